@@ -1,0 +1,345 @@
+// Package datasets holds tabular data for tealab: the Table and Dataset types,
+// loaders for CSV, TSV and ARFF files, the built-in sets, seeded synthetic
+// generators, fitted preprocessing transforms, and reproducible splits.
+//
+// Rules that hold across the package:
+//   - Matrices are rows-as-observations *mat.Dense.
+//   - A missing value is NaN in the matrix and is counted in Column.Missing.
+//   - A nominal value is stored as the index of its level in Column.Levels.
+//   - Randomness comes from an explicit seed (math/rand/v2 PCG), never a
+//     global source: the same seed gives the same data and the same folds.
+//   - Data-dependent failures are returned as errors that name the file, line
+//     and column at fault; nothing here panics on bad input.
+//
+// This package never imports the engine.
+package datasets
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Kind is the kind of a column's values.
+type Kind int
+
+const (
+	// Numeric columns hold real numbers.
+	Numeric Kind = iota
+	// Nominal columns hold one of a fixed set of levels, stored as level indices.
+	Nominal
+)
+
+func (k Kind) String() string {
+	if k == Nominal {
+		return "nominal"
+	}
+	return "numeric"
+}
+
+// Column describes one column of a Table.
+type Column struct {
+	Name    string
+	Kind    Kind
+	Levels  []string // nominal levels; a value v stands for Levels[int(v)]
+	Missing int      // number of missing (NaN) values
+}
+
+// Task is what a dataset asks a model to learn; it follows from the target.
+type Task int
+
+const (
+	// Classification: a nominal (or small-integer) target.
+	Classification Task = iota
+	// Regression: a numeric target.
+	Regression
+	// Clustering: no target at all.
+	Clustering
+)
+
+func (t Task) String() string {
+	switch t {
+	case Classification:
+		return "classification"
+	case Regression:
+		return "regression"
+	default:
+		return "clustering"
+	}
+}
+
+// ParseTask reads a task name as the CLI's --task flag spells it.
+func ParseTask(s string) (Task, error) {
+	switch s {
+	case "classification", "classify", "clf":
+		return Classification, nil
+	case "regression", "regress", "reg":
+		return Regression, nil
+	case "clustering", "cluster":
+		return Clustering, nil
+	}
+	return 0, fmt.Errorf("unknown task %q (valid: classification, regression, clustering)", s)
+}
+
+// Table is data as loaded: every column, no target chosen yet.
+type Table struct {
+	Name    string     // short name, e.g. "iris" or the file's base name
+	Source  string     // provenance: the file path, or generator, knobs and seed
+	Columns []Column   // one per column of Data
+	Data    *mat.Dense // rows are observations
+}
+
+// Rows is the number of observations.
+func (t *Table) Rows() int {
+	r, _ := t.Data.Dims()
+	return r
+}
+
+// ColumnIndex finds a column by name; -1 if there is none.
+func (t *Table) ColumnIndex(name string) int {
+	for i, c := range t.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// NoTarget, given as the target name, makes a Dataset with no target (clustering).
+const NoTarget = "-"
+
+// Auto, given as a task, infers the task from the target column.
+const Auto Task = -1
+
+// maxIntegerClasses is the largest number of distinct integer values that make
+// a numeric target a classification target (DESIGN.md, Command line).
+const maxIntegerClasses = 20
+
+// Dataset is a Table with the target chosen: features X, target Y, and a task.
+type Dataset struct {
+	Name     string
+	Source   string
+	Features []Column   // the feature columns, in the order of X's columns
+	X        *mat.Dense // n x len(Features); NaN is missing
+	Target   *Column    // nil when there is no target
+	Y        []float64  // class index (classification) or value (regression); nil for clustering
+	Classes  []string   // class names, index = class code; nil unless classification
+	Task     Task
+	Dropped  int // rows dropped because their target was missing
+}
+
+// Rows is the number of observations.
+func (d *Dataset) Rows() int {
+	r, _ := d.X.Dims()
+	return r
+}
+
+// FeatureNames lists the feature column names.
+func (d *Dataset) FeatureNames() []string {
+	names := make([]string, len(d.Features))
+	for i, c := range d.Features {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// ClassCounts counts the rows of each class (classification only).
+func (d *Dataset) ClassCounts() []int {
+	counts := make([]int, len(d.Classes))
+	for _, v := range d.Y {
+		counts[int(v)]++
+	}
+	return counts
+}
+
+// Dataset chooses the target and the task. target "" means the last column,
+// NoTarget means none (clustering). task Auto infers it: a nominal target is
+// classification; a numeric target whose values are all integers with at most
+// 20 distinct values is classification (classes named by value); any other
+// numeric target is regression. Rows whose target is missing are dropped.
+func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
+	n, p := t.Data.Dims()
+	if p == 0 {
+		return nil, fmt.Errorf("%s: no columns", t.Name)
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%s: no data rows", t.Name)
+	}
+	ti := -1
+	switch target {
+	case NoTarget:
+	case "":
+		ti = p - 1
+	default:
+		if ti = t.ColumnIndex(target); ti < 0 {
+			return nil, fmt.Errorf("%s: no target column %q (columns: %s)", t.Name, target, columnList(t.Columns))
+		}
+	}
+	if ti < 0 {
+		if task != Auto && task != Clustering {
+			return nil, fmt.Errorf("%s: %s needs a target column", t.Name, task)
+		}
+		return &Dataset{Name: t.Name, Source: t.Source, Features: append([]Column(nil), t.Columns...),
+			X: mat.DenseCopyOf(t.Data), Task: Clustering}, nil
+	}
+	if p == 1 {
+		return nil, fmt.Errorf("%s: the target %q is the only column; there are no features", t.Name, t.Columns[ti].Name)
+	}
+	tc := t.Columns[ti]
+	keep := make([]int, 0, n)
+	for i := 0; i < n; i++ {
+		if !math.IsNaN(t.Data.At(i, ti)) {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%s: target column %q has no values", t.Name, tc.Name)
+	}
+	feats := make([]Column, 0, p-1)
+	for j, c := range t.Columns {
+		if j != ti {
+			feats = append(feats, c)
+		}
+	}
+	X := mat.NewDense(len(keep), p-1, nil)
+	y := make([]float64, len(keep))
+	for r, i := range keep {
+		row := t.Data.RawRowView(i)
+		c := 0
+		for j, v := range row {
+			if j == ti {
+				y[r] = v
+				continue
+			}
+			X.Set(r, c, v)
+			c++
+		}
+	}
+	if len(keep) < n {
+		// Missing counts of the features must describe the rows kept.
+		for c := range feats {
+			feats[c].Missing = 0
+			for r := range keep {
+				if math.IsNaN(X.At(r, c)) {
+					feats[c].Missing++
+				}
+			}
+		}
+	}
+	d := &Dataset{Name: t.Name, Source: t.Source, Features: feats, X: X, Y: y, Dropped: n - len(keep)}
+	tcCopy := tc
+	tcCopy.Missing = 0
+	d.Target = &tcCopy
+
+	if task == Auto {
+		task = inferTask(tc, y)
+	}
+	d.Task = task
+	switch task {
+	case Clustering:
+		return nil, fmt.Errorf("%s: clustering takes no target; use the target %q", t.Name, NoTarget)
+	case Regression:
+		if tc.Kind == Nominal {
+			return nil, fmt.Errorf("%s: target %q is nominal (%d levels); regression needs a numeric target", t.Name, tc.Name, len(tc.Levels))
+		}
+	case Classification:
+		if err := d.encodeClasses(tc); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func inferTask(tc Column, y []float64) Task {
+	if tc.Kind == Nominal {
+		return Classification
+	}
+	seen := map[float64]bool{}
+	for _, v := range y {
+		if v != math.Trunc(v) {
+			return Regression
+		}
+		seen[v] = true
+		if len(seen) > maxIntegerClasses {
+			return Regression
+		}
+	}
+	return Classification
+}
+
+// encodeClasses turns the target into class codes 0..k-1 and names the classes.
+// Nominal levels keep their declared order (levels never seen are dropped);
+// numeric values are sorted and named by value.
+func (d *Dataset) encodeClasses(tc Column) error {
+	used := map[float64]bool{}
+	for _, v := range d.Y {
+		used[v] = true
+	}
+	vals := make([]float64, 0, len(used))
+	for v := range used {
+		vals = append(vals, v)
+	}
+	sort.Float64s(vals)
+	if len(vals) < 2 {
+		name := ""
+		if len(vals) == 1 {
+			name = className(tc, vals[0])
+		}
+		return fmt.Errorf("%s: target %q has one class (%s); classification needs at least two", d.Name, tc.Name, name)
+	}
+	code := make(map[float64]float64, len(vals))
+	d.Classes = make([]string, len(vals))
+	for i, v := range vals {
+		code[v] = float64(i)
+		d.Classes[i] = className(tc, v)
+	}
+	for i, v := range d.Y {
+		d.Y[i] = code[v]
+	}
+	return nil
+}
+
+func className(tc Column, v float64) string {
+	if tc.Kind == Nominal && int(v) >= 0 && int(v) < len(tc.Levels) {
+		return tc.Levels[int(v)]
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func columnList(cols []Column) string {
+	s := ""
+	for i, c := range cols {
+		if i > 0 {
+			s += ", "
+		}
+		if i == 12 && len(cols) > 14 {
+			return s + fmt.Sprintf("... %d more", len(cols)-12)
+		}
+		s += c.Name
+	}
+	return s
+}
+
+// Subset returns the rows idx of the dataset as a new Dataset sharing no memory
+// with d (Features, Classes and Target are shared read-only descriptions).
+func (d *Dataset) Subset(idx []int) *Dataset {
+	_, p := d.X.Dims()
+	out := *d
+	out.X = mat.NewDense(max(len(idx), 1), p, nil)
+	if len(idx) == 0 {
+		out.X = &mat.Dense{}
+	}
+	for r, i := range idx {
+		copy(out.X.RawRowView(r), d.X.RawRowView(i))
+	}
+	if d.Y != nil {
+		out.Y = make([]float64, len(idx))
+		for r, i := range idx {
+			out.Y[r] = d.Y[i]
+		}
+	}
+	return &out
+}

@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Spec describes a registered model. Menus, forms, --param parsing and
+// `tealab models` are all generated from it.
+type Spec struct {
+	Name    string // CLI name, e.g. "logistic"
+	Title   string // human name, e.g. "logistic regression"
+	Family  string // menu group, e.g. "linear models"
+	Summary string // one line: what it does
+	Notes   string // where in the lecture notes it comes from, e.g. "§10-§11"
+	Tasks   []Task
+	Unit    string // what one progress step is: "epoch", "iteration", "sweep", ...
+	// Standardize says whether the evaluation standardises features for this
+	// model by default (scale-sensitive learners such as gradient descent).
+	Standardize bool
+	Params      []Param
+	// New builds an unfitted model from validated values.
+	New func(v Values) (Model, error)
+}
+
+// Supports reports whether the model can learn task t.
+func (s *Spec) Supports(t Task) bool { return slices.Contains(s.Tasks, t) }
+
+var (
+	regMu    sync.RWMutex
+	registry = map[string]*Spec{}
+)
+
+// Register adds a model spec. It panics on a duplicate or malformed spec: that
+// is a programmer error caught by the first test run.
+func Register(s Spec) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if s.Name == "" || s.New == nil || len(s.Tasks) == 0 {
+		panic("engine: incomplete spec " + s.Name)
+	}
+	if _, dup := registry[s.Name]; dup {
+		panic("engine: model registered twice: " + s.Name)
+	}
+	for _, p := range s.Params {
+		if _, err := p.ParseValue(Format(p.Default)); err != nil {
+			panic(fmt.Sprintf("engine: model %s: bad default: %v", s.Name, err))
+		}
+	}
+	registry[s.Name] = &s
+}
+
+// Lookup finds a model by name; the error lists the valid names.
+func Lookup(name string) (*Spec, error) {
+	regMu.RLock()
+	s, ok := registry[name]
+	regMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(Names(), ", "))
+	}
+	return s, nil
+}
+
+// Specs lists every registered model, sorted by family and then name.
+func Specs() []*Spec {
+	regMu.RLock()
+	out := make([]*Spec, 0, len(registry))
+	for _, s := range registry {
+		out = append(out, s)
+	}
+	regMu.RUnlock()
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Family != out[j].Family {
+			return out[i].Family < out[j].Family
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Names lists every registered model name, sorted.
+func Names() []string {
+	specs := Specs()
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	sort.Strings(names)
+	return names
+}
+
+// New builds a model by name with name=value settings over its defaults.
+func New(name string, settings map[string]string) (*Spec, Values, Model, error) {
+	s, err := Lookup(name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	v, err := s.Parse(settings)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	m, err := s.New(v)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return s, v, m, nil
+}

@@ -1,0 +1,329 @@
+package datasets
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Reference values in this file come from scikit-learn 1.2.1:
+// run /usr/bin/python3 datasets/testdata/prep_ref.py to print them again.
+
+var miss = math.NaN() // a missing value
+
+func mkDense(rows [][]float64) *mat.Dense {
+	m := mat.NewDense(len(rows), len(rows[0]), nil)
+	for i, r := range rows {
+		m.SetRow(i, r)
+	}
+	return m
+}
+
+func closeRows(t *testing.T, what string, got *mat.Dense, want [][]float64, tol float64) {
+	t.Helper()
+	r, c := got.Dims()
+	if r != len(want) || c != len(want[0]) {
+		t.Fatalf("%s: got %dx%d, want %dx%d", what, r, c, len(want), len(want[0]))
+	}
+	for i := range want {
+		for j := range want[i] {
+			if g := got.At(i, j); math.Abs(g-want[i][j]) > tol {
+				t.Errorf("%s[%d][%d] = %.17g, want %.17g", what, i, j, g, want[i][j])
+			}
+		}
+	}
+}
+
+func TestImputer(t *testing.T) {
+	// SimpleImputer(strategy=...).fit(A).statistics_
+	A := mkDense([][]float64{{1, 2, miss}, {3, miss, 6}, {miss, 8, 9}, {17, 10, 12}, {5, 1, 3}})
+	for _, tc := range []struct {
+		strategy string
+		want     []float64
+	}{
+		{"", []float64{6.5, 5.25, 7.5}},
+		{"mean", []float64{6.5, 5.25, 7.5}},
+		{"median", []float64{4, 5, 7.5}},
+	} {
+		im := &Imputer{Strategy: tc.strategy}
+		if err := im.Fit(A, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := im.Fill(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: fill %v, want %v", tc.strategy, got, tc.want)
+		}
+		Z, err := im.Apply(mkDense([][]float64{{miss, miss, 1}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Z.RawRowView(0); got[0] != tc.want[0] || got[1] != tc.want[1] || got[2] != 1 {
+			t.Errorf("%q: applied %v", tc.strategy, got)
+		}
+	}
+	if !math.IsNaN(A.At(0, 2)) {
+		t.Error("Apply modified its input")
+	}
+}
+
+func TestImputerNominalMostFrequent(t *testing.T) {
+	// Hand-computed: level 2 appears twice, levels 0 and 1 once each; a tie
+	// between 0 and 1 goes to the lower code.
+	cols := []Column{{Name: "c", Kind: Nominal, Levels: []string{"a", "b", "c"}}, {Name: "t", Kind: Nominal, Levels: []string{"a", "b"}}}
+	X := mkDense([][]float64{{2, 1}, {0, 0}, {miss, miss}, {2, 1}, {1, 0}})
+	im := &Imputer{Strategy: "median"}
+	if err := im.Fit(X, cols); err != nil {
+		t.Fatal(err)
+	}
+	if got := im.Fill(); !reflect.DeepEqual(got, []float64{2, 0}) {
+		t.Errorf("fill %v, want [2 0]", got)
+	}
+}
+
+func TestImputerErrors(t *testing.T) {
+	X := mkDense([][]float64{{1, miss}, {2, miss}})
+	err := (&Imputer{}).Fit(X, []Column{{Name: "age"}, {Name: "income"}})
+	if err == nil || !strings.Contains(err.Error(), `"income"`) {
+		t.Errorf("all-missing column: err = %v, want one naming income", err)
+	}
+	if err := (&Imputer{Strategy: "mode"}).Fit(X, nil); err == nil || !strings.Contains(err.Error(), "mode") {
+		t.Errorf("bad strategy: err = %v", err)
+	}
+	if _, err := (&Imputer{}).Apply(X); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("Apply before Fit: err = %v", err)
+	}
+	if err := (&Imputer{}).Fit(X, []Column{{Name: "a"}}); err == nil {
+		t.Error("column count mismatch accepted")
+	}
+	im := &Imputer{}
+	if err := im.Fit(mkDense([][]float64{{1, 2}}), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := im.Apply(mkDense([][]float64{{1, 2, 3}})); err == nil || !strings.Contains(err.Error(), "3 columns") {
+		t.Errorf("wrong width at Apply: err = %v", err)
+	}
+}
+
+func TestStandardizer(t *testing.T) {
+	// StandardScaler().fit(B): mean_, scale_, transform([[3, 0, 6]]).
+	B := mkDense([][]float64{{1, 10, 5}, {2, 20, 5}, {4, 40, 5}, {9, -3, 5}})
+	var s Standardizer
+	if _, err := s.Apply(B); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("Apply before Fit: err = %v", err)
+	}
+	if err := s.Fit(B); err != nil {
+		t.Fatal(err)
+	}
+	wantMean := []float64{4.0, 16.75, 5.0}
+	wantScale := []float64{3.082207001484488, 15.706288549495072, 1.0}
+	for j := range wantMean {
+		if math.Abs(s.Mean()[j]-wantMean[j]) > 1e-12 || math.Abs(s.Scale()[j]-wantScale[j]) > 1e-12 {
+			t.Errorf("column %d: mean %g scale %g, want %g %g", j, s.Mean()[j], s.Scale()[j], wantMean[j], wantScale[j])
+		}
+	}
+	Z, err := s.Apply(mkDense([][]float64{{3, 0, 6}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeRows(t, "standardised", Z, [][]float64{{-0.3244428422615251, -1.0664518194235315, 1.0}}, 1e-12)
+}
+
+func TestOneHot(t *testing.T) {
+	// OneHotEncoder(handle_unknown="ignore") fitted on blue, red, red, blue and
+	// applied to red, green (unseen), blue. Our level order is the declared
+	// one; it is alphabetical here so the columns line up with scikit-learn's.
+	// Level "green" is declared but never seen in training: no column.
+	cols := []Column{{Name: "size"}, {Name: "colour", Kind: Nominal, Levels: []string{"blue", "green", "red"}}}
+	train := mkDense([][]float64{{1, 0}, {2, 2}, {3, 2}, {4, 0}})
+	var o OneHot
+	if err := o.Fit(train, cols); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := o.Features(), []string{"size", "colour=blue", "colour=red"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("features %q, want %q", got, want)
+	}
+	Z, err := o.Apply(mkDense([][]float64{{5, 2}, {6, 1}, {7, 0}, {8, miss}, {9, 7}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeRows(t, "one-hot", Z, [][]float64{{5, 0, 1}, {6, 0, 0}, {7, 1, 0}, {8, 0, 0}, {9, 0, 0}}, 0)
+}
+
+func TestPolynomial(t *testing.T) {
+	// PolynomialFeatures(degree=3, include_bias=False): names and values of
+	// [2, 3, 5]. scikit-learn writes "a b", we write "a*b".
+	P := &Polynomial{Degree: 3}
+	if err := P.Fit(mkDense([][]float64{{0, 0, 0}}), []string{"a", "b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a", "b", "c", "a^2", "a b", "a c", "b^2", "b c", "c^2", "a^3", "a^2 b", "a^2 c", "a b^2", "a b c", "a c^2", "b^3", "b^2 c", "b c^2", "c^3"}
+	for i := range want {
+		want[i] = strings.ReplaceAll(want[i], " ", "*")
+	}
+	if got := P.Features(); !reflect.DeepEqual(got, want) {
+		t.Errorf("names\n got %q\nwant %q", got, want)
+	}
+	Z, err := P.Apply(mkDense([][]float64{{2, 3, 5}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeRows(t, "poly", Z, [][]float64{{2.0, 3.0, 5.0, 4.0, 6.0, 10.0, 9.0, 15.0, 25.0, 8.0, 12.0, 20.0, 18.0, 30.0, 50.0, 27.0, 45.0, 75.0, 125.0}}, 0)
+
+	for _, deg := range []int{0, 1} {
+		P := &Polynomial{Degree: deg}
+		if err := P.Fit(mkDense([][]float64{{1, 2}}), nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := P.Features(); !reflect.DeepEqual(got, []string{"x0", "x1"}) {
+			t.Errorf("degree %d: features %q", deg, got)
+		}
+	}
+	if err := (&Polynomial{Degree: 3}).Fit(mat.NewDense(1, 64, nil), nil); err == nil || !strings.Contains(err.Error(), "lower the degree") {
+		t.Errorf("64 features, degree 3 (47,904 columns): err = %v", err)
+	}
+	if err := (&Polynomial{Degree: -1}).Fit(mat.NewDense(1, 2, nil), nil); err == nil {
+		t.Error("negative degree accepted")
+	}
+}
+
+func TestPolyCount(t *testing.T) {
+	// C(d+p, p) - 1; the notes (§4) count the quadric features of d = 3 as 9.
+	for _, tc := range []struct{ d, p, want int }{{3, 2, 9}, {2, 3, 9}, {3, 3, 19}, {64, 2, 2144}, {1, 10, 10}} {
+		if got := polyCount(tc.d, tc.p); got != tc.want {
+			t.Errorf("polyCount(%d, %d) = %d, want %d", tc.d, tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestConstantDropper(t *testing.T) {
+	X := mkDense([][]float64{{1, 5, miss, miss, 3}, {2, 5, miss, 1, 3}, {3, 5, miss, 1, 3}})
+	var c ConstantDropper
+	if err := c.Fit(X, []string{"a", "b", "c", "d", "e"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Features(); !reflect.DeepEqual(got, []string{"a", "d"}) {
+		t.Errorf("kept %q, want [a d]", got)
+	}
+	Z, err := c.Apply(mkDense([][]float64{{9, 8, 7, 6, 5}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeRows(t, "dropped", Z, [][]float64{{9, 6}}, 0)
+	err = c.Fit(mkDense([][]float64{{1, 2}, {1, 2}}), []string{"p", "q"})
+	if err == nil || !strings.Contains(err.Error(), "p, q") {
+		t.Errorf("all constant: err = %v", err)
+	}
+	if _, err := c.Apply(X); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("Apply after a failed Fit: err = %v", err)
+	}
+}
+
+func TestPrepPipeline(t *testing.T) {
+	// make_pipeline(SimpleImputer("mean"), VarianceThreshold(0),
+	// PolynomialFeatures(2, include_bias=False), StandardScaler()) fitted on C.
+	C := mkDense([][]float64{{1, 7, 2}, {2, 7, miss}, {4, 7, 1}, {miss, 7, 5}, {3, 7, 0}})
+	p, err := FitPrep(C, nil, PrepOptions{Standardize: true, Degree: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.Features(), []string{"x0", "x2", "x0^2", "x0*x2", "x2^2"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("features %q, want %q", got, want)
+	}
+	Z, err := p.Apply(C)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeRows(t, "train", Z, [][]float64{
+		{-1.5, 0.0, -1.2245489592298315, -0.5860090386731193, -0.3030615416575733},
+		{-0.5, 0.0, -0.6367654587995124, -0.11720180773462385, -0.3030615416575733},
+		{1.5, -0.5976143046671968, 1.714368542921764, -0.11720180773462385, -0.6277703362906877},
+		{0.0, 1.7928429140015905, -0.19592783347677306, 1.8752289237539816, 1.9699000207742268},
+		{0.5, -1.1952286093343936, 0.34287370858435284, -1.0548162696116146, -0.7360066011683924},
+	}, 1e-12)
+	Z, err = p.Apply(mkDense([][]float64{{miss, 9, 3}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeRows(t, "test", Z, [][]float64{{0.0, 0.5976143046671968, -0.19592783347677306, 0.7032108464077431, 0.23811978273095052}}, 1e-12)
+	if math.IsNaN(C.At(1, 2)) == false {
+		t.Error("Apply modified its input")
+	}
+}
+
+func TestPrepNominal(t *testing.T) {
+	// Hand-computed: the missing colour becomes the most frequent (red); the
+	// one-hot column of a level seen in every row would be constant and is
+	// dropped, as is the constant numeric column.
+	cols := []Column{
+		{Name: "w", Kind: Numeric},
+		{Name: "colour", Kind: Nominal, Levels: []string{"red", "green", "blue"}},
+		{Name: "k", Kind: Numeric},
+		{Name: "shape", Kind: Nominal, Levels: []string{"round"}},
+	}
+	X := mkDense([][]float64{{1, 0, 4, 0}, {2, 1, 4, 0}, {3, miss, 4, 0}, {4, 0, 4, 0}})
+	p, err := FitPrep(X, cols, PrepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.Features(), []string{"w", "colour=red", "colour=green"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("features %q, want %q", got, want)
+	}
+	Z, err := p.Apply(mkDense([][]float64{{5, 2, 0, 0}, {6, miss, 0, miss}, {7, 1, 0, 0}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeRows(t, "nominal", Z, [][]float64{{5, 0, 0}, {6, 1, 0}, {7, 0, 1}}, 0)
+}
+
+func TestPrepErrors(t *testing.T) {
+	X := mkDense([][]float64{{1, 2}, {1, 2}})
+	if _, err := FitPrep(X, nil, PrepOptions{}); err == nil || !strings.Contains(err.Error(), "no features left") {
+		t.Errorf("all constant: err = %v", err)
+	}
+	if _, err := FitPrep(X, nil, PrepOptions{Impute: "mode"}); err == nil {
+		t.Error("bad impute accepted")
+	}
+	if _, err := FitPrep(X, nil, PrepOptions{Degree: -2}); err == nil {
+		t.Error("bad degree accepted")
+	}
+	if _, err := FitPrep(&mat.Dense{}, nil, PrepOptions{}); err == nil {
+		t.Error("empty matrix accepted")
+	}
+	var p *Prep
+	if _, err := p.Apply(X); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("nil Prep: err = %v", err)
+	}
+	if _, err := (&Prep{}).Apply(X); !errors.Is(err, ErrNotFitted) {
+		t.Errorf("zero Prep: err = %v", err)
+	}
+	q, err := FitPrep(mkDense([][]float64{{1, 2}, {3, 4}}), nil, PrepOptions{Standardize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Apply(mat.NewDense(1, 3, nil)); err == nil {
+		t.Error("wrong width accepted")
+	}
+}
+
+func BenchmarkPrepApply(b *testing.B) {
+	// 100k x 50, the size of the bench's regression sets, standardised.
+	n, d := 100_000, 50
+	X := mat.NewDense(n, d, nil)
+	raw := X.RawMatrix().Data
+	for i := range raw {
+		raw[i] = float64(i%97) * 0.5
+	}
+	p, err := FitPrep(X, nil, PrepOptions{Standardize: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := p.Apply(X); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

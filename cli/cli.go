@@ -1,0 +1,198 @@
+// Package cli is tealab's command line: the sub-commands, their flags, and
+// the readable and JSON reports. It is the wiring between datasets, engine
+// and tui, kept out of package main so that every command, exit status and
+// message can be tested in-process.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tealab/tealab/datasets"
+	_ "github.com/tealab/tealab/engine/models" // registers every model family
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// usageError marks a mistake in how tealab was called; it exits 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// command is one sub-command.
+type command struct {
+	name, synopsis, help string
+	run                  func(args []string, out io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"datasets", "tealab datasets [--json]", "list the built-in datasets and the synthetic generators", runDatasets},
+		{"models", "tealab models [--json]", "list every model with its hyperparameters, defaults and ranges", runModels},
+		{"describe", "tealab describe --data SOURCE [--target COL] [--task T] [--json]", "columns, kinds, missing counts, class balance or target summary", runDescribe},
+		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE]", "fit and evaluate a model, print a report", runTrain},
+	}
+}
+
+// Main runs tealab with the given arguments and returns the exit status.
+// Every error is printed as one line on stderr.
+func Main(args []string, stdout, stderr io.Writer) (status int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "tealab: internal error: %v (please report it)\n", r)
+			status = exitError
+		}
+	}()
+	err := dispatch(args, stdout)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, "tealab: "+oneLine(err.Error()))
+	var ue usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitError
+}
+
+func dispatch(args []string, out io.Writer) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return runLab(args, out)
+	}
+	if args[0] == "help" {
+		return runHelp(args[1:], out)
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(args[1:], out)
+		}
+	}
+	return usagef("unknown command %q (valid: %s, help)", args[0], strings.Join(commandNames(), ", "))
+}
+
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+func runHelp(args []string, out io.Writer) error {
+	if len(args) > 0 {
+		for _, c := range commands() {
+			if c.name == args[0] {
+				return c.run([]string{"-h"}, out)
+			}
+		}
+		return usagef("no help for %q (valid: %s)", args[0], strings.Join(commandNames(), ", "))
+	}
+	fmt.Fprint(out, `tealab — a machine-learning lab for the terminal
+
+usage:
+  tealab [--data SOURCE] [--model NAME] [--param k=v]... [--train]   open the lab
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(out, "  %-66s %s\n", strings.SplitN(c.synopsis, " [", 2)[0]+" ...", c.help)
+	}
+	fmt.Fprint(out, `
+SOURCE is a built-in dataset (iris, wine, breast_cancer, digits, diabetes), a generator
+with optional knobs (moons, moons:n=500,noise=0.3,seed=7), or a .csv/.tsv/.arff file,
+optionally gzipped. 'tealab help COMMAND' shows a command's flags.
+Exit status: 0 success, 2 usage error, 1 any other error.
+`)
+	return nil
+}
+
+// newFlags makes a flag set that reports errors instead of printing them.
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses and turns flag errors into usage errors naming the
+// command. -h prints the command's synopsis and flags to out.
+func parseFlags(fs *flag.FlagSet, args []string, out io.Writer) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			if fs.Name() == "tealab" {
+				_ = runHelp(nil, out)
+				fmt.Fprintln(out, "\nlab flags:")
+			}
+			for _, c := range commands() {
+				if c.name == fs.Name() {
+					fmt.Fprintf(out, "usage: %s\n\n%s\n\nflags:\n", c.synopsis, c.help)
+				}
+			}
+			fs.SetOutput(out)
+			fs.PrintDefaults()
+			return err
+		}
+		return usagef("%s: %v (see 'tealab help %s')", fs.Name(), err, fs.Name())
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q (see 'tealab help %s')", fs.Name(), fs.Arg(0), fs.Name())
+	}
+	return nil
+}
+
+// paramFlag collects repeated --param k=v settings.
+type paramFlag map[string]string
+
+func (p paramFlag) String() string { return fmt.Sprint(map[string]string(p)) }
+
+func (p paramFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	k = strings.TrimSpace(k)
+	if !ok || k == "" {
+		return fmt.Errorf("--param wants name=value, got %q", s)
+	}
+	p[k] = v
+	return nil
+}
+
+// dataFlags are the flags that choose a dataset.
+type dataFlags struct {
+	source, target, task string
+}
+
+func (d *dataFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&d.source, "data", "", "dataset: built-in name, generator[:knobs] or file path")
+	fs.StringVar(&d.target, "target", "", "target column (default: the last column; '-' for none)")
+	fs.StringVar(&d.task, "task", "", "classification, regression or clustering (default: inferred from the target)")
+}
+
+// load opens the source and chooses the target and task.
+func (d *dataFlags) load(cmd string) (*datasets.Dataset, error) {
+	if d.source == "" {
+		return nil, usagef("%s: --data is required (a built-in such as iris, a generator such as moons, or a file)", cmd)
+	}
+	task := datasets.Auto
+	if d.task != "" {
+		t, err := datasets.ParseTask(d.task)
+		if err != nil {
+			return nil, usageError{err.Error()}
+		}
+		task = t
+	}
+	tab, err := datasets.Open(d.source)
+	if err != nil {
+		return nil, err
+	}
+	return tab.Dataset(d.target, task)
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

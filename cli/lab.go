@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/tui"
+)
+
+// runLab opens the interactive lab, optionally on a dataset and model given
+// by the same flags as `tealab train`.
+func runLab(args []string, out io.Writer) error {
+	fs := newFlags("tealab")
+	var tf trainFlags
+	tf.register(fs)
+	train := fs.Bool("train", false, "start training at once (needs --data and --model)")
+	theme := fs.String("theme", "", "colour theme: dark, light, high-contrast or mono")
+	if err := parseFlags(fs, args, out); err != nil {
+		return err
+	}
+	opt, err := tf.options(fs)
+	if err != nil {
+		return err
+	}
+	if *train && (tf.data.source == "" || tf.model == "") {
+		return usagef("--train needs --data and --model")
+	}
+	if tf.model != "" {
+		// Check the model and its parameters before the screen takes over.
+		if tf.data.source == "" {
+			if _, err := engine.Lookup(tf.model); err != nil {
+				return usageError{err.Error()}
+			}
+		} else {
+			d, err := tf.data.load("tealab")
+			if err != nil {
+				return err
+			}
+			if _, _, err := tf.resolve("tealab", d.Task); err != nil {
+				return err
+			}
+		}
+	}
+	return tui.Run(tui.Options{Data: tf.data.source, Target: tf.data.target, Model: tf.model, Params: tf.params,
+		Train: *train, Seed: opt.Seed, Split: opt.Split, Folds: opt.Folds, Theme: *theme})
+}

@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+func writeJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func runDatasets(args []string, out io.Writer) error {
+	fs := newFlags("datasets")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args, out); err != nil {
+		return err
+	}
+	cat := datasets.Catalog()
+	if *asJSON {
+		type knob struct {
+			Name    string  `json:"name"`
+			Default float64 `json:"default"`
+			Help    string  `json:"help"`
+		}
+		type entry struct {
+			Name    string `json:"name"`
+			Kind    string `json:"kind"`
+			Rows    int    `json:"rows"`
+			Cols    int    `json:"columns"`
+			Task    string `json:"task"`
+			Summary string `json:"summary"`
+			Knobs   []knob `json:"knobs,omitempty"`
+		}
+		list := make([]entry, 0, len(cat))
+		for _, e := range cat {
+			je := entry{Name: e.Name, Kind: e.Kind, Rows: e.Rows, Cols: e.Cols, Task: e.Task.String(), Summary: e.Summary}
+			for _, k := range e.Knobs {
+				je.Knobs = append(je.Knobs, knob{k.Name, k.Default, k.Help})
+			}
+			list = append(list, je)
+		}
+		return writeJSON(out, list)
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tROWS\tCOLS\tTASK\tDESCRIPTION")
+	for _, e := range cat {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", e.Name, e.Kind, e.Rows, e.Cols, e.Task, e.Summary)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "\nGenerators take knobs: e.g. --data moons:n=500,noise=0.3,seed=7 ('tealab datasets --json' lists them).")
+	return nil
+}
+
+// paramJSON is a hyperparameter as `tealab models --json` prints it.
+type paramJSON struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"`
+	Default any      `json:"default"`
+	Min     *float64 `json:"min,omitempty"`
+	Max     *float64 `json:"max,omitempty"`
+	Log     bool     `json:"log,omitempty"`
+	Choices []string `json:"choices,omitempty"`
+	Help    string   `json:"help"`
+}
+
+func bound(x float64) *float64 {
+	if math.IsNaN(x) {
+		return nil
+	}
+	return &x
+}
+
+func taskNames(ts []engine.Task) []string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.String()
+	}
+	return names
+}
+
+func runModels(args []string, out io.Writer) error {
+	fs := newFlags("models")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args, out); err != nil {
+		return err
+	}
+	specs := engine.Specs()
+	if *asJSON {
+		type modelJSON struct {
+			Name    string      `json:"name"`
+			Title   string      `json:"title"`
+			Family  string      `json:"family"`
+			Tasks   []string    `json:"tasks"`
+			Summary string      `json:"summary"`
+			Notes   string      `json:"notes"`
+			Params  []paramJSON `json:"params"`
+		}
+		list := make([]modelJSON, 0, len(specs))
+		for _, s := range specs {
+			m := modelJSON{Name: s.Name, Title: s.Title, Family: s.Family, Tasks: taskNames(s.Tasks),
+				Summary: s.Summary, Notes: s.Notes, Params: []paramJSON{}}
+			for _, p := range s.Params {
+				pj := paramJSON{Name: p.Name, Kind: p.Kind.String(), Default: p.Default, Log: p.Log, Choices: p.Choices, Help: p.Help}
+				if p.Kind == engine.Int || p.Kind == engine.Float {
+					pj.Min, pj.Max = bound(p.Min), bound(p.Max)
+				}
+				m.Params = append(m.Params, pj)
+			}
+			list = append(list, m)
+		}
+		return writeJSON(out, list)
+	}
+	family := ""
+	for _, s := range specs {
+		if s.Family != family {
+			family = s.Family
+			fmt.Fprintf(out, "\n%s\n", strings.ToUpper(family))
+		}
+		fmt.Fprintf(out, "  %-12s %s — %s [%s; notes %s]\n", s.Name, s.Title, s.Summary, strings.Join(taskNames(s.Tasks), ", "), s.Notes)
+		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+		for _, p := range s.Params {
+			fmt.Fprintf(tw, "      %s=%s\t%s\t%s\n", p.Name, engine.Format(p.Default), p.Range(), p.Help)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -12,6 +12,10 @@
 //   - Fit reports every step (epoch, iteration, sweep, round, merge) to its
 //     Recorder and returns at once the error Step returns: that is how
 //     cancellation and divergence stop a fit within one step.
+//   - Before each Recorder.Step the model's current state is predictable:
+//     Predict and PredictProba called from inside Step use the weights of
+//     that step, which is how live validation curves are drawn. A Fit that
+//     fails leaves the model unfitted.
 //   - Randomness comes from Train.Seed through math/rand/v2 PCG.
 //   - Data-dependent failures are returned as errors a person can act on;
 //     no panic escapes Fit or Predict.

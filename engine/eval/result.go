@@ -20,6 +20,10 @@ type Options struct {
 	Seed  uint64  // seeds the split and the model
 	// Standardize overrides the spec's default when not nil.
 	Standardize *bool
+	// Labels are known classes of the rows of a clustering dataset (one per
+	// row): when set, the clustering is scored by its adjusted Rand index
+	// against them. Nil means the dataset's own Y, if it has one.
+	Labels []float64
 }
 
 // DefaultOptions is a stratified 80/20 hold-out with seed 1.

@@ -1,0 +1,489 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/metrics"
+)
+
+func spec(t testing.TB, name string) *engine.Spec {
+	t.Helper()
+	s, err := engine.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func params(t testing.TB, s *engine.Spec, kv map[string]string) engine.Values {
+	t.Helper()
+	v, err := s.Parse(kv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func run(t *testing.T, d *datasets.Dataset, name string, kv map[string]string, opt Options) *Result {
+	t.Helper()
+	s := spec(t, name)
+	res, err := Run(context.Background(), d, s, params(t, s, kv), opt, nil)
+	if err != nil {
+		t.Fatalf("Run(%s): %v", name, err)
+	}
+	return res
+}
+
+func TestHoldoutClassification(t *testing.T) {
+	d := blobs(150, 3, 1)
+	var seen []Progress
+	s := spec(t, "evalfake")
+	res, err := Run(context.Background(), d, s, nil, DefaultOptions(), func(p Progress) { seen = append(seen, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Eval != "stratified 80/20 hold-out" || res.Task != "classification" || res.Model != "evalfake" || res.Rows != 150 || res.Features != 3 {
+		t.Errorf("header: %+v", res)
+	}
+	// 30 test rows, 10 per class (datasets.Holdout stratifies exactly here).
+	if got := res.Confusion.Total(); got != 30 || len(res.Actual) != 30 || len(res.Predicted) != 30 {
+		t.Fatalf("confusion total %d, %d actual", got, len(res.Actual))
+	}
+	for c := range 3 {
+		if res.Classes[c].Support != 10 {
+			t.Errorf("class %d support %d, want 10", c, res.Classes[c].Support)
+		}
+	}
+	// The metrics are those of the metrics package on the held-out rows.
+	conf := metrics.ConfusionMatrix(res.Actual, res.Predicted, d.Classes)
+	macro, weighted := metrics.Averages(conf)
+	want := map[string]float64{
+		"accuracy": metrics.Accuracy(res.Actual, res.Predicted), "macro_f1": macro.F1, "weighted_f1": weighted.F1,
+		"macro_precision": macro.Precision, "macro_recall": macro.Recall,
+		"kappa": metrics.CohenKappa(conf), "mcc": metrics.MCC(conf),
+	}
+	want["error"] = 1 - want["accuracy"]
+	for k, w := range want {
+		if res.Metrics[k] != w {
+			t.Errorf("metric %s = %v, want %v", k, res.Metrics[k], w)
+		}
+	}
+	for _, k := range []string{"log_loss", "auc"} {
+		if _, ok := res.Metrics[k]; !ok {
+			t.Errorf("no %s metric for a Prober", k)
+		}
+	}
+	if res.Metrics["accuracy"] < 0.9 || res.Metrics["auc"] < 0.95 {
+		t.Errorf("fake model scores too low: %v", res.Metrics)
+	}
+	// Baseline: the majority class (ties -> class 0) with the prior: accuracy
+	// 1/3, kappa 0, MCC 0, AUC 1/2, log-loss log 3.
+	b := res.Baseline
+	if math.Abs(b["accuracy"]-1.0/3) > 1e-12 || b["kappa"] != 0 || b["mcc"] != 0 || b["auc"] != 0.5 || math.Abs(b["log_loss"]-math.Log(3)) > 1e-12 {
+		t.Errorf("baseline = %v", b)
+	}
+	if len(res.ROC) != 3 || len(res.Classes) != 3 {
+		t.Errorf("%d ROC curves, %d class reports; want 3 and 3", len(res.ROC), len(res.Classes))
+	}
+	// History: 5 steps, all validated; progress saw each of them.
+	if len(res.History) != 5 || len(seen) != 5 {
+		t.Fatalf("history %d points, %d progress calls; want 5", len(res.History), len(seen))
+	}
+	for i, p := range res.History {
+		if p.Step != i+1 || math.IsNaN(p.ValLoss) || math.IsNaN(p.ValError) || p.Extra["frac"] == 0 {
+			t.Errorf("point %d: %+v", i, p)
+		}
+		if seen[i].Fold != 1 || seen[i].Folds != 1 || seen[i].Total != 5 || seen[i].Point.Step != i+1 {
+			t.Errorf("progress %d: %+v", i, seen[i])
+		}
+	}
+	last := res.History[4]
+	if math.Abs(last.ValError-res.Metrics["error"]) > 1e-12 || math.Abs(last.ValLoss-res.Metrics["log_loss"]) > 1e-12 {
+		t.Errorf("last point %+v does not match the metrics %v", last, res.Metrics)
+	}
+	// The constant column was dropped by the training part's preprocessing.
+	if !slices.Equal(res.Prep.Features, []string{"x", "y"}) {
+		t.Errorf("prepared features %v, want [x y]", res.Prep.Features)
+	}
+	if res.Fitted == nil || res.Coefs == nil || res.FitSecs <= 0 {
+		t.Errorf("fitted %v coefs %v fit seconds %v", res.Fitted, res.Coefs, res.FitSecs)
+	}
+}
+
+func TestStandardizeOnTrainingRows(t *testing.T) {
+	d := blobs(100, 2, 3)
+	on := true
+	opt := DefaultOptions()
+	opt.Standardize = &on
+	res := run(t, d, "evalfake", nil, opt)
+	X := res.Fitted.(*fakeModel).trainX
+	r, c := X.Dims()
+	if r != 80 {
+		t.Fatalf("trained on %d rows, want 80", r)
+	}
+	for j := range c {
+		mean, std := stat.PopMeanStdDev(mat.Col(nil, j, X), nil)
+		if math.Abs(mean) > 1e-12 || math.Abs(std-1) > 1e-12 {
+			t.Errorf("feature %d of the training part: mean %v std %v, want 0 and 1", j, mean, std)
+		}
+	}
+}
+
+func TestCrossValidation(t *testing.T) {
+	d := blobs(100, 2, 2)
+	res := run(t, d, "evalfake", nil, Options{Folds: 5, Seed: 7})
+	if res.Eval != "stratified 5-fold CV" || len(res.Folds) != 5 {
+		t.Fatalf("eval %q, %d folds", res.Eval, len(res.Folds))
+	}
+	if res.Confusion.Total() != 100 {
+		t.Errorf("pooled confusion counts %d rows, want 100", res.Confusion.Total())
+	}
+	for _, key := range []string{"accuracy", "auc", "log_loss", "macro_f1"} {
+		xs := make([]float64, 5)
+		for f, m := range res.Folds {
+			xs[f] = m[key]
+		}
+		mean, std := stat.PopMeanStdDev(xs, nil)
+		if res.Metrics[key] != mean || res.Std[key] != std {
+			t.Errorf("%s: mean %v std %v, want %v %v", key, res.Metrics[key], res.Std[key], mean, std)
+		}
+	}
+	if res.Baseline["accuracy"] != 0.5 {
+		t.Errorf("baseline accuracy %v, want 0.5 (balanced folds)", res.Baseline["accuracy"])
+	}
+	if len(res.History) != 5 {
+		t.Errorf("history holds %d points, want the first fold's 5", len(res.History))
+	}
+}
+
+func TestLeaveOneOut(t *testing.T) {
+	d := blobs(30, 3, 4)
+	res := run(t, d, "evalfake", map[string]string{"steps": "2"}, Options{LOO: true})
+	if res.Eval != "leave-one-out" || res.Folds != nil || res.Confusion.Total() != 30 {
+		t.Errorf("eval %q folds %v total %d", res.Eval, res.Folds, res.Confusion.Total())
+	}
+	if acc := metrics.Accuracy(res.Actual, res.Predicted); res.Metrics["accuracy"] != acc {
+		t.Errorf("pooled accuracy %v, want %v", res.Metrics["accuracy"], acc)
+	}
+	// Leaving one row of a class out makes the other classes the majority:
+	// the baseline is always wrong.
+	if res.Baseline["accuracy"] != 0 {
+		t.Errorf("LOO baseline accuracy %v, want 0", res.Baseline["accuracy"])
+	}
+}
+
+func TestRegression(t *testing.T) {
+	d := linear(200, 1)
+	res := run(t, d, "evalfake", nil, Options{Split: 0.25, Seed: 3})
+	if res.Eval != "75/25 hold-out" || len(res.Actual) != 50 {
+		t.Errorf("eval %q, %d test rows", res.Eval, len(res.Actual))
+	}
+	want := map[string]float64{
+		"r2": metrics.R2(res.Actual, res.Predicted), "rmse": metrics.RMSE(res.Actual, res.Predicted),
+		"mae": metrics.MAE(res.Actual, res.Predicted), "mse": metrics.MSE(res.Actual, res.Predicted),
+	}
+	for k, w := range want {
+		if math.Abs(res.Metrics[k]-w) > 1e-12 {
+			t.Errorf("%s = %v, want %v", k, res.Metrics[k], w)
+		}
+	}
+	if res.Metrics["r2"] < 0.9 || res.Baseline["r2"] > 0 || len(res.Baseline) != 4 {
+		t.Errorf("metrics %v baseline %v", res.Metrics, res.Baseline)
+	}
+	if res.Confusion != nil || res.ROC != nil {
+		t.Error("regression has no confusion matrix or ROC")
+	}
+	last := res.History[len(res.History)-1]
+	if math.Abs(last.ValLoss-res.Metrics["mse"]) > 1e-9 || math.Abs(last.ValError-res.Metrics["rmse"]) > 1e-9 {
+		t.Errorf("last point %+v, metrics %v", last, res.Metrics)
+	}
+}
+
+func TestScorerOnly(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		res := run(t, blobs(120, k, 5), "evalscorer", nil, DefaultOptions())
+		if _, ok := res.Metrics["log_loss"]; ok {
+			t.Error("log_loss without probabilities")
+		}
+		if _, ok := res.Baseline["log_loss"]; ok {
+			t.Error("baseline log_loss without model log_loss")
+		}
+		if res.Metrics["auc"] < 0.95 || res.Baseline["auc"] != 0.5 {
+			t.Errorf("%d classes: auc %v baseline %v", k, res.Metrics["auc"], res.Baseline["auc"])
+		}
+		if want := map[int]int{2: 1, 3: 3}[k]; len(res.ROC) != want {
+			t.Errorf("%d classes: %d curves, want %d", k, len(res.ROC), want)
+		}
+		if !math.IsNaN(res.History[0].ValLoss) || math.IsNaN(res.History[0].ValError) {
+			t.Errorf("without probabilities val_loss is NaN and val_error is not: %+v", res.History[0])
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	ctx := context.Background()
+	cls := blobs(40, 2, 1)
+	for _, c := range []struct {
+		name  string
+		d     *datasets.Dataset
+		model string
+		opt   Options
+		want  string
+	}{
+		{"task", linear(20, 1), "evalscorer", DefaultOptions(), "model evalscorer does not do regression (it does: classification)"},
+		{"split", cls, "evalfake", Options{Split: 1.5}, "test fraction 1.5"},
+		{"folds", cls, "evalfake", Options{Folds: 1}, "k >= 2"},
+		{"too many folds", cls, "evalfake", Options{Folds: 50}, "more than the 40 rows"},
+		{"labels", &datasets.Dataset{Name: "u", X: mat.NewDense(3, 1, []float64{1, 2, 3}), Task: datasets.Clustering},
+			"evalcluster", Options{Labels: []float64{1}}, "1 labels for the 3 rows"},
+	} {
+		res, err := Run(ctx, c.d, spec(t, c.model), nil, c.opt, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) || res != nil {
+			t.Errorf("%s: got %v, %v; want an error containing %q", c.name, res, err, c.want)
+		}
+	}
+}
+
+func TestDiverged(t *testing.T) {
+	s := spec(t, "evalfake")
+	res, err := Run(context.Background(), blobs(50, 2, 1), s, params(t, s, map[string]string{"diverge_at": "3"}), DefaultOptions(), nil)
+	if !errors.Is(err, engine.ErrDiverged) {
+		t.Fatalf("err = %v, want ErrDiverged", err)
+	}
+	if want := "evalfake diverged at epoch 3 (training loss is +Inf); try a smaller learning rate (lr)"; err.Error() != want {
+		t.Errorf("message %q\nwant    %q", err, want)
+	}
+	if res == nil || len(res.History) != 2 || res.Cancelled {
+		t.Fatalf("partial result %+v", res)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Error(err)
+	}
+	// Under CV the fold is named.
+	_, err = Run(context.Background(), blobs(50, 2, 1), s, params(t, s, map[string]string{"diverge_at": "3"}), Options{Folds: 3}, nil)
+	if !errors.Is(err, engine.ErrDiverged) || !strings.HasPrefix(err.Error(), "fold 1 of 3: ") {
+		t.Errorf("CV: %v", err)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	s := spec(t, "evalfake")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := Run(ctx, blobs(50, 2, 1), s, params(t, s, map[string]string{"steps": "1000"}), Options{Folds: 5}, func(p Progress) {
+		if p.Point.Step == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if res == nil || !res.Cancelled || len(res.History) != 2 {
+		t.Fatalf("partial result: %+v", res)
+	}
+	if err != context.Canceled {
+		t.Errorf("err = %#v, want ctx.Err() itself", err)
+	}
+}
+
+func TestCancelWithinOneStep(t *testing.T) {
+	m := &fakeModel{steps: 100}
+	ctx, cancel := context.WithCancel(context.Background())
+	rn := &runner{ctx: ctx, d: blobs(10, 2, 1), spec: spec(t, "evalfake"), res: &Result{}}
+	rec := &recorder{rn: rn, model: m, keep: true}
+	rn.progress = func(p Progress) {
+		if p.Point.Step == 4 {
+			cancel()
+		}
+	}
+	d := blobs(10, 2, 1)
+	d.X = mat.NewDense(10, 2, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+	err := m.Fit(ctx, engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}, rec)
+	if !errors.Is(err, context.Canceled) || m.calls != 5 || m.cancelAt != 5 {
+		t.Errorf("err %v after %d calls (cancel seen at call %d); want Canceled after 5", err, m.calls, m.cancelAt)
+	}
+}
+
+func TestValidationSchedule(t *testing.T) {
+	for step, want := range map[int]bool{1: true, 99: true, 100: true, 101: false, 110: true, 995: false,
+		1000: true, 1010: false, 1100: true, 10000: true, 10100: false, 20000: true, 1 << 40: false} {
+		if validateAt(step) != want {
+			t.Errorf("validateAt(%d) = %v", step, !want)
+		}
+	}
+	// A 1234-step fit: validated at 1..100, 110..1000 by 10, 1100 and 1200,
+	// and on the last step after Fit returns.
+	res := run(t, blobs(60, 2, 1), "evalfake", map[string]string{"steps": "1234"}, DefaultOptions())
+	if len(res.History) != 1234 {
+		t.Fatalf("%d points", len(res.History))
+	}
+	n := 0
+	for _, p := range res.History {
+		if !math.IsNaN(p.ValError) {
+			n++
+			if p.Step != 1234 && !validateAt(p.Step) {
+				t.Errorf("validated off schedule at %d", p.Step)
+			}
+		}
+	}
+	if n != 100+90+2+1 || math.IsNaN(res.History[1233].ValLoss) || !math.IsNaN(res.History[1232].ValLoss) {
+		t.Errorf("%d validated points", n)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	d := blobs(90, 3, 9)
+	a := run(t, d, "evalfake", nil, Options{Folds: 3, Seed: 11})
+	b := run(t, d, "evalfake", nil, Options{Folds: 3, Seed: 11})
+	if !slices.Equal(a.Predicted, b.Predicted) || !slices.Equal(a.Actual, b.Actual) {
+		t.Error("same seed, different predictions")
+	}
+	for i := range a.History {
+		pa, pb := a.History[i], b.History[i]
+		if pa.TrainLoss != pb.TrainLoss || pa.ValLoss != pb.ValLoss || pa.ValError != pb.ValError {
+			t.Errorf("history differs at %d", i)
+		}
+	}
+	c := run(t, d, "evalfake", nil, Options{Folds: 3, Seed: 12})
+	if slices.Equal(a.Actual, c.Actual) {
+		t.Error("a different seed gives the same folds")
+	}
+}
+
+func TestPanicBecomesError(t *testing.T) {
+	s := spec(t, "evalfake")
+	res, err := Run(context.Background(), blobs(40, 2, 1), s, params(t, s, map[string]string{"panic": "true"}), DefaultOptions(), nil)
+	var pe *PanicError
+	if !errors.Is(err, ErrPanic) || !errors.As(err, &pe) || len(pe.Stack) == 0 || res == nil {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("the message is more than one line: %q", err)
+	}
+}
+
+func TestClustering(t *testing.T) {
+	d := blobs(60, 2, 1) // classes on the x axis: cos(0)=+4, cos(pi)=-4
+	truth := d.Y
+	d.Y, d.Classes, d.Task = nil, nil, datasets.Clustering
+	res := run(t, d, "evalcluster", nil, Options{Labels: truth, Seed: 1})
+	if res.Eval != "all rows (no split)" || res.Task != "clustering" {
+		t.Errorf("eval %q task %q", res.Eval, res.Task)
+	}
+	if want := metrics.AdjustedRand(truth, res.Predicted); res.Metrics["ari"] != want || want < 0.9 {
+		t.Errorf("ari %v, want %v (near 1)", res.Metrics["ari"], want)
+	}
+	if res.Metrics["clusters"] != 2 || res.Baseline["ari"] != 0 || !(res.Metrics["silhouette"] > 0.3) {
+		t.Errorf("metrics %v baseline %v", res.Metrics, res.Baseline)
+	}
+	if len(res.History) != 1 || !math.IsNaN(res.History[0].ValLoss) {
+		t.Errorf("history %+v", res.History)
+	}
+	// Many rows: the silhouette is computed on a seeded sample, and says so.
+	defer func(m int) { silhouetteMax = m }(silhouetteMax)
+	silhouetteMax = 300
+	big := blobs(silhouetteMax+100, 2, 2)
+	big.Y, big.Classes, big.Task = nil, nil, datasets.Clustering
+	a := run(t, big, "evalcluster", nil, Options{Seed: 3})
+	b := run(t, big, "evalcluster", nil, Options{Seed: 3})
+	if !strings.HasSuffix(a.Eval, "; silhouette on 300 sampled rows") || !(a.Metrics["silhouette"] > 0.3) || a.Metrics["silhouette"] != b.Metrics["silhouette"] {
+		t.Errorf("sampled: %q %v %v", a.Eval, a.Metrics["silhouette"], b.Metrics["silhouette"])
+	}
+	// No labels: no ARI.
+	res = run(t, d, "evalcluster", nil, Options{})
+	if _, ok := res.Metrics["ari"]; ok {
+		t.Error("ari without labels")
+	}
+}
+
+func TestJSON(t *testing.T) {
+	res := run(t, blobs(60, 3, 1), "evalfake", map[string]string{"steps": "150"}, Options{Folds: 3, Seed: 1})
+	res.Metrics["kappa"] = math.NaN()
+	res.Std["mcc"] = math.Inf(1)
+	res.Folds[0]["auc"] = math.NaN()
+	res.ROC[0].AUC = math.NaN()
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"task", "model", "params", "evaluation", "metrics", "std", "folds", "baseline", "confusion", "per_class", "roc", "history", "fit_seconds", "seed", "rows", "features", "dataset"} {
+		if _, ok := out[key]; !ok {
+			t.Errorf("no %q in %s", key, b[:200])
+		}
+	}
+	m := out["metrics"].(map[string]any)
+	if m["kappa"] != nil || m["accuracy"] == nil {
+		t.Errorf("metrics %v", m)
+	}
+	h := out["history"].([]any)
+	if p := h[120].(map[string]any); p["val_loss"] != nil || p["step"].(float64) != 121 || p["train_loss"] == nil {
+		t.Errorf("history[120] = %v, want val_loss null", p)
+	}
+	if p := out["params"].(map[string]any); p["steps"].(float64) != 150 {
+		t.Errorf("params %v", p)
+	}
+	// A result that never got going still marshals.
+	if _, err := json.Marshal(&Result{}); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestJSONFields: Result.MarshalJSON lists its fields by hand; every field
+// of Result with a JSON name must come out under that name.
+func TestJSONFields(t *testing.T) {
+	r := Result{
+		Std: map[string]float64{"a": 1}, Folds: []map[string]float64{{"a": 1}},
+		Confusion: &metrics.Confusion{}, Classes: []metrics.ClassReport{{}}, ROC: []metrics.ROC{{}}, Cancelled: true,
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	typ := reflect.TypeFor[Result]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if _, ok := out[name]; !ok {
+			t.Errorf("field %s (%q) is not written by MarshalJSON: %s", typ.Field(i).Name, name, b)
+		}
+		delete(out, name)
+	}
+	if len(out) > 0 {
+		t.Errorf("MarshalJSON writes keys Result does not declare: %v", out)
+	}
+}
+
+// BenchmarkRunOverhead measures what eval adds to a cheap 100-step fit on
+// 1000 rows: splitting, preprocessing, validation on every step, metrics.
+func BenchmarkRunOverhead(b *testing.B) {
+	d := blobs(1000, 3, 1)
+	s := spec(b, "evalfake")
+	v := params(b, s, map[string]string{"steps": "100"})
+	for b.Loop() {
+		if _, err := Run(context.Background(), d, s, v, DefaultOptions(), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// codes renumbers arbitrary labels 0..k-1 in order of first appearance.
+func codes(labels []float64) ([]int, int) {
+	idx := make(map[uint64]int)
+	out := make([]int, len(labels))
+	for i, v := range labels {
+		key := math.Float64bits(v)
+		if v == 0 {
+			key = 0 // -0 and +0 are one label
+		}
+		c, ok := idx[key]
+		if !ok {
+			c = len(idx)
+			idx[key] = c
+		}
+		out[i] = c
+	}
+	return out, len(idx)
+}
+
+// AdjustedRand is the adjusted Rand index of two labelings of the same rows
+// (Hubert & Arabie), as sklearn.metrics.adjusted_rand_score: 1 for identical
+// partitions up to renaming, about 0 for independent ones. Label values are
+// arbitrary (cluster indices, class codes). Not in the notes: the standard
+// pair-counting form is used to score clusterings against known classes.
+func AdjustedRand(a, b []float64) float64 {
+	sameLen("AdjustedRand", len(a), len(b))
+	n := float64(len(a))
+	ca, ka := codes(a)
+	cb, kb := codes(b)
+	cont := make([]float64, ka*kb)
+	rowSum := make([]float64, ka)
+	colSum := make([]float64, kb)
+	for i := range ca {
+		cont[ca[i]*kb+cb[i]]++
+		rowSum[ca[i]]++
+		colSum[cb[i]]++
+	}
+	// Pair confusion as sklearn.metrics.cluster.pair_confusion_matrix, in
+	// float64 so that n^2 cannot overflow.
+	var sumSq float64
+	for _, v := range cont {
+		sumSq += v * v
+	}
+	var sqA, sqB float64
+	for _, v := range rowSum {
+		sqA += v * v
+	}
+	for _, v := range colSum {
+		sqB += v * v
+	}
+	tp := sumSq - n
+	fp := sqB - sumSq
+	fn := sqA - sumSq
+	tn := n*n - fp - fn - sumSq
+	if fn == 0 && fp == 0 {
+		return 1
+	}
+	return 2 * (tp*tn - fn*fp) / ((tp+fn)*(fn+tn) + (tp+fp)*(fp+tn))
+}
+
+// Silhouette is the mean silhouette coefficient of a clustering under the
+// Euclidean distance, as sklearn.metrics.silhouette_score: for each row,
+// (b-a)/max(a,b) with a its mean distance to the rest of its cluster and b
+// its mean distance to the nearest other cluster; 0 for a row alone in its
+// cluster. It needs between 2 and n-1 distinct labels. It costs O(n²d): for
+// large n score a sample.
+func Silhouette(X mat.Matrix, labels []float64) (float64, error) {
+	n, d := X.Dims()
+	sameLen("Silhouette", n, len(labels))
+	c, k := codes(labels)
+	if k < 2 || k > n-1 {
+		return math.NaN(), fmt.Errorf("silhouette needs between 2 and %d clusters; got %d", n-1, k)
+	}
+	var rows *mat.Dense
+	if dx, ok := X.(*mat.Dense); ok {
+		rows = dx
+	} else {
+		rows = mat.DenseCopyOf(X)
+	}
+	size := make([]float64, k)
+	for _, ci := range c {
+		size[ci]++
+	}
+	// sums[i*k+l] is the summed distance from row i to the rows of cluster l;
+	// each pair is measured once.
+	sums := make([]float64, n*k)
+	for i := 0; i < n; i++ {
+		ri := rows.RawRowView(i)
+		si := sums[i*k : (i+1)*k]
+		ci := c[i]
+		for j := i + 1; j < n; j++ {
+			rj := rows.RawRowView(j)[:d]
+			var s float64
+			for t, v := range rj {
+				e := ri[t] - v
+				s += e * e
+			}
+			dist := math.Sqrt(s)
+			si[c[j]] += dist
+			sums[j*k+ci] += dist
+		}
+	}
+	var total float64
+	for i := 0; i < n; i++ {
+		ci := c[i]
+		if size[ci] <= 1 {
+			continue // s(i) = 0
+		}
+		si := sums[i*k : (i+1)*k]
+		a := si[ci] / (size[ci] - 1)
+		b := math.Inf(1)
+		for l, v := range si {
+			if l != ci {
+				b = min(b, v/size[l])
+			}
+		}
+		if m := max(a, b); m > 0 {
+			total += (b - a) / m
+		}
+	}
+	return total / float64(n), nil
+}

@@ -1,0 +1,246 @@
+package gda
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// LDA is linear discriminant analysis: one Gaussian per class, all sharing a
+// covariance Σ, so the Bayes rule argmax_k μ_kᵀΣ⁻¹x - ½μ_kᵀΣ⁻¹μ_k + ln π_k
+// draws linear boundaries (notes seed 000 §7 "LDA" and §9 "Anisotropic
+// Gaussians"; priors and losses from §6). Σ is the pooled within-class
+// covariance Σ = (1/n) Σ_k Σ_{i∈k} (x_i-μ_k)(x_i-μ_k)ᵀ, the notes' MLE; with
+// empirical priors this is scikit-learn's solver="lsqr", and with
+// Estimator "unbiased" (divide by n-k) its default solver="svd". The pooled
+// covariance does not depend on Priors (unlike scikit-learn's lsqr solver
+// with given priors, which weights the class covariances by them).
+//
+// A singular Σ (a feature constant within every class, collinear features,
+// fewer rows than features) is handled as the notes suggest, by removing its
+// zero-variance eigen-directions: Σ⁻¹ becomes the pseudo-inverse over the
+// eigen-directions of the within-class correlation matrix whose eigenvalue
+// exceeds 1e-8, scikit-learn's svd tolerance. Step.Extra["rank"] reports how
+// many were kept.
+//
+// Reg shrinks the covariance toward a multiple of the identity with the same
+// trace, Σ ← (1-α)Σ + α·(tr Σ/d)·I, which is scikit-learn's shrinkage=α.
+type LDA struct {
+	Priors    string  // "empirical" (default, n_k/n) or "uniform"
+	Estimator string  // "mle" (default, divide by n) or "unbiased" (divide by n-k)
+	Reg       float64 // shrinkage α in [0, 1]; 0 (default) is none
+	Decision  string  // "map" (default) or "risk"
+	Loss      string  // loss matrix for Decision "risk" (see ParseLoss); "" is the 0-1 loss
+
+	f         fitted
+	cov       *mat.SymDense
+	coef      *mat.Dense // k x d, row k = Σ⁻¹μ_k (zero for an absent class)
+	intercept []float64  // -½μ_kᵀΣ⁻¹μ_k + ln π_k (-Inf for an absent class)
+}
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:    "lda",
+		Title:   "linear discriminant analysis",
+		Family:  family,
+		Summary: "Gaussian classes sharing one covariance: linear boundaries, posterior probabilities",
+		Notes:   "§6 decision theory, §7 and §9 LDA (seed 000); MLE to classification (seed 001)",
+		Tasks:   []engine.Task{datasets.Classification},
+		Unit:    "fit",
+		Params: []engine.Param{
+			priorsParam(),
+			estimatorParam("n (the MLE)", "n - k"),
+			{Name: "reg", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1,
+				Help: "shrink the covariance toward (trace/d)·I: (1-reg)Σ + reg·(tr Σ/d)·I"},
+			decisionParam(),
+			lossParam(),
+		},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &LDA{Priors: v.String("priors"), Estimator: v.String("estimator"), Reg: v.Float("reg"),
+				Decision: v.String("decision"), Loss: v.String("loss")}, nil
+		},
+	})
+}
+
+// Fit estimates the class means, the priors and the pooled covariance.
+func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	*m = LDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
+	ctx = orBackground(ctx)
+	priors, err := checkChoice("priors", m.Priors, PriorsEmpirical, PriorsUniform)
+	if err != nil {
+		return err
+	}
+	estimator, err := checkChoice("estimator", m.Estimator, EstimatorMLE, EstimatorUnbiased)
+	if err != nil {
+		return err
+	}
+	if !(m.Reg >= 0 && m.Reg <= 1) {
+		return fmt.Errorf("parameter reg: %v is out of range [0, 1]", m.Reg)
+	}
+	s, err := newClassStats(ctx, t, priors, false)
+	if err != nil {
+		return err
+	}
+	dec, err := newDecider(m.Decision, m.Loss, s.classes)
+	if err != nil {
+		return err
+	}
+	d := s.d
+	S := mat.NewSymDense(d, nil)
+	s.scatter(t.X, nil, S)
+	denom := s.total
+	if estimator == EstimatorUnbiased {
+		denom -= float64(s.nPresent)
+		if denom <= 0 {
+			return fmt.Errorf("estimator unbiased divides by n - k = %g, which is not positive; use estimator=mle", denom)
+		}
+	}
+	cov := mat.NewSymDense(d, nil)
+	cov.ScaleSym(1/denom, S)
+	var ref []float64
+	if m.Reg > 0 {
+		shrink(cov, m.Reg, mat.Trace(cov)/float64(d))
+	} else {
+		ref = make([]float64, d)
+		for c := 0; c < s.k; c++ {
+			for j, v := range s.means.RawRowView(c) {
+				ref[j] = math.Max(ref[j], math.Abs(v))
+			}
+		}
+	}
+	g, err := factorCov(cov, s.features, ref, "the pooled within-class covariance", "within every class",
+		"set reg > 0 (shrinkage)", true)
+	if err != nil {
+		return err
+	}
+	// coef = M Σ⁺ = M W Wᵀ.
+	var mw mat.Dense
+	mw.Mul(s.means, g.w)
+	coef := mat.NewDense(s.k, d, nil)
+	coef.Mul(&mw, g.w.T())
+	intercept := make([]float64, s.k)
+	for c := 0; c < s.k; c++ {
+		if !s.present[c] {
+			coef.SetRow(c, make([]float64, d))
+			intercept[c] = math.Inf(-1)
+			continue
+		}
+		intercept[c] = -0.5*mat.Dot(coef.RowView(c), s.means.RowView(c)) + s.logPrior[c]
+	}
+	nll := s.priorEntropy() + 0.5*(float64(d)*ln2Pi+g.logDet) + 0.5*g.traceProd(S)/s.total
+	if err := step(ctx, rec, nll, map[string]float64{"rank": float64(g.rank)}); err != nil {
+		return err
+	}
+	m.f = fitted{stats: s, decision: dec}
+	m.cov, m.coef, m.intercept = cov, coef, intercept
+	return nil
+}
+
+// joint returns the class scores μ_kᵀΣ⁻¹x - ½μ_kᵀΣ⁻¹μ_k + ln π_k: the joint
+// log density ln π_k p(x|k) up to a term that is the same for every class.
+func (m *LDA) joint(X mat.Matrix) (*mat.Dense, error) {
+	D, err := m.f.input(X)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := D.Dims()
+	J := mat.NewDense(n, m.f.stats.k, nil)
+	J.Mul(D, m.coef.T())
+	for i := 0; i < n; i++ {
+		row := J.RawRowView(i)
+		for c, b := range m.intercept {
+			row[c] += b
+		}
+	}
+	return J, nil
+}
+
+// Predict returns class codes: the MAP class or the minimum-risk class.
+func (m *LDA) Predict(X mat.Matrix) ([]float64, error) {
+	J, err := m.joint(X)
+	if err != nil {
+		return nil, err
+	}
+	return m.f.predict(J)
+}
+
+// DecisionFunction returns the log posteriors ln P(k|x) (n x classes).
+func (m *LDA) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
+	J, err := m.joint(X)
+	if err != nil {
+		return nil, err
+	}
+	return J, logPosterior(J)
+}
+
+// PredictProba returns the posteriors P(k|x) (n x classes).
+func (m *LDA) PredictProba(X mat.Matrix) (*mat.Dense, error) {
+	J, err := m.DecisionFunction(X)
+	if err != nil {
+		return nil, err
+	}
+	expInPlace(J)
+	return J, nil
+}
+
+// Coefficients returns the linear discriminants, one row per class seen in
+// training: w_k = Σ⁻¹μ_k and b_k = -½μ_kᵀΣ⁻¹μ_k + ln π_k, so that
+// P(k|x) = softmax_k(w_kᵀx + b_k).
+func (m *LDA) Coefficients() engine.Coefficients {
+	s := m.f.stats
+	if s == nil {
+		return engine.Coefficients{}
+	}
+	out := engine.Coefficients{Features: append([]string(nil), s.features...),
+		Weights: mat.NewDense(s.nPresent, s.d, nil)}
+	r := 0
+	for c := 0; c < s.k; c++ {
+		if !s.present[c] {
+			continue
+		}
+		out.Outputs = append(out.Outputs, s.classes[c])
+		out.Weights.SetRow(r, m.coef.RawRowView(c))
+		out.Intercept = append(out.Intercept, m.intercept[c])
+		r++
+	}
+	return out
+}
+
+// Means returns the class means (classes x features); nil before Fit.
+func (m *LDA) Means() *mat.Dense {
+	if m.f.stats == nil {
+		return nil
+	}
+	return m.f.stats.meansCopy()
+}
+
+// Covariance returns the shared covariance (after Reg); nil before Fit.
+func (m *LDA) Covariance() *mat.SymDense {
+	if m.cov == nil {
+		return nil
+	}
+	c := mat.NewSymDense(m.f.stats.d, nil)
+	c.CopySym(m.cov)
+	return c
+}
+
+// PriorProbs returns the class priors used (0 for a class without rows); nil before Fit.
+func (m *LDA) PriorProbs() []float64 {
+	if m.f.stats == nil {
+		return nil
+	}
+	return m.f.stats.priorsCopy()
+}
+
+// Classes returns the class names, in code order; nil before Fit.
+func (m *LDA) Classes() []string {
+	if m.f.stats == nil {
+		return nil
+	}
+	return m.f.stats.classesCopy()
+}

@@ -1,0 +1,180 @@
+package themes
+
+import (
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Styles are the lipgloss styles of one theme on one renderer. Build them
+// with NewStyles; widgets and screens take a *Styles and never create
+// colours themselves.
+type Styles struct {
+	Theme Theme
+	// Colorless is true when colour cannot carry meaning: the theme is
+	// "mono" or the renderer has an ASCII (no colour) profile. Widgets then
+	// add glyphs (markers, brackets, shades) for what colour would show.
+	Colorless bool
+
+	r *lipgloss.Renderer
+
+	// Plain text roles.
+	Text, Muted, Subtle, Accent, Good, Bad, Warn lipgloss.Style
+
+	Title       lipgloss.Style // screen title, breadcrumb
+	Header      lipgloss.Style // table and section headers
+	StatusBar   lipgloss.Style // the status line under a screen
+	Key         lipgloss.Style // a key in help text ("q")
+	KeyDesc     lipgloss.Style // its description ("quit")
+	KeySep      lipgloss.Style // separator between help items (" · ")
+	Help        lipgloss.Style // the help block as a whole
+	Border      lipgloss.Style // foreground for hand-drawn box and rule characters
+	Panel       lipgloss.Style // a rounded box around a panel
+	PanelFocus  lipgloss.Style // the same box when the panel has focus
+	PanelTitle  lipgloss.Style // a title set into a panel's top border
+	SelectedRow lipgloss.Style // the row under the cursor
+	TabActive   lipgloss.Style
+	TabInactive lipgloss.Style
+	Error       lipgloss.Style // an error message
+	Value       lipgloss.Style // a number that matters (metric values)
+
+	// Palettes, indexed like the Theme's; use the accessors, which wrap
+	// around instead of going out of range.
+	Series  []lipgloss.Style // foreground
+	Classes []lipgloss.Style // foreground
+	Regions []lipgloss.Style // background
+	Heat    []lipgloss.Style // background, low to high
+}
+
+// colorless reports whether a renderer has no colour (ASCII profile).
+func colorless(r *lipgloss.Renderer) bool {
+	return r.ColorProfile() == termenv.Ascii
+}
+
+// NewStyles builds the styles of theme t for renderer r (nil means
+// lipgloss.DefaultRenderer()). Use one renderer per output: per terminal,
+// or per SSH session.
+func NewStyles(t Theme, r *lipgloss.Renderer) *Styles {
+	if r == nil {
+		r = lipgloss.DefaultRenderer()
+	}
+	s := &Styles{Theme: t, r: r, Colorless: t.Mono || colorless(r)}
+	fg := func(c Color) lipgloss.Style { return r.NewStyle().Foreground(c) }
+	bg := func(c Color) lipgloss.Style { return r.NewStyle().Background(c) }
+
+	if t.Mono {
+		plain := r.NewStyle()
+		s.Text = plain
+		s.Muted = r.NewStyle().Faint(true)
+		s.Subtle = r.NewStyle().Faint(true)
+		s.Accent = r.NewStyle().Bold(true)
+		s.Good = r.NewStyle().Bold(true)
+		s.Bad = r.NewStyle().Underline(true)
+		s.Warn = r.NewStyle().Bold(true).Underline(true)
+		s.Title = r.NewStyle().Bold(true)
+		s.Header = r.NewStyle().Bold(true).Underline(true)
+		s.StatusBar = plain
+		s.Key = r.NewStyle().Bold(true)
+		s.KeyDesc = plain
+		s.KeySep = r.NewStyle().Faint(true)
+		s.Border = plain
+		s.PanelTitle = r.NewStyle().Bold(true)
+		s.SelectedRow = r.NewStyle().Reverse(true)
+		s.TabActive = r.NewStyle().Reverse(true).Bold(true)
+		s.TabInactive = plain
+		s.Error = r.NewStyle().Bold(true).Reverse(true)
+		s.Value = r.NewStyle().Bold(true)
+	} else {
+		s.Text = fg(t.Text)
+		s.Muted = fg(t.Muted)
+		s.Subtle = fg(t.Subtle)
+		s.Accent = fg(t.Accent)
+		s.Good = fg(t.Good)
+		s.Bad = fg(t.Bad)
+		s.Warn = fg(t.Warn)
+		s.Title = fg(t.Accent).Bold(true)
+		s.Header = fg(t.Text).Bold(true)
+		s.StatusBar = fg(t.Muted)
+		s.Key = fg(t.Accent).Bold(true)
+		s.KeyDesc = fg(t.Muted)
+		s.KeySep = fg(t.Subtle)
+		s.Border = fg(t.Border)
+		s.PanelTitle = fg(t.Accent).Bold(true)
+		s.SelectedRow = fg(t.SelectionText).Background(t.Selection)
+		s.TabActive = fg(t.SelectionText).Background(t.Selection).Bold(true)
+		s.TabInactive = fg(t.Muted)
+		s.Error = fg(t.Bad).Bold(true)
+		s.Value = fg(t.Text).Bold(true)
+	}
+	s.Help = r.NewStyle().PaddingLeft(1)
+	s.Panel = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border)
+	s.PanelFocus = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(t.Accent)
+	if t.Mono {
+		s.PanelFocus = r.NewStyle().Border(lipgloss.ThickBorder())
+	}
+
+	s.Series = make([]lipgloss.Style, len(t.Series))
+	for i, c := range t.Series {
+		s.Series[i] = fg(c)
+	}
+	s.Classes = make([]lipgloss.Style, len(t.Classes))
+	for i, c := range t.Classes {
+		s.Classes[i] = fg(c)
+	}
+	s.Regions = make([]lipgloss.Style, len(t.Regions))
+	for i, c := range t.Regions {
+		s.Regions[i] = bg(c)
+	}
+	s.Heat = make([]lipgloss.Style, len(t.Heat))
+	for i, c := range t.Heat {
+		s.Heat[i] = bg(c)
+	}
+	return s
+}
+
+// Renderer returns the renderer the styles were built for.
+func (s *Styles) Renderer() *lipgloss.Renderer { return s.r }
+
+// NewStyle returns an empty style on the same renderer, for layout-only
+// styling (padding, width, alignment) by callers.
+func (s *Styles) NewStyle() lipgloss.Style { return s.r.NewStyle() }
+
+func pick(ss []lipgloss.Style, i int, fallback lipgloss.Style) lipgloss.Style {
+	if len(ss) == 0 {
+		return fallback
+	}
+	if i < 0 {
+		i = -i
+	}
+	return ss[i%len(ss)]
+}
+
+// SeriesStyle is the foreground of chart series i (wrapping around).
+func (s *Styles) SeriesStyle(i int) lipgloss.Style { return pick(s.Series, i, s.Text) }
+
+// ClassStyle is the foreground of class i (wrapping around).
+func (s *Styles) ClassStyle(i int) lipgloss.Style { return pick(s.Classes, i, s.Text) }
+
+// RegionStyle is the background tint of class i's region (wrapping around).
+func (s *Styles) RegionStyle(i int) lipgloss.Style { return pick(s.Regions, i, s.r.NewStyle()) }
+
+// HeatStyle is the background for a value in [0, 1] on the Heat scale;
+// values outside are clamped and NaN gives the lowest step.
+func (s *Styles) HeatStyle(v float64) lipgloss.Style {
+	if len(s.Heat) == 0 {
+		return s.r.NewStyle()
+	}
+	return s.Heat[HeatIndex(v, len(s.Heat))]
+}
+
+// HeatIndex maps v in [0, 1] to a step of an n-step scale: 0 only for
+// v <= 0 (or NaN), n-1 only for v >= 1, the steps between evenly spread, so
+// that any non-zero value is visibly shaded.
+func HeatIndex(v float64, n int) int {
+	if n <= 1 || !(v > 0) {
+		return 0
+	}
+	if v >= 1 || n == 2 {
+		return n - 1
+	}
+	return min(1+int(v*float64(n-2)), n-2)
+}

@@ -1,0 +1,544 @@
+package widgets
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+	"github.com/tealab/tealab/engine/metrics"
+)
+
+func keyMsg(s string) tea.KeyMsg {
+	switch s {
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+const tol = 1e-9
+
+func near(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b))
+}
+
+func sliceNear(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !near(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestResample(t *testing.T) {
+	nan := math.NaN()
+	spike := make([]float64, 100)
+	spike[50] = 100
+	long := make([]float64, 100)
+	for i := range long {
+		long[i] = float64(i)
+	}
+	cases := []struct {
+		name string
+		y    []float64
+		nmax int
+		cols int
+		want []float64 // nil: checked by fn
+		fn   func([]float64) bool
+	}{
+		{"stretch", []float64{0, 10}, 2, 5, []float64{0, 2.5, 5, 7.5, 10}, nil},
+		{"identity", []float64{3, 1, 2}, 3, 3, []float64{3, 1, 2}, nil},
+		{"single", []float64{7}, 1, 4, []float64{7, nan, nan, nan}, nil},
+		{"one column", []float64{1, 2, 3}, 3, 1, []float64{3}, nil},
+		{"shorter series", []float64{0, 1, 2, 3, 4}, 9, 9, []float64{0, 1, 2, 3, 4, nan, nan, nan, nan}, nil},
+		{"leading NaN", []float64{nan, 1, 2}, 3, 3, []float64{nan, 1, 2}, nil},
+		{"empty", nil, 5, 3, []float64{nan, nan, nan}, nil},
+		{"downsample keeps first and last", long, 100, 10, nil, func(d []float64) bool {
+			return d[0] == 0 && d[9] == 99
+		}},
+		{"downsample keeps a spike", spike, 100, 10, nil, func(d []float64) bool {
+			return slicesMax(d) == 100
+		}},
+		{"downsample monotone stays monotone", long, 100, 7, nil, func(d []float64) bool {
+			for i := 1; i < len(d); i++ {
+				if d[i] < d[i-1] {
+					return false
+				}
+			}
+			return true
+		}},
+	}
+	for _, c := range cases {
+		dst := make([]float64, c.cols)
+		resample(dst, c.y, c.nmax)
+		if c.want != nil && !sliceNear(dst, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, dst, c.want)
+		}
+		if c.fn != nil && !c.fn(dst) {
+			t.Errorf("%s: got %v", c.name, dst)
+		}
+	}
+}
+
+func slicesMax(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range v {
+		if x > m {
+			m = x
+		}
+	}
+	return m
+}
+
+func TestBridge(t *testing.T) {
+	nan := math.NaN()
+	p := []float64{1, nan, nan, 4, nan, 2}
+	bridge(p)
+	if want := []float64{1, 2, 3, 4, 3, 2}; !sliceNear(p, want) {
+		t.Errorf("bridge = %v, want %v", p, want)
+	}
+}
+
+func TestAxes(t *testing.T) {
+	for _, c := range []struct{ raw, want float64 }{{0.7, 1}, {1, 1}, {1.2, 2}, {3, 5}, {7, 10}, {0.03, 0.05}, {0, 1}, {math.Inf(1), 1}} {
+		if got := niceStep(c.raw); !near(got, c.want) {
+			t.Errorf("niceStep(%v) = %v, want %v", c.raw, got, c.want)
+		}
+	}
+	ticks := xTicks(1, 25, 50, true)
+	if ticks[0].label != "1" || ticks[0].col != 0 {
+		t.Errorf("first tick %+v, want 1 at column 0", ticks[0])
+	}
+	for i := 1; i < len(ticks); i++ {
+		if ticks[i].col <= ticks[i-1].col || ticks[i].col >= 50 {
+			t.Errorf("ticks not increasing inside the plot: %+v", ticks)
+		}
+	}
+	if got := xTicks(3, 3, 10, true); len(got) != 1 {
+		t.Errorf("degenerate range: %+v", got)
+	}
+	// The y labels have one width and enough decimals to differ.
+	f, w := yAxis(0.02, 1.1, 4, false)
+	if f(1.1) != "1.10" || f(0.02) != "0.02" || w != 4 {
+		t.Errorf("yAxis labels %q %q width %d", f(1.1), f(0.02), w)
+	}
+	f, _ = yAxis(-2e6, 3e6, 10, false)
+	if got := f(3e6); strings.TrimSpace(got) != "3e+06" {
+		t.Errorf("large labels %q", got)
+	}
+	if lo, hi := padRange(3, 3); !(lo < 3 && hi > 3) {
+		t.Errorf("padRange(3,3) = %v, %v", lo, hi)
+	}
+	if lo, hi := padRange(0, 0); lo != -1 || hi != 1 {
+		t.Errorf("padRange(0,0) = %v, %v", lo, hi)
+	}
+}
+
+func TestLineChart(t *testing.T) {
+	st := asciiStyles()
+	c := NewLineChart("loss", "epoch", st)
+	names, ys := lossHistory(25)
+	c.SetSeries(names, ys)
+	c.SetSize(80, 16)
+	v := c.View()
+	for _, want := range []string{"loss", "epoch", "train loss 0.02522", "val loss 0.1349", "━━", "══"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+	// Input slices are copied.
+	ys[0][24] = 99
+	if c.View() != v {
+		t.Error("SetSeries kept a reference to the caller's slice")
+	}
+	c, _ = c.Update(keyMsg("L"))
+	if !c.LogY() || c.View() == v {
+		t.Error("L did not switch to a log axis")
+	}
+	c.SetXScale(0, 10)
+	if !strings.Contains(c.View(), " 240") && !strings.Contains(c.View(), "200") {
+		t.Errorf("x scale not applied:\n%s", c.View())
+	}
+	// Colour profiles: asciigraph escapes only when there is colour.
+	col := NewLineChart("loss", "epoch", stylesFor("dark", termenv.ANSI256))
+	col.SetSeries(names, ys)
+	col.SetSize(80, 16)
+	if !strings.Contains(col.View(), "\x1b[38;5;") {
+		t.Error("ANSI256 profile: series not coloured")
+	}
+	mono := NewLineChart("loss", "epoch", stylesFor("mono", termenv.TrueColor))
+	mono.SetSeries(names, ys)
+	mono.SetSize(80, 16)
+	if strings.Contains(mono.View(), "\x1b[38;") {
+		t.Error("mono theme: series coloured")
+	}
+}
+
+// TestConfusionMetrics checks the per-class figures computed when no report
+// is given. Reference: scikit-learn 1.2.1,
+//
+//	from sklearn.metrics import precision_recall_fscore_support
+//	def expand(C):
+//	    y, p = [], []
+//	    for i in range(len(C)):
+//	        for j in range(len(C)):
+//	            y += [i] * C[i][j]; p += [j] * C[i][j]
+//	    return y, p
+//	for C in ([[10,0,0],[0,9,1],[0,0,10]], [[5,2,0],[3,0,0],[0,1,4]]):
+//	    print(precision_recall_fscore_support(*expand(C), labels=[0,1,2], zero_division=0))
+func TestConfusionMetrics(t *testing.T) {
+	cases := []struct {
+		m             [][]int
+		prec, rec, f1 []float64
+	}{
+		{[][]int{{10, 0, 0}, {0, 9, 1}, {0, 0, 10}},
+			[]float64{1, 1, 0.909091}, []float64{1, 0.9, 1}, []float64{1, 0.947368, 0.952381}},
+		{[][]int{{5, 2, 0}, {3, 0, 0}, {0, 1, 4}},
+			[]float64{0.625, 0, 1}, []float64{0.714286, 0, 0.8}, []float64{0.666667, 0, 0.888889}},
+	}
+	for _, c := range cases {
+		v := NewConfusion(metrics.Confusion{Labels: []string{"a", "b", "c"}, Matrix: c.m}, nil, nil, asciiStyles())
+		for i := range 3 {
+			if math.Abs(v.prec[i]-c.prec[i]) > 1e-6 || math.Abs(v.rec[i]-c.rec[i]) > 1e-6 || math.Abs(v.f1[i]-c.f1[i]) > 1e-6 {
+				t.Errorf("%v class %d: got P %v R %v F1 %v, want %v %v %v", c.m, i, v.prec[i], v.rec[i], v.f1[i], c.prec[i], c.rec[i], c.f1[i])
+			}
+		}
+	}
+	// A report wins over computation; a never-predicted class has no
+	// precision ("–").
+	rep := []metrics.ClassReport{{Class: "b", Precision: 0.5, Recall: 0.25, F1: 0.333}}
+	v := NewConfusion(metrics.Confusion{Labels: []string{"a", "b"}, Matrix: [][]int{{3, 0}, {1, 0}}}, rep, nil, asciiStyles())
+	if v.prec[1] != 0.5 || v.rec[1] != 0.25 {
+		t.Errorf("report ignored: %v %v", v.prec, v.rec)
+	}
+	if !math.IsNaN(v.prec[1]) && v.prec[0] != 0.75 {
+		t.Errorf("precision of a: %v", v.prec[0])
+	}
+	if fmtRate(math.NaN()) != "–" {
+		t.Error("undefined rate not shown as –")
+	}
+}
+
+func TestConfusionKeys(t *testing.T) {
+	conf, sum := irisConfusion()
+	c := NewConfusion(conf, nil, sum, asciiStyles())
+	c.SetSize(100, 10)
+	if !strings.Contains(c.View(), "accuracy 0.967 (baseline 0.333) · macro F1 0.967 · kappa 0.950 · MCC 0.952 · log-loss 0.092") {
+		t.Errorf("summary line:\n%s", c.View())
+	}
+	if c.KeyMap.Down.Enabled() || c.KeyMap.Right.Enabled() {
+		t.Error("scroll keys enabled although everything fits")
+	}
+	c, _ = c.Update(keyMsg("n"))
+	if !c.Normalized() || !strings.Contains(c.View(), "90%") || !strings.Contains(c.View(), "×10%") {
+		t.Errorf("n did not switch to row percentages:\n%s", c.View())
+	}
+
+	d := NewConfusion(digitsConfusion(), nil, sum, asciiStyles())
+	d.SetSize(80, 20)
+	if d.KeyMap.Right.Enabled() {
+		t.Errorf("digits do not fit 80 columns:\n%s", d.View())
+	}
+	d.SetSize(36, 8)
+	if !d.KeyMap.Down.Enabled() || !d.KeyMap.Right.Enabled() {
+		t.Fatal("small view does not scroll")
+	}
+	for range 20 {
+		d, _ = d.Update(keyMsg("down"))
+		d, _ = d.Update(keyMsg("l"))
+	}
+	L := d.layout()
+	if d.rowOff != 10-L.rows || d.colOff != 10-L.cols {
+		t.Errorf("scroll not clamped: row %d col %d (rows %d cols %d)", d.rowOff, d.colOff, L.rows, L.cols)
+	}
+	if !strings.Contains(d.View(), "179") {
+		t.Errorf("scrolled to the end but the last diagonal cell is not shown:\n%s", d.View())
+	}
+	for range 20 {
+		d, _ = d.Update(keyMsg("up"))
+		d, _ = d.Update(keyMsg("h"))
+	}
+	if d.rowOff != 0 || d.colOff != 0 {
+		t.Errorf("scroll back: %d %d", d.rowOff, d.colOff)
+	}
+}
+
+func TestROCCycle(t *testing.T) {
+	r := NewROC(irisROC(), asciiStyles())
+	r.SetSize(60, 20)
+	all := r.View()
+	want := []int{0, 1, 2, -1}
+	for _, w := range want {
+		r, _ = r.Update(keyMsg("c"))
+		if r.Selected() != w {
+			t.Fatalf("cycle: selected %d, want %d", r.Selected(), w)
+		}
+	}
+	r, _ = r.Update(keyMsg("c"))
+	if r.View() == all {
+		t.Error("one curve looks like all curves")
+	}
+	one := NewROC(irisROC()[:1], asciiStyles())
+	if one.KeyMap.Cycle.Enabled() {
+		t.Error("cycling enabled for a single curve")
+	}
+}
+
+func TestBars(t *testing.T) {
+	if got := posBar(0.5, 4); got != "██" {
+		t.Errorf("posBar(0.5,4) = %q", got)
+	}
+	if got := posBar(1.0/32, 4); got != "▏" {
+		t.Errorf("posBar tiny = %q", got)
+	}
+	if got := posBar(0.001, 4); got != "▏" {
+		t.Errorf("non-zero value without a bar: %q", got)
+	}
+	if got := negBar(0.75, 2); got != "▐█" {
+		t.Errorf("negBar(0.75,2) = %q", got)
+	}
+	b := NewBars([]string{"a", "b", "c"}, []float64{1, -3, 2}, asciiStyles())
+	b.SetSize(30, 3)
+	lines := strings.Split(b.View(), "\n")
+	if !strings.HasPrefix(lines[1], "b ") || !strings.Contains(lines[1], "█│") || !strings.Contains(lines[0], "│█") {
+		t.Errorf("negative bars do not grow left of the zero line:\n%s", b.View())
+	}
+	b, _ = b.Update(keyMsg("s"))
+	if !b.Sorted() || !strings.HasPrefix(b.View(), "b ") {
+		t.Errorf("s did not sort by magnitude:\n%s", b.View())
+	}
+	b.SetSize(30, 2)
+	if !b.KeyMap.Down.Enabled() || !strings.Contains(b.View(), "… 2 more") {
+		t.Errorf("overflow:\n%s", b.View())
+	}
+	b, _ = b.Update(keyMsg("down"))
+	b, _ = b.Update(keyMsg("down"))
+	if b.off != 1 {
+		t.Errorf("scroll offset %d, want 1", b.off)
+	}
+}
+
+func TestScatter(t *testing.T) {
+	s := NewScatter(asciiStyles())
+	s.SetPoints([]float64{0, 10, math.NaN()}, []float64{0, 20, 5}, []int{0, 1, 0})
+	s.SetSize(40, 12)
+	b := s.Bounds()
+	if !near(b.XMin, -0.5) || !near(b.XMax, 10.5) || !near(b.YMin, -1) || !near(b.YMax, 21) {
+		t.Errorf("bounds %+v, want the extent padded by 5%%", b)
+	}
+	if b.Cols <= 0 || b.Rows <= 0 || b.Cols >= 40 || b.Rows >= 12 {
+		t.Errorf("grid %dx%d", b.Cols, b.Rows)
+	}
+	x, y := b.Center(0, 0)
+	if !near(x, b.XMin+(b.XMax-b.XMin)/float64(2*b.Cols)) || !near(y, b.YMax-(b.YMax-b.YMin)/float64(2*b.Rows)) {
+		t.Errorf("centre of the top-left cell (%v, %v)", x, y)
+	}
+	v := s.View()
+	if !strings.Contains(v, "●") || !strings.Contains(v, "○") {
+		t.Errorf("class markers missing:\n%s", v)
+	}
+	s.SetMarked([]int{1})
+	if v := s.View(); !strings.Contains(v, "×") || strings.Count(v, "○") != 1 {
+		t.Errorf("marked point not drawn as × (legend keeps ○):\n%s", v)
+	}
+	// A 1x2 region grid is stretched over the plot: left half class 0,
+	// right half class 1, drawn in two shades without colour.
+	s.SetRegions([][]int{{0, 1}})
+	v = s.View()
+	if !strings.Contains(v, "░") || !strings.Contains(v, "▒") {
+		t.Errorf("regions not shaded:\n%s", v)
+	}
+	s, _ = s.Update(keyMsg("r"))
+	if strings.Contains(s.View(), "░") {
+		t.Error("r did not hide the regions")
+	}
+	s.SetBounds(100, 200, 100, 200)
+	if strings.Count(s.View(), "●") != 1 { // the legend's
+		t.Errorf("points outside fixed bounds drawn:\n%s", s.View())
+	}
+	if b := s.Bounds(); b.XMin != 100 || b.YMax != 200 {
+		t.Errorf("fixed bounds %+v", b)
+	}
+	s.SetBounds(1, 1, 0, 1) // degenerate: back to automatic
+	if b := s.Bounds(); b.XMin == 1 {
+		t.Errorf("degenerate fixed bounds accepted: %+v", b)
+	}
+	// Guides for regression plots.
+	g := NewScatter(asciiStyles())
+	g.SetPoints([]float64{0, 1}, []float64{0, 1}, nil)
+	g.SetGuides(true, false)
+	g.SetSize(30, 10)
+	if !strings.Contains(g.View(), "·") || !strings.Contains(g.View(), "•") {
+		t.Errorf("identity guide or continuous markers missing:\n%s", g.View())
+	}
+}
+
+func TestTabs(t *testing.T) {
+	tb := NewTabs([]string{"Summary", "Confusion", "ROC"}, asciiStyles())
+	tb.SetSize(40, 1)
+	if tb.Active() != 0 || !strings.Contains(tb.View(), "[Summary]") {
+		t.Errorf("initial: %d %q", tb.Active(), tb.View())
+	}
+	for _, c := range []struct {
+		key  string
+		want int
+	}{{"tab", 1}, {"right", 2}, {"tab", 0}, {"shift+tab", 2}, {"left", 1}} {
+		tb, _ = tb.Update(keyMsg(c.key))
+		if tb.Active() != c.want {
+			t.Fatalf("after %s: active %d, want %d", c.key, tb.Active(), c.want)
+		}
+	}
+	if tb.ActiveName() != "Confusion" {
+		t.Errorf("ActiveName %q", tb.ActiveName())
+	}
+	tb.SetNames([]string{"only"})
+	if tb.Active() != 0 {
+		t.Errorf("active not clamped: %d", tb.Active())
+	}
+	long := NewTabs([]string{"Summary", "Confusion", "ROC", "History", "Coefficients", "Rules"}, asciiStyles())
+	long.SetActive(5)
+	long.SetSize(24, 1)
+	if v := long.View(); !strings.Contains(v, "[Rules]") || !strings.HasPrefix(v, "‹") {
+		t.Errorf("narrow bar hides the active tab: %q", v)
+	}
+}
+
+func TestMetricRows(t *testing.T) {
+	rows := MetricRows(
+		map[string]float64{"rmse": 2, "r2": 0.8, "log_loss": 0.1, "accuracy": 0.9, "zeta": 1, "custom_loss": 3},
+		map[string]float64{"accuracy": 0.01},
+		map[string]float64{"rmse": 1, "r2": 0, "log_loss": 1, "accuracy": 0.5, "custom_loss": 4},
+	)
+	want := []KVRow{
+		{"accuracy", "0.900 ± 0.010", "0.500", 1},
+		{"log-loss", "0.100", "1.000", 1},
+		{"R²", "0.800", "0.000", 1},
+		{"RMSE", "2.000", "1.000", -1},
+		{"custom loss", "3.000", "4.000", 1},
+		{"zeta", "1.000", "", 0},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("rows %+v", rows)
+	}
+	for i := range want {
+		if rows[i] != want[i] {
+			t.Errorf("row %d = %+v, want %+v", i, rows[i], want[i])
+		}
+	}
+	if fmtMetric(12345.678) != "1.235e+04" || fmtMetric(0.0001234) != "0.0001234" || fmtMetric(math.NaN()) != "n/a" {
+		t.Errorf("fmtMetric: %q %q %q", fmtMetric(12345.678), fmtMetric(0.0001234), fmtMetric(math.NaN()))
+	}
+	kv := NewKV(rows, asciiStyles())
+	kv.SetSize(40, 4)
+	if !kv.KeyMap.Down.Enabled() {
+		t.Error("KV does not scroll")
+	}
+	v := kv.View()
+	if !strings.Contains(v, "metric") || !strings.Contains(v, "0.900 ± 0.010 ▲") || !strings.Contains(v, "2.000 ▼") && strings.Contains(v, "RMSE") {
+		t.Errorf("KV view:\n%s", v)
+	}
+}
+
+// TestKeyMaps checks every key map feeds bubbles' help view.
+func TestKeyMaps(t *testing.T) {
+	maps := map[string]help.KeyMap{
+		"line": DefaultLineChartKeyMap(), "confusion": DefaultConfusionKeyMap(), "roc": DefaultROCKeyMap(),
+		"bars": DefaultBarsKeyMap(), "scatter": DefaultScatterKeyMap(), "tabs": DefaultTabsKeyMap(), "kv": DefaultKVKeyMap(),
+	}
+	h := help.New()
+	h.Styles = HelpStyles(asciiStyles())
+	h.Width = 200
+	for name, km := range maps {
+		if len(km.ShortHelp()) == 0 || len(km.FullHelp()) == 0 {
+			t.Errorf("%s: empty help", name)
+		}
+		for _, b := range km.ShortHelp() {
+			if b.Help().Key == "" || b.Help().Desc == "" || len(b.Keys()) == 0 {
+				t.Errorf("%s: binding without keys or help: %+v", name, b.Help())
+			}
+		}
+		if h.View(km) == "" {
+			t.Errorf("%s: help view empty", name)
+		}
+	}
+	var _ []key.Binding = DefaultTabsKeyMap().ShortHelp()
+}
+
+func TestWidthHelpers(t *testing.T) {
+	for _, s := range []string{"", "abc", "─┤╭╮", "⠁⣿", "\x1b[38;5;12mab\x1b[0m", "日本", "a×b", "▏▎█", "…"} {
+		if got, want := width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("width(%q) = %d, want %d", s, got, want)
+		}
+	}
+	for _, c := range []struct {
+		in   string
+		w    int
+		want string
+	}{{"abcdef", 4, "abc…"}, {"abc", 4, "abc"}, {"abc", 1, "a"}, {"abc", 0, ""}, {"日本語", 4, "日…"}} {
+		if got := truncate(c.in, c.w); got != c.want {
+			t.Errorf("truncate(%q, %d) = %q, want %q", c.in, c.w, got, c.want)
+		}
+	}
+	if got := fitLine("\x1b[1mabcdef\x1b[0m", 3); ansi.Strip(got) != "abc" {
+		t.Errorf("fitLine keeps %q", ansi.Strip(got))
+	}
+	if fmtFixed(-0.0001, 2) != "0.00" || fmtG(-0.0, 3) != "0" || fmtValue(3) != "3" || fmtValue(0.12345) != "0.123" {
+		t.Error("number formatting")
+	}
+	if ClassMarker(-1) != "•" || ClassMarker(0) != "●" || ClassMarker(len(classMarkers)) != "●" {
+		t.Error("class markers")
+	}
+}
+
+// TestZeroValues: widgets declared without their constructor render
+// (default styles) instead of panicking.
+func TestZeroValues(t *testing.T) {
+	var (
+		lc LineChart
+		cf Confusion
+		rc ROC
+		br Bars
+		sc Scatter
+		tb Tabs
+		kv KV
+	)
+	lc.SetSeries([]string{"a"}, [][]float64{{1, 2, 3}})
+	all := map[string]sized{
+		"line": {lc.SetSize, func() string { return lc.View() }},
+		"conf": {cf.SetSize, func() string { return cf.View() }},
+		"roc":  {rc.SetSize, func() string { return rc.View() }},
+		"bars": {br.SetSize, func() string { return br.View() }},
+		"sc":   {sc.SetSize, func() string { return sc.View() }},
+		"tabs": {tb.SetSize, func() string { return tb.View() }},
+		"kv":   {kv.SetSize, func() string { return kv.View() }},
+	}
+	for name, w := range all {
+		w.set(30, 8)
+		checkBlock(t, name, w.view(), 30, 8)
+	}
+	if _, cmd := tb.Update(keyMsg("tab")); cmd != nil {
+		t.Error("zero tabs returned a command")
+	}
+}

@@ -1,0 +1,56 @@
+package widgets
+
+import (
+	"math"
+	"testing"
+
+	"github.com/muesli/termenv"
+)
+
+// BenchmarkLineChartView draws a chart filling a 200x60 screen with 1,000
+// steps of three series in true colour. Target: well under 2 ms per View
+// (the UI redraws at up to 60 fps while training).
+func BenchmarkLineChartView(b *testing.B) {
+	c := NewLineChart("training", "iteration", stylesFor("dark", termenv.TrueColor))
+	ys := make([][]float64, 3)
+	for s := range ys {
+		ys[s] = make([]float64, 1000)
+		for i := range ys[s] {
+			ys[s][i] = math.Exp(-float64(i)/200)*float64(1+s) + 0.05*math.Sin(float64(i*(s+1)))
+		}
+	}
+	c.SetSeries([]string{"train loss", "val loss", "val error"}, ys)
+	c.SetSize(200, 60)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = c.View()
+	}
+}
+
+// BenchmarkConfusionView draws the digits matrix at 80x20 in true colour.
+func BenchmarkConfusionView(b *testing.B) {
+	_, sum := irisConfusion()
+	c := NewConfusion(digitsConfusion(), nil, sum, stylesFor("dark", termenv.TrueColor))
+	c.SetSize(80, 20)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = c.View()
+	}
+}
+
+// BenchmarkScatterView draws 1,000 points over decision regions at 200x60.
+func BenchmarkScatterView(b *testing.B) {
+	s := NewScatter(stylesFor("dark", termenv.TrueColor))
+	xs, ys, cls := make([]float64, 1000), make([]float64, 1000), make([]int, 1000)
+	for i := range xs {
+		a := float64(i) * 0.1
+		xs[i], ys[i], cls[i] = math.Cos(a)*float64(i%17), math.Sin(a)*float64(i%13), i%3
+	}
+	s.SetPoints(xs, ys, cls)
+	s.SetSize(200, 60)
+	s.SetRegions(moonsRegions(s.Bounds()))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.View()
+	}
+}

@@ -1,0 +1,590 @@
+package widgets
+
+import (
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/guptarohit/asciigraph"
+	"github.com/tealab/tealab/themes"
+)
+
+// LineChartKeyMap are the keys of a LineChart.
+type LineChartKeyMap struct {
+	ToggleLog key.Binding // switch the y axis between linear and log10
+}
+
+// DefaultLineChartKeyMap returns the default LineChart keys.
+func DefaultLineChartKeyMap() LineChartKeyMap {
+	return LineChartKeyMap{
+		ToggleLog: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "log y")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k LineChartKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.ToggleLog} }
+
+// FullHelp implements help.KeyMap.
+func (k LineChartKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// lineStyles tell series apart without colour: light, heavy, double,
+// dashed, heavy dashed, dotted lines. The legend shows each one's stroke.
+var lineStyles = []asciigraph.CharSet{
+	asciigraph.DefaultCharSet,
+	{Horizontal: "━", VerticalLine: "┃", ArcDownRight: "┏", ArcDownLeft: "┓", ArcUpRight: "┗", ArcUpLeft: "┛", EndCap: "╸", StartCap: "╺"},
+	{Horizontal: "═", VerticalLine: "║", ArcDownRight: "╔", ArcDownLeft: "╗", ArcUpRight: "╚", ArcUpLeft: "╝", EndCap: "═", StartCap: "═"},
+	{Horizontal: "┄", VerticalLine: "┆", EndCap: "┄", StartCap: "┄"},
+	{Horizontal: "┅", VerticalLine: "┇", ArcDownRight: "┏", ArcDownLeft: "┓", ArcUpRight: "┗", ArcUpLeft: "┛", EndCap: "┅", StartCap: "┅"},
+	asciigraph.CreateCharSet("•"),
+}
+
+// LineChart draws named series (train loss; val loss and val error...)
+// against a step axis in a titled box: asciigraph body with a labelled y
+// axis, an x axis with step ticks and the unit name, and a legend with each
+// series' stroke, colour and last value.
+//
+// NaN is a missing point: gaps inside a series are bridged (validation is
+// often computed every k steps), leading and trailing NaN are left empty.
+// ±Inf is missing too; magnitudes beyond 1e100 are clamped. When a series
+// has more points than columns it is downsampled keeping its spikes (each
+// column keeps its bucket's extreme farthest from the previous column) and
+// always its first and last points; shorter histories are stretched across
+// the width.
+type LineChart struct {
+	KeyMap LineChartKeyMap
+
+	st           *themes.Styles
+	title, xUnit string
+	names        []string
+	ys           [][]float64
+	x0, dx       float64
+	logY         bool
+	w, h         int
+}
+
+// NewLineChart returns an empty chart; xUnit names the x axis ("iteration",
+// "epoch", "tree"). Point i of a series is at x = 1 + i until SetXScale.
+func NewLineChart(title, xUnit string, st *themes.Styles) LineChart {
+	return LineChart{
+		KeyMap: DefaultLineChartKeyMap(),
+		st:     defaultStyles(st),
+		title:  oneLine(title),
+		xUnit:  oneLine(xUnit),
+		x0:     1,
+		dx:     1,
+	}
+}
+
+// SetSeries replaces the data: names[i] labels ys[i]. Series may differ in
+// length; they share the x axis from the first point. Missing names are
+// left blank; extra names are ignored.
+func (m *LineChart) SetSeries(names []string, ys [][]float64) {
+	m.names = make([]string, len(ys))
+	for i := 0; i < len(ys) && i < len(names); i++ {
+		m.names[i] = oneLine(names[i])
+	}
+	m.ys = make([][]float64, len(ys))
+	for i, y := range ys {
+		c := make([]float64, len(y))
+		for j, v := range y {
+			c[j] = clean(v)
+		}
+		m.ys[i] = c
+	}
+}
+
+// SetXScale sets the x value of point i to start + i*step (a non-finite or
+// zero step is ignored).
+func (m *LineChart) SetXScale(start, step float64) {
+	if finite(start) && finite(step) && step != 0 {
+		m.x0, m.dx = clean(start), clean(step)
+	}
+}
+
+// SetTitle changes the title in the box's top border.
+func (m *LineChart) SetTitle(title string) { m.title = oneLine(title) }
+
+// SetLogY chooses a log10 y axis (non-positive values are then missing).
+func (m *LineChart) SetLogY(on bool) { m.logY = on }
+
+// LogY reports whether the y axis is logarithmic.
+func (m LineChart) LogY() bool { return m.logY }
+
+// SetSize sets the outer size of the chart, box included.
+func (m *LineChart) SetSize(w, h int) { m.w, m.h = w, h }
+
+// Update handles the chart's keys.
+func (m LineChart) Update(msg tea.Msg) (LineChart, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, m.KeyMap.ToggleLog) {
+		m.logY = !m.logY
+	}
+	return m, nil
+}
+
+// View renders the chart in exactly the size set.
+func (m LineChart) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	m.st = defaultStyles(m.st) // a zero-value widget still renders
+	if m.dx == 0 {
+		m.x0, m.dx = 1, 1
+	}
+	iw, ih := m.w-2, m.h-2
+	if m.w < 4 || m.h < 3 {
+		iw, ih = m.w, m.h
+	}
+	return frame(m.st, m.title, m.body(iw, ih), m.w, m.h)
+}
+
+// prepared returns the series in plot space (log10 when asked) with inner
+// gaps bridged, and the longest length.
+func (m LineChart) prepared() ([][]float64, int, bool) {
+	out := make([][]float64, len(m.ys))
+	nmax, ok := 0, false
+	for i, y := range m.ys {
+		p := make([]float64, len(y))
+		first, last := -1, -1
+		for j, v := range y {
+			if m.logY {
+				if v > 0 {
+					v = math.Log10(v)
+				} else {
+					v = math.NaN()
+				}
+			}
+			p[j] = v
+			if !math.IsNaN(v) {
+				if first < 0 {
+					first = j
+				}
+				last = j
+			}
+		}
+		if first >= 0 {
+			ok = true
+			bridge(p[first : last+1])
+		}
+		out[i] = p
+		nmax = max(nmax, len(y))
+	}
+	return out, nmax, ok
+}
+
+// bridge linearly interpolates NaN runs between finite values; p starts
+// and ends with finite values.
+func bridge(p []float64) {
+	prev := 0
+	for j := 1; j < len(p); j++ {
+		if math.IsNaN(p[j]) {
+			continue
+		}
+		if j-prev > 1 {
+			a, b := p[prev], p[j]
+			for k := prev + 1; k < j; k++ {
+				p[k] = a + (b-a)*float64(k-prev)/float64(j-prev)
+			}
+		}
+		prev = j
+	}
+}
+
+// resample maps y (of a chart whose longest series has nmax points) onto
+// dst, one value per column, NaN where the series has no data.
+func resample(dst, y []float64, nmax int) {
+	cols := len(dst)
+	for c := range dst {
+		dst[c] = math.NaN()
+	}
+	n := len(y)
+	if n == 0 || cols == 0 {
+		return
+	}
+	if nmax <= 1 || cols == 1 {
+		dst[0] = y[n-1]
+		return
+	}
+	s := float64(cols-1) / float64(nmax-1)
+	lastCol := min(cols-1, int(float64(n-1)*s+0.5))
+	if s >= 1 {
+		// Stretch: linear interpolation between neighbouring points.
+		for c := 0; c < lastCol; c++ {
+			t := float64(c) / s
+			i := int(t)
+			if i >= n-1 {
+				dst[c] = y[n-1]
+				continue
+			}
+			f := t - float64(i)
+			dst[c] = y[i] + (y[i+1]-y[i])*f
+		}
+		dst[lastCol] = y[n-1]
+		return
+	}
+	// Downsample: each column keeps the extreme of its bucket that is
+	// farther from the previous column's value, so spikes survive.
+	prev := math.NaN()
+	c := 0
+	lo, hi, first := math.NaN(), math.NaN(), math.NaN()
+	flush := func() {
+		v := first
+		if !math.IsNaN(prev) && !math.IsNaN(lo) {
+			v = lo
+			if math.Abs(hi-prev) > math.Abs(lo-prev) {
+				v = hi
+			}
+		}
+		dst[c] = v
+		prev = v
+	}
+	for i, v := range y {
+		ci := int(float64(i)*s + 0.5)
+		if ci != c {
+			flush()
+			c = ci
+			lo, hi, first = math.NaN(), math.NaN(), math.NaN()
+		}
+		if !math.IsNaN(v) {
+			if math.IsNaN(first) {
+				first = v
+			}
+			if math.IsNaN(lo) || v < lo {
+				lo = v
+			}
+			if math.IsNaN(hi) || v > hi {
+				hi = v
+			}
+		}
+	}
+	flush()
+	if !math.IsNaN(y[n-1]) {
+		dst[lastCol] = y[n-1]
+	}
+}
+
+// yAxis chooses a label format for a y range drawn over rows+1 lines and
+// returns the formatter (fixed width) and that width.
+func yAxis(lo, hi float64, rows int, logY bool) (func(float64) string, int) {
+	var f func(float64) string
+	if logY {
+		f = func(v float64) string { return fmtG(math.Pow(10, v), 2) }
+	} else {
+		maxAbs := math.Max(math.Abs(lo), math.Abs(hi))
+		step := (hi - lo) / float64(max(rows, 1))
+		if maxAbs >= 1e6 || maxAbs < 1e-3 || !(step > 0) {
+			f = func(v float64) string { return fmtG(v, 3) }
+		} else {
+			d := int(math.Ceil(-math.Log10(step)))
+			if step < 1 {
+				d++
+			}
+			d = min(max(d, 0), 6)
+			f = func(v float64) string { return fmtFixed(v, d) }
+		}
+	}
+	w := 1
+	for _, v := range []float64{lo, hi, (lo + hi) / 2} {
+		w = max(w, len(f(v)))
+	}
+	w = min(w, 10)
+	return func(v float64) string { return padLeft(f(v), w) }, w
+}
+
+// niceStep is the smallest 1, 2 or 5 × 10^k at least raw.
+func niceStep(raw float64) float64 {
+	if !(raw > 0) || math.IsInf(raw, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= raw*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+type tick struct {
+	col   int
+	label string
+}
+
+// xTicks places tick labels for x in [a, b] over cols columns: the first
+// point, then round multiples of a nice step, about every 10 columns.
+func xTicks(a, b float64, cols int, integer bool) []tick {
+	label := func(x float64) string {
+		if integer {
+			return fmtFixed(math.Round(x), 0)
+		}
+		return fmtG(x, 3)
+	}
+	if cols <= 1 || !(b > a) {
+		return []tick{{0, label(a)}}
+	}
+	col := func(x float64) int { return int(math.Round((x - a) / (b - a) * float64(cols-1))) }
+	step := niceStep((b - a) / math.Max(1, float64(cols)/10))
+	if integer {
+		step = math.Max(1, math.Round(step))
+	}
+	ticks := []tick{{0, label(a)}}
+	// Count in integers: x += step stalls once x is beyond 2^53 steps.
+	k0 := math.Ceil(a / step)
+	n := math.Min(math.Floor(b/step)-k0, float64(cols))
+	for i := 0; float64(i) <= n; i++ {
+		x := (k0 + float64(i)) * step
+		c := col(x)
+		if c <= ticks[len(ticks)-1].col+1 || c >= cols {
+			continue
+		}
+		ticks = append(ticks, tick{c, label(x)})
+	}
+	return ticks
+}
+
+// asciiColor maps a theme colour to asciigraph's 256-colour palette for the
+// renderer's profile; ok is false when colour is off.
+func asciiColor(st *themes.Styles, c themes.Color) (asciigraph.AnsiColor, bool) {
+	if st.Colorless {
+		return 0, false
+	}
+	idx, ok := paletteIndex(st, c)
+	if !ok {
+		return 0, false
+	}
+	if idx == 0 {
+		return asciigraph.Black, true // asciigraph's 0 means "default"
+	}
+	return asciigraph.AnsiColor(idx), true
+}
+
+func (m LineChart) body(iw, ih int) []string {
+	st := m.st
+	if iw <= 0 || ih <= 0 {
+		return nil
+	}
+	series, nmax, ok := m.prepared()
+	if !ok {
+		return placeholder(st, "no data yet", iw, ih)
+	}
+
+	// Vertical budget: legend, plot, x axis, x labels.
+	showLegend := (len(series) > 1 || (len(m.names) > 0 && m.names[0] != "")) && ih >= 4
+	legend := 0
+	if showLegend {
+		legend = 1
+	}
+	axis := 0
+	switch rest := ih - legend; {
+	case rest >= 5:
+		axis = 2
+	case rest >= 3:
+		axis = 1
+	}
+	ph := ih - legend - axis
+
+	// Label width from the full data range (the drawn range is a subset).
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range series {
+		for _, v := range p {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	lo, hi = padRange(lo, hi)
+	yfmt, lw := yAxis(lo, hi, ph-1, m.logY)
+	left := lw + 3 // " label ┤"
+	pw := iw - left
+	if pw < 2 || ph < 1 {
+		return m.compact(iw, ih)
+	}
+
+	// asciigraph draws the step from point c to c+1 in plot column c and
+	// the first point on the axis, so pw columns show pw+1 samples.
+	cols := make([][]float64, len(series))
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i, p := range series {
+		cols[i] = make([]float64, pw+1)
+		resample(cols[i], p, nmax)
+		for _, v := range cols[i] {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	lo, hi = padRange(lo, hi)
+
+	opts := []asciigraph.Option{
+		asciigraph.Height(max(ph-1, 1)),
+		asciigraph.Offset(3),
+		asciigraph.LowerBound(lo),
+		asciigraph.UpperBound(hi),
+		asciigraph.YAxisValueFormatter(yfmt),
+	}
+	chars := make([]asciigraph.CharSet, len(series))
+	for i := range chars {
+		chars[i] = lineStyles[i%len(lineStyles)]
+	}
+	opts = append(opts, asciigraph.SeriesChars(chars...))
+	if _, ok := asciiColor(st, st.Theme.Text); ok {
+		colors := make([]asciigraph.AnsiColor, len(series))
+		for i := range colors {
+			colors[i], _ = asciiColor(st, pickColor(st.Theme.Series, i))
+		}
+		opts = append(opts, asciigraph.SeriesColors(colors...))
+		if c, ok := asciiColor(st, st.Theme.Muted); ok {
+			opts = append(opts, asciigraph.AxisColor(c), asciigraph.LabelColor(c))
+		}
+	}
+	plot := strings.Split(asciigraph.PlotMany(cols, opts...), "\n")
+	if len(plot) > ph {
+		plot = plot[:ph]
+	}
+	for len(plot) < ph {
+		plot = append(plot, "")
+	}
+
+	lines := make([]string, 0, ih)
+	if showLegend {
+		lines = append(lines, m.legend(iw, left))
+	}
+	lines = append(lines, plot...)
+	if axis >= 1 {
+		first, last := m.x0, m.x0+m.dx*float64(max(nmax-1, 0))
+		integer := m.x0 == math.Trunc(m.x0) && m.dx == math.Trunc(m.dx)
+		ticks := xTicks(first, last, pw, integer)
+		if nmax <= 1 {
+			ticks = ticks[:1]
+		}
+		ax := []rune(strings.Repeat("─", pw))
+		for _, t := range ticks {
+			ax[t.col] = '┬'
+		}
+		muted := newPaint(st.Muted)
+		lines = append(lines, strings.Repeat(" ", left-1)+muted.render("└"+string(ax)))
+		if axis >= 2 {
+			lines = append(lines, muted.render(xLabels(ticks, left, iw, m.xUnit)))
+		}
+	}
+	return lines
+}
+
+// xLabels lays tick labels under their ticks (the first left-aligned, the
+// others centred, dropping any that would collide) and the unit name at the
+// right end.
+func xLabels(ticks []tick, left, width int, unit string) string {
+	line := []rune(strings.Repeat(" ", width))
+	unit = truncate(unit, max(width-left, 0))
+	limit := width
+	if unit != "" {
+		limit = width - len([]rune(unit)) - 2
+	}
+	end := -1
+	for i, t := range ticks {
+		r := []rune(t.label)
+		start := left + t.col - len(r)/2
+		if i == 0 {
+			start = left + t.col
+		}
+		if start <= end || start+len(r) > limit || start < 0 {
+			continue
+		}
+		copy(line[start:], r)
+		end = start + len(r)
+	}
+	if unit != "" {
+		copy(line[width-len([]rune(unit)):], []rune(unit))
+	}
+	return strings.TrimRight(string(line), " ")
+}
+
+// legend is one line: each series' stroke in its colour, name and last
+// value.
+func (m LineChart) legend(iw, indent int) string {
+	var b strings.Builder
+	used := 0
+	if indent < iw/3 {
+		b.WriteString(strings.Repeat(" ", indent))
+		used = indent
+	}
+	for i, y := range m.ys {
+		last := math.NaN()
+		for j := len(y) - 1; j >= 0; j-- {
+			if !math.IsNaN(y[j]) {
+				last = y[j]
+				break
+			}
+		}
+		name := ""
+		if i < len(m.names) {
+			name = m.names[i]
+		}
+		stroke := strings.Repeat(lineStyles[i%len(lineStyles)].Horizontal, 2)
+		text := " " + name
+		if !math.IsNaN(last) {
+			text += " " + fmtG(last, 4)
+		}
+		sep := 0
+		if i > 0 {
+			sep = 3
+		}
+		if used+sep+2+len([]rune(text)) > iw && i > 0 {
+			break
+		}
+		b.WriteString(strings.Repeat(" ", sep))
+		b.WriteString(m.st.SeriesStyle(i).Render(stroke))
+		b.WriteString(m.st.Text.Render(text))
+		used += sep + 2 + len([]rune(text))
+	}
+	return b.String()
+}
+
+// compact is the fallback when there is no room for axes: one line per
+// series with its name and last value.
+func (m LineChart) compact(iw, ih int) []string {
+	lines := make([]string, 0, ih)
+	for i, y := range m.ys {
+		if len(lines) == ih {
+			break
+		}
+		last := math.NaN()
+		for j := len(y) - 1; j >= 0; j-- {
+			if !math.IsNaN(y[j]) {
+				last = y[j]
+				break
+			}
+		}
+		name := ""
+		if i < len(m.names) {
+			name = m.names[i]
+		}
+		lines = append(lines, truncate(strings.TrimSpace(name+" "+fmtG(last, 3)), iw))
+	}
+	return lines
+}
+
+// padRange widens a degenerate range so the axis has distinct labels and
+// asciigraph's scaling stays finite.
+func padRange(lo, hi float64) (float64, float64) {
+	if lo > hi { // no data
+		return 0, 1
+	}
+	maxAbs := math.Max(math.Abs(lo), math.Abs(hi))
+	if hi-lo <= maxAbs*1e-9 {
+		mid := (lo + hi) / 2
+		d := math.Abs(mid) * 0.05
+		if d == 0 {
+			d = 1
+		}
+		return mid - d, mid + d
+	}
+	return lo, hi
+}
+
+func pickColor(cs []themes.Color, i int) themes.Color {
+	if len(cs) == 0 {
+		return nil
+	}
+	return cs[i%len(cs)]
+}

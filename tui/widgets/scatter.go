@@ -1,0 +1,435 @@
+package widgets
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/tealab/tealab/themes"
+)
+
+// ScatterKeyMap are the keys of a Scatter.
+type ScatterKeyMap struct {
+	ToggleRegions key.Binding
+}
+
+// DefaultScatterKeyMap returns the default Scatter keys.
+func DefaultScatterKeyMap() ScatterKeyMap {
+	return ScatterKeyMap{ToggleRegions: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions"))}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k ScatterKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.ToggleRegions} }
+
+// FullHelp implements help.KeyMap.
+func (k ScatterKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// Bounds is the data rectangle a Scatter draws and its plot grid: Cols × Rows
+// character cells, row 0 at the top (YMax).
+type Bounds struct {
+	XMin, XMax, YMin, YMax float64
+	Cols, Rows             int
+}
+
+// Center is the data point at the centre of plot cell (col, row): where to
+// evaluate a model for a decision-region grid.
+func (b Bounds) Center(col, row int) (x, y float64) {
+	x = b.XMin + (float64(col)+0.5)/float64(max(b.Cols, 1))*(b.XMax-b.XMin)
+	y = b.YMax - (float64(row)+0.5)/float64(max(b.Rows, 1))*(b.YMax-b.YMin)
+	return x, y
+}
+
+// Scatter is a 2-D character canvas: an optional background grid of
+// decision regions (tinted by class colour, or shade characters without
+// colour), points by true class with distinct markers (● ○ ◆ ▲ ■ ...),
+// marked points (misclassified) as ×, and axes with min/max labels. Points
+// without a class (regression: predicted vs actual, residuals) use a
+// single marker; optional guides draw y = x and y = 0.
+//
+// To draw decision regions: SetPoints and SetSize, read Bounds, evaluate
+// the model at each Bounds.Center, and SetRegions with the predicted class
+// per cell (a grid of another size is resampled to the nearest cell).
+// Points with a NaN or infinite coordinate are dropped.
+type Scatter struct {
+	KeyMap ScatterKeyMap
+
+	st             *themes.Styles
+	xs, ys         []float64
+	class          []int
+	marked         []bool
+	regions        [][]int
+	hideRegions    bool
+	xName, yName   string
+	classNames     []string
+	fixed          bool
+	fb             Bounds
+	identity, zero bool
+	w, h           int
+}
+
+// NewScatter returns an empty canvas.
+func NewScatter(st *themes.Styles) Scatter {
+	s := Scatter{KeyMap: DefaultScatterKeyMap(), st: defaultStyles(st)}
+	s.KeyMap.ToggleRegions.SetEnabled(false)
+	return s
+}
+
+// SetPoints replaces the points. class may be nil (unlabelled points) or
+// give each point's true class (negative: unlabelled). Extra coordinates or
+// classes beyond the shortest slice are ignored. Marks are cleared.
+func (s *Scatter) SetPoints(xs, ys []float64, class []int) {
+	n := min(len(xs), len(ys))
+	s.xs = make([]float64, 0, n)
+	s.ys = make([]float64, 0, n)
+	s.class = nil
+	if class != nil {
+		s.class = make([]int, 0, n)
+	}
+	s.marked = nil
+	for i := 0; i < n; i++ {
+		// Keep indices aligned with the caller's for SetMarked: dropped
+		// points become NaN and are skipped when drawing.
+		x, y := clean(xs[i]), clean(ys[i])
+		s.xs = append(s.xs, x)
+		s.ys = append(s.ys, y)
+		if class != nil {
+			c := -1
+			if i < len(class) {
+				c = class[i]
+			}
+			s.class = append(s.class, c)
+		}
+	}
+}
+
+// SetMarked marks points by index (misclassified ones), drawn as ×;
+// indices out of range are ignored.
+func (s *Scatter) SetMarked(idx []int) {
+	s.marked = make([]bool, len(s.xs))
+	for _, i := range idx {
+		if i >= 0 && i < len(s.marked) {
+			s.marked[i] = true
+		}
+	}
+}
+
+// SetRegions sets the background grid of classes, grid[row][col] with row
+// 0 at the top, spanning Bounds; a negative class leaves a cell empty. nil
+// removes the regions.
+func (s *Scatter) SetRegions(grid [][]int) {
+	s.regions = make([][]int, len(grid))
+	for i, r := range grid {
+		s.regions[i] = append([]int(nil), r...)
+	}
+	s.KeyMap.ToggleRegions.SetEnabled(len(grid) > 0)
+}
+
+// SetAxes names the axes.
+func (s *Scatter) SetAxes(xName, yName string) { s.xName, s.yName = oneLine(xName), oneLine(yName) }
+
+// SetClassNames names the classes in the legend.
+func (s *Scatter) SetClassNames(names []string) { s.classNames = oneLines(names) }
+
+// SetBounds fixes the data rectangle (points outside are not drawn);
+// a degenerate or non-finite rectangle returns to automatic bounds.
+func (s *Scatter) SetBounds(xmin, xmax, ymin, ymax float64) {
+	ok := finite(xmin) && finite(xmax) && finite(ymin) && finite(ymax) && xmax > xmin && ymax > ymin
+	s.fixed = ok
+	if ok {
+		s.fb = Bounds{XMin: clean(xmin), XMax: clean(xmax), YMin: clean(ymin), YMax: clean(ymax)}
+	}
+}
+
+// SetGuides draws the identity line y = x (predicted vs actual) and/or the
+// zero line y = 0 (residuals).
+func (s *Scatter) SetGuides(identity, zero bool) { s.identity, s.zero = identity, zero }
+
+// SetSize sets the size of the canvas, axes and legend included.
+func (s *Scatter) SetSize(w, h int) { s.w, s.h = w, h }
+
+// Update handles the region toggle.
+func (s Scatter) Update(msg tea.Msg) (Scatter, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.KeyMap.ToggleRegions) {
+		s.hideRegions = !s.hideRegions
+	}
+	return s, nil
+}
+
+// dataBounds is the automatic rectangle: the finite points' extent padded
+// by 5% (or the fixed one).
+func (s Scatter) dataBounds() Bounds {
+	if s.fixed {
+		return s.fb
+	}
+	b := Bounds{XMin: math.Inf(1), XMax: math.Inf(-1), YMin: math.Inf(1), YMax: math.Inf(-1)}
+	for i := range s.xs {
+		x, y := s.xs[i], s.ys[i]
+		if math.IsNaN(x) || math.IsNaN(y) {
+			continue
+		}
+		b.XMin, b.XMax = math.Min(b.XMin, x), math.Max(b.XMax, x)
+		b.YMin, b.YMax = math.Min(b.YMin, y), math.Max(b.YMax, y)
+	}
+	pad := func(lo, hi float64) (float64, float64) {
+		if lo > hi {
+			return 0, 1
+		}
+		lo, hi = padRange(lo, hi)
+		d := (hi - lo) * 0.05
+		return lo - d, hi + d
+	}
+	b.XMin, b.XMax = pad(b.XMin, b.XMax)
+	b.YMin, b.YMax = pad(b.YMin, b.YMax)
+	return b
+}
+
+type scatterGeom struct {
+	gutter, pw, ph int
+	legend         bool
+	b              Bounds
+}
+
+func (s Scatter) geometry() scatterGeom {
+	var g scatterGeom
+	g.b = s.dataBounds()
+	g.gutter = 1 + max(len(fmtG(g.b.YMax, 3)), len(fmtG(g.b.YMin, 3)), min(len([]rune(s.yName)), 8))
+	g.legend = s.h >= 6 && (s.class != nil || s.anyMarked())
+	g.ph = s.h - 2
+	if g.legend {
+		g.ph--
+	}
+	g.pw = s.w - g.gutter
+	g.b.Cols, g.b.Rows = max(g.pw, 0), max(g.ph, 0)
+	return g
+}
+
+// Bounds is the data rectangle and plot grid at the current size.
+func (s Scatter) Bounds() Bounds { return s.geometry().b }
+
+func (s Scatter) anyMarked() bool {
+	for _, m := range s.marked {
+		if m {
+			return true
+		}
+	}
+	return false
+}
+
+// View renders the canvas in exactly the size set.
+func (s Scatter) View() string {
+	if s.w <= 0 || s.h <= 0 {
+		return ""
+	}
+	s.st = defaultStyles(s.st) // a zero-value widget still renders
+	st := s.st
+	g := s.geometry()
+	if g.pw < 2 || g.ph < 1 {
+		return fitBlock(placeholder(st, "too small", s.w, s.h), s.w, s.h)
+	}
+	b := g.b
+	cv := newCanvas(g.pw, g.ph)
+	col := func(x float64) (int, bool) {
+		f := (x - b.XMin) / (b.XMax - b.XMin)
+		if !(f >= 0 && f <= 1) {
+			return 0, false
+		}
+		return min(int(f*float64(g.pw)), g.pw-1), true
+	}
+	row := func(y float64) (int, bool) {
+		f := (y - b.YMin) / (b.YMax - b.YMin)
+		if !(f >= 0 && f <= 1) {
+			return 0, false
+		}
+		return g.ph - 1 - min(int(f*float64(g.ph)), g.ph-1), true
+	}
+
+	// Styles are combined lazily: foreground role × region background.
+	type styleKey struct {
+		fg     int
+		marked bool
+		bg     int
+	}
+	memo := map[styleKey]int{}
+	styleFor := func(fg lipgloss.Style, fgID int, marked bool, region int) int {
+		k := styleKey{fgID, marked, region}
+		if id, ok := memo[k]; ok {
+			return id
+		}
+		sty := fg
+		if region >= 0 && !st.Colorless {
+			sty = fg.Inherit(st.RegionStyle(region))
+		}
+		id := cv.addStyle(sty)
+		memo[k] = id
+		return id
+	}
+	const subtleID, accentID, plainID = -2, -3, -4
+
+	// Regions.
+	regionAt := make([]int, g.pw*g.ph)
+	for i := range regionAt {
+		regionAt[i] = -1
+	}
+	if !s.hideRegions && len(s.regions) > 0 {
+		gr := len(s.regions)
+		var fill []int // canvas style of each region class, made on first use
+		for r := 0; r < g.ph; r++ {
+			gi := min(r*gr/g.ph, gr-1)
+			gc := len(s.regions[gi])
+			if gc == 0 {
+				continue
+			}
+			for c := 0; c < g.pw; c++ {
+				cls := s.regions[gi][min(c*gc/g.pw, gc-1)]
+				if cls < 0 {
+					continue
+				}
+				regionAt[r*g.pw+c] = cls % max(len(st.Regions), 1)
+				if st.Colorless {
+					cv.set(c, r, regionShades[cls%len(regionShades)], -1)
+				} else {
+					// Tints wrap around like the theme's, so any class
+					// number maps into a short table.
+					rc := cls % max(len(st.Regions), 1)
+					for len(fill) <= rc {
+						fill = append(fill, -1)
+					}
+					if fill[rc] < 0 {
+						fill[rc] = styleFor(st.NewStyle(), plainID, false, rc)
+					}
+					cv.set(c, r, " ", fill[rc])
+				}
+			}
+		}
+	}
+	// Guides.
+	if s.identity || s.zero {
+		for c := 0; c < g.pw; c++ {
+			x, _ := b.Center(c, 0)
+			var ys []float64
+			if s.identity {
+				ys = append(ys, x)
+			}
+			if s.zero {
+				ys = append(ys, 0)
+			}
+			for _, y := range ys {
+				if r, ok := row(y); ok {
+					cv.set(c, r, "·", styleFor(st.Subtle, subtleID, false, regionAt[r*g.pw+c]))
+				}
+			}
+		}
+	}
+	// Points: unmarked first, then marked on top.
+	for pass := 0; pass < 2; pass++ {
+		for i := range s.xs {
+			marked := i < len(s.marked) && s.marked[i]
+			if marked != (pass == 1) {
+				continue
+			}
+			c, okc := col(s.xs[i])
+			r, okr := row(s.ys[i])
+			if !okc || !okr {
+				continue
+			}
+			cls := -1
+			if s.class != nil {
+				cls = s.class[i]
+			}
+			glyph := ClassMarker(cls)
+			fg, fgID := st.Accent, accentID
+			if cls >= 0 {
+				fg, fgID = st.ClassStyle(cls), cls
+			}
+			if marked {
+				glyph = markedMarker
+				fg = fg.Bold(true)
+			}
+			cv.set(c, r, glyph, styleFor(fg, fgID, marked, regionAt[r*g.pw+c]))
+		}
+	}
+
+	// Assemble with the y axis gutter.
+	lines := make([]string, 0, s.h)
+	lw := g.gutter - 1
+	muted := newPaint(st.Muted)
+	for r := 0; r < g.ph; r++ {
+		label, axis := "", "│"
+		switch {
+		case r == 0:
+			label, axis = fmtG(b.YMax, 3), "┤"
+		case r == g.ph-1:
+			label, axis = fmtG(b.YMin, 3), "┤"
+		case r == (g.ph-1)/2:
+			label = s.yName
+		}
+		lines = append(lines, muted.render(padLeft(label, lw)+axis)+cv.row(r))
+	}
+	lines = append(lines, muted.render(strings.Repeat(" ", lw)+"└"+strings.Repeat("─", g.pw)))
+	lo, hi := fmtG(b.XMin, 3), fmtG(b.XMax, 3)
+	xl := padRight(lo, g.pw)
+	if mid := g.pw - len(lo) - len(hi) - 2; mid > 0 {
+		xl = lo + " " + center(s.xName, mid) + " " + hi
+	}
+	lines = append(lines, muted.render(strings.Repeat(" ", g.gutter)+xl))
+	if g.legend {
+		lines = append(lines, s.legend())
+	}
+	return fitBlock(lines, s.w, s.h)
+}
+
+// legend lists the classes present (and named) with their markers, then ×
+// if points are marked, as far as the width allows.
+func (s Scatter) legend() string {
+	st := s.st
+	seen := map[int]bool{}
+	var classes []int
+	if s.class != nil {
+		for c := range s.classNames {
+			seen[c] = true
+			classes = append(classes, c)
+		}
+		for _, c := range s.class {
+			if c >= 0 && !seen[c] {
+				seen[c] = true
+				classes = append(classes, c)
+			}
+		}
+	}
+	sort.Ints(classes)
+	var b strings.Builder
+	used := 0
+	add := func(marker lipgloss.Style, glyph, name string) bool {
+		sep := " "
+		if used > 0 {
+			sep = "   "
+		}
+		w := len(sep) + 2 + lipgloss.Width(name) // sep, glyph, space, name
+		if used > 0 && used+w > s.w {
+			return false
+		}
+		b.WriteString(sep + marker.Render(glyph) + " " + st.Text.Render(name))
+		used += w
+		return true
+	}
+	for _, c := range classes {
+		name := ""
+		if c < len(s.classNames) {
+			name = s.classNames[c]
+		}
+		if name == "" {
+			name = strconv.Itoa(c)
+		}
+		if !add(st.ClassStyle(c), ClassMarker(c), name) {
+			break
+		}
+	}
+	if s.anyMarked() {
+		add(st.Bad, markedMarker, "misclassified")
+	}
+	return b.String()
+}

@@ -1,0 +1,351 @@
+package linear
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// Perceptron is Rosenblatt's perceptron, as in the notes §2-§3 (Shewchuk):
+// labels y = ±1, a point is misclassified when y·(w·x + α) <= 0, and the
+// risk R(w) = Σ_{i misclassified} −y_i X_i·w is minimised by
+//
+//   - stochastic gradient descent, "the perceptron algorithm" (Mode
+//     "stochastic", the default): visit the points in turn and, on each
+//     mistake, w ← w + ε y_i X_i. One step is one pass (epoch) over the
+//     points, reshuffled every epoch from Train.Seed unless NoShuffle;
+//   - batch gradient descent (Mode "batch"): one step is
+//     w ← w + ε Σ_{i misclassified} y_i X_i.
+//
+// The bias α is learned by lifting (§3): a fictitious feature fixed at 1.
+// Training starts from w = 0; a point on the boundary counts as a mistake,
+// so the first update sets w to ε y_i X_i, the notes' suggested start. It
+// stops early after an epoch without a mistake (the data were separated).
+//
+// More than two classes: one-vs-rest, one perceptron per class trained on
+// "this class" (+1) against the rest (−1); Predict picks the highest score.
+// Sample weights scale each update (as scikit-learn's Perceptron does).
+//
+// Each step reports TrainLoss = the fraction of (point, perceptron) pairs
+// misclassified during that epoch — with two classes simply the fraction of
+// training points the epoch got wrong — and Extra["mistakes"], their count.
+type Perceptron struct {
+	Mode      string  // "stochastic" (default) or "batch"
+	LR        float64 // step size ε; 0 means 1
+	Epochs    int     // most passes over the data; 0 means 100
+	NoBias    bool    // true: boundary through the origin (no lifting)
+	NoShuffle bool    // true: stochastic mode visits points in row order
+
+	nFeat    int
+	features []string
+	classes  []string
+	present  []int      // class codes seen in training, increasing
+	w        *mat.Dense // one row per perceptron
+	b        []float64
+	fitted   bool
+}
+
+const percName = "perceptron"
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:    "perceptron",
+		Title:   "perceptron",
+		Family:  "linear models",
+		Summary: "Rosenblatt's mistake-driven linear classifier (one-vs-rest for more than two classes)",
+		Notes:   "§2-§3",
+		Tasks:   []engine.Task{datasets.Classification},
+		Unit:    "epoch",
+		// Gradient descent: step sizes mean the same thing on every feature.
+		Standardize: true,
+		Params: []engine.Param{
+			{Name: "mode", Kind: engine.Choice, Default: "stochastic", Choices: []string{"stochastic", "batch"},
+				Help: "stochastic: update on each mistake in turn; batch: one step on all mistakes per epoch"},
+			{Name: "lr", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true,
+				Help: "step size ε of each update"},
+			{Name: "epochs", Kind: engine.Int, Default: 100, Min: 1, Max: 100000,
+				Help: "most passes over the data; stops early after a pass without a mistake"},
+			{Name: "bias", Kind: engine.Bool, Default: true,
+				Help: "learn an offset α by lifting (a fictitious feature fixed at 1)"},
+			{Name: "shuffle", Kind: engine.Bool, Default: true,
+				Help: "stochastic mode: visit the points in a new seeded random order each epoch"},
+		},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &Perceptron{
+				Mode:      v.String("mode"),
+				LR:        v.Float("lr"),
+				Epochs:    v.Int("epochs"),
+				NoBias:    !v.Bool("bias"),
+				NoShuffle: !v.Bool("shuffle"),
+			}, nil
+		},
+	})
+}
+
+func (m *Perceptron) settings() (mode string, lr float64, epochs int, err error) {
+	mode, lr, epochs = m.Mode, m.LR, m.Epochs
+	if mode == "" {
+		mode = "stochastic"
+	}
+	if mode != "stochastic" && mode != "batch" {
+		return "", 0, 0, fmt.Errorf("perceptron: mode %q is not one of stochastic, batch", m.Mode)
+	}
+	if lr == 0 {
+		lr = 1
+	}
+	if !(lr > 0) || math.IsInf(lr, 0) {
+		return "", 0, 0, fmt.Errorf("perceptron: lr %v must be a positive number", m.LR)
+	}
+	if epochs == 0 {
+		epochs = 100
+	}
+	if epochs < 0 {
+		return "", 0, 0, fmt.Errorf("perceptron: epochs %d must be positive", m.Epochs)
+	}
+	return mode, lr, epochs, nil
+}
+
+// Fit implements engine.Model.
+func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
+	m.fitted = false
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	mode, lr, epochs, err := m.settings()
+	if err != nil {
+		return err
+	}
+	if err := checkTrain(d, percName); err != nil {
+		return err
+	}
+	present, err := presentClasses(d, percName)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	n, p := d.X.Dims()
+	// One perceptron with two classes (positive = the larger code, as
+	// scikit-learn), else one per class.
+	np := len(present)
+	if np == 2 {
+		np = 1
+	}
+	pos := present
+	if np == 1 {
+		pos = present[1:]
+	}
+	// label[c][i] = ±1 for perceptron c.
+	label := make([][]float64, np)
+	for c := range label {
+		label[c] = make([]float64, n)
+		for i, v := range d.Y {
+			if int(v) == pos[c] {
+				label[c][i] = 1
+			} else {
+				label[c][i] = -1
+			}
+		}
+	}
+	sw := d.Weights // nil: every row weighs 1
+	W := mat.NewDense(np, p, nil)
+	b := make([]float64, np)
+	bias := !m.NoBias
+
+	var rng *rand.Rand
+	order := make([]int, 0, n)
+	for i := 0; i < n; i++ {
+		if sw == nil || sw[i] > 0 {
+			order = append(order, i)
+		}
+	}
+	if mode == "stochastic" && !m.NoShuffle {
+		rng = rand.New(rand.NewPCG(d.Seed, 0x9e3779b97f4a7c15))
+	}
+	// Batch mode buffers: scores and the per-point coefficients y_i·weight_i
+	// of the misclassified points.
+	var Z, A *mat.Dense
+	if mode == "batch" {
+		Z = mat.NewDense(n, np, nil)
+		A = mat.NewDense(np, n, nil)
+	}
+	G := mat.NewDense(np, p, nil)
+	raw := d.X.RawMatrix()
+	mistakes := make([]int, np)
+	converged := make([]bool, np)
+
+	for epoch := 1; epoch <= epochs; epoch++ {
+		for c := range mistakes {
+			mistakes[c] = 0
+		}
+		if mode == "stochastic" {
+			if rng != nil {
+				// Fisher-Yates, as rand.Shuffle but without a call per swap.
+				for i := len(order) - 1; i > 0; i-- {
+					j := int(rng.Uint64N(uint64(i + 1)))
+					order[i], order[j] = order[j], order[i]
+				}
+			}
+			for _, i := range order {
+				x := raw.Data[i*raw.Stride : i*raw.Stride+p]
+				s := 1.0
+				if sw != nil {
+					s = sw[i]
+				}
+				for c := 0; c < np; c++ {
+					if converged[c] {
+						continue
+					}
+					wc := W.RawRowView(c)
+					y := label[c][i]
+					if y*(floats.Dot(wc, x)+b[c]) <= 0 {
+						step := lr * y * s
+						floats.AddScaled(wc, step, x)
+						if bias {
+							b[c] += step
+						}
+						mistakes[c]++
+					}
+				}
+			}
+		} else {
+			// Z = X Wᵀ + b; A[c][i] = y_i·weight_i where misclassified, else 0.
+			Z.Mul(d.X, W.T())
+			for c := 0; c < np; c++ {
+				ac := A.RawRowView(c)
+				for i := range ac {
+					ac[i] = 0
+				}
+				if converged[c] {
+					continue
+				}
+				y := label[c]
+				for _, i := range order {
+					if y[i]*(Z.At(i, c)+b[c]) <= 0 {
+						s := 1.0
+						if sw != nil {
+							s = sw[i]
+						}
+						ac[i] = y[i] * s
+						mistakes[c]++
+					}
+				}
+			}
+			// W ← W + ε A X  (the gradient step on R for every perceptron).
+			G.Mul(A, d.X)
+			for c := 0; c < np; c++ {
+				if mistakes[c] == 0 {
+					continue
+				}
+				floats.AddScaled(W.RawRowView(c), lr, G.RawRowView(c))
+				if bias {
+					b[c] += lr * floats.Sum(A.RawRowView(c))
+				}
+			}
+		}
+		total := 0
+		for c, k := range mistakes {
+			total += k
+			if k == 0 {
+				// No update this epoch: w is final (every point is right).
+				converged[c] = true
+			}
+		}
+		if err := rec.Step(engine.Step{
+			Step:      epoch,
+			Total:     epochs,
+			TrainLoss: float64(total) / float64(len(order)*np),
+			Extra:     map[string]float64{"mistakes": float64(total)},
+		}); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if total == 0 {
+			break
+		}
+		if !finiteSlice(W.RawMatrix().Data) || !finiteSlice(b) {
+			return fmt.Errorf("perceptron: %w: the weights overflowed at epoch %d; try a smaller learning rate (lr=%g)", engine.ErrDiverged, epoch, lr)
+		}
+	}
+	m.nFeat, m.features, m.classes, m.present = p, d.Features, d.Classes, present
+	m.w, m.b = W, b
+	m.fitted = true
+	return nil
+}
+
+// scores returns X Wᵀ + b (n × perceptrons).
+func (m *Perceptron) scores(X mat.Matrix) (*mat.Dense, int, error) {
+	if !m.fitted {
+		return nil, 0, engine.ErrNotFitted
+	}
+	D, err := predictInput(X, m.nFeat, m.features, percName)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, _ := D.Dims()
+	if n == 0 {
+		return nil, 0, nil
+	}
+	Z := mat.NewDense(n, len(m.b), nil)
+	Z.Mul(D, m.w.T())
+	for i := 0; i < n; i++ {
+		floats.Add(Z.RawRowView(i), m.b)
+	}
+	return Z, n, nil
+}
+
+// Predict implements engine.Model: class codes.
+func (m *Perceptron) Predict(X mat.Matrix) ([]float64, error) {
+	Z, n, err := m.scores(X)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, n)
+	for i := range out {
+		row := Z.RawRowView(i)
+		if len(row) == 1 {
+			// Boundary points go to the negative class, like scikit-learn.
+			if row[0] > 0 {
+				out[i] = float64(m.present[1])
+			} else {
+				out[i] = float64(m.present[0])
+			}
+			continue
+		}
+		out[i] = float64(m.present[argmaxRow(row)])
+	}
+	return out, nil
+}
+
+// DecisionFunction implements engine.Scorer: w_c·x + α_c per class (n ×
+// classes). With two classes the columns are −f(x) and f(x). Classes absent
+// from training score -math.MaxFloat64.
+func (m *Perceptron) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
+	Z, n, err := m.scores(X)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return &mat.Dense{}, nil
+	}
+	return spreadScores(Z, m.present, len(m.classes)), nil
+}
+
+// Coefficients implements engine.Coefficienter: one row (two classes: the
+// positive class's f) or one per class (one-vs-rest).
+func (m *Perceptron) Coefficients() engine.Coefficients {
+	if !m.fitted {
+		return engine.Coefficients{}
+	}
+	return linearCoefficients(m.features, m.classes, m.present, m.w, m.b)
+}

@@ -1,0 +1,216 @@
+package linear
+
+// Small helpers shared by every model of the package: input validation with
+// errors that name the culprit, and conversions. Rows in messages are 1-based.
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/engine"
+)
+
+// denseOf returns m as a *mat.Dense, copying only when m is another type.
+func denseOf(m mat.Matrix) *mat.Dense {
+	if d, ok := m.(*mat.Dense); ok {
+		return d
+	}
+	return mat.DenseCopyOf(m)
+}
+
+// featureName names column j for messages: its quoted name, or "j+1".
+func featureName(features []string, j int) string {
+	if j < len(features) && features[j] != "" {
+		return fmt.Sprintf("%q", features[j])
+	}
+	return fmt.Sprintf("%d", j+1)
+}
+
+// checkFinite reports the first NaN or infinite value of X as
+// "row i, feature f is NaN" (i 1-based).
+func checkFinite(X *mat.Dense, features []string) error {
+	r, c := X.Dims()
+	for i := 0; i < r; i++ {
+		for j, v := range X.RawRowView(i)[:c] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("row %d, feature %s is %v (impute or drop missing values first)", i+1, featureName(features, j), v)
+			}
+		}
+	}
+	return nil
+}
+
+// checkWeights validates optional sample weights: nil, or n finite
+// non-negative values with a positive sum.
+func checkWeights(w []float64, n int) error {
+	if w == nil {
+		return nil
+	}
+	if len(w) != n {
+		return fmt.Errorf("%d sample weights for %d rows", len(w), n)
+	}
+	sum := 0.0
+	for i, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Errorf("row %d: sample weight %v must be a finite number >= 0", i+1, v)
+		}
+		sum += v
+	}
+	if !(sum > 0) {
+		return fmt.Errorf("sample weights are all zero")
+	}
+	return nil
+}
+
+// checkTrain validates what every model of this package needs: a non-empty
+// finite X, one finite target per row, and valid sample weights. The model
+// name prefixes every error.
+func checkTrain(d engine.Train, model string) error {
+	if d.X == nil {
+		return fmt.Errorf("%s: no training data", model)
+	}
+	n, p := d.X.Dims()
+	if n == 0 {
+		return fmt.Errorf("%s: no training rows", model)
+	}
+	if p == 0 {
+		return fmt.Errorf("%s: no features", model)
+	}
+	if len(d.Y) != n {
+		return fmt.Errorf("%s: %d targets for %d rows", model, len(d.Y), n)
+	}
+	if err := checkFinite(d.X, d.Features); err != nil {
+		return fmt.Errorf("%s: %w", model, err)
+	}
+	for i, v := range d.Y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s: row %d: target is %v", model, i+1, v)
+		}
+	}
+	if err := checkWeights(d.Weights, n); err != nil {
+		return fmt.Errorf("%s: %w", model, err)
+	}
+	return nil
+}
+
+// presentClasses validates class codes (integers in [0, len(Classes))) and
+// returns the codes that occur among the rows with a positive weight, in
+// increasing order. At least two must occur: a classifier learns nothing from
+// one class. Classes that do not occur (say, in a small CV fold) are never
+// predicted.
+func presentClasses(d engine.Train, model string) ([]int, error) {
+	k := len(d.Classes)
+	if k == 0 {
+		return nil, fmt.Errorf("%s is a classifier: the training data has no classes", model)
+	}
+	seen := make([]bool, k)
+	for i, v := range d.Y {
+		c := int(v)
+		if float64(c) != v || c < 0 || c >= k {
+			return nil, fmt.Errorf("%s: row %d: class code %v is not one of 0..%d", model, i+1, v, k-1)
+		}
+		if d.Weights == nil || d.Weights[i] > 0 {
+			seen[c] = true
+		}
+	}
+	var present []int
+	for c, ok := range seen {
+		if ok {
+			present = append(present, c)
+		}
+	}
+	if len(present) < 2 {
+		name := "none"
+		if len(present) == 1 {
+			name = fmt.Sprintf("%q", d.Classes[present[0]])
+		}
+		return nil, fmt.Errorf("%s needs at least two classes; the training rows have only one (%s)", model, name)
+	}
+	return present, nil
+}
+
+// predictInput validates X for a model fitted on p features and returns it as
+// a *mat.Dense (not copied when it already is one).
+func predictInput(X mat.Matrix, p int, features []string, model string) (*mat.Dense, error) {
+	if X == nil {
+		return nil, fmt.Errorf("%s: no data to predict", model)
+	}
+	r, c := X.Dims()
+	if c != p {
+		return nil, fmt.Errorf("%s: the data has %d features; the model was fitted on %d", model, c, p)
+	}
+	if r == 0 {
+		return &mat.Dense{}, nil
+	}
+	D := denseOf(X)
+	if err := checkFinite(D, features); err != nil {
+		return nil, fmt.Errorf("%s: %w", model, err)
+	}
+	return D, nil
+}
+
+// argmaxRow returns the index of the largest value of row (the first on ties).
+func argmaxRow(row []float64) int {
+	best := 0
+	for j, v := range row {
+		if v > row[best] {
+			best = j
+		}
+	}
+	return best
+}
+
+// finiteSlice reports whether every value is finite.
+func finiteSlice(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// spreadScores places per-perceptron scores Z (one column, or one per present
+// class) into an n × k matrix indexed by class code.
+func spreadScores(Z *mat.Dense, present []int, k int) *mat.Dense {
+	n, cols := Z.Dims()
+	out := mat.NewDense(n, k, nil)
+	for i := 0; i < n; i++ {
+		row := out.RawRowView(i)
+		for c := range row {
+			row[c] = -math.MaxFloat64
+		}
+		z := Z.RawRowView(i)
+		if cols == 1 {
+			row[present[0]] = -z[0]
+			row[present[1]] = z[0]
+			continue
+		}
+		for j, c := range present {
+			row[c] = z[j]
+		}
+	}
+	return out
+}
+
+// linearCoefficients builds engine.Coefficients for per-class (or, with one
+// row, positive-class) weights.
+func linearCoefficients(features, classes []string, present []int, W *mat.Dense, b []float64) engine.Coefficients {
+	r, _ := W.Dims()
+	outs := make([]string, r)
+	for j := range outs {
+		c := present[j]
+		if r == 1 {
+			c = present[1]
+		}
+		outs[j] = classes[c]
+	}
+	return engine.Coefficients{
+		Features:  append([]string(nil), features...),
+		Outputs:   outs,
+		Weights:   mat.DenseCopyOf(W),
+		Intercept: append([]float64(nil), b...),
+	}
+}

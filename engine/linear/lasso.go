@@ -1,0 +1,285 @@
+package linear
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// Lasso is the lasso (Tibshirani 1996; notes §13 "LASSO", §18-§21 of the
+// second set for the L1 optimality conditions), in scikit-learn's convention:
+//
+//	min over w, b of  (1/2n) Σ ωᵢ (yᵢ − xᵢ·w − b)² + α‖w‖₁
+//
+// with the weights ω rescaled to sum to n and the intercept b unpenalised.
+// The notes name subgradient descent, LARS and forward stagewise as solvers;
+// this is cyclic coordinate descent (Friedman, Hastie & Tibshirani 2010, the
+// algorithm scikit-learn uses), where each coordinate is set exactly by the
+// soft-threshold of the optimality condition ∂L/∂wⱼ = −α·sign(wⱼ) (the sign
+// corrected in the catalogue's erratum to eq. 49):
+//
+//	wⱼ ← S(xⱼ·rⱼ, nα) / ‖xⱼ‖²,  S(z, t) = sign(z)·max(|z| − t, 0)
+//
+// where rⱼ is the residual without feature j. The residual vector is kept up
+// to date (O(n) per coordinate) on a centred, column-major copy of X, so a
+// sweep over the p coordinates costs O(np) and allocates nothing.
+//
+// Stopping is scikit-learn's: after a sweep whose largest weight change is
+// below Tol times the largest weight (or after the last sweep), the duality
+// gap is computed, and the fit stops when it is below Tol·‖y − ȳ‖²/n. A fit
+// that runs out of sweeps is kept, with a warning.
+type Lasso struct {
+	// Alpha is the penalty α > 0 on ‖w‖₁; 0 means the default, 1
+	// (scikit-learn's). Features should be standardised (the notes:
+	// "normalise features first"); the evaluation does it by default.
+	Alpha float64
+	// MaxIter is the largest number of sweeps; 0 means 1000.
+	MaxIter int
+	// Tol is the tolerance on the weight change and the duality gap; 0
+	// means 1e-4.
+	Tol float64
+	// NoIntercept fits through the origin (no centring).
+	NoIntercept bool
+
+	fitted    bool
+	names     []string
+	coef      []float64
+	icept     float64
+	sweeps    int
+	gap       float64
+	converged bool
+	warnings  []string
+}
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:        "lasso",
+		Title:       "lasso",
+		Family:      "linear models",
+		Summary:     "least squares with an L1 penalty α‖w‖₁ that sets weights to zero, by coordinate descent",
+		Notes:       "§13 LASSO (subset selection by shrinkage); L1 optimality, second set §18-§21",
+		Tasks:       []engine.Task{datasets.Regression},
+		Unit:        "sweep",
+		Standardize: true,
+		Params: []engine.Param{
+			{Name: "alpha", Kind: engine.Float, Default: 1.0, Min: 1e-8, Max: 1e8, Log: true,
+				Help: "penalty α on ‖w‖₁ (objective (1/2n)‖y−Xw−b‖² + α‖w‖₁); larger: more zero weights"},
+			{Name: "max_iter", Kind: engine.Int, Default: 1000, Min: 1, Max: 1e6,
+				Help: "largest number of coordinate-descent sweeps"},
+			{Name: "tol", Kind: engine.Float, Default: 1e-4, Min: 1e-15, Max: 1, Log: true,
+				Help: "stop when the weight change and the duality gap (relative to ‖y‖²/n) are below this"},
+			{Name: "intercept", Kind: engine.Bool, Default: true, Help: "fit an unpenalised intercept (centre the data)"},
+		},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &Lasso{Alpha: v.Float("alpha"), MaxIter: v.Int("max_iter"), Tol: v.Float("tol"),
+				NoIntercept: !v.Bool("intercept")}, nil
+		},
+	})
+}
+
+// Fit implements engine.Model. Each sweep over the coordinates is one step:
+// TrainLoss is the objective, Extra["nonzero"] the number of non-zero
+// weights, Extra["max_change"] the largest weight change of the sweep and,
+// on sweeps where it was computed, Extra["dual_gap"] the duality gap divided
+// by n (on the objective's scale).
+func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
+	m.fitted = false
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	alpha, maxIter, tol := m.Alpha, m.MaxIter, m.Tol
+	if alpha == 0 {
+		alpha = 1
+	}
+	if maxIter == 0 {
+		maxIter = 1000
+	}
+	if tol == 0 {
+		tol = 1e-4
+	}
+	switch {
+	case !(alpha > 0) || math.IsInf(alpha, 0):
+		return fmt.Errorf("lasso: parameter alpha: %v must be a positive number", m.Alpha)
+	case maxIter < 0:
+		return fmt.Errorf("lasso: parameter max_iter: %d must be positive", m.MaxIter)
+	case !(tol > 0) || math.IsInf(tol, 0):
+		return fmt.Errorf("lasso: parameter tol: %v must be a positive number", m.Tol)
+	}
+	if err := lsqCheckShape(d, "lasso"); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	X, y := d.X, d.Y
+	n, p := X.Dims()
+	mu, ybar, sumw := lsqMoments(X, y, d.Weights, nil, !m.NoIntercept)
+
+	// Column-major centred copy, rows scaled by √(ωᵢ n/Σω) as scikit-learn
+	// does, so that the objective keeps its 1/(2n) form.
+	// Rows are transposed in blocks of lassoBlock so that every column gets
+	// whole cache lines written (measured 3x faster than row by row).
+	xt := make([]float64, p*n)
+	yc := make([]float64, n)
+	var (
+		scale [lassoBlock]float64
+		rows  [lassoBlock][]float64
+	)
+	for i0 := 0; i0 < n; i0 += lassoBlock {
+		m := min(lassoBlock, n-i0)
+		for r := 0; r < m; r++ {
+			i := i0 + r
+			scale[r] = 1
+			if d.Weights != nil {
+				scale[r] = math.Sqrt(d.Weights[i] * float64(n) / sumw)
+			}
+			yc[i] = scale[r] * (y[i] - ybar)
+			rows[r] = X.RawRowView(i)
+		}
+		for j, mj := range mu {
+			col := xt[j*n+i0 : j*n+i0+m]
+			for r := range col {
+				col[r] = scale[r] * (rows[r][j] - mj)
+			}
+		}
+	}
+	norms := make([]float64, p)
+	for j := range norms {
+		col := xt[j*n : j*n+n]
+		if norms[j] = floats.Dot(col, col); math.IsNaN(norms[j]) || math.IsInf(norms[j], 0) {
+			return lsqNonFinite(d, "lasso") // a NaN or Inf in X, found for free
+		}
+	}
+	coef := make([]float64, p)
+	r := append([]float64(nil), yc...) // residual y − Xw, with w = 0
+	yy := floats.Dot(yc, yc)
+	if math.IsInf(yy, 0) {
+		return fmt.Errorf("lasso: the target's sum of squares overflows; rescale the target")
+	}
+	alphaN := alpha * float64(n)
+	gapTol := tol * yy
+
+	var (
+		sweep     int
+		gap       = math.Inf(1)
+		converged bool
+	)
+	for sweep = 1; sweep <= maxIter; sweep++ {
+		wMax, dwMax := 0.0, 0.0
+		for j, nj := range norms {
+			if nj == 0 {
+				continue // a constant column: its weight stays 0
+			}
+			col := xt[j*n : j*n+n]
+			old := coef[j]
+			z := floats.Dot(col, r) + old*nj // xⱼ·rⱼ, the residual without feature j
+			w := 0.0
+			if z > alphaN {
+				w = (z - alphaN) / nj
+			} else if z < -alphaN {
+				w = (z + alphaN) / nj
+			}
+			if w != old {
+				floats.AddScaled(r, old-w, col)
+				coef[j] = w
+			}
+			dwMax = max(dwMax, math.Abs(w-old))
+			wMax = max(wMax, math.Abs(w))
+		}
+		rr := floats.Dot(r, r)
+		l1 := floats.Norm(coef, 1)
+		obj := rr/(2*float64(n)) + alpha*l1
+		extra := map[string]float64{"nonzero": float64(lassoNonzero(coef)), "max_change": dwMax}
+		if wMax == 0 || dwMax/wMax < tol || sweep == maxIter {
+			gap = lassoDualGap(xt, r, yc, rr, l1, alphaN, n, p)
+			extra["dual_gap"] = gap / float64(n)
+			converged = gap < gapTol
+		}
+		if math.IsNaN(obj) || math.IsInf(obj, 0) {
+			return fmt.Errorf("lasso: the objective became %v at sweep %d (%w); check the scale of the data", obj, sweep, engine.ErrDiverged)
+		}
+		if err := rec.Step(engine.Step{Step: sweep, Total: maxIter, TrainLoss: obj, Extra: extra}); err != nil {
+			return err
+		}
+		if converged {
+			break
+		}
+	}
+	m.sweeps = min(sweep, maxIter)
+	m.gap, m.converged = gap/float64(n), converged
+	m.warnings = nil
+	if !converged {
+		m.warnings = []string{fmt.Sprintf("lasso did not converge in %d sweeps (duality gap %.3g > tol·‖y‖²/n = %.3g); raise max_iter or tol, or standardise the features",
+			maxIter, gap/float64(n), gapTol/float64(n))}
+	}
+	m.names = append([]string(nil), lsqFeatureNames(d)...)
+	m.coef, m.icept = coef, lsqIntercept(mu, ybar, coef)
+	m.fitted = true
+	return nil
+}
+
+// lassoDualGap is the duality gap of scikit-learn's enet_coordinate_descent
+// (with no L2 term), in the unnormalised scale ½‖r‖² + nα‖w‖₁: the dual point
+// is the residual scaled into the dual feasible set ‖Xᵀθ‖∞ ≤ nα.
+func lassoDualGap(xt, r, yc []float64, rr, l1, alphaN float64, n, p int) float64 {
+	dualNorm := 0.0
+	for j := 0; j < p; j++ {
+		dualNorm = max(dualNorm, math.Abs(floats.Dot(xt[j*n:j*n+n], r)))
+	}
+	c, gap := 1.0, rr
+	if dualNorm > alphaN {
+		c = alphaN / dualNorm
+		gap = 0.5 * (rr + rr*c*c)
+	}
+	return gap + alphaN*l1 - c*floats.Dot(r, yc)
+}
+
+// lassoBlock is the number of rows transposed together into the
+// column-major copy.
+const lassoBlock = 16
+
+func lassoNonzero(w []float64) int {
+	k := 0
+	for _, v := range w {
+		if v != 0 {
+			k++
+		}
+	}
+	return k
+}
+
+// Predict implements engine.Model.
+func (m *Lasso) Predict(X mat.Matrix) ([]float64, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	return lsqPredict("lasso", X, m.coef, m.icept)
+}
+
+// Coefficients implements engine.Coefficienter.
+func (m *Lasso) Coefficients() engine.Coefficients {
+	if !m.fitted {
+		return engine.Coefficients{}
+	}
+	return lsqCoefficients(m.names, m.coef, m.icept)
+}
+
+// Sweeps is the number of coordinate-descent sweeps of the last fit.
+func (m *Lasso) Sweeps() int { return m.sweeps }
+
+// Converged reports whether the last fit met the tolerance.
+func (m *Lasso) Converged() bool { return m.converged }
+
+// DualGap is the duality gap of the last fit divided by n: an upper bound on
+// how far its objective is from the optimum.
+func (m *Lasso) DualGap() float64 { return m.gap }
+
+// Warnings lists what a person should know about the last fit, such as a
+// lack of convergence; nil when there is nothing to say.
+func (m *Lasso) Warnings() []string { return m.warnings }

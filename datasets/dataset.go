@@ -19,6 +19,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -318,9 +319,18 @@ func columnList(cols []Column) string {
 		if i == 12 && len(cols) > 14 {
 			return s + fmt.Sprintf("... %d more", len(cols)-12)
 		}
-		s += c.Name
+		s += quoteIfNeeded(c.Name)
 	}
 	return s
+}
+
+// quoteIfNeeded quotes a name that has spaces, commas, quotes or control
+// characters, so that a list of names stays readable and on one line.
+func quoteIfNeeded(name string) string {
+	if name == "" || strings.ContainsAny(name, " ,\"'") || strconv.Quote(name) != `"`+name+`"` {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 // Subset returns the rows idx of the dataset as a new Dataset sharing no memory

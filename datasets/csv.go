@@ -1,0 +1,805 @@
+package datasets
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"strconv"
+	"strings"
+)
+
+// ReadDelimited reads a delimited text table (CSV, TSV...). name is used in
+// error messages ("name:line: ...") and, without its extension, as
+// Table.Name. delim 0 sniffs the delimiter among comma, tab, semicolon and
+// pipe: the one that splits the first lines into the same number (> 1) of
+// fields wins, commas first on a tie (tabs for a name ending in .tsv).
+//
+// The rules, in the order they apply:
+//   - Text: UTF-8 (a BOM is skipped), LF or CRLF line ends, RFC 4180 quoting
+//     (delimiters, doubled quotes "" and line breaks inside quoted fields).
+//     Excel's "sep=;" first line sets the delimiter.
+//     Spaces around unquoted fields are trimmed; blank lines are skipped.
+//   - Missing values: an empty field, ?, NA, N/A, n/a, NaN, nan, NULL, null.
+//   - Types: a column is numeric when every non-missing value is a number;
+//     otherwise it is nominal, its levels in order of first appearance. In a
+//     nominal column a number is named by its shortest form ("2.0" and "2"
+//     are the level "2").
+//   - A typo guard: a column in which 1 to 3 values are not numbers while at
+//     least 90% of its values are is almost always a typo, not a nominal
+//     column, so it is an error naming the first such value's line.
+//   - Header: the first line names the columns unless it looks like data:
+//     it holds a number, and none of its fields is a word standing in a
+//     column whose next (up to 100) lines are all numbers, or a word never
+//     seen in a column whose next lines repeat a few words. Headerless
+//     columns are named col1..colN; an empty or repeated name gets a
+//     col<N> name or a ".1", ".2"... suffix.
+//   - Limits: a field may hold 1 MiB, a line 16 MiB; NUL bytes and invalid
+//     UTF-8 are "not a text file". Each of these is an error naming the line.
+func ReadDelimited(r io.Reader, name string, delim rune) (*Table, error) {
+	file := name
+	if file == "" {
+		file = "input"
+	}
+	o := delimOpts{file: file, name: tableName(name), prefer: ',', sizeHint: sizeOf(r)}
+	if strings.HasSuffix(strings.ToLower(name), ".tsv") || strings.HasSuffix(strings.ToLower(name), ".tsv.gz") {
+		o.prefer = '\t'
+	}
+	if delim != 0 {
+		if delim >= 0x80 || delim == '"' || delim == '\n' || delim == '\r' {
+			return nil, fmt.Errorf("%s: delimiter %q: use one ASCII character other than a quote or a line break", file, delim)
+		}
+		o.delim = byte(delim)
+	}
+	return readDelimited(r, o)
+}
+
+// sizeOf guesses the bytes left in r (files, bytes and strings readers), so
+// that the matrix can be allocated once; 0 when it cannot tell.
+func sizeOf(r io.Reader) int64 {
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		return int64(v.Len())
+	case io.Seeker:
+		cur, err := v.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0
+		}
+		if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+			if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > cur {
+				return fi.Size() - cur
+			}
+		}
+	}
+	return 0
+}
+
+type delimOpts struct {
+	file     string // name in error messages
+	name     string // Table.Name
+	delim    byte   // 0 = sniff
+	prefer   byte   // sniffing tie-breaker
+	sizeHint int64  // expected input size in bytes, to size the matrix once; 0 = unknown
+}
+
+const (
+	readChunk  = 256 << 10
+	sniffBytes = 64 << 10
+	maxFields  = 1 << 18 // columns in one record
+	sampleRows = 100     // lines after the first that decide whether it is a header
+)
+
+func readDelimited(r io.Reader, o delimOpts) (*Table, error) {
+	size := sniffBytes + 4096
+	if o.sizeHint > 0 && o.sizeHint < int64(size) {
+		size = int(o.sizeHint) + 512 // a small input: a small buffer
+	}
+	s := &scanner{r: r, file: o.file, buf: make([]byte, size), line: 1}
+	s.fillTo(sniffBytes)
+	if s.end == 0 && s.rerr != nil {
+		return nil, errAt(o.file, 0, "%v", s.rerr)
+	}
+	head := s.buf[:s.end]
+	if err := checkStart(o.file, head); err != nil {
+		return nil, err
+	}
+	if bytes.HasPrefix(head, utf8BOM) {
+		s.pos = len(utf8BOM)
+	}
+	if err := checkHead(o.file, head, s.eof); err != nil {
+		return nil, err
+	}
+	d := o.delim
+	if sep, n := excelSep(s.buf[s.pos:s.end]); sep != 0 {
+		s.pos += n
+		s.consumed += int64(n)
+		s.line++
+		if d == 0 {
+			d = sep
+		}
+	}
+	if d == 0 {
+		d = s.sniff(o.prefer)
+	}
+	s.setDelim(d)
+	if !s.eof { // a large input: read it in bigger pieces
+		nb := make([]byte, readChunk)
+		s.end = copy(nb, s.buf[s.pos:s.end])
+		s.buf, s.pos = nb, 0
+	}
+
+	first, line1, err := s.nextNonBlank()
+	if err != nil {
+		return nil, err
+	}
+	if first == nil {
+		return nil, errAt(o.file, 0, "empty file")
+	}
+	p := len(s.fields)
+	row1 := s.record(first, line1)
+	var sample []record
+	for len(sample) < sampleRows {
+		rec, line, err := s.nextNonBlank()
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			break
+		}
+		if len(s.fields) != p {
+			return nil, raggedErr(o.file, line, len(s.fields), p, line1, d)
+		}
+		sample = append(sample, s.record(rec, line))
+	}
+	header := isHeader(row1, sample)
+
+	hintRows := 0
+	if o.sizeHint > s.consumed && s.consumed > 0 {
+		bpr := float64(s.consumed) / float64(1+len(sample))
+		est := float64(o.sizeHint-s.consumed)/bpr*1.1 + float64(len(sample)) + 64
+		if limit := float64(4*o.sizeHint+(1<<20)) / 8 / float64(p); est > limit {
+			est = limit
+		}
+		hintRows = int(est)
+	}
+	b := newBuilder(p, hintRows)
+	if header {
+		b.setNames(&row1)
+	} else {
+		b.setNames(nil)
+		b.add(row1.rec, row1.fields, line1)
+	}
+	for _, r := range sample {
+		b.add(r.rec, r.fields, r.line)
+	}
+	sample, s.recArena, s.fieldArena = nil, nil, nil
+	for {
+		rec, line, err := s.next()
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			break
+		}
+		if s.blank() {
+			continue
+		}
+		if len(s.fields) != p {
+			return nil, raggedErr(o.file, line, len(s.fields), p, line1, d)
+		}
+		b.add(rec, s.fields, line)
+	}
+	if b.store.rows == 0 {
+		return nil, errAt(o.file, line1, "a header but no data rows")
+	}
+	cols, err := b.finish(o.file)
+	if err != nil {
+		return nil, err
+	}
+	return &Table{Name: o.name, Source: o.file, Columns: cols, Data: b.store.dense()}, nil
+}
+
+// excelSep recognises the "sep=;" first line that Excel writes and reads,
+// returning the delimiter and the line's length.
+func excelSep(b []byte) (byte, int) {
+	if len(b) < 6 || !bytes.EqualFold(b[:4], []byte("sep=")) || b[4] >= 0x80 || b[4] == '"' {
+		return 0, 0
+	}
+	switch {
+	case b[5] == '\n':
+		return b[4], 6
+	case b[5] == '\r' && len(b) > 6 && b[6] == '\n':
+		return b[4], 7
+	}
+	return 0, 0
+}
+
+func raggedErr(file string, line, got, want, line1 int, d byte) error {
+	if got > want {
+		return errAt(file, line, "%s, expected %d as on line %d (a stray %s, or a value holding one that should be quoted?)",
+			plural(got, "field"), want, line1, delimName(d))
+	}
+	return errAt(file, line, "%s, expected %d as on line %d", plural(got, "field"), want, line1)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+func delimName(d byte) string {
+	switch d {
+	case ',':
+		return "comma"
+	case '\t':
+		return "tab"
+	case ';':
+		return "semicolon"
+	case '|':
+		return "pipe"
+	}
+	return strconv.QuoteRune(rune(d))
+}
+
+// checkHead rejects binary data early, before a long line can hide it.
+func checkHead(file string, head []byte, eof bool) error {
+	if !eof {
+		if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+			head = head[:i+1]
+		}
+	}
+	if i := bytes.IndexByte(head, 0); i >= 0 {
+		return errAt(file, 1+bytes.Count(head[:i], nl), "not a text file (NUL byte)")
+	}
+	return checkText(file, 1, head)
+}
+
+// isHeader decides whether the first record names the columns (see
+// ReadDelimited for the rule), given the records after it.
+func isHeader(row1 record, sample []record) bool {
+	numbers := 0
+	for j := range row1.fields {
+		v := row1.val(j)
+		if isMissing(v) {
+			continue
+		}
+		if x, ok := parseNumber(v); ok && x == x {
+			numbers++
+			continue
+		}
+		nums, words := 0, 0
+		seen := map[string]bool{}
+		for _, rec := range sample {
+			w := rec.val(j)
+			if isMissing(w) {
+				continue
+			}
+			if x, ok := parseNumber(w); ok && x == x {
+				nums++
+			} else {
+				words++
+				seen[string(w)] = true
+			}
+		}
+		if nums > 0 && words == 0 {
+			return true // a word above a numeric column
+		}
+		if words >= 4 && 2*len(seen) <= words && !seen[string(v)] {
+			return true // a new word above a column of a few repeated words
+		}
+	}
+	return numbers == 0
+}
+
+// field is one field of the current record: rec[s:e], already unquoted.
+type field struct {
+	s, e   int32
+	quoted bool
+	esc    bool // holds doubled quotes still to collapse
+}
+
+// scanner splits delimited text into records without allocating per record:
+// fields are offsets into its buffer, valid until the next call.
+type scanner struct {
+	r        io.Reader
+	file     string
+	delim    byte
+	cls      [256]uint8
+	buf      []byte
+	pos, end int // unconsumed input is buf[pos:end]
+	eof      bool
+	rerr     error
+	line     int   // line on which the next record starts
+	consumed int64 // bytes consumed so far
+	fields   []field
+
+	recArena   []byte // copies of the first records (see record)
+	fieldArena []field
+}
+
+const (
+	clsPlain = iota
+	clsStop  // the delimiter or a line feed
+	clsOdd   // NUL or a non-ASCII byte: the record's text gets checked
+)
+
+func (s *scanner) setDelim(d byte) {
+	s.delim = d
+	for c := range s.cls {
+		s.cls[c] = clsPlain
+		if c == 0 || c >= 0x80 {
+			s.cls[c] = clsOdd
+		}
+	}
+	s.cls['\n'] = clsStop
+	s.cls[d] = clsStop
+}
+
+func isBlank(c, d byte) bool {
+	return (c == ' ' || c == '\t' || c == '\r') && c != d
+}
+
+type scanStatus int
+
+const (
+	scanDone scanStatus = iota // one record parsed
+	scanMore                   // the record goes past the buffer
+	scanEOF                    // no more records
+	scanErr
+)
+
+// parse reads one record from the start of b. It returns the bytes it spans
+// (with its line feed), the line feeds in it, whether its text needs
+// checking, and a status.
+func (s *scanner) parse(b []byte, atEOF bool) (n, lines int, odd bool, st scanStatus, err error) {
+	s.fields = s.fields[:0]
+	if len(b) == 0 {
+		if atEOF {
+			return 0, 0, false, scanEOF, nil
+		}
+		return 0, 0, false, scanMore, nil
+	}
+	d := s.delim
+	cls := &s.cls
+	i := 0
+	for {
+		if len(s.fields) >= maxFields {
+			return 0, 0, false, scanErr, errAt(s.file, s.line+lines, "more than %d fields on one line", maxFields)
+		}
+		for i < len(b) && isBlank(b[i], d) {
+			i++
+		}
+		if i < len(b) && b[i] == '"' {
+			i++
+			cs := i
+			esc := false
+			for {
+				k := bytes.IndexByte(b[i:], '"')
+				if k < 0 {
+					open := s.line + lines // earlier line feeds of the record are all inside quoted fields
+					if len(b)-cs > maxField {
+						return 0, 0, false, scanErr, errAt(s.file, open,
+							"the quoted field opened on this line runs past 1 MiB; is a closing quote missing?")
+					}
+					if atEOF {
+						return 0, 0, false, scanErr, errAt(s.file, open,
+							"the quoted field opened on this line is never closed (a missing closing quote?)")
+					}
+					return 0, 0, false, scanMore, nil
+				}
+				i += k + 1
+				if i < len(b) && b[i] == '"' {
+					esc = true
+					i++
+					continue
+				}
+				if i == len(b) && !atEOF {
+					return 0, 0, false, scanMore, nil
+				}
+				break
+			}
+			ce := i - 1
+			if ce-cs > maxField {
+				return 0, 0, false, scanErr, errAt(s.file, s.line+lines, "field %d is longer than 1 MiB", len(s.fields)+1)
+			}
+			lines += bytes.Count(b[cs:ce], nl)
+			odd = true
+			for i < len(b) && isBlank(b[i], d) {
+				i++
+			}
+			s.fields = append(s.fields, field{int32(cs), int32(ce), true, esc})
+			if i == len(b) {
+				if !atEOF {
+					return 0, 0, false, scanMore, nil
+				}
+				return i, lines, odd, scanDone, nil
+			}
+			switch b[i] {
+			case d:
+				i++
+				continue
+			case '\n':
+				return i + 1, lines + 1, odd, scanDone, nil
+			}
+			end := min(len(b), i+20)
+			if j := bytes.IndexByte(b[i:end], '\n'); j >= 0 {
+				end = i + j
+			}
+			return 0, 0, false, scanErr, errAt(s.file, s.line+lines,
+				"field %d: text %q after its closing quote (a quote inside a quoted field is written \"\")",
+				len(s.fields), b[i:end])
+		}
+		fs := i
+		for i < len(b) {
+			c := cls[b[i]]
+			if c == clsPlain {
+				i++
+				continue
+			}
+			if c == clsOdd {
+				odd = true
+				i++
+				continue
+			}
+			break
+		}
+		if i-fs > maxField {
+			return 0, 0, false, scanErr, errAt(s.file, s.line+lines, "field %d is longer than 1 MiB", len(s.fields)+1)
+		}
+		if i == len(b) && !atEOF {
+			return 0, 0, false, scanMore, nil
+		}
+		fe := i
+		for fe > fs && isBlank(b[fe-1], d) {
+			fe--
+		}
+		s.fields = append(s.fields, field{int32(fs), int32(fe), false, false})
+		if i == len(b) {
+			return i, lines, odd, scanDone, nil
+		}
+		if b[i] == d {
+			i++
+			continue
+		}
+		return i + 1, lines + 1, odd, scanDone, nil
+	}
+}
+
+// next returns the next record (nil at the end) and the line it starts on.
+// s.fields describe it until the next call.
+func (s *scanner) next() (rec []byte, line int, err error) {
+	for {
+		b := s.buf[s.pos:s.end]
+		n, lines, odd, st, err := s.parse(b, s.eof)
+		switch st {
+		case scanDone:
+			rec, line = b[:n], s.line
+			s.line += lines
+			s.pos += n
+			s.consumed += int64(n)
+			if odd {
+				if err := checkText(s.file, line, rec); err != nil {
+					return nil, line, err
+				}
+			}
+			for k, f := range s.fields {
+				if f.esc {
+					s.fields[k].e = f.s + int32(collapseQuotes(rec[f.s:f.e]))
+				}
+			}
+			return rec, line, nil
+		case scanEOF:
+			return nil, s.line, nil
+		case scanErr:
+			return nil, 0, err
+		}
+		if s.rerr != nil {
+			return nil, s.line, errAt(s.file, s.line, "%v", s.rerr)
+		}
+		if s.end-s.pos >= maxRecord {
+			return nil, s.line, errAt(s.file, s.line, "line longer than 16 MiB (is this a text table?)")
+		}
+		s.fill()
+	}
+}
+
+// nextNonBlank is next, skipping blank lines.
+func (s *scanner) nextNonBlank() (rec []byte, line int, err error) {
+	for {
+		rec, line, err = s.next()
+		if err != nil || rec == nil || !s.blank() {
+			return rec, line, err
+		}
+	}
+}
+
+// blank reports whether the current record is an empty line.
+func (s *scanner) blank() bool {
+	return len(s.fields) == 1 && s.fields[0].s == s.fields[0].e && !s.fields[0].quoted
+}
+
+// record is a record copied out of the scanner's buffer.
+type record struct {
+	rec    []byte
+	fields []field
+	line   int
+}
+
+func (r *record) val(j int) []byte { return r.rec[r.fields[j].s:r.fields[j].e] }
+
+// record copies the current record into arenas shared by all copies (old
+// copies keep the arrays they were cut from when an arena grows).
+func (s *scanner) record(rec []byte, line int) record {
+	b, f := len(s.recArena), len(s.fieldArena)
+	s.recArena = append(s.recArena, rec...)
+	s.fieldArena = append(s.fieldArena, s.fields...)
+	return record{s.recArena[b:len(s.recArena):len(s.recArena)], s.fieldArena[f:len(s.fieldArena):len(s.fieldArena)], line}
+}
+
+// collapseQuotes turns each "" into " in place and returns the new length.
+func collapseQuotes(b []byte) int {
+	w := 0
+	for r := 0; r < len(b); r++ {
+		b[w] = b[r]
+		w++
+		if b[r] == '"' {
+			r++
+		}
+	}
+	return w
+}
+
+// fill reads more input, first moving the unconsumed bytes to the front and
+// growing the buffer when a record fills more than half of it.
+func (s *scanner) fill() {
+	if s.pos > 0 {
+		copy(s.buf, s.buf[s.pos:s.end])
+		s.end -= s.pos
+		s.pos = 0
+	}
+	if 2*s.end > len(s.buf) && len(s.buf) < maxRecord+readChunk {
+		nb := make([]byte, min(2*len(s.buf), maxRecord+readChunk))
+		copy(nb, s.buf[:s.end])
+		s.buf = nb
+	}
+	for range 100 {
+		n, err := s.r.Read(s.buf[s.end:])
+		s.end += n
+		if err == io.EOF {
+			s.eof = true
+			return
+		}
+		if err != nil {
+			s.rerr = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	s.rerr = io.ErrNoProgress
+}
+
+// fillTo reads until the buffer holds at least n bytes or the input ends.
+func (s *scanner) fillTo(n int) {
+	for s.end < n && !s.eof && s.rerr == nil {
+		s.fill()
+	}
+}
+
+var sniffCandidates = [...]byte{',', '\t', ';', '|'}
+
+// sniff picks the delimiter that splits the first records into a constant
+// number of fields, more than one; see ReadDelimited.
+func (s *scanner) sniff(prefer byte) byte {
+	b := s.buf[s.pos:s.end]
+	type score struct {
+		d              byte
+		mode, modeN, n int
+	}
+	scores := make([]score, 0, len(sniffCandidates))
+	for _, d := range sniffCandidates {
+		s.setDelim(d)
+		var counts []int
+		off := 0
+		for len(counts) < 50 {
+			n, _, _, st, err := s.parse(b[off:], s.eof)
+			if st == scanMore && len(counts) == 0 {
+				n, _, _, st, err = s.parse(b[off:], true) // one long partial line: judge it
+			}
+			if st != scanDone || err != nil {
+				break
+			}
+			off += n
+			if s.blank() {
+				continue
+			}
+			counts = append(counts, len(s.fields))
+		}
+		sc := score{d: d, n: len(counts)}
+		freq := map[int]int{}
+		for _, c := range counts {
+			freq[c]++
+			if f := freq[c]; f > sc.modeN || f == sc.modeN && c > sc.mode {
+				sc.mode, sc.modeN = c, f
+			}
+		}
+		scores = append(scores, sc)
+	}
+	s.fields = s.fields[:0]
+	best := -1
+	for i, sc := range scores { // every record agrees, on more than one field
+		if sc.n == 0 || sc.modeN != sc.n || sc.mode < 2 {
+			continue
+		}
+		if best < 0 || sc.d == prefer && scores[best].d != prefer ||
+			scores[best].d != prefer && sc.mode > scores[best].mode {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return scores[best].d
+	}
+	for i, sc := range scores { // most records agree, on more than one field
+		if sc.mode < 2 || 2*sc.modeN < sc.n {
+			continue
+		}
+		if best < 0 || sc.modeN*scores[best].n > scores[best].modeN*sc.n {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return scores[best].d
+	}
+	return prefer
+}
+
+// colState is what a column has shown so far.
+type colState struct {
+	name    string
+	nominal bool
+	index   map[string]int
+	levels  []string
+	missing int
+	nums    int // non-missing values that are numbers
+	words   int // non-missing values that are not
+	badLine int // first word: its line and text
+	badVal  string
+}
+
+// builder infers column types while it stores values: numbers are parsed as
+// they come, and a column keeps strings only once a word shows up in it.
+type builder struct {
+	p       int
+	cols    []colState
+	store   *rowStore
+	scratch []byte
+}
+
+func newBuilder(p, hintRows int) *builder {
+	return &builder{p: p, cols: make([]colState, p), store: newRowStore(p, hintRows)}
+}
+
+// setNames names the columns from a header record, or col1..colN for nil.
+func (b *builder) setNames(header *record) {
+	used := make(map[string]bool, b.p)
+	for j := range b.cols {
+		name := ""
+		if header != nil {
+			name = string(header.val(j))
+		}
+		if name == "" {
+			name = "col" + strconv.Itoa(j+1)
+		}
+		if used[name] {
+			base := name
+			for k := 1; used[name]; k++ {
+				name = base + "." + strconv.Itoa(k)
+			}
+		}
+		used[name] = true
+		b.cols[j].name = name
+	}
+}
+
+// add stores one record. A numeric column counts only its missing values;
+// toNominal works out how many numbers it held.
+func (b *builder) add(rec []byte, fields []field, line int) {
+	row := b.store.newRow()
+	cols := b.cols[:len(fields)]
+	for j, f := range fields {
+		v := rec[f.s:f.e]
+		c := &cols[j]
+		if !c.nominal {
+			x, ok := parseNumber(v)
+			if ok && x == x {
+				row[j] = x
+				continue
+			}
+			if ok || isMissing(v) {
+				row[j] = nan
+				c.missing++
+				continue
+			}
+			b.toNominal(j)
+		}
+		row[j] = b.level(c, v, line)
+	}
+}
+
+// level returns the level code of v in nominal column c, adding the level if
+// it is new.
+func (b *builder) level(c *colState, v []byte, line int) float64 {
+	key := v
+	if x, ok := parseNumber(v); ok {
+		if x != x {
+			c.missing++
+			return nan
+		}
+		c.nums++
+		b.scratch = strconv.AppendFloat(b.scratch[:0], x, 'g', -1, 64)
+		key = b.scratch
+	} else {
+		if isMissing(v) {
+			c.missing++
+			return nan
+		}
+		c.words++
+		if c.words == 1 {
+			c.badLine, c.badVal = line, string(v)
+		}
+	}
+	if k, ok := c.index[string(key)]; ok {
+		return float64(k)
+	}
+	s := string(key)
+	k := len(c.levels)
+	c.levels = append(c.levels, s)
+	c.index[s] = k
+	return float64(k)
+}
+
+// toNominal turns numeric column j into a nominal one: the numbers stored so
+// far become levels named by their shortest form.
+func (b *builder) toNominal(j int) {
+	c := &b.cols[j]
+	c.nominal = true
+	c.nums = b.store.rows - 1 - c.missing // the rows before the current one
+	c.index = map[string]int{}
+	b.store.column(j, 1, func(v *float64) {
+		if *v != *v {
+			return
+		}
+		b.scratch = strconv.AppendFloat(b.scratch[:0], *v, 'g', -1, 64)
+		k, ok := c.index[string(b.scratch)]
+		if !ok {
+			k = len(c.levels)
+			s := string(b.scratch)
+			c.levels = append(c.levels, s)
+			c.index[s] = k
+		}
+		*v = float64(k)
+	})
+}
+
+// finish applies the typo guard and describes the columns.
+func (b *builder) finish(file string) ([]Column, error) {
+	cols := make([]Column, b.p)
+	for j := range b.cols {
+		c := &b.cols[j]
+		if c.nominal && c.words >= 1 && c.words <= 3 && 10*c.nums >= 9*(c.nums+c.words) {
+			return nil, errAt(file, c.badLine,
+				"column %q: %q is not a number, but %d of the column's %d values are; fix it, or mark a missing value with ?, NA or an empty field",
+				c.name, c.badVal, c.nums, c.nums+c.words)
+		}
+		cols[j] = Column{Name: c.name, Kind: Numeric, Missing: c.missing}
+		if c.nominal {
+			cols[j].Kind = Nominal
+			cols[j].Levels = c.levels
+		}
+		c.index = nil
+	}
+	return cols, nil
+}

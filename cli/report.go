@@ -6,7 +6,7 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/guptarohit/asciigraph"
 
@@ -60,26 +60,23 @@ func writeReport(out io.Writer, d *datasets.Dataset, spec *engine.Spec, r *eval.
 	fmt.Fprintln(out, shape)
 
 	fmt.Fprintln(out)
-	tw := tabwriter.NewWriter(out, 0, 0, 3, ' ', tabwriter.AlignRight)
-	header := "metric\tvalue\t"
+	header := []string{"metric", "value"}
 	if len(r.Std) > 0 {
-		header += "± std\t"
+		header = append(header, "± std")
 	}
-	fmt.Fprintln(tw, header+"baseline\t")
+	rows := [][]string{append(header, "baseline")}
 	for _, k := range orderedKeys(d.Task, r.Metrics) {
-		line := k + "\t" + num(r.Metrics[k]) + "\t"
+		row := []string{k, num(r.Metrics[k])}
 		if len(r.Std) > 0 {
-			line += num(r.Std[k]) + "\t"
+			row = append(row, num(r.Std[k]))
 		}
 		b, ok := r.Baseline[k]
 		if !ok {
 			b = math.NaN()
 		}
-		fmt.Fprintln(tw, line+num(b)+"\t")
+		rows = append(rows, append(row, num(b)))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	writeTable(out, rows)
 	if len(r.Folds) > 0 && len(r.Folds) <= 20 {
 		writeFolds(out, d.Task, r.Folds)
 	}
@@ -100,44 +97,41 @@ func writeFolds(out io.Writer, task datasets.Task, folds []map[string]float64) {
 		keys = keys[:4]
 	}
 	fmt.Fprintln(out, "\nper fold:")
-	tw := tabwriter.NewWriter(out, 0, 0, 3, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "fold\t"+strings.Join(keys, "\t")+"\t")
+	rows := [][]string{append([]string{"fold"}, keys...)}
 	for i, f := range folds {
-		line := fmt.Sprint(i + 1)
+		row := []string{fmt.Sprint(i + 1)}
 		for _, k := range keys {
-			line += "\t" + num(f[k])
+			row = append(row, num(f[k]))
 		}
-		fmt.Fprintln(tw, line+"\t")
+		rows = append(rows, row)
 	}
-	tw.Flush()
+	writeTable(out, rows)
 }
 
 func writeConfusion(out io.Writer, c *metrics.Confusion, per []metrics.ClassReport) {
 	fmt.Fprintln(out, "\nconfusion matrix (rows: actual, columns: predicted):")
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	line := "\t"
+	rows := [][]string{{"actual \\ predicted"}}
 	for _, l := range c.Labels {
-		line += trunc(l, 12) + "\t"
+		rows[0] = append(rows[0], trunc(l, 12))
 	}
-	fmt.Fprintln(tw, line)
-	for i, row := range c.Matrix {
-		line := trunc(c.Labels[i], 16) + "\t"
-		for _, n := range row {
-			line += fmt.Sprint(n) + "\t"
+	for i, counts := range c.Matrix {
+		row := []string{trunc(c.Labels[i], 16)}
+		for _, n := range counts {
+			row = append(row, fmt.Sprint(n))
 		}
-		fmt.Fprintln(tw, line)
+		rows = append(rows, row)
 	}
-	tw.Flush()
+	writeTable(out, rows)
 	if len(per) == 0 {
 		return
 	}
 	fmt.Fprintln(out, "\nper class:")
-	tw = tabwriter.NewWriter(out, 0, 0, 3, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "class\tprecision\trecall\tf1\tsupport\t")
+	rows = [][]string{{"class", "precision", "recall", "f1", "support"}}
 	for _, p := range per {
-		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.3f\t%d\t\n", trunc(p.Class, 16), p.Precision, p.Recall, p.F1, p.Support)
+		rows = append(rows, []string{trunc(p.Class, 16), fmt.Sprintf("%.3f", p.Precision),
+			fmt.Sprintf("%.3f", p.Recall), fmt.Sprintf("%.3f", p.F1), fmt.Sprint(p.Support)})
 	}
-	tw.Flush()
+	writeTable(out, rows)
 }
 
 func writeCoefficients(out io.Writer, c *engine.Coefficients) {
@@ -146,37 +140,61 @@ func writeCoefficients(out io.Writer, c *engine.Coefficients) {
 	}
 	rows, cols := c.Weights.Dims()
 	fmt.Fprintln(out, "\ncoefficients (first fold, on the prepared features):")
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	line := "feature\t"
+	table := [][]string{{"feature"}}
 	for i := 0; i < rows; i++ {
 		name := "y"
 		if i < len(c.Outputs) {
 			name = c.Outputs[i]
 		}
-		line += trunc(name, 12) + "\t"
+		table[0] = append(table[0], trunc(name, 12))
 	}
-	fmt.Fprintln(tw, line)
 	if len(c.Intercept) == rows {
-		line = "(intercept)\t"
+		row := []string{"(intercept)"}
 		for _, b := range c.Intercept {
-			line += fmt.Sprintf("%.4g\t", b)
+			row = append(row, fmt.Sprintf("%.4g", b))
 		}
-		fmt.Fprintln(tw, line)
+		table = append(table, row)
 	}
 	for j := 0; j < cols && j < 40; j++ {
 		name := fmt.Sprintf("x%d", j)
 		if j < len(c.Features) {
 			name = c.Features[j]
 		}
-		line = trunc(name, 24) + "\t"
+		row := []string{trunc(name, 24)}
 		for i := 0; i < rows; i++ {
-			line += fmt.Sprintf("%.4g\t", c.Weights.At(i, j))
+			row = append(row, fmt.Sprintf("%.4g", c.Weights.At(i, j)))
 		}
-		fmt.Fprintln(tw, line)
+		table = append(table, row)
 	}
-	tw.Flush()
+	writeTable(out, table)
 	if cols > 40 {
 		fmt.Fprintf(out, "  ... %d more features (--json has them all)\n", cols-40)
+	}
+}
+
+// writeTable prints rows as aligned columns: the first left-aligned, the
+// others (numbers) right-aligned, two spaces apart, indented by two.
+func writeTable(out io.Writer, rows [][]string) {
+	var widths []int
+	for _, row := range rows {
+		for j, cell := range row {
+			if j == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, row := range rows {
+		var b strings.Builder
+		for j, cell := range row {
+			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(cell))
+			if j == 0 {
+				b.WriteString("  " + cell + pad)
+			} else {
+				b.WriteString("  " + pad + cell)
+			}
+		}
+		fmt.Fprintln(out, b.String())
 	}
 }
 

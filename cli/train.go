@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -98,6 +99,25 @@ func modelsFor(task datasets.Task) []string {
 type record struct {
 	*eval.Result
 	Recipe recipe `json:"recipe"`
+}
+
+// MarshalJSON writes the result's fields followed by "recipe". It is needed
+// because the embedded Result's own MarshalJSON would otherwise be promoted
+// and drop the recipe.
+func (r record) MarshalJSON() ([]byte, error) {
+	res, err := json.Marshal(r.Result)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := json.Marshal(r.Recipe)
+	if err != nil {
+		return nil, err
+	}
+	if len(res) < 2 || res[len(res)-1] != '}' {
+		return nil, fmt.Errorf("result is not a JSON object")
+	}
+	out := append(res[:len(res)-1:len(res)-1], `,"recipe":`...)
+	return append(append(out, rec...), '}'), nil
 }
 
 type recipe struct {

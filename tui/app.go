@@ -1,0 +1,493 @@
+// Package tui is tealab's interactive lab: a bubbletea program with a small
+// root router (app) and one sub-model per screen — data, model,
+// hyperparameters, training, results, runs — that share a common (size,
+// styles, theme). The root only routes (DESIGN.md contract 7): global keys,
+// size fan-out, app-wide messages, then hand-off to the focused screen.
+//
+// Training never runs in Update (contract 3): see jobs.go.
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+// Options are the lab's start-up choices (the CLI flags of `tealab`).
+type Options struct {
+	Data   string            // data source as datasets.Open reads it; "" starts on the data screen
+	Target string            // target column; "" is the last column, "-" none
+	Model  string            // model name; "" starts on the model screen (or the data screen)
+	Params map[string]string // hyperparameters over the model's defaults
+	Train  bool              // start training at once (needs Data and Model)
+	Seed   uint64            // seed of the split and the model; 0 means 1
+	Split  float64           // hold-out fraction; 0 means 0.2
+	Folds  int               // k-fold cross-validation when >= 2
+	Theme  string            // dark, light, high-contrast or mono; "" picks from the terminal
+}
+
+// Minimum terminal size the screens are laid out for.
+const (
+	minWidth  = 80
+	minHeight = 24
+)
+
+// quitWait is how long quitting waits for a cancelled run to stop.
+const quitWait = 500 * time.Millisecond
+
+// Run opens the lab on the terminal and returns when the person quits. The
+// error is non-nil only for failures (an unknown theme, a terminal error).
+func Run(opt Options) error {
+	var logf func(string, ...any)
+	if os.Getenv("DEBUG") != "" {
+		f, err := tea.LogToFile("tealab-debug.log", "tealab")
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		logf = log.Printf
+	}
+	a, err := newApp(opt, lipgloss.DefaultRenderer())
+	if err != nil {
+		return err
+	}
+	a.c.logf = logf
+	p := tea.NewProgram(a, tea.WithAltScreen())
+	m, err := p.Run()
+	if fa, ok := m.(*app); ok {
+		fa.cancel()
+		fa.job.stop(quitWait)
+	}
+	if errors.Is(err, tea.ErrInterrupted) {
+		return nil
+	}
+	return err
+}
+
+// screenID names the screens, in the order a person goes through them.
+type screenID int
+
+const (
+	screenData screenID = iota
+	screenModel
+	screenParams
+	screenTrain
+	screenResults
+	screenRuns
+	numScreens
+)
+
+var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs"}
+
+// screen is one page of the lab. Screens are pointers mutated only in Update.
+type screen interface {
+	Update(tea.Msg) tea.Cmd
+	View() string
+	SetSize(w, h int)
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+	// Typing reports whether a text field has the keyboard: letter keys then
+	// go to it, not to the global bindings.
+	Typing() bool
+	// Back closes an inner mode (a picker, a form, a comparison) and reports
+	// whether it did; if not, esc goes to the previous screen.
+	Back() bool
+}
+
+// app is the root model.
+type app struct {
+	c      *common
+	keys   globalKeys
+	help   help.Model
+	full   bool // full help shown
+	w, h   int  // terminal size
+	cur    screenID
+	prev   screenID // where esc goes from the runs screen
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	screens [numScreens]screen
+	data    *dataScreen
+	model   *modelScreen
+	params  *paramsScreen
+	train   *trainScreen
+	results *resultsScreen
+	runs    *runsScreen
+
+	// The session: what has been chosen so far.
+	ds     *datasets.Dataset
+	source string
+	spec   *engine.Spec
+
+	job     *trainJob // the run in flight, nil when none
+	nextRun int
+	history []*runRecord
+
+	startup *Options // start-up choices not applied yet
+}
+
+func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
+	c, err := newCommon(opt.Theme, r)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1}
+	a.help.Styles = widgets.HelpStyles(c.styles)
+	a.help.ShortSeparator = " · "
+	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, Seed: opt.Seed}
+	if evalOpts.Seed == 0 {
+		evalOpts.Seed = 1
+	}
+	if evalOpts.Split <= 0 || evalOpts.Split >= 1 {
+		evalOpts.Split = 0.2
+	}
+	a.data = newDataScreen(c)
+	a.model = newModelScreen(c)
+	a.params = newParamsScreen(c, evalOpts)
+	a.train = newTrainScreen(c)
+	a.results = newResultsScreen(c, ctx)
+	a.runs = newRunsScreen(c)
+	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs}
+	if opt.Data != "" {
+		o := opt
+		a.startup = &o
+	}
+	return a, nil
+}
+
+func (a *app) Init() tea.Cmd {
+	if a.startup != nil {
+		return a.data.open(a.startup.Data, a.startup.Target, true)
+	}
+	return nil
+}
+
+func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.w, a.h = msg.Width, msg.Height
+		a.c.width, a.c.height = max(msg.Width, minWidth), max(msg.Height-2, minHeight-2)
+		a.help.Width = a.c.width
+		for _, s := range a.screens {
+			s.SetSize(a.c.width, a.c.height)
+		}
+		return a, nil
+	case tea.KeyMsg:
+		if cmd, done := a.globalKey(msg); done {
+			return a, cmd
+		}
+	case progressMsg:
+		if a.job == nil || msg.run != a.job.id {
+			return a, nil // a stale run: drop it and stop listening
+		}
+		a.train.progress(msg)
+		return a, waitFor(a.job)
+	case trainDoneMsg:
+		if a.job == nil || msg.run != a.job.id {
+			return a, nil
+		}
+		return a, a.finishRun(msg)
+	case datasetChosenMsg:
+		return a, a.chooseDataset(msg)
+	case modelChosenMsg:
+		return a, a.chooseModel(msg.spec, nil)
+	case trainRequestMsg:
+		return a, a.startRun(msg.values, msg.opts)
+	case cancelRunMsg:
+		if a.job != nil && msg.run == a.job.id {
+			a.job.cancel() // the partial result still arrives
+		}
+		return a, nil
+	case showRunMsg:
+		if r := a.run(msg.run); r != nil && r.done {
+			a.results.show(r)
+			a.results.fromRuns = true
+			a.goTo(screenResults)
+			return a, a.results.regionsCmd()
+		}
+		return a, nil
+	case retrainMsg:
+		if r := a.run(msg.run); r != nil && r.spec != nil {
+			a.ds, a.source, a.spec = r.data, r.source, r.spec
+			a.model.setTask(r.data.Task, r.spec.Name)
+			a.params.setModel(r.data, r.spec, r.values, &r.opts)
+			a.goTo(screenParams)
+		}
+		return a, nil
+	}
+	return a, a.screens[a.cur].Update(msg)
+}
+
+// globalKey handles the keys every screen shares; done says the key was used.
+func (a *app) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+	typing := a.screens[a.cur].Typing()
+	switch {
+	case msg.Type == tea.KeyCtrlC, !typing && key.Matches(msg, a.keys.Quit):
+		return a.quit(), true
+	case typing && msg.Type != tea.KeyEsc:
+		return nil, false
+	case key.Matches(msg, a.keys.Help):
+		a.full = !a.full
+		return nil, true
+	case key.Matches(msg, a.keys.Theme):
+		a.c.cycleTheme()
+		a.help.Styles = widgets.HelpStyles(a.c.styles)
+		return nil, true
+	case key.Matches(msg, a.keys.Runs) && a.cur != screenRuns:
+		a.prev = a.cur
+		a.runs.setRuns(a.history)
+		a.goTo(screenRuns)
+		return nil, true
+	case key.Matches(msg, a.keys.Back):
+		if a.full {
+			a.full = false
+			return nil, true
+		}
+		if a.screens[a.cur].Back() {
+			return nil, true
+		}
+		return a.back(), true
+	}
+	return nil, false
+}
+
+// back goes to the previous screen; leaving the training screen abandons the
+// run (its messages are dropped from now on).
+func (a *app) back() tea.Cmd {
+	switch a.cur {
+	case screenModel:
+		a.goTo(screenData)
+	case screenParams:
+		a.goTo(screenModel)
+	case screenTrain:
+		a.abandon()
+		a.goTo(screenParams)
+	case screenResults:
+		if a.results.fromRuns {
+			a.goTo(screenRuns)
+		} else {
+			a.goTo(screenParams)
+		}
+	case screenRuns:
+		a.goTo(a.prev)
+	}
+	return nil
+}
+
+func (a *app) goTo(s screenID) {
+	a.cur = s
+	a.full = false
+}
+
+// quit cancels a run in flight, waits briefly for it to stop, then quits.
+func (a *app) quit() tea.Cmd {
+	j := a.job
+	a.job = nil
+	a.cancel()
+	return func() tea.Msg {
+		j.stop(quitWait)
+		return tea.QuitMsg{}
+	}
+}
+
+// abandon cancels the run in flight without waiting; its messages are dropped.
+func (a *app) abandon() {
+	if a.job != nil {
+		a.job.cancel()
+		if r := a.run(a.job.id); r != nil && !r.done {
+			r.finish(nil, context.Canceled)
+		}
+		a.job = nil
+	}
+}
+
+func (a *app) chooseDataset(msg datasetChosenMsg) tea.Cmd {
+	a.ds, a.source = msg.ds, msg.source
+	keep := ""
+	if a.spec != nil {
+		keep = a.spec.Name
+	}
+	a.model.setTask(msg.ds.Task, keep)
+	a.goTo(screenModel)
+	if st := a.startup; st != nil {
+		a.startup = nil
+		if st.Model != "" {
+			spec, err := engine.Lookup(st.Model)
+			if err != nil {
+				a.model.setError(err)
+				return nil
+			}
+			return a.chooseModel(spec, st)
+		}
+	}
+	return nil
+}
+
+// chooseModel opens the hyperparameter form; with start-up options it applies
+// their parameters and, with Train, starts the run.
+func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
+	if a.ds != nil && !spec.Supports(a.ds.Task) {
+		a.model.setError(fmt.Errorf("model %s does not do %s; pick one of the models listed", spec.Name, a.ds.Task))
+		a.goTo(screenModel)
+		return nil
+	}
+	a.spec = spec
+	a.model.point(spec.Name)
+	var v engine.Values
+	if st != nil {
+		var err error
+		if v, err = spec.Parse(st.Params); err != nil {
+			a.params.setModel(a.ds, spec, nil, nil)
+			a.params.setError(err)
+			a.goTo(screenParams)
+			return nil
+		}
+	}
+	a.params.setModel(a.ds, spec, v, nil)
+	a.goTo(screenParams)
+	if st != nil && st.Train {
+		return a.params.submit()
+	}
+	return nil
+}
+
+// startRun launches a run of the chosen model on the chosen dataset.
+func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
+	if a.ds == nil || a.spec == nil {
+		return nil
+	}
+	a.abandon()
+	id := a.nextRun
+	a.nextRun++
+	r := &runRecord{id: id, data: a.ds, source: a.source, spec: a.spec, values: v, opts: opt, started: time.Now()}
+	a.history = append(a.history, r)
+	ds, spec := a.ds, a.spec
+	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
+		return eval.Run(ctx, ds, spec, v, opt, progress)
+	}
+	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.logf)
+	a.train.start(r)
+	a.goTo(screenTrain)
+	return waitFor(a.job)
+}
+
+// finishRun records the end of the current run and shows its results, or
+// its error on the training screen.
+func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
+	a.job = nil
+	a.train.progress(progressMsg{run: msg.run, steps: msg.tail})
+	r := a.run(msg.run)
+	if r == nil {
+		return nil
+	}
+	r.finish(msg.result, msg.err)
+	a.train.done(r)
+	if r.result == nil || (r.err != nil && !r.cancelled()) {
+		return nil // the training screen shows the error, esc goes back
+	}
+	a.runs.setRuns(a.history)
+	if a.cur == screenTrain {
+		a.results.show(r)
+		a.results.fromRuns = false
+		a.goTo(screenResults)
+		return a.results.regionsCmd()
+	}
+	return nil
+}
+
+func (a *app) run(id int) *runRecord {
+	for _, r := range a.history {
+		if r.id == id {
+			return r
+		}
+	}
+	return nil
+}
+
+func (a *app) View() string {
+	if a.w == 0 {
+		return ""
+	}
+	st := a.c.styles
+	if a.w < minWidth || a.h < minHeight {
+		msg := fmt.Sprintf("enlarge the terminal (need %dx%d, have %dx%d)", minWidth, minHeight, a.w, a.h)
+		return lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, st.Warn.Render(clip(msg, a.w)),
+			lipgloss.WithWhitespaceChars(" "))
+	}
+	s := a.screens[a.cur]
+	body := fit(s.View(), a.c.width, a.c.height)
+	if a.full {
+		body = overlayBottom(body, a.fullHelp(s), a.c.width)
+	}
+	keys := helpKeys{screen: s, global: a.keys}
+	status := " " + a.help.ShortHelpView(keys.ShortHelp())
+	return a.header() + "\n" + body + "\n" + fitWidth(st.StatusBar.Render(status), a.c.width)
+}
+
+func (a *app) fullHelp(s screen) string {
+	keys := helpKeys{screen: s, global: a.keys}
+	h := a.help
+	h.ShowAll = true
+	block := h.FullHelpView(keys.FullHelp())
+	return a.c.styles.Panel.Render(block)
+}
+
+// header is the breadcrumb (tealab ▸ dataset ▸ model ▸ screen) and, on the
+// right, what the screen says about itself.
+func (a *app) header() string {
+	st := a.c.styles
+	crumbs := []string{st.Title.Render("tealab")}
+	dsName, model := "", ""
+	if a.ds != nil && a.cur > screenData {
+		dsName = a.ds.Name
+	}
+	if a.spec != nil && a.cur > screenModel && a.cur != screenRuns {
+		model = a.spec.Title
+	}
+	// The training and results screens name their own run's data and model.
+	if r, ok := a.screens[a.cur].(interface{ shownRun() *runRecord }); ok && r.shownRun() != nil {
+		dsName, model = r.shownRun().data.Name, r.shownRun().spec.Title
+	}
+	for _, c := range []string{dsName, model} {
+		if c != "" {
+			crumbs = append(crumbs, st.Text.Render(c))
+		}
+	}
+	crumbs = append(crumbs, st.Accent.Render(screenNames[a.cur]))
+	left := " " + strings.Join(crumbs, st.Muted.Render(" ▸ "))
+	right := ""
+	if h, ok := a.screens[a.cur].(interface{ headerInfo() string }); ok {
+		right = h.headerInfo()
+	}
+	right = st.Muted.Render(right + " ")
+	return spread(left, right, a.c.width)
+}
+
+// overlayBottom replaces the last lines of body with block (centred).
+func overlayBottom(body, block string, w int) string {
+	lines := strings.Split(body, "\n")
+	bl := strings.Split(block, "\n")
+	if len(bl) > len(lines) {
+		bl = bl[len(bl)-len(lines):]
+	}
+	start := len(lines) - len(bl)
+	for i, l := range bl {
+		lines[start+i] = fitWidth(lipgloss.PlaceHorizontal(w, lipgloss.Center, l), w)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+)
+
+// trainingApp is the app on the training screen at w x h with n steps drawn
+// (validation on every step to 100, then every 10th, as eval samples it).
+func trainingApp(b testing.TB, w, h, n int) *app {
+	a, err := newApp(Options{Theme: "dark"}, asciiRenderer())
+	if err != nil {
+		b.Fatal(err)
+	}
+	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	tb, err := datasets.Open("iris")
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := tb.Dataset("", datasets.Auto)
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec, err := engine.Lookup("logistic")
+	if err != nil {
+		b.Skip(err)
+	}
+	r := &runRecord{id: 1, data: d, source: "iris", spec: spec, values: spec.Defaults(), opts: eval.DefaultOptions(), started: time.Now()}
+	a.history = append(a.history, r)
+	a.ds, a.spec = d, spec
+	a.train.start(r)
+	a.cur = screenTrain
+	steps := make([]eval.Progress, n)
+	for i := range steps {
+		s := i + 1
+		p := eval.Point{Step: s, TrainLoss: 1/float64(s) + 0.05, ValLoss: math.NaN(), ValError: math.NaN()}
+		if s <= 100 || s%10 == 0 {
+			p.ValLoss, p.ValError = 1.2/float64(s)+0.1, 0.6/math.Sqrt(float64(s))+0.02
+		}
+		steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 2 * n, Point: p, Elapsed: time.Duration(s) * time.Millisecond}
+	}
+	a.train.progress(progressMsg{run: 1, steps: steps})
+	return a
+}
+
+// BenchmarkTrainingView renders the training screen at 200x60 with 1,000
+// history points (target: under 2 ms a frame).
+func BenchmarkTrainingView(b *testing.B) {
+	a := trainingApp(b, 200, 60, 1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = a.View()
+	}
+}
+
+// BenchmarkTrainingUpdate is the cost of one progress message of 40 steps
+// (a 100k-steps/s model at 25 messages a second) on a 10,000-step history.
+func BenchmarkTrainingUpdate(b *testing.B) {
+	a := trainingApp(b, 200, 60, 10000)
+	batch := make([]eval.Progress, 40)
+	for i := range batch {
+		batch[i] = eval.Progress{Fold: 1, Folds: 1, Point: eval.Point{Step: 10001 + i, TrainLoss: 0.1, ValLoss: math.NaN(), ValError: math.NaN()}}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a.train.progress(progressMsg{run: 1, steps: batch})
+	}
+}
+
+func TestTrainingViewFrame(t *testing.T) {
+	a := trainingApp(t, 200, 60, 1000)
+	v := view(a)
+	checkFrame(t, v, 200, 60)
+	mustContain(t, v, "training loss", "validation on held-out rows", "train loss", "val error", "1000/2000 iterations", "ETA")
+}
+
+func TestReduceSeries(t *testing.T) {
+	short := []float64{3, 1, 2}
+	if got, dx := reduceSeries(short, 8); len(got) != 3 || dx != 1 {
+		t.Fatalf("a short series changed: %v, dx %v", got, dx)
+	}
+	y := make([]float64, 10000)
+	for i := range y {
+		y[i] = 1
+		if i%2 == 0 && i < 5000 {
+			y[i] = math.NaN() // sampled validation
+		}
+	}
+	y[1234] = 99 // a spike
+	y[8000] = -5 // a dip
+	y[9999] = 0.5
+	got, dx := reduceSeries(y, 100)
+	if len(got) != 100 || dx != 100 {
+		t.Fatalf("len %d, dx %v; want 100 points of 100 steps", len(got), dx)
+	}
+	var hasSpike, hasDip bool
+	for _, v := range got {
+		hasSpike = hasSpike || v == 99
+		hasDip = hasDip || v == -5
+	}
+	if !hasSpike || !hasDip {
+		t.Errorf("extremes lost: spike %v, dip %v", hasSpike, hasDip)
+	}
+	if got[len(got)-1] != 0.5 {
+		t.Errorf("last point %v, want the latest value 0.5", got[len(got)-1])
+	}
+	allNaN := make([]float64, 1000)
+	for i := range allNaN {
+		allNaN[i] = math.NaN()
+	}
+	for _, v := range must(reduceSeries(allNaN, 10)) {
+		if !math.IsNaN(v) {
+			t.Fatal("an all-NaN series gained values")
+		}
+	}
+}
+
+func must(y []float64, _ float64) []float64 { return y }

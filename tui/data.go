@@ -1,0 +1,933 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/table"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+type dataKeys struct {
+	Up, Down  key.Binding
+	Load      key.Binding
+	Use       key.Binding
+	Knobs     key.Binding
+	Browse    key.Binding
+	Path      key.Binding
+	Preview   key.Binding
+	SetTarget key.Binding
+	NoTarget  key.Binding
+	ScrollL   key.Binding
+	ScrollR   key.Binding
+	NextField key.Binding
+	PrevField key.Binding
+	Generate  key.Binding
+	OpenTyped key.Binding
+}
+
+func defaultDataKeys() dataKeys {
+	return dataKeys{
+		Up:        bind("↑/k", "up", "up", "k"),
+		Down:      bind("↓/j", "down", "down", "j"),
+		Load:      bind("enter", "load & preview", "enter"),
+		Use:       bind("enter", "use this data →", "enter"),
+		Knobs:     bind("e", "edit knobs", "e"),
+		Browse:    bind("o", "browse files", "o"),
+		Path:      bind("p", "type a path", "p"),
+		Preview:   bind("→/l", "preview", "right", "l"),
+		SetTarget: bind("s", "set as target", "s"),
+		NoTarget:  bind("u", "no target (clustering)", "u"),
+		ScrollL:   bind("h", "columns left", "h"),
+		ScrollR:   bind("l", "columns right", "l"),
+		NextField: bind("↓/tab", "next knob", "down", "tab"),
+		PrevField: bind("↑/shift+tab", "previous knob", "up", "shift+tab"),
+		Generate:  bind("enter", "generate", "enter"),
+		OpenTyped: bind("enter", "open", "enter"),
+	}
+}
+
+type dataFocus int
+
+const (
+	focusList dataFocus = iota
+	focusKnobs
+	focusPicker
+	focusPath
+	focusPreview
+)
+
+// Preview tabs.
+const (
+	previewColumns = "Columns"
+	previewRows    = "Rows"
+	previewBalance = "Balance"
+)
+
+// maxPreviewRows caps the rows table: a preview, not a spreadsheet.
+const maxPreviewRows = 1000
+
+// knobField edits one generator knob.
+type knobField struct {
+	knob  datasets.Knob
+	input textinput.Model
+	err   error
+}
+
+// dataScreen chooses the data: built-in sets, generators with their knobs,
+// or a file (picked or typed). Nothing is parsed until a source is chosen
+// (datasets.Catalog is cheap); loading runs in a tea.Cmd. The preview shows
+// the columns (kind, missing, levels or range), the rows and the class
+// balance, and lets the person choose the target column.
+type dataScreen struct {
+	c       *common
+	keys    dataKeys
+	entries []datasets.Entry
+	cursor  int // over entries, then one "open a file" item
+	focus   dataFocus
+	knobs   map[string][]*knobField
+	kfocus  int
+	picker  fileBrowser
+	path    textinput.Model
+
+	loading   string // the source being loaded, "" when idle
+	seq       int
+	auto      bool   // continue as soon as the load succeeds (start-up)
+	pending   string // target asked for with the load
+	loadErr   error
+	table     *datasets.Table
+	source    string
+	target    string // "" means the last column
+	ds        *datasets.Dataset
+	dsErr     error
+	tabs      widgets.Tabs
+	cols      table.Model
+	rows      table.Model
+	colOff    int // first column of the rows table
+	balance   widgets.Bars
+	balanceOK bool
+	w, h      int
+}
+
+func newDataScreen(c *common) *dataScreen {
+	s := &dataScreen{c: c, keys: defaultDataKeys(), entries: datasets.Catalog(), knobs: map[string][]*knobField{}}
+	for _, e := range s.entries {
+		for _, k := range e.Knobs {
+			in := newInput()
+			in.CharLimit = 20
+			in.Width = 10
+			in.SetValue(engine.Format(k.Default))
+			s.knobs[e.Name] = append(s.knobs[e.Name], &knobField{knob: k, input: in})
+		}
+	}
+	s.path = newInput()
+	s.path.Prompt = "path: "
+	s.path.Placeholder = "data.csv, data.tsv, data.arff (.gz too)"
+	s.path.CharLimit = 4096
+	s.tabs = widgets.NewTabs([]string{previewColumns, previewRows, previewBalance}, c.styles)
+	s.cols = table.New()
+	s.rows = table.New()
+	s.balance = widgets.NewBars(nil, nil, c.styles)
+	return s
+}
+
+func (s *dataScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	pw, ph := s.previewSize()
+	s.tabs.SetSize(pw-4, 1)
+	th := max(ph-7, 3)
+	s.cols.SetWidth(pw - 4)
+	s.cols.SetHeight(th)
+	s.rows.SetWidth(pw - 4)
+	s.rows.SetHeight(th)
+	s.balance.SetSize(pw-4, th+1)
+	s.path.Width = max(pw-14, 10)
+	s.refreshRows()
+}
+
+func (s *dataScreen) listWidth() int { return min(max(s.w*3/10, 30), 44) }
+
+func (s *dataScreen) previewSize() (int, int) { return s.w - s.listWidth() - 1, s.h }
+
+func (s *dataScreen) Typing() bool { return s.focus == focusKnobs || s.focus == focusPath }
+
+func (s *dataScreen) Back() bool {
+	switch s.focus {
+	case focusKnobs, focusPicker, focusPath, focusPreview:
+		s.focus = focusList
+		s.path.Blur()
+		s.blurKnobs()
+		return true
+	}
+	return false
+}
+
+func (s *dataScreen) ShortHelp() []key.Binding {
+	switch s.focus {
+	case focusKnobs:
+		return []key.Binding{s.keys.Generate, s.keys.NextField}
+	case focusPicker:
+		return []key.Binding{s.picker.keys.Open, s.picker.keys.Parent, s.picker.keys.Hidden}
+	case focusPath:
+		return []key.Binding{s.keys.OpenTyped}
+	case focusPreview:
+		ks := []key.Binding{s.keys.Use, s.tabs.KeyMap.Next}
+		switch s.tabs.ActiveName() {
+		case previewColumns:
+			ks = append(ks, s.keys.SetTarget, s.keys.NoTarget)
+		case previewRows:
+			ks = append(ks, s.keys.ScrollL, s.keys.ScrollR)
+		}
+		return ks
+	}
+	ks := []key.Binding{s.loadOrUse()}
+	if s.selectedEntry() != nil && s.selectedEntry().Kind == "generator" {
+		ks = append(ks, s.keys.Knobs)
+	}
+	ks = append(ks, s.keys.Browse, s.keys.Path)
+	if s.table != nil {
+		ks = append(ks, s.keys.Preview)
+	}
+	return ks
+}
+
+func (s *dataScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{s.keys.Up, s.keys.Down, s.keys.Load, s.keys.Knobs, s.keys.Browse, s.keys.Path},
+		{s.keys.Preview, s.tabs.KeyMap.Next, s.keys.SetTarget, s.keys.NoTarget, s.keys.ScrollL, s.keys.ScrollR},
+	}
+}
+
+// loadOrUse is the list's enter: load the highlighted source, or continue
+// with it when it is what the preview shows.
+func (s *dataScreen) loadOrUse() key.Binding {
+	if s.ds != nil && s.source == s.highlightedSource() {
+		return s.keys.Use
+	}
+	return s.keys.Load
+}
+
+func (s *dataScreen) headerInfo() string {
+	if s.loading != "" {
+		return "loading " + clip(s.loading, 30) + "…"
+	}
+	return fmt.Sprintf("%d built-in sets and generators", len(s.entries))
+}
+
+func (s *dataScreen) selectedEntry() *datasets.Entry {
+	if s.cursor < len(s.entries) {
+		return &s.entries[s.cursor]
+	}
+	return nil
+}
+
+// highlightedSource is the source the list's cursor stands for, with the
+// generator's knobs as edited ("" for the file item or invalid knobs).
+func (s *dataScreen) highlightedSource() string {
+	e := s.selectedEntry()
+	if e == nil {
+		return ""
+	}
+	if e.Kind != "generator" {
+		return e.Name
+	}
+	var parts []string
+	for _, f := range s.knobs[e.Name] {
+		if f.err != nil {
+			return ""
+		}
+		parts = append(parts, f.knob.Name+"="+strings.TrimSpace(f.input.Value()))
+	}
+	return e.Name + ":" + strings.Join(parts, ",")
+}
+
+// open loads source in the background; auto continues to the model screen
+// as soon as it is loaded (the start-up path).
+func (s *dataScreen) open(source, target string, auto bool) tea.Cmd {
+	s.seq++
+	seq := s.seq
+	s.loading, s.auto, s.pending, s.loadErr = source, auto, target, nil
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = tableLoadedMsg{seq: seq, source: source, err: fmt.Errorf("%s: reading crashed: %v", source, r)}
+			}
+		}()
+		t, err := datasets.Open(source)
+		return tableLoadedMsg{seq: seq, source: source, table: t, err: err}
+	}
+}
+
+func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tableLoadedMsg:
+		if msg.seq != s.seq {
+			return nil // a newer load was asked for
+		}
+		s.loading = ""
+		if msg.err != nil {
+			s.loadErr = msg.err
+			return nil
+		}
+		s.table, s.source = msg.table, msg.source
+		s.setTarget(s.pending)
+		s.tabs.SetActive(0)
+		s.focus = focusPreview
+		if s.auto {
+			s.auto = false
+			if s.ds != nil {
+				return s.use()
+			}
+		}
+		return nil
+	case fileChosenMsg:
+		s.focus = focusList
+		return s.open(msg.path, "", false)
+	case dirReadMsg:
+		return s.picker.update(msg)
+	case tea.KeyMsg:
+		return s.key(msg)
+	}
+	return nil
+}
+
+func (s *dataScreen) key(msg tea.KeyMsg) tea.Cmd {
+	switch s.focus {
+	case focusKnobs:
+		return s.keyKnobs(msg)
+	case focusPicker:
+		return s.updatePicker(msg)
+	case focusPath:
+		if key.Matches(msg, s.keys.OpenTyped) {
+			p := strings.TrimSpace(s.path.Value())
+			if p == "" {
+				return nil
+			}
+			s.path.Blur()
+			s.focus = focusList
+			return s.open(expandHome(p), "", false)
+		}
+		var cmd tea.Cmd
+		s.path, cmd = s.path.Update(msg)
+		return cmd
+	case focusPreview:
+		return s.keyPreview(msg)
+	}
+	n := len(s.entries) + 1
+	switch {
+	case key.Matches(msg, s.keys.Up):
+		s.cursor = (s.cursor - 1 + n) % n
+	case key.Matches(msg, s.keys.Down):
+		s.cursor = (s.cursor + 1) % n
+	case key.Matches(msg, s.keys.Load):
+		if s.selectedEntry() == nil {
+			return s.startPicker()
+		}
+		src := s.highlightedSource()
+		if src == "" {
+			s.focus = focusKnobs
+			s.focusKnob()
+			return nil
+		}
+		if s.ds != nil && src == s.source {
+			return s.use()
+		}
+		return s.open(src, "", false)
+	case key.Matches(msg, s.keys.Knobs):
+		if e := s.selectedEntry(); e != nil && e.Kind == "generator" {
+			s.focus, s.kfocus = focusKnobs, 0
+			s.focusKnob()
+		}
+	case key.Matches(msg, s.keys.Browse):
+		return s.startPicker()
+	case key.Matches(msg, s.keys.Path):
+		s.focus = focusPath
+		return s.path.Focus()
+	case key.Matches(msg, s.keys.Preview):
+		if s.table != nil {
+			s.focus = focusPreview
+		}
+	}
+	return nil
+}
+
+func (s *dataScreen) keyKnobs(msg tea.KeyMsg) tea.Cmd {
+	e := s.selectedEntry()
+	if e == nil {
+		s.focus = focusList
+		return nil
+	}
+	fs := s.knobs[e.Name]
+	switch {
+	case key.Matches(msg, s.keys.Generate):
+		for i, f := range fs {
+			if f.err != nil {
+				s.kfocus = i
+				s.focusKnob()
+				return nil
+			}
+		}
+		s.blurKnobs()
+		s.focus = focusList
+		return s.open(s.highlightedSource(), "", false)
+	case key.Matches(msg, s.keys.NextField):
+		s.kfocus = (s.kfocus + 1) % len(fs)
+		s.focusKnob()
+		return nil
+	case key.Matches(msg, s.keys.PrevField):
+		s.kfocus = (s.kfocus - 1 + len(fs)) % len(fs)
+		s.focusKnob()
+		return nil
+	}
+	if s.kfocus >= len(fs) {
+		return nil
+	}
+	f := fs[s.kfocus]
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	f.err = checkKnob(f.knob, f.input.Value())
+	return cmd
+}
+
+// checkKnob validates a knob value against its range, naming the knob.
+func checkKnob(k datasets.Knob, text string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("knob %s: %q is not a number", k.Name, text)
+	}
+	if k.Int && v != math.Trunc(v) {
+		return fmt.Errorf("knob %s: %s is not a whole number", k.Name, text)
+	}
+	if v < k.Min || v > k.Max {
+		return fmt.Errorf("knob %s: %s is out of range [%s, %s]", k.Name, text, engine.Format(k.Min), engine.Format(k.Max))
+	}
+	return nil
+}
+
+func (s *dataScreen) focusKnob() {
+	e := s.selectedEntry()
+	if e == nil {
+		return
+	}
+	for i, f := range s.knobs[e.Name] {
+		if i == s.kfocus {
+			f.input.Focus()
+		} else {
+			f.input.Blur()
+		}
+	}
+}
+
+func (s *dataScreen) blurKnobs() {
+	for _, fs := range s.knobs {
+		for _, f := range fs {
+			f.input.Blur()
+		}
+	}
+}
+
+func (s *dataScreen) startPicker() tea.Cmd {
+	if s.picker.seq == 0 {
+		s.picker = newFileBrowser()
+	}
+	s.focus = focusPicker
+	return s.picker.read(s.picker.dir)
+}
+
+func (s *dataScreen) updatePicker(msg tea.Msg) tea.Cmd {
+	return s.picker.update(msg)
+}
+
+func (s *dataScreen) keyPreview(msg tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, s.keys.Use):
+		if s.ds != nil {
+			return s.use()
+		}
+		return nil
+	case key.Matches(msg, s.tabs.KeyMap.Next, s.tabs.KeyMap.Prev):
+		var cmd tea.Cmd
+		s.tabs, cmd = s.tabs.Update(msg)
+		return cmd
+	}
+	switch s.tabs.ActiveName() {
+	case previewColumns:
+		switch {
+		case key.Matches(msg, s.keys.SetTarget):
+			if i := s.cols.Cursor(); i >= 0 && i < len(s.table.Columns) {
+				s.setTarget(s.table.Columns[i].Name)
+			}
+			return nil
+		case key.Matches(msg, s.keys.NoTarget):
+			s.setTarget(datasets.NoTarget)
+			return nil
+		}
+		var cmd tea.Cmd
+		s.cols, cmd = s.cols.Update(msg)
+		return cmd
+	case previewRows:
+		switch {
+		case key.Matches(msg, s.keys.ScrollL):
+			s.colOff = max(s.colOff-1, 0)
+			s.refreshRows()
+			return nil
+		case key.Matches(msg, s.keys.ScrollR):
+			if s.table != nil {
+				s.colOff = min(s.colOff+1, len(s.table.Columns)-1)
+				s.refreshRows()
+			}
+			return nil
+		}
+		var cmd tea.Cmd
+		s.rows, cmd = s.rows.Update(msg)
+		return cmd
+	case previewBalance:
+		var cmd tea.Cmd
+		s.balance, cmd = s.balance.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+// use hands the chosen dataset to the root.
+func (s *dataScreen) use() tea.Cmd {
+	m := datasetChosenMsg{table: s.table, ds: s.ds, source: s.source, target: s.target}
+	return func() tea.Msg { return m }
+}
+
+// setTarget re-derives the dataset with target ("" = last column).
+func (s *dataScreen) setTarget(target string) {
+	s.target = target
+	s.ds, s.dsErr = s.table.Dataset(target, datasets.Auto)
+	s.refreshColumns()
+	s.refreshRows()
+	s.refreshBalance()
+}
+
+func (s *dataScreen) targetIndex() int {
+	switch s.target {
+	case datasets.NoTarget:
+		return -1
+	case "":
+		return len(s.table.Columns) - 1
+	}
+	return s.table.ColumnIndex(s.target)
+}
+
+func (s *dataScreen) tableStyles() table.Styles {
+	st := table.DefaultStyles()
+	st.Header = s.c.styles.Header.Padding(0, 1)
+	st.Cell = s.c.styles.Text.Padding(0, 1)
+	st.Selected = s.c.styles.SelectedRow
+	return st
+}
+
+func (s *dataScreen) refreshColumns() {
+	t := s.table
+	if t == nil {
+		return
+	}
+	pw, _ := s.previewSize()
+	avail := pw - 4
+	nameW := 8
+	for _, c := range t.Columns {
+		nameW = max(nameW, min(len(c.Name)+2, 24))
+	}
+	// Cells have one space of padding on each side; the role column only
+	// when there is room (else the target's name carries a ◂).
+	wideRole := avail >= 80
+	fixed := nameW + 7 + 7 + 2*4
+	if wideRole {
+		fixed += 7 + 2
+	}
+	lvW := max(avail-fixed, 6)
+	cols := []table.Column{{Title: "column", Width: nameW}, {Title: "kind", Width: 7}, {Title: "missing", Width: 7}}
+	if wideRole {
+		cols = append(cols, table.Column{Title: "role", Width: 7})
+	}
+	cols = append(cols, table.Column{Title: "levels / range", Width: lvW})
+	ti := s.targetIndex()
+	rows := make([]table.Row, len(t.Columns))
+	col := make([]float64, t.Rows())
+	for j, c := range t.Columns {
+		var lv string
+		if c.Kind == datasets.Nominal {
+			lv = fmt.Sprintf("%d: %s", len(c.Levels), strings.Join(c.Levels, ", "))
+		} else {
+			mat64Col(col, j, t)
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, v := range col {
+				if !math.IsNaN(v) {
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
+			}
+			if lo <= hi {
+				lv = strconv.FormatFloat(lo, 'g', 4, 64) + " … " + strconv.FormatFloat(hi, 'g', 4, 64)
+			} else {
+				lv = "all missing"
+			}
+		}
+		name := c.Name
+		if j == ti && !wideRole {
+			name = clip(name, nameW-2) + " ◂"
+		}
+		row := table.Row{name, c.Kind.String(), strconv.Itoa(c.Missing)}
+		if wideRole {
+			role := "feature"
+			if j == ti {
+				role = "target"
+			}
+			row = append(row, role)
+		}
+		rows[j] = append(row, lv)
+	}
+	s.cols.SetRows(nil)
+	s.cols.SetColumns(cols)
+	s.cols.SetRows(rows)
+	s.cols.SetStyles(s.tableStyles())
+	s.cols.Focus()
+	if s.cols.Cursor() >= len(rows) || s.cols.Cursor() < 0 {
+		s.cols.SetCursor(0)
+	}
+}
+
+func mat64Col(dst []float64, j int, t *datasets.Table) {
+	for i := range dst {
+		dst[i] = t.Data.At(i, j)
+	}
+}
+
+// refreshRows fills the rows table from column colOff on, as many columns as
+// fit the preview.
+func (s *dataScreen) refreshRows() {
+	t := s.table
+	if t == nil {
+		return
+	}
+	pw, _ := s.previewSize()
+	avail := pw - 4
+	n := min(t.Rows(), maxPreviewRows)
+	var cols []table.Column
+	var idx []int
+	used := 0
+	for j := s.colOff; j < len(t.Columns); j++ {
+		w := len([]rune(t.Columns[j].Name))
+		for i := range n {
+			w = max(w, len([]rune(cellText(t.Columns[j], t.Data.At(i, j)))))
+		}
+		w = min(max(w, 4), 16)
+		if used+w+2 > avail && len(cols) > 0 {
+			break
+		}
+		cols = append(cols, table.Column{Title: t.Columns[j].Name, Width: w})
+		idx = append(idx, j)
+		used += w + 2
+	}
+	rows := make([]table.Row, n)
+	for i := range n {
+		r := make(table.Row, len(idx))
+		for k, j := range idx {
+			r[k] = cellText(t.Columns[j], t.Data.At(i, j))
+		}
+		rows[i] = r
+	}
+	cur := s.rows.Cursor()
+	s.rows.SetRows(nil)
+	s.rows.SetColumns(cols)
+	s.rows.SetRows(rows)
+	s.rows.SetStyles(s.tableStyles())
+	s.rows.Focus()
+	s.rows.SetCursor(min(max(cur, 0), max(n-1, 0)))
+}
+
+// cellText shows a value as the file had it: a level name, a number, or ?
+// for missing.
+func cellText(c datasets.Column, v float64) string {
+	if math.IsNaN(v) {
+		return "?"
+	}
+	if c.Kind == datasets.Nominal {
+		if i := int(v); i >= 0 && i < len(c.Levels) {
+			return c.Levels[i]
+		}
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// refreshBalance draws the class balance (classification) or a histogram of
+// the target (regression).
+func (s *dataScreen) refreshBalance() {
+	s.balanceOK = false
+	d := s.ds
+	if d == nil {
+		return
+	}
+	switch d.Task {
+	case datasets.Classification:
+		counts := d.ClassCounts()
+		vals := make([]float64, len(counts))
+		for i, c := range counts {
+			vals[i] = float64(c)
+		}
+		s.balance = widgets.NewBars(d.Classes, vals, s.c.styles)
+		s.balance.SetClassColors(true)
+		s.balanceOK = true
+	case datasets.Regression:
+		labels, vals := histogram(d.Y, 12)
+		s.balance = widgets.NewBars(labels, vals, s.c.styles)
+		s.balanceOK = true
+	}
+	pw, ph := s.previewSize()
+	s.balance.SetSize(pw-4, max(ph-5, 3))
+}
+
+// histogram counts y in k equal bins labelled by their lower edge.
+func histogram(y []float64, k int) ([]string, []float64) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range y {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if !(lo < hi) {
+		return []string{num(lo)}, []float64{float64(len(y))}
+	}
+	counts := make([]float64, k)
+	wdt := (hi - lo) / float64(k)
+	for _, v := range y {
+		counts[min(int((v-lo)/wdt), k-1)]++
+	}
+	labels := make([]string, k)
+	for i := range k {
+		labels[i] = fmt.Sprintf("%s – %s", strconv.FormatFloat(lo+float64(i)*wdt, 'g', 4, 64),
+			strconv.FormatFloat(lo+float64(i+1)*wdt, 'g', 4, 64))
+	}
+	return labels, counts
+}
+
+func expandHome(p string) string {
+	if strings.HasPrefix(p, "~/") {
+		if h, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(h, p[2:])
+		}
+	}
+	return p
+}
+
+func (s *dataScreen) View() string {
+	lw := s.listWidth()
+	pw, ph := s.previewSize()
+	left := s.listView(lw, s.h)
+	right := s.previewView(pw, ph)
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, " ", right)
+}
+
+func (s *dataScreen) listView(w, h int) string {
+	st := s.c.styles
+	var lines []string
+	kind := ""
+	for i, e := range s.entries {
+		if e.Kind != kind {
+			kind = e.Kind
+			if len(lines) > 0 {
+				lines = append(lines, "")
+			}
+			title := "Built-in sets"
+			if kind == "generator" {
+				title = "Generators"
+			}
+			lines = append(lines, st.Header.Render(title))
+		}
+		lines = append(lines, s.listItem(i, e.Name, fmt.Sprintf("%d×%d", e.Rows, e.Cols), taskShort(e.Task), w-3))
+	}
+	lines = append(lines, "", st.Header.Render("Files"))
+	lines = append(lines, s.listItem(len(s.entries), "open a file…", "o / p", "", w-3))
+	focus := s.focus == focusList
+	return panel(st, "Data", strings.Join(scrollTo(lines, s.cursorLine(), h-2), "\n"), w, h, focus)
+}
+
+// cursorLine is the list line of the cursor (for scrolling).
+func (s *dataScreen) cursorLine() int {
+	line, kind := 0, ""
+	for i, e := range s.entries {
+		if e.Kind != kind {
+			kind = e.Kind
+			if i > 0 {
+				line++
+			}
+			line++
+		}
+		if i == s.cursor {
+			return line
+		}
+		line++
+	}
+	return line + 2
+}
+
+// scrollTo returns the window of lines of height h that shows line cur.
+func scrollTo(lines []string, cur, h int) []string {
+	if len(lines) <= h {
+		return lines
+	}
+	start := min(max(cur-h/2, 0), len(lines)-h)
+	return lines[start : start+h]
+}
+
+func (s *dataScreen) listItem(i int, name, shape, task string, w int) string {
+	st := s.c.styles
+	loaded := ""
+	if s.table != nil && i < len(s.entries) && strings.SplitN(s.source, ":", 2)[0] == s.entries[i].Name {
+		loaded = "•"
+	}
+	text := fmt.Sprintf("%-1s%-14s %8s", loaded, clip(name, 14), shape)
+	if w-2 >= 30 {
+		text += fmt.Sprintf(" %5s", task)
+	}
+	text = fitWidth(text, w-2)
+	if i == s.cursor {
+		return st.SelectedRow.Render("▸ " + text)
+	}
+	return "  " + st.Text.Render(text)
+}
+
+func taskShort(t datasets.Task) string {
+	switch t {
+	case datasets.Classification:
+		return "class"
+	case datasets.Regression:
+		return "regr"
+	}
+	return "clust"
+}
+
+func (s *dataScreen) previewView(w, h int) string {
+	st := s.c.styles
+	iw := w - 4
+	switch s.focus {
+	case focusPicker:
+		return panel(st, "Open a file", s.picker.view(s.c, iw, h-2), w, h, true)
+	case focusPath:
+		body := st.Text.Render("Type the path of a .csv, .tsv or .arff file (gzipped too).") + "\n\n" +
+			s.path.View() + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
+		return panel(st, "Open a file by path", body, w, h, true)
+	}
+	var top []string
+	if s.loading != "" {
+		top = append(top, st.Muted.Render("loading "+clip(s.loading, iw-12)+"…"))
+	}
+	if s.loadErr != nil {
+		top = append(top, st.Error.Render("could not load the data"), st.Text.Render(wrap(s.loadErr.Error(), iw)), "")
+	}
+	e := s.selectedEntry()
+	showDetails := s.table == nil || (s.focus != focusPreview && s.highlightedSource() != s.source) || s.focus == focusKnobs
+	if showDetails {
+		var b []string
+		b = append(b, top...)
+		if e == nil {
+			b = append(b, st.Text.Render("Open your own data: a CSV, TSV or ARFF file, gzipped or not."), "",
+				st.Key.Render("o")+st.Muted.Render(" browse for a file   ")+st.Key.Render("p")+st.Muted.Render(" type its path"),
+				"", st.Muted.Render(wrap("The target is the last column unless you choose another in the preview; "+
+					"nominal targets mean classification, numeric ones regression, none clustering.", iw)))
+			return panel(st, "Files", strings.Join(b, "\n"), w, h, false)
+		}
+		b = append(b, st.Text.Render(wrap(e.Summary, iw)), "")
+		b = append(b, st.Muted.Render(fmt.Sprintf("%d rows · %d features · %s", e.Rows, e.Cols, e.Task)))
+		if fs := s.knobs[e.Name]; len(fs) > 0 {
+			b = append(b, "", st.Header.Render("Knobs"))
+			for i, f := range fs {
+				mark := "  "
+				if s.focus == focusKnobs && i == s.kfocus {
+					mark = st.Accent.Render("▸ ")
+				}
+				in := f.input
+				in.Width = 10
+				box := "[" + fitWidth(in.View(), 11) + "]"
+				if f.err != nil {
+					box = st.Bad.Render(box)
+				}
+				rng := fmt.Sprintf("%s…%s", engine.Format(f.knob.Min), engine.Format(f.knob.Max))
+				b = append(b, mark+fitWidth(f.knob.Name, 8)+box+" "+st.Muted.Render(clip(rng+" · "+f.knob.Help, iw-24)))
+			}
+			if f := s.focusedKnobErr(e); f != nil {
+				b = append(b, "", st.Error.Render(clip(f.Error(), iw)))
+			} else if s.focus != focusKnobs {
+				b = append(b, "", st.Muted.Render("e edits the knobs · enter generates"))
+			} else {
+				b = append(b, "", st.Muted.Render("enter generates · esc goes back"))
+			}
+		} else {
+			b = append(b, "", st.Muted.Render("enter loads it and shows a preview"))
+		}
+		return panel(st, e.Name, strings.Join(b, "\n"), w, h, s.focus == focusKnobs)
+	}
+	// The preview of the loaded table.
+	t := s.table
+	var b []string
+	b = append(b, top...)
+	info := fmt.Sprintf("%d rows × %d columns", t.Rows(), len(t.Columns))
+	switch {
+	case s.dsErr != nil:
+		b = append(b, st.Text.Render(info), st.Error.Render(clip(s.dsErr.Error(), iw)))
+	case s.ds.Task == datasets.Clustering:
+		b = append(b, st.Text.Render(info), st.Text.Render("no target: clustering"))
+	default:
+		if s.ds.Task == datasets.Classification {
+			info += fmt.Sprintf(" · %d classes", len(s.ds.Classes))
+		}
+		if s.ds.Dropped > 0 {
+			info += fmt.Sprintf(" · %d rows without a target dropped", s.ds.Dropped)
+		}
+		b = append(b, st.Text.Render(clip(info, iw)),
+			st.Text.Render(clip("target "+s.ds.Target.Name+" · "+s.ds.Task.String(), iw)))
+	}
+	b = append(b, s.tabs.View())
+	switch s.tabs.ActiveName() {
+	case previewColumns:
+		b = append(b, s.cols.View())
+	case previewRows:
+		note := ""
+		if t.Rows() > maxPreviewRows {
+			note = fmt.Sprintf("first %d of %d rows · ", maxPreviewRows, t.Rows())
+		}
+		shown := len(s.rows.Columns())
+		note += fmt.Sprintf("columns %d-%d of %d", s.colOff+1, s.colOff+shown, len(t.Columns))
+		b = append(b, s.rows.View(), st.Muted.Render(note))
+	case previewBalance:
+		if s.balanceOK {
+			what := "class balance"
+			if s.ds.Task == datasets.Regression {
+				what = "distribution of " + s.ds.Target.Name
+			}
+			b = append(b, st.Muted.Render(what), s.balance.View())
+		} else {
+			b = append(b, st.Muted.Render("no target, no balance: this is clustering"))
+		}
+	}
+	title := t.Name
+	switch {
+	case strings.HasPrefix(t.Source, t.Name+"("):
+		title = t.Source // a generator with its knobs
+	case t.Source != "" && t.Source != "builtin:"+t.Name:
+		title += " · " + t.Source
+	}
+	return panel(st, title, strings.Join(b, "\n"), w, h, s.focus == focusPreview)
+}
+
+func (s *dataScreen) focusedKnobErr(e *datasets.Entry) error {
+	for i, f := range s.knobs[e.Name] {
+		if f.err != nil && (s.focus != focusKnobs || i == s.kfocus) {
+			return f.err
+		}
+	}
+	return nil
+}

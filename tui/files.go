@@ -1,0 +1,208 @@
+package tui
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// A small file browser for data files. (bubbles' filepicker would need
+// github.com/dustin/go-humanize, which go.sum does not have; this one also
+// draws with the theme and reads directories off the UI goroutine.)
+
+type filesKeys struct {
+	Up, Down key.Binding
+	Open     key.Binding
+	Parent   key.Binding
+	Hidden   key.Binding
+}
+
+func defaultFilesKeys() filesKeys {
+	return filesKeys{
+		Up:     bind("↑/k", "up", "up", "k"),
+		Down:   bind("↓/j", "down", "down", "j"),
+		Open:   bind("enter", "open", "enter", "right"),
+		Parent: bind("backspace/←", "parent directory", "backspace", "left", "h"),
+		Hidden: bind(".", "hidden files", "."),
+	}
+}
+
+// dataExts are the file endings the loaders read.
+var dataExts = []string{".csv", ".tsv", ".arff", ".gz", ".txt"}
+
+type fileEntry struct {
+	name string
+	dir  bool
+	size int64
+}
+
+// dirReadMsg carries a directory listing (seq drops stale ones).
+type dirReadMsg struct {
+	seq     int
+	dir     string
+	entries []fileEntry
+	err     error
+}
+
+// fileChosenMsg is sent when the person opens a file.
+type fileChosenMsg struct{ path string }
+
+type fileBrowser struct {
+	keys    filesKeys
+	dir     string
+	entries []fileEntry
+	cursor  int
+	hidden  bool
+	seq     int
+	err     error
+	loading bool
+}
+
+func newFileBrowser() fileBrowser {
+	b := fileBrowser{keys: defaultFilesKeys(), dir: "."}
+	if wd, err := os.Getwd(); err == nil {
+		b.dir = wd
+	}
+	return b
+}
+
+// read lists dir in the background.
+func (b *fileBrowser) read(dir string) tea.Cmd {
+	b.seq++
+	seq, hidden := b.seq, b.hidden
+	b.loading = true
+	return func() tea.Msg {
+		des, err := os.ReadDir(dir)
+		if err != nil {
+			return dirReadMsg{seq: seq, dir: dir, err: err}
+		}
+		var out []fileEntry
+		for _, de := range des {
+			name := de.Name()
+			if !hidden && strings.HasPrefix(name, ".") {
+				continue
+			}
+			isDir := de.IsDir()
+			if de.Type()&fs.ModeSymlink != 0 {
+				if fi, err := os.Stat(filepath.Join(dir, name)); err == nil {
+					isDir = fi.IsDir()
+				}
+			}
+			if !isDir && !isDataFile(name) {
+				continue
+			}
+			var size int64
+			if info, err := de.Info(); err == nil {
+				size = info.Size()
+			}
+			out = append(out, fileEntry{name: name, dir: isDir, size: size})
+		}
+		slices.SortFunc(out, func(a, b fileEntry) int {
+			if a.dir != b.dir {
+				if a.dir {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name))
+		})
+		return dirReadMsg{seq: seq, dir: dir, entries: out}
+	}
+}
+
+func isDataFile(name string) bool {
+	n := strings.ToLower(name)
+	for _, e := range dataExts {
+		if strings.HasSuffix(n, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *fileBrowser) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case dirReadMsg:
+		if msg.seq != b.seq {
+			return nil
+		}
+		b.loading = false
+		if msg.err != nil {
+			b.err = msg.err
+			return nil
+		}
+		b.dir, b.entries, b.err, b.cursor = msg.dir, msg.entries, nil, 0
+		return nil
+	case tea.KeyMsg:
+		n := len(b.entries)
+		switch {
+		case key.Matches(msg, b.keys.Up) && n > 0:
+			b.cursor = (b.cursor - 1 + n) % n
+		case key.Matches(msg, b.keys.Down) && n > 0:
+			b.cursor = (b.cursor + 1) % n
+		case key.Matches(msg, b.keys.Parent):
+			return b.read(filepath.Dir(b.dir))
+		case key.Matches(msg, b.keys.Hidden):
+			b.hidden = !b.hidden
+			return b.read(b.dir)
+		case key.Matches(msg, b.keys.Open) && n > 0:
+			e := b.entries[b.cursor]
+			p := filepath.Join(b.dir, e.name)
+			if e.dir {
+				return b.read(p)
+			}
+			return func() tea.Msg { return fileChosenMsg{path: p} }
+		}
+	}
+	return nil
+}
+
+func (b *fileBrowser) view(c *common, w, h int) string {
+	st := c.styles
+	lines := []string{st.Muted.Render(clip(b.dir, w))}
+	switch {
+	case b.err != nil:
+		lines = append(lines, st.Error.Render(clip(b.err.Error(), w)))
+	case b.loading && len(b.entries) == 0:
+		lines = append(lines, st.Muted.Render("reading…"))
+	case len(b.entries) == 0:
+		lines = append(lines, st.Muted.Render("no data files (.csv .tsv .arff .gz) or folders here"))
+	}
+	var items []string
+	for i, e := range b.entries {
+		name, size := e.name, humanSize(e.size)
+		if e.dir {
+			name += "/"
+			size = ""
+		}
+		text := spread(clip(name, w-12), size, w-2)
+		switch {
+		case i == b.cursor:
+			items = append(items, st.SelectedRow.Render("▸ "+text))
+		case e.dir:
+			items = append(items, "  "+st.Accent.Render(text))
+		default:
+			items = append(items, "  "+st.Text.Render(text))
+		}
+	}
+	lines = append(lines, scrollTo(items, b.cursor, max(h-len(lines), 1))...)
+	return strings.Join(lines, "\n")
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f kB", float64(n)/1024)
+	case n < 1024*1024*1024:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+	}
+	return fmt.Sprintf("%.1f GB", float64(n)/(1024*1024*1024))
+}

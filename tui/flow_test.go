@@ -1,0 +1,228 @@
+package tui
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// Whole flows through a real tea.Program: keys in, frames out.
+//
+// testProgram is a small stand-in for charmbracelet/x/exp/teatest (v1), which
+// go.mod no longer lists: the same shape (NewTestModel, Send, Output,
+// WaitFor, FinalModel), so switching back is a rename.
+type testProgram struct {
+	p    *tea.Program
+	out  *syncBuffer
+	done chan struct{}
+	m    tea.Model
+	err  error
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func newTestProgram(t *testing.T, m tea.Model, w, h int) *testProgram {
+	t.Helper()
+	tp := &testProgram{out: &syncBuffer{}, done: make(chan struct{})}
+	in, inW := io.Pipe()
+	t.Cleanup(func() { inW.Close() })
+	tp.p = tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(tp.out), tea.WithoutSignals())
+	go func() {
+		defer close(tp.done)
+		tp.m, tp.err = tp.p.Run()
+	}()
+	tp.p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	t.Cleanup(func() {
+		tp.p.Kill()
+		<-tp.done
+	})
+	return tp
+}
+
+func (tp *testProgram) Send(m tea.Msg) { tp.p.Send(m) }
+
+// WaitFor polls everything drawn so far (escapes stripped) until cond holds.
+func (tp *testProgram) WaitFor(t *testing.T, cond func(string) bool, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if cond(ansi.Strip(tp.out.String())) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("condition not met in %v; last output:\n%s", d, tail(ansi.Strip(tp.out.String()), 3000))
+}
+
+// FinalModel waits for the program to end and returns its model.
+func (tp *testProgram) FinalModel(t *testing.T, d time.Duration) tea.Model {
+	t.Helper()
+	select {
+	case <-tp.done:
+	case <-time.After(d):
+		t.Fatalf("the program did not end in %v", d)
+	}
+	if tp.err != nil {
+		t.Fatal(tp.err)
+	}
+	return tp.m
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+func startFlow(t *testing.T, opt Options) *testProgram {
+	t.Helper()
+	opt.Theme = "dark"
+	a, err := newApp(opt, asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newTestProgram(t, a, 120, 40)
+}
+
+func waitScreen(t *testing.T, tm *testProgram, what ...string) {
+	t.Helper()
+	tm.WaitFor(t, func(s string) bool {
+		for _, w := range what {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	}, 15*time.Second)
+}
+
+func sendKeys(tm *testProgram, keys ...string) {
+	for _, k := range keys {
+		tm.Send(keyMsg(k))
+	}
+}
+
+func finalApp(t *testing.T, tm *testProgram) *app {
+	t.Helper()
+	fm := tm.FinalModel(t, 10*time.Second)
+	a, ok := fm.(*app)
+	if !ok {
+		t.Fatalf("final model is %T", fm)
+	}
+	return a
+}
+
+// modelIndex is the position of name in the model list for task.
+func modelIndex(t *testing.T, task datasets.Task, name string) int {
+	t.Helper()
+	i := 0
+	for _, s := range engine.Specs() {
+		if !s.Supports(task) {
+			continue
+		}
+		if s.Name == name {
+			return i
+		}
+		i++
+	}
+	t.Fatalf("%s does not do %s", name, task)
+	return 0
+}
+
+// The main path: pick iris, pick logistic, train, see the confusion matrix, quit.
+func TestFlowMainPath(t *testing.T) {
+	tm := startFlow(t, Options{})
+	waitScreen(t, tm, "Built-in sets", "iris")
+	sendKeys(tm, "enter") // load iris and preview it
+	waitScreen(t, tm, "150 rows × 5 columns", "target species")
+	sendKeys(tm, "enter") // use it
+	waitScreen(t, tm, "Models for classification")
+	for range modelIndex(t, datasets.Classification, "logistic") {
+		sendKeys(tm, "down")
+	}
+	sendKeys(tm, "enter") // logistic: the form
+	waitScreen(t, tm, "Hyperparameters of logistic regression")
+	sendKeys(tm, "enter") // train
+	waitScreen(t, tm, "Summary", "Confusion", "accuracy")
+	sendKeys(tm, "tab")
+	waitScreen(t, tm, "predicted", "precision", "recall")
+	sendKeys(tm, "q")
+	a := finalApp(t, tm)
+	if a.cur != screenResults || a.results.tabs.ActiveName() != tabConfusion {
+		t.Fatalf("ended on screen %v, tab %q", a.cur, a.results.tabs.ActiveName())
+	}
+	v := view(a)
+	mustContain(t, v, "setosa", "versicolor", "virginica", "precision")
+	if r := a.history[0]; r.err != nil || r.result.Metrics["accuracy"] < 0.8 {
+		t.Errorf("run: err %v, accuracy %v", r.err, r.result.Metrics["accuracy"])
+	}
+}
+
+// tealab --data iris --model logistic --train: straight to the results.
+func TestFlowStartupTrain(t *testing.T) {
+	tm := startFlow(t, Options{Data: "iris", Model: "logistic", Train: true, Seed: 1})
+	waitScreen(t, tm, "Summary", "accuracy", "baseline")
+	sendKeys(tm, "q")
+	a := finalApp(t, tm)
+	if a.cur != screenResults || len(a.history) != 1 {
+		t.Fatalf("screen %v, %d runs", a.cur, len(a.history))
+	}
+}
+
+// Cancel mid-training: the partial history is kept and shown.
+func TestFlowCancel(t *testing.T) {
+	tm := startFlow(t, Options{Data: "iris", Model: "tuitest_slow", Train: true,
+		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}})
+	waitScreen(t, tm, "/1000000 epochs", "ETA")
+	sendKeys(tm, "c")
+	waitScreen(t, tm, "cancelled after", "partial history")
+	sendKeys(tm, "q")
+	a := finalApp(t, tm)
+	r := a.history[0]
+	if !r.cancelled() || r.result == nil || len(r.result.History) == 0 {
+		t.Fatalf("after cancel: err %v, result %v", r.err, r.result)
+	}
+	if a.job != nil {
+		t.Error("a job is still attached after the run ended")
+	}
+}
+
+// Quitting while training stops the run cleanly.
+func TestFlowQuitWhileTraining(t *testing.T) {
+	tm := startFlow(t, Options{Data: "iris", Model: "tuitest_slow", Train: true,
+		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}})
+	waitScreen(t, tm, "/1000000 epochs")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	a := finalApp(t, tm)
+	if !strings.Contains(tm.out.String(), "training loss") {
+		t.Error("the training screen was never drawn")
+	}
+	if a.job != nil {
+		t.Error("the job is still attached after quitting")
+	}
+}

@@ -1,0 +1,272 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	_ "github.com/tealab/tealab/engine/models"
+)
+
+func init() {
+	// Goldens and string checks see no escapes (gh-dash's habit).
+	lipgloss.SetColorProfile(termenv.Ascii)
+}
+
+// asciiRenderer renders without colour, so Views can be compared as text.
+func asciiRenderer() *lipgloss.Renderer {
+	return lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+}
+
+// newTestApp builds the root model at w x h with the dark theme (on an
+// ASCII renderer, so no colour escapes).
+func newTestApp(t testing.TB, opt Options, w, h int) *app {
+	t.Helper()
+	if opt.Theme == "" {
+		opt.Theme = "dark"
+	}
+	a, err := newApp(opt, asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return a
+}
+
+// harness plays the program's part without a terminal: it delivers
+// messages to the app and runs the commands Update returns, synchronously,
+// feeding their messages back in order. Commands that wait for a training
+// run block until the worker reports, so runs are driven for real.
+type harness struct {
+	t     testing.TB
+	a     *app
+	queue []tea.Msg
+}
+
+func newHarness(t testing.TB, opt Options, w, h int) *harness {
+	t.Helper()
+	hs := &harness{t: t, a: newTestApp(t, opt, w, h)}
+	if cmd := hs.a.Init(); cmd != nil {
+		hs.queue = append(hs.queue, cmd())
+	}
+	hs.settle()
+	return hs
+}
+
+// runUntil processes messages until done reports true or nothing is left
+// (then it returns false).
+func (hs *harness) runUntil(done func() bool) bool {
+	hs.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if done != nil && done() {
+			return true
+		}
+		if len(hs.queue) == 0 {
+			return false
+		}
+		if time.Now().After(deadline) {
+			hs.t.Fatal("harness: the program did not settle in 20 s")
+		}
+		m := hs.queue[0]
+		hs.queue = hs.queue[1:]
+		switch m := m.(type) {
+		case nil, tea.QuitMsg:
+			continue
+		case tea.BatchMsg:
+			for _, c := range m {
+				if c != nil {
+					hs.queue = append(hs.queue, c())
+				}
+			}
+			continue
+		}
+		_, cmd := hs.a.Update(m)
+		if cmd != nil {
+			hs.queue = append(hs.queue, cmd())
+		}
+	}
+}
+
+// settle processes everything there is.
+func (hs *harness) settle() { hs.runUntil(nil) }
+
+// send delivers a message and settles.
+func (hs *harness) send(m tea.Msg) {
+	hs.queue = append(hs.queue, m)
+	hs.settle()
+}
+
+// press sends keys one by one, settling after each.
+func (hs *harness) press(keys ...string) {
+	for _, k := range keys {
+		hs.send(keyMsg(k))
+	}
+}
+
+// typeText types runes into the focused field.
+func (hs *harness) typeText(s string) {
+	for _, r := range s {
+		hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+func (hs *harness) view() string { return view(hs.a) }
+
+// keys turns "enter", "esc", "down", "a", ... into key messages.
+func keyMsg(k string) tea.KeyMsg {
+	switch k {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "left":
+		return tea.KeyMsg{Type: tea.KeyLeft}
+	case "right":
+		return tea.KeyMsg{Type: tea.KeyRight}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "space":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "ctrl+r":
+		return tea.KeyMsg{Type: tea.KeyCtrlR}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+}
+
+// view is the app's View without escapes.
+func view(a *app) string { return ansi.Strip(a.View()) }
+
+// checkFrame fails unless the view is exactly w x h cells.
+func checkFrame(t testing.TB, v string, w, h int) {
+	t.Helper()
+	lines := strings.Split(v, "\n")
+	if len(lines) != h {
+		t.Errorf("view has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n != w {
+			t.Errorf("line %d is %d cells wide, want %d: %q", i, n, w, l)
+		}
+	}
+}
+
+// Test-only models, registered in this test binary alone: one that takes its
+// time (for cancelling and for watching progress) and one that panics.
+func init() {
+	engine.Register(engine.Spec{
+		Name: "tuitest_slow", Title: "slow test model", Family: "test models",
+		Summary: "sleeps at every step; predicts the first class", Notes: "none (tests)",
+		Tasks: []engine.Task{datasets.Classification, datasets.Regression}, Unit: "epoch",
+		Params: []engine.Param{
+			{Name: "steps", Kind: engine.Int, Default: 50, Min: 1, Max: 1e7, Help: "steps to take"},
+			{Name: "sleep_us", Kind: engine.Int, Default: 2000, Min: 0, Max: 1e7, Help: "microseconds per step"},
+		},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &slowModel{steps: v.Int("steps"), sleep: time.Duration(v.Int("sleep_us")) * time.Microsecond}, nil
+		},
+	})
+	engine.Register(engine.Spec{
+		Name: "tuitest_crash", Title: "crashing test model", Family: "test models",
+		Summary: "panics in Fit", Notes: "none (tests)",
+		Tasks: []engine.Task{datasets.Classification}, Unit: "step",
+		New: func(v engine.Values) (engine.Model, error) { return crashModel{}, nil },
+	})
+}
+
+type slowModel struct {
+	steps  int
+	sleep  time.Duration
+	fitted bool
+}
+
+func (m *slowModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
+	for i := 1; i <= m.steps; i++ {
+		if m.sleep > 0 {
+			time.Sleep(m.sleep)
+		}
+		if err := rec.Step(engine.Step{Step: i, Total: m.steps, TrainLoss: 1 / float64(i)}); err != nil {
+			return err
+		}
+	}
+	m.fitted = true
+	return nil
+}
+
+func (m *slowModel) Predict(X mat.Matrix) ([]float64, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	r, _ := X.Dims()
+	return make([]float64, r), nil
+}
+
+type crashModel struct{}
+
+func (crashModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
+	var m map[string]int
+	m["boom"]++
+	return nil
+}
+
+func (crashModel) Predict(X mat.Matrix) ([]float64, error) { return nil, engine.ErrNotFitted }
+
+// tuitest_split is a clusterer: two clusters by the sign of the first
+// feature after centring.
+func init() {
+	engine.Register(engine.Spec{
+		Name: "tuitest_split", Title: "sign split", Family: "test models",
+		Summary: "two clusters by the sign of the first centred feature", Notes: "none (tests)",
+		Tasks: []engine.Task{datasets.Clustering}, Unit: "step",
+		New: func(v engine.Values) (engine.Model, error) { return &splitModel{}, nil },
+	})
+}
+
+type splitModel struct {
+	mean   float64
+	fitted bool
+}
+
+func (m *splitModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
+	col := mat.Col(nil, 0, d.X)
+	m.mean = 0
+	for _, v := range col {
+		m.mean += v / float64(len(col))
+	}
+	m.fitted = true
+	return rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: 0})
+}
+
+func (m *splitModel) Predict(X mat.Matrix) ([]float64, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	r, _ := X.Dims()
+	out := make([]float64, r)
+	for i := range r {
+		if X.At(i, 0) > m.mean {
+			out[i] = 1
+		}
+	}
+	return out, nil
+}

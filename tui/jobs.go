@@ -1,0 +1,156 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine/eval"
+)
+
+// Training runs follow DESIGN.md contract 3 (the glow stream shape, see
+// anchors-aesthetics.md §E): a run is a goroutine; its progress reaches the UI
+// through a one-slot channel read by a tea.Cmd (waitFor) that returns one
+// message and is re-armed by Update; the final result travels on its own
+// one-slot channel, written before the progress channel is closed, so it can
+// never be lost and the worker can never block. Nothing here touches state
+// that View reads: points are copied into messages.
+
+// progressEvery is the throttle: at most one progress message per interval
+// (about 25 a second), the rest coalesced into the next message.
+const progressEvery = 40 * time.Millisecond
+
+// runFunc is a blocking evaluation; eval.Run in the application, fakes in tests.
+type runFunc func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error)
+
+// progressMsg carries the steps reported since the previous message of run.
+type progressMsg struct {
+	run   int
+	steps []eval.Progress // in order; never shared with the worker
+}
+
+// trainDoneMsg ends run: its result (partial, Cancelled, when stopped), the
+// error, and the steps not yet delivered by a progressMsg.
+type trainDoneMsg struct {
+	run    int
+	result *eval.Result
+	err    error
+	tail   []eval.Progress
+}
+
+// trainJob is a run in flight. Its fields are set once by startJob.
+type trainJob struct {
+	id       int
+	cancel   context.CancelFunc
+	events   chan progressMsg  // one slot; closed after done is written
+	done     chan trainDoneMsg // one slot
+	finished chan struct{}     // closed when the worker has returned
+}
+
+// throttle coalesces progress from the fitting goroutine(s).
+type throttle struct {
+	mu      sync.Mutex
+	run     int
+	every   time.Duration
+	last    time.Time
+	pending []eval.Progress
+	out     chan progressMsg
+	closed  bool
+}
+
+// observe is the progress callback handed to the evaluation. eval.Run hands
+// over a fresh Point (its Extra map included) on every call, so the steps are
+// kept as they are.
+func (t *throttle) observe(p eval.Progress) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	t.pending = append(t.pending, p)
+	now := time.Now()
+	if now.Sub(t.last) < t.every {
+		return
+	}
+	select {
+	case t.out <- progressMsg{run: t.run, steps: t.pending}:
+		t.pending = nil
+		t.last = now
+	default: // the UI has not taken the previous message yet: keep coalescing
+	}
+}
+
+// finish returns what was never sent and closes the channel.
+func (t *throttle) finish() []eval.Progress {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := t.pending
+	t.pending = nil
+	t.closed = true
+	return p
+}
+
+// startJob launches fn in a goroutine as run id. model names the model in
+// the error a panic is turned into; logf (may be nil) gets the panic's stack.
+func startJob(parent context.Context, id int, model string, fn runFunc, every time.Duration, logf func(string, ...any)) *trainJob {
+	ctx, cancel := context.WithCancel(parent)
+	j := &trainJob{
+		id:       id,
+		cancel:   cancel,
+		events:   make(chan progressMsg, 1),
+		done:     make(chan trainDoneMsg, 1),
+		finished: make(chan struct{}),
+	}
+	th := &throttle{run: id, every: every, out: j.events}
+	go func() {
+		defer close(j.finished)
+		defer cancel()
+		var (
+			res *eval.Result
+			err error
+		)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("model %s crashed while training: %v", model, r)
+					if logf != nil {
+						logf("panic in run %d: %v\n%s", id, r, debug.Stack())
+					}
+				}
+			}()
+			res, err = fn(ctx, th.observe)
+		}()
+		tail := th.finish()
+		j.done <- trainDoneMsg{run: id, result: res, err: err, tail: tail}
+		close(j.events)
+	}()
+	return j
+}
+
+// waitFor returns the job's next message: progress, or, once the progress
+// channel is closed, the final message. Update re-arms it after each progress
+// message of the current run.
+func waitFor(j *trainJob) tea.Cmd {
+	return func() tea.Msg {
+		if m, ok := <-j.events; ok {
+			return m
+		}
+		return <-j.done
+	}
+}
+
+// stop cancels the job and waits up to d for its goroutine to return.
+func (j *trainJob) stop(d time.Duration) {
+	if j == nil {
+		return
+	}
+	j.cancel()
+	select {
+	case <-j.finished:
+	case <-time.After(d):
+	}
+}

@@ -1,0 +1,55 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// globalKeys are the keys the root handles on every screen. Letter keys give
+// way to a focused text field (the screen says so with Typing).
+type globalKeys struct {
+	Quit  key.Binding
+	Help  key.Binding
+	Theme key.Binding
+	Runs  key.Binding
+	Back  key.Binding
+}
+
+func defaultGlobalKeys() globalKeys {
+	return globalKeys{
+		Quit:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:  key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Theme: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme")),
+		Runs:  key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "runs")),
+		Back:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k globalKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Back, k.Runs, k.Theme, k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap.
+func (k globalKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Back, k.Runs}, {k.Theme, k.Help, k.Quit}}
+}
+
+// helpKeys joins a screen's keys with the global ones for the status bar and
+// the full help (the soft-serve way: the active screen's bindings first).
+type helpKeys struct {
+	screen interface {
+		ShortHelp() []key.Binding
+		FullHelp() [][]key.Binding
+	}
+	global globalKeys
+}
+
+func (h helpKeys) ShortHelp() []key.Binding {
+	return append(h.screen.ShortHelp(), h.global.ShortHelp()...)
+}
+
+func (h helpKeys) FullHelp() [][]key.Binding {
+	return append(h.screen.FullHelp(), h.global.FullHelp()...)
+}
+
+func bind(help, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}

@@ -1,0 +1,228 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+type modelKeys struct {
+	Up, Down, PgUp, PgDown key.Binding
+	Choose                 key.Binding
+}
+
+func defaultModelKeys() modelKeys {
+	return modelKeys{
+		Up:     bind("↑/k", "up", "up", "k"),
+		Down:   bind("↓/j", "down", "down", "j"),
+		PgUp:   bind("pgup", "page up", "pgup"),
+		PgDown: bind("pgdn", "page down", "pgdown"),
+		Choose: bind("enter", "choose", "enter"),
+	}
+}
+
+// modelScreen lists the registered models that can learn the dataset's task,
+// grouped by family (the registry drives it: DESIGN.md contract 1).
+type modelScreen struct {
+	c      *common
+	keys   modelKeys
+	task   datasets.Task
+	specs  []*engine.Spec // those that support task, by family then name
+	others int            // registered models for other tasks
+	cursor int
+	offset int // first list line shown
+	err    error
+	w, h   int
+}
+
+func newModelScreen(c *common) *modelScreen {
+	s := &modelScreen{c: c, keys: defaultModelKeys()}
+	s.setTask(datasets.Classification, "")
+	return s
+}
+
+// setTask lists the models for task and puts the cursor on keep if listed.
+func (s *modelScreen) setTask(t datasets.Task, keep string) {
+	s.task, s.specs, s.others, s.err = t, nil, 0, nil
+	for _, sp := range engine.Specs() {
+		if sp.Supports(t) {
+			s.specs = append(s.specs, sp)
+		} else {
+			s.others++
+		}
+	}
+	s.cursor, s.offset = 0, 0
+	for i, sp := range s.specs {
+		if sp.Name == keep {
+			s.cursor = i
+		}
+	}
+}
+
+func (s *modelScreen) setError(err error) { s.err = err }
+
+// point puts the cursor on the named model, if listed.
+func (s *modelScreen) point(name string) {
+	for i, sp := range s.specs {
+		if sp.Name == name {
+			s.cursor = i
+		}
+	}
+}
+
+func (s *modelScreen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *modelScreen) Typing() bool     { return false }
+func (s *modelScreen) Back() bool       { return false }
+
+func (s *modelScreen) ShortHelp() []key.Binding { return []key.Binding{s.keys.Choose} }
+func (s *modelScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{s.keys.Up, s.keys.Down, s.keys.PgUp, s.keys.PgDown}, {s.keys.Choose}}
+}
+
+func (s *modelScreen) headerInfo() string {
+	return fmt.Sprintf("%d models for %s", len(s.specs), s.task)
+}
+
+func (s *modelScreen) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || len(s.specs) == 0 {
+		return nil
+	}
+	page := max(s.listHeight()/2, 1)
+	switch {
+	case key.Matches(km, s.keys.Up):
+		s.cursor = max(s.cursor-1, 0)
+	case key.Matches(km, s.keys.Down):
+		s.cursor = min(s.cursor+1, len(s.specs)-1)
+	case key.Matches(km, s.keys.PgUp):
+		s.cursor = max(s.cursor-page, 0)
+	case key.Matches(km, s.keys.PgDown):
+		s.cursor = min(s.cursor+page, len(s.specs)-1)
+	case key.Matches(km, s.keys.Choose):
+		sp := s.specs[s.cursor]
+		s.err = nil
+		return func() tea.Msg { return modelChosenMsg{spec: sp} }
+	}
+	return nil
+}
+
+// listHeight is the number of lines for the list; the rest shows the
+// highlighted model's parameters.
+func (s *modelScreen) listHeight() int { return max(s.h-2-s.detailHeight(), 3) }
+
+// detailHeight gives the panel what the list does not need (at least 7 lines).
+func (s *modelScreen) detailHeight() int {
+	lines := len(s.specs)
+	fam := ""
+	for _, sp := range s.specs {
+		if sp.Family != fam {
+			fam = sp.Family
+			lines++
+		}
+	}
+	return max(s.h-2-lines, 7)
+}
+
+func (s *modelScreen) View() string {
+	st := s.c.styles
+	w := s.w
+	var out []string
+	title := st.Title.Render(fmt.Sprintf(" Models for %s (%d)", s.task, len(s.specs)))
+	if s.others > 0 {
+		title += st.Muted.Render(fmt.Sprintf("   %d more do other tasks", s.others))
+	}
+	out = append(out, title)
+	if s.err != nil {
+		out = append(out, " "+st.Error.Render(clip(s.err.Error(), w-2)))
+	} else {
+		out = append(out, "")
+	}
+	if len(s.specs) == 0 {
+		out = append(out, st.Muted.Render(fmt.Sprintf("  No registered model does %s yet.", s.task)))
+		return strings.Join(out, "\n")
+	}
+	// The list: family headers and one line per model.
+	type line struct {
+		text  string
+		model int // -1 for a header
+	}
+	var lines []line
+	fam := ""
+	nameW, titleW, notesW := 14, 26, 24
+	if w < 100 {
+		titleW, notesW = 22, 12
+	}
+	for _, sp := range s.specs {
+		nameW = max(nameW, len(sp.Name)+1)
+	}
+	nameW = min(nameW, 20)
+	for i, sp := range s.specs {
+		if sp.Family != fam {
+			fam = sp.Family
+			lines = append(lines, line{text: st.Header.Render(" " + fam), model: -1})
+		}
+		notes := clip(sp.Notes, notesW)
+		left := fmt.Sprintf("%-*s %-*s ", nameW, clip(sp.Name, nameW), titleW, clip(sp.Title, titleW))
+		avail := w - 4 - len([]rune(left)) - len([]rune(notes)) - 2
+		text := left + clip(sp.Summary, max(avail, 0))
+		text = spread(text, notes, w-4)
+		if i == s.cursor {
+			lines = append(lines, line{text: " " + st.SelectedRow.Render("▸ "+text), model: i})
+		} else {
+			lines = append(lines, line{text: "   " + st.Text.Render(text), model: i})
+		}
+	}
+	lh := s.listHeight()
+	cur := 0
+	for j, l := range lines {
+		if l.model == s.cursor {
+			cur = j
+		}
+	}
+	if cur < s.offset+1 {
+		s.offset = max(cur-1, 0) // keep the family header in view
+	}
+	if cur >= s.offset+lh {
+		s.offset = cur - lh + 1
+	}
+	for j := s.offset; j < len(lines) && j < s.offset+lh; j++ {
+		out = append(out, lines[j].text)
+	}
+	for len(out) < 2+lh {
+		out = append(out, "")
+	}
+	out = append(out, s.detail(s.specs[s.cursor], w, s.detailHeight()))
+	return strings.Join(out, "\n")
+}
+
+// detail is a panel with the model's summary and its hyperparameters.
+func (s *modelScreen) detail(sp *engine.Spec, w, h int) string {
+	st := s.c.styles
+	var b []string
+	b = append(b, st.Text.Render(clip(sp.Summary, w-4)))
+	meta := "notes " + sp.Notes
+	if sp.Unit != "" {
+		meta += " · one step is one " + sp.Unit
+	}
+	if sp.Standardize {
+		meta += " · features standardised"
+	}
+	b = append(b, st.Muted.Render(clip(meta, w-4)))
+	if len(sp.Params) == 0 {
+		b = append(b, st.Muted.Render("no hyperparameters"))
+	}
+	for _, p := range sp.Params {
+		def := engine.Format(p.Default)
+		b = append(b, clip(fmt.Sprintf("%-16s %-10s %-26s %s", p.Name, def, p.Range(), p.Help), w-4))
+	}
+	if len(b) > h-2 {
+		more := len(b) - (h - 3)
+		b = append(b[:h-3], st.Muted.Render(fmt.Sprintf("… %d more", more)))
+	}
+	return panel(st, sp.Title+" ("+sp.Name+")", strings.Join(b, "\n"), w, h, false)
+}

@@ -1,0 +1,550 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+)
+
+type paramsKeys struct {
+	Up, Down    key.Binding
+	Left, Right key.Binding
+	Toggle      key.Binding
+	Reset       key.Binding
+	Train       key.Binding
+}
+
+func defaultParamsKeys() paramsKeys {
+	return paramsKeys{
+		Up:     bind("↑/shift+tab", "previous", "up", "shift+tab"),
+		Down:   bind("↓/tab", "next", "down", "tab"),
+		Left:   bind("←", "previous choice", "left"),
+		Right:  bind("→", "next choice", "right"),
+		Toggle: bind("space", "toggle", " "),
+		Reset:  bind("ctrl+r", "defaults", "ctrl+r"),
+		Train:  bind("enter", "train", "enter"),
+	}
+}
+
+// Evaluation methods offered by the form.
+const (
+	evalHoldout = "hold-out"
+	evalCV      = "k-fold CV"
+	evalLOO     = "leave-one-out"
+)
+
+// field is one row of the form: a hyperparameter of the model or a setting
+// of the evaluation, validated by an engine.Param either way.
+type field struct {
+	p      engine.Param
+	model  bool // a model hyperparameter (else an evaluation setting)
+	input  textinput.Model
+	choice int  // Choice
+	on     bool // Bool
+	err    error
+}
+
+func newField(p engine.Param, model bool, v any) *field {
+	f := &field{p: p, model: model}
+	switch p.Kind {
+	case engine.Choice:
+		for i, c := range p.Choices {
+			if c == engine.Format(v) {
+				f.choice = i
+			}
+		}
+	case engine.Bool:
+		f.on, _ = v.(bool)
+	default:
+		f.input = newInput()
+		f.input.CharLimit = 64
+		f.input.SetValue(engine.Format(v))
+		f.input.Width = 12
+	}
+	f.validate()
+	return f
+}
+
+func (f *field) text() bool { return f.p.Kind != engine.Choice && f.p.Kind != engine.Bool }
+
+// raw is the field's value as --param would spell it.
+func (f *field) raw() string {
+	switch f.p.Kind {
+	case engine.Choice:
+		if len(f.p.Choices) == 0 {
+			return ""
+		}
+		return f.p.Choices[f.choice]
+	case engine.Bool:
+		return strconv.FormatBool(f.on)
+	}
+	return f.input.Value()
+}
+
+func (f *field) validate() {
+	_, f.err = f.p.ParseValue(f.raw())
+}
+
+func (f *field) value() any {
+	v, _ := f.p.ParseValue(f.raw())
+	return v
+}
+
+// paramsScreen is the hyperparameter form, generated from spec.Params, with
+// the evaluation settings below it.
+type paramsScreen struct {
+	c      *common
+	keys   paramsKeys
+	ds     *datasets.Dataset
+	spec   *engine.Spec
+	fields []*field
+	focus  int // index into visible()
+	offset int
+	err    error // from start-up --param, or a failed submit
+	evalOf eval.Options
+	w, h   int
+}
+
+func newParamsScreen(c *common, opt eval.Options) *paramsScreen {
+	return &paramsScreen{c: c, keys: defaultParamsKeys(), evalOf: opt}
+}
+
+// evalParams are the evaluation settings as Params, so that ParseValue
+// checks them like any hyperparameter.
+func evalParams(rows int) []engine.Param {
+	return []engine.Param{
+		{Name: "evaluation", Kind: engine.Choice, Default: evalHoldout,
+			Choices: []string{evalHoldout, evalCV, evalLOO}, Help: "how the model is scored on rows it did not learn from"},
+		{Name: "test fraction", Kind: engine.Float, Default: 0.2, Min: 0.01, Max: 0.99,
+			Help: "hold-out: share of rows kept aside for testing (stratified)"},
+		{Name: "folds", Kind: engine.Int, Default: 5, Min: 2, Max: float64(max(rows, 2)),
+			Help: "k-fold CV: number of folds (stratified)"},
+		{Name: "seed", Kind: engine.Int, Default: 1, Min: 0, Max: math.NaN(),
+			Help: "seeds the split and the model: the same seed gives the same run"},
+	}
+}
+
+// setModel builds the form for spec with values v (nil: defaults); opt, when
+// given, replaces the evaluation settings (else they are kept from before).
+func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Values, opt *eval.Options) {
+	if opt != nil {
+		s.evalOf = *opt
+	} else if len(s.fields) > 0 {
+		if o, err := s.options(); err == nil {
+			s.evalOf = o
+		}
+	}
+	s.ds, s.spec, s.err = ds, spec, nil
+	if v == nil {
+		v = spec.Defaults()
+	}
+	s.fields = s.fields[:0]
+	for _, p := range spec.Params {
+		s.fields = append(s.fields, newField(p, true, v[p.Name]))
+	}
+	rows := 0
+	if ds != nil {
+		rows = ds.Rows()
+	}
+	ep := evalParams(rows)
+	method := evalHoldout
+	switch {
+	case s.evalOf.LOO:
+		method = evalLOO
+	case s.evalOf.Folds >= 2:
+		method = evalCV
+	}
+	folds := s.evalOf.Folds
+	if folds < 2 {
+		folds = 5
+	}
+	split := s.evalOf.Split
+	if split <= 0 || split >= 1 {
+		split = 0.2
+	}
+	vals := []any{method, split, folds, int(s.evalOf.Seed)}
+	for i, p := range ep {
+		s.fields = append(s.fields, newField(p, false, vals[i]))
+	}
+	s.focus, s.offset = 0, 0
+	s.focusField()
+}
+
+func (s *paramsScreen) setError(err error) { s.err = err }
+
+// visible lists the fields that apply: the evaluation method decides which
+// of test fraction and folds show; clustering has no split at all.
+func (s *paramsScreen) visible() []*field {
+	var out []*field
+	method := ""
+	for _, f := range s.fields {
+		if f.p.Name == "evaluation" && !f.model {
+			method = f.raw()
+		}
+	}
+	clustering := s.ds != nil && s.ds.Task == datasets.Clustering
+	for _, f := range s.fields {
+		if !f.model {
+			switch f.p.Name {
+			case "evaluation":
+				if clustering {
+					continue
+				}
+			case "test fraction":
+				if clustering || method != evalHoldout {
+					continue
+				}
+			case "folds":
+				if clustering || method != evalCV {
+					continue
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func (s *paramsScreen) current() *field {
+	v := s.visible()
+	if len(v) == 0 {
+		return nil
+	}
+	s.focus = min(max(s.focus, 0), len(v)-1)
+	return v[s.focus]
+}
+
+func (s *paramsScreen) focusField() {
+	cur := s.current()
+	for _, f := range s.fields {
+		if f.text() {
+			if f == cur {
+				f.input.Focus()
+			} else {
+				f.input.Blur()
+			}
+		}
+	}
+}
+
+func (s *paramsScreen) SetSize(w, h int) { s.w, s.h = w, h }
+
+func (s *paramsScreen) Typing() bool {
+	f := s.current()
+	return f != nil && f.text()
+}
+
+func (s *paramsScreen) Back() bool { return false }
+
+func (s *paramsScreen) ShortHelp() []key.Binding {
+	ks := []key.Binding{s.keys.Train, s.keys.Down}
+	if f := s.current(); f != nil {
+		switch f.p.Kind {
+		case engine.Choice:
+			ks = append(ks, bind("←/→", "change", "left", "right"))
+		case engine.Bool:
+			ks = append(ks, s.keys.Toggle)
+		}
+	}
+	return append(ks, s.keys.Reset)
+}
+
+func (s *paramsScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{s.keys.Up, s.keys.Down}, {s.keys.Left, s.keys.Right, s.keys.Toggle}, {s.keys.Train, s.keys.Reset}}
+}
+
+func (s *paramsScreen) headerInfo() string {
+	if o, err := s.options(); err == nil && s.ds != nil {
+		return fmt.Sprintf("%s · seed %d", describeEval(o, s.ds.Task), o.Seed)
+	}
+	return ""
+}
+
+func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || s.spec == nil {
+		return nil
+	}
+	f := s.current()
+	if f == nil {
+		return nil
+	}
+	n := len(s.visible())
+	switch {
+	case key.Matches(km, s.keys.Train):
+		return s.submit()
+	case key.Matches(km, s.keys.Up):
+		s.focus = (s.focus - 1 + n) % n
+		s.focusField()
+		return nil
+	case key.Matches(km, s.keys.Down):
+		s.focus = (s.focus + 1) % n
+		s.focusField()
+		return nil
+	case key.Matches(km, s.keys.Reset):
+		s.setModel(s.ds, s.spec, nil, nil)
+		return nil
+	}
+	switch f.p.Kind {
+	case engine.Choice:
+		if k := len(f.p.Choices); k > 0 {
+			switch {
+			case key.Matches(km, s.keys.Left):
+				f.choice = (f.choice - 1 + k) % k
+			case key.Matches(km, s.keys.Right), key.Matches(km, s.keys.Toggle):
+				f.choice = (f.choice + 1) % k
+			}
+		}
+	case engine.Bool:
+		if key.Matches(km, s.keys.Left, s.keys.Right, s.keys.Toggle) {
+			f.on = !f.on
+		}
+	default:
+		var cmd tea.Cmd
+		f.input, cmd = f.input.Update(msg)
+		f.validate()
+		s.err = nil
+		return cmd
+	}
+	f.validate()
+	s.err = nil
+	return nil
+}
+
+// options reads the evaluation settings; only the settings that apply must
+// be valid (a bad fold count does not block a hold-out).
+func (s *paramsScreen) options() (eval.Options, error) {
+	o := s.evalOf
+	vis := s.visible()
+	get := func(name string) (any, error) {
+		for _, f := range s.fields {
+			if !f.model && f.p.Name == name {
+				shown := false
+				for _, g := range vis {
+					shown = shown || g == f
+				}
+				if !shown {
+					return nil, nil
+				}
+				return f.value(), f.err
+			}
+		}
+		return nil, nil
+	}
+	method, err := get("evaluation")
+	if err != nil {
+		return o, err
+	}
+	o.LOO, o.Folds = method == evalLOO, 0
+	if x, err := get("test fraction"); err != nil {
+		return o, err
+	} else if x != nil {
+		o.Split = x.(float64)
+	}
+	if x, err := get("folds"); err != nil {
+		return o, err
+	} else if x != nil {
+		o.Folds = x.(int)
+	}
+	if x, err := get("seed"); err != nil {
+		return o, err
+	} else if x != nil {
+		o.Seed = uint64(x.(int))
+	}
+	return o, nil
+}
+
+// submit validates the form and asks for a run; an invalid field gets the
+// focus and the reason is shown.
+func (s *paramsScreen) submit() tea.Cmd {
+	if s.spec == nil {
+		return nil
+	}
+	vis := s.visible()
+	for i, f := range vis {
+		if f.err != nil {
+			s.focus = i
+			s.focusField()
+			s.err = f.err
+			return nil
+		}
+	}
+	v := make(engine.Values, len(s.spec.Params))
+	for _, f := range s.fields {
+		if f.model {
+			v[f.p.Name] = f.value()
+		}
+	}
+	o, err := s.options()
+	if err != nil {
+		s.err = err
+		return nil
+	}
+	if s.ds != nil && o.Folds > s.ds.Rows() {
+		s.err = fmt.Errorf("folds: %d folds need at least %d rows, %s has %d", o.Folds, o.Folds, s.ds.Name, s.ds.Rows())
+		return nil
+	}
+	if _, err := s.spec.New(v); err != nil {
+		s.err = fmt.Errorf("model %s: %w", s.spec.Name, err)
+		return nil
+	}
+	s.err = nil
+	s.evalOf = o
+	return func() tea.Msg { return trainRequestMsg{values: v, opts: o} }
+}
+
+func (s *paramsScreen) View() string {
+	st := s.c.styles
+	if s.spec == nil {
+		return st.Muted.Render(" Choose a model first.")
+	}
+	w := s.w
+	var out []string
+	out = append(out, st.Title.Render(clip(" Hyperparameters of "+s.spec.Title+" ("+s.spec.Name+")", w)))
+	out = append(out, st.Muted.Render(clip(" "+s.spec.Summary+" · notes "+s.spec.Notes, w)))
+	nameW, ctlW := 16, 18
+	rngW := min(30, max(w-nameW-ctlW-8, 12))
+	helpW := w - nameW - ctlW - rngW - 8
+	if helpW < 20 { // no room: the focused field's help shows below the form
+		helpW = 0
+	}
+	vis := s.visible()
+	cur := s.current()
+	var rows []string
+	focusRow := 0
+	section := ""
+	for _, f := range vis {
+		sec := "Model"
+		if !f.model {
+			sec = "Evaluation"
+		}
+		if sec != section {
+			section = sec
+			if sec == "Model" && len(s.spec.Params) == 0 {
+				continue
+			}
+			rows = append(rows, st.Header.Render(" "+sec))
+		}
+		mark := "  "
+		if f == cur {
+			mark = st.Accent.Render("▸ ")
+		}
+		name := fitWidth(clip(f.p.Name, nameW), nameW)
+		if f == cur {
+			name = st.Accent.Render(name)
+		} else {
+			name = st.Text.Render(name)
+		}
+		ctl := s.control(f, f == cur, ctlW)
+		rng := f.p.Range()
+		if f.p.Log {
+			rng += " · log"
+		}
+		var tail string
+		if f.err != nil {
+			tail = st.Bad.Render("✗ " + clip(shortErr(f.err), rngW+helpW))
+		} else {
+			tail = st.Muted.Render(fitWidth(clip(rng, rngW), rngW)) + "  " + st.Muted.Render(clip(f.p.Help, helpW))
+			if def := engine.Format(f.p.Default); f.model && f.raw() != def {
+				tail = st.Muted.Render(fitWidth(clip(rng, rngW), rngW)) + "  " + st.Muted.Render(clip("default "+def+" · "+f.p.Help, helpW))
+			}
+		}
+		if f == cur {
+			focusRow = len(rows)
+		}
+		rows = append(rows, " "+mark+name+" "+ctl+"  "+tail)
+	}
+	if len(s.spec.Params) == 0 {
+		rows = append([]string{st.Muted.Render("   (this model has no hyperparameters)")}, rows...)
+		focusRow++
+	}
+	// Scroll so the focused row is visible.
+	avail := max(s.h-len(out)-3, 3)
+	if focusRow < s.offset {
+		s.offset = focusRow
+	}
+	if focusRow >= s.offset+avail {
+		s.offset = focusRow - avail + 1
+	}
+	s.offset = min(s.offset, max(len(rows)-avail, 0))
+	end := min(s.offset+avail, len(rows))
+	out = append(out, rows[s.offset:end]...)
+	if end < len(rows) {
+		out = append(out, st.Muted.Render(fmt.Sprintf("   ↓ %d more", len(rows)-end)))
+	}
+	out = append(out, "")
+	if cur != nil {
+		about := cur.p.Name + ": " + cur.p.Help
+		if cur.model {
+			about += " (default " + engine.Format(cur.p.Default) + ")"
+		}
+		lines := strings.Split(wrap(about, w-2), "\n")
+		if len(lines) > 2 {
+			lines = lines[:2]
+			lines[1] = clip(lines[1]+" …", w-2)
+		}
+		for _, l := range lines {
+			out = append(out, st.Text.Render(" "+l))
+		}
+	}
+	switch {
+	case s.err != nil:
+		out = append(out, " "+st.Error.Render(clip(s.err.Error(), w-2)))
+	case cur != nil && cur.err != nil:
+		out = append(out, " "+st.Error.Render(clip(cur.err.Error(), w-2)))
+	default:
+		out = append(out, st.Muted.Render(" enter trains with these settings"))
+	}
+	return strings.Join(out, "\n")
+}
+
+// control draws a field's editor ctlW cells wide.
+func (s *paramsScreen) control(f *field, focused bool, ctlW int) string {
+	st := s.c.styles
+	switch f.p.Kind {
+	case engine.Choice:
+		c := f.raw()
+		text := "‹ " + clip(c, ctlW-4) + " ›"
+		if focused {
+			return st.SelectedRow.Render(fitWidth(text, ctlW))
+		}
+		return st.Value.Render(fitWidth("  "+clip(c, ctlW-4), ctlW))
+	case engine.Bool:
+		box := "[ ] false"
+		if f.on {
+			box = "[x] true"
+		}
+		if focused {
+			return st.SelectedRow.Render(fitWidth(box, ctlW))
+		}
+		return st.Value.Render(fitWidth(box, ctlW))
+	}
+	in := f.input
+	in.Width = ctlW - 3
+	v := "[" + fitWidth(in.View(), ctlW-2) + "]"
+	if f.err != nil {
+		return st.Bad.Render(v)
+	}
+	if focused {
+		return st.Accent.Render(v)
+	}
+	return st.Value.Render(v)
+}
+
+// shortErr drops the "parameter name: " prefix the row already shows.
+func shortErr(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "parameter ") {
+		return msg[i+2:]
+	}
+	return msg
+}

@@ -1,0 +1,254 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// plane is a dataset seen in two dimensions: its own two numeric features, or
+// the first two principal directions of its standardised numeric features.
+type plane struct {
+	XY           *mat.Dense // n x 2
+	XLabel       string
+	YLabel       string
+	Projected    bool    // true when XY is a PCA projection
+	VarExplained float64 // share of the variance the two directions keep (projected only)
+}
+
+// errNoPlane says why a dataset has no 2-D map.
+var errNoPlane = errors.New("a map needs at least two numeric features")
+
+// project2D places the rows of d in a plane. Missing values are replaced by
+// their column's mean; nominal features are left out. With more than two
+// numeric features (or any nominal one) it is a PCA of the standardised
+// numeric features (the correlation-matrix PCA), each direction's sign fixed
+// so that its largest loading is positive, which makes the picture stable.
+func project2D(d *datasets.Dataset) (plane, error) {
+	var num []int
+	for j, c := range d.Features {
+		if c.Kind == datasets.Numeric {
+			num = append(num, j)
+		}
+	}
+	if len(num) < 2 {
+		return plane{}, errNoPlane
+	}
+	n := d.Rows()
+	if n < 3 {
+		return plane{}, fmt.Errorf("a map needs at least 3 rows, %s has %d", d.Name, n)
+	}
+	X := mat.NewDense(n, len(num), nil)
+	col := make([]float64, n)
+	for k, j := range num {
+		mat.Col(col, j, d.X)
+		sum, cnt := 0.0, 0
+		for _, v := range col {
+			if !math.IsNaN(v) {
+				sum += v
+				cnt++
+			}
+		}
+		mean := 0.0
+		if cnt > 0 {
+			mean = sum / float64(cnt)
+		}
+		for i, v := range col {
+			if math.IsNaN(v) {
+				col[i] = mean
+			}
+		}
+		X.SetCol(k, col)
+	}
+	if len(num) == 2 && len(d.Features) == 2 {
+		return plane{XY: X, XLabel: d.Features[num[0]].Name, YLabel: d.Features[num[1]].Name}, nil
+	}
+	standardize(X)
+	var pc stat.PC
+	if ok := pc.PrincipalComponents(X, nil); !ok {
+		return plane{}, fmt.Errorf("%s: principal components did not converge", d.Name)
+	}
+	var vecs mat.Dense
+	pc.VectorsTo(&vecs)
+	vars := pc.VarsTo(nil)
+	W := mat.DenseCopyOf(vecs.Slice(0, len(num), 0, 2))
+	for c := range 2 {
+		w := mat.Col(nil, c, W)
+		if w[floats.MaxIdx(absAll(w))] < 0 {
+			floats.Scale(-1, w)
+			W.SetCol(c, w)
+		}
+	}
+	XY := mat.NewDense(n, 2, nil)
+	XY.Mul(X, W)
+	total := floats.Sum(vars)
+	ve := 0.0
+	if total > 0 {
+		ve = (vars[0] + vars[1]) / total
+	}
+	return plane{XY: XY, XLabel: "PC1", YLabel: "PC2", Projected: true, VarExplained: ve}, nil
+}
+
+func absAll(x []float64) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = math.Abs(v)
+	}
+	return out
+}
+
+// standardize scales each column of X to mean 0 and (population) standard deviation 1 in
+// place (constant columns are only centred) and returns the means and scales.
+func standardize(X *mat.Dense) (mean, scale []float64) {
+	n, p := X.Dims()
+	mean, scale = make([]float64, p), make([]float64, p)
+	col := make([]float64, n)
+	for j := range p {
+		mat.Col(col, j, X)
+		m, s := stat.PopMeanStdDev(col, nil) // as scikit-learn's StandardScaler
+		if s == 0 || math.IsNaN(s) {
+			s = 1
+		}
+		mean[j], scale[j] = m, s
+		for i := range col {
+			col[i] = (col[i] - m) / s
+		}
+		X.SetCol(j, col)
+	}
+	return mean, scale
+}
+
+// regionMap is a model's decision regions over a plane, with the points on it.
+type regionMap struct {
+	Plane      plane
+	Title      string
+	Classes    []string  // names of the region values (classes or clusters)
+	Truth      []int     // true class of each point; nil for clustering
+	Pred       []int     // the 2-D model's prediction for each point
+	Grid       [][]int   // Grid[r][c]: prediction at row r (r = 0 is the top, y max), column c
+	XMin, XMax float64   // the x range the grid covers
+	YMin, YMax float64   // the y range the grid covers
+	XCenters   []float64 // x of each grid column's centre
+	YCenters   []float64 // y of each grid row's centre (top to bottom)
+}
+
+// computeRegions fits spec with v on the dataset placed in a plane (all its
+// rows) and predicts it on a cols x rows grid. It is slow for some models:
+// call it from a tea.Cmd, never from Update.
+func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, seed uint64, cols, rows int) (rm *regionMap, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("model %s crashed while drawing the map: %v", spec.Name, r)
+		}
+	}()
+	if d.Task == datasets.Regression {
+		return nil, errors.New("decision regions need a classification or clustering task")
+	}
+	if cols < 2 || rows < 2 {
+		return nil, fmt.Errorf("a map needs at least a 2x2 grid, have %dx%d", cols, rows)
+	}
+	pl, err := project2D(d)
+	if err != nil {
+		return nil, err
+	}
+	n := d.Rows()
+	xy := pl.XY
+	xs, ys := mat.Col(nil, 0, xy), mat.Col(nil, 1, xy)
+	xmin, xmax := pad(floats.Min(xs), floats.Max(xs))
+	ymin, ymax := pad(floats.Min(ys), floats.Max(ys))
+
+	fitX := mat.DenseCopyOf(xy)
+	mean, scale := []float64{0, 0}, []float64{1, 1}
+	if spec.Standardize {
+		mean, scale = standardize(fitX)
+	}
+	model, err := spec.New(v)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", spec.Name, err)
+	}
+	tr := engine.Train{X: fitX, Y: d.Y, Classes: d.Classes, Features: []string{pl.XLabel, pl.YLabel}, Seed: seed}
+	if err := model.Fit(ctx, tr, engine.ContextRecorder{Ctx: ctx}); err != nil {
+		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
+	}
+	pp, err := model.Predict(fitX)
+	if err != nil {
+		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
+	}
+	rm = &regionMap{Plane: pl, Classes: d.Classes, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax,
+		Pred: make([]int, n), XCenters: make([]float64, cols), YCenters: make([]float64, rows)}
+	for i, p := range pp {
+		rm.Pred[i] = int(p)
+	}
+	if d.Y != nil {
+		rm.Truth = make([]int, n)
+		for i, y := range d.Y {
+			rm.Truth[i] = int(y)
+		}
+	}
+	G := mat.NewDense(cols*rows, 2, nil)
+	for c := range cols {
+		rm.XCenters[c] = xmin + (float64(c)+0.5)*(xmax-xmin)/float64(cols)
+	}
+	for r := range rows {
+		rm.YCenters[r] = ymax - (float64(r)+0.5)*(ymax-ymin)/float64(rows)
+	}
+	for r := range rows {
+		for c := range cols {
+			G.Set(r*cols+c, 0, (rm.XCenters[c]-mean[0])/scale[0])
+			G.Set(r*cols+c, 1, (rm.YCenters[r]-mean[1])/scale[1])
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	gp, err := model.Predict(G)
+	if err != nil {
+		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
+	}
+	rm.Grid = make([][]int, rows)
+	for r := range rows {
+		rm.Grid[r] = make([]int, cols)
+		for c := range cols {
+			rm.Grid[r][c] = int(gp[r*cols+c])
+		}
+	}
+	if rm.Classes == nil { // clustering: name the clusters
+		k := 0
+		for _, p := range rm.Pred {
+			k = max(k, p+1)
+		}
+		for _, row := range rm.Grid {
+			for _, p := range row {
+				k = max(k, p+1)
+			}
+		}
+		rm.Classes = make([]string, k)
+		for i := range k {
+			rm.Classes[i] = fmt.Sprintf("cluster %d", i)
+		}
+	}
+	if pl.Projected {
+		rm.Title = fmt.Sprintf("first two principal directions (%.0f%% of variance) · regions of %s refit on this 2-D projection of all %d rows",
+			100*pl.VarExplained, spec.Title, n)
+	} else {
+		rm.Title = fmt.Sprintf("%s vs %s · regions of %s refit on all %d rows", pl.YLabel, pl.XLabel, spec.Title, n)
+	}
+	return rm, nil
+}
+
+// pad widens [lo, hi] by 5% on each side (and a degenerate range to width 2).
+func pad(lo, hi float64) (float64, float64) {
+	if hi-lo < 1e-12 {
+		return lo - 1, hi + 1
+	}
+	m := 0.05 * (hi - lo)
+	return lo - m, hi + m
+}

@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+func openDataset(t testing.TB, source, target string) *datasets.Dataset {
+	t.Helper()
+	tb, err := datasets.Open(source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tb.Dataset(target, datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestProject2DIris(t *testing.T) {
+	// Reference: tui/testdata/pca_iris.py (scikit-learn 1.2.1 StandardScaler +
+	// PCA, signs fixed so each direction's largest loading is positive).
+	d := openDataset(t, "iris", "")
+	pl, err := project2D(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pl.Projected || pl.XLabel != "PC1" || pl.YLabel != "PC2" {
+		t.Fatalf("plane = %+v, want a PCA projection", pl)
+	}
+	if math.Abs(pl.VarExplained-0.9581320720000165) > 1e-9 {
+		t.Errorf("variance kept = %.10f, want 0.9581320720", pl.VarExplained)
+	}
+	want := map[int][2]float64{
+		0:   {-2.26470281, 0.4800266},
+		50:  {1.10178118, 0.86297242},
+		149: {0.96065603, -0.02433167},
+	}
+	for row, w := range want {
+		for c := range 2 {
+			if got := pl.XY.At(row, c); math.Abs(got-w[c]) > 1e-6 {
+				t.Errorf("row %d PC%d = %.8f, want %.8f", row, c+1, got, w[c])
+			}
+		}
+	}
+}
+
+func TestProject2DCases(t *testing.T) {
+	for _, tc := range []struct {
+		name, source, target string
+		projected            bool
+		err                  bool
+	}{
+		{"two features are their own plane", "moons", "", false, false},
+		{"one feature has no plane", "cubic", "", false, true},
+		{"clustering of two columns is a projection", "moons", datasets.NoTarget, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := openDataset(t, tc.source, tc.target)
+			pl, err := project2D(d)
+			if tc.err {
+				if err == nil {
+					t.Fatal("want an error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pl.Projected != tc.projected {
+				t.Errorf("projected = %v, want %v", pl.Projected, tc.projected)
+			}
+			if r, c := pl.XY.Dims(); r != d.Rows() || c != 2 {
+				t.Errorf("XY is %dx%d, want %dx2", r, c, d.Rows())
+			}
+		})
+	}
+}
+
+func TestProject2DImputesMissing(t *testing.T) {
+	d := openDataset(t, "iris", "")
+	d.X.Set(3, 0, math.NaN())
+	pl, err := project2D(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range d.Rows() {
+		if math.IsNaN(pl.XY.At(i, 0)) || math.IsNaN(pl.XY.At(i, 1)) {
+			t.Fatalf("row %d projects to NaN", i)
+		}
+	}
+}
+
+func TestComputeRegions(t *testing.T) {
+	d := openDataset(t, "moons", "")
+	spec, err := engine.Lookup("logistic")
+	if err != nil {
+		t.Skip("logistic is not registered:", err)
+	}
+	rm, err := computeRegions(context.Background(), d, spec, spec.Defaults(), 1, 40, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rm.Grid) != 12 || len(rm.Grid[0]) != 40 {
+		t.Fatalf("grid %dx%d, want 12 rows of 40", len(rm.Grid), len(rm.Grid[0]))
+	}
+	// A linear model splits the moons into two half-planes: both classes
+	// appear in the grid, and most points lie in their own class's region.
+	seen := map[int]bool{}
+	for _, row := range rm.Grid {
+		for _, c := range row {
+			seen[c] = true
+		}
+	}
+	if !seen[0] || !seen[1] {
+		t.Errorf("grid classes %v, want both 0 and 1", seen)
+	}
+	right := 0
+	for i, p := range rm.Pred {
+		if p == rm.Truth[i] {
+			right++
+		}
+	}
+	if acc := float64(right) / float64(len(rm.Pred)); acc < 0.8 {
+		t.Errorf("training accuracy of the 2-D refit %.2f, want >= 0.8", acc)
+	}
+	if rm.XMin >= rm.XMax || rm.YMin >= rm.YMax {
+		t.Errorf("bad bounds %+v", rm)
+	}
+	// Regression has no regions.
+	if _, err := computeRegions(context.Background(), openDataset(t, "sine", ""), spec, spec.Defaults(), 1, 4, 4); err == nil {
+		t.Error("regression: want an error")
+	}
+	// A cancelled context stops the fit.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := computeRegions(ctx, d, spec, spec.Defaults(), 1, 40, 12); err == nil {
+		t.Error("cancelled: want an error")
+	}
+}

@@ -1,0 +1,517 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/table"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+)
+
+// runRecord is one run of this session. It is written only by the root's
+// Update (start, then finish).
+type runRecord struct {
+	id      int
+	data    *datasets.Dataset
+	source  string
+	spec    *engine.Spec
+	values  engine.Values
+	opts    eval.Options
+	started time.Time
+	wall    time.Duration
+	result  *eval.Result // nil while running, or when the run failed before fitting
+	err     error
+	done    bool
+}
+
+func (r *runRecord) finish(res *eval.Result, err error) {
+	r.result, r.err, r.done = res, err, true
+	r.wall = time.Since(r.started)
+}
+
+func (r *runRecord) cancelled() bool {
+	return (r.result != nil && r.result.Cancelled) || errors.Is(r.err, context.Canceled)
+}
+
+// status is one word for the runs table.
+func (r *runRecord) status() string {
+	switch {
+	case !r.done:
+		return "running"
+	case r.cancelled():
+		return "cancelled"
+	case r.err != nil:
+		return "failed"
+	}
+	return "done"
+}
+
+// evalDesc says how the run is evaluated.
+func (r *runRecord) evalDesc() string {
+	if r.result != nil && r.result.Eval != "" {
+		return r.result.Eval
+	}
+	return describeEval(r.opts, r.data.Task)
+}
+
+func describeEval(o eval.Options, t datasets.Task) string {
+	switch {
+	case t == datasets.Clustering:
+		return "all rows (no split)"
+	case o.LOO:
+		return "leave-one-out"
+	case o.Folds >= 2:
+		return fmt.Sprintf("%d-fold CV", o.Folds)
+	}
+	test := int(math.Round(o.Split * 100))
+	return fmt.Sprintf("%d/%d split", 100-test, test)
+}
+
+// primaryMetric is the score a run is ranked by: accuracy, R² or ARI (the
+// silhouette when clustering has no labels).
+func primaryMetric(t datasets.Task, m map[string]float64) string {
+	switch t {
+	case datasets.Classification:
+		return "accuracy"
+	case datasets.Regression:
+		return "r2"
+	}
+	if _, ok := m["ari"]; ok {
+		return "ari"
+	}
+	return "silhouette"
+}
+
+// score returns the run's primary metric, its spread over folds and its
+// baseline (NaN when unknown).
+func (r *runRecord) score() (name string, v, std, base float64) {
+	v, std, base = math.NaN(), math.NaN(), math.NaN()
+	if r.result == nil {
+		return primaryMetric(r.data.Task, nil), v, std, base
+	}
+	name = primaryMetric(r.data.Task, r.result.Metrics)
+	if x, ok := r.result.Metrics[name]; ok {
+		v = x
+	}
+	if x, ok := r.result.Std[name]; ok {
+		std = x
+	}
+	if x, ok := r.result.Baseline[name]; ok {
+		base = x
+	}
+	return name, v, std, base
+}
+
+// keyParams lists the parameters set away from their defaults.
+func keyParams(spec *engine.Spec, v engine.Values) string {
+	var parts []string
+	for _, p := range spec.Params {
+		if x, ok := v[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
+			parts = append(parts, p.Name+"="+engine.Format(x))
+		}
+	}
+	if len(parts) == 0 {
+		return "defaults"
+	}
+	return strings.Join(parts, " ")
+}
+
+func metricLabel(name string) string {
+	switch name {
+	case "r2":
+		return "R²"
+	case "ari":
+		return "ARI"
+	case "rmse":
+		return "RMSE"
+	case "mae":
+		return "MAE"
+	case "mse":
+		return "MSE"
+	case "auc":
+		return "AUC"
+	case "mcc":
+		return "MCC"
+	case "log_loss":
+		return "log-loss"
+	case "macro_f1":
+		return "macro F1"
+	case "weighted_f1":
+		return "weighted F1"
+	}
+	return strings.ReplaceAll(name, "_", " ")
+}
+
+// shortMetric names the primary metric in the runs table.
+func shortMetric(name string) string {
+	switch name {
+	case "accuracy":
+		return "acc"
+	case "silhouette":
+		return "sil"
+	}
+	return metricLabel(name)
+}
+
+// higherIsBetter says which way a metric goes.
+func higherIsBetter(name string) bool {
+	switch name {
+	case "rmse", "mae", "mse", "log_loss", "error":
+		return false
+	}
+	return true
+}
+
+// runsKeys are the runs screen's keys.
+type runsKeys struct {
+	Up, Down key.Binding
+	Sort     key.Binding
+	Pick     key.Binding
+	Open     key.Binding
+}
+
+func defaultRunsKeys() runsKeys {
+	return runsKeys{
+		Up:   bind("↑/k", "up", "up", "k"),
+		Down: bind("↓/j", "down", "down", "j"),
+		Sort: bind("s", "sort", "s"),
+		Pick: bind("space", "pick two to compare", " "),
+		Open: bind("enter", "open / compare", "enter"),
+	}
+}
+
+// sortCols are the columns s cycles through.
+var sortCols = [...]string{"#", "dataset", "model", "score", "time"}
+
+// runsScreen is the leaderboard of the session's runs.
+type runsScreen struct {
+	c       *common
+	keys    runsKeys
+	runs    []*runRecord
+	order   []*runRecord // runs in display order
+	sortBy  int
+	tbl     table.Model
+	picked  []int // run ids, at most two
+	compare bool  // the two picked runs side by side
+	w, h    int
+}
+
+func newRunsScreen(c *common) *runsScreen {
+	s := &runsScreen{c: c, keys: defaultRunsKeys()}
+	km := table.DefaultKeyMap()
+	s.tbl = table.New(table.WithFocused(true), table.WithKeyMap(km))
+	return s
+}
+
+func (s *runsScreen) setRuns(runs []*runRecord) {
+	s.runs = runs
+	s.rebuild()
+}
+
+func (s *runsScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.rebuild()
+}
+
+func (s *runsScreen) Typing() bool { return false }
+
+func (s *runsScreen) Back() bool {
+	if s.compare {
+		s.compare = false
+		s.picked = nil
+		s.rebuild()
+		return true
+	}
+	return false
+}
+
+func (s *runsScreen) ShortHelp() []key.Binding {
+	if s.compare {
+		return nil
+	}
+	return []key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort}
+}
+
+func (s *runsScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{s.keys.Up, s.keys.Down}, {s.keys.Open, s.keys.Pick, s.keys.Sort}}
+}
+
+func (s *runsScreen) headerInfo() string {
+	return fmt.Sprintf("%d runs", len(s.runs))
+}
+
+func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || s.compare {
+		return nil
+	}
+	switch {
+	case key.Matches(km, s.keys.Sort):
+		s.sortBy = (s.sortBy + 1) % len(sortCols)
+		s.rebuild()
+		return nil
+	case key.Matches(km, s.keys.Pick):
+		if r := s.current(); r != nil {
+			if i := slices.Index(s.picked, r.id); i >= 0 {
+				s.picked = slices.Delete(s.picked, i, i+1)
+			} else {
+				s.picked = append(s.picked, r.id)
+				if len(s.picked) > 2 {
+					s.picked = s.picked[1:]
+				}
+			}
+			s.rebuild()
+		}
+		return nil
+	case key.Matches(km, s.keys.Open):
+		if len(s.picked) == 2 {
+			s.compare = true
+			return nil
+		}
+		if r := s.current(); r != nil && r.done {
+			return func() tea.Msg { return showRunMsg{run: r.id} }
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	s.tbl, cmd = s.tbl.Update(msg)
+	s.rebuild() // moves the ▸ to the new cursor row
+	return cmd
+}
+
+func (s *runsScreen) current() *runRecord {
+	i := s.tbl.Cursor()
+	if i < 0 || i >= len(s.order) {
+		return nil
+	}
+	return s.order[i]
+}
+
+// rebuild sorts the runs and refills the table.
+func (s *runsScreen) rebuild() {
+	var cur int
+	if r := s.current(); r != nil {
+		cur = r.id
+	}
+	s.order = append(s.order[:0], s.runs...)
+	by := sortCols[s.sortBy]
+	slices.SortStableFunc(s.order, func(a, b *runRecord) int {
+		switch by {
+		case "dataset":
+			return strings.Compare(a.data.Name, b.data.Name)
+		case "model":
+			return strings.Compare(a.spec.Name, b.spec.Name)
+		case "score": // best first; unknown last
+			_, va, _, _ := a.score()
+			_, vb, _, _ := b.score()
+			switch {
+			case math.IsNaN(va) && math.IsNaN(vb):
+				return 0
+			case math.IsNaN(va):
+				return 1
+			case math.IsNaN(vb):
+				return -1
+			case va > vb:
+				return -1
+			case va < vb:
+				return 1
+			}
+			return 0
+		case "time":
+			return int(a.wall - b.wall)
+		}
+		return b.id - a.id // newest first
+	})
+	w := max(s.w, minWidth)
+	// Each cell has one space of padding on either side.
+	wide := w >= 110
+	nameW, scoreW := 10, 14
+	if wide {
+		nameW, scoreW = 14, 17
+	}
+	cols := []table.Column{
+		{Title: "   #", Width: 5}, {Title: "dataset", Width: nameW}, {Title: "model", Width: nameW},
+		{Title: "key params", Width: 0}, {Title: "evaluation", Width: 11},
+		{Title: "score", Width: scoreW}, {Title: "time", Width: 6},
+	}
+	if wide {
+		cols = append(cols, table.Column{Title: "vs baseline", Width: 11})
+	}
+	used := 0
+	for _, c := range cols {
+		used += c.Width + 2
+	}
+	cols[3].Width = max(w-used-2, 8)
+	rows := make([]table.Row, 0, len(s.order))
+	cursor := 0
+	for i, r := range s.order {
+		if r.id == cur {
+			cursor = i
+		}
+		mark := " "
+		if slices.Contains(s.picked, r.id) {
+			mark = "✓"
+		}
+		if r.id == cur || (cur == 0 && i == 0) {
+			mark = "▸" + mark
+		} else {
+			mark = " " + mark
+		}
+		name, v, std, base := r.score()
+		score := "–"
+		if st := r.status(); st != "done" {
+			score = st
+		}
+		if !math.IsNaN(v) {
+			score = shortMetric(name) + " " + num(v)
+			if !math.IsNaN(std) && r.opts.Folds >= 2 {
+				score += " ±" + strings.TrimPrefix(num(std), "0")
+			}
+		}
+		vs := r.status()
+		if r.done && r.err == nil && !math.IsNaN(v) && !math.IsNaN(base) {
+			switch {
+			case v > base == higherIsBetter(name) && v != base:
+				vs = "better"
+			case v == base:
+				vs = "same"
+			default:
+				vs = "worse"
+			}
+		}
+		t := "–"
+		if r.done {
+			t = secs(r.wall.Seconds())
+		}
+		row := table.Row{
+			fmt.Sprintf("%s%2d", mark, r.id), r.data.Name, r.spec.Name, keyParams(r.spec, r.values),
+			describeEval(r.opts, r.data.Task), score, t,
+		}
+		if wide {
+			row = append(row, vs)
+		}
+		rows = append(rows, row)
+	}
+	s.tbl.SetRows(nil) // the old rows may have more cells than the new columns
+	s.tbl.SetColumns(cols)
+	s.tbl.SetRows(rows)
+	s.tbl.SetWidth(w)
+	s.tbl.SetHeight(max(s.h-3, 3))
+	s.rebuildStyles()
+	s.tbl.SetCursor(cursor)
+}
+
+func (s *runsScreen) View() string {
+	st := s.c.styles
+	if s.compare {
+		return s.compareView()
+	}
+	title := st.Title.Render(fmt.Sprintf(" Runs (%d)", len(s.runs))) +
+		st.Muted.Render(fmt.Sprintf("   sort: %s ▾", sortCols[s.sortBy]))
+	if len(s.picked) > 0 {
+		title += st.Muted.Render(fmt.Sprintf("   picked %d of 2", len(s.picked)))
+	}
+	if len(s.runs) == 0 {
+		return title + "\n\n" + st.Muted.Render("  No runs yet: choose a dataset and a model, then train.")
+	}
+	s.rebuildStyles()
+	return title + "\n" + s.tbl.View()
+}
+
+// rebuildStyles keeps the table's styles in step with the theme.
+func (s *runsScreen) rebuildStyles() {
+	st := table.DefaultStyles()
+	st.Header = s.c.styles.Header.Padding(0, 1)
+	st.Cell = s.c.styles.Text.Padding(0, 1)
+	st.Selected = s.c.styles.SelectedRow
+	s.tbl.SetStyles(st)
+}
+
+// compareView shows the two picked runs side by side: settings, then every
+// metric either has, the better value marked.
+func (s *runsScreen) compareView() string {
+	st := s.c.styles
+	var a, b *runRecord
+	for _, r := range s.runs {
+		switch r.id {
+		case s.picked[0]:
+			a = r
+		case s.picked[1]:
+			b = r
+		}
+	}
+	if a == nil || b == nil {
+		return st.Muted.Render(" the picked runs are gone")
+	}
+	label := 16
+	colW := max((s.w-label-4)/2, 20)
+	cell := func(text string, style lipgloss.Style) string {
+		return style.Render(fitWidth(clip(text, colW-1), colW))
+	}
+	row := func(name, x, y string, sx, sy lipgloss.Style) string {
+		return " " + st.Muted.Render(fitWidth(name, label)) + cell(x, sx) + cell(y, sy)
+	}
+	lines := []string{
+		st.Title.Render(fmt.Sprintf(" Run #%d vs run #%d", a.id, b.id)) + st.Muted.Render("   (esc: back to the runs)"),
+		"",
+		row("dataset", a.data.Name, b.data.Name, st.Text, st.Text),
+		row("model", a.spec.Title, b.spec.Title, st.Text, st.Text),
+		row("parameters", keyParams(a.spec, a.values), keyParams(b.spec, b.values), st.Text, st.Text),
+		row("evaluation", a.evalDesc(), b.evalDesc(), st.Text, st.Text),
+		row("seed", fmt.Sprint(a.opts.Seed), fmt.Sprint(b.opts.Seed), st.Text, st.Text),
+		row("status", a.status(), b.status(), st.Text, st.Text),
+		row("time", secs(a.wall.Seconds()), secs(b.wall.Seconds()), st.Text, st.Text),
+		"",
+	}
+	names := map[string]bool{}
+	for _, r := range []*runRecord{a, b} {
+		if r.result != nil {
+			for k := range r.result.Metrics {
+				names[k] = true
+			}
+		}
+	}
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	get := func(r *runRecord, k string) float64 {
+		if r.result == nil {
+			return math.NaN()
+		}
+		if v, ok := r.result.Metrics[k]; ok {
+			return v
+		}
+		return math.NaN()
+	}
+	for _, k := range keys {
+		x, y := get(a, k), get(b, k)
+		sx, sy := st.Text, st.Text
+		if !math.IsNaN(x) && !math.IsNaN(y) && x != y {
+			if (x > y) == higherIsBetter(k) {
+				sx, sy = st.Good, st.Muted
+			} else {
+				sx, sy = st.Muted, st.Good
+			}
+		}
+		lines = append(lines, row(metricLabel(k), num(x), num(y), sx, sy))
+	}
+	if a.data.Name == b.data.Name && a.opts.Seed == b.opts.Seed && a.evalDesc() == b.evalDesc() {
+		lines = append(lines, "", st.Muted.Render(" same dataset, evaluation and seed: identical splits, a fair comparison"))
+	} else {
+		lines = append(lines, "", st.Warn.Render(" different data, evaluation or seed: the splits differ"))
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,532 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/eval"
+)
+
+// Widget-free screen tests: drive Update with keys and read View (ASCII).
+
+// pickData moves the data list to name and presses enter (load & preview).
+func (hs *harness) pickData(name string) {
+	hs.t.Helper()
+	for range len(hs.a.data.entries) + 1 {
+		if e := hs.a.data.selectedEntry(); e != nil && e.Name == name {
+			hs.press("enter")
+			return
+		}
+		hs.press("down")
+	}
+	hs.t.Fatalf("no data entry %q", name)
+}
+
+// pickModel moves the model list to name and presses enter.
+func (hs *harness) pickModel(name string) {
+	hs.t.Helper()
+	for range len(hs.a.model.specs) {
+		hs.press("up")
+	}
+	for range len(hs.a.model.specs) {
+		if hs.a.model.specs[hs.a.model.cursor].Name == name {
+			hs.press("enter")
+			return
+		}
+		hs.press("down")
+	}
+	hs.t.Fatalf("model %q is not listed for %s", name, hs.a.model.task)
+}
+
+// focusParam moves the form's focus to the named field.
+func (hs *harness) focusParam(name string) {
+	hs.t.Helper()
+	for range len(hs.a.params.fields) + 1 {
+		if f := hs.a.params.current(); f != nil && f.p.Name == name {
+			return
+		}
+		hs.press("down")
+	}
+	hs.t.Fatalf("no field %q", name)
+}
+
+func mustContain(t *testing.T, v string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(v, w) {
+			t.Errorf("view lacks %q:\n%s", w, v)
+		}
+	}
+}
+
+func TestStartNothingParsed(t *testing.T) {
+	hs := newHarness(t, Options{}, 100, 30)
+	if hs.a.data.table != nil || hs.a.ds != nil {
+		t.Fatal("a dataset was loaded before one was chosen")
+	}
+	mustContain(t, hs.view(), "Built-in sets", "iris", "Generators", "moons", "open a file", "150 rows · 4 features")
+}
+
+func TestDataPreviewAndTarget(t *testing.T) {
+	hs := newHarness(t, Options{}, 120, 40)
+	hs.pickData("iris")
+	mustContain(t, hs.view(), "150 rows × 5 columns · 3 classes", "target species", "3 classes",
+		"petal_width_cm", "numeric", "nominal", "3: setosa, versicolor", "0.1 … 2.5")
+	// Choose a numeric target: regression.
+	hs.press("down", "s")
+	if d := hs.a.data.ds; d == nil || d.Task != datasets.Regression || d.Target.Name != "sepal_width_cm" {
+		t.Fatalf("after s on sepal_width_cm: %+v", d)
+	}
+	mustContain(t, hs.view(), "target sepal_width_cm · regression")
+	// No target: clustering.
+	hs.press("u")
+	mustContain(t, hs.view(), "no target: clustering")
+	// Rows and balance.
+	hs.press("up", "up", "end")
+	hs.a.data.cols.SetCursor(4)
+	hs.press("s", "tab")
+	mustContain(t, hs.view(), "5.1", "setosa", "columns 1-5 of 5")
+	hs.press("tab")
+	mustContain(t, hs.view(), "class balance", "versicolor", "50")
+	// enter uses it.
+	hs.press("enter")
+	if hs.a.cur != screenModel || hs.a.ds == nil || hs.a.ds.Task != datasets.Classification {
+		t.Fatalf("enter on the preview: screen %v, dataset %+v", hs.a.cur, hs.a.ds)
+	}
+}
+
+func TestGeneratorKnobs(t *testing.T) {
+	hs := newHarness(t, Options{}, 120, 40)
+	for hs.a.data.selectedEntry().Name != "moons" {
+		hs.press("down")
+	}
+	hs.press("e")
+	if !hs.a.data.Typing() {
+		t.Fatal("e did not focus the knobs")
+	}
+	for range 5 {
+		hs.press("backspace")
+	}
+	hs.typeText("abc")
+	mustContain(t, hs.view(), `knob n: "abc" is not a number`)
+	hs.press("enter") // refused: the knob is invalid
+	if hs.a.data.loading != "" || hs.a.data.table != nil {
+		t.Fatal("generated with an invalid knob")
+	}
+	for range 3 {
+		hs.press("backspace")
+	}
+	hs.typeText("50")
+	hs.press("enter")
+	if tb := hs.a.data.table; tb == nil || tb.Rows() != 50 {
+		t.Fatalf("moons:n=50 gave %v", tb)
+	}
+	mustContain(t, hs.view(), "50 rows × 3 columns", "moons(n=50")
+}
+
+func TestOpenFileByPath(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "tiny.csv")
+	if err := os.WriteFile(good, []byte("a,b,label\n1,2,x\n2,1,y\n3,3,x\n4,0,y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, Options{}, 120, 40)
+	hs.press("p")
+	if !hs.a.data.Typing() {
+		t.Fatal("p did not focus the path field")
+	}
+	hs.typeText(filepath.Join(dir, "missing.csv"))
+	hs.press("enter")
+	mustContain(t, hs.view(), "could not load the data", "missing.csv")
+	hs.press("p")
+	for range 200 {
+		hs.press("backspace")
+	}
+	hs.typeText(good)
+	hs.press("enter")
+	mustContain(t, hs.view(), "4 rows × 3 columns", "target label")
+}
+
+func TestFileBrowser(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"b.csv", "a.arff", "notes.md", ".hidden.csv"} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("x\n1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := newFileBrowser()
+	b.update(b.read(dir)())
+	var names []string
+	for _, e := range b.entries {
+		names = append(names, e.name)
+	}
+	if got := strings.Join(names, " "); got != "sub a.arff b.csv" {
+		t.Fatalf("entries %q, want folders first, data files only, no hidden", got)
+	}
+	b.update(keyMsg("down"))
+	msg := b.update(keyMsg("enter"))()
+	if fc, ok := msg.(fileChosenMsg); !ok || fc.path != filepath.Join(dir, "a.arff") {
+		t.Fatalf("enter gave %#v", msg)
+	}
+	b.update(keyMsg("up"))
+	b.update(b.update(keyMsg("enter"))()) // into sub/
+	if b.dir != filepath.Join(dir, "sub") {
+		t.Fatalf("dir %q after entering sub", b.dir)
+	}
+	b.update(b.update(keyMsg("backspace"))())
+	if b.dir != dir {
+		t.Fatalf("dir %q after going up", b.dir)
+	}
+}
+
+func TestModelsFilteredByTask(t *testing.T) {
+	for _, tc := range []struct {
+		data      string
+		want, not []string
+	}{
+		{"diabetes", []string{"linear", "ridge"}, []string{"logistic", "gnb"}},
+		{"iris", []string{"logistic", "gnb", "tuitest_crash"}, []string{"linear", "ridge"}},
+	} {
+		hs := newHarness(t, Options{Data: tc.data}, 120, 40)
+		v := hs.view()
+		if hs.a.cur != screenModel {
+			t.Fatalf("%s: start-up with data only is on screen %v", tc.data, hs.a.cur)
+		}
+		mustContain(t, v, tc.want...)
+		for _, sp := range hs.a.model.specs {
+			for _, n := range tc.not {
+				if sp.Name == n {
+					t.Errorf("%s: model %q listed:\n%s", tc.data, n, v)
+				}
+			}
+		}
+	}
+}
+
+func TestParamsFormValidates(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 40)
+	if hs.a.cur != screenParams {
+		t.Fatalf("screen %v, want parameters", hs.a.cur)
+	}
+	mustContain(t, hs.view(), "solver", "newton", "float in [1e-06, 1e+06]", "Evaluation", "test fraction")
+	// A choice cycles with right.
+	hs.focusParam("solver")
+	hs.press("right")
+	if got := hs.a.params.current().raw(); got != "gd" {
+		t.Errorf("solver after → is %q, want gd", got)
+	}
+	// A bad number is refused inline with the reason.
+	hs.focusParam("C")
+	for range 5 {
+		hs.press("backspace")
+	}
+	hs.typeText("abc")
+	mustContain(t, hs.view(), "✗", `"abc" is not a number`)
+	hs.press("enter")
+	if hs.a.cur != screenParams || len(hs.a.history) != 0 {
+		t.Fatal("trained with an invalid C")
+	}
+	mustContain(t, hs.view(), `parameter C: "abc" is not a number (float in [1e-06, 1e+06])`)
+	for range 3 {
+		hs.press("backspace")
+	}
+	hs.typeText("1e9")
+	mustContain(t, hs.view(), "1e+09 is out of range")
+	for range 3 {
+		hs.press("backspace")
+	}
+	hs.typeText("2")
+	// k-fold CV shows the folds field.
+	hs.focusParam("evaluation")
+	hs.press("right")
+	mustContain(t, hs.view(), "folds")
+	o, err := hs.a.params.options()
+	if err != nil || o.Folds != 5 || o.LOO {
+		t.Fatalf("options %+v, %v; want 5 folds", o, err)
+	}
+	hs.press("ctrl+r") // back to the defaults
+	if got := hs.a.params.fields[0].raw(); got != "newton" {
+		t.Errorf("after ctrl+r solver is %q", got)
+	}
+}
+
+func TestParamsBoolToggles(t *testing.T) {
+	hs := newHarness(t, Options{Data: "diabetes", Model: "linear"}, 120, 40)
+	hs.focusParam("intercept")
+	before := hs.a.params.current().raw()
+	hs.press("space")
+	if after := hs.a.params.current().raw(); after == before {
+		t.Errorf("space left intercept at %s", after)
+	}
+}
+
+func TestStartupErrors(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "nope"}, 120, 40)
+	if hs.a.cur != screenModel {
+		t.Fatalf("unknown model: screen %v", hs.a.cur)
+	}
+	mustContain(t, hs.view(), `unknown model "nope"`)
+
+	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Params: map[string]string{"C": "-1"}, Train: true}, 120, 40)
+	if hs.a.cur != screenParams || len(hs.a.history) != 0 {
+		t.Fatalf("bad parameter: screen %v, %d runs", hs.a.cur, len(hs.a.history))
+	}
+	mustContain(t, hs.view(), "parameter C: -1 is out of range")
+
+	hs = newHarness(t, Options{Data: "no-such-file.csv"}, 120, 40)
+	mustContain(t, hs.view(), "could not load the data", "no-such-file.csv")
+}
+
+func TestStartupTrainShowsResults(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true, Seed: 1}, 120, 40)
+	if hs.a.cur != screenResults {
+		t.Fatalf("screen %v, want results", hs.a.cur)
+	}
+	mustContain(t, hs.view(), "Summary", "Confusion", "Coefficients", "Map", "accuracy", "baseline")
+	hs.press("tab")
+	mustContain(t, hs.view(), "predicted", "setosa", "precision", "recall")
+}
+
+func TestResultViewsByCapability(t *testing.T) {
+	for _, tc := range []struct {
+		data, model string
+		want, not   []string
+	}{
+		{"iris", "logistic", []string{tabConfusion, tabROC, tabCoefs, tabMap}, []string{tabPredicted}},
+		{"iris", "gnb", []string{tabConfusion, tabMap}, []string{tabCoefs, tabResiduals}},
+		{"diabetes", "linear", []string{tabPredicted, tabResiduals, tabCoefs}, []string{tabConfusion, tabMap, tabROC}},
+	} {
+		hs := newHarness(t, Options{Data: tc.data, Model: tc.model, Train: true}, 120, 40)
+		names := strings.Join(hs.a.results.tabs.Names(), "|")
+		for _, w := range tc.want {
+			if !strings.Contains(names, w) {
+				t.Errorf("%s/%s: tabs %s lack %s", tc.data, tc.model, names, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(names, n) {
+				t.Errorf("%s/%s: tabs %s have %s", tc.data, tc.model, names, n)
+			}
+		}
+	}
+}
+
+func TestMapTab(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
+	for hs.a.results.tabs.ActiveName() != tabMap {
+		hs.press("tab")
+	}
+	mustContain(t, hs.view(), "first two principal directions (96% of variance)", "refit on this 2-D projection", "PC1")
+
+	hs = newHarness(t, Options{Data: "moons", Model: "logistic", Train: true}, 120, 40)
+	for hs.a.results.tabs.ActiveName() != tabMap {
+		hs.press("tab")
+	}
+	mustContain(t, hs.view(), "x1 vs x0", "misclassified")
+}
+
+func TestClusteringPath(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Target: "-", Model: "tuitest_split", Train: true}, 120, 40)
+	if hs.a.cur != screenResults {
+		t.Fatalf("screen %v, want results:\n%s", hs.a.cur, hs.view())
+	}
+	mustContain(t, hs.view(), "silhouette 0.", "clusters 2 ", "all rows (no split)", "Map")
+}
+
+func TestTrainErrorState(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_crash", Train: true}, 120, 40)
+	if hs.a.cur != screenTrain {
+		t.Fatalf("screen %v, want the training screen with the error", hs.a.cur)
+	}
+	mustContain(t, hs.view(), "training failed", "tuitest_crash", "esc back to the parameters")
+	hs.press("esc")
+	if hs.a.cur != screenParams {
+		t.Fatalf("esc from the error: screen %v", hs.a.cur)
+	}
+}
+
+func TestStaleMessagesDropped(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 40)
+	hs.a.nextRun = 5
+	hs.press("enter") // run 5 trains and finishes
+	if hs.a.cur != screenResults {
+		t.Fatalf("screen %v", hs.a.cur)
+	}
+	before := len(hs.a.train.steps)
+	stale := []eval.Progress{{Fold: 1, Folds: 1, Point: eval.Point{Step: 99, TrainLoss: 1}}}
+	hs.send(progressMsg{run: 4, steps: stale})
+	hs.send(progressMsg{run: 5, steps: stale}) // run 5 is over: no job listens
+	hs.send(trainDoneMsg{run: 4, err: errors.New("old")})
+	if len(hs.a.train.steps) != before || hs.a.cur != screenResults {
+		t.Fatalf("a stale message changed the state: %d steps (had %d), screen %v", len(hs.a.train.steps), before, hs.a.cur)
+	}
+}
+
+func TestCancelKeepsPartialHistory(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
+		Params: map[string]string{"steps": "100000", "sleep_us": "200"}}, 120, 40)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return len(hs.a.train.steps) >= 5 }) {
+		t.Fatal("no progress")
+	}
+	mustContain(t, hs.view(), "training loss", "validation", "/100000 epochs", "ETA", "baseline error 0.667")
+	hs.queue = append(hs.queue, keyMsg("c"))
+	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
+		t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+	}
+	r := hs.a.history[0]
+	if !r.cancelled() || r.result == nil || len(r.result.History) == 0 {
+		t.Fatalf("run after cancel: err %v, result %+v", r.err, r.result)
+	}
+	mustContain(t, hs.view(), "cancelled after", "partial history", "[History]")
+}
+
+func TestEscAbandonsRun(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
+		Params: map[string]string{"steps": "100000", "sleep_us": "200"}}, 120, 40)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	hs.runUntil(func() bool { return len(hs.a.train.steps) > 0 })
+	job := hs.a.job
+	hs.queue = append(hs.queue, keyMsg("esc"))
+	hs.runUntil(func() bool { return hs.a.cur == screenParams })
+	hs.settle() // the run's last messages arrive and are dropped
+	if hs.a.job != nil || hs.a.cur != screenParams {
+		t.Fatalf("after esc: job %v, screen %v", hs.a.job, hs.a.cur)
+	}
+	<-job.finished
+	if st := hs.a.history[0].status(); st != "cancelled" {
+		t.Errorf("abandoned run status %q", st)
+	}
+}
+
+func TestQuitStopsTraining(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
+		Params: map[string]string{"steps": "100000", "sleep_us": "200"}}, 120, 40)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	hs.runUntil(func() bool { return len(hs.a.train.steps) > 0 })
+	job := hs.a.job
+	_, cmd := hs.a.Update(keyMsg("q"))
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q did not quit")
+	}
+	select {
+	case <-job.finished:
+	default:
+		t.Fatal("quit returned before the run stopped")
+	}
+	if !errors.Is(context.Cause(hs.a.ctx), context.Canceled) {
+		t.Error("quit did not cancel the app context")
+	}
+}
+
+func TestSizes(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
+	hs.a.runs.setRuns(hs.a.history)
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {97, 31}} {
+		hs.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		for s := range numScreens {
+			hs.a.cur = s
+			checkFrame(t, hs.view(), sz[0], sz[1])
+		}
+		hs.a.cur = screenResults
+		for range len(hs.a.results.tabs.Names()) {
+			hs.press("tab")
+			checkFrame(t, hs.view(), sz[0], sz[1])
+		}
+	}
+	hs.send(tea.WindowSizeMsg{Width: 60, Height: 15})
+	v := hs.view()
+	mustContain(t, v, "enlarge the terminal (need 80x24, have 60x15)")
+	checkFrame(t, v, 60, 15)
+}
+
+func TestGlobalKeys(t *testing.T) {
+	hs := newHarness(t, Options{}, 100, 30)
+	hs.press("t")
+	if hs.a.c.themeName() != "light" {
+		t.Errorf("t: theme %q, want light", hs.a.c.themeName())
+	}
+	hs.press("?")
+	mustContain(t, hs.view(), "browse files", "set as target", "theme", "quit")
+	hs.press("esc")
+	if hs.a.full {
+		t.Error("esc did not close the full help")
+	}
+	// Letters typed in a text field are text, not commands.
+	hs.press("p")
+	hs.typeText("tq?")
+	if hs.a.c.themeName() != "light" || hs.a.full || !strings.Contains(hs.a.data.path.Value(), "tq?") {
+		t.Errorf("typing reached the global keys: theme %s, help %v, path %q", hs.a.c.themeName(), hs.a.full, hs.a.data.path.Value())
+	}
+	hs.press("esc")
+	if hs.a.data.Typing() {
+		t.Error("esc did not leave the path field")
+	}
+}
+
+func TestRunsSortPickCompare(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
+	hs.press("esc", "esc")
+	hs.pickModel("gnb")
+	hs.press("enter")
+	if len(hs.a.history) != 2 {
+		t.Fatalf("%d runs", len(hs.a.history))
+	}
+	hs.press("R")
+	mustContain(t, hs.view(), "Runs (2)", "sort: # ▾", "logistic", "gnb", "acc 0.9")
+	hs.press("s", "s", "s")
+	mustContain(t, hs.view(), "sort: score ▾")
+	hs.press("space", "down", "space", "enter")
+	mustContain(t, hs.view(), "vs run #", "parameters", "accuracy", "identical splits")
+	hs.press("esc")
+	mustContain(t, hs.view(), "Runs (2)")
+	hs.press("enter") // open the highlighted run
+	if hs.a.cur != screenResults {
+		t.Fatalf("enter on a run: screen %v", hs.a.cur)
+	}
+	hs.press("esc")
+	if hs.a.cur != screenRuns {
+		t.Fatalf("esc from a run opened from the table: screen %v", hs.a.cur)
+	}
+}
+
+func TestRetrainFromResults(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Params: map[string]string{"C": "0.5"}, Train: true}, 120, 40)
+	hs.press("e")
+	if hs.a.cur != screenParams {
+		t.Fatalf("e: screen %v", hs.a.cur)
+	}
+	hs.focusParam("C")
+	if got := hs.a.params.current().raw(); got != "0.5" {
+		t.Errorf("C in the form is %q, want the run's 0.5", got)
+	}
+	hs.press("enter")
+	if len(hs.a.history) != 2 || hs.a.cur != screenResults {
+		t.Fatalf("retrain: %d runs, screen %v", len(hs.a.history), hs.a.cur)
+	}
+}
+
+func TestBaselineError(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want float64
+	}{
+		{"iris", 2.0 / 3}, // three classes of 50
+		{"breast_cancer", 212.0 / 569},
+	} {
+		if got := baselineError(openDataset(t, tc.src, "")); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: baseline error %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}

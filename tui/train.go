@@ -1,0 +1,425 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+type trainKeys struct {
+	Cancel key.Binding
+	LogY   key.Binding
+}
+
+func defaultTrainKeys() trainKeys {
+	return trainKeys{
+		Cancel: bind("c", "cancel (keeps partial history)", "c"),
+		LogY:   bind("L", "log y axis", "L"),
+	}
+}
+
+// trainScreen draws a run while it trains: the training loss and the
+// validation curves, a progress bar with step, fold, elapsed time and ETA,
+// the latest values beside the baseline. All of its state comes from
+// messages (progressMsg, trainDoneMsg) handled in Update.
+type trainScreen struct {
+	c    *common
+	keys trainKeys
+	run  *runRecord
+
+	// The current fold's curve, one entry per step (NaN where validation
+	// was not computed).
+	fold, folds int
+	steps       []int
+	trainLoss   []float64
+	valLoss     []float64
+	valErr      []float64
+	last        eval.Progress
+	lastVal     eval.Point // the latest step that had validation
+	got         bool
+
+	baseErr   float64 // error of the majority class / mean predictor on all rows
+	stopping  bool    // cancel pressed, waiting for the partial result
+	finished  bool
+	err       error
+	lossChart widgets.LineChart
+	valChart  widgets.LineChart
+	bar       progress.Model
+	barTheme  string
+	w, h      int
+}
+
+func newTrainScreen(c *common) *trainScreen {
+	s := &trainScreen{c: c, keys: defaultTrainKeys()}
+	s.lossChart = widgets.NewLineChart("training loss", "step", c.styles)
+	s.valChart = widgets.NewLineChart("validation", "step", c.styles)
+	return s
+}
+
+// start resets the screen for run r.
+func (s *trainScreen) start(r *runRecord) {
+	s.run = r
+	s.fold, s.folds = 1, 1
+	s.steps, s.trainLoss, s.valLoss, s.valErr = s.steps[:0], s.trainLoss[:0], s.valLoss[:0], s.valErr[:0]
+	s.last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
+	s.stopping, s.finished, s.err = false, false, nil
+	s.baseErr = baselineError(r.data)
+	unit := r.spec.Unit
+	if unit == "" {
+		unit = "step"
+	}
+	s.lossChart = widgets.NewLineChart("training loss", unit, s.c.styles)
+	s.valChart = widgets.NewLineChart(s.valTitle(), unit, s.c.styles)
+	s.SetSize(s.w, s.h)
+	s.refreshCharts()
+}
+
+func (s *trainScreen) valTitle() string {
+	if s.run != nil && s.run.data.Task == datasets.Clustering {
+		return "validation (none: clustering fits all rows)"
+	}
+	return "validation on held-out rows"
+}
+
+// baselineError is what a model that learned nothing gets: the error of
+// always predicting the majority class, or the RMSE of always predicting the
+// mean (on all rows; the run's own baseline is computed on its split).
+func baselineError(d *datasets.Dataset) float64 {
+	switch d.Task {
+	case datasets.Classification:
+		counts := d.ClassCounts()
+		best, n := 0, 0
+		for _, c := range counts {
+			best, n = max(best, c), n+c
+		}
+		if n == 0 {
+			return math.NaN()
+		}
+		return 1 - float64(best)/float64(n)
+	case datasets.Regression:
+		_, sd := stat.PopMeanStdDev(d.Y, nil)
+		return sd
+	}
+	return math.NaN()
+}
+
+// progress appends the steps of a message of the current run.
+func (s *trainScreen) progress(m progressMsg) {
+	if s.run == nil || m.run != s.run.id || len(m.steps) == 0 {
+		return
+	}
+	for _, p := range m.steps {
+		if p.Fold != s.fold && p.Fold > 0 {
+			s.fold = p.Fold
+			s.steps, s.trainLoss, s.valLoss, s.valErr = s.steps[:0], s.trainLoss[:0], s.valLoss[:0], s.valErr[:0]
+		}
+		s.folds = max(p.Folds, 1)
+		s.steps = append(s.steps, p.Point.Step)
+		s.trainLoss = append(s.trainLoss, p.Point.TrainLoss)
+		s.valLoss = append(s.valLoss, p.Point.ValLoss)
+		s.valErr = append(s.valErr, p.Point.ValError)
+		if !math.IsNaN(p.Point.ValLoss) || !math.IsNaN(p.Point.ValError) {
+			s.lastVal = p.Point
+		}
+		s.last = p
+		s.got = true
+	}
+	s.refreshCharts()
+}
+
+func (s *trainScreen) refreshCharts() {
+	if s.run == nil {
+		return
+	}
+	foldNote := ""
+	if s.folds > 1 {
+		foldNote = fmt.Sprintf(" · fold %d/%d", s.fold, s.folds)
+	}
+	s.lossChart.SetTitle("training loss" + foldNote)
+	tl, dx := reduceSeries(s.trainLoss, chartPoints)
+	s.lossChart.SetSeries([]string{"train loss"}, [][]float64{tl})
+	lossName, errName := valNames(s.run.data.Task)
+	s.valChart.SetTitle(s.valTitle() + foldNote)
+	vl, _ := reduceSeries(s.valLoss, chartPoints)
+	ve, _ := reduceSeries(s.valErr, chartPoints)
+	s.valChart.SetSeries([]string{lossName, errName}, [][]float64{vl, ve})
+	if len(s.steps) > 0 {
+		s.lossChart.SetXScale(float64(s.steps[0]), dx)
+		s.valChart.SetXScale(float64(s.steps[0]), dx)
+	}
+}
+
+// chartPoints bounds what a chart is handed: far more than any terminal has
+// columns, few enough that a long run does not make every message copy its
+// whole history.
+const chartPoints = 2048
+
+// reduceSeries shortens y to at most n points keeping each bucket's extremes
+// (in the order they occur), so spikes survive; dx is the x step of a kept
+// point. Buckets of NaN stay NaN (validation is sampled).
+func reduceSeries(y []float64, n int) (out []float64, dx float64) {
+	if len(y) <= n || n < 2 {
+		return y, 1
+	}
+	buckets := n / 2
+	out = make([]float64, 0, 2*buckets)
+	size := float64(len(y)) / float64(buckets)
+	for b := range buckets {
+		lo, hi := int(float64(b)*size), int(float64(b+1)*size)
+		if b == buckets-1 {
+			hi = len(y)
+		}
+		iMin, iMax := -1, -1
+		for i := lo; i < hi; i++ {
+			v := y[i]
+			if math.IsNaN(v) {
+				continue
+			}
+			if iMin < 0 || v < y[iMin] {
+				iMin = i
+			}
+			if iMax < 0 || v > y[iMax] {
+				iMax = i
+			}
+		}
+		switch {
+		case iMin < 0:
+			out = append(out, math.NaN(), math.NaN())
+		case iMin <= iMax:
+			out = append(out, y[iMin], y[iMax])
+		default:
+			out = append(out, y[iMax], y[iMin])
+		}
+	}
+	// The last point is the latest value: keep it exactly.
+	out[len(out)-1] = y[len(y)-1]
+	return out, float64(len(y)) / float64(len(out))
+}
+
+// valNames names the validation series as eval computes them.
+func valNames(t datasets.Task) (loss, err string) {
+	if t == datasets.Regression {
+		return "val MSE", "val RMSE"
+	}
+	return "val log-loss", "val error"
+}
+
+// done shows how the run ended (the root then switches to the results).
+func (s *trainScreen) done(r *runRecord) {
+	if s.run == nil || r.id != s.run.id {
+		return
+	}
+	s.finished, s.stopping = true, false
+	if r.err != nil && !r.cancelled() {
+		s.err = r.err
+	}
+}
+
+func (s *trainScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	ch := max(h-3, 5)
+	left := w / 2
+	s.lossChart.SetSize(left, ch)
+	s.valChart.SetSize(w-left, ch)
+}
+
+func (s *trainScreen) shownRun() *runRecord { return s.run }
+
+func (s *trainScreen) Typing() bool { return false }
+func (s *trainScreen) Back() bool   { return false }
+
+func (s *trainScreen) running() bool { return s.run != nil && !s.finished }
+
+func (s *trainScreen) ShortHelp() []key.Binding {
+	c := s.keys.Cancel
+	c.SetEnabled(s.running() && !s.stopping)
+	return []key.Binding{c, s.keys.LogY}
+}
+
+func (s *trainScreen) FullHelp() [][]key.Binding {
+	return [][]key.Binding{s.ShortHelp()}
+}
+
+func (s *trainScreen) headerInfo() string {
+	if s.run == nil {
+		return ""
+	}
+	return fmt.Sprintf("run %d · seed %d · %s", s.run.id, s.run.opts.Seed, s.run.evalDesc())
+}
+
+func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	switch {
+	case key.Matches(km, s.keys.Cancel) && s.running() && !s.stopping:
+		s.stopping = true
+		return func() tea.Msg { return cancelRunMsg{run: s.run.id} }
+	case key.Matches(km, s.keys.LogY):
+		on := !s.lossChart.LogY()
+		s.lossChart.SetLogY(on)
+		s.valChart.SetLogY(on)
+	}
+	return nil
+}
+
+func (s *trainScreen) View() string {
+	st := s.c.styles
+	if s.run == nil {
+		return st.Muted.Render(" Nothing is training. Choose a model and press enter on its parameters.")
+	}
+	if s.err != nil {
+		return s.errorView()
+	}
+	charts := lipgloss.JoinHorizontal(lipgloss.Top, s.lossChart.View(), s.valChart.View())
+	return charts + "\n" + s.statusLines()
+}
+
+// statusLines are the progress bar and the latest values.
+func (s *trainScreen) statusLines() string {
+	st := s.c.styles
+	p := s.last
+	unit := s.run.spec.Unit
+	if unit == "" {
+		unit = "step"
+	}
+	frac := math.NaN()
+	if p.Total > 0 {
+		frac = (float64(p.Fold-1) + float64(p.Point.Step)/float64(p.Total)) / float64(max(p.Folds, 1))
+	} else if p.Folds > 1 {
+		frac = float64(p.Fold-1) / float64(p.Folds)
+	}
+	if s.finished {
+		frac = 1
+	}
+	var info []string
+	switch {
+	case !s.got:
+		info = append(info, "starting…")
+	case p.Total > 0:
+		info = append(info, fmt.Sprintf("%d/%d %ss", p.Point.Step, p.Total, unit))
+	default:
+		info = append(info, fmt.Sprintf("%s %d", unit, p.Point.Step))
+	}
+	if p.Folds > 1 {
+		info = append(info, fmt.Sprintf("fold %d/%d", p.Fold, p.Folds))
+	}
+	elapsed := p.Elapsed
+	if s.finished {
+		elapsed = s.run.wall
+	}
+	info = append(info, secs(elapsed.Seconds()))
+	if !math.IsNaN(frac) && frac > 0 && frac < 1 && !s.finished {
+		eta := time.Duration(float64(elapsed) * (1 - frac) / frac)
+		info = append(info, "ETA "+secs(eta.Seconds()))
+	}
+	switch {
+	case s.stopping:
+		info = append(info, st.Warn.Render("cancelling…"))
+	case s.finished:
+		info = append(info, "done")
+	}
+	barW := min(max(s.w/3, 20), 50)
+	var barView string
+	if math.IsNaN(frac) {
+		barView = st.Muted.Render(strings.Repeat("░", barW))
+	} else {
+		barView = s.progressBar(barW).ViewAs(frac)
+	}
+	line1 := " " + barView + "  " + st.Text.Render(strings.Join(info, " · "))
+
+	lossName, errName := valNames(s.run.data.Task)
+	vals := []string{st.Muted.Render("train loss ") + st.Value.Render(num(p.Point.TrainLoss))}
+	if s.run.data.Task != datasets.Clustering {
+		vals = append(vals,
+			st.Muted.Render(lossName+" ")+st.Value.Render(num(s.lastVal.ValLoss)),
+			st.Muted.Render(errName+" ")+st.Value.Render(num(s.lastVal.ValError)))
+		if !math.IsNaN(s.baseErr) {
+			what := "baseline error"
+			if s.run.data.Task == datasets.Regression {
+				what = "baseline RMSE"
+			}
+			vals = append(vals, st.Muted.Render(fmt.Sprintf("(%s %s)", what, num(s.baseErr))))
+		}
+	}
+	line2 := " " + strings.Join(vals, "   ")
+	line3 := " " + st.Muted.Render(clip(s.run.spec.Title+" · "+keyParams(s.run.spec, s.run.values), s.w-2))
+	return line1 + "\n" + line2 + "\n" + line3
+}
+
+// progressBar is a bubbles progress bar in the theme's accent colour, drawn
+// with ViewAs (no animation: the bar follows the messages).
+func (s *trainScreen) progressBar(w int) progress.Model {
+	if s.barTheme != s.c.themeName() || s.bar.Width != w {
+		opts := []progress.Option{progress.WithWidth(w), progress.WithoutPercentage(),
+			progress.WithFillCharacters('█', '░'), progress.WithColorProfile(s.c.renderer.ColorProfile())}
+		if c, ok := s.c.styles.Theme.Accent.(lipgloss.Color); ok && !s.c.styles.Colorless {
+			opts = append(opts, progress.WithSolidFill(string(c)))
+		}
+		s.bar = progress.New(opts...)
+		if e, ok := s.c.styles.Theme.Subtle.(lipgloss.Color); ok && !s.c.styles.Colorless {
+			s.bar.EmptyColor = string(e)
+		}
+		s.barTheme = s.c.themeName()
+	}
+	return s.bar
+}
+
+// errorView explains a failed run and the way back.
+func (s *trainScreen) errorView() string {
+	st := s.c.styles
+	var hint string
+	var de *eval.DivergedError
+	switch {
+	case errors.As(s.err, &de):
+		hint = "The loss stopped being a number. Lower the learning rate or standardise the features, then train again."
+	case errors.Is(s.err, eval.ErrPanic):
+		hint = "This is a bug in the model; other models still work."
+	case errors.Is(s.err, engine.ErrNotFitted):
+		hint = "The model could not be fitted on this data."
+	default:
+		hint = "Change the parameters or the data and train again."
+	}
+	body := st.Error.Render("training failed") + "\n\n" +
+		st.Text.Render(wrap(s.err.Error(), s.w-8)) + "\n\n" +
+		st.Muted.Render(wrap(hint, s.w-8)) + "\n\n" +
+		st.Key.Render("esc") + st.Muted.Render(" back to the parameters")
+	return panel(st, fmt.Sprintf("run %d · %s", s.run.id, s.run.spec.Title), body, s.w, min(s.h, 14), true)
+}
+
+// wrap breaks plain text into lines of at most w cells at spaces.
+func wrap(text string, w int) string {
+	if w < 10 {
+		return text
+	}
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			if line != "" && len([]rune(line))+1+len([]rune(word)) > w {
+				out = append(out, line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += word
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

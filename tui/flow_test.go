@@ -10,22 +10,23 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
 
-// Whole flows through a real tea.Program: keys in, frames out.
+// Whole flows through a real tea.Program driven by teatest: keys in,
+// frames out.
 //
-// testProgram is a small stand-in for charmbracelet/x/exp/teatest (v1), which
-// go.mod no longer lists: the same shape (NewTestModel, Send, Output,
-// WaitFor, FinalModel), so switching back is a rename.
+// testProgram wraps teatest.TestModel and keeps everything the program has
+// drawn: teatest.WaitFor consumes the output it reads, and the renderer only
+// repaints lines that changed, so a wait for several strings must look at the
+// whole output so far, not at what arrived since the last wait.
 type testProgram struct {
-	p    *tea.Program
+	tm   *teatest.TestModel
 	out  *syncBuffer
-	done chan struct{}
-	m    tea.Model
-	err  error
+	stop chan struct{}
 }
 
 type syncBuffer struct {
@@ -47,23 +48,29 @@ func (b *syncBuffer) String() string {
 
 func newTestProgram(t *testing.T, m tea.Model, w, h int) *testProgram {
 	t.Helper()
-	tp := &testProgram{out: &syncBuffer{}, done: make(chan struct{})}
-	in, inW := io.Pipe()
-	t.Cleanup(func() { inW.Close() })
-	tp.p = tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(tp.out), tea.WithoutSignals())
+	tp := &testProgram{tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h)),
+		out: &syncBuffer{}, stop: make(chan struct{})}
+	copied := make(chan struct{})
 	go func() {
-		defer close(tp.done)
-		tp.m, tp.err = tp.p.Run()
+		defer close(copied)
+		for {
+			_, _ = io.Copy(tp.out, tp.tm.Output())
+			select {
+			case <-tp.stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
 	}()
-	tp.p.Send(tea.WindowSizeMsg{Width: w, Height: h})
 	t.Cleanup(func() {
-		tp.p.Kill()
-		<-tp.done
+		close(tp.stop)
+		<-copied
+		tp.tm.GetProgram().Kill()
 	})
 	return tp
 }
 
-func (tp *testProgram) Send(m tea.Msg) { tp.p.Send(m) }
+func (tp *testProgram) Send(m tea.Msg) { tp.tm.Send(m) }
 
 // WaitFor polls everything drawn so far (escapes stripped) until cond holds.
 func (tp *testProgram) WaitFor(t *testing.T, cond func(string) bool, d time.Duration) {
@@ -81,15 +88,7 @@ func (tp *testProgram) WaitFor(t *testing.T, cond func(string) bool, d time.Dura
 // FinalModel waits for the program to end and returns its model.
 func (tp *testProgram) FinalModel(t *testing.T, d time.Duration) tea.Model {
 	t.Helper()
-	select {
-	case <-tp.done:
-	case <-time.After(d):
-		t.Fatalf("the program did not end in %v", d)
-	}
-	if tp.err != nil {
-		t.Fatal(tp.err)
-	}
-	return tp.m
+	return tp.tm.FinalModel(t, teatest.WithFinalTimeout(d))
 }
 
 func tail(s string, n int) string {

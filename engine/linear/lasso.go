@@ -90,6 +90,12 @@ func init() {
 // by n (on the objective's scale).
 func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
+	ok := false
+	defer func() {
+		if !ok { // a failed fit (or a panic) leaves the model unfitted
+			m.fitted = false
+		}
+	}()
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
@@ -163,6 +169,10 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 		return fmt.Errorf("lasso: the target's sum of squares overflows; rescale the target")
 	}
 	alphaN := alpha * float64(n)
+	// Predict reads coef, which the sweeps update in place; the intercept is
+	// refreshed before every step, so the recorder sees the current weights.
+	m.names = append([]string(nil), lsqFeatureNames(d)...)
+	m.coef = coef
 	gapTol := tol * yy
 
 	var (
@@ -204,6 +214,8 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 		if math.IsNaN(obj) || math.IsInf(obj, 0) {
 			return fmt.Errorf("lasso: the objective became %v at sweep %d (%w); check the scale of the data", obj, sweep, engine.ErrDiverged)
 		}
+		m.icept = lsqIntercept(mu, ybar, coef)
+		m.fitted = true
 		if err := rec.Step(engine.Step{Step: sweep, Total: maxIter, TrainLoss: obj, Extra: extra}); err != nil {
 			return err
 		}
@@ -218,9 +230,9 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 		m.warnings = []string{fmt.Sprintf("lasso did not converge in %d sweeps (duality gap %.3g > tol·‖y‖²/n = %.3g); raise max_iter or tol, or standardise the features",
 			maxIter, gap/float64(n), gapTol/float64(n))}
 	}
-	m.names = append([]string(nil), lsqFeatureNames(d)...)
 	m.coef, m.icept = coef, lsqIntercept(mu, ybar, coef)
 	m.fitted = true
+	ok = true
 	return nil
 }
 

@@ -581,6 +581,12 @@ func (r *logitRun) gd(step float64) {
 // Fit implements engine.Model.
 func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
+	ok := false
+	defer func() {
+		if !ok { // a failed fit (or a panic) leaves the model unfitted
+			m.fitted = false
+		}
+	}()
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
@@ -685,6 +691,30 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		}
 	}
 
+	// W and b are what Predict reads: they are refreshed from θ before every
+	// step, so that the recorder can validate the current iterate.
+	outs := len(runs)
+	if kind == logitMultinomial {
+		outs = len(present)
+	}
+	W := mat.NewDense(outs, p, nil)
+	b := make([]float64, outs)
+	publish := func() {
+		for o := 0; o < outs; o++ {
+			var th []float64
+			if kind == logitMultinomial {
+				th = runs[0].theta[o*q : (o+1)*q]
+			} else {
+				th = runs[o].theta
+			}
+			copy(W.RawRowView(o), th[:p])
+			b[o] = th[p]
+		}
+		m.fitted = true
+	}
+	m.nFeat, m.features, m.classes, m.present, m.kind = p, d.Features, d.Classes, present, kind
+	m.w, m.b = W, b
+
 	gradTol := set.tol * set.C * data.wsum
 	var sgdOrder []int
 	if set.solver == "sgd" {
@@ -728,6 +758,7 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 			}
 		}
 		loss := J / data.wsum
+		publish()
 		if err := rec.Step(engine.Step{Step: it, Total: set.maxIter, TrainLoss: loss,
 			Extra: map[string]float64{"grad": gmax / (set.C * data.wsum)}}); err != nil {
 			return err
@@ -748,28 +779,11 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		}
 	}
 
-	outs := len(runs)
-	if kind == logitMultinomial {
-		outs = len(present)
-	}
-	W := mat.NewDense(outs, p, nil)
-	b := make([]float64, outs)
-	for o := 0; o < outs; o++ {
-		var th []float64
-		if kind == logitMultinomial {
-			th = runs[0].theta[o*q : (o+1)*q]
-		} else {
-			th = runs[o].theta
-		}
-		copy(W.RawRowView(o), th[:p])
-		b[o] = th[p]
-	}
+	publish() // θ has not moved since the last step; this is its state
 	if !finiteSlice(W.RawMatrix().Data) || !finiteSlice(b) {
 		return fmt.Errorf("logistic regression: %w: the weights overflowed; try a smaller learning rate (lr=%g)", engine.ErrDiverged, set.lr)
 	}
-	m.nFeat, m.features, m.classes, m.present, m.kind = p, d.Features, d.Classes, present, kind
-	m.w, m.b = W, b
-	m.fitted = true
+	ok = true
 	return nil
 }
 

@@ -115,6 +115,12 @@ func (m *Perceptron) settings() (mode string, lr float64, epochs int, err error)
 // Fit implements engine.Model.
 func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
+	ok := false
+	defer func() {
+		if !ok { // a failed fit (or a panic) leaves the model unfitted
+			m.fitted = false
+		}
+	}()
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
@@ -181,6 +187,10 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 	raw := d.X.RawMatrix()
 	mistakes := make([]int, np)
 	converged := make([]bool, np)
+	// Predict reads W and b, which are updated in place: from the first step
+	// on, the recorder sees the current perceptrons.
+	m.nFeat, m.features, m.classes, m.present = p, d.Features, d.Classes, present
+	m.w, m.b = W, b
 
 	for epoch := 1; epoch <= epochs; epoch++ {
 		for c := range mistakes {
@@ -259,6 +269,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 				converged[c] = true
 			}
 		}
+		m.fitted = true
 		if err := rec.Step(engine.Step{
 			Step:      epoch,
 			Total:     epochs,
@@ -277,9 +288,8 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 			return fmt.Errorf("perceptron: %w: the weights overflowed at epoch %d; try a smaller learning rate (lr=%g)", engine.ErrDiverged, epoch, lr)
 		}
 	}
-	m.nFeat, m.features, m.classes, m.present = p, d.Features, d.Classes, present
-	m.w, m.b = W, b
 	m.fitted = true
+	ok = true
 	return nil
 }
 

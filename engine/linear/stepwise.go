@@ -196,6 +196,12 @@ func (f *stepwiseFold) add(k, q int, inS []bool) {
 // feature is worth adding, one step reports the intercept-only model.
 func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
+	ok := false
+	defer func() {
+		if !ok { // a failed fit (or a panic) leaves the model unfitted
+			m.fitted = false
+		}
+	}()
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
@@ -282,6 +288,24 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		curVal /= heldW
 	}
 
+	// Before every step the model is the least-squares fit on all the
+	// training rows of the features selected so far. The sweeps of all have
+	// already solved it: the rows of the selected features hold its
+	// coefficients (column p), so publishing it costs O(p) and no refit; the
+	// final refit below may differ from the last step's in rounding only.
+	mu, ybar, _ := lsqMoments(X, y, w, nil, true)
+	m.names = append([]string(nil), lsqFeatureNames(d)...)
+	m.warnings = nil
+	cur := make([]float64, p)
+	publish := func(sel []int) {
+		clear(cur)
+		for _, j := range sel {
+			cur[j] = all.a[j*q+p]
+		}
+		m.coef, m.icept, m.selected = cur, lsqIntercept(mu, ybar, cur), sel
+		m.fitted = true
+	}
+
 	limit := p
 	if m.MaxFeatures > 0 {
 		limit = min(limit, m.MaxFeatures)
@@ -325,6 +349,7 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 			curVal = bestScore
 			extra["val_mse"] = curVal
 		}
+		publish(sel)
 		if err := rec.Step(engine.Step{Step: len(sel), Total: limit, TrainLoss: max(all.a[p*q+p], 0) / all.sumw, Extra: extra}); err != nil {
 			return err
 		}
@@ -334,33 +359,44 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		if held != nil {
 			extra["val_mse"] = curVal
 		}
+		publish(nil)
 		if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: all.a[p*q+p] / all.sumw, Extra: extra}); err != nil {
 			return err
 		}
 	}
 
 	// Refit the selected features on all the training rows.
+	coef, warn, err := stepwiseRefit(gAll, X, y, w, sel, mu, ybar)
+	if err != nil {
+		return err
+	}
+	m.coef, m.icept = coef, lsqIntercept(mu, ybar, coef)
+	m.selected, m.warnings = sel, warn
+	m.fitted = true
+	ok = true
+	return nil
+}
+
+// stepwiseRefit is the least-squares fit of y on the features sel (all
+// rows), by Cholesky on the centred Gram gAll, or by the pseudo-inverse when
+// that is ill-conditioned: one weight per feature, zero for the others.
+func stepwiseRefit(gAll *mat.SymDense, X *mat.Dense, y, w []float64, sel []int, mu []float64, ybar float64) ([]float64, []string, error) {
 	var warn []string
-	coef := make([]float64, p)
-	mu, ybar, _ := lsqMoments(X, y, w, nil, true)
+	coef := make([]float64, len(mu))
 	if len(sel) > 0 {
 		c, cond, _ := lsqCholSolve(gAll, sel, 0)
 		if c == nil {
 			warn = append(warn, fmt.Sprintf("the selected features are ill-conditioned (condition number %.2g); refitted with the pseudo-inverse", cond))
 			var err error
 			if c, _, err = lsqPinvSolve(X, y, w, sel, mu, ybar, 0); err != nil {
-				return fmt.Errorf("stepwise: %w", err)
+				return nil, nil, fmt.Errorf("stepwise: %w", err)
 			}
 		}
 		for k, j := range sel {
 			coef[j] = c[k]
 		}
 	}
-	m.names = append([]string(nil), lsqFeatureNames(d)...)
-	m.coef, m.icept = coef, lsqIntercept(mu, ybar, coef)
-	m.selected, m.warnings = sel, warn
-	m.fitted = true
-	return nil
+	return coef, warn, nil
 }
 
 // stepwiseSplit makes a fold from (unsorted) fitting and held-out rows.

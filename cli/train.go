@@ -166,6 +166,9 @@ func runTrain(args []string, out io.Writer) error {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("train: interrupted")
 		}
+		if strings.Contains(err.Error(), spec.Name) {
+			return fmt.Errorf("%s: %w", d.Name, err)
+		}
 		return fmt.Errorf("%s on %s: %w", spec.Name, d.Name, err)
 	}
 	rec := record{Result: res, Recipe: recipe{Data: tf.data.source, Source: d.Source, Target: tf.data.target,

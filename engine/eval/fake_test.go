@@ -25,9 +25,10 @@ func init() {
 		{Name: "diverge_at", Kind: engine.Int, Default: 0, Min: 0, Max: 100000, Help: "step whose loss is +Inf (0: never)"},
 		{Name: "lr", Kind: engine.Float, Default: 1.0, Min: 0, Max: math.NaN(), Help: "learning rate"},
 		{Name: "panic", Kind: engine.Bool, Default: false, Help: "panic in Fit"},
+		{Name: "late", Kind: engine.Bool, Default: false, Help: "predictable only once Fit returns, like a one-step model"},
 	}
 	newFake := func(v engine.Values) *fakeModel {
-		return &fakeModel{steps: v.Int("steps"), divergeAt: v.Int("diverge_at"), panics: v.Bool("panic")}
+		return &fakeModel{steps: v.Int("steps"), divergeAt: v.Int("diverge_at"), panics: v.Bool("panic"), late: v.Bool("late")}
 	}
 	engine.Register(engine.Spec{
 		Name: "evalfake", Title: "fake", Family: "test", Unit: "epoch",
@@ -50,7 +51,7 @@ func init() {
 
 type fakeModel struct {
 	steps, divergeAt int
-	panics           bool
+	panics, late     bool
 
 	classes  int
 	centres  *mat.Dense // classification: class x feature
@@ -118,7 +119,7 @@ func (m *fakeModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 		}
 		m.coef = make([]float64, p+1)
 	}
-	m.fitted = true // Predict works mid-fit, on the partial model
+	m.fitted = !m.late // Predict works mid-fit, on the partial model
 	for t := 1; t <= m.steps; t++ {
 		m.frac = float64(t) / float64(m.steps)
 		if target != nil {
@@ -141,6 +142,7 @@ func (m *fakeModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 			return err
 		}
 	}
+	m.fitted = true
 	return nil
 }
 

@@ -643,7 +643,9 @@ func (rc *recorder) Step(s engine.Step) error {
 	rc.lastVal = false
 	if rc.xval != nil && validateAt(s.Step) {
 		p.ValLoss, p.ValError = rc.validate()
-		rc.lastVal = true
+		// A model that cannot predict yet (one-step models report before
+		// they publish their state) is validated again by finish.
+		rc.lastVal = !math.IsNaN(p.ValError)
 	}
 	rc.steps++
 	rc.last = p

@@ -487,3 +487,25 @@ func BenchmarkRunOverhead(b *testing.B) {
 		}
 	}
 }
+
+// A one-step model that reports its step before it can predict still gets
+// validation on its only history point (filled in after Fit returns).
+func TestOneStepHistoryIsValidated(t *testing.T) {
+	spec, err := engine.Lookup("evalfake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := spec.Parse(map[string]string{"steps": "1", "late": "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []Options{{Split: 0.2, Seed: 1}, {Folds: 3, Seed: 1}} {
+		res, err := Run(context.Background(), blobs(90, 3, 1), spec, v, opt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.History) != 1 || math.IsNaN(res.History[0].ValError) || math.IsNaN(res.History[0].ValLoss) {
+			t.Errorf("%+v: history %+v, want one validated point", opt, res.History)
+		}
+	}
+}

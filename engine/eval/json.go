@@ -2,8 +2,6 @@ package eval
 
 import (
 	"encoding/json"
-	"math"
-	"strconv"
 
 	"github.com/tealab/tealab/engine/metrics"
 )
@@ -13,16 +11,9 @@ import (
 // and Result marshal every non-finite number as null, so that
 // json.MarshalIndent(result) never fails.
 
-// jfloat is a float64 that marshals non-finite values as null.
-type jfloat float64
-
-func (f jfloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
+// jfloat is short for metrics.JSONFloat, a float64 that marshals as null when
+// it is not finite.
+type jfloat = metrics.JSONFloat
 
 func jmap(m map[string]float64) map[string]jfloat {
 	if m == nil {

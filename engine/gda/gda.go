@@ -475,10 +475,41 @@ func shrink(cov *mat.SymDense, alpha, target float64) {
 	}
 }
 
+// checkCovSettings validates the priors, estimator and reg settings that LDA
+// and QDA share, returning the priors and estimator choices.
+func checkCovSettings(priors, estimator string, reg float64) (string, string, error) {
+	priors, err := checkChoice("priors", priors, PriorsEmpirical, PriorsUniform)
+	if err != nil {
+		return "", "", err
+	}
+	estimator, err = checkChoice("estimator", estimator, EstimatorMLE, EstimatorUnbiased)
+	if err != nil {
+		return "", "", err
+	}
+	if !(reg >= 0 && reg <= 1) {
+		return "", "", fmt.Errorf("parameter reg: %v is out of range [0, 1]", reg)
+	}
+	return priors, estimator, nil
+}
+
 // fitted is the state every fitted model shares.
 type fitted struct {
 	stats    *classStats
 	decision decider
+}
+
+// newFitted computes the class statistics (see newClassStats) and validates
+// the decision rule against the classes found.
+func newFitted(ctx context.Context, t engine.Train, priors string, wantVar bool, decision, loss string) (fitted, error) {
+	s, err := newClassStats(ctx, t, priors, wantVar)
+	if err != nil {
+		return fitted{}, err
+	}
+	dec, err := newDecider(decision, loss, s.classes)
+	if err != nil {
+		return fitted{}, err
+	}
+	return fitted{stats: s, decision: dec}, nil
 }
 
 // input validates X for prediction and returns it as a *mat.Dense.
@@ -546,8 +577,16 @@ func logPosterior(J *mat.Dense) error {
 	return nil
 }
 
+// Each model computes the joint log densities J = ln(π_k p(x|k)) of its
+// Gaussians; Predict, DecisionFunction and PredictProba are then the same
+// for all three: f.predict(m.joint(X)), logPosteriors(m.joint(X)) and
+// posteriors(m.joint(X)), which pass an error from joint through.
+
 // predict applies the decision rule to joint log densities.
-func (f *fitted) predict(J *mat.Dense) ([]float64, error) {
+func (f *fitted) predict(J *mat.Dense, err error) ([]float64, error) {
+	if err != nil {
+		return nil, err
+	}
 	if f.decision.loss == nil {
 		n, _ := J.Dims()
 		out := make([]float64, n)
@@ -561,6 +600,24 @@ func (f *fitted) predict(J *mat.Dense) ([]float64, error) {
 	}
 	expInPlace(J)
 	return Decide(J, f.decision.loss), nil
+}
+
+// logPosteriors returns the log posteriors ln P(k|x) from joint log densities.
+func logPosteriors(J *mat.Dense, err error) (*mat.Dense, error) {
+	if err != nil {
+		return nil, err
+	}
+	return J, logPosterior(J)
+}
+
+// posteriors returns the posteriors P(k|x) from joint log densities.
+func posteriors(J *mat.Dense, err error) (*mat.Dense, error) {
+	J, err = logPosteriors(J, err)
+	if err != nil {
+		return nil, err
+	}
+	expInPlace(J)
+	return J, nil
 }
 
 func argmax(row []float64) int {
@@ -605,13 +662,28 @@ func step(ctx context.Context, rec engine.Recorder, nll float64, extra map[strin
 	return rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: nll, Extra: extra})
 }
 
-// copies for the exported accessors.
+// Copies for the exported accessors; nil before Fit (nil stats).
 
-func (s *classStats) meansCopy() *mat.Dense { return mat.DenseCopyOf(s.means) }
+func (s *classStats) meansCopy() *mat.Dense {
+	if s == nil {
+		return nil
+	}
+	return mat.DenseCopyOf(s.means)
+}
 
-func (s *classStats) priorsCopy() []float64 { return append([]float64(nil), s.priors...) }
+func (s *classStats) priorsCopy() []float64 {
+	if s == nil {
+		return nil
+	}
+	return append([]float64(nil), s.priors...)
+}
 
-func (s *classStats) classesCopy() []string { return append([]string(nil), s.classes...) }
+func (s *classStats) classesCopy() []string {
+	if s == nil {
+		return nil
+	}
+	return append([]string(nil), s.classes...)
+}
 
 // priorEntropy is -Σ_k (W_k/W) ln π_k, the prior's share of the mean NLL.
 func (s *classStats) priorEntropy() float64 {

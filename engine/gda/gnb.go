@@ -74,14 +74,11 @@ func (m *GaussianNB) Fit(ctx context.Context, t engine.Train, rec engine.Recorde
 	if !(vs > 0) || math.IsInf(vs, 0) {
 		return fmt.Errorf("parameter var_smoothing: %v must be a positive number", m.VarSmoothing)
 	}
-	s, err := newClassStats(ctx, t, priors, true)
+	f, err := newFitted(ctx, t, priors, true, m.Decision, m.Loss)
 	if err != nil {
 		return err
 	}
-	dec, err := newDecider(m.Decision, m.Loss, s.classes)
-	if err != nil {
-		return err
-	}
+	s := f.stats
 	d, k := s.d, s.k
 	raw := s.vars
 	// The largest variance of any feature over all rows, for the smoothing
@@ -136,7 +133,7 @@ func (m *GaussianNB) Fit(ctx context.Context, t engine.Train, rec engine.Recorde
 	if err := step(ctx, rec, nll, nil); err != nil {
 		return err
 	}
-	m.f = fitted{stats: s, decision: dec}
+	m.f = f
 	m.vars, m.inv, m.consts, m.eps = vars, inv, consts, eps
 	return nil
 }
@@ -172,30 +169,17 @@ func (m *GaussianNB) joint(X mat.Matrix) (*mat.Dense, error) {
 
 // Predict returns class codes: the MAP class or the minimum-risk class.
 func (m *GaussianNB) Predict(X mat.Matrix) ([]float64, error) {
-	J, err := m.joint(X)
-	if err != nil {
-		return nil, err
-	}
-	return m.f.predict(J)
+	return m.f.predict(m.joint(X))
 }
 
 // DecisionFunction returns the log posteriors ln P(k|x) (n x classes).
 func (m *GaussianNB) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
-	J, err := m.joint(X)
-	if err != nil {
-		return nil, err
-	}
-	return J, logPosterior(J)
+	return logPosteriors(m.joint(X))
 }
 
 // PredictProba returns the posteriors P(k|x) (n x classes).
 func (m *GaussianNB) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	J, err := m.DecisionFunction(X)
-	if err != nil {
-		return nil, err
-	}
-	expInPlace(J)
-	return J, nil
+	return posteriors(m.joint(X))
 }
 
 // LogDensity returns the joint log densities ln(π_k Π_j N(x_j; μ_kj, σ²_kj))
@@ -203,12 +187,7 @@ func (m *GaussianNB) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 func (m *GaussianNB) LogDensity(X mat.Matrix) (*mat.Dense, error) { return m.joint(X) }
 
 // Means returns the class means (classes x features); nil before Fit.
-func (m *GaussianNB) Means() *mat.Dense {
-	if m.f.stats == nil {
-		return nil
-	}
-	return m.f.stats.meansCopy()
-}
+func (m *GaussianNB) Means() *mat.Dense { return m.f.stats.meansCopy() }
 
 // Variances returns the smoothed per-class variances (classes x features);
 // nil before Fit.
@@ -224,17 +203,7 @@ func (m *GaussianNB) Variances() *mat.Dense {
 func (m *GaussianNB) Epsilon() float64 { return m.eps }
 
 // PriorProbs returns the class priors used (0 for a class without rows); nil before Fit.
-func (m *GaussianNB) PriorProbs() []float64 {
-	if m.f.stats == nil {
-		return nil
-	}
-	return m.f.stats.priorsCopy()
-}
+func (m *GaussianNB) PriorProbs() []float64 { return m.f.stats.priorsCopy() }
 
 // Classes returns the class names, in code order; nil before Fit.
-func (m *GaussianNB) Classes() []string {
-	if m.f.stats == nil {
-		return nil
-	}
-	return m.f.stats.classesCopy()
-}
+func (m *GaussianNB) Classes() []string { return m.f.stats.classesCopy() }

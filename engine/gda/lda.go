@@ -71,25 +71,15 @@ func init() {
 func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	*m = LDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
 	ctx = orBackground(ctx)
-	priors, err := checkChoice("priors", m.Priors, PriorsEmpirical, PriorsUniform)
+	priors, estimator, err := checkCovSettings(m.Priors, m.Estimator, m.Reg)
 	if err != nil {
 		return err
 	}
-	estimator, err := checkChoice("estimator", m.Estimator, EstimatorMLE, EstimatorUnbiased)
+	f, err := newFitted(ctx, t, priors, false, m.Decision, m.Loss)
 	if err != nil {
 		return err
 	}
-	if !(m.Reg >= 0 && m.Reg <= 1) {
-		return fmt.Errorf("parameter reg: %v is out of range [0, 1]", m.Reg)
-	}
-	s, err := newClassStats(ctx, t, priors, false)
-	if err != nil {
-		return err
-	}
-	dec, err := newDecider(m.Decision, m.Loss, s.classes)
-	if err != nil {
-		return err
-	}
+	s := f.stats
 	d := s.d
 	S := mat.NewSymDense(d, nil)
 	s.scatter(t.X, nil, S)
@@ -136,7 +126,7 @@ func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if err := step(ctx, rec, nll, map[string]float64{"rank": float64(g.rank)}); err != nil {
 		return err
 	}
-	m.f = fitted{stats: s, decision: dec}
+	m.f = f
 	m.cov, m.coef, m.intercept = cov, coef, intercept
 	return nil
 }
@@ -162,30 +152,17 @@ func (m *LDA) joint(X mat.Matrix) (*mat.Dense, error) {
 
 // Predict returns class codes: the MAP class or the minimum-risk class.
 func (m *LDA) Predict(X mat.Matrix) ([]float64, error) {
-	J, err := m.joint(X)
-	if err != nil {
-		return nil, err
-	}
-	return m.f.predict(J)
+	return m.f.predict(m.joint(X))
 }
 
 // DecisionFunction returns the log posteriors ln P(k|x) (n x classes).
 func (m *LDA) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
-	J, err := m.joint(X)
-	if err != nil {
-		return nil, err
-	}
-	return J, logPosterior(J)
+	return logPosteriors(m.joint(X))
 }
 
 // PredictProba returns the posteriors P(k|x) (n x classes).
 func (m *LDA) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	J, err := m.DecisionFunction(X)
-	if err != nil {
-		return nil, err
-	}
-	expInPlace(J)
-	return J, nil
+	return posteriors(m.joint(X))
 }
 
 // Coefficients returns the linear discriminants, one row per class seen in
@@ -212,12 +189,7 @@ func (m *LDA) Coefficients() engine.Coefficients {
 }
 
 // Means returns the class means (classes x features); nil before Fit.
-func (m *LDA) Means() *mat.Dense {
-	if m.f.stats == nil {
-		return nil
-	}
-	return m.f.stats.meansCopy()
-}
+func (m *LDA) Means() *mat.Dense { return m.f.stats.meansCopy() }
 
 // Covariance returns the shared covariance (after Reg); nil before Fit.
 func (m *LDA) Covariance() *mat.SymDense {
@@ -230,17 +202,7 @@ func (m *LDA) Covariance() *mat.SymDense {
 }
 
 // PriorProbs returns the class priors used (0 for a class without rows); nil before Fit.
-func (m *LDA) PriorProbs() []float64 {
-	if m.f.stats == nil {
-		return nil
-	}
-	return m.f.stats.priorsCopy()
-}
+func (m *LDA) PriorProbs() []float64 { return m.f.stats.priorsCopy() }
 
 // Classes returns the class names, in code order; nil before Fit.
-func (m *LDA) Classes() []string {
-	if m.f.stats == nil {
-		return nil
-	}
-	return m.f.stats.classesCopy()
-}
+func (m *LDA) Classes() []string { return m.f.stats.classesCopy() }

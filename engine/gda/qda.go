@@ -71,25 +71,15 @@ func init() {
 func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	*m = QDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
 	ctx = orBackground(ctx)
-	priors, err := checkChoice("priors", m.Priors, PriorsEmpirical, PriorsUniform)
+	priors, estimator, err := checkCovSettings(m.Priors, m.Estimator, m.Reg)
 	if err != nil {
 		return err
 	}
-	estimator, err := checkChoice("estimator", m.Estimator, EstimatorMLE, EstimatorUnbiased)
+	f, err := newFitted(ctx, t, priors, false, m.Decision, m.Loss)
 	if err != nil {
 		return err
 	}
-	if !(m.Reg >= 0 && m.Reg <= 1) {
-		return fmt.Errorf("parameter reg: %v is out of range [0, 1]", m.Reg)
-	}
-	s, err := newClassStats(ctx, t, priors, false)
-	if err != nil {
-		return err
-	}
-	dec, err := newDecider(m.Decision, m.Loss, s.classes)
-	if err != nil {
-		return err
-	}
+	s := f.stats
 	d, k := s.d, s.k
 
 	// Group the rows by class (a counting sort), skipping zero weights.
@@ -167,7 +157,7 @@ func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if err := step(ctx, rec, nll, nil); err != nil {
 		return err
 	}
-	m.f = fitted{stats: s, decision: dec}
+	m.f = f
 	m.covs, m.slot, m.w, m.off, m.consts = covs, slot, W, off, consts
 	return nil
 }
@@ -216,30 +206,17 @@ func (m *QDA) joint(X mat.Matrix) (*mat.Dense, error) {
 
 // Predict returns class codes: the MAP class or the minimum-risk class.
 func (m *QDA) Predict(X mat.Matrix) ([]float64, error) {
-	J, err := m.joint(X)
-	if err != nil {
-		return nil, err
-	}
-	return m.f.predict(J)
+	return m.f.predict(m.joint(X))
 }
 
 // DecisionFunction returns the log posteriors ln P(k|x) (n x classes).
 func (m *QDA) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
-	J, err := m.joint(X)
-	if err != nil {
-		return nil, err
-	}
-	return J, logPosterior(J)
+	return logPosteriors(m.joint(X))
 }
 
 // PredictProba returns the posteriors P(k|x) (n x classes).
 func (m *QDA) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	J, err := m.DecisionFunction(X)
-	if err != nil {
-		return nil, err
-	}
-	expInPlace(J)
-	return J, nil
+	return posteriors(m.joint(X))
 }
 
 // LogDensity returns the joint log densities ln(π_k N(x; μ_k, Σ_k)) (n x
@@ -247,12 +224,7 @@ func (m *QDA) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 func (m *QDA) LogDensity(X mat.Matrix) (*mat.Dense, error) { return m.joint(X) }
 
 // Means returns the class means (classes x features); nil before Fit.
-func (m *QDA) Means() *mat.Dense {
-	if m.f.stats == nil {
-		return nil
-	}
-	return m.f.stats.meansCopy()
-}
+func (m *QDA) Means() *mat.Dense { return m.f.stats.meansCopy() }
 
 // Covariances returns each class's covariance (after Reg), nil for a class
 // without training rows; nil before Fit.
@@ -271,17 +243,7 @@ func (m *QDA) Covariances() []*mat.SymDense {
 }
 
 // PriorProbs returns the class priors used (0 for a class without rows); nil before Fit.
-func (m *QDA) PriorProbs() []float64 {
-	if m.f.stats == nil {
-		return nil
-	}
-	return m.f.stats.priorsCopy()
-}
+func (m *QDA) PriorProbs() []float64 { return m.f.stats.priorsCopy() }
 
 // Classes returns the class names, in code order; nil before Fit.
-func (m *QDA) Classes() []string {
-	if m.f.stats == nil {
-		return nil
-	}
-	return m.f.stats.classesCopy()
-}
+func (m *QDA) Classes() []string { return m.f.stats.classesCopy() }

@@ -55,12 +55,7 @@ func init() {
 // Fit implements engine.Model.
 func (m *Centroid) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
-	if err := checkTrain(d, centName); err != nil {
-		return err
-	}
+	rec = orNop(rec)
 	present, err := presentClasses(d, centName)
 	if err != nil {
 		return err

@@ -47,14 +47,10 @@ type Lasso struct {
 	// NoIntercept fits through the origin (no centring).
 	NoIntercept bool
 
-	fitted    bool
-	names     []string
-	coef      []float64
-	icept     float64
+	lsqModel
 	sweeps    int
 	gap       float64
 	converged bool
-	warnings  []string
 }
 
 func init() {
@@ -91,14 +87,8 @@ func init() {
 func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
 	ok := false
-	defer func() {
-		if !ok { // a failed fit (or a panic) leaves the model unfitted
-			m.fitted = false
-		}
-	}()
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	defer unfitUnless(&ok, &m.fitted)
+	rec = orNop(rec)
 	alpha, maxIter, tol := m.Alpha, m.MaxIter, m.Tol
 	if alpha == 0 {
 		alpha = 1
@@ -117,7 +107,7 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	case !(tol > 0) || math.IsInf(tol, 0):
 		return fmt.Errorf("lasso: parameter tol: %v must be a positive number", m.Tol)
 	}
-	if err := lsqCheckShape(d, "lasso"); err != nil {
+	if err := checkTrain(d, "lasso", false); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -267,20 +257,10 @@ func lassoNonzero(w []float64) int {
 }
 
 // Predict implements engine.Model.
-func (m *Lasso) Predict(X mat.Matrix) ([]float64, error) {
-	if !m.fitted {
-		return nil, engine.ErrNotFitted
-	}
-	return lsqPredict("lasso", X, m.coef, m.icept)
-}
+func (m *Lasso) Predict(X mat.Matrix) ([]float64, error) { return m.predict("lasso", X) }
 
 // Coefficients implements engine.Coefficienter.
-func (m *Lasso) Coefficients() engine.Coefficients {
-	if !m.fitted {
-		return engine.Coefficients{}
-	}
-	return lsqCoefficients(m.names, m.coef, m.icept)
-}
+func (m *Lasso) Coefficients() engine.Coefficients { return m.coefficients() }
 
 // Sweeps is the number of coordinate-descent sweeps of the last fit.
 func (m *Lasso) Sweeps() int { return m.sweeps }

@@ -36,14 +36,21 @@ type LeastSquares struct {
 	// (§11 polynomial regression) before fitting; 0 means 1 (plain linear).
 	Degree int
 
+	lsqModel // with Degree > 1, names and coef are per monomial
+
+	p      int           // number of input features
+	poly   *lsqPolyTerms // nil when Degree <= 1
+	solver string        // the solver actually used
+	rank   int
+}
+
+// lsqModel is the fitted state of the least-squares models (LeastSquares,
+// Ridge, Lasso, Stepwise): the prediction x·coef + icept.
+type lsqModel struct {
 	fitted   bool
-	p        int           // number of input features
-	poly     *lsqPolyTerms // nil when Degree <= 1
-	names    []string      // one per coefficient (expanded when polynomial)
+	names    []string // one per coefficient
 	coef     []float64
 	icept    float64
-	solver   string // the solver actually used
-	rank     int
 	warnings []string
 }
 
@@ -88,9 +95,7 @@ func init() {
 // used and Extra["rank"] is the numerical rank found.
 func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	rec = orNop(rec)
 	solver := m.Solver
 	if solver == "" {
 		solver = "normal"
@@ -105,7 +110,7 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 	if deg < 1 || deg > 6 {
 		return fmt.Errorf("linear: parameter degree: %d is out of range (int in [1, 6])", m.Degree)
 	}
-	if err := lsqCheckShape(d, "linear"); err != nil {
+	if err := checkTrain(d, "linear", false); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -150,23 +155,18 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 
 // Predict implements engine.Model.
 func (m *LeastSquares) Predict(X mat.Matrix) ([]float64, error) {
+	if m.poly == nil {
+		return m.predict("linear", X)
+	}
 	if !m.fitted {
 		return nil, engine.ErrNotFitted
 	}
-	if m.poly != nil {
-		return lsqPredictPoly("linear", X, m.p, m.poly, m.coef, m.icept)
-	}
-	return lsqPredict("linear", X, m.coef, m.icept)
+	return lsqPredictPoly("linear", X, m.p, m.poly, m.coef, m.icept)
 }
 
 // Coefficients implements engine.Coefficienter. With Degree > 1 the features
 // are the monomials, named like "bmi^2" and "age*bmi".
-func (m *LeastSquares) Coefficients() engine.Coefficients {
-	if !m.fitted {
-		return engine.Coefficients{}
-	}
-	return lsqCoefficients(m.names, m.coef, m.icept)
-}
+func (m *LeastSquares) Coefficients() engine.Coefficients { return m.coefficients() }
 
 // SolverUsed reports the solver the last fit used: "normal" or "pinv".
 func (m *LeastSquares) SolverUsed() string { return m.solver }
@@ -190,7 +190,7 @@ type lsqFit struct {
 
 // lsqFitLS fits (weighted) least squares on all the columns of X: the
 // equilibrated normal equations first unless forcePinv, then the SVD. X and y
-// must be finite (see lsqCheckShape); errLsqNonFinite says they are not.
+// must be finite (see checkTrain); errLsqNonFinite says they are not.
 func lsqFitLS(X *mat.Dense, y, w []float64, intercept, forcePinv bool, names []string) (*lsqFit, error) {
 	n, p := X.Dims()
 	var warn []string
@@ -386,34 +386,6 @@ func lsqGramFinite(g *mat.SymDense) bool {
 		}
 	}
 	return true
-}
-
-// lsqCheckShape validates what checkTrain does except scanning X for NaN and
-// Inf: the models of these files detect those for free in the sums of
-// squares they compute anyway, and then call lsqNonFinite.
-func lsqCheckShape(d engine.Train, model string) error {
-	if d.X == nil {
-		return fmt.Errorf("%s: no training data", model)
-	}
-	n, p := d.X.Dims()
-	if n == 0 {
-		return fmt.Errorf("%s: no training rows", model)
-	}
-	if p == 0 {
-		return fmt.Errorf("%s: no features", model)
-	}
-	if len(d.Y) != n {
-		return fmt.Errorf("%s: %d targets for %d rows", model, len(d.Y), n)
-	}
-	for i, v := range d.Y {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%s: row %d: target is %v", model, i+1, v)
-		}
-	}
-	if err := checkWeights(d.Weights, n); err != nil {
-		return fmt.Errorf("%s: %w", model, err)
-	}
-	return nil
 }
 
 // lsqNonFinite explains a sum of squares that is not finite: the NaN or Inf
@@ -633,27 +605,34 @@ func lsqRSS(X *mat.Dense, y, w []float64, c []float64, b float64) float64 {
 	return rss
 }
 
-// lsqPredict is Xc + b for a model fitted on len(c) features.
-func lsqPredict(model string, X mat.Matrix, c []float64, b float64) ([]float64, error) {
-	D, err := predictInput(X, len(c), nil, model)
+// predict is X·coef + icept for a model fitted on len(coef) features; model
+// names it in errors.
+func (m *lsqModel) predict(model string, X mat.Matrix) ([]float64, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	D, err := predictInput(X, len(m.coef), nil, model)
 	if err != nil {
 		return nil, err
 	}
 	n, _ := D.Dims()
 	out := make([]float64, n)
 	for i := range out {
-		out[i] = floats.Dot(D.RawRowView(i), c) + b
+		out[i] = floats.Dot(D.RawRowView(i), m.coef) + m.icept
 	}
 	return out, nil
 }
 
-// lsqCoefficients packs coefficients for engine.Coefficienter.
-func lsqCoefficients(names []string, c []float64, b float64) engine.Coefficients {
+// coefficients packs the coefficients for engine.Coefficienter.
+func (m *lsqModel) coefficients() engine.Coefficients {
+	if !m.fitted {
+		return engine.Coefficients{}
+	}
 	return engine.Coefficients{
-		Features:  append([]string(nil), names...),
+		Features:  append([]string(nil), m.names...),
 		Outputs:   []string{"y"},
-		Weights:   mat.NewDense(1, len(c), append([]float64(nil), c...)),
-		Intercept: []float64{b},
+		Weights:   mat.NewDense(1, len(m.coef), append([]float64(nil), m.coef...)),
+		Intercept: []float64{m.icept},
 	}
 }
 

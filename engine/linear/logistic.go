@@ -59,14 +59,8 @@ type Logistic struct {
 	Tol     float64 // gradient tolerance; 0 means 1e-4
 	LR      float64 // learning rate of gd and sgd; 0 means 0.1
 
-	nFeat    int
-	features []string
-	classes  []string
-	present  []int
-	kind     int        // logitBinary, logitMultinomial or logitOvR
-	w        *mat.Dense // one row per output
-	b        []float64
-	fitted   bool
+	linearClassifier
+	kind int // logitBinary, logitMultinomial or logitOvR
 }
 
 const logitName = "logistic regression"
@@ -182,6 +176,19 @@ type logitData struct {
 
 func (d *logitData) col(j int) []float64 { return d.xt[j*d.n : (j+1)*d.n] }
 
+// linear sets z = X θ[:p] + θ[p], the logits of one output with weights and
+// intercept θ.
+func (d *logitData) linear(z, theta []float64) {
+	for i := range z {
+		z[i] = theta[d.p]
+	}
+	for j := 0; j < d.p; j++ {
+		if theta[j] != 0 {
+			floats.AddScaled(z, theta[j], d.col(j))
+		}
+	}
+}
+
 func (d *logitData) weight(i int) float64 {
 	if d.sw == nil {
 		return 1
@@ -274,14 +281,7 @@ func (o *logitBin) dim() int { return o.q }
 
 func (o *logitBin) eval(theta, grad []float64) float64 {
 	p, z := o.p, o.z
-	for i := range z {
-		z[i] = theta[p]
-	}
-	for j := 0; j < p; j++ {
-		if theta[j] != 0 {
-			floats.AddScaled(z, theta[j], o.col(j))
-		}
-	}
+	o.linear(z, theta)
 	// The loss of row i is ln(1 + e^u) = max(u, 0) + ln(1 + e^−|t|), with
 	// u = t for y = 0 and −t for y = 1. Without weights the logarithms are
 	// taken of products of 256 factors 1 + e^−|t| (each in (1, 2], so no
@@ -367,15 +367,7 @@ func (o *logitMulti) dim() int { return o.m * o.q }
 func (o *logitMulti) eval(theta, grad []float64) float64 {
 	n, p, q, m := o.n, o.p, o.q, o.m
 	for c := 0; c < m; c++ {
-		zc, th := o.Z[c*n:(c+1)*n], theta[c*q:(c+1)*q]
-		for i := range zc {
-			zc[i] = th[p]
-		}
-		for j := 0; j < p; j++ {
-			if th[j] != 0 {
-				floats.AddScaled(zc, th[j], o.col(j))
-			}
-		}
+		o.linear(o.Z[c*n:(c+1)*n], theta[c*q:(c+1)*q])
 	}
 	loss := 0.0
 	for i := 0; i < n; i++ {
@@ -582,19 +574,10 @@ func (r *logitRun) gd(step float64) {
 func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
 	ok := false
-	defer func() {
-		if !ok { // a failed fit (or a panic) leaves the model unfitted
-			m.fitted = false
-		}
-	}()
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	defer unfitUnless(&ok, &m.fitted)
+	rec = orNop(rec)
 	set, err := m.settings()
 	if err != nil {
-		return err
-	}
-	if err := checkTrain(d, logitName); err != nil {
 		return err
 	}
 	present, err := presentClasses(d, logitName)
@@ -787,57 +770,13 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	return nil
 }
 
-// logits returns X Wᵀ + b (n × outputs).
-func (m *Logistic) logits(X mat.Matrix) (*mat.Dense, error) {
-	if !m.fitted {
-		return nil, engine.ErrNotFitted
-	}
-	D, err := predictInput(X, m.nFeat, m.features, logitName)
-	if err != nil {
-		return nil, err
-	}
-	n, _ := D.Dims()
-	if n == 0 {
-		return nil, nil
-	}
-	Z := mat.NewDense(n, len(m.b), nil)
-	Z.Mul(D, m.w.T())
-	for i := 0; i < n; i++ {
-		floats.Add(Z.RawRowView(i), m.b)
-	}
-	return Z, nil
-}
-
 // Predict implements engine.Model: the most probable class.
-func (m *Logistic) Predict(X mat.Matrix) ([]float64, error) {
-	Z, err := m.logits(X)
-	if err != nil {
-		return nil, err
-	}
-	if Z == nil {
-		return []float64{}, nil
-	}
-	n, _ := Z.Dims()
-	out := make([]float64, n)
-	for i := range out {
-		row := Z.RawRowView(i)
-		if len(row) == 1 {
-			if row[0] > 0 {
-				out[i] = float64(m.present[1])
-			} else {
-				out[i] = float64(m.present[0])
-			}
-			continue
-		}
-		out[i] = float64(m.present[argmaxRow(row)])
-	}
-	return out, nil
-}
+func (m *Logistic) Predict(X mat.Matrix) ([]float64, error) { return m.predict(logitName, X) }
 
 // PredictProba implements engine.Prober (n × classes; classes absent from
 // training get 0).
 func (m *Logistic) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	Z, err := m.logits(X)
+	Z, err := m.scores(logitName, X)
 	if err != nil {
 		return nil, err
 	}
@@ -889,21 +828,9 @@ func logitSigmoid(t float64) float64 {
 // DecisionFunction implements engine.Scorer: the logits w_c·x + α_c (n ×
 // classes); with two classes −z and z. Absent classes score -math.MaxFloat64.
 func (m *Logistic) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
-	Z, err := m.logits(X)
-	if err != nil {
-		return nil, err
-	}
-	if Z == nil {
-		return &mat.Dense{}, nil
-	}
-	return spreadScores(Z, m.present, len(m.classes)), nil
+	return m.decisionFunction(logitName, X)
 }
 
 // Coefficients implements engine.Coefficienter: one row with two classes
 // (the positive class's logit), else one per class.
-func (m *Logistic) Coefficients() engine.Coefficients {
-	if !m.fitted {
-		return engine.Coefficients{}
-	}
-	return linearCoefficients(m.features, m.classes, m.present, m.w, m.b)
-}
+func (m *Logistic) Coefficients() engine.Coefficients { return m.coefficients() }

@@ -43,13 +43,7 @@ type Perceptron struct {
 	NoBias    bool    // true: boundary through the origin (no lifting)
 	NoShuffle bool    // true: stochastic mode visits points in row order
 
-	nFeat    int
-	features []string
-	classes  []string
-	present  []int      // class codes seen in training, increasing
-	w        *mat.Dense // one row per perceptron
-	b        []float64
-	fitted   bool
+	linearClassifier // one row of w per perceptron
 }
 
 const percName = "perceptron"
@@ -116,19 +110,10 @@ func (m *Perceptron) settings() (mode string, lr float64, epochs int, err error)
 func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
 	ok := false
-	defer func() {
-		if !ok { // a failed fit (or a panic) leaves the model unfitted
-			m.fitted = false
-		}
-	}()
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	defer unfitUnless(&ok, &m.fitted)
+	rec = orNop(rec)
 	mode, lr, epochs, err := m.settings()
 	if err != nil {
-		return err
-	}
-	if err := checkTrain(d, percName); err != nil {
 		return err
 	}
 	present, err := presentClasses(d, percName)
@@ -293,69 +278,16 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 	return nil
 }
 
-// scores returns X Wᵀ + b (n × perceptrons).
-func (m *Perceptron) scores(X mat.Matrix) (*mat.Dense, int, error) {
-	if !m.fitted {
-		return nil, 0, engine.ErrNotFitted
-	}
-	D, err := predictInput(X, m.nFeat, m.features, percName)
-	if err != nil {
-		return nil, 0, err
-	}
-	n, _ := D.Dims()
-	if n == 0 {
-		return nil, 0, nil
-	}
-	Z := mat.NewDense(n, len(m.b), nil)
-	Z.Mul(D, m.w.T())
-	for i := 0; i < n; i++ {
-		floats.Add(Z.RawRowView(i), m.b)
-	}
-	return Z, n, nil
-}
-
 // Predict implements engine.Model: class codes.
-func (m *Perceptron) Predict(X mat.Matrix) ([]float64, error) {
-	Z, n, err := m.scores(X)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, n)
-	for i := range out {
-		row := Z.RawRowView(i)
-		if len(row) == 1 {
-			// Boundary points go to the negative class, like scikit-learn.
-			if row[0] > 0 {
-				out[i] = float64(m.present[1])
-			} else {
-				out[i] = float64(m.present[0])
-			}
-			continue
-		}
-		out[i] = float64(m.present[argmaxRow(row)])
-	}
-	return out, nil
-}
+func (m *Perceptron) Predict(X mat.Matrix) ([]float64, error) { return m.predict(percName, X) }
 
 // DecisionFunction implements engine.Scorer: w_c·x + α_c per class (n ×
 // classes). With two classes the columns are −f(x) and f(x). Classes absent
 // from training score -math.MaxFloat64.
 func (m *Perceptron) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
-	Z, n, err := m.scores(X)
-	if err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return &mat.Dense{}, nil
-	}
-	return spreadScores(Z, m.present, len(m.classes)), nil
+	return m.decisionFunction(percName, X)
 }
 
 // Coefficients implements engine.Coefficienter: one row (two classes: the
 // positive class's f) or one per class (one-vs-rest).
-func (m *Perceptron) Coefficients() engine.Coefficients {
-	if !m.fitted {
-		return engine.Coefficients{}
-	}
-	return linearCoefficients(m.features, m.classes, m.present, m.w, m.b)
-}
+func (m *Perceptron) Coefficients() engine.Coefficients { return m.coefficients() }

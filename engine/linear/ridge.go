@@ -33,11 +33,7 @@ type Ridge struct {
 	// NoIntercept fits through the origin (no centring).
 	NoIntercept bool
 
-	fitted   bool
-	names    []string
-	coef     []float64
-	icept    float64
-	warnings []string
+	lsqModel
 }
 
 func init() {
@@ -66,9 +62,7 @@ func init() {
 // penalised objective Σ ωᵢrᵢ² + α‖w‖².
 func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	rec = orNop(rec)
 	alpha := m.Alpha
 	if alpha == 0 {
 		alpha = 1
@@ -76,7 +70,7 @@ func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	if !(alpha > 0) || math.IsInf(alpha, 0) {
 		return fmt.Errorf("ridge: parameter alpha: %v must be a positive number", m.Alpha)
 	}
-	if err := lsqCheckShape(d, "ridge"); err != nil {
+	if err := checkTrain(d, "ridge", false); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -156,20 +150,10 @@ func lsqRidgeDual(X *mat.Dense, y, w, mu []float64, ybar, alpha float64) []float
 }
 
 // Predict implements engine.Model.
-func (m *Ridge) Predict(X mat.Matrix) ([]float64, error) {
-	if !m.fitted {
-		return nil, engine.ErrNotFitted
-	}
-	return lsqPredict("ridge", X, m.coef, m.icept)
-}
+func (m *Ridge) Predict(X mat.Matrix) ([]float64, error) { return m.predict("ridge", X) }
 
 // Coefficients implements engine.Coefficienter.
-func (m *Ridge) Coefficients() engine.Coefficients {
-	if !m.fitted {
-		return engine.Coefficients{}
-	}
-	return lsqCoefficients(m.names, m.coef, m.icept)
-}
+func (m *Ridge) Coefficients() engine.Coefficients { return m.coefficients() }
 
 // Warnings lists what a person should know about the last fit; nil when
 // there is nothing to say.

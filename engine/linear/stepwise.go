@@ -55,12 +55,8 @@ type Stepwise struct {
 	// "validation" criterion; 0 means 0.2.
 	Holdout float64
 
-	fitted   bool
-	names    []string
-	coef     []float64 // one per feature; zero for those not selected
-	icept    float64
+	lsqModel // coef: one per feature, zero for those not selected
 	selected []int
-	warnings []string
 }
 
 // stepwiseStream is the PCG stream of the fold and hold-out draws.
@@ -197,14 +193,8 @@ func (f *stepwiseFold) add(k, q int, inS []bool) {
 func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
 	ok := false
-	defer func() {
-		if !ok { // a failed fit (or a panic) leaves the model unfitted
-			m.fitted = false
-		}
-	}()
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	defer unfitUnless(&ok, &m.fitted)
+	rec = orNop(rec)
 	crit, folds, holdout := m.Criterion, m.Folds, m.Holdout
 	if crit == "" {
 		crit = "cv"
@@ -225,7 +215,7 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	case !(holdout > 0 && holdout < 1):
 		return fmt.Errorf("stepwise: parameter holdout: %v must be between 0 and 1", m.Holdout)
 	}
-	if err := lsqCheckShape(d, "stepwise"); err != nil {
+	if err := checkTrain(d, "stepwise", false); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -442,21 +432,11 @@ func stepwiseSweep(a []float64, q, k int) {
 }
 
 // Predict implements engine.Model.
-func (m *Stepwise) Predict(X mat.Matrix) ([]float64, error) {
-	if !m.fitted {
-		return nil, engine.ErrNotFitted
-	}
-	return lsqPredict("stepwise", X, m.coef, m.icept)
-}
+func (m *Stepwise) Predict(X mat.Matrix) ([]float64, error) { return m.predict("stepwise", X) }
 
 // Coefficients implements engine.Coefficienter: every feature, with zero
 // weight for those not selected.
-func (m *Stepwise) Coefficients() engine.Coefficients {
-	if !m.fitted {
-		return engine.Coefficients{}
-	}
-	return lsqCoefficients(m.names, m.coef, m.icept)
-}
+func (m *Stepwise) Coefficients() engine.Coefficients { return m.coefficients() }
 
 // Selected lists the selected features' column indices in the order they
 // were added.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
@@ -64,10 +65,30 @@ func checkWeights(w []float64, n int) error {
 	return nil
 }
 
+// orNop returns rec, or a Recorder that accepts every step when rec is nil.
+func orNop(rec engine.Recorder) engine.Recorder {
+	if rec == nil {
+		return engine.NopRecorder{}
+	}
+	return rec
+}
+
+// unfitUnless is deferred by the Fits that mark their model fitted before
+// they finish (so that a Recorder can predict from inside Step): unless the
+// fit succeeded (*ok), as after an error or a panic, the model is left
+// unfitted.
+func unfitUnless(ok, fitted *bool) {
+	if !*ok {
+		*fitted = false
+	}
+}
+
 // checkTrain validates what every model of this package needs: a non-empty
 // finite X, one finite target per row, and valid sample weights. The model
-// name prefixes every error.
-func checkTrain(d engine.Train, model string) error {
+// name prefixes every error. With scanX false X is not scanned for NaN and
+// Inf: the least-squares models detect those for free in the sums of squares
+// they compute anyway, and then call lsqNonFinite.
+func checkTrain(d engine.Train, model string, scanX bool) error {
 	if d.X == nil {
 		return fmt.Errorf("%s: no training data", model)
 	}
@@ -81,8 +102,10 @@ func checkTrain(d engine.Train, model string) error {
 	if len(d.Y) != n {
 		return fmt.Errorf("%s: %d targets for %d rows", model, len(d.Y), n)
 	}
-	if err := checkFinite(d.X, d.Features); err != nil {
-		return fmt.Errorf("%s: %w", model, err)
+	if scanX {
+		if err := checkFinite(d.X, d.Features); err != nil {
+			return fmt.Errorf("%s: %w", model, err)
+		}
 	}
 	for i, v := range d.Y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -95,12 +118,15 @@ func checkTrain(d engine.Train, model string) error {
 	return nil
 }
 
-// presentClasses validates class codes (integers in [0, len(Classes))) and
-// returns the codes that occur among the rows with a positive weight, in
-// increasing order. At least two must occur: a classifier learns nothing from
-// one class. Classes that do not occur (say, in a small CV fold) are never
-// predicted.
+// presentClasses validates a classifier's training data (checkTrain) and
+// class codes (integers in [0, len(Classes))), and returns the codes that
+// occur among the rows with a positive weight, in increasing order. At least
+// two must occur: a classifier learns nothing from one class. Classes that do
+// not occur (say, in a small CV fold) are never predicted.
 func presentClasses(d engine.Train, model string) ([]int, error) {
+	if err := checkTrain(d, model, true); err != nil {
+		return nil, err
+	}
 	k := len(d.Classes)
 	if k == 0 {
 		return nil, fmt.Errorf("%s is a classifier: the training data has no classes", model)
@@ -170,6 +196,87 @@ func finiteSlice(v []float64) bool {
 		}
 	}
 	return true
+}
+
+// linearClassifier is the fitted state of a linear classifier (Logistic,
+// Perceptron) scoring X Wᵀ + b: with two classes one row of W, the positive
+// class present[1]; with more, one row per present class.
+type linearClassifier struct {
+	nFeat    int
+	features []string
+	classes  []string
+	present  []int      // class codes seen in training, increasing
+	w        *mat.Dense // one row per output
+	b        []float64
+	fitted   bool
+}
+
+// scores returns X Wᵀ + b (n × outputs), or nil when X has no rows; model
+// names the model in errors.
+func (m *linearClassifier) scores(model string, X mat.Matrix) (*mat.Dense, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	D, err := predictInput(X, m.nFeat, m.features, model)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := D.Dims()
+	if n == 0 {
+		return nil, nil
+	}
+	Z := mat.NewDense(n, len(m.b), nil)
+	Z.Mul(D, m.w.T())
+	for i := 0; i < n; i++ {
+		floats.Add(Z.RawRowView(i), m.b)
+	}
+	return Z, nil
+}
+
+// predict returns the class codes of the highest scores.
+func (m *linearClassifier) predict(model string, X mat.Matrix) ([]float64, error) {
+	Z, err := m.scores(model, X)
+	if err != nil {
+		return nil, err
+	}
+	if Z == nil {
+		return []float64{}, nil
+	}
+	n, _ := Z.Dims()
+	out := make([]float64, n)
+	for i := range out {
+		row := Z.RawRowView(i)
+		if len(row) == 1 {
+			// Boundary points go to the negative class, like scikit-learn.
+			if row[0] > 0 {
+				out[i] = float64(m.present[1])
+			} else {
+				out[i] = float64(m.present[0])
+			}
+			continue
+		}
+		out[i] = float64(m.present[argmaxRow(row)])
+	}
+	return out, nil
+}
+
+// decisionFunction returns the scores of every class (see spreadScores).
+func (m *linearClassifier) decisionFunction(model string, X mat.Matrix) (*mat.Dense, error) {
+	Z, err := m.scores(model, X)
+	if err != nil {
+		return nil, err
+	}
+	if Z == nil {
+		return &mat.Dense{}, nil
+	}
+	return spreadScores(Z, m.present, len(m.classes)), nil
+}
+
+func (m *linearClassifier) coefficients() engine.Coefficients {
+	if !m.fitted {
+		return engine.Coefficients{}
+	}
+	return linearCoefficients(m.features, m.classes, m.present, m.w, m.b)
 }
 
 // spreadScores places per-perceptron scores Z (one column, or one per present

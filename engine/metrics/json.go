@@ -11,10 +11,12 @@ import (
 // types that can hold them write them as null instead, so that marshalling a
 // result never fails.
 
-// jfloat is a float64 that marshals non-finite values as null.
-type jfloat float64
+// JSONFloat is a float64 that marshals NaN and ±Inf as null; package eval
+// uses it too.
+type JSONFloat float64
 
-func (f jfloat) MarshalJSON() ([]byte, error) {
+// MarshalJSON writes f in the shortest 'g' form, or null when it is not finite.
+func (f JSONFloat) MarshalJSON() ([]byte, error) {
 	v := float64(f)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return []byte("null"), nil
@@ -22,13 +24,13 @@ func (f jfloat) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
 }
 
-func jfloats(xs []float64) []jfloat {
+func jfloats(xs []float64) []JSONFloat {
 	if xs == nil {
 		return nil
 	}
-	out := make([]jfloat, len(xs))
+	out := make([]JSONFloat, len(xs))
 	for i, x := range xs {
-		out[i] = jfloat(x)
+		out[i] = JSONFloat(x)
 	}
 	return out
 }
@@ -36,20 +38,20 @@ func jfloats(xs []float64) []jfloat {
 // MarshalJSON writes NaN as null.
 func (r ROC) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Class string   `json:"class"`
-		FPR   []jfloat `json:"fpr"`
-		TPR   []jfloat `json:"tpr"`
-		AUC   jfloat   `json:"auc"`
-	}{r.Class, jfloats(r.FPR), jfloats(r.TPR), jfloat(r.AUC)})
+		Class string      `json:"class"`
+		FPR   []JSONFloat `json:"fpr"`
+		TPR   []JSONFloat `json:"tpr"`
+		AUC   JSONFloat   `json:"auc"`
+	}{r.Class, jfloats(r.FPR), jfloats(r.TPR), JSONFloat(r.AUC)})
 }
 
 // MarshalJSON writes NaN as null.
 func (r ClassReport) MarshalJSON() ([]byte, error) {
 	return json.Marshal(struct {
-		Class     string `json:"class"`
-		Precision jfloat `json:"precision"`
-		Recall    jfloat `json:"recall"`
-		F1        jfloat `json:"f1"`
-		Support   int    `json:"support"`
-	}{r.Class, jfloat(r.Precision), jfloat(r.Recall), jfloat(r.F1), r.Support})
+		Class     string    `json:"class"`
+		Precision JSONFloat `json:"precision"`
+		Recall    JSONFloat `json:"recall"`
+		F1        JSONFloat `json:"f1"`
+		Support   int       `json:"support"`
+	}{r.Class, JSONFloat(r.Precision), JSONFloat(r.Recall), JSONFloat(r.F1), r.Support})
 }

@@ -181,6 +181,8 @@ func TestErrors(t *testing.T) {
 		{"no data", []string{"describe"}, 2, []string{"--data"}},
 		{"missing file", []string{"describe", "--data", missing}, 1, []string{"nope.csv"}},
 		{"no such target", []string{"describe", "--data", "iris", "--target", "colour"}, 1, []string{"colour", "species"}},
+		{"unknown theme", []string{"--theme", "neon"}, 2, []string{"neon", "mono"}},
+		{"train without data", []string{"--train", "--model", "lda"}, 2, []string{"--data"}},
 		{"bad param syntax", []string{"train", "--data", "iris", "--model", "lda", "--param", "oops"}, 2, []string{"name=value"}},
 	}
 	for _, c := range cases {

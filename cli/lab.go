@@ -2,8 +2,10 @@ package cli
 
 import (
 	"io"
+	"strings"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui"
 )
 
@@ -21,6 +23,9 @@ func runLab(args []string, out io.Writer) error {
 	opt, err := tf.options(fs)
 	if err != nil {
 		return err
+	}
+	if _, ok := themes.ByName(*theme); *theme != "" && !ok {
+		return usagef("unknown theme %q (valid: %s)", *theme, strings.Join(themes.Names(), ", "))
 	}
 	if *train && (tf.data.source == "" || tf.model == "") {
 		return usagef("--train needs --data and --model")

@@ -186,7 +186,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, s := range a.screens {
 			s.SetSize(a.c.width, a.c.height)
 		}
-		return a, nil
+		return a, a.results.resized()
 	case tea.KeyMsg:
 		if cmd, done := a.globalKey(msg); done {
 			return a, cmd
@@ -208,6 +208,8 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.chooseModel(msg.spec, nil)
 	case trainRequestMsg:
 		return a, a.startRun(msg.values, msg.opts)
+	case regionsMsg, regionsResizeMsg: // the map is computed whichever screen shows
+		return a, a.results.Update(msg)
 	case cancelRunMsg:
 		if a.job != nil && msg.run == a.job.id {
 			a.job.cancel() // the partial result still arrives

@@ -153,6 +153,7 @@ func (s *dataScreen) SetSize(w, h int) {
 	s.rows.SetHeight(th)
 	s.balance.SetSize(pw-4, th+1)
 	s.path.Width = max(pw-14, 10)
+	s.refreshColumns()
 	s.refreshRows()
 }
 
@@ -540,24 +541,38 @@ func (s *dataScreen) refreshColumns() {
 	}
 	pw, _ := s.previewSize()
 	avail := pw - 4
-	nameW := 8
-	for _, c := range t.Columns {
-		nameW = max(nameW, min(len(c.Name)+2, 24))
+	ti := s.targetIndex()
+	// The name column fits the longest name (and the target's " ◂").
+	nameW, maxMissing := 6, 0
+	for j, c := range t.Columns {
+		n := min(len([]rune(c.Name)), 22)
+		if j == ti {
+			n += 2
+		}
+		nameW = max(nameW, n)
+		maxMissing = max(maxMissing, c.Missing)
 	}
-	// Cells have one space of padding on each side; the role column only
-	// when there is room (else the target's name carries a ◂).
+	// Cells have one space of padding on each side. Narrow previews (an
+	// 80-column terminal) get short kinds and headers so that the levels
+	// or range stay readable; the role column only when there is room
+	// (else the target's name carries a ◂).
+	compact := avail < 64
+	kindW, missTitle := 7, "missing"
+	if compact {
+		kindW, missTitle = 4, "miss"
+	}
+	missW := max(len(missTitle), len(strconv.Itoa(maxMissing)))
 	wideRole := avail >= 80
-	fixed := nameW + 7 + 7 + 2*4
+	fixed := nameW + kindW + missW + 2*4
 	if wideRole {
 		fixed += 7 + 2
 	}
 	lvW := max(avail-fixed, 6)
-	cols := []table.Column{{Title: "column", Width: nameW}, {Title: "kind", Width: 7}, {Title: "missing", Width: 7}}
+	cols := []table.Column{{Title: "column", Width: nameW}, {Title: "kind", Width: kindW}, {Title: missTitle, Width: missW}}
 	if wideRole {
 		cols = append(cols, table.Column{Title: "role", Width: 7})
 	}
 	cols = append(cols, table.Column{Title: "levels / range", Width: lvW})
-	ti := s.targetIndex()
 	rows := make([]table.Row, len(t.Columns))
 	col := make([]float64, t.Rows())
 	for j, c := range t.Columns {
@@ -566,23 +581,17 @@ func (s *dataScreen) refreshColumns() {
 			lv = fmt.Sprintf("%d: %s", len(c.Levels), strings.Join(c.Levels, ", "))
 		} else {
 			mat64Col(col, j, t)
-			lo, hi := math.Inf(1), math.Inf(-1)
-			for _, v := range col {
-				if !math.IsNaN(v) {
-					lo, hi = math.Min(lo, v), math.Max(hi, v)
-				}
-			}
-			if lo <= hi {
-				lv = strconv.FormatFloat(lo, 'g', 4, 64) + " … " + strconv.FormatFloat(hi, 'g', 4, 64)
-			} else {
-				lv = "all missing"
-			}
+			lv = rangeText(col)
 		}
 		name := c.Name
 		if j == ti && !wideRole {
 			name = clip(name, nameW-2) + " ◂"
 		}
-		row := table.Row{name, c.Kind.String(), strconv.Itoa(c.Missing)}
+		kind := c.Kind.String()
+		if compact {
+			kind = kindAbbrev(c.Kind)
+		}
+		row := table.Row{name, kind, strconv.Itoa(c.Missing)}
 		if wideRole {
 			role := "feature"
 			if j == ti {
@@ -600,6 +609,38 @@ func (s *dataScreen) refreshColumns() {
 	if s.cols.Cursor() >= len(rows) || s.cols.Cursor() < 0 {
 		s.cols.SetCursor(0)
 	}
+}
+
+// kindAbbrev is a column kind in three letters: num, nom, or the first
+// three of its name.
+func kindAbbrev(k datasets.Kind) string {
+	switch k {
+	case datasets.Numeric:
+		return "num"
+	case datasets.Nominal:
+		return "nom"
+	}
+	r := []rune(k.String())
+	return string(r[:min(3, len(r))])
+}
+
+// rangeText is a numeric column's range, "4.3–7.9" (spaced when a bound is
+// negative, so the dash reads as a dash), or "all missing".
+func rangeText(col []float64) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range col {
+		if !math.IsNaN(v) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if lo > hi {
+		return "all missing"
+	}
+	sep := "–"
+	if lo < 0 || hi < 0 {
+		sep = " – "
+	}
+	return strconv.FormatFloat(lo, 'g', 4, 64) + sep + strconv.FormatFloat(hi, 'g', 4, 64)
 }
 
 func mat64Col(dst []float64, j int, t *datasets.Table) {

@@ -49,7 +49,14 @@ type tableLoadedMsg struct {
 // regionsMsg: the decision-region map of run finished (or failed).
 type regionsMsg struct {
 	run int
-	key string // the grid size and inputs it was computed for
+	key string // the run and widget size it was computed for
 	m   *regionMap
 	err error
+}
+
+// regionsResizeMsg: the terminal was resized a moment ago; if the size is
+// still key, the results screen refits its map for it.
+type regionsResizeMsg struct {
+	run int
+	key string
 }

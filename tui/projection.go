@@ -140,10 +140,20 @@ type regionMap struct {
 	YCenters   []float64 // y of each grid row's centre (top to bottom)
 }
 
+// gridSize chooses the grid for a map whose plane, points and bounds are
+// known (the plot area of the widget that will draw it).
+type gridSize func(rm *regionMap) (cols, rows int)
+
+// fixedGrid is a grid of cols x rows whatever the map.
+func fixedGrid(cols, rows int) gridSize {
+	return func(*regionMap) (int, int) { return cols, rows }
+}
+
 // computeRegions fits spec with v on the dataset placed in a plane (all its
-// rows) and predicts it on a cols x rows grid. It is slow for some models:
-// call it from a tea.Cmd, never from Update.
-func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, seed uint64, cols, rows int) (rm *regionMap, err error) {
+// rows) and predicts it on a grid of the size that size chooses once the
+// plane is known. It is slow for some models: call it from a tea.Cmd,
+// never from Update.
+func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, seed uint64, size gridSize) (rm *regionMap, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("model %s crashed while drawing the map: %v", spec.Name, r)
@@ -151,9 +161,6 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 	}()
 	if d.Task == datasets.Regression {
 		return nil, errors.New("decision regions need a classification or clustering task")
-	}
-	if cols < 2 || rows < 2 {
-		return nil, fmt.Errorf("a map needs at least a 2x2 grid, have %dx%d", cols, rows)
 	}
 	pl, err := project2D(d)
 	if err != nil {
@@ -183,7 +190,7 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
 	}
 	rm = &regionMap{Plane: pl, Classes: d.Classes, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax,
-		Pred: make([]int, n), XCenters: make([]float64, cols), YCenters: make([]float64, rows)}
+		Pred: make([]int, n)}
 	for i, p := range pp {
 		rm.Pred[i] = int(p)
 	}
@@ -193,6 +200,11 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 			rm.Truth[i] = int(y)
 		}
 	}
+	cols, rows := size(rm)
+	if cols < 2 || rows < 2 {
+		return nil, fmt.Errorf("a map needs at least a 2x2 grid, have %dx%d", cols, rows)
+	}
+	rm.XCenters, rm.YCenters = make([]float64, cols), make([]float64, rows)
 	G := mat.NewDense(cols*rows, 2, nil)
 	for c := range cols {
 		rm.XCenters[c] = xmin + (float64(c)+0.5)*(xmax-xmin)/float64(cols)

@@ -102,7 +102,7 @@ func TestComputeRegions(t *testing.T) {
 	if err != nil {
 		t.Skip("logistic is not registered:", err)
 	}
-	rm, err := computeRegions(context.Background(), d, spec, spec.Defaults(), 1, 40, 12)
+	rm, err := computeRegions(context.Background(), d, spec, spec.Defaults(), 1, fixedGrid(40, 12))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,13 +133,13 @@ func TestComputeRegions(t *testing.T) {
 		t.Errorf("bad bounds %+v", rm)
 	}
 	// Regression has no regions.
-	if _, err := computeRegions(context.Background(), openDataset(t, "sine", ""), spec, spec.Defaults(), 1, 4, 4); err == nil {
+	if _, err := computeRegions(context.Background(), openDataset(t, "sine", ""), spec, spec.Defaults(), 1, fixedGrid(4, 4)); err == nil {
 		t.Error("regression: want an error")
 	}
 	// A cancelled context stops the fit.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := computeRegions(ctx, d, spec, spec.Defaults(), 1, 40, 12); err == nil {
+	if _, err := computeRegions(ctx, d, spec, spec.Defaults(), 1, fixedGrid(40, 12)); err == nil {
 		t.Error("cancelled: want an error")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -65,8 +66,15 @@ type resultsScreen struct {
 	mapCancel context.CancelFunc
 	mapState  string // "", "computing", "ready", or the reason there is no map
 	mapTitle  string
+	mapKey    string // run and widget size of the map shown
+	mapWant   string // run and widget size of the map being computed; "" when none
+	mapW      int    // size of the regions widget
+	mapH      int
 	w, h      int
 }
+
+// mapResizeDelay lets a burst of resizes settle before the map is refit.
+const mapResizeDelay = 150 * time.Millisecond
 
 func newResultsScreen(c *common, ctx context.Context) *resultsScreen {
 	st := c.styles
@@ -83,7 +91,7 @@ func (s *resultsScreen) show(r *runRecord) {
 		s.mapCancel()
 		s.mapCancel = nil
 	}
-	s.run, s.output, s.mapState, s.mapTitle = r, 0, "", ""
+	s.run, s.output, s.mapState, s.mapTitle, s.mapKey, s.mapWant = r, 0, "", "", "", ""
 	st := s.c.styles
 	res := r.result
 	var names []string
@@ -124,9 +132,9 @@ func (s *resultsScreen) show(r *runRecord) {
 		s.histVal.SetSeries([]string{ln, en}, [][]float64{vl, ve})
 		s.histLoss.SetXScale(float64(res.History[0].Step), dx)
 		s.histVal.SetXScale(float64(res.History[0].Step), dx)
-		if len(res.Folds) > 1 || r.opts.LOO {
-			s.histLoss.SetTitle("training loss · first fold")
-			s.histVal.SetTitle("validation · first fold")
+		if len(res.Folds) > 1 || r.opts.Folds > 1 || r.opts.LOO {
+			s.histLoss.SetTitle("training loss · fold 1")
+			s.histVal.SetTitle("validation · fold 1")
 		}
 	}
 	if c := s.coefficients(); c != nil {
@@ -207,7 +215,8 @@ func (s *resultsScreen) SetSize(w, h int) {
 	s.coefs.SetSize(w, bh-1)
 	s.scatter.SetSize(w, bh)
 	s.resid.SetSize(w, bh)
-	s.regions.SetSize(w, bh-1) // under the map's title
+	s.mapW, s.mapH = w, bh-1 // under the map's title
+	s.regions.SetSize(s.mapW, s.mapH)
 }
 
 func (s *resultsScreen) shownRun() *runRecord { return s.run }
@@ -260,32 +269,27 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 	}
 	switch msg := msg.(type) {
 	case regionsMsg:
-		if msg.run != s.run.id || s.mapState != "computing" {
+		// Only the map last asked for: an older run's, or one computed for
+		// a size the terminal no longer has, is dropped.
+		if msg.run != s.run.id || msg.key != s.mapWant {
 			return nil
 		}
+		s.mapWant = ""
 		if msg.err != nil {
-			s.mapState = msg.err.Error()
+			if s.mapState != "ready" {
+				s.mapState = msg.err.Error()
+			}
 			return nil
 		}
-		rm := msg.m
-		s.regions.SetPoints(mat.Col(nil, 0, rm.Plane.XY), mat.Col(nil, 1, rm.Plane.XY), rm.Truth)
-		s.regions.SetBounds(rm.XMin, rm.XMax, rm.YMin, rm.YMax)
-		s.regions.SetRegions(rm.Grid)
-		s.regions.SetAxes(rm.Plane.XLabel, rm.Plane.YLabel)
-		s.regions.SetClassNames(rm.Classes)
-		if rm.Truth == nil { // clustering: points by cluster
-			s.regions.SetPoints(mat.Col(nil, 0, rm.Plane.XY), mat.Col(nil, 1, rm.Plane.XY), rm.Pred)
-		} else {
-			var wrong []int
-			for i, p := range rm.Pred {
-				if p != rm.Truth[i] {
-					wrong = append(wrong, i)
-				}
-			}
-			s.regions.SetMarked(wrong)
+		showRegions(&s.regions, msg.m)
+		s.mapTitle = msg.m.Title
+		s.mapState, s.mapKey = "ready", msg.key
+		return nil
+	case regionsResizeMsg:
+		// Refit only if the size is still the one that asked.
+		if msg.run == s.run.id && msg.key == s.regionsKey() && s.staleMap() {
+			return s.regionsCmd()
 		}
-		s.mapTitle = rm.Title
-		s.mapState = "ready"
 		return nil
 	case tea.KeyMsg:
 		switch {
@@ -329,21 +333,91 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// regionsCmd computes the decision-region map off the UI goroutine.
+// showRegions puts map rm on sc: points by true class (misclassified ones
+// marked) or, for clustering, by cluster; the bounds, axes and regions.
+func showRegions(sc *widgets.Scatter, rm *regionMap) {
+	xs, ys := mat.Col(nil, 0, rm.Plane.XY), mat.Col(nil, 1, rm.Plane.XY)
+	if rm.Truth == nil {
+		sc.SetPoints(xs, ys, rm.Pred)
+	} else {
+		sc.SetPoints(xs, ys, rm.Truth)
+		var wrong []int
+		for i, p := range rm.Pred {
+			if p != rm.Truth[i] {
+				wrong = append(wrong, i)
+			}
+		}
+		sc.SetMarked(wrong)
+	}
+	sc.SetBounds(rm.XMin, rm.XMax, rm.YMin, rm.YMax)
+	sc.SetRegions(rm.Grid)
+	sc.SetAxes(rm.Plane.XLabel, rm.Plane.YLabel)
+	sc.SetClassNames(rm.Classes)
+}
+
+// regionsKey names the map the screen needs now: its run and the size of
+// the widget that draws it.
+func (s *resultsScreen) regionsKey() string {
+	if s.run == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d:%dx%d", s.run.id, s.mapW, s.mapH)
+}
+
+// hasMap says the run has a Map tab whose map is (being) computed.
+func (s *resultsScreen) hasMap() bool {
+	return s.run != nil && (s.mapState == "computing" || s.mapState == "ready")
+}
+
+// staleMap says the run has a map, made (or being made) for another size.
+func (s *resultsScreen) staleMap() bool {
+	if !s.hasMap() {
+		return false
+	}
+	key := s.regionsKey()
+	return key != s.mapWant && (s.mapWant != "" || key != s.mapKey)
+}
+
+// regionsCmd computes the decision-region map for the current size off the
+// UI goroutine, cancelling any computation in flight (whose result would
+// be dropped anyway).
 func (s *resultsScreen) regionsCmd() tea.Cmd {
-	if s.run == nil || s.mapState != "computing" {
+	if !s.hasMap() {
 		return nil
 	}
-	b := s.regions.Bounds()
-	cols, rows := max(b.Cols, 8), max(b.Rows, 4)
+	if s.mapCancel != nil {
+		s.mapCancel()
+	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.mapCancel = cancel
-	r := s.run
+	s.mapWant = s.regionsKey()
+	r, key, w, h := s.run, s.mapWant, s.mapW, s.mapH
+	// The grid is the plot area the map will have: a private Scatter of the
+	// same size, with the same points and bounds, measures it. Its styles
+	// are a copy, since cycling the theme rewrites the shared ones.
+	st := *s.c.styles
+	size := func(rm *regionMap) (int, int) {
+		sc := widgets.NewScatter(&st)
+		sc.SetSize(w, h)
+		showRegions(&sc, rm)
+		b := sc.Bounds()
+		return max(b.Cols, 8), max(b.Rows, 4)
+	}
 	return func() tea.Msg {
 		defer cancel()
-		rm, err := computeRegions(ctx, r.data, r.spec, r.values, r.opts.Seed, cols, rows)
-		return regionsMsg{run: r.id, m: rm, err: err}
+		rm, err := computeRegions(ctx, r.data, r.spec, r.values, r.opts.Seed, size)
+		return regionsMsg{run: r.id, key: key, m: rm, err: err}
 	}
+}
+
+// resized asks for a new map once the size has settled, when the map shown
+// (or being computed) was made for another size.
+func (s *resultsScreen) resized() tea.Cmd {
+	if !s.staleMap() {
+		return nil
+	}
+	run, key := s.run.id, s.regionsKey()
+	return tea.Tick(mapResizeDelay, func(time.Time) tea.Msg { return regionsResizeMsg{run: run, key: key} })
 }
 
 func (s *resultsScreen) View() string {
@@ -355,7 +429,7 @@ func (s *resultsScreen) View() string {
 	res := s.run.result
 	switch {
 	case res != nil && res.Cancelled:
-		top = st.Warn.Render(fmt.Sprintf(" cancelled after %d %ss: partial history, no final scores", len(res.History), unitOf(s.run.spec)))
+		top = st.Warn.Render(clip(" "+s.run.cancelNote(), s.w))
 	case s.run.err != nil:
 		top = st.Error.Render(" " + clip(s.run.err.Error(), s.w-2))
 	default:
@@ -604,7 +678,11 @@ func (s *resultsScreen) mapView(h int) string {
 	case "computing":
 		return st.Muted.Render(" drawing the decision regions…")
 	case "ready":
-		return st.Title.Render(clip(" "+s.mapTitle, s.w)) + "\n" + s.regions.View()
+		title := " " + s.mapTitle
+		if s.mapKey != s.regionsKey() { // being refit for a new size
+			title = " redrawing for the new size… · " + s.mapTitle
+		}
+		return st.Title.Render(clip(title, s.w)) + "\n" + s.regions.View()
 	}
 	return st.Muted.Render(" no map: " + s.mapState)
 }

@@ -19,8 +19,8 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 )
 
-// runRecord is one run of this session. It is written only by the root's
-// Update (start, then finish).
+// runRecord is one run of this session. It is written only in Update, on
+// the UI goroutine (start, each progress step, finish).
 type runRecord struct {
 	id      int
 	data    *datasets.Dataset
@@ -33,6 +33,37 @@ type runRecord struct {
 	result  *eval.Result // nil while running, or when the run failed before fitting
 	err     error
 	done    bool
+
+	// Where the fit had got to, from its progress: the fold (1-based) of
+	// how many, and whether that fold's fit had reported its last step.
+	fold, folds int
+	foldDone    bool
+}
+
+// observe notes how far the run has got.
+func (r *runRecord) observe(p eval.Progress) {
+	r.fold, r.folds = p.Fold, p.Folds
+	r.foldDone = p.Total > 0 && p.Point.Step >= p.Total
+}
+
+// cancelNote says what a cancelled run shows: under cross-validation the
+// history is the first fold's, whichever fold was stopped.
+func (r *runRecord) cancelNote() string {
+	n := 0
+	if r.result != nil {
+		n = len(r.result.History)
+	}
+	unit := unitOf(r.spec)
+	folds := max(r.folds, r.opts.Folds)
+	switch {
+	case folds <= 1 && !r.opts.LOO:
+		return fmt.Sprintf("cancelled after %d %ss: partial history, no final scores", n, unit)
+	case r.fold <= 1 && !r.foldDone:
+		return fmt.Sprintf("cancelled in fold 1 of %d after %d %ss: partial history of fold 1, no final scores", folds, n, unit)
+	case r.foldDone:
+		return fmt.Sprintf("cancelled after fold %d of %d · history of fold 1 (%d %ss) · no final scores", r.fold, folds, n, unit)
+	}
+	return fmt.Sprintf("cancelled in fold %d of %d · history of fold 1 (%d %ss) · no final scores", r.fold, folds, n, unit)
 }
 
 func (r *runRecord) finish(res *eval.Result, err error) {

@@ -79,7 +79,7 @@ func TestDataPreviewAndTarget(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
 	hs.pickData("iris")
 	mustContain(t, hs.view(), "150 rows × 5 columns · 3 classes", "target species", "3 classes",
-		"petal_width_cm", "numeric", "nominal", "3: setosa, versicolor", "0.1 … 2.5")
+		"petal_width_cm", "numeric", "nominal", "3: setosa, versicolor", "0.1–2.5")
 	// Choose a numeric target: regression.
 	hs.press("down", "s")
 	if d := hs.a.data.ds; d == nil || d.Task != datasets.Regression || d.Target.Name != "sepal_width_cm" {
@@ -101,6 +101,21 @@ func TestDataPreviewAndTarget(t *testing.T) {
 	if hs.a.cur != screenModel || hs.a.ds == nil || hs.a.ds.Task != datasets.Classification {
 		t.Fatalf("enter on the preview: screen %v, dataset %+v", hs.a.cur, hs.a.ds)
 	}
+}
+
+// TestDataPreviewNarrow: at 80x24 the Columns tab still shows each
+// numeric range whole (short kinds and headers make room), and a resize
+// lays the columns out again.
+func TestDataPreviewNarrow(t *testing.T) {
+	hs := newHarness(t, Options{}, 80, 24)
+	hs.pickData("iris")
+	v := hs.view()
+	mustContain(t, v, "4.3–7.9", "2–4.4", "1–6.9", "0.1–2.5", "num", "nom", "3: setosa")
+	checkFrame(t, v, 80, 24)
+	hs.send(tea.WindowSizeMsg{Width: 160, Height: 40})
+	mustContain(t, hs.view(), "numeric", "missing", "3: setosa, versicolor, virginica")
+	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	mustContain(t, hs.view(), "4.3–7.9", "num")
 }
 
 func TestGeneratorKnobs(t *testing.T) {
@@ -336,6 +351,55 @@ func TestMapTab(t *testing.T) {
 	mustContain(t, hs.view(), "x1 vs x0", "misclassified")
 }
 
+// TestMapFollowsResize: after a resize the map is refit for the new size
+// (off the UI goroutine, once the size settles); a map computed for the
+// old size is dropped, and the new grid is exactly the plot area.
+func TestMapFollowsResize(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
+	rs := hs.a.results
+	if rs.mapState != "ready" || rs.mapKey != rs.regionsKey() {
+		t.Fatalf("map %q for %q, want ready for %q", rs.mapState, rs.mapKey, rs.regionsKey())
+	}
+	old := rs.mapKey
+	_, cmd := hs.a.Update(tea.WindowSizeMsg{Width: 90, Height: 30})
+	if cmd == nil {
+		t.Fatal("a resize asked for no new map")
+	}
+	rz, ok := cmd().(regionsResizeMsg)
+	if !ok || rz.key == old {
+		t.Fatalf("resize gave %#v", rz)
+	}
+	for rs.tabs.ActiveName() != tabMap {
+		hs.a.Update(keyMsg("tab"))
+	}
+	_, cmd = hs.a.Update(rz)
+	if cmd == nil {
+		t.Fatal("the settled size started no computation")
+	}
+	mustContain(t, hs.view(), "redrawing for the new size")
+	m, ok := cmd().(regionsMsg)
+	if !ok || m.err != nil || m.key != rz.key {
+		t.Fatalf("map computation gave %#v", m)
+	}
+	// A map of the old size arriving late is dropped.
+	hs.a.Update(regionsMsg{run: m.run, key: old, m: m.m})
+	if rs.mapKey != old || rs.mapWant != rz.key {
+		t.Fatalf("a stale map was taken: shown %q, waiting for %q", rs.mapKey, rs.mapWant)
+	}
+	hs.a.Update(m)
+	b := rs.regions.Bounds()
+	if rs.mapKey != rz.key || len(m.m.Grid) != b.Rows || len(m.m.Grid[0]) != b.Cols {
+		t.Fatalf("map %q grid %dx%d, plot area %dx%d", rs.mapKey, len(m.m.Grid[0]), len(m.m.Grid), b.Cols, b.Rows)
+	}
+	if v := hs.view(); strings.Contains(v, "redrawing") {
+		t.Errorf("still redrawing:\n%s", v)
+	}
+	// The same size again asks for nothing.
+	if _, cmd := hs.a.Update(tea.WindowSizeMsg{Width: 90, Height: 30}); cmd != nil {
+		t.Error("a resize to the map's own size asked for a new map")
+	}
+}
+
 func TestClusteringPath(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Target: "-", Model: "tuitest_split", Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
@@ -390,6 +454,30 @@ func TestCancelKeepsPartialHistory(t *testing.T) {
 		t.Fatalf("run after cancel: err %v, result %+v", r.err, r.result)
 	}
 	mustContain(t, hs.view(), "cancelled after", "partial history", "[History]")
+}
+
+// TestCancelUnderCV: a run cancelled in a later fold says which fold was
+// stopped and that the history shown is the first fold's (complete).
+func TestCancelUnderCV(t *testing.T) {
+	for _, tc := range []struct {
+		fold int
+		want []string
+	}{
+		{2, []string{"cancelled in fold 2 of 5 · history of fold 1 (300 epochs)", "no final scores", "training loss · fold 1"}},
+		{1, []string{"cancelled in fold 1 of 5 after ", "partial history of fold 1"}},
+	} {
+		hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Folds: 5,
+			Params: map[string]string{"steps": "300", "sleep_us": "1000"}}, 120, 40)
+		hs.queue = append(hs.queue, keyMsg("enter"))
+		if !hs.runUntil(func() bool { return hs.a.train.fold == tc.fold && len(hs.a.train.steps) >= 5 }) {
+			t.Fatalf("fold %d never ran", tc.fold)
+		}
+		hs.queue = append(hs.queue, keyMsg("c"))
+		if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
+			t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+		}
+		mustContain(t, hs.view(), tc.want...)
+	}
 }
 
 func TestEscAbandonsRun(t *testing.T) {

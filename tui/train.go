@@ -136,6 +136,7 @@ func (s *trainScreen) progress(m progressMsg) {
 		}
 		s.last = p
 		s.got = true
+		s.run.observe(p)
 	}
 	s.refreshCharts()
 }

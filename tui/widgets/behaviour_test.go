@@ -136,6 +136,13 @@ func TestAxes(t *testing.T) {
 			t.Errorf("ticks not increasing inside the plot: %+v", ticks)
 		}
 	}
+	// The last point always has a tick, in the last column.
+	if last := ticks[len(ticks)-1]; last.col != 49 || last.label != "25" {
+		t.Errorf("last tick %+v, want 25 at column 49", last)
+	}
+	if last := xTicks(1, 1159, 39, true); last[len(last)-1].label != "1159" {
+		t.Errorf("ticks of 1..1159 lack the last step: %+v", last)
+	}
 	if got := xTicks(3, 3, 10, true); len(got) != 1 {
 		t.Errorf("degenerate range: %+v", got)
 	}
@@ -540,5 +547,100 @@ func TestZeroValues(t *testing.T) {
 	}
 	if _, cmd := tb.Update(keyMsg("tab")); cmd != nil {
 		t.Error("zero tabs returned a command")
+	}
+}
+
+// legendOf returns the legend lines of a chart view: the box's lines
+// before the first plot row.
+func legendOf(v string) []string {
+	var out []string
+	for _, l := range strings.Split(v, "\n")[1:] {
+		if strings.ContainsAny(l, "┤┼") {
+			break
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// TestLineChartLegendKeepsEverySeries: the legend shortens, wraps or
+// abbreviates but never drops a series (at 50 columns the validation
+// chart used to show only its first series).
+func TestLineChartLegendKeepsEverySeries(t *testing.T) {
+	st := asciiStyles()
+	c := NewLineChart("validation on held-out rows", "iteration", st)
+	n := 1159
+	vl, ve := make([]float64, n), make([]float64, n)
+	for i := range n {
+		vl[i] = 0.1217 + 0.15*math.Exp(-float64(i)/20)
+		ve[i] = 0.039 + 0.01*math.Exp(-float64(i)/20)
+	}
+	c.SetSeries([]string{"val log-loss", "val error"}, [][]float64{vl, ve})
+	c.SetSize(50, 27)
+	legend := strings.Join(legendOf(c.View()), "\n")
+	for _, want := range []string{"── val log-loss 0.1217", "━━ val error 0.039"} {
+		if !strings.Contains(legend, want) {
+			t.Errorf("legend lacks %q:\n%s", want, c.View())
+		}
+	}
+
+	// Six long names: every stroke is in the legend at every size.
+	names := make([]string, len(lineStyles))
+	ys := make([][]float64, len(lineStyles))
+	for i := range names {
+		names[i] = "series with a long name " + string(rune('A'+i))
+		ys[i] = []float64{float64(i), float64(i) + 1}
+	}
+	c.SetSeries(names, ys)
+	for _, sz := range [][2]int{{120, 20}, {80, 16}, {50, 27}, {40, 12}, {30, 9}, {24, 7}} {
+		c.SetSize(sz[0], sz[1])
+		legend := strings.Join(legendOf(c.View()), "\n")
+		for i, cs := range lineStyles {
+			if !strings.Contains(legend, cs.Horizontal+cs.Horizontal) {
+				t.Errorf("%dx%d: legend lacks series %d (%s):\n%s", sz[0], sz[1], i, cs.Horizontal, c.View())
+			}
+		}
+		if sz[0] >= 120 && !strings.Contains(legend, "name F") {
+			t.Errorf("%dx%d: names abbreviated though the legend could wrap:\n%s", sz[0], sz[1], c.View())
+		}
+	}
+}
+
+// TestLineChartXAxisShowsLatestStep: the tick labels end with the latest
+// step and the unit name hides none of them.
+func TestLineChartXAxisShowsLatestStep(t *testing.T) {
+	st := asciiStyles()
+	for _, tc := range []struct {
+		w, n  int
+		unit  string
+		label string // the last tick label
+	}{
+		{50, 1159, "iteration", "1159"},
+		{50, 2000, "iteration", "2000"},
+		{60, 25, "epoch", "25"},
+		{120, 25, "iteration", "25"},
+		{40, 7, "tree", "7"},
+	} {
+		c := NewLineChart("loss", tc.unit, st)
+		y := make([]float64, tc.n)
+		for i := range y {
+			y[i] = 1 / float64(i+1)
+		}
+		c.SetSeries([]string{"train loss"}, [][]float64{y})
+		c.SetSize(tc.w, 20)
+		lines := strings.Split(c.View(), "\n")
+		labels := strings.TrimRight(strings.Trim(lines[len(lines)-2], "│"), " ")
+		fields := strings.Fields(labels)
+		if len(fields) == 0 || fields[len(fields)-1] != tc.label {
+			t.Errorf("%d steps at width %d: labels %q do not end with %s", tc.n, tc.w, labels, tc.label)
+		}
+		if !strings.Contains(labels, tc.unit) && !strings.Contains(lines[0], "x: "+tc.unit) {
+			t.Errorf("%d steps at width %d: unit %q neither under the axis nor in the title:\n%s", tc.n, tc.w, tc.unit, c.View())
+		}
+		for _, f := range fields {
+			if f != tc.unit && strings.Trim(f, "0123456789") != "" {
+				t.Errorf("%d steps at width %d: label %q is not a step number: %q", tc.n, tc.w, f, labels)
+			}
+		}
 	}
 }

@@ -135,7 +135,16 @@ func (m LineChart) View() string {
 	if m.w < 4 || m.h < 3 {
 		iw, ih = m.w, m.h
 	}
-	return frame(m.st, m.title, m.body(iw, ih), m.w, m.h)
+	lines, unitTitle := m.body(iw, ih)
+	title := m.title
+	switch {
+	case unitTitle == "":
+	case title == "":
+		title = unitTitle
+	default:
+		title += " · " + unitTitle
+	}
+	return frame(m.st, title, lines, m.w, m.h)
 }
 
 // prepared returns the series in plot space (log10 when asked) with inner
@@ -311,7 +320,8 @@ type tick struct {
 }
 
 // xTicks places tick labels for x in [a, b] over cols columns: the first
-// point, then round multiples of a nice step, about every 10 columns.
+// point, round multiples of a nice step about every 10 columns, and the
+// last point (the latest step) in the last column.
 func xTicks(a, b float64, cols int, integer bool) []tick {
 	label := func(x float64) string {
 		if integer {
@@ -334,10 +344,13 @@ func xTicks(a, b float64, cols int, integer bool) []tick {
 	for i := 0; float64(i) <= n; i++ {
 		x := (k0 + float64(i)) * step
 		c := col(x)
-		if c <= ticks[len(ticks)-1].col+1 || c >= cols {
+		if c <= ticks[len(ticks)-1].col+1 || c >= cols-2 {
 			continue
 		}
 		ticks = append(ticks, tick{c, label(x)})
+	}
+	if cols-1 > ticks[len(ticks)-1].col {
+		ticks = append(ticks, tick{cols - 1, label(b)})
 	}
 	return ticks
 }
@@ -358,22 +371,27 @@ func asciiColor(st *themes.Styles, c themes.Color) (asciigraph.AnsiColor, bool) 
 	return asciigraph.AnsiColor(idx), true
 }
 
-func (m LineChart) body(iw, ih int) []string {
+// body draws the inside of the box; title is what the title should add
+// (the x unit when the labels had no room for it).
+func (m LineChart) body(iw, ih int) (lines []string, title string) {
 	st := m.st
 	if iw <= 0 || ih <= 0 {
-		return nil
+		return nil, ""
 	}
 	series, nmax, ok := m.prepared()
 	if !ok {
-		return placeholder(st, "no data yet", iw, ih)
+		return placeholder(st, "no data yet", iw, ih), ""
 	}
 
-	// Vertical budget: legend, plot, x axis, x labels.
+	// Vertical budget: legend, plot, x axis, x labels. The legend takes
+	// more than one line only when the chart is tall enough to spare it.
 	showLegend := (len(series) > 1 || (len(m.names) > 0 && m.names[0] != "")) && ih >= 4
-	legend := 0
+	var legendLines []string
 	if showLegend {
-		legend = 1
+		// The y label width is not known yet: indent by a typical one.
+		legendLines = m.legend(iw, 0, max(1, (ih-4)/4))
 	}
+	legend := len(legendLines)
 	axis := 0
 	switch rest := ih - legend; {
 	case rest >= 5:
@@ -397,7 +415,7 @@ func (m LineChart) body(iw, ih int) []string {
 	left := lw + 3 // " label ┤"
 	pw := iw - left
 	if pw < 2 || ph < 1 {
-		return m.compact(iw, ih)
+		return m.compact(iw, ih), ""
 	}
 
 	// asciigraph draws the step from point c to c+1 in plot column c and
@@ -445,14 +463,21 @@ func (m LineChart) body(iw, ih int) []string {
 		plot = append(plot, "")
 	}
 
-	lines := make([]string, 0, ih)
+	lines = make([]string, 0, ih)
 	if showLegend {
-		lines = append(lines, m.legend(iw, left))
+		// Now aligned with the plot when that still fits as many lines.
+		if l := m.legend(iw, left, legend); len(l) == legend {
+			legendLines = l
+		}
+		lines = append(lines, legendLines...)
 	}
 	lines = append(lines, plot...)
+	unitShown := false
 	if axis >= 1 {
 		first, last := m.x0, m.x0+m.dx*float64(max(nmax-1, 0))
-		integer := m.x0 == math.Trunc(m.x0) && m.dx == math.Trunc(m.dx)
+		// Steps are whole numbers; a reduced history (dx > 1, not whole)
+		// still labels them as such.
+		integer := m.x0 == math.Trunc(m.x0) && (m.dx == math.Trunc(m.dx) || math.Abs(m.dx) >= 1)
 		ticks := xTicks(first, last, pw, integer)
 		if nmax <= 1 {
 			ticks = ticks[:1]
@@ -464,102 +489,236 @@ func (m LineChart) body(iw, ih int) []string {
 		muted := newPaint(st.Muted)
 		lines = append(lines, strings.Repeat(" ", left-1)+muted.render("└"+string(ax)))
 		if axis >= 2 {
-			lines = append(lines, muted.render(xLabels(ticks, left, iw, m.xUnit)))
+			var labels string
+			labels, unitShown = xLabels(ticks, left, iw, m.xUnit)
+			lines = append(lines, muted.render(labels))
 		}
 	}
-	return lines
+	if !unitShown && m.xUnit != "" {
+		title = "x: " + m.xUnit
+	}
+	return lines, title
 }
 
-// xLabels lays tick labels under their ticks (the first left-aligned, the
-// others centred, dropping any that would collide) and the unit name at the
-// right end.
-func xLabels(ticks []tick, left, width int, unit string) string {
+// xLabels lays tick labels under their ticks: the first left-aligned, the
+// last (the latest step) right-aligned at the end, the others centred and
+// dropped where they would come within a space of another. The unit name
+// goes where it hides no label: before the first one ("epoch 1"), else
+// before the last one ("… 500  iteration 1159"), else after the last label
+// placed; shown is false when it fits nowhere (the caller puts it in the
+// title).
+func xLabels(ticks []tick, left, width int, unit string) (string, bool) {
 	line := []rune(strings.Repeat(" ", width))
-	unit = truncate(unit, max(width-left, 0))
-	limit := width
-	if unit != "" {
-		limit = width - len([]rune(unit)) - 2
+	type span struct{ start, end int } // [start, end)
+	var placed []span
+	put := func(s string, start int) span {
+		r := []rune(s)
+		copy(line[start:], r)
+		return span{start, start + len(r)}
 	}
-	end := -1
-	for i, t := range ticks {
-		r := []rune(t.label)
-		start := left + t.col - len(r)/2
-		if i == 0 {
-			start = left + t.col
+	fits := func(start, n int) bool { return start >= 0 && start+n <= width }
+	if len(ticks) == 0 {
+		return "", false
+	}
+	first := ticks[0]
+	if n := len([]rune(first.label)); fits(left+first.col, n) {
+		placed = append(placed, put(first.label, left+first.col))
+	}
+	var lastSpan *span
+	if len(ticks) > 1 {
+		t := ticks[len(ticks)-1]
+		n := len([]rune(t.label))
+		start := min(left+t.col-n/2, width-n)
+		if fits(start, n) && (len(placed) == 0 || start >= placed[0].end+2) {
+			sp := put(t.label, start)
+			lastSpan = &sp
 		}
-		if start <= end || start+len(r) > limit || start < 0 {
+	}
+	for _, t := range ticks[1:max(len(ticks)-1, 1)] {
+		n := len([]rune(t.label))
+		start := left + t.col - n/2
+		if !fits(start, n) || (len(placed) > 0 && start < placed[len(placed)-1].end+2) ||
+			(lastSpan != nil && start+n+2 > lastSpan.start) {
 			continue
 		}
-		copy(line[start:], r)
-		end = start + len(r)
+		placed = append(placed, put(t.label, start))
 	}
-	if unit != "" {
-		copy(line[width-len([]rune(unit)):], []rune(unit))
+	if lastSpan != nil {
+		placed = append(placed, *lastSpan)
 	}
-	return strings.TrimRight(string(line), " ")
+	shown := unit == ""
+	if u := []rune(unit); !shown {
+		n := len(u)
+		prevEnd := 0
+		if len(placed) > 1 {
+			prevEnd = placed[len(placed)-2].end + 2
+		}
+		switch {
+		case len(placed) > 0 && placed[0].start-1-n >= 0:
+			put(unit, placed[0].start-1-n)
+			shown = true
+		case lastSpan != nil && lastSpan.start-1-n >= prevEnd:
+			put(unit, lastSpan.start-1-n)
+			shown = true
+		case len(placed) > 0 && fits(placed[len(placed)-1].end+2, n):
+			put(unit, placed[len(placed)-1].end+2)
+			shown = true
+		}
+	}
+	return strings.TrimRight(string(line), " "), shown
 }
 
-// legend is one line: each series' stroke in its colour, name and last
-// value.
-func (m LineChart) legend(iw, indent int) string {
-	var b strings.Builder
-	used := 0
-	if indent < iw/3 {
-		b.WriteString(strings.Repeat(" ", indent))
-		used = indent
+// legendItem is one series' legend entry: its stroke and its text.
+type legendItem struct {
+	series int
+	text   string // " name value", plain
+}
+
+// legendLayout is how entries are packed: indent before each line, the
+// separator between entries and the significant digits of the values.
+type legendLayout struct{ indent, sep, digits int }
+
+// legend lays out every series' stroke (in its colour), name and last value
+// on at most maxLines lines of iw cells. It never drops a series: it tries,
+// in order, one line aligned with the plot, one line flush left, one line
+// with shorter values, then the same over more lines, and last abbreviates
+// names (then values) so that each line holds its share of the entries.
+func (m LineChart) legend(iw, indent, maxLines int) []string {
+	if len(m.ys) == 0 || iw <= 0 {
+		return nil
 	}
-	for i, y := range m.ys {
-		last := math.NaN()
-		for j := len(y) - 1; j >= 0; j-- {
-			if !math.IsNaN(y[j]) {
-				last = y[j]
-				break
+	if indent >= iw/3 {
+		indent = 0
+	}
+	layouts := []legendLayout{{indent, 3, 4}, {1, 3, 4}, {0, 2, 3}}
+	maxLines = min(max(maxLines, 1), len(m.ys))
+	for lines := 1; lines <= maxLines; lines++ {
+		for _, l := range layouts {
+			if rows, ok := packLegend(m.legendItems(l.digits), l, iw, lines); ok {
+				return m.renderLegend(rows, l)
 			}
 		}
-		name := ""
-		if i < len(m.names) {
-			name = m.names[i]
-		}
-		stroke := strings.Repeat(lineStyles[i%len(lineStyles)].Horizontal, 2)
-		text := " " + name
-		if !math.IsNaN(last) {
-			text += " " + fmtG(last, 4)
-		}
-		sep := 0
-		if i > 0 {
-			sep = 3
-		}
-		if used+sep+2+len([]rune(text)) > iw && i > 0 {
-			break
-		}
-		b.WriteString(strings.Repeat(" ", sep))
-		b.WriteString(m.st.SeriesStyle(i).Render(stroke))
-		b.WriteString(m.st.Text.Render(text))
-		used += sep + 2 + len([]rune(text))
 	}
-	return b.String()
+	// Abbreviate: share the lines out evenly and cut each entry to its share.
+	l := layouts[len(layouts)-1]
+	items := m.legendItems(l.digits)
+	per := (len(items) + maxLines - 1) / maxLines
+	budget := (iw-(per-1)*l.sep)/per - 2 // cells for an entry's text
+	var rows [][]legendItem
+	for i := 0; i < len(items); i += per {
+		row := items[i:min(i+per, len(items))]
+		for k := range row {
+			row[k].text = m.abbreviate(row[k].series, l.digits, budget)
+		}
+		rows = append(rows, row)
+	}
+	return m.renderLegend(rows, l)
+}
+
+// lastValue is the last finite value of series i (NaN if none).
+func (m LineChart) lastValue(i int) float64 {
+	y := m.ys[i]
+	for j := len(y) - 1; j >= 0; j-- {
+		if !math.IsNaN(y[j]) {
+			return y[j]
+		}
+	}
+	return math.NaN()
+}
+
+func (m LineChart) seriesName(i int) string {
+	if i < len(m.names) {
+		return m.names[i]
+	}
+	return ""
+}
+
+func (m LineChart) legendItems(digits int) []legendItem {
+	items := make([]legendItem, len(m.ys))
+	for i := range m.ys {
+		text := ""
+		if n := m.seriesName(i); n != "" {
+			text = " " + n
+		}
+		if v := m.lastValue(i); !math.IsNaN(v) {
+			text += " " + fmtG(v, digits)
+		}
+		items[i] = legendItem{i, text}
+	}
+	return items
+}
+
+// abbreviate is series i's legend text in at most w cells: the name cut
+// with … first, then the value dropped, then the name alone cut.
+func (m LineChart) abbreviate(i, digits, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	name, val := m.seriesName(i), ""
+	if v := m.lastValue(i); !math.IsNaN(v) {
+		val = " " + fmtG(v, digits)
+	}
+	if name == "" {
+		return truncate(val, w)
+	}
+	if room := w - 1 - width(val); room >= 3 || (room >= 1 && width(name) <= room) {
+		return " " + truncate(name, room) + val
+	}
+	return " " + truncate(name, w-1)
+}
+
+// packLegend fills at most lines rows greedily; ok is false when the
+// entries need more rows or one entry is wider than a row.
+func packLegend(items []legendItem, l legendLayout, iw, lines int) ([][]legendItem, bool) {
+	var rows [][]legendItem
+	used := 0
+	for _, it := range items {
+		w := 2 + width(it.text)
+		if l.indent+w > iw {
+			return nil, false
+		}
+		if len(rows) > 0 && used+l.sep+w <= iw {
+			rows[len(rows)-1] = append(rows[len(rows)-1], it)
+			used += l.sep + w
+			continue
+		}
+		if len(rows) == lines {
+			return nil, false
+		}
+		rows = append(rows, []legendItem{it})
+		used = l.indent + w
+	}
+	return rows, true
+}
+
+func (m LineChart) renderLegend(rows [][]legendItem, l legendLayout) []string {
+	out := make([]string, len(rows))
+	for r, row := range rows {
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", l.indent))
+		for k, it := range row {
+			if k > 0 {
+				b.WriteString(strings.Repeat(" ", l.sep))
+			}
+			b.WriteString(m.st.SeriesStyle(it.series).Render(strings.Repeat(lineStyles[it.series%len(lineStyles)].Horizontal, 2)))
+			if it.text != "" {
+				b.WriteString(m.st.Text.Render(it.text))
+			}
+		}
+		out[r] = b.String()
+	}
+	return out
 }
 
 // compact is the fallback when there is no room for axes: one line per
 // series with its name and last value.
 func (m LineChart) compact(iw, ih int) []string {
 	lines := make([]string, 0, ih)
-	for i, y := range m.ys {
+	for i := range m.ys {
 		if len(lines) == ih {
 			break
 		}
-		last := math.NaN()
-		for j := len(y) - 1; j >= 0; j-- {
-			if !math.IsNaN(y[j]) {
-				last = y[j]
-				break
-			}
-		}
-		name := ""
-		if i < len(m.names) {
-			name = m.names[i]
-		}
-		lines = append(lines, truncate(strings.TrimSpace(name+" "+fmtG(last, 3)), iw))
+		lines = append(lines, truncate(strings.TrimSpace(m.seriesName(i)+" "+fmtG(m.lastValue(i), 3)), iw))
 	}
 	return lines
 }

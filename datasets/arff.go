@@ -93,19 +93,12 @@ func readARFF(r io.Reader, file, name string) (*Table, error) {
 	dataLine := 0
 	sawText := false
 	for dataLine == 0 {
-		line, err := lr.next()
+		line, toks, err := tk.next(lr)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
-		}
-		toks, err := tk.tokenize(line, lr.line)
-		if err != nil {
-			return nil, err
-		}
-		if len(toks) == 0 {
-			continue
 		}
 		sawText = true
 		kw := ""
@@ -165,19 +158,12 @@ func readARFF(r io.Reader, file, name string) (*Table, error) {
 	}
 	missing := make([]int, p)
 	for {
-		line, err := lr.next()
+		_, toks, err := tk.next(lr)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
-		}
-		toks, err := tk.tokenize(line, lr.line)
-		if err != nil {
-			return nil, err
-		}
-		if len(toks) == 0 {
-			continue
 		}
 		toks = dropWeight(toks)
 		row := store.newRow()
@@ -508,6 +494,21 @@ type arffTokenizer struct {
 	file    string
 	toks    []token
 	scratch []byte
+}
+
+// next reads up to the next line that has tokens (blank and comment lines are
+// skipped) and returns it with its tokens, or io.EOF.
+func (t *arffTokenizer) next(lr *lineReader) ([]byte, []token, error) {
+	for {
+		line, err := lr.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		toks, err := t.tokenize(line, lr.line)
+		if err != nil || len(toks) > 0 {
+			return line, toks, err
+		}
+	}
 }
 
 func isARFFSpace(c byte) bool { return c <= ' ' || c == ',' }

@@ -49,7 +49,7 @@ func commands() []command {
 func Main(args []string, stdout, stderr io.Writer) (status int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "tealab: internal error: %v (please report it)\n", r)
+			fmt.Fprintln(stderr, "tealab: internal error: "+oneLine(fmt.Sprint(r))+" (please report it)")
 			status = exitError
 		}
 	}()

@@ -238,3 +238,47 @@ func TestHelp(t *testing.T) {
 		t.Fatal("-h should exit 0")
 	}
 }
+
+func TestRecipeCommandIsShellQuoted(t *testing.T) {
+	got := shellCommand("tealab train", []string{"--data", "my data.csv", "--param", "loss=0,1;5,0", "--param", "x=it's"})
+	want := `tealab train --data 'my data.csv' --param 'loss=0,1;5,0' --param 'x=it'\''s'`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestTrainJSONHasCoefficients(t *testing.T) {
+	out, errOut, status := run(t, "train", "--data", "iris", "--model", "logistic", "--json")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var r struct {
+		Coefficients struct {
+			Features, Outputs []string
+			Weights           [][]float64
+			Intercept         []float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	c := r.Coefficients
+	if len(c.Outputs) != 3 || len(c.Weights) != 3 || len(c.Weights[0]) != 4 || len(c.Features) != 4 || len(c.Intercept) != 3 {
+		t.Errorf("coefficients %+v", c)
+	}
+}
+
+// Huge values whose mean overflows must not break describe --json.
+func TestDescribeJSONSurvivesOverflow(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.csv")
+	if err := os.WriteFile(path, []byte("a,y\n1e308,x\n1.5e308,y\n1e308,x\n1.7e308,y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := run(t, "describe", "--data", path, "--json")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	if !strings.Contains(out, `"mean": null`) {
+		t.Errorf("an overflowing mean should be null:\n%s", out)
+	}
+}

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tealab/tealab/datasets"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/metrics"
 )
 
 // description is what `tealab describe --json` prints.
@@ -37,11 +39,14 @@ type classDesc struct {
 	Count int    `json:"count"`
 }
 
+// summary describes a numeric column. Its fields are JSONFloat because a
+// mean or spread of huge values can overflow to ±Inf, which JSON cannot hold
+// (written as null).
 type summary struct {
-	Min  float64 `json:"min"`
-	Max  float64 `json:"max"`
-	Mean float64 `json:"mean"`
-	Std  float64 `json:"std"`
+	Min  metrics.JSONFloat `json:"min"`
+	Max  metrics.JSONFloat `json:"max"`
+	Mean metrics.JSONFloat `json:"mean"`
+	Std  metrics.JSONFloat `json:"std"`
 }
 
 // summarise describes the non-missing values; nil when there are none.
@@ -55,12 +60,12 @@ func summarise(xs []float64) *summary {
 	if len(vals) == 0 {
 		return nil
 	}
-	s := &summary{Min: vals[0], Max: vals[0]}
+	lo, hi := vals[0], vals[0]
 	for _, v := range vals {
-		s.Min, s.Max = math.Min(s.Min, v), math.Max(s.Max, v)
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	s.Mean, s.Std = stat.PopMeanStdDev(vals, nil)
-	return s
+	mean, std := stat.PopMeanStdDev(vals, nil)
+	return &summary{Min: metrics.JSONFloat(lo), Max: metrics.JSONFloat(hi), Mean: metrics.JSONFloat(mean), Std: metrics.JSONFloat(std)}
 }
 
 func describe(d *datasets.Dataset) description {

@@ -52,7 +52,11 @@ func num(x float64) string {
 
 // writeReport prints the readable report of a training run.
 func writeReport(out io.Writer, d *datasets.Dataset, spec *engine.Spec, r *eval.Result) error {
-	fmt.Fprintf(out, "%s · %s (%s) · %s · seed %d\n", d.Name, spec.Title, spec.Describe(r.Params), r.Eval, r.Seed)
+	title := spec.Title
+	if desc := spec.Describe(r.Params); desc != "" {
+		title += " (" + desc + ")"
+	}
+	fmt.Fprintf(out, "%s · %s · %s · seed %d\n", d.Name, title, r.Eval, r.Seed)
 	shape := fmt.Sprintf("%d rows · %d features · %s", r.Rows, r.Features, r.Task)
 	if d.Task == datasets.Classification {
 		shape += fmt.Sprintf(" (%d classes)", len(d.Classes))

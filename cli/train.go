@@ -14,6 +14,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
 )
 
 // trainFlags are the flags of `tealab train` (and the lab's start-up flags).
@@ -94,30 +95,63 @@ func modelsFor(task datasets.Task) []string {
 	return names
 }
 
-// record is what --save writes and --json prints: the result and the recipe
-// that reproduces it.
+// record is what --save writes and --json prints: the result, the fitted
+// coefficients where the model has them, and the recipe that reproduces it.
 type record struct {
 	*eval.Result
-	Recipe recipe `json:"recipe"`
+	extras
 }
 
-// MarshalJSON writes the result's fields followed by "recipe". It is needed
+type extras struct {
+	Coefficients *coefficients `json:"coefficients,omitempty"`
+	Recipe       recipe        `json:"recipe"`
+}
+
+// coefficients are a linear model's weights (first fold), on the features as
+// the model saw them after preprocessing.
+type coefficients struct {
+	Features  []string              `json:"features"`
+	Outputs   []string              `json:"outputs"`
+	Weights   [][]metrics.JSONFloat `json:"weights"` // one row per output
+	Intercept []metrics.JSONFloat   `json:"intercept,omitempty"`
+}
+
+func newCoefficients(c *engine.Coefficients) *coefficients {
+	if c == nil || c.Weights == nil {
+		return nil
+	}
+	rows, cols := c.Weights.Dims()
+	out := &coefficients{Features: c.Features, Outputs: c.Outputs}
+	for i := 0; i < rows; i++ {
+		row := make([]metrics.JSONFloat, cols)
+		for j := range row {
+			row[j] = metrics.JSONFloat(c.Weights.At(i, j))
+		}
+		out.Weights = append(out.Weights, row)
+	}
+	for _, b := range c.Intercept {
+		out.Intercept = append(out.Intercept, metrics.JSONFloat(b))
+	}
+	return out
+}
+
+// MarshalJSON writes the result's fields followed by the extras. It is needed
 // because the embedded Result's own MarshalJSON would otherwise be promoted
-// and drop the recipe.
+// and drop them.
 func (r record) MarshalJSON() ([]byte, error) {
 	res, err := json.Marshal(r.Result)
 	if err != nil {
 		return nil, err
 	}
-	rec, err := json.Marshal(r.Recipe)
+	ext, err := json.Marshal(r.extras)
 	if err != nil {
 		return nil, err
 	}
-	if len(res) < 2 || res[len(res)-1] != '}' {
+	if len(res) < 2 || res[len(res)-1] != '}' || len(ext) < 2 || ext[0] != '{' {
 		return nil, fmt.Errorf("result is not a JSON object")
 	}
-	out := append(res[:len(res)-1:len(res)-1], `,"recipe":`...)
-	return append(append(out, rec...), '}'), nil
+	out := append(res[:len(res)-1:len(res)-1], ',')
+	return append(out, ext[1:]...), nil
 }
 
 type recipe struct {
@@ -171,8 +205,9 @@ func runTrain(args []string, out io.Writer) error {
 		}
 		return fmt.Errorf("%s on %s: %w", spec.Name, d.Name, err)
 	}
-	rec := record{Result: res, Recipe: recipe{Data: tf.data.source, Source: d.Source, Target: tf.data.target,
-		Model: spec.Name, Params: map[string]string{}, Command: "tealab train " + strings.Join(args, " ")}}
+	rec := record{Result: res, extras: extras{Coefficients: newCoefficients(res.Coefs),
+		Recipe: recipe{Data: tf.data.source, Source: d.Source, Target: tf.data.target,
+			Model: spec.Name, Params: map[string]string{}, Command: shellCommand("tealab train", args)}}}
 	for k, x := range v {
 		rec.Recipe.Params[k] = engine.Format(x)
 	}
@@ -200,4 +235,20 @@ func saveRecord(path string, rec record) error {
 		return fmt.Errorf("--save %s: %w", path, err)
 	}
 	return nil
+}
+
+// shellCommand joins a command line so that it can be pasted into a POSIX
+// shell: arguments with spaces or shell metacharacters are single-quoted.
+func shellCommand(prefix string, args []string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for _, a := range args {
+		b.WriteByte(' ')
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@%") == "" {
+			b.WriteString(a)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
+	}
+	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -263,6 +264,9 @@ func (a *arffAttr) value(file string, line int, t token) (float64, error) {
 		x, ok := parseNumber(t.text)
 		if !ok {
 			return 0, errAt(file, line, "column %q: %q is not a number", a.name, clip(t.text, 40))
+		}
+		if math.IsInf(x, 0) {
+			return 0, errAt(file, line, "column %q: %q is not a finite number; write a finite value, or ? for a missing one", a.name, clip(t.text, 40))
 		}
 		return x, nil
 	case attrNominal:

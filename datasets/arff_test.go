@@ -412,3 +412,19 @@ func TestReadARFFRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// An infinite number in a numeric attribute is an error at its line, dense
+// or sparse.
+func TestReadARFFNonFinite(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"@relation r\n@attribute a numeric\n@attribute b real\n@data\n1,2\n3,1e999\n", `t.arff:6: column "b": "1e999" is not a finite number`},
+		{"@relation r\n@attribute a numeric\n@data\n-inf\n", `t.arff:4: column "a": "-inf" is not a finite number`},
+		{"@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n{1 Infinity}\n", `t.arff:5: column "b": "Infinity" is not a finite number`},
+	} {
+		tb, err := ReadARFF(strings.NewReader(c.text), "t.arff")
+		if tb != nil {
+			t.Errorf("%q: a table and an error", c.text)
+		}
+		wantErr(t, err, c.want)
+	}
+}

@@ -7,9 +7,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // The expected values in these tests are read off the inputs by hand; the
@@ -263,9 +266,10 @@ func TestReadDelimitedTypes(t *testing.T) {
 		t.Errorf("y: %+v, %d rows", tb.Columns[1], tb.Rows())
 	}
 
-	// Numbers in every form strconv accepts are numbers.
-	tb = readString(t, "f.csv", "v\n1\n-2.5\n+.5\n1e3\n-1E-2\n0x1p-2\ninf\n-Infinity\n1e400\n", 0)
-	want2 := []float64{1, -2.5, .5, 1000, -0.01, 0.25, math.Inf(1), math.Inf(-1), math.Inf(1)}
+	// Finite numbers in every form strconv accepts are numbers (infinities
+	// are rejected: TestReadNonFinite).
+	tb = readString(t, "f.csv", "v\n1\n-2.5\n+.5\n1e3\n-1E-2\n0x1p-2\n1e-400\n", 0)
+	want2 := []float64{1, -2.5, .5, 1000, -0.01, 0.25, 0}
 	if c := tb.Columns[0]; c.Kind != Numeric || !sameFloats(colValues(tb, 0), want2) {
 		t.Errorf("v: %+v %v", c, colValues(tb, 0))
 	}
@@ -423,6 +427,17 @@ func TestReadDelimitedDatasetMessages(t *testing.T) {
 	}
 }
 
+// A Table built by code (the loaders reject infinities) with an infinite
+// target: an error naming the column and the row, for every task.
+func TestDatasetInfiniteTarget(t *testing.T) {
+	tb := &Table{Name: "made", Columns: []Column{{Name: "x"}, {Name: "y"}},
+		Data: mat.NewDense(3, 2, []float64{1, 0, 2, 1, 3, math.Inf(-1)})}
+	for _, task := range []Task{Auto, Regression, Classification} {
+		_, err := tb.Dataset("y", task)
+		wantErr(t, err, "made", `target column "y"`, "-Inf in row 3 is not a finite number")
+	}
+}
+
 func TestParseNumber(t *testing.T) {
 	cases := []string{
 		"0", "-0", "+0", "1", "-1", "1.", ".5", "-.5", "+.5", "0.1", "1e3", "1E+3", "1e-3",
@@ -540,5 +555,26 @@ func TestReadDelimitedRoundTrip(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// An infinite number, written (inf, -Infinity) or overflowing (1e999), is an
+// error at its line in a numeric column: loaded, it would turn the imputer's
+// and the scaler's means into ±Inf and the model would blame another row. In
+// a nominal column it is just a label.
+func TestReadNonFinite(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"a,b\n1,2\n1e999,3\n", `f.csv:3: column "a": "1e999" is not a finite number`},
+		{"a,b\n1,2\n3,-1e400\n4,5\n", `f.csv:3: column "b": "-1e400" is not a finite number`},
+		{"a,b\n1,inf\n3,4\n", `f.csv:2: column "b": "inf" is not a finite number`},
+		{"a,b\n1,2\n?,4\n-Infinity,5\ninf,6\n", `f.csv:4: column "a": "-Infinity" is not a finite number`},
+		{"1,2\n3,+Inf\n", `f.csv:2: column "col2": "+Inf" is not a finite number`},
+	} {
+		_, err := ReadDelimited(strings.NewReader(c.text), "f.csv", 0)
+		wantErr(t, err, c.want, "missing")
+	}
+	tb := readString(t, "f.csv", "a,b\n1,x\n2,inf\n3,y\n4,x\n", 0)
+	if c := tb.Columns[1]; c.Kind != Nominal || !slices.Contains(c.Levels, "+Inf") {
+		t.Errorf("inf in a nominal column: %+v", c)
 	}
 }

@@ -160,7 +160,8 @@ func (d *Dataset) ClassCounts() []int {
 // NoTarget means none (clustering). task Auto infers it: a nominal target is
 // classification; a numeric target whose values are all integers with at most
 // 20 distinct values is classification (classes named by value); any other
-// numeric target is regression. Rows whose target is missing are dropped.
+// numeric target is regression. Rows whose target is missing are dropped; an
+// infinite target is an error (infinite features are FitPrep's to reject).
 func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 	n, p := t.Data.Dims()
 	if p == 0 {
@@ -192,7 +193,11 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 	tc := t.Columns[ti]
 	keep := make([]int, 0, n)
 	for i := 0; i < n; i++ {
-		if !math.IsNaN(t.Data.At(i, ti)) {
+		v := t.Data.At(i, ti)
+		if math.IsInf(v, 0) { // a Table built by code; the loaders reject these
+			return nil, fmt.Errorf("%s: target column %q: %v in row %d is not a finite number", t.Name, tc.Name, v, i+1)
+		}
+		if !math.IsNaN(v) {
 			keep = append(keep, i)
 		}
 	}

@@ -10,8 +10,8 @@ import (
 
 // checkTable is the fuzzers' property: a loader either fails with a one-line
 // error naming the input, or returns a table whose matrix matches its
-// columns, whose nominal codes index their levels, and whose missing counts
-// are right.
+// columns, whose nominal codes index their levels, whose missing counts are
+// right, and which holds no infinity.
 func checkTable(t *testing.T, name string, tb *Table, err error) {
 	t.Helper()
 	if err != nil {
@@ -38,6 +38,9 @@ func checkTable(t *testing.T, name string, tb *Table, err error) {
 			if math.IsNaN(v) {
 				missing++
 				continue
+			}
+			if math.IsInf(v, 0) {
+				t.Fatalf("column %q: %v in row %d; infinities must be rejected at load", col.Name, v, i)
 			}
 			if col.Kind == Nominal && (v != math.Trunc(v) || v < 0 || int(v) >= len(col.Levels)) {
 				t.Fatalf("column %q: code %v outside its %d levels", col.Name, v, len(col.Levels))

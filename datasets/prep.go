@@ -183,7 +183,7 @@ type Imputer struct {
 }
 
 // Fit learns the fill value of every column. A column with no value at all in
-// the training rows is an error naming it.
+// the training rows, or with an infinite one, is an error naming it.
 func (im *Imputer) Fit(X *mat.Dense, cols []Column) error {
 	im.fitted = false
 	strategy := im.Strategy
@@ -203,9 +203,15 @@ func (im *Imputer) Fit(X *mat.Dense, cols []Column) error {
 	for j := 0; j < p; j++ {
 		vals = vals[:0]
 		for i := 0; i < n; i++ {
-			if v := X.At(i, j); !math.IsNaN(v) {
-				vals = append(vals, v)
+			v := X.At(i, j)
+			if math.IsNaN(v) {
+				continue
 			}
+			if math.IsInf(v, 0) {
+				// It would make the mean, and the standardised column, ±Inf.
+				return fmt.Errorf("column %q: %v in training row %d is not a finite number; replace it, or mark it missing (NaN)", cols[j].Name, v, i+1)
+			}
+			vals = append(vals, v)
 		}
 		if len(vals) == 0 {
 			return fmt.Errorf("column %q has no values in the training rows: drop it or fill it in", cols[j].Name)

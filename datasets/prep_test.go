@@ -299,6 +299,17 @@ func TestPrepErrors(t *testing.T) {
 	if _, err := (&Prep{}).Apply(X); !errors.Is(err, ErrNotFitted) {
 		t.Errorf("zero Prep: err = %v", err)
 	}
+	// A Table built by code can hold infinities (the loaders reject them):
+	// the mean imputer and the standardiser would turn them into -Inf and
+	// NaN everywhere, so fitting names the column.
+	for _, v := range []float64{math.Inf(1), math.Inf(-1)} {
+		Xinf := mkDense([][]float64{{1, 2}, {3, miss}, {5, v}})
+		_, err := FitPrep(Xinf, []Column{{Name: "a"}, {Name: "b"}}, PrepOptions{Standardize: true})
+		if err == nil || !strings.Contains(err.Error(), `column "b"`) || !strings.Contains(err.Error(), "not a finite number") ||
+			!strings.Contains(err.Error(), "row 3") {
+			t.Errorf("%v in a feature: err = %v, want one naming column b, row 3", v, err)
+		}
+	}
 	q, err := FitPrep(mkDense([][]float64{{1, 2}, {3, 4}}), nil, PrepOptions{Standardize: true})
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,11 @@
 package datasets
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -15,9 +17,13 @@ const splitPCGStream = 0x7ea1ab_5b17
 // The test part has round(testFrac·n) rows, at least one and at most n-1.
 //
 // With classes > 0 the split is stratified on y (class codes 0..classes-1):
-// each class is split in proportion (largest remainders settle the rounding),
-// every class with at least two rows gets at least one test row and keeps at
-// least one training row, and a class with a single row stays in training.
+// each class is split in proportion (largest remainders settle the rounding)
+// and keeps at least one training row, so a class with a single row stays in
+// training. Where the total allows, every class with at least two rows gets
+// at least one test row, traded from a class with test rows to spare. The
+// test part still has round(testFrac·n) rows unless keeping a training row
+// in every class leaves fewer (then it has as many as it can); if every class
+// has a single row there is no such split and Holdout returns an error.
 // With classes == 0 the rows are shuffled and y is ignored (it may be nil).
 func Holdout(n int, y []float64, classes int, testFrac float64, seed uint64) (train, test []int, err error) {
 	if n < 2 {
@@ -39,12 +45,17 @@ func Holdout(n int, y []float64, classes int, testFrac float64, seed uint64) (tr
 		if err != nil {
 			return nil, nil, err
 		}
-		quota := stratifiedQuota(members, n, nTest)
+		quota, err := stratifiedQuota(members, n, nTest)
+		if err != nil {
+			return nil, nil, err
+		}
+		nTest = 0
 		for c, idx := range members {
 			perm := r.Perm(len(idx))
 			for _, p := range perm[:quota[c]] {
 				inTest[idx[p]] = true
 			}
+			nTest += quota[c]
 		}
 	}
 	test = make([]int, 0, nTest)
@@ -59,53 +70,112 @@ func Holdout(n int, y []float64, classes int, testFrac float64, seed uint64) (tr
 	return train, test, nil
 }
 
-// stratifiedQuota gives each class its share of nTest test rows: floor of the
-// exact share, then one more to the classes with the largest remainders (ties
-// to the larger class, then the lower code), then at least one and at most
-// size-1 for each class of two or more rows.
-func stratifiedQuota(members [][]int, n, nTest int) []int {
+// stratifiedQuota gives each class its share of nTest test rows, never more
+// than its size less one (every class keeps a training row). A class whose
+// exact share exceeds that is held at it and the other classes share the
+// rest in proportion, until no share exceeds its bound; then each class gets
+// the floor of its share, and one more row goes to each class of the largest
+// remainders (ties to the larger class, then the lower code). Last, each
+// class of two or more rows left without a test row takes one from the class
+// most above its exact share that has two or more: a trade, so the total
+// stays min(nTest, the rows the classes can spare).
+func stratifiedQuota(members [][]int, n, nTest int) ([]int, error) {
 	k := len(members)
-	quota := make([]int, k)
-	rem := make([]float64, k)
-	given := 0
+	room := make([]int, k) // test rows class c can give and keep a training row
+	spare := 0
 	for c, idx := range members {
-		exact := float64(len(idx)) * float64(nTest) / float64(n)
-		quota[c] = int(math.Floor(exact))
-		rem[c] = exact - float64(quota[c])
+		room[c] = max(len(idx)-1, 0)
+		spare += room[c]
+	}
+	if spare == 0 {
+		return nil, fmt.Errorf("stratified hold-out: every class has a single row, so no class can give a test row " +
+			"and keep a training row; use cross-validation (--cv K) or leave-one-out (--loo)")
+	}
+	nTest = min(nTest, spare)
+
+	quota := make([]int, k)
+	exact := make([]float64, k)
+	held := make([]bool, k)
+	for {
+		left, rows := nTest, 0
+		for c, idx := range members {
+			if held[c] {
+				left -= quota[c]
+			} else {
+				rows += len(idx)
+			}
+		}
+		again := false
+		for c, idx := range members {
+			if held[c] {
+				continue
+			}
+			if exact[c] = float64(len(idx)) * float64(left) / float64(rows); exact[c] > float64(room[c]) {
+				held[c], quota[c], exact[c] = true, room[c], float64(room[c])
+				again = true
+			}
+		}
+		if !again {
+			break
+		}
+	}
+	given := 0
+	var open []int
+	for c := range members {
+		if !held[c] {
+			quota[c] = int(math.Floor(exact[c]))
+			open = append(open, c)
+		}
 		given += quota[c]
 	}
-	order := make([]int, k)
-	for c := range order {
-		order[c] = c
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		ca, cb := order[a], order[b]
-		if rem[ca] != rem[cb] {
-			return rem[ca] > rem[cb]
+	// larger orders classes by a key, most first, then the larger class,
+	// then the lower code.
+	larger := func(key func(int) float64) func(a, b int) int {
+		return func(a, b int) int {
+			if ka, kb := key(a), key(b); ka != kb {
+				return cmp.Compare(kb, ka)
+			}
+			if ma, mb := len(members[a]), len(members[b]); ma != mb {
+				return cmp.Compare(mb, ma)
+			}
+			return cmp.Compare(a, b)
 		}
-		return len(members[ca]) > len(members[cb])
-	})
-	for _, c := range order {
+	}
+	slices.SortFunc(open, larger(func(c int) float64 { return exact[c] - float64(quota[c]) }))
+	for _, c := range open {
 		if given >= nTest {
 			break
 		}
-		if rem[c] > 0 {
+		if quota[c] < room[c] {
 			quota[c]++
 			given++
 		}
 	}
-	for c, idx := range members {
-		m := len(idx)
-		switch {
-		case m < 2:
-			quota[c] = 0
-		case quota[c] < 1:
-			quota[c] = 1
-		case quota[c] > m-1:
-			quota[c] = m - 1
+	// A test row for every class that can spare one, from a class that
+	// keeps one.
+	var need, donors []int
+	for c := range members {
+		if quota[c] == 0 && room[c] > 0 {
+			need = append(need, c)
 		}
 	}
-	return quota
+	slices.SortFunc(need, larger(func(c int) float64 { return exact[c] }))
+	surplus := larger(func(c int) float64 { return float64(quota[c]) - exact[c] })
+	for _, c := range need {
+		donors = donors[:0]
+		for d := range members {
+			if quota[d] >= 2 {
+				donors = append(donors, d)
+			}
+		}
+		if len(donors) == 0 {
+			break
+		}
+		d := slices.MinFunc(donors, surplus)
+		quota[d]--
+		quota[c]++
+	}
+	return quota, nil
 }
 
 // classMembers lists the rows of each class, checking y.

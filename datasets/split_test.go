@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -99,6 +100,20 @@ func TestHoldoutStratified(t *testing.T) {
 		{"tiny classes", []int{40, 2, 1}, 0.2, []int{8, 1, 0}},
 		// a large test fraction keeps a training row in every class.
 		{"keep one", []int{3, 3}, 0.9, []int{2, 2}},
+		// spirals:n=40,k=20: round(0.2·40) = 8 test rows, not one per class;
+		// the tied remainders go to the lower codes.
+		{"many pairs", []int{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, 0.2,
+			[]int{1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+		// round(0.1·102) = 10: shares 9.8 and 0.196 give 10 and 0; the small
+		// class's row is traded from the large one rather than added.
+		{"trade for the small class", []int{100, 2}, 0.1, []int{9, 1}},
+		// single-row classes stay in training and the others make up the
+		// round(0.5·20) = 10 rows, as far as they can: 9 keeps a training row.
+		{"single-row classes", []int{10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 0.5, []int{9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+		{"one class can give", []int{1, 1, 1, 1, 2}, 0.2, []int{0, 0, 0, 0, 1}},
+		// round(0.8·23) = 18: class 0's share 2.35 is held at 2 (it keeps a
+		// training row) and the other two share 16 as 8 and 8.
+		{"held class", []int{3, 10, 10}, 0.8, []int{2, 8, 8}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			y := stratLabels(tc.counts...)
@@ -118,6 +133,60 @@ func TestHoldoutStratified(t *testing.T) {
 	}
 }
 
+// The stratified test part has min(round(frac·n) clamped to [1, n-1], the
+// rows the classes can spare) rows; every class keeps a training row; and
+// when there are enough test rows every class of two or more rows has one.
+func TestHoldoutStratifiedSizes(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 2000; trial++ {
+		counts := make([]int, 1+r.IntN(8))
+		for c := range counts {
+			counts[c] = r.IntN(12)
+		}
+		if r.IntN(4) == 0 {
+			counts[0] += r.IntN(200)
+		}
+		y := stratLabels(counts...)
+		n := len(y)
+		if n < 2 {
+			continue
+		}
+		frac := 0.01 + 0.98*r.Float64()
+		spare, pairs := 0, 0
+		for _, m := range counts {
+			spare += max(m-1, 0)
+			if m >= 2 {
+				pairs++
+			}
+		}
+		train, test, err := Holdout(n, y, len(counts), frac, uint64(trial))
+		if spare == 0 {
+			if err == nil {
+				t.Errorf("counts %v: no class can spare a row, but no error", counts)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("counts %v frac %g: %v", counts, frac, err)
+		}
+		checkPartition(t, n, train, test)
+		want := min(min(max(int(math.Round(frac*float64(n))), 1), n-1), spare)
+		if len(test) != want {
+			t.Errorf("counts %v frac %g: %d test rows, want %d", counts, frac, len(test), want)
+		}
+		got := classCount(y, test, len(counts))
+		for c, m := range counts {
+			if m > 0 && got[c] >= m {
+				t.Errorf("counts %v frac %g: class %d has no training row (test %v)", counts, frac, c, got)
+			}
+			if m >= 2 && got[c] == 0 && want >= pairs {
+				t.Errorf("counts %v frac %g: class %d has no test row although %d test rows cover %d classes (test %v)",
+					counts, frac, c, want, pairs, got)
+			}
+		}
+	}
+}
+
 func TestHoldoutErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -134,6 +203,9 @@ func TestHoldoutErrors(t *testing.T) {
 		{"y length", 3, []float64{0, 1}, 2, 0.5, "2 targets for 3 rows"},
 		{"bad class", 3, []float64{0, 1, 2}, 2, 0.5, "row 2"},
 		{"fractional class", 2, []float64{0, 0.5}, 2, 0.5, "row 1"},
+		// every class has a single row: no test row can leave its class a
+		// training row.
+		{"single rows", 5, []float64{0, 1, 2, 3, 4}, 5, 0.2, "--loo"},
 	} {
 		_, _, err := Holdout(tc.n, tc.y, tc.classes, tc.frac, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

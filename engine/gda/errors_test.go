@@ -420,6 +420,103 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// insideRec predicts from inside the one step of a fit (engine/model.go: the
+// model is predictable before each Step) and can cancel the fit's context
+// there while returning nil, or fail the step.
+type insideRec struct {
+	m      probModel
+	X      mat.Matrix
+	cancel context.CancelFunc
+	err    error
+	steps  int
+	pred   []float64
+	proba  *mat.Dense
+	score  *mat.Dense
+	errs   []error
+}
+
+func (r *insideRec) Step(engine.Step) error {
+	r.steps++
+	var e1, e2, e3 error
+	r.pred, e1 = r.m.Predict(r.X)
+	r.proba, e2 = r.m.PredictProba(r.X)
+	r.score, e3 = r.m.DecisionFunction(r.X)
+	r.errs = append(r.errs, e1, e2, e3)
+	if r.cancel != nil {
+		r.cancel()
+	}
+	return r.err
+}
+
+// TestPredictInsideStep: the single step's predictions are the fit's.
+func TestPredictInsideStep(t *testing.T) {
+	tr := blobs(7, 3, 30, 3)
+	for _, name := range modelNames {
+		m := newModel(t, name, nil)
+		rec := &insideRec{m: m, X: tr.X}
+		if err := m.Fit(context.Background(), tr, rec); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, err := range rec.errs {
+			if err != nil {
+				t.Errorf("%s: predicting inside Step: %v", name, err)
+			}
+		}
+		pred, _ := m.Predict(tr.X)
+		proba, _ := m.PredictProba(tr.X)
+		score, _ := m.DecisionFunction(tr.X)
+		if rec.steps != 1 || !floatsSame(rec.pred, pred) || rec.proba == nil || !mat.Equal(rec.proba, proba) ||
+			rec.score == nil || !mat.Equal(rec.score, score) {
+			t.Errorf("%s: %d steps; the step's predictions differ from the fit's", name, rec.steps)
+		}
+		// A failing step leaves the model unfitted although it predicted.
+		stop := errors.New("stop")
+		rec = &insideRec{m: m, X: tr.X, err: stop}
+		if err := m.Fit(context.Background(), tr, rec); !errors.Is(err, stop) {
+			t.Errorf("%s: Fit returned %v, want the recorder's error", name, err)
+		}
+		if rec.errs[0] != nil {
+			t.Errorf("%s: Predict inside a failing step: %v", name, rec.errs[0])
+		}
+		if _, err := m.Predict(tr.X); !errors.Is(err, engine.ErrNotFitted) {
+			t.Errorf("%s: a stopped fit left a model: %v", name, err)
+		}
+	}
+}
+
+func floatsSame(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestCancelledInsideStep: a recorder that cancels the context and returns
+// nil still stops the fit with context.Canceled and no model.
+func TestCancelledInsideStep(t *testing.T) {
+	tr := blobs(7, 3, 30, 3)
+	for _, name := range modelNames {
+		ctx, cancel := context.WithCancel(context.Background())
+		m := newModel(t, name, nil)
+		rec := &insideRec{m: m, X: tr.X, cancel: cancel}
+		if err := m.Fit(ctx, tr, rec); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: Fit returned %v, want context.Canceled", name, err)
+		}
+		cancel()
+		if rec.steps != 1 {
+			t.Errorf("%s: %d steps, want 1", name, rec.steps)
+		}
+		if _, err := m.Predict(tr.X); !errors.Is(err, engine.ErrNotFitted) {
+			t.Errorf("%s: a cancelled fit left a model: %v", name, err)
+		}
+	}
+}
+
 // TestDeterministic: the same data gives bit-identical fits, and a refit
 // replaces the previous one.
 func TestDeterministic(t *testing.T) {

@@ -648,7 +648,9 @@ func orBackground(ctx context.Context) context.Context {
 	return ctx
 }
 
-// step reports the single step of a closed-form fit.
+// step reports the single step of a closed-form fit. The caller publishes
+// its fitted state first, so that the recorder can predict (engine/model.go),
+// and clears it again if step fails.
 func step(ctx context.Context, rec engine.Recorder, nll float64, extra map[string]float64) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -659,7 +661,11 @@ func step(ctx context.Context, rec engine.Recorder, nll float64, extra map[strin
 	if rec == nil {
 		return nil
 	}
-	return rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: nll, Extra: extra})
+	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: nll, Extra: extra}); err != nil {
+		return err
+	}
+	// A recorder may cancel without returning the error itself.
+	return ctx.Err()
 }
 
 // Copies for the exported accessors; nil before Fit (nil stats).

@@ -130,11 +130,20 @@ func (m *GaussianNB) Fit(ctx context.Context, t engine.Train, rec engine.Recorde
 		consts[c] = s.logPrior[c] - 0.5*logDet
 		nll += frac * 0.5 * (logDet + tr)
 	}
+	// Publish the fit before its one step, so that the recorder can predict;
+	// a step that fails (or panics) leaves the model unfitted.
+	ok := false
+	defer func() {
+		if !ok {
+			*m = GaussianNB{Priors: m.Priors, VarSmoothing: m.VarSmoothing, Decision: m.Decision, Loss: m.Loss}
+		}
+	}()
+	m.f = f
+	m.vars, m.inv, m.consts, m.eps = vars, inv, consts, eps
 	if err := step(ctx, rec, nll, nil); err != nil {
 		return err
 	}
-	m.f = f
-	m.vars, m.inv, m.consts, m.eps = vars, inv, consts, eps
+	ok = true
 	return nil
 }
 

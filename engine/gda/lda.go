@@ -123,11 +123,20 @@ func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		intercept[c] = -0.5*mat.Dot(coef.RowView(c), s.means.RowView(c)) + s.logPrior[c]
 	}
 	nll := s.priorEntropy() + 0.5*(float64(d)*ln2Pi+g.logDet) + 0.5*g.traceProd(S)/s.total
+	// Publish the fit before its one step, so that the recorder can predict;
+	// a step that fails (or panics) leaves the model unfitted.
+	ok := false
+	defer func() {
+		if !ok {
+			*m = LDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
+		}
+	}()
+	m.f = f
+	m.cov, m.coef, m.intercept = cov, coef, intercept
 	if err := step(ctx, rec, nll, map[string]float64{"rank": float64(g.rank)}); err != nil {
 		return err
 	}
-	m.f = f
-	m.cov, m.coef, m.intercept = cov, coef, intercept
+	ok = true
 	return nil
 }
 

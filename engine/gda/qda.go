@@ -154,11 +154,20 @@ func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		covs[c], slot[c] = cov, p
 		p++
 	}
+	// Publish the fit before its one step, so that the recorder can predict;
+	// a step that fails (or panics) leaves the model unfitted.
+	ok := false
+	defer func() {
+		if !ok {
+			*m = QDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
+		}
+	}()
+	m.f = f
+	m.covs, m.slot, m.w, m.off, m.consts = covs, slot, W, off, consts
 	if err := step(ctx, rec, nll, nil); err != nil {
 		return err
 	}
-	m.f = f
-	m.covs, m.slot, m.w, m.off, m.consts = covs, slot, W, off, consts
+	ok = true
 	return nil
 }
 

@@ -55,6 +55,8 @@ func init() {
 // Fit implements engine.Model.
 func (m *Centroid) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
+	ok := false
+	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	present, err := presentClasses(d, centName)
 	if err != nil {
@@ -94,7 +96,6 @@ func (m *Centroid) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	// Training error rate for the one step.
 	pred, err := m.Predict(d.X)
 	if err != nil {
-		m.fitted = false
 		return err
 	}
 	wrong, total := 0.0, 0.0
@@ -109,9 +110,13 @@ func (m *Centroid) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		}
 	}
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: wrong / total}); err != nil {
-		m.fitted = false
 		return err
 	}
+	// A recorder may cancel without returning the error itself.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ok = true
 	return nil
 }
 

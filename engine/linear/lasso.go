@@ -209,6 +209,10 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 		if err := rec.Step(engine.Step{Step: sweep, Total: maxIter, TrainLoss: obj, Extra: extra}); err != nil {
 			return err
 		}
+		// A recorder may cancel without returning the error itself.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if converged {
 			break
 		}

@@ -95,6 +95,8 @@ func init() {
 // used and Extra["rank"] is the numerical rank found.
 func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
+	ok := false
+	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	solver := m.Solver
 	if solver == "" {
@@ -143,13 +145,19 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 	if f.solver == "pinv" {
 		pinv = 1
 	}
+	// Publish the fit before its one step, so that the recorder can predict.
+	m.p, m.poly, m.names = d.Cols(), poly, names
+	m.coef, m.icept, m.solver, m.rank, m.warnings = f.coef, f.icept, f.solver, f.rank, f.warnings
+	m.fitted = true
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: f.mse,
 		Extra: map[string]float64{"pinv": pinv, "rank": float64(f.rank)}}); err != nil {
 		return err
 	}
-	m.p, m.poly, m.names = d.Cols(), poly, names
-	m.coef, m.icept, m.solver, m.rank, m.warnings = f.coef, f.icept, f.solver, f.rank, f.warnings
-	m.fitted = true
+	// A recorder may cancel without returning the error itself.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ok = true
 	return nil
 }
 

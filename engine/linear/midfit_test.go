@@ -175,6 +175,11 @@ func TestPredictDuringFit(t *testing.T) {
 		{"stepwise rss", &Stepwise{Criterion: "rss"}, diabetes, midfitMSE, 1e-9, 10, 1e-9},
 		{"stepwise cv weighted", &Stepwise{}, diabetesW, midfitMSE, 1e-9, 3, 1e-9},
 		{"stepwise nothing to add", &Stepwise{}, flat, midfitMSE, 0, 1, 1e-9},
+		// One-step models publish their fit before the step.
+		{"least squares", &LeastSquares{}, diabetesW, midfitMSE, 1e-9, 1, 0},
+		{"least squares degree 2", &LeastSquares{Degree: 2}, diabetes, midfitMSE, 1e-9, 1, 0},
+		{"ridge", &Ridge{Alpha: 0.5}, diabetesW, midfitMSE, 1e-9, 1, 0},
+		{"centroid", &Centroid{}, iris, nil, 0, 1, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &midfitRec{t: t, m: tc.m, d: tc.d, loss: tc.loss, tol: tc.tol}
@@ -237,6 +242,9 @@ func TestFailedFitLeavesModelUnfitted(t *testing.T) {
 		{"perceptron", &Perceptron{}, breast},
 		{"lasso", &Lasso{}, diabetes},
 		{"stepwise", &Stepwise{}, diabetes},
+		{"least squares", &LeastSquares{}, diabetes},
+		{"ridge", &Ridge{}, diabetes},
+		{"centroid", &Centroid{}, breast},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.m.Fit(context.Background(), tc.d, nil); err != nil {
@@ -254,6 +262,58 @@ func TestFailedFitLeavesModelUnfitted(t *testing.T) {
 			}
 			if c := tc.m.(engine.Coefficienter).Coefficients(); c.Weights != nil {
 				t.Error("Coefficients after a failed fit are not empty")
+			}
+		})
+	}
+}
+
+// cancelRec cancels the fit's context at its first step but, unlike
+// engine.ContextRecorder, returns nil: the model must notice the cancelled
+// context itself.
+type cancelRec struct {
+	cancel context.CancelFunc
+	steps  int
+}
+
+func (r *cancelRec) Step(engine.Step) error {
+	r.steps++
+	r.cancel()
+	return nil
+}
+
+// A context cancelled during a step stops the fit after that step, with
+// context.Canceled and an unfitted model, even when the recorder returns nil.
+func TestCancelledInsideStep(t *testing.T) {
+	breast := linLoad(t, "logistic_breast_cancer.csv", true)
+	diabetes := lsqDiabetes(t)
+	diabetesStd := diabetes
+	diabetesStd.X = lsqStandardise(diabetes.X, diabetes.X)
+	for _, tc := range []struct {
+		name string
+		m    engine.Model
+		d    engine.Train
+	}{
+		{"logistic", &Logistic{}, breast},
+		{"logistic gd", &Logistic{Solver: "gd"}, breast},
+		{"perceptron", &Perceptron{}, breast},
+		{"lasso", &Lasso{Alpha: 0.01, Tol: 1e-12}, diabetesStd},
+		{"stepwise", &Stepwise{Criterion: "rss"}, diabetes},
+		{"least squares", &LeastSquares{}, diabetes},
+		{"ridge", &Ridge{}, diabetes},
+		{"centroid", &Centroid{}, breast},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			rec := &cancelRec{cancel: cancel}
+			if err := tc.m.Fit(ctx, tc.d, rec); !errors.Is(err, context.Canceled) {
+				t.Errorf("Fit returned %v, want context.Canceled", err)
+			}
+			if rec.steps != 1 {
+				t.Errorf("%d steps reported, want 1 (the one that cancelled)", rec.steps)
+			}
+			if _, err := tc.m.Predict(tc.d.X); !errors.Is(err, engine.ErrNotFitted) {
+				t.Errorf("Predict after a cancelled fit: %v, want ErrNotFitted", err)
 			}
 		})
 	}

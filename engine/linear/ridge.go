@@ -62,6 +62,8 @@ func init() {
 // penalised objective Σ ωᵢrᵢ² + α‖w‖².
 func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
+	ok := false
+	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	alpha := m.Alpha
 	if alpha == 0 {
@@ -115,13 +117,19 @@ func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 		rss = lsqRSS(X, y, w, coef, icept)
 	}
 	obj := rss + alpha*floats.Dot(coef, coef)
+	// Publish the fit before its one step, so that the recorder can predict.
+	m.names = append([]string(nil), lsqFeatureNames(d)...)
+	m.coef, m.icept, m.warnings = coef, icept, warn
+	m.fitted = true
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: rss / sumw,
 		Extra: map[string]float64{"objective": obj}}); err != nil {
 		return err
 	}
-	m.names = append([]string(nil), lsqFeatureNames(d)...)
-	m.coef, m.icept, m.warnings = coef, icept, warn
-	m.fitted = true
+	// A recorder may cancel without returning the error itself.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ok = true
 	return nil
 }
 

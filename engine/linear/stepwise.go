@@ -343,6 +343,10 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		if err := rec.Step(engine.Step{Step: len(sel), Total: limit, TrainLoss: max(all.a[p*q+p], 0) / all.sumw, Extra: extra}); err != nil {
 			return err
 		}
+		// A recorder may cancel without returning the error itself.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
 	if len(sel) == 0 {
 		extra := map[string]float64{"features": 0}
@@ -351,6 +355,9 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		}
 		publish(nil)
 		if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: all.a[p*q+p] / all.sumw, Extra: extra}); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 	}

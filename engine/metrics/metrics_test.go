@@ -21,7 +21,7 @@ func near(a, b float64) bool {
 	if math.IsNaN(a) || math.IsNaN(b) {
 		return math.IsNaN(a) && math.IsNaN(b)
 	}
-	return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b))
+	return a == b || math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) // a == b: infinities
 }
 
 func nearAll(t *testing.T, what string, got, want []float64) {
@@ -227,8 +227,25 @@ func TestCurve(t *testing.T) {
 	if !math.IsNaN(tpr[1]) || math.IsNaN(fpr[1]) || !math.IsNaN(AUC(fpr, tpr)) {
 		t.Errorf("no positives: fpr %v tpr %v", fpr, tpr)
 	}
-	// NaN scores must not break the sort.
-	Curve([]bool{true, false, true}, []float64{math.NaN(), 0.3, math.NaN()})
+	// NaN scores rank below every other score, -Inf included, and tie with
+	// each other: they make the curve's last point, threshold NaN. (No
+	// scikit-learn reference: roc_curve rejects NaN. Worked by hand: sorted
+	// descending the rows are 0.3 (neg), -Inf (neg), NaN, NaN (pos, pos).)
+	fpr, tpr, th := Curve([]bool{true, false, true, false}, []float64{math.NaN(), 0.3, math.NaN(), math.Inf(-1)})
+	nearAll(t, "NaN scores: fpr", fpr, []float64{0, 0.5, 1, 1})
+	nearAll(t, "NaN scores: tpr", tpr, []float64{0, 0, 0, 1})
+	nearAll(t, "NaN scores: thresholds", th[1:], []float64{0.3, math.Inf(-1), math.NaN()})
+	if got := AUC(fpr, tpr); got != 0 {
+		t.Errorf("NaN scores: AUC = %v, want 0 (every positive ranked last)", got)
+	}
+	// The same in any input order, and like the lowest finite score.
+	fpr2, tpr2, _ := Curve([]bool{false, true, false, true}, []float64{math.Inf(-1), math.NaN(), 0.3, math.NaN()})
+	nearAll(t, "NaN scores reordered: fpr", fpr2, fpr)
+	nearAll(t, "NaN scores reordered: tpr", tpr2, tpr)
+	fpr3, tpr3, _ := Curve([]bool{true, false, true}, []float64{math.NaN(), 0.3, math.NaN()})
+	fpr4, tpr4, _ := Curve([]bool{true, false, true}, []float64{-math.MaxFloat64, 0.3, -math.MaxFloat64})
+	nearAll(t, "NaN as lowest: fpr", fpr3, fpr4)
+	nearAll(t, "NaN as lowest: tpr", tpr3, tpr4)
 }
 
 func TestROCs(t *testing.T) {

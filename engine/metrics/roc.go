@@ -15,6 +15,8 @@ import (
 // scores make one point, collinear points are dropped, and the curve starts at
 // (0,0) with threshold +Inf (scikit-learn before 1.3 used max+1 there). If
 // there are no positives (or no negatives) TPR (or FPR) is all NaN.
+// NaN scores (scikit-learn rejects them) rank below every other score, -Inf
+// included, and tie with each other: they make the last point, threshold NaN.
 func Curve(positive []bool, scores []float64) (fpr, tpr, thresholds []float64) {
 	sameLen("Curve", len(positive), len(scores))
 	type pair struct {

@@ -72,6 +72,7 @@ func TestConformance(t *testing.T) {
 			t.Run("nan_input", func(t *testing.T) { checkNaN(t, s) })
 			t.Run("degenerate", func(t *testing.T) { checkDegenerate(t, s) })
 			t.Run("cancel", func(t *testing.T) { checkCancel(t, s) })
+			t.Run("predict_in_step", func(t *testing.T) { checkPredictInStep(t, s) })
 		})
 	}
 }
@@ -437,11 +438,14 @@ func checkSane(t *testing.T, s *engine.Spec, task engine.Task, m engine.Model, t
 }
 
 // countRecorder cancels the context at step cancelAt (0: never) and counts
-// the calls it receives once the context is done.
+// the calls it receives once the context is done. It returns ctx.Err(), or
+// with quiet always nil, as a recorder that cancels a fit through its
+// context without reporting it does.
 type countRecorder struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	cancelAt int
+	quiet    bool
 	calls    int
 	after    int
 }
@@ -454,17 +458,26 @@ func (r *countRecorder) Step(engine.Step) error {
 	if r.calls == r.cancelAt {
 		r.cancel()
 	}
+	if r.quiet {
+		return nil
+	}
 	return r.ctx.Err()
 }
 
 // checkCancel: a cancelled context stops Fit within one step. Cancelled
 // before Fit, at most one step is reported; cancelled during a step (its
-// Recorder then returns the error), no further step is.
+// Recorder then returns the error), no further step is; cancelled during a
+// step whose Recorder returns nil, the model must notice the context itself
+// and report at most one further step.
 func checkCancel(t *testing.T, s *engine.Spec) {
 	for _, task := range s.Tasks {
-		for _, at := range []int{0, 1} {
+		for _, c := range []struct {
+			at    int
+			quiet bool
+		}{{0, false}, {1, false}, {1, true}} {
+			at := c.at
 			ctx, cancel := context.WithCancel(context.Background())
-			rec := &countRecorder{ctx: ctx, cancel: cancel, cancelAt: at}
+			rec := &countRecorder{ctx: ctx, cancel: cancel, cancelAt: at, quiet: c.quiet}
 			if at == 0 {
 				cancel()
 			}
@@ -479,12 +492,68 @@ func checkCancel(t *testing.T, s *engine.Spec) {
 			if at == 0 {
 				when = "cancelled before Fit"
 			}
+			if c.quiet {
+				when += " by a recorder that returns nil"
+			}
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("model %s (%s), %s: Fit returned %v, want context.Canceled", s.Name, task, when, err)
 			}
-			if (at == 0 && rec.after > 1) || (at == 1 && rec.after > 0) {
+			if (at == 0 || c.quiet) && rec.after > 1 || at == 1 && !c.quiet && rec.after > 0 {
 				t.Errorf("model %s (%s), %s: %d steps reported after the cancel", s.Name, task, when, rec.after)
 			}
+		}
+	}
+}
+
+// predictRecorder predicts from inside every Step, as eval does to draw the
+// live validation curve, and keeps the first error.
+type predictRecorder struct {
+	m     engine.Model
+	X     mat.Matrix
+	steps int
+	err   error
+}
+
+func (r *predictRecorder) Step(st engine.Step) error {
+	r.steps++
+	if r.err != nil {
+		return nil
+	}
+	if _, err := r.m.Predict(r.X); err != nil {
+		r.err = fmt.Errorf("step %d: Predict: %w", st.Step, err)
+	} else if p, ok := r.m.(engine.Prober); ok {
+		if _, err := p.PredictProba(r.X); err != nil {
+			r.err = fmt.Errorf("step %d: PredictProba: %w", st.Step, err)
+		}
+	} else if p, ok := r.m.(engine.Scorer); ok {
+		if _, err := p.DecisionFunction(r.X); err != nil {
+			r.err = fmt.Errorf("step %d: DecisionFunction: %w", st.Step, err)
+		}
+	}
+	return nil
+}
+
+// checkPredictInStep: Predict (and PredictProba, DecisionFunction) called
+// from inside every Step succeed (contract 4 in engine/model.go), for
+// one-step models too, whose single step liveValidation cannot see in a
+// history because eval fills in the last step after Fit returns.
+func checkPredictInStep(t *testing.T, s *engine.Spec) {
+	for _, task := range s.Tasks {
+		tr := train(t, task, 0)
+		m := newModel(t, s)
+		rec := &predictRecorder{m: m, X: tr.X.Slice(0, 5, 0, tr.Cols())}
+		var err error
+		guard(t, s.Name, "Predict inside Step", func() {
+			err = m.Fit(context.Background(), tr, rec)
+		})
+		switch {
+		case err != nil:
+			t.Errorf("model %s (%s): Fit: %v", s.Name, task, err)
+		case rec.steps == 0:
+			t.Errorf("model %s (%s): Fit reported no step", s.Name, task)
+		case rec.err != nil:
+			t.Errorf("model %s (%s): predicting from inside Recorder.Step failed (%v): publish the fitted state "+
+				"before calling Step (engine/model.go, contract 4)", s.Name, task, rec.err)
 		}
 	}
 }

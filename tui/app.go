@@ -37,6 +37,8 @@ type Options struct {
 	Seed   uint64            // seed of the split and the model; 0 means 1
 	Split  float64           // hold-out fraction; 0 means 0.2
 	Folds  int               // k-fold cross-validation when >= 2
+	LOO    bool              // leave-one-out (overrides Folds and Split)
+	Task   string            // "" infers it from the target; else as datasets.ParseTask reads it
 	Theme  string            // dark, light, high-contrast or mono; "" picks from the terminal
 }
 
@@ -71,6 +73,7 @@ func Run(opt Options) error {
 	if fa, ok := m.(*app); ok {
 		fa.cancel()
 		fa.job.stop(quitWait)
+		fa.quitJob.stop(quitWait)
 	}
 	if errors.Is(err, tea.ErrInterrupted) {
 		return nil
@@ -131,13 +134,16 @@ type app struct {
 	// The session: what has been chosen so far.
 	ds     *datasets.Dataset
 	source string
+	target string // as chosen on the data screen: "" the last column, NoTarget none
 	spec   *engine.Spec
 
 	job     *trainJob // the run in flight, nil when none
+	quitJob *trainJob // the run quit() stopped (Run waits for it too)
 	nextRun int
 	history []*runRecord
 
-	startup *Options // start-up choices not applied yet
+	startup     *Options      // start-up choices not applied yet
+	startupTask datasets.Task // Options.Task parsed (datasets.Auto: infer)
 }
 
 func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
@@ -145,11 +151,17 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	task := datasets.Auto
+	if opt.Task != "" {
+		if task, err = datasets.ParseTask(opt.Task); err != nil {
+			return nil, err
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1}
+	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
 	a.help.Styles = widgets.HelpStyles(c.styles)
 	a.help.ShortSeparator = " · "
-	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, Seed: opt.Seed}
+	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Seed: opt.Seed}
 	if evalOpts.Seed == 0 {
 		evalOpts.Seed = 1
 	}
@@ -172,7 +184,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 
 func (a *app) Init() tea.Cmd {
 	if a.startup != nil {
-		return a.data.open(a.startup.Data, a.startup.Target, true)
+		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, true)
 	}
 	return nil
 }
@@ -210,6 +222,8 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.startRun(msg.values, msg.opts)
 	case regionsMsg, regionsResizeMsg: // the map is computed whichever screen shows
 		return a, a.results.Update(msg)
+	case tableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
+		return a, a.data.Update(msg)
 	case cancelRunMsg:
 		if a.job != nil && msg.run == a.job.id {
 			a.job.cancel() // the partial result still arrives
@@ -225,7 +239,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case retrainMsg:
 		if r := a.run(msg.run); r != nil && r.spec != nil {
-			a.ds, a.source, a.spec = r.data, r.source, r.spec
+			a.ds, a.source, a.target, a.spec = r.data, r.source, r.target, r.spec
 			a.model.setTask(r.data.Task, r.spec.Name)
 			a.params.setModel(r.data, r.spec, r.values, &r.opts)
 			a.goTo(screenParams)
@@ -299,7 +313,7 @@ func (a *app) goTo(s screenID) {
 // quit cancels a run in flight, waits briefly for it to stop, then quits.
 func (a *app) quit() tea.Cmd {
 	j := a.job
-	a.job = nil
+	a.job, a.quitJob = nil, j
 	a.cancel()
 	return func() tea.Msg {
 		j.stop(quitWait)
@@ -307,19 +321,22 @@ func (a *app) quit() tea.Cmd {
 	}
 }
 
-// abandon cancels the run in flight without waiting; its messages are dropped.
+// abandon cancels the run in flight without waiting; its messages are
+// dropped. The run keeps the history the training screen had received.
 func (a *app) abandon() {
 	if a.job != nil {
 		a.job.cancel()
 		if r := a.run(a.job.id); r != nil && !r.done {
-			r.finish(nil, context.Canceled)
+			hist, fold := a.train.partial(r.id)
+			r.finish(&eval.Result{Cancelled: true, History: hist}, context.Canceled)
+			r.abandoned, r.histFold = true, fold
 		}
 		a.job = nil
 	}
 }
 
 func (a *app) chooseDataset(msg datasetChosenMsg) tea.Cmd {
-	a.ds, a.source = msg.ds, msg.source
+	a.ds, a.source, a.target = msg.ds, msg.source, msg.target
 	keep := ""
 	if a.spec != nil {
 		keep = a.spec.Name
@@ -376,7 +393,7 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	a.abandon()
 	id := a.nextRun
 	a.nextRun++
-	r := &runRecord{id: id, data: a.ds, source: a.source, spec: a.spec, values: v, opts: opt, started: time.Now()}
+	r := &runRecord{id: id, data: a.ds, source: a.source, target: a.target, spec: a.spec, values: v, opts: opt, started: time.Now()}
 	a.history = append(a.history, r)
 	ds, spec := a.ds, a.spec
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {

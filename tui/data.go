@@ -103,8 +103,9 @@ type dataScreen struct {
 
 	loading   string // the source being loaded, "" when idle
 	seq       int
-	auto      bool   // continue as soon as the load succeeds (start-up)
-	pending   string // target asked for with the load
+	auto      bool          // continue as soon as the load succeeds (start-up)
+	pending   string        // target asked for with the load
+	pendTask  datasets.Task // task asked for with the load (Auto: infer)
 	loadErr   error
 	table     *datasets.Table
 	source    string
@@ -253,12 +254,13 @@ func (s *dataScreen) highlightedSource() string {
 	return e.Name + ":" + strings.Join(parts, ",")
 }
 
-// open loads source in the background; auto continues to the model screen
-// as soon as it is loaded (the start-up path).
-func (s *dataScreen) open(source, target string, auto bool) tea.Cmd {
+// open loads source in the background, then derives the dataset with
+// target and task (datasets.Auto infers it); auto continues to the model
+// screen as soon as it is loaded (the start-up path).
+func (s *dataScreen) open(source, target string, task datasets.Task, auto bool) tea.Cmd {
 	s.seq++
 	seq := s.seq
-	s.loading, s.auto, s.pending, s.loadErr = source, auto, target, nil
+	s.loading, s.auto, s.pending, s.pendTask, s.loadErr = source, auto, target, task, nil
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -282,7 +284,7 @@ func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		s.table, s.source = msg.table, msg.source
-		s.setTarget(s.pending)
+		s.setTarget(s.pending, s.pendTask)
 		s.tabs.SetActive(0)
 		s.focus = focusPreview
 		if s.auto {
@@ -294,7 +296,7 @@ func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case fileChosenMsg:
 		s.focus = focusList
-		return s.open(msg.path, "", false)
+		return s.open(msg.path, "", datasets.Auto, false)
 	case dirReadMsg:
 		return s.picker.update(msg)
 	case tea.KeyMsg:
@@ -317,7 +319,7 @@ func (s *dataScreen) key(msg tea.KeyMsg) tea.Cmd {
 			}
 			s.path.Blur()
 			s.focus = focusList
-			return s.open(expandHome(p), "", false)
+			return s.open(expandHome(p), "", datasets.Auto, false)
 		}
 		var cmd tea.Cmd
 		s.path, cmd = s.path.Update(msg)
@@ -344,7 +346,7 @@ func (s *dataScreen) key(msg tea.KeyMsg) tea.Cmd {
 		if s.ds != nil && src == s.source {
 			return s.use()
 		}
-		return s.open(src, "", false)
+		return s.open(src, "", datasets.Auto, false)
 	case key.Matches(msg, s.keys.Knobs):
 		if e := s.selectedEntry(); e != nil && e.Kind == "generator" {
 			s.focus, s.kfocus = focusKnobs, 0
@@ -381,7 +383,7 @@ func (s *dataScreen) keyKnobs(msg tea.KeyMsg) tea.Cmd {
 		}
 		s.blurKnobs()
 		s.focus = focusList
-		return s.open(s.highlightedSource(), "", false)
+		return s.open(s.highlightedSource(), "", datasets.Auto, false)
 	case key.Matches(msg, s.keys.NextField):
 		s.kfocus = (s.kfocus + 1) % len(fs)
 		s.focusKnob()
@@ -467,11 +469,11 @@ func (s *dataScreen) keyPreview(msg tea.KeyMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, s.keys.SetTarget):
 			if i := s.cols.Cursor(); i >= 0 && i < len(s.table.Columns) {
-				s.setTarget(s.table.Columns[i].Name)
+				s.setTarget(s.table.Columns[i].Name, datasets.Auto)
 			}
 			return nil
 		case key.Matches(msg, s.keys.NoTarget):
-			s.setTarget(datasets.NoTarget)
+			s.setTarget(datasets.NoTarget, datasets.Auto)
 			return nil
 		}
 		var cmd tea.Cmd
@@ -507,10 +509,12 @@ func (s *dataScreen) use() tea.Cmd {
 	return func() tea.Msg { return m }
 }
 
-// setTarget re-derives the dataset with target ("" = last column).
-func (s *dataScreen) setTarget(target string) {
+// setTarget re-derives the dataset with target ("" = last column) and task
+// (datasets.Auto infers it from the target; a target chosen in the preview
+// always infers).
+func (s *dataScreen) setTarget(target string, task datasets.Task) {
 	s.target = target
-	s.ds, s.dsErr = s.table.Dataset(target, datasets.Auto)
+	s.ds, s.dsErr = s.table.Dataset(target, task)
 	s.refreshColumns()
 	s.refreshRows()
 	s.refreshBalance()
@@ -733,24 +737,56 @@ func (s *dataScreen) refreshBalance() {
 	s.balance.SetSize(pw-4, max(ph-5, 3))
 }
 
-// histogram counts y in k equal bins labelled by their lower edge.
+// histogram counts the finite values of y in k equal bins labelled by
+// their edges; infinite values get a bar of their own ("±Inf") and NaN is
+// skipped. Bins are computed on halved values, so a range wider than the
+// largest float64 (-1.7e308..1.7e308) still spreads over k bins instead of
+// making a NaN index.
 func histogram(y []float64, k int) ([]string, []float64) {
+	k = max(k, 1)
 	lo, hi := math.Inf(1), math.Inf(-1)
+	finite, inf := 0, 0
 	for _, v := range y {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
+		switch {
+		case math.IsNaN(v):
+		case math.IsInf(v, 0):
+			inf++
+		default:
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+			finite++
+		}
 	}
-	if !(lo < hi) {
-		return []string{num(lo)}, []float64{float64(len(y))}
+	var labels []string
+	var counts []float64
+	switch {
+	case lo > hi: // no finite value
+	case lo == hi:
+		labels, counts = []string{num(lo)}, []float64{float64(finite)}
+	default:
+		counts = make([]float64, k)
+		half := hi/2 - lo/2 // finite and > 0 for finite lo < hi
+		for _, v := range y {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				continue
+			}
+			t := (v/2 - lo/2) / half // in [0, 1]
+			i := 0
+			if t > 0 {
+				i = min(int(t*float64(k)), k-1)
+			}
+			counts[i]++
+		}
+		labels = make([]string, k)
+		edge := func(i int) string {
+			t := float64(i) / float64(k)
+			return strconv.FormatFloat(lo*(1-t)+hi*t, 'g', 4, 64) // never overflows
+		}
+		for i := range k {
+			labels[i] = edge(i) + " – " + edge(i+1)
+		}
 	}
-	counts := make([]float64, k)
-	wdt := (hi - lo) / float64(k)
-	for _, v := range y {
-		counts[min(int((v-lo)/wdt), k-1)]++
-	}
-	labels := make([]string, k)
-	for i := range k {
-		labels[i] = fmt.Sprintf("%s – %s", strconv.FormatFloat(lo+float64(i)*wdt, 'g', 4, 64),
-			strconv.FormatFloat(lo+float64(i+1)*wdt, 'g', 4, 64))
+	if inf > 0 {
+		labels, counts = append(labels, "±Inf"), append(counts, float64(inf))
 	}
 	return labels, counts
 }

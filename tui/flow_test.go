@@ -224,4 +224,18 @@ func TestFlowQuitWhileTraining(t *testing.T) {
 	if a.job != nil {
 		t.Error("the job is still attached after quitting")
 	}
+	// quit() detached the job; the worker it stopped must have returned
+	// before the program ended (quit waits for it).
+	j := a.quitJob
+	if j == nil {
+		t.Fatal("quit did not keep the job it stopped")
+	}
+	select {
+	case <-j.finished:
+	default:
+		t.Error("the program ended while the training goroutine was still running")
+	}
+	if r := a.history[0]; r.id != j.id {
+		t.Errorf("quit stopped run %d, the training run was %d", j.id, r.id)
+	}
 }

@@ -60,6 +60,7 @@ type throttle struct {
 	pending []eval.Progress
 	out     chan progressMsg
 	closed  bool
+	now     func() time.Time // the clock; nil is time.Now (tests inject one)
 }
 
 // observe is the progress callback handed to the evaluation. eval.Run hands
@@ -72,7 +73,12 @@ func (t *throttle) observe(p eval.Progress) {
 		return
 	}
 	t.pending = append(t.pending, p)
-	now := time.Now()
+	var now time.Time
+	if t.now != nil {
+		now = t.now()
+	} else {
+		now = time.Now()
+	}
 	if now.Sub(t.last) < t.every {
 		return
 	}

@@ -128,9 +128,27 @@ func evalParams(rows int) []engine.Param {
 			Help: "hold-out: share of rows kept aside for testing (stratified)"},
 		{Name: "folds", Kind: engine.Int, Default: 5, Min: 2, Max: float64(max(rows, 2)),
 			Help: "k-fold CV: number of folds (stratified)"},
-		{Name: "seed", Kind: engine.Int, Default: 1, Min: 0, Max: math.NaN(),
+		{Name: "seed", Kind: engine.Text, Default: "1", Check: checkSeed,
 			Help: "seeds the split and the model: the same seed gives the same run"},
 	}
+}
+
+// seedRange is what the seed field accepts: any uint64, as --seed does.
+const seedRange = "int in [0, 2^64-1]"
+
+// checkSeed accepts a seed as --seed does: a whole number in 0..MaxUint64
+// (an Int Param would stop at 2^53 and go through float64).
+func checkSeed(text string) error {
+	_, err := parseSeed(text)
+	return err
+}
+
+func parseSeed(text string) (uint64, error) {
+	v, err := strconv.ParseUint(strings.TrimSpace(text), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a whole number in [0, %d]", text, uint64(math.MaxUint64))
+	}
+	return v, nil
 }
 
 // setModel builds the form for spec with values v (nil: defaults); opt, when
@@ -171,7 +189,7 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 	if split <= 0 || split >= 1 {
 		split = 0.2
 	}
-	vals := []any{method, split, folds, int(s.evalOf.Seed)}
+	vals := []any{method, split, folds, strconv.FormatUint(s.evalOf.Seed, 10)}
 	for i, p := range ep {
 		s.fields = append(s.fields, newField(p, false, vals[i]))
 	}
@@ -358,7 +376,9 @@ func (s *paramsScreen) options() (eval.Options, error) {
 	if x, err := get("seed"); err != nil {
 		return o, err
 	} else if x != nil {
-		o.Seed = uint64(x.(int))
+		if o.Seed, err = parseSeed(x.(string)); err != nil {
+			return o, err
+		}
 	}
 	return o, nil
 }
@@ -446,6 +466,9 @@ func (s *paramsScreen) View() string {
 		}
 		ctl := s.control(f, f == cur, ctlW)
 		rng := f.p.Range()
+		if !f.model && f.p.Name == "seed" {
+			rng = seedRange
+		}
 		if f.p.Log {
 			rng += " · log"
 		}

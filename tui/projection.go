@@ -171,6 +171,11 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 	xs, ys := mat.Col(nil, 0, xy), mat.Col(nil, 1, xy)
 	xmin, xmax := pad(floats.Min(xs), floats.Max(xs))
 	ymin, ymax := pad(floats.Min(ys), floats.Max(ys))
+	for _, v := range []float64{xmin, xmax, xmax - xmin, ymin, ymax, ymax - ymin} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%s: the features are infinite or too large to lay on a grid", d.Name)
+		}
+	}
 
 	fitX := mat.DenseCopyOf(xy)
 	mean, scale := []float64{0, 0}, []float64{1, 1}
@@ -191,13 +196,19 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 	}
 	rm = &regionMap{Plane: pl, Classes: d.Classes, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax,
 		Pred: make([]int, n)}
+	// Class codes index the class names and styles: a prediction that is
+	// not one (NaN, fractional, huge) is drawn as unlabelled (-1).
+	limit := len(d.Classes)
+	if d.Classes == nil {
+		limit = n // a clustering has at most one cluster per row
+	}
 	for i, p := range pp {
-		rm.Pred[i] = int(p)
+		rm.Pred[i] = classCode(p, limit)
 	}
 	if d.Y != nil {
 		rm.Truth = make([]int, n)
 		for i, y := range d.Y {
-			rm.Truth[i] = int(y)
+			rm.Truth[i] = classCode(y, limit)
 		}
 	}
 	cols, rows := size(rm)
@@ -229,7 +240,7 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 	for r := range rows {
 		rm.Grid[r] = make([]int, cols)
 		for c := range cols {
-			rm.Grid[r][c] = int(gp[r*cols+c])
+			rm.Grid[r][c] = classCode(gp[r*cols+c], limit)
 		}
 	}
 	if rm.Classes == nil { // clustering: name the clusters
@@ -254,6 +265,14 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 		rm.Title = fmt.Sprintf("%s vs %s · regions of %s refit on all %d rows", pl.YLabel, pl.XLabel, spec.Title, n)
 	}
 	return rm, nil
+}
+
+// classCode is v as a class index below limit, or -1 when it is not one.
+func classCode(v float64, limit int) int {
+	if !(v >= 0 && v < float64(limit)) || v != math.Trunc(v) {
+		return -1
+	}
+	return int(v)
 }
 
 // pad widens [lo, hi] by 5% on each side (and a degenerate range to width 2).

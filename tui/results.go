@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -133,8 +134,9 @@ func (s *resultsScreen) show(r *runRecord) {
 		s.histLoss.SetXScale(float64(res.History[0].Step), dx)
 		s.histVal.SetXScale(float64(res.History[0].Step), dx)
 		if len(res.Folds) > 1 || r.opts.Folds > 1 || r.opts.LOO {
-			s.histLoss.SetTitle("training loss · fold 1")
-			s.histVal.SetTitle("validation · fold 1")
+			f := max(r.histFold, 1) // the first fold's, unless abandoned later
+			s.histLoss.SetTitle(fmt.Sprintf("training loss · fold %d", f))
+			s.histVal.SetTitle(fmt.Sprintf("validation · fold %d", f))
 		}
 	}
 	if c := s.coefficients(); c != nil {
@@ -391,7 +393,10 @@ func (s *resultsScreen) regionsCmd() tea.Cmd {
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.mapCancel = cancel
 	s.mapWant = s.regionsKey()
-	r, key, w, h := s.run, s.mapWant, s.mapW, s.mapH
+	// Everything the command needs is copied here: it runs on another
+	// goroutine while Update may change the screen.
+	id, d, spec, values, seed := s.run.id, s.run.data, s.run.spec, maps.Clone(s.run.values), s.run.opts.Seed
+	key, w, h := s.mapWant, s.mapW, s.mapH
 	// The grid is the plot area the map will have: a private Scatter of the
 	// same size, with the same points and bounds, measures it. Its styles
 	// are a copy, since cycling the theme rewrites the shared ones.
@@ -405,8 +410,8 @@ func (s *resultsScreen) regionsCmd() tea.Cmd {
 	}
 	return func() tea.Msg {
 		defer cancel()
-		rm, err := computeRegions(ctx, r.data, r.spec, r.values, r.opts.Seed, size)
-		return regionsMsg{run: r.id, key: key, m: rm, err: err}
+		rm, err := computeRegions(ctx, d, spec, values, seed, size)
+		return regionsMsg{run: id, key: key, m: rm, err: err}
 	}
 }
 

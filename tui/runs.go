@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,7 +25,8 @@ import (
 type runRecord struct {
 	id      int
 	data    *datasets.Dataset
-	source  string
+	source  string // as datasets.Open spelled it
+	target  string // as chosen: "" the last column, NoTarget none
 	spec    *engine.Spec
 	values  engine.Values
 	opts    eval.Options
@@ -33,6 +35,12 @@ type runRecord struct {
 	result  *eval.Result // nil while running, or when the run failed before fitting
 	err     error
 	done    bool
+	label   string // dataLabel, once made
+
+	// abandoned: left with esc while training; its result is the history
+	// the training screen had received, of fold histFold.
+	abandoned bool
+	histFold  int
 
 	// Where the fit had got to, from its progress: the fold (1-based) of
 	// how many, and whether that fold's fit had reported its last step.
@@ -55,6 +63,13 @@ func (r *runRecord) cancelNote() string {
 	}
 	unit := unitOf(r.spec)
 	folds := max(r.folds, r.opts.Folds)
+	if r.abandoned {
+		if folds <= 1 {
+			return fmt.Sprintf("abandoned (esc) after %d %ss: partial history, no final scores", n, unit)
+		}
+		f := max(r.histFold, 1)
+		return fmt.Sprintf("abandoned (esc) in fold %d of %d after %d %ss: partial history of fold %d, no final scores", f, folds, n, unit, f)
+	}
 	switch {
 	case folds <= 1 && !r.opts.LOO:
 		return fmt.Sprintf("cancelled after %d %ss: partial history, no final scores", n, unit)
@@ -80,6 +95,8 @@ func (r *runRecord) status() string {
 	switch {
 	case !r.done:
 		return "running"
+	case r.abandoned:
+		return "abandoned"
 	case r.cancelled():
 		return "cancelled"
 	case r.err != nil:
@@ -311,7 +328,8 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if r := s.current(); r != nil && r.done {
-			return func() tea.Msg { return showRunMsg{run: r.id} }
+			id := r.id
+			return func() tea.Msg { return showRunMsg{run: id} }
 		}
 		return nil
 	}
@@ -340,7 +358,7 @@ func (s *runsScreen) rebuild() {
 	slices.SortStableFunc(s.order, func(a, b *runRecord) int {
 		switch by {
 		case "dataset":
-			return strings.Compare(a.data.Name, b.data.Name)
+			return strings.Compare(a.dataLabel(), b.dataLabel())
 		case "model":
 			return strings.Compare(a.spec.Name, b.spec.Name)
 		case "score": // best first; unknown last
@@ -371,8 +389,12 @@ func (s *runsScreen) rebuild() {
 	if wide {
 		nameW, scoreW = 14, 17
 	}
+	dsW := nameW
+	for _, r := range s.order {
+		dsW = max(dsW, min(len([]rune(r.dataLabel())), nameW+8))
+	}
 	cols := []table.Column{
-		{Title: "   #", Width: 5}, {Title: "dataset", Width: nameW}, {Title: "model", Width: nameW},
+		{Title: "   #", Width: 5}, {Title: "dataset", Width: dsW}, {Title: "model", Width: nameW},
 		{Title: "key params", Width: 0}, {Title: "evaluation", Width: 11},
 		{Title: "score", Width: scoreW}, {Title: "time", Width: 6},
 	}
@@ -426,7 +448,7 @@ func (s *runsScreen) rebuild() {
 			t = secs(r.wall.Seconds())
 		}
 		row := table.Row{
-			fmt.Sprintf("%s%2d", mark, r.id), r.data.Name, r.spec.Name, keyParams(r.spec, r.values),
+			fmt.Sprintf("%s%2d", mark, r.id), r.dataLabel(), r.spec.Name, keyParams(r.spec, r.values),
 			describeEval(r.opts, r.data.Task), score, t,
 		}
 		if wide {
@@ -496,7 +518,9 @@ func (s *runsScreen) compareView() string {
 	lines := []string{
 		st.Title.Render(fmt.Sprintf(" Run #%d vs run #%d", a.id, b.id)) + st.Muted.Render("   (esc: back to the runs)"),
 		"",
-		row("dataset", a.data.Name, b.data.Name, st.Text, st.Text),
+		row("dataset", a.dataLabel(), b.dataLabel(), st.Text, st.Text),
+		row("source", a.data.Source, b.data.Source, st.Text, st.Text),
+		row("target", a.targetDesc(), b.targetDesc(), st.Text, st.Text),
 		row("model", a.spec.Title, b.spec.Title, st.Text, st.Text),
 		row("parameters", keyParams(a.spec, a.values), keyParams(b.spec, b.values), st.Text, st.Text),
 		row("evaluation", a.evalDesc(), b.evalDesc(), st.Text, st.Text),
@@ -539,10 +563,104 @@ func (s *runsScreen) compareView() string {
 		}
 		lines = append(lines, row(metricLabel(k), num(x), num(y), sx, sy))
 	}
-	if a.data.Name == b.data.Name && a.opts.Seed == b.opts.Seed && a.evalDesc() == b.evalDesc() {
-		lines = append(lines, "", st.Muted.Render(" same dataset, evaluation and seed: identical splits, a fair comparison"))
+	if diff := splitDiffs(a, b); len(diff) == 0 {
+		lines = append(lines, "", st.Muted.Render(" same data, target, task, evaluation and seed: identical splits, a fair comparison"))
 	} else {
-		lines = append(lines, "", st.Warn.Render(" different data, evaluation or seed: the splits differ"))
+		lines = append(lines, "", st.Warn.Render(clip(" different "+strings.Join(diff, ", ")+": the splits differ", s.w)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// splitDiffs names what makes two runs' splits differ: the data (its
+// provenance: file, built-in, or generator with knobs and seed), the
+// target, the task, the evaluation or the seed. None means the runs saw
+// identical rows in identical splits.
+func splitDiffs(a, b *runRecord) []string {
+	var d []string
+	if a.data.Source != b.data.Source || a.data.Name != b.data.Name {
+		d = append(d, "data")
+	}
+	if a.targetName() != b.targetName() {
+		d = append(d, "target")
+	}
+	if a.data.Task != b.data.Task {
+		d = append(d, "task")
+	}
+	if a.evalDesc() != b.evalDesc() {
+		d = append(d, "evaluation")
+	}
+	if a.opts.Seed != b.opts.Seed {
+		d = append(d, "seed")
+	}
+	return d
+}
+
+func (r *runRecord) targetName() string {
+	if r.data.Target == nil {
+		return ""
+	}
+	return r.data.Target.Name
+}
+
+// targetDesc is "species · classification" or "none · clustering".
+func (r *runRecord) targetDesc() string {
+	t := r.targetName()
+	if t == "" {
+		t = "none"
+	}
+	return t + " · " + r.data.Task.String()
+}
+
+// dataLabel names the run's data in the runs table: the dataset's name,
+// with a generator's knobs where they differ from its defaults (moons
+// n=50), and the target when one other than the default was chosen.
+func (r *runRecord) dataLabel() string {
+	if r.label != "" {
+		return r.label
+	}
+	l := r.data.Name
+	if k := knobsChanged(r.data.Name, r.data.Source); k != "" {
+		l += " " + k
+	}
+	if r.target != "" && r.target != datasets.NoTarget {
+		l += " →" + r.target
+	}
+	r.label = l
+	return l
+}
+
+// knobsChanged lists the knobs of generator name that source (as
+// Table.Source spells it: "moons(n=50, noise=0.1, seed=1)") sets away from
+// their defaults; "" for other sources.
+func knobsChanged(name, source string) string {
+	inner, ok := strings.CutPrefix(source, name+"(")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return ""
+	}
+	inner = strings.TrimSuffix(inner, ")")
+	var knobs []datasets.Knob
+	for _, e := range datasets.Catalog() {
+		if e.Name == name && e.Kind == "generator" {
+			knobs = e.Knobs
+		}
+	}
+	var out []string
+	for _, kv := range strings.Split(inner, ", ") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		changed := true
+		for _, kn := range knobs {
+			if kn.Name == k {
+				if x, err := strconv.ParseFloat(v, 64); err == nil && x == kn.Default {
+					changed = false
+				}
+			}
+		}
+		if changed {
+			out = append(out, kv)
+		}
+	}
+	return strings.Join(out, " ")
 }

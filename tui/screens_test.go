@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -437,6 +438,67 @@ func TestStaleMessagesDropped(t *testing.T) {
 	}
 }
 
+// TestAbandonedRunMessagesDropped is the real case: run A is abandoned
+// with esc, run B starts, and A's own last messages (read from its job)
+// arrive while B trains. They must not touch B's curve, screen or record.
+func TestAbandonedRunMessagesDropped(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
+		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return len(hs.a.train.steps) >= 3 }) {
+		t.Fatal("run A made no progress")
+	}
+	jobA := hs.a.job
+	pendingA := hs.queue // A's next progress message, already read from its job
+	hs.queue = nil
+	hs.press("esc")
+	if hs.a.cur != screenParams || hs.a.job != nil {
+		t.Fatalf("esc: screen %v, job %v", hs.a.cur, hs.a.job)
+	}
+	recA := *hs.a.history[0]
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return hs.a.job != nil && len(hs.a.train.steps) >= 3 }) {
+		t.Fatal("run B made no progress")
+	}
+	jobB := hs.a.job
+	t.Cleanup(func() { jobB.stop(5 * time.Second) })
+	if jobB.id == jobA.id {
+		t.Fatal("B has A's id")
+	}
+	steps, last := len(hs.a.train.steps), hs.a.train.last
+	// Everything A still had to say, progress and done, straight from its job.
+	got := append([]tea.Msg(nil), pendingA...)
+	for {
+		m := waitFor(jobA)()
+		got = append(got, m)
+		if _, done := m.(trainDoneMsg); done {
+			break
+		}
+	}
+	// And a progress message of A made up to look like B's next step.
+	got = append(got, progressMsg{run: jobA.id, steps: []eval.Progress{{Fold: 1, Folds: 1, Total: 1000000,
+		Point: eval.Point{Step: last.Point.Step + 1, TrainLoss: 42}}}})
+	for _, m := range got {
+		if _, cmd := hs.a.Update(m); cmd != nil {
+			t.Errorf("a message of the abandoned run %T re-armed a command", m)
+		}
+	}
+	if len(hs.a.train.steps) != steps || hs.a.train.last.Point.Step != last.Point.Step || hs.a.train.last.Point.TrainLoss != last.Point.TrainLoss {
+		t.Errorf("A's messages changed B's curve: %d steps (had %d), last %+v (was %+v)",
+			len(hs.a.train.steps), steps, hs.a.train.last.Point, last.Point)
+	}
+	if hs.a.cur != screenTrain || hs.a.job != jobB || hs.a.train.run.id != jobB.id || hs.a.train.finished {
+		t.Errorf("A's messages moved the UI: screen %v, job %v, training screen shows run %d (finished %v)",
+			hs.a.cur, hs.a.job, hs.a.train.run.id, hs.a.train.finished)
+	}
+	if a := hs.a.history[0]; a.result != recA.result || a.err != recA.err || a.status() != "abandoned" {
+		t.Errorf("A's done message rewrote its record: status %q", a.status())
+	}
+	if b := hs.a.history[1]; b.done {
+		t.Error("A's done message finished run B")
+	}
+}
+
 func TestCancelKeepsPartialHistory(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: map[string]string{"steps": "100000", "sleep_us": "200"}}, 120, 40)
@@ -493,7 +555,7 @@ func TestEscAbandonsRun(t *testing.T) {
 		t.Fatalf("after esc: job %v, screen %v", hs.a.job, hs.a.cur)
 	}
 	<-job.finished
-	if st := hs.a.history[0].status(); st != "cancelled" {
+	if st := hs.a.history[0].status(); st != "abandoned" {
 		t.Errorf("abandoned run status %q", st)
 	}
 }

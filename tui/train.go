@@ -218,6 +218,19 @@ func valNames(t datasets.Task) (loss, err string) {
 	return "val log-loss", "val error"
 }
 
+// partial is the history of run id received so far (the current fold's)
+// and that fold (1-based), for a run abandoned before its result came.
+func (s *trainScreen) partial(id int) ([]eval.Point, int) {
+	if s.run == nil || s.run.id != id {
+		return nil, 0
+	}
+	h := make([]eval.Point, len(s.steps))
+	for i := range s.steps {
+		h[i] = eval.Point{Step: s.steps[i], TrainLoss: s.trainLoss[i], ValLoss: s.valLoss[i], ValError: s.valErr[i]}
+	}
+	return h, s.fold
+}
+
 // done shows how the run ended (the root then switches to the results).
 func (s *trainScreen) done(r *runRecord) {
 	if s.run == nil || r.id != s.run.id {
@@ -269,7 +282,8 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(km, s.keys.Cancel) && s.running() && !s.stopping:
 		s.stopping = true
-		return func() tea.Msg { return cancelRunMsg{run: s.run.id} }
+		id := s.run.id // the command runs on another goroutine: no screen state in it
+		return func() tea.Msg { return cancelRunMsg{run: id} }
 	case key.Matches(km, s.keys.LogY):
 		on := !s.lossChart.LogY()
 		s.lossChart.SetLogY(on)

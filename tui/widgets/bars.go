@@ -193,7 +193,11 @@ func (b Bars) View() string {
 		if maxPos == 0 {
 			negW = bw - 1
 		} else {
-			negW = int(math.Round(float64(bw-1) * maxNeg / (maxNeg + maxPos)))
+			// The share first, on halves: (bw-1)*maxNeg or maxNeg+maxPos
+			// overflow for values near the largest float64, and Inf/Inf
+			// made a NaN width (a panic in strings.Repeat).
+			share := (maxNeg / 2) / (maxNeg/2 + maxPos/2)
+			negW = int(math.Round(float64(bw-1) * share))
 		}
 		posW = bw - 1 - negW
 	}

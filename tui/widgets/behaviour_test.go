@@ -644,3 +644,15 @@ func TestLineChartXAxisShowsLatestStep(t *testing.T) {
 		}
 	}
 }
+
+// Values near the largest float64 (coefficients of a fit on huge data):
+// (bw-1)*maxNeg and maxNeg+maxPos overflow: Inf/Inf made a NaN bar width
+// and strings.Repeat panicked.
+func TestBarsHugeValuesKeepBothSides(t *testing.T) {
+	b := NewBars([]string{"neg", "pos"}, []float64{-1.7e308, 1.7e308}, asciiStyles())
+	b.SetSize(40, 2)
+	lines := strings.Split(b.View(), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "█│") || !strings.Contains(lines[1], "│█") {
+		t.Errorf("huge values do not get a bar on each side of the zero line:\n%s", b.View())
+	}
+}

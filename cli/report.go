@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -14,41 +13,12 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/numfmt"
 )
 
-// metricOrder lists the metrics a report shows first, by task.
-var metricOrder = map[datasets.Task][]string{
-	datasets.Classification: {"accuracy", "error", "macro_f1", "weighted_f1", "macro_precision", "macro_recall", "kappa", "mcc", "log_loss", "auc"},
-	datasets.Regression:     {"r2", "rmse", "mae", "mse"},
-	datasets.Clustering:     {"ari", "silhouette"},
-}
-
-// orderedKeys lists m's keys: the task's usual order first, then the rest sorted.
-func orderedKeys(task datasets.Task, m map[string]float64) []string {
-	var keys []string
-	seen := map[string]bool{}
-	for _, k := range metricOrder[task] {
-		if _, ok := m[k]; ok {
-			keys = append(keys, k)
-			seen[k] = true
-		}
-	}
-	var rest []string
-	for k := range m {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
-	sort.Strings(rest)
-	return append(keys, rest...)
-}
-
-func num(x float64) string {
-	if math.IsNaN(x) {
-		return "—"
-	}
-	return fmt.Sprintf("%.4f", x)
-}
+// num formats a metric in the report's tables: four decimals, "n/a" when
+// it does not exist.
+func num(x float64) string { return numfmt.Fixed(x, 4) }
 
 // writeReport prints the readable report of a training run.
 func writeReport(out io.Writer, d *datasets.Dataset, spec *engine.Spec, r *eval.Result) error {
@@ -69,7 +39,7 @@ func writeReport(out io.Writer, d *datasets.Dataset, spec *engine.Spec, r *eval.
 		header = append(header, "± std")
 	}
 	rows := [][]string{append(header, "baseline")}
-	for _, k := range orderedKeys(d.Task, r.Metrics) {
+	for _, k := range metrics.Ordered(d.Task, r.Metrics) {
 		row := []string{k, num(r.Metrics[k])}
 		if len(r.Std) > 0 {
 			row = append(row, num(r.Std[k]))
@@ -96,7 +66,7 @@ func writeReport(out io.Writer, d *datasets.Dataset, spec *engine.Spec, r *eval.
 }
 
 func writeFolds(out io.Writer, task datasets.Task, folds []map[string]float64) {
-	keys := orderedKeys(task, folds[0])
+	keys := metrics.Ordered(task, folds[0])
 	if len(keys) > 4 {
 		keys = keys[:4]
 	}

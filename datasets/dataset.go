@@ -57,8 +57,11 @@ const (
 	Classification Task = iota
 	// Regression: a numeric target.
 	Regression
-	// Clustering: no target at all.
+	// Clustering: group the rows; no target is learned (a class column,
+	// when there is one, only scores the grouping).
 	Clustering
+	// Reduction: describe the rows in fewer dimensions; no target is learned.
+	Reduction
 )
 
 func (t Task) String() string {
@@ -67,10 +70,15 @@ func (t Task) String() string {
 		return "classification"
 	case Regression:
 		return "regression"
+	case Reduction:
+		return "reduction"
 	default:
 		return "clustering"
 	}
 }
+
+// Supervised says whether the task learns a target.
+func (t Task) Supervised() bool { return t == Classification || t == Regression }
 
 // ParseTask reads a task name as the CLI's --task flag spells it.
 func ParseTask(s string) (Task, error) {
@@ -81,8 +89,10 @@ func ParseTask(s string) (Task, error) {
 		return Regression, nil
 	case "clustering", "cluster":
 		return Clustering, nil
+	case "reduction", "reduce", "dimensionality reduction":
+		return Reduction, nil
 	}
-	return 0, fmt.Errorf("unknown task %q (valid: classification, regression, clustering)", s)
+	return 0, fmt.Errorf("unknown task %q (valid: classification, regression, clustering, reduction)", s)
 }
 
 // Table is data as loaded: every column, no target chosen yet.
@@ -157,7 +167,9 @@ func (d *Dataset) ClassCounts() []int {
 }
 
 // Dataset chooses the target and the task. target "" means the last column,
-// NoTarget means none (clustering). task Auto infers it: a nominal target is
+// NoTarget means none (clustering, or reduction when asked for). With
+// task Clustering or Reduction a target is kept as known classes that score
+// the result, never learned from. task Auto infers it: a nominal target is
 // classification; a numeric target whose values are all integers with at most
 // 20 distinct values is classification (classes named by value); any other
 // numeric target is regression. Rows whose target is missing are dropped; an
@@ -181,11 +193,14 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 		}
 	}
 	if ti < 0 {
-		if task != Auto && task != Clustering {
+		if task.Supervised() {
 			return nil, fmt.Errorf("%s: %s needs a target column", t.Name, task)
 		}
+		if task == Auto {
+			task = Clustering
+		}
 		return &Dataset{Name: t.Name, Source: t.Source, Features: append([]Column(nil), t.Columns...),
-			X: mat.DenseCopyOf(t.Data), Task: Clustering}, nil
+			X: mat.DenseCopyOf(t.Data), Task: task}, nil
 	}
 	if p == 1 {
 		return nil, fmt.Errorf("%s: the target %q is the only column; there are no features", t.Name, t.Columns[ti].Name)
@@ -245,8 +260,15 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 	}
 	d.Task = task
 	switch task {
-	case Clustering:
-		return nil, fmt.Errorf("%s: clustering takes no target; use the target %q", t.Name, NoTarget)
+	case Clustering, Reduction:
+		// The target is not learned: its classes only score the result.
+		if inferTask(tc, y) != Classification {
+			return nil, fmt.Errorf("%s: %s scores against known classes, and target %q is numeric with many values; use the target %q for none",
+				t.Name, task, tc.Name, NoTarget)
+		}
+		if err := d.encodeClasses(tc); err != nil {
+			return nil, err
+		}
 	case Regression:
 		if tc.Kind == Nominal {
 			return nil, fmt.Errorf("%s: target %q is nominal (%d levels); regression needs a numeric target", t.Name, tc.Name, len(tc.Levels))

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -124,46 +123,6 @@ func spread(left, right string, w int) string {
 		lw = ansi.StringWidth(left)
 	}
 	return left + strings.Repeat(" ", max(w-lw-rw, 1)) + right
-}
-
-// num formats a metric for people: 3 decimals in [0.001, 1000), else 3
-// significant digits; NaN is "n/a".
-func num(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "n/a"
-	case math.IsInf(v, 0):
-		if v > 0 {
-			return "+Inf"
-		}
-		return "-Inf"
-	case v == 0:
-		return "0"
-	case math.Abs(v) >= 0.001 && math.Abs(v) < 1000:
-		return fmt.Sprintf("%.3f", v)
-	}
-	return fmt.Sprintf("%.3g", v)
-}
-
-// metricText formats a metric by its name: counts as whole numbers.
-func metricText(name string, v float64) string {
-	if name == "clusters" && v == math.Trunc(v) && !math.IsInf(v, 0) {
-		return fmt.Sprintf("%d", int64(v))
-	}
-	return num(v)
-}
-
-// secs formats a duration in seconds compactly.
-func secs(s float64) string {
-	switch {
-	case math.IsNaN(s) || s < 0:
-		return "–"
-	case s < 10:
-		return fmt.Sprintf("%.2f s", s)
-	case s < 600:
-		return fmt.Sprintf("%.0f s", s)
-	}
-	return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
 }
 
 // panel draws a rounded box of exactly w x h with title set into its top

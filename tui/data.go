@@ -16,6 +16,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -761,7 +762,7 @@ func histogram(y []float64, k int) ([]string, []float64) {
 	switch {
 	case lo > hi: // no finite value
 	case lo == hi:
-		labels, counts = []string{num(lo)}, []float64{float64(finite)}
+		labels, counts = []string{numfmt.Score(lo)}, []float64{float64(finite)}
 	default:
 		counts = make([]float64, k)
 		half := hi/2 - lo/2 // finite and > 0 for finite lo < hi

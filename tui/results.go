@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -492,12 +493,12 @@ func (s *resultsScreen) scoreLine() string {
 		if !ok {
 			continue
 		}
-		p := st.Muted.Render(metricLabel(k)+" ") + st.Value.Render(metricText(k, v))
+		p := st.Muted.Render(metrics.Lookup(k).Label+" ") + st.Value.Render(metrics.Lookup(k).Format(v))
 		if sd, ok := res.Std[k]; ok && len(res.Folds) > 1 {
-			p += st.Muted.Render(" ±" + num(sd))
+			p += st.Muted.Render(" ±" + numfmt.Score(sd))
 		}
 		if b, ok := res.Baseline[k]; ok {
-			p += st.Muted.Render(" (baseline " + num(b) + ")")
+			p += st.Muted.Render(" (baseline " + numfmt.Score(b) + ")")
 		}
 		parts = append(parts, p)
 	}
@@ -522,7 +523,7 @@ func (s *resultsScreen) summaryView(h int) string {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		main := primaryMetric(r.data.Task, res.Metrics)
+		main := metrics.Primary(r.data.Task, res.Metrics)
 		slices.SortStableFunc(keys, func(a, b string) int {
 			switch {
 			case a == main:
@@ -537,7 +538,7 @@ func (s *resultsScreen) summaryView(h int) string {
 			base, hasBase := res.Baseline[k]
 			vs := st.Value
 			if hasBase && !math.IsNaN(v) && !math.IsNaN(base) && v != base {
-				if (v > base) == higherIsBetter(k) {
+				if metrics.Lookup(k).Compare(v, base) > 0 {
 					vs = st.Good
 				} else {
 					vs = st.Bad
@@ -545,13 +546,13 @@ func (s *resultsScreen) summaryView(h int) string {
 			}
 			bs, sd := "", ""
 			if hasBase {
-				bs = num(base)
+				bs = numfmt.Score(base)
 			}
 			if x, ok := res.Std[k]; ok && len(res.Folds) > 1 {
-				sd = num(x)
+				sd = numfmt.Score(x)
 			}
-			line := st.Text.Render(fmt.Sprintf("%-18s ", clip(metricLabel(k), 18))) +
-				vs.Render(fmt.Sprintf("%10s", metricText(k, v))) + st.Muted.Render(fmt.Sprintf(" %10s", bs))
+			line := st.Text.Render(fmt.Sprintf("%-18s ", clip(metrics.Lookup(k).Label, 18))) +
+				vs.Render(fmt.Sprintf("%10s", metrics.Lookup(k).Format(v))) + st.Muted.Render(fmt.Sprintf(" %10s", bs))
 			if cv {
 				line += st.Muted.Render(fmt.Sprintf(" %10s", sd))
 			}
@@ -586,18 +587,18 @@ func (s *resultsScreen) summaryView(h int) string {
 	kv("evaluation", r.evalDesc())
 	kv("seed", fmt.Sprint(r.opts.Seed))
 	if res != nil {
-		kv("fit time", secs(res.FitSecs)+" (wall "+secs(r.wall.Seconds())+")")
+		kv("fit time", numfmt.Seconds(res.FitSecs)+" (wall "+numfmt.Seconds(r.wall.Seconds())+")")
 		if res.Prep != nil && len(res.Prep.Features) != len(r.data.Features) {
 			kv("model saw", fmt.Sprintf("%d features after preprocessing", len(res.Prep.Features)))
 		}
 	}
 	// Per-fold scores under cross-validation.
 	if res != nil && len(res.Folds) > 1 {
-		main := primaryMetric(r.data.Task, res.Metrics)
-		left = append(left, "", st.Header.Render(fmt.Sprintf("%s per fold", metricLabel(main))))
+		main := metrics.Primary(r.data.Task, res.Metrics)
+		left = append(left, "", st.Header.Render(fmt.Sprintf("%s per fold", metrics.Lookup(main).Label)))
 		var row []string
 		for i, f := range res.Folds {
-			row = append(row, fmt.Sprintf("%d:%s", i+1, num(f[main])))
+			row = append(row, fmt.Sprintf("%d:%s", i+1, numfmt.Score(f[main])))
 		}
 		left = append(left, wrapItems(row, 46)...)
 	}
@@ -666,7 +667,7 @@ func (s *resultsScreen) coefsTitle() string {
 	}
 	t := fmt.Sprintf(" weights for %s", out)
 	if s.output < len(c.Intercept) {
-		t += fmt.Sprintf(" · intercept %s", num(c.Intercept[s.output]))
+		t += fmt.Sprintf(" · intercept %s", numfmt.Score(c.Intercept[s.output]))
 	}
 	if r > 1 {
 		t += fmt.Sprintf(" · output %d of %d (o: next)", s.output+1, r)

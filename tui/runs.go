@@ -18,6 +18,8 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // runRecord is one run of this session. It is written only in Update, on
@@ -126,29 +128,14 @@ func describeEval(o eval.Options, t datasets.Task) string {
 	return fmt.Sprintf("%d/%d split", 100-test, test)
 }
 
-// primaryMetric is the score a run is ranked by: accuracy, R² or ARI (the
-// silhouette when clustering has no labels).
-func primaryMetric(t datasets.Task, m map[string]float64) string {
-	switch t {
-	case datasets.Classification:
-		return "accuracy"
-	case datasets.Regression:
-		return "r2"
-	}
-	if _, ok := m["ari"]; ok {
-		return "ari"
-	}
-	return "silhouette"
-}
-
 // score returns the run's primary metric, its spread over folds and its
 // baseline (NaN when unknown).
 func (r *runRecord) score() (name string, v, std, base float64) {
 	v, std, base = math.NaN(), math.NaN(), math.NaN()
 	if r.result == nil {
-		return primaryMetric(r.data.Task, nil), v, std, base
+		return metrics.Primary(r.data.Task, nil), v, std, base
 	}
-	name = primaryMetric(r.data.Task, r.result.Metrics)
+	name = metrics.Primary(r.data.Task, r.result.Metrics)
 	if x, ok := r.result.Metrics[name]; ok {
 		v = x
 	}
@@ -173,52 +160,6 @@ func keyParams(spec *engine.Spec, v engine.Values) string {
 		return "defaults"
 	}
 	return strings.Join(parts, " ")
-}
-
-func metricLabel(name string) string {
-	switch name {
-	case "r2":
-		return "R²"
-	case "ari":
-		return "ARI"
-	case "rmse":
-		return "RMSE"
-	case "mae":
-		return "MAE"
-	case "mse":
-		return "MSE"
-	case "auc":
-		return "AUC"
-	case "mcc":
-		return "MCC"
-	case "log_loss":
-		return "log-loss"
-	case "macro_f1":
-		return "macro F1"
-	case "weighted_f1":
-		return "weighted F1"
-	}
-	return strings.ReplaceAll(name, "_", " ")
-}
-
-// shortMetric names the primary metric in the runs table.
-func shortMetric(name string) string {
-	switch name {
-	case "accuracy":
-		return "acc"
-	case "silhouette":
-		return "sil"
-	}
-	return metricLabel(name)
-}
-
-// higherIsBetter says which way a metric goes.
-func higherIsBetter(name string) bool {
-	switch name {
-	case "rmse", "mae", "mse", "log_loss", "error":
-		return false
-	}
-	return true
 }
 
 // runsKeys are the runs screen's keys.
@@ -427,15 +368,15 @@ func (s *runsScreen) rebuild() {
 			score = st
 		}
 		if !math.IsNaN(v) {
-			score = shortMetric(name) + " " + num(v)
+			score = metrics.Lookup(name).Short + " " + numfmt.Score(v)
 			if !math.IsNaN(std) && r.opts.Folds >= 2 {
-				score += " ±" + strings.TrimPrefix(num(std), "0")
+				score += " ±" + strings.TrimPrefix(numfmt.Score(std), "0")
 			}
 		}
 		vs := r.status()
 		if r.done && r.err == nil && !math.IsNaN(v) && !math.IsNaN(base) {
 			switch {
-			case v > base == higherIsBetter(name) && v != base:
+			case metrics.Lookup(name).Compare(v, base) > 0:
 				vs = "better"
 			case v == base:
 				vs = "same"
@@ -445,7 +386,7 @@ func (s *runsScreen) rebuild() {
 		}
 		t := "–"
 		if r.done {
-			t = secs(r.wall.Seconds())
+			t = numfmt.Seconds(r.wall.Seconds())
 		}
 		row := table.Row{
 			fmt.Sprintf("%s%2d", mark, r.id), r.dataLabel(), r.spec.Name, keyParams(r.spec, r.values),
@@ -526,7 +467,7 @@ func (s *runsScreen) compareView() string {
 		row("evaluation", a.evalDesc(), b.evalDesc(), st.Text, st.Text),
 		row("seed", fmt.Sprint(a.opts.Seed), fmt.Sprint(b.opts.Seed), st.Text, st.Text),
 		row("status", a.status(), b.status(), st.Text, st.Text),
-		row("time", secs(a.wall.Seconds()), secs(b.wall.Seconds()), st.Text, st.Text),
+		row("time", numfmt.Seconds(a.wall.Seconds()), numfmt.Seconds(b.wall.Seconds()), st.Text, st.Text),
 		"",
 	}
 	names := map[string]bool{}
@@ -555,13 +496,13 @@ func (s *runsScreen) compareView() string {
 		x, y := get(a, k), get(b, k)
 		sx, sy := st.Text, st.Text
 		if !math.IsNaN(x) && !math.IsNaN(y) && x != y {
-			if (x > y) == higherIsBetter(k) {
+			if metrics.Lookup(k).Compare(x, y) > 0 {
 				sx, sy = st.Good, st.Muted
 			} else {
 				sx, sy = st.Muted, st.Good
 			}
 		}
-		lines = append(lines, row(metricLabel(k), num(x), num(y), sx, sy))
+		lines = append(lines, row(metrics.Lookup(k).Label, numfmt.Score(x), numfmt.Score(y), sx, sy))
 	}
 	if diff := splitDiffs(a, b); len(diff) == 0 {
 		lines = append(lines, "", st.Muted.Render(" same data, target, task, evaluation and seed: identical splits, a fair comparison"))

@@ -16,6 +16,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -337,10 +338,10 @@ func (s *trainScreen) statusLines() string {
 	if s.finished {
 		elapsed = s.run.wall
 	}
-	info = append(info, secs(elapsed.Seconds()))
+	info = append(info, numfmt.Seconds(elapsed.Seconds()))
 	if !math.IsNaN(frac) && frac > 0 && frac < 1 && !s.finished {
 		eta := time.Duration(float64(elapsed) * (1 - frac) / frac)
-		info = append(info, "ETA "+secs(eta.Seconds()))
+		info = append(info, "ETA "+numfmt.Seconds(eta.Seconds()))
 	}
 	switch {
 	case s.stopping:
@@ -358,17 +359,17 @@ func (s *trainScreen) statusLines() string {
 	line1 := " " + barView + "  " + st.Text.Render(strings.Join(info, " · "))
 
 	lossName, errName := valNames(s.run.data.Task)
-	vals := []string{st.Muted.Render("train loss ") + st.Value.Render(num(p.Point.TrainLoss))}
+	vals := []string{st.Muted.Render("train loss ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
 	if s.run.data.Task != datasets.Clustering {
 		vals = append(vals,
-			st.Muted.Render(lossName+" ")+st.Value.Render(num(s.lastVal.ValLoss)),
-			st.Muted.Render(errName+" ")+st.Value.Render(num(s.lastVal.ValError)))
+			st.Muted.Render(lossName+" ")+st.Value.Render(numfmt.Score(s.lastVal.ValLoss)),
+			st.Muted.Render(errName+" ")+st.Value.Render(numfmt.Score(s.lastVal.ValError)))
 		if !math.IsNaN(s.baseErr) {
 			what := "baseline error"
 			if s.run.data.Task == datasets.Regression {
 				what = "baseline RMSE"
 			}
-			vals = append(vals, st.Muted.Render(fmt.Sprintf("(%s %s)", what, num(s.baseErr))))
+			vals = append(vals, st.Muted.Render(fmt.Sprintf("(%s %s)", what, numfmt.Score(s.baseErr))))
 		}
 	}
 	line2 := " " + strings.Join(vals, "   ")

@@ -66,8 +66,8 @@ func (e *DivergedError) Unwrap() error { return engine.ErrDiverged }
 //     training part only;
 //   - a fresh model is fitted per fold, seeded with opt.Seed;
 //   - metrics are computed on held-out rows only: for a hold-out on its test
-//     rows, under k-fold CV per fold and then the mean and (population)
-//     standard deviation over folds, under leave-one-out once on the pooled
+//     rows, under k-fold CV per fold and then the mean and sample
+//     standard deviation (k-1) over folds, under leave-one-out once on the pooled
 //     predictions. The baseline (majority class with the class prior as its
 //     probabilities, or the training mean) is evaluated on the same folds.
 //
@@ -510,8 +510,9 @@ func (rn *runner) baseMetrics(one fitted, model map[string]float64) map[string]f
 	return b
 }
 
-// meanStd averages per-fold metrics; the spread is the population standard
-// deviation (numpy's default, as people compute it from cross_val_score).
+// meanStd averages per-fold metrics; the spread is the sample standard
+// deviation (divisor k-1), the estimate of how much a fold's score varies
+// that Weka reports and that comparisons between runs need.
 func meanStd(folds []map[string]float64) (mean, std map[string]float64) {
 	mean, std = map[string]float64{}, map[string]float64{}
 	if len(folds) == 0 {
@@ -527,7 +528,7 @@ func meanStd(folds []map[string]float64) (mean, std map[string]float64) {
 		for f, m := range folds {
 			xs[f] = m[key]
 		}
-		mean[key], std[key] = stat.PopMeanStdDev(xs, nil)
+		mean[key], std[key] = stat.MeanStdDev(xs, nil)
 	}
 	return mean, std
 }

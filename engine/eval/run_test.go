@@ -155,8 +155,16 @@ func TestCrossValidation(t *testing.T) {
 		for f, m := range res.Folds {
 			xs[f] = m[key]
 		}
-		mean, std := stat.PopMeanStdDev(xs, nil)
-		if res.Metrics[key] != mean || res.Std[key] != std {
+		// The sample standard deviation: divisor k-1 (documented).
+		mean, ss := 0.0, 0.0
+		for _, x := range xs {
+			mean += x / 5
+		}
+		for _, x := range xs {
+			ss += (x - mean) * (x - mean)
+		}
+		std := math.Sqrt(ss / 4)
+		if math.Abs(res.Metrics[key]-mean) > 1e-15 || math.Abs(res.Std[key]-std) > 1e-12 {
 			t.Errorf("%s: mean %v std %v, want %v %v", key, res.Metrics[key], res.Std[key], mean, std)
 		}
 	}

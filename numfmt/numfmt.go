@@ -1,0 +1,199 @@
+// Package numfmt formats numbers for people. The CLI's reports, the TUI and
+// the metric table all use it, so a value reads the same everywhere: scores
+// with three decimals, parameters in their shortest exact form with a tidy
+// exponent (1e6, not 1e+06), durations with SI units (850 µs, 1.2 s), and a
+// missing value as "n/a". It imports nothing of tealab's, so that any
+// package may use it.
+package numfmt
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Missing is how a value that does not exist (NaN) is shown.
+const Missing = "n/a"
+
+// special formats NaN and ±Inf; ok is false for finite values.
+func special(v float64) (string, bool) {
+	switch {
+	case math.IsNaN(v):
+		return Missing, true
+	case math.IsInf(v, 1):
+		return "+Inf", true
+	case math.IsInf(v, -1):
+		return "-Inf", true
+	}
+	return "", false
+}
+
+// Score formats a metric: three decimals in [0.001, 1000), otherwise three
+// significant digits; zero is "0".
+func Score(v float64) string {
+	if s, ok := special(v); ok {
+		return s
+	}
+	switch a := math.Abs(v); {
+	case v == 0:
+		return "0"
+	case a >= 0.001 && a < 1000:
+		return Fixed(v, 3)
+	}
+	return Sig(v, 3)
+}
+
+// Fixed formats v with d decimals and never shows "-0".
+func Fixed(v float64, d int) string {
+	if s, ok := special(v); ok {
+		return s
+	}
+	s := strconv.FormatFloat(v, 'f', d, 64)
+	if strings.HasPrefix(s, "-") && strings.Trim(s, "-0.") == "" {
+		s = s[1:]
+	}
+	return s
+}
+
+// Sig formats v with n significant digits: plain notation for magnitudes in
+// [1e-4, 1e6), else an exponent written without "+" or leading zeros
+// (1.2e6, 3e-7). Trailing zeros are dropped.
+func Sig(v float64, n int) string {
+	if s, ok := special(v); ok {
+		return s
+	}
+	if v == 0 {
+		return "0"
+	}
+	return tidy(strconv.FormatFloat(v, 'g', max(n, 1), 64), n)
+}
+
+// Param formats a parameter value or range bound in its shortest form that
+// parses back to exactly v: plain from 1e-4 up to 1e5 (0.001, 2.5, 10000),
+// an exponent beyond (1e5, 1e6, 2.5e-7), so that the bounds of one range
+// read alike.
+func Param(v float64) string {
+	if s, ok := special(v); ok {
+		return s
+	}
+	if v == 0 {
+		return "0"
+	}
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(v, 'e', -1, 64), "e")
+	e, _ := strconv.Atoi(exp)
+	if e >= 5 || e < -4 {
+		return mant + "e" + strconv.Itoa(e)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// Value formats a count or a measurement: whole numbers plainly (below
+// 1e15), others with four significant digits.
+func Value(v float64) string {
+	if s, ok := special(v); ok {
+		return s
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return Sig(v, 4)
+}
+
+// tidy rewrites strconv's 'g' output: the exponent without "+" and leading
+// zeros, the mantissa without trailing zeros; magnitudes in [1e-4, 1e6)
+// come back in plain notation with at most n significant digits (n < 0:
+// as many as strconv gave).
+func tidy(s string, n int) string {
+	mant, exp, hasExp := strings.Cut(s, "e")
+	if hasExp {
+		e, err := strconv.Atoi(exp)
+		if err == nil && e >= -4 && e < 6 {
+			v, _ := strconv.ParseFloat(s, 64)
+			prec := -1
+			if n > 0 {
+				prec = max(n-1-e, 0)
+			}
+			return trimZeros(strconv.FormatFloat(v, 'f', prec, 64))
+		}
+		mant = trimZeros(mant)
+		return mant + "e" + strconv.Itoa(e)
+	}
+	return trimZeros(mant)
+}
+
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	s = strings.TrimSuffix(s, ".")
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// Seconds formats a duration given in seconds with an SI unit and two or
+// three significant digits: "850 µs", "12 ms", "1.2 s", "42 s", "3m05s",
+// "2h04m". A negative or NaN duration is "n/a".
+func Seconds(s float64) string {
+	switch {
+	case math.IsNaN(s) || s < 0:
+		return Missing
+	case math.IsInf(s, 1):
+		return "+Inf s"
+	case s == 0:
+		return "0 s"
+	case s < 1e-6:
+		return trimZeros(strconv.FormatFloat(s*1e9, 'f', decimals(s*1e9), 64)) + " ns"
+	case s < 1e-3:
+		return trimZeros(strconv.FormatFloat(s*1e6, 'f', decimals(s*1e6), 64)) + " µs"
+	case s < 1:
+		return trimZeros(strconv.FormatFloat(s*1e3, 'f', decimals(s*1e3), 64)) + " ms"
+	case s < 60:
+		return trimZeros(strconv.FormatFloat(s, 'f', decimals(s), 64)) + " s"
+	case s < 3600:
+		t := int(math.Round(s))
+		return fmt.Sprintf("%dm%02ds", t/60, t%60)
+	}
+	t := int(math.Round(s / 60))
+	return fmt.Sprintf("%dh%02dm", t/60, t%60)
+}
+
+// decimals keeps two significant digits below 10 and none above, so that
+// 1.23 reads 1.2 and 123 reads 123.
+func decimals(v float64) int {
+	if v < 10 {
+		return 1
+	}
+	return 0
+}
+
+// Count is n with its noun, pluralised with an s: "1 fold", "3 folds".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + Plural(noun)
+}
+
+// Plural adds the English plural ending to a regular noun.
+func Plural(noun string) string {
+	switch {
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "ch"):
+		return noun + "es"
+	case strings.HasSuffix(noun, "y") && len(noun) > 1 && !strings.ContainsRune("aeiou", rune(noun[len(noun)-2])):
+		return noun[:len(noun)-1] + "ies"
+	}
+	return noun + "s"
+}
+
+// Percent formats a fraction as a percentage with up to one decimal: 0.2 is
+// "20%", 0.125 "12.5%".
+func Percent(f float64) string {
+	if s, ok := special(f); ok {
+		return s
+	}
+	return trimZeros(strconv.FormatFloat(f*100, 'f', 1, 64)) + "%"
+}

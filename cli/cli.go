@@ -13,6 +13,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	_ "github.com/tealab/tealab/engine/models" // registers every model family
+	"github.com/tealab/tealab/engine/runs"
 )
 
 // Exit statuses.
@@ -39,8 +40,8 @@ func commands() []command {
 	return []command{
 		{"datasets", "tealab datasets [--json]", "list the built-in datasets and the synthetic generators", runDatasets},
 		{"models", "tealab models [--json]", "list every model with its hyperparameters, defaults and ranges", runModels},
-		{"describe", "tealab describe --data SOURCE [--target COL] [--task T] [--json]", "columns, kinds, missing counts, class balance or target summary", runDescribe},
-		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE]", "fit and evaluate a model, print a report", runTrain},
+		{"describe", "tealab describe --data SOURCE [--target COL] [--task T] [--drop COLS] [--json]", "columns, kinds, missing counts, class balance or target summary", runDescribe},
+		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE]", "fit and evaluate a model, print a report", runTrain},
 	}
 }
 
@@ -165,32 +166,46 @@ func (p paramFlag) Set(s string) error {
 // dataFlags are the flags that choose a dataset.
 type dataFlags struct {
 	source, target, task string
+	drop                 listFlag
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&d.source, "data", "", "dataset: built-in name, generator[:knobs] or file path")
 	fs.StringVar(&d.target, "target", "", "target column (default: the last column; '-' for none)")
-	fs.StringVar(&d.task, "task", "", "classification, regression or clustering (default: inferred from the target)")
+	fs.StringVar(&d.task, "task", "", "classification, regression, clustering or reduction (default: inferred from the target)")
+	fs.Var(&d.drop, "drop", "columns to leave out, e.g. id,name (repeatable)")
 }
 
-// load opens the source and chooses the target and task.
+// choice is the data as the flags chose it.
+func (d *dataFlags) choice() runs.Data {
+	return runs.Data{Source: d.source, Target: d.target, Task: d.task, Drop: d.drop}
+}
+
+// load opens the source, drops columns, and chooses the target and task.
 func (d *dataFlags) load(cmd string) (*datasets.Dataset, error) {
 	if d.source == "" {
 		return nil, usagef("%s: --data is required (a built-in such as iris, a generator such as moons, or a file)", cmd)
 	}
-	task := datasets.Auto
 	if d.task != "" {
-		t, err := datasets.ParseTask(d.task)
-		if err != nil {
+		if _, err := datasets.ParseTask(d.task); err != nil {
 			return nil, usageError{err.Error()}
 		}
-		task = t
 	}
-	tab, err := datasets.Open(d.source)
-	if err != nil {
-		return nil, err
+	return d.choice().Open()
+}
+
+// listFlag collects comma-separated names from repeated flags.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	for _, name := range strings.Split(s, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			*l = append(*l, name)
+		}
 	}
-	return tab.Dataset(d.target, task)
+	return nil
 }
 
 func oneLine(s string) string {

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tealab/tealab/engine/runs"
 )
 
 // run calls Main in-process and returns stdout, stderr and the exit status.
@@ -142,13 +145,28 @@ func TestTrainSave(t *testing.T) {
 	}
 	var r struct {
 		Metrics map[string]float64
-		Recipe  recipe
+		Recipe  struct{ Model, Data string }
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := r.Metrics["r2"]; !ok || r.Recipe.Model != "ridge" || r.Recipe.Data != "diabetes" {
 		t.Errorf("saved %s", data)
+	}
+	// It loads back with identical parameters and metrics.
+	back, err := runs.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := run(t, "train", "--data", "diabetes", "--model", "ridge", "--json")
+	var again runs.Record
+	if err := json.Unmarshal([]byte(out), &again); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Params, again.Params) || !reflect.DeepEqual(back.Result.Params, again.Result.Params) ||
+		!reflect.DeepEqual(back.Result.Metrics, again.Result.Metrics) || back.Result.Params.Float("alpha") != 1 {
+		t.Errorf("loaded back %v %v %v, want %v %v %v", back.Params, back.Result.Params, back.Result.Metrics,
+			again.Params, again.Result.Params, again.Result.Metrics)
 	}
 }
 
@@ -240,7 +258,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestRecipeCommandIsShellQuoted(t *testing.T) {
-	got := shellCommand("tealab train", []string{"--data", "my data.csv", "--param", "loss=0,1;5,0", "--param", "x=it's"})
+	got := runs.ShellCommand("tealab train", []string{"--data", "my data.csv", "--param", "loss=0,1;5,0", "--param", "x=it's"})
 	want := `tealab train --data 'my data.csv' --param 'loss=0,1;5,0' --param 'x=it'\''s'`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
 )
 
@@ -20,52 +22,126 @@ import (
 // it does not exist.
 func num(x float64) string { return numfmt.Fixed(x, 4) }
 
-// writeReport prints the readable report of a training run.
-func writeReport(out io.Writer, d *datasets.Dataset, spec *engine.Spec, r *eval.Result) error {
+// The text report of `tealab train` is built from sections. Each section
+// registers itself (in this file, or in a file of its own beside the
+// capability it shows) with what it needs of a run; the report prints the
+// sections whose needs are met, in order. A new family's section is a new
+// file: nothing here changes (DESIGN.md contract 8).
+
+// section is one part of the report.
+type section struct {
+	name  string
+	order int                       // position in the report
+	needs func(r *runs.Record) bool // nil: always
+	write func(w io.Writer, r *runs.Record)
+}
+
+var sections []section
+
+// addSection registers a section, keeping the list in order.
+func addSection(s section) {
+	sections = append(sections, s)
+	sort.SliceStable(sections, func(i, j int) bool { return sections[i].order < sections[j].order })
+}
+
+// learned returns what the run's model learned under a capability's name,
+// of the type that capability holds.
+func learned[T any](r *runs.Record, name string) (T, bool) {
+	var zero T
+	if r.Result == nil {
+		return zero, false
+	}
+	v, ok := r.Result.Learned[name].(T)
+	return v, ok
+}
+
+// hasLearned is a section's needs: the run's model offers the capability.
+func hasLearned(name string) func(*runs.Record) bool {
+	return func(r *runs.Record) bool { return r.Result != nil && r.Result.Learned[name] != nil }
+}
+
+// writeReport prints the readable report of a run: every section whose
+// needs the run meets.
+func writeReport(out io.Writer, r *runs.Record) error {
+	for _, s := range sections {
+		if s.needs == nil || s.needs(r) {
+			s.write(out, r)
+		}
+	}
+	return nil
+}
+
+func init() {
+	addSection(section{name: "header", order: 0, write: writeHeader})
+	addSection(section{name: "warnings", order: 5, write: writeWarnings,
+		needs: func(r *runs.Record) bool { return len(r.Result.Warnings) > 0 }})
+	addSection(section{name: "metrics", order: 10, write: writeMetrics})
+	addSection(section{name: "folds", order: 20, write: writeFolds,
+		needs: func(r *runs.Record) bool { return len(r.Result.Folds) > 0 && len(r.Result.Folds) <= 20 }})
+	addSection(section{name: "confusion", order: 30, write: writeConfusion,
+		needs: func(r *runs.Record) bool { return r.Result.Confusion != nil }})
+	addSection(section{name: "history", order: 90, write: writeHistory,
+		needs: func(r *runs.Record) bool { return len(r.Result.History) > 0 }})
+	addSection(section{name: "time", order: 100, write: func(out io.Writer, r *runs.Record) {
+		fmt.Fprintf(out, "\nfit time %s\n", numfmt.Seconds(r.Result.FitSecs))
+	}})
+}
+
+func writeHeader(out io.Writer, r *runs.Record) {
+	res, spec := r.Result, r.Spec
 	title := spec.Title
-	if desc := spec.Describe(r.Params); desc != "" {
+	if desc := spec.Describe(res.Params); desc != "" {
 		title += " (" + desc + ")"
 	}
-	fmt.Fprintf(out, "%s · %s · %s · seed %d\n", d.Name, title, r.Eval, r.Seed)
-	shape := fmt.Sprintf("%d rows · %d features · %s", r.Rows, r.Features, r.Task)
-	if d.Task == datasets.Classification {
-		shape += fmt.Sprintf(" (%d classes)", len(d.Classes))
+	fmt.Fprintf(out, "%s · %s · %s · seed %d\n", res.Dataset, title, res.Eval, res.Seed)
+	shape := fmt.Sprintf("%d rows · %d features · %s", res.Rows, res.Features, res.Task)
+	if res.Task == datasets.Classification.String() && r.Dataset != nil {
+		shape += fmt.Sprintf(" (%d classes)", len(r.Dataset.Classes))
+	}
+	if res.FittedOn != "" {
+		shape += " · model shown fitted on " + res.FittedOn
 	}
 	fmt.Fprintln(out, shape)
+}
 
+func writeWarnings(out io.Writer, r *runs.Record) {
+	fmt.Fprintln(out)
+	for _, w := range r.Result.Warnings {
+		fmt.Fprintln(out, "warning: "+w)
+	}
+}
+
+func writeMetrics(out io.Writer, r *runs.Record) {
+	res := r.Result
+	task, _ := datasets.ParseTask(res.Task)
 	fmt.Fprintln(out)
 	header := []string{"metric", "value"}
-	if len(r.Std) > 0 {
+	if len(res.Std) > 0 {
 		header = append(header, "± std")
 	}
 	rows := [][]string{append(header, "baseline")}
-	for _, k := range metrics.Ordered(d.Task, r.Metrics) {
-		row := []string{k, num(r.Metrics[k])}
-		if len(r.Std) > 0 {
-			row = append(row, num(r.Std[k]))
+	for _, k := range metrics.Ordered(task, res.Metrics) {
+		info := metrics.Lookup(k)
+		value := num(res.Metrics[k])
+		if info.Count {
+			value = info.Format(res.Metrics[k])
 		}
-		b, ok := r.Baseline[k]
+		row := []string{k, value}
+		if len(res.Std) > 0 {
+			row = append(row, num(res.Std[k]))
+		}
+		b, ok := res.Baseline[k]
 		if !ok {
 			b = math.NaN()
 		}
 		rows = append(rows, append(row, num(b)))
 	}
 	writeTable(out, rows)
-	if len(r.Folds) > 0 && len(r.Folds) <= 20 {
-		writeFolds(out, d.Task, r.Folds)
-	}
-	if r.Confusion != nil {
-		writeConfusion(out, r.Confusion, r.Classes)
-	}
-	if r.Coefs != nil {
-		writeCoefficients(out, r.Coefs)
-	}
-	writeHistory(out, spec.Unit, r.History)
-	fmt.Fprintf(out, "\nfit time %.3f s\n", r.FitSecs)
-	return nil
 }
 
-func writeFolds(out io.Writer, task datasets.Task, folds []map[string]float64) {
+func writeFolds(out io.Writer, r *runs.Record) {
+	folds := r.Result.Folds
+	task, _ := datasets.ParseTask(r.Result.Task)
 	keys := metrics.Ordered(task, folds[0])
 	if len(keys) > 4 {
 		keys = keys[:4]
@@ -82,7 +158,8 @@ func writeFolds(out io.Writer, task datasets.Task, folds []map[string]float64) {
 	writeTable(out, rows)
 }
 
-func writeConfusion(out io.Writer, c *metrics.Confusion, per []metrics.ClassReport) {
+func writeConfusion(out io.Writer, r *runs.Record) {
+	c, per := r.Result.Confusion, r.Result.Classes
 	fmt.Fprintln(out, "\nconfusion matrix (rows: actual, columns: predicted):")
 	rows := [][]string{{"actual \\ predicted"}}
 	for _, l := range c.Labels {
@@ -108,12 +185,17 @@ func writeConfusion(out io.Writer, c *metrics.Confusion, per []metrics.ClassRepo
 	writeTable(out, rows)
 }
 
-func writeCoefficients(out io.Writer, c *engine.Coefficients) {
-	if c.Weights == nil {
+func init() {
+	addSection(section{name: "coefficients", order: 40, write: writeCoefficients, needs: hasLearned("coefficients")})
+}
+
+func writeCoefficients(out io.Writer, r *runs.Record) {
+	c, ok := learned[*engine.Coefficients](r, "coefficients")
+	if !ok || c.Weights == nil {
 		return
 	}
 	rows, cols := c.Weights.Dims()
-	fmt.Fprintln(out, "\ncoefficients (first fold, on the prepared features):")
+	fmt.Fprintf(out, "\ncoefficients (model fitted on %s, on the prepared features):\n", r.Result.FittedOn)
 	table := [][]string{{"feature"}}
 	for i := 0; i < rows; i++ {
 		name := "y"
@@ -174,16 +256,18 @@ func writeTable(out io.Writer, rows [][]string) {
 
 // writeHistory draws the training loss (and validation loss where known) as
 // a small chart. A single step is reported as numbers, not a chart.
-func writeHistory(out io.Writer, unit string, h []eval.Point) {
-	if len(h) == 0 {
-		return
-	}
+func writeHistory(out io.Writer, r *runs.Record) {
+	h, unit := r.Result.History, r.Spec.Unit
 	if unit == "" {
 		unit = "step"
 	}
+	which := ""
+	if len(r.Result.FoldHistories) > 1 {
+		which = " (fold 1)"
+	}
 	last := h[len(h)-1]
-	fmt.Fprintf(out, "\nhistory: %d %s(s); final training loss %s, validation loss %s, validation error %s\n",
-		len(h), unit, num(last.TrainLoss), num(last.ValLoss), num(last.ValError))
+	fmt.Fprintf(out, "\nhistory%s: %s; final training loss %s, validation loss %s, validation error %s\n",
+		which, numfmt.Count(len(h), unit), num(last.TrainLoss), num(last.ValLoss), num(last.ValError))
 	if len(h) < 2 {
 		return
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,7 +13,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
-	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/engine/runs"
 )
 
 // trainFlags are the flags of `tealab train` (and the lab's start-up flags).
@@ -75,17 +74,18 @@ func (t *trainFlags) resolve(cmd string, task datasets.Task) (*engine.Spec, engi
 	if err != nil {
 		return nil, nil, usageError{err.Error()}
 	}
-	if !spec.Supports(task) {
+	if _, ok := spec.RunsOn(task); !ok {
 		return nil, nil, usagef("model %s does not do %s (it does %s); models for %s: %s",
 			spec.Name, task, strings.Join(taskNames(spec.Tasks), ", "), task, strings.Join(modelsFor(task), ", "))
 	}
 	return spec, v, nil
 }
 
+// modelsFor lists the models that run on data of task.
 func modelsFor(task datasets.Task) []string {
 	var names []string
 	for _, s := range engine.Specs() {
-		if s.Supports(task) {
+		if _, ok := s.RunsOn(task); ok {
 			names = append(names, s.Name)
 		}
 	}
@@ -93,74 +93,6 @@ func modelsFor(task datasets.Task) []string {
 		return []string{"none yet"}
 	}
 	return names
-}
-
-// record is what --save writes and --json prints: the result, the fitted
-// coefficients where the model has them, and the recipe that reproduces it.
-type record struct {
-	*eval.Result
-	extras
-}
-
-type extras struct {
-	Coefficients *coefficients `json:"coefficients,omitempty"`
-	Recipe       recipe        `json:"recipe"`
-}
-
-// coefficients are a linear model's weights (first fold), on the features as
-// the model saw them after preprocessing.
-type coefficients struct {
-	Features  []string              `json:"features"`
-	Outputs   []string              `json:"outputs"`
-	Weights   [][]metrics.JSONFloat `json:"weights"` // one row per output
-	Intercept []metrics.JSONFloat   `json:"intercept,omitempty"`
-}
-
-func newCoefficients(c *engine.Coefficients) *coefficients {
-	if c == nil || c.Weights == nil {
-		return nil
-	}
-	rows, cols := c.Weights.Dims()
-	out := &coefficients{Features: c.Features, Outputs: c.Outputs}
-	for i := 0; i < rows; i++ {
-		row := make([]metrics.JSONFloat, cols)
-		for j := range row {
-			row[j] = metrics.JSONFloat(c.Weights.At(i, j))
-		}
-		out.Weights = append(out.Weights, row)
-	}
-	for _, b := range c.Intercept {
-		out.Intercept = append(out.Intercept, metrics.JSONFloat(b))
-	}
-	return out
-}
-
-// MarshalJSON writes the result's fields followed by the extras. It is needed
-// because the embedded Result's own MarshalJSON would otherwise be promoted
-// and drop them.
-func (r record) MarshalJSON() ([]byte, error) {
-	res, err := json.Marshal(r.Result)
-	if err != nil {
-		return nil, err
-	}
-	ext, err := json.Marshal(r.extras)
-	if err != nil {
-		return nil, err
-	}
-	if len(res) < 2 || res[len(res)-1] != '}' || len(ext) < 2 || ext[0] != '{' {
-		return nil, fmt.Errorf("result is not a JSON object")
-	}
-	out := append(res[:len(res)-1:len(res)-1], ',')
-	return append(out, ext[1:]...), nil
-}
-
-type recipe struct {
-	Data    string            `json:"data"`
-	Source  string            `json:"source"`
-	Target  string            `json:"target,omitempty"`
-	Model   string            `json:"model"`
-	Params  map[string]string `json:"params"`
-	Command string            `json:"command"`
 }
 
 func runTrain(args []string, out io.Writer) error {
@@ -189,14 +121,17 @@ func runTrain(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	spec, v, err := tf.resolve("train", d.Task)
+	spec, _, err := tf.resolve("train", d.Task)
 	if err != nil {
 		return err
 	}
+	rec, err := runs.New(1, tf.data.choice(), d, spec, tf.params, opt)
+	if err != nil {
+		return usageError{err.Error()}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := eval.Run(ctx, d, spec, v, opt, nil)
-	if err != nil {
+	if err := rec.Run(ctx, nil); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("train: interrupted")
 		}
@@ -205,50 +140,19 @@ func runTrain(args []string, out io.Writer) error {
 		}
 		return fmt.Errorf("%s on %s: %w", spec.Name, d.Name, err)
 	}
-	rec := record{Result: res, extras: extras{Coefficients: newCoefficients(res.Coefs),
-		Recipe: recipe{Data: tf.data.source, Source: d.Source, Target: tf.data.target,
-			Model: spec.Name, Params: map[string]string{}, Command: shellCommand("tealab train", args)}}}
-	for k, x := range v {
-		rec.Recipe.Params[k] = engine.Format(x)
+	// The report comes first: a save that fails must not lose the run.
+	if *asJSON {
+		err = writeJSON(out, rec)
+	} else {
+		err = writeReport(out, rec)
+	}
+	if err != nil {
+		return err
 	}
 	if *save != "" {
-		if err := saveRecord(*save, rec); err != nil {
-			return err
+		if err := runs.Save(*save, rec); err != nil {
+			return fmt.Errorf("--save: %w (the report above is the run's; nothing was saved)", err)
 		}
-	}
-	if *asJSON {
-		return writeJSON(out, rec)
-	}
-	return writeReport(out, d, spec, res)
-}
-
-func saveRecord(path string, rec record) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--save: %w", err)
-	}
-	if err := writeJSON(f, rec); err != nil {
-		f.Close()
-		return fmt.Errorf("--save %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--save %s: %w", path, err)
 	}
 	return nil
-}
-
-// shellCommand joins a command line so that it can be pasted into a POSIX
-// shell: arguments with spaces or shell metacharacters are single-quoted.
-func shellCommand(prefix string, args []string) string {
-	var b strings.Builder
-	b.WriteString(prefix)
-	for _, a := range args {
-		b.WriteByte(' ')
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@%") == "" {
-			b.WriteString(a)
-			continue
-		}
-		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
-	}
-	return b.String()
 }

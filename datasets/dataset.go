@@ -380,3 +380,43 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	}
 	return &out
 }
+
+// Drop returns the table without the named columns (id columns, leaks),
+// sharing nothing with t. Dropping a column that does not exist, or every
+// column, is an error that lists the columns.
+func (t *Table) Drop(names ...string) (*Table, error) {
+	if len(names) == 0 {
+		return t, nil
+	}
+	gone := map[int]bool{}
+	for _, name := range names {
+		j := t.ColumnIndex(name)
+		if j < 0 {
+			return nil, fmt.Errorf("%s: cannot drop column %q: there is none (columns: %s)", t.Name, name, columnList(t.Columns))
+		}
+		gone[j] = true
+	}
+	n, p := t.Data.Dims()
+	if len(gone) == p {
+		return nil, fmt.Errorf("%s: dropping %s leaves no column", t.Name, strings.Join(names, ", "))
+	}
+	out := &Table{Name: t.Name, Source: t.Source}
+	var keep []int
+	for j, c := range t.Columns {
+		if !gone[j] {
+			keep = append(keep, j)
+			out.Columns = append(out.Columns, c)
+		}
+	}
+	out.Data = mat.NewDense(max(n, 1), len(keep), nil)
+	if n == 0 {
+		out.Data = &mat.Dense{}
+	}
+	for i := 0; i < n; i++ {
+		src, dst := t.Data.RawRowView(i), out.Data.RawRowView(i)
+		for k, j := range keep {
+			dst[k] = src[j]
+		}
+	}
+	return out, nil
+}

@@ -25,9 +25,16 @@ const maxPolyDegree = 10
 // missing values with the mean, one-hot encodes nominal columns, drops
 // constant columns, and neither expands nor standardises.
 type PrepOptions struct {
-	Standardize bool   // scale each feature to mean 0, population std 1 (applied last)
+	Standardize bool   // scale each numeric feature to mean 0, population std 1 (applied last)
 	Impute      string // numeric missing values: "mean" (default) or "median"
 	Degree      int    // polynomial expansion degree; 0 or 1 means none
+	// KeepNominal leaves nominal columns as level codes instead of one-hot
+	// encoding them (for models that split on or count levels).
+	KeepNominal bool
+	// KeepMissing leaves missing values as NaN instead of imputing them
+	// (for models that route or ignore them); a column with no value at all
+	// in the training rows is then dropped like a constant one.
+	KeepMissing bool
 }
 
 // Prep is a fitted preprocessing pipeline: impute, one-hot encode, drop
@@ -36,59 +43,120 @@ type PrepOptions struct {
 // applying it to test rows leaks nothing.
 type Prep struct {
 	in       int
-	imputer  Imputer
-	onehot   OneHot
+	imputer  *Imputer // nil when missing values are kept
+	onehot   *OneHot  // nil when nominal columns are kept as codes
 	dropper  ConstantDropper
 	poly     *Polynomial   // nil without expansion
 	std      *Standardizer // nil without standardisation
 	features []string
+	columns  []Column // what Apply returns, column by column
 	fitted   bool
 }
 
 // FitPrep fits the pipeline on training rows X whose columns cols describes
 // (nil cols means all numeric, named x0, x1, ...).
 func FitPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, error) {
+	p, _, err := FitApplyPrep(X, cols, opt)
+	return p, err
+}
+
+// FitApplyPrep fits the pipeline on X and returns X transformed too, as
+// Apply would, without transforming it a second time.
+func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
 	if opt.Impute == "" {
 		opt.Impute = "mean"
 	}
 	if opt.Impute != "mean" && opt.Impute != "median" {
-		return nil, fmt.Errorf("preprocessing: impute strategy %q is not one of mean, median", opt.Impute)
+		return nil, nil, fmt.Errorf("preprocessing: impute strategy %q is not one of mean, median", opt.Impute)
 	}
 	if opt.Degree < 0 || opt.Degree > maxPolyDegree {
-		return nil, fmt.Errorf("preprocessing: polynomial degree %d is out of range [0, %d]", opt.Degree, maxPolyDegree)
+		return nil, nil, fmt.Errorf("preprocessing: polynomial degree %d is out of range [0, %d]", opt.Degree, maxPolyDegree)
 	}
-	p := &Prep{imputer: Imputer{Strategy: opt.Impute}}
-	if err := p.imputer.Fit(X, cols); err != nil {
-		return nil, err
+	if opt.Degree >= 2 && (opt.KeepNominal || opt.KeepMissing) {
+		return nil, nil, errors.New("preprocessing: polynomial expansion needs nominal columns encoded and missing values imputed")
 	}
-	p.in = p.imputer.in
+	cols, err := checkFit("preprocessing", X, cols)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkFinite(X, cols); err != nil {
+		return nil, nil, err
+	}
+	_, p0 := X.Dims()
+	p := &Prep{in: p0}
 	Z := mat.DenseCopyOf(X)
-	p.imputer.fillInPlace(Z)
-	if err := p.onehot.Fit(Z, p.imputer.cols); err != nil {
-		return nil, err
+	if !opt.KeepMissing {
+		p.imputer = &Imputer{Strategy: opt.Impute}
+		if err := p.imputer.Fit(X, cols); err != nil {
+			return nil, nil, err
+		}
+		p.imputer.fillInPlace(Z)
 	}
-	Z = p.onehot.transform(Z)
-	if err := p.dropper.Fit(Z, p.onehot.Features()); err != nil {
-		return nil, err
+	outCols := cols
+	if !opt.KeepNominal {
+		p.onehot = &OneHot{}
+		if err := p.onehot.Fit(Z, cols); err != nil {
+			return nil, nil, err
+		}
+		Z = p.onehot.transform(Z)
+		outCols = make([]Column, 0, p.onehot.width)
+		for _, name := range p.onehot.Features() {
+			outCols = append(outCols, Column{Name: name})
+		}
+	}
+	names := make([]string, len(outCols))
+	for j, c := range outCols {
+		names[j] = c.Name
+	}
+	if err := p.dropper.Fit(Z, names); err != nil {
+		return nil, nil, err
 	}
 	Z = p.dropper.transform(Z)
 	p.features = p.dropper.Features()
+	for _, j := range p.dropper.keep {
+		c := outCols[j]
+		p.columns = append(p.columns, Column{Name: c.Name, Kind: c.Kind, Levels: c.Levels})
+	}
 	if opt.Degree >= 2 {
 		p.poly = &Polynomial{Degree: opt.Degree}
 		if err := p.poly.Fit(Z, p.features); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		Z = p.poly.transform(Z)
 		p.features = p.poly.Features()
+		p.columns = p.columns[:0]
+		for _, name := range p.features {
+			p.columns = append(p.columns, Column{Name: name})
+		}
 	}
 	if opt.Standardize {
 		p.std = &Standardizer{}
 		if err := p.std.Fit(Z); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		for j, c := range p.columns {
+			if c.Kind == Nominal { // level codes are not measurements
+				p.std.mean[j], p.std.scale[j] = 0, 1
+			}
+		}
+		p.std.applyInPlace(Z)
 	}
 	p.fitted = true
-	return p, nil
+	return p, Z, nil
+}
+
+// checkFinite refuses an infinite value: it would make a mean, and every
+// standardised value of its column, infinite or NaN.
+func checkFinite(X *mat.Dense, cols []Column) error {
+	n, _ := X.Dims()
+	for i := 0; i < n; i++ {
+		for j, v := range X.RawRowView(i) {
+			if math.IsInf(v, 0) {
+				return fmt.Errorf("column %q: %v in training row %d is not a finite number; replace it, or mark it missing (NaN)", cols[j].Name, v, i+1)
+			}
+		}
+	}
+	return nil
 }
 
 // Apply transforms any rows with the statistics learned by FitPrep. X must
@@ -101,8 +169,12 @@ func (p *Prep) Apply(X *mat.Dense) (*mat.Dense, error) {
 		return nil, err
 	}
 	Z := mat.DenseCopyOf(X)
-	p.imputer.fillInPlace(Z)
-	Z = p.onehot.transform(Z)
+	if p.imputer != nil {
+		p.imputer.fillInPlace(Z)
+	}
+	if p.onehot != nil {
+		Z = p.onehot.transform(Z)
+	}
 	Z = p.dropper.transform(Z)
 	if p.poly != nil {
 		Z = p.poly.transform(Z)
@@ -111,6 +183,20 @@ func (p *Prep) Apply(X *mat.Dense) (*mat.Dense, error) {
 		p.std.applyInPlace(Z)
 	}
 	return Z, nil
+}
+
+// Columns describes the columns Apply returns: names, and for nominal
+// columns kept as codes their kind and levels. Missing counts are not
+// known here (they depend on the rows).
+func (p *Prep) Columns() []Column {
+	if p == nil {
+		return nil
+	}
+	out := make([]Column, len(p.columns))
+	for j, c := range p.columns {
+		out[j] = Column{Name: c.Name, Kind: c.Kind, Levels: c.Levels}
+	}
+	return out
 }
 
 // Features names the columns Apply returns, e.g. "sepal_length",

@@ -338,3 +338,74 @@ func BenchmarkPrepApply(b *testing.B) {
 		}
 	}
 }
+
+// Models that split on levels or route missing values get them raw: nominal
+// columns stay codes (not standardised), NaN stays NaN, an all-missing
+// column is dropped, and Columns says which column is which.
+func TestPrepKeepNominalAndMissing(t *testing.T) {
+	cols := []Column{
+		{Name: "size"},
+		{Name: "colour", Kind: Nominal, Levels: []string{"red", "green", "blue"}},
+		{Name: "empty"},
+	}
+	X := mkDense([][]float64{{1, 0, miss}, {miss, 2, miss}, {3, 1, miss}, {5, miss, miss}})
+	p, err := FitPrep(X, cols, PrepOptions{KeepNominal: true, KeepMissing: true, Standardize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Z, err := p.Apply(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// size: mean 3, population sd sqrt(8/3) over the three values.
+	sd := math.Sqrt(8.0 / 3)
+	closeRows(t, "prepared", Z, [][]float64{{-2 / sd, 0}, {miss, 2}, {0, 1}, {2 / sd, miss}}, 1e-12)
+	if got := p.Features(); !reflect.DeepEqual(got, []string{"size", "colour"}) {
+		t.Errorf("features %v, want size, colour (empty dropped)", got)
+	}
+	want := []Column{{Name: "size"}, {Name: "colour", Kind: Nominal, Levels: []string{"red", "green", "blue"}}}
+	if got := p.Columns(); !reflect.DeepEqual(got, want) {
+		t.Errorf("columns %+v, want %+v", got, want)
+	}
+	// By default the all-missing column cannot be imputed.
+	_, err = FitPrep(X, cols, PrepOptions{})
+	if err == nil || !strings.Contains(err.Error(), `"empty"`) {
+		t.Errorf("imputing an all-missing column: err %v, want one naming it", err)
+	}
+}
+
+// FitApplyPrep returns exactly what Apply gives for the training rows.
+func TestFitApplyPrepEqualsApply(t *testing.T) {
+	cols := []Column{{Name: "a"}, {Name: "b", Kind: Nominal, Levels: []string{"x", "y"}}, {Name: "c"}}
+	X := mkDense([][]float64{{1, 0, 5}, {miss, 1, 5}, {3, 1, 5}, {4, miss, 5}})
+	for _, opt := range []PrepOptions{{}, {Standardize: true}, {Standardize: true, KeepNominal: true, KeepMissing: true}, {Degree: 2}} {
+		p, Z, err := FitApplyPrep(X, cols, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		A, err := p.Apply(X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, c := Z.Dims()
+		ra, ca := A.Dims()
+		same := r == ra && c == ca
+		for i := range r * btoi(same) {
+			for j := range c {
+				if z, a := Z.At(i, j), A.At(i, j); z != a && !(math.IsNaN(z) && math.IsNaN(a)) {
+					same = false
+				}
+			}
+		}
+		if !same {
+			t.Errorf("%+v: FitApplyPrep gave\n%v\nApply gave\n%v", opt, mat.Formatted(Z), mat.Formatted(A))
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

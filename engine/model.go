@@ -40,15 +40,41 @@ var ErrNotFitted = errors.New("model is not fitted")
 // or infinite.
 var ErrDiverged = errors.New("diverged")
 
-// Train is what Fit learns from. X holds only numeric, non-missing values:
-// preprocessing (imputation, one-hot encoding, scaling) happened before.
+// Train is what Fit learns from, prepared as the model's Spec.Input asks:
+// by default every column of X is numeric and no value is missing (nominal
+// columns were one-hot encoded and missing values imputed); a model that
+// asks for raw nominal columns gets level codes, and one that asks for raw
+// missing values gets NaN where a value is missing. Columns says which is
+// which.
 type Train struct {
 	X        *mat.Dense
-	Y        []float64 // class code 0..len(Classes)-1, or target value; nil for clustering
+	Y        []float64 // class code 0..len(Classes)-1, or target value; nil when no target is learned
 	Classes  []string  // class names (classification); len(Classes) is the number of classes
 	Features []string  // column names of X, for coefficients and rules
-	Weights  []float64 // optional sample weights; nil means all 1
-	Seed     uint64    // seeds every random choice the model makes
+	// Columns describes each column of X: its name, whether it is numeric
+	// or nominal (with its levels; X holds the level's index), and how many
+	// of its values are missing (NaN) in these rows. Nil means all numeric
+	// with none missing.
+	Columns []datasets.Column
+	Weights []float64 // optional sample weights; nil means all 1
+	Seed    uint64    // seeds every random choice the model makes
+	// KnownClasses is the number of classes the rows are known to have when
+	// a clustering is scored against them (0 when unknown); models may use
+	// it as the default number of clusters. It is never a label.
+	KnownClasses int
+}
+
+// Input says how a model wants its features prepared (Spec.Input). The zero
+// value is what most models need: nominal columns one-hot encoded, missing
+// values imputed (mean, or most frequent level), inside each training part.
+type Input struct {
+	// Nominal: nominal columns reach the model as level codes 0..L-1
+	// (Train.Columns marks them), not one-hot encoded. Trees and
+	// categorical naive Bayes split on or count levels themselves.
+	Nominal bool
+	// Missing: missing values reach the model as NaN, not imputed; the
+	// model routes or ignores them itself.
+	Missing bool
 }
 
 // Rows is the number of training observations.
@@ -73,11 +99,46 @@ type Recorder interface {
 	Step(s Step) error
 }
 
-// Model is a learner. Predict returns class codes for classification,
-// values for regression, and cluster indices for clustering.
+// Model is a learner: Fit learns from the training rows. What a fitted
+// model can then do is told by the interfaces it implements: Predictor
+// (every classifier and regressor), Labeler or Predictor (clusterings),
+// Transformer (reductions), and the capabilities in learned.go.
 type Model interface {
 	Fit(ctx context.Context, d Train, rec Recorder) error
+}
+
+// Predictor is a model that predicts new rows: class codes for
+// classification, values for regression, cluster indices for clustering.
+type Predictor interface {
+	Model
 	Predict(X mat.Matrix) ([]float64, error)
+}
+
+// Labeler is a clustering that labels the rows it was fitted on (cluster
+// index per training row, in row order), whether or not it can predict new
+// rows (hierarchical and spectral clustering cannot).
+type Labeler interface {
+	TrainingLabels() []int
+}
+
+// Transformer is a model that maps rows to fewer dimensions (reduction).
+type Transformer interface {
+	Transform(X mat.Matrix) (*mat.Dense, error)
+}
+
+// Measurer is a model that measures itself on its training rows, beyond
+// what evaluation computes (a mixture's log-likelihood, k-means' inertia, a
+// random projection's distortion). Names should be in the metric table
+// (engine/metrics); they join the result's metrics.
+type Measurer interface {
+	Measures() map[string]float64
+}
+
+// Warner is a model with something a person should know about its last fit
+// (a singular matrix replaced by a pseudo-inverse, a solver that stopped
+// before converging). The warnings reach the report, --json and the lab.
+type Warner interface {
+	Warnings() []string
 }
 
 // Prober is a classifier that gives class probabilities (n x classes).
@@ -89,20 +150,6 @@ type Prober interface {
 // more likely; used for ROC curves when there are no probabilities.
 type Scorer interface {
 	DecisionFunction(X mat.Matrix) (*mat.Dense, error)
-}
-
-// Coefficients is a fitted linear model's weights: Weights has one row per
-// output (one per class, or a single row) and one column per feature.
-type Coefficients struct {
-	Features  []string
-	Outputs   []string // row names: class names, or the target's name
-	Weights   *mat.Dense
-	Intercept []float64 // one per output
-}
-
-// Coefficienter is a model that can show its coefficients.
-type Coefficienter interface {
-	Coefficients() Coefficients
 }
 
 // NopRecorder accepts every step; for fits nobody watches.

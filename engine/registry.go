@@ -2,10 +2,13 @@ package engine
 
 import (
 	"fmt"
+
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/tealab/tealab/datasets"
 )
 
 // Spec describes a registered model. Menus, forms, --param parsing and
@@ -21,13 +24,48 @@ type Spec struct {
 	// Standardize says whether the evaluation standardises features for this
 	// model by default (scale-sensitive learners such as gradient descent).
 	Standardize bool
-	Params      []Param
+	// Input says how nominal columns and missing values reach the model;
+	// the zero value one-hot encodes and imputes.
+	Input  Input
+	Params []Param
 	// New builds an unfitted model from validated values.
 	New func(v Values) (Model, error)
+	// Advise, when set, returns warnings about using this model on data
+	// with these columns (e.g. Gaussian naive Bayes on nominal columns).
+	Advise func(cols []datasets.Column) []string
+	// Bench lists the cases of bench/cases.tsv this model answers.
+	Bench []BenchCase
+}
+
+// BenchCase is one performance case of bench/cases.tsv: the model fitted
+// on a data set's first 80% of rows with these parameters, scored on the
+// rest, exactly as bench/sklearn_ref.py does on scikit-learn's side.
+type BenchCase struct {
+	Name   string            // the case's name in cases.tsv, e.g. "logistic"
+	Data   string            // the data set's file name without .csv
+	Params map[string]string // as --param takes them
+	Scale  bool              // standardise the features (fitted on the training part)
+	Task   Task              // the task the case runs (its metric follows)
 }
 
 // Supports reports whether the model can learn task t.
 func (s *Spec) Supports(t Task) bool { return slices.Contains(s.Tasks, t) }
+
+// RunsOn says which task the model performs on data whose target makes
+// task t: t itself when the model supports it; otherwise clustering or
+// reduction, which any data allow (a target is then not learned, and its
+// classes, when it has them, score the result).
+func (s *Spec) RunsOn(t Task) (Task, bool) {
+	if s.Supports(t) {
+		return t, true
+	}
+	for _, u := range []Task{datasets.Clustering, datasets.Reduction} {
+		if s.Supports(u) {
+			return u, true
+		}
+	}
+	return t, false
+}
 
 var (
 	regMu    sync.RWMutex

@@ -181,6 +181,8 @@ func Count(n int, noun string) string {
 // Plural adds the English plural ending to a regular noun.
 func Plural(noun string) string {
 	switch {
+	case strings.HasSuffix(noun, "epoch"), strings.HasSuffix(noun, "stomach"):
+		return noun + "s"
 	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "ch"):
 		return noun + "es"
 	case strings.HasSuffix(noun, "y") && len(noun) > 1 && !strings.ContainsRune("aeiou", rune(noun[len(noun)-2])):
@@ -196,4 +198,57 @@ func Percent(f float64) string {
 		return s
 	}
 	return trimZeros(strconv.FormatFloat(f*100, 'f', 1, 64)) + "%"
+}
+
+// Float is a float64 for JSON: NaN and ±Inf, which encoding/json refuses,
+// are written as null, and null reads back as NaN. Undefined scores are NaN
+// throughout tealab, so every number a result writes goes through Float.
+type Float float64
+
+// MarshalJSON writes f in the shortest form that reads back exactly, or
+// null when it is not finite.
+func (f Float) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads a number, or null as NaN.
+func (f *Float) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*f = Float(math.NaN())
+		return nil
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("%s is not a number", b)
+	}
+	*f = Float(v)
+	return nil
+}
+
+// Floats converts for JSON; nil stays nil.
+func Floats(xs []float64) []Float {
+	if xs == nil {
+		return nil
+	}
+	out := make([]Float, len(xs))
+	for i, x := range xs {
+		out[i] = Float(x)
+	}
+	return out
+}
+
+// Unfloats converts back from JSON; nil stays nil.
+func Unfloats(xs []Float) []float64 {
+	if xs == nil {
+		return nil
+	}
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
 }

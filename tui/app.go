@@ -24,6 +24,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -39,6 +40,7 @@ type Options struct {
 	Folds  int               // k-fold cross-validation when >= 2
 	LOO    bool              // leave-one-out (overrides Folds and Split)
 	Task   string            // "" infers it from the target; else as datasets.ParseTask reads it
+	Drop   []string          // columns to leave out
 	Theme  string            // dark, light, high-contrast or mono; "" picks from the terminal
 }
 
@@ -134,7 +136,9 @@ type app struct {
 	// The session: what has been chosen so far.
 	ds     *datasets.Dataset
 	source string
-	target string // as chosen on the data screen: "" the last column, NoTarget none
+	target string   // as chosen on the data screen: "" the last column, NoTarget none
+	task   string   // as forced at start-up (--task); "" inferred
+	drop   []string // columns dropped on the data screen or with --drop
 	spec   *engine.Spec
 
 	job     *trainJob // the run in flight, nil when none
@@ -184,7 +188,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 
 func (a *app) Init() tea.Cmd {
 	if a.startup != nil {
-		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, true)
+		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, true)
 	}
 	return nil
 }
@@ -219,8 +223,8 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case modelChosenMsg:
 		return a, a.chooseModel(msg.spec, nil)
 	case trainRequestMsg:
-		return a, a.startRun(msg.values, msg.opts)
-	case regionsMsg, regionsResizeMsg: // the map is computed whichever screen shows
+		return a, a.startRun(msg.values, msg.settings, msg.opts)
+	case regionsMsg, regionsResizeMsg: // views work in the background whichever screen shows
 		return a, a.results.Update(msg)
 	case tableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
 		return a, a.data.Update(msg)
@@ -230,18 +234,18 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case showRunMsg:
-		if r := a.run(msg.run); r != nil && r.done {
-			a.results.show(r)
+		if r := a.run(msg.run); r != nil && r.Done() {
+			cmd := a.results.show(r)
 			a.results.fromRuns = true
 			a.goTo(screenResults)
-			return a, a.results.regionsCmd()
+			return a, cmd
 		}
 		return a, nil
 	case retrainMsg:
-		if r := a.run(msg.run); r != nil && r.spec != nil {
-			a.ds, a.source, a.target, a.spec = r.data, r.source, r.target, r.spec
-			a.model.setTask(r.data.Task, r.spec.Name)
-			a.params.setModel(r.data, r.spec, r.values, &r.opts)
+		if r := a.run(msg.run); r != nil && r.Spec != nil {
+			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
+			a.model.setTask(r.Dataset.Task, r.Spec.Name)
+			a.params.setModel(r.Dataset, r.Spec, r.values, &r.Options)
 			a.goTo(screenParams)
 		}
 		return a, nil
@@ -326,17 +330,17 @@ func (a *app) quit() tea.Cmd {
 func (a *app) abandon() {
 	if a.job != nil {
 		a.job.cancel()
-		if r := a.run(a.job.id); r != nil && !r.done {
-			hist, fold := a.train.partial(r.id)
-			r.finish(&eval.Result{Cancelled: true, History: hist}, context.Canceled)
-			r.abandoned, r.histFold = true, fold
+		if r := a.run(a.job.id); r != nil && !r.Done() {
+			hist, fold := a.train.partial(r.ID)
+			r.Abandon(hist)
+			r.histFold = fold
 		}
 		a.job = nil
 	}
 }
 
 func (a *app) chooseDataset(msg datasetChosenMsg) tea.Cmd {
-	a.ds, a.source, a.target = msg.ds, msg.source, msg.target
+	a.ds, a.source, a.target, a.task, a.drop = msg.ds, msg.source, msg.target, msg.task, msg.drop
 	keep := ""
 	if a.spec != nil {
 		keep = a.spec.Name
@@ -386,14 +390,20 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 }
 
 // startRun launches a run of the chosen model on the chosen dataset.
-func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
+func (a *app) startRun(v engine.Values, settings map[string]string, opt eval.Options) tea.Cmd {
 	if a.ds == nil || a.spec == nil {
 		return nil
 	}
 	a.abandon()
 	id := a.nextRun
+	data := runs.Data{Source: a.source, Target: a.target, Task: a.task, Drop: a.drop}
+	rec, err := runs.New(id, data, a.ds, a.spec, settings, opt)
+	if err != nil {
+		a.params.setError(err)
+		return nil
+	}
 	a.nextRun++
-	r := &runRecord{id: id, data: a.ds, source: a.source, target: a.target, spec: a.spec, values: v, opts: opt, started: time.Now()}
+	r := &runRecord{Record: rec, values: v}
 	a.history = append(a.history, r)
 	ds, spec := a.ds, a.spec
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
@@ -414,24 +424,24 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 	if r == nil {
 		return nil
 	}
-	r.finish(msg.result, msg.err)
+	r.Finish(msg.result, msg.err)
 	a.train.done(r)
-	if r.result == nil || (r.err != nil && !r.cancelled()) {
+	if r.Result == nil || (r.Err != nil && !r.cancelled()) {
 		return nil // the training screen shows the error, esc goes back
 	}
 	a.runs.setRuns(a.history)
 	if a.cur == screenTrain {
-		a.results.show(r)
+		cmd := a.results.show(r)
 		a.results.fromRuns = false
 		a.goTo(screenResults)
-		return a.results.regionsCmd()
+		return cmd
 	}
 	return nil
 }
 
 func (a *app) run(id int) *runRecord {
 	for _, r := range a.history {
-		if r.id == id {
+		if r.ID == id {
 			return r
 		}
 	}
@@ -480,7 +490,7 @@ func (a *app) header() string {
 	}
 	// The training and results screens name their own run's data and model.
 	if r, ok := a.screens[a.cur].(interface{ shownRun() *runRecord }); ok && r.shownRun() != nil {
-		dsName, model = r.shownRun().data.Name, r.shownRun().spec.Title
+		dsName, model = r.shownRun().Dataset.Name, r.shownRun().Spec.Title
 	}
 	for _, c := range []string{dsName, model} {
 		if c != "" {

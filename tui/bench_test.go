@@ -32,7 +32,7 @@ func trainingApp(b testing.TB, w, h, n int) *app {
 	if err != nil {
 		b.Skip(err)
 	}
-	r := &runRecord{id: 1, data: d, source: "iris", spec: spec, values: spec.Defaults(), opts: eval.DefaultOptions(), started: time.Now()}
+	r := newRun(b, 1, "iris", "", d, spec, eval.DefaultOptions(), nil)
 	a.history = append(a.history, r)
 	a.ds, a.spec = d, spec
 	a.train.start(r)

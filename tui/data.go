@@ -30,6 +30,8 @@ type dataKeys struct {
 	Preview   key.Binding
 	SetTarget key.Binding
 	NoTarget  key.Binding
+	DropCol   key.Binding
+	Restore   key.Binding
 	ScrollL   key.Binding
 	ScrollR   key.Binding
 	NextField key.Binding
@@ -50,6 +52,8 @@ func defaultDataKeys() dataKeys {
 		Preview:   bind("→/l", "preview", "right", "l"),
 		SetTarget: bind("s", "set as target", "s"),
 		NoTarget:  bind("u", "no target (clustering)", "u"),
+		DropCol:   bind("d", "drop column", "d"),
+		Restore:   bind("r", "restore dropped", "r"),
 		ScrollL:   bind("h", "columns left", "h"),
 		ScrollR:   bind("l", "columns right", "l"),
 		NextField: bind("↓/tab", "next knob", "down", "tab"),
@@ -107,8 +111,12 @@ type dataScreen struct {
 	auto      bool          // continue as soon as the load succeeds (start-up)
 	pending   string        // target asked for with the load
 	pendTask  datasets.Task // task asked for with the load (Auto: infer)
+	pendDrop  []string      // columns to drop, asked for with the load
 	loadErr   error
-	table     *datasets.Table
+	full      *datasets.Table // as loaded
+	dropped   []string        // columns dropped from it (id columns, leaks)
+	table     *datasets.Table // full without the dropped columns
+	forced    string          // the task as forced (start-up --task); "" inferred
 	source    string
 	target    string // "" means the last column
 	ds        *datasets.Dataset
@@ -188,7 +196,10 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 		ks := []key.Binding{s.keys.Use, s.tabs.KeyMap.Next}
 		switch s.tabs.ActiveName() {
 		case previewColumns:
-			ks = append(ks, s.keys.SetTarget, s.keys.NoTarget)
+			ks = append(ks, s.keys.SetTarget, s.keys.NoTarget, s.keys.DropCol)
+			if len(s.dropped) > 0 {
+				ks = append(ks, s.keys.Restore)
+			}
 		case previewRows:
 			ks = append(ks, s.keys.ScrollL, s.keys.ScrollR)
 		}
@@ -208,7 +219,7 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 func (s *dataScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{s.keys.Up, s.keys.Down, s.keys.Load, s.keys.Knobs, s.keys.Browse, s.keys.Path},
-		{s.keys.Preview, s.tabs.KeyMap.Next, s.keys.SetTarget, s.keys.NoTarget, s.keys.ScrollL, s.keys.ScrollR},
+		{s.keys.Preview, s.tabs.KeyMap.Next, s.keys.SetTarget, s.keys.NoTarget, s.keys.DropCol, s.keys.Restore, s.keys.ScrollL, s.keys.ScrollR},
 	}
 }
 
@@ -258,10 +269,10 @@ func (s *dataScreen) highlightedSource() string {
 // open loads source in the background, then derives the dataset with
 // target and task (datasets.Auto infers it); auto continues to the model
 // screen as soon as it is loaded (the start-up path).
-func (s *dataScreen) open(source, target string, task datasets.Task, auto bool) tea.Cmd {
+func (s *dataScreen) open(source, target string, task datasets.Task, drop []string, auto bool) tea.Cmd {
 	s.seq++
 	seq := s.seq
-	s.loading, s.auto, s.pending, s.pendTask, s.loadErr = source, auto, target, task, nil
+	s.loading, s.auto, s.pending, s.pendTask, s.pendDrop, s.loadErr = source, auto, target, task, drop, nil
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -284,7 +295,11 @@ func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 			s.loadErr = msg.err
 			return nil
 		}
-		s.table, s.source = msg.table, msg.source
+		s.full, s.source, s.dropped = msg.table, msg.source, nil
+		s.table = s.full
+		if err := s.drop(s.pendDrop...); err != nil {
+			s.loadErr = err
+		}
 		s.setTarget(s.pending, s.pendTask)
 		s.tabs.SetActive(0)
 		s.focus = focusPreview
@@ -297,7 +312,7 @@ func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case fileChosenMsg:
 		s.focus = focusList
-		return s.open(msg.path, "", datasets.Auto, false)
+		return s.open(msg.path, "", datasets.Auto, nil, false)
 	case dirReadMsg:
 		return s.picker.update(msg)
 	case tea.KeyMsg:
@@ -320,7 +335,7 @@ func (s *dataScreen) key(msg tea.KeyMsg) tea.Cmd {
 			}
 			s.path.Blur()
 			s.focus = focusList
-			return s.open(expandHome(p), "", datasets.Auto, false)
+			return s.open(expandHome(p), "", datasets.Auto, nil, false)
 		}
 		var cmd tea.Cmd
 		s.path, cmd = s.path.Update(msg)
@@ -347,7 +362,7 @@ func (s *dataScreen) key(msg tea.KeyMsg) tea.Cmd {
 		if s.ds != nil && src == s.source {
 			return s.use()
 		}
-		return s.open(src, "", datasets.Auto, false)
+		return s.open(src, "", datasets.Auto, nil, false)
 	case key.Matches(msg, s.keys.Knobs):
 		if e := s.selectedEntry(); e != nil && e.Kind == "generator" {
 			s.focus, s.kfocus = focusKnobs, 0
@@ -384,7 +399,7 @@ func (s *dataScreen) keyKnobs(msg tea.KeyMsg) tea.Cmd {
 		}
 		s.blurKnobs()
 		s.focus = focusList
-		return s.open(s.highlightedSource(), "", datasets.Auto, false)
+		return s.open(s.highlightedSource(), "", datasets.Auto, nil, false)
 	case key.Matches(msg, s.keys.NextField):
 		s.kfocus = (s.kfocus + 1) % len(fs)
 		s.focusKnob()
@@ -476,6 +491,25 @@ func (s *dataScreen) keyPreview(msg tea.KeyMsg) tea.Cmd {
 		case key.Matches(msg, s.keys.NoTarget):
 			s.setTarget(datasets.NoTarget, datasets.Auto)
 			return nil
+		case key.Matches(msg, s.keys.DropCol):
+			if i := s.cols.Cursor(); i >= 0 && i < len(s.table.Columns) {
+				if i == s.targetIndex() {
+					s.dsErr = fmt.Errorf("%q is the target: choose another target (s) or none (u) before dropping it", s.table.Columns[i].Name)
+					return nil
+				}
+				if err := s.drop(s.table.Columns[i].Name); err != nil {
+					s.dsErr = err
+					return nil
+				}
+				s.setTarget(s.target, datasets.Auto)
+			}
+			return nil
+		case key.Matches(msg, s.keys.Restore):
+			if len(s.dropped) > 0 {
+				s.dropped, s.table = nil, s.full
+				s.setTarget(s.target, datasets.Auto)
+			}
+			return nil
 		}
 		var cmd tea.Cmd
 		s.cols, cmd = s.cols.Update(msg)
@@ -506,15 +540,34 @@ func (s *dataScreen) keyPreview(msg tea.KeyMsg) tea.Cmd {
 
 // use hands the chosen dataset to the root.
 func (s *dataScreen) use() tea.Cmd {
-	m := datasetChosenMsg{table: s.table, ds: s.ds, source: s.source, target: s.target}
+	m := datasetChosenMsg{table: s.table, ds: s.ds, source: s.source, target: s.target,
+		task: s.forced, drop: append([]string(nil), s.dropped...)}
 	return func() tea.Msg { return m }
+}
+
+// drop leaves out more columns of the loaded table.
+func (s *dataScreen) drop(names ...string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	t, err := s.full.Drop(append(append([]string(nil), s.dropped...), names...)...)
+	if err != nil {
+		return err
+	}
+	s.table, s.dropped = t, append(s.dropped, names...)
+	s.cols.SetCursor(min(s.cols.Cursor(), len(t.Columns)-1))
+	s.colOff = min(s.colOff, len(t.Columns)-1)
+	return nil
 }
 
 // setTarget re-derives the dataset with target ("" = last column) and task
 // (datasets.Auto infers it from the target; a target chosen in the preview
 // always infers).
 func (s *dataScreen) setTarget(target string, task datasets.Task) {
-	s.target = target
+	s.target, s.forced = target, ""
+	if task != datasets.Auto {
+		s.forced = task.String()
+	}
 	s.ds, s.dsErr = s.table.Dataset(target, task)
 	s.refreshColumns()
 	s.refreshRows()
@@ -967,6 +1020,9 @@ func (s *dataScreen) previewView(w, h int) string {
 		}
 		b = append(b, st.Text.Render(clip(info, iw)),
 			st.Text.Render(clip("target "+s.ds.Target.Name+" · "+s.ds.Task.String(), iw)))
+	}
+	if len(s.dropped) > 0 {
+		b = append(b, st.Muted.Render(clip("dropped: "+strings.Join(s.dropped, ", ")+" (r restores)", iw)))
 	}
 	b = append(b, s.tabs.View())
 	switch s.tabs.ActiveName() {

@@ -172,13 +172,13 @@ func TestFlowMainPath(t *testing.T) {
 	waitScreen(t, tm, "predicted", "precision", "recall")
 	sendKeys(tm, "q")
 	a := finalApp(t, tm)
-	if a.cur != screenResults || a.results.tabs.ActiveName() != tabConfusion {
+	if a.cur != screenResults || a.results.tabs.ActiveName() != "Confusion" {
 		t.Fatalf("ended on screen %v, tab %q", a.cur, a.results.tabs.ActiveName())
 	}
 	v := view(a)
 	mustContain(t, v, "setosa", "versicolor", "virginica", "precision")
-	if r := a.history[0]; r.err != nil || r.result.Metrics["accuracy"] < 0.8 {
-		t.Errorf("run: err %v, accuracy %v", r.err, r.result.Metrics["accuracy"])
+	if r := a.history[0]; r.Err != nil || r.Result.Metrics["accuracy"] < 0.8 {
+		t.Errorf("run: err %v, accuracy %v", r.Err, r.Result.Metrics["accuracy"])
 	}
 }
 
@@ -203,8 +203,8 @@ func TestFlowCancel(t *testing.T) {
 	sendKeys(tm, "q")
 	a := finalApp(t, tm)
 	r := a.history[0]
-	if !r.cancelled() || r.result == nil || len(r.result.History) == 0 {
-		t.Fatalf("after cancel: err %v, result %v", r.err, r.result)
+	if !r.cancelled() || r.Result == nil || len(r.Result.History) == 0 {
+		t.Fatalf("after cancel: err %v, result %v", r.Err, r.Result)
 	}
 	if a.job != nil {
 		t.Error("a job is still attached after the run ended")
@@ -235,7 +235,7 @@ func TestFlowQuitWhileTraining(t *testing.T) {
 	default:
 		t.Error("the program ended while the training goroutine was still running")
 	}
-	if r := a.history[0]; r.id != j.id {
-		t.Errorf("quit stopped run %d, the training run was %d", j.id, r.id)
+	if r := a.history[0]; r.ID != j.id {
+		t.Errorf("quit stopped run %d, the training run was %d", j.id, r.ID)
 	}
 }

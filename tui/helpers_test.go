@@ -15,7 +15,9 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 	_ "github.com/tealab/tealab/engine/models"
+	"github.com/tealab/tealab/engine/runs"
 )
 
 func init() {
@@ -269,4 +271,18 @@ func (m *splitModel) Predict(X mat.Matrix) ([]float64, error) {
 		}
 	}
 	return out, nil
+}
+
+// newRun makes a run of spec on d, as the lab does; with res it is done.
+func newRun(t testing.TB, id int, source, target string, d *datasets.Dataset, spec *engine.Spec, opt eval.Options, res *eval.Result) *runRecord {
+	t.Helper()
+	rec, err := runs.New(id, runs.Data{Source: source, Target: target}, d, spec, nil, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runRecord{Record: rec, values: spec.Defaults()}
+	if res != nil {
+		r.Finish(res, nil)
+	}
+	return r
 }

@@ -15,8 +15,10 @@ import (
 type datasetChosenMsg struct {
 	table  *datasets.Table
 	ds     *datasets.Dataset
-	source string // as datasets.Open spells it
-	target string // "" for the default (last column), NoTarget for none
+	source string   // as datasets.Open spells it
+	target string   // "" for the default (last column), NoTarget for none
+	task   string   // as forced at start-up; "" inferred
+	drop   []string // columns dropped before the target was chosen
 }
 
 // modelChosenMsg: the model screen picked a model.
@@ -24,8 +26,9 @@ type modelChosenMsg struct{ spec *engine.Spec }
 
 // trainRequestMsg: the hyperparameter screen asks for a run.
 type trainRequestMsg struct {
-	values engine.Values
-	opts   eval.Options
+	values   engine.Values
+	settings map[string]string // the values as typed
+	opts     eval.Options
 }
 
 // showRunMsg: the runs screen asks for one run's results.
@@ -44,19 +47,4 @@ type tableLoadedMsg struct {
 	source string
 	table  *datasets.Table
 	err    error
-}
-
-// regionsMsg: the decision-region map of run finished (or failed).
-type regionsMsg struct {
-	run int
-	key string // the run and widget size it was computed for
-	m   *regionMap
-	err error
-}
-
-// regionsResizeMsg: the terminal was resized a moment ago; if the size is
-// still key, the results screen refits its map for it.
-type regionsResizeMsg struct {
-	run int
-	key string
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -91,66 +88,6 @@ func TestDataFileWithHugeTarget(t *testing.T) {
 	mustContain(t, hs.view(), "distribution of y", "-1.7e+308")
 }
 
-// A model whose predictions are not class codes (NaN, fractions, beyond
-// int) must not become indices: they are drawn as unlabelled.
-func TestRegionsClassCodes(t *testing.T) {
-	for _, tc := range []struct {
-		v     float64
-		limit int
-		want  int
-	}{
-		{0, 3, 0}, {2, 3, 2}, {3, 3, -1}, {-1, 3, -1}, {1.5, 3, -1},
-		{math.NaN(), 3, -1}, {math.Inf(1), 3, -1}, {1e300, 3, -1}, {-1e300, 3, -1},
-	} {
-		if got := classCode(tc.v, tc.limit); got != tc.want {
-			t.Errorf("classCode(%v, %d) = %d, want %d", tc.v, tc.limit, got, tc.want)
-		}
-	}
-	d := openDataset(t, "iris", datasets.NoTarget)
-	rm, err := computeRegions(context.Background(), d, wildSpec(), nil, 1, fixedGrid(8, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, p := range rm.Pred {
-		if want := []int{-1, -1, -1, 1}[i%4]; p != want {
-			t.Fatalf("prediction %d coded %d, want %d", i, p, want)
-		}
-	}
-	if len(rm.Classes) != 2 {
-		t.Errorf("%d clusters named, want 2 (0 and 1)", len(rm.Classes))
-	}
-	// Features too large for a grid: an error, not NaN bounds.
-	tb := &datasets.Table{Name: "huge", Columns: []datasets.Column{{Name: "a"}, {Name: "b"}},
-		Data: mat.NewDense(3, 2, []float64{-1.7e308, 1, 1.7e308, 2, 0, 3})}
-	hd, err := tb.Dataset(datasets.NoTarget, datasets.Auto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := computeRegions(context.Background(), hd, wildSpec(), nil, 1, fixedGrid(8, 4)); err == nil ||
-		!strings.Contains(err.Error(), "too large") {
-		t.Errorf("huge features: err %v", err)
-	}
-}
-
-// wildSpec is a clusterer predicting NaN, 1.5, 1e300 and 1 in turn.
-func wildSpec() *engine.Spec {
-	return &engine.Spec{Name: "wild", Title: "wild", Tasks: []engine.Task{datasets.Clustering},
-		New: func(engine.Values) (engine.Model, error) { return wildModel{}, nil }}
-}
-
-type wildModel struct{}
-
-func (wildModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error { return nil }
-
-func (wildModel) Predict(X mat.Matrix) ([]float64, error) {
-	r, _ := X.Dims()
-	out := make([]float64, r)
-	for i := range out {
-		out[i] = []float64{math.NaN(), 1.5, 1e300, 1}[i%4]
-	}
-	return out, nil
-}
-
 // A load finishing while another screen shows (R during a start-up load)
 // was handed to that screen and lost: "loading…" forever, --train never
 // started.
@@ -166,7 +103,7 @@ func TestLoadResultReachesDataScreenFromAnyScreen(t *testing.T) {
 	if a.data.loading != "" || a.data.table == nil {
 		t.Fatalf("the load result was lost: loading %q", a.data.loading)
 	}
-	if len(a.history) != 1 || !a.history[0].done || a.history[0].err != nil {
+	if len(a.history) != 1 || !a.history[0].Done() || a.history[0].Err != nil {
 		t.Fatalf("--train did not run after the load: %d runs", len(a.history))
 	}
 
@@ -222,8 +159,8 @@ func TestSeedMaxUint64(t *testing.T) {
 	if len(hs.a.history) != 1 {
 		t.Fatalf("no run: %v", hs.a.params.err)
 	}
-	if r := hs.a.history[0]; r.opts.Seed != math.MaxUint64 || r.result == nil || r.result.Seed != math.MaxUint64 {
-		t.Errorf("run seed %d (result %+v)", r.opts.Seed, r.result)
+	if r := hs.a.history[0]; r.Options.Seed != math.MaxUint64 || r.Result == nil || r.Result.Seed != math.MaxUint64 {
+		t.Errorf("run seed %d (result %+v)", r.Options.Seed, r.Result)
 	}
 	hs.press("esc") // results -> parameters
 	hs.focusParam("seed")
@@ -259,8 +196,7 @@ func TestRunsCompareProvenance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return &runRecord{id: id, data: d, source: source, target: target, spec: spec, values: spec.Defaults(),
-			opts: eval.Options{Split: 0.2, Seed: 1}, done: true, result: &eval.Result{Metrics: map[string]float64{"accuracy": 0.9}}}
+		return newRun(t, id, source, target, d, spec, eval.Options{Split: 0.2, Seed: 1}, &eval.Result{Metrics: map[string]float64{"accuracy": 0.9}})
 	}
 	auto := datasets.Auto
 	csv := writeFile(t, "two.csv", "a,b,c\n1,2,0\n2,1,1\n3,3,0\n4,0,1\n5,2,0\n")
@@ -309,7 +245,9 @@ func TestCancelCommandKeepsItsRun(t *testing.T) {
 	}
 	// Update replaces the screen's run before the command runs.
 	other := *hs.a.history[0]
-	other.id = 99
+	rec := *other.Record
+	rec.ID = 99
+	other.Record = &rec
 	hs.a.train.start(&other)
 	if m, ok := cmd().(cancelRunMsg); !ok || m.run != job.id {
 		t.Fatalf("the cancel command asked to cancel %#v, want run %d", m, job.id)
@@ -339,8 +277,8 @@ func TestAbandonedRunKeepsPartialHistory(t *testing.T) {
 		t.Errorf("raw error shown:\n%s", v)
 	}
 	r := hs.a.history[0]
-	if r.result == nil || len(r.result.History) != seen || r.result.History[seen-1].Step != seen {
-		t.Fatalf("kept history: %+v, want the %d steps received", r.result, seen)
+	if r.Result == nil || len(r.Result.History) != seen || r.Result.History[seen-1].Step != seen {
+		t.Fatalf("kept history: %+v, want the %d steps received", r.Result, seen)
 	}
 	mustContain(t, v, "abandoned (esc) after "+strconv.Itoa(seen)+" epochs")
 }

@@ -1,14 +1,11 @@
 package tui
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/table"
@@ -19,30 +16,21 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
 )
 
-// runRecord is one run of this session. It is written only in Update, on
-// the UI goroutine (start, each progress step, finish).
+// runRecord is one run of this session: the engine's record of it (what
+// was asked, how it went, what came of it) and what the lab adds to draw it.
+// It is written only in Update, on the UI goroutine (start, each progress
+// step, finish).
 type runRecord struct {
-	id      int
-	data    *datasets.Dataset
-	source  string // as datasets.Open spelled it
-	target  string // as chosen: "" the last column, NoTarget none
-	spec    *engine.Spec
-	values  engine.Values
-	opts    eval.Options
-	started time.Time
-	wall    time.Duration
-	result  *eval.Result // nil while running, or when the run failed before fitting
-	err     error
-	done    bool
-	label   string // dataLabel, once made
+	*runs.Record
+	values engine.Values // the parameters, typed
+	label  string        // dataLabel, once made
 
-	// abandoned: left with esc while training; its result is the history
-	// the training screen had received, of fold histFold.
-	abandoned bool
-	histFold  int
+	// histFold is the fold whose history an abandoned run kept.
+	histFold int
 
 	// Where the fit had got to, from its progress: the fold (1-based) of
 	// how many, and whether that fold's fit had reported its last step.
@@ -56,68 +44,54 @@ func (r *runRecord) observe(p eval.Progress) {
 	r.foldDone = p.Total > 0 && p.Point.Step >= p.Total
 }
 
-// cancelNote says what a cancelled run shows: under cross-validation the
-// history is the first fold's, whichever fold was stopped.
+// cancelNote says what a cancelled run kept: the scores of the folds that
+// finished, and the histories.
 func (r *runRecord) cancelNote() string {
 	n := 0
-	if r.result != nil {
-		n = len(r.result.History)
+	if r.Result != nil {
+		n = len(r.Result.History)
 	}
-	unit := unitOf(r.spec)
-	folds := max(r.folds, r.opts.Folds)
-	if r.abandoned {
+	unit := unitOf(r.Spec)
+	folds := max(r.folds, r.Options.Folds)
+	steps := numfmt.Count(n, unit)
+	if r.Status == runs.Abandoned {
 		if folds <= 1 {
-			return fmt.Sprintf("abandoned (esc) after %d %ss: partial history, no final scores", n, unit)
+			return fmt.Sprintf("abandoned (esc) after %s: partial history, no final scores", steps)
 		}
 		f := max(r.histFold, 1)
-		return fmt.Sprintf("abandoned (esc) in fold %d of %d after %d %ss: partial history of fold %d, no final scores", f, folds, n, unit, f)
+		return fmt.Sprintf("abandoned (esc) in fold %d of %d after %s: partial history of fold %d, no final scores", f, folds, steps, f)
+	}
+	scored := 0
+	if r.Result != nil {
+		scored = len(r.Result.Folds)
 	}
 	switch {
-	case folds <= 1 && !r.opts.LOO:
-		return fmt.Sprintf("cancelled after %d %ss: partial history, no final scores", n, unit)
-	case r.fold <= 1 && !r.foldDone:
-		return fmt.Sprintf("cancelled in fold 1 of %d after %d %ss: partial history of fold 1, no final scores", folds, n, unit)
-	case r.foldDone:
-		return fmt.Sprintf("cancelled after fold %d of %d · history of fold 1 (%d %ss) · no final scores", r.fold, folds, n, unit)
+	case folds <= 1 && !r.Options.LOO:
+		return fmt.Sprintf("cancelled after %s: partial history, no final scores", steps)
+	case scored == 0:
+		return fmt.Sprintf("cancelled in fold %d of %d: partial history, no fold finished, no scores", max(r.fold, 1), folds)
 	}
-	return fmt.Sprintf("cancelled in fold %d of %d · history of fold 1 (%d %ss) · no final scores", r.fold, folds, n, unit)
-}
-
-func (r *runRecord) finish(res *eval.Result, err error) {
-	r.result, r.err, r.done = res, err, true
-	r.wall = time.Since(r.started)
+	return fmt.Sprintf("cancelled in fold %d of %d · scores of the %s that finished · every fold's history", r.fold, folds, numfmt.Count(scored, "fold"))
 }
 
 func (r *runRecord) cancelled() bool {
-	return (r.result != nil && r.result.Cancelled) || errors.Is(r.err, context.Canceled)
+	return r.Status == runs.Cancelled || r.Status == runs.Abandoned
 }
 
 // status is one word for the runs table.
-func (r *runRecord) status() string {
-	switch {
-	case !r.done:
-		return "running"
-	case r.abandoned:
-		return "abandoned"
-	case r.cancelled():
-		return "cancelled"
-	case r.err != nil:
-		return "failed"
-	}
-	return "done"
-}
+func (r *runRecord) status() string { return string(r.Status) }
 
 // evalDesc says how the run is evaluated.
 func (r *runRecord) evalDesc() string {
-	if r.result != nil && r.result.Eval != "" {
-		return r.result.Eval
+	if r.Result != nil && r.Result.Eval != "" {
+		return r.Result.Eval
 	}
-	return describeEval(r.opts, r.data.Task)
+	return describeEval(r.Options, r.task())
 }
 
 func describeEval(o eval.Options, t datasets.Task) string {
 	switch {
-	case t == datasets.Clustering:
+	case !t.Supervised():
 		return "all rows (no split)"
 	case o.LOO:
 		return "leave-one-out"
@@ -132,20 +106,26 @@ func describeEval(o eval.Options, t datasets.Task) string {
 // baseline (NaN when unknown).
 func (r *runRecord) score() (name string, v, std, base float64) {
 	v, std, base = math.NaN(), math.NaN(), math.NaN()
-	if r.result == nil {
-		return metrics.Primary(r.data.Task, nil), v, std, base
+	if r.Result == nil {
+		return metrics.Primary(r.task(), nil), v, std, base
 	}
-	name = metrics.Primary(r.data.Task, r.result.Metrics)
-	if x, ok := r.result.Metrics[name]; ok {
+	name = metrics.Primary(r.task(), r.Result.Metrics)
+	if x, ok := r.Result.Metrics[name]; ok {
 		v = x
 	}
-	if x, ok := r.result.Std[name]; ok {
+	if x, ok := r.Result.Std[name]; ok {
 		std = x
 	}
-	if x, ok := r.result.Baseline[name]; ok {
+	if x, ok := r.Result.Baseline[name]; ok {
 		base = x
 	}
 	return name, v, std, base
+}
+
+// task is the task the run's model performs on its data.
+func (r *runRecord) task() datasets.Task {
+	t, _ := r.Spec.RunsOn(r.Dataset.Task)
+	return t
 }
 
 // keyParams lists the parameters set away from their defaults.
@@ -252,10 +232,10 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case key.Matches(km, s.keys.Pick):
 		if r := s.current(); r != nil {
-			if i := slices.Index(s.picked, r.id); i >= 0 {
+			if i := slices.Index(s.picked, r.ID); i >= 0 {
 				s.picked = slices.Delete(s.picked, i, i+1)
 			} else {
-				s.picked = append(s.picked, r.id)
+				s.picked = append(s.picked, r.ID)
 				if len(s.picked) > 2 {
 					s.picked = s.picked[1:]
 				}
@@ -268,8 +248,8 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 			s.compare = true
 			return nil
 		}
-		if r := s.current(); r != nil && r.done {
-			id := r.id
+		if r := s.current(); r != nil && r.Done() {
+			id := r.ID
 			return func() tea.Msg { return showRunMsg{run: id} }
 		}
 		return nil
@@ -292,7 +272,7 @@ func (s *runsScreen) current() *runRecord {
 func (s *runsScreen) rebuild() {
 	var cur int
 	if r := s.current(); r != nil {
-		cur = r.id
+		cur = r.ID
 	}
 	s.order = append(s.order[:0], s.runs...)
 	by := sortCols[s.sortBy]
@@ -301,7 +281,7 @@ func (s *runsScreen) rebuild() {
 		case "dataset":
 			return strings.Compare(a.dataLabel(), b.dataLabel())
 		case "model":
-			return strings.Compare(a.spec.Name, b.spec.Name)
+			return strings.Compare(a.Spec.Name, b.Spec.Name)
 		case "score": // best first; unknown last
 			_, va, _, _ := a.score()
 			_, vb, _, _ := b.score()
@@ -319,9 +299,9 @@ func (s *runsScreen) rebuild() {
 			}
 			return 0
 		case "time":
-			return int(a.wall - b.wall)
+			return int(a.Wall - b.Wall)
 		}
-		return b.id - a.id // newest first
+		return b.ID - a.ID // newest first
 	})
 	w := max(s.w, minWidth)
 	// Each cell has one space of padding on either side.
@@ -350,14 +330,14 @@ func (s *runsScreen) rebuild() {
 	rows := make([]table.Row, 0, len(s.order))
 	cursor := 0
 	for i, r := range s.order {
-		if r.id == cur {
+		if r.ID == cur {
 			cursor = i
 		}
 		mark := " "
-		if slices.Contains(s.picked, r.id) {
+		if slices.Contains(s.picked, r.ID) {
 			mark = "✓"
 		}
-		if r.id == cur || (cur == 0 && i == 0) {
+		if r.ID == cur || (cur == 0 && i == 0) {
 			mark = "▸" + mark
 		} else {
 			mark = " " + mark
@@ -369,12 +349,12 @@ func (s *runsScreen) rebuild() {
 		}
 		if !math.IsNaN(v) {
 			score = metrics.Lookup(name).Short + " " + numfmt.Score(v)
-			if !math.IsNaN(std) && r.opts.Folds >= 2 {
+			if !math.IsNaN(std) && r.Options.Folds >= 2 {
 				score += " ±" + strings.TrimPrefix(numfmt.Score(std), "0")
 			}
 		}
 		vs := r.status()
-		if r.done && r.err == nil && !math.IsNaN(v) && !math.IsNaN(base) {
+		if r.Done() && r.Err == nil && !math.IsNaN(v) && !math.IsNaN(base) {
 			switch {
 			case metrics.Lookup(name).Compare(v, base) > 0:
 				vs = "better"
@@ -385,12 +365,12 @@ func (s *runsScreen) rebuild() {
 			}
 		}
 		t := "–"
-		if r.done {
-			t = numfmt.Seconds(r.wall.Seconds())
+		if r.Done() {
+			t = numfmt.Seconds(r.Wall.Seconds())
 		}
 		row := table.Row{
-			fmt.Sprintf("%s%2d", mark, r.id), r.dataLabel(), r.spec.Name, keyParams(r.spec, r.values),
-			describeEval(r.opts, r.data.Task), score, t,
+			fmt.Sprintf("%s%2d", mark, r.ID), r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.values),
+			describeEval(r.Options, r.task()), score, t,
 		}
 		if wide {
 			row = append(row, vs)
@@ -438,7 +418,7 @@ func (s *runsScreen) compareView() string {
 	st := s.c.styles
 	var a, b *runRecord
 	for _, r := range s.runs {
-		switch r.id {
+		switch r.ID {
 		case s.picked[0]:
 			a = r
 		case s.picked[1]:
@@ -457,23 +437,23 @@ func (s *runsScreen) compareView() string {
 		return " " + st.Muted.Render(fitWidth(name, label)) + cell(x, sx) + cell(y, sy)
 	}
 	lines := []string{
-		st.Title.Render(fmt.Sprintf(" Run #%d vs run #%d", a.id, b.id)) + st.Muted.Render("   (esc: back to the runs)"),
+		st.Title.Render(fmt.Sprintf(" Run #%d vs run #%d", a.ID, b.ID)) + st.Muted.Render("   (esc: back to the runs)"),
 		"",
 		row("dataset", a.dataLabel(), b.dataLabel(), st.Text, st.Text),
-		row("source", a.data.Source, b.data.Source, st.Text, st.Text),
+		row("source", a.Dataset.Source, b.Dataset.Source, st.Text, st.Text),
 		row("target", a.targetDesc(), b.targetDesc(), st.Text, st.Text),
-		row("model", a.spec.Title, b.spec.Title, st.Text, st.Text),
-		row("parameters", keyParams(a.spec, a.values), keyParams(b.spec, b.values), st.Text, st.Text),
+		row("model", a.Spec.Title, b.Spec.Title, st.Text, st.Text),
+		row("parameters", keyParams(a.Spec, a.values), keyParams(b.Spec, b.values), st.Text, st.Text),
 		row("evaluation", a.evalDesc(), b.evalDesc(), st.Text, st.Text),
-		row("seed", fmt.Sprint(a.opts.Seed), fmt.Sprint(b.opts.Seed), st.Text, st.Text),
+		row("seed", fmt.Sprint(a.Options.Seed), fmt.Sprint(b.Options.Seed), st.Text, st.Text),
 		row("status", a.status(), b.status(), st.Text, st.Text),
-		row("time", numfmt.Seconds(a.wall.Seconds()), numfmt.Seconds(b.wall.Seconds()), st.Text, st.Text),
+		row("time", numfmt.Seconds(a.Wall.Seconds()), numfmt.Seconds(b.Wall.Seconds()), st.Text, st.Text),
 		"",
 	}
 	names := map[string]bool{}
 	for _, r := range []*runRecord{a, b} {
-		if r.result != nil {
-			for k := range r.result.Metrics {
+		if r.Result != nil {
+			for k := range r.Result.Metrics {
 				names[k] = true
 			}
 		}
@@ -484,10 +464,10 @@ func (s *runsScreen) compareView() string {
 	}
 	slices.Sort(keys)
 	get := func(r *runRecord, k string) float64 {
-		if r.result == nil {
+		if r.Result == nil {
 			return math.NaN()
 		}
-		if v, ok := r.result.Metrics[k]; ok {
+		if v, ok := r.Result.Metrics[k]; ok {
 			return v
 		}
 		return math.NaN()
@@ -518,29 +498,29 @@ func (s *runsScreen) compareView() string {
 // identical rows in identical splits.
 func splitDiffs(a, b *runRecord) []string {
 	var d []string
-	if a.data.Source != b.data.Source || a.data.Name != b.data.Name {
+	if a.Dataset.Source != b.Dataset.Source || a.Dataset.Name != b.Dataset.Name {
 		d = append(d, "data")
 	}
 	if a.targetName() != b.targetName() {
 		d = append(d, "target")
 	}
-	if a.data.Task != b.data.Task {
+	if a.task() != b.task() {
 		d = append(d, "task")
 	}
 	if a.evalDesc() != b.evalDesc() {
 		d = append(d, "evaluation")
 	}
-	if a.opts.Seed != b.opts.Seed {
+	if a.Options.Seed != b.Options.Seed {
 		d = append(d, "seed")
 	}
 	return d
 }
 
 func (r *runRecord) targetName() string {
-	if r.data.Target == nil {
+	if r.Dataset.Target == nil {
 		return ""
 	}
-	return r.data.Target.Name
+	return r.Dataset.Target.Name
 }
 
 // targetDesc is "species · classification" or "none · clustering".
@@ -549,7 +529,7 @@ func (r *runRecord) targetDesc() string {
 	if t == "" {
 		t = "none"
 	}
-	return t + " · " + r.data.Task.String()
+	return t + " · " + r.task().String()
 }
 
 // dataLabel names the run's data in the runs table: the dataset's name,
@@ -559,12 +539,12 @@ func (r *runRecord) dataLabel() string {
 	if r.label != "" {
 		return r.label
 	}
-	l := r.data.Name
-	if k := knobsChanged(r.data.Name, r.data.Source); k != "" {
+	l := r.Dataset.Name
+	if k := knobsChanged(r.Dataset.Name, r.Dataset.Source); k != "" {
 		l += " " + k
 	}
-	if r.target != "" && r.target != datasets.NoTarget {
-		l += " →" + r.target
+	if r.Data.Target != "" && r.Data.Target != datasets.NoTarget {
+		l += " →" + r.Data.Target
 	}
 	r.label = l
 	return l

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -319,9 +318,9 @@ func TestResultViewsByCapability(t *testing.T) {
 		data, model string
 		want, not   []string
 	}{
-		{"iris", "logistic", []string{tabConfusion, tabROC, tabCoefs, tabMap}, []string{tabPredicted}},
-		{"iris", "gnb", []string{tabConfusion, tabMap}, []string{tabCoefs, tabResiduals}},
-		{"diabetes", "linear", []string{tabPredicted, tabResiduals, tabCoefs}, []string{tabConfusion, tabMap, tabROC}},
+		{"iris", "logistic", []string{"Confusion", "ROC", "Coefficients", "Map"}, []string{"Predicted vs actual"}},
+		{"iris", "gnb", []string{"Confusion", "Map"}, []string{"Coefficients", "Residuals"}},
+		{"diabetes", "linear", []string{"Predicted vs actual", "Residuals", "Coefficients"}, []string{"Confusion", "Map", "ROC"}},
 	} {
 		hs := newHarness(t, Options{Data: tc.data, Model: tc.model, Train: true}, 120, 40)
 		names := strings.Join(hs.a.results.tabs.Names(), "|")
@@ -340,13 +339,13 @@ func TestResultViewsByCapability(t *testing.T) {
 
 func TestMapTab(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
-	for hs.a.results.tabs.ActiveName() != tabMap {
+	for hs.a.results.tabs.ActiveName() != "Map" {
 		hs.press("tab")
 	}
 	mustContain(t, hs.view(), "first two principal directions (96% of variance)", "refit on this 2-D projection", "PC1")
 
 	hs = newHarness(t, Options{Data: "moons", Model: "logistic", Train: true}, 120, 40)
-	for hs.a.results.tabs.ActiveName() != tabMap {
+	for hs.a.results.tabs.ActiveName() != "Map" {
 		hs.press("tab")
 	}
 	mustContain(t, hs.view(), "x1 vs x0", "misclassified")
@@ -357,11 +356,11 @@ func TestMapTab(t *testing.T) {
 // old size is dropped, and the new grid is exactly the plot area.
 func TestMapFollowsResize(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
-	rs := hs.a.results
-	if rs.mapState != "ready" || rs.mapKey != rs.regionsKey() {
-		t.Fatalf("map %q for %q, want ready for %q", rs.mapState, rs.mapKey, rs.regionsKey())
+	rs := mapViewOf(t, hs.a.results)
+	if rs.state != "ready" || rs.key != rs.sizeKey() {
+		t.Fatalf("map %q for %q, want ready for %q", rs.state, rs.key, rs.sizeKey())
 	}
-	old := rs.mapKey
+	old := rs.key
 	_, cmd := hs.a.Update(tea.WindowSizeMsg{Width: 90, Height: 30})
 	if cmd == nil {
 		t.Fatal("a resize asked for no new map")
@@ -370,7 +369,7 @@ func TestMapFollowsResize(t *testing.T) {
 	if !ok || rz.key == old {
 		t.Fatalf("resize gave %#v", rz)
 	}
-	for rs.tabs.ActiveName() != tabMap {
+	for hs.a.results.tabs.ActiveName() != "Map" {
 		hs.a.Update(keyMsg("tab"))
 	}
 	_, cmd = hs.a.Update(rz)
@@ -384,13 +383,13 @@ func TestMapFollowsResize(t *testing.T) {
 	}
 	// A map of the old size arriving late is dropped.
 	hs.a.Update(regionsMsg{run: m.run, key: old, m: m.m})
-	if rs.mapKey != old || rs.mapWant != rz.key {
-		t.Fatalf("a stale map was taken: shown %q, waiting for %q", rs.mapKey, rs.mapWant)
+	if rs.key != old || rs.want != rz.key {
+		t.Fatalf("a stale map was taken: shown %q, waiting for %q", rs.key, rs.want)
 	}
 	hs.a.Update(m)
 	b := rs.regions.Bounds()
-	if rs.mapKey != rz.key || len(m.m.Grid) != b.Rows || len(m.m.Grid[0]) != b.Cols {
-		t.Fatalf("map %q grid %dx%d, plot area %dx%d", rs.mapKey, len(m.m.Grid[0]), len(m.m.Grid), b.Cols, b.Rows)
+	if rs.key != rz.key || len(m.m.Grid) != b.Rows || len(m.m.Grid[0]) != b.Cols {
+		t.Fatalf("map %q grid %dx%d, plot area %dx%d", rs.key, len(m.m.Grid[0]), len(m.m.Grid), b.Cols, b.Rows)
 	}
 	if v := hs.view(); strings.Contains(v, "redrawing") {
 		t.Errorf("still redrawing:\n%s", v)
@@ -406,7 +405,7 @@ func TestClusteringPath(t *testing.T) {
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v, want results:\n%s", hs.a.cur, hs.view())
 	}
-	mustContain(t, hs.view(), "silhouette 0.", "clusters 2 ", "all rows (no split)", "Map")
+	mustContain(t, hs.view(), "silhouette 0.", "clusters 2 ", "all 150 rows, no split", "Map")
 }
 
 func TestTrainErrorState(t *testing.T) {
@@ -487,14 +486,14 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 		t.Errorf("A's messages changed B's curve: %d steps (had %d), last %+v (was %+v)",
 			len(hs.a.train.steps), steps, hs.a.train.last.Point, last.Point)
 	}
-	if hs.a.cur != screenTrain || hs.a.job != jobB || hs.a.train.run.id != jobB.id || hs.a.train.finished {
+	if hs.a.cur != screenTrain || hs.a.job != jobB || hs.a.train.run.ID != jobB.id || hs.a.train.finished {
 		t.Errorf("A's messages moved the UI: screen %v, job %v, training screen shows run %d (finished %v)",
-			hs.a.cur, hs.a.job, hs.a.train.run.id, hs.a.train.finished)
+			hs.a.cur, hs.a.job, hs.a.train.run.ID, hs.a.train.finished)
 	}
-	if a := hs.a.history[0]; a.result != recA.result || a.err != recA.err || a.status() != "abandoned" {
+	if a := hs.a.history[0]; a.Result != recA.Result || a.Err != recA.Err || a.status() != "abandoned" {
 		t.Errorf("A's done message rewrote its record: status %q", a.status())
 	}
-	if b := hs.a.history[1]; b.done {
+	if b := hs.a.history[1]; b.Done() {
 		t.Error("A's done message finished run B")
 	}
 }
@@ -512,21 +511,21 @@ func TestCancelKeepsPartialHistory(t *testing.T) {
 		t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
 	}
 	r := hs.a.history[0]
-	if !r.cancelled() || r.result == nil || len(r.result.History) == 0 {
-		t.Fatalf("run after cancel: err %v, result %+v", r.err, r.result)
+	if !r.cancelled() || r.Result == nil || len(r.Result.History) == 0 {
+		t.Fatalf("run after cancel: err %v, result %+v", r.Err, r.Result)
 	}
 	mustContain(t, hs.view(), "cancelled after", "partial history", "[History]")
 }
 
-// TestCancelUnderCV: a run cancelled in a later fold says which fold was
-// stopped and that the history shown is the first fold's (complete).
+// TestCancelUnderCV: a run cancelled in a later fold keeps the scores of
+// the folds that finished and says so; cancelled in the first, it has none.
 func TestCancelUnderCV(t *testing.T) {
 	for _, tc := range []struct {
 		fold int
 		want []string
 	}{
-		{2, []string{"cancelled in fold 2 of 5 · history of fold 1 (300 epochs)", "no final scores", "training loss · fold 1"}},
-		{1, []string{"cancelled in fold 1 of 5 after ", "partial history of fold 1"}},
+		{2, []string{"cancelled in fold 2 of 5 · scores of the 1 fold that finished", "training loss · fold 1"}},
+		{1, []string{"cancelled in fold 1 of 5: partial history, no fold finished, no scores"}},
 	} {
 		hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Folds: 5,
 			Params: map[string]string{"steps": "300", "sleep_us": "1000"}}, 120, 40)
@@ -667,16 +666,14 @@ func TestRetrainFromResults(t *testing.T) {
 	}
 }
 
-func TestBaselineError(t *testing.T) {
-	for _, tc := range []struct {
-		src  string
-		want float64
-	}{
-		{"iris", 2.0 / 3}, // three classes of 50
-		{"breast_cancer", 212.0 / 569},
-	} {
-		if got := baselineError(openDataset(t, tc.src, "")); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("%s: baseline error %v, want %v", tc.src, got, tc.want)
+// mapViewOf finds the results screen's map view.
+func mapViewOf(t *testing.T, rs *resultsScreen) *mapView {
+	t.Helper()
+	for _, v := range rs.views {
+		if m, ok := v.(*mapView); ok {
+			return m
 		}
 	}
+	t.Fatal("no map view")
+	return nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"gonum.org/v1/gonum/stat"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -77,8 +76,8 @@ func (s *trainScreen) start(r *runRecord) {
 	s.steps, s.trainLoss, s.valLoss, s.valErr = s.steps[:0], s.trainLoss[:0], s.valLoss[:0], s.valErr[:0]
 	s.last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
 	s.stopping, s.finished, s.err = false, false, nil
-	s.baseErr = baselineError(r.data)
-	unit := r.spec.Unit
+	s.baseErr = eval.BaselineError(r.Dataset)
+	unit := r.Spec.Unit
 	if unit == "" {
 		unit = "step"
 	}
@@ -89,37 +88,15 @@ func (s *trainScreen) start(r *runRecord) {
 }
 
 func (s *trainScreen) valTitle() string {
-	if s.run != nil && s.run.data.Task == datasets.Clustering {
-		return "validation (none: clustering fits all rows)"
+	if s.run != nil && !s.run.task().Supervised() {
+		return "validation (none: " + s.run.task().String() + " fits all rows)"
 	}
 	return "validation on held-out rows"
 }
 
-// baselineError is what a model that learned nothing gets: the error of
-// always predicting the majority class, or the RMSE of always predicting the
-// mean (on all rows; the run's own baseline is computed on its split).
-func baselineError(d *datasets.Dataset) float64 {
-	switch d.Task {
-	case datasets.Classification:
-		counts := d.ClassCounts()
-		best, n := 0, 0
-		for _, c := range counts {
-			best, n = max(best, c), n+c
-		}
-		if n == 0 {
-			return math.NaN()
-		}
-		return 1 - float64(best)/float64(n)
-	case datasets.Regression:
-		_, sd := stat.PopMeanStdDev(d.Y, nil)
-		return sd
-	}
-	return math.NaN()
-}
-
 // progress appends the steps of a message of the current run.
 func (s *trainScreen) progress(m progressMsg) {
-	if s.run == nil || m.run != s.run.id || len(m.steps) == 0 {
+	if s.run == nil || m.run != s.run.ID || len(m.steps) == 0 {
 		return
 	}
 	for _, p := range m.steps {
@@ -147,13 +124,16 @@ func (s *trainScreen) refreshCharts() {
 		return
 	}
 	foldNote := ""
-	if s.folds > 1 {
+	switch {
+	case s.fold > s.folds:
+		foldNote = " · final fit on all rows"
+	case s.folds > 1:
 		foldNote = fmt.Sprintf(" · fold %d/%d", s.fold, s.folds)
 	}
 	s.lossChart.SetTitle("training loss" + foldNote)
 	tl, dx := reduceSeries(s.trainLoss, chartPoints)
 	s.lossChart.SetSeries([]string{"train loss"}, [][]float64{tl})
-	lossName, errName := valNames(s.run.data.Task)
+	lossName, errName := valNames(s.run.task())
 	s.valChart.SetTitle(s.valTitle() + foldNote)
 	vl, _ := reduceSeries(s.valLoss, chartPoints)
 	ve, _ := reduceSeries(s.valErr, chartPoints)
@@ -222,7 +202,7 @@ func valNames(t datasets.Task) (loss, err string) {
 // partial is the history of run id received so far (the current fold's)
 // and that fold (1-based), for a run abandoned before its result came.
 func (s *trainScreen) partial(id int) ([]eval.Point, int) {
-	if s.run == nil || s.run.id != id {
+	if s.run == nil || s.run.ID != id {
 		return nil, 0
 	}
 	h := make([]eval.Point, len(s.steps))
@@ -234,12 +214,12 @@ func (s *trainScreen) partial(id int) ([]eval.Point, int) {
 
 // done shows how the run ended (the root then switches to the results).
 func (s *trainScreen) done(r *runRecord) {
-	if s.run == nil || r.id != s.run.id {
+	if s.run == nil || r.ID != s.run.ID {
 		return
 	}
 	s.finished, s.stopping = true, false
-	if r.err != nil && !r.cancelled() {
-		s.err = r.err
+	if r.Err != nil && !r.cancelled() {
+		s.err = r.Err
 	}
 }
 
@@ -272,7 +252,7 @@ func (s *trainScreen) headerInfo() string {
 	if s.run == nil {
 		return ""
 	}
-	return fmt.Sprintf("run %d · seed %d · %s", s.run.id, s.run.opts.Seed, s.run.evalDesc())
+	return fmt.Sprintf("run %d · seed %d · %s", s.run.ID, s.run.Options.Seed, s.run.evalDesc())
 }
 
 func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
@@ -283,7 +263,7 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(km, s.keys.Cancel) && s.running() && !s.stopping:
 		s.stopping = true
-		id := s.run.id // the command runs on another goroutine: no screen state in it
+		id := s.run.ID // the command runs on another goroutine: no screen state in it
 		return func() tea.Msg { return cancelRunMsg{run: id} }
 	case key.Matches(km, s.keys.LogY):
 		on := !s.lossChart.LogY()
@@ -309,15 +289,21 @@ func (s *trainScreen) View() string {
 func (s *trainScreen) statusLines() string {
 	st := s.c.styles
 	p := s.last
-	unit := s.run.spec.Unit
+	unit := s.run.Spec.Unit
 	if unit == "" {
 		unit = "step"
 	}
 	frac := math.NaN()
+	// The final fit on all rows after cross-validation counts as one
+	// more fold.
+	folds := max(p.Folds, 1)
+	if folds > 1 {
+		folds++
+	}
 	if p.Total > 0 {
-		frac = (float64(p.Fold-1) + float64(p.Point.Step)/float64(p.Total)) / float64(max(p.Folds, 1))
+		frac = (float64(p.Fold-1) + float64(p.Point.Step)/float64(p.Total)) / float64(folds)
 	} else if p.Folds > 1 {
-		frac = float64(p.Fold-1) / float64(p.Folds)
+		frac = float64(p.Fold-1) / float64(folds)
 	}
 	if s.finished {
 		frac = 1
@@ -331,12 +317,15 @@ func (s *trainScreen) statusLines() string {
 	default:
 		info = append(info, fmt.Sprintf("%s %d", unit, p.Point.Step))
 	}
-	if p.Folds > 1 {
+	switch {
+	case p.Final:
+		info = append(info, "final fit on all rows")
+	case p.Folds > 1:
 		info = append(info, fmt.Sprintf("fold %d/%d", p.Fold, p.Folds))
 	}
 	elapsed := p.Elapsed
 	if s.finished {
-		elapsed = s.run.wall
+		elapsed = s.run.Wall
 	}
 	info = append(info, numfmt.Seconds(elapsed.Seconds()))
 	if !math.IsNaN(frac) && frac > 0 && frac < 1 && !s.finished {
@@ -358,22 +347,22 @@ func (s *trainScreen) statusLines() string {
 	}
 	line1 := " " + barView + "  " + st.Text.Render(strings.Join(info, " · "))
 
-	lossName, errName := valNames(s.run.data.Task)
+	lossName, errName := valNames(s.run.task())
 	vals := []string{st.Muted.Render("train loss ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
-	if s.run.data.Task != datasets.Clustering {
+	if s.run.task().Supervised() {
 		vals = append(vals,
 			st.Muted.Render(lossName+" ")+st.Value.Render(numfmt.Score(s.lastVal.ValLoss)),
 			st.Muted.Render(errName+" ")+st.Value.Render(numfmt.Score(s.lastVal.ValError)))
 		if !math.IsNaN(s.baseErr) {
 			what := "baseline error"
-			if s.run.data.Task == datasets.Regression {
+			if s.run.task() == datasets.Regression {
 				what = "baseline RMSE"
 			}
 			vals = append(vals, st.Muted.Render(fmt.Sprintf("(%s %s)", what, numfmt.Score(s.baseErr))))
 		}
 	}
 	line2 := " " + strings.Join(vals, "   ")
-	line3 := " " + st.Muted.Render(clip(s.run.spec.Title+" · "+keyParams(s.run.spec, s.run.values), s.w-2))
+	line3 := " " + st.Muted.Render(clip(s.run.Spec.Title+" · "+keyParams(s.run.Spec, s.run.values), s.w-2))
 	return line1 + "\n" + line2 + "\n" + line3
 }
 
@@ -414,7 +403,7 @@ func (s *trainScreen) errorView() string {
 		st.Text.Render(wrap(s.err.Error(), s.w-8)) + "\n\n" +
 		st.Muted.Render(wrap(hint, s.w-8)) + "\n\n" +
 		st.Key.Render("esc") + st.Muted.Render(" back to the parameters")
-	return panel(st, fmt.Sprintf("run %d · %s", s.run.id, s.run.spec.Title), body, s.w, min(s.h, 14), true)
+	return panel(st, fmt.Sprintf("run %d · %s", s.run.ID, s.run.Spec.Title), body, s.w, min(s.h, 14), true)
 }
 
 // wrap breaks plain text into lines of at most w cells at spaces.

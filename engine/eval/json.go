@@ -1,19 +1,24 @@
 package eval
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // encoding/json fails on NaN and ±Inf, and a result holds NaN by design
 // (validation not computed on a step, a metric undefined on a fold). Point
-// and Result marshal every non-finite number as null, so that
-// json.MarshalIndent(result) never fails.
+// and Result marshal every non-finite number as null and read null back as
+// NaN, so that json.MarshalIndent(result) never fails and a saved result
+// loads back with the same numbers.
 
-// jfloat is short for metrics.JSONFloat, a float64 that marshals as null when
-// it is not finite.
-type jfloat = metrics.JSONFloat
+type jfloat = numfmt.Float
 
 func jmap(m map[string]float64) map[string]jfloat {
 	if m == nil {
@@ -26,20 +31,72 @@ func jmap(m map[string]float64) map[string]jfloat {
 	return out
 }
 
-// MarshalJSON writes NaN and ±Inf as null.
-func (p Point) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Step      int               `json:"step"`
-		TrainLoss jfloat            `json:"train_loss"`
-		ValLoss   jfloat            `json:"val_loss"`
-		ValError  jfloat            `json:"val_error"`
-		Extra     map[string]jfloat `json:"extra,omitempty"`
-	}{p.Step, jfloat(p.TrainLoss), jfloat(p.ValLoss), jfloat(p.ValError), jmap(p.Extra)})
+func unjmap(m map[string]jfloat) map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = float64(v)
+	}
+	return out
 }
 
-// MarshalJSON writes NaN and ±Inf as null (curves and class reports marshal
-// themselves the same way). Keys come in the order of Result's fields;
-// TestJSONFields checks that every tagged field is written.
+type pointJSON struct {
+	Step      int               `json:"step"`
+	TrainLoss jfloat            `json:"train_loss"`
+	ValLoss   jfloat            `json:"val_loss"`
+	ValError  jfloat            `json:"val_error"`
+	Extra     map[string]jfloat `json:"extra,omitempty"`
+}
+
+// MarshalJSON writes NaN and ±Inf as null.
+func (p Point) MarshalJSON() ([]byte, error) {
+	return json.Marshal(pointJSON{p.Step, jfloat(p.TrainLoss), jfloat(p.ValLoss), jfloat(p.ValError), jmap(p.Extra)})
+}
+
+// UnmarshalJSON reads null as NaN.
+func (p *Point) UnmarshalJSON(b []byte) error {
+	var v pointJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*p = Point{v.Step, float64(v.TrainLoss), float64(v.ValLoss), float64(v.ValError), unjmap(v.Extra)}
+	return nil
+}
+
+// resultHead is the JSON of a result before what the model learned.
+type resultHead struct {
+	Task          string                `json:"task"`
+	Dataset       string                `json:"dataset"`
+	Model         string                `json:"model"`
+	Params        map[string]any        `json:"params"`
+	Eval          string                `json:"evaluation"`
+	Seed          uint64                `json:"seed"`
+	Rows          int                   `json:"rows"`
+	Features      int                   `json:"features"`
+	Metrics       map[string]jfloat     `json:"metrics"`
+	Std           map[string]jfloat     `json:"std,omitempty"`
+	Folds         []map[string]jfloat   `json:"folds,omitempty"`
+	Baseline      map[string]jfloat     `json:"baseline"`
+	Confusion     *metrics.Confusion    `json:"confusion,omitempty"`
+	Classes       []metrics.ClassReport `json:"per_class,omitempty"`
+	ROC           []metrics.ROC         `json:"roc,omitempty"`
+	History       []Point               `json:"history"`
+	FoldHistories [][]Point             `json:"fold_histories,omitempty"`
+}
+
+// resultTail is the JSON of a result after what the model learned.
+type resultTail struct {
+	Warnings  []string `json:"warnings"`
+	FittedOn  string   `json:"shown_model,omitempty"`
+	Cancelled bool     `json:"cancelled,omitempty"`
+	FitSecs   jfloat   `json:"fit_seconds"`
+}
+
+// MarshalJSON writes the result's fields, then what the shown model
+// learned, each capability under its name (coefficients, tree, rules,
+// linkage...), then the warnings. NaN and ±Inf are null.
 func (r Result) MarshalJSON() ([]byte, error) {
 	var folds []map[string]jfloat
 	for _, f := range r.Folds {
@@ -59,28 +116,137 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if history == nil {
 		history = []Point{}
 	}
-	return json.Marshal(struct {
-		Task      string                `json:"task"`
-		Dataset   string                `json:"dataset"`
-		Model     string                `json:"model"`
-		Params    map[string]any        `json:"params"`
-		Eval      string                `json:"evaluation"`
-		Seed      uint64                `json:"seed"`
-		Rows      int                   `json:"rows"`
-		Features  int                   `json:"features"`
-		Metrics   map[string]jfloat     `json:"metrics"`
-		Std       map[string]jfloat     `json:"std,omitempty"`
-		Folds     []map[string]jfloat   `json:"folds,omitempty"`
-		Baseline  map[string]jfloat     `json:"baseline"`
-		Confusion *metrics.Confusion    `json:"confusion,omitempty"`
-		Classes   []metrics.ClassReport `json:"per_class,omitempty"`
-		ROC       []metrics.ROC         `json:"roc,omitempty"`
-		History   []Point               `json:"history"`
-		Cancelled bool                  `json:"cancelled,omitempty"`
-		FitSecs   jfloat                `json:"fit_seconds"`
-	}{
+	head, err := json.Marshal(resultHead{
 		r.Task, r.Dataset, r.Model, params, r.Eval, r.Seed, r.Rows, r.Features,
 		jmap(r.Metrics), jmap(r.Std), folds, jmap(r.Baseline),
-		r.Confusion, r.Classes, r.ROC, history, r.Cancelled, jfloat(r.FitSecs),
+		r.Confusion, r.Classes, r.ROC, history, r.FoldHistories,
 	})
+	if err != nil {
+		return nil, err
+	}
+	warnings := r.Warnings
+	if warnings == nil {
+		warnings = []string{}
+	}
+	tail, err := json.Marshal(resultTail{warnings, r.FittedOn, r.Cancelled, jfloat(r.FitSecs)})
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Write(head[:len(head)-1])
+	for _, name := range learnedOrder(r.Learned) {
+		raw, err := json.Marshal(r.Learned[name])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		b.WriteString("," + strconv.Quote(name) + ":")
+		b.Write(raw)
+	}
+	b.WriteByte(',')
+	b.Write(tail[1:])
+	return b.Bytes(), nil
+}
+
+// learnedOrder lists the keys of learned: defined capabilities in their
+// order, then any others sorted.
+func learnedOrder(learned map[string]any) []string {
+	var names, rest []string
+	for _, c := range engine.Capabilities() {
+		if _, ok := learned[c.Name]; ok {
+			names = append(names, c.Name)
+		}
+	}
+	for k := range learned {
+		if !slices.Contains(names, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(names, rest...)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: the numbers as they were
+// (null as NaN), the parameters typed by the model's spec when the model is
+// registered, and what the model learned decoded by its capability. The
+// fitted model itself, its preprocessing and the embedding are not saved.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	var head struct {
+		resultHead
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return err
+	}
+	var tail resultTail
+	if err := json.Unmarshal(b, &tail); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	h := head.resultHead
+	*r = Result{
+		Task: h.Task, Dataset: h.Dataset, Model: h.Model, Eval: h.Eval, Seed: h.Seed, Rows: h.Rows, Features: h.Features,
+		Metrics: unjmap(h.Metrics), Std: unjmap(h.Std), Baseline: unjmap(h.Baseline),
+		Confusion: h.Confusion, Classes: h.Classes, ROC: h.ROC, History: h.History, FoldHistories: h.FoldHistories,
+		Warnings: tail.Warnings, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, FitSecs: float64(tail.FitSecs),
+	}
+	for _, f := range h.Folds {
+		r.Folds = append(r.Folds, unjmap(f))
+	}
+	params, err := decodeParams(h.Model, head.Params)
+	if err != nil {
+		return err
+	}
+	r.Params = params
+	for _, c := range engine.Capabilities() {
+		raw, ok := all[c.Name]
+		if !ok {
+			continue
+		}
+		v, err := c.Decode(raw)
+		if err != nil {
+			return err
+		}
+		if r.Learned == nil {
+			r.Learned = map[string]any{}
+		}
+		r.Learned[c.Name] = v
+	}
+	return nil
+}
+
+// decodeParams types saved parameters by the model's spec (an int stays an
+// int); for a model that is not registered they are kept as JSON gave them.
+func decodeParams(model string, raw map[string]json.RawMessage) (engine.Values, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	settings := make(map[string]string, len(raw))
+	for k, v := range raw {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			settings[k] = s
+		} else {
+			settings[k] = string(v)
+		}
+	}
+	spec, err := engine.Lookup(model)
+	if err != nil {
+		out := engine.Values{}
+		for k, v := range raw {
+			var x any
+			if err := json.Unmarshal(v, &x); err != nil {
+				return nil, fmt.Errorf("params: %s: %w", k, err)
+			}
+			out[k] = x
+		}
+		return out, nil
+	}
+	v, err := spec.Parse(settings)
+	if err != nil {
+		return nil, fmt.Errorf("params: %w", err)
+	}
+	return v, nil
 }

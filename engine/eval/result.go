@@ -1,12 +1,17 @@
 // Package eval evaluates a registered model on a dataset honestly: a
 // stratified hold-out, k-fold cross-validation or leave-one-out, with
 // preprocessing fitted inside each training part only, a baseline to compare
-// against, and the per-step history that live charts draw.
+// against, and the per-step history that live charts draw. Clustering and
+// reduction models fit every row and are scored against the known classes
+// when the data have them.
 package eval
 
 import (
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
 )
@@ -18,12 +23,20 @@ type Options struct {
 	Folds int     // k-fold cross-validation when >= 2 (overrides Split)
 	LOO   bool    // leave-one-out (overrides Folds and Split)
 	Seed  uint64  // seeds the split and the model
+	// Plan, when set, gives the folds to use instead of drawing them (a
+	// comparison or sweep reusing another run's folds); PlanDesc describes it.
+	Plan     []Fold `json:"-"`
+	PlanDesc string `json:"-"`
 	// Standardize overrides the spec's default when not nil.
-	Standardize *bool
-	// Labels are known classes of the rows of a clustering dataset (one per
-	// row): when set, the clustering is scored by its adjusted Rand index
-	// against them. Nil means the dataset's own Y, if it has one.
-	Labels []float64
+	Standardize *bool `json:"-"`
+	// Labels are known classes of the rows of a clustering (one per row):
+	// when set, the clustering is scored against them. Nil means the
+	// dataset's own classes, if it has them.
+	Labels []float64 `json:"-"`
+	// NoRefit skips the final fit on all rows under cross-validation (the
+	// fitted model shown is then the first fold's); for sweeps that only
+	// want scores.
+	NoRefit bool `json:"-"`
 }
 
 // DefaultOptions is a stratified 80/20 hold-out with seed 1.
@@ -41,44 +54,65 @@ type Point struct {
 
 // Progress is what Run reports while it works, from the fitting goroutine.
 type Progress struct {
-	Fold    int // 1-based fold (1 for a hold-out)
+	Fold    int // 1-based fold (1 for a hold-out); Folds+1 for the final refit
 	Folds   int // number of folds (1 for a hold-out)
+	Final   bool
 	Point   Point
-	Total   int // expected steps of this fold's fit; 0 if unknown
+	Total   int // expected steps of this fit; 0 if unknown
 	Elapsed time.Duration
 }
 
 // Result is everything an evaluation produced. Metrics are on held-out rows:
-// the test part of a hold-out, or the mean over folds under CV.
+// the test part of a hold-out, or the mean over folds under CV; clustering
+// and reduction are scored on all rows.
 type Result struct {
-	Task     string        `json:"task"`
-	Dataset  string        `json:"dataset"`
-	Model    string        `json:"model"`
-	Params   engine.Values `json:"params"`
-	Eval     string        `json:"evaluation"` // e.g. "stratified 80/20 hold-out" or "10-fold CV"
-	Seed     uint64        `json:"seed"`
-	Rows     int           `json:"rows"`
-	Features int           `json:"features"`
+	Task     string        // the task the model ran: classification, regression, clustering, reduction
+	Dataset  string        //
+	Model    string        // spec name
+	Params   engine.Values //
+	Eval     string        // e.g. "stratified 80/20 hold-out" or "10-fold CV"
+	Seed     uint64
+	Rows     int
+	Features int
 
-	Metrics  map[string]float64   `json:"metrics"`
-	Std      map[string]float64   `json:"std,omitempty"`   // standard deviation over folds
-	Folds    []map[string]float64 `json:"folds,omitempty"` // per-fold metrics under CV / LOO
-	Baseline map[string]float64   `json:"baseline"`        // majority class / mean predictor, same evaluation
+	Metrics  map[string]float64
+	Std      map[string]float64   // sample standard deviation over folds
+	Folds    []map[string]float64 // per-fold metrics under CV
+	Baseline map[string]float64   // majority class / mean predictor, same evaluation
 
-	Confusion *metrics.Confusion    `json:"confusion,omitempty"` // pooled over folds
-	Classes   []metrics.ClassReport `json:"per_class,omitempty"`
-	ROC       []metrics.ROC         `json:"roc,omitempty"` // one curve (binary) or one per class (one-vs-rest)
-	Actual    []float64             `json:"-"`             // held-out targets, pooled over folds
-	Predicted []float64             `json:"-"`             // predictions for Actual
-	History   []Point               `json:"history"`       // of the first fold's fit
-	Coefs     *engine.Coefficients  `json:"-"`             // of the first fold's fit, if linear
-	Fitted    engine.Model          `json:"-"`             // the first fold's fitted model
-	Prep      *PrepInfo             `json:"-"`             // how the first fold's features were prepared
-	Cancelled bool                  `json:"cancelled,omitempty"`
-	FitSecs   float64               `json:"fit_seconds"` // summed over folds
+	Confusion *metrics.Confusion    // pooled over folds
+	Classes   []metrics.ClassReport // per class, from the pooled confusion
+	ROC       []metrics.ROC         // one curve (binary) or one per class (one-vs-rest)
+	Actual    []float64             // held-out targets (or known classes), pooled over folds
+	Predicted []float64             // predictions (or cluster labels) for Actual
+
+	History       []Point   // the first fold's fit, step by step
+	FoldHistories [][]Point // every fold's (History is FoldHistories[0]); nil with one fold
+
+	// Learned holds what the shown model offers, by capability name
+	// (engine.Capabilities): coefficients, tree, rules, linkage...
+	Learned map[string]any
+	// Warnings are what a person should know about the data, the
+	// evaluation or the fit, one sentence each.
+	Warnings []string
+	// Embedding is a reduction's output for every row (rows x components).
+	Embedding *mat.Dense
+
+	// Fitted is the shown model: fitted on the training part of a hold-out,
+	// or refit on all rows after cross-validation (FittedOn says which);
+	// Prep is the preprocessing fitted on the same rows, to apply before it.
+	Fitted   engine.Model
+	Prep     *datasets.Prep
+	FittedOn string
+
+	Cancelled bool
+	FitSecs   float64 // time spent fitting, summed over folds (the final refit excluded)
 }
 
-// PrepInfo names the features the model saw after preprocessing.
-type PrepInfo struct {
-	Features []string
+// Features the shown model saw, after preprocessing; nil when unknown.
+func (r *Result) PreparedFeatures() []string {
+	if r == nil || r.Prep == nil {
+		return nil
+	}
+	return r.Prep.Features()
 }

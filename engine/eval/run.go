@@ -30,6 +30,10 @@ var ErrPanic = errors.New("panicked")
 // features). A variable so that tests can lower it.
 var silhouetteMax = 5000
 
+// looWarnRows is the number of rows above which leave-one-out gets a
+// warning saying how many fits it means.
+const looWarnRows = 500
+
 // evalPCGStream is the second PCG word of eval's own random choices.
 const evalPCGStream = 0xe7a1_5a3b1e
 
@@ -58,30 +62,38 @@ func (e *DivergedError) Unwrap() error { return engine.ErrDiverged }
 // Run evaluates the model spec with hyperparameters v (nil: the defaults) on
 // d, honestly:
 //
-//   - rows are split by opt: a stratified hold-out (default 80/20), k-fold
-//     cross-validation or leave-one-out (stratified for classification), all
-//     drawn from opt.Seed; clustering fits all rows, with no split;
-//   - preprocessing (impute, one-hot, drop constant columns, standardise when
-//     opt.Standardize or else spec.Standardize says so) is fitted on each
-//     training part only;
+//   - the model performs the task spec.RunsOn gives for d's task: a
+//     classifier or regressor learns d's target; a clustering or reduction
+//     runs on any data, never learns the target, and fits every row;
+//   - supervised rows are split by opt (Plan): a stratified hold-out
+//     (default 80/20), k-fold cross-validation or leave-one-out;
+//   - preprocessing (impute or keep missing values, one-hot encode or keep
+//     nominal codes as spec.Input says, drop constant columns, standardise
+//     numeric columns when opt.Standardize or else spec.Standardize says
+//     so) is fitted on each training part only;
 //   - a fresh model is fitted per fold, seeded with opt.Seed;
 //   - metrics are computed on held-out rows only: for a hold-out on its test
-//     rows, under k-fold CV per fold and then the mean and sample
-//     standard deviation (k-1) over folds, under leave-one-out once on the pooled
+//     rows, under k-fold CV per fold and then the mean and sample standard
+//     deviation (k-1) over folds, under leave-one-out once on the pooled
 //     predictions. The baseline (majority class with the class prior as its
 //     probabilities, or the training mean) is evaluated on the same folds.
+//     A clustering is scored on all rows: against the known classes when d
+//     has them (adjusted Rand index, normalised mutual information) and by
+//     its silhouette; a reduction by what it keeps.
+//   - after cross-validation the model is fitted once more on all rows (not
+//     timed or scored): that is the model Result.Fitted shows, as Weka does.
 //
 // While a model fits, every step goes to progress (which may be nil) with its
 // validation loss and error on the fold's held-out rows, computed on steps
 // 1..100, then every 10th to 1000, every 100th to 10000 and so on, and on the
-// last step (filled in after Fit returns). The first fold's steps are kept in
-// Result.History.
+// last step (filled in after Fit returns). Every fold's steps are kept.
 //
 // When ctx is cancelled, or a fit diverges, Run returns the partial Result
-// (History so far; Cancelled set on cancellation) together with the error:
-// ctx.Err(), or an error wrapping engine.ErrDiverged. Other errors met while
-// fitting also come with the partial Result; errors found before any fit
-// (task, options, labels) come with a nil Result.
+// (the histories so far, the scores of the folds that finished; Cancelled
+// set on cancellation) together with the error: ctx.Err(), or an error
+// wrapping engine.ErrDiverged. Other errors met while fitting also come with
+// the partial Result; errors found before any fit (task, options, labels)
+// come with a nil Result.
 func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, opt Options, progress func(Progress)) (*Result, error) {
 	if d == nil || d.X == nil {
 		return nil, errors.New("evaluation: no dataset")
@@ -89,7 +101,8 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if spec == nil {
 		return nil, errors.New("evaluation: no model")
 	}
-	if !spec.Supports(d.Task) {
+	task, ok := spec.RunsOn(d.Task)
+	if !ok {
 		return nil, fmt.Errorf("model %s does not do %s (it does: %s)", spec.Name, d.Task, taskList(spec.Tasks))
 	}
 	if v == nil {
@@ -99,27 +112,32 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if n == 0 {
 		return nil, fmt.Errorf("dataset %s has no rows", d.Name)
 	}
-	if d.Task != datasets.Clustering && len(d.Y) != n {
+	if task.Supervised() && len(d.Y) != n {
 		return nil, fmt.Errorf("dataset %s has %d rows but %d targets", d.Name, n, len(d.Y))
 	}
 	std := spec.Standardize
 	if opt.Standardize != nil {
 		std = *opt.Standardize
 	}
-	rn := &runner{ctx: ctx, d: d, spec: spec, v: v, opt: opt, std: std, progress: progress, start: time.Now()}
+	rn := &runner{ctx: ctx, d: d, spec: spec, v: v, opt: opt, task: task, std: std, progress: progress, start: time.Now()}
 	rn.res = &Result{
-		Task: d.Task.String(), Dataset: d.Name, Model: spec.Name, Params: v, Seed: opt.Seed,
+		Task: task.String(), Dataset: d.Name, Model: spec.Name, Params: v, Seed: opt.Seed,
 		Rows: n, Features: len(d.Features),
 		Metrics: map[string]float64{}, Baseline: map[string]float64{}, History: []Point{},
 	}
-	if d.Task == datasets.Clustering {
-		return rn.cluster()
+	rn.warn(adviseWarnings(d, spec)...)
+	if !task.Supervised() {
+		return rn.unsupervised()
 	}
-	folds, desc, err := plan(d, opt)
+	folds, desc, err := Plan(d, opt)
 	if err != nil {
 		return nil, err
 	}
 	rn.res.Eval = desc
+	if len(folds) > looWarnRows && opt.LOO {
+		rn.warn(fmt.Sprintf("leave-one-out on %d rows means %d fits (and one more on all rows); 10-fold CV (--cv 10) is about %d times faster",
+			n, n, n/10))
+	}
 	return rn.supervised(folds)
 }
 
@@ -131,54 +149,29 @@ func taskList(ts []engine.Task) string {
 	return strings.Join(s, ", ")
 }
 
-// part is one fold: rows to train on and rows to test on.
-type part struct{ train, test []int }
-
-// plan splits the rows as opt says and describes the evaluation.
-func plan(d *datasets.Dataset, opt Options) ([]part, string, error) {
+// adviseWarnings are warnings about the data before anything is fitted: the
+// model's own advice on these columns, and nominal columns with so many
+// levels that they are ids or free text rather than categories.
+func adviseWarnings(d *datasets.Dataset, spec *engine.Spec) []string {
+	var out []string
+	if spec.Advise != nil {
+		out = append(out, spec.Advise(d.Features)...)
+	}
 	n := d.Rows()
-	classes := 0
-	strat := ""
-	if d.Task == datasets.Classification {
-		classes = len(d.Classes)
-		strat = "stratified "
+	for _, c := range d.Features {
+		if c.Kind != datasets.Nominal {
+			continue
+		}
+		if l := len(c.Levels); l > 1000 || (l > 50 && 2*l >= n) {
+			what := "one-hot encoding makes a column of each"
+			if spec.Input.Nominal {
+				what = "each level holds few rows"
+			}
+			out = append(out, fmt.Sprintf("column %q has %d distinct values in %d rows: an id or free text rather than a category (%s); drop it with --drop %s",
+				c.Name, l, n, what, c.Name))
+		}
 	}
-	switch {
-	case opt.LOO:
-		if n < 2 {
-			return nil, "", fmt.Errorf("leave-one-out needs at least 2 rows, have %d", n)
-		}
-		tests := datasets.LeaveOneOut(n)
-		parts := make([]part, len(tests))
-		for i, t := range tests {
-			parts[i] = part{datasets.Complement(n, t), t}
-		}
-		return parts, "leave-one-out", nil
-	case opt.Folds != 0:
-		tests, err := datasets.KFold(n, d.Y, classes, opt.Folds, opt.Seed)
-		if err != nil {
-			return nil, "", err
-		}
-		parts := make([]part, len(tests))
-		for i, t := range tests {
-			parts[i] = part{datasets.Complement(n, t), t}
-		}
-		return parts, fmt.Sprintf("%s%d-fold CV", strat, opt.Folds), nil
-	default:
-		split := opt.Split
-		if split == 0 {
-			split = 0.2
-		}
-		train, test, err := datasets.Holdout(n, d.Y, classes, split, opt.Seed)
-		if err != nil {
-			return nil, "", err
-		}
-		return []part{{train, test}}, fmt.Sprintf("%s%s/%s hold-out", strat, pct(1-split), pct(split)), nil
-	}
-}
-
-func pct(f float64) string {
-	return strconv.FormatFloat(math.Round(f*1000)/10, 'f', -1, 64)
+	return out
 }
 
 type runner struct {
@@ -187,10 +180,12 @@ type runner struct {
 	spec     *engine.Spec
 	v        engine.Values
 	opt      Options
+	task     datasets.Task
 	std      bool
 	progress func(Progress)
 	start    time.Time
 	res      *Result
+	buf      []float64 // reused for the training rows of each fold
 }
 
 // PanicError is the error of a model that panicked; it wraps ErrPanic and
@@ -218,6 +213,15 @@ func safely(model, where string, f func() error) (err error) {
 	return f()
 }
 
+// warn adds warnings a person should read, each once.
+func (rn *runner) warn(msgs ...string) {
+	for _, m := range msgs {
+		if m != "" && !slices.Contains(rn.res.Warnings, m) {
+			rn.res.Warnings = append(rn.res.Warnings, m)
+		}
+	}
+}
+
 // fail returns the partial result with err, or with ctx.Err() once cancelled.
 func (rn *runner) fail(err error) (*Result, error) {
 	if cerr := rn.ctx.Err(); cerr != nil {
@@ -227,84 +231,107 @@ func (rn *runner) fail(err error) (*Result, error) {
 	return rn.res, err
 }
 
-// fitted is what one fold's fit gives the metrics.
-type fitted struct {
-	actual, pred []float64
-	scores       *mat.Dense // probabilities, or decision scores; nil if neither
-	proba        bool       // scores are probabilities
-	basePred     []float64
-	baseProba    *mat.Dense // class prior per row; nil for regression
+// rows copies the rows idx of the dataset into the runner's reusable buffer
+// (preprocessing copies what it keeps, so the buffer is free again after).
+// Leave-one-out would otherwise allocate a copy of the data per fold.
+func (rn *runner) rows(idx []int) *mat.Dense {
+	_, p := rn.d.X.Dims()
+	need := len(idx) * p
+	if cap(rn.buf) < need {
+		rn.buf = make([]float64, need)
+	}
+	X := mat.NewDense(len(idx), p, rn.buf[:need])
+	for r, i := range idx {
+		copy(X.RawRowView(r), rn.d.X.RawRowView(i))
+	}
+	return X
 }
 
-// fit prepares the features, fits a fresh model and records its steps. With
-// test rows, the recorder validates on them; keep says to keep the history
-// and the fitted model in the result (first fold).
-func (rn *runner) fit(fold, folds int, train, test []int, keep bool) (engine.Model, *datasets.Prep, *mat.Dense, *mat.Dense, error) {
+// prepare fits the preprocessing on the rows idx and returns it with the
+// training set the model learns from.
+func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	d := rn.d
-	trainD := d.Subset(train)
-	prep, err := datasets.FitPrep(trainD.X, d.Features, datasets.PrepOptions{Standardize: rn.std})
+	opt := datasets.PrepOptions{Standardize: rn.std, KeepNominal: rn.spec.Input.Nominal, KeepMissing: rn.spec.Input.Missing}
+	prep, X, err := datasets.FitApplyPrep(rn.rows(idx), d.Features, opt)
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, engine.Train{}, err
 	}
-	Xtr, err := prep.Apply(trainD.X)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	var Xte *mat.Dense
-	var yte []float64
-	if len(test) > 0 {
-		testD := d.Subset(test)
-		if Xte, err = prep.Apply(testD.X); err != nil {
-			return nil, nil, nil, nil, err
+	cols := prep.Columns()
+	if rn.spec.Input.Missing {
+		n, _ := X.Dims()
+		for i := range n {
+			for j, v := range X.RawRowView(i) {
+				if math.IsNaN(v) {
+					cols[j].Missing++
+				}
+			}
 		}
-		yte = testD.Y
 	}
+	tr := engine.Train{X: X, Features: prep.Features(), Columns: cols, Seed: rn.opt.Seed}
+	if rn.task.Supervised() {
+		tr.Classes = d.Classes
+		tr.Y = make([]float64, len(idx))
+		for r, i := range idx {
+			tr.Y[r] = d.Y[i]
+		}
+	} else if labels := rn.truth(); labels != nil && d.Classes != nil {
+		tr.KnownClasses = len(d.Classes)
+	}
+	return prep, tr, nil
+}
+
+// fitOne builds a fresh model and fits it, timing the fit (without the
+// validation the recorder does) when timed is set.
+func (rn *runner) fitOne(tr engine.Train, rec *recorder, timed bool) (engine.Model, error) {
 	var model engine.Model
-	err = safely(rn.spec.Name, "New", func() (err error) {
+	err := safely(rn.spec.Name, "New", func() (err error) {
 		model, err = rn.spec.New(rn.v)
 		return err
 	})
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, err
 	}
-	rec := &recorder{rn: rn, model: model, xval: Xte, yval: yte, fold: fold, folds: folds, keep: keep}
-	tr := engine.Train{X: Xtr, Y: trainD.Y, Classes: d.Classes, Features: prep.Features(), Seed: rn.opt.Seed}
-	if d.Task == datasets.Clustering {
-		tr.Y = nil
-	}
+	rec.model = model
 	t0 := time.Now()
 	err = safely(rn.spec.Name, "Fit", func() error { return model.Fit(rn.ctx, tr, rec) })
 	if err == nil {
 		rec.finish()
 	}
-	rn.res.FitSecs += max(time.Since(t0)-rec.valTime, 0).Seconds()
-	if keep {
-		rn.res.History = rec.history
+	if timed {
+		rn.res.FitSecs += max(time.Since(t0)-rec.valTime, 0).Seconds()
 	}
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, err
 	}
-	if keep {
-		rn.res.Fitted = model
-		rn.res.Prep = &PrepInfo{Features: prep.Features()}
-		if cf, ok := model.(engine.Coefficienter); ok {
-			_ = safely(rn.spec.Name, "Coefficients", func() error {
-				c := cf.Coefficients()
-				rn.res.Coefs = &c
-				return nil
-			})
-		}
+	if w, ok := model.(engine.Warner); ok {
+		_ = safely(rn.spec.Name, "Warnings", func() error { rn.warn(w.Warnings()...); return nil })
 	}
-	return model, prep, Xtr, Xte, nil
+	return model, nil
+}
+
+// show makes model (fitted on the rows it says, with prep) the one the
+// result shows, and keeps what it learned.
+func (rn *runner) show(model engine.Model, prep *datasets.Prep, on string) {
+	res := rn.res
+	res.Fitted, res.Prep, res.FittedOn = model, prep, on
+	learned, err := engine.Learned(model)
+	res.Learned = learned
+	if err != nil {
+		rn.warn(fmt.Sprintf("model %s: %v", rn.spec.Name, err))
+	}
 }
 
 // predict returns the model's predictions for X, checked: one per row, and
 // class codes for classification.
 func (rn *runner) predict(model engine.Model, X *mat.Dense) ([]float64, error) {
+	p, ok := model.(engine.Predictor)
+	if !ok {
+		return nil, fmt.Errorf("model %s cannot predict new rows (a bug: it registers for %s)", rn.spec.Name, rn.task)
+	}
 	rows, _ := X.Dims()
 	var pred []float64
 	err := safely(rn.spec.Name, "Predict", func() (err error) {
-		pred, err = model.Predict(X)
+		pred, err = p.Predict(X)
 		return err
 	})
 	if err != nil {
@@ -313,7 +340,7 @@ func (rn *runner) predict(model engine.Model, X *mat.Dense) ([]float64, error) {
 	if len(pred) != rows {
 		return nil, fmt.Errorf("model %s returned %d predictions for %d rows (a bug in the model)", rn.spec.Name, len(pred), rows)
 	}
-	if rn.d.Task == datasets.Classification {
+	if rn.task == datasets.Classification {
 		if err := metrics.CheckCodes(pred, len(rn.d.Classes)); err != nil {
 			return nil, fmt.Errorf("model %s predicted an invalid class: %v (a bug in the model)", rn.spec.Name, err)
 		}
@@ -355,35 +382,70 @@ func (rn *runner) scores(model engine.Model, X *mat.Dense) (*mat.Dense, bool, er
 	return S, proba, nil
 }
 
-func (rn *runner) supervised(parts []part) (*Result, error) {
+// fitted is what one fold's fit gives the metrics.
+type fitted struct {
+	actual, pred []float64
+	scores       *mat.Dense // probabilities, or decision scores; nil if neither
+	proba        bool       // scores are probabilities
+	basePred     []float64
+	baseProba    *mat.Dense // class prior per row; nil for regression
+}
+
+func (rn *runner) supervised(folds []Fold) (*Result, error) {
 	d, res := rn.d, rn.res
-	classify := d.Task == datasets.Classification
-	cv := !rn.opt.LOO && len(parts) > 1
+	classify := rn.task == datasets.Classification
+	cv := !rn.opt.LOO && len(folds) > 1
 	var all fitted
 	var foldMetrics, foldBase []map[string]float64
-	for f, p := range parts {
-		if err := rn.ctx.Err(); err != nil {
-			return rn.fail(err)
+	var firstModel engine.Model
+	var firstPrep *datasets.Prep
+	// summarise scores the folds that finished (all of them, unless the run
+	// was cancelled part-way).
+	summarise := func(done int) {
+		res.Actual, res.Predicted = all.actual, all.pred
+		if done == 0 {
+			return
 		}
-		model, _, _, Xte, err := rn.fit(f+1, len(parts), p.train, p.test, f == 0)
-		if err == nil && Xte == nil {
-			err = errors.New("evaluation: a fold has no test rows")
-		}
-		var one fitted
-		if err == nil {
-			one.actual = d.Subset(p.test).Y
-			one.pred, err = rn.predict(model, Xte)
-		}
-		if err == nil && classify {
-			one.scores, one.proba, err = rn.scores(model, Xte)
-		}
-		if err != nil {
-			if len(parts) > 1 && rn.ctx.Err() == nil {
-				err = fmt.Errorf("fold %d of %d: %w", f+1, len(parts), err)
+		if cv {
+			res.Folds = foldMetrics
+			if done > 1 {
+				res.Metrics, res.Std = meanStd(foldMetrics)
+			} else {
+				res.Metrics = foldMetrics[0]
 			}
+			res.Baseline, _ = meanStd(foldBase)
+		} else {
+			res.Metrics = rn.metricsOf(all.actual, all.pred, all.scores, all.proba)
+			res.Baseline = rn.baseMetrics(all, res.Metrics)
+		}
+		if classify {
+			c := metrics.ConfusionMatrix(all.actual, all.pred, d.Classes)
+			res.Confusion = &c
+			res.Classes = metrics.Report(c)
+			if all.scores != nil {
+				res.ROC = metrics.ROCs(all.actual, all.scores, d.Classes)
+			}
+		}
+		if done < len(folds) {
+			res.Eval += fmt.Sprintf(" (cancelled: scores of the %s that finished)", plural(done, len(folds)))
+		}
+	}
+	for f, p := range folds {
+		if err := rn.ctx.Err(); err != nil {
+			summarise(f)
 			return rn.fail(err)
 		}
-		rn.baseline(&one, p.train)
+		one, model, prep, err := rn.fold(f, len(folds), p)
+		if err != nil {
+			if len(folds) > 1 && rn.ctx.Err() == nil {
+				err = fmt.Errorf("fold %d of %d: %w", f+1, len(folds), err)
+			}
+			summarise(f)
+			return rn.fail(err)
+		}
+		if f == 0 {
+			firstModel, firstPrep = model, prep
+		}
 		if cv {
 			m := rn.metricsOf(one.actual, one.pred, one.scores, one.proba)
 			foldMetrics = append(foldMetrics, m)
@@ -396,24 +458,94 @@ func (rn *runner) supervised(parts []part) (*Result, error) {
 		all.baseProba = stack(all.baseProba, one.baseProba)
 		all.proba = one.proba
 	}
-	res.Actual, res.Predicted = all.actual, all.pred
-	if cv {
-		res.Folds = foldMetrics
-		res.Metrics, res.Std = meanStd(foldMetrics)
-		res.Baseline, _ = meanStd(foldBase)
-	} else {
-		res.Metrics = rn.metricsOf(all.actual, all.pred, all.scores, all.proba)
-		res.Baseline = rn.baseMetrics(all, res.Metrics)
+	summarise(len(folds))
+	if len(folds) == 1 {
+		res.FoldHistories = nil
+		rn.show(firstModel, firstPrep, fmt.Sprintf("the %d training rows of the hold-out", len(folds[0].Train)))
+		return res, nil
 	}
-	if classify {
-		c := metrics.ConfusionMatrix(all.actual, all.pred, d.Classes)
-		res.Confusion = &c
-		res.Classes = metrics.Report(c)
-		if all.scores != nil {
-			res.ROC = metrics.ROCs(all.actual, all.scores, d.Classes)
+	if rn.opt.NoRefit {
+		rn.show(firstModel, firstPrep, fmt.Sprintf("the %d training rows of fold 1", len(folds[0].Train)))
+		return res, nil
+	}
+	rn.refit(len(folds), firstModel, firstPrep, len(folds[0].Train))
+	return res, nil
+}
+
+func plural(done, of int) string {
+	if done == 1 {
+		return fmt.Sprintf("1 fold of %d", of)
+	}
+	return fmt.Sprintf("%d folds of %d", done, of)
+}
+
+// fold fits and scores fold f (0-based) of k.
+func (rn *runner) fold(f, k int, p Fold) (fitted, engine.Model, *datasets.Prep, error) {
+	d, res := rn.d, rn.res
+	var one fitted
+	prep, tr, err := rn.prepare(p.Train)
+	if err != nil {
+		return one, nil, nil, err
+	}
+	_, cols := d.X.Dims()
+	test := mat.NewDense(len(p.Test), cols, nil)
+	for r, i := range p.Test {
+		copy(test.RawRowView(r), d.X.RawRowView(i))
+	}
+	Xte, err := prep.Apply(test)
+	if err != nil {
+		return one, nil, nil, err
+	}
+	one.actual = make([]float64, len(p.Test))
+	for r, i := range p.Test {
+		one.actual[r] = d.Y[i]
+	}
+	rec := &recorder{rn: rn, xval: Xte, yval: one.actual, fold: f + 1, folds: k}
+	model, err := rn.fitOne(tr, rec, true)
+	if f == 0 {
+		res.History = rec.history
+	}
+	res.FoldHistories = append(res.FoldHistories, rec.history)
+	if err != nil {
+		return one, nil, nil, err
+	}
+	if one.pred, err = rn.predict(model, Xte); err != nil {
+		return one, nil, nil, err
+	}
+	if rn.task == datasets.Classification {
+		if one.scores, one.proba, err = rn.scores(model, Xte); err != nil {
+			return one, nil, nil, err
 		}
 	}
-	return res, nil
+	rn.baseline(&one, p.Train)
+	return one, model, prep, nil
+}
+
+// refit fits the model on all rows after cross-validation: the model shown.
+// Its failure or cancellation leaves the scores as they are and shows the
+// first fold's model instead, saying so.
+func (rn *runner) refit(folds int, first engine.Model, firstPrep *datasets.Prep, firstRows int) {
+	n := rn.d.Rows()
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	prep, tr, err := rn.prepare(all)
+	var model engine.Model
+	if err == nil {
+		rec := &recorder{rn: rn, fold: folds + 1, folds: folds, final: true}
+		model, err = rn.fitOne(tr, rec, false)
+	}
+	if err != nil {
+		why := "failed (" + err.Error() + ")"
+		if rn.ctx.Err() != nil {
+			why = "was cancelled"
+		}
+		rn.warn(fmt.Sprintf("the final fit on all %d rows %s: the model shown is fold 1's", n, why))
+		rn.show(first, firstPrep, fmt.Sprintf("the %d training rows of fold 1", firstRows))
+		return
+	}
+	rn.show(model, prep, fmt.Sprintf("all %d rows (refit after cross-validation)", n))
 }
 
 // stack appends the rows of b below a; nil stays nil.
@@ -439,7 +571,7 @@ func (rn *runner) baseline(one *fitted, train []int) {
 	y := rn.d.Y
 	m := len(one.actual)
 	one.basePred = make([]float64, m)
-	if rn.d.Task != datasets.Classification {
+	if rn.task != datasets.Classification {
 		var mean float64
 		for _, i := range train {
 			mean += y[i]
@@ -474,7 +606,7 @@ func (rn *runner) baseline(one *fitted, train []int) {
 
 // metricsOf scores predictions on held-out rows.
 func (rn *runner) metricsOf(actual, pred []float64, scores *mat.Dense, proba bool) map[string]float64 {
-	if rn.d.Task != datasets.Classification {
+	if rn.task != datasets.Classification {
 		mse := metrics.MSE(actual, pred)
 		return map[string]float64{
 			"r2": metrics.R2(actual, pred), "rmse": math.Sqrt(mse),
@@ -533,28 +665,100 @@ func meanStd(folds []map[string]float64) (mean, std map[string]float64) {
 	return mean, std
 }
 
-// cluster fits all rows and scores the clustering by its silhouette, and by
-// its adjusted Rand index when the rows' classes are known.
-func (rn *runner) cluster() (*Result, error) {
+// truth is the known class of every row a clustering or reduction is
+// scored against: Options.Labels, else the dataset's classes; nil if none.
+func (rn *runner) truth() []float64 {
+	if rn.opt.Labels != nil {
+		return rn.opt.Labels
+	}
+	if rn.d.Classes != nil && len(rn.d.Y) == rn.d.Rows() {
+		return rn.d.Y
+	}
+	return nil
+}
+
+// unsupervised fits a clustering or a reduction on all rows and scores it.
+func (rn *runner) unsupervised() (*Result, error) {
 	d, res := rn.d, rn.res
 	n := d.Rows()
-	truth := rn.opt.Labels
-	if truth == nil {
-		truth = d.Y
-	}
+	truth := rn.truth()
 	if truth != nil && len(truth) != n {
 		return nil, fmt.Errorf("evaluation: %d labels for the %d rows of %s", len(truth), n, d.Name)
 	}
-	res.Eval = "all rows (no split)"
+	res.Eval = fmt.Sprintf("all %d rows, no split", n)
+	switch {
+	case truth != nil && d.Target != nil:
+		res.Eval += fmt.Sprintf("; scored against the known classes of %s (not learned from)", d.Target.Name)
+	case truth != nil:
+		res.Eval += "; scored against the known classes"
+	case rn.task == datasets.Clustering:
+		res.Eval += "; no known classes, so only the silhouette scores it"
+	}
 	all := make([]int, n)
 	for i := range all {
 		all[i] = i
 	}
-	model, _, X, _, err := rn.fit(1, 1, all, nil, true)
+	prep, tr, err := rn.prepare(all)
+	if err != nil {
+		return nil, err
+	}
+	rec := &recorder{rn: rn, fold: 1, folds: 1}
+	model, err := rn.fitOne(tr, rec, true)
+	res.History = rec.history
 	if err != nil {
 		return rn.fail(err)
 	}
-	labels, err := rn.predict(model, X)
+	rn.show(model, prep, fmt.Sprintf("all %d rows", n))
+	if m, ok := model.(engine.Measurer); ok {
+		_ = safely(rn.spec.Name, "Measures", func() error {
+			for k, v := range m.Measures() {
+				res.Metrics[k] = v
+			}
+			return nil
+		})
+	}
+	if rn.task == datasets.Reduction {
+		return rn.reduction(model, tr.X, truth)
+	}
+	return rn.clustering(model, tr.X, truth)
+}
+
+// clusterLabels are the cluster of each training row: what the model says
+// of its own rows (Labeler), or its predictions for them.
+func (rn *runner) clusterLabels(model engine.Model, X *mat.Dense) ([]float64, error) {
+	n, _ := X.Dims()
+	if l, ok := model.(engine.Labeler); ok {
+		var labels []int
+		err := safely(rn.spec.Name, "TrainingLabels", func() error { labels = l.TrainingLabels(); return nil })
+		if err != nil {
+			return nil, err
+		}
+		if len(labels) != n {
+			return nil, fmt.Errorf("model %s labelled %d of %d rows (a bug in the model)", rn.spec.Name, len(labels), n)
+		}
+		out := make([]float64, n)
+		for i, c := range labels {
+			if c < 0 {
+				return nil, fmt.Errorf("model %s gave row %d the cluster %d (a bug in the model)", rn.spec.Name, i+1, c)
+			}
+			out[i] = float64(c)
+		}
+		return out, nil
+	}
+	pred, err := rn.predict(model, X)
+	if err != nil {
+		return nil, err
+	}
+	if err := metrics.CheckCodes(pred, n); err != nil {
+		return nil, fmt.Errorf("model %s gave an invalid cluster: %v (a bug in the model)", rn.spec.Name, err)
+	}
+	return pred, nil
+}
+
+func (rn *runner) clustering(model engine.Model, X *mat.Dense, truth []float64) (*Result, error) {
+	res := rn.res
+	n, _ := X.Dims()
+	labels, err := rn.clusterLabels(model, X)
 	if err != nil {
 		return rn.fail(err)
 	}
@@ -586,8 +790,42 @@ func (rn *runner) cluster() (*Result, error) {
 	}
 	if truth != nil {
 		res.Actual = truth
+		one := make([]float64, n)
 		res.Metrics["ari"] = metrics.AdjustedRand(truth, labels)
-		res.Baseline["ari"] = metrics.AdjustedRand(truth, make([]float64, n))
+		res.Metrics["nmi"] = metrics.NMI(truth, labels)
+		res.Baseline["ari"] = metrics.AdjustedRand(truth, one)
+		res.Baseline["nmi"] = metrics.NMI(truth, one)
+	}
+	return res, nil
+}
+
+func (rn *runner) reduction(model engine.Model, X *mat.Dense, truth []float64) (*Result, error) {
+	res := rn.res
+	t, ok := model.(engine.Transformer)
+	if !ok {
+		return rn.fail(fmt.Errorf("model %s cannot transform rows (a bug: it registers for reduction)", rn.spec.Name))
+	}
+	var Z *mat.Dense
+	err := safely(rn.spec.Name, "Transform", func() (err error) { Z, err = t.Transform(X); return err })
+	if err != nil {
+		return rn.fail(err)
+	}
+	n, _ := X.Dims()
+	if r, _ := Z.Dims(); r != n {
+		return rn.fail(fmt.Errorf("model %s transformed %d rows into %d (a bug in the model)", rn.spec.Name, n, r))
+	}
+	res.Embedding = Z
+	_, k := Z.Dims()
+	res.Metrics["components"] = float64(k)
+	if c, ok := res.Learned[engine.CapComponents.Name].(*engine.Components); ok && len(c.Ratio) > 0 {
+		sum := 0.0
+		for _, r := range c.Ratio {
+			sum += r
+		}
+		res.Metrics["explained_variance"] = sum
+	}
+	if truth != nil {
+		res.Actual = truth
 	}
 	return res, nil
 }
@@ -598,10 +836,10 @@ func (rn *runner) cluster() (*Result, error) {
 type recorder struct {
 	rn          *runner
 	model       engine.Model
-	xval        *mat.Dense // nil: no held-out rows (clustering)
+	xval        *mat.Dense // nil: no held-out rows (unsupervised, the final refit)
 	yval        []float64
 	fold, folds int
-	keep        bool
+	final       bool
 
 	history []Point
 	last    Point
@@ -650,11 +888,9 @@ func (rc *recorder) Step(s engine.Step) error {
 	}
 	rc.steps++
 	rc.last = p
-	if rc.keep {
-		rc.history = append(rc.history, p)
-	}
+	rc.history = append(rc.history, p)
 	if rc.rn.progress != nil {
-		rc.rn.progress(Progress{Fold: rc.fold, Folds: rc.folds, Point: p, Total: s.Total, Elapsed: time.Since(rc.rn.start)})
+		rc.rn.progress(Progress{Fold: rc.fold, Folds: rc.folds, Final: rc.final, Point: p, Total: s.Total, Elapsed: time.Since(rc.rn.start)})
 	}
 	return nil
 }
@@ -665,14 +901,12 @@ func (rc *recorder) finish() {
 	if rc.steps == 0 {
 		rc.last = Point{Step: 1, TrainLoss: math.NaN(), ValLoss: math.NaN(), ValError: math.NaN()}
 		rc.steps = 1
-		if rc.keep {
-			rc.history = append(rc.history, rc.last)
-		}
+		rc.history = append(rc.history, rc.last)
 	}
 	if rc.xval != nil && !rc.lastVal {
 		rc.last.ValLoss, rc.last.ValError = rc.validate()
 		rc.lastVal = true
-		if rc.keep && len(rc.history) > 0 {
+		if len(rc.history) > 0 {
 			rc.history[len(rc.history)-1] = rc.last
 		}
 	}
@@ -690,11 +924,15 @@ func (rc *recorder) validate() (loss, rate float64) {
 			loss, rate = math.NaN(), math.NaN()
 		}
 	}()
-	pred, err := rc.model.Predict(rc.xval)
+	p, ok := rc.model.(engine.Predictor)
+	if !ok {
+		return loss, rate
+	}
+	pred, err := p.Predict(rc.xval)
 	if err != nil || len(pred) != len(rc.yval) {
 		return loss, rate
 	}
-	if rc.rn.d.Task != datasets.Classification {
+	if rc.rn.task != datasets.Classification {
 		mse := metrics.MSE(rc.yval, pred)
 		return mse, math.Sqrt(mse)
 	}
@@ -721,4 +959,27 @@ func lrParam(s *engine.Spec) string {
 		}
 	}
 	return ""
+}
+
+// BaselineError is what a model that learned nothing gets on all of d: the
+// error of always predicting the majority class, or the RMSE of always
+// predicting the mean; NaN without a target. (A run's own baseline is
+// computed on its split.)
+func BaselineError(d *datasets.Dataset) float64 {
+	switch d.Task {
+	case datasets.Classification:
+		counts := d.ClassCounts()
+		best, n := 0, 0
+		for _, c := range counts {
+			best, n = max(best, c), n+c
+		}
+		if n == 0 {
+			return math.NaN()
+		}
+		return 1 - float64(best)/float64(n)
+	case datasets.Regression:
+		_, sd := stat.PopMeanStdDev(d.Y, nil)
+		return sd
+	}
+	return math.NaN()
 }

@@ -114,11 +114,11 @@ func TestHoldoutClassification(t *testing.T) {
 		t.Errorf("last point %+v does not match the metrics %v", last, res.Metrics)
 	}
 	// The constant column was dropped by the training part's preprocessing.
-	if !slices.Equal(res.Prep.Features, []string{"x", "y"}) {
-		t.Errorf("prepared features %v, want [x y]", res.Prep.Features)
+	if !slices.Equal(res.PreparedFeatures(), []string{"x", "y"}) {
+		t.Errorf("prepared features %v, want [x y]", res.PreparedFeatures())
 	}
-	if res.Fitted == nil || res.Coefs == nil || res.FitSecs <= 0 {
-		t.Errorf("fitted %v coefs %v fit seconds %v", res.Fitted, res.Coefs, res.FitSecs)
+	if res.Fitted == nil || res.Learned["coefficients"] == nil || res.FitSecs <= 0 {
+		t.Errorf("fitted %v learned %v fit seconds %v", res.Fitted, res.Learned, res.FitSecs)
 	}
 }
 
@@ -310,7 +310,7 @@ func TestCancelWithinOneStep(t *testing.T) {
 	m := &fakeModel{steps: 100}
 	ctx, cancel := context.WithCancel(context.Background())
 	rn := &runner{ctx: ctx, d: blobs(10, 2, 1), spec: spec(t, "evalfake"), res: &Result{}}
-	rec := &recorder{rn: rn, model: m, keep: true}
+	rec := &recorder{rn: rn, model: m}
 	rn.progress = func(p Progress) {
 		if p.Point.Step == 4 {
 			cancel()
@@ -387,7 +387,7 @@ func TestClustering(t *testing.T) {
 	truth := d.Y
 	d.Y, d.Classes, d.Task = nil, nil, datasets.Clustering
 	res := run(t, d, "evalcluster", nil, Options{Labels: truth, Seed: 1})
-	if res.Eval != "all rows (no split)" || res.Task != "clustering" {
+	if res.Eval != "all 60 rows, no split; scored against the known classes" || res.Task != "clustering" {
 		t.Errorf("eval %q task %q", res.Eval, res.Task)
 	}
 	if want := metrics.AdjustedRand(truth, res.Predicted); res.Metrics["ari"] != want || want < 0.9 {
@@ -452,12 +452,14 @@ func TestJSON(t *testing.T) {
 	}
 }
 
-// TestJSONFields: Result.MarshalJSON lists its fields by hand; every field
-// of Result with a JSON name must come out under that name.
+// TestJSONFields: Result.MarshalJSON writes every field of its head and
+// tail under its JSON name, and what the model learned under each
+// capability's name, and nothing else.
 func TestJSONFields(t *testing.T) {
 	r := Result{
-		Std: map[string]float64{"a": 1}, Folds: []map[string]float64{{"a": 1}},
+		Std: map[string]float64{"a": 1}, Folds: []map[string]float64{{"a": 1}}, FoldHistories: [][]Point{{}},
 		Confusion: &metrics.Confusion{}, Classes: []metrics.ClassReport{{}}, ROC: []metrics.ROC{{}}, Cancelled: true,
+		FittedOn: "all rows", Learned: map[string]any{"coefficients": &engine.Coefficients{Weights: mat.NewDense(1, 1, []float64{2})}},
 	}
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -467,19 +469,58 @@ func TestJSONFields(t *testing.T) {
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
-	typ := reflect.TypeFor[Result]()
-	for i := range typ.NumField() {
-		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-		if name == "-" {
-			continue
+	for _, typ := range []reflect.Type{reflect.TypeFor[resultHead](), reflect.TypeFor[resultTail]()} {
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if _, ok := out[name]; !ok {
+				t.Errorf("field %s (%q) is not written by MarshalJSON: %s", typ.Field(i).Name, name, b)
+			}
+			delete(out, name)
 		}
-		if _, ok := out[name]; !ok {
-			t.Errorf("field %s (%q) is not written by MarshalJSON: %s", typ.Field(i).Name, name, b)
-		}
-		delete(out, name)
 	}
+	if _, ok := out["coefficients"]; !ok {
+		t.Errorf("what the model learned is not written: %s", b)
+	}
+	delete(out, "coefficients")
 	if len(out) > 0 {
-		t.Errorf("MarshalJSON writes keys Result does not declare: %v", out)
+		t.Errorf("MarshalJSON writes keys it does not declare: %v", out)
+	}
+}
+
+// TestJSONRoundTrip: a result read back from its JSON writes the same JSON:
+// NaN stays NaN, parameters keep their types, what the model learned is
+// decoded by its capability.
+func TestJSONRoundTrip(t *testing.T) {
+	res := run(t, blobs(60, 3, 1), "evalfake", map[string]string{"steps": "12"}, Options{Folds: 3, Seed: 1})
+	res.Metrics["kappa"] = math.NaN()
+	res.Warnings = append(res.Warnings, "a warning")
+	res.Learned["linkage"] = &engine.Linkage{Merges: []engine.Merge{{A: 0, B: 1, Height: 0.5, Size: 2}, {A: 2, B: 3, Height: 1.25, Size: 3}}, Leaves: 3}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Result
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	b2, err := json.Marshal(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != string(b2) {
+		t.Errorf("round trip changed the JSON:\n%s\n%s", b, b2)
+	}
+	if !math.IsNaN(back.Metrics["kappa"]) || back.Metrics["accuracy"] != res.Metrics["accuracy"] {
+		t.Errorf("metrics %v, want kappa NaN and accuracy %v", back.Metrics, res.Metrics["accuracy"])
+	}
+	if back.Params.Int("steps") != 12 {
+		t.Errorf("params %v: steps is not the int 12", back.Params)
+	}
+	if l, ok := back.Learned["linkage"].(*engine.Linkage); !ok || len(l.Merges) != 2 || l.Merges[1].Height != 1.25 {
+		t.Errorf("linkage read back as %#v", back.Learned["linkage"])
+	}
+	if len(back.FoldHistories) != 3 || len(back.FoldHistories[2]) != 12 {
+		t.Errorf("fold histories %d", len(back.FoldHistories))
 	}
 }
 
@@ -516,4 +557,31 @@ func TestOneStepHistoryIsValidated(t *testing.T) {
 			t.Errorf("%+v: history %+v, want one validated point", opt, res.History)
 		}
 	}
+}
+
+func TestBaselineError(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want float64
+	}{
+		{"iris", 2.0 / 3}, // three classes of 50
+		{"breast_cancer", 212.0 / 569},
+	} {
+		if got := BaselineError(openDataset(t, tc.src)); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: baseline error %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
+
+func openDataset(t *testing.T, source string) *datasets.Dataset {
+	t.Helper()
+	tb, err := datasets.Open(source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tb.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

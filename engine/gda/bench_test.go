@@ -21,7 +21,7 @@ func benchData(b *testing.B) (train engine.Train, test *mat.Dense) {
 	return train, all.X.Slice(40_000, 50_000, 0, 20).(*mat.Dense)
 }
 
-func benchFit(b *testing.B, m engine.Model) {
+func benchFit(b *testing.B, m engine.Predictor) {
 	train, _ := benchData(b)
 	b.ResetTimer()
 	for b.Loop() {
@@ -31,7 +31,7 @@ func benchFit(b *testing.B, m engine.Model) {
 	}
 }
 
-func benchPredict(b *testing.B, m engine.Model) {
+func benchPredict(b *testing.B, m engine.Predictor) {
 	train, test := benchData(b)
 	if err := m.Fit(context.Background(), train, nil); err != nil {
 		b.Fatal(err)

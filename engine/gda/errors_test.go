@@ -150,7 +150,7 @@ func TestDataErrors(t *testing.T) {
 func TestBadParams(t *testing.T) {
 	tr := blobs(2, 2, 20, 2)
 	for _, tc := range []struct {
-		m    engine.Model
+		m    engine.Predictor
 		want string
 	}{
 		{&LDA{Priors: "bogus"}, `parameter priors: "bogus" is not one of empirical, uniform`},

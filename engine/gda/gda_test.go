@@ -98,7 +98,7 @@ type stepRecorder struct{ steps []engine.Step }
 func (r *stepRecorder) Step(s engine.Step) error { r.steps = append(r.steps, s); return nil }
 
 type probModel interface {
-	engine.Model
+	engine.Predictor
 	engine.Prober
 	engine.Scorer
 }

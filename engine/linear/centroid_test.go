@@ -152,7 +152,7 @@ func TestCentroidAbsentClass(t *testing.T) {
 }
 
 func TestCentroidBadInput(t *testing.T) {
-	linBadInputs(t, func() engine.Model { return &Centroid{} })
+	linBadInputs(t, func() engine.Predictor { return &Centroid{} })
 }
 
 func TestCentroidRegistered(t *testing.T) {

@@ -177,7 +177,7 @@ func TestLassoOrthogonal(t *testing.T) {
 // 10-fold CV R² matches cross_val_score(make_pipeline(StandardScaler(),
 // Lasso(alpha=0.1)), X, y, cv=KFold(10)) fold by fold (mean 0.462824094230636).
 func TestLassoCV(t *testing.T) {
-	got := lsqCV(t, lsqDiabetes(t), 10, true, func() engine.Model { return &Lasso{Alpha: 0.1} })
+	got := lsqCV(t, lsqDiabetes(t), 10, true, func() engine.Predictor { return &Lasso{Alpha: 0.1} })
 	lsqClose(t, "CV R²", got, []float64{0.5507601460877742, 0.2399595334200464, 0.3645621096401547, 0.6145275360486261, 0.2689436972538337, 0.6227056807674054, 0.42466489503736427, 0.42722885669793886, 0.43074054611305057, 0.6841479412401659}, 1e-6)
 }
 
@@ -205,7 +205,7 @@ func TestLassoStops(t *testing.T) {
 }
 
 func TestLassoBadInput(t *testing.T) {
-	lsqBadInputs(t, func() engine.Model { return &Lasso{} })
+	lsqBadInputs(t, func() engine.Predictor { return &Lasso{} })
 	d := lsqDiabetes(t)
 	for _, m := range []*Lasso{{Alpha: -1}, {Tol: -1}, {MaxIter: -5}, {Alpha: math.NaN()}} {
 		if err := m.Fit(context.Background(), d, nil); err == nil {

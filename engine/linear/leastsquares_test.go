@@ -116,7 +116,7 @@ func lsqR2(y, pred []float64) float64 {
 // lsqCV is the R² of each fold of scikit-learn's KFold(k) without shuffling
 // (the first n mod k folds have one row more), standardising inside each
 // fold when std is set, as make_pipeline(StandardScaler(), model).
-func lsqCV(t *testing.T, d engine.Train, k int, std bool, newModel func() engine.Model) []float64 {
+func lsqCV(t *testing.T, d engine.Train, k int, std bool, newModel func() engine.Predictor) []float64 {
 	t.Helper()
 	n := d.Rows()
 	out := make([]float64, k)
@@ -171,7 +171,7 @@ func lsqClose(t *testing.T, what string, got, want []float64, rel float64) {
 	}
 }
 
-func lsqCoefOf(t *testing.T, m engine.Model) ([]float64, float64) {
+func lsqCoefOf(t *testing.T, m engine.Predictor) ([]float64, float64) {
 	t.Helper()
 	c := m.(engine.Coefficienter).Coefficients()
 	if c.Weights == nil {
@@ -378,12 +378,12 @@ func TestLeastSquaresCollinear(t *testing.T) {
 // 10-fold CV R² matches scikit-learn's cross_val_score(LinearRegression(), X,
 // y, cv=KFold(10)) fold by fold (mean 0.46196024204506053).
 func TestLeastSquaresCV(t *testing.T) {
-	got := lsqCV(t, lsqDiabetes(t), 10, false, func() engine.Model { return &LeastSquares{} })
+	got := lsqCV(t, lsqDiabetes(t), 10, false, func() engine.Predictor { return &LeastSquares{} })
 	lsqClose(t, "CV R²", got, []float64{0.5561455010393453, 0.23055827319913313, 0.3535767319519424, 0.6219075223926618, 0.2658726963952671, 0.6181979848524272, 0.4181514243412915, 0.4351374658018554, 0.4343622931454618, 0.6856925273312198}, 1e-9)
 }
 
 // lsqBadInputs runs the input checks every model of these files shares.
-func lsqBadInputs(t *testing.T, newModel func() engine.Model) {
+func lsqBadInputs(t *testing.T, newModel func() engine.Predictor) {
 	d := lsqDiabetes(t)
 	nanX := mat.DenseCopyOf(d.X)
 	nanX.Set(12, 2, math.NaN())
@@ -458,7 +458,7 @@ func lsqBadInputs(t *testing.T, newModel func() engine.Model) {
 }
 
 func TestLeastSquaresBadInput(t *testing.T) {
-	lsqBadInputs(t, func() engine.Model { return &LeastSquares{} })
+	lsqBadInputs(t, func() engine.Predictor { return &LeastSquares{} })
 	d := lsqDiabetes(t)
 	for _, m := range []*LeastSquares{{Solver: "qr"}, {Degree: 7}, {Degree: -1}} {
 		if err := m.Fit(context.Background(), d, nil); err == nil {

@@ -454,7 +454,7 @@ func TestLogisticLargeNewton(t *testing.T) {
 
 func TestLogisticBadInput(t *testing.T) {
 	for _, s := range []string{"newton", "gd", "sgd"} {
-		linBadInputs(t, func() engine.Model { return &Logistic{Solver: s} })
+		linBadInputs(t, func() engine.Predictor { return &Logistic{Solver: s} })
 	}
 	d := linSeparable(10, 2, 1)
 	for _, m := range []Logistic{{Solver: "lbfgs"}, {Multi: "both"}, {C: -1}, {C: math.Inf(1)}, {Tol: -1}, {LR: math.NaN()}, {MaxIter: -1}} {

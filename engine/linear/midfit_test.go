@@ -24,9 +24,9 @@ import (
 // against loss(step's predictions) when loss is set.
 type midfitRec struct {
 	t     *testing.T
-	m     engine.Model
+	m     engine.Predictor
 	d     engine.Train
-	loss  func(d engine.Train, m engine.Model, pred []float64) float64
+	loss  func(d engine.Train, m engine.Predictor, pred []float64) float64
 	tol   float64
 	steps int
 	pred  []float64
@@ -71,8 +71,8 @@ func midfitWeight(d engine.Train, i int) float64 {
 // midfitLogitLoss is Logistic's TrainLoss, (½‖W‖² + C Σ ω_i (−ln P(y_i|x_i)))
 // / Σω, from the step's PredictProba and Coefficients (binary and
 // multinomial; ovr sums per-class objectives that PredictProba does not show).
-func midfitLogitLoss(C float64) func(engine.Train, engine.Model, []float64) float64 {
-	return func(d engine.Train, m engine.Model, _ []float64) float64 {
+func midfitLogitLoss(C float64) func(engine.Train, engine.Predictor, []float64) float64 {
+	return func(d engine.Train, m engine.Predictor, _ []float64) float64 {
 		P, err := m.(engine.Prober).PredictProba(d.X)
 		if err != nil {
 			return math.NaN()
@@ -92,7 +92,7 @@ func midfitLogitLoss(C float64) func(engine.Train, engine.Model, []float64) floa
 }
 
 // midfitMSE is Σω(y−ŷ)²/Σω, Stepwise's TrainLoss.
-func midfitMSE(d engine.Train, _ engine.Model, pred []float64) float64 {
+func midfitMSE(d engine.Train, _ engine.Predictor, pred []float64) float64 {
 	ss, sw := 0.0, 0.0
 	for i, y := range d.Y {
 		w := midfitWeight(d, i)
@@ -103,8 +103,8 @@ func midfitMSE(d engine.Train, _ engine.Model, pred []float64) float64 {
 }
 
 // midfitLassoLoss is Lasso's TrainLoss, Σω(y−ŷ)²/(2Σω) + α‖w‖₁.
-func midfitLassoLoss(alpha float64) func(engine.Train, engine.Model, []float64) float64 {
-	return func(d engine.Train, m engine.Model, pred []float64) float64 {
+func midfitLassoLoss(alpha float64) func(engine.Train, engine.Predictor, []float64) float64 {
+	return func(d engine.Train, m engine.Predictor, pred []float64) float64 {
 		l1 := 0.0
 		for _, w := range m.(engine.Coefficienter).Coefficients().Weights.RawMatrix().Data {
 			l1 += math.Abs(w)
@@ -150,9 +150,9 @@ func TestPredictDuringFit(t *testing.T) {
 
 	for _, tc := range []struct {
 		name     string
-		m        engine.Model
+		m        engine.Predictor
 		d        engine.Train
-		loss     func(engine.Train, engine.Model, []float64) float64
+		loss     func(engine.Train, engine.Predictor, []float64) float64
 		tol      float64
 		minSteps int
 		// predTol: how far the last step's predictions may be from those
@@ -215,7 +215,7 @@ func TestPredictDuringFit(t *testing.T) {
 // midfitStop fails the fit at its first step, after checking that the model
 // predicts there.
 type midfitStop struct {
-	m         engine.Model
+	m         engine.Predictor
 	x         mat.Matrix
 	predicted bool
 }
@@ -235,7 +235,7 @@ func TestFailedFitLeavesModelUnfitted(t *testing.T) {
 	diabetes := lsqDiabetes(t)
 	for _, tc := range []struct {
 		name string
-		m    engine.Model
+		m    engine.Predictor
 		d    engine.Train
 	}{
 		{"logistic", &Logistic{}, breast},
@@ -290,7 +290,7 @@ func TestCancelledInsideStep(t *testing.T) {
 	diabetesStd.X = lsqStandardise(diabetes.X, diabetes.X)
 	for _, tc := range []struct {
 		name string
-		m    engine.Model
+		m    engine.Predictor
 		d    engine.Train
 	}{
 		{"logistic", &Logistic{}, breast},

@@ -242,8 +242,8 @@ func TestPerceptronMulticlassScores(t *testing.T) {
 }
 
 func TestPerceptronBadInput(t *testing.T) {
-	linBadInputs(t, func() engine.Model { return &Perceptron{} })
-	linBadInputs(t, func() engine.Model { return &Perceptron{Mode: "batch"} })
+	linBadInputs(t, func() engine.Predictor { return &Perceptron{} })
+	linBadInputs(t, func() engine.Predictor { return &Perceptron{Mode: "batch"} })
 	for _, m := range []Perceptron{{Mode: "online"}, {LR: -1}, {LR: math.NaN()}, {Epochs: -2}} {
 		if err := m.Fit(context.Background(), linSeparable(10, 2, 1), nil); err == nil {
 			t.Errorf("%+v: no error", m)

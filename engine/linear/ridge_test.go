@@ -133,12 +133,12 @@ func TestRidgeSVDFallback(t *testing.T) {
 // 10-fold CV R² matches cross_val_score(make_pipeline(StandardScaler(),
 // Ridge(alpha=1.0)), X, y, cv=KFold(10)) fold by fold (mean 0.4625434465905266).
 func TestRidgeCV(t *testing.T) {
-	got := lsqCV(t, lsqDiabetes(t), 10, true, func() engine.Model { return &Ridge{Alpha: 1} })
+	got := lsqCV(t, lsqDiabetes(t), 10, true, func() engine.Predictor { return &Ridge{Alpha: 1} })
 	lsqClose(t, "CV R²", got, []float64{0.5526024931845714, 0.2366061306483075, 0.3599234249051959, 0.6186341089655132, 0.2681594586420456, 0.6204858847331569, 0.42149774575749865, 0.4308706211461589, 0.4324465744699063, 0.6842080234529114}, 1e-9)
 }
 
 func TestRidgeBadInput(t *testing.T) {
-	lsqBadInputs(t, func() engine.Model { return &Ridge{} })
+	lsqBadInputs(t, func() engine.Predictor { return &Ridge{} })
 	for _, a := range []float64{-1, math.NaN(), math.Inf(1)} {
 		if err := (&Ridge{Alpha: a}).Fit(context.Background(), lsqDiabetes(t), nil); err == nil {
 			t.Errorf("alpha %v accepted", a)

@@ -290,13 +290,13 @@ func TestStepwiseSweep(t *testing.T) {
 // cv=KFold(10)) fold by fold (mean 0.4393526204419376).
 func TestStepwiseCV(t *testing.T) {
 	d := lsqDiabetes(t)
-	got := lsqCV(t, d, 10, true, func() engine.Model { return &Stepwise{Criterion: "rss", MaxFeatures: 4} })
+	got := lsqCV(t, d, 10, true, func() engine.Predictor { return &Stepwise{Criterion: "rss", MaxFeatures: 4} })
 	lsqClose(t, "CV R²", got, []float64{0.4954871625998901, 0.1764532190929058, 0.34339204242890786, 0.6028581600813046, 0.2532186168578513, 0.6390047459338513, 0.4026037280588478, 0.40790349839540985, 0.40541979598659117, 0.6671852349838161}, 1e-9)
 	// Selection by inner 5-fold CV (the default) is within the noise of
 	// least squares on all features (0.462): measured 0.4629, 0.4626, 0.4592,
 	// 0.4626 for seeds 1-4, keeping 5-8 features. A single 20% hold-out is
 	// noisier on 400 rows: 0.409, 0.440, 0.456, 0.426.
-	got = lsqCV(t, d, 10, true, func() engine.Model { return &Stepwise{} })
+	got = lsqCV(t, d, 10, true, func() engine.Predictor { return &Stepwise{} })
 	mean := 0.0
 	for _, v := range got {
 		mean += v / 10
@@ -307,7 +307,7 @@ func TestStepwiseCV(t *testing.T) {
 }
 
 func TestStepwiseBadInput(t *testing.T) {
-	lsqBadInputs(t, func() engine.Model { return &Stepwise{} })
+	lsqBadInputs(t, func() engine.Predictor { return &Stepwise{} })
 	d := lsqDiabetes(t)
 	for _, m := range []*Stepwise{{Criterion: "aic"}, {MaxFeatures: -1}, {Holdout: 1.5}, {Folds: 1}} {
 		if err := m.Fit(context.Background(), d, nil); err == nil {

@@ -140,7 +140,7 @@ func linFlat(rows [][]float64) []float64 {
 }
 
 // linAccuracy is the fraction of predictions equal to y.
-func linAccuracy(t testing.TB, m engine.Model, d engine.Train) float64 {
+func linAccuracy(t testing.TB, m engine.Predictor, d engine.Train) float64 {
 	t.Helper()
 	pred, err := m.Predict(d.X)
 	if err != nil {
@@ -169,7 +169,7 @@ func linSubset(d engine.Train, idx []int) engine.Train {
 }
 
 // linBadInputs runs the error checks every classifier of the package shares.
-func linBadInputs(t *testing.T, newModel func() engine.Model) {
+func linBadInputs(t *testing.T, newModel func() engine.Predictor) {
 	t.Helper()
 	good := func() engine.Train {
 		X := mat.NewDense(6, 2, []float64{0, 1, 1, 0, 2, 1, 5, 6, 6, 5, 7, 6})

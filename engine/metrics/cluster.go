@@ -67,6 +67,57 @@ func AdjustedRand(a, b []float64) float64 {
 	return 2 * (tp*tn - fn*fp) / ((tp+fn)*(fn+tn) + (tp+fp)*(fp+tn))
 }
 
+// NMI is the normalised mutual information of two labelings of the same
+// rows, as sklearn.metrics.normalized_mutual_info_score with its default
+// arithmetic normalisation: I(a;b) / ((H(a)+H(b))/2), 1 for identical
+// partitions up to renaming, 0 for independent ones; 1 when both put every
+// row in one group. Not in the notes: the standard information-theoretic
+// score of a clustering against known classes.
+func NMI(a, b []float64) float64 {
+	sameLen("NMI", len(a), len(b))
+	n := float64(len(a))
+	if n == 0 {
+		return math.NaN()
+	}
+	ca, ka := codes(a)
+	cb, kb := codes(b)
+	if ka == 1 && kb == 1 || ka == len(a) && kb == len(a) {
+		return 1
+	}
+	cont := make([]float64, ka*kb)
+	rowSum := make([]float64, ka)
+	colSum := make([]float64, kb)
+	for i := range ca {
+		cont[ca[i]*kb+cb[i]]++
+		rowSum[ca[i]]++
+		colSum[cb[i]]++
+	}
+	entropy := func(counts []float64) float64 {
+		h := 0.0
+		for _, c := range counts {
+			if c > 0 {
+				p := c / n
+				h -= p * math.Log(p)
+			}
+		}
+		return h
+	}
+	mi := 0.0
+	for i := 0; i < ka; i++ {
+		for j := 0; j < kb; j++ {
+			if c := cont[i*kb+j]; c > 0 {
+				mi += c / n * math.Log(c*n/(rowSum[i]*colSum[j]))
+			}
+		}
+	}
+	ha, hb := entropy(rowSum), entropy(colSum)
+	norm := (ha + hb) / 2
+	if norm <= 0 {
+		return 0
+	}
+	return max(mi, 0) / norm
+}
+
 // Silhouette is the mean silhouette coefficient of a clustering under the
 // Euclidean distance, as sklearn.metrics.silhouette_score: for each row,
 // (b-a)/max(a,b) with a its mean distance to the rest of its cluster and b

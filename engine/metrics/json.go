@@ -2,8 +2,8 @@ package metrics
 
 import (
 	"encoding/json"
-	"math"
-	"strconv"
+
+	"github.com/tealab/tealab/numfmt"
 )
 
 // encoding/json refuses NaN and ±Inf, and undefined scores are NaN here (an
@@ -11,29 +11,11 @@ import (
 // types that can hold them write them as null instead, so that marshalling a
 // result never fails.
 
-// JSONFloat is a float64 that marshals NaN and ±Inf as null; package eval
-// uses it too.
-type JSONFloat float64
+// JSONFloat is a float64 that marshals NaN and ±Inf as null (and reads
+// null back as NaN).
+type JSONFloat = numfmt.Float
 
-// MarshalJSON writes f in the shortest 'g' form, or null when it is not finite.
-func (f JSONFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
-}
-
-func jfloats(xs []float64) []JSONFloat {
-	if xs == nil {
-		return nil
-	}
-	out := make([]JSONFloat, len(xs))
-	for i, x := range xs {
-		out[i] = JSONFloat(x)
-	}
-	return out
-}
+func jfloats(xs []float64) []JSONFloat { return numfmt.Floats(xs) }
 
 // MarshalJSON writes NaN as null.
 func (r ROC) MarshalJSON() ([]byte, error) {
@@ -54,4 +36,35 @@ func (r ClassReport) MarshalJSON() ([]byte, error) {
 		F1        JSONFloat `json:"f1"`
 		Support   int       `json:"support"`
 	}{r.Class, JSONFloat(r.Precision), JSONFloat(r.Recall), JSONFloat(r.F1), r.Support})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (null as NaN).
+func (r *ROC) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Class string      `json:"class"`
+		FPR   []JSONFloat `json:"fpr"`
+		TPR   []JSONFloat `json:"tpr"`
+		AUC   JSONFloat   `json:"auc"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*r = ROC{Class: v.Class, FPR: numfmt.Unfloats(v.FPR), TPR: numfmt.Unfloats(v.TPR), AUC: float64(v.AUC)}
+	return nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (null as NaN).
+func (r *ClassReport) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Class     string    `json:"class"`
+		Precision JSONFloat `json:"precision"`
+		Recall    JSONFloat `json:"recall"`
+		F1        JSONFloat `json:"f1"`
+		Support   int       `json:"support"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*r = ClassReport{Class: v.Class, Precision: float64(v.Precision), Recall: float64(v.Recall), F1: float64(v.F1), Support: v.Support}
+	return nil
 }

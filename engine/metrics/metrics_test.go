@@ -389,3 +389,24 @@ func BenchmarkSilhouette(b *testing.B) {
 		}
 	}
 }
+
+// Reference values from scikit-learn 1.2.1,
+// sklearn.metrics.normalized_mutual_info_score(a, b).
+func TestNMI(t *testing.T) {
+	cases := []struct {
+		a, b []float64
+		want float64
+	}{
+		{[]float64{0, 0, 1, 1, 2, 2}, []float64{0, 0, 1, 1, 1, 1}, 0.7336804366512113},
+		{[]float64{0, 0, 0, 1, 1, 1}, []float64{1, 1, 0, 0, 2, 2}, 0.5158037429793888},
+		{[]float64{0, 1, 0, 1}, []float64{0, 0, 1, 1}, 0},
+		{[]float64{0, 0, 0}, []float64{1, 1, 1}, 1},
+		{[]float64{0, 0, 1}, []float64{0, 1, 2}, 0.7336804366512112},
+		{[]float64{5, 5, 7, 7}, []float64{1, 1, 0, 0}, 1},
+	}
+	for _, c := range cases {
+		if got := NMI(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("NMI(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -118,8 +118,24 @@ func checkSpec(t *testing.T, s *engine.Spec) {
 		}
 	}
 	guard(t, s.Name, "New", func() {
-		if _, err := s.New(s.Defaults()); err != nil {
+		m, err := s.New(s.Defaults())
+		if err != nil {
 			t.Errorf("model %s: New(defaults): %v", s.Name, err)
+			return
+		}
+		// What each task needs of a fitted model (engine/model.go).
+		for _, task := range s.Tasks {
+			_, pred := m.(engine.Predictor)
+			_, lab := m.(engine.Labeler)
+			_, tf := m.(engine.Transformer)
+			switch {
+			case task.Supervised() && !pred:
+				t.Errorf("model %s does %s but is not an engine.Predictor", s.Name, task)
+			case task == datasets.Clustering && !pred && !lab:
+				t.Errorf("model %s clusters but is neither an engine.Labeler nor an engine.Predictor", s.Name)
+			case task == datasets.Reduction && !tf:
+				t.Errorf("model %s reduces but is not an engine.Transformer", s.Name)
+			}
 		}
 	})
 }
@@ -133,7 +149,8 @@ type taskSet struct {
 var taskSets = map[engine.Task][]taskSet{
 	datasets.Classification: {{"iris", "", false}, {"wine", "", false}, {"breast_cancer", "", false}, {"digits", "", true}},
 	datasets.Regression:     {{"diabetes", "", false}},
-	datasets.Clustering:     {{"iris", datasets.NoTarget, false}, {"wine", datasets.NoTarget, false}},
+	datasets.Clustering:     {{"iris", "", false}, {"wine", "", false}},
+	datasets.Reduction:      {{"iris", "", false}, {"wine", "", false}},
 }
 
 // settings overrides a model's defaults on one built-in where the defaults
@@ -145,20 +162,12 @@ var settings = map[string]map[string]string{
 	"qda/digits": {"reg": "0.1"},
 }
 
-// labelsFor gives the classes of a built-in's rows, to score a clustering.
-func labelsFor(t *testing.T, name string) []float64 {
-	return builtin(t, name, "").Y
-}
-
-// runEval evaluates s on a built-in with a stratified hold-out (clustering:
-// all rows, scored against the classes).
+// runEval evaluates s on a built-in with a stratified hold-out (clustering
+// and reduction: all rows, scored against the classes).
 func runEval(t *testing.T, s *engine.Spec, task engine.Task, ts taskSet, seed uint64) (res *eval.Result, err error) {
 	d := builtin(t, ts.name, ts.target)
 	opt := eval.DefaultOptions()
 	opt.Seed = seed
-	if task == datasets.Clustering {
-		opt.Labels = labelsFor(t, ts.name)
-	}
 	v, err := s.Parse(settings[s.Name+"/"+ts.name])
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +196,15 @@ func checkBuiltins(t *testing.T, s *engine.Spec) {
 				t.Errorf("model %s on %s: %v", s.Name, ts.name, err)
 				continue
 			}
+			if res.Task != task.String() {
+				t.Errorf("model %s on %s ran %s, want %s", s.Name, ts.name, res.Task, task)
+			}
+			if task == datasets.Reduction {
+				if r, _ := res.Embedding.Dims(); res.Embedding == nil || r != res.Rows || !(res.Metrics["components"] >= 1) {
+					t.Errorf("model %s on %s: no embedding of the %d rows", s.Name, ts.name, res.Rows)
+				}
+				continue
+			}
 			key := map[engine.Task]string{datasets.Classification: "accuracy", datasets.Regression: "r2", datasets.Clustering: "ari"}[task]
 			got, base := res.Metrics[key], res.Baseline[key]
 			if !(got > base) {
@@ -195,7 +213,7 @@ func checkBuiltins(t *testing.T, s *engine.Spec) {
 			if len(res.History) == 0 {
 				t.Errorf("model %s on %s: no history", s.Name, ts.name)
 			}
-			if task != datasets.Clustering && ts == taskSets[task][0] && !liveValidation(res.History) {
+			if task.Supervised() && ts == taskSets[task][0] && !liveValidation(res.History) {
 				t.Errorf("model %s on %s: reports %d steps but no step before the last has a validation error: "+
 					"Predict called from inside Recorder.Step fails, so the live validation curve stays empty "+
 					"(DESIGN.md, contract 2); make Predict and PredictProba use the current state during Fit",
@@ -246,6 +264,9 @@ func checkDeterministic(t *testing.T, s *engine.Spec) {
 	if !sameFloats(a.Predicted, b.Predicted) {
 		t.Errorf("model %s: same seed, different predictions", s.Name)
 	}
+	if a.Embedding != nil && !sameFloats(a.Embedding.RawMatrix().Data, b.Embedding.RawMatrix().Data) {
+		t.Errorf("model %s: same seed, different embeddings", s.Name)
+	}
 	if len(a.History) != len(b.History) {
 		t.Fatalf("model %s: same seed, %d and %d steps", s.Name, len(a.History), len(b.History))
 	}
@@ -267,7 +288,7 @@ func train(t *testing.T, task engine.Task, rows int) engine.Train {
 	case datasets.Regression:
 		d = builtin(t, "diabetes", "")
 	default:
-		d = builtin(t, "iris", datasets.NoTarget)
+		d = builtin(t, "iris", datasets.NoTarget) // no labels: nothing to learn from
 	}
 	if rows <= 0 || rows > d.Rows() {
 		rows = d.Rows()
@@ -295,8 +316,15 @@ func checkNotFitted(t *testing.T, s *engine.Spec) {
 	m := newModel(t, s)
 	X := mat.NewDense(2, 4, []float64{1, 2, 3, 4, 5, 6, 7, 8})
 	guard(t, s.Name, "Predict before Fit", func() {
-		if _, err := m.Predict(X); !errors.Is(err, engine.ErrNotFitted) {
-			t.Errorf("model %s: Predict before Fit: %v, want ErrNotFitted", s.Name, err)
+		if p, ok := m.(engine.Predictor); ok {
+			if _, err := p.Predict(X); !errors.Is(err, engine.ErrNotFitted) {
+				t.Errorf("model %s: Predict before Fit: %v, want ErrNotFitted", s.Name, err)
+			}
+		}
+		if p, ok := m.(engine.Transformer); ok {
+			if _, err := p.Transform(X); !errors.Is(err, engine.ErrNotFitted) {
+				t.Errorf("model %s: Transform before Fit: %v, want ErrNotFitted", s.Name, err)
+			}
 		}
 		if p, ok := m.(engine.Prober); ok {
 			if _, err := p.PredictProba(X); !errors.Is(err, engine.ErrNotFitted) {
@@ -312,15 +340,22 @@ func checkNotFitted(t *testing.T, s *engine.Spec) {
 }
 
 // checkNaN: NaN in X passed straight to Fit is an error, not a panic and not
-// a fit.
+// a fit, unless the model takes missing values (Spec.Input.Missing): then it
+// fits, and its predictions are sane for rows with missing values too.
 func checkNaN(t *testing.T, s *engine.Spec) {
 	for _, task := range s.Tasks {
 		tr := train(t, task, 0)
 		tr.X.Set(7, 2, math.NaN())
 		m := newModel(t, s)
 		guard(t, s.Name, "Fit with NaN", func() {
-			if err := m.Fit(context.Background(), tr, engine.NopRecorder{}); err == nil {
-				t.Errorf("model %s (%s): Fit accepted NaN in X", s.Name, task)
+			err := m.Fit(context.Background(), tr, engine.NopRecorder{})
+			switch {
+			case !s.Input.Missing && err == nil:
+				t.Errorf("model %s (%s): Fit accepted NaN in X (its spec does not take missing values)", s.Name, task)
+			case s.Input.Missing && err != nil:
+				t.Errorf("model %s (%s): takes missing values, but Fit refused one: %v", s.Name, task, err)
+			case s.Input.Missing:
+				checkSane(t, s, task, m, tr, "a missing value")
 			}
 		})
 	}
@@ -392,7 +427,39 @@ func checkDegenerate(t *testing.T, s *engine.Spec) {
 
 func checkSane(t *testing.T, s *engine.Spec, task engine.Task, m engine.Model, tr engine.Train, what string) {
 	n := tr.Rows()
-	pred, err := m.Predict(tr.X)
+	if task == datasets.Reduction {
+		Z, err := m.(engine.Transformer).Transform(tr.X)
+		if err != nil {
+			t.Errorf("model %s, %s: fitted, but Transform: %v", s.Name, what, err)
+			return
+		}
+		if r, _ := Z.Dims(); r != n {
+			t.Errorf("model %s, %s: %d rows transformed into %d", s.Name, what, n, r)
+		}
+		for _, v := range Z.RawMatrix().Data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Errorf("model %s, %s: transformed value %v", s.Name, what, v)
+				return
+			}
+		}
+		return
+	}
+	if l, ok := m.(engine.Labeler); ok && task == datasets.Clustering {
+		labels := l.TrainingLabels()
+		if len(labels) != n {
+			t.Errorf("model %s, %s: %d labels for %d rows", s.Name, what, len(labels), n)
+		}
+		for i, c := range labels {
+			if c < 0 || c >= n {
+				t.Errorf("model %s, %s: row %d in cluster %d", s.Name, what, i, c)
+				return
+			}
+		}
+		if _, ok := m.(engine.Predictor); !ok {
+			return
+		}
+	}
+	pred, err := m.(engine.Predictor).Predict(tr.X)
 	if err != nil {
 		t.Errorf("model %s, %s: fitted, but Predict: %v", s.Name, what, err)
 		return
@@ -508,7 +575,7 @@ func checkCancel(t *testing.T, s *engine.Spec) {
 // predictRecorder predicts from inside every Step, as eval does to draw the
 // live validation curve, and keeps the first error.
 type predictRecorder struct {
-	m     engine.Model
+	m     engine.Predictor
 	X     mat.Matrix
 	steps int
 	err   error
@@ -541,7 +608,11 @@ func checkPredictInStep(t *testing.T, s *engine.Spec) {
 	for _, task := range s.Tasks {
 		tr := train(t, task, 0)
 		m := newModel(t, s)
-		rec := &predictRecorder{m: m, X: tr.X.Slice(0, 5, 0, tr.Cols())}
+		p, ok := m.(engine.Predictor)
+		if !ok || !task.Supervised() {
+			continue // no live validation without predictions
+		}
+		rec := &predictRecorder{m: p, X: tr.X.Slice(0, 5, 0, tr.Cols())}
 		var err error
 		guard(t, s.Name, "Predict inside Step", func() {
 			err = m.Fit(context.Background(), tr, rec)

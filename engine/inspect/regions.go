@@ -1,4 +1,8 @@
-package tui
+// Package inspect computes the pictures the lab and the reports draw from a
+// dataset and a model: the dataset laid in a plane (its two features, or its
+// first two principal directions) and a model's decision regions over that
+// plane. The UI only turns them into cells (DESIGN.md contract 9).
+package inspect
 
 import (
 	"context"
@@ -14,9 +18,9 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// plane is a dataset seen in two dimensions: its own two numeric features, or
+// Plane is a dataset seen in two dimensions: its own two numeric features, or
 // the first two principal directions of its standardised numeric features.
-type plane struct {
+type Plane struct {
 	XY           *mat.Dense // n x 2
 	XLabel       string
 	YLabel       string
@@ -24,15 +28,15 @@ type plane struct {
 	VarExplained float64 // share of the variance the two directions keep (projected only)
 }
 
-// errNoPlane says why a dataset has no 2-D map.
-var errNoPlane = errors.New("a map needs at least two numeric features")
+// ErrNoPlane says why a dataset has no 2-D map.
+var ErrNoPlane = errors.New("a map needs at least two numeric features")
 
-// project2D places the rows of d in a plane. Missing values are replaced by
+// Project2D places the rows of d in a plane. Missing values are replaced by
 // their column's mean; nominal features are left out. With more than two
 // numeric features (or any nominal one) it is a PCA of the standardised
 // numeric features (the correlation-matrix PCA), each direction's sign fixed
 // so that its largest loading is positive, which makes the picture stable.
-func project2D(d *datasets.Dataset) (plane, error) {
+func Project2D(d *datasets.Dataset) (Plane, error) {
 	var num []int
 	for j, c := range d.Features {
 		if c.Kind == datasets.Numeric {
@@ -40,11 +44,11 @@ func project2D(d *datasets.Dataset) (plane, error) {
 		}
 	}
 	if len(num) < 2 {
-		return plane{}, errNoPlane
+		return Plane{}, ErrNoPlane
 	}
 	n := d.Rows()
 	if n < 3 {
-		return plane{}, fmt.Errorf("a map needs at least 3 rows, %s has %d", d.Name, n)
+		return Plane{}, fmt.Errorf("a map needs at least 3 rows, %s has %d", d.Name, n)
 	}
 	X := mat.NewDense(n, len(num), nil)
 	col := make([]float64, n)
@@ -69,12 +73,12 @@ func project2D(d *datasets.Dataset) (plane, error) {
 		X.SetCol(k, col)
 	}
 	if len(num) == 2 && len(d.Features) == 2 {
-		return plane{XY: X, XLabel: d.Features[num[0]].Name, YLabel: d.Features[num[1]].Name}, nil
+		return Plane{XY: X, XLabel: d.Features[num[0]].Name, YLabel: d.Features[num[1]].Name}, nil
 	}
 	standardize(X)
 	var pc stat.PC
 	if ok := pc.PrincipalComponents(X, nil); !ok {
-		return plane{}, fmt.Errorf("%s: principal components did not converge", d.Name)
+		return Plane{}, fmt.Errorf("%s: principal components did not converge", d.Name)
 	}
 	var vecs mat.Dense
 	pc.VectorsTo(&vecs)
@@ -94,7 +98,7 @@ func project2D(d *datasets.Dataset) (plane, error) {
 	if total > 0 {
 		ve = (vars[0] + vars[1]) / total
 	}
-	return plane{XY: XY, XLabel: "PC1", YLabel: "PC2", Projected: true, VarExplained: ve}, nil
+	return Plane{XY: XY, XLabel: "PC1", YLabel: "PC2", Projected: true, VarExplained: ve}, nil
 }
 
 func absAll(x []float64) []float64 {
@@ -126,9 +130,9 @@ func standardize(X *mat.Dense) (mean, scale []float64) {
 	return mean, scale
 }
 
-// regionMap is a model's decision regions over a plane, with the points on it.
-type regionMap struct {
-	Plane      plane
+// RegionMap is a model's decision regions over a plane, with the points on it.
+type RegionMap struct {
+	Plane      Plane
 	Title      string
 	Classes    []string  // names of the region values (classes or clusters)
 	Truth      []int     // true class of each point; nil for clustering
@@ -140,20 +144,20 @@ type regionMap struct {
 	YCenters   []float64 // y of each grid row's centre (top to bottom)
 }
 
-// gridSize chooses the grid for a map whose plane, points and bounds are
+// GridSize chooses the grid for a map whose plane, points and bounds are
 // known (the plot area of the widget that will draw it).
-type gridSize func(rm *regionMap) (cols, rows int)
+type GridSize func(rm *RegionMap) (cols, rows int)
 
-// fixedGrid is a grid of cols x rows whatever the map.
-func fixedGrid(cols, rows int) gridSize {
-	return func(*regionMap) (int, int) { return cols, rows }
+// FixedGrid is a grid of cols x rows whatever the map.
+func FixedGrid(cols, rows int) GridSize {
+	return func(*RegionMap) (int, int) { return cols, rows }
 }
 
-// computeRegions fits spec with v on the dataset placed in a plane (all its
+// Regions fits spec with v on the dataset placed in a plane (all its
 // rows) and predicts it on a grid of the size that size chooses once the
-// plane is known. It is slow for some models: call it from a tea.Cmd,
+// plane is known. It is slow for some models: call it off the UI goroutine,
 // never from Update.
-func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, seed uint64, size gridSize) (rm *regionMap, err error) {
+func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, seed uint64, size GridSize) (rm *RegionMap, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("model %s crashed while drawing the map: %v", spec.Name, r)
@@ -162,7 +166,7 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 	if d.Task == datasets.Regression {
 		return nil, errors.New("decision regions need a classification or clustering task")
 	}
-	pl, err := project2D(d)
+	pl, err := Project2D(d)
 	if err != nil {
 		return nil, err
 	}
@@ -190,11 +194,15 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 	if err := model.Fit(ctx, tr, engine.ContextRecorder{Ctx: ctx}); err != nil {
 		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
 	}
-	pp, err := model.Predict(fitX)
+	pm, ok := model.(engine.Predictor)
+	if !ok {
+		return nil, fmt.Errorf("model %s does not predict new rows, so it has no regions", spec.Name)
+	}
+	pp, err := pm.Predict(fitX)
 	if err != nil {
 		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
 	}
-	rm = &regionMap{Plane: pl, Classes: d.Classes, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax,
+	rm = &RegionMap{Plane: pl, Classes: d.Classes, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax,
 		Pred: make([]int, n)}
 	// Class codes index the class names and styles: a prediction that is
 	// not one (NaN, fractional, huge) is drawn as unlabelled (-1).
@@ -232,7 +240,7 @@ func computeRegions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	gp, err := model.Predict(G)
+	gp, err := pm.Predict(G)
 	if err != nil {
 		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
 	}

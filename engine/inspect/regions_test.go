@@ -1,12 +1,15 @@
-package tui
+package inspect
 
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	_ "github.com/tealab/tealab/engine/models"
+	"gonum.org/v1/gonum/mat"
 )
 
 func openDataset(t testing.TB, source, target string) *datasets.Dataset {
@@ -23,15 +26,15 @@ func openDataset(t testing.TB, source, target string) *datasets.Dataset {
 }
 
 func TestProject2DIris(t *testing.T) {
-	// Reference: tui/testdata/pca_iris.py (scikit-learn 1.2.1 StandardScaler +
+	// Reference: engine/inspect/testdata/pca_iris.py (scikit-learn 1.2.1 StandardScaler +
 	// PCA, signs fixed so each direction's largest loading is positive).
 	d := openDataset(t, "iris", "")
-	pl, err := project2D(d)
+	pl, err := Project2D(d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !pl.Projected || pl.XLabel != "PC1" || pl.YLabel != "PC2" {
-		t.Fatalf("plane = %+v, want a PCA projection", pl)
+		t.Fatalf("Plane = %+v, want a PCA projection", pl)
 	}
 	if math.Abs(pl.VarExplained-0.9581320720000165) > 1e-9 {
 		t.Errorf("variance kept = %.10f, want 0.9581320720", pl.VarExplained)
@@ -56,13 +59,13 @@ func TestProject2DCases(t *testing.T) {
 		projected            bool
 		err                  bool
 	}{
-		{"two features are their own plane", "moons", "", false, false},
-		{"one feature has no plane", "cubic", "", false, true},
+		{"two features are their own Plane", "moons", "", false, false},
+		{"one feature has no Plane", "cubic", "", false, true},
 		{"clustering of two columns is a projection", "moons", datasets.NoTarget, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := openDataset(t, tc.source, tc.target)
-			pl, err := project2D(d)
+			pl, err := Project2D(d)
 			if tc.err {
 				if err == nil {
 					t.Fatal("want an error")
@@ -85,7 +88,7 @@ func TestProject2DCases(t *testing.T) {
 func TestProject2DImputesMissing(t *testing.T) {
 	d := openDataset(t, "iris", "")
 	d.X.Set(3, 0, math.NaN())
-	pl, err := project2D(d)
+	pl, err := Project2D(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +105,7 @@ func TestComputeRegions(t *testing.T) {
 	if err != nil {
 		t.Skip("logistic is not registered:", err)
 	}
-	rm, err := computeRegions(context.Background(), d, spec, spec.Defaults(), 1, fixedGrid(40, 12))
+	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, FixedGrid(40, 12))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,13 +136,73 @@ func TestComputeRegions(t *testing.T) {
 		t.Errorf("bad bounds %+v", rm)
 	}
 	// Regression has no regions.
-	if _, err := computeRegions(context.Background(), openDataset(t, "sine", ""), spec, spec.Defaults(), 1, fixedGrid(4, 4)); err == nil {
+	if _, err := Regions(context.Background(), openDataset(t, "sine", ""), spec, spec.Defaults(), 1, FixedGrid(4, 4)); err == nil {
 		t.Error("regression: want an error")
 	}
 	// A cancelled context stops the fit.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := computeRegions(ctx, d, spec, spec.Defaults(), 1, fixedGrid(40, 12)); err == nil {
+	if _, err := Regions(ctx, d, spec, spec.Defaults(), 1, FixedGrid(40, 12)); err == nil {
 		t.Error("cancelled: want an error")
 	}
+}
+
+// A model whose predictions are not class codes (NaN, fractions, beyond
+// int) must not become indices: they are drawn as unlabelled.
+func TestRegionsClassCodes(t *testing.T) {
+	for _, tc := range []struct {
+		v     float64
+		limit int
+		want  int
+	}{
+		{0, 3, 0}, {2, 3, 2}, {3, 3, -1}, {-1, 3, -1}, {1.5, 3, -1},
+		{math.NaN(), 3, -1}, {math.Inf(1), 3, -1}, {1e300, 3, -1}, {-1e300, 3, -1},
+	} {
+		if got := classCode(tc.v, tc.limit); got != tc.want {
+			t.Errorf("classCode(%v, %d) = %d, want %d", tc.v, tc.limit, got, tc.want)
+		}
+	}
+	d := openDataset(t, "iris", datasets.NoTarget)
+	rm, err := Regions(context.Background(), d, wildSpec(), nil, 1, FixedGrid(8, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range rm.Pred {
+		if want := []int{-1, -1, -1, 1}[i%4]; p != want {
+			t.Fatalf("prediction %d coded %d, want %d", i, p, want)
+		}
+	}
+	if len(rm.Classes) != 2 {
+		t.Errorf("%d clusters named, want 2 (0 and 1)", len(rm.Classes))
+	}
+	// Features too large for a grid: an error, not NaN bounds.
+	tb := &datasets.Table{Name: "huge", Columns: []datasets.Column{{Name: "a"}, {Name: "b"}},
+		Data: mat.NewDense(3, 2, []float64{-1.7e308, 1, 1.7e308, 2, 0, 3})}
+	hd, err := tb.Dataset(datasets.NoTarget, datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Regions(context.Background(), hd, wildSpec(), nil, 1, FixedGrid(8, 4)); err == nil ||
+		!strings.Contains(err.Error(), "too large") {
+		t.Errorf("huge features: err %v", err)
+	}
+}
+
+// wildSpec is a clusterer predicting NaN, 1.5, 1e300 and 1 in turn.
+func wildSpec() *engine.Spec {
+	return &engine.Spec{Name: "wild", Title: "wild", Tasks: []engine.Task{datasets.Clustering},
+		New: func(engine.Values) (engine.Model, error) { return wildModel{}, nil }}
+}
+
+type wildModel struct{}
+
+func (wildModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error { return nil }
+
+func (wildModel) Predict(X mat.Matrix) ([]float64, error) {
+	r, _ := X.Dims()
+	out := make([]float64, r)
+	for i := range out {
+		out[i] = []float64{math.NaN(), 1.5, 1e300, 1}[i%4]
+	}
+	return out, nil
 }

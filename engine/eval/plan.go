@@ -1,0 +1,85 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/tealab/tealab/datasets"
+)
+
+// Fold is one part of an evaluation: the rows a model trains on and the rows
+// it is scored on (indices into the dataset).
+type Fold struct {
+	Train []int `json:"train"`
+	Test  []int `json:"test"`
+}
+
+// Plan splits the rows of d as opt says (a stratified hold-out, stratified
+// k-fold CV or leave-one-out, drawn from opt.Seed) and describes the
+// evaluation. The same data, options and seed give the same folds, so runs
+// of different models are compared on identical rows; a comparison or sweep
+// can also pass the folds themselves in Options.Plan.
+func Plan(d *datasets.Dataset, opt Options) ([]Fold, string, error) {
+	if opt.Plan != nil {
+		n := d.Rows()
+		for f, p := range opt.Plan {
+			if len(p.Train) == 0 || len(p.Test) == 0 {
+				return nil, "", fmt.Errorf("evaluation: fold %d of the given plan has no training or no test rows", f+1)
+			}
+			for _, i := range append(append([]int(nil), p.Train...), p.Test...) {
+				if i < 0 || i >= n {
+					return nil, "", fmt.Errorf("evaluation: fold %d of the given plan names row %d of %d", f+1, i+1, n)
+				}
+			}
+		}
+		desc := opt.PlanDesc
+		if desc == "" {
+			desc = fmt.Sprintf("%d given folds", len(opt.Plan))
+		}
+		return opt.Plan, desc, nil
+	}
+	n := d.Rows()
+	classes := 0
+	strat := ""
+	if d.Task == datasets.Classification {
+		classes = len(d.Classes)
+		strat = "stratified "
+	}
+	switch {
+	case opt.LOO:
+		if n < 2 {
+			return nil, "", fmt.Errorf("leave-one-out needs at least 2 rows, have %d", n)
+		}
+		tests := datasets.LeaveOneOut(n)
+		parts := make([]Fold, len(tests))
+		for i, t := range tests {
+			parts[i] = Fold{datasets.Complement(n, t), t}
+		}
+		return parts, "leave-one-out", nil
+	case opt.Folds != 0:
+		tests, err := datasets.KFold(n, d.Y, classes, opt.Folds, opt.Seed)
+		if err != nil {
+			return nil, "", err
+		}
+		parts := make([]Fold, len(tests))
+		for i, t := range tests {
+			parts[i] = Fold{datasets.Complement(n, t), t}
+		}
+		return parts, fmt.Sprintf("%s%d-fold CV", strat, opt.Folds), nil
+	default:
+		split := opt.Split
+		if split == 0 {
+			split = 0.2
+		}
+		train, test, err := datasets.Holdout(n, d.Y, classes, split, opt.Seed)
+		if err != nil {
+			return nil, "", err
+		}
+		return []Fold{{train, test}}, fmt.Sprintf("%s%s/%s hold-out", strat, pct(1-split), pct(split)), nil
+	}
+}
+
+func pct(f float64) string {
+	return strconv.FormatFloat(math.Round(f*1000)/10, 'f', -1, 64)
+}

@@ -1,0 +1,419 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/numfmt"
+)
+
+// What fitted models can show: one small interface per capability, the
+// type it returns, and its definition (capability.go). A model implements
+// the interfaces that apply to it; evaluation keeps what it offers.
+
+// Coefficienter is a model that can show its coefficients.
+type Coefficienter interface {
+	Coefficients() Coefficients
+}
+
+// Coefficients is a fitted linear model's weights: Weights has one row per
+// output (one per class, or a single row) and one column per feature.
+type Coefficients struct {
+	Features  []string
+	Outputs   []string // row names: class names, or the target's name
+	Weights   *mat.Dense
+	Intercept []float64 // one per output
+}
+
+// Treer is a model that can show its decision tree.
+type Treer interface {
+	Tree() *Tree
+}
+
+// Ruler is a model that can show IF-THEN rules. Models with a tree need not
+// implement it: the rules capability reads one rule per leaf off the tree.
+type Ruler interface {
+	Rules() Rules
+}
+
+// Linkager is a hierarchical clustering that can show its merge tree.
+type Linkager interface {
+	Linkage() *Linkage
+}
+
+// Componenter is a reduction that can show its directions (principal
+// components, factors) and the variance each explains.
+type Componenter interface {
+	Components() *Components
+}
+
+// Importancer is a model that can say how much each feature mattered.
+type Importancer interface {
+	FeatureImportances() *Importances
+}
+
+// SupportVectorer is a kernel machine that can show its support vectors.
+type SupportVectorer interface {
+	SupportVectors() *SupportVectors
+}
+
+// Layerer is a neural network that can summarise its layers.
+type Layerer interface {
+	Layers() []Layer
+}
+
+// The capabilities every family may offer, in the order --json writes them.
+var (
+	CapCoefficients = DefineCapability("coefficients", "coefficients", func(m Model) (*Coefficients, bool) {
+		c, ok := m.(Coefficienter)
+		if !ok {
+			return nil, false
+		}
+		co := c.Coefficients()
+		return &co, co.Weights != nil
+	})
+	CapImportances = DefineCapability("importances", "feature importances", func(m Model) (*Importances, bool) {
+		c, ok := m.(Importancer)
+		if !ok {
+			return nil, false
+		}
+		v := c.FeatureImportances()
+		return v, v != nil
+	})
+	CapTree = DefineCapability("tree", "decision tree", func(m Model) (*Tree, bool) {
+		c, ok := m.(Treer)
+		if !ok {
+			return nil, false
+		}
+		t := c.Tree()
+		return t, t != nil && len(t.Nodes) > 0
+	})
+	CapRules = DefineCapability("rules", "rules", func(m Model) (Rules, bool) {
+		if r, ok := m.(Ruler); ok {
+			rs := r.Rules()
+			return rs, len(rs) > 0
+		}
+		if t, ok := m.(Treer); ok {
+			if tr := t.Tree(); tr != nil && len(tr.Nodes) > 0 {
+				return tr.Rules(), true
+			}
+		}
+		return nil, false
+	})
+	CapLinkage = DefineCapability("linkage", "merge tree", func(m Model) (*Linkage, bool) {
+		c, ok := m.(Linkager)
+		if !ok {
+			return nil, false
+		}
+		l := c.Linkage()
+		return l, l != nil && len(l.Merges) > 0
+	})
+	CapComponents = DefineCapability("components", "components", func(m Model) (*Components, bool) {
+		c, ok := m.(Componenter)
+		if !ok {
+			return nil, false
+		}
+		v := c.Components()
+		return v, v != nil && v.Vectors != nil
+	})
+	CapSupportVectors = DefineCapability("support_vectors", "support vectors", func(m Model) (*SupportVectors, bool) {
+		c, ok := m.(SupportVectorer)
+		if !ok {
+			return nil, false
+		}
+		v := c.SupportVectors()
+		return v, v != nil
+	})
+	CapLayers = DefineCapability("layers", "layers", func(m Model) ([]Layer, bool) {
+		c, ok := m.(Layerer)
+		if !ok {
+			return nil, false
+		}
+		v := c.Layers()
+		return v, len(v) > 0
+	})
+	CapLabels = DefineCapability("labels", "cluster of each row", func(m Model) ([]int, bool) {
+		c, ok := m.(Labeler)
+		if !ok {
+			return nil, false
+		}
+		v := c.TrainingLabels()
+		return v, len(v) > 0
+	})
+)
+
+// matrix is a *mat.Dense in JSON: a list of rows, NaN as null.
+func matrixJSON(m *mat.Dense) [][]numfmt.Float {
+	if m == nil {
+		return nil
+	}
+	r, _ := m.Dims()
+	out := make([][]numfmt.Float, r)
+	for i := range r {
+		out[i] = numfmt.Floats(m.RawRowView(i))
+	}
+	return out
+}
+
+func matrixFromJSON(rows [][]numfmt.Float) (*mat.Dense, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	c := len(rows[0])
+	if c == 0 {
+		return nil, nil
+	}
+	m := mat.NewDense(len(rows), c, nil)
+	for i, row := range rows {
+		if len(row) != c {
+			return nil, fmt.Errorf("row %d has %d values, row 1 has %d", i+1, len(row), c)
+		}
+		m.SetRow(i, numfmt.Unfloats(row))
+	}
+	return m, nil
+}
+
+type coefficientsJSON struct {
+	Features  []string         `json:"features"`
+	Outputs   []string         `json:"outputs"`
+	Weights   [][]numfmt.Float `json:"weights"` // one row per output
+	Intercept []numfmt.Float   `json:"intercept,omitempty"`
+}
+
+// MarshalJSON writes features, outputs, weights (one row per output) and
+// intercept.
+func (c Coefficients) MarshalJSON() ([]byte, error) {
+	return json.Marshal(coefficientsJSON{c.Features, c.Outputs, matrixJSON(c.Weights), numfmt.Floats(c.Intercept)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *Coefficients) UnmarshalJSON(b []byte) error {
+	var v coefficientsJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	w, err := matrixFromJSON(v.Weights)
+	if err != nil {
+		return fmt.Errorf("weights: %w", err)
+	}
+	*c = Coefficients{Features: v.Features, Outputs: v.Outputs, Weights: w, Intercept: numfmt.Unfloats(v.Intercept)}
+	return nil
+}
+
+// Importances says how much each feature mattered to a fitted model (for
+// trees and forests: the impurity decrease it brought, normalised to sum 1).
+type Importances struct {
+	Features []string  `json:"features"`
+	Values   []float64 `json:"values"`
+	Method   string    `json:"method"` // how they were measured, e.g. "mean impurity decrease"
+}
+
+// Linkage is the merge tree of an agglomerative clustering of N rows, as
+// scipy's linkage matrix: merge i joins clusters A and B at Height into a
+// cluster of Size rows; ids below N are rows, id N+i is merge i's cluster.
+type Linkage struct {
+	Merges []Merge
+	Leaves int    // N
+	Method string // "single", "complete", "average", "centroid", ...
+}
+
+// Merge is one step of a hierarchical clustering.
+type Merge struct {
+	A, B   int
+	Height float64
+	Size   int
+}
+
+// MarshalJSON writes the merge list as scipy does: [[a, b, height, size], ...].
+func (l Linkage) MarshalJSON() ([]byte, error) {
+	rows := make([][4]any, len(l.Merges))
+	for i, m := range l.Merges {
+		rows[i] = [4]any{m.A, m.B, numfmt.Float(m.Height), m.Size}
+	}
+	return json.Marshal(rows)
+}
+
+// UnmarshalJSON reads the merge list; the number of leaves is one more than
+// the number of merges.
+func (l *Linkage) UnmarshalJSON(b []byte) error {
+	var rows [][4]numfmt.Float
+	if err := json.Unmarshal(b, &rows); err != nil {
+		return err
+	}
+	l.Merges = make([]Merge, len(rows))
+	for i, r := range rows {
+		l.Merges[i] = Merge{A: int(r[0]), B: int(r[1]), Height: float64(r[2]), Size: int(r[3])}
+	}
+	l.Leaves = len(rows) + 1
+	return nil
+}
+
+// Components are the directions a reduction keeps: Vectors has one row per
+// component (its loadings on the input features), with the variance of the
+// data along it and that variance's share of the total.
+type Components struct {
+	Features []string   // input features
+	Names    []string   // component names, e.g. PC1
+	Vectors  *mat.Dense // components x features
+	Variance []float64  // variance along each component
+	Ratio    []float64  // share of the total variance (explained_variance_ratio)
+}
+
+type componentsJSON struct {
+	Features []string         `json:"features"`
+	Names    []string         `json:"names"`
+	Vectors  [][]numfmt.Float `json:"loadings"`
+	Variance []numfmt.Float   `json:"explained_variance,omitempty"`
+	Ratio    []numfmt.Float   `json:"explained_variance_ratio,omitempty"`
+}
+
+// MarshalJSON writes features, names, loadings (one row per component),
+// explained_variance and explained_variance_ratio.
+func (c Components) MarshalJSON() ([]byte, error) {
+	return json.Marshal(componentsJSON{c.Features, c.Names, matrixJSON(c.Vectors), numfmt.Floats(c.Variance), numfmt.Floats(c.Ratio)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *Components) UnmarshalJSON(b []byte) error {
+	var v componentsJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	m, err := matrixFromJSON(v.Vectors)
+	if err != nil {
+		return fmt.Errorf("loadings: %w", err)
+	}
+	*c = Components{Features: v.Features, Names: v.Names, Vectors: m, Variance: numfmt.Unfloats(v.Variance), Ratio: numfmt.Unfloats(v.Ratio)}
+	return nil
+}
+
+// SupportVectors are the training rows a kernel machine keeps, with their
+// dual coefficients (one row per output).
+type SupportVectors struct {
+	Indices []int      // training rows, in the order of Vectors' rows
+	Vectors *mat.Dense // support vectors x features, as the model saw them
+	Coef    *mat.Dense // outputs x support vectors (alpha_i y_i)
+}
+
+type supportJSON struct {
+	Indices []int            `json:"indices"`
+	Vectors [][]numfmt.Float `json:"vectors"`
+	Coef    [][]numfmt.Float `json:"dual_coef"`
+}
+
+// MarshalJSON writes indices, vectors and dual_coef.
+func (s SupportVectors) MarshalJSON() ([]byte, error) {
+	return json.Marshal(supportJSON{s.Indices, matrixJSON(s.Vectors), matrixJSON(s.Coef)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *SupportVectors) UnmarshalJSON(b []byte) error {
+	var v supportJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	vec, err := matrixFromJSON(v.Vectors)
+	if err != nil {
+		return fmt.Errorf("vectors: %w", err)
+	}
+	coef, err := matrixFromJSON(v.Coef)
+	if err != nil {
+		return fmt.Errorf("dual_coef: %w", err)
+	}
+	*s = SupportVectors{Indices: v.Indices, Vectors: vec, Coef: coef}
+	return nil
+}
+
+// Layer summarises one layer of a neural network.
+type Layer struct {
+	Name       string  `json:"name"`       // e.g. "hidden 1"
+	Kind       string  `json:"kind"`       // "dense", "conv", ...
+	Inputs     int     `json:"inputs"`     // units feeding it
+	Units      int     `json:"units"`      // its outputs
+	Activation string  `json:"activation"` // "relu", "softmax", ...
+	Params     int     `json:"params"`     // weights and biases
+	WeightNorm float64 `json:"weight_norm"`
+}
+
+// Rules are IF-THEN rules, one per leaf of a tree or as a rule learner
+// found them. In JSON they are a list of strings.
+type Rules []Rule
+
+// Rule is one IF-THEN rule: the conditions that all hold, what follows, and
+// the training rows it covers.
+type Rule struct {
+	Conds   []Condition
+	Outcome string    // a class name, or a value for regression
+	Support int       // training rows that satisfy the conditions
+	Counts  []float64 // class distribution of those rows (classification)
+	Text    string    // set when read back from JSON: the rule as written
+}
+
+// Confidence is the share of the rule's rows in its majority class (NaN
+// without class counts).
+func (r Rule) Confidence() float64 {
+	total, best := 0.0, 0.0
+	for _, c := range r.Counts {
+		total += c
+		best = max(best, c)
+	}
+	if total == 0 {
+		return nan()
+	}
+	return best / total
+}
+
+// Condition text joins: "a AND b", or "TRUE" for a rule with none.
+func (r Rule) Condition() string {
+	if r.Text != "" && r.Conds == nil {
+		if c, _, ok := strings.Cut(strings.TrimPrefix(r.Text, "IF "), " THEN "); ok {
+			return c
+		}
+		return r.Text
+	}
+	if len(r.Conds) == 0 {
+		return "TRUE"
+	}
+	parts := make([]string, len(r.Conds))
+	for i, c := range r.Conds {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// String is "IF cond AND cond THEN outcome (support n, confidence c)".
+func (r Rule) String() string {
+	if r.Text != "" && r.Conds == nil {
+		return r.Text
+	}
+	s := "IF " + r.Condition() + " THEN " + r.Outcome + " (" + numfmt.Count(r.Support, "row")
+	if c := r.Confidence(); c == c {
+		s += ", " + numfmt.Percent(c)
+	}
+	return s + ")"
+}
+
+// MarshalJSON writes the rules as a list of strings.
+func (rs Rules) MarshalJSON() ([]byte, error) {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.String()
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads rules written as strings (their text only).
+func (rs *Rules) UnmarshalJSON(b []byte) error {
+	var texts []string
+	if err := json.Unmarshal(b, &texts); err != nil {
+		return err
+	}
+	*rs = make(Rules, len(texts))
+	for i, t := range texts {
+		(*rs)[i] = Rule{Text: t}
+	}
+	return nil
+}

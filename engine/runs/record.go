@@ -1,0 +1,290 @@
+// Package runs keeps runs as data: what was asked (data source, target,
+// dropped columns, model, parameters as typed, evaluation, seed), how it
+// went and what came of it (eval.Result, every fold's history). The lab's
+// runs table, `tealab train --save`, comparisons and sweeps all hold the same
+// Record; a saved record loads back with identical parameters and metrics.
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/numfmt"
+)
+
+// Status says how a run stands.
+type Status string
+
+const (
+	Running   Status = "running"
+	Done      Status = "done"
+	Cancelled Status = "cancelled"
+	Abandoned Status = "abandoned" // left while training; only its history is kept
+	Failed    Status = "failed"
+)
+
+// Data says which data a run used, as a person chose it, so that it can be
+// opened again.
+type Data struct {
+	Source string   `json:"data"`             // built-in name, generator with knobs, or a path
+	Target string   `json:"target,omitempty"` // "" the last column, "-" none
+	Task   string   `json:"task,omitempty"`   // as forced (--task); "" inferred
+	Drop   []string `json:"drop,omitempty"`   // columns dropped first
+}
+
+// Open loads the data as chosen: the source, without the dropped columns,
+// with the target and task.
+func (d Data) Open() (*datasets.Dataset, error) {
+	task := datasets.Auto
+	if d.Task != "" {
+		t, err := datasets.ParseTask(d.Task)
+		if err != nil {
+			return nil, err
+		}
+		task = t
+	}
+	tab, err := datasets.Open(d.Source)
+	if err != nil {
+		return nil, err
+	}
+	if tab, err = tab.Drop(d.Drop...); err != nil {
+		return nil, err
+	}
+	return tab.Dataset(d.Target, task)
+}
+
+// Record is one run.
+type Record struct {
+	ID      int
+	Data    Data
+	Model   string
+	Params  map[string]string // every parameter, as typed (defaults as the spec formats them)
+	Options eval.Options      // split, folds, leave-one-out, seed
+	Started time.Time
+	Wall    time.Duration
+	Status  Status
+	Err     error
+	Result  *eval.Result // nil while running, or when the run failed before fitting
+
+	// Dataset and Spec are what the run used; they are not saved (Load
+	// looks the spec up again; Data.Open reloads the data).
+	Dataset *datasets.Dataset
+	Spec    *engine.Spec
+}
+
+// New starts a record for spec on d with the parameters as typed (settings;
+// defaults fill in the rest, formatted as the spec does) and the options.
+func New(id int, data Data, d *datasets.Dataset, spec *engine.Spec, settings map[string]string, opt eval.Options) (*Record, error) {
+	v, err := spec.Parse(settings)
+	if err != nil {
+		return nil, err
+	}
+	params := make(map[string]string, len(v))
+	for _, p := range spec.Params {
+		if s, ok := settings[p.Name]; ok {
+			params[p.Name] = strings.TrimSpace(s)
+		} else {
+			params[p.Name] = engine.Format(v[p.Name])
+		}
+	}
+	return &Record{ID: id, Data: data, Model: spec.Name, Params: params, Options: opt,
+		Status: Running, Started: time.Now(), Dataset: d, Spec: spec}, nil
+}
+
+// Settings turns typed values back into settings as --param takes them.
+func Settings(v engine.Values) map[string]string {
+	out := make(map[string]string, len(v))
+	for k, x := range v {
+		out[k] = engine.Format(x)
+	}
+	return out
+}
+
+// Values are the record's parameters typed by its spec.
+func (r *Record) Values() (engine.Values, error) {
+	spec := r.Spec
+	if spec == nil {
+		var err error
+		if spec, err = engine.Lookup(r.Model); err != nil {
+			return nil, err
+		}
+	}
+	return spec.Parse(r.Params)
+}
+
+// Run evaluates the record's model on its dataset and finishes the record
+// with what came of it (the result, partial when cancelled).
+func (r *Record) Run(ctx context.Context, progress func(eval.Progress)) error {
+	v, err := r.Values()
+	if err != nil {
+		r.Finish(nil, err)
+		return err
+	}
+	res, err := eval.Run(ctx, r.Dataset, r.Spec, v, r.Options, progress)
+	r.Finish(res, err)
+	return err
+}
+
+// Finish records the end of the run.
+func (r *Record) Finish(res *eval.Result, err error) {
+	r.Result, r.Err = res, err
+	r.Wall = time.Since(r.Started)
+	switch {
+	case (res != nil && res.Cancelled) || errors.Is(err, context.Canceled):
+		r.Status = Cancelled
+	case err != nil:
+		r.Status = Failed
+	default:
+		r.Status = Done
+	}
+}
+
+// Abandon ends a run left while it trained, keeping the history received.
+func (r *Record) Abandon(history []eval.Point) {
+	r.Finish(&eval.Result{Cancelled: true, History: history}, context.Canceled)
+	r.Status = Abandoned
+}
+
+// Done says whether the run has ended.
+func (r *Record) Done() bool { return r.Status != Running }
+
+// Command is the `tealab train` command line that repeats the run, with
+// the parameters set away from their defaults.
+func (r *Record) Command() string {
+	args := []string{"--data", r.Data.Source}
+	if r.Data.Target != "" {
+		args = append(args, "--target", r.Data.Target)
+	}
+	if r.Data.Task != "" {
+		args = append(args, "--task", r.Data.Task)
+	}
+	if len(r.Data.Drop) > 0 {
+		args = append(args, "--drop", strings.Join(r.Data.Drop, ","))
+	}
+	args = append(args, "--model", r.Model)
+	if spec, err := engine.Lookup(r.Model); err == nil {
+		for _, p := range spec.Params {
+			if s, ok := r.Params[p.Name]; ok && s != engine.Format(p.Default) {
+				if x, err := p.ParseValue(s); err == nil && engine.Format(x) == engine.Format(p.Default) {
+					continue
+				}
+				args = append(args, "--param", p.Name+"="+s)
+			}
+		}
+	}
+	o := r.Options
+	switch {
+	case o.LOO:
+		args = append(args, "--loo")
+	case o.Folds >= 2:
+		args = append(args, "--cv", fmt.Sprint(o.Folds))
+	case o.Split != 0 && o.Split != 0.2:
+		args = append(args, "--split", numfmt.Param(o.Split))
+	}
+	if o.Seed != 1 {
+		args = append(args, "--seed", fmt.Sprint(o.Seed))
+	}
+	return ShellCommand("tealab train", args)
+}
+
+// ShellCommand joins a command line so that it can be pasted into a POSIX
+// shell: arguments with spaces or shell metacharacters are single-quoted.
+func ShellCommand(prefix string, args []string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for _, a := range args {
+		b.WriteByte(' ')
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=.,:/+@%") == "" {
+			b.WriteString(a)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
+	}
+	return b.String()
+}
+
+// recipe is what reproduces a run, saved beside its result.
+type recipe struct {
+	Data
+	Source  string            `json:"source,omitempty"` // provenance as the data describe it
+	Model   string            `json:"model"`
+	Params  map[string]string `json:"params"`
+	Split   float64           `json:"split,omitempty"`
+	Folds   int               `json:"cv,omitempty"`
+	LOO     bool              `json:"loo,omitempty"`
+	Seed    uint64            `json:"seed"`
+	Command string            `json:"command"`
+}
+
+// MarshalJSON writes the result (eval.Result's JSON: task, metrics,
+// histories, what the model learned, warnings...) followed by the recipe
+// that reproduces it; a run that failed before any result has only its
+// error beside the recipe.
+func (r Record) MarshalJSON() ([]byte, error) {
+	rc := recipe{Data: r.Data, Model: r.Model, Params: r.Params, Split: r.Options.Split, Folds: r.Options.Folds,
+		LOO: r.Options.LOO, Seed: r.Options.Seed, Command: r.Command()}
+	if r.Dataset != nil {
+		rc.Source = r.Dataset.Source
+	}
+	tail := struct {
+		Status Status `json:"status"`
+		Error  string `json:"error,omitempty"`
+		Recipe recipe `json:"recipe"`
+	}{Status: r.Status, Recipe: rc}
+	if r.Err != nil {
+		tail.Error = r.Err.Error()
+	}
+	ext, err := json.Marshal(tail)
+	if err != nil {
+		return nil, err
+	}
+	if r.Result == nil {
+		return ext, nil
+	}
+	res, err := json.Marshal(r.Result)
+	if err != nil {
+		return nil, err
+	}
+	out := append(res[:len(res)-1:len(res)-1], ',')
+	return append(out, ext[1:]...), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes. The dataset and the fitted
+// model are not saved: Data.Open reloads one, a new run refits the other.
+func (r *Record) UnmarshalJSON(b []byte) error {
+	var tail struct {
+		Status Status          `json:"status"`
+		Error  string          `json:"error"`
+		Recipe *recipe         `json:"recipe"`
+		Task   json.RawMessage `json:"task"`
+	}
+	if err := json.Unmarshal(b, &tail); err != nil {
+		return err
+	}
+	if tail.Recipe == nil {
+		return errors.New("no recipe: not a saved tealab run")
+	}
+	rc := tail.Recipe
+	*r = Record{Data: rc.Data, Model: rc.Model, Params: rc.Params, Status: tail.Status,
+		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed}}
+	if tail.Error != "" {
+		r.Err = errors.New(tail.Error)
+	}
+	if spec, err := engine.Lookup(rc.Model); err == nil {
+		r.Spec = spec
+	}
+	if tail.Task != nil {
+		r.Result = &eval.Result{}
+		if err := json.Unmarshal(b, r.Result); err != nil {
+			return err
+		}
+	}
+	return nil
+}

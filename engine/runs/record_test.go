@@ -1,0 +1,125 @@
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	_ "github.com/tealab/tealab/engine/models"
+)
+
+func sameMetrics(a, b map[string]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || (v != w && !(math.IsNaN(v) && math.IsNaN(w))) {
+			return false
+		}
+	}
+	return true
+}
+
+// A saved run loads back with identical parameters (typed, and as typed),
+// metrics, histories and what the model learned.
+func TestSaveLoadRoundTrip(t *testing.T) {
+	data := Data{Source: "iris", Drop: []string{"sepal_width_cm"}}
+	d, err := data.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := engine.Lookup("logistic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New(7, data, d, spec, map[string]string{"C": "0.5", "max_iter": " 50"}, eval.Options{Folds: 3, Seed: 4, Split: 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "run.json")
+	if err := Save(path, r); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Params, r.Params) || back.Params["max_iter"] != "50" || back.Params["C"] != "0.5" {
+		t.Errorf("params %v, want %v", back.Params, r.Params)
+	}
+	v1, _ := r.Values()
+	v2, err := back.Values()
+	if err != nil || !reflect.DeepEqual(v1, v2) || !reflect.DeepEqual(back.Result.Params, r.Result.Params) {
+		t.Errorf("values %v (%v), want %v", v2, err, v1)
+	}
+	if v2.Int("max_iter") != 50 {
+		t.Errorf("max_iter read back as %T", v2["max_iter"])
+	}
+	if !sameMetrics(back.Result.Metrics, r.Result.Metrics) || !sameMetrics(back.Result.Std, r.Result.Std) || !sameMetrics(back.Result.Baseline, r.Result.Baseline) {
+		t.Errorf("metrics\n%v\nwant\n%v", back.Result.Metrics, r.Result.Metrics)
+	}
+	if back.Data.Source != "iris" || !reflect.DeepEqual(back.Data.Drop, data.Drop) || back.Options.Folds != 3 || back.Options.Seed != 4 || back.Status != Done {
+		t.Errorf("recipe %+v %+v %s", back.Data, back.Options, back.Status)
+	}
+	a, _ := json.Marshal(r.Result.Learned["coefficients"])
+	b, _ := json.Marshal(back.Result.Learned["coefficients"])
+	if string(a) != string(b) || len(back.Result.FoldHistories) != 3 {
+		t.Errorf("learned or histories lost: %s vs %s", a, b)
+	}
+	// The same record opens its data again and reruns to the same scores.
+	d2, err := back.Data.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.Dataset = d2
+	if err := back.Run(context.Background(), nil); err != nil || !sameMetrics(back.Result.Metrics, r.Result.Metrics) {
+		t.Errorf("rerun: %v, metrics %v", err, back.Result.Metrics)
+	}
+	want := "tealab train --data iris --drop sepal_width_cm --model logistic --param C=0.5 --param max_iter=50 --cv 3 --seed 4"
+	if got := r.Command(); got != want {
+		t.Errorf("command\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A file that cannot be written leaves the old one as it was.
+func TestWriteFileKeepsOldOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.json")
+	if err := WriteFile(path, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	// The target is a directory now: the rename fails after the write.
+	bad := filepath.Join(dir, "sub")
+	if err := os.Mkdir(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "x"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(bad, []byte("new")); err == nil {
+		t.Error("renaming over a non-empty directory succeeded")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("old file now %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	if err := WriteFile(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("file now %q, want new", b)
+	}
+}

@@ -1,0 +1,200 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/inspect"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+func init() {
+	registerView(viewSpec{name: "Map", order: 60,
+		needs: func(r *runRecord) bool {
+			t := r.task()
+			return r.Result != nil && t != datasets.Regression && t != datasets.Reduction && !r.cancelled() && r.Err == nil
+		},
+		make: func(env viewEnv, r *runRecord) resultView {
+			return &mapView{c: env.c, ctx: env.ctx, r: r, regions: widgets.NewScatter(env.c.styles), state: "computing"}
+		}})
+}
+
+// mapResizeDelay lets a burst of resizes settle before the map is refit.
+const mapResizeDelay = 150 * time.Millisecond
+
+// regionsMsg: the decision-region map of run finished (or failed).
+type regionsMsg struct {
+	run int
+	key string // the run and widget size it was computed for
+	m   *inspect.RegionMap
+	err error
+}
+
+// regionsResizeMsg: the terminal was resized a moment ago; if the size is
+// still key, the map view refits its map for it.
+type regionsResizeMsg struct {
+	run int
+	key string
+}
+
+// mapView draws a model's decision regions over the data in a plane (its
+// two features, or its first two principal directions), the model refit on
+// that plane off the UI goroutine (engine/inspect computes it).
+type mapView struct {
+	c       *common
+	ctx     context.Context
+	r       *runRecord
+	regions widgets.Scatter
+
+	cancel context.CancelFunc
+	state  string // "computing", "ready", or the reason there is no map
+	title  string
+	key    string // run and widget size of the map shown
+	want   string // run and widget size of the map being computed; "" when none
+	w, h   int    // size of the regions widget
+}
+
+func (v *mapView) Init() tea.Cmd { return v.compute() }
+
+func (v *mapView) Close() {
+	if v.cancel != nil {
+		v.cancel()
+		v.cancel = nil
+	}
+}
+
+func (v *mapView) SetSize(w, h int) {
+	v.w, v.h = w, h-1 // under the map's title
+	v.regions.SetSize(v.w, v.h)
+}
+
+func (v *mapView) Keys() []key.Binding { return v.regions.KeyMap.ShortHelp() }
+
+// sizeKey names the map the view needs now: its run and its size.
+func (v *mapView) sizeKey() string { return fmt.Sprintf("%d:%dx%d", v.r.ID, v.w, v.h) }
+
+func (v *mapView) hasMap() bool { return v.state == "computing" || v.state == "ready" }
+
+// stale says the map shown (or being computed) was made for another size.
+func (v *mapView) stale() bool {
+	if !v.hasMap() {
+		return false
+	}
+	k := v.sizeKey()
+	return k != v.want && (v.want != "" || k != v.key)
+}
+
+// Resized asks for a new map once the size has settled.
+func (v *mapView) Resized() tea.Cmd {
+	if !v.stale() {
+		return nil
+	}
+	run, k := v.r.ID, v.sizeKey()
+	return tea.Tick(mapResizeDelay, func(time.Time) tea.Msg { return regionsResizeMsg{run: run, key: k} })
+}
+
+// compute computes the map for the current size off the UI goroutine,
+// cancelling any computation in flight (whose result would be dropped).
+func (v *mapView) compute() tea.Cmd {
+	if !v.hasMap() {
+		return nil
+	}
+	v.Close()
+	ctx, cancel := context.WithCancel(v.ctx)
+	v.cancel = cancel
+	v.want = v.sizeKey()
+	// Everything the command needs is copied here: it runs on another
+	// goroutine while Update may change the view.
+	id, d, spec, values, seed := v.r.ID, v.r.Dataset, v.r.Spec, maps.Clone(v.r.values), v.r.Options.Seed
+	k, w, h := v.want, v.w, v.h
+	// The grid is the plot area the map will have: a private Scatter of the
+	// same size, with the same points and bounds, measures it. Its styles
+	// are a copy, since cycling the theme rewrites the shared ones.
+	st := *v.c.styles
+	size := func(rm *inspect.RegionMap) (int, int) {
+		sc := widgets.NewScatter(&st)
+		sc.SetSize(w, h)
+		showRegions(&sc, rm)
+		b := sc.Bounds()
+		return max(b.Cols, 8), max(b.Rows, 4)
+	}
+	return func() tea.Msg {
+		defer cancel()
+		rm, err := inspect.Regions(ctx, d, spec, values, seed, size)
+		return regionsMsg{run: id, key: k, m: rm, err: err}
+	}
+}
+
+func (v *mapView) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case regionsMsg:
+		// Only the map last asked for: an older run's, or one computed for
+		// a size the terminal no longer has, is dropped.
+		if msg.run != v.r.ID || msg.key != v.want {
+			return nil
+		}
+		v.want = ""
+		if msg.err != nil {
+			if v.state != "ready" {
+				v.state = msg.err.Error()
+			}
+			return nil
+		}
+		showRegions(&v.regions, msg.m)
+		v.title, v.state, v.key = msg.m.Title, "ready", msg.key
+	case regionsResizeMsg:
+		// Refit only if the size is still the one that asked.
+		if msg.run == v.r.ID && msg.key == v.sizeKey() && v.stale() {
+			return v.compute()
+		}
+	case tea.KeyMsg:
+		var cmd tea.Cmd
+		v.regions, cmd = v.regions.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+// showRegions puts map rm on sc: points by true class (misclassified ones
+// marked) or, for clustering, by cluster; the bounds, axes and regions.
+func showRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
+	xs, ys := mat.Col(nil, 0, rm.Plane.XY), mat.Col(nil, 1, rm.Plane.XY)
+	if rm.Truth == nil {
+		sc.SetPoints(xs, ys, rm.Pred)
+	} else {
+		sc.SetPoints(xs, ys, rm.Truth)
+		var wrong []int
+		for i, p := range rm.Pred {
+			if p != rm.Truth[i] {
+				wrong = append(wrong, i)
+			}
+		}
+		sc.SetMarked(wrong)
+	}
+	sc.SetBounds(rm.XMin, rm.XMax, rm.YMin, rm.YMax)
+	sc.SetRegions(rm.Grid)
+	sc.SetAxes(rm.Plane.XLabel, rm.Plane.YLabel)
+	sc.SetClassNames(rm.Classes)
+}
+
+func (v *mapView) View() string {
+	st := v.c.styles
+	switch v.state {
+	case "computing":
+		return st.Muted.Render(" drawing the decision regions…")
+	case "ready":
+		title := " " + v.title
+		if v.key != v.sizeKey() { // being refit for a new size
+			title = " redrawing for the new size… · " + v.title
+		}
+		return st.Title.Render(clip(title, v.w)) + "\n" + v.regions.View()
+	}
+	return st.Muted.Render(" no map: " + v.state)
+}

@@ -1,0 +1,30 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+func init() {
+	registerView(viewSpec{name: "ROC", order: 20,
+		needs: func(r *runRecord) bool { return r.Result != nil && len(r.Result.ROC) > 0 },
+		make: func(env viewEnv, r *runRecord) resultView {
+			return &rocView{m: widgets.NewROC(r.Result.ROC, env.c.styles)}
+		}})
+}
+
+// rocView is the ROC curves with their areas.
+type rocView struct{ m widgets.ROC }
+
+func (v *rocView) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if _, ok := msg.(tea.KeyMsg); ok {
+		v.m, cmd = v.m.Update(msg)
+	}
+	return cmd
+}
+func (v *rocView) View() string        { return v.m.View() }
+func (v *rocView) SetSize(w, h int)    { v.m.SetSize(w, h) }
+func (v *rocView) Keys() []key.Binding { return v.m.KeyMap.ShortHelp() }

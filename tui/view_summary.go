@@ -1,0 +1,181 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/numfmt"
+)
+
+const tabSummary = "Summary"
+
+func init() {
+	registerView(viewSpec{name: tabSummary, order: 0, make: func(env viewEnv, r *runRecord) resultView {
+		return &summaryView{c: env.c, r: r}
+	}})
+}
+
+// summaryView lists every metric with its baseline, the run's settings,
+// and the per-fold scores under cross-validation.
+type summaryView struct {
+	c    *common
+	r    *runRecord
+	w, h int
+}
+
+func (v *summaryView) Update(tea.Msg) tea.Cmd { return nil }
+func (v *summaryView) SetSize(w, h int)       { v.w, v.h = w, h }
+func (v *summaryView) Keys() []key.Binding    { return nil }
+
+func (v *summaryView) View() string {
+	st := v.c.styles
+	r := v.r
+	res := r.Result
+	task := r.task()
+	var left []string
+	cv := res != nil && len(res.Folds) > 1
+	head := fmt.Sprintf("%-18s %10s %10s", "metric", "value", "baseline")
+	if cv {
+		head += fmt.Sprintf(" %10s", "± folds")
+	}
+	left = append(left, st.Header.Render(head))
+	if res != nil {
+		for _, k := range metrics.Ordered(task, res.Metrics) {
+			info := metrics.Lookup(k)
+			val := res.Metrics[k]
+			base, hasBase := res.Baseline[k]
+			vs := st.Value
+			if hasBase && !math.IsNaN(val) && !math.IsNaN(base) && val != base {
+				if info.Compare(val, base) > 0 {
+					vs = st.Good
+				} else {
+					vs = st.Bad
+				}
+			}
+			bs, sd := "", ""
+			if hasBase {
+				bs = numfmt.Score(base)
+			}
+			if x, ok := res.Std[k]; ok && cv {
+				sd = numfmt.Score(x)
+			}
+			line := st.Text.Render(fmt.Sprintf("%-18s ", clip(info.Label, 18))) +
+				vs.Render(fmt.Sprintf("%10s", info.Format(val))) + st.Muted.Render(fmt.Sprintf(" %10s", bs))
+			if cv {
+				line += st.Muted.Render(fmt.Sprintf(" %10s", sd))
+			}
+			left = append(left, line)
+		}
+		if len(res.Metrics) == 0 {
+			left = append(left, st.Muted.Render("no scores (the run did not finish)"))
+		}
+	}
+	var right []string
+	kv := func(k, val string) {
+		right = append(right, st.Muted.Render(fmt.Sprintf("%-12s ", k))+st.Text.Render(val))
+	}
+	d := r.Dataset
+	kv("dataset", fmt.Sprintf("%s (%d rows, %d features)", d.Name, d.Rows(), len(d.Features)))
+	switch {
+	case d.Target == nil:
+		kv("target", "none · "+task.String())
+	case task.Supervised():
+		kv("target", d.Target.Name+" · "+task.String())
+	default:
+		kv("target", d.Target.Name+" (known classes, not learned) · "+task.String())
+	}
+	kv("model", r.Spec.Title+" ("+r.Spec.Name+", notes "+r.Spec.Notes+")")
+	desc := r.Spec.Describe(r.values)
+	if desc == "" {
+		desc = "none"
+	}
+	for i, line := range strings.Split(wrap(desc, 44), "\n") {
+		label := ""
+		if i == 0 {
+			label = "parameters"
+		}
+		kv(label, line)
+	}
+	kv("evaluation", r.evalDesc())
+	kv("seed", fmt.Sprint(r.Options.Seed))
+	if res != nil {
+		kv("fit time", numfmt.Seconds(res.FitSecs)+" (wall "+numfmt.Seconds(r.Wall.Seconds())+")")
+		if f := res.PreparedFeatures(); f != nil && len(f) != len(d.Features) {
+			kv("model saw", fmt.Sprintf("%d features after preprocessing", len(f)))
+		}
+		if res.FittedOn != "" {
+			for i, line := range strings.Split(wrap(res.FittedOn, 44), "\n") {
+				label := ""
+				if i == 0 {
+					label = "shown model"
+				}
+				kv(label, line)
+			}
+		}
+	}
+	// Per-fold scores under cross-validation.
+	if cv {
+		main := metrics.Primary(task, res.Metrics)
+		left = append(left, "", st.Header.Render(fmt.Sprintf("%s per fold", metrics.Lookup(main).Label)))
+		var row []string
+		for i, f := range res.Folds {
+			row = append(row, fmt.Sprintf("%d:%s", i+1, numfmt.Score(f[main])))
+		}
+		left = append(left, wrapItems(row, 46)...)
+	}
+	lw := 52
+	if v.w < lw+2+60 { // too narrow for two columns: the settings go below
+		out := make([]string, 0, len(left)+len(right)+1)
+		for _, l := range left {
+			out = append(out, " "+l)
+		}
+		out = append(out, "")
+		for _, rr := range right {
+			out = append(out, " "+rr)
+		}
+		if len(out) > v.h {
+			out = out[:v.h]
+		}
+		return strings.Join(out, "\n")
+	}
+	out := make([]string, 0, max(len(left), len(right)))
+	for i := range max(len(left), len(right)) {
+		l, rr := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			rr = right[i]
+		}
+		out = append(out, " "+fitWidth(l, lw)+"  "+rr)
+	}
+	if len(out) > v.h {
+		out = out[:v.h]
+	}
+	return strings.Join(out, "\n")
+}
+
+// wrapItems joins items with spaces into lines of at most w cells.
+func wrapItems(items []string, w int) []string {
+	var out []string
+	line := ""
+	for _, it := range items {
+		if line != "" && len(line)+1+len(it) > w {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += "  "
+		}
+		line += it
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"context"
+	"sort"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The results screen shows a run through views: one tab each (summary,
+// confusion matrix, ROC, history, coefficients, tree, dendrogram...). Every
+// view registers itself, in its own file, with what it needs of a run; the
+// screen shows the views whose needs the run meets, in a stable order. No
+// tab list or switch on a model's name exists anywhere: a new family adds
+// its view files and nothing else changes (DESIGN.md contract 8).
+
+// resultView is one tab of the results screen. Like the screens, a view is
+// a pointer mutated only in Update.
+type resultView interface {
+	// Update gets the keys while the view's tab is active, and every other
+	// message (background work it started, such as the map's regions)
+	// whichever tab is active.
+	Update(msg tea.Msg) tea.Cmd
+	View() string
+	SetSize(w, h int)
+	// Keys are the view's own keys, for the footer and the help.
+	Keys() []key.Binding
+}
+
+// Optional parts of a view.
+type (
+	// viewIniter starts background work when the view is made.
+	viewIniter interface{ Init() tea.Cmd }
+	// viewResizer reacts to a new terminal size after SetSize (the map
+	// recomputes its grid once the size settles).
+	viewResizer interface{ Resized() tea.Cmd }
+	// viewCloser stops background work when the view is replaced.
+	viewCloser interface{ Close() }
+)
+
+// viewEnv is what a view may use besides its run.
+type viewEnv struct {
+	c   *common
+	ctx context.Context // done when the lab quits
+}
+
+// viewSpec registers a view: its tab name, its place among the tabs, what it
+// needs of a run, and how it is made.
+type viewSpec struct {
+	name  string
+	order int
+	needs func(r *runRecord) bool
+	make  func(env viewEnv, r *runRecord) resultView
+}
+
+var viewSpecs []viewSpec
+
+// registerView adds a view to the results screen; call it from init.
+func registerView(v viewSpec) {
+	viewSpecs = append(viewSpecs, v)
+	sort.SliceStable(viewSpecs, func(i, j int) bool { return viewSpecs[i].order < viewSpecs[j].order })
+}
+
+// viewsFor lists the views run r has, in order.
+func viewsFor(r *runRecord) []viewSpec {
+	var out []viewSpec
+	for _, v := range viewSpecs {
+		if v.needs == nil || v.needs(r) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// learnedOf returns what run r's model learned under a capability's name,
+// of the type that capability holds.
+func learnedOf[T any](r *runRecord, name string) (T, bool) {
+	var zero T
+	if r.Result == nil {
+		return zero, false
+	}
+	v, ok := r.Result.Learned[name].(T)
+	return v, ok
+}
+
+// hasLearned is a view's needs: the run's model offers the capability.
+func hasLearned(name string) func(*runRecord) bool {
+	return func(r *runRecord) bool { return r.Result != nil && r.Result.Learned[name] != nil }
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -46,16 +47,26 @@ func newModelScreen(c *common) *modelScreen {
 	return s
 }
 
-// setTask lists the models for task and puts the cursor on keep if listed.
+// setTask lists the models that run on data of task t, and puts the cursor
+// on keep if listed: the models that learn t first, then the clustering and
+// reduction models, which run on any data (their own task in the menu).
 func (s *modelScreen) setTask(t datasets.Task, keep string) {
 	s.task, s.specs, s.others, s.err = t, nil, 0, nil
 	for _, sp := range engine.Specs() {
-		if sp.Supports(t) {
+		if _, ok := sp.RunsOn(t); ok {
 			s.specs = append(s.specs, sp)
 		} else {
 			s.others++
 		}
 	}
+	rank := func(sp *engine.Spec) int {
+		u, _ := sp.RunsOn(t)
+		if u == t {
+			return -1
+		}
+		return int(u)
+	}
+	slices.SortStableFunc(s.specs, func(a, b *engine.Spec) int { return rank(a) - rank(b) })
 	s.cursor, s.offset = 0, 0
 	for i, sp := range s.specs {
 		if sp.Name == keep {
@@ -164,7 +175,11 @@ func (s *modelScreen) View() string {
 	for i, sp := range s.specs {
 		if sp.Family != fam {
 			fam = sp.Family
-			lines = append(lines, line{text: st.Header.Render(" " + fam), model: -1})
+			head := " " + fam
+			if u, _ := sp.RunsOn(s.task); u != s.task {
+				head += st.Muted.Render(" · " + u.String() + " (the target is not learned)")
+			}
+			lines = append(lines, line{text: st.Header.Render(head), model: -1})
 		}
 		notes := clip(sp.Notes, notesW)
 		left := fmt.Sprintf("%-*s %-*s ", nameW, clip(sp.Name, nameW), titleW, clip(sp.Title, titleW))

@@ -313,6 +313,62 @@ func TestScaleInvariance(t *testing.T) {
 	}
 }
 
+// TestNearlySingularWarns: a class covariance that passes the singularity
+// test but has almost no room left (nearly collinear features) fits, with a
+// warning that names the class and what to set.
+func TestNearlySingularWarns(t *testing.T) {
+	tr := blobs(3, 3, 40, 4)
+	near := tr
+	near.X = mat.DenseCopyOf(tr.X)
+	for i := range tr.Y {
+		near.X.Set(i, 3, near.X.At(i, 0)-2*near.X.At(i, 2)+1e-6*float64(i%7))
+	}
+	m := newModel(t, "qda", nil)
+	if err := m.Fit(context.Background(), near, nil); err != nil {
+		t.Fatal(err)
+	}
+	w := m.(*QDA).Warnings()
+	if len(w) != 3 || !strings.Contains(w[0], `class "a": its covariance is nearly singular`) || !strings.Contains(w[0], "set reg") {
+		t.Errorf("warnings %q", w)
+	}
+	m = newModel(t, "qda", map[string]string{"reg": "0.01"})
+	if err := m.Fit(context.Background(), near, nil); err != nil || len(m.(*QDA).Warnings()) != 0 {
+		t.Errorf("with reg: %v, warnings %q", err, m.(*QDA).Warnings())
+	}
+	m = newModel(t, "qda", nil)
+	if err := m.Fit(context.Background(), tr, nil); err != nil || len(m.(*QDA).Warnings()) != 0 {
+		t.Errorf("well-conditioned: %v, warnings %q", err, m.(*QDA).Warnings())
+	}
+}
+
+// TestRegIsRelative: QDA's reg, like LDA's, shrinks toward the identity
+// scaled to each covariance's size, so the same small reg does the same
+// thing whatever the units: data in metres or in micrometres give the same
+// posteriors. (Adding reg·I in the features' units, scikit-learn's
+// reg_param, would swamp data in metres and vanish in micrometres.)
+func TestRegIsRelative(t *testing.T) {
+	tr := blobs(4, 3, 50, 5)
+	for _, unit := range []float64{1e-6, 1e6} {
+		scaled := tr
+		scaled.X = mat.DenseCopyOf(tr.X)
+		scaled.X.Scale(unit, scaled.X)
+		for _, name := range []string{"lda", "qda"} {
+			a, b := newModel(t, name, map[string]string{"reg": "0.05"}), newModel(t, name, map[string]string{"reg": "0.05"})
+			if err := a.Fit(context.Background(), tr, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Fit(context.Background(), scaled, nil); err != nil {
+				t.Fatal(err)
+			}
+			pa, _ := a.PredictProba(tr.X)
+			pb, _ := b.PredictProba(scaled.X)
+			if !mat.EqualApprox(pa, pb, 1e-7) {
+				t.Errorf("%s reg=0.05: posteriors change when the data are in units %g times larger", name, unit)
+			}
+		}
+	}
+}
+
 // TestAbsentClass: a class named in Classes without training rows (as in a
 // fold of cross-validation) gets probability zero; the rest still works.
 func TestAbsentClass(t *testing.T) {

@@ -1,9 +1,9 @@
 // Package gda holds tealab's generative classifiers: linear and quadratic
-// discriminant analysis (LDA, QDA) and Gaussian naive Bayes, with the
-// decision-theory layer they share (MAP or minimum expected loss under a
-// loss matrix).
+// discriminant analysis (LDA, QDA), Gaussian naive Bayes and categorical
+// naive Bayes (cnb.go, for nominal features), with the decision-theory
+// layer they share (MAP or minimum expected loss under a loss matrix).
 //
-// All three fit one Gaussian class-conditional density P(x|k) per class by
+// LDA, QDA and Gaussian naive Bayes fit one Gaussian class-conditional density P(x|k) per class by
 // maximum likelihood, combine it with a class prior π_k, and classify with
 // Bayes' rule (lecture notes seed 000 §6 decision theory, §7 and §9 Gaussian
 // discriminant analysis; seed 001 "MLE to Classification", "Naïve Bayes").
@@ -323,6 +323,7 @@ type gauss struct {
 	w      *mat.Dense
 	logDet float64 // ln |Σ|, over the kept directions
 	rank   int
+	cond   float64 // condition number of the correlation matrix, over the kept directions
 }
 
 // nullTol is LDA's rank cut: eigen-directions of the within-class
@@ -402,7 +403,7 @@ func factorCov(cov *mat.SymDense, features []string, ref []float64, what, within
 	for _, j := range idx {
 		logDet -= 2 * math.Log(scale[j])
 	}
-	return gauss{w: W, logDet: logDet, rank: r}, nil
+	return gauss{w: W, logDet: logDet, rank: r, cond: vals[p-1] / vals[first]}, nil
 }
 
 // eps is the float64 machine epsilon.
@@ -703,3 +704,31 @@ func (s *classStats) priorEntropy() float64 {
 }
 
 var ln2Pi = math.Log(2 * math.Pi)
+
+// totalVariance is the mean variance of the features over all rows (the
+// trace of their covariance over d), weighted; it sizes the shrinkage
+// target of a class whose own covariance is zero.
+func (s *classStats) totalVariance(X *mat.Dense) float64 {
+	mean := make([]float64, s.d)
+	for i := 0; i < s.n; i++ {
+		wi := 1.0
+		if s.w != nil {
+			wi = s.w[i]
+		}
+		for j, v := range X.RawRowView(i) {
+			mean[j] += wi * v / s.total
+		}
+	}
+	ss := 0.0
+	for i := 0; i < s.n; i++ {
+		wi := 1.0
+		if s.w != nil {
+			wi = s.w[i]
+		}
+		for j, v := range X.RawRowView(i) {
+			d := v - mean[j]
+			ss += wi * d * d
+		}
+	}
+	return ss / s.total / float64(s.d)
+}

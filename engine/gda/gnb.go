@@ -45,6 +45,7 @@ func init() {
 		Notes:   "naïve Bayes, MLE to classification (seed 001); §6 decision theory (seed 000)",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "fit",
+		Advise:  nominalAdvice,
 		Params: []engine.Param{
 			priorsParam(),
 			{Name: "var_smoothing", Kind: engine.Float, Default: DefaultVarSmoothing, Min: 1e-15, Max: 1, Log: true,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // QDA is quadratic discriminant analysis: one Gaussian per class with its own
@@ -22,25 +23,27 @@ import (
 // A singular Σ_k (a feature constant within the class, collinear features,
 // fewer rows than features, a single row) is an error that names the class
 // and the feature: an eigenvalue of the class's correlation matrix at or
-// below the numerical rank tolerance d·ε·λ_max counts as zero. Reg is
-// scikit-learn's reg_param, Σ_k ← (1-r)Σ_k + r·I, which makes such a
-// covariance usable. Note that I is in the features' units, so reg is
-// best used on standardised features. (scikit-learn regularises only within
-// the span of the class's rows, which differs when a class has fewer rows
-// than features.)
+// below the numerical rank tolerance d·ε·λ_max counts as zero. Reg shrinks
+// each class covariance toward a multiple of the identity of the same
+// size, Σ_k ← (1-r)Σ_k + r·(tr Σ_k/d)·I, as LDA's reg does for the shared
+// one, so that a small r works whatever the features' units (a class whose
+// covariance is zero, a single row, uses the trace of the covariance of all
+// rows instead). This differs from scikit-learn's reg_param, which adds r·I
+// in the features' units.
 type QDA struct {
 	Priors    string  // "empirical" (default, n_k/n) or "uniform"
 	Estimator string  // "mle" (default, divide by n_k) or "unbiased" (divide by n_k - 1)
-	Reg       float64 // r in [0, 1]: Σ_k ← (1-r)Σ_k + r·I; 0 (default) is none
+	Reg       float64 // r in [0, 1]: Σ_k ← (1-r)Σ_k + r·(tr Σ_k/d)·I; 0 (default) is none
 	Decision  string  // "map" (default) or "risk"
 	Loss      string  // loss matrix for Decision "risk" (see ParseLoss); "" is the 0-1 loss
 
-	f      fitted
-	covs   []*mat.SymDense // per class; nil for a class without rows
-	slot   []int           // column block of each class in w; -1 if absent
-	w      *mat.Dense      // d x (present·d): the W_k side by side, Σ_k⁻¹ = W_k W_kᵀ
-	off    *mat.Dense      // present x d: μ_kᵀ W_k
-	consts []float64       // ln π_k - ½ln|Σ_k| - ½d ln 2π per class
+	f        fitted
+	covs     []*mat.SymDense // per class; nil for a class without rows
+	warnings []string
+	slot     []int      // column block of each class in w; -1 if absent
+	w        *mat.Dense // d x (present·d): the W_k side by side, Σ_k⁻¹ = W_k W_kᵀ
+	off      *mat.Dense // present x d: μ_kᵀ W_k
+	consts   []float64  // ln π_k - ½ln|Σ_k| - ½d ln 2π per class
 }
 
 func init() {
@@ -56,7 +59,7 @@ func init() {
 			priorsParam(),
 			estimatorParam("n_k (the MLE)", "n_k - 1"),
 			{Name: "reg", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1,
-				Help: "regularise each class covariance toward the identity: (1-reg)Σ_k + reg·I"},
+				Help: "shrink each class covariance toward (trace/d)·I, whatever the units: (1-reg)Σ_k + reg·(tr Σ_k/d)·I"},
 			decisionParam(),
 			lossParam(),
 		},
@@ -135,7 +138,11 @@ func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		cov.ScaleSym(1/denom, S)
 		var ref []float64
 		if m.Reg > 0 {
-			shrink(cov, m.Reg, 1)
+			size := mat.Trace(cov) / float64(d)
+			if !(size > 0) {
+				size = s.totalVariance(t.X)
+			}
+			shrink(cov, m.Reg, size)
 		} else {
 			ref = make([]float64, d)
 			for j, v := range s.means.RawRowView(c) {
@@ -145,6 +152,10 @@ func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		g, err := factorCov(cov, s.features, ref, name+": covariance", "within the class", "set reg > 0", false)
 		if err != nil {
 			return err
+		}
+		if g.cond > illConditioned {
+			m.warnings = append(m.warnings, fmt.Sprintf("%s: its covariance is nearly singular (condition number %s), so its densities and posteriors are unreliable; set reg (e.g. reg=0.01) to shrink it",
+				name, numfmt.Sig(g.cond, 2)))
 		}
 		W.Slice(0, d, p*d, (p+1)*d).(*mat.Dense).Copy(g.w)
 		off.Slice(p, p+1, 0, d).(*mat.Dense).Mul(s.means.Slice(c, c+1, 0, d), g.w)
@@ -162,14 +173,25 @@ func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 			*m = QDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
 		}
 	}()
+	warnings := m.warnings
 	m.f = f
 	m.covs, m.slot, m.w, m.off, m.consts = covs, slot, W, off, consts
 	if err := step(ctx, rec, nll, nil); err != nil {
 		return err
 	}
+	m.warnings = warnings
 	ok = true
 	return nil
 }
+
+// illConditioned is the condition number of a class's correlation matrix
+// above which QDA warns: about a millionth of the inverse machine epsilon,
+// where a few digits of the densities are left.
+const illConditioned = 1e10
+
+// Warnings names the classes whose covariance is nearly singular; nil
+// when there are none.
+func (m *QDA) Warnings() []string { return m.warnings }
 
 // predictBlock is how many rows are scored per matrix product, bounding the
 // n x (classes·d) workspace.

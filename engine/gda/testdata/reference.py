@@ -65,7 +65,8 @@ def gauss_params(X, y, k, shared, divisor, reg=0.0, priors="empirical"):
         for c in range(k):
             Xc = X[y == c] - means[c]
             cov = Xc.T @ Xc / (counts[c] if divisor == "mle" else counts[c] - 1)
-            covs.append((1 - reg) * cov + reg * np.eye(d))
+            # reg on LDA's scale: toward (trace/d) I of the class's own covariance.
+            covs.append((1 - reg) * cov + reg * np.trace(cov) / d * np.eye(d))
     return means, covs, pri
 
 
@@ -126,7 +127,7 @@ def configs(k):
         "qda": ("qda", {}, lambda: GaussQDA("mle"), (False, "mle", 0.0, "empirical")),
         "qda_reg": ("qda", {"reg": "0.1"}, lambda: GaussQDA("mle", 0.1), (False, "mle", 0.1, "empirical")),
         "qda_unbiased": ("qda", {"estimator": "unbiased"}, lambda: QDA(), (False, "unbiased", 0.0, "empirical")),
-        "qda_unbiased_reg": ("qda", {"estimator": "unbiased", "reg": "0.1"}, lambda: QDA(reg_param=0.1),
+        "qda_unbiased_reg": ("qda", {"estimator": "unbiased", "reg": "0.1"}, lambda: GaussQDA("unbiased", 0.1),
                              (False, "unbiased", 0.1, "empirical")),
         "qda_unbiased_uniform": ("qda", {"estimator": "unbiased", "priors": "uniform"},
                                  lambda: QDA(priors=uni), (False, "unbiased", 0.0, "uniform")),

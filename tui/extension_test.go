@@ -47,9 +47,9 @@ func init() {
 type starsView struct{ text string }
 
 func (v *starsView) Update(tea.Msg) tea.Cmd { return nil }
-func (v *starsView) View() string          { return " the stars say: " + v.text }
-func (v *starsView) SetSize(int, int)      {}
-func (v *starsView) Keys() []key.Binding   { return nil }
+func (v *starsView) View() string           { return " the stars say: " + v.text }
+func (v *starsView) SetSize(int, int)       {}
+func (v *starsView) Keys() []key.Binding    { return nil }
 
 func TestNewCapabilityGetsItsView(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_stars", Train: true}, 120, 40)

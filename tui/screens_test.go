@@ -234,12 +234,12 @@ func TestParamsFormValidates(t *testing.T) {
 	if hs.a.cur != screenParams {
 		t.Fatalf("screen %v, want parameters", hs.a.cur)
 	}
-	mustContain(t, hs.view(), "solver", "newton", "float in [1e-06, 1e+06]", "Evaluation", "test fraction")
+	mustContain(t, hs.view(), "solver", "auto", "float in [1e-06, 1e+06]", "Evaluation", "test fraction")
 	// A choice cycles with right.
 	hs.focusParam("solver")
 	hs.press("right")
-	if got := hs.a.params.current().raw(); got != "gd" {
-		t.Errorf("solver after → is %q, want gd", got)
+	if got := hs.a.params.current().raw(); got != "newton" {
+		t.Errorf("solver after → is %q, want newton", got)
 	}
 	// A bad number is refused inline with the reason.
 	hs.focusParam("C")
@@ -271,7 +271,7 @@ func TestParamsFormValidates(t *testing.T) {
 		t.Fatalf("options %+v, %v; want 5 folds", o, err)
 	}
 	hs.press("ctrl+r") // back to the defaults
-	if got := hs.a.params.fields[0].raw(); got != "newton" {
+	if got := hs.a.params.fields[0].raw(); got != "auto" {
 		t.Errorf("after ctrl+r solver is %q", got)
 	}
 }

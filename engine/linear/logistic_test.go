@@ -453,20 +453,65 @@ func TestLogisticLargeNewton(t *testing.T) {
 }
 
 func TestLogisticBadInput(t *testing.T) {
-	for _, s := range []string{"newton", "gd", "sgd"} {
+	for _, s := range []string{"auto", "newton", "lbfgs", "gd", "sgd"} {
 		linBadInputs(t, func() engine.Predictor { return &Logistic{Solver: s} })
 	}
 	d := linSeparable(10, 2, 1)
-	for _, m := range []Logistic{{Solver: "lbfgs"}, {Multi: "both"}, {C: -1}, {C: math.Inf(1)}, {Tol: -1}, {LR: math.NaN()}, {MaxIter: -1}} {
+	for _, m := range []Logistic{{Solver: "bfgs"}, {Multi: "both"}, {C: -1}, {C: math.Inf(1)}, {Tol: -1}, {LR: math.NaN()}, {MaxIter: -1}} {
 		if err := m.Fit(context.Background(), d, nil); err == nil {
 			t.Errorf("%+v: no error", m)
 		}
 	}
 	// Newton refuses systems it cannot solve in reasonable time.
 	wide := engine.Train{X: mat.NewDense(4, 3000, nil), Y: []float64{0, 1, 0, 1}, Classes: []string{"a", "b"}}
-	var m Logistic
+	m := Logistic{Solver: "newton"}
 	if err := m.Fit(context.Background(), wide, nil); err == nil || !strings.Contains(err.Error(), "use solver=gd or sgd") {
 		t.Errorf("3000 features: %v", err)
+	}
+	// The default chooses L-BFGS for such a system.
+	m = Logistic{}
+	if err := m.Fit(context.Background(), wide, nil); err != nil || m.SolverUsed() != "lbfgs" {
+		t.Errorf("3000 features, solver=auto: %v, used %q", err, m.SolverUsed())
+	}
+}
+
+// L-BFGS minimises the same objective as Newton: the same coefficients on
+// real data, binary and multinomial (and the auto choice picks each where
+// the doc comment says).
+func TestLogisticLBFGSMatchesNewton(t *testing.T) {
+	for _, name := range []string{"breast_cancer", "wine", "digits"} {
+		d := linBuiltinStd(t, name)
+		a, b := Logistic{Solver: "newton", Tol: 1e-8}, Logistic{Solver: "lbfgs", Tol: 1e-8, MaxIter: 1000}
+		if err := a.Fit(context.Background(), d, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Fit(context.Background(), d, nil); err != nil {
+			t.Fatal(err)
+		}
+		ca, cb := a.Coefficients(), b.Coefficients()
+		if !mat.EqualApprox(ca.Weights, cb.Weights, 1e-4) || !floats.EqualApprox(ca.Intercept, cb.Intercept, 1e-4) {
+			t.Errorf("%s: lbfgs and newton coefficients differ", name)
+		}
+		var auto Logistic
+		if err := auto.Fit(context.Background(), d, nil); err != nil {
+			t.Fatal(err)
+		}
+		want := "newton"
+		if name == "digits" {
+			want = "lbfgs" // 10 classes x 65 unknowns
+		}
+		if auto.SolverUsed() != want || len(auto.Warnings()) != 0 {
+			t.Errorf("%s: auto used %s (warnings %q), want %s", name, auto.SolverUsed(), auto.Warnings(), want)
+		}
+	}
+	// Too few iterations: a warning that says so.
+	d := linBuiltinStd(t, "digits")
+	m := Logistic{Solver: "lbfgs", MaxIter: 3}
+	if err := m.Fit(context.Background(), d, nil); err != nil {
+		t.Fatal(err)
+	}
+	if w := m.Warnings(); len(w) != 1 || !strings.Contains(w[0], "raise max_iter") {
+		t.Errorf("warnings %q", w)
 	}
 }
 

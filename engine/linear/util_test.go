@@ -17,6 +17,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
 
@@ -249,4 +250,23 @@ func linBadInputs(t *testing.T, newModel func() engine.Predictor) {
 	if pred, err := m.Predict(good().X); err != nil || len(pred) != 6 {
 		t.Errorf("Predict: %v %v", pred, err)
 	}
+}
+
+// linBuiltinStd is a built-in dataset with standardised features, as eval
+// gives it to a model whose spec standardises.
+func linBuiltinStd(t testing.TB, name string) engine.Train {
+	t.Helper()
+	tab, err := datasets.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, X, err := datasets.FitApplyPrep(d.X, d.Features, datasets.PrepOptions{Standardize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return engine.Train{X: X, Y: d.Y, Classes: d.Classes, Features: prep.Features(), Seed: 1}
 }

@@ -79,18 +79,24 @@ func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Den
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkFinite(X, cols); err != nil {
-		return nil, nil, err
-	}
 	_, p0 := X.Dims()
 	p := &Prep{in: p0}
-	Z := mat.DenseCopyOf(X)
-	if !opt.KeepMissing {
-		p.imputer = &Imputer{Strategy: opt.Impute}
-		if err := p.imputer.Fit(X, cols); err != nil {
+	// Z is X until a stage makes a new matrix; X is copied only where a
+	// stage works in place and nothing copied it yet.
+	Z := X
+	if opt.KeepMissing {
+		if err := checkFinite(X, cols); err != nil {
 			return nil, nil, err
 		}
-		p.imputer.fillInPlace(Z)
+	} else {
+		p.imputer = &Imputer{Strategy: opt.Impute}
+		if err := p.imputer.Fit(X, cols); err != nil { // checks finiteness too
+			return nil, nil, err
+		}
+		if p.imputer.missing {
+			Z = mat.DenseCopyOf(X)
+			p.imputer.fillInPlace(Z)
+		}
 	}
 	outCols := cols
 	if !opt.KeepNominal {
@@ -129,6 +135,9 @@ func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Den
 			p.columns = append(p.columns, Column{Name: name})
 		}
 	}
+	if Z == X {
+		Z = mat.DenseCopyOf(X)
+	}
 	if opt.Standardize {
 		p.std = &Standardizer{}
 		if err := p.std.Fit(Z); err != nil {
@@ -151,7 +160,7 @@ func checkFinite(X *mat.Dense, cols []Column) error {
 	n, _ := X.Dims()
 	for i := 0; i < n; i++ {
 		for j, v := range X.RawRowView(i) {
-			if math.IsInf(v, 0) {
+			if v-v != 0 && v == v { // ±Inf
 				return fmt.Errorf("column %q: %v in training row %d is not a finite number; replace it, or mark it missing (NaN)", cols[j].Name, v, i+1)
 			}
 		}
@@ -262,10 +271,11 @@ func namesOrDefault(what string, X *mat.Dense, names []string) ([]string, error)
 type Imputer struct {
 	Strategy string // "mean" (default) or "median", for numeric columns
 
-	in     int
-	cols   []Column
-	fill   []float64
-	fitted bool
+	in      int
+	cols    []Column
+	fill    []float64
+	missing bool // the training rows had a missing value
+	fitted  bool
 }
 
 // Fit learns the fill value of every column. A column with no value at all in
@@ -284,44 +294,56 @@ func (im *Imputer) Fit(X *mat.Dense, cols []Column) error {
 		return err
 	}
 	n, p := X.Dims()
-	fill := make([]float64, p)
-	vals := make([]float64, 0, n)
-	for j := 0; j < p; j++ {
-		vals = vals[:0]
-		for i := 0; i < n; i++ {
-			v := X.At(i, j)
-			if math.IsNaN(v) {
-				continue
-			}
-			if math.IsInf(v, 0) {
+	// One pass over the rows: counts and sums for means, the values
+	// themselves only where a most frequent level or a median needs them.
+	nan := make([]int, p)
+	sum := make([]float64, p)
+	vals := make([][]float64, p)
+	keep := make([]bool, p)
+	for j, c := range cols {
+		keep[j] = c.Kind == Nominal || strategy == "median"
+	}
+	missing := false
+	for i := 0; i < n; i++ {
+		for j, v := range X.RawRowView(i) {
+			if v-v != 0 { // NaN or ±Inf
+				if v != v {
+					nan[j]++
+					missing = true
+					continue
+				}
 				// It would make the mean, and the standardised column, ±Inf.
 				return fmt.Errorf("column %q: %v in training row %d is not a finite number; replace it, or mark it missing (NaN)", cols[j].Name, v, i+1)
 			}
-			vals = append(vals, v)
+			sum[j] += v
+			if keep[j] {
+				vals[j] = append(vals[j], v)
+			}
 		}
-		if len(vals) == 0 {
+	}
+	fill := make([]float64, p)
+	for j := 0; j < p; j++ {
+		count := n - nan[j]
+		if count == 0 {
 			return fmt.Errorf("column %q has no values in the training rows: drop it or fill it in", cols[j].Name)
 		}
 		switch {
 		case cols[j].Kind == Nominal:
-			fill[j] = mostFrequent(vals)
+			fill[j] = mostFrequent(vals[j])
 		case strategy == "median":
-			sort.Float64s(vals)
-			m := len(vals)
+			v := vals[j]
+			sort.Float64s(v)
+			m := len(v)
 			if m%2 == 1 {
-				fill[j] = vals[m/2]
+				fill[j] = v[m/2]
 			} else {
-				fill[j] = (vals[m/2-1] + vals[m/2]) / 2
+				fill[j] = (v[m/2-1] + v[m/2]) / 2
 			}
 		default:
-			var s float64
-			for _, v := range vals {
-				s += v
-			}
-			fill[j] = s / float64(len(vals))
+			fill[j] = sum[j] / float64(count)
 		}
 	}
-	im.in, im.cols, im.fill, im.fitted = p, cols, fill, true
+	im.in, im.cols, im.fill, im.missing, im.fitted = p, cols, fill, missing, true
 	return nil
 }
 
@@ -509,17 +531,24 @@ func (c *ConstantDropper) Fit(X *mat.Dense, names []string) error {
 	}
 	n, p := X.Dims()
 	constant := make([]bool, p)
+	active := make([]int, p) // the columns still constant so far
 	for j := range constant {
 		constant[j] = true
+		active[j] = j
 	}
 	first := X.RawRowView(0)
-	for i := 1; i < n; i++ {
+	for i := 1; i < n && len(active) > 0; i++ {
 		row := X.RawRowView(i)
-		for j, v := range row {
-			if constant[j] && v != first[j] && !(math.IsNaN(v) && math.IsNaN(first[j])) {
+		k := 0
+		for _, j := range active {
+			if v := row[j]; v != first[j] && !(math.IsNaN(v) && math.IsNaN(first[j])) {
 				constant[j] = false
+				continue
 			}
+			active[k] = j
+			k++
 		}
+		active = active[:k]
 	}
 	c.keep = c.keep[:0]
 	c.names = c.names[:0]

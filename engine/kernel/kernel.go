@@ -1,0 +1,83 @@
+// Package kernel holds the few hot loops that decide tealab's speed on the
+// BLAS-shaped cases (least squares, ridge, covariances): plain Go, with an
+// AVX2/FMA path in Go assembly on amd64 processors that have it. Go
+// assembly is not cgo: the default `go build` stays one static binary, and
+// every other platform (or an old amd64) runs the portable loops, which give
+// the same sums up to rounding.
+package kernel
+
+// Pad is the row stride (and Gram size) SyrkUpper wants for k columns: k
+// rounded up to a multiple of 8, so that its 4x8 tiles never run past a row.
+func Pad(k int) int { return (k + 7) &^ 7 }
+
+// SyrkUpper adds AᵀA to C over the upper triangle (and, on the AVX path, a
+// few entries below it): A is rows x k, row-major with stride lda, and C is
+// k x k, row-major with stride ldc. With lda and ldc at least Pad(k), C
+// holding Pad(k) rows, and the padding columns of A zero, the tiles of the
+// fast path stay inside the slices; the portable path needs only k.
+func SyrkUpper(c []float64, ldc int, a []float64, lda, rows, k int) {
+	if rows == 0 || k == 0 {
+		return
+	}
+	if useAVX && lda >= Pad(k) && ldc >= Pad(k) && len(c) >= Pad(k)*ldc && len(a) >= (rows-1)*lda+Pad(k) {
+		syrkTiles(c, ldc, a, lda, rows, k)
+		return
+	}
+	syrkGo(c, ldc, a, lda, rows, k)
+}
+
+// syrkTiles covers the upper triangle with 4x8 tiles of the AVX kernel.
+func syrkTiles(c []float64, ldc int, a []float64, lda, rows, k int) {
+	for i := 0; i < k; i += 4 {
+		for j := i &^ 7; j < k; j += 8 {
+			gramTile(&c[i*ldc+j], ldc, &a[i], &a[j], lda, rows)
+		}
+	}
+}
+
+// syrkGo is the portable loop: four rows and two output rows at a time, so
+// that every load feeds eight multiply-adds.
+func syrkGo(c []float64, ldc int, b []float64, ldb, rows, q int) {
+	r := 0
+	for ; r+4 <= rows; r += 4 {
+		a0 := b[r*ldb : r*ldb+q]
+		a1 := b[(r+1)*ldb : (r+1)*ldb+q]
+		a2 := b[(r+2)*ldb : (r+2)*ldb+q]
+		a3 := b[(r+3)*ldb : (r+3)*ldb+q]
+		i := 0
+		for ; i+2 <= q; i += 2 {
+			u0, u1, u2, u3 := a0[i], a1[i], a2[i], a3[i]
+			v0, v1, v2, v3 := a0[i+1], a1[i+1], a2[i+1], a3[i+1]
+			c[i*ldc+i] += u0*u0 + u1*u1 + u2*u2 + u3*u3
+			ci := c[i*ldc+i+1 : i*ldc+q]
+			cj := c[(i+1)*ldc+i+1 : (i+1)*ldc+q]
+			b0, b1, b2, b3 := a0[i+1:], a1[i+1:], a2[i+1:], a3[i+1:]
+			b1 = b1[:len(b0)]
+			b2 = b2[:len(b0)]
+			b3 = b3[:len(b0)]
+			ci = ci[:len(b0)]
+			cj = cj[:len(b0)]
+			for j := range b0 {
+				x0, x1, x2, x3 := b0[j], b1[j], b2[j], b3[j]
+				ci[j] += u0*x0 + u1*x1 + u2*x2 + u3*x3
+				cj[j] += v0*x0 + v1*x1 + v2*x2 + v3*x3
+			}
+		}
+		if i < q {
+			u0, u1, u2, u3 := a0[i], a1[i], a2[i], a3[i]
+			c[i*ldc+i] += u0*u0 + u1*u1 + u2*u2 + u3*u3
+		}
+	}
+	for ; r < rows; r++ {
+		a0 := b[r*ldb : r*ldb+q]
+		for i, u := range a0 {
+			if u == 0 {
+				continue
+			}
+			ci := c[i*ldc+i : i*ldc+q]
+			for j, v := range a0[i:] {
+				ci[j] += u * v
+			}
+		}
+	}
+}

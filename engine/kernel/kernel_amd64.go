@@ -1,0 +1,13 @@
+package kernel
+
+import "golang.org/x/sys/cpu"
+
+// useAVX says the AVX2/FMA kernels can run (and the OS saves the YMM
+// registers, which cpu checks).
+var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// gramTile adds to the 4x8 tile at c (row stride ldc) the sums over rows r
+// of ai[r·lda+u]·aj[r·lda+v], u < 4, v < 8.
+//
+//go:noescape
+func gramTile(c *float64, ldc int, ai, aj *float64, lda, rows int)

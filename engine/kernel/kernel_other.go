@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package kernel
+
+const useAVX = false
+
+func gramTile(c *float64, ldc int, ai, aj *float64, lda, rows int) {
+	panic("kernel: no AVX tile on this platform")
+}

@@ -485,33 +485,6 @@ func TestLeastSquaresRegistry(t *testing.T) {
 	}
 }
 
-// The Gram kernel agrees with a plain triple loop on every remainder of the
-// 4-row and 2-column blocking.
-func TestLeastSquaresGramKernel(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, rows := range []int{1, 3, 4, 5, 9} {
-		for _, q := range []int{1, 2, 3, 6, 7} {
-			b := make([]float64, rows*q)
-			for i := range b {
-				b[i] = r.NormFloat64()
-			}
-			c := make([]float64, q*q)
-			lsqGramKernel(c, b, rows, q)
-			for i := 0; i < q; i++ {
-				for j := i; j < q; j++ {
-					want := 0.0
-					for k := 0; k < rows; k++ {
-						want += b[k*q+i] * b[k*q+j]
-					}
-					if math.Abs(c[i*q+j]-want) > 1e-12 {
-						t.Fatalf("rows %d q %d: c[%d][%d] = %v, want %v", rows, q, i, j, c[i*q+j], want)
-					}
-				}
-			}
-		}
-	}
-}
-
 // lsqBenchData mimics make_regression: standard normal features, 30 (or k)
 // informative weights in [0, 100), noise 5.
 func lsqBenchData(n, p, informative int, seed uint64) engine.Train {

@@ -20,7 +20,13 @@ import (
 //   - stochastic gradient descent, "the perceptron algorithm" (Mode
 //     "stochastic", the default): visit the points in turn and, on each
 //     mistake, w ← w + ε y_i X_i. One step is one pass (epoch) over the
-//     points, reshuffled every epoch from Train.Seed unless NoShuffle;
+//     points in a random order drawn from Train.Seed, unless NoShuffle. The
+//     rows are copied once in a random order; every epoch then visits
+//     blocks of percBlock consecutive copied rows in a new random order,
+//     and the rows of each block in a new random order. Every row is still
+//     visited once an epoch at a random moment, and the rows are read from
+//     memory in sequence: visiting them in a fresh global order instead
+//     reads each from a random address, four times slower on 50k x 20;
 //   - batch gradient descent (Mode "batch"): one step is
 //     w ← w + ε Σ_{i misclassified} y_i X_i.
 //
@@ -48,6 +54,11 @@ type Perceptron struct {
 
 const percName = "perceptron"
 
+// percBlock is the number of consecutive rows (of the shuffled copy) that a
+// stochastic epoch visits together: 256 rows of 20 features are 40 KB,
+// which stay in the L1/L2 caches while they are visited.
+const percBlock = 256
+
 func init() {
 	engine.Register(engine.Spec{
 		Name:    "perceptron",
@@ -71,6 +82,7 @@ func init() {
 			{Name: "shuffle", Kind: engine.Bool, Default: true,
 				Help: "stochastic mode: visit the points in a new seeded random order each epoch"},
 		},
+		Bench: []engine.BenchCase{{Name: "perceptron", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"epochs": "20"}}},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Perceptron{
 				Mode:      v.String("mode"),
@@ -158,8 +170,38 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 			order = append(order, i)
 		}
 	}
-	if mode == "stochastic" && !m.NoShuffle {
-		rng = rand.New(rand.NewPCG(d.Seed, 0x9e3779b97f4a7c15))
+	// xs holds the rows in the random order of order (stride p), ys their
+	// labels (np a row) and ws their weights, so that a block of rows is
+	// all in one place; at and blocks are the visiting order of an epoch.
+	var xs, ys, ws []float64
+	var at, blocks []int
+	if mode == "stochastic" {
+		if !m.NoShuffle {
+			rng = rand.New(rand.NewPCG(d.Seed, 0x9e3779b97f4a7c15))
+			shuffleInts(rng, order)
+			xs = make([]float64, len(order)*p)
+			for k, i := range order {
+				copy(xs[k*p:k*p+p], d.X.RawRowView(i))
+			}
+		}
+		ys, ws = make([]float64, len(order)*np), make([]float64, len(order))
+		for k, i := range order {
+			for c := range np {
+				ys[k*np+c] = label[c][i]
+			}
+			ws[k] = 1
+			if sw != nil {
+				ws[k] = sw[i]
+			}
+		}
+		at = make([]int, len(order))
+		for k := range at {
+			at[k] = k
+		}
+		blocks = make([]int, (len(order)+percBlock-1)/percBlock)
+		for b := range blocks {
+			blocks[b] = b
+		}
 	}
 	// Batch mode buffers: scores and the per-point coefficients y_i·weight_i
 	// of the misclassified points.
@@ -177,37 +219,56 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 	m.nFeat, m.features, m.classes, m.present = p, d.Features, d.Classes, present
 	m.w, m.b = W, b
 
+	var touched float64
+	defer func() { touchSink = touched }()
 	for epoch := 1; epoch <= epochs; epoch++ {
 		for c := range mistakes {
 			mistakes[c] = 0
 		}
 		if mode == "stochastic" {
-			if rng != nil {
-				// Fisher-Yates, as rand.Shuffle but without a call per swap.
-				for i := len(order) - 1; i > 0; i-- {
-					j := int(rng.Uint64N(uint64(i + 1)))
-					order[i], order[j] = order[j], order[i]
-				}
-			}
-			for _, i := range order {
-				x := raw.Data[i*raw.Stride : i*raw.Stride+p]
-				s := 1.0
-				if sw != nil {
-					s = sw[i]
-				}
+			// visit is one row: k in order, x its features.
+			visit := func(k int, x []float64) {
+				s := ws[k]
+				yk := ys[k*np : k*np+np]
 				for c := 0; c < np; c++ {
 					if converged[c] {
 						continue
 					}
-					wc := W.RawRowView(c)
-					y := label[c][i]
-					if y*(floats.Dot(wc, x)+b[c]) <= 0 {
+					wc := W.RawRowView(c)[:len(x)]
+					y := yk[c]
+					if y*(b[c]+dot4(wc, x)) <= 0 {
 						step := lr * y * s
-						floats.AddScaled(wc, step, x)
+						for j, v := range x {
+							wc[j] += step * v
+						}
 						if bias {
 							b[c] += step
 						}
 						mistakes[c]++
+					}
+				}
+			}
+			if rng == nil {
+				for k, i := range order {
+					visit(k, raw.Data[i*raw.Stride:i*raw.Stride+p])
+				}
+			} else {
+				shuffleInts(rng, blocks)
+				for _, blk := range blocks {
+					lo, hi := blk*percBlock, min((blk+1)*percBlock, len(at))
+					// Read the block in sequence first: the hardware
+					// prefetcher streams it into the cache, where the
+					// random visits below find it (visited at random
+					// straight from memory, every row is a cache miss).
+					var t float64
+					for _, v := range xs[lo*p : hi*p : hi*p] {
+						t += v
+					}
+					touched += t
+					seg := at[lo:hi]
+					shuffleInts(rng, seg)
+					for _, k := range seg {
+						visit(k, xs[k*p:k*p+p])
 					}
 				}
 			}
@@ -276,6 +337,37 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 	m.fitted = true
 	ok = true
 	return nil
+}
+
+// touchSink keeps the block reads of stochastic epochs from being
+// optimised away.
+var touchSink float64
+
+// dot4 is w·x with four partial sums, so that the additions of one row do
+// not wait on one another (a single running sum makes the perceptron's
+// inner loop one long chain of dependent additions).
+func dot4(w, x []float64) float64 {
+	x = x[:len(w)]
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j+4 <= len(w); j += 4 {
+		s0 += w[j] * x[j]
+		s1 += w[j+1] * x[j+1]
+		s2 += w[j+2] * x[j+2]
+		s3 += w[j+3] * x[j+3]
+	}
+	for ; j < len(w); j++ {
+		s0 += w[j] * x[j]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// shuffleInts is Fisher-Yates, as rand.Shuffle but without a call per swap.
+func shuffleInts(r *rand.Rand, a []int) {
+	for i := len(a) - 1; i > 0; i-- {
+		j := int(r.Uint64N(uint64(i + 1)))
+		a[i], a[j] = a[j], a[i]
+	}
 }
 
 // Predict implements engine.Model: class codes.

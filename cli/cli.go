@@ -41,6 +41,7 @@ func commands() []command {
 		{"datasets", "tealab datasets [--json]", "list the built-in datasets and the synthetic generators", runDatasets},
 		{"models", "tealab models [--json]", "list every model with its hyperparameters, defaults and ranges", runModels},
 		{"describe", "tealab describe --data SOURCE [--target COL] [--task T] [--drop COLS] [--json]", "columns, kinds, missing counts, class balance or target summary", runDescribe},
+		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", runBench},
 		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE]", "fit and evaluate a model, print a report", runTrain},
 	}
 }

@@ -53,6 +53,7 @@ func init() {
 			decisionParam(),
 			lossParam(),
 		},
+		Bench: []engine.BenchCase{{Name: "gnb", Data: "clf5_50k_20", Task: datasets.Classification}},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &GaussianNB{Priors: v.String("priors"), VarSmoothing: v.Float("var_smoothing"),
 				Decision: v.String("decision"), Loss: v.String("loss")}, nil

@@ -63,6 +63,7 @@ func init() {
 			decisionParam(),
 			lossParam(),
 		},
+		Bench: []engine.BenchCase{{Name: "qda", Data: "clf5_50k_20", Task: datasets.Classification}},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &QDA{Priors: v.String("priors"), Estimator: v.String("estimator"), Reg: v.Float("reg"),
 				Decision: v.String("decision"), Loss: v.String("loss")}, nil

@@ -119,6 +119,7 @@ func init() {
 			{Name: "lr", Kind: engine.Float, Default: 0.1, Min: 1e-8, Max: 1e6, Log: true,
 				Help: "gd and sgd: learning rate (gradient averaged over rows)"},
 		},
+		Bench: []engine.BenchCase{{Name: "logistic", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"C": "1", "max_iter": "100"}}},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Logistic{
 				Solver:  v.String("solver"),

@@ -270,3 +270,32 @@ func TestLassoResidualDrift(t *testing.T) {
 		t.Errorf("objective from the residual %v, from the data %v", got, obj)
 	}
 }
+
+// The Gram layout (many rows) and the residual layout give the same fit,
+// with and without sample weights.
+func TestLassoLayoutsAgree(t *testing.T) {
+	d := lsqDiabetes(t)
+	w := make([]float64, d.Rows())
+	for i := range w {
+		w[i] = 0.5 + float64(i%5)
+	}
+	for _, weights := range [][]float64{nil, w} {
+		d.Weights = weights
+		var fits [2]Lasso
+		for k, ratio := range []int{1, 1 << 30} {
+			lassoGramRatio = ratio
+			fits[k] = Lasso{Alpha: 0.05, Tol: 1e-10}
+			if err := fits[k].Fit(context.Background(), d, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		lassoGramRatio = 2
+		a, b := fits[0].Coefficients(), fits[1].Coefficients()
+		if !mat.EqualApprox(a.Weights, b.Weights, 1e-8) || math.Abs(a.Intercept[0]-b.Intercept[0]) > 1e-8 {
+			t.Errorf("weights %v: gram %v %v, residual %v %v", weights != nil, mat.Formatted(a.Weights), a.Intercept, mat.Formatted(b.Weights), b.Intercept)
+		}
+		if fits[0].Sweeps() != fits[1].Sweeps() {
+			t.Errorf("weights %v: %d and %d sweeps", weights != nil, fits[0].Sweeps(), fits[1].Sweeps())
+		}
+	}
+}

@@ -227,6 +227,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 		}
 		if mode == "stochastic" {
 			// visit is one row: k in order, x its features.
+			wraw := W.RawMatrix().Data // np x p, stride p
 			visit := func(k int, x []float64) {
 				s := ws[k]
 				yk := ys[k*np : k*np+np]
@@ -234,7 +235,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 					if converged[c] {
 						continue
 					}
-					wc := W.RawRowView(c)[:len(x)]
+					wc := wraw[c*p : c*p+p][:len(x)]
 					y := yk[c]
 					if y*(b[c]+dot4(wc, x)) <= 0 {
 						step := lr * y * s
@@ -261,8 +262,9 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 					// random visits below find it (visited at random
 					// straight from memory, every row is a cache miss).
 					var t float64
-					for _, v := range xs[lo*p : hi*p : hi*p] {
-						t += v
+					blk := xs[lo*p : hi*p : hi*p]
+					for o := 0; o < len(blk); o += 8 { // one load a cache line
+						t += blk[o]
 					}
 					touched += t
 					seg := at[lo:hi]

@@ -256,12 +256,9 @@ func (s *resultsScreen) scoreLine() string {
 		return ""
 	}
 	var parts []string
-	for _, info := range metrics.ForTask(s.run.task()) {
-		if len(parts) == 3 {
-			break
-		}
+	for _, info := range metrics.Headline(s.run.task()) {
 		v, ok := res.Metrics[info.Name]
-		if !ok || info.Name == "error" {
+		if !ok {
 			continue
 		}
 		p := st.Muted.Render(info.Label+" ") + st.Value.Render(info.Format(v))

@@ -19,7 +19,13 @@ func init() {
 	registerView(viewSpec{name: "Map", order: 60,
 		needs: func(r *runRecord) bool {
 			t := r.task()
-			return r.Result != nil && t != datasets.Regression && t != datasets.Reduction && !r.cancelled() && r.Err == nil
+			numeric := 0
+			for _, c := range r.Dataset.Features {
+				if c.Kind == datasets.Numeric {
+					numeric++
+				}
+			}
+			return r.Result != nil && t != datasets.Regression && t != datasets.Reduction && !r.cancelled() && r.Err == nil && numeric >= 2
 		},
 		make: func(env viewEnv, r *runRecord) resultView {
 			return &mapView{c: env.c, ctx: env.ctx, r: r, regions: widgets.NewScatter(env.c.styles), state: "computing"}

@@ -18,6 +18,7 @@ type Info struct {
 	Short  string // for narrow columns, e.g. "F1"
 	Higher bool   // a higher value is better
 	Count  bool   // a whole number (shown without decimals)
+	Head   bool   // one of the few a result's headline shows
 	Tasks  []datasets.Task
 	Help   string // one line: what it measures
 }
@@ -33,32 +34,44 @@ var (
 // table lists the metrics in the order reports show them within a task; the
 // first of a task is its primary score (ranked by in the runs table).
 var table = []Info{
-	{Name: "accuracy", Label: "accuracy", Short: "acc", Higher: true, Tasks: clf, Help: "fraction of rows predicted right"},
+	{Name: "accuracy", Head: true, Label: "accuracy", Short: "acc", Higher: true, Tasks: clf, Help: "fraction of rows predicted right"},
 	{Name: "error", Label: "error", Short: "err", Tasks: clf, Help: "fraction of rows predicted wrong (1 - accuracy)"},
-	{Name: "macro_f1", Label: "macro F1", Short: "F1", Higher: true, Tasks: clf, Help: "F1 averaged over classes, each class weighing the same"},
+	{Name: "macro_f1", Head: true, Label: "macro F1", Short: "F1", Higher: true, Tasks: clf, Help: "F1 averaged over classes, each class weighing the same"},
 	{Name: "weighted_f1", Label: "weighted F1", Short: "wF1", Higher: true, Tasks: clf, Help: "F1 averaged over classes, weighted by their support"},
 	{Name: "macro_precision", Label: "macro precision", Short: "prec", Higher: true, Tasks: clf, Help: "precision averaged over classes"},
 	{Name: "macro_recall", Label: "macro recall", Short: "rec", Higher: true, Tasks: clf, Help: "recall averaged over classes (balanced accuracy)"},
 	{Name: "kappa", Label: "kappa", Short: "κ", Higher: true, Tasks: clf, Help: "Cohen's kappa: agreement beyond chance"},
 	{Name: "mcc", Label: "MCC", Short: "MCC", Higher: true, Tasks: clf, Help: "Matthews correlation coefficient"},
 	{Name: "log_loss", Label: "log-loss", Short: "logloss", Tasks: clf, Help: "mean negative log-probability of the true class"},
-	{Name: "auc", Label: "AUC", Short: "AUC", Higher: true, Tasks: clf, Help: "area under the ROC curve (macro one-vs-rest above two classes)"},
+	{Name: "auc", Head: true, Label: "AUC", Short: "AUC", Higher: true, Tasks: clf, Help: "area under the ROC curve (macro one-vs-rest above two classes)"},
 
-	{Name: "r2", Label: "R²", Short: "R²", Higher: true, Tasks: reg, Help: "share of the target's variance explained"},
-	{Name: "rmse", Label: "RMSE", Short: "RMSE", Tasks: reg, Help: "root mean squared error, in the target's units"},
-	{Name: "mae", Label: "MAE", Short: "MAE", Tasks: reg, Help: "mean absolute error, in the target's units"},
+	{Name: "r2", Head: true, Label: "R²", Short: "R²", Higher: true, Tasks: reg, Help: "share of the target's variance explained"},
+	{Name: "rmse", Head: true, Label: "RMSE", Short: "RMSE", Tasks: reg, Help: "root mean squared error, in the target's units"},
+	{Name: "mae", Head: true, Label: "MAE", Short: "MAE", Tasks: reg, Help: "mean absolute error, in the target's units"},
 	{Name: "mse", Label: "MSE", Short: "MSE", Tasks: reg, Help: "mean squared error"},
 
-	{Name: "ari", Label: "ARI", Short: "ARI", Higher: true, Tasks: clu, Help: "adjusted Rand index against the known classes (1 identical, 0 chance)"},
+	{Name: "ari", Head: true, Label: "ARI", Short: "ARI", Higher: true, Tasks: clu, Help: "adjusted Rand index against the known classes (1 identical, 0 chance)"},
 	{Name: "nmi", Label: "NMI", Short: "NMI", Higher: true, Tasks: clu, Help: "normalised mutual information with the known classes"},
-	{Name: "silhouette", Label: "silhouette", Short: "sil", Higher: true, Tasks: clu, Help: "how much closer rows are to their own cluster than to the next (-1..1)"},
-	{Name: "clusters", Label: "clusters", Short: "k", Higher: true, Count: true, Tasks: clu, Help: "number of clusters found"},
+	{Name: "silhouette", Head: true, Label: "silhouette", Short: "sil", Higher: true, Tasks: clu, Help: "how much closer rows are to their own cluster than to the next (-1..1)"},
+	{Name: "clusters", Head: true, Label: "clusters", Short: "k", Higher: true, Count: true, Tasks: clu, Help: "number of clusters found"},
 
-	{Name: "explained_variance", Label: "explained variance", Short: "var", Higher: true, Tasks: red, Help: "share of the total variance the kept directions hold"},
+	{Name: "explained_variance", Head: true, Label: "explained variance", Short: "var", Higher: true, Tasks: red, Help: "share of the total variance the kept directions hold"},
 	{Name: "reconstruction_rmse", Label: "reconstruction RMSE", Short: "recon", Tasks: red, Help: "RMSE of the rows rebuilt from the kept directions"},
 	{Name: "distortion", Label: "max distortion", Short: "dist", Tasks: red, Help: "largest relative change of a pairwise distance on a sample of pairs"},
-	{Name: "components", Label: "components", Short: "k", Count: true, Higher: true, Tasks: red, Help: "number of dimensions kept"},
-	{Name: "knn_accuracy", Label: "1-NN accuracy", Short: "1nn", Higher: true, Tasks: red, Help: "leave-one-out 1-nearest-neighbour accuracy of the known classes in the reduced space"},
+	{Name: "components", Head: true, Label: "components", Short: "k", Count: true, Higher: true, Tasks: red, Help: "number of dimensions kept"},
+	{Name: "knn_accuracy", Head: true, Label: "1-NN accuracy", Short: "1nn", Higher: true, Tasks: red, Help: "leave-one-out 1-nearest-neighbour accuracy of the known classes in the reduced space"},
+}
+
+// Headline lists the metrics of task t that a result's headline shows, in
+// order.
+func Headline(t datasets.Task) []Info {
+	var out []Info
+	for _, m := range ForTask(t) {
+		if m.Head {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Lookup returns the metric's description. An unknown name (a metric a

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
 )
 
@@ -53,7 +54,7 @@ func init() {
 	})
 	addSection(section{name: "fortunes", order: 45, needs: hasLearned(capFortune.Name),
 		write: func(out io.Writer, r *runs.Record) {
-			f, _ := learned[[]string](r, capFortune.Name)
+			f, _ := eval.LearnedAs[[]string](r.Result, capFortune.Name)
 			fmt.Fprintf(out, "\nfortunes: %s\n", strings.Join(f, "; "))
 		}})
 }

@@ -44,17 +44,6 @@ func addSection(s section) {
 	sort.SliceStable(sections, func(i, j int) bool { return sections[i].order < sections[j].order })
 }
 
-// learned returns what the run's model learned under a capability's name,
-// of the type that capability holds.
-func learned[T any](r *runs.Record, name string) (T, bool) {
-	var zero T
-	if r.Result == nil {
-		return zero, false
-	}
-	v, ok := r.Result.Learned[name].(T)
-	return v, ok
-}
-
 // hasLearned is a section's needs: the run's model offers the capability.
 func hasLearned(name string) func(*runs.Record) bool {
 	return func(r *runs.Record) bool { return r.Result != nil && r.Result.Learned[name] != nil }
@@ -190,7 +179,7 @@ func init() {
 }
 
 func writeCoefficients(out io.Writer, r *runs.Record) {
-	c, ok := learned[*engine.Coefficients](r, "coefficients")
+	c, ok := eval.LearnedAs[*engine.Coefficients](r.Result, "coefficients")
 	if !ok || c.Weights == nil {
 		return
 	}

@@ -24,6 +24,8 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -163,3 +165,36 @@ type ContextRecorder struct{ Ctx context.Context }
 
 // Step implements Recorder.
 func (r ContextRecorder) Step(Step) error { return r.Ctx.Err() }
+
+// ClusterLabels is the cluster of each row of X, the rows a clustering was
+// fitted on: what the model says of its own rows (Labeler), else its
+// predictions for them. Labels that are not cluster indices 0..n-1, or not
+// one a row, are an error (a bug in the model).
+func ClusterLabels(m Model, X mat.Matrix) ([]float64, error) {
+	n, _ := X.Dims()
+	var out []float64
+	switch c := m.(type) {
+	case Labeler:
+		labels := c.TrainingLabels()
+		out = make([]float64, len(labels))
+		for i, l := range labels {
+			out[i] = float64(l)
+		}
+	case Predictor:
+		var err error
+		if out, err = c.Predict(X); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, errors.New("the model neither labels its rows nor predicts")
+	}
+	if len(out) != n {
+		return nil, fmt.Errorf("%d cluster labels for %d rows (a bug in the model)", len(out), n)
+	}
+	for i, v := range out {
+		if !(v >= 0 && v < float64(n)) || v != math.Trunc(v) {
+			return nil, fmt.Errorf("row %d: %v is not a cluster index (a bug in the model)", i+1, v)
+		}
+	}
+	return out, nil
+}

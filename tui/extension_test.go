@@ -9,6 +9,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 )
 
 // The platform's promise: a new family is its package, one registration and
@@ -39,7 +40,7 @@ func init() {
 	})
 	registerView(viewSpec{name: "Stars", order: 45, needs: hasLearned(capHoroscope.Name),
 		make: func(env viewEnv, r *runRecord) resultView {
-			text, _ := learnedOf[string](r, capHoroscope.Name)
+			text, _ := eval.LearnedAs[string](r.Result, capHoroscope.Name)
 			return &starsView{text: text}
 		}})
 }

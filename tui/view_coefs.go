@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/widgets"
 )
@@ -15,7 +16,7 @@ import (
 func init() {
 	registerView(viewSpec{name: "Coefficients", order: 40, needs: hasLearned(engine.CapCoefficients.Name),
 		make: func(env viewEnv, r *runRecord) resultView {
-			c, _ := learnedOf[*engine.Coefficients](r, engine.CapCoefficients.Name)
+			c, _ := eval.LearnedAs[*engine.Coefficients](r.Result, engine.CapCoefficients.Name)
 			v := &coefsView{c: env.c, r: r, co: c, output: bind("o", "next output", "o")}
 			v.setOutput(0)
 			return v

@@ -73,17 +73,6 @@ func viewsFor(r *runRecord) []viewSpec {
 	return out
 }
 
-// learnedOf returns what run r's model learned under a capability's name,
-// of the type that capability holds.
-func learnedOf[T any](r *runRecord, name string) (T, bool) {
-	var zero T
-	if r.Result == nil {
-		return zero, false
-	}
-	v, ok := r.Result.Learned[name].(T)
-	return v, ok
-}
-
 // hasLearned is a view's needs: the run's model offers the capability.
 func hasLearned(name string) func(*runRecord) bool {
 	return func(r *runRecord) bool { return r.Result != nil && r.Result.Learned[name] != nil }

@@ -20,8 +20,6 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
@@ -222,27 +220,12 @@ func unsupervised(ctx context.Context, res Result, d *datasets.Dataset, c Case, 
 		res.Metric, res.Score = "explained_variance", sum
 		return res, nil
 	}
-	labels, err := clusterLabels(m, d.X)
+	labels, err := engine.ClusterLabels(m, d.X)
 	if err != nil {
 		return res, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 	res.Metric, res.Score = "ARI", metrics.AdjustedRand(d.Y, labels)
 	return res, nil
-}
-
-func clusterLabels(m engine.Model, X *mat.Dense) ([]float64, error) {
-	if l, ok := m.(engine.Labeler); ok {
-		ints := l.TrainingLabels()
-		out := make([]float64, len(ints))
-		for i, v := range ints {
-			out[i] = float64(v)
-		}
-		return out, nil
-	}
-	if p, ok := m.(engine.Predictor); ok {
-		return p.Predict(X)
-	}
-	return nil, errors.New("the model neither labels its rows nor predicts")
 }
 
 // Round gives the numbers sklearn_ref.py prints: times to the microsecond,

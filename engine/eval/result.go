@@ -116,3 +116,13 @@ func (r *Result) PreparedFeatures() []string {
 	}
 	return r.Prep.Features()
 }
+
+// LearnedAs returns what r's model learned under a capability's name, of
+// the type that capability holds; ok is false when it has none.
+func LearnedAs[T any](r *Result, name string) (v T, ok bool) {
+	if r == nil {
+		return v, false
+	}
+	v, ok = r.Learned[name].(T)
+	return v, ok
+}

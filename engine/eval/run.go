@@ -723,44 +723,16 @@ func (rn *runner) unsupervised() (*Result, error) {
 	return rn.clustering(model, tr.X, truth)
 }
 
-// clusterLabels are the cluster of each training row: what the model says
-// of its own rows (Labeler), or its predictions for them.
-func (rn *runner) clusterLabels(model engine.Model, X *mat.Dense) ([]float64, error) {
-	n, _ := X.Dims()
-	if l, ok := model.(engine.Labeler); ok {
-		var labels []int
-		err := safely(rn.spec.Name, "TrainingLabels", func() error { labels = l.TrainingLabels(); return nil })
-		if err != nil {
-			return nil, err
-		}
-		if len(labels) != n {
-			return nil, fmt.Errorf("model %s labelled %d of %d rows (a bug in the model)", rn.spec.Name, len(labels), n)
-		}
-		out := make([]float64, n)
-		for i, c := range labels {
-			if c < 0 {
-				return nil, fmt.Errorf("model %s gave row %d the cluster %d (a bug in the model)", rn.spec.Name, i+1, c)
-			}
-			out[i] = float64(c)
-		}
-		return out, nil
-	}
-	pred, err := rn.predict(model, X)
-	if err != nil {
-		return nil, err
-	}
-	if err := metrics.CheckCodes(pred, n); err != nil {
-		return nil, fmt.Errorf("model %s gave an invalid cluster: %v (a bug in the model)", rn.spec.Name, err)
-	}
-	return pred, nil
-}
-
 func (rn *runner) clustering(model engine.Model, X *mat.Dense, truth []float64) (*Result, error) {
 	res := rn.res
 	n, _ := X.Dims()
-	labels, err := rn.clusterLabels(model, X)
+	var labels []float64
+	err := safely(rn.spec.Name, "TrainingLabels", func() (err error) {
+		labels, err = engine.ClusterLabels(model, X)
+		return err
+	})
 	if err != nil {
-		return rn.fail(err)
+		return rn.fail(fmt.Errorf("model %s: %w", rn.spec.Name, err))
 	}
 	res.Predicted = labels
 	distinct := map[float64]bool{}

@@ -84,7 +84,7 @@ func writeHeader(out io.Writer, r *runs.Record) {
 	}
 	fmt.Fprintf(out, "%s · %s · %s · seed %d\n", res.Dataset, title, res.Eval, res.Seed)
 	shape := fmt.Sprintf("%d rows · %d features · %s", res.Rows, res.Features, res.Task)
-	if res.Task == datasets.Classification.String() && r.Dataset != nil {
+	if r.Task() == datasets.Classification && r.Dataset != nil {
 		shape += fmt.Sprintf(" (%d classes)", len(r.Dataset.Classes))
 	}
 	if res.FittedOn != "" {
@@ -102,7 +102,7 @@ func writeWarnings(out io.Writer, r *runs.Record) {
 
 func writeMetrics(out io.Writer, r *runs.Record) {
 	res := r.Result
-	task, _ := datasets.ParseTask(res.Task)
+	task := r.Task()
 	fmt.Fprintln(out)
 	header := []string{"metric", "value"}
 	if len(res.Std) > 0 {
@@ -130,7 +130,7 @@ func writeMetrics(out io.Writer, r *runs.Record) {
 
 func writeFolds(out io.Writer, r *runs.Record) {
 	folds := r.Result.Folds
-	task, _ := datasets.ParseTask(r.Result.Task)
+	task := r.Task()
 	keys := metrics.Ordered(task, folds[0])
 	if len(keys) > 4 {
 		keys = keys[:4]

@@ -256,7 +256,7 @@ func (s *resultsScreen) scoreLine() string {
 		return ""
 	}
 	var parts []string
-	for _, info := range metrics.Headline(s.run.task()) {
+	for _, info := range metrics.Headline(s.run.Task()) {
 		v, ok := res.Metrics[info.Name]
 		if !ok {
 			continue

@@ -86,7 +86,7 @@ func (r *runRecord) evalDesc() string {
 	if r.Result != nil && r.Result.Eval != "" {
 		return r.Result.Eval
 	}
-	return describeEval(r.Options, r.task())
+	return describeEval(r.Options, r.Task())
 }
 
 func describeEval(o eval.Options, t datasets.Task) string {
@@ -107,9 +107,9 @@ func describeEval(o eval.Options, t datasets.Task) string {
 func (r *runRecord) score() (name string, v, std, base float64) {
 	v, std, base = math.NaN(), math.NaN(), math.NaN()
 	if r.Result == nil {
-		return metrics.Primary(r.task(), nil), v, std, base
+		return metrics.Primary(r.Task(), nil), v, std, base
 	}
-	name = metrics.Primary(r.task(), r.Result.Metrics)
+	name = metrics.Primary(r.Task(), r.Result.Metrics)
 	if x, ok := r.Result.Metrics[name]; ok {
 		v = x
 	}
@@ -120,12 +120,6 @@ func (r *runRecord) score() (name string, v, std, base float64) {
 		base = x
 	}
 	return name, v, std, base
-}
-
-// task is the task the run's model performs on its data.
-func (r *runRecord) task() datasets.Task {
-	t, _ := r.Spec.RunsOn(r.Dataset.Task)
-	return t
 }
 
 // keyParams lists the parameters set away from their defaults.
@@ -370,7 +364,7 @@ func (s *runsScreen) rebuild() {
 		}
 		row := table.Row{
 			fmt.Sprintf("%s%2d", mark, r.ID), r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.values),
-			describeEval(r.Options, r.task()), score, t,
+			describeEval(r.Options, r.Task()), score, t,
 		}
 		if wide {
 			row = append(row, vs)
@@ -504,7 +498,7 @@ func splitDiffs(a, b *runRecord) []string {
 	if a.targetName() != b.targetName() {
 		d = append(d, "target")
 	}
-	if a.task() != b.task() {
+	if a.Task() != b.Task() {
 		d = append(d, "task")
 	}
 	if a.evalDesc() != b.evalDesc() {
@@ -529,7 +523,7 @@ func (r *runRecord) targetDesc() string {
 	if t == "" {
 		t = "none"
 	}
-	return t + " · " + r.task().String()
+	return t + " · " + r.Task().String()
 }
 
 // dataLabel names the run's data in the runs table: the dataset's name,

@@ -88,8 +88,8 @@ func (s *trainScreen) start(r *runRecord) {
 }
 
 func (s *trainScreen) valTitle() string {
-	if s.run != nil && !s.run.task().Supervised() {
-		return "validation (none: " + s.run.task().String() + " fits all rows)"
+	if s.run != nil && !s.run.Task().Supervised() {
+		return "validation (none: " + s.run.Task().String() + " fits all rows)"
 	}
 	return "validation on held-out rows"
 }
@@ -133,7 +133,7 @@ func (s *trainScreen) refreshCharts() {
 	s.lossChart.SetTitle("training loss" + foldNote)
 	tl, dx := reduceSeries(s.trainLoss, chartPoints)
 	s.lossChart.SetSeries([]string{"train loss"}, [][]float64{tl})
-	lossName, errName := valNames(s.run.task())
+	lossName, errName := valNames(s.run.Task())
 	s.valChart.SetTitle(s.valTitle() + foldNote)
 	vl, _ := reduceSeries(s.valLoss, chartPoints)
 	ve, _ := reduceSeries(s.valErr, chartPoints)
@@ -347,15 +347,15 @@ func (s *trainScreen) statusLines() string {
 	}
 	line1 := " " + barView + "  " + st.Text.Render(strings.Join(info, " · "))
 
-	lossName, errName := valNames(s.run.task())
+	lossName, errName := valNames(s.run.Task())
 	vals := []string{st.Muted.Render("train loss ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
-	if s.run.task().Supervised() {
+	if s.run.Task().Supervised() {
 		vals = append(vals,
 			st.Muted.Render(lossName+" ")+st.Value.Render(numfmt.Score(s.lastVal.ValLoss)),
 			st.Muted.Render(errName+" ")+st.Value.Render(numfmt.Score(s.lastVal.ValError)))
 		if !math.IsNaN(s.baseErr) {
 			what := "baseline error"
-			if s.run.task() == datasets.Regression {
+			if s.run.Task() == datasets.Regression {
 				what = "baseline RMSE"
 			}
 			vals = append(vals, st.Muted.Render(fmt.Sprintf("(%s %s)", what, numfmt.Score(s.baseErr))))

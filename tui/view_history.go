@@ -37,7 +37,7 @@ func newHistoryView(env viewEnv, r *runRecord) resultView {
 	for i, p := range res.History {
 		tl[i], vl[i], ve[i] = p.TrainLoss, p.ValLoss, p.ValError
 	}
-	ln, en := valNames(r.task())
+	ln, en := valNames(r.Task())
 	tl, dx := reduceSeries(tl, chartPoints)
 	vl, _ = reduceSeries(vl, chartPoints)
 	ve, _ = reduceSeries(ve, chartPoints)

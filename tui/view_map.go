@@ -18,7 +18,7 @@ import (
 func init() {
 	registerView(viewSpec{name: "Map", order: 60,
 		needs: func(r *runRecord) bool {
-			t := r.task()
+			t := r.Task()
 			numeric := 0
 			for _, c := range r.Dataset.Features {
 				if c.Kind == datasets.Numeric {

@@ -11,7 +11,7 @@ import (
 func init() {
 	regression := func(r *runRecord) bool {
 		res := r.Result
-		return res != nil && r.task() == datasets.Regression && len(res.Actual) > 0 && len(res.Actual) == len(res.Predicted)
+		return res != nil && r.Task() == datasets.Regression && len(res.Actual) > 0 && len(res.Actual) == len(res.Predicted)
 	}
 	registerView(viewSpec{name: "Predicted vs actual", order: 50, needs: regression,
 		make: func(env viewEnv, r *runRecord) resultView {

@@ -36,7 +36,7 @@ func (v *summaryView) View() string {
 	st := v.c.styles
 	r := v.r
 	res := r.Result
-	task := r.task()
+	task := r.Task()
 	var left []string
 	cv := res != nil && len(res.Folds) > 1
 	head := fmt.Sprintf("%-18s %10s %10s", "metric", "value", "baseline")

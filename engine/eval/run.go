@@ -274,7 +274,7 @@ func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 		for r, i := range idx {
 			tr.Y[r] = d.Y[i]
 		}
-	} else if labels := rn.truth(); labels != nil && d.Classes != nil {
+	} else if d.Classes != nil && rn.truth() != nil {
 		tr.KnownClasses = len(d.Classes)
 	}
 	return prep, tr, nil

@@ -288,3 +288,23 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// Task is the task the run's model performs on its data (a clustering or
+// reduction on labelled data is still a clustering or reduction); for a
+// record loaded without its dataset, the task its result names.
+func (r *Record) Task() datasets.Task {
+	if r.Spec != nil && r.Dataset != nil {
+		if t, ok := r.Spec.RunsOn(r.Dataset.Task); ok {
+			return t
+		}
+	}
+	if r.Result != nil {
+		if t, err := datasets.ParseTask(r.Result.Task); err == nil {
+			return t
+		}
+	}
+	if r.Dataset != nil {
+		return r.Dataset.Task
+	}
+	return datasets.Classification
+}

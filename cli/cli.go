@@ -92,12 +92,15 @@ func commandNames() []string {
 
 func runHelp(args []string, out io.Writer) error {
 	if len(args) > 0 {
+		if args[0] == "tealab" || args[0] == "lab" {
+			return runLab([]string{"-h"}, out)
+		}
 		for _, c := range commands() {
 			if c.name == args[0] {
 				return c.run([]string{"-h"}, out)
 			}
 		}
-		return usagef("no help for %q (valid: %s)", args[0], strings.Join(commandNames(), ", "))
+		return usagef("no help for %q (valid: tealab, %s)", args[0], strings.Join(commandNames(), ", "))
 	}
 	fmt.Fprint(out, `tealab — a machine-learning lab for the terminal
 
@@ -140,6 +143,9 @@ func parseFlags(fs *flag.FlagSet, args []string, out io.Writer) error {
 			fs.SetOutput(out)
 			fs.PrintDefaults()
 			return err
+		}
+		if fs.Name() == "tealab" { // the lab's own flags: Main already says "tealab: "
+			return usagef("%v (see 'tealab help')", err)
 		}
 		return usagef("%s: %v (see 'tealab help %s')", fs.Name(), err, fs.Name())
 	}

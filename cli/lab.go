@@ -32,8 +32,14 @@ func runLab(args []string, out io.Writer) error {
 	}
 	if tf.model != "" {
 		// Check the model and its parameters before the screen takes over.
+		// Without --data the lab opens on the data screen and goes to the
+		// model's parameters once the data are chosen.
 		if tf.data.source == "" {
-			if _, err := engine.Lookup(tf.model); err != nil {
+			spec, err := engine.Lookup(tf.model)
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			if _, err := spec.Parse(tf.params); err != nil {
 				return usageError{err.Error()}
 			}
 		} else {

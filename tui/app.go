@@ -179,15 +179,15 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a.results = newResultsScreen(c, ctx)
 	a.runs = newRunsScreen(c)
 	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs}
-	if opt.Data != "" {
-		o := opt
+	if opt.Data != "" || opt.Model != "" {
+		o := opt // with a model but no data: applied once the data are chosen
 		a.startup = &o
 	}
 	return a, nil
 }
 
 func (a *app) Init() tea.Cmd {
-	if a.startup != nil {
+	if a.startup != nil && a.startup.Data != "" {
 		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, true)
 	}
 	return nil
@@ -454,8 +454,7 @@ func (a *app) View() string {
 	}
 	st := a.c.styles
 	if a.w < minWidth || a.h < minHeight {
-		msg := fmt.Sprintf("enlarge the terminal (need %dx%d, have %dx%d)", minWidth, minHeight, a.w, a.h)
-		return lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, st.Warn.Render(clip(msg, a.w)),
+		return lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, st.Warn.Render(tooSmall(a.w, a.h)),
 			lipgloss.WithWhitespaceChars(" "))
 	}
 	s := a.screens[a.cur]
@@ -463,13 +462,20 @@ func (a *app) View() string {
 	if a.full {
 		body = overlayBottom(body, a.fullHelp(s), a.c.width)
 	}
-	keys := helpKeys{screen: s, global: a.keys}
-	status := " " + a.help.ShortHelpView(keys.ShortHelp())
+	status := footer(a.help.Styles, s.ShortHelp(), a.globals(), s.Typing(), a.c.width)
 	return a.header() + "\n" + body + "\n" + fitWidth(st.StatusBar.Render(status), a.c.width)
 }
 
+// globals are the global keys as the footer and the help show them: the
+// theme key names the theme in use.
+func (a *app) globals() globalKeys {
+	g := a.keys
+	g.Theme.SetHelp("t", "theme: "+a.c.themeName())
+	return g
+}
+
 func (a *app) fullHelp(s screen) string {
-	keys := helpKeys{screen: s, global: a.keys}
+	keys := helpKeys{screen: s, global: a.globals()}
 	h := a.help
 	h.ShowAll = true
 	block := h.FullHelpView(keys.FullHelp())
@@ -505,6 +511,22 @@ func (a *app) header() string {
 	}
 	right = st.Muted.Render(right + " ")
 	return spread(left, right, a.c.width)
+}
+
+// tooSmall is the one line shown below the smallest usable size: the size
+// needed and the size there is, as long a sentence as the width allows
+// (never cut mid-word).
+func tooSmall(w, h int) string {
+	for _, msg := range []string{
+		fmt.Sprintf("enlarge the terminal (need %dx%d, have %dx%d)", minWidth, minHeight, w, h),
+		fmt.Sprintf("need %dx%d, have %dx%d", minWidth, minHeight, w, h),
+		fmt.Sprintf("need %dx%d", minWidth, minHeight),
+	} {
+		if len(msg) <= w {
+			return msg
+		}
+	}
+	return ""
 }
 
 // overlayBottom replaces the last lines of body with block (centred).

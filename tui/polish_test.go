@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// The tests of issue 9: each defect of the walkthrough, reproduced.
+
+// lastLine is the footer of a view.
+func lastLine(v string) string {
+	lines := strings.Split(v, "\n")
+	return strings.TrimRight(lines[len(lines)-1], " ")
+}
+
+// Defect 13: the footer is cut at 80 and 120 columns; it must keep
+// "? help · q quit" at its end on every screen.
+func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		hs := newHarness(t, Options{}, w, 30)
+		check := func(where string) {
+			t.Helper()
+			if f := lastLine(hs.view()); !strings.HasSuffix(f, "? help · q quit") {
+				t.Errorf("%d columns, %s: footer %q does not end with '? help · q quit'", w, where, f)
+			}
+		}
+		check("data list")
+		hs.pickData("iris")
+		check("data preview")
+		hs.press("enter")
+		check("model list")
+		hs.pickModel("logistic")
+		hs.focusParam("solver")
+		check("parameters (a choice)")
+		hs.press("enter")
+		if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
+			t.Fatalf("training did not reach the results: screen %v", hs.a.cur)
+		}
+		check("results")
+		hs.press("R")
+		check("runs")
+	}
+}
+
+// Defect 2: while a text field has focus, letters are typed into it, so
+// the footer must not offer q, R, t or ?.
+func TestFooterWhileTyping(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 30)
+	hs.focusParam("C")
+	if !hs.a.params.Typing() {
+		t.Fatal("the C field should have the keyboard")
+	}
+	f := lastLine(hs.view())
+	for _, bad := range []string{"q quit", "R runs", "t theme", "? help"} {
+		if strings.Contains(f, bad) {
+			t.Errorf("footer %q offers %q while a field has focus", f, bad)
+		}
+	}
+	if !strings.Contains(f, "ctrl+c quit") || !strings.Contains(f, "esc") {
+		t.Errorf("footer %q should offer esc and ctrl+c while typing", f)
+	}
+}
+
+// Defect 14: the footer names the theme in use, and t changes it.
+func TestFooterNamesTheme(t *testing.T) {
+	hs := newHarness(t, Options{}, 160, 30)
+	if f := lastLine(hs.view()); !strings.Contains(f, "theme: dark") {
+		t.Errorf("footer %q does not name the theme", f)
+	}
+	hs.press("t")
+	if f := lastLine(hs.view()); !strings.Contains(f, "theme: light") {
+		t.Errorf("after t, footer %q does not name the light theme", f)
+	}
+}
+
+// Defect 12: below the smallest usable size, one centred line says the
+// size needed, never cut.
+func TestTooSmallIsOneWholeLine(t *testing.T) {
+	for _, sz := range [][2]int{{30, 8}, {60, 15}, {12, 3}, {79, 24}} {
+		a := newTestApp(t, Options{}, sz[0], sz[1])
+		v := view(a)
+		checkFrame(t, v, sz[0], sz[1])
+		text := strings.TrimSpace(v)
+		if strings.Contains(text, "\n") || strings.Contains(text, "…") {
+			t.Errorf("%dx%d: %q is not one whole line", sz[0], sz[1], text)
+		}
+		if sz[0] >= 10 && !strings.Contains(text, "80x24") {
+			t.Errorf("%dx%d: %q does not say the size needed", sz[0], sz[1], text)
+		}
+	}
+}
+
+// Defect 10 (the lab's part): --model without --data is applied once the
+// data are chosen.
+func TestStartupModelWithoutData(t *testing.T) {
+	hs := newHarness(t, Options{Model: "lda"}, 120, 30)
+	if hs.a.cur != screenData {
+		t.Fatalf("screen %v, want data", hs.a.cur)
+	}
+	hs.pickData("iris")
+	hs.press("enter")
+	if hs.a.cur != screenParams || hs.a.spec == nil || hs.a.spec.Name != "lda" {
+		t.Fatalf("after choosing the data: screen %v, spec %v; want lda's parameters", hs.a.cur, hs.a.spec)
+	}
+}

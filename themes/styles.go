@@ -1,6 +1,8 @@
 package themes
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 )
@@ -15,7 +17,8 @@ type Styles struct {
 	// add glyphs (markers, brackets, shades) for what colour would show.
 	Colorless bool
 
-	r *lipgloss.Renderer
+	r  *lipgloss.Renderer
+	bg string // SGR that sets the theme's background; "" when there is none
 
 	// Plain text roles.
 	Text, Muted, Subtle, Accent, Good, Bad, Warn lipgloss.Style
@@ -58,6 +61,13 @@ func NewStyles(t Theme, r *lipgloss.Renderer) *Styles {
 		r = lipgloss.DefaultRenderer()
 	}
 	s := &Styles{Theme: t, r: r, Colorless: t.Mono || colorless(r)}
+	if c, ok := t.Background.(lipgloss.Color); ok && !s.Colorless {
+		if seq := r.ColorProfile().Color(string(c)); seq != nil {
+			if p := seq.Sequence(true); p != "" {
+				s.bg = p
+			}
+		}
+	}
 	fg := func(c Color) lipgloss.Style { return r.NewStyle().Foreground(c) }
 	bg := func(c Color) lipgloss.Style { return r.NewStyle().Background(c) }
 
@@ -177,4 +187,24 @@ func HeatIndex(v float64, n int) int {
 		return n - 1
 	}
 	return min(1+int(v*float64(n-2)), n-2)
+}
+
+// PaintBackground fills a rendered frame with the theme's background: every
+// line starts with it and every reset returns to it, so cells no style
+// coloured (padding, spaces between widgets) get it too, and styles with
+// their own background (selection, heat, regions) keep theirs. Without a
+// background (mono, no colour) the frame is returned as it is.
+func (s *Styles) PaintBackground(frame string) string {
+	if s.bg == "" {
+		return frame
+	}
+	set := "\x1b[" + s.bg + "m"
+	reset := "\x1b[0;" + s.bg + "m"
+	frame = strings.ReplaceAll(frame, "\x1b[0m", reset)
+	frame = strings.ReplaceAll(frame, "\x1b[m", reset)
+	lines := strings.Split(frame, "\n")
+	for i, l := range lines {
+		lines[i] = set + l + "\x1b[0m"
+	}
+	return strings.Join(lines, "\n")
 }

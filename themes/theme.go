@@ -43,6 +43,10 @@ type Theme struct {
 	// underline and reverse, and widgets on marker glyphs.
 	Mono bool
 
+	// Background fills the whole screen, so that the theme reads the same
+	// whatever the terminal's own background (a light theme on a dark
+	// terminal would otherwise draw dark text on black).
+	Background    Color
 	Text          Color // body text
 	Muted         Color // secondary text: labels, hints, units
 	Subtle        Color // tertiary: grid lines, reference lines, zero cells
@@ -90,6 +94,7 @@ func dark() Theme {
 	return Theme{
 		Name:          "dark",
 		Dark:          true,
+		Background:    lipgloss.Color("#1E222A"),
 		Text:          lipgloss.Color("#D8DEE9"),
 		Muted:         lipgloss.Color("#8B95A7"),
 		Subtle:        lipgloss.Color("#4C566A"),
@@ -111,6 +116,7 @@ func light() Theme {
 	return Theme{
 		Name:          "light",
 		Dark:          false,
+		Background:    lipgloss.Color("#FAFAF7"),
 		Text:          lipgloss.Color("#1F2328"),
 		Muted:         lipgloss.Color("#57606A"),
 		Subtle:        lipgloss.Color("#AFB8C1"),
@@ -132,6 +138,7 @@ func highContrast() Theme {
 	return Theme{
 		Name:          "high-contrast",
 		Dark:          true,
+		Background:    lipgloss.Color("#000000"),
 		Text:          lipgloss.Color("#FFFFFF"),
 		Muted:         lipgloss.Color("#D0D0D0"),
 		Subtle:        lipgloss.Color("#A8A8A8"),
@@ -160,7 +167,7 @@ func mono() Theme {
 	}
 	return Theme{
 		Name: "mono", Dark: true, Mono: true,
-		Text: n, Muted: n, Subtle: n, Accent: n, Good: n, Bad: n, Warn: n,
+		Background: n, Text: n, Muted: n, Subtle: n, Accent: n, Good: n, Bad: n, Warn: n,
 		Border: n, Selection: n, SelectionText: n,
 		Series: fill(7), Classes: fill(8), Regions: fill(8), Heat: fill(6),
 	}

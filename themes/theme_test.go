@@ -208,3 +208,28 @@ func TestNoColourLiteralsOutsideThemes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Issue 9, defect 14: the light theme sets no background. Every theme with
+// colour fills the whole frame with its own: each line starts with it and
+// each reset returns to it.
+func TestPaintBackground(t *testing.T) {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.TrueColor)
+	light, _ := ByName("light")
+	s := NewStyles(light, r)
+	frame := s.Text.Render("a") + "  " + s.Muted.Render("b") + "\n   "
+	out := s.PaintBackground(frame)
+	const bg = "48;2;250;250;247"
+	for i, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "\x1b["+bg+"m") {
+			t.Errorf("line %d does not start with the background: %q", i, line)
+		}
+	}
+	if strings.Count(out, "\x1b[0;"+bg+"m") < 2 {
+		t.Errorf("resets inside the frame do not return to the background: %q", out)
+	}
+	mono, _ := ByName("mono")
+	if got := NewStyles(mono, r).PaintBackground(frame); got != frame {
+		t.Errorf("mono painted a background: %q", got)
+	}
+}

@@ -454,8 +454,8 @@ func (a *app) View() string {
 	}
 	st := a.c.styles
 	if a.w < minWidth || a.h < minHeight {
-		return lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, st.Warn.Render(tooSmall(a.w, a.h)),
-			lipgloss.WithWhitespaceChars(" "))
+		return st.PaintBackground(lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, st.Warn.Render(tooSmall(a.w, a.h)),
+			lipgloss.WithWhitespaceChars(" ")))
 	}
 	s := a.screens[a.cur]
 	body := fit(s.View(), a.c.width, a.c.height)
@@ -463,7 +463,7 @@ func (a *app) View() string {
 		body = overlayBottom(body, a.fullHelp(s), a.c.width)
 	}
 	status := footer(a.help.Styles, s.ShortHelp(), a.globals(), s.Typing(), a.c.width)
-	return a.header() + "\n" + body + "\n" + fitWidth(st.StatusBar.Render(status), a.c.width)
+	return st.PaintBackground(a.header() + "\n" + body + "\n" + fitWidth(st.StatusBar.Render(status), a.c.width))
 }
 
 // globals are the global keys as the footer and the help show them: the

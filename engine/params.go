@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tealab/tealab/numfmt"
 )
 
 // ParamKind is the type of a hyperparameter.
@@ -81,7 +83,8 @@ func (v Values) String(name string) string {
 func Format(x any) string {
 	switch x := x.(type) {
 	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		return numfmt.Param(x) // exact, with a tidy exponent: 1e5 beside 1e6
+
 	default:
 		return fmt.Sprint(x)
 	}

@@ -698,7 +698,7 @@ func rangeText(col []float64) string {
 	if lo < 0 || hi < 0 {
 		sep = " – "
 	}
-	return strconv.FormatFloat(lo, 'g', 4, 64) + sep + strconv.FormatFloat(hi, 'g', 4, 64)
+	return numfmt.Sig(lo, 4) + sep + numfmt.Sig(hi, 4)
 }
 
 func mat64Col(dst []float64, j int, t *datasets.Table) {
@@ -761,7 +761,7 @@ func cellText(c datasets.Column, v float64) string {
 			return c.Levels[i]
 		}
 	}
-	return strconv.FormatFloat(v, 'g', 6, 64)
+	return numfmt.Sig(v, 6)
 }
 
 // refreshBalance draws the class balance (classification) or a histogram of
@@ -833,7 +833,7 @@ func histogram(y []float64, k int) ([]string, []float64) {
 		labels = make([]string, k)
 		edge := func(i int) string {
 			t := float64(i) / float64(k)
-			return strconv.FormatFloat(lo*(1-t)+hi*t, 'g', 4, 64) // never overflows
+			return numfmt.Sig(lo*(1-t)+hi*t, 4) // never overflows
 		}
 		for i := range k {
 			labels[i] = edge(i) + " – " + edge(i+1)

@@ -85,7 +85,7 @@ func TestDataFileWithHugeTarget(t *testing.T) {
 		t.Fatalf("screen %v, focus %v", hs.a.cur, hs.a.data.focus)
 	}
 	hs.press("tab", "tab") // Balance
-	mustContain(t, hs.view(), "distribution of y", "-1.7e+308")
+	mustContain(t, hs.view(), "distribution of y", "-1.7e308")
 }
 
 // A load finishing while another screen shows (R during a start-up load)

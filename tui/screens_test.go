@@ -234,7 +234,7 @@ func TestParamsFormValidates(t *testing.T) {
 	if hs.a.cur != screenParams {
 		t.Fatalf("screen %v, want parameters", hs.a.cur)
 	}
-	mustContain(t, hs.view(), "solver", "auto", "float in [1e-06, 1e+06]", "Evaluation", "test fraction")
+	mustContain(t, hs.view(), "solver", "auto", "float in [1e-6, 1e6]", "Evaluation", "test fraction")
 	// A choice cycles with right.
 	hs.focusParam("solver")
 	hs.press("right")
@@ -252,12 +252,12 @@ func TestParamsFormValidates(t *testing.T) {
 	if hs.a.cur != screenParams || len(hs.a.history) != 0 {
 		t.Fatal("trained with an invalid C")
 	}
-	mustContain(t, hs.view(), `parameter C: "abc" is not a number (float in [1e-06, 1e+06])`)
+	mustContain(t, hs.view(), `parameter C: "abc" is not a number (float in [1e-6, 1e6])`)
 	for range 3 {
 		hs.press("backspace")
 	}
 	hs.typeText("1e9")
-	mustContain(t, hs.view(), "1e+09 is out of range")
+	mustContain(t, hs.view(), "1e9 is out of range")
 	for range 3 {
 		hs.press("backspace")
 	}

@@ -152,7 +152,7 @@ func TestAxes(t *testing.T) {
 		t.Errorf("yAxis labels %q %q width %d", f(1.1), f(0.02), w)
 	}
 	f, _ = yAxis(-2e6, 3e6, 10, false)
-	if got := f(3e6); strings.TrimSpace(got) != "3e+06" {
+	if got := f(3e6); strings.TrimSpace(got) != "3e6" {
 		t.Errorf("large labels %q", got)
 	}
 	if lo, hi := padRange(3, 3); !(lo < 3 && hi > 3) {
@@ -454,7 +454,7 @@ func TestMetricRows(t *testing.T) {
 			t.Errorf("row %d = %+v, want %+v", i, rows[i], want[i])
 		}
 	}
-	if fmtMetric(12345.678) != "1.235e+04" || fmtMetric(0.0001234) != "0.0001234" || fmtMetric(math.NaN()) != "n/a" {
+	if fmtMetric(12345.678) != "12350" || fmtMetric(0.0001234) != "0.0001234" || fmtMetric(math.NaN()) != "n/a" {
 		t.Errorf("fmtMetric: %q %q %q", fmtMetric(12345.678), fmtMetric(0.0001234), fmtMetric(math.NaN()))
 	}
 	kv := NewKV(rows, asciiStyles())

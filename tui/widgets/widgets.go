@@ -33,6 +33,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
 )
 
@@ -289,29 +290,12 @@ func clean(v float64) float64 {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// fmtG formats with n significant digits, trimming a negative zero.
-func fmtG(v float64, n int) string {
-	if math.IsNaN(v) {
-		return "n/a"
-	}
-	s := strconv.FormatFloat(v, 'g', n, 64)
-	if s == "-0" {
-		s = "0"
-	}
-	return s
-}
+// fmtG formats with n significant digits (numfmt's tidy exponents: 1e6,
+// not 1e+06), trimming a negative zero.
+func fmtG(v float64, n int) string { return numfmt.Sig(v, n) }
 
 // fmtFixed formats with d decimals, trimming a negative zero.
-func fmtFixed(v float64, d int) string {
-	if math.IsNaN(v) {
-		return "n/a"
-	}
-	s := strconv.FormatFloat(v, 'f', d, 64)
-	if strings.HasPrefix(s, "-") && strings.Trim(s, "-0.") == "" {
-		s = s[1:]
-	}
-	return s
-}
+func fmtFixed(v float64, d int) string { return numfmt.Fixed(v, d) }
 
 // fmtValue formats a bar or table value: integers plainly, others with 3
 // significant digits.

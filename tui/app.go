@@ -228,6 +228,8 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.results.Update(msg)
 	case tableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
 		return a, a.data.Update(msg)
+	case quitMsg:
+		return a, a.quit()
 	case cancelRunMsg:
 		if a.job != nil && msg.run == a.job.id {
 			a.job.cancel() // the partial result still arrives
@@ -257,7 +259,13 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (a *app) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	typing := a.screens[a.cur].Typing()
 	switch {
-	case msg.Type == tea.KeyCtrlC, !typing && key.Matches(msg, a.keys.Quit):
+	case msg.Type == tea.KeyCtrlC:
+		return a.quit(), true
+	case !typing && key.Matches(msg, a.keys.Quit):
+		// A screen with work to lose (a running fit) asks first.
+		if s, ok := a.screens[a.cur].(interface{ askQuit() bool }); ok && s.askQuit() {
+			return nil, true
+		}
 		return a.quit(), true
 	case typing && msg.Type != tea.KeyEsc:
 		return nil, false

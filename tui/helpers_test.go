@@ -286,3 +286,13 @@ func newRun(t testing.TB, id int, source, target string, d *datasets.Dataset, sp
 	}
 	return r
 }
+
+// trainSteps is the number of steps of the current fold the training
+// screen has received.
+func trainSteps(hs *harness) int {
+	h := hs.a.train.hist
+	if len(h) == 0 {
+		return 0
+	}
+	return len(h[len(h)-1])
+}

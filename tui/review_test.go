@@ -234,7 +234,7 @@ func TestCancelCommandKeepsItsRun(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
-	if !hs.runUntil(func() bool { return len(hs.a.train.steps) > 0 }) {
+	if !hs.runUntil(func() bool { return trainSteps(hs) > 0 }) {
 		t.Fatal("no progress")
 	}
 	job := hs.a.job
@@ -260,12 +260,15 @@ func TestAbandonedRunKeepsPartialHistory(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
-	if !hs.runUntil(func() bool { return len(hs.a.train.steps) >= 5 }) {
+	if !hs.runUntil(func() bool { return trainSteps(hs) >= 5 }) {
 		t.Fatal("no progress")
 	}
-	seen := len(hs.a.train.steps)
+	seen := trainSteps(hs)
 	hs.queue = nil
-	hs.press("esc", "esc", "R") // training -> parameters (a text field has the keys) -> models
+	// A run is abandoned when another starts while it trains.
+	hs.a.abandon()
+	hs.a.goTo(screenParams)
+	hs.press("esc", "R") // parameters (a text field has the keys) -> models
 	mustContain(t, hs.view(), "abandoned")
 	hs.press("enter")
 	if hs.a.cur != screenResults {

@@ -427,36 +427,37 @@ func TestStaleMessagesDropped(t *testing.T) {
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v", hs.a.cur)
 	}
-	before := len(hs.a.train.steps)
+	before := trainSteps(hs)
 	stale := []eval.Progress{{Fold: 1, Folds: 1, Point: eval.Point{Step: 99, TrainLoss: 1}}}
 	hs.send(progressMsg{run: 4, steps: stale})
 	hs.send(progressMsg{run: 5, steps: stale}) // run 5 is over: no job listens
 	hs.send(trainDoneMsg{run: 4, err: errors.New("old")})
-	if len(hs.a.train.steps) != before || hs.a.cur != screenResults {
-		t.Fatalf("a stale message changed the state: %d steps (had %d), screen %v", len(hs.a.train.steps), before, hs.a.cur)
+	if trainSteps(hs) != before || hs.a.cur != screenResults {
+		t.Fatalf("a stale message changed the state: %d steps (had %d), screen %v", trainSteps(hs), before, hs.a.cur)
 	}
 }
 
 // TestAbandonedRunMessagesDropped is the real case: run A is abandoned
-// with esc, run B starts, and A's own last messages (read from its job)
+// (another run starts while it trains), run B starts, and A's own last messages (read from its job)
 // arrive while B trains. They must not touch B's curve, screen or record.
 func TestAbandonedRunMessagesDropped(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
-	if !hs.runUntil(func() bool { return len(hs.a.train.steps) >= 3 }) {
+	if !hs.runUntil(func() bool { return trainSteps(hs) >= 3 }) {
 		t.Fatal("run A made no progress")
 	}
 	jobA := hs.a.job
 	pendingA := hs.queue // A's next progress message, already read from its job
 	hs.queue = nil
-	hs.press("esc")
-	if hs.a.cur != screenParams || hs.a.job != nil {
-		t.Fatalf("esc: screen %v, job %v", hs.a.cur, hs.a.job)
+	hs.a.abandon() // as starting another run does
+	hs.a.goTo(screenParams)
+	if hs.a.job != nil {
+		t.Fatalf("abandon: job %v", hs.a.job)
 	}
 	recA := *hs.a.history[0]
 	hs.queue = append(hs.queue, keyMsg("enter"))
-	if !hs.runUntil(func() bool { return hs.a.job != nil && len(hs.a.train.steps) >= 3 }) {
+	if !hs.runUntil(func() bool { return hs.a.job != nil && trainSteps(hs) >= 3 }) {
 		t.Fatal("run B made no progress")
 	}
 	jobB := hs.a.job
@@ -464,7 +465,7 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 	if jobB.id == jobA.id {
 		t.Fatal("B has A's id")
 	}
-	steps, last := len(hs.a.train.steps), hs.a.train.last
+	steps, last := trainSteps(hs), hs.a.train.last
 	// Everything A still had to say, progress and done, straight from its job.
 	got := append([]tea.Msg(nil), pendingA...)
 	for {
@@ -482,9 +483,9 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 			t.Errorf("a message of the abandoned run %T re-armed a command", m)
 		}
 	}
-	if len(hs.a.train.steps) != steps || hs.a.train.last.Point.Step != last.Point.Step || hs.a.train.last.Point.TrainLoss != last.Point.TrainLoss {
+	if trainSteps(hs) != steps || hs.a.train.last.Point.Step != last.Point.Step || hs.a.train.last.Point.TrainLoss != last.Point.TrainLoss {
 		t.Errorf("A's messages changed B's curve: %d steps (had %d), last %+v (was %+v)",
-			len(hs.a.train.steps), steps, hs.a.train.last.Point, last.Point)
+			trainSteps(hs), steps, hs.a.train.last.Point, last.Point)
 	}
 	if hs.a.cur != screenTrain || hs.a.job != jobB || hs.a.train.run.ID != jobB.id || hs.a.train.finished {
 		t.Errorf("A's messages moved the UI: screen %v, job %v, training screen shows run %d (finished %v)",
@@ -502,7 +503,7 @@ func TestCancelKeepsPartialHistory(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: map[string]string{"steps": "100000", "sleep_us": "200"}}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
-	if !hs.runUntil(func() bool { return len(hs.a.train.steps) >= 5 }) {
+	if !hs.runUntil(func() bool { return trainSteps(hs) >= 5 }) {
 		t.Fatal("no progress")
 	}
 	mustContain(t, hs.view(), "training loss", "validation", "/100000 epochs", "ETA", "baseline error 0.667")
@@ -530,7 +531,7 @@ func TestCancelUnderCV(t *testing.T) {
 		hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Folds: 5,
 			Params: map[string]string{"steps": "300", "sleep_us": "1000"}}, 120, 40)
 		hs.queue = append(hs.queue, keyMsg("enter"))
-		if !hs.runUntil(func() bool { return hs.a.train.fold == tc.fold && len(hs.a.train.steps) >= 5 }) {
+		if !hs.runUntil(func() bool { return hs.a.train.fold == tc.fold && trainSteps(hs) >= 5 }) {
 			t.Fatalf("fold %d never ran", tc.fold)
 		}
 		hs.queue = append(hs.queue, keyMsg("c"))
@@ -541,33 +542,51 @@ func TestCancelUnderCV(t *testing.T) {
 	}
 }
 
-func TestEscAbandonsRun(t *testing.T) {
+// Issue 9, defect 7: esc during training asked nothing and abandoned the
+// run. It asks; n keeps training; y stops and shows what finished.
+func TestEscAsksBeforeLeavingTraining(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: map[string]string{"steps": "100000", "sleep_us": "200"}}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
-	hs.runUntil(func() bool { return len(hs.a.train.steps) > 0 })
+	hs.runUntil(func() bool { return trainSteps(hs) > 0 })
 	job := hs.a.job
-	hs.queue = append(hs.queue, keyMsg("esc"))
-	hs.runUntil(func() bool { return hs.a.cur == screenParams })
-	hs.settle() // the run's last messages arrive and are dropped
-	if hs.a.job != nil || hs.a.cur != screenParams {
-		t.Fatalf("after esc: job %v, screen %v", hs.a.job, hs.a.cur)
+	hs.a.Update(keyMsg("esc"))
+	if hs.a.cur != screenTrain || hs.a.job == nil {
+		t.Fatalf("esc left the training screen without asking: screen %v", hs.a.cur)
+	}
+	mustContain(t, view(hs.a), "Stop training?", "y stop and show what finished", "n keep training")
+	hs.a.Update(keyMsg("n"))
+	if strings.Contains(view(hs.a), "Stop training?") || hs.a.job == nil {
+		t.Fatal("n should keep training and close the question")
+	}
+	hs.a.Update(keyMsg("q"))
+	mustContain(t, view(hs.a), "Quit while training?")
+	hs.a.Update(keyMsg("esc"))
+	hs.a.Update(keyMsg("esc"))
+	hs.queue = append(hs.queue, keyMsg("y"))
+	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
+		t.Fatalf("y did not stop the run and show its results: screen %v", hs.a.cur)
 	}
 	<-job.finished
-	if st := hs.a.history[0].status(); st != "abandoned" {
-		t.Errorf("abandoned run status %q", st)
+	if st := hs.a.history[0].status(); st != "cancelled" {
+		t.Errorf("stopped run status %q, want cancelled", st)
 	}
+	mustContain(t, hs.view(), "cancelled after")
 }
 
 func TestQuitStopsTraining(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: map[string]string{"steps": "100000", "sleep_us": "200"}}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
-	hs.runUntil(func() bool { return len(hs.a.train.steps) > 0 })
+	hs.runUntil(func() bool { return trainSteps(hs) > 0 })
 	job := hs.a.job
-	_, cmd := hs.a.Update(keyMsg("q"))
+	if _, cmd := hs.a.Update(keyMsg("q")); cmd != nil || hs.a.job == nil {
+		t.Fatal("q quit a running fit without asking")
+	}
+	_, cmd := hs.a.Update(keyMsg("y"))
+	_, cmd = hs.a.Update(cmd())
 	if _, ok := cmd().(tea.QuitMsg); !ok {
-		t.Fatal("q did not quit")
+		t.Fatal("q then y did not quit")
 	}
 	select {
 	case <-job.finished:

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -20,39 +21,44 @@ import (
 )
 
 type trainKeys struct {
-	Cancel key.Binding
-	LogY   key.Binding
+	Cancel  key.Binding
+	LogY    key.Binding
+	Confirm key.Binding
+	Stay    key.Binding
 }
 
 func defaultTrainKeys() trainKeys {
 	return trainKeys{
-		Cancel: bind("c", "cancel (keeps partial history)", "c"),
-		LogY:   bind("L", "log y axis", "L"),
+		Cancel:  bind("c", "cancel (keeps what finished)", "c"),
+		LogY:    bind("L", "log/linear y", "L"),
+		Confirm: bind("y", "stop training, keep what finished", "y", "enter"),
+		Stay:    bind("n", "keep training", "n", "esc"),
 	}
 }
 
 // trainScreen draws a run while it trains: the training loss and the
-// validation curves, a progress bar with step, fold, elapsed time and ETA,
-// the latest values beside the baseline. All of its state comes from
-// messages (progressMsg, trainDoneMsg) handled in Update.
+// validation curves (the current fold bright, the folds before it faint),
+// a progress bar with step, fold, elapsed time and ETA, the latest values
+// beside the baseline. All of its state comes from messages (progressMsg,
+// trainDoneMsg) handled in Update. Leaving it (esc) or quitting (q) while
+// the fit runs asks first, and stopping keeps what finished.
 type trainScreen struct {
 	c    *common
 	keys trainKeys
 	run  *runRecord
 
-	// The current fold's curve, one entry per step (NaN where validation
-	// was not computed).
-	fold, folds int
-	steps       []int
-	trainLoss   []float64
-	valLoss     []float64
-	valErr      []float64
-	last        eval.Progress
-	lastVal     eval.Point // the latest step that had validation
-	got         bool
+	// hist holds each fold's history so far, one entry per step (NaN
+	// where validation was not computed); the last is the current fold.
+	hist    [][]eval.Point
+	fold    int // the current fold, 1-based
+	folds   int
+	last    eval.Progress
+	lastVal eval.Point // the latest step that had validation
+	got     bool
 
 	baseErr   float64 // error of the majority class / mean predictor on all rows
 	stopping  bool    // cancel pressed, waiting for the partial result
+	asking    string  // "leave" or "quit" while the person is asked to confirm; "" otherwise
 	finished  bool
 	err       error
 	lossChart widgets.LineChart
@@ -73,14 +79,11 @@ func newTrainScreen(c *common) *trainScreen {
 func (s *trainScreen) start(r *runRecord) {
 	s.run = r
 	s.fold, s.folds = 1, 1
-	s.steps, s.trainLoss, s.valLoss, s.valErr = s.steps[:0], s.trainLoss[:0], s.valLoss[:0], s.valErr[:0]
+	s.hist = [][]eval.Point{nil}
 	s.last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
-	s.stopping, s.finished, s.err = false, false, nil
+	s.stopping, s.finished, s.err, s.asking = false, false, nil, ""
 	s.baseErr = eval.BaselineError(r.Dataset)
-	unit := r.Spec.Unit
-	if unit == "" {
-		unit = "step"
-	}
+	unit := unitOf(r.Spec)
 	s.lossChart = widgets.NewLineChart("training loss", unit, s.c.styles)
 	s.valChart = widgets.NewLineChart(s.valTitle(), unit, s.c.styles)
 	s.SetSize(s.w, s.h)
@@ -102,13 +105,11 @@ func (s *trainScreen) progress(m progressMsg) {
 	for _, p := range m.steps {
 		if p.Fold != s.fold && p.Fold > 0 {
 			s.fold = p.Fold
-			s.steps, s.trainLoss, s.valLoss, s.valErr = s.steps[:0], s.trainLoss[:0], s.valLoss[:0], s.valErr[:0]
+			s.hist = append(s.hist, nil)
 		}
 		s.folds = max(p.Folds, 1)
-		s.steps = append(s.steps, p.Point.Step)
-		s.trainLoss = append(s.trainLoss, p.Point.TrainLoss)
-		s.valLoss = append(s.valLoss, p.Point.ValLoss)
-		s.valErr = append(s.valErr, p.Point.ValError)
+		cur := len(s.hist) - 1
+		s.hist[cur] = append(s.hist[cur], p.Point)
 		if !math.IsNaN(p.Point.ValLoss) || !math.IsNaN(p.Point.ValError) {
 			s.lastVal = p.Point
 		}
@@ -129,66 +130,13 @@ func (s *trainScreen) refreshCharts() {
 		foldNote = " · final fit on all rows"
 	case s.folds > 1:
 		foldNote = fmt.Sprintf(" · fold %d/%d", s.fold, s.folds)
+		if s.fold > 1 {
+			foldNote += " (earlier folds faint)"
+		}
 	}
 	s.lossChart.SetTitle("training loss" + foldNote)
-	tl, dx := reduceSeries(s.trainLoss, chartPoints)
-	s.lossChart.SetSeries([]string{"train loss"}, [][]float64{tl})
-	lossName, errName := valNames(s.run.Task())
 	s.valChart.SetTitle(s.valTitle() + foldNote)
-	vl, _ := reduceSeries(s.valLoss, chartPoints)
-	ve, _ := reduceSeries(s.valErr, chartPoints)
-	s.valChart.SetSeries([]string{lossName, errName}, [][]float64{vl, ve})
-	if len(s.steps) > 0 {
-		s.lossChart.SetXScale(float64(s.steps[0]), dx)
-		s.valChart.SetXScale(float64(s.steps[0]), dx)
-	}
-}
-
-// chartPoints bounds what a chart is handed: far more than any terminal has
-// columns, few enough that a long run does not make every message copy its
-// whole history.
-const chartPoints = 2048
-
-// reduceSeries shortens y to at most n points keeping each bucket's extremes
-// (in the order they occur), so spikes survive; dx is the x step of a kept
-// point. Buckets of NaN stay NaN (validation is sampled).
-func reduceSeries(y []float64, n int) (out []float64, dx float64) {
-	if len(y) <= n || n < 2 {
-		return y, 1
-	}
-	buckets := n / 2
-	out = make([]float64, 0, 2*buckets)
-	size := float64(len(y)) / float64(buckets)
-	for b := range buckets {
-		lo, hi := int(float64(b)*size), int(float64(b+1)*size)
-		if b == buckets-1 {
-			hi = len(y)
-		}
-		iMin, iMax := -1, -1
-		for i := lo; i < hi; i++ {
-			v := y[i]
-			if math.IsNaN(v) {
-				continue
-			}
-			if iMin < 0 || v < y[iMin] {
-				iMin = i
-			}
-			if iMax < 0 || v > y[iMax] {
-				iMax = i
-			}
-		}
-		switch {
-		case iMin < 0:
-			out = append(out, math.NaN(), math.NaN())
-		case iMin <= iMax:
-			out = append(out, y[iMin], y[iMax])
-		default:
-			out = append(out, y[iMax], y[iMin])
-		}
-	}
-	// The last point is the latest value: keep it exactly.
-	out[len(out)-1] = y[len(y)-1]
-	return out, float64(len(y)) / float64(len(out))
+	drawFolds(&s.lossChart, &s.valChart, s.run.Task(), s.hist, len(s.hist)-1)
 }
 
 // valNames names the validation series as eval computes them.
@@ -202,14 +150,10 @@ func valNames(t datasets.Task) (loss, err string) {
 // partial is the history of run id received so far (the current fold's)
 // and that fold (1-based), for a run abandoned before its result came.
 func (s *trainScreen) partial(id int) ([]eval.Point, int) {
-	if s.run == nil || s.run.ID != id {
+	if s.run == nil || s.run.ID != id || len(s.hist) == 0 {
 		return nil, 0
 	}
-	h := make([]eval.Point, len(s.steps))
-	for i := range s.steps {
-		h[i] = eval.Point{Step: s.steps[i], TrainLoss: s.trainLoss[i], ValLoss: s.valLoss[i], ValError: s.valErr[i]}
-	}
-	return h, s.fold
+	return append([]eval.Point(nil), s.hist[len(s.hist)-1]...), s.fold
 }
 
 // done shows how the run ended (the root then switches to the results).
@@ -217,7 +161,7 @@ func (s *trainScreen) done(r *runRecord) {
 	if s.run == nil || r.ID != s.run.ID {
 		return
 	}
-	s.finished, s.stopping = true, false
+	s.finished, s.stopping, s.asking = true, false, ""
 	if r.Err != nil && !r.cancelled() {
 		s.err = r.Err
 	}
@@ -234,11 +178,39 @@ func (s *trainScreen) SetSize(w, h int) {
 func (s *trainScreen) shownRun() *runRecord { return s.run }
 
 func (s *trainScreen) Typing() bool { return false }
-func (s *trainScreen) Back() bool   { return false }
+
+// Back asks before leaving a running fit; while asking, esc keeps training.
+func (s *trainScreen) Back() bool {
+	switch {
+	case s.asking != "":
+		s.asking = ""
+		return true
+	case s.running() && !s.stopping:
+		s.asking = "leave"
+		return true
+	}
+	return false
+}
+
+// askQuit asks before quitting while the fit runs; false lets q quit.
+func (s *trainScreen) askQuit() bool {
+	if s.running() && s.asking == "" {
+		s.asking = "quit"
+		return true
+	}
+	return false
+}
 
 func (s *trainScreen) running() bool { return s.run != nil && !s.finished }
 
 func (s *trainScreen) ShortHelp() []key.Binding {
+	if s.asking != "" {
+		confirm := s.keys.Confirm
+		if s.asking == "quit" {
+			confirm.SetHelp("y", "quit (the run is lost)")
+		}
+		return []key.Binding{confirm, s.keys.Stay}
+	}
 	c := s.keys.Cancel
 	c.SetEnabled(s.running() && !s.stopping)
 	return []key.Binding{c, s.keys.LogY}
@@ -255,22 +227,48 @@ func (s *trainScreen) headerInfo() string {
 	return fmt.Sprintf("run %d · seed %d · %s", s.run.ID, s.run.Options.Seed, s.run.evalDesc())
 }
 
+// quitMsg: the person confirmed quitting while a fit ran.
+type quitMsg struct{}
+
 func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
 	}
+	if s.asking != "" {
+		switch {
+		case key.Matches(km, s.keys.Confirm):
+			asked := s.asking
+			s.asking = ""
+			if asked == "quit" {
+				return func() tea.Msg { return quitMsg{} }
+			}
+			return s.cancel()
+		case key.Matches(km, s.keys.Stay):
+			s.asking = ""
+		}
+		return nil
+	}
 	switch {
 	case key.Matches(km, s.keys.Cancel) && s.running() && !s.stopping:
-		s.stopping = true
-		id := s.run.ID // the command runs on another goroutine: no screen state in it
-		return func() tea.Msg { return cancelRunMsg{run: id} }
+		return s.cancel()
 	case key.Matches(km, s.keys.LogY):
 		on := !s.lossChart.LogY()
 		s.lossChart.SetLogY(on)
 		s.valChart.SetLogY(on)
 	}
 	return nil
+}
+
+// cancel stops the run; its partial result (the folds that finished, every
+// history) still arrives and is shown.
+func (s *trainScreen) cancel() tea.Cmd {
+	if !s.running() || s.stopping {
+		return nil
+	}
+	s.stopping = true
+	id := s.run.ID // the command runs on another goroutine: no screen state in it
+	return func() tea.Msg { return cancelRunMsg{run: id} }
 }
 
 func (s *trainScreen) View() string {
@@ -281,8 +279,30 @@ func (s *trainScreen) View() string {
 	if s.err != nil {
 		return s.errorView()
 	}
-	charts := lipgloss.JoinHorizontal(lipgloss.Top, s.lossChart.View(), s.valChart.View())
-	return charts + "\n" + s.statusLines()
+	var body string
+	if s.got && s.last.Total == 1 && oneStep(s.hist) {
+		body = oneStepCard(s.c, s.run, s.hist, s.last.Elapsed.Seconds(), s.w)
+		body = fit(body, s.w, max(s.h-3, 5))
+	} else {
+		body = lipgloss.JoinHorizontal(lipgloss.Top, s.lossChart.View(), s.valChart.View())
+	}
+	if s.asking != "" {
+		body = overlayBottom(body, s.askView(), s.w)
+	}
+	return body + "\n" + s.statusLines()
+}
+
+// askView is the question asked before leaving or quitting a running fit.
+func (s *trainScreen) askView() string {
+	st := s.c.styles
+	q := "Stop training? The folds that finished keep their scores, and every history is kept."
+	yes := "y stop and show what finished"
+	if s.asking == "quit" {
+		q = "Quit while training? This run is lost (ctrl+c quits at once)."
+		yes = "y quit"
+	}
+	body := st.Warn.Render(q) + "\n" + st.Key.Render(yes) + st.Muted.Render("   ·   ") + st.Key.Render("n keep training")
+	return panel(st, "training is running", body, min(s.w, ansi.StringWidth(q)+6), 4, true)
 }
 
 // statusLines are the progress bar and the latest values.

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -18,58 +19,94 @@ func init() {
 		make:  newHistoryView})
 }
 
-// historyView draws the loss history: the training loss beside the
-// validation curves.
+// historyView draws the loss histories: the training loss beside the
+// validation curves, one fold bright and every other fold faint; [ and ]
+// step through the folds. A closed-form fit (one step) gets a card instead
+// of empty axes.
 type historyView struct {
+	c         *common
+	r         *runRecord
+	folds     [][]eval.Point
+	cur       int
 	loss, val widgets.LineChart
+	keys      historyKeys
+	w, h      int
 }
+
+type historyKeys struct{ Prev, Next key.Binding }
 
 func newHistoryView(env viewEnv, r *runRecord) resultView {
 	st := env.c.styles
 	res := r.Result
 	unit := unitOf(r.Spec)
 	v := &historyView{
+		c: env.c, r: r,
 		loss: widgets.NewLineChart("training loss", unit, st),
 		val:  widgets.NewLineChart("validation on held-out rows", unit, st),
+		keys: historyKeys{Prev: bind("[", "previous fold", "["), Next: bind("]", "next fold", "]")},
 	}
-	n := len(res.History)
-	tl, vl, ve := make([]float64, n), make([]float64, n), make([]float64, n)
-	for i, p := range res.History {
-		tl[i], vl[i], ve[i] = p.TrainLoss, p.ValLoss, p.ValError
+	v.folds = res.FoldHistories
+	if len(v.folds) == 0 {
+		v.folds = [][]eval.Point{res.History}
 	}
-	ln, en := valNames(r.Task())
-	tl, dx := reduceSeries(tl, chartPoints)
-	vl, _ = reduceSeries(vl, chartPoints)
-	ve, _ = reduceSeries(ve, chartPoints)
-	v.loss.SetSeries([]string{"train loss"}, [][]float64{tl})
-	v.val.SetSeries([]string{ln, en}, [][]float64{vl, ve})
-	v.loss.SetXScale(float64(res.History[0].Step), dx)
-	v.val.SetXScale(float64(res.History[0].Step), dx)
-	if len(res.Folds) > 1 || r.Options.Folds > 1 || r.Options.LOO {
-		f := max(r.histFold, 1) // the first fold's, unless abandoned later
-		v.loss.SetTitle(fmt.Sprintf("training loss · fold %d", f))
-		v.val.SetTitle(fmt.Sprintf("validation · fold %d", f))
+	if f := r.histFold; f > 0 && len(v.folds) == 1 {
+		v.cur = 0 // an abandoned run kept one fold's history: that one
 	}
+	v.draw()
 	return v
 }
 
+func (v *historyView) draw() {
+	n := len(v.folds)
+	drawFolds(&v.loss, &v.val, v.r.Task(), v.folds, v.cur)
+	switch {
+	case n > 1:
+		note := fmt.Sprintf(" · fold %d of %d (others faint)", v.cur+1, n)
+		v.loss.SetTitle("training loss" + note)
+		v.val.SetTitle("validation" + note)
+	case v.r.histFold > 0:
+		v.loss.SetTitle(fmt.Sprintf("training loss · fold %d", v.r.histFold))
+		v.val.SetTitle(fmt.Sprintf("validation · fold %d", v.r.histFold))
+	}
+}
+
 func (v *historyView) Update(msg tea.Msg) tea.Cmd {
-	if _, ok := msg.(tea.KeyMsg); !ok {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
 		return nil
 	}
-	var cmd tea.Cmd
+	switch {
+	case key.Matches(km, v.keys.Prev) && len(v.folds) > 1:
+		v.cur = (v.cur - 1 + len(v.folds)) % len(v.folds)
+		v.draw()
+		return nil
+	case key.Matches(km, v.keys.Next) && len(v.folds) > 1:
+		v.cur = (v.cur + 1) % len(v.folds)
+		v.draw()
+		return nil
+	}
 	v.loss, _ = v.loss.Update(msg)
-	v.val, cmd = v.val.Update(msg)
-	return cmd
+	v.val, _ = v.val.Update(msg)
+	return nil
 }
 
 func (v *historyView) View() string {
+	if oneStep(v.folds) {
+		return oneStepCard(v.c, v.r, v.folds, v.r.Result.FitSecs, v.w)
+	}
 	return lipgloss.JoinHorizontal(lipgloss.Top, v.loss.View(), v.val.View())
 }
 
 func (v *historyView) SetSize(w, h int) {
+	v.w, v.h = w, h
 	v.loss.SetSize(w/2, h)
 	v.val.SetSize(w-w/2, h)
 }
 
-func (v *historyView) Keys() []key.Binding { return v.loss.KeyMap.ShortHelp() }
+func (v *historyView) Keys() []key.Binding {
+	ks := v.loss.KeyMap.ShortHelp()
+	if len(v.folds) > 1 {
+		ks = append([]key.Binding{v.keys.Prev, v.keys.Next}, ks...)
+	}
+	return ks
+}

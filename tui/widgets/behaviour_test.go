@@ -656,3 +656,87 @@ func TestBarsHugeValuesKeepBothSides(t *testing.T) {
 		t.Errorf("huge values do not get a bar on each side of the zero line:\n%s", b.View())
 	}
 }
+
+// Issue 9, defect 3: a log y axis says so, and its labels never repeat,
+// even over a narrow range.
+func TestLogAxisLabelsDistinct(t *testing.T) {
+	y := make([]float64, 50)
+	for i := range y {
+		y[i] = 0.50 + 0.02*float64(i)/49 // 0.50 .. 0.52: one label at 2 digits
+	}
+	c := NewLineChart("loss", "epoch", asciiStyles())
+	c.SetSeries([]string{"loss"}, [][]float64{y})
+	c.SetLogY(true)
+	c.SetSize(40, 14)
+	v := ansi.Strip(c.View())
+	if !strings.Contains(strings.Split(v, "\n")[0], "log y") {
+		t.Errorf("the title does not say the axis is logarithmic:\n%s", v)
+	}
+	var labels []string
+	for _, line := range strings.Split(v, "\n") {
+		if i := strings.IndexAny(line, "┤┼"); i > 0 {
+			labels = append(labels, strings.TrimSpace(strings.TrimPrefix(line[:i], "│")))
+		}
+	}
+	for i := 1; i < len(labels); i++ {
+		if labels[i] == labels[i-1] {
+			t.Errorf("repeated y labels %q:\n%s", labels, v)
+			break
+		}
+	}
+}
+
+// Issue 9, defect 4: a series never drawn is not in the legend.
+func TestLegendOmitsEmptySeries(t *testing.T) {
+	c := NewLineChart("validation", "epoch", asciiStyles())
+	nan := math.NaN()
+	c.SetSeries([]string{"val log-loss", "val error"}, [][]float64{{nan, nan, nan}, {0.5, 0.3, 0.2}})
+	c.SetSize(50, 12)
+	v := ansi.Strip(c.View())
+	if strings.Contains(v, "log-loss") || !strings.Contains(v, "val error") {
+		t.Errorf("legend should list val error alone:\n%s", v)
+	}
+}
+
+// Live charts stay readable: an early spike is left above the range (and
+// the title says so); values spanning decades switch to a log axis.
+func TestAutoYRange(t *testing.T) {
+	y := make([]float64, 100)
+	for i := range y {
+		y[i] = 1 + 0.01*float64(i%7)
+	}
+	y[0], y[1] = -40, 50 // an early spike both ways keeps the data from being all positive
+	c := NewLineChart("loss", "epoch", asciiStyles())
+	c.SetSeries([]string{"loss"}, [][]float64{y})
+	c.SetSize(50, 14)
+	v := ansi.Strip(c.View())
+	if !strings.Contains(v, "spike to 50 clipped") || strings.Contains(v, "50 ┤") {
+		t.Errorf("an early spike should be left above the range:\n%s", v)
+	}
+	for i := range y {
+		y[i] = 1000 * math.Pow(0.9, float64(i)) // 1000 down to 0.03
+	}
+	c.SetSeries([]string{"loss"}, [][]float64{y})
+	if !c.LogY() || !strings.Contains(ansi.Strip(c.View()), "log y") {
+		t.Error("values over decades should switch the axis to log")
+	}
+	c, _ = c.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("L")})
+	if c.LogY() {
+		t.Error("L should switch the automatic log axis back to linear")
+	}
+}
+
+// Ghosts (the other folds) are drawn under the series, without a legend.
+func TestGhostsDrawnWithoutLegend(t *testing.T) {
+	c := NewLineChart("loss", "epoch", asciiStyles())
+	c.SetSeries([]string{"fold 2"}, [][]float64{{3, 2, 1}})
+	c.SetGhosts([][]float64{{6, 5, 4}})
+	c.SetSize(40, 12)
+	v := ansi.Strip(c.View())
+	if !strings.Contains(v, "·") || strings.Count(v, "fold") != 1 {
+		t.Errorf("ghost not drawn faintly, or listed:\n%s", v)
+	}
+	if !strings.Contains(v, "6") {
+		t.Errorf("the ghost's values should count in the range:\n%s", v)
+	}
+}

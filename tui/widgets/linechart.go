@@ -42,7 +42,18 @@ var lineStyles = []asciigraph.CharSet{
 // LineChart draws named series (train loss; val loss and val error...)
 // against a step axis in a titled box: asciigraph body with a labelled y
 // axis, an x axis with step ticks and the unit name, and a legend with each
-// series' stroke, colour and last value.
+// series' stroke, colour and last value. Series without any value yet are
+// left out of the legend.
+//
+// Ghosts are series drawn faintly under the named ones, without a legend:
+// the other folds of a cross-validation beside the current one.
+//
+// The y axis is automatic until SetLogY chooses: log10 when the positive
+// values span two decades or more, else linear with early spikes clipped
+// (when the first tenth of the points reaches far beyond the rest, the
+// range follows the rest and the title says what was clipped). A log
+// axis says so in the title, and its labels carry as many digits as it
+// takes for neighbours to differ.
 //
 // NaN is a missing point: gaps inside a series are bridged (validation is
 // often computed every k steps), leading and trailing NaN are left empty.
@@ -58,10 +69,20 @@ type LineChart struct {
 	title, xUnit string
 	names        []string
 	ys           [][]float64
+	ghosts       [][]float64
 	x0, dx       float64
-	logY         bool
+	yMode        yMode
 	w, h         int
 }
+
+// yMode is how the y axis is scaled.
+type yMode int
+
+const (
+	yAuto yMode = iota // log when the values span decades, else linear
+	yLinear
+	yLog
+)
 
 // NewLineChart returns an empty chart; xUnit names the x axis ("iteration",
 // "epoch", "tree"). Point i of a series is at x = 1 + i until SetXScale.
@@ -94,6 +115,19 @@ func (m *LineChart) SetSeries(names []string, ys [][]float64) {
 	}
 }
 
+// SetGhosts sets the faint series drawn under the named ones (nil: none).
+// They share the x axis and count in the y range.
+func (m *LineChart) SetGhosts(ys [][]float64) {
+	m.ghosts = make([][]float64, len(ys))
+	for i, y := range ys {
+		c := make([]float64, len(y))
+		for j, v := range y {
+			c[j] = clean(v)
+		}
+		m.ghosts[i] = c
+	}
+}
+
 // SetXScale sets the x value of point i to start + i*step (a non-finite or
 // zero step is ignored).
 func (m *LineChart) SetXScale(start, step float64) {
@@ -105,11 +139,84 @@ func (m *LineChart) SetXScale(start, step float64) {
 // SetTitle changes the title in the box's top border.
 func (m *LineChart) SetTitle(title string) { m.title = oneLine(title) }
 
-// SetLogY chooses a log10 y axis (non-positive values are then missing).
-func (m *LineChart) SetLogY(on bool) { m.logY = on }
+// SetLogY chooses a log10 y axis (non-positive values are then missing) or
+// a linear one, ending the automatic choice.
+func (m *LineChart) SetLogY(on bool) {
+	m.yMode = yLinear
+	if on {
+		m.yMode = yLog
+	}
+}
 
-// LogY reports whether the y axis is logarithmic.
-func (m LineChart) LogY() bool { return m.logY }
+// LogY reports whether the y axis is logarithmic (chosen, or chosen
+// automatically for the data shown).
+func (m LineChart) LogY() bool {
+	switch m.yMode {
+	case yLog:
+		return true
+	case yLinear:
+		return false
+	}
+	return spansDecades(append(append([][]float64(nil), m.ys...), m.ghosts...))
+}
+
+// spansDecades reports whether the finite values are all positive and the
+// largest is at least 100 times the smallest.
+func spansDecades(ys [][]float64) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, y := range ys {
+		for _, v := range y {
+			switch {
+			case math.IsNaN(v):
+			case v <= 0:
+				return false
+			default:
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	return hi > 0 && hi >= 100*lo
+}
+
+// spikeRange is the y range that leaves out early spikes: lo or hi is
+// infinite when there is none to leave out on that side. A spike is the
+// first tenth of the longest series going more than three times the range
+// of the rest beyond it.
+func spikeRange(ys [][]float64) (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
+	nmax := 0
+	for _, y := range ys {
+		nmax = max(nmax, len(y))
+	}
+	if nmax < 10 {
+		return lo, hi
+	}
+	head := max(nmax/10, 1)
+	headLo, headHi := math.Inf(1), math.Inf(-1)
+	restLo, restHi := math.Inf(1), math.Inf(-1)
+	for _, y := range ys {
+		for j, v := range y {
+			switch {
+			case math.IsNaN(v):
+			case j < head:
+				headLo, headHi = math.Min(headLo, v), math.Max(headHi, v)
+			default:
+				restLo, restHi = math.Min(restLo, v), math.Max(restHi, v)
+			}
+		}
+	}
+	rest := restHi - restLo
+	if !(rest > 0) {
+		return lo, hi
+	}
+	if headHi > restHi+3*rest {
+		hi = restHi + 0.15*rest
+	}
+	if headLo < restLo-3*rest {
+		lo = restLo - 0.15*rest
+	}
+	return lo, hi
+}
 
 // SetSize sets the outer size of the chart, box included.
 func (m *LineChart) SetSize(w, h int) { m.w, m.h = w, h }
@@ -117,7 +224,7 @@ func (m *LineChart) SetSize(w, h int) { m.w, m.h = w, h }
 // Update handles the chart's keys.
 func (m LineChart) Update(msg tea.Msg) (LineChart, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, m.KeyMap.ToggleLog) {
-		m.logY = !m.logY
+		m.SetLogY(!m.LogY())
 	}
 	return m, nil
 }
@@ -147,16 +254,16 @@ func (m LineChart) View() string {
 	return frame(m.st, title, lines, m.w, m.h)
 }
 
-// prepared returns the series in plot space (log10 when asked) with inner
+// prepared returns series ys in plot space (log10 when logY) with inner
 // gaps bridged, and the longest length.
-func (m LineChart) prepared() ([][]float64, int, bool) {
-	out := make([][]float64, len(m.ys))
+func prepared(ys [][]float64, logY bool) ([][]float64, int, bool) {
+	out := make([][]float64, len(ys))
 	nmax, ok := 0, false
-	for i, y := range m.ys {
+	for i, y := range ys {
 		p := make([]float64, len(y))
 		first, last := -1, -1
 		for j, v := range y {
-			if m.logY {
+			if logY {
 				if v > 0 {
 					v = math.Log10(v)
 				} else {
@@ -273,14 +380,26 @@ func resample(dst, y []float64, nmax int) {
 }
 
 // yAxis chooses a label format for a y range drawn over rows+1 lines and
-// returns the formatter (fixed width) and that width.
+// returns the formatter (fixed width) and that width. Log labels get as
+// many significant digits (2 to 6) as it takes for neighbouring rows to
+// read differently.
 func yAxis(lo, hi float64, rows int, logY bool) (func(float64) string, int) {
+	rows = max(rows, 1)
+	vals := make([]float64, rows+1)
+	for i := range vals {
+		vals[i] = hi - (hi-lo)*float64(i)/float64(rows)
+	}
 	var f func(float64) string
 	if logY {
-		f = func(v float64) string { return fmtG(math.Pow(10, v), 2) }
+		for d := 2; d <= 6; d++ {
+			f = func(v float64) string { return fmtG(math.Pow(10, v), d) }
+			if distinctLabels(vals, f) {
+				break
+			}
+		}
 	} else {
 		maxAbs := math.Max(math.Abs(lo), math.Abs(hi))
-		step := (hi - lo) / float64(max(rows, 1))
+		step := (hi - lo) / float64(rows)
 		if maxAbs >= 1e6 || maxAbs < 1e-3 || !(step > 0) {
 			f = func(v float64) string { return fmtG(v, 3) }
 		} else {
@@ -293,11 +412,21 @@ func yAxis(lo, hi float64, rows int, logY bool) (func(float64) string, int) {
 		}
 	}
 	w := 1
-	for _, v := range []float64{lo, hi, (lo + hi) / 2} {
+	for _, v := range vals {
 		w = max(w, len(f(v)))
 	}
 	w = min(w, 10)
 	return func(v float64) string { return padLeft(f(v), w) }, w
+}
+
+// distinctLabels reports whether f labels neighbouring values differently.
+func distinctLabels(vals []float64, f func(float64) string) bool {
+	for i := 1; i < len(vals); i++ {
+		if f(vals[i]) == f(vals[i-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // niceStep is the smallest 1, 2 or 5 × 10^k at least raw.
@@ -378,14 +507,46 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 	if iw <= 0 || ih <= 0 {
 		return nil, ""
 	}
-	series, nmax, ok := m.prepared()
-	if !ok {
+	logY := m.LogY()
+	series, nmax, ok := prepared(m.ys, logY)
+	ghosts, gmax, gok := prepared(m.ghosts, logY)
+	if !ok && !gok {
 		return placeholder(st, "no data yet", iw, ih), ""
+	}
+	nmax = max(nmax, gmax)
+	var notes []string
+	if logY {
+		notes = append(notes, "log y")
+	}
+	// An early spike is left above the range in the automatic linear mode.
+	if m.yMode == yAuto && !logY {
+		bot, top := spikeRange(append(append([][]float64(nil), series...), ghosts...))
+		if !math.IsInf(top, 1) || !math.IsInf(bot, -1) {
+			peak, dip := math.Inf(-1), math.Inf(1)
+			for _, set := range [][][]float64{series, ghosts} {
+				for _, p := range set {
+					for j, v := range p {
+						switch {
+						case v > top:
+							peak, p[j] = math.Max(peak, v), top
+						case v < bot:
+							dip, p[j] = math.Min(dip, v), bot
+						}
+					}
+				}
+			}
+			if !math.IsInf(peak, -1) {
+				notes = append(notes, "early spike to "+fmtG(peak, 3)+" clipped")
+			}
+			if !math.IsInf(dip, 1) {
+				notes = append(notes, "early dip to "+fmtG(dip, 3)+" clipped")
+			}
+		}
 	}
 
 	// Vertical budget: legend, plot, x axis, x labels. The legend takes
 	// more than one line only when the chart is tall enough to spare it.
-	showLegend := (len(series) > 1 || (len(m.names) > 0 && m.names[0] != "")) && ih >= 4
+	showLegend := len(m.drawn()) > 0 && (len(m.drawn()) > 1 || m.seriesName(m.drawn()[0]) != "") && ih >= 4
 	var legendLines []string
 	if showLegend {
 		// The y label width is not known yet: indent by a typical one.
@@ -402,8 +563,9 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 	ph := ih - legend - axis
 
 	// Label width from the full data range (the drawn range is a subset).
+	all := append(append([][]float64(nil), ghosts...), series...)
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range series {
+	for _, p := range all {
 		for _, v := range p {
 			if !math.IsNaN(v) {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -411,7 +573,7 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		}
 	}
 	lo, hi = padRange(lo, hi)
-	yfmt, lw := yAxis(lo, hi, ph-1, m.logY)
+	yfmt, lw := yAxis(lo, hi, ph-1, logY)
 	left := lw + 3 // " label ┤"
 	pw := iw - left
 	if pw < 2 || ph < 1 {
@@ -419,10 +581,11 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 	}
 
 	// asciigraph draws the step from point c to c+1 in plot column c and
-	// the first point on the axis, so pw columns show pw+1 samples.
-	cols := make([][]float64, len(series))
+	// the first point on the axis, so pw columns show pw+1 samples. Ghosts
+	// go first, so that the named series are drawn over them.
+	cols := make([][]float64, len(all))
 	lo, hi = math.Inf(1), math.Inf(-1)
-	for i, p := range series {
+	for i, p := range all {
 		cols[i] = make([]float64, pw+1)
 		resample(cols[i], p, nmax)
 		for _, v := range cols[i] {
@@ -432,6 +595,8 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		}
 	}
 	lo, hi = padRange(lo, hi)
+	yfmt, _ = yAxis(lo, hi, ph-1, logY)
+	yfmt = fixWidth(yfmt, lw)
 
 	opts := []asciigraph.Option{
 		asciigraph.Height(max(ph-1, 1)),
@@ -440,15 +605,24 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		asciigraph.UpperBound(hi),
 		asciigraph.YAxisValueFormatter(yfmt),
 	}
-	chars := make([]asciigraph.CharSet, len(series))
+	chars := make([]asciigraph.CharSet, len(all))
 	for i := range chars {
-		chars[i] = lineStyles[i%len(lineStyles)]
+		if i < len(ghosts) {
+			chars[i] = ghostChars
+			continue
+		}
+		k := i - len(ghosts)
+		chars[i] = lineStyles[k%len(lineStyles)]
 	}
 	opts = append(opts, asciigraph.SeriesChars(chars...))
 	if _, ok := asciiColor(st, st.Theme.Text); ok {
-		colors := make([]asciigraph.AnsiColor, len(series))
+		colors := make([]asciigraph.AnsiColor, len(all))
 		for i := range colors {
-			colors[i], _ = asciiColor(st, pickColor(st.Theme.Series, i))
+			if i < len(ghosts) {
+				colors[i], _ = asciiColor(st, st.Theme.Subtle)
+				continue
+			}
+			colors[i], _ = asciiColor(st, pickColor(st.Theme.Series, i-len(ghosts)))
 		}
 		opts = append(opts, asciigraph.SeriesColors(colors...))
 		if c, ok := asciiColor(st, st.Theme.Muted); ok {
@@ -495,9 +669,36 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		}
 	}
 	if !unitShown && m.xUnit != "" {
-		title = "x: " + m.xUnit
+		notes = append([]string{"x: " + m.xUnit}, notes...)
 	}
-	return lines, title
+	return lines, strings.Join(notes, " · ")
+}
+
+// ghostChars draw the ghost series: a light line, faint in colour, dotted
+// where there is no colour to tell it from the named series.
+var ghostChars = asciigraph.CreateCharSet("·")
+
+// fixWidth pads or cuts f's labels to w cells, so that the axis keeps the
+// width the layout was made for.
+func fixWidth(f func(float64) string, w int) func(float64) string {
+	return func(v float64) string {
+		s := strings.TrimSpace(f(v))
+		if len(s) > w {
+			s = s[:w]
+		}
+		return padLeft(s, w)
+	}
+}
+
+// drawn lists the named series that have at least one value: the legend's.
+func (m LineChart) drawn() []int {
+	var out []int
+	for i := range m.ys {
+		if !math.IsNaN(m.lastValue(i)) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // xLabels lays tick labels under their ticks: the first left-aligned, the
@@ -584,14 +785,14 @@ type legendLayout struct{ indent, sep, digits int }
 // with shorter values, then the same over more lines, and last abbreviates
 // names (then values) so that each line holds its share of the entries.
 func (m LineChart) legend(iw, indent, maxLines int) []string {
-	if len(m.ys) == 0 || iw <= 0 {
+	if len(m.drawn()) == 0 || iw <= 0 {
 		return nil
 	}
 	if indent >= iw/3 {
 		indent = 0
 	}
 	layouts := []legendLayout{{indent, 3, 4}, {1, 3, 4}, {0, 2, 3}}
-	maxLines = min(max(maxLines, 1), len(m.ys))
+	maxLines = min(max(maxLines, 1), len(m.drawn()))
 	for lines := 1; lines <= maxLines; lines++ {
 		for _, l := range layouts {
 			if rows, ok := packLegend(m.legendItems(l.digits), l, iw, lines); ok {
@@ -634,8 +835,8 @@ func (m LineChart) seriesName(i int) string {
 }
 
 func (m LineChart) legendItems(digits int) []legendItem {
-	items := make([]legendItem, len(m.ys))
-	for i := range m.ys {
+	items := make([]legendItem, 0, len(m.ys))
+	for _, i := range m.drawn() {
 		text := ""
 		if n := m.seriesName(i); n != "" {
 			text = " " + n
@@ -643,7 +844,7 @@ func (m LineChart) legendItems(digits int) []legendItem {
 		if v := m.lastValue(i); !math.IsNaN(v) {
 			text += " " + fmtG(v, digits)
 		}
-		items[i] = legendItem{i, text}
+		items = append(items, legendItem{i, text})
 	}
 	return items
 }
@@ -714,7 +915,7 @@ func (m LineChart) renderLegend(rows [][]legendItem, l legendLayout) []string {
 // series with its name and last value.
 func (m LineChart) compact(iw, ih int) []string {
 	lines := make([]string, 0, ih)
-	for i := range m.ys {
+	for _, i := range m.drawn() {
 		if len(lines) == ih {
 			break
 		}

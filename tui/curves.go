@@ -117,6 +117,7 @@ func oneStepCard(c *common, r *runRecord, folds [][]eval.Point, secs float64, w 
 	}
 	return panel(st, "history", strings.Join(lines, "\n"), w, min(len(lines)+2, 46), false)
 }
+
 // chartPoints bounds what a chart is handed: far more than any terminal has
 // columns, few enough that a long run does not make every message copy its
 // whole history.
@@ -163,4 +164,3 @@ func reduceSeries(y []float64, n int) (out []float64, dx float64) {
 	out[len(out)-1] = y[len(y)-1]
 	return out, float64(len(y)) / float64(len(out))
 }
-

@@ -3,6 +3,8 @@ package themes
 import (
 	"strings"
 
+	colorful "github.com/lucasb-eyer/go-colorful"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 )
@@ -45,7 +47,11 @@ type Styles struct {
 	Series  []lipgloss.Style // foreground
 	Classes []lipgloss.Style // foreground
 	Regions []lipgloss.Style // background
-	Heat    []lipgloss.Style // background, low to high
+	// RegionShades[i][k] is class i's region at confidence level k (of
+	// RegionLevels, low to high): from nearly the background up to the
+	// region tint and a little beyond, so that a map shades by probability.
+	RegionShades [][]lipgloss.Style
+	Heat         []lipgloss.Style // background, low to high
 }
 
 // colorless reports whether a renderer has no colour (ASCII profile).
@@ -134,6 +140,13 @@ func NewStyles(t Theme, r *lipgloss.Renderer) *Styles {
 	for i, c := range t.Regions {
 		s.Regions[i] = bg(c)
 	}
+	s.RegionShades = make([][]lipgloss.Style, len(t.Regions))
+	for i, c := range t.Regions {
+		s.RegionShades[i] = make([]lipgloss.Style, RegionLevels)
+		for k := range RegionLevels {
+			s.RegionShades[i][k] = bg(regionShade(t, i, c, k))
+		}
+	}
 	s.Heat = make([]lipgloss.Style, len(t.Heat))
 	for i, c := range t.Heat {
 		s.Heat[i] = bg(c)
@@ -166,6 +179,64 @@ func (s *Styles) ClassStyle(i int) lipgloss.Style { return pick(s.Classes, i, s.
 
 // RegionStyle is the background tint of class i's region (wrapping around).
 func (s *Styles) RegionStyle(i int) lipgloss.Style { return pick(s.Regions, i, s.r.NewStyle()) }
+
+// RegionLevels is the number of confidence levels a region is shaded in.
+const RegionLevels = 4
+
+// regionLevelMix is how far each level goes from the background to the
+// region tint (and past it, towards the class colour, at the top).
+var regionLevelMix = [RegionLevels]float64{0.25, 0.55, 0.85, 1.25}
+
+// regionShade blends the theme's background with region tint c for level
+// k; without a background or a hex colour it is c itself.
+func regionShade(t Theme, i int, c Color, k int) Color {
+	bgc, ok1 := t.Background.(lipgloss.Color)
+	rc, ok2 := c.(lipgloss.Color)
+	if !ok1 || !ok2 {
+		return c
+	}
+	b, err1 := colorful.Hex(string(bgc))
+	r, err2 := colorful.Hex(string(rc))
+	if err1 != nil || err2 != nil {
+		return c
+	}
+	mix := regionLevelMix[k]
+	var out colorful.Color
+	if mix <= 1 {
+		out = b.BlendRgb(r, mix)
+	} else {
+		cc, ok := t.Classes[i%len(t.Classes)].(lipgloss.Color)
+		cl, err := colorful.Hex(string(cc))
+		if !ok || err != nil {
+			return c
+		}
+		out = r.BlendRgb(cl, mix-1)
+	}
+	return lipgloss.Color(out.Clamped().Hex())
+}
+
+// RegionShadeStyle is the background of class i's region where the model
+// gives it probability p (0.5 or less is the faintest level, 1 the
+// strongest).
+func (s *Styles) RegionShadeStyle(i int, p float64) lipgloss.Style {
+	if len(s.RegionShades) == 0 {
+		return s.RegionStyle(i)
+	}
+	if i < 0 {
+		i = -i
+	}
+	shades := s.RegionShades[i%len(s.RegionShades)]
+	k := RegionLevels - 1
+	switch {
+	case !(p >= 0.6):
+		k = 0
+	case p < 0.75:
+		k = 1
+	case p < 0.9:
+		k = 2
+	}
+	return shades[k]
+}
 
 // HeatStyle is the background for a value in [0, 1] on the Heat scale;
 // values outside are clamped and NaN gives the lowest step.

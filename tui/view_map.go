@@ -28,7 +28,8 @@ func init() {
 			return r.Result != nil && t != datasets.Regression && t != datasets.Reduction && !r.cancelled() && r.Err == nil && numeric >= 2
 		},
 		make: func(env viewEnv, r *runRecord) resultView {
-			return &mapView{c: env.c, ctx: env.ctx, r: r, regions: widgets.NewScatter(env.c.styles), state: "computing"}
+			return &mapView{c: env.c, ctx: env.ctx, r: r, regions: widgets.NewScatter(env.c.styles), state: "computing",
+				axes: newAxisPicker(r.Dataset)}
 		}})
 }
 
@@ -58,6 +59,7 @@ type mapView struct {
 	ctx     context.Context
 	r       *runRecord
 	regions widgets.Scatter
+	axes    axisPicker
 
 	cancel context.CancelFunc
 	state  string // "computing", "ready", or the reason there is no map
@@ -81,10 +83,13 @@ func (v *mapView) SetSize(w, h int) {
 	v.regions.SetSize(v.w, v.h)
 }
 
-func (v *mapView) Keys() []key.Binding { return v.regions.KeyMap.ShortHelp() }
+func (v *mapView) Keys() []key.Binding {
+	return append(v.axes.Keys(), v.regions.KeyMap.ShortHelp()...)
+}
 
-// sizeKey names the map the view needs now: its run and its size.
-func (v *mapView) sizeKey() string { return fmt.Sprintf("%d:%dx%d", v.r.ID, v.w, v.h) }
+// sizeKey names the map the view needs now: its run, its axes and its
+// size.
+func (v *mapView) sizeKey() string { return fmt.Sprintf("%d:%s:%dx%d", v.r.ID, v.axes.key(), v.w, v.h) }
 
 func (v *mapView) hasMap() bool { return v.state == "computing" || v.state == "ready" }
 
@@ -119,6 +124,7 @@ func (v *mapView) compute() tea.Cmd {
 	// Everything the command needs is copied here: it runs on another
 	// goroutine while Update may change the view.
 	id, d, spec, values, seed := v.r.ID, v.r.Dataset, v.r.Spec, maps.Clone(v.r.values), v.r.Options.Seed
+	ax, ay := v.axes.x, v.axes.y
 	k, w, h := v.want, v.w, v.h
 	// The grid is the plot area the map will have: a private Scatter of the
 	// same size, with the same points and bounds, measures it. Its styles
@@ -133,7 +139,11 @@ func (v *mapView) compute() tea.Cmd {
 	}
 	return func() tea.Msg {
 		defer cancel()
-		rm, err := inspect.Regions(ctx, d, spec, values, seed, size)
+		pl, err := inspect.PlaneOf(d, ax, ay)
+		if err != nil {
+			return regionsMsg{run: id, key: k, err: err}
+		}
+		rm, err := inspect.Regions(ctx, d, spec, values, seed, pl, size)
 		return regionsMsg{run: id, key: k, m: rm, err: err}
 	}
 }
@@ -161,6 +171,9 @@ func (v *mapView) Update(msg tea.Msg) tea.Cmd {
 			return v.compute()
 		}
 	case tea.KeyMsg:
+		if v.axes.Update(msg) {
+			return v.compute()
+		}
 		var cmd tea.Cmd
 		v.regions, cmd = v.regions.Update(msg)
 		return cmd
@@ -186,6 +199,7 @@ func showRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
 	}
 	sc.SetBounds(rm.XMin, rm.XMax, rm.YMin, rm.YMax)
 	sc.SetRegions(rm.Grid)
+	sc.SetConfidence(rm.Conf)
 	sc.SetAxes(rm.Plane.XLabel, rm.Plane.YLabel)
 	sc.SetClassNames(rm.Classes)
 }
@@ -199,6 +213,9 @@ func (v *mapView) View() string {
 		title := " " + v.title
 		if v.key != v.sizeKey() { // being refit for a new size
 			title = " redrawing for the new size… · " + v.title
+		}
+		if v.regions.Confidence() {
+			title += " · shade = probability"
 		}
 		return st.Title.Render(clip(title, v.w)) + "\n" + v.regions.View()
 	}

@@ -101,6 +101,41 @@ func Project2D(d *datasets.Dataset) (Plane, error) {
 	return Plane{XY: XY, XLabel: "PC1", YLabel: "PC2", Projected: true, VarExplained: ve}, nil
 }
 
+// PlaneOf places the rows of d in the plane of two of its numeric features
+// (indices into d.Features; missing values replaced by the column's
+// mean), or, when either index is negative, in the plane Project2D
+// chooses.
+func PlaneOf(d *datasets.Dataset, x, y int) (Plane, error) {
+	if x < 0 || y < 0 {
+		return Project2D(d)
+	}
+	for _, j := range []int{x, y} {
+		if j >= len(d.Features) || d.Features[j].Kind != datasets.Numeric {
+			return Plane{}, fmt.Errorf("feature %d of %s is not a numeric feature", j+1, d.Name)
+		}
+	}
+	n := d.Rows()
+	XY := mat.NewDense(n, 2, nil)
+	col := make([]float64, n)
+	for k, j := range []int{x, y} {
+		mat.Col(col, j, d.X)
+		sum, cnt := 0.0, 0
+		for _, v := range col {
+			if !math.IsNaN(v) {
+				sum += v
+				cnt++
+			}
+		}
+		for i, v := range col {
+			if math.IsNaN(v) {
+				col[i] = sum / float64(max(cnt, 1))
+			}
+		}
+		XY.SetCol(k, col)
+	}
+	return Plane{XY: XY, XLabel: d.Features[x].Name, YLabel: d.Features[y].Name}, nil
+}
+
 func absAll(x []float64) []float64 {
 	out := make([]float64, len(x))
 	for i, v := range x {
@@ -138,6 +173,10 @@ type RegionMap struct {
 	Truth      []int     // true class of each point; nil for clustering
 	Pred       []int     // the 2-D model's prediction for each point
 	Grid       [][]int   // Grid[r][c]: prediction at row r (r = 0 is the top, y max), column c
+	// Conf[r][c] is the model's probability of the class it predicts
+	// there (the shading of a TensorFlow Playground map); nil when the
+	// model gives no probabilities.
+	Conf       [][]float64
 	XMin, XMax float64   // the x range the grid covers
 	YMin, YMax float64   // the y range the grid covers
 	XCenters   []float64 // x of each grid column's centre
@@ -153,11 +192,13 @@ func FixedGrid(cols, rows int) GridSize {
 	return func(*RegionMap) (int, int) { return cols, rows }
 }
 
-// Regions fits spec with v on the dataset placed in a plane (all its
-// rows) and predicts it on a grid of the size that size chooses once the
-// plane is known. It is slow for some models: call it off the UI goroutine,
-// never from Update.
-func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, seed uint64, size GridSize) (rm *RegionMap, err error) {
+// Regions fits spec with v on the dataset placed in plane pl (all its
+// rows; a zero Plane means Project2D's) and predicts it on a grid of the
+// size that size chooses once the plane is known. The grid has a square
+// aspect: one unit spans as many screen units across as up, a terminal
+// cell being about twice as tall as it is wide. It is slow for some
+// models: call it off the UI goroutine, never from Update.
+func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, seed uint64, pl Plane, size GridSize) (rm *RegionMap, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("model %s crashed while drawing the map: %v", spec.Name, r)
@@ -166,9 +207,10 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 	if d.Task == datasets.Regression {
 		return nil, errors.New("decision regions need a classification or clustering task")
 	}
-	pl, err := Project2D(d)
-	if err != nil {
-		return nil, err
+	if pl.XY == nil {
+		if pl, err = Project2D(d); err != nil {
+			return nil, err
+		}
 	}
 	n := d.Rows()
 	xy := pl.XY
@@ -223,6 +265,8 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 	if cols < 2 || rows < 2 {
 		return nil, fmt.Errorf("a map needs at least a 2x2 grid, have %dx%d", cols, rows)
 	}
+	rm.XMin, rm.XMax, rm.YMin, rm.YMax = squareAspect(rm.XMin, rm.XMax, rm.YMin, rm.YMax, cols, rows)
+	xmin, xmax, ymin, ymax = rm.XMin, rm.XMax, rm.YMin, rm.YMax
 	rm.XCenters, rm.YCenters = make([]float64, cols), make([]float64, rows)
 	G := mat.NewDense(cols*rows, 2, nil)
 	for c := range cols {
@@ -251,6 +295,17 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 			rm.Grid[r][c] = classCode(gp[r*cols+c], limit)
 		}
 	}
+	if pr, ok := model.(engine.Prober); ok && d.Classes != nil {
+		if P, err := pr.PredictProba(G); err == nil {
+			rm.Conf = make([][]float64, rows)
+			for r := range rows {
+				rm.Conf[r] = make([]float64, cols)
+				for c := range cols {
+					rm.Conf[r][c] = floats.Max(P.RawRowView(r*cols + c))
+				}
+			}
+		}
+	}
 	if rm.Classes == nil { // clustering: name the clusters
 		k := 0
 		for _, p := range rm.Pred {
@@ -273,6 +328,21 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 		rm.Title = fmt.Sprintf("%s vs %s · regions of %s refit on all %d rows", pl.YLabel, pl.XLabel, spec.Title, n)
 	}
 	return rm, nil
+}
+
+// squareAspect widens the shorter side of the rectangle about its centre
+// so that a grid of cols x rows cells, each twice as tall as wide, shows
+// both axes at one scale.
+func squareAspect(xmin, xmax, ymin, ymax float64, cols, rows int) (float64, float64, float64, float64) {
+	xr, yr := xmax-xmin, ymax-ymin
+	want := 2 * xr * float64(rows) / float64(cols) // the y range at the x range's scale
+	if want > yr {
+		mid := (ymin + ymax) / 2
+		return xmin, xmax, mid - want/2, mid + want/2
+	}
+	wantX := yr * float64(cols) / (2 * float64(rows))
+	mid := (xmin + xmax) / 2
+	return mid - wantX/2, mid + wantX/2, ymin, ymax
 }
 
 // classCode is v as a class index below limit, or -1 when it is not one.

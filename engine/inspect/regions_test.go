@@ -105,7 +105,7 @@ func TestComputeRegions(t *testing.T) {
 	if err != nil {
 		t.Skip("logistic is not registered:", err)
 	}
-	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, FixedGrid(40, 12))
+	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, Plane{}, FixedGrid(40, 12))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,13 +136,13 @@ func TestComputeRegions(t *testing.T) {
 		t.Errorf("bad bounds %+v", rm)
 	}
 	// Regression has no regions.
-	if _, err := Regions(context.Background(), openDataset(t, "sine", ""), spec, spec.Defaults(), 1, FixedGrid(4, 4)); err == nil {
+	if _, err := Regions(context.Background(), openDataset(t, "sine", ""), spec, spec.Defaults(), 1, Plane{}, FixedGrid(4, 4)); err == nil {
 		t.Error("regression: want an error")
 	}
 	// A cancelled context stops the fit.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Regions(ctx, d, spec, spec.Defaults(), 1, FixedGrid(40, 12)); err == nil {
+	if _, err := Regions(ctx, d, spec, spec.Defaults(), 1, Plane{}, FixedGrid(40, 12)); err == nil {
 		t.Error("cancelled: want an error")
 	}
 }
@@ -163,7 +163,7 @@ func TestRegionsClassCodes(t *testing.T) {
 		}
 	}
 	d := openDataset(t, "iris", datasets.NoTarget)
-	rm, err := Regions(context.Background(), d, wildSpec(), nil, 1, FixedGrid(8, 4))
+	rm, err := Regions(context.Background(), d, wildSpec(), nil, 1, Plane{}, FixedGrid(8, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestRegionsClassCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Regions(context.Background(), hd, wildSpec(), nil, 1, FixedGrid(8, 4)); err == nil ||
+	if _, err := Regions(context.Background(), hd, wildSpec(), nil, 1, Plane{}, FixedGrid(8, 4)); err == nil ||
 		!strings.Contains(err.Error(), "too large") {
 		t.Errorf("huge features: err %v", err)
 	}
@@ -205,4 +205,38 @@ func (wildModel) Predict(X mat.Matrix) ([]float64, error) {
 		out[i] = []float64{math.NaN(), 1.5, 1e300, 1}[i%4]
 	}
 	return out, nil
+}
+
+// Issue 9: the map is shaded by probability where the model has them, and
+// has a square aspect (a cell is twice as tall as wide).
+func TestRegionsConfidenceAndAspect(t *testing.T) {
+	d := openDataset(t, "moons", "")
+	spec, err := engine.Lookup("logistic")
+	if err != nil {
+		t.Skip("logistic is not registered:", err)
+	}
+	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, Plane{}, FixedGrid(40, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rm.Conf) != 12 || len(rm.Conf[0]) != 40 {
+		t.Fatalf("confidence grid missing or misshapen: %d rows", len(rm.Conf))
+	}
+	lo, hi := 1.0, 0.0
+	for _, row := range rm.Conf {
+		for _, p := range row {
+			lo, hi = min(lo, p), max(hi, p)
+		}
+	}
+	if lo < 0.5 || hi > 1 || hi-lo < 0.3 {
+		t.Errorf("confidence in [%v, %v]: a binary model's winning probability spans [0.5, 1]", lo, hi)
+	}
+	perCol, perRow := (rm.XMax-rm.XMin)/40, (rm.YMax-rm.YMin)/12
+	if math.Abs(perRow-2*perCol) > 1e-9*perRow {
+		t.Errorf("aspect: %v per column, %v per row; want a row to span twice a column", perCol, perRow)
+	}
+	pl, err := PlaneOf(d, 1, 0)
+	if err != nil || pl.XLabel != "x1" || pl.YLabel != "x0" {
+		t.Errorf("PlaneOf(1, 0): %v %+v", err, pl)
+	}
 }

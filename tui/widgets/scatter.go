@@ -62,6 +62,7 @@ type Scatter struct {
 	class          []int
 	marked         []bool
 	regions        [][]int
+	conf           [][]float64
 	hideRegions    bool
 	xName, yName   string
 	classNames     []string
@@ -128,6 +129,19 @@ func (s *Scatter) SetRegions(grid [][]int) {
 	s.KeyMap.ToggleRegions.SetEnabled(len(grid) > 0)
 }
 
+// SetConfidence shades the regions by the model's probability of the
+// class predicted in each cell (same shape as the regions grid): faint where
+// the model hesitates, strong where it is sure. nil draws flat regions.
+func (s *Scatter) SetConfidence(grid [][]float64) {
+	s.conf = make([][]float64, len(grid))
+	for i, r := range grid {
+		s.conf[i] = append([]float64(nil), r...)
+	}
+}
+
+// Confidence reports whether the regions are shaded by probability.
+func (s Scatter) Confidence() bool { return s.conf != nil && len(s.regions) > 0 }
+
 // SetAxes names the axes.
 func (s *Scatter) SetAxes(xName, yName string) { s.xName, s.yName = oneLine(xName), oneLine(yName) }
 
@@ -189,7 +203,8 @@ func (s Scatter) dataBounds() Bounds {
 
 type scatterGeom struct {
 	gutter, pw, ph int
-	legend         bool
+	legend         []string
+	stride         int // every stride-th point is drawn
 	b              Bounds
 }
 
@@ -197,14 +212,31 @@ func (s Scatter) geometry() scatterGeom {
 	var g scatterGeom
 	g.b = s.dataBounds()
 	g.gutter = 1 + max(len(fmtG(g.b.YMax, 3)), len(fmtG(g.b.YMin, 3)), min(len([]rune(s.yName)), 8))
-	g.legend = s.h >= 6 && (s.class != nil || s.anyMarked())
-	g.ph = s.h - 2
-	if g.legend {
-		g.ph--
-	}
 	g.pw = s.w - g.gutter
+	g.ph = s.h - 2
+	g.stride = s.stride(g.pw * max(g.ph-1, 1))
+	if s.h >= 6 && (s.class != nil || s.anyMarked() || g.stride > 1) {
+		g.legend = s.legend(g.stride, 2)
+	}
+	g.ph -= len(g.legend)
 	g.b.Cols, g.b.Rows = max(g.pw, 0), max(g.ph, 0)
 	return g
+}
+
+// stride is one over the share of the points drawn on a plot of cells
+// cells: all of them while there are fewer than half as many as cells,
+// else about that many (so that a million rows neither flood the plot nor
+// slow it down), chosen by drawn.
+func (s Scatter) stride(cells int) int {
+	limit := max(cells/2, 1)
+	return max((len(s.xs)+limit-1)/limit, 1)
+}
+
+// drawn picks point i for a plot that draws one point in stride: by a hash
+// of the index, so that data sorted by class (or alternating) still shows
+// every class in its proportion, and the same points every time.
+func drawn(i, stride int) bool {
+	return stride <= 1 || (uint32(i)*2654435761)>>7%uint32(stride) == 0
 }
 
 // Bounds is the data rectangle and plot grid at the current size.
@@ -247,11 +279,19 @@ func (s Scatter) View() string {
 		return g.ph - 1 - min(int(f*float64(g.ph)), g.ph-1), true
 	}
 
-	// Styles are combined lazily: foreground role × region background.
+	// Styles are combined lazily: foreground role × region background. A
+	// region background is a class and a confidence level (bgKey).
 	type styleKey struct {
 		fg     int
 		marked bool
 		bg     int
+	}
+	bgStyle := func(bg int) lipgloss.Style {
+		cls, level := bg/themes.RegionLevels, bg%themes.RegionLevels
+		if s.conf == nil {
+			return st.RegionStyle(cls)
+		}
+		return st.RegionShades[cls%max(len(st.RegionShades), 1)][level]
 	}
 	memo := map[styleKey]int{}
 	styleFor := func(fg lipgloss.Style, fgID int, marked bool, region int) int {
@@ -261,7 +301,7 @@ func (s Scatter) View() string {
 		}
 		sty := fg
 		if region >= 0 && !st.Colorless {
-			sty = fg.Inherit(st.RegionStyle(region))
+			sty = fg.Inherit(bgStyle(region))
 		}
 		id := cv.addStyle(sty)
 		memo[k] = id
@@ -276,7 +316,7 @@ func (s Scatter) View() string {
 	}
 	if !s.hideRegions && len(s.regions) > 0 {
 		gr := len(s.regions)
-		var fill []int // canvas style of each region class, made on first use
+		fill := map[int]int{} // canvas style of each region background, made on first use
 		for r := 0; r < g.ph; r++ {
 			gi := min(r*gr/g.ph, gr-1)
 			gc := len(s.regions[gi])
@@ -284,25 +324,29 @@ func (s Scatter) View() string {
 				continue
 			}
 			for c := 0; c < g.pw; c++ {
-				cls := s.regions[gi][min(c*gc/g.pw, gc-1)]
+				gj := min(c*gc/g.pw, gc-1)
+				cls := s.regions[gi][gj]
 				if cls < 0 {
 					continue
 				}
-				regionAt[r*g.pw+c] = cls % max(len(st.Regions), 1)
+				// Tints wrap around like the theme's, so any class
+				// number maps into a short table.
+				level := themes.RegionLevels - 1
+				if s.conf != nil && gi < len(s.conf) && gj < len(s.conf[gi]) {
+					level = confLevel(s.conf[gi][gj])
+				}
+				key := (cls%max(len(st.Regions), 1))*themes.RegionLevels + level
+				regionAt[r*g.pw+c] = key
 				if st.Colorless {
 					cv.set(c, r, regionShades[cls%len(regionShades)], -1)
-				} else {
-					// Tints wrap around like the theme's, so any class
-					// number maps into a short table.
-					rc := cls % max(len(st.Regions), 1)
-					for len(fill) <= rc {
-						fill = append(fill, -1)
-					}
-					if fill[rc] < 0 {
-						fill[rc] = styleFor(st.NewStyle(), plainID, false, rc)
-					}
-					cv.set(c, r, " ", fill[rc])
+					continue
 				}
+				id, ok := fill[key]
+				if !ok {
+					id = styleFor(st.NewStyle(), plainID, false, key)
+					fill[key] = id
+				}
+				cv.set(c, r, " ", id)
 			}
 		}
 	}
@@ -324,9 +368,13 @@ func (s Scatter) View() string {
 			}
 		}
 	}
-	// Points: unmarked first, then marked on top.
+	// Points: unmarked first, then marked on top; on large data an evenly
+	// spread subset.
 	for pass := 0; pass < 2; pass++ {
 		for i := range s.xs {
+			if !drawn(i, g.stride) {
+				continue
+			}
 			marked := i < len(s.marked) && s.marked[i]
 			if marked != (pass == 1) {
 				continue
@@ -376,15 +424,28 @@ func (s Scatter) View() string {
 		xl = lo + " " + center(s.xName, mid) + " " + hi
 	}
 	lines = append(lines, muted.render(strings.Repeat(" ", g.gutter)+xl))
-	if g.legend {
-		lines = append(lines, s.legend())
-	}
+	lines = append(lines, g.legend...)
 	return fitBlock(lines, s.w, s.h)
 }
 
+// confLevel is the shading level of a region cell where the model gives
+// its class probability p (the levels RegionShadeStyle uses).
+func confLevel(p float64) int {
+	switch {
+	case !(p >= 0.6):
+		return 0
+	case p < 0.75:
+		return 1
+	case p < 0.9:
+		return 2
+	}
+	return themes.RegionLevels - 1
+}
+
 // legend lists the classes present (and named) with their markers, then ×
-// if points are marked, as far as the width allows.
-func (s Scatter) legend() string {
+// if points are marked, then how many points are drawn when not all are,
+// on at most maxLines lines; entries that do not fit are counted ("+3").
+func (s Scatter) legend(stride, maxLines int) []string {
 	st := s.st
 	seen := map[int]bool{}
 	var classes []int
@@ -401,21 +462,12 @@ func (s Scatter) legend() string {
 		}
 	}
 	sort.Ints(classes)
-	var b strings.Builder
-	used := 0
-	add := func(marker lipgloss.Style, glyph, name string) bool {
-		sep := " "
-		if used > 0 {
-			sep = "   "
-		}
-		w := len(sep) + 2 + lipgloss.Width(name) // sep, glyph, space, name
-		if used > 0 && used+w > s.w {
-			return false
-		}
-		b.WriteString(sep + marker.Render(glyph) + " " + st.Text.Render(name))
-		used += w
-		return true
+	type entry struct {
+		marker lipgloss.Style
+		glyph  string
+		name   string
 	}
+	var entries []entry
 	for _, c := range classes {
 		name := ""
 		if c < len(s.classNames) {
@@ -424,12 +476,48 @@ func (s Scatter) legend() string {
 		if name == "" {
 			name = strconv.Itoa(c)
 		}
-		if !add(st.ClassStyle(c), ClassMarker(c), name) {
-			break
-		}
+		entries = append(entries, entry{st.ClassStyle(c), ClassMarker(c), name})
 	}
 	if s.anyMarked() {
-		add(st.Bad, markedMarker, "misclassified")
+		entries = append(entries, entry{st.Bad, markedMarker, "misclassified"})
 	}
-	return b.String()
+	if stride > 1 {
+		entries = append(entries, entry{st.Muted, "", "1 in " + strconv.Itoa(stride) + " points drawn"})
+	}
+	var lines []string
+	var b strings.Builder
+	used := 0
+	for i, e := range entries {
+		text := e.name
+		w := lipgloss.Width(text)
+		if e.glyph != "" {
+			w += 2
+		}
+		sep := 1
+		if used > 0 {
+			sep = 3
+		}
+		if used > 0 && used+sep+w > s.w {
+			if len(lines) == maxLines-1 {
+				more := "  +" + strconv.Itoa(len(entries)-i)
+				if used+len(more) <= s.w {
+					b.WriteString(st.Muted.Render(more))
+				}
+				break
+			}
+			lines = append(lines, b.String())
+			b.Reset()
+			used, sep = 0, 1
+		}
+		b.WriteString(strings.Repeat(" ", sep))
+		if e.glyph != "" {
+			b.WriteString(e.marker.Render(e.glyph) + " ")
+		}
+		b.WriteString(st.Text.Render(text))
+		used += sep + w
+	}
+	if used > 0 {
+		lines = append(lines, b.String())
+	}
+	return lines
 }

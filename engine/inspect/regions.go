@@ -167,12 +167,12 @@ func standardize(X *mat.Dense) (mean, scale []float64) {
 
 // RegionMap is a model's decision regions over a plane, with the points on it.
 type RegionMap struct {
-	Plane      Plane
-	Title      string
-	Classes    []string  // names of the region values (classes or clusters)
-	Truth      []int     // true class of each point; nil for clustering
-	Pred       []int     // the 2-D model's prediction for each point
-	Grid       [][]int   // Grid[r][c]: prediction at row r (r = 0 is the top, y max), column c
+	Plane   Plane
+	Title   string
+	Classes []string // names of the region values (classes or clusters)
+	Truth   []int    // true class of each point; nil for clustering
+	Pred    []int    // the 2-D model's prediction for each point
+	Grid    [][]int  // Grid[r][c]: prediction at row r (r = 0 is the top, y max), column c
 	// Conf[r][c] is the model's probability of the class it predicts
 	// there (the shading of a TensorFlow Playground map); nil when the
 	// model gives no probabilities.

@@ -188,7 +188,10 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 
 func (a *app) Init() tea.Cmd {
 	if a.startup != nil && a.startup.Data != "" {
-		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, true)
+		// With a model, go straight on to it; with data alone, stay on
+		// the data's preview (its picture) until the person goes on.
+		auto := a.startup.Model != ""
+		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, auto)
 	}
 	return nil
 }

@@ -38,6 +38,8 @@ type dataKeys struct {
 	PrevField key.Binding
 	Generate  key.Binding
 	OpenTyped key.Binding
+	PageUp    key.Binding
+	PageDown  key.Binding
 }
 
 func defaultDataKeys() dataKeys {
@@ -60,6 +62,8 @@ func defaultDataKeys() dataKeys {
 		PrevField: bind("↑/shift+tab", "previous knob", "up", "shift+tab"),
 		Generate:  bind("enter", "generate", "enter"),
 		OpenTyped: bind("enter", "open", "enter"),
+		PageUp:    bind("[", "earlier rows", "["),
+		PageDown:  bind("]", "later rows", "]"),
 	}
 }
 
@@ -76,6 +80,8 @@ const (
 // Preview tabs.
 const (
 	previewColumns = "Columns"
+	previewPlot    = "Plot"
+	previewHist    = "Histograms"
 	previewRows    = "Rows"
 	previewBalance = "Balance"
 )
@@ -127,6 +133,9 @@ type dataScreen struct {
 	colOff    int // first column of the rows table
 	balance   widgets.Bars
 	balanceOK bool
+	plot      *dataPlot
+	hists     *dataHistograms
+	rowOff    int // first row of the rows table's page
 	w, h      int
 }
 
@@ -145,7 +154,9 @@ func newDataScreen(c *common) *dataScreen {
 	s.path.Prompt = "path: "
 	s.path.Placeholder = "data.csv, data.tsv, data.arff (.gz too)"
 	s.path.CharLimit = 4096
-	s.tabs = widgets.NewTabs([]string{previewColumns, previewRows, previewBalance}, c.styles)
+	s.tabs = widgets.NewTabs([]string{previewColumns, previewPlot, previewHist, previewRows, previewBalance}, c.styles)
+	s.plot = newDataPlot(c)
+	s.hists = newDataHistograms(c)
 	s.cols = table.New()
 	s.rows = table.New()
 	s.balance = widgets.NewBars(nil, nil, c.styles)
@@ -162,6 +173,8 @@ func (s *dataScreen) SetSize(w, h int) {
 	s.rows.SetWidth(pw - 4)
 	s.rows.SetHeight(th)
 	s.balance.SetSize(pw-4, th+1)
+	s.plot.SetSize(pw-4, th+1)
+	s.hists.SetSize(pw-4, th+1)
 	s.path.Width = max(pw-14, 10)
 	s.refreshColumns()
 	s.refreshRows()
@@ -200,8 +213,15 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 			if len(s.dropped) > 0 {
 				ks = append(ks, s.keys.Restore)
 			}
+		case previewPlot:
+			ks = append(ks, s.plot.Keys()...)
+		case previewHist:
+			ks = append(ks, s.hists.Keys()...)
 		case previewRows:
 			ks = append(ks, s.keys.ScrollL, s.keys.ScrollR)
+			if s.table != nil && s.table.Rows() > maxPreviewRows {
+				ks = append(ks, s.keys.PageUp, s.keys.PageDown)
+			}
 		}
 		return ks
 	}
@@ -301,7 +321,11 @@ func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 			s.loadErr = err
 		}
 		s.setTarget(s.pending, s.pendTask)
+		s.rowOff = 0
 		s.tabs.SetActive(0)
+		if s.ds != nil && len(s.ds.Features) <= 2 {
+			s.tabs.SetActive(1) // small data: the picture first
+		}
 		s.focus = focusPreview
 		if s.auto {
 			s.auto = false
@@ -514,8 +538,24 @@ func (s *dataScreen) keyPreview(msg tea.KeyMsg) tea.Cmd {
 		var cmd tea.Cmd
 		s.cols, cmd = s.cols.Update(msg)
 		return cmd
+	case previewPlot:
+		s.plot.Update(msg)
+		return nil
+	case previewHist:
+		s.hists.Update(msg)
+		return nil
 	case previewRows:
 		switch {
+		case key.Matches(msg, s.keys.PageUp, s.keys.PageDown):
+			if s.table != nil {
+				step := maxPreviewRows
+				if key.Matches(msg, s.keys.PageUp) {
+					step = -step
+				}
+				s.rowOff = min(max(s.rowOff+step, 0), max(s.table.Rows()-1, 0)/maxPreviewRows*maxPreviewRows)
+				s.refreshRows()
+			}
+			return nil
 		case key.Matches(msg, s.keys.ScrollL):
 			s.colOff = max(s.colOff-1, 0)
 			s.refreshRows()
@@ -569,6 +609,8 @@ func (s *dataScreen) setTarget(target string, task datasets.Task) {
 		s.forced = task.String()
 	}
 	s.ds, s.dsErr = s.table.Dataset(target, task)
+	s.plot.set(s.ds)
+	s.hists.set(s.ds)
 	s.refreshColumns()
 	s.refreshRows()
 	s.refreshBalance()
@@ -716,14 +758,15 @@ func (s *dataScreen) refreshRows() {
 	}
 	pw, _ := s.previewSize()
 	avail := pw - 4
-	n := min(t.Rows(), maxPreviewRows)
+	first := min(s.rowOff, max(t.Rows()-1, 0))
+	n := min(t.Rows()-first, maxPreviewRows)
 	var cols []table.Column
 	var idx []int
 	used := 0
 	for j := s.colOff; j < len(t.Columns); j++ {
 		w := len([]rune(t.Columns[j].Name))
 		for i := range n {
-			w = max(w, len([]rune(cellText(t.Columns[j], t.Data.At(i, j)))))
+			w = max(w, len([]rune(cellText(t.Columns[j], t.Data.At(first+i, j)))))
 		}
 		w = min(max(w, 4), 16)
 		if used+w+2 > avail && len(cols) > 0 {
@@ -737,7 +780,7 @@ func (s *dataScreen) refreshRows() {
 	for i := range n {
 		r := make(table.Row, len(idx))
 		for k, j := range idx {
-			r[k] = cellText(t.Columns[j], t.Data.At(i, j))
+			r[k] = cellText(t.Columns[j], t.Data.At(first+i, j))
 		}
 		rows[i] = r
 	}
@@ -1028,10 +1071,15 @@ func (s *dataScreen) previewView(w, h int) string {
 	switch s.tabs.ActiveName() {
 	case previewColumns:
 		b = append(b, s.cols.View())
+	case previewPlot:
+		b = append(b, s.plot.View())
+	case previewHist:
+		b = append(b, s.hists.View())
 	case previewRows:
 		note := ""
 		if t.Rows() > maxPreviewRows {
-			note = fmt.Sprintf("first %d of %d rows · ", maxPreviewRows, t.Rows())
+			first := min(s.rowOff, t.Rows()-1)
+			note = fmt.Sprintf("rows %d-%d of %d ([ ] pages) · ", first+1, min(first+maxPreviewRows, t.Rows()), t.Rows())
 		}
 		shown := len(s.rows.Columns())
 		note += fmt.Sprintf("columns %d-%d of %d", s.colOff+1, s.colOff+shown, len(t.Columns))

@@ -103,3 +103,38 @@ func TestStartupModelWithoutData(t *testing.T) {
 		t.Fatalf("after choosing the data: screen %v, spec %v; want lda's parameters", hs.a.cur, hs.a.spec)
 	}
 }
+
+// Views: `tealab --data moons` shows the data as a scatter by class before
+// any model is chosen; wider data get histograms per column by class, and
+// a scatter in the principal plane or of any two chosen columns.
+func TestDataShownBeforeTraining(t *testing.T) {
+	hs := newHarness(t, Options{Data: "moons"}, 120, 40)
+	if hs.a.cur != screenData || hs.a.data.tabs.ActiveName() != previewPlot {
+		t.Fatalf("--data moons: screen %v, tab %q; want the data's plot", hs.a.cur, hs.a.data.tabs.ActiveName())
+	}
+	mustContain(t, hs.view(), "x1 against x0 · by class", "●", "○", "● 0", "○ 1")
+
+	hs = newHarness(t, Options{Data: "iris"}, 120, 40)
+	hs.previewTab(previewPlot)
+	mustContain(t, hs.view(), "first two principal directions", "● setosa")
+	hs.press("x")
+	mustContain(t, hs.view(), "sepal_width_cm against petal_length_cm")
+	hs.press("p")
+	mustContain(t, hs.view(), "first two principal directions")
+	hs.previewTab(previewHist)
+	mustContain(t, hs.view(), "petal_width_cm", "sepal_length_cm by class", "versicolor")
+
+	hs = newHarness(t, Options{Data: "cubic"}, 120, 40)
+	mustContain(t, hs.view(), "y against x0 · by y")
+}
+
+// Rows of large data page past the first thousand.
+func TestRowsPage(t *testing.T) {
+	hs := newHarness(t, Options{Data: "digits"}, 120, 40)
+	hs.previewTab(previewRows)
+	mustContain(t, hs.view(), "rows 1-1000 of 1797")
+	hs.press("]")
+	mustContain(t, hs.view(), "rows 1001-1797 of 1797")
+	hs.press("[")
+	mustContain(t, hs.view(), "rows 1-1000 of 1797")
+}

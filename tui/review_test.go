@@ -80,11 +80,11 @@ func TestDataFileWithHugeTarget(t *testing.T) {
 	if hs.a.data.ds == nil || hs.a.data.ds.Task != datasets.Regression {
 		t.Fatalf("dataset %+v, err %v", hs.a.data.ds, hs.a.data.dsErr)
 	}
-	hs.press("esc") // the start-up load went on to the models: back to the preview
+	// Data alone: the start-up load stays on the preview.
 	if hs.a.cur != screenData || hs.a.data.focus != focusPreview {
 		t.Fatalf("screen %v, focus %v", hs.a.cur, hs.a.data.focus)
 	}
-	hs.press("tab", "tab") // Balance
+	hs.previewTab(previewBalance)
 	mustContain(t, hs.view(), "distribution of y", "-1.7e308")
 }
 

@@ -46,6 +46,18 @@ func (hs *harness) pickModel(name string) {
 	hs.t.Fatalf("model %q is not listed for %s", name, hs.a.model.task)
 }
 
+// previewTab moves the data preview's tabs to name.
+func (hs *harness) previewTab(name string) {
+	hs.t.Helper()
+	for range 8 {
+		if hs.a.data.tabs.ActiveName() == name {
+			return
+		}
+		hs.press("tab")
+	}
+	hs.t.Fatalf("no preview tab %q", name)
+}
+
 // focusParam moves the form's focus to the named field.
 func (hs *harness) focusParam(name string) {
 	hs.t.Helper()
@@ -92,9 +104,10 @@ func TestDataPreviewAndTarget(t *testing.T) {
 	// Rows and balance.
 	hs.press("up", "up", "end")
 	hs.a.data.cols.SetCursor(4)
-	hs.press("s", "tab")
+	hs.press("s")
+	hs.previewTab(previewRows)
 	mustContain(t, hs.view(), "5.1", "setosa", "columns 1-5 of 5")
-	hs.press("tab")
+	hs.previewTab(previewBalance)
 	mustContain(t, hs.view(), "class balance", "versicolor", "50")
 	// enter uses it.
 	hs.press("enter")
@@ -214,6 +227,7 @@ func TestModelsFilteredByTask(t *testing.T) {
 		{"iris", []string{"logistic", "gnb", "tuitest_crash"}, []string{"linear", "ridge"}},
 	} {
 		hs := newHarness(t, Options{Data: tc.data}, 120, 40)
+		hs.press("enter") // from the data's preview on to the models
 		v := hs.view()
 		if hs.a.cur != screenModel {
 			t.Fatalf("%s: start-up with data only is on screen %v", tc.data, hs.a.cur)

@@ -138,3 +138,20 @@ func TestRowsPage(t *testing.T) {
 	hs.press("[")
 	mustContain(t, hs.view(), "rows 1-1000 of 1797")
 }
+
+// Views: regression with one feature shows the fitted curve over the
+// points (cubic with a degree-3 least squares).
+func TestFittedCurve(t *testing.T) {
+	hs := newHarness(t, Options{Data: "cubic", Model: "linear", Params: map[string]string{"degree": "3"}, Train: true}, 120, 40)
+	if hs.a.cur != screenResults {
+		t.Fatalf("screen %v", hs.a.cur)
+	}
+	for range 3 {
+		hs.press("tab")
+	}
+	v := hs.view()
+	mustContain(t, v, "[Fit]", "the curve least squares fitted", "━")
+	if strings.Count(v, "━") < 60 {
+		t.Errorf("the curve should span the plot:\n%s", v)
+	}
+}

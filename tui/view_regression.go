@@ -3,8 +3,11 @@ package tui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/inspect"
+	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -13,6 +16,25 @@ func init() {
 		res := r.Result
 		return res != nil && r.Task() == datasets.Regression && len(res.Actual) > 0 && len(res.Actual) == len(res.Predicted)
 	}
+	// One feature: the data and the fitted function over them.
+	registerView(viewSpec{name: "Fit", order: 49,
+		needs: func(r *runRecord) bool {
+			return regression(r) && len(r.Dataset.Features) == 1 && r.Dataset.Features[0].Kind == datasets.Numeric &&
+				r.Result.Fitted != nil
+		},
+		make: func(env viewEnv, r *runRecord) resultView {
+			d, res := r.Dataset, r.Result
+			sc := widgets.NewScatter(env.c.styles)
+			sc.SetPoints(mat.Col(nil, 0, d.X), d.Y, nil)
+			sc.SetAxes(d.Features[0].Name, d.Target.Name)
+			title := "the points and the curve " + r.Spec.Title + " fitted (on " + res.FittedOn + ")"
+			if xs, ys, err := inspect.Curve(d, res.Fitted, res.Prep, 400); err == nil {
+				sc.SetCurve(xs, ys)
+			} else {
+				title = "no curve: " + err.Error()
+			}
+			return &scatterView{m: sc, title: title, st: env.c.styles}
+		}})
 	registerView(viewSpec{name: "Predicted vs actual", order: 50, needs: regression,
 		make: func(env viewEnv, r *runRecord) resultView {
 			sc := widgets.NewScatter(env.c.styles)
@@ -36,8 +58,12 @@ func init() {
 		}})
 }
 
-// scatterView is a scatter plot of a run's numbers.
-type scatterView struct{ m widgets.Scatter }
+// scatterView is a scatter plot of a run's numbers, with an optional title.
+type scatterView struct {
+	m     widgets.Scatter
+	title string
+	st    *themes.Styles
+}
 
 func (v *scatterView) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
@@ -46,6 +72,17 @@ func (v *scatterView) Update(msg tea.Msg) tea.Cmd {
 	}
 	return cmd
 }
-func (v *scatterView) View() string        { return v.m.View() }
-func (v *scatterView) SetSize(w, h int)    { v.m.SetSize(w, h) }
+func (v *scatterView) View() string {
+	if v.title == "" {
+		return v.m.View()
+	}
+	return v.st.Muted.Render(" "+v.title) + "\n" + v.m.View()
+}
+
+func (v *scatterView) SetSize(w, h int) {
+	if v.title != "" {
+		h--
+	}
+	v.m.SetSize(w, h)
+}
 func (v *scatterView) Keys() []key.Binding { return v.m.KeyMap.ShortHelp() }

@@ -361,3 +361,41 @@ func pad(lo, hi float64) (float64, float64) {
 	m := 0.05 * (hi - lo)
 	return lo - m, hi + m
 }
+
+// Curve is a regression's fitted function of its one numeric feature:
+// model (fitted on rows prepared by prep) evaluated at n evenly spaced
+// values over the feature's range, so that a cubic or a sine fit can be
+// seen over its points.
+func Curve(d *datasets.Dataset, model engine.Model, prep *datasets.Prep, n int) (xs, ys []float64, err error) {
+	if len(d.Features) != 1 || d.Features[0].Kind != datasets.Numeric {
+		return nil, nil, errors.New("a fitted curve needs exactly one numeric feature")
+	}
+	pm, ok := model.(engine.Predictor)
+	if !ok {
+		return nil, nil, errors.New("the model does not predict new rows")
+	}
+	col := mat.Col(nil, 0, d.X)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range col {
+		if !math.IsNaN(v) {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if !(hi > lo) || n < 2 {
+		return nil, nil, errors.New("the feature has no range to draw a curve over")
+	}
+	xs = make([]float64, n)
+	for i := range xs {
+		xs[i] = lo + (hi-lo)*float64(i)/float64(n-1)
+	}
+	X := mat.NewDense(n, 1, append([]float64(nil), xs...))
+	if prep != nil {
+		if X, err = prep.Apply(X); err != nil {
+			return nil, nil, err
+		}
+	}
+	if ys, err = pm.Predict(X); err != nil {
+		return nil, nil, err
+	}
+	return xs, ys, nil
+}

@@ -69,6 +69,7 @@ type Scatter struct {
 	fixed          bool
 	fb             Bounds
 	identity, zero bool
+	curveX, curveY []float64
 	w, h           int
 }
 
@@ -161,6 +162,13 @@ func (s *Scatter) SetBounds(xmin, xmax, ymin, ymax float64) {
 // SetGuides draws the identity line y = x (predicted vs actual) and/or the
 // zero line y = 0 (residuals).
 func (s *Scatter) SetGuides(identity, zero bool) { s.identity, s.zero = identity, zero }
+
+// SetCurve draws a function over the points: y = f(x) at increasing xs
+// (a fitted regression), joined column by column; nil removes it.
+func (s *Scatter) SetCurve(xs, ys []float64) {
+	n := min(len(xs), len(ys))
+	s.curveX, s.curveY = append([]float64(nil), xs[:n]...), append([]float64(nil), ys[:n]...)
+}
 
 // SetSize sets the size of the canvas, axes and legend included.
 func (s *Scatter) SetSize(w, h int) { s.w, s.h = w, h }
@@ -368,6 +376,35 @@ func (s Scatter) View() string {
 			}
 		}
 	}
+	// The curve, under the points.
+	if len(s.curveX) > 1 {
+		curve := styleFor(st.SeriesStyle(1).Bold(true), -5, false, -1)
+		prev := -1
+		for c := 0; c < g.pw; c++ {
+			x, _ := b.Center(c, 0)
+			y, ok := interpolate(s.curveX, s.curveY, x)
+			if !ok {
+				prev = -1
+				continue
+			}
+			r, ok := row(y)
+			if !ok {
+				prev = -1
+				continue
+			}
+			if prev >= 0 && absInt(r-prev) > 1 { // steep: join the rows
+				step := 1
+				if r < prev {
+					step = -1
+				}
+				for k := prev + step; k != r; k += step {
+					cv.set(c, k, "┃", curve)
+				}
+			}
+			cv.set(c, r, "━", curve)
+			prev = r
+		}
+	}
 	// Points: unmarked first, then marked on top; on large data an evenly
 	// spread subset.
 	for pass := 0; pass < 2; pass++ {
@@ -520,4 +557,26 @@ func (s Scatter) legend(stride, maxLines int) []string {
 		lines = append(lines, b.String())
 	}
 	return lines
+}
+
+// interpolate is f(x) on the polyline (xs, ys), xs increasing; ok is false
+// outside it or where f is not finite.
+func interpolate(xs, ys []float64, x float64) (float64, bool) {
+	i := sort.SearchFloat64s(xs, x)
+	switch {
+	case i == 0 && x == xs[0]:
+		return ys[0], finite(ys[0])
+	case i == 0 || i >= len(xs):
+		return 0, false
+	}
+	t := (x - xs[i-1]) / (xs[i] - xs[i-1])
+	y := ys[i-1] + t*(ys[i]-ys[i-1])
+	return y, finite(y)
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
 }

@@ -117,7 +117,11 @@ func writeMetrics(out io.Writer, r *runs.Record) {
 		}
 		row := []string{k, value}
 		if len(res.Std) > 0 {
-			row = append(row, num(res.Std[k]))
+			sd, ok := res.Std[k]
+			if !ok { // leave-one-out has a spread only for per-row metrics
+				sd = math.NaN()
+			}
+			row = append(row, num(sd))
 		}
 		b, ok := res.Baseline[k]
 		if !ok {

@@ -35,6 +35,10 @@ func defaultParamsKeys() paramsKeys {
 	}
 }
 
+// looWarnRows is the size above which choosing leave-one-out is a warning
+// (as engine/eval warns after the run).
+const looWarnRows = 500
+
 // Evaluation methods offered by the form.
 const (
 	evalHoldout = "hold-out"
@@ -528,6 +532,16 @@ func (s *paramsScreen) View() string {
 		out = append(out, " "+st.Error.Render(clip(cur.err.Error(), w-2)))
 	default:
 		out = append(out, st.Muted.Render(" enter trains with these settings"))
+	}
+	if o, err := s.options(); err == nil && o.LOO && s.ds != nil && s.ds.Task.Supervised() {
+		// Leave-one-out is one fit per row: say how many before they start.
+		n := s.ds.Rows()
+		msg := fmt.Sprintf(" leave-one-out fits the model %d times, once per row (and once more on all rows)", n)
+		if n > looWarnRows {
+			out = append(out, st.Warn.Render(clip("⚠"+msg+": k-fold CV is far quicker", w-1)))
+		} else {
+			out = append(out, st.Muted.Render(clip(msg, w)))
+		}
 	}
 	return strings.Join(out, "\n")
 }

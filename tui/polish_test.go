@@ -155,3 +155,37 @@ func TestFittedCurve(t *testing.T) {
 		t.Errorf("the curve should span the plot:\n%s", v)
 	}
 }
+
+// Defect 1: leave-one-out showed a baseline AUC of 0, no spread and no
+// per-fold figures, and no warning before 1,797 fits on digits.
+func TestLeaveOneOutSummary(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "lda", LOO: true, Train: true}, 120, 40)
+	if hs.a.cur != screenResults {
+		t.Fatalf("screen %v", hs.a.cur)
+	}
+	v := hs.view()
+	mustContain(t, v, "pooled", "± rows", "0.140", "per fold (one row each)", "147 rows right, 3 rows wrong")
+	for _, line := range strings.Split(v, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "AUC") && !strings.Contains(line, "0.500") {
+			t.Errorf("baseline AUC should be 0.500: %q", line)
+		}
+	}
+
+	hs = newHarness(t, Options{Data: "digits", Model: "gnb", LOO: true}, 120, 40)
+	mustContain(t, hs.view(), "leave-one-out fits the model 1797 times")
+}
+
+// Defect 8: pooled (all folds together) and per-fold-mean figures appeared
+// side by side unlabelled.
+func TestPooledAndMeanLabelled(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 120, 40)
+	v := hs.view()
+	mustContain(t, v, "mean of 5 folds", "figures mean ± sd of 5 folds")
+	if !strings.Contains(v, " mean ") {
+		t.Errorf("the summary's value column should say mean:\n%s", v)
+	}
+	hs.press("tab") // Confusion
+	mustContain(t, hs.view(), "pooled over the 5 folds' held-out rows (150 rows), not the mean of the folds")
+	hs.press("tab") // ROC
+	mustContain(t, hs.view(), "curves pooled over the 5 folds", "the Summary's AUC is the fold mean")
+}

@@ -270,5 +270,9 @@ func (s *resultsScreen) scoreLine() string {
 		}
 		parts = append(parts, p)
 	}
-	return " " + strings.Join(parts, st.Muted.Render(" · "))
+	lead := ""
+	if f := s.run.figuresShort(); f != "" && len(parts) > 0 {
+		lead = st.Muted.Render(f + ": ")
+	}
+	return " " + lead + strings.Join(parts, st.Muted.Render(" · "))
 }

@@ -74,6 +74,62 @@ func (r *runRecord) cancelNote() string {
 	return fmt.Sprintf("cancelled in fold %d of %d · scores of the %s that finished · every fold's history", r.fold, folds, numfmt.Count(scored, "fold"))
 }
 
+// figures says how the run's metrics were made from its folds (issue 9:
+// pooled and per-fold-mean figures never appear unlabelled): "mean ± sd of
+// 5 folds", "pooled over 150 one-row folds (leave-one-out)", "on the 30
+// held-out rows", or "on all rows" without a split.
+func (r *runRecord) figures() string { return r.describeFigures(false) }
+
+// figuresShort is figures for the headline: "mean of 5 folds", "pooled
+// over 150 rows", "30 held-out rows".
+func (r *runRecord) figuresShort() string { return r.describeFigures(true) }
+
+func (r *runRecord) describeFigures(short bool) string {
+	res := r.Result
+	if res == nil {
+		return ""
+	}
+	if short {
+		switch {
+		case !r.Task().Supervised():
+			return "all " + numfmt.Count(res.Rows, "row")
+		case r.Options.LOO:
+			return "pooled over " + numfmt.Count(len(res.Actual), "row")
+		case len(res.Folds) > 1:
+			return "mean of " + numfmt.Count(len(res.Folds), "fold")
+		case len(res.Folds) == 1:
+			return "1 fold of " + strconv.Itoa(max(r.folds, r.Options.Folds))
+		}
+		return numfmt.Count(len(res.Actual), "held-out row")
+	}
+	switch {
+	case !r.Task().Supervised():
+		return "on all " + numfmt.Count(res.Rows, "row")
+	case r.Options.LOO:
+		return "pooled over " + numfmt.Count(len(res.Actual), "one-row fold") + " (leave-one-out)"
+	case len(res.Folds) > 1:
+		return "mean ± sd of " + numfmt.Count(len(res.Folds), "fold")
+	case len(res.Folds) == 1:
+		return "of the one fold that finished"
+	}
+	return "on the " + numfmt.Count(len(res.Actual), "held-out row")
+}
+
+// pooledNote says what a pooled view (confusion matrix, ROC) is made of
+// when the run's metrics are fold means; "" when they are the same rows.
+func (r *runRecord) pooledNote() string {
+	res := r.Result
+	switch {
+	case res == nil || !r.Task().Supervised():
+		return ""
+	case r.Options.LOO:
+		return "pooled over " + numfmt.Count(len(res.Actual), "one-row fold") + ": every row held out once"
+	case len(res.Folds) > 1:
+		return "pooled over the " + numfmt.Count(len(res.Folds), "fold") + "' held-out rows (" + numfmt.Count(len(res.Actual), "row") + "), not the mean of the folds"
+	}
+	return ""
+}
+
 func (r *runRecord) cancelled() bool {
 	return r.Status == runs.Cancelled || r.Status == runs.Abandoned
 }

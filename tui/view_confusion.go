@@ -4,6 +4,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -14,20 +16,36 @@ func init() {
 		},
 		make: func(env viewEnv, r *runRecord) resultView {
 			res := r.Result
+			note := r.pooledNote()
 			sum := map[string]float64{}
-			for k, v := range res.Metrics {
-				sum[k] = v
+			if note == "" {
+				for k, v := range res.Metrics {
+					sum[k] = v
+				}
+				if b, ok := res.Baseline["accuracy"]; ok {
+					sum["baseline_accuracy"] = b
+				}
+			} else {
+				// The matrix is pooled over the folds: so are the
+				// figures under it (the Summary has the fold means).
+				c := *res.Confusion
+				macro, weighted := metrics.Averages(c)
+				sum["accuracy"] = metrics.Accuracy(res.Actual, res.Predicted)
+				sum["macro_f1"], sum["weighted_f1"] = macro.F1, weighted.F1
+				sum["kappa"], sum["mcc"] = metrics.CohenKappa(c), metrics.MCC(c)
 			}
-			if b, ok := res.Baseline["accuracy"]; ok {
-				sum["baseline_accuracy"] = b
-			}
-			return &confusionView{m: widgets.NewConfusion(*res.Confusion, res.Classes, sum, env.c.styles)}
+			return &confusionView{m: widgets.NewConfusion(*res.Confusion, res.Classes, sum, env.c.styles),
+				note: note, st: env.c.styles}
 		}})
 }
 
 // confusionView is the confusion matrix with per-class precision, recall
-// and F1.
-type confusionView struct{ m widgets.Confusion }
+// and F1, and what it is pooled over.
+type confusionView struct {
+	m    widgets.Confusion
+	note string
+	st   *themes.Styles
+}
 
 func (v *confusionView) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
@@ -36,6 +54,23 @@ func (v *confusionView) Update(msg tea.Msg) tea.Cmd {
 	}
 	return cmd
 }
-func (v *confusionView) View() string        { return v.m.View() }
-func (v *confusionView) SetSize(w, h int)    { v.m.SetSize(w, h) }
+func (v *confusionView) View() string { return withNote(v.st, v.note, v.m.View()) }
+
+func (v *confusionView) SetSize(w, h int)    { v.m.SetSize(w, h-noteLines(v.note)) }
 func (v *confusionView) Keys() []key.Binding { return v.m.KeyMap.ShortHelp() }
+
+// withNote puts a muted line above a view; none when note is empty.
+func withNote(st *themes.Styles, note, body string) string {
+	if note == "" {
+		return body
+	}
+	return st.Muted.Render(" "+note) + "\n" + body
+}
+
+// noteLines is the height withNote adds.
+func noteLines(note string) int {
+	if note == "" {
+		return 0
+	}
+	return 1
+}

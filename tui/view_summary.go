@@ -3,11 +3,13 @@ package tui
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
 )
@@ -39,9 +41,17 @@ func (v *summaryView) View() string {
 	task := r.Task()
 	var left []string
 	cv := res != nil && len(res.Folds) > 1
-	head := fmt.Sprintf("%-18s %10s %10s", "metric", "value", "baseline")
-	if cv {
-		head += fmt.Sprintf(" %10s", "± folds")
+	loo := res != nil && r.Options.LOO && len(res.Std) > 0
+	valueHead, sdHead := "value", "± folds"
+	switch {
+	case cv:
+		valueHead = "mean"
+	case loo:
+		valueHead, sdHead = "pooled", "± rows"
+	}
+	head := fmt.Sprintf("%-18s %10s %10s", "metric", valueHead, "baseline")
+	if cv || loo {
+		head += fmt.Sprintf(" %10s", sdHead)
 	}
 	left = append(left, st.Header.Render(head))
 	if res != nil {
@@ -61,18 +71,22 @@ func (v *summaryView) View() string {
 			if hasBase {
 				bs = numfmt.Score(base)
 			}
-			if x, ok := res.Std[k]; ok && cv {
+			if x, ok := res.Std[k]; ok && (cv || loo) {
 				sd = numfmt.Score(x)
 			}
 			line := st.Text.Render(fmt.Sprintf("%-18s ", clip(info.Label, 18))) +
 				vs.Render(fmt.Sprintf("%10s", info.Format(val))) + st.Muted.Render(fmt.Sprintf(" %10s", bs))
-			if cv {
+			if cv || loo {
 				line += st.Muted.Render(fmt.Sprintf(" %10s", sd))
 			}
 			left = append(left, line)
 		}
 		if len(res.Metrics) == 0 {
 			left = append(left, st.Muted.Render("no scores (the run did not finish)"))
+		} else if f := r.figures(); f != "" {
+			for _, l := range strings.Split(wrap("figures "+f+"; the baseline's alike", 50), "\n") {
+				left = append(left, st.Muted.Render(l))
+			}
 		}
 	}
 	var right []string
@@ -117,6 +131,11 @@ func (v *summaryView) View() string {
 				kv(label, line)
 			}
 		}
+	}
+	// Per-fold figures under leave-one-out: each fold is one row.
+	if loo {
+		left = append(left, "", st.Header.Render("per fold (one row each)"))
+		left = append(left, st.Text.Render(clip(looFigures(r), 52)))
 	}
 	// Per-fold scores under cross-validation.
 	if cv {
@@ -178,4 +197,29 @@ func wrapItems(items []string, w int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// looFigures sums up leave-one-out's one-row folds: how many rows were
+// predicted right (a classifier), or how large the per-row errors are (a
+// regressor).
+func looFigures(r *runRecord) string {
+	res := r.Result
+	n := len(res.Actual)
+	if r.Task() == datasets.Classification {
+		right := 0
+		for i := range res.Actual {
+			if res.Actual[i] == res.Predicted[i] {
+				right++
+			}
+		}
+		return fmt.Sprintf("%s right, %s wrong", numfmt.Count(right, "row"), numfmt.Count(n-right, "row"))
+	}
+	errs := make([]float64, n)
+	for i := range errs {
+		errs[i] = math.Abs(res.Actual[i] - res.Predicted[i])
+	}
+	sort.Float64s(errs)
+	q := func(p float64) float64 { return errs[min(int(p*float64(n)), n-1)] }
+	return fmt.Sprintf("absolute error: median %s · 90%% below %s · largest %s",
+		numfmt.Score(q(0.5)), numfmt.Score(q(0.9)), numfmt.Score(errs[n-1]))
 }

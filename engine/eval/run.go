@@ -417,6 +417,16 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 		} else {
 			res.Metrics = rn.metricsOf(all.actual, all.pred, all.scores, all.proba)
 			res.Baseline = rn.baseMetrics(all, res.Metrics)
+			if rn.opt.LOO {
+				res.Std = looSpread(rn.task, all.actual, all.pred)
+				// Each fold's baseline scores every row with its training
+				// part's class prior, which is lowest for the row's own
+				// class: pooled, those scores rank every row wrong (AUC 0).
+				// A constant score ranks nothing: its AUC is 0.5.
+				if _, ok := res.Baseline["auc"]; ok {
+					res.Baseline["auc"] = 0.5
+				}
+			}
 		}
 		if classify {
 			c := metrics.ConfusionMatrix(all.actual, all.pred, d.Classes)
@@ -640,6 +650,33 @@ func (rn *runner) baseMetrics(one fitted, model map[string]float64) map[string]f
 		}
 	}
 	return b
+}
+
+// looSpread is the sample standard deviation over leave-one-out's
+// one-row folds of the metrics a single row defines: right or wrong
+// (accuracy, error) for a classifier, the absolute and squared error (MAE,
+// MSE) for a regressor. The pooled metrics are the means of those.
+func looSpread(task datasets.Task, actual, pred []float64) map[string]float64 {
+	n := len(actual)
+	if n < 2 {
+		return nil
+	}
+	a, b := make([]float64, n), make([]float64, n)
+	for i := range actual {
+		d := pred[i] - actual[i]
+		if task == datasets.Classification {
+			if d == 0 {
+				a[i] = 1
+			}
+			continue
+		}
+		a[i], b[i] = math.Abs(d), d*d
+	}
+	if task == datasets.Classification {
+		sd := stat.StdDev(a, nil)
+		return map[string]float64{"accuracy": sd, "error": sd}
+	}
+	return map[string]float64{"mae": stat.StdDev(a, nil), "mse": stat.StdDev(b, nil)}
 }
 
 // meanStd averages per-fold metrics; the spread is the sample standard

@@ -190,6 +190,48 @@ func TestLeaveOneOut(t *testing.T) {
 	if res.Baseline["accuracy"] != 0 {
 		t.Errorf("LOO baseline accuracy %v, want 0", res.Baseline["accuracy"])
 	}
+	// Issue 9, defect 1: the spread over the one-row folds (right = 1,
+	// wrong = 0), and a constant baseline's AUC of 0.5, not 0.
+	right := make([]float64, len(res.Actual))
+	for i := range right {
+		if res.Actual[i] == res.Predicted[i] {
+			right[i] = 1
+		}
+	}
+	if sd := stat.StdDev(right, nil); math.Abs(res.Std["accuracy"]-sd) > 1e-12 || res.Std["error"] != res.Std["accuracy"] {
+		t.Errorf("LOO std %v, want accuracy and error %v", res.Std, sd)
+	}
+	if b, ok := res.Baseline["auc"]; ok && b != 0.5 {
+		t.Errorf("LOO baseline AUC %v, want 0.5 (a constant score)", b)
+	}
+}
+
+// Issue 9, defect 1: iris under leave-one-out has AUC and a baseline AUC
+// of 0.5; a regression has the spread of its per-row errors.
+func TestLeaveOneOutSpreadAndBaselineAUC(t *testing.T) {
+	d := openDataset(t, "iris")
+	spec, err := engine.Lookup("evalfake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), d, spec, nil, Options{LOO: true, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := res.Baseline["auc"]; !ok || b != 0.5 {
+		t.Errorf("baseline AUC %v (present %v), want 0.5", b, ok)
+	}
+	r := run(t, linear(40, 1), "evalfake", nil, Options{LOO: true})
+	abs := make([]float64, len(r.Actual))
+	for i := range abs {
+		abs[i] = math.Abs(r.Actual[i] - r.Predicted[i])
+	}
+	if sd := stat.StdDev(abs, nil); math.Abs(r.Std["mae"]-sd) > 1e-9 {
+		t.Errorf("LOO regression: std of MAE %v, want %v", r.Std["mae"], sd)
+	}
+	if _, ok := r.Std["r2"]; ok {
+		t.Error("R² has no per-row spread")
+	}
 }
 
 func TestRegression(t *testing.T) {

@@ -189,3 +189,17 @@ func TestPooledAndMeanLabelled(t *testing.T) {
 	hs.press("tab") // ROC
 	mustContain(t, hs.view(), "curves pooled over the 5 folds", "the Summary's AUC is the fold mean")
 }
+
+// Defect 9: "better" only beyond the folds' noise.
+func TestRunsVerdictsAllowForNoise(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 140, 40)
+	hs.press("R")
+	mustContain(t, hs.view(), "better")
+	hs = newHarness(t, Options{Data: "diabetes", Model: "linear", Train: true}, 140, 40)
+	hs.press("R")
+	v := hs.view()
+	mustContain(t, v, "no spread")
+	if strings.Contains(v, "better") {
+		t.Errorf("one hold-out's R² cannot be called better than the baseline's:\n%s", v)
+	}
+}

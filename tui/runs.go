@@ -370,7 +370,7 @@ func (s *runsScreen) rebuild() {
 		{Title: "score", Width: scoreW}, {Title: "time", Width: 6},
 	}
 	if wide {
-		cols = append(cols, table.Column{Title: "vs baseline", Width: 11})
+		cols = append(cols, table.Column{Title: "vs baseline", Width: 12})
 	}
 	used := 0
 	for _, c := range cols {
@@ -405,14 +405,8 @@ func (s *runsScreen) rebuild() {
 		}
 		vs := r.status()
 		if r.Done() && r.Err == nil && !math.IsNaN(v) && !math.IsNaN(base) {
-			switch {
-			case metrics.Lookup(name).Compare(v, base) > 0:
-				vs = "better"
-			case v == base:
-				vs = "same"
-			default:
-				vs = "worse"
-			}
+			// Better or worse only beyond the folds' noise.
+			vs = runs.VersusBaseline(name, r.Record).String()
 		}
 		t := "–"
 		if r.Done() {
@@ -522,18 +516,28 @@ func (s *runsScreen) compareView() string {
 		}
 		return math.NaN()
 	}
+	same := len(splitDiffs(a, b)) == 0
 	for _, k := range keys {
 		x, y := get(a, k), get(b, k)
 		sx, sy := st.Text, st.Text
+		verdict := ""
 		if !math.IsNaN(x) && !math.IsNaN(y) && x != y {
-			if metrics.Lookup(k).Compare(x, y) > 0 {
+			// Marked better only beyond the folds' noise (the corrected
+			// resampled t-test on identical folds).
+			switch v := runs.Versus(k, a.Record, b.Record, same); v {
+			case runs.Better:
 				sx, sy = st.Good, st.Muted
-			} else {
+			case runs.Worse:
 				sx, sy = st.Muted, st.Good
+			case runs.Tie:
+				verdict = "≈ within noise"
+			default:
+				verdict = "? no spread"
 			}
 		}
-		lines = append(lines, row(metrics.Lookup(k).Label, numfmt.Score(x), numfmt.Score(y), sx, sy))
+		lines = append(lines, row(metrics.Lookup(k).Label, numfmt.Score(x), numfmt.Score(y), sx, sy)+st.Muted.Render(verdict))
 	}
+	lines = append(lines, "", st.Muted.Render(clip(" green: better beyond the folds' noise (corrected resampled t-test, 5%); ≈: within noise; ?: one hold-out has no spread to judge by", s.w)))
 	if diff := splitDiffs(a, b); len(diff) == 0 {
 		lines = append(lines, "", st.Muted.Render(" same data, target, task, evaluation and seed: identical splits, a fair comparison"))
 	} else {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // description is what `tealab describe --json` prints.
@@ -116,9 +117,9 @@ func runDescribe(args []string, out io.Writer) error {
 	if *asJSON {
 		return writeJSON(out, desc)
 	}
-	fmt.Fprintf(out, "%s — %d rows, %d features, %s\nsource: %s\n", desc.Name, desc.Rows, len(desc.Features), desc.Task, desc.Source)
+	fmt.Fprintf(out, "%s — %s, %s, %s\nsource: %s\n", desc.Name, numfmt.Count(desc.Rows, "row"), numfmt.Count(len(desc.Features), "feature"), desc.Task, desc.Source)
 	if desc.Dropped > 0 {
-		fmt.Fprintf(out, "dropped %d rows whose target is missing\n", desc.Dropped)
+		fmt.Fprintf(out, "dropped %s whose target is missing\n", numfmt.Count(desc.Dropped, "row"))
 	}
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)

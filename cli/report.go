@@ -83,9 +83,9 @@ func writeHeader(out io.Writer, r *runs.Record) {
 		title += " (" + desc + ")"
 	}
 	fmt.Fprintf(out, "%s · %s · %s · seed %d\n", res.Dataset, title, res.Eval, res.Seed)
-	shape := fmt.Sprintf("%d rows · %d features · %s", res.Rows, res.Features, res.Task)
+	shape := numfmt.Count(res.Rows, "row") + " · " + numfmt.Count(res.Features, "feature") + " · " + res.Task
 	if r.Task() == datasets.Classification && r.Dataset != nil {
-		shape += fmt.Sprintf(" (%d classes)", len(r.Dataset.Classes))
+		shape += " (" + numfmt.Count(len(r.Dataset.Classes), "class") + ")"
 	}
 	if res.FittedOn != "" {
 		shape += " · model shown fitted on " + res.FittedOn

@@ -1015,7 +1015,7 @@ func (s *dataScreen) previewView(w, h int) string {
 			return panel(st, "Files", strings.Join(b, "\n"), w, h, false)
 		}
 		b = append(b, st.Text.Render(wrap(e.Summary, iw)), "")
-		b = append(b, st.Muted.Render(fmt.Sprintf("%d rows · %d features · %s", e.Rows, e.Cols, e.Task)))
+		b = append(b, st.Muted.Render(numfmt.Count(e.Rows, "row")+" · "+numfmt.Count(e.Cols, "feature")+" · "+e.Task.String()))
 		if fs := s.knobs[e.Name]; len(fs) > 0 {
 			b = append(b, "", st.Header.Render("Knobs"))
 			for i, f := range fs {
@@ -1048,7 +1048,7 @@ func (s *dataScreen) previewView(w, h int) string {
 	t := s.table
 	var b []string
 	b = append(b, top...)
-	info := fmt.Sprintf("%d rows × %d columns", t.Rows(), len(t.Columns))
+	info := numfmt.Count(t.Rows(), "row") + " × " + numfmt.Count(len(t.Columns), "column")
 	switch {
 	case s.dsErr != nil:
 		b = append(b, st.Text.Render(info), st.Error.Render(clip(s.dsErr.Error(), iw)))
@@ -1056,10 +1056,10 @@ func (s *dataScreen) previewView(w, h int) string {
 		b = append(b, st.Text.Render(info), st.Text.Render("no target: clustering"))
 	default:
 		if s.ds.Task == datasets.Classification {
-			info += fmt.Sprintf(" · %d classes", len(s.ds.Classes))
+			info += " · " + numfmt.Count(len(s.ds.Classes), "class")
 		}
 		if s.ds.Dropped > 0 {
-			info += fmt.Sprintf(" · %d rows without a target dropped", s.ds.Dropped)
+			info += " · " + numfmt.Count(s.ds.Dropped, "row") + " without a target dropped"
 		}
 		b = append(b, st.Text.Render(clip(info, iw)),
 			st.Text.Render(clip("target "+s.ds.Target.Name+" · "+s.ds.Task.String(), iw)))

@@ -7,9 +7,11 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 )
 
 type modelKeys struct {
@@ -96,7 +98,7 @@ func (s *modelScreen) FullHelp() [][]key.Binding {
 }
 
 func (s *modelScreen) headerInfo() string {
-	return fmt.Sprintf("%d models for %s", len(s.specs), s.task)
+	return numfmt.Count(len(s.specs), "model") + " for " + s.task.String()
 }
 
 func (s *modelScreen) Update(msg tea.Msg) tea.Cmd {
@@ -165,8 +167,13 @@ func (s *modelScreen) View() string {
 	var lines []line
 	fam := ""
 	nameW, titleW, notesW := 14, 26, 24
-	if w < 100 {
+	switch {
+	case w < 100:
 		titleW, notesW = 22, 12
+	case w >= 160:
+		titleW, notesW = 31, 44
+	case w >= 120:
+		titleW = 31
 	}
 	for _, sp := range s.specs {
 		nameW = max(nameW, len(sp.Name)+1)
@@ -181,11 +188,12 @@ func (s *modelScreen) View() string {
 			}
 			lines = append(lines, line{text: st.Header.Render(head), model: -1})
 		}
-		notes := clip(sp.Notes, notesW)
-		left := fmt.Sprintf("%-*s %-*s ", nameW, clip(sp.Name, nameW), titleW, clip(sp.Title, titleW))
-		avail := w - 4 - len([]rune(left)) - len([]rune(notes)) - 2
-		text := left + clip(sp.Summary, max(avail, 0))
-		text = spread(text, notes, w-4)
+		// Columns by display cells (a title cut with … is one cell, three
+		// bytes): name, title, summary, and the notes left-aligned in
+		// their own column.
+		left := fitWidth(clip(sp.Name, nameW), nameW) + " " + fitWidth(clip(sp.Title, titleW), titleW) + " "
+		sumW := max(w-4-ansi.StringWidth(left)-notesW-2, 0)
+		text := left + fitWidth(clip(sp.Summary, sumW), sumW) + "  " + fitWidth(clip(sp.Notes, notesW), notesW)
 		if i == s.cursor {
 			lines = append(lines, line{text: " " + st.SelectedRow.Render("▸ "+text), model: i})
 		} else {
@@ -231,9 +239,16 @@ func (s *modelScreen) detail(sp *engine.Spec, w, h int) string {
 	if len(sp.Params) == 0 {
 		b = append(b, st.Muted.Render("no hyperparameters"))
 	}
+	nameW, defW, rngW := 8, 7, 10
 	for _, p := range sp.Params {
-		def := engine.Format(p.Default)
-		b = append(b, clip(fmt.Sprintf("%-16s %-10s %-26s %s", p.Name, def, p.Range(), p.Help), w-4))
+		nameW = max(nameW, ansi.StringWidth(p.Name))
+		defW = max(defW, ansi.StringWidth(engine.Format(p.Default)))
+		rngW = max(rngW, ansi.StringWidth(p.Range()))
+	}
+	nameW, defW, rngW = min(nameW, 18), min(defW, 12), min(rngW, 30)
+	for _, p := range sp.Params {
+		b = append(b, clip(fitWidth(clip(p.Name, nameW), nameW)+" "+fitWidth(clip(engine.Format(p.Default), defW), defW)+" "+
+			fitWidth(clip(p.Range(), rngW), rngW)+"  "+p.Help, w-4))
 	}
 	if len(b) > h-2 {
 		more := len(b) - (h - 3)

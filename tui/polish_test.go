@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The tests of issue 9: each defect of the walkthrough, reproduced.
@@ -201,5 +203,53 @@ func TestRunsVerdictsAllowForNoise(t *testing.T) {
 	mustContain(t, v, "no spread")
 	if strings.Contains(v, "better") {
 		t.Errorf("one hold-out's R² cannot be called better than the baseline's:\n%s", v)
+	}
+}
+
+// Defect 12: plurals ("1 features", "1 folds").
+func TestPlurals(t *testing.T) {
+	hs := newHarness(t, Options{Data: "cubic", Model: "linear", Train: true}, 120, 40)
+	v := hs.view()
+	mustContain(t, v, "(100 rows, 1 feature)")
+	if strings.Contains(v, "1 features") {
+		t.Errorf("'1 features':\n%s", v)
+	}
+	hs.press("R")
+	mustContain(t, hs.view(), "Runs (1)")
+}
+
+// Defect 5: the model list's columns were misaligned (padding counted
+// bytes, and a title cut with … is three bytes for one cell).
+func TestModelColumnsAligned(t *testing.T) {
+	for _, w := range []int{80, 120, 200} {
+		hs := newHarness(t, Options{Data: "iris"}, w, 40)
+		hs.press("enter")
+		// The notes column starts at the same cell on every model line.
+		col := -1
+		for _, sp := range hs.a.model.specs {
+			for _, line := range strings.Split(hs.view(), "\n") {
+				if !strings.Contains(line, " "+sp.Name+" ") || strings.Contains(line, "╭") {
+					continue
+				}
+				notes := sp.Notes
+				if i := strings.Index(notes, " "); i > 0 {
+					notes = notes[:i]
+				}
+				i := strings.Index(line, notes)
+				if i < 0 {
+					continue
+				}
+				c := ansi.StringWidth(line[:i])
+				if col < 0 {
+					col = c
+				} else if c != col {
+					t.Errorf("%d columns: %s's notes start at cell %d, others at %d:\n%s", w, sp.Name, c, col, line)
+				}
+				break
+			}
+		}
+		if col < 0 {
+			t.Errorf("%d columns: no notes column found", w)
+		}
 	}
 }

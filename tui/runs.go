@@ -267,7 +267,7 @@ func (s *runsScreen) FullHelp() [][]key.Binding {
 }
 
 func (s *runsScreen) headerInfo() string {
-	return fmt.Sprintf("%d runs", len(s.runs))
+	return numfmt.Count(len(s.runs), "run")
 }
 
 func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {

@@ -94,7 +94,7 @@ func (v *summaryView) View() string {
 		right = append(right, st.Muted.Render(fmt.Sprintf("%-12s ", k))+st.Text.Render(val))
 	}
 	d := r.Dataset
-	kv("dataset", fmt.Sprintf("%s (%d rows, %d features)", d.Name, d.Rows(), len(d.Features)))
+	kv("dataset", d.Name+" ("+numfmt.Count(d.Rows(), "row")+", "+numfmt.Count(len(d.Features), "feature")+")")
 	switch {
 	case d.Target == nil:
 		kv("target", "none · "+task.String())
@@ -120,7 +120,7 @@ func (v *summaryView) View() string {
 	if res != nil {
 		kv("fit time", numfmt.Seconds(res.FitSecs)+" (wall "+numfmt.Seconds(r.Wall.Seconds())+")")
 		if f := res.PreparedFeatures(); f != nil && len(f) != len(d.Features) {
-			kv("model saw", fmt.Sprintf("%d features after preprocessing", len(f)))
+			kv("model saw", numfmt.Count(len(f), "feature")+" after preprocessing")
 		}
 		if res.FittedOn != "" {
 			for i, line := range strings.Split(wrap(res.FittedOn, 44), "\n") {

@@ -740,3 +740,41 @@ func TestGhostsDrawnWithoutLegend(t *testing.T) {
 		t.Errorf("the ghost's values should count in the range:\n%s", v)
 	}
 }
+
+// Issue 9, defect 5: x-axis labels collided at narrow widths ("FPR0.5").
+// At every width, every word under an axis is a whole label.
+func TestAxisLabelsNeverTouch(t *testing.T) {
+	valid := map[string]bool{"0": true, "0.5": true, "1": true, "FPR": true}
+	for w := 8; w <= 60; w++ {
+		r := NewROC(irisROC(), asciiStyles())
+		r.SetSize(w, 14)
+		lines := strings.Split(ansi.Strip(r.View()), "\n")
+		for i, l := range lines {
+			if !strings.Contains(l, "└") || i+1 >= len(lines) {
+				continue
+			}
+			for _, tok := range strings.Fields(lines[i+1]) {
+				if !valid[tok] {
+					t.Errorf("ROC at width %d: labels run together: %q", w, lines[i+1])
+				}
+			}
+		}
+	}
+	for _, unit := range []string{"", "epoch", "iteration"} {
+		for n := 1; n < 200000; n = n*3 + 1 {
+			for pw := 2; pw < 70; pw++ {
+				ticks := xTicks(1, float64(n), pw, true)
+				line, _ := xLabels(ticks, 8, pw+8, unit)
+				ok := map[string]bool{unit: true}
+				for _, tk := range ticks {
+					ok[tk.label] = true
+				}
+				for _, tok := range strings.Fields(line) {
+					if !ok[tok] {
+						t.Fatalf("line chart, %d steps over %d columns: labels run together: %q", n, pw, line)
+					}
+				}
+			}
+		}
+	}
+}

@@ -262,9 +262,13 @@ func (r ROC) View() string {
 			}
 		}
 	}
+	// Labels keep a space between them at any width: 0.5 from 10
+	// columns, the axis name from 20.
 	put(gutter-1, "0")
-	if pw >= 12 {
+	if pw >= 10 {
 		put(gutter+pw/2-1, "0.5")
+	}
+	if pw >= 20 {
 		put(gutter+pw/4-1, "FPR")
 	}
 	put(gutter+pw-1, "1")

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tealab/tealab/tui/widgets"
 )
 
 // The tests of issue 9: each defect of the walkthrough, reproduced.
@@ -252,4 +254,24 @@ func TestModelColumnsAligned(t *testing.T) {
 			t.Errorf("%d columns: no notes column found", w)
 		}
 	}
+}
+
+// Defect 6: the map flooded with × on large data, and on digits the
+// legend lost its symbols.
+func TestMapOnDigits(t *testing.T) {
+	hs := newHarness(t, Options{Data: "digits", Model: "lda", Train: true}, 120, 40)
+	for hs.a.results.tabs.ActiveName() != "Map" {
+		hs.press("tab")
+	}
+	if !hs.runUntil(func() bool { return strings.Contains(hs.view(), "PC1") }) {
+		t.Fatalf("no map:\n%s", hs.view())
+	}
+	v := hs.view()
+	for c := range 10 {
+		mustContain(t, v, widgets.ClassMarker(c)+" "+strconv.Itoa(c))
+	}
+	if n := strings.Count(v, "×"); n > 60 {
+		t.Errorf("%d × marks flood the map:\n%s", n, v)
+	}
+	mustContain(t, v, "misclassified (unmarked: too many)", "points drawn")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
 )
 
@@ -250,6 +251,32 @@ func drawn(i, stride int) bool {
 // Bounds is the data rectangle and plot grid at the current size.
 func (s Scatter) Bounds() Bounds { return s.geometry().b }
 
+// marks counts the marked points.
+func (s Scatter) marks() int {
+	n := 0
+	for _, m := range s.marked {
+		if m {
+			n++
+		}
+	}
+	return n
+}
+
+// markShare is the share of the points that are marked.
+func (s Scatter) markShare() float64 { return float64(s.marks()) / float64(max(len(s.xs), 1)) }
+
+// Above maxMarkShare of the points, and more than maxMarks of them, ×
+// marks would flood the plot: the points then keep their class markers
+// (the region under a point of another class shows the mistake) and the
+// legend says how many are wrong.
+const (
+	maxMarkShare = 0.2
+	maxMarks     = 50
+)
+
+// showMarks reports whether marked points are drawn as ×.
+func (s Scatter) showMarks() bool { return s.marks() <= maxMarks || s.markShare() <= maxMarkShare }
+
 func (s Scatter) anyMarked() bool {
 	for _, m := range s.marked {
 		if m {
@@ -412,7 +439,7 @@ func (s Scatter) View() string {
 			if !drawn(i, g.stride) {
 				continue
 			}
-			marked := i < len(s.marked) && s.marked[i]
+			marked := i < len(s.marked) && s.marked[i] && s.showMarks()
 			if marked != (pass == 1) {
 				continue
 			}
@@ -515,8 +542,11 @@ func (s Scatter) legend(stride, maxLines int) []string {
 		}
 		entries = append(entries, entry{st.ClassStyle(c), ClassMarker(c), name})
 	}
-	if s.anyMarked() {
+	switch {
+	case s.anyMarked() && s.showMarks():
 		entries = append(entries, entry{st.Bad, markedMarker, "misclassified"})
+	case s.anyMarked():
+		entries = append(entries, entry{st.Muted, "", numfmt.Percent(s.markShare()) + " misclassified (unmarked: too many)"})
 	}
 	if stride > 1 {
 		entries = append(entries, entry{st.Muted, "", "1 in " + strconv.Itoa(stride) + " points drawn"})

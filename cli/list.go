@@ -72,6 +72,9 @@ type paramJSON struct {
 	Log     bool     `json:"log,omitempty"`
 	Choices []string `json:"choices,omitempty"`
 	Help    string   `json:"help"`
+	// When: the parameter has an effect only when another has one of
+	// these values, e.g. {"solver": ["gd", "sgd"]}.
+	When map[string][]string `json:"when,omitempty"`
 }
 
 func bound(x float64) *float64 {
@@ -115,6 +118,9 @@ func runModels(args []string, out io.Writer) error {
 				if p.Kind == engine.Int || p.Kind == engine.Float {
 					pj.Min, pj.Max = bound(p.Min), bound(p.Max)
 				}
+				if p.When != nil {
+					pj.When = map[string][]string{p.When.Param: p.When.In}
+				}
 				m.Params = append(m.Params, pj)
 			}
 			list = append(list, m)
@@ -130,7 +136,12 @@ func runModels(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "  %-12s %s — %s [%s; notes %s]\n", s.Name, s.Title, s.Summary, strings.Join(taskNames(s.Tasks), ", "), s.Notes)
 		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		for _, p := range s.Params {
-			fmt.Fprintf(tw, "      %s=%s\t%s\t%s\n", p.Name, engine.Format(p.Default), p.Range(), p.Help)
+			help := p.Help
+			if p.When != nil {
+				_, why := p.AppliesTo(nil)
+				help += " (" + why + ")"
+			}
+			fmt.Fprintf(tw, "      %s=%s\t%s\t%s\n", p.Name, engine.Format(p.Default), p.Range(), help)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

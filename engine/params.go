@@ -38,6 +38,126 @@ type Param struct {
 	Help    string   // one line
 	// Check validates a Text value; nil accepts anything.
 	Check func(string) error
+	// When, if set, is the only case in which the parameter has an
+	// effect (lr only for the gradient solvers): the lab dims it
+	// otherwise and says why. Its value is kept either way.
+	When *Applies
+}
+
+// Applies is "parameter Param has one of the values In" (a Choice or a
+// Bool, spelled as Format spells it).
+type Applies struct {
+	Param string
+	In    []string
+}
+
+// AppliesTo reports whether p has an effect with values v and, when it does
+// not, says why ("only when solver is gd or sgd").
+func (p Param) AppliesTo(v Values) (bool, string) {
+	if p.When == nil {
+		return true, ""
+	}
+	got := Format(v[p.When.Param])
+	for _, want := range p.When.In {
+		if got == want {
+			return true, ""
+		}
+	}
+	in := p.When.In
+	list := in[len(in)-1]
+	if len(in) > 1 {
+		list = strings.Join(in[:len(in)-1], ", ") + " or " + list
+	}
+	return false, "only when " + p.When.Param + " is " + list
+}
+
+// Step moves a numeric value one step up (dir > 0) or down within the
+// parameter's range: by 1 for an integer; along 1, 3, 10, 30... for a
+// parameter explored on a log scale; else by a round twentieth of the
+// range. Other kinds come back unchanged.
+func (p Param) Step(v float64, dir int) float64 {
+	if p.Kind != Int && p.Kind != Float {
+		return v
+	}
+	var next float64
+	switch {
+	case p.Log && v > 0:
+		next = logStep(v, dir)
+	case p.Kind == Int:
+		next = math.Round(v) + float64(sign(dir))
+	default:
+		step := 0.05
+		if !math.IsNaN(p.Min) && !math.IsNaN(p.Max) && p.Max > p.Min {
+			step = roundStep((p.Max - p.Min) / 20)
+		}
+		next = (math.Round(v/step) + float64(sign(dir))) * step
+		next = math.Round(next/step) * step // no float noise: 0.15, not 0.15000000000000002
+		next, _ = strconv.ParseFloat(strconv.FormatFloat(next, 'g', 12, 64), 64)
+	}
+	if p.Kind == Int {
+		next = math.Round(next)
+		if next == math.Round(v) && p.Log { // 1 → 3 → 10 for integers too
+			next += float64(sign(dir))
+		}
+	}
+	if !math.IsNaN(p.Min) {
+		next = math.Max(next, p.Min)
+	}
+	if !math.IsNaN(p.Max) {
+		next = math.Min(next, p.Max)
+	}
+	return next
+}
+
+func sign(d int) int {
+	if d < 0 {
+		return -1
+	}
+	return 1
+}
+
+// logStep is the next value of the 1-3-10 sequence above (or below) v.
+func logStep(v float64, dir int) float64 {
+	e := math.Floor(math.Log10(v))
+	var grid []float64
+	for k := e - 1; k <= e+1; k++ {
+		d := math.Pow(10, k)
+		grid = append(grid, d, 3*d)
+	}
+	grid = append(grid, math.Pow(10, e+2))
+	if dir > 0 {
+		for _, g := range grid {
+			if g > v*(1+1e-9) {
+				return tidyFloat(g)
+			}
+		}
+	}
+	for i := len(grid) - 1; i >= 0; i-- {
+		if grid[i] < v*(1-1e-9) {
+			return tidyFloat(grid[i])
+		}
+	}
+	return v
+}
+
+// tidyFloat drops the float noise of a power of ten (3e-05 from
+// 3*1e-5 = 3.0000000000000004e-05).
+func tidyFloat(x float64) float64 {
+	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+	return y
+}
+
+// roundStep is the 1, 2 or 5 times a power of ten nearest raw (on a log
+// scale): 0.049 steps by 0.05.
+func roundStep(raw float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	best := p
+	for _, m := range []float64{1, 2, 5, 10} {
+		if math.Abs(math.Log(m*p/raw)) < math.Abs(math.Log(best/raw)) {
+			best = m * p
+		}
+	}
+	return tidyFloat(best)
 }
 
 // Values holds a model's hyperparameters, keyed by name: int, float64, bool or

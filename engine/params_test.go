@@ -101,3 +101,34 @@ func TestRegistryLookup(t *testing.T) {
 	}()
 	Register(s)
 }
+
+// Issue 9: parameters that do not apply say why; numbers step on their
+// scale (1-3-10 on a log range, a round twentieth of a linear one, 1 for an
+// integer) and stay in range.
+func TestAppliesToAndStep(t *testing.T) {
+	lr := Param{Name: "lr", Kind: Float, Default: 0.1, Min: 1e-8, Max: 1e6, Log: true,
+		When: &Applies{Param: "solver", In: []string{"gd", "sgd"}}}
+	if ok, why := lr.AppliesTo(Values{"solver": "newton"}); ok || why != "only when solver is gd or sgd" {
+		t.Errorf("newton: %v %q", ok, why)
+	}
+	if ok, _ := lr.AppliesTo(Values{"solver": "sgd"}); !ok {
+		t.Error("sgd: lr applies")
+	}
+	for _, c := range []struct {
+		p    Param
+		v    float64
+		dir  int
+		want float64
+	}{
+		{lr, 0.1, 1, 0.3}, {lr, 0.3, 1, 1}, {lr, 0.1, -1, 0.03}, {lr, 0.05, -1, 0.03}, {lr, 0.05, 1, 0.1},
+		{lr, 1e6, 1, 1e6}, {lr, 3e-5, -1, 1e-5},
+		{Param{Kind: Float, Min: 0, Max: 1}, 0.1, 1, 0.15}, {Param{Kind: Float, Min: 0, Max: 1}, 0, -1, 0},
+		{Param{Kind: Float, Min: 0.01, Max: 0.99}, 0.2, -1, 0.15},
+		{Param{Kind: Int, Min: 1, Max: 6}, 3, 1, 4}, {Param{Kind: Int, Min: 1, Max: 6}, 6, 1, 6},
+		{Param{Kind: Int, Min: 1, Max: 1e5, Log: true}, 100, 1, 300}, {Param{Kind: Int, Min: 1, Max: 1e5, Log: true}, 1, -1, 1},
+	} {
+		if got := c.p.Step(c.v, c.dir); got != c.want {
+			t.Errorf("Step(%v, %+d) on [%v, %v] log=%v = %v, want %v", c.v, c.dir, c.p.Min, c.p.Max, c.p.Log, got, c.want)
+		}
+	}
+}

@@ -87,6 +87,10 @@ func Register(s Spec) {
 		if _, err := p.ParseValue(Format(p.Default)); err != nil {
 			panic(fmt.Sprintf("engine: model %s: bad default: %v", s.Name, err))
 		}
+		if p.When != nil && !s.hasChoice(p.When) {
+			panic(fmt.Sprintf("engine: model %s: parameter %s applies when %s is %v, which that parameter cannot be",
+				s.Name, p.Name, p.When.Param, p.When.In))
+		}
 	}
 	registry[s.Name] = &s
 }
@@ -145,4 +149,21 @@ func New(name string, settings map[string]string) (*Spec, Values, Model, error) 
 		return nil, nil, nil, err
 	}
 	return s, v, m, nil
+}
+
+// hasChoice reports whether c names a Choice or Bool parameter of s and
+// only values it can take.
+func (s *Spec) hasChoice(c *Applies) bool {
+	for _, q := range s.Params {
+		if q.Name != c.Param {
+			continue
+		}
+		for _, v := range c.In {
+			if _, err := q.ParseValue(v); err != nil || (q.Kind != Choice && q.Kind != Bool) {
+				return false
+			}
+		}
+		return len(c.In) > 0
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -21,6 +22,8 @@ type paramsKeys struct {
 	Toggle      key.Binding
 	Reset       key.Binding
 	Train       key.Binding
+	StepUp      key.Binding
+	StepDown    key.Binding
 }
 
 func defaultParamsKeys() paramsKeys {
@@ -32,6 +35,10 @@ func defaultParamsKeys() paramsKeys {
 		Toggle: bind("space", "toggle", " "),
 		Reset:  bind("ctrl+r", "defaults", "ctrl+r"),
 		Train:  bind("enter", "train", "enter"),
+		// + and - step a number while its text is a whole number (else
+		// they are typed: 1e-6 needs its minus).
+		StepUp:   bind("+/-", "step", "+"),
+		StepDown: bind("-", "step down", "-"),
 	}
 }
 
@@ -275,6 +282,8 @@ func (s *paramsScreen) ShortHelp() []key.Binding {
 			ks = append(ks, bind("←/→", "change", "left", "right"))
 		case engine.Bool:
 			ks = append(ks, s.keys.Toggle)
+		case engine.Int, engine.Float:
+			ks = append(ks, s.keys.StepUp)
 		}
 	}
 	return append(ks, s.keys.Reset)
@@ -331,6 +340,19 @@ func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
 			f.on = !f.on
 		}
 	default:
+		if dir := s.stepKey(km, f); dir != 0 {
+			x, _ := strconv.ParseFloat(strings.TrimSpace(f.input.Value()), 64)
+			next := f.p.Step(x, dir)
+			if f.p.Kind == engine.Int {
+				f.input.SetValue(strconv.Itoa(int(next)))
+			} else {
+				f.input.SetValue(engine.Format(next))
+			}
+			f.input.CursorEnd()
+			f.validate()
+			s.err = nil
+			return nil
+		}
 		var cmd tea.Cmd
 		f.input, cmd = f.input.Update(msg)
 		f.validate()
@@ -340,6 +362,46 @@ func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
 	f.validate()
 	s.err = nil
 	return nil
+}
+
+// stepKey is +1 or -1 when km steps numeric field f, 0 when the key is
+// to be typed: + and - step only an Int or Float whose text is a valid
+// number ending in a digit (so "1e-" still takes its minus).
+func (s *paramsScreen) stepKey(km tea.KeyMsg, f *field) int {
+	if f.p.Kind != engine.Int && f.p.Kind != engine.Float {
+		return 0
+	}
+	dir := 0
+	switch {
+	case key.Matches(km, s.keys.StepUp):
+		dir = 1
+	case key.Matches(km, s.keys.StepDown):
+		dir = -1
+	default:
+		return 0
+	}
+	text := strings.TrimSpace(f.input.Value())
+	if text == "" || f.err != nil || !strings.ContainsAny(text[len(text)-1:], "0123456789.") {
+		return 0
+	}
+	return dir
+}
+
+// modelValues are the model's hyperparameters as the form has them now
+// (invalid fields at their defaults), to tell which parameters apply.
+func (s *paramsScreen) modelValues() engine.Values {
+	v := engine.Values{}
+	for _, f := range s.fields {
+		if !f.model {
+			continue
+		}
+		if f.err != nil {
+			v[f.p.Name] = f.p.Default
+		} else {
+			v[f.p.Name] = f.value()
+		}
+	}
+	return v
 }
 
 // options reads the evaluation settings; only the settings that apply must
@@ -434,17 +496,25 @@ func (s *paramsScreen) View() string {
 		return st.Muted.Render(" Choose a model first.")
 	}
 	w := s.w
+	// From 110 columns the focused parameter's full help sits in a panel
+	// beside the form; narrower, it goes under the form, wrapped, whole.
+	sideW := 0
+	if w >= 110 {
+		sideW = min(max(w/3, 36), 60)
+	}
+	formW := w - sideW
 	var out []string
-	out = append(out, st.Title.Render(clip(" Hyperparameters of "+s.spec.Title+" ("+s.spec.Name+")", w)))
-	out = append(out, st.Muted.Render(clip(" "+s.spec.Summary+" · notes "+s.spec.Notes, w)))
+	out = append(out, st.Title.Render(clip(" Hyperparameters of "+s.spec.Title+" ("+s.spec.Name+")", formW)))
+	out = append(out, st.Muted.Render(clip(" "+s.spec.Summary+" · notes "+s.spec.Notes, formW)))
 	nameW, ctlW := 16, 18
-	rngW := min(30, max(w-nameW-ctlW-8, 12))
-	helpW := w - nameW - ctlW - rngW - 8
-	if helpW < 20 { // no room: the focused field's help shows below the form
+	rngW := min(30, max(formW-nameW-ctlW-8, 12))
+	helpW := formW - nameW - ctlW - rngW - 8
+	if helpW < 16 { // no room: the help is in the panel or under the form
 		helpW = 0
 	}
 	vis := s.visible()
 	cur := s.current()
+	values := s.modelValues()
 	var rows []string
 	focusRow := 0
 	section := ""
@@ -460,17 +530,24 @@ func (s *paramsScreen) View() string {
 			}
 			rows = append(rows, st.Header.Render(" "+sec))
 		}
+		applies, why := true, ""
+		if f.model {
+			applies, why = f.p.AppliesTo(values)
+		}
 		mark := "  "
 		if f == cur {
 			mark = st.Accent.Render("▸ ")
 		}
 		name := fitWidth(clip(f.p.Name, nameW), nameW)
-		if f == cur {
+		switch {
+		case f == cur:
 			name = st.Accent.Render(name)
-		} else {
+		case !applies:
+			name = st.Subtle.Render(name)
+		default:
 			name = st.Text.Render(name)
 		}
-		ctl := s.control(f, f == cur, ctlW)
+		ctl := s.control(f, f == cur, ctlW, applies)
 		rng := f.p.Range()
 		if !f.model && f.p.Name == "seed" {
 			rng = seedRange
@@ -479,12 +556,19 @@ func (s *paramsScreen) View() string {
 			rng += " · log"
 		}
 		var tail string
-		if f.err != nil {
+		switch {
+		case f.err != nil:
 			tail = st.Bad.Render("✗ " + clip(shortErr(f.err), rngW+helpW))
-		} else {
-			tail = st.Muted.Render(fitWidth(clip(rng, rngW), rngW)) + "  " + st.Muted.Render(clip(f.p.Help, helpW))
-			if def := engine.Format(f.p.Default); f.model && f.raw() != def {
-				tail = st.Muted.Render(fitWidth(clip(rng, rngW), rngW)) + "  " + st.Muted.Render(clip("default "+def+" · "+f.p.Help, helpW))
+		case !applies:
+			tail = st.Subtle.Render(clip("("+why+")", rngW+helpW+2))
+		default:
+			tail = st.Muted.Render(fitWidth(clip(rng, rngW), rngW))
+			if helpW > 0 {
+				help := f.p.Help
+				if def := engine.Format(f.p.Default); f.model && f.raw() != def {
+					help = "default " + def + " · " + help
+				}
+				tail += "  " + st.Muted.Render(clip(help, helpW))
 			}
 		}
 		if f == cur {
@@ -496,8 +580,12 @@ func (s *paramsScreen) View() string {
 		rows = append([]string{st.Muted.Render("   (this model has no hyperparameters)")}, rows...)
 		focusRow++
 	}
+	var about []string
+	if sideW == 0 && cur != nil {
+		about = s.about(cur, values, w-2)
+	}
 	// Scroll so the focused row is visible.
-	avail := max(s.h-len(out)-3, 3)
+	avail := max(s.h-len(out)-3-len(about), 3)
 	if focusRow < s.offset {
 		s.offset = focusRow
 	}
@@ -511,25 +599,14 @@ func (s *paramsScreen) View() string {
 		out = append(out, st.Muted.Render(fmt.Sprintf("   ↓ %d more", len(rows)-end)))
 	}
 	out = append(out, "")
-	if cur != nil {
-		about := cur.p.Name + ": " + cur.p.Help
-		if cur.model {
-			about += " (default " + engine.Format(cur.p.Default) + ")"
-		}
-		lines := strings.Split(wrap(about, w-2), "\n")
-		if len(lines) > 2 {
-			lines = lines[:2]
-			lines[1] = clip(lines[1]+" …", w-2)
-		}
-		for _, l := range lines {
-			out = append(out, st.Text.Render(" "+l))
-		}
+	for _, l := range about {
+		out = append(out, " "+l)
 	}
 	switch {
 	case s.err != nil:
-		out = append(out, " "+st.Error.Render(clip(s.err.Error(), w-2)))
+		out = append(out, " "+st.Error.Render(clip(s.err.Error(), formW-2)))
 	case cur != nil && cur.err != nil:
-		out = append(out, " "+st.Error.Render(clip(cur.err.Error(), w-2)))
+		out = append(out, " "+st.Error.Render(clip(cur.err.Error(), formW-2)))
 	default:
 		out = append(out, st.Muted.Render(" enter trains with these settings"))
 	}
@@ -538,17 +615,72 @@ func (s *paramsScreen) View() string {
 		n := s.ds.Rows()
 		msg := fmt.Sprintf(" leave-one-out fits the model %d times, once per row (and once more on all rows)", n)
 		if n > looWarnRows {
-			out = append(out, st.Warn.Render(clip("⚠"+msg+": k-fold CV is far quicker", w-1)))
+			out = append(out, st.Warn.Render(clip("⚠"+msg+": k-fold CV is far quicker", formW-1)))
 		} else {
-			out = append(out, st.Muted.Render(clip(msg, w)))
+			out = append(out, st.Muted.Render(clip(msg, formW)))
 		}
 	}
-	return strings.Join(out, "\n")
+	form := strings.Join(out, "\n")
+	if sideW == 0 || cur == nil {
+		return form
+	}
+	lines := s.about(cur, values, sideW-4)
+	side := panel(st, cur.p.Name, strings.Join(lines, "\n"), sideW, min(s.h, len(lines)+2), false)
+	return lipgloss.JoinHorizontal(lipgloss.Top, fit(form, formW, s.h), side)
 }
 
-// control draws a field's editor ctlW cells wide.
-func (s *paramsScreen) control(f *field, focused bool, ctlW int) string {
+// about is everything there is to know about field f, wrapped to w cells:
+// its help in full, kind and range, default, its choices, how + and -
+// step it, and whether it applies.
+func (s *paramsScreen) about(f *field, values engine.Values, w int) []string {
 	st := s.c.styles
+	var lines []string
+	add := func(sty lipgloss.Style, text string) {
+		for _, l := range strings.Split(wrap(text, w), "\n") {
+			lines = append(lines, sty.Render(l))
+		}
+	}
+	add(st.Text, f.p.Help)
+	rng := f.p.Range()
+	if !f.model && f.p.Name == "seed" {
+		rng = seedRange
+	}
+	meta := rng
+	if f.model {
+		meta += " · default " + engine.Format(f.p.Default)
+	}
+	add(st.Muted, meta)
+	switch f.p.Kind {
+	case engine.Int, engine.Float:
+		step := "+ and - step it"
+		switch {
+		case f.p.Log:
+			step += " along 1, 3, 10, 30… (a log scale)"
+		case f.p.Kind == engine.Int:
+			step += " by 1"
+		}
+		add(st.Muted, step)
+	case engine.Choice:
+		add(st.Muted, "←/→ choose: "+strings.Join(f.p.Choices, ", "))
+	}
+	if f.model {
+		if ok, why := f.p.AppliesTo(values); !ok {
+			add(st.Warn, "Not used now: "+why+". Its value is kept.")
+		}
+	}
+	if f.err != nil {
+		add(st.Error, f.err.Error())
+	}
+	return lines
+}
+
+// control draws a field's editor ctlW cells wide, dimmed when the
+// parameter does not apply.
+func (s *paramsScreen) control(f *field, focused bool, ctlW int, applies bool) string {
+	st := s.c.styles
+	if !applies && !focused {
+		return st.Subtle.Render(fitWidth(" "+clip(f.raw(), ctlW-2), ctlW))
+	}
 	switch f.p.Kind {
 	case engine.Choice:
 		c := f.raw()

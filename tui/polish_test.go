@@ -275,3 +275,41 @@ func TestMapOnDigits(t *testing.T) {
 	}
 	mustContain(t, v, "misclassified (unmarked: too many)", "points drawn")
 }
+
+// Forms: + and - step numbers (on a log scale where the range is
+// logarithmic), and still type into "1e-6"; parameters that do not apply
+// are dimmed and say why; the focused parameter's help is whole in a side
+// panel.
+func TestFormStepsDimsAndExplains(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 40)
+	hs.focusParam("C")
+	hs.press("+")
+	if got := hs.a.params.current().raw(); got != "3" {
+		t.Errorf("C=1, +: %q, want 3", got)
+	}
+	hs.press("-", "-")
+	if got := hs.a.params.current().raw(); got != "0.3" {
+		t.Errorf("C=3, - -: %q, want 0.3", got)
+	}
+	for range 3 {
+		hs.press("backspace")
+	}
+	hs.typeText("1e-6")
+	if f := hs.a.params.current(); f.raw() != "1e-6" || f.err != nil {
+		t.Errorf("typing 1e-6: %q (%v)", f.raw(), f.err)
+	}
+	v := hs.view()
+	mustContain(t, v, "(only when solver is gd or sgd)", "+ and - step it along 1, 3, 10, 30")
+	hs.focusParam("lr")
+	mustContain(t, hs.view(), "Not used now: only when solver is gd")
+	hs.focusParam("solver")
+	hs.press("right", "right", "right") // auto → newton → lbfgs → gd
+	if strings.Contains(hs.view(), "(only when solver is gd or sgd)") {
+		t.Error("with solver=gd, lr applies and should not be dimmed")
+	}
+	// The help is never cut: at 80 columns it goes under the form, whole.
+	hs = newHarness(t, Options{Data: "iris", Model: "logistic"}, 80, 30)
+	hs.focusParam("solver")
+	v = hs.view()
+	mustContain(t, v, "sgd: stochastic gradient", "descent", "←/→ choose: auto, newton, lbfgs, gd, sgd")
+}

@@ -24,5 +24,6 @@ func decisionParam() engine.Param {
 
 func lossParam() engine.Param {
 	return engine.Param{Name: "loss", Kind: engine.Text, Default: "", Check: CheckLoss,
+		When: &engine.Applies{Param: "decision", In: []string{DecisionRisk}},
 		Help: "loss matrix for decision=risk, rows = true class, columns = predicted, e.g. 0,1;5,0 (empty: 0-1 loss)"}
 }

@@ -117,6 +117,7 @@ func init() {
 			{Name: "tol", Kind: engine.Float, Default: 1e-4, Min: 1e-14, Max: 1, Log: true,
 				Help: "stop when max|gradient| of J/(C·n) falls below this"},
 			{Name: "lr", Kind: engine.Float, Default: 0.1, Min: 1e-8, Max: 1e6, Log: true,
+				When: &engine.Applies{Param: "solver", In: []string{"gd", "sgd"}},
 				Help: "gd and sgd: learning rate (gradient averaged over rows)"},
 		},
 		Bench: []engine.BenchCase{{Name: "logistic", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"C": "1", "max_iter": "100"}}},

@@ -80,6 +80,7 @@ func init() {
 			{Name: "bias", Kind: engine.Bool, Default: true,
 				Help: "learn an offset α by lifting (a fictitious feature fixed at 1)"},
 			{Name: "shuffle", Kind: engine.Bool, Default: true,
+				When: &engine.Applies{Param: "mode", In: []string{"stochastic"}},
 				Help: "stochastic mode: visit the points in a new seeded random order each epoch"},
 		},
 		Bench: []engine.BenchCase{{Name: "perceptron", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"epochs": "20"}}},

@@ -78,8 +78,10 @@ func init() {
 			{Name: "max_features", Kind: engine.Int, Default: 0, Min: 0, Max: 100000,
 				Help: "most features to select; 0 means no limit"},
 			{Name: "folds", Kind: engine.Int, Default: 5, Min: 2, Max: 20,
+				When: &engine.Applies{Param: "criterion", In: []string{"cv"}},
 				Help: "folds of the cv criterion"},
 			{Name: "holdout", Kind: engine.Float, Default: 0.2, Min: 0.05, Max: 0.5,
+				When: &engine.Applies{Param: "criterion", In: []string{"validation"}},
 				Help: "fraction of the training rows held out by the validation criterion"},
 		},
 		New: func(v engine.Values) (engine.Model, error) {

@@ -313,3 +313,31 @@ func TestFormStepsDimsAndExplains(t *testing.T) {
 	v = hs.view()
 	mustContain(t, v, "sgd: stochastic gradient", "descent", "←/→ choose: auto, newton, lbfgs, gd, sgd")
 }
+
+// Views: coefficients of every class at once as a class x feature heat
+// table; for image data (digits) each class's weights as a picture.
+func TestCoefficientViews(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
+	for hs.a.results.tabs.ActiveName() != "Coefficients" {
+		hs.press("tab")
+	}
+	mustContain(t, hs.view(), "4 features × 3 classes", "setosa", "versicolor", "virginica", "petal_width_cm", "(intercept)")
+
+	hs = newHarness(t, Options{Data: "digits", Model: "logistic", Train: true}, 120, 40)
+	for hs.a.results.tabs.ActiveName() != "Coefficients" {
+		hs.press("tab")
+	}
+	v := hs.view()
+	mustContain(t, v, "each class's weights as a picture")
+	blocks := 0
+	for _, g := range []string{"░", "▒", "▓", "█"} {
+		blocks += strings.Count(v, g)
+	}
+	if blocks < 10*20 {
+		t.Errorf("ten 8x8 pictures should draw hundreds of blocks, got %d:\n%s", blocks, v)
+	}
+	hs.press("m")
+	mustContain(t, hs.view(), "weights for 0", "o: next")
+	hs.press("m")
+	mustContain(t, hs.view(), "61 features × 10 classes", "features 1-")
+}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tealab/tealab/tui/widgets"
@@ -340,4 +341,32 @@ func TestCoefficientViews(t *testing.T) {
 	mustContain(t, hs.view(), "weights for 0", "o: next")
 	hs.press("m")
 	mustContain(t, hs.view(), "61 features × 10 classes", "features 1-")
+}
+
+// Space: at 200x60 the screens use the room (the curves beside the
+// figures, the live figures beside the charts); at 80x24 the summary
+// scrolls instead of losing its last lines.
+func TestSpaceAtEverySize(t *testing.T) {
+	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: map[string]string{"solver": "gd", "max_iter": "50"}, Folds: 5, Train: true}, 200, 60)
+	v := hs.view()
+	mustContain(t, v, "accuracy per fold", "validation on held-out rows · fold 1, others faint")
+	checkFrame(t, v, 200, 60)
+
+	hs = newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 200, 60)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return trainSteps(hs) > 3 }) {
+		t.Fatal("no progress")
+	}
+	job := hs.a.job
+	t.Cleanup(func() { job.stop(5 * time.Second) })
+	mustContain(t, view(hs.a), "live figures", "baseline error", "settings")
+
+	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 80, 24)
+	v = hs.view()
+	checkFrame(t, v, 80, 24)
+	mustContain(t, v, "accuracy", "↑/↓ scroll")
+	for range 30 {
+		hs.press("down")
+	}
+	mustContain(t, hs.view(), "seed", "fit time", "shown model")
 }

@@ -167,9 +167,27 @@ func (s *trainScreen) done(r *runRecord) {
 	}
 }
 
+// Room for the wide layout: the charts stacked on the left, the live
+// figures in a column beside them.
+const (
+	wideW = 160
+	wideH = 40
+)
+
+func (s *trainScreen) wide() bool { return s.w >= wideW && s.h >= wideH }
+
+// sideWidth is the width of the live figures' column in the wide layout.
+func (s *trainScreen) sideWidth() int { return min(max(s.w/4, 44), 64) }
+
 func (s *trainScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	ch := max(h-3, 5)
+	if s.wide() {
+		cw := w - s.sideWidth()
+		s.lossChart.SetSize(cw, ch/2)
+		s.valChart.SetSize(cw, ch-ch/2)
+		return
+	}
 	left := w / 2
 	s.lossChart.SetSize(left, ch)
 	s.valChart.SetSize(w-left, ch)
@@ -283,6 +301,9 @@ func (s *trainScreen) View() string {
 	if s.got && s.last.Total == 1 && oneStep(s.hist) {
 		body = oneStepCard(s.c, s.run, s.hist, s.last.Elapsed.Seconds(), s.w)
 		body = fit(body, s.w, max(s.h-3, 5))
+	} else if s.wide() {
+		charts := lipgloss.JoinVertical(lipgloss.Left, s.lossChart.View(), s.valChart.View())
+		body = lipgloss.JoinHorizontal(lipgloss.Top, charts, s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
 	} else {
 		body = lipgloss.JoinHorizontal(lipgloss.Top, s.lossChart.View(), s.valChart.View())
 	}
@@ -290,6 +311,45 @@ func (s *trainScreen) View() string {
 		body = overlayBottom(body, s.askView(), s.w)
 	}
 	return body + "\n" + s.statusLines()
+}
+
+// liveFigures is the wide layout's column: the latest values against the
+// baseline, each finished fold's last validation figures, and the run's
+// settings.
+func (s *trainScreen) liveFigures(w, h int) string {
+	st := s.c.styles
+	r := s.run
+	kv := func(k, v string) string {
+		return st.Muted.Render(fitWidth(k, 16)) + st.Value.Render(v)
+	}
+	lossName, errName := valNames(r.Task())
+	lines := []string{st.Header.Render("now"), kv("train loss", numfmt.Score(s.last.Point.TrainLoss))}
+	if r.Task().Supervised() {
+		lines = append(lines, kv(lossName, numfmt.Score(s.lastVal.ValLoss)), kv(errName, numfmt.Score(s.lastVal.ValError)))
+		if !math.IsNaN(s.baseErr) {
+			what := "baseline error"
+			if r.Task() == datasets.Regression {
+				what = "baseline RMSE"
+			}
+			lines = append(lines, kv(what, numfmt.Score(s.baseErr)))
+		}
+	}
+	if len(s.hist) > 1 {
+		lines = append(lines, "", st.Header.Render("folds finished (last step)"))
+		for f, h := range s.hist[:len(s.hist)-1] {
+			if len(h) == 0 {
+				continue
+			}
+			p := h[len(h)-1]
+			lines = append(lines, kv(fmt.Sprintf("fold %d", f+1), errName+" "+numfmt.Score(p.ValError)))
+		}
+	}
+	lines = append(lines, "", st.Header.Render("settings"))
+	for _, l := range strings.Split(wrap(keyParams(r.Spec, r.values), w-4), "\n") {
+		lines = append(lines, st.Text.Render(l))
+	}
+	lines = append(lines, st.Muted.Render(clip(r.evalDesc()+" · seed "+fmt.Sprint(r.Options.Seed), w-4)))
+	return panel(st, "live figures", strings.Join(lines, "\n"), w, h, false)
 }
 
 // askView is the question asked before leaving or quitting a running fit.

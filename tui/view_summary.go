@@ -8,31 +8,70 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
 )
 
 const tabSummary = "Summary"
 
 func init() {
 	registerView(viewSpec{name: tabSummary, order: 0, make: func(env viewEnv, r *runRecord) resultView {
-		return &summaryView{c: env.c, r: r}
+		return &summaryView{c: env.c, r: r, up: bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j")}
 	}})
 }
 
 // summaryView lists every metric with its baseline, the run's settings,
 // and the per-fold scores under cross-validation.
 type summaryView struct {
-	c    *common
-	r    *runRecord
-	w, h int
+	c        *common
+	r        *runRecord
+	off      int  // first line shown when the summary is taller than the view
+	scrolls  bool // it was, at the last View
+	up, down key.Binding
+	w, h     int
 }
 
-func (v *summaryView) Update(tea.Msg) tea.Cmd { return nil }
-func (v *summaryView) SetSize(w, h int)       { v.w, v.h = w, h }
-func (v *summaryView) Keys() []key.Binding    { return nil }
+func (v *summaryView) Update(msg tea.Msg) tea.Cmd {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(km, v.up):
+			v.off = max(v.off-1, 0)
+		case key.Matches(km, v.down):
+			v.off++ // View clamps it
+		}
+	}
+	return nil
+}
+
+func (v *summaryView) SetSize(w, h int) { v.w, v.h = w, h }
+
+func (v *summaryView) Keys() []key.Binding {
+	if v.scrolls {
+		return []key.Binding{bind("↑/↓", "scroll", "up", "down")}
+	}
+	return nil
+}
+
+// window shows the lines from the scroll offset on; a summary taller than
+// the view (80x24) scrolls, saying how much more there is, so that
+// nothing is lost.
+func (v *summaryView) window(out []string) string {
+	v.scrolls = len(out) > v.h
+	if !v.scrolls {
+		v.off = 0
+		return strings.Join(out, "\n")
+	}
+	body := max(v.h-1, 1)
+	v.off = min(v.off, len(out)-body)
+	shown := out[v.off : v.off+body]
+	more := fmt.Sprintf(" lines %d-%d of %d (↑/↓ scroll)", v.off+1, v.off+body, len(out))
+	return strings.Join(shown, "\n") + "\n" + v.c.styles.Muted.Render(more)
+}
 
 func (v *summaryView) View() string {
 	st := v.c.styles
@@ -157,10 +196,14 @@ func (v *summaryView) View() string {
 		for _, rr := range right {
 			out = append(out, " "+rr)
 		}
-		if len(out) > v.h {
-			out = out[:v.h]
-		}
-		return strings.Join(out, "\n")
+		return v.window(out)
+	}
+	rw := v.w - lw - 3
+	chart := ""
+	if v.w >= wideW && rw-62 >= 50 {
+		// Room to spare: the validation curves beside the figures.
+		rw = 62
+		chart = v.chart(v.w-lw-3-rw-1, min(v.h, max(len(left), len(right), 20)))
 	}
 	out := make([]string, 0, max(len(left), len(right)))
 	for i := range max(len(left), len(right)) {
@@ -171,12 +214,39 @@ func (v *summaryView) View() string {
 		if i < len(right) {
 			rr = right[i]
 		}
-		out = append(out, " "+fitWidth(l, lw)+"  "+rr)
+		out = append(out, " "+fitWidth(l, lw)+"  "+fitWidth(rr, rw))
 	}
-	if len(out) > v.h {
-		out = out[:v.h]
+	if chart != "" {
+		return lipgloss.JoinHorizontal(lipgloss.Top, v.window(out), " ", chart)
 	}
-	return strings.Join(out, "\n")
+	return v.window(out)
+}
+
+// chart is the run's curves for the wide summary: the validation chart of
+// a supervised run (its folds overlaid), else the training loss; "" for a
+// one-step fit, which has no curve.
+func (v *summaryView) chart(w, h int) string {
+	res := v.r.Result
+	folds := res.FoldHistories
+	if len(folds) == 0 {
+		folds = [][]eval.Point{res.History}
+	}
+	if len(folds[0]) < 2 || oneStep(folds) {
+		return ""
+	}
+	unit := unitOf(v.r.Spec)
+	loss := widgets.NewLineChart("training loss", unit, v.c.styles)
+	val := widgets.NewLineChart("validation on held-out rows", unit, v.c.styles)
+	drawFolds(&loss, &val, v.r.Task(), folds, 0)
+	c := val
+	if !v.r.Task().Supervised() {
+		c = loss
+	}
+	if len(folds) > 1 {
+		c.SetTitle(c.Title() + " · fold 1, others faint")
+	}
+	c.SetSize(w, h)
+	return c.View()
 }
 
 // wrapItems joins items with spaces into lines of at most w cells.

@@ -136,6 +136,9 @@ func (m *LineChart) SetXScale(start, step float64) {
 	}
 }
 
+// Title is the title in the box's top border.
+func (m LineChart) Title() string { return m.title }
+
 // SetTitle changes the title in the box's top border.
 func (m *LineChart) SetTitle(title string) { m.title = oneLine(title) }
 
@@ -674,9 +677,10 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 	return lines, strings.Join(notes, " · ")
 }
 
-// ghostChars draw the ghost series: a light line, faint in colour, dotted
-// where there is no colour to tell it from the named series.
-var ghostChars = asciigraph.CreateCharSet("·")
+// ghostChars draw the ghost series as faint dots at their level, without
+// the vertical strokes that make a noisy fold a wall of lines.
+var ghostChars = asciigraph.CharSet{Horizontal: "·", VerticalLine: " ", ArcDownRight: "·", ArcDownLeft: "·",
+	ArcUpRight: "·", ArcUpLeft: "·", EndCap: "·", StartCap: "·"}
 
 // fixWidth pads or cuts f's labels to w cells, so that the axis keeps the
 // width the layout was made for.

@@ -487,10 +487,7 @@ func (a *app) globals() globalKeys {
 
 func (a *app) fullHelp(s screen) string {
 	keys := helpKeys{screen: s, global: a.globals()}
-	h := a.help
-	h.ShowAll = true
-	block := h.FullHelpView(keys.FullHelp())
-	return a.c.styles.Panel.Render(block)
+	return a.c.styles.Panel.Render(fullHelpBlock(a.help.Styles, keys.FullHelp(), a.c.width-4))
 }
 
 // header is the breadcrumb (tealab ▸ dataset ▸ model ▸ screen) and, on the

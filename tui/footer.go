@@ -75,3 +75,75 @@ func footerLine(hs help.Styles, ks []key.Binding) string {
 	}
 	return strings.Join(parts, hs.ShortSeparator.Render(" · "))
 }
+
+// fullHelpBlock lays out groups of bindings as columns ("key  desc" lines),
+// as many side by side as fit in w cells and the rest in further rows of
+// columns, so that no key is cut at any width.
+func fullHelpBlock(hs help.Styles, groups [][]key.Binding, w int) string {
+	var cols [][]string
+	for _, g := range groups {
+		keyW := 0
+		for _, k := range g {
+			if k.Enabled() {
+				keyW = max(keyW, ansi.StringWidth(k.Help().Key))
+			}
+		}
+		var lines []string
+		for _, k := range g {
+			if !k.Enabled() {
+				continue
+			}
+			h := k.Help()
+			lines = append(lines, hs.FullKey.Render(h.Key+strings.Repeat(" ", keyW-ansi.StringWidth(h.Key)))+" "+hs.FullDesc.Render(h.Desc))
+		}
+		if len(lines) > 0 {
+			cols = append(cols, lines)
+		}
+	}
+	const gap = 4
+	var rows []string
+	for len(cols) > 0 {
+		n, used := 0, 0
+		for n < len(cols) {
+			cw := 0
+			for _, l := range cols[n] {
+				cw = max(cw, ansi.StringWidth(l))
+			}
+			if n > 0 && used+gap+cw > w {
+				break
+			}
+			used += cw
+			if n > 0 {
+				used += gap
+			}
+			n++
+		}
+		height := 0
+		for _, c := range cols[:n] {
+			height = max(height, len(c))
+		}
+		for i := range height {
+			var b strings.Builder
+			for j, c := range cols[:n] {
+				cw := 0
+				for _, l := range c {
+					cw = max(cw, ansi.StringWidth(l))
+				}
+				cell := ""
+				if i < len(c) {
+					cell = c[i]
+				}
+				if j < n-1 {
+					cell += strings.Repeat(" ", cw-ansi.StringWidth(cell)+gap)
+				}
+				b.WriteString(cell)
+			}
+			rows = append(rows, b.String())
+		}
+		cols = cols[n:]
+		if len(cols) > 0 {
+			rows = append(rows, "")
+		}
+	}
+	return strings.Join(rows, "\n")
+}

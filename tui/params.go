@@ -290,7 +290,7 @@ func (s *paramsScreen) ShortHelp() []key.Binding {
 }
 
 func (s *paramsScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Up, s.keys.Down}, {s.keys.Left, s.keys.Right, s.keys.Toggle}, {s.keys.Train, s.keys.Reset}}
+	return [][]key.Binding{{s.keys.Up, s.keys.Down}, {s.keys.Left, s.keys.Right, s.keys.Toggle, s.keys.StepUp}, {s.keys.Train, s.keys.Reset}}
 }
 
 func (s *paramsScreen) headerInfo() string {

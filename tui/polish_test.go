@@ -370,3 +370,18 @@ func TestSpaceAtEverySize(t *testing.T) {
 	}
 	mustContain(t, hs.view(), "seed", "fit time", "shown model")
 }
+
+// The full help (?) lost its last column at 80 columns: every key shows,
+// the columns wrap to further rows.
+func TestFullHelpFitsAt80(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 80, 24)
+	hs.press("?")
+	v := hs.view()
+	checkFrame(t, v, 80, 24)
+	mustContain(t, v, "q quit", "t theme: dark", "R   runs", "+/-   step", "ctrl+r defaults")
+	for _, line := range strings.Split(v, "\n") {
+		if strings.Contains(line, "…") && strings.Contains(line, "│") {
+			t.Errorf("help cut: %q", line)
+		}
+	}
+}

@@ -252,3 +252,13 @@ func Unfloats(xs []Float) []float64 {
 	}
 	return out
 }
+
+// Denoise returns 0 for a value that is float noise beside scale (below
+// 1e-12 of it: an intercept of -6.5e-19 on weights near 0.05), v
+// otherwise, so that a report shows 0 rather than the noise.
+func Denoise(v, scale float64) float64 {
+	if math.Abs(v) <= 1e-12*math.Abs(scale) {
+		return 0
+	}
+	return v
+}

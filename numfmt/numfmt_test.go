@@ -84,3 +84,15 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestDenoise(t *testing.T) {
+	if got := Denoise(-6.47e-19, 0.05); got != 0 {
+		t.Errorf("noise beside 0.05: %v", got)
+	}
+	if got := Denoise(1e-6, 0.05); got != 1e-6 {
+		t.Errorf("a small real value: %v", got)
+	}
+	if got := Denoise(0.3, 0); got != 0.3 {
+		t.Errorf("no scale: %v", got)
+	}
+}

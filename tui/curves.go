@@ -81,16 +81,18 @@ func oneStep(folds [][]eval.Point) bool {
 	return true
 }
 
-// oneStepCard says what a closed-form fit gives instead of curves: that it
+// oneStepCard says what a one-step fit (a closed form, or an iterative
+// model that converged at once) gives instead of curves: that it
 // took one step, how long, and each fold's training loss and validation
 // figures.
 func oneStepCard(c *common, r *runRecord, folds [][]eval.Point, secs float64, w int) string {
 	st := c.styles
 	lossName, errName := valNames(r.Task())
-	lines := []string{
-		st.Title.Render(r.Spec.Title + " fits in one step (closed form): there is no curve to draw"),
-		"",
+	what := r.Spec.Title + " fits in one step (closed form): there is no curve to draw"
+	if unitOf(r.Spec) != "fit" { // an iterative model that stopped at once
+		what = r.Spec.Title + " stopped after one " + unitOf(r.Spec) + " (nothing left to improve): there is no curve to draw"
 	}
+	lines := []string{st.Title.Render(what), ""}
 	if !math.IsNaN(secs) {
 		lines = append(lines, st.Muted.Render("fitted in ")+st.Value.Render(numfmt.Seconds(secs)), "")
 	}

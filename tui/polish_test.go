@@ -185,7 +185,7 @@ func TestLeaveOneOutSummary(t *testing.T) {
 func TestPooledAndMeanLabelled(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 120, 40)
 	v := hs.view()
-	mustContain(t, v, "mean of 5 folds", "figures mean ± sd of 5 folds")
+	mustContain(t, v, "mean of 5 folds", "scores mean ± sd of 5 folds (the baseline's too)")
 	if !strings.Contains(v, " mean ") {
 		t.Errorf("the summary's value column should say mean:\n%s", v)
 	}

@@ -102,6 +102,9 @@ func (v *coefsView) setOutput(i int) {
 	v.out = min(max(i, 0), rows-1)
 	vals := make([]float64, p)
 	mat.Row(vals, v.out, v.co.Weights)
+	for j := range vals {
+		vals[j] = numfmt.Denoise(vals[j], v.scale())
+	}
 	labels := make([]string, p)
 	for j := range p {
 		if j < len(v.co.Features) {
@@ -184,7 +187,7 @@ func (v *coefsView) View() string {
 	}
 	t := fmt.Sprintf(" weights for %s", name)
 	if v.out < len(v.co.Intercept) {
-		t += fmt.Sprintf(" · intercept %s", numfmt.Score(v.co.Intercept[v.out]))
+		t += fmt.Sprintf(" · intercept %s", numfmt.Score(numfmt.Denoise(v.co.Intercept[v.out], v.scale())))
 	}
 	if n := v.outputs(); n > 1 {
 		t += fmt.Sprintf(" · output %d of %d (o: next)", v.out+1, n)
@@ -284,7 +287,7 @@ func (v *coefsView) tableView() string {
 	if len(v.co.Intercept) == rows {
 		l := st.Muted.Render(fitWidth(clip("(intercept)", nameW), nameW+1))
 		for i := range shown {
-			l += st.Muted.Render(padCell(num(v.co.Intercept[i]), cellW))
+			l += st.Muted.Render(padCell(num(numfmt.Denoise(v.co.Intercept[i], m)), cellW))
 		}
 		lines = append(lines, l)
 	}

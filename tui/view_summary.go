@@ -123,7 +123,7 @@ func (v *summaryView) View() string {
 		if len(res.Metrics) == 0 {
 			left = append(left, st.Muted.Render("no scores (the run did not finish)"))
 		} else if f := r.figures(); f != "" {
-			for _, l := range strings.Split(wrap("figures "+f+"; the baseline's alike", 50), "\n") {
+			for _, l := range strings.Split(wrap("scores "+f+" (the baseline's too)", 50), "\n") {
 				left = append(left, st.Muted.Render(l))
 			}
 		}

@@ -113,7 +113,7 @@ usage:
 	fmt.Fprint(out, `
 SOURCE is a built-in dataset (iris, wine, breast_cancer, digits, diabetes), a generator
 with optional knobs (moons, moons:n=500,noise=0.3,seed=7), or a .csv/.tsv/.arff file,
-optionally gzipped. 'tealab help COMMAND' shows a command's flags.
+optionally gzipped. 'tealab help COMMAND' shows a command's flags ('tealab help tealab' the lab's).
 Exit status: 0 success, 2 usage error, 1 any other error.
 `)
 	return nil

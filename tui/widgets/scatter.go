@@ -141,8 +141,11 @@ func (s *Scatter) SetConfidence(grid [][]float64) {
 	}
 }
 
-// Confidence reports whether the regions are shaded by probability.
-func (s Scatter) Confidence() bool { return s.conf != nil && len(s.regions) > 0 }
+// Confidence reports whether the regions are shaded by probability (never
+// without colour, where a region's shade names its class).
+func (s Scatter) Confidence() bool {
+	return s.conf != nil && len(s.regions) > 0 && !s.hideRegions && !defaultStyles(s.st).Colorless
+}
 
 // SetAxes names the axes.
 func (s *Scatter) SetAxes(xName, yName string) { s.xName, s.yName = oneLine(xName), oneLine(yName) }

@@ -385,3 +385,16 @@ func TestFullHelpFitsAt80(t *testing.T) {
 		}
 	}
 }
+
+// Defect 4: a regressor's validation chart drew MSE and RMSE on one axis.
+func TestRegressionValidationIsRMSE(t *testing.T) {
+	hs := newHarness(t, Options{Data: "diabetes", Model: "lasso", Params: map[string]string{"alpha": "0.01"}, Train: true}, 120, 40)
+	for hs.a.results.tabs.ActiveName() != tabHistory {
+		hs.press("tab")
+	}
+	v := hs.view()
+	mustContain(t, v, "val RMSE")
+	if strings.Contains(v, "val MSE") {
+		t.Errorf("MSE drawn beside RMSE:\n%s", v)
+	}
+}

@@ -90,9 +90,7 @@ func (p Param) Step(v float64, dir int) float64 {
 		if !math.IsNaN(p.Min) && !math.IsNaN(p.Max) && p.Max > p.Min {
 			step = roundStep((p.Max - p.Min) / 20)
 		}
-		next = (math.Round(v/step) + float64(sign(dir))) * step
-		next = math.Round(next/step) * step // no float noise: 0.15, not 0.15000000000000002
-		next, _ = strconv.ParseFloat(strconv.FormatFloat(next, 'g', 12, 64), 64)
+		next = tidyFloat((math.Round(v/step) + float64(sign(dir))) * step) // 0.15, not 0.15000000000000002
 	}
 	if p.Kind == Int {
 		next = math.Round(next)
@@ -140,8 +138,8 @@ func logStep(v float64, dir int) float64 {
 	return v
 }
 
-// tidyFloat drops the float noise of a power of ten (3e-05 from
-// 3*1e-5 = 3.0000000000000004e-05).
+// tidyFloat drops the float noise of a product (3e-05 from 3*1e-5 =
+// 3.0000000000000004e-05) by keeping 12 significant digits.
 func tidyFloat(x float64) float64 {
 	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
 	return y

@@ -835,51 +835,36 @@ func (s *dataScreen) refreshBalance() {
 }
 
 // histogram counts the finite values of y in k equal bins labelled by
-// their edges; infinite values get a bar of their own ("±Inf") and NaN is
-// skipped. Bins are computed on halved values, so a range wider than the
-// largest float64 (-1.7e308..1.7e308) still spreads over k bins instead of
-// making a NaN index.
+// their edges (bins, which works on halved values, so that a range wider
+// than the largest float64 still spreads over k bins); infinite values get
+// a bar of their own ("±Inf") and NaN is skipped.
 func histogram(y []float64, k int) ([]string, []float64) {
 	k = max(k, 1)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	finite, inf := 0, 0
+	finite := make([]float64, 0, len(y))
+	inf := 0
 	for _, v := range y {
 		switch {
-		case math.IsNaN(v):
 		case math.IsInf(v, 0):
 			inf++
-		default:
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-			finite++
+		case !math.IsNaN(v):
+			finite = append(finite, v)
 		}
 	}
 	var labels []string
 	var counts []float64
-	switch {
-	case lo > hi: // no finite value
-	case lo == hi:
-		labels, counts = []string{numfmt.Score(lo)}, []float64{float64(finite)}
-	default:
-		counts = make([]float64, k)
-		half := hi/2 - lo/2 // finite and > 0 for finite lo < hi
-		for _, v := range y {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				continue
+	if len(finite) > 0 {
+		c, lo, hi := bins(finite, nil, 1, k)
+		if lo == hi {
+			labels, counts = []string{numfmt.Score(lo)}, []float64{float64(len(finite))}
+		} else {
+			edge := func(i int) string {
+				t := float64(i) / float64(k)
+				return numfmt.Sig(lo*(1-t)+hi*t, 4) // never overflows
 			}
-			t := (v/2 - lo/2) / half // in [0, 1]
-			i := 0
-			if t > 0 {
-				i = min(int(t*float64(k)), k-1)
+			for i := range k {
+				labels = append(labels, edge(i)+" – "+edge(i+1))
+				counts = append(counts, c[i][0])
 			}
-			counts[i]++
-		}
-		labels = make([]string, k)
-		edge := func(i int) string {
-			t := float64(i) / float64(k)
-			return numfmt.Sig(lo*(1-t)+hi*t, 4) // never overflows
-		}
-		for i := range k {
-			labels[i] = edge(i) + " – " + edge(i+1)
 		}
 	}
 	if inf > 0 {

@@ -236,8 +236,10 @@ func (h *dataHistograms) Update(msg tea.Msg) {
 // sparks are the eight heights of a sparkline.
 var sparks = []rune("▁▂▃▄▅▆▇█")
 
-// bins counts the finite values of col (rows idx, nil: all) in k equal
-// bins, by colour class (cls nil: one class); lo and hi are the range.
+// bins counts the finite values of col in k equal bins, by colour class
+// (cls nil: one class); lo and hi are their range. Values are halved
+// before binning, so that a range wider than the largest float64 does not
+// overflow.
 func bins(col []float64, cls []int, ncls, k int) (counts [][]float64, lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range col {

@@ -58,19 +58,3 @@ func (v *confusionView) View() string { return withNote(v.st, v.note, v.m.View()
 
 func (v *confusionView) SetSize(w, h int)    { v.m.SetSize(w, h-noteLines(v.note)) }
 func (v *confusionView) Keys() []key.Binding { return v.m.KeyMap.ShortHelp() }
-
-// withNote puts a muted line above a view; none when note is empty.
-func withNote(st *themes.Styles, note, body string) string {
-	if note == "" {
-		return body
-	}
-	return st.Muted.Render(" "+note) + "\n" + body
-}
-
-// noteLines is the height withNote adds.
-func noteLines(note string) int {
-	if note == "" {
-		return 0
-	}
-	return 1
-}

@@ -72,17 +72,7 @@ func (v *scatterView) Update(msg tea.Msg) tea.Cmd {
 	}
 	return cmd
 }
-func (v *scatterView) View() string {
-	if v.title == "" {
-		return v.m.View()
-	}
-	return v.st.Muted.Render(" "+v.title) + "\n" + v.m.View()
-}
+func (v *scatterView) View() string { return withNote(v.st, v.title, v.m.View()) }
 
-func (v *scatterView) SetSize(w, h int) {
-	if v.title != "" {
-		h--
-	}
-	v.m.SetSize(w, h)
-}
+func (v *scatterView) SetSize(w, h int) { v.m.SetSize(w, h-noteLines(v.title)) }
 func (v *scatterView) Keys() []key.Binding { return v.m.KeyMap.ShortHelp() }

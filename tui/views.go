@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tealab/tealab/themes"
 )
 
 // The results screen shows a run through views: one tab each (summary,
@@ -76,4 +77,20 @@ func viewsFor(r *runRecord) []viewSpec {
 // hasLearned is a view's needs: the run's model offers the capability.
 func hasLearned(name string) func(*runRecord) bool {
 	return func(r *runRecord) bool { return r.Result != nil && r.Result.Learned[name] != nil }
+}
+
+// withNote puts a muted line above a view; none when note is empty.
+func withNote(st *themes.Styles, note, body string) string {
+	if note == "" {
+		return body
+	}
+	return st.Muted.Render(" "+note) + "\n" + body
+}
+
+// noteLines is the height withNote adds.
+func noteLines(note string) int {
+	if note == "" {
+		return 0
+	}
+	return 1
 }

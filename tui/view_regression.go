@@ -74,5 +74,5 @@ func (v *scatterView) Update(msg tea.Msg) tea.Cmd {
 }
 func (v *scatterView) View() string { return withNote(v.st, v.title, v.m.View()) }
 
-func (v *scatterView) SetSize(w, h int) { v.m.SetSize(w, h-noteLines(v.title)) }
+func (v *scatterView) SetSize(w, h int)    { v.m.SetSize(w, h-noteLines(v.title)) }
 func (v *scatterView) Keys() []key.Binding { return v.m.KeyMap.ShortHelp() }

@@ -40,8 +40,12 @@ func drawFolds(loss, val *widgets.LineChart, task datasets.Task, folds [][]eval.
 		ve, _ := foldSeries(folds[cur], valErr)
 		val.SetSeries([]string{lossName, errName}, [][]float64{vl, ve})
 	}
+	// At most maxGhosts folds, the nearest to cur: leave-one-out has a
+	// fold per row, and a thousand ghosts say nothing and draw slowly.
 	var gl, gv [][]float64
-	for f, h := range folds {
+	lo := max(0, min(cur-maxGhosts/2, len(folds)-maxGhosts-1))
+	for f := lo; f < min(len(folds), lo+maxGhosts+1); f++ {
+		h := folds[f]
 		if f == cur {
 			continue
 		}
@@ -57,6 +61,9 @@ func drawFolds(loss, val *widgets.LineChart, task datasets.Task, folds [][]eval.
 		val.SetXScale(float64(folds[cur][0].Step), dx)
 	}
 }
+
+// maxGhosts bounds the other folds drawn under the current one.
+const maxGhosts = 20
 
 // foldSeries is one quantity of a fold's history, shortened for a chart.
 func foldSeries(h []eval.Point, get func(eval.Point) float64) ([]float64, float64) {

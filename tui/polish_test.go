@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -396,5 +398,23 @@ func TestRegressionValidationIsRMSE(t *testing.T) {
 	mustContain(t, v, "val RMSE")
 	if strings.Contains(v, "val MSE") {
 		t.Errorf("MSE drawn beside RMSE:\n%s", v)
+	}
+}
+
+// Leave-one-out has a fold per row: the chart draws at most maxGhosts of
+// the others.
+func TestGhostsBounded(t *testing.T) {
+	folds := make([][]eval.Point, 500)
+	for f := range folds {
+		folds[f] = []eval.Point{{Step: 1, TrainLoss: 1}, {Step: 2, TrainLoss: 0.5}}
+	}
+	c := newTestApp(t, Options{}, 120, 40).c
+	loss := widgets.NewLineChart("loss", "step", c.styles)
+	val := widgets.NewLineChart("val", "step", c.styles)
+	for _, cur := range []int{0, 250, 499} {
+		drawFolds(&loss, &val, datasets.Classification, folds, cur)
+		if n := loss.Ghosts(); n != maxGhosts {
+			t.Errorf("current fold %d: %d ghosts, want %d", cur, n, maxGhosts)
+		}
 	}
 }

@@ -128,6 +128,9 @@ func (m *LineChart) SetGhosts(ys [][]float64) {
 	}
 }
 
+// Ghosts is the number of ghost series.
+func (m LineChart) Ghosts() int { return len(m.ghosts) }
+
 // SetXScale sets the x value of point i to start + i*step (a non-finite or
 // zero step is ignored).
 func (m *LineChart) SetXScale(start, step float64) {

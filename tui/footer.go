@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -18,16 +19,22 @@ import (
 func footer(hs help.Styles, screen []key.Binding, g globalKeys, typing bool, w int) string {
 	var opt []key.Binding // optional, in display order
 	var tail []key.Binding
+	ownEsc := false // the screen gives esc a meaning of its own (keep training)
 	for _, k := range screen {
 		if k.Enabled() {
 			opt = append(opt, k)
+			ownEsc = ownEsc || slices.Contains(k.Keys(), "esc")
 		}
 	}
 	nScreen := len(opt)
+	back := g.Back
+	if ownEsc {
+		back.SetEnabled(false)
+	}
 	if typing {
-		tail = []key.Binding{g.Back, bind("ctrl+c", "quit", "ctrl+c")}
+		tail = []key.Binding{back, bind("ctrl+c", "quit", "ctrl+c")}
 	} else {
-		opt = append(opt, g.Back, g.Runs, g.Theme)
+		opt = append(opt, back, g.Runs, g.Theme)
 		tail = []key.Binding{g.Help, g.Quit}
 	}
 	// Drop order: theme, runs (not typing), the screen's keys from the
@@ -49,11 +56,16 @@ func footer(hs help.Styles, screen []key.Binding, g globalKeys, typing bool, w i
 	render := func() string {
 		var ks []key.Binding
 		for i, k := range opt {
-			if keep[i] {
+			if keep[i] && k.Enabled() {
 				ks = append(ks, k)
 			}
 		}
-		return " " + footerLine(hs, append(ks, tail...))
+		for _, k := range tail {
+			if k.Enabled() {
+				ks = append(ks, k)
+			}
+		}
+		return " " + footerLine(hs, ks)
 	}
 	line := render()
 	for _, i := range drop {

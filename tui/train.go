@@ -31,8 +31,8 @@ func defaultTrainKeys() trainKeys {
 	return trainKeys{
 		Cancel:  bind("c", "cancel (keeps what finished)", "c"),
 		LogY:    bind("L", "log/linear y", "L"),
-		Confirm: bind("y", "stop training, keep what finished", "y", "enter"),
-		Stay:    bind("n", "keep training", "n", "esc"),
+		Confirm: bind("y", "stop, keep what finished", "y", "enter"),
+		Stay:    bind("n/esc", "keep training", "n", "esc"),
 	}
 }
 
@@ -361,8 +361,10 @@ func (s *trainScreen) askView() string {
 		q = "Quit while training? This run is lost (ctrl+c quits at once)."
 		yes = "y quit"
 	}
-	body := st.Warn.Render(q) + "\n" + st.Key.Render(yes) + st.Muted.Render("   ·   ") + st.Key.Render("n keep training")
-	return panel(st, "training is running", body, min(s.w, ansi.StringWidth(q)+6), 4, true)
+	w := min(s.w, ansi.StringWidth(q)+6)
+	lines := strings.Split(wrap(q, w-4), "\n")
+	body := st.Warn.Render(strings.Join(lines, "\n")) + "\n" + st.Key.Render(yes) + st.Muted.Render("   ·   ") + st.Key.Render("n keep training")
+	return panel(st, "training is running", body, w, len(lines)+3, true)
 }
 
 // statusLines are the progress bar and the latest values.

@@ -418,3 +418,15 @@ func TestGhostsBounded(t *testing.T) {
 		}
 	}
 }
+
+// At 200x60 the ROC plot keeps a square aspect and lists the areas beside
+// it.
+func TestROCUsesTheRoom(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 200, 60)
+	for hs.a.results.tabs.ActiveName() != "ROC" {
+		hs.press("tab")
+	}
+	v := hs.view()
+	checkFrame(t, v, 200, 60)
+	mustContain(t, v, "area under each curve", "macro mean", "versicolor")
+}

@@ -2,6 +2,7 @@ package widgets
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -776,5 +777,32 @@ func TestAxisLabelsNeverTouch(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Decision regions like TensorFlow Playground's: where the model is sure
+// the region is shaded strongly, where it hesitates faintly; without colour
+// the shade names the class and says nothing of probability.
+func TestRegionsShadedByConfidence(t *testing.T) {
+	s := NewScatter(stylesFor("dark", termenv.TrueColor))
+	s.SetSize(40, 10)
+	s.SetBounds(0, 1, 0, 1)
+	s.SetRegions([][]int{{0, 0, 1, 1}})
+	s.SetConfidence([][]float64{{0.99, 0.55, 0.55, 0.99}})
+	if !s.Confidence() {
+		t.Fatal("regions with probabilities should be shaded by them")
+	}
+	bg := map[string]bool{}
+	for _, m := range regexp.MustCompile(`48;2;\d+;\d+;\d+`).FindAllString(s.View(), -1) {
+		bg[m] = true
+	}
+	if len(bg) < 4 { // two classes, each sure and unsure
+		t.Errorf("%d region backgrounds, want one per class and confidence level (4): %v", len(bg), bg)
+	}
+	mono := NewScatter(stylesFor("mono", termenv.TrueColor))
+	mono.SetRegions([][]int{{0, 1}})
+	mono.SetConfidence([][]float64{{0.9, 0.6}})
+	if mono.Confidence() {
+		t.Error("without colour the shade is the class: no probability shading")
 	}
 }

@@ -99,7 +99,11 @@ func oneStepCard(c *common, r *runRecord, folds [][]eval.Point, secs float64, w 
 	if unitOf(r.Spec) != "fit" { // an iterative model that stopped at once
 		what = r.Spec.Title + " stopped after one " + unitOf(r.Spec) + " (nothing left to improve): there is no curve to draw"
 	}
-	lines := []string{st.Title.Render(what), ""}
+	var lines []string
+	for _, l := range strings.Split(wrap(what, w-4), "\n") {
+		lines = append(lines, st.Title.Render(l))
+	}
+	lines = append(lines, "")
 	if !math.IsNaN(secs) {
 		lines = append(lines, st.Muted.Render("fitted in ")+st.Value.Render(numfmt.Seconds(secs)), "")
 	}

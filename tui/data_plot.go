@@ -188,11 +188,14 @@ func (p *dataPlot) View() string {
 // one below as bars stacked by class (by the target's range for
 // regression).
 type dataHistograms struct {
-	c    *common
-	d    *datasets.Dataset
-	cols []int // numeric features
-	cur  int   // index into cols
-	off  int
+	c     *common
+	d     *datasets.Dataset
+	sub   *datasets.Dataset // the rows drawn: d, or an even sample of large data
+	cls   []int             // colour class of each row of sub
+	names []string          // the colour classes' names
+	cols  []int             // numeric features
+	cur   int               // index into cols
+	off   int
 	keys struct{ Up, Down key.Binding }
 	w, h int
 }
@@ -205,10 +208,14 @@ func newDataHistograms(c *common) *dataHistograms {
 }
 
 func (h *dataHistograms) set(d *datasets.Dataset) {
-	h.d, h.cols, h.cur, h.off = d, nil, 0, 0
+	h.d, h.sub, h.cols, h.cur, h.off = d, d, nil, 0, 0
 	if d == nil {
 		return
 	}
+	if idx := sampleRows(d.Rows(), plotRows*4); idx != nil {
+		h.sub = d.Subset(idx)
+	}
+	h.cls, h.names = colourBy(h.sub)
 	for j, c := range d.Features {
 		if c.Kind == datasets.Numeric {
 			h.cols = append(h.cols, j)
@@ -277,11 +284,7 @@ func (h *dataHistograms) View() string {
 	if d == nil || len(h.cols) == 0 {
 		return st.Muted.Render("no numeric column to draw")
 	}
-	sub := d
-	if idx := sampleRows(d.Rows(), plotRows*4); idx != nil {
-		sub = d.Subset(idx)
-	}
-	cls, names := colourBy(sub)
+	sub, cls, names := h.sub, h.cls, h.names
 	ncls := len(names)
 	nameW := 0
 	for _, j := range h.cols {

@@ -42,10 +42,6 @@ func defaultParamsKeys() paramsKeys {
 	}
 }
 
-// looWarnRows is the size above which choosing leave-one-out is a warning
-// (as engine/eval warns after the run).
-const looWarnRows = 500
-
 // Evaluation methods offered by the form.
 const (
 	evalHoldout = "hold-out"
@@ -614,7 +610,7 @@ func (s *paramsScreen) View() string {
 		// Leave-one-out is one fit per row: say how many before they start.
 		n := s.ds.Rows()
 		msg := fmt.Sprintf(" leave-one-out fits the model %d times, once per row (and once more on all rows)", n)
-		if n > looWarnRows {
+		if n > eval.LOOWarnRows { // as eval warns after the run
 			out = append(out, st.Warn.Render(clip("⚠"+msg+": k-fold CV is far quicker", formW-1)))
 		} else {
 			out = append(out, st.Muted.Render(clip(msg, formW)))

@@ -30,9 +30,9 @@ var ErrPanic = errors.New("panicked")
 // features). A variable so that tests can lower it.
 var silhouetteMax = 5000
 
-// looWarnRows is the number of rows above which leave-one-out gets a
+// LOOWarnRows is the number of rows above which leave-one-out gets a
 // warning saying how many fits it means.
-const looWarnRows = 500
+const LOOWarnRows = 500
 
 // evalPCGStream is the second PCG word of eval's own random choices.
 const evalPCGStream = 0xe7a1_5a3b1e
@@ -134,7 +134,7 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 		return nil, err
 	}
 	rn.res.Eval = desc
-	if len(folds) > looWarnRows && opt.LOO {
+	if len(folds) > LOOWarnRows && opt.LOO {
 		rn.warn(fmt.Sprintf("leave-one-out on %d rows means %d fits (and one more on all rows); 10-fold CV (--cv 10) is about %d times faster",
 			n, n, n/10))
 	}

@@ -196,8 +196,8 @@ type dataHistograms struct {
 	cols  []int             // numeric features
 	cur   int               // index into cols
 	off   int
-	keys struct{ Up, Down key.Binding }
-	w, h int
+	keys  struct{ Up, Down key.Binding }
+	w, h  int
 }
 
 func newDataHistograms(c *common) *dataHistograms {

@@ -225,17 +225,22 @@ func (s *Styles) RegionShadeStyle(i int, p float64) lipgloss.Style {
 	if i < 0 {
 		i = -i
 	}
-	shades := s.RegionShades[i%len(s.RegionShades)]
-	k := RegionLevels - 1
+	return s.RegionShades[i%len(s.RegionShades)][RegionLevel(p)]
+}
+
+// RegionLevel is the shading level (0 to RegionLevels-1) of a region where
+// the model gives its class probability p: below 0.6, below 0.75, below
+// 0.9, and the rest.
+func RegionLevel(p float64) int {
 	switch {
 	case !(p >= 0.6):
-		k = 0
+		return 0
 	case p < 0.75:
-		k = 1
+		return 1
 	case p < 0.9:
-		k = 2
+		return 2
 	}
-	return shades[k]
+	return RegionLevels - 1
 }
 
 // HeatStyle is the background for a value in [0, 1] on the Heat scale;

@@ -216,7 +216,7 @@ func (s Scatter) dataBounds() Bounds {
 type scatterGeom struct {
 	gutter, pw, ph int
 	legend         []string
-	stride         int // every stride-th point is drawn
+	stride         int // one point in stride is drawn
 	b              Bounds
 }
 
@@ -345,7 +345,7 @@ func (s Scatter) View() string {
 		memo[k] = id
 		return id
 	}
-	const subtleID, accentID, plainID = -2, -3, -4
+	const subtleID, accentID, plainID, curveID = -2, -3, -4, -5
 
 	// Regions.
 	regionAt := make([]int, g.pw*g.ph)
@@ -371,7 +371,7 @@ func (s Scatter) View() string {
 				// number maps into a short table.
 				level := themes.RegionLevels - 1
 				if s.conf != nil && gi < len(s.conf) && gj < len(s.conf[gi]) {
-					level = confLevel(s.conf[gi][gj])
+					level = themes.RegionLevel(s.conf[gi][gj])
 				}
 				key := (cls%max(len(st.Regions), 1))*themes.RegionLevels + level
 				regionAt[r*g.pw+c] = key
@@ -408,7 +408,7 @@ func (s Scatter) View() string {
 	}
 	// The curve, under the points.
 	if len(s.curveX) > 1 {
-		curve := styleFor(st.SeriesStyle(1).Bold(true), -5, false, -1)
+		curve := styleFor(st.SeriesStyle(1).Bold(true), curveID, false, -1)
 		prev := -1
 		for c := 0; c < g.pw; c++ {
 			x, _ := b.Center(c, 0)
@@ -435,8 +435,8 @@ func (s Scatter) View() string {
 			prev = r
 		}
 	}
-	// Points: unmarked first, then marked on top; on large data an evenly
-	// spread subset.
+	// Points: unmarked first, then marked on top; on large data a hashed
+	// subset (drawn).
 	for pass := 0; pass < 2; pass++ {
 		for i := range s.xs {
 			if !drawn(i, g.stride) {
@@ -493,20 +493,6 @@ func (s Scatter) View() string {
 	lines = append(lines, muted.render(strings.Repeat(" ", g.gutter)+xl))
 	lines = append(lines, g.legend...)
 	return fitBlock(lines, s.w, s.h)
-}
-
-// confLevel is the shading level of a region cell where the model gives
-// its class probability p (the levels RegionShadeStyle uses).
-func confLevel(p float64) int {
-	switch {
-	case !(p >= 0.6):
-		return 0
-	case p < 0.75:
-		return 1
-	case p < 0.9:
-		return 2
-	}
-	return themes.RegionLevels - 1
 }
 
 // legend lists the classes present (and named) with their markers, then ×

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -324,7 +325,7 @@ func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 		s.rowOff = 0
 		s.tabs.SetActive(0)
 		if s.ds != nil && len(s.ds.Features) <= 2 {
-			s.tabs.SetActive(1) // small data: the picture first
+			s.tabs.SetActive(slices.Index(s.tabs.Names(), previewPlot)) // small data: the picture first
 		}
 		s.focus = focusPreview
 		if s.auto {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/widgets"
 )
@@ -429,4 +430,27 @@ func TestROCUsesTheRoom(t *testing.T) {
 	v := hs.view()
 	checkFrame(t, v, 200, 60)
 	mustContain(t, v, "area under each curve", "macro mean", "versicolor")
+}
+
+// The comparison of two runs says which differences are within noise.
+func TestCompareSaysWithinNoise(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 10, Train: true}, 120, 40)
+	hs.press("e")
+	hs.a.params.setModel(hs.a.ds, mustSpec(t, "gnb"), nil, nil)
+	hs.a.spec = hs.a.params.spec
+	hs.press("enter")
+	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
+	hs.press("R", " ", "up", " ", "enter")
+	v := hs.view()
+	mustContain(t, v, "Run #", "≈ within noise", "identical splits")
+	checkFrame(t, v, 120, 40)
+}
+
+func mustSpec(t *testing.T, name string) *engine.Spec {
+	t.Helper()
+	sp, err := engine.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
 }

@@ -473,7 +473,7 @@ func (s *runsScreen) compareView() string {
 		return st.Muted.Render(" the picked runs are gone")
 	}
 	label := 16
-	colW := max((s.w-label-4)/2, 20)
+	colW := max((s.w-label-4-len("≈ within noise"))/2, 20) // room for the verdict
 	cell := func(text string, style lipgloss.Style) string {
 		return style.Render(fitWidth(clip(text, colW-1), colW))
 	}

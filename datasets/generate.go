@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tealab/tealab/numfmt"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -250,7 +251,7 @@ func (g *generator) resolve(knobs map[string]float64) (map[string]float64, error
 		set[canon] = name
 		x := knobs[name]
 		if !(x >= k.Min && x <= k.Max) {
-			return nil, fmt.Errorf("%s: knob %s=%g is out of range [%g, %g] (%s)", g.name, name, x, k.Min, k.Max, k.Help)
+			return nil, fmt.Errorf("%s: knob %s=%v is out of range [%s, %s] (%s)", g.name, name, x, numfmt.Bound(k.Min), numfmt.Bound(k.Max), k.Help)
 		}
 		if k.Int && x != math.Trunc(x) {
 			return nil, fmt.Errorf("%s: knob %s=%g must be a whole number (%s)", g.name, name, x, k.Help)

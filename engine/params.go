@@ -282,10 +282,10 @@ func (p Param) Range() string {
 	}
 	lo, hi := "-inf", "+inf"
 	if !math.IsNaN(p.Min) {
-		lo = Format(p.Min)
+		lo = numfmt.Bound(p.Min)
 	}
 	if !math.IsNaN(p.Max) {
-		hi = Format(p.Max)
+		hi = numfmt.Bound(p.Max)
 	}
 	return fmt.Sprintf("%s in [%s, %s]", p.Kind, lo, hi)
 }

@@ -88,6 +88,17 @@ func Param(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
+// Bound formats the bound of a range for people: a power of two from 2^20
+// up as 2^k (a seed's 2^53, not 9.007199254740992e15), else as Param.
+func Bound(v float64) string {
+	if v >= 1<<20 && !math.IsInf(v, 0) {
+		if f, e := math.Frexp(v); f == 0.5 {
+			return "2^" + strconv.Itoa(e-1)
+		}
+	}
+	return Param(v)
+}
+
 // Value formats a count or a measurement: whole numbers plainly (below
 // 1e15), others with four significant digits.
 func Value(v float64) string {

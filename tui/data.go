@@ -454,7 +454,7 @@ func checkKnob(k datasets.Knob, text string) error {
 		return fmt.Errorf("knob %s: %s is not a whole number", k.Name, text)
 	}
 	if v < k.Min || v > k.Max {
-		return fmt.Errorf("knob %s: %s is out of range [%s, %s]", k.Name, text, engine.Format(k.Min), engine.Format(k.Max))
+		return fmt.Errorf("knob %s: %s is out of range [%s, %s]", k.Name, text, numfmt.Bound(k.Min), numfmt.Bound(k.Max))
 	}
 	return nil
 }
@@ -1015,7 +1015,7 @@ func (s *dataScreen) previewView(w, h int) string {
 				if f.err != nil {
 					box = st.Bad.Render(box)
 				}
-				rng := fmt.Sprintf("%s…%s", engine.Format(f.knob.Min), engine.Format(f.knob.Max))
+				rng := numfmt.Bound(f.knob.Min) + "…" + numfmt.Bound(f.knob.Max)
 				b = append(b, mark+fitWidth(f.knob.Name, 8)+box+" "+st.Muted.Render(clip(rng+" · "+f.knob.Help, iw-24)))
 			}
 			if f := s.focusedKnobErr(e); f != nil {

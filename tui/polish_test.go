@@ -454,3 +454,16 @@ func mustSpec(t *testing.T, name string) *engine.Spec {
 	}
 	return sp
 }
+
+// Defect 11: a generator's seed knob read 0…9.007199254740992e15.
+func TestKnobRangesReadable(t *testing.T) {
+	hs := newHarness(t, Options{}, 120, 40)
+	for hs.a.data.selectedEntry() == nil || hs.a.data.selectedEntry().Name != "moons" {
+		hs.press("down")
+	}
+	v := hs.view()
+	mustContain(t, v, "0…2^53")
+	if strings.Contains(v, "e15") || strings.Contains(v, "e+") {
+		t.Errorf("float noise in the knobs:\n%s", v)
+	}
+}

@@ -15,9 +15,8 @@ import (
 // principal directions). x and y cycle through the numeric features; p
 // goes back to the automatic plane.
 type axisPicker struct {
-	numeric []int    // indices of the numeric features
-	names   []string // their names
-	x, y    int      // feature indices, or -1 for the automatic plane
+	numeric []int // indices of the numeric features
+	x, y    int   // feature indices, or -1 for the automatic plane
 	keys    axisKeys
 }
 
@@ -29,16 +28,22 @@ func newAxisPicker(d *datasets.Dataset) axisPicker {
 		Y:    bind("y", "y axis", "y"),
 		Auto: bind("p", "principal plane", "p"),
 	}}
+	a.numeric = numericFeatures(d)
+	return a
+}
+
+// numericFeatures are the indices of d's numeric features (none for nil).
+func numericFeatures(d *datasets.Dataset) []int {
 	if d == nil {
-		return a
+		return nil
 	}
+	var out []int
 	for j, c := range d.Features {
 		if c.Kind == datasets.Numeric {
-			a.numeric = append(a.numeric, j)
-			a.names = append(a.names, c.Name)
+			out = append(out, j)
 		}
 	}
-	return a
+	return out
 }
 
 // Keys are the picker's keys, when there are features to choose from.

@@ -216,11 +216,7 @@ func (h *dataHistograms) set(d *datasets.Dataset) {
 		h.sub = d.Subset(idx)
 	}
 	h.cls, h.names = colourBy(h.sub)
-	for j, c := range d.Features {
-		if c.Kind == datasets.Numeric {
-			h.cols = append(h.cols, j)
-		}
-	}
+	h.cols = numericFeatures(d)
 }
 
 func (h *dataHistograms) SetSize(w, hh int) { h.w, h.h = w, hh }

@@ -81,6 +81,15 @@ func newField(p engine.Param, model bool, v any) *field {
 	return f
 }
 
+// rangeText is what the field accepts, as the form shows it (the seed
+// takes any uint64, beyond what an Int parameter can say).
+func (f *field) rangeText() string {
+	if !f.model && f.p.Name == "seed" {
+		return seedRange
+	}
+	return f.p.Range()
+}
+
 func (f *field) text() bool { return f.p.Kind != engine.Choice && f.p.Kind != engine.Bool }
 
 // raw is the field's value as --param would spell it.
@@ -544,10 +553,7 @@ func (s *paramsScreen) View() string {
 			name = st.Text.Render(name)
 		}
 		ctl := s.control(f, f == cur, ctlW, applies)
-		rng := f.p.Range()
-		if !f.model && f.p.Name == "seed" {
-			rng = seedRange
-		}
+		rng := f.rangeText()
 		if f.p.Log {
 			rng += " · log"
 		}
@@ -637,11 +643,7 @@ func (s *paramsScreen) about(f *field, values engine.Values, w int) []string {
 		}
 	}
 	add(st.Text, f.p.Help)
-	rng := f.p.Range()
-	if !f.model && f.p.Name == "seed" {
-		rng = seedRange
-	}
-	meta := rng
+	meta := f.rangeText()
 	if f.model {
 		meta += " · default " + engine.Format(f.p.Default)
 	}

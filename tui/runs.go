@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/table"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -89,30 +90,24 @@ func (r *runRecord) describeFigures(short bool) string {
 	if res == nil {
 		return ""
 	}
-	if short {
-		switch {
-		case !r.Task().Supervised():
-			return "all " + numfmt.Count(res.Rows, "row")
-		case r.Options.LOO:
-			return "pooled over " + numfmt.Count(len(res.Actual), "row")
-		case len(res.Folds) > 1:
-			return "mean of " + numfmt.Count(len(res.Folds), "fold")
-		case len(res.Folds) == 1:
-			return "1 fold of " + strconv.Itoa(max(r.folds, r.Options.Folds))
+	pick := func(shortForm, longForm string) string {
+		if short {
+			return shortForm
 		}
-		return numfmt.Count(len(res.Actual), "held-out row")
+		return longForm
 	}
 	switch {
 	case !r.Task().Supervised():
-		return "on all " + numfmt.Count(res.Rows, "row")
+		return pick("all ", "on all ") + numfmt.Count(res.Rows, "row")
 	case r.Options.LOO:
-		return "pooled over " + numfmt.Count(len(res.Actual), "one-row fold") + " (leave-one-out)"
+		return pick("pooled over "+numfmt.Count(len(res.Actual), "row"),
+			"pooled over "+numfmt.Count(len(res.Actual), "one-row fold")+" (leave-one-out)")
 	case len(res.Folds) > 1:
-		return "mean ± sd of " + numfmt.Count(len(res.Folds), "fold")
+		return pick("mean of ", "mean ± sd of ") + numfmt.Count(len(res.Folds), "fold")
 	case len(res.Folds) == 1:
-		return "of the one fold that finished"
+		return pick("1 fold of "+strconv.Itoa(max(r.folds, r.Options.Folds)), "of the one fold that finished")
 	}
-	return "on the " + numfmt.Count(len(res.Actual), "held-out row")
+	return pick("", "on the ") + numfmt.Count(len(res.Actual), "held-out row")
 }
 
 // pooledNote says what a pooled view (confusion matrix, ROC) is made of
@@ -473,7 +468,7 @@ func (s *runsScreen) compareView() string {
 		return st.Muted.Render(" the picked runs are gone")
 	}
 	label := 16
-	colW := max((s.w-label-4-len("≈ within noise"))/2, 20) // room for the verdict
+	colW := max((s.w-label-4-ansi.StringWidth("≈ within noise"))/2, 20) // room for the verdict
 	cell := func(text string, style lipgloss.Style) string {
 		return style.Render(fitWidth(clip(text, colW-1), colW))
 	}
@@ -516,7 +511,8 @@ func (s *runsScreen) compareView() string {
 		}
 		return math.NaN()
 	}
-	same := len(splitDiffs(a, b)) == 0
+	diff := splitDiffs(a, b)
+	same := len(diff) == 0
 	for _, k := range keys {
 		x, y := get(a, k), get(b, k)
 		sx, sy := st.Text, st.Text
@@ -538,7 +534,7 @@ func (s *runsScreen) compareView() string {
 		lines = append(lines, row(metrics.Lookup(k).Label, numfmt.Score(x), numfmt.Score(y), sx, sy)+st.Muted.Render(verdict))
 	}
 	lines = append(lines, "", st.Muted.Render(clip(" green: better beyond the folds' noise (corrected resampled t-test, 5%); ≈: within noise; ?: one hold-out has no spread to judge by", s.w)))
-	if diff := splitDiffs(a, b); len(diff) == 0 {
+	if same {
 		lines = append(lines, "", st.Muted.Render(" same data, target, task, evaluation and seed: identical splits, a fair comparison"))
 	} else {
 		lines = append(lines, "", st.Warn.Render(clip(" different "+strings.Join(diff, ", ")+": the splits differ", s.w)))

@@ -23,7 +23,7 @@ func init() {
 	registerView(viewSpec{name: "Coefficients", order: 40, needs: hasLearned(engine.CapCoefficients.Name),
 		make: func(env viewEnv, r *runRecord) resultView {
 			c, _ := eval.LearnedAs[*engine.Coefficients](r.Result, engine.CapCoefficients.Name)
-			v := &coefsView{c: env.c, r: r, co: c, output: bind("o", "next output", "o"),
+			v := &coefsView{c: env.c, r: r, co: c, scale: weightScale(c), output: bind("o", "next output", "o"),
 				modeKey: bind("m", "bars/table/pictures", "m"),
 				up:      bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j")}
 			v.setOutput(0)
@@ -47,7 +47,8 @@ type coefsView struct {
 	bars     widgets.Bars
 	out      int // output shown
 	mode     coefMode
-	off      int // first row of the table
+	scale    float64 // weightScale of co, computed once
+	off      int     // first row of the table
 	output   key.Binding
 	modeKey  key.Binding
 	up, down key.Binding
@@ -103,7 +104,7 @@ func (v *coefsView) setOutput(i int) {
 	vals := make([]float64, p)
 	mat.Row(vals, v.out, v.co.Weights)
 	for j := range vals {
-		vals[j] = numfmt.Denoise(vals[j], v.scale())
+		vals[j] = numfmt.Denoise(vals[j], v.scale)
 	}
 	labels := make([]string, p)
 	for j := range p {
@@ -187,7 +188,7 @@ func (v *coefsView) View() string {
 	}
 	t := fmt.Sprintf(" weights for %s", name)
 	if v.out < len(v.co.Intercept) {
-		t += fmt.Sprintf(" · intercept %s", numfmt.Score(numfmt.Denoise(v.co.Intercept[v.out], v.scale())))
+		t += fmt.Sprintf(" · intercept %s", numfmt.Score(numfmt.Denoise(v.co.Intercept[v.out], v.scale)))
 	}
 	if n := v.outputs(); n > 1 {
 		t += fmt.Sprintf(" · output %d of %d (o: next)", v.out+1, n)
@@ -206,15 +207,15 @@ func (v *coefsView) fittedNote() string {
 	return ""
 }
 
-// scale is the weight magnitude drawn at full strength: the 95th
+// weightScale is the weight magnitude drawn at full strength: the 95th
 // percentile of |w|, so that one outlying weight does not leave every
 // other faint (1 when all are zero).
-func (v *coefsView) scale() float64 {
-	rows, p := v.co.Weights.Dims()
+func weightScale(co *engine.Coefficients) float64 {
+	rows, p := co.Weights.Dims()
 	abs := make([]float64, 0, rows*p)
 	for i := range rows {
 		for j := range p {
-			if w := math.Abs(v.co.Weights.At(i, j)); !math.IsNaN(w) {
+			if w := math.Abs(co.Weights.At(i, j)); !math.IsNaN(w) {
 				abs = append(abs, w)
 			}
 		}
@@ -245,7 +246,7 @@ func (v *coefsView) tableView() string {
 	}
 	// One number format for the table, decimals by the weights' scale,
 	// and cells as wide as the widest number or class name (to 12).
-	m := v.scale()
+	m := v.scale
 	dec := 2
 	switch {
 	case m >= 100:
@@ -345,7 +346,7 @@ func (v *coefsView) picturesView() string {
 		px = 1
 		perRow = max((v.w-1)/(side*px+2), 1)
 	}
-	m := v.scale()
+	m := v.scale
 	shades := []string{" ", "░", "▒", "▓", "█"}
 	neg := []string{" ", "·", ":", "=", "#"} // without colour, negative weights read apart
 	lines := []string{st.Title.Render(clip(" each class's weights as a picture · dense = large, "+

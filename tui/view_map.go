@@ -19,13 +19,8 @@ func init() {
 	registerView(viewSpec{name: "Map", order: 60,
 		needs: func(r *runRecord) bool {
 			t := r.Task()
-			numeric := 0
-			for _, c := range r.Dataset.Features {
-				if c.Kind == datasets.Numeric {
-					numeric++
-				}
-			}
-			return r.Result != nil && t != datasets.Regression && t != datasets.Reduction && !r.cancelled() && r.Err == nil && numeric >= 2
+			return r.Result != nil && t != datasets.Regression && t != datasets.Reduction && !r.cancelled() && r.Err == nil &&
+				len(numericFeatures(r.Dataset)) >= 2
 		},
 		make: func(env viewEnv, r *runRecord) resultView {
 			return &mapView{c: env.c, ctx: env.ctx, r: r, regions: widgets.NewScatter(env.c.styles), state: "computing",

@@ -174,6 +174,10 @@ func (d *Dataset) ClassCounts() []int {
 // 20 distinct values is classification (classes named by value); any other
 // numeric target is regression. Rows whose target is missing are dropped; an
 // infinite target is an error (infinite features are FitPrep's to reject).
+//
+// The Dataset's X is a view of the table's matrix when it can be (the target
+// is the last column, or there is none, and no row was dropped), so that a
+// large table is not held twice; neither is modified after loading.
 func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 	n, p := t.Data.Dims()
 	if p == 0 {
@@ -200,24 +204,33 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 			task = Clustering
 		}
 		return &Dataset{Name: t.Name, Source: t.Source, Features: append([]Column(nil), t.Columns...),
-			X: mat.DenseCopyOf(t.Data), Task: task}, nil
+			X: t.Data, Task: task}, nil
 	}
 	if p == 1 {
 		return nil, fmt.Errorf("%s: the target %q is the only column; there are no features", t.Name, t.Columns[ti].Name)
 	}
 	tc := t.Columns[ti]
-	keep := make([]int, 0, n)
+	missing := 0
 	for i := 0; i < n; i++ {
 		v := t.Data.At(i, ti)
 		if math.IsInf(v, 0) { // a Table built by code; the loaders reject these
 			return nil, fmt.Errorf("%s: target column %q: %v in row %d is not a finite number", t.Name, tc.Name, v, i+1)
 		}
-		if !math.IsNaN(v) {
-			keep = append(keep, i)
+		if math.IsNaN(v) {
+			missing++
 		}
 	}
-	if len(keep) == 0 {
+	if missing == n {
 		return nil, fmt.Errorf("%s: target column %q has no values", t.Name, tc.Name)
+	}
+	var keep []int // the rows kept; nil when all are
+	if missing > 0 {
+		keep = make([]int, 0, n-missing)
+		for i := 0; i < n; i++ {
+			if !math.IsNaN(t.Data.At(i, ti)) {
+				keep = append(keep, i)
+			}
+		}
 	}
 	feats := make([]Column, 0, p-1)
 	for j, c := range t.Columns {
@@ -225,21 +238,18 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 			feats = append(feats, c)
 		}
 	}
-	X := mat.NewDense(len(keep), p-1, nil)
-	y := make([]float64, len(keep))
-	for r, i := range keep {
-		row := t.Data.RawRowView(i)
-		c := 0
-		for j, v := range row {
-			if j == ti {
-				y[r] = v
-				continue
-			}
-			X.Set(r, c, v)
-			c++
+	y := make([]float64, n-missing)
+	var X *mat.Dense
+	if ti == p-1 && keep == nil {
+		// The usual case: the features are a view of the table, not a copy.
+		X = t.Data.Slice(0, n, 0, p-1).(*mat.Dense)
+		for i := range y {
+			y[i] = t.Data.At(i, ti)
 		}
+	} else {
+		X = t.compact(keep, ti, y)
 	}
-	if len(keep) < n {
+	if keep != nil {
 		// Missing counts of the features must describe the rows kept.
 		for c := range feats {
 			feats[c].Missing = 0
@@ -250,7 +260,7 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 			}
 		}
 	}
-	d := &Dataset{Name: t.Name, Source: t.Source, Features: feats, X: X, Y: y, Dropped: n - len(keep)}
+	d := &Dataset{Name: t.Name, Source: t.Source, Features: feats, X: X, Y: y, Dropped: missing}
 	tcCopy := tc
 	tcCopy.Missing = 0
 	d.Target = &tcCopy
@@ -279,6 +289,25 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 		}
 	}
 	return d, nil
+}
+
+// compact copies the rows keep (nil: all) of the table without column ti
+// into a new matrix, and the target values into y.
+func (t *Table) compact(keep []int, ti int, y []float64) *mat.Dense {
+	_, p := t.Data.Dims()
+	X := mat.NewDense(len(y), p-1, nil)
+	for r := range y {
+		i := r
+		if keep != nil {
+			i = keep[r]
+		}
+		row := t.Data.RawRowView(i)
+		y[r] = row[ti]
+		out := X.RawRowView(r)
+		copy(out, row[:ti])
+		copy(out[ti:], row[ti+1:])
+	}
+	return X
 }
 
 func inferTask(tc Column, y []float64) Task {

@@ -418,7 +418,9 @@ func (s *rowStore) column(j, exclude int, fn func(v *float64)) {
 func (s *rowStore) dense() *mat.Dense {
 	if len(s.chunks) == 0 {
 		data := s.cur[:s.rows*s.p]
-		if cap(data) > len(data)+len(data)/4+4096 { // a hint that overshot: give memory back
+		// A hint that overshot: give the memory back (the table lives as long
+		// as the data, and its copy now costs less than its slack later).
+		if cap(data) > len(data)+len(data)/64+4096 {
 			data = append([]float64(nil), data...)
 		}
 		return mat.NewDense(s.rows, s.p, data)

@@ -63,6 +63,33 @@ func FitPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, error) {
 // FitApplyPrep fits the pipeline on X and returns X transformed too, as
 // Apply would, without transforming it a second time.
 func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
+	return fitApplyPrep(X, false, cols, opt)
+}
+
+// FitApplyPrepRows is FitApplyPrep on the rows idx of X (a training part of
+// a split), gathered straight into the matrix the stages then transform in
+// place: one copy of the part, however many stages run.
+func FitApplyPrepRows(X *mat.Dense, idx []int, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
+	return fitApplyPrep(gatherRows(X, idx), true, cols, opt)
+}
+
+// gatherRows copies the rows idx of X into a new matrix (an empty one for
+// no rows, which the callers then refuse).
+func gatherRows(X *mat.Dense, idx []int) *mat.Dense {
+	if len(idx) == 0 {
+		return &mat.Dense{}
+	}
+	_, p := X.Dims()
+	Z := mat.NewDense(len(idx), p, nil)
+	for r, i := range idx {
+		copy(Z.RawRowView(r), X.RawRowView(i))
+	}
+	return Z
+}
+
+// fitApplyPrep fits the pipeline; owned says X is the caller's fresh copy,
+// which the stages may overwrite.
+func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
 	if opt.Impute == "" {
 		opt.Impute = "mean"
 	}
@@ -94,7 +121,9 @@ func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Den
 			return nil, nil, err
 		}
 		if p.imputer.missing {
-			Z = mat.DenseCopyOf(X)
+			if !owned {
+				Z = mat.DenseCopyOf(X)
+			}
 			p.imputer.fillInPlace(Z)
 		}
 	}
@@ -135,7 +164,7 @@ func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Den
 			p.columns = append(p.columns, Column{Name: name})
 		}
 	}
-	if Z == X {
+	if Z == X && !owned {
 		Z = mat.DenseCopyOf(X)
 	}
 	if opt.Standardize {
@@ -177,7 +206,27 @@ func (p *Prep) Apply(X *mat.Dense) (*mat.Dense, error) {
 	if err := checkApply("preprocessing", X, p.in); err != nil {
 		return nil, err
 	}
-	Z := mat.DenseCopyOf(X)
+	return p.transform(mat.DenseCopyOf(X)), nil
+}
+
+// ApplyRows is Apply on the rows idx of X, gathered straight into the
+// matrix that is transformed: one copy of the part.
+func (p *Prep) ApplyRows(X *mat.Dense, idx []int) (*mat.Dense, error) {
+	if p == nil || !p.fitted {
+		return nil, fmt.Errorf("preprocessing: %w", ErrNotFitted)
+	}
+	if err := checkApply("preprocessing", X, p.in); err != nil {
+		return nil, err
+	}
+	if len(idx) == 0 {
+		return nil, errors.New("preprocessing: no rows to transform")
+	}
+	return p.transform(gatherRows(X, idx)), nil
+}
+
+// transform runs the fitted stages on Z, overwriting it where a stage works
+// in place.
+func (p *Prep) transform(Z *mat.Dense) *mat.Dense {
 	if p.imputer != nil {
 		p.imputer.fillInPlace(Z)
 	}
@@ -191,7 +240,7 @@ func (p *Prep) Apply(X *mat.Dense) (*mat.Dense, error) {
 	if p.std != nil {
 		p.std.applyInPlace(Z)
 	}
-	return Z, nil
+	return Z
 }
 
 // Columns describes the columns Apply returns: names, and for nominal

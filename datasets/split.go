@@ -183,12 +183,24 @@ func classMembers(n int, y []float64, classes int) ([][]int, error) {
 	if len(y) != n {
 		return nil, fmt.Errorf("stratified split: %d targets for %d rows", len(y), n)
 	}
-	members := make([][]int, classes)
+	// Counted first, so that every list is one exact allocation out of one
+	// backing array (a million rows would otherwise grow lists by doubling).
+	count := make([]int, classes)
 	for i, v := range y {
 		c := int(v)
 		if float64(c) != v || c < 0 || c >= classes {
 			return nil, fmt.Errorf("stratified split: row %d has target %g, not a class code 0..%d", i, v, classes-1)
 		}
+		count[c]++
+	}
+	all := make([]int, 0, n)
+	members := make([][]int, classes)
+	for c, k := range count {
+		members[c] = all[len(all) : len(all) : len(all)+k]
+		all = all[:len(all)+k]
+	}
+	for i, v := range y {
+		c := int(v)
 		members[c] = append(members[c], i)
 	}
 	return members, nil

@@ -185,7 +185,6 @@ type runner struct {
 	progress func(Progress)
 	start    time.Time
 	res      *Result
-	buf      []float64 // reused for the training rows of each fold
 }
 
 // PanicError is the error of a model that panicked; it wraps ErrPanic and
@@ -231,28 +230,12 @@ func (rn *runner) fail(err error) (*Result, error) {
 	return rn.res, err
 }
 
-// rows copies the rows idx of the dataset into the runner's reusable buffer
-// (preprocessing copies what it keeps, so the buffer is free again after).
-// Leave-one-out would otherwise allocate a copy of the data per fold.
-func (rn *runner) rows(idx []int) *mat.Dense {
-	_, p := rn.d.X.Dims()
-	need := len(idx) * p
-	if cap(rn.buf) < need {
-		rn.buf = make([]float64, need)
-	}
-	X := mat.NewDense(len(idx), p, rn.buf[:need])
-	for r, i := range idx {
-		copy(X.RawRowView(r), rn.d.X.RawRowView(i))
-	}
-	return X
-}
-
 // prepare fits the preprocessing on the rows idx and returns it with the
 // training set the model learns from.
 func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	d := rn.d
 	opt := datasets.PrepOptions{Standardize: rn.std, KeepNominal: rn.spec.Input.Nominal, KeepMissing: rn.spec.Input.Missing}
-	prep, X, err := datasets.FitApplyPrep(rn.rows(idx), d.Features, opt)
+	prep, X, err := datasets.FitApplyPrepRows(d.X, idx, d.Features, opt)
 	if err != nil {
 		return nil, engine.Train{}, err
 	}
@@ -497,12 +480,7 @@ func (rn *runner) fold(f, k int, p Fold) (fitted, engine.Model, *datasets.Prep, 
 	if err != nil {
 		return one, nil, nil, err
 	}
-	_, cols := d.X.Dims()
-	test := mat.NewDense(len(p.Test), cols, nil)
-	for r, i := range p.Test {
-		copy(test.RawRowView(r), d.X.RawRowView(i))
-	}
-	Xte, err := prep.Apply(test)
+	Xte, err := prep.ApplyRows(d.X, p.Test)
 	if err != nil {
 		return one, nil, nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -183,19 +185,45 @@ func (m *Logistic) settings() (logitSettings, error) {
 	return s, nil
 }
 
-// logitData is the training data laid out for the batch solvers: columns of
-// the lifted X (a final column of ones) stored contiguously, so that X·θ is a
-// few long axpys and Xᵀr a few long dot products.
+// logitData is the training data as the batch solvers read it: the rows of
+// X in place (row-major, as prepared: no transposed or lifted copy, which
+// would double the memory a large fit needs), with the intercept handled
+// apart. X·w and Xᵀr are BLAS matrix-vector products.
 type logitData struct {
 	n, p, q int
-	xt      []float64 // q × n: xt[j*n+i] = X[row i, j]; row p is all ones
-	sw      []float64 // sample weights in the same row order; nil = all 1
+	X       blas64.General // n × p, the training rows
+	sw      []float64      // sample weights; nil = all 1
 	wsum    float64
 	C       float64
-	v       []float64 // n scratch
+	// sample is the order in which the Newton Hessian takes rows: shuffled
+	// when it is subsampled (its sample is then the leading entries), nil
+	// when every row is used.
+	sample []int
+	b, v   []float64 // gramChunk × q scratch for the Hessian
+	h      []float64 // n scratch for the Hessian's row weights, made on first use
 }
 
-func (d *logitData) col(j int) []float64 { return d.xt[j*d.n : (j+1)*d.n] }
+// rowWeights is the shared n scratch of the Hessians (runs take turns).
+func (d *logitData) rowWeights() []float64 {
+	if d.h == nil {
+		d.h = make([]float64, d.n)
+	}
+	return d.h
+}
+
+func newLogitData(X *mat.Dense, C float64, sw []float64) *logitData {
+	n, p := X.Dims()
+	q := p + 1
+	d := &logitData{n: n, p: p, q: q, C: C, X: X.RawMatrix(), sw: sw, wsum: float64(n),
+		b: make([]float64, gramChunk*q), v: make([]float64, gramChunk*q)}
+	if sw != nil {
+		d.wsum = floats.Sum(sw)
+	}
+	return d
+}
+
+// gramChunk is how many rows the Hessian gathers at a time.
+const gramChunk = 1024
 
 // linear sets z = X θ[:p] + θ[p], the logits of one output with weights and
 // intercept θ.
@@ -203,11 +231,14 @@ func (d *logitData) linear(z, theta []float64) {
 	for i := range z {
 		z[i] = theta[d.p]
 	}
-	for j := 0; j < d.p; j++ {
-		if theta[j] != 0 {
-			floats.AddScaled(z, theta[j], d.col(j))
-		}
-	}
+	blas64.Gemv(blas.NoTrans, 1, d.X, blas64.Vector{N: d.p, Inc: 1, Data: theta[:d.p]}, 1, blas64.Vector{N: d.n, Inc: 1, Data: z})
+}
+
+// gradient sets grad[:p] = Xᵀr + θ[:p] and grad[p] = Σr.
+func (d *logitData) gradient(grad, theta, r []float64) {
+	copy(grad[:d.p], theta[:d.p])
+	blas64.Gemv(blas.Trans, 1, d.X, blas64.Vector{N: d.n, Inc: 1, Data: r}, 1, blas64.Vector{N: d.p, Inc: 1, Data: grad[:d.p]})
+	grad[d.p] = floats.Sum(r)
 }
 
 func (d *logitData) weight(i int) float64 {
@@ -217,10 +248,10 @@ func (d *logitData) weight(i int) float64 {
 	return d.sw[i]
 }
 
-// hessRows is how many leading rows the Hessian of iteration it (0-based)
-// uses: every row for small data, else a sample growing from logitHessMin by
-// √2 an iteration (doubling was measured slower: the early iterations need
-// little accuracy, and a Hessian from 10^4 rows already gives fast linear
+// hessRows is how many rows the Hessian of iteration it (0-based) uses:
+// every row for small data, else a sample growing from logitHessMin by √2 an
+// iteration (doubling was measured slower: the early iterations need little
+// accuracy, and a Hessian from 10^4 rows already gives fast linear
 // convergence on a few dozen features).
 func (d *logitData) hessRows(it int) int {
 	if d.n <= 2*logitHessMin || it >= 40 {
@@ -229,47 +260,62 @@ func (d *logitData) hessRows(it int) int {
 	return min(d.n, int(logitHessMin*math.Pow(2, float64(it)/2)))
 }
 
-// hessScale estimates a full-data sum from the first rows rows.
-func (d *logitData) hessScale(rows int) float64 {
-	if rows == d.n {
+// hessIndex returns the rows a Hessian on rows rows uses, nil for all.
+func (d *logitData) hessIndex(rows int) []int {
+	if rows >= d.n || d.sample == nil {
+		return nil
+	}
+	return d.sample[:rows]
+}
+
+// hessScale estimates a full-data sum from the rows idx (nil: all).
+func (d *logitData) hessScale(idx []int) float64 {
+	if idx == nil {
 		return 1
 	}
 	if d.sw == nil {
-		return float64(d.n) / float64(rows)
+		return float64(d.n) / float64(len(idx))
 	}
-	s := floats.Sum(d.sw[:rows])
+	s := 0.0
+	for _, i := range idx {
+		s += d.sw[i]
+	}
 	if s == 0 {
 		return 1
 	}
 	return d.wsum / s
 }
 
-// addWeightedGram adds scale·Σ_{i<rows} a_i x_i x_iᵀ into the q × q block of
-// the row-major matrix H (leading dimension ld) at (r0, c0). The block is
-// symmetric: only its upper triangle is computed, and copied to the lower
-// one unless upper (a diagonal block of a matrix stored as its upper
-// triangle). The rows go in chunks that keep every column's slice in cache
-// while the dot products reuse it.
-func (d *logitData) addWeightedGram(H []float64, ld, r0, c0 int, a []float64, rows int, scale float64, upper bool) {
-	const chunk = 2048
-	q := d.q
-	for i0 := 0; i0 < rows; i0 += chunk {
-		i1 := min(rows, i0+chunk)
-		v := d.v[:i1-i0]
-		for j := 0; j < q; j++ {
-			floats.MulTo(v, a[i0:i1], d.col(j)[i0:i1])
-			row := H[(r0+j)*ld+c0:]
-			for k := j; k < q; k++ {
-				row[k] += scale * floats.Dot(v, d.col(k)[i0:i1])
-			}
-		}
+// addWeightedGram adds scale·Σ_i a_i x_i x_iᵀ over the rows idx (nil: all),
+// x_i lifted by a final 1, into the q × q block of the row-major matrix H
+// (leading dimension ld) at (r0, c0). The rows go in chunks: a chunk B of
+// lifted rows and its weighted copy V = diag(a) B, then one matrix product
+// Bᵀ V. A diagonal block (upper) of a matrix stored as its upper triangle
+// may have its lower triangle written too; nothing reads it.
+func (d *logitData) addWeightedGram(H []float64, ld, r0, c0 int, a []float64, idx []int, scale float64, upper bool) {
+	_ = upper
+	q, p := d.q, d.p
+	rows := d.n
+	if idx != nil {
+		rows = len(idx)
 	}
-	if !upper {
-		for j := 0; j < q; j++ {
-			for k := j + 1; k < q; k++ {
-				H[(r0+k)*ld+c0+j] = H[(r0+j)*ld+c0+k]
+	blk := blas64.General{Rows: q, Cols: q, Stride: ld, Data: H[r0*ld+c0:]}
+	for i0 := 0; i0 < rows; i0 += gramChunk {
+		m := min(rows, i0+gramChunk) - i0
+		B := blas64.General{Rows: m, Cols: q, Stride: q, Data: d.b[:m*q]}
+		V := blas64.General{Rows: m, Cols: q, Stride: q, Data: d.v[:m*q]}
+		for r := 0; r < m; r++ {
+			i := i0 + r
+			if idx != nil {
+				i = idx[i]
 			}
+			x := d.X.Data[i*d.X.Stride : i*d.X.Stride+p]
+			br, vr := B.Data[r*q:(r+1)*q], V.Data[r*q:(r+1)*q]
+			copy(br, x)
+			br[p] = 1
+			floats.ScaleTo(vr, a[i], br)
 		}
+		blas64.Gemm(blas.Trans, blas.NoTrans, scale, B, V, 1, blk)
 	}
 }
 
@@ -287,15 +333,24 @@ type logitObjective interface {
 	sgdStep(theta []float64, x []float64, i int, lr, shrink float64)
 }
 
-// logitBin is the binary objective: θ = (w, α), y_i ∈ {0, 1}.
+// logitBin is the binary objective: θ = (w, α), y_i = 1 when row i's class
+// index cls[i] is pos, else 0 (one-vs-rest runs share cls).
 type logitBin struct {
 	*logitData
-	y       []float64
-	z, r, h []float64
+	cls  []int
+	pos  int
+	z, r []float64
 }
 
-func newLogitBin(d *logitData, y []float64) *logitBin {
-	return &logitBin{logitData: d, y: y, z: make([]float64, d.n), r: make([]float64, d.n), h: make([]float64, d.n)}
+func newLogitBin(d *logitData, cls []int, pos int) *logitBin {
+	return &logitBin{logitData: d, cls: cls, pos: pos, z: make([]float64, d.n), r: make([]float64, d.n)}
+}
+
+func (o *logitBin) y(i int) float64 {
+	if o.cls[i] == o.pos {
+		return 1
+	}
+	return 0
 }
 
 func (o *logitBin) dim() int { return o.q }
@@ -311,7 +366,7 @@ func (o *logitBin) eval(theta, grad []float64) float64 {
 	loss, prod := 0.0, 1.0
 	for i, t := range z {
 		e := math.Exp(-math.Abs(t))
-		y := o.y[i]
+		y := o.y(i)
 		u := t
 		if y == 1 {
 			u = -t
@@ -333,15 +388,10 @@ func (o *logitBin) eval(theta, grad []float64) float64 {
 			}
 		}
 		o.r[i] = o.C * w * (s - y)
-		o.h[i] = o.C * w * s * (1 - s)
 	}
 	loss += math.Log(prod)
-	J := o.C * loss
-	for j := 0; j < p; j++ {
-		J += 0.5 * theta[j] * theta[j]
-		grad[j] = floats.Dot(o.col(j), o.r) + theta[j]
-	}
-	grad[p] = floats.Sum(o.r)
+	J := o.C*loss + 0.5*floats.Dot(theta[:p], theta[:p])
+	o.gradient(grad, theta, o.r)
 	return J
 }
 
@@ -350,7 +400,24 @@ func (o *logitBin) hessian(H []float64, rows int) {
 	for i := range H {
 		H[i] = 0
 	}
-	o.addWeightedGram(H, q, 0, 0, o.h, rows, o.hessScale(rows), true)
+	// The curvature C ω s(1−s) of each row, from the logits of the last
+	// evaluation, into the scratch v (the gradient's residuals are in r).
+	idx := o.hessIndex(rows)
+	h := o.rowWeights()
+	curv := func(i int) {
+		s := 1 / (1 + math.Exp(-o.z[i]))
+		h[i] = o.C * o.weight(i) * s * (1 - s)
+	}
+	if idx == nil {
+		for i := range h {
+			curv(i)
+		}
+	} else {
+		for _, i := range idx {
+			curv(i)
+		}
+	}
+	o.addWeightedGram(H, q, 0, 0, h, idx, o.hessScale(idx), true)
 	for j := 0; j < o.p; j++ {
 		H[j*q+j]++
 	}
@@ -360,7 +427,7 @@ func (o *logitBin) sgdStep(theta, x []float64, i int, lr, shrink float64) {
 	p := o.p
 	t := floats.Dot(theta[:p], x) + theta[p]
 	s := 1 / (1 + math.Exp(-t))
-	g := lr * o.C * o.weight(i) * float64(o.n) / o.wsum * (s - o.y[i])
+	g := lr * o.C * o.weight(i) * float64(o.n) / o.wsum * (s - o.y(i))
 	floats.Scale(1-shrink, theta[:p])
 	floats.AddScaled(theta[:p], -g, x)
 	theta[p] -= g
@@ -373,14 +440,13 @@ type logitMulti struct {
 	m       int
 	cls     []int
 	Z, P, R []float64 // m × n each, class-major
-	a       []float64 // n scratch
 	zi, pi  []float64 // m scratch
 }
 
 func newLogitMulti(d *logitData, m int, cls []int) *logitMulti {
 	return &logitMulti{logitData: d, m: m, cls: cls,
 		Z: make([]float64, m*d.n), P: make([]float64, m*d.n), R: make([]float64, m*d.n),
-		a: make([]float64, d.n), zi: make([]float64, m), pi: make([]float64, m)}
+		zi: make([]float64, m), pi: make([]float64, m)}
 }
 
 func (o *logitMulti) dim() int { return o.m * o.q }
@@ -417,12 +483,9 @@ func (o *logitMulti) eval(theta, grad []float64) float64 {
 	}
 	J := o.C * loss
 	for c := 0; c < m; c++ {
-		rc, th, g := o.R[c*n:(c+1)*n], theta[c*q:(c+1)*q], grad[c*q:(c+1)*q]
-		for j := 0; j < p; j++ {
-			J += 0.5 * th[j] * th[j]
-			g[j] = floats.Dot(o.col(j), rc) + th[j]
-		}
-		g[p] = floats.Sum(rc)
+		th := theta[c*q : (c+1)*q]
+		J += 0.5 * floats.Dot(th[:p], th[:p])
+		o.gradient(grad[c*q:(c+1)*q], th, o.R[c*n:(c+1)*n])
 	}
 	return J
 }
@@ -438,20 +501,30 @@ func (o *logitMulti) hessian(H []float64, rows int) {
 	for i := range H {
 		H[i] = 0
 	}
-	scale := o.hessScale(rows)
-	a := o.a[:rows]
+	idx := o.hessIndex(rows)
+	scale := o.hessScale(idx)
+	a := o.rowWeights()
 	for c := 0; c < m; c++ {
-		pc := o.P[c*n : c*n+rows]
+		pc := o.P[c*n : (c+1)*n]
 		for c2 := c; c2 < m; c2++ {
-			pc2 := o.P[c2*n : c2*n+rows]
-			for i := range a {
+			pc2 := o.P[c2*n : (c2+1)*n]
+			weigh := func(i int) {
 				if c == c2 {
 					a[i] = o.C * o.weight(i) * pc[i] * (1 - pc[i])
 				} else {
 					a[i] = -o.C * o.weight(i) * pc[i] * pc2[i]
 				}
 			}
-			o.addWeightedGram(H, ld, c*q, c2*q, a, rows, scale, c == c2)
+			if idx == nil {
+				for i := range a {
+					weigh(i)
+				}
+			} else {
+				for _, i := range idx {
+					weigh(i)
+				}
+			}
+			o.addWeightedGram(H, ld, c*q, c2*q, a, idx, scale, c == c2)
 		}
 	}
 	gamma := 0.0
@@ -637,46 +710,19 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	}
 	rng := rand.New(rand.NewPCG(d.Seed, 0x6a09e667f3bcc909))
 
-	// Row order of the batch layout: shuffled when the Newton Hessian is
-	// subsampled (its sample is then the leading rows), else as given. The
-	// objective does not depend on the order.
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	data := &logitData{n: n, p: p, q: q, C: set.C, v: make([]float64, n)}
+	data := newLogitData(d.X, set.C, d.Weights)
 	if newton && data.hessRows(0) < n {
-		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
-	}
-	// Transpose in blocks of rows so that writes stay in a few cache lines.
-	data.xt = make([]float64, q*n)
-	const tb = 64
-	for r0 := 0; r0 < n; r0 += tb {
-		r1 := min(n, r0+tb)
-		for j := 0; j < p; j++ {
-			col := data.xt[j*n+r0 : j*n+r1]
-			for r := range col {
-				col[r] = d.X.At(order[r0+r], j)
-			}
-		}
-	}
-	floats.AddConst(1, data.xt[p*n:])
-	data.wsum = float64(n)
-	if d.Weights != nil {
-		data.sw = make([]float64, n)
-		for r, i := range order {
-			data.sw[r] = d.Weights[i]
-		}
-		data.wsum = floats.Sum(data.sw)
+		// The subsampled Hessian takes the leading rows of a shuffled order.
+		data.sample = rng.Perm(n)
 	}
 	index := make([]int, len(d.Classes))
 	for j, c := range present {
 		index[c] = j
 	}
-	cls := make([]int, n) // class index in data order
-	for r, i := range order {
+	cls := make([]int, n) // class index of each row
+	for i := range cls {
 		// A row of a class absent from training has weight 0: index 0 is harmless.
-		cls[r] = index[int(d.Y[i])]
+		cls[i] = index[int(d.Y[i])]
 	}
 
 	var runs []*logitRun
@@ -692,13 +738,7 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 			}
 		}
 		for _, t := range targets {
-			y := make([]float64, n)
-			for r := range y {
-				if cls[r] == t {
-					y[r] = 1
-				}
-			}
-			runs = append(runs, newLogitRun(newLogitBin(data, y), newton))
+			runs = append(runs, newLogitRun(newLogitBin(data, cls, t), newton))
 		}
 	}
 
@@ -784,8 +824,7 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 			case "sgd":
 				shrink := set.lr / data.wsum
 				for _, row := range sgdOrder {
-					// No shuffle for newton means data order = d's order here.
-					r.obj.sgdStep(r.theta, d.X.RawRowView(order[row])[:p], row, set.lr, shrink)
+					r.obj.sgdStep(r.theta, d.X.RawRowView(row)[:p], row, set.lr, shrink)
 				}
 				r.J = r.obj.eval(r.theta, r.grad)
 			}

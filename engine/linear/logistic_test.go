@@ -317,26 +317,18 @@ func TestLogisticDerivatives(t *testing.T) {
 	n, p, m := 40, 3, 3
 	X := mat.NewDense(n, p, nil)
 	cls := make([]int, n)
-	y := make([]float64, n)
 	for i := 0; i < n; i++ {
 		for j := 0; j < p; j++ {
 			X.Set(i, j, r.NormFloat64())
 		}
 		cls[i] = r.IntN(m)
-		if cls[i] == 1 {
-			y[i] = 1
-		}
 	}
-	data := &logitData{n: n, p: p, q: p + 1, C: 0.7, v: make([]float64, n), xt: make([]float64, (p+1)*n), sw: make([]float64, n)}
-	for i := 0; i < n; i++ {
-		for j := 0; j < p; j++ {
-			data.xt[j*n+i] = X.At(i, j)
-		}
-		data.xt[p*n+i] = 1
-		data.sw[i] = 0.5 + r.Float64()
+	sw := make([]float64, n)
+	for i := range sw {
+		sw[i] = 0.5 + r.Float64()
 	}
-	data.wsum = floats.Sum(data.sw)
-	for _, obj := range []logitObjective{newLogitBin(data, y), newLogitMulti(data, m, cls)} {
+	data := newLogitData(X, 0.7, sw)
+	for _, obj := range []logitObjective{newLogitBin(data, cls, 1), newLogitMulti(data, m, cls)} {
 		k := obj.dim()
 		theta := make([]float64, k)
 		for j := range theta {

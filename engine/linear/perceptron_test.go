@@ -217,6 +217,24 @@ func TestPerceptronSeeded(t *testing.T) {
 	}
 }
 
+// Without the shuffled copy (large data gather each block from X instead)
+// the fit is the same, weight for weight.
+func TestPerceptronGatheredBlocksSameFit(t *testing.T) {
+	d := linSeparable(3000, 7, 4)
+	d.Y[0], d.Y[1] = 1-d.Y[0], 1-d.Y[1] // not separable: every epoch runs
+	fit := func() []float64 {
+		m := Perceptron{Epochs: 4}
+		if err := m.Fit(context.Background(), d, nil); err != nil {
+			t.Fatal(err)
+		}
+		return append(m.Coefficients().Weights.RawMatrix().Data, m.Coefficients().Intercept...)
+	}
+	copied := fit()
+	defer func(v int) { percCopyMax = v }(percCopyMax)
+	percCopyMax = 0
+	linClose(t, "gathered blocks", fit(), copied, 0)
+}
+
 // Three classes: one row of coefficients and one score column per class, and
 // the prediction is the best-scoring class.
 func TestPerceptronMulticlassScores(t *testing.T) {

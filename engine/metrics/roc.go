@@ -32,7 +32,9 @@ func Curve(positive []bool, scores []float64) (fpr, tpr, thresholds []float64) {
 	slices.SortFunc(ps, func(a, b pair) int { return cmp.Compare(b.s, a.s) })
 
 	// One point per distinct score: cumulative true and false positives.
-	var tps, fps, th []float64
+	tps := make([]float64, 0, len(ps))
+	fps := make([]float64, 0, len(ps))
+	th := make([]float64, 0, len(ps))
 	var tp, fp float64
 	for i, p := range ps {
 		if p.pos {

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tealab/tealab/datasets"
@@ -172,12 +173,13 @@ func (p paramFlag) Set(s string) error {
 
 // dataFlags are the flags that choose a dataset.
 type dataFlags struct {
-	source, target, task string
-	drop                 listFlag
+	source, target, task, format string
+	drop                         listFlag
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&d.source, "data", "", "dataset: built-in name, generator[:knobs] or file path")
+	fs.StringVar(&d.source, "data", "", "dataset: built-in name, generator[:knobs], file path, or - for standard input")
+	fs.StringVar(&d.format, "format", "", "file format when the name does not tell: csv, tsv or arff (standard input is read as delimited text unless it starts like ARFF)")
 	fs.StringVar(&d.target, "target", "", "target column (default: the last column; '-' for none)")
 	fs.StringVar(&d.task, "task", "", "classification, regression, clustering or reduction (default: inferred from the target)")
 	fs.Var(&d.drop, "drop", "columns to leave out, e.g. id,name (repeatable)")
@@ -185,7 +187,7 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 
 // choice is the data as the flags chose it.
 func (d *dataFlags) choice() runs.Data {
-	return runs.Data{Source: d.source, Target: d.target, Task: d.task, Drop: d.drop}
+	return runs.Data{Source: d.source, Target: d.target, Task: d.task, Drop: d.drop, Format: d.format}
 }
 
 // load opens the source, drops columns, and chooses the target and task.
@@ -197,6 +199,9 @@ func (d *dataFlags) load(cmd string) (*datasets.Dataset, error) {
 		if _, err := datasets.ParseTask(d.task); err != nil {
 			return nil, usageError{err.Error()}
 		}
+	}
+	if d.format != "" && !slices.Contains(datasets.Formats, d.format) {
+		return nil, usagef("%s: --format %q: use one of %s", cmd, d.format, strings.Join(datasets.Formats, ", "))
 	}
 	return d.choice().Open()
 }

@@ -55,7 +55,10 @@ func errAt(file string, line int, format string, args ...any) error {
 // Table.Name is the base name without its .gz and format extensions
 // ("data/x.csv.gz" -> "x"); Table.Source is path. Errors name path and, where
 // one applies, the line.
-func LoadFile(path string) (*Table, error) {
+func LoadFile(path string) (*Table, error) { return loadFile(path, "") }
+
+// loadFile is LoadFile with the format forced unless format is "".
+func loadFile(path, format string) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err // *PathError: "open x.csv: no such file or directory"
@@ -68,28 +71,62 @@ func LoadFile(path string) (*Table, error) {
 	if st.IsDir() {
 		return nil, errAt(path, 0, "is a directory, not a data file")
 	}
-	name, ext, gzExt := splitExt(path)
+	var hint int64
+	if st.Mode().IsRegular() {
+		hint = st.Size()
+	}
+	return readStream(f, path, format, hint)
+}
 
-	var magic [2]byte
-	nm, err := io.ReadFull(f, magic[:])
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+// Formats that ReadFrom accepts; "" means tell by the name and the bytes.
+var Formats = []string{"csv", "tsv", "arff"}
+
+// ReadFrom reads a table from a stream that cannot seek (standard input, a
+// pipe), as LoadFile reads a file: gzip is undone when the bytes start with
+// its magic number, and format ("csv", "tsv", "arff", or "" to tell ARFF
+// from delimited text by the bytes, the name's extension breaking ties)
+// chooses the parser. name is used in messages and for Table.Name.
+func ReadFrom(r io.Reader, name, format string) (*Table, error) {
+	switch format {
+	case "", "csv", "tsv", "arff":
+	default:
+		return nil, fmt.Errorf("format %q: use one of %s", format, strings.Join(Formats, ", "))
+	}
+	return readStream(r, name, format, 0)
+}
+
+// readStream reads a table without seeking: the first bytes are peeked
+// through a buffer to recognise gzip and ARFF. hint is the input's size in
+// bytes when known (0 otherwise), to size the matrix once.
+func readStream(in io.Reader, path, format string, hint int64) (*Table, error) {
+	name, ext, gzExt := splitExt(path)
+	switch format {
+	case "csv":
+		ext = ".csv"
+	case "tsv":
+		ext = ".tsv"
+	case "arff":
+		ext = ".arff"
+	}
+	br := bufio.NewReaderSize(in, 256<<10)
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
 		return nil, errAt(path, 0, "%v", err)
 	}
-	isGzip := nm == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+	isGzip := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	if gzExt && !isGzip {
+		if len(magic) == 0 {
+			return nil, errAt(path, 0, "is empty")
+		}
 		return nil, errAt(path, 0, "bad gzip data: the name ends in .gz but the file is not gzip-compressed")
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, errAt(path, 0, "%v", err)
-	}
-	var r io.Reader = f
-	hint := st.Size()
+	var r io.Reader = br
 	if isGzip {
-		hint = gzipSizeHint(f, st.Size())
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, errAt(path, 0, "%v", err)
+		if f, ok := in.(*os.File); ok && hint > 0 {
+			hint = gzipSizeHint(f, hint)
+		} else {
+			hint = 0
 		}
-		br := bufio.NewReaderSize(f, 256<<10)
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, errAt(path, 0, "bad gzip data: %v", err)
@@ -102,17 +139,16 @@ func LoadFile(path string) (*Table, error) {
 		return readARFF(r, path, name)
 	}
 	// Any other name: the text tells ARFF from delimited.
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(64 << 10)
-	r = br
+	tb := bufio.NewReaderSize(r, 64<<10)
+	head, _ := tb.Peek(64 << 10)
 	if looksARFF(head) {
-		return readARFF(r, path, name)
+		return readARFF(tb, path, name)
 	}
 	prefer := byte(',')
 	if ext == ".tsv" || ext == ".tab" {
 		prefer = '\t'
 	}
-	return readDelimited(r, delimOpts{file: path, name: name, prefer: prefer, sizeHint: hint})
+	return readDelimited(tb, delimOpts{file: path, name: name, prefer: prefer, sizeHint: hint})
 }
 
 // splitExt returns the base name without extensions, the format extension

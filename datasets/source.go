@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -38,6 +39,28 @@ func Catalog() []Entry {
 			Knobs: append([]Knob(nil), g.knobs...)})
 	}
 	return out
+}
+
+// Stdin is the source that reads standard input (OpenFormat).
+const Stdin = "-"
+
+// OpenFormat is Open with the file format forced ("csv", "tsv", "arff";
+// "" tells it by the name and the bytes). The source Stdin reads standard
+// input, which has no name to go by and cannot seek.
+func OpenFormat(source, format string) (*Table, error) {
+	if format != "" && !slices.Contains(Formats, format) {
+		return nil, fmt.Errorf("format %q: use one of %s", format, strings.Join(Formats, ", "))
+	}
+	if strings.TrimSpace(source) == Stdin {
+		return ReadFrom(os.Stdin, "stdin", format)
+	}
+	if format == "" {
+		return Open(source)
+	}
+	if _, err := os.Stat(source); err != nil {
+		return nil, fmt.Errorf("data source %q with --format %s: %w", source, format, err)
+	}
+	return loadFile(source, format)
 }
 
 // Open reads a data source as the CLI's --data flag spells it:

@@ -37,6 +37,7 @@ type Data struct {
 	Target string   `json:"target,omitempty"` // "" the last column, "-" none
 	Task   string   `json:"task,omitempty"`   // as forced (--task); "" inferred
 	Drop   []string `json:"drop,omitempty"`   // columns dropped first
+	Format string   `json:"format,omitempty"` // csv, tsv or arff when forced (--format); "" told by the name and bytes
 }
 
 // Open loads the data as chosen: the source, without the dropped columns,
@@ -50,7 +51,7 @@ func (d Data) Open() (*datasets.Dataset, error) {
 		}
 		task = t
 	}
-	tab, err := datasets.Open(d.Source)
+	tab, err := datasets.OpenFormat(d.Source, d.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +168,9 @@ func (r *Record) Command() string {
 	}
 	if len(r.Data.Drop) > 0 {
 		args = append(args, "--drop", strings.Join(r.Data.Drop, ","))
+	}
+	if r.Data.Format != "" {
+		args = append(args, "--format", r.Data.Format)
 	}
 	args = append(args, "--model", r.Model)
 	if spec, err := engine.Lookup(r.Model); err == nil {

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// withStdin runs f with os.Stdin reading data through a pipe, which cannot
+// seek.
+func withStdin(t *testing.T, data []byte, f func()) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w.Write(data)
+		w.Close()
+	}()
+	old := os.Stdin
+	os.Stdin = r
+	defer func() { os.Stdin = old; r.Close() }()
+	f()
+}
+
+// `cat iris.csv | tealab train --data - --model lda` trains on standard input.
+func TestTrainFromStdin(t *testing.T) {
+	iris, err := os.ReadFile("../datasets/builtin/iris.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut string
+	var status int
+	withStdin(t, iris, func() { out, errOut, status = run(t, "train", "--data", "-", "--model", "lda") })
+	if status != 0 || !strings.Contains(out, "150 rows") || !strings.Contains(out, "accuracy") {
+		t.Fatalf("status %d\n%s%s", status, out, errOut)
+	}
+	withStdin(t, []byte("@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n1,x\n2,y\n3,x\n4,y\n"), func() {
+		out, errOut, status = run(t, "describe", "--data", "-", "--format", "arff")
+	})
+	if status != 0 || !strings.Contains(out, "4 rows") {
+		t.Errorf("arff on stdin: status %d\n%s%s", status, out, errOut)
+	}
+	_, errOut, status = run(t, "describe", "--data", "-", "--format", "xls")
+	if status != 2 || !strings.Contains(errOut, "csv, tsv, arff") {
+		t.Errorf("--format xls: status %d: %s", status, errOut)
+	}
+}
+
+// A save that fails part-way (here the file-size limit stops the write
+// after 2 KB) leaves the previous file byte for byte, and the run's report
+// is printed anyway; the status is 1. The run happens in a child process
+// (this test binary again) so that the limit binds nothing else.
+func TestFailedSaveKeepsOldFileAndReport(t *testing.T) {
+	if path := os.Getenv("TEALAB_SAVECHILD"); path != "" {
+		lim := syscall.Rlimit{Cur: 2048, Max: 2048}
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			t.Skip(err)
+		}
+		os.Exit(Main([]string{"train", "--data", "iris", "--model", "lda", "--save", path}, os.Stdout, os.Stderr))
+	}
+	path := filepath.Join(t.TempDir(), "run.json")
+	old := bytes.Repeat([]byte("the previous good run\n"), 10)
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFailedSaveKeepsOldFileAndReport$")
+	cmd.Env = append(os.Environ(), "TEALAB_SAVECHILD="+path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	status := cmd.ProcessState.ExitCode()
+	if status != 1 {
+		t.Errorf("exit status %d (%v), want 1\nstderr: %s", status, err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "accuracy") || !strings.Contains(stdout.String(), "confusion matrix") {
+		t.Errorf("the report was not printed:\n%s", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "--save") {
+		t.Errorf("stderr does not name --save: %s", stderr.String())
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, old) {
+		t.Errorf("the previous file changed to %q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
@@ -65,7 +63,7 @@ func summarise(xs []float64) *summary {
 	for _, v := range vals {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	mean, std := stat.PopMeanStdDev(vals, nil)
+	mean, std := datasets.MeanStd(vals)
 	return &summary{Min: metrics.JSONFloat(lo), Max: metrics.JSONFloat(hi), Mean: metrics.JSONFloat(mean), Std: metrics.JSONFloat(std)}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,5 +90,39 @@ func TestFailedSaveKeepsOldFileAndReport(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
 		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// writeCSV writes text to a file in a temporary directory.
+func writeCSV(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Values near 1e308: describe shows their mean, logistic regression (which
+// standardises) trains, and a model whose arithmetic overflows says which
+// feature is too large instead of "diverged" or "is +Inf".
+func TestHugeFiniteValues(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a,b,y\n")
+	for i := range 60 {
+		sign := 1 - 2*(i%2)
+		fmt.Fprintf(&b, "%de306,%d,%d\n", sign*(i+1), i%7, (i/2)%2)
+	}
+	path := writeCSV(t, "huge.csv", b.String())
+	out, errOut, status := run(t, "describe", "--data", path)
+	if status != 0 || strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
+		t.Errorf("describe: status %d\n%s%s", status, out, errOut)
+	}
+	if out, errOut, status = run(t, "train", "--data", path, "--model", "logistic"); status != 0 {
+		t.Errorf("logistic: status %d: %s", status, errOut)
+	}
+	_, errOut, status = run(t, "train", "--data", path, "--model", "gnb")
+	if status != 1 || !strings.Contains(errOut, `feature "a"`) || !strings.Contains(errOut, "too large") {
+		t.Errorf("gnb: status %d: %s", status, errOut)
 	}
 }

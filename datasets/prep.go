@@ -799,19 +799,36 @@ type Standardizer struct {
 	fitted      bool
 }
 
-// Fit learns the mean and standard deviation of every column.
+// Fit learns the mean and standard deviation of every column. Values near
+// the largest float64 (1e308) neither overflow the sums nor the spread: a
+// column is summed in units of its largest magnitude.
 func (s *Standardizer) Fit(X *mat.Dense) error {
 	s.fitted = false
 	if X == nil || X.IsEmpty() {
 		return errors.New("standardizer: no training rows")
 	}
 	n, p := X.Dims()
+	unit := make([]float64, p) // largest |value| of each column, or 1
+	for i := 0; i < n; i++ {
+		for j, v := range X.RawRowView(i) {
+			if a := math.Abs(v); a > unit[j] { // NaN compares false
+				unit[j] = a
+			}
+		}
+	}
+	inv := make([]float64, p)
+	for j, u := range unit {
+		if u < hugeValue {
+			unit[j] = 1 // the usual case: no rescaling, no rounding
+		}
+		inv[j] = 1 / unit[j]
+	}
 	mean := make([]float64, p)
 	count := make([]float64, p)
 	for i := 0; i < n; i++ {
 		for j, v := range X.RawRowView(i) {
 			if !math.IsNaN(v) {
-				mean[j] += v
+				mean[j] += v * inv[j]
 				count[j]++
 			}
 		}
@@ -827,7 +844,7 @@ func (s *Standardizer) Fit(X *mat.Dense) error {
 	for i := 0; i < n; i++ {
 		for j, v := range X.RawRowView(i) {
 			if !math.IsNaN(v) {
-				d := v - mean[j]
+				d := v*inv[j] - mean[j]
 				ss[j] += d * d
 			}
 		}
@@ -837,13 +854,18 @@ func (s *Standardizer) Fit(X *mat.Dense) error {
 		scale[j] = 1
 		if count[j] > 0 {
 			if sd := math.Sqrt(ss[j] / count[j]); sd > 0 && sd > 1e-12*math.Abs(mean[j]) {
-				scale[j] = sd
+				scale[j] = sd * unit[j] // at most the largest magnitude: finite
 			}
 		}
+		mean[j] *= unit[j]
 	}
 	s.mean, s.scale, s.fitted = mean, scale, true
 	return nil
 }
+
+// hugeValue is the magnitude from which sums of a column (and differences of
+// its values) could overflow float64.
+const hugeValue = 1e300
 
 // Mean returns the training mean of each column.
 func (s *Standardizer) Mean() []float64 { return append([]float64(nil), s.mean...) }
@@ -870,8 +892,19 @@ func (s *Standardizer) applyInPlace(Z *mat.Dense) {
 	for j, sc := range s.scale {
 		inv[j] = 1 / sc
 	}
+	huge := false
+	for j, m := range s.mean {
+		huge = huge || s.scale[j] > hugeValue || math.Abs(m) > hugeValue
+	}
 	for i := 0; i < n; i++ {
 		row := Z.RawRowView(i)
+		if huge {
+			// v − mean can overflow: scale first.
+			for j, v := range row {
+				row[j] = v*inv[j] - s.mean[j]*inv[j]
+			}
+			continue
+		}
 		for j, v := range row {
 			row[j] = (v - s.mean[j]) * inv[j]
 		}

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // onlyReader hides every method but Read: a pipe, as far as a loader can
@@ -82,5 +85,32 @@ func TestEmptyGzipIsEmpty(t *testing.T) {
 	_, err := LoadFile(path)
 	if err == nil || !strings.Contains(err.Error(), "is empty") || strings.Contains(err.Error(), "gzip") {
 		t.Errorf("got %v, want x.csv.gz: is empty", err)
+	}
+}
+
+// Values near the largest float64 neither overflow a summary nor
+// standardisation (issue 10, defect 4).
+func TestHugeValuesDoNotOverflow(t *testing.T) {
+	mean, std := MeanStd([]float64{-1e308, 1e308, math.NaN()})
+	if mean != 0 || std != 1e308 {
+		t.Errorf("mean %v, std %v; want 0, 1e308", mean, std)
+	}
+	if m, s := MeanStd([]float64{1, 2, 3, 4}); m != 2.5 || math.Abs(s-math.Sqrt(1.25)) > 1e-15 {
+		t.Errorf("ordinary values: mean %v, std %v", m, s)
+	}
+	X := mat.NewDense(4, 2, []float64{-1e308, 1, 1e308, 2, -1e308, 3, 1e308, 4})
+	var st Standardizer
+	if err := st.Fit(X); err != nil {
+		t.Fatal(err)
+	}
+	Z, err := st.Apply(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{-1, -1.3416407864998738, 1, -0.4472135954999579, -1, 0.4472135954999579, 1, 1.3416407864998738}
+	for i, v := range Z.RawMatrix().Data {
+		if math.Abs(v-want[i]) > 1e-12 {
+			t.Fatalf("standardised %v, want %v", Z.RawMatrix().Data, want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // ErrPanic is wrapped by the error Run returns when a model panicked. That is
@@ -284,12 +285,40 @@ func (rn *runner) fitOne(tr engine.Train, rec *recorder, timed bool) (engine.Mod
 		rn.res.FitSecs += max(time.Since(t0)-rec.valTime, 0).Seconds()
 	}
 	if err != nil {
+		if rn.ctx.Err() == nil {
+			if huge := hugeValue(tr); huge != nil {
+				return nil, fmt.Errorf("%w (the fit failed: %v)", huge, err)
+			}
+		}
 		return nil, err
 	}
 	if w, ok := model.(engine.Warner); ok {
 		_ = safely(rn.spec.Name, "Warnings", func() error { rn.warn(w.Warnings()...); return nil })
 	}
 	return model, nil
+}
+
+// maxSquarable is the largest magnitude whose square is a finite float64.
+var maxSquarable = math.Sqrt(math.MaxFloat64)
+
+// hugeValue names the first training value too large to square, the real
+// cause of a fit that overflowed (a NaN loss, an infinite variance) on
+// finite data; nil when there is none.
+func hugeValue(tr engine.Train) error {
+	n, _ := tr.X.Dims()
+	for i := 0; i < n; i++ {
+		for j, v := range tr.X.RawRowView(i) {
+			if math.Abs(v) > maxSquarable && !math.IsInf(v, 0) {
+				name := fmt.Sprint(j + 1)
+				if j < len(tr.Features) {
+					name = fmt.Sprintf("%q", tr.Features[j])
+				}
+				return fmt.Errorf("feature %s holds %s (training row %d), too large for the arithmetic of this model: squares above %s overflow; rescale the feature (divide it by a power of ten) or use a model that standardises it",
+					name, numfmt.Sig(v, 4), i+1, numfmt.Sig(maxSquarable, 2))
+			}
+		}
+	}
+	return nil
 }
 
 // show makes model (fitted on the rows it says, with prep) the one the

@@ -36,10 +36,10 @@ func checkFinite(X *mat.Dense, features []string) error {
 	for i := 0; i < r; i++ {
 		for j, v := range X.RawRowView(i)[:c] {
 			if math.IsNaN(v) {
-				return fmt.Errorf("row %d, feature %s is missing (NaN): impute or drop it first", i+1, featureName(features, j))
+				return fmt.Errorf("row %d, feature %s is NaN (missing: impute or drop it first)", i+1, featureName(features, j))
 			}
 			if math.IsInf(v, 0) {
-				return fmt.Errorf("row %d, feature %s is infinite (%v): replace it, or mark it missing", i+1, featureName(features, j), v)
+				return fmt.Errorf("row %d, feature %s is %v (infinite: replace it, or mark it missing)", i+1, featureName(features, j), v)
 			}
 		}
 	}

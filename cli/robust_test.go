@@ -126,3 +126,36 @@ func TestHugeFiniteValues(t *testing.T) {
 		t.Errorf("gnb: status %d: %s", status, errOut)
 	}
 }
+
+// A constant target is named as such whatever the model (not "classification
+// needs two classes" to a regression); forcing classification on a measured
+// target is refused; describing one class is allowed (issue 10, defects 6
+// and 10).
+func TestTargetMessages(t *testing.T) {
+	var constant, measured, oneClass strings.Builder
+	constant.WriteString("a,y\n")
+	measured.WriteString("a,y\n")
+	oneClass.WriteString("a,y\n")
+	for i := range 40 {
+		fmt.Fprintf(&constant, "%d,3\n", i)
+		fmt.Fprintf(&measured, "%d,%d.%d\n", i, i*7%13, i%10)
+		fmt.Fprintf(&oneClass, "%d,yes\n", i)
+	}
+	_, errOut, status := run(t, "train", "--data", writeCSV(t, "c.csv", constant.String()), "--model", "ridge")
+	if status != 1 || !strings.Contains(errOut, `target "y" is 3 in every row`) || strings.Contains(errOut, "does not do") {
+		t.Errorf("constant target: status %d: %s", status, errOut)
+	}
+	_, errOut, status = run(t, "train", "--data", writeCSV(t, "m.csv", measured.String()), "--model", "lda", "--task", "classification")
+	if status != 1 || !strings.Contains(errOut, "classification would make a class of each") {
+		t.Errorf("forced classification: status %d: %s", status, errOut)
+	}
+	path := writeCSV(t, "one.csv", oneClass.String())
+	out, errOut, status := run(t, "describe", "--data", path)
+	if status != 0 || !strings.Contains(out, "yes") {
+		t.Errorf("describe one class: status %d: %s%s", status, out, errOut)
+	}
+	_, errOut, status = run(t, "train", "--data", path, "--model", "lda")
+	if status != 1 || !strings.Contains(errOut, `is "yes" in every row`) {
+		t.Errorf("train one class: status %d: %s", status, errOut)
+	}
+}

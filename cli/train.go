@@ -122,6 +122,9 @@ func runTrain(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := d.Trainable(); err != nil {
+		return err
+	}
 	spec, _, err := tf.resolve("train", d.Task)
 	if err != nil {
 		return err

@@ -318,8 +318,11 @@ func TestReadARFFDatasetMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = tb.Dataset("c", Auto)
-	wantErr(t, err, "one", `target "c" has one class (a)`)
+	d, err = tb.Dataset("c", Auto) // describing one class is allowed
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, d.Trainable(), "one", `target "c" is "a" in every row`, "two classes")
 }
 
 func TestJavaDateLayout(t *testing.T) {

@@ -413,13 +413,16 @@ func TestReadDelimitedDatasetMessages(t *testing.T) {
 	tb := readString(t, "iris.csv", "sepal,petal,species\n5.1,1.4,setosa\n4.9,1.3,setosa\n6.3,6.0,setosa\n", 0)
 	_, err := tb.Dataset("specie", Auto)
 	wantErr(t, err, "iris", `no target column "specie"`, "sepal, petal, species")
-	_, err = tb.Dataset("species", Auto)
-	wantErr(t, err, "iris", `target "species" has one class (setosa)`)
+	one, err := tb.Dataset("species", Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, one.Trainable(), "iris", `target "species" is "setosa" in every row`)
 	_, err = tb.Dataset("species", Regression)
 	wantErr(t, err, `target "species" is nominal`)
 	d, err := tb.Dataset("", Auto)
-	if err == nil || d != nil {
-		t.Errorf("one-class last column accepted")
+	if err != nil || d.Trainable() == nil {
+		t.Errorf("one-class last column: %v, trainable", err)
 	}
 	d, err = tb.Dataset("petal", Auto)
 	if err != nil || d.Task != Regression || d.Rows() != 3 {

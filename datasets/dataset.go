@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tealab/tealab/numfmt"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -310,6 +311,27 @@ func (t *Table) compact(keep []int, ti int, y []float64) *mat.Dense {
 	return X
 }
 
+// Trainable says why a model cannot learn the target, nil when it can: a
+// target with one value has nothing to learn, whichever the task.
+func (d *Dataset) Trainable() error {
+	if d.Target == nil || len(d.Y) == 0 {
+		return nil
+	}
+	for _, v := range d.Y[1:] {
+		if v != d.Y[0] {
+			return nil
+		}
+	}
+	if !d.Task.Supervised() {
+		return nil // scored against one class: the scores say so
+	}
+	value := numfmt.Sig(d.Y[0], 6)
+	if len(d.Classes) == 1 {
+		value = strconv.Quote(d.Classes[0])
+	}
+	return fmt.Errorf("%s: target %q is %s in every row: there is nothing to learn (classification needs two classes, regression a target that varies)", d.Name, d.Target.Name, value)
+}
+
 func inferTask(tc Column, y []float64) Task {
 	if tc.Kind == Nominal {
 		return Classification
@@ -327,7 +349,9 @@ func inferTask(tc Column, y []float64) Task {
 	return Classification
 }
 
-// encodeClasses turns the target into class codes 0..k-1 and names the classes.
+// encodeClasses turns the target into class codes 0..k-1 and names the
+// classes. One class is allowed here (describing data is not training it);
+// Trainable refuses it.
 // Nominal levels keep their declared order (levels never seen are dropped);
 // numeric values are sorted and named by value.
 func (d *Dataset) encodeClasses(tc Column) error {
@@ -340,12 +364,15 @@ func (d *Dataset) encodeClasses(tc Column) error {
 		vals = append(vals, v)
 	}
 	sort.Float64s(vals)
-	if len(vals) < 2 {
-		name := ""
-		if len(vals) == 1 {
-			name = className(tc, vals[0])
+	if tc.Kind != Nominal {
+		// Forced classification of a measured target: every distinct value
+		// would be a class.
+		for _, v := range vals {
+			if v != math.Trunc(v) {
+				return fmt.Errorf("%s: target %q is numeric with %d distinct values (%s is not a class code): classification would make a class of each; use regression, or bin the target first",
+					d.Name, tc.Name, len(vals), numfmt.Sig(v, 6))
+			}
 		}
-		return fmt.Errorf("%s: target %q has one class (%s); classification needs at least two", d.Name, tc.Name, name)
 	}
 	code := make(map[float64]float64, len(vals))
 	d.Classes = make([]string, len(vals))

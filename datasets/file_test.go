@@ -130,8 +130,11 @@ func TestLoadFileDatasetMessages(t *testing.T) {
 	}
 	_, err = tb.Dataset("class", Auto)
 	wantErr(t, err, "iris:", `no target column "class" (columns: sepal, petal, species)`)
-	_, err = tb.Dataset("species", Auto)
-	wantErr(t, err, "iris:", `target "species" has one class (setosa)`)
+	one, err := tb.Dataset("species", Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, one.Trainable(), "iris:", `target "species" is "setosa" in every row`)
 }
 
 func TestSplitExt(t *testing.T) {

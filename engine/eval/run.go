@@ -116,6 +116,9 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if task.Supervised() && len(d.Y) != n {
 		return nil, fmt.Errorf("dataset %s has %d rows but %d targets", d.Name, n, len(d.Y))
 	}
+	if err := d.Trainable(); err != nil {
+		return nil, err
+	}
 	std := spec.Standardize
 	if opt.Standardize != nil {
 		std = *opt.Standardize

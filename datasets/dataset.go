@@ -326,8 +326,11 @@ func (d *Dataset) Trainable() error {
 		return nil // scored against one class: the scores say so
 	}
 	value := numfmt.Sig(d.Y[0], 6)
-	if len(d.Classes) == 1 && d.Target.Kind == Nominal {
-		value = strconv.Quote(d.Classes[0])
+	if len(d.Classes) == 1 { // Y holds class codes
+		value = d.Classes[0]
+		if d.Target.Kind == Nominal {
+			value = strconv.Quote(value)
+		}
 	}
 	return fmt.Errorf("%s: target %q is %s in every row: there is nothing to learn (classification needs two classes, regression a target that varies)", d.Name, d.Target.Name, value)
 }

@@ -52,7 +52,7 @@ func (t *trainFlags) options(fs *flag.FlagSet) (eval.Options, error) {
 	if n > 1 {
 		return eval.Options{}, usagef("train: choose one of --split, --cv and --loo")
 	}
-	if t.split <= 0 || t.split >= 1 {
+	if !(t.split > 0 && t.split < 1) { // NaN too
 		return eval.Options{}, usagef("train: --split %g is out of range (a fraction between 0 and 1, e.g. 0.2)", t.split)
 	}
 	if set["cv"] && t.folds < 2 {

@@ -266,7 +266,7 @@ func (a *arffAttr) value(file string, line int, t token) (float64, error) {
 			return 0, errAt(file, line, "column %q: %q is not a number", a.name, clip(t.text, 40))
 		}
 		if math.IsInf(x, 0) {
-			return 0, errAt(file, line, "column %q: %q is not a finite number; write a finite value, or ? for a missing one", a.name, clip(t.text, 40))
+			return nan, nil // missing, as NaN is (MissingRule)
 		}
 		return x, nil
 	case attrNominal:

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"strconv"
 	"strings"
 )
@@ -668,8 +667,6 @@ type colState struct {
 	words   int // non-missing values that are not
 	badLine int // first word: its line and text
 	badVal  string
-	infLine int // first infinite number (inf, 1e999): its line and text
-	infVal  string
 }
 
 // builder infers column types while it stores values: numbers are parsed as
@@ -717,14 +714,11 @@ func (b *builder) add(rec []byte, fields []field, line int) {
 		c := &cols[j]
 		if !c.nominal {
 			x, ok := parseNumber(v)
-			if ok && x == x {
+			if ok && x-x == 0 { // finite
 				row[j] = x
-				if math.IsInf(x, 0) && c.infLine == 0 {
-					c.infLine, c.infVal = line, string(v)
-				}
 				continue
 			}
-			if ok || isMissing(v) {
+			if ok || isMissing(v) { // NaN and ±Inf are missing (MissingRule)
 				row[j] = nan
 				c.missing++
 				continue
@@ -799,11 +793,6 @@ func (b *builder) finish(file string) ([]Column, error) {
 			return nil, errAt(file, c.badLine,
 				"column %q: %q is not a number, but %d of the column's %d values are; fix it, or mark a missing value with ?, NA or an empty field",
 				c.name, c.badVal, c.nums, c.nums+c.words)
-		}
-		if !c.nominal && c.infLine > 0 {
-			// An infinity would poison the imputer's and the scaler's means.
-			return nil, errAt(file, c.infLine, "column %q: %q is not a finite number; write a finite value, or mark a missing one with ?, NA or an empty field",
-				c.name, clip([]byte(c.infVal), 40))
 		}
 		cols[j] = Column{Name: c.name, Kind: Numeric, Missing: c.missing}
 		if c.nominal {

@@ -269,6 +269,14 @@ func checkText(file string, line int, rec []byte) error {
 
 var nl = []byte{'\n'}
 
+// MissingRule is how the loaders read a numeric cell: a finite number is a
+// value; anything else that reads as a number (NaN, inf, -Infinity, 1e999)
+// is missing, as are the markers empty, ?, NA, N/A, n/a, NULL and null. A
+// value that is not a finite measurement cannot be used as one, whichever
+// way it is spelt; describe counts it under MISSING, and the models impute
+// or route it like any missing value.
+const MissingRule = "NaN, infinite numbers, empty, ?, NA, N/A, NULL are missing"
+
 // isMissing reports whether a field is one of the missing-value markers:
 // empty, ?, NA, N/A, n/a, NaN, nan, NULL, null.
 func isMissing(b []byte) bool {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -224,19 +225,25 @@ func (p Param) ParseValue(text string) (any, error) {
 	switch p.Kind {
 	case Int:
 		f, err := strconv.ParseFloat(text, 64)
-		if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		if tooBig(err, f) && f == math.Trunc(f) {
+			return nil, p.outOfRange(text)
+		}
+		if err != nil || f != math.Trunc(f) {
 			return nil, fmt.Errorf("parameter %s: %q is not a whole number (%s)", p.Name, text, p.Range())
 		}
-		if err := p.checkRange(f); err != nil {
+		if err := p.checkRange(text, f); err != nil {
 			return nil, err
 		}
 		return int(f), nil
 	case Float:
 		f, err := strconv.ParseFloat(text, 64)
+		if tooBig(err, f) {
+			return nil, p.outOfRange(text)
+		}
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("parameter %s: %q is not a number (%s)", p.Name, text, p.Range())
 		}
-		if err := p.checkRange(f); err != nil {
+		if err := p.checkRange(text, f); err != nil {
 			return nil, err
 		}
 		return f, nil
@@ -263,11 +270,24 @@ func (p Param) ParseValue(text string) (any, error) {
 	}
 }
 
-func (p Param) checkRange(f float64) error {
-	if (!math.IsNaN(p.Min) && f < p.Min) || (!math.IsNaN(p.Max) && f > p.Max) {
-		return fmt.Errorf("parameter %s: %s is out of range (%s)", p.Name, Format(f), p.Range())
+// checkRange refuses f outside [Min, Max], quoting text as it was typed
+// (1e-400 reads as 0: the message must not say "0").
+func (p Param) checkRange(text string, f float64) error {
+	if (!math.IsNaN(p.Min) && f < p.Min) || (!math.IsNaN(p.Max) && f > p.Max) ||
+		(p.Kind == Int && math.Abs(f) > 1<<53) {
+		return p.outOfRange(text)
 	}
 	return nil
+}
+
+func (p Param) outOfRange(text string) error {
+	return fmt.Errorf("parameter %s: %q is out of range (%s)", p.Name, text, p.Range())
+}
+
+// tooBig says whether strconv.ParseFloat gave up on a number too large for
+// float64 (a well-formed number: out of range, not "not a number").
+func tooBig(err error, f float64) bool {
+	return errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0)
 }
 
 // Range says what values are valid, e.g. "int in [1, 10000]" or "one of a, b".

@@ -271,7 +271,7 @@ func TestParamsFormValidates(t *testing.T) {
 		hs.press("backspace")
 	}
 	hs.typeText("1e9")
-	mustContain(t, hs.view(), "1e9 is out of range")
+	mustContain(t, hs.view(), `"1e9" is out of range`)
 	for range 3 {
 		hs.press("backspace")
 	}

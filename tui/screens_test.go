@@ -311,7 +311,7 @@ func TestStartupErrors(t *testing.T) {
 	if hs.a.cur != screenParams || len(hs.a.history) != 0 {
 		t.Fatalf("bad parameter: screen %v, %d runs", hs.a.cur, len(hs.a.history))
 	}
-	mustContain(t, hs.view(), "parameter C: -1 is out of range")
+	mustContain(t, hs.view(), `parameter C: "-1" is out of range`)
 
 	hs = newHarness(t, Options{Data: "no-such-file.csv"}, 120, 40)
 	mustContain(t, hs.view(), "could not load the data", "no-such-file.csv")

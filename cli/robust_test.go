@@ -159,3 +159,41 @@ func TestTargetMessages(t *testing.T) {
 		t.Errorf("train one class: status %d: %s", status, errOut)
 	}
 }
+
+// Messages quote what was typed and use the usage status for bad flags.
+func TestParamMessagesQuoteWhatWasTyped(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"--param", "max_iter=99999999999999999999"}, 2, `max_iter: "99999999999999999999" is out of range`},
+		{[]string{"--param", "tol=1e-400"}, 2, `tol: "1e-400" is out of range`},
+		{[]string{"--param", "tol=1e400"}, 2, `tol: "1e400" is out of range`},
+		{[]string{"--split", "NaN"}, 2, "--split NaN is out of range"},
+	} {
+		args := append([]string{"train", "--data", "iris", "--model", "logistic"}, c.args...)
+		_, errOut, status := run(t, args...)
+		if status != c.status || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: status %d: %s", c.args, status, errOut)
+		}
+	}
+}
+
+// A hold-out is labelled by what it did, and a split that cannot mean much
+// says so (issue 10, defect 8).
+func TestHoldoutSaysWhatItDid(t *testing.T) {
+	out, errOut, status := run(t, "train", "--data", "iris", "--model", "logistic", "--split", "0.999")
+	if status != 0 || !strings.Contains(out, "2/98 hold-out (3 training, 147 test rows)") || strings.Contains(out, "0.1/99.9") ||
+		!strings.Contains(out, "the training part has 3 rows") {
+		t.Errorf("--split 0.999: status %d\n%s%s", status, out, errOut)
+	}
+	out, _, _ = run(t, "train", "--data", "iris", "--model", "logistic", "--split", "0.001")
+	if !strings.Contains(out, "(149 training, 1 test rows)") || !strings.Contains(out, "the test part has 1 row") {
+		t.Errorf("--split 0.001:\n%s", out)
+	}
+	out, _, _ = run(t, "train", "--data", "iris", "--model", "logistic")
+	if !strings.Contains(out, "stratified 80/20 hold-out ·") || strings.Contains(out, "warning") {
+		t.Errorf("default split:\n%s", out)
+	}
+}

@@ -76,7 +76,16 @@ func Plan(d *datasets.Dataset, opt Options) ([]Fold, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		return []Fold{{train, test}}, fmt.Sprintf("%s%s/%s hold-out", strat, pct(1-split), pct(split)), nil
+		// The label says what happened: the fraction asked for, unless the
+		// rows (rounding, a row per class) made it another.
+		desc := fmt.Sprintf("%s%s/%s hold-out", strat, pct(1-split), pct(split))
+		if got := float64(len(test)) / float64(n); math.Abs(got-split) > 0.005 {
+			desc = fmt.Sprintf("%s%s/%s hold-out", strat, pct(1-got), pct(got))
+		}
+		if len(train) < 20 || len(test) < 20 {
+			desc += fmt.Sprintf(" (%d training, %d test rows)", len(train), len(test))
+		}
+		return []Fold{{train, test}}, desc, nil
 	}
 }
 

@@ -138,11 +138,49 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 		return nil, err
 	}
 	rn.res.Eval = desc
+	if len(folds) == 1 {
+		rn.warn(holdoutWarnings(d, folds[0])...)
+	}
 	if len(folds) > LOOWarnRows && opt.LOO {
 		rn.warn(fmt.Sprintf("leave-one-out on %d rows means %d fits (and one more on all rows); 10-fold CV (--cv 10) is about %d times faster",
 			n, n, n/10))
 	}
 	return rn.supervised(folds)
+}
+
+// minTestRows is the smallest test part whose scores mean something: with
+// fewer rows an accuracy moves in steps of a tenth or more.
+const minTestRows = 10
+
+// holdoutWarnings says when a hold-out cannot mean what its scores seem to:
+// a test part too small, or a class that the training part lacks (the model
+// cannot predict it).
+func holdoutWarnings(d *datasets.Dataset, f Fold) []string {
+	var out []string
+	if n := len(f.Train); n < minTestRows {
+		out = append(out, fmt.Sprintf("the training part has %s: a model learns little from so few; hold out less (--split)", numfmt.Count(n, "row")))
+	}
+	if n := len(f.Test); n < minTestRows {
+		out = append(out, fmt.Sprintf("the test part has %s: its scores move in steps of %s and mean little; hold out more (--split) or use --cv",
+			numfmt.Count(n, "row"), numfmt.Sig(1/float64(n), 2)))
+	}
+	if d.Task == datasets.Classification {
+		seen := make([]bool, len(d.Classes))
+		for _, i := range f.Train {
+			seen[int(d.Y[i])] = true
+		}
+		var missing []string
+		for c, ok := range seen {
+			if !ok {
+				missing = append(missing, d.Classes[c])
+			}
+		}
+		if len(missing) > 0 {
+			out = append(out, fmt.Sprintf("the training part has no row of class %s (%d training rows in all): the model cannot predict it; hold out less (--split)",
+				strings.Join(missing, ", "), len(f.Train)))
+		}
+	}
+	return out
 }
 
 func taskList(ts []engine.Task) string {

@@ -115,7 +115,7 @@ func runDescribe(args []string, out io.Writer) error {
 	if *asJSON {
 		return writeJSON(out, desc)
 	}
-	fmt.Fprintf(out, "%s — %s, %s, %s\nsource: %s\n", desc.Name, numfmt.Count(desc.Rows, "row"), numfmt.Count(len(desc.Features), "feature"), desc.Task, desc.Source)
+	fmt.Fprintf(out, "%s — %s, %s, %s\nsource: %s\n", datasets.Printable(desc.Name), numfmt.Count(desc.Rows, "row"), numfmt.Count(len(desc.Features), "feature"), desc.Task, desc.Source)
 	if desc.Dropped > 0 {
 		fmt.Fprintf(out, "dropped %s whose target is missing\n", numfmt.Count(desc.Dropped, "row"))
 	}
@@ -123,10 +123,10 @@ func runDescribe(args []string, out io.Writer) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "COLUMN\tKIND\tMISSING\tLEVELS / RANGE")
 	for _, c := range desc.Features {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", c.Name, c.Kind, c.Missing, columnDetail(c))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", datasets.Printable(c.Name), c.Kind, c.Missing, columnDetail(c))
 	}
 	if desc.Target != nil {
-		fmt.Fprintf(tw, "%s (target)\t%s\t\t%s\n", desc.Target.Name, desc.Target.Kind, columnDetail(*desc.Target))
+		fmt.Fprintf(tw, "%s (target)\t%s\t\t%s\n", datasets.Printable(desc.Target.Name), desc.Target.Kind, columnDetail(*desc.Target))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -139,7 +139,7 @@ func runDescribe(args []string, out io.Writer) error {
 		}
 		for _, c := range desc.Classes {
 			bar := strings.Repeat("█", (c.Count*30+most-1)/most)
-			fmt.Fprintf(out, "  %-16s %5d %5.1f%%  %s\n", trunc(c.Name, 16), c.Count, 100*float64(c.Count)/float64(desc.Rows), bar)
+			fmt.Fprintf(out, "  %-16s %5d %5.1f%%  %s\n", trunc(datasets.Printable(c.Name), 16), c.Count, 100*float64(c.Count)/float64(desc.Rows), bar)
 		}
 	}
 	if s := desc.Summary; s != nil {
@@ -150,7 +150,7 @@ func runDescribe(args []string, out io.Writer) error {
 
 func columnDetail(c columnDesc) string {
 	if len(c.Levels) > 0 {
-		s := strings.Join(c.Levels, ", ")
+		s := datasets.Printable(strings.Join(c.Levels, ", "))
 		return fmt.Sprintf("%d levels: %s", len(c.Levels), trunc(s, 60))
 	}
 	if c.Summary != nil {

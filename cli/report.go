@@ -222,10 +222,14 @@ func writeCoefficients(out io.Writer, r *runs.Record) {
 }
 
 // writeTable prints rows as aligned columns: the first left-aligned, the
-// others (numbers) right-aligned, two spaces apart, indented by two.
+// others (numbers) right-aligned, two spaces apart, indented by two. Cells
+// (class and feature names from a file) are Printable.
 func writeTable(out io.Writer, rows [][]string) {
 	var widths []int
 	for _, row := range rows {
+		for j := range row {
+			row[j] = datasets.Printable(row[j])
+		}
 		for j, cell := range row {
 			if j == len(widths) {
 				widths = append(widths, 0)

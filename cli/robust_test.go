@@ -197,3 +197,22 @@ func TestHoldoutSaysWhatItDid(t *testing.T) {
 		t.Errorf("default split:\n%s", out)
 	}
 }
+
+// A newline or a terminal escape in a level or a class name is escaped in
+// every table (issue 10, defect 9).
+func TestTablesEscapeControlCharacters(t *testing.T) {
+	path := writeCSV(t, "esc.csv", "a,c,y\n1,\"x\ny\",\"p\x1b[31m\"\n2,z,q\n3,z,\"p\x1b[31m\"\n4,x,q\n5,x,\"p\x1b[31m\"\n6,z,q\n7,x,\"p\x1b[31m\"\n8,z,q\n")
+	out, errOut, status := run(t, "describe", "--data", path)
+	if status != 0 || !strings.Contains(out, `x\ny`) || strings.Contains(out, "\x1b") {
+		t.Errorf("describe: status %d\n%q%s", status, out, errOut)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "y\"") || line == "y, z, x" {
+			t.Errorf("a level broke the table: %q", out)
+		}
+	}
+	out, errOut, status = run(t, "train", "--data", path, "--model", "gnb", "--cv", "2")
+	if status != 0 || strings.Contains(out, "\x1b") || !strings.Contains(out, `p\x1b[31m`) {
+		t.Errorf("train: status %d\n%q%s", status, out, errOut)
+	}
+}

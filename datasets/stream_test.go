@@ -114,3 +114,18 @@ func TestHugeValuesDoNotOverflow(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":         "plain",
+		"été ✓":         "été ✓",
+		"x\ny":          `x\ny`,
+		"a\tb\r":        `a\tb\r`,
+		"\x1b[31mred":   `\x1b[31mred`,
+		"nel\u0085here": `nel\u0085here`,
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -301,6 +301,9 @@ func (s *dataScreen) open(source, target string, task datasets.Task, drop []stri
 			}
 		}()
 		t, err := datasets.Open(source)
+		if err == nil {
+			t = t.Printable() // names and levels with control characters, escaped
+		}
 		return tableLoadedMsg{seq: seq, source: source, table: t, err: err}
 	}
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -466,4 +468,27 @@ func TestKnobRangesReadable(t *testing.T) {
 	if strings.Contains(v, "e15") || strings.Contains(v, "e+") {
 		t.Errorf("float noise in the knobs:\n%s", v)
 	}
+}
+
+// A newline or an escape sequence in a column's level or name is shown
+// escaped (it was dropped: "x\ny" read "xy"), and every line stays inside
+// the window (issue 10, defect 9).
+func TestPreviewEscapesControlCharacters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "esc.csv")
+	text := "a,\"c\x1b[2J\",label\n1,\"x\ny\",p\n2,z,q\n3,z,p\n4,x,q\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, Options{Data: path}, 120, 40)
+	for _, key := range []string{"", "right", "right"} {
+		if key != "" {
+			hs.press(key)
+		}
+		v := hs.view()
+		checkFrame(t, v, 120, 40)
+		if strings.Contains(v, "\x1b[2J") {
+			t.Fatalf("the raw escape reached the screen")
+		}
+	}
+	mustContain(t, hs.view(), "[Rows]", `x\ny`, `c\x1b[2J`)
 }

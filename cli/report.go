@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -151,31 +153,78 @@ func writeFolds(out io.Writer, r *runs.Record) {
 	writeTable(out, rows)
 }
 
+// maxClassesShown is the most classes the text report draws as a matrix or
+// lists class by class; past it, a screen of numbers would say nothing (a
+// thousand classes made an 8 MB report). --json keeps everything.
+const maxClassesShown = 24
+
 func writeConfusion(out io.Writer, r *runs.Record) {
 	c, per := r.Result.Confusion, r.Result.Classes
-	fmt.Fprintln(out, "\nconfusion matrix (rows: actual, columns: predicted):")
-	rows := [][]string{{"actual \\ predicted"}}
-	for _, l := range c.Labels {
-		rows[0] = append(rows[0], trunc(l, 12))
-	}
-	for i, counts := range c.Matrix {
-		row := []string{trunc(c.Labels[i], 16)}
-		for _, n := range counts {
-			row = append(row, fmt.Sprint(n))
+	if len(c.Labels) > maxClassesShown {
+		writeLargestConfusions(out, r)
+	} else {
+		fmt.Fprintln(out, "\nconfusion matrix (rows: actual, columns: predicted):")
+		rows := [][]string{{"actual \\ predicted"}}
+		for _, l := range c.Labels {
+			rows[0] = append(rows[0], trunc(l, 12))
 		}
-		rows = append(rows, row)
+		for i, counts := range c.Matrix {
+			row := []string{trunc(c.Labels[i], 16)}
+			for _, n := range counts {
+				row = append(row, fmt.Sprint(n))
+			}
+			rows = append(rows, row)
+		}
+		writeTable(out, rows)
 	}
-	writeTable(out, rows)
 	if len(per) == 0 {
 		return
 	}
-	fmt.Fprintln(out, "\nper class:")
-	rows = [][]string{{"class", "precision", "recall", "f1", "support"}}
-	for _, p := range per {
+	shown := per
+	if len(per) > maxClassesShown {
+		// The classes with the most test rows: the ones the scores rest on.
+		shown = slices.Clone(per)
+		slices.SortStableFunc(shown, func(a, b metrics.ClassReport) int { return cmp.Compare(b.Support, a.Support) })
+		shown = shown[:maxClassesShown]
+		fmt.Fprintf(out, "\nper class (the %d of %d classes with the most test rows; --json lists all):\n", maxClassesShown, len(per))
+	} else {
+		fmt.Fprintln(out, "\nper class:")
+	}
+	rows := [][]string{{"class", "precision", "recall", "f1", "support"}}
+	for _, p := range shown {
 		rows = append(rows, []string{trunc(p.Class, 16), fmt.Sprintf("%.3f", p.Precision),
 			fmt.Sprintf("%.3f", p.Recall), fmt.Sprintf("%.3f", p.F1), fmt.Sprint(p.Support)})
 	}
 	writeTable(out, rows)
+}
+
+// writeLargestConfusions lists the largest off-diagonal cells of a
+// confusion matrix too big to draw.
+func writeLargestConfusions(out io.Writer, r *runs.Record) {
+	c := r.Result.Confusion
+	type cell struct{ actual, predicted, n int }
+	var cells []cell
+	for i, counts := range c.Matrix {
+		for j, n := range counts {
+			if i != j && n > 0 {
+				cells = append(cells, cell{i, j, n})
+			}
+		}
+	}
+	slices.SortStableFunc(cells, func(a, b cell) int { return cmp.Compare(b.n, a.n) })
+	fmt.Fprintf(out, "\nconfusion matrix: %d classes, too many to draw (--json has the whole matrix); the largest confusions:\n", len(c.Labels))
+	if len(cells) == 0 {
+		fmt.Fprintln(out, "  none: every test row was predicted right")
+		return
+	}
+	rows := [][]string{{"actual", "predicted", "rows"}}
+	for _, x := range cells[:min(len(cells), maxClassesShown)] {
+		rows = append(rows, []string{trunc(c.Labels[x.actual], 16), trunc(c.Labels[x.predicted], 16), fmt.Sprint(x.n)})
+	}
+	writeTable(out, rows)
+	if len(cells) > maxClassesShown {
+		fmt.Fprintf(out, "  ... %d more pairs of classes confused\n", len(cells)-maxClassesShown)
+	}
 }
 
 func init() {
@@ -189,6 +238,10 @@ func writeCoefficients(out io.Writer, r *runs.Record) {
 	}
 	rows, cols := c.Weights.Dims()
 	fmt.Fprintf(out, "\ncoefficients (model fitted on %s, on the prepared features):\n", r.Result.FittedOn)
+	if rows > maxClassesShown {
+		fmt.Fprintf(out, "  the first %d of %d outputs (--json has them all)\n", maxClassesShown, rows)
+		rows = maxClassesShown
+	}
 	table := [][]string{{"feature"}}
 	for i := 0; i < rows; i++ {
 		name := "y"
@@ -197,9 +250,9 @@ func writeCoefficients(out io.Writer, r *runs.Record) {
 		}
 		table[0] = append(table[0], trunc(name, 12))
 	}
-	if len(c.Intercept) == rows {
+	if len(c.Intercept) >= rows {
 		row := []string{"(intercept)"}
-		for _, b := range c.Intercept {
+		for _, b := range c.Intercept[:rows] {
 			row = append(row, fmt.Sprintf("%.4g", b))
 		}
 		table = append(table, row)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -214,5 +215,37 @@ func TestTablesEscapeControlCharacters(t *testing.T) {
 	out, errOut, status = run(t, "train", "--data", path, "--model", "gnb", "--cv", "2")
 	if status != 0 || strings.Contains(out, "\x1b") || !strings.Contains(out, `p\x1b[31m`) {
 		t.Errorf("train: status %d\n%q%s", status, out, errOut)
+	}
+}
+
+// Many classes: the text report lists the largest confusions and a
+// truncated per-class table, saying so, --json keeps everything, and a
+// warning says the classes approach the rows (issue 10, defect 5).
+func TestManyClassesReport(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a,b,y\n")
+	for i := range 600 {
+		fmt.Fprintf(&b, "%d.%d,%d,c%d\n", i%17, i%5, i%11, i%200)
+	}
+	path := writeCSV(t, "k200.csv", b.String())
+	out, errOut, status := run(t, "train", "--data", path, "--model", "gnb")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{"200 classes for 600 rows", "too many to draw", "the largest confusions", "the 24 of 200 classes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if len(out) > 8000 {
+		t.Errorf("the report is %d bytes", len(out))
+	}
+	out, _, _ = run(t, "train", "--data", path, "--model", "gnb", "--json")
+	var r struct {
+		Confusion struct{ Labels []string } `json:"confusion"`
+		PerClass  []any                     `json:"per_class"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Confusion.Labels) != 200 || len(r.PerClass) != 200 {
+		t.Errorf("--json: %v, %d labels, %d per class", err, len(r.Confusion.Labels), len(r.PerClass))
 	}
 }

@@ -148,6 +148,10 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	return rn.supervised(folds)
 }
 
+// minRowsPerClass is the fewest rows a class should have on average before
+// a warning says the classes approach the rows.
+const minRowsPerClass = 5
+
 // minTestRows is the smallest test part whose scores mean something: with
 // fewer rows an accuracy moves in steps of a tenth or more.
 const minTestRows = 10
@@ -200,6 +204,10 @@ func adviseWarnings(d *datasets.Dataset, spec *engine.Spec) []string {
 		out = append(out, spec.Advise(d.Features)...)
 	}
 	n := d.Rows()
+	if k := len(d.Classes); d.Task == datasets.Classification && k > 2 && k*minRowsPerClass > n {
+		out = append(out, fmt.Sprintf("%d classes for %d rows (%s a class on average): most classes are too small to learn or to score; is %q really a class label?",
+			k, n, numfmt.Sig(float64(n)/float64(k), 2), d.Target.Name))
+	}
 	for _, c := range d.Features {
 		if c.Kind != datasets.Nominal {
 			continue

@@ -31,19 +31,25 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
-// command is one sub-command.
+// command is one sub-command. It prints its results on out; stderr is for
+// what is not a result (progress on a terminal).
 type command struct {
 	name, synopsis, help string
-	run                  func(args []string, out io.Writer) error
+	run                  func(args []string, out, stderr io.Writer) error
+}
+
+// toOut adapts a command that only prints results.
+func toOut(run func(args []string, out io.Writer) error) func(args []string, out, stderr io.Writer) error {
+	return func(args []string, out, _ io.Writer) error { return run(args, out) }
 }
 
 func commands() []command {
 	return []command{
-		{"datasets", "tealab datasets [--json]", "list the built-in datasets and the synthetic generators", runDatasets},
-		{"models", "tealab models [--json]", "list every model with its hyperparameters, defaults and ranges", runModels},
-		{"describe", "tealab describe --data SOURCE [--target COL] [--task T] [--drop COLS] [--json]", "columns, kinds, missing counts, class balance or target summary", runDescribe},
-		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", runBench},
-		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE]", "fit and evaluate a model, print a report", runTrain},
+		{"datasets", "tealab datasets [--json]", "list the built-in datasets and the synthetic generators", toOut(runDatasets)},
+		{"models", "tealab models [--json]", "list every model with its hyperparameters, defaults and ranges", toOut(runModels)},
+		{"describe", "tealab describe --data SOURCE [--format F] [--target COL] [--task T] [--drop COLS] [--json]", "columns, kinds, missing counts, class balance or target summary", toOut(runDescribe)},
+		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", toOut(runBench)},
+		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE] [--quiet]", "fit and evaluate a model, print a report", runTrain},
 	}
 }
 
@@ -56,7 +62,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 			status = exitError
 		}
 	}()
-	err := dispatch(args, stdout)
+	err := dispatch(args, stdout, stderr)
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
@@ -68,7 +74,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 	return exitError
 }
 
-func dispatch(args []string, out io.Writer) error {
+func dispatch(args []string, out, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return runLab(args, out)
 	}
@@ -77,7 +83,7 @@ func dispatch(args []string, out io.Writer) error {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(args[1:], out)
+			return c.run(args[1:], out, stderr)
 		}
 	}
 	return usagef("unknown command %q (valid: %s, help)", args[0], strings.Join(commandNames(), ", "))
@@ -98,7 +104,7 @@ func runHelp(args []string, out io.Writer) error {
 		}
 		for _, c := range commands() {
 			if c.name == args[0] {
-				return c.run([]string{"-h"}, out)
+				return c.run([]string{"-h"}, out, io.Discard)
 			}
 		}
 		return usagef("no help for %q (valid: tealab, %s)", args[0], strings.Join(commandNames(), ", "))

@@ -96,12 +96,13 @@ func modelsFor(task datasets.Task) []string {
 	return names
 }
 
-func runTrain(args []string, out io.Writer) error {
+func runTrain(args []string, out, stderr io.Writer) error {
 	fs := newFlags("train")
 	var tf trainFlags
 	tf.register(fs)
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	save := fs.String("save", "", "write the result and its recipe as JSON to FILE")
+	quiet := fs.Bool("quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
 	}
@@ -136,7 +137,14 @@ func runTrain(args []string, out io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := rec.Run(ctx, nil); err != nil {
+	if !*quiet && isTerminal(stderr) {
+		pl := newProgressLine(stderr)
+		err = rec.Run(ctx, pl.update)
+		pl.done()
+	} else {
+		err = rec.Run(ctx, nil)
+	}
+	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("train: interrupted")
 		}

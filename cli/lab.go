@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui"
@@ -26,6 +27,12 @@ func runLab(args []string, out io.Writer) error {
 	}
 	if _, ok := themes.ByName(*theme); *theme != "" && !ok {
 		return usagef("unknown theme %q (valid: %s)", *theme, strings.Join(themes.Names(), ", "))
+	}
+	if strings.TrimSpace(tf.data.source) == datasets.Stdin {
+		return usagef("the lab reads its keys from standard input, so it cannot read data there too: save the data to a file, or use tealab train or describe with --data -")
+	}
+	if tf.data.format != "" {
+		return usagef("--format is for tealab train and describe; the lab tells a file's format by its name and bytes")
 	}
 	if *train && (tf.data.source == "" || tf.model == "") {
 		return usagef("--train needs --data and --model")

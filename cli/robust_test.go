@@ -249,3 +249,12 @@ func TestManyClassesReport(t *testing.T) {
 		t.Errorf("--json: %v, %d labels, %d per class", err, len(r.Confusion.Labels), len(r.PerClass))
 	}
 }
+
+// The lab cannot read its data from standard input (its keys come from
+// there): it says so before the screen takes over.
+func TestLabRefusesStdin(t *testing.T) {
+	_, errOut, status := run(t, "--data", "-")
+	if status != 2 || !strings.Contains(errOut, "cannot read data there") {
+		t.Errorf("status %d: %s", status, errOut)
+	}
+}

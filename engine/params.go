@@ -209,11 +209,18 @@ func Format(x any) string {
 	}
 }
 
-// Describe is "k=v k=v" in spec order, for titles and run tables.
+// Describe is "k=v k=v" in spec order, for titles and run tables: the
+// parameters that apply to these values and are not empty.
 func (s *Spec) Describe(v Values) string {
 	parts := make([]string, 0, len(s.Params))
 	for _, p := range s.Params {
-		parts = append(parts, p.Name+"="+Format(v[p.Name]))
+		text := Format(v[p.Name])
+		// What does not apply, or is empty (no loss matrix), is left out:
+		// "lr=0.1" beside a Newton solver would say it was used.
+		if ok, _ := p.AppliesTo(v); !ok || text == "" {
+			continue
+		}
+		parts = append(parts, p.Name+"="+text)
 	}
 	return strings.Join(parts, " ")
 }

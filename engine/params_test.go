@@ -132,3 +132,20 @@ func TestAppliesToAndStep(t *testing.T) {
 		}
 	}
 }
+
+// A title names only the parameters that apply and are set.
+func TestDescribeLeavesOutWhatDoesNotApply(t *testing.T) {
+	s := &Spec{Name: "m", Params: []Param{
+		{Name: "solver", Kind: Choice, Choices: []string{"newton", "gd"}, Default: "newton"},
+		{Name: "lr", Kind: Float, Default: 0.1, Min: 0, Max: 1, When: &Applies{Param: "solver", In: []string{"gd"}}},
+		{Name: "loss", Kind: Text, Default: ""},
+	}}
+	if got := s.Describe(s.Defaults()); got != "solver=newton" {
+		t.Errorf("newton: %q", got)
+	}
+	v := s.Defaults()
+	v["solver"], v["loss"] = "gd", "0,1;1,0"
+	if got := s.Describe(v); got != "solver=gd lr=0.1 loss=0,1;1,0" {
+		t.Errorf("gd: %q", got)
+	}
+}

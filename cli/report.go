@@ -316,18 +316,25 @@ func writeHistory(out io.Writer, r *runs.Record) {
 		which = " (fold 1)"
 	}
 	last := h[len(h)-1]
-	fmt.Fprintf(out, "\nhistory%s: %s; final training loss %s, validation loss %s, validation error %s\n",
-		which, numfmt.Count(len(h), unit), num(last.TrainLoss), num(last.ValLoss), num(last.ValError))
+	lossName := r.Spec.LossName(r.Task())
+	fmt.Fprintf(out, "\nhistory%s: %s; final %s %s, validation loss %s, validation error %s\n",
+		which, numfmt.Count(len(h), unit), lossName, num(last.TrainLoss), num(last.ValLoss), num(last.ValError))
 	if len(h) < 2 {
 		return
 	}
+	// The validation figure on the training loss's scale: the error beside
+	// an error rate (a classifier's; the MSE is the regression loss).
+	valName, valOf := "validation loss", func(p eval.Point) float64 { return p.ValLoss }
+	if r.Spec.ErrorLoss && r.Task() == datasets.Classification {
+		valName, valOf = "validation error", func(p eval.Point) float64 { return p.ValError }
+	}
 	train := finite(h, func(p eval.Point) float64 { return p.TrainLoss })
-	val := finite(h, func(p eval.Point) float64 { return p.ValLoss })
+	val := finite(h, valOf)
 	series := [][]float64{train}
-	legend := []string{"training loss"}
+	legend := []string{lossName}
 	if len(val) >= 2 {
 		series = append(series, val)
-		legend = append(legend, "validation loss")
+		legend = append(legend, valName)
 	}
 	if len(train) < 2 {
 		return

@@ -21,6 +21,14 @@ type Spec struct {
 	Notes   string // where in the lecture notes it comes from, e.g. "§10-§11"
 	Tasks   []Task
 	Unit    string // what one progress step is: "epoch", "iteration", "sweep", ...
+	// Loss names what Step.TrainLoss measures for this model, for chart
+	// titles and reports ("out-of-bag error", "exponential loss"); empty
+	// means "training loss".
+	Loss string
+	// ErrorLoss says TrainLoss is an error rate (the share misclassified;
+	// the MSE for regression): reports chart it beside the validation
+	// error rather than the validation log-loss.
+	ErrorLoss bool
 	// Standardize says whether the evaluation standardises features for this
 	// model by default (scale-sensitive learners such as gradient descent).
 	Standardize bool
@@ -46,6 +54,17 @@ type BenchCase struct {
 	Params map[string]string // as --param takes them
 	Scale  bool              // standardise the features (fitted on the training part)
 	Task   Task              // the task the case runs (its metric follows)
+}
+
+// LossName is what the model's TrainLoss measures on a task, for people.
+func (s *Spec) LossName(task Task) string {
+	switch {
+	case s.Loss == "":
+		return "training loss"
+	case s.ErrorLoss && task == datasets.Regression:
+		return s.Loss + " (MSE)"
+	}
+	return s.Loss
 }
 
 // Supports reports whether the model can learn task t.

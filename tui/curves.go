@@ -18,7 +18,8 @@ import (
 // classifier, the RMSE alone for a regressor (the MSE, its square, is on
 // another scale). A series the model never reported (a perceptron has no
 // log-loss) is left out of the legend by the chart.
-func drawFolds(loss, val *widgets.LineChart, task datasets.Task, folds [][]eval.Point, cur int) {
+func drawFolds(loss, val *widgets.LineChart, r *runRecord, folds [][]eval.Point, cur int) {
+	task := r.Task()
 	if len(folds) == 0 {
 		loss.SetSeries(nil, nil)
 		val.SetSeries(nil, nil)
@@ -31,7 +32,7 @@ func drawFolds(loss, val *widgets.LineChart, task datasets.Task, folds [][]eval.
 	lossName, errName := valNames(task)
 
 	tl, dx := foldSeries(folds[cur], train)
-	loss.SetSeries([]string{"train loss"}, [][]float64{tl})
+	loss.SetSeries([]string{lossTitle(r)}, [][]float64{tl})
 	if task == datasets.Regression {
 		ve, _ := foldSeries(folds[cur], valErr)
 		val.SetSeries([]string{errName}, [][]float64{ve})

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -414,8 +414,10 @@ func TestGhostsBounded(t *testing.T) {
 	c := newTestApp(t, Options{}, 120, 40).c
 	loss := widgets.NewLineChart("loss", "step", c.styles)
 	val := widgets.NewLineChart("val", "step", c.styles)
+	spec, _ := engine.Lookup("lda")
+	r := &runRecord{Record: &runs.Record{Spec: spec, Result: &eval.Result{Task: "classification"}}}
 	for _, cur := range []int{0, 250, 499} {
-		drawFolds(&loss, &val, datasets.Classification, folds, cur)
+		drawFolds(&loss, &val, r, folds, cur)
 		if n := loss.Ghosts(); n != maxGhosts {
 			t.Errorf("current fold %d: %d ghosts, want %d", cur, n, maxGhosts)
 		}

@@ -40,6 +40,10 @@ type runRecord struct {
 }
 
 // observe notes how far the run has got.
+// lossTitle names what the run's model reports as its training loss
+// ("training loss", "out-of-bag error", "exponential loss").
+func lossTitle(r *runRecord) string { return r.Spec.LossName(r.Task()) }
+
 func (r *runRecord) observe(p eval.Progress) {
 	r.fold, r.folds = p.Fold, p.Folds
 	r.foldDone = p.Total > 0 && p.Point.Step >= p.Total

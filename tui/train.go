@@ -84,7 +84,7 @@ func (s *trainScreen) start(r *runRecord) {
 	s.stopping, s.finished, s.err, s.asking = false, false, nil, ""
 	s.baseErr = eval.BaselineError(r.Dataset)
 	unit := unitOf(r.Spec)
-	s.lossChart = widgets.NewLineChart("training loss", unit, s.c.styles)
+	s.lossChart = widgets.NewLineChart(lossTitle(r), unit, s.c.styles)
 	s.valChart = widgets.NewLineChart(s.valTitle(), unit, s.c.styles)
 	s.SetSize(s.w, s.h)
 	s.refreshCharts()
@@ -134,9 +134,9 @@ func (s *trainScreen) refreshCharts() {
 			foldNote += " (earlier folds faint)"
 		}
 	}
-	s.lossChart.SetTitle("training loss" + foldNote)
+	s.lossChart.SetTitle(lossTitle(s.run) + foldNote)
 	s.valChart.SetTitle(s.valTitle() + foldNote)
-	drawFolds(&s.lossChart, &s.valChart, s.run.Task(), s.hist, len(s.hist)-1)
+	drawFolds(&s.lossChart, &s.valChart, s.run, s.hist, len(s.hist)-1)
 }
 
 // valNames names the validation series as eval computes them.

@@ -41,7 +41,7 @@ func newHistoryView(env viewEnv, r *runRecord) resultView {
 	unit := unitOf(r.Spec)
 	v := &historyView{
 		c: env.c, r: r,
-		loss: widgets.NewLineChart("training loss", unit, st),
+		loss: widgets.NewLineChart(lossTitle(r), unit, st),
 		val:  widgets.NewLineChart("validation on held-out rows", unit, st),
 		keys: historyKeys{Prev: bind("[", "previous fold", "["), Next: bind("]", "next fold", "]")},
 	}
@@ -58,14 +58,14 @@ func newHistoryView(env viewEnv, r *runRecord) resultView {
 
 func (v *historyView) draw() {
 	n := len(v.folds)
-	drawFolds(&v.loss, &v.val, v.r.Task(), v.folds, v.cur)
+	drawFolds(&v.loss, &v.val, v.r, v.folds, v.cur)
 	switch {
 	case n > 1:
 		note := fmt.Sprintf(" · fold %d of %d (others faint)", v.cur+1, n)
-		v.loss.SetTitle("training loss" + note)
+		v.loss.SetTitle(lossTitle(v.r) + note)
 		v.val.SetTitle("validation" + note)
 	case v.r.histFold > 0:
-		v.loss.SetTitle(fmt.Sprintf("training loss · fold %d", v.r.histFold))
+		v.loss.SetTitle(fmt.Sprintf("%s · fold %d", lossTitle(v.r), v.r.histFold))
 		v.val.SetTitle(fmt.Sprintf("validation · fold %d", v.r.histFold))
 	}
 }

@@ -235,9 +235,9 @@ func (v *summaryView) chart(w, h int) string {
 		return ""
 	}
 	unit := unitOf(v.r.Spec)
-	loss := widgets.NewLineChart("training loss", unit, v.c.styles)
+	loss := widgets.NewLineChart(lossTitle(v.r), unit, v.c.styles)
 	val := widgets.NewLineChart("validation on held-out rows", unit, v.c.styles)
-	drawFolds(&loss, &val, v.r.Task(), folds, 0)
+	drawFolds(&loss, &val, v.r, folds, 0)
 	c := val
 	if !v.r.Task().Supervised() {
 		c = loss

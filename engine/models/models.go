@@ -8,4 +8,6 @@ import (
 	// Families register their models in init.
 	_ "github.com/tealab/tealab/engine/gda"
 	_ "github.com/tealab/tealab/engine/linear"
+	_ "github.com/tealab/tealab/engine/neighbors"
+	_ "github.com/tealab/tealab/engine/tree"
 )

@@ -1,0 +1,337 @@
+// Package neighbors holds k-nearest-neighbour classification and
+// regression with exhaustive search and a k-d tree (lecture notes seed 000
+// §24-§25; seed 001 "Nearest Neighbors"; seed 002 §2-§4).
+package neighbors
+
+import (
+	"math"
+)
+
+// metric measures distances in a reduced form that orders like the
+// distance and is cheaper: the square for L2, Σ|d|^p for Lp, the distance
+// itself for L1 and L∞.
+type metric struct {
+	name string
+	p    float64 // Lp's p; 1, 2, +Inf for the named ones
+}
+
+// reduced is the reduced distance between a and b.
+func (m metric) reduced(a, b []float64) float64 {
+	s := 0.0
+	switch m.p {
+	case 2:
+		for j, v := range a {
+			d := v - b[j]
+			s += d * d
+		}
+	case 1:
+		for j, v := range a {
+			s += math.Abs(v - b[j])
+		}
+	case math.Inf(1):
+		for j, v := range a {
+			s = max(s, math.Abs(v-b[j]))
+		}
+	default:
+		for j, v := range a {
+			s += math.Pow(math.Abs(v-b[j]), m.p)
+		}
+	}
+	return s
+}
+
+// gap adds the reduced contribution of a gap d >= 0 on one axis to a
+// reduced distance s.
+func (m metric) gap(s, d float64) float64 {
+	switch m.p {
+	case 2:
+		return s + d*d
+	case 1:
+		return s + d
+	case math.Inf(1):
+		return max(s, d)
+	}
+	return s + math.Pow(d, m.p)
+}
+
+// distance turns a reduced distance back into a distance.
+func (m metric) distance(r float64) float64 {
+	switch m.p {
+	case 2:
+		return math.Sqrt(r)
+	case 1, math.Inf(1):
+		return r
+	}
+	return math.Pow(r, 1/m.p)
+}
+
+// scale is the factor (1+eps) becomes on reduced distances.
+func (m metric) scale(eps float64) float64 {
+	switch m.p {
+	case 1, math.Inf(1):
+		return 1 + eps
+	}
+	return math.Pow(1+eps, m.p)
+}
+
+// neighbor is a training row and its reduced distance to a query. Equal
+// distances are ordered by row, so that every search finds the same
+// neighbours in the same order.
+type neighbor struct {
+	r   float64
+	row int32
+}
+
+func (a neighbor) less(b neighbor) bool { return a.r < b.r || (a.r == b.r && a.row < b.row) }
+
+// best keeps the k nearest neighbours seen, as a max-heap on (r, row).
+type best struct {
+	k int
+	h []neighbor
+}
+
+func (b *best) reset(k int) { b.k, b.h = k, b.h[:0] }
+
+func (b *best) full() bool { return len(b.h) == b.k }
+
+// worst is the kth distance so far (+Inf until k are known).
+func (b *best) worst() float64 {
+	if len(b.h) < b.k {
+		return math.Inf(1)
+	}
+	return b.h[0].r
+}
+
+func (b *best) push(n neighbor) {
+	if len(b.h) < b.k {
+		b.h = append(b.h, n)
+		for i := len(b.h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !b.h[p].less(b.h[i]) {
+				break
+			}
+			b.h[p], b.h[i] = b.h[i], b.h[p]
+			i = p
+		}
+		return
+	}
+	if !n.less(b.h[0]) {
+		return
+	}
+	b.h[0] = n
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(b.h) && b.h[m].less(b.h[l]) {
+			m = l
+		}
+		if r < len(b.h) && b.h[m].less(b.h[r]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		b.h[m], b.h[i] = b.h[i], b.h[m]
+		i = m
+	}
+}
+
+// sorted writes the neighbours nearest first into out.
+func (b *best) sorted(out []neighbor) []neighbor {
+	out = append(out[:0], b.h...)
+	for i := 1; i < len(out); i++ { // k is small: insertion sort
+		for j := i; j > 0 && out[j].less(out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// kdTree is the notes' k-d tree (§25): each node splits its points on the
+// feature of greatest width at the median, down to leaves of at most
+// leafSize points. The points are copied in tree order, so that a leaf's
+// points are contiguous; each node keeps its bounding box, whose distance
+// to a query prunes whole subtrees.
+type kdTree struct {
+	p        int
+	pts      []float64 // the points in tree order, p values each
+	rows     []int32   // the training row of each point in tree order
+	slot     []int32   // the tree-order position of each training row
+	nodes    []kdNode
+	lo, hi   []float64 // bounding boxes, p values a node
+	leafSize int
+}
+
+type kdNode struct {
+	start, end  int32 // points [start, end)
+	dim         int32 // split feature; -1 for a leaf
+	split       float64
+	left, right int32
+}
+
+// buildKD builds the tree over the n rows of X (row-major, p values each).
+func buildKD(X []float64, n, p, leafSize int) *kdTree {
+	t := &kdTree{p: p, leafSize: max(leafSize, 1), rows: make([]int32, n)}
+	for i := range t.rows {
+		t.rows[i] = int32(i)
+	}
+	t.build(X, 0, n)
+	t.pts = make([]float64, n*p)
+	t.slot = make([]int32, n)
+	for k, r := range t.rows {
+		copy(t.pts[k*p:(k+1)*p], X[int(r)*p:int(r+1)*p])
+		t.slot[r] = int32(k)
+	}
+	return t
+}
+
+// build makes the node of points [start, end) and returns its index.
+func (t *kdTree) build(X []float64, start, end int) int32 {
+	p := t.p
+	id := int32(len(t.nodes))
+	t.nodes = append(t.nodes, kdNode{start: int32(start), end: int32(end), dim: -1, left: -1, right: -1})
+	lo, hi := make([]float64, p), make([]float64, p)
+	for j := range p {
+		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
+	}
+	for _, r := range t.rows[start:end] {
+		for j, v := range X[int(r)*p : int(r+1)*p] {
+			lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
+		}
+	}
+	t.lo, t.hi = append(t.lo, lo...), append(t.hi, hi...)
+	if end-start <= t.leafSize {
+		return id
+	}
+	dim, width := 0, -1.0
+	for j := range p {
+		if w := hi[j] - lo[j]; w > width {
+			dim, width = j, w
+		}
+	}
+	if width <= 0 {
+		return id // every point the same: a leaf however many
+	}
+	mid := (start + end) / 2
+	selectNth(t.rows[start:end], mid-start, func(r int32) float64 { return X[int(r)*p+dim] })
+	split := X[int(t.rows[mid])*p+dim]
+	l := t.build(X, start, mid)
+	r := t.build(X, mid, end)
+	t.nodes[id].dim, t.nodes[id].split, t.nodes[id].left, t.nodes[id].right = int32(dim), split, l, r
+	return id
+}
+
+// selectNth reorders rows so that rows[k] has the kth smallest key, smaller
+// or equal keys before it and larger or equal after (quickselect; ties by
+// row, so the tree does not depend on the input order).
+func selectNth(rows []int32, k int, key func(int32) float64) {
+	less := func(a, b int32) bool {
+		ka, kb := key(a), key(b)
+		return ka < kb || (ka == kb && a < b)
+	}
+	lo, hi := 0, len(rows)-1
+	for lo < hi {
+		// Median of three as the pivot.
+		m := lo + (hi-lo)/2
+		if less(rows[m], rows[lo]) {
+			rows[m], rows[lo] = rows[lo], rows[m]
+		}
+		if less(rows[hi], rows[lo]) {
+			rows[hi], rows[lo] = rows[lo], rows[hi]
+		}
+		if less(rows[hi], rows[m]) {
+			rows[hi], rows[m] = rows[m], rows[hi]
+		}
+		pivot := rows[m]
+		i, j := lo, hi
+		for i <= j {
+			for less(rows[i], pivot) {
+				i++
+			}
+			for less(pivot, rows[j]) {
+				j--
+			}
+			if i <= j {
+				rows[i], rows[j] = rows[j], rows[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// search finds the k nearest training rows to q (skipping row skip, -1 for
+// none) into b. With eps > 0 a subtree is skipped when (1+eps) times its
+// distance is at least the kth distance so far: every neighbour found is
+// then within (1+eps) of the true one (the notes' approximate search). It
+// returns the number of nodes visited.
+func (t *kdTree) search(q []float64, b *best, m metric, eps float64, skip int32) int {
+	return t.visit(0, q, b, m, m.scale(eps), skip)
+}
+
+func (t *kdTree) visit(id int32, q []float64, b *best, m metric, scale float64, skip int32) int {
+	nd := &t.nodes[id]
+	if nd.dim < 0 {
+		p := t.p
+		for k := nd.start; k < nd.end; k++ {
+			if t.rows[k] == skip {
+				continue
+			}
+			r := m.reduced(q, t.pts[int(k)*p:int(k+1)*p])
+			b.push(neighbor{r, t.rows[k]})
+		}
+		return 1
+	}
+	first, second := nd.left, nd.right
+	if q[nd.dim] > nd.split {
+		first, second = second, first
+	}
+	visited := 1
+	for _, c := range [2]int32{first, second} {
+		if b.full() {
+			// An exact search looks into a box at exactly the kth distance:
+			// a point there with a lower row would win the tie.
+			bd, w := t.boxDistance(c, q, m), b.worst()
+			if (scale > 1 && scale*bd >= w) || bd > w {
+				continue
+			}
+		}
+		visited += t.visit(c, q, b, m, scale, skip)
+	}
+	return visited
+}
+
+// boxDistance is the reduced distance from q to node id's bounding box.
+func (t *kdTree) boxDistance(id int32, q []float64, m metric) float64 {
+	p := t.p
+	lo, hi := t.lo[int(id)*p:int(id+1)*p], t.hi[int(id)*p:int(id+1)*p]
+	s := 0.0
+	for j, v := range q {
+		switch {
+		case v < lo[j]:
+			s = m.gap(s, lo[j]-v)
+		case v > hi[j]:
+			s = m.gap(s, v-hi[j])
+		}
+	}
+	return s
+}
+
+// bruteSearch finds the k nearest rows of X (n × p) to q by looking at
+// every one: the reference the tree must equal, and the fastest search in
+// many dimensions.
+func bruteSearch(X []float64, n, p int, q []float64, b *best, m metric, skip int32) {
+	for i := range n {
+		if int32(i) == skip {
+			continue
+		}
+		b.push(neighbor{m.reduced(q, X[i*p:(i+1)*p]), int32(i)})
+	}
+}

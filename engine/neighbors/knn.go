@@ -1,0 +1,402 @@
+package neighbors
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// Search algorithms.
+const (
+	Auto   = "auto"  // a k-d tree up to maxKDDims features, else exhaustive
+	Brute  = "brute" // look at every training row
+	KDTree = "kdtree"
+)
+
+// maxKDDims is where auto stops choosing the k-d tree: in more dimensions a
+// tree prunes little (the notes: k-d trees up to about 30; exhaustive
+// search beyond).
+const maxKDDims = 20
+
+// looSample bounds the training rows whose leave-one-out error a plain fit
+// reports as its training loss (the k sweep uses every row).
+const looSample = 256
+
+// KNN is the k-nearest-neighbour classifier and regressor: a query takes the
+// majority class of its k nearest training rows (their class shares are its
+// probabilities) or their mean target. Distances are L1, L2, L∞ or Lp.
+// Ties between classes go to the tied class with the nearest member (a
+// vote of 1-1 at k=2 follows the nearest row); rows at equal distance are
+// taken in row order. With KMax > 0 the fit tries every k from 1 to KMax in
+// one pass (the notes' PRED1TOKMAXNN), reporting one step per k, and keeps
+// the k of least leave-one-out error on its training rows.
+type KNN struct {
+	K         int     // 0 means 5
+	Metric    string  // l1, l2 (default), linf, lp
+	P         float64 // the p of lp (0 means 3)
+	Algorithm string  // auto (default), brute, kdtree
+	LeafSize  int     // k-d tree leaves hold at most this many rows (0 means 30)
+	Eps       float64 // k-d tree: (1+eps)-approximate search; 0 is exact
+	KMax      int     // > 0: choose k in 1..KMax by leave-one-out error
+
+	n, p    int
+	x       []float64 // training rows (row-major)
+	y       []float64
+	k       int // classes; 0 for regression
+	classes []string
+	tree    *kdTree
+	m       metric
+	kUse    int // the k predictions use
+	loo     []float64
+	fitted  bool
+
+	// During the k sweep, the neighbour lists of the last matrix queried
+	// (the recorder validates on the same rows at every k).
+	sweep  bool
+	cacheX mat.Matrix
+	cache  [][]neighbor
+}
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:      "knn",
+		Title:     "k nearest neighbours",
+		Family:    "nearest neighbours",
+		Summary:   "the majority class (or mean) of the k closest training rows; exhaustive or k-d tree search",
+		Notes:     "§24-§25 nearest neighbours, Voronoi cells, k-d trees (seed 000); nearest neighbours (seed 001); §2-§4 kNN and choosing K (seed 002)",
+		Tasks:     []engine.Task{datasets.Classification, datasets.Regression},
+		Unit:      "k",
+		Loss:      "leave-one-out error",
+		ErrorLoss: true,
+		// Distances mix the features' units: each is standardised first
+		// (the notes' ozone example does so).
+		Standardize: true,
+		Params: []engine.Param{
+			{Name: "k", Kind: engine.Int, Default: 5, Min: 1, Max: 1e6, Help: "neighbours that vote (or are averaged)"},
+			{Name: "metric", Kind: engine.Choice, Default: "l2", Choices: []string{"l2", "l1", "linf", "lp"},
+				Help: "distance: Euclidean, Manhattan, the largest coordinate gap, or (Σ|d|^p)^(1/p)"},
+			{Name: "p", Kind: engine.Float, Default: 3.0, Min: 1, Max: 100,
+				When: &engine.Applies{Param: "metric", In: []string{"lp"}}, Help: "the p of the Lp distance"},
+			{Name: "algorithm", Kind: engine.Choice, Default: Auto, Choices: []string{Auto, KDTree, Brute},
+				Help: "search: a k-d tree (split on the widest feature at the median), every row, or auto (the tree up to 20 features)"},
+			{Name: "leaf_size", Kind: engine.Int, Default: 30, Min: 1, Max: 1e6,
+				When: &engine.Applies{Param: "algorithm", In: []string{Auto, KDTree}}, Help: "most rows in a k-d tree leaf"},
+			{Name: "eps", Kind: engine.Float, Default: 0.0, Min: 0, Max: 10,
+				When: &engine.Applies{Param: "algorithm", In: []string{Auto, KDTree}},
+				Help: "approximate search: each neighbour within (1+eps) of the true one's distance (0: exact)"},
+			{Name: "k_max", Kind: engine.Int, Default: 0, Min: 0, Max: 1000,
+				Help: "try every k from 1 to k_max in one pass and keep the best by leave-one-out error (0: use k)"},
+		},
+		Bench: []engine.BenchCase{{Name: "knn", Data: "knn_25k_8", Task: datasets.Classification,
+			Params: map[string]string{"algorithm": KDTree}}},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &KNN{K: v.Int("k"), Metric: v.String("metric"), P: v.Float("p"), Algorithm: v.String("algorithm"),
+				LeafSize: v.Int("leaf_size"), Eps: v.Float("eps"), KMax: v.Int("k_max")}, nil
+		},
+	})
+}
+
+func parseMetric(name string, p float64) (metric, error) {
+	switch strings.ToLower(name) {
+	case "", "l2":
+		return metric{"l2", 2}, nil
+	case "l1":
+		return metric{"l1", 1}, nil
+	case "linf":
+		return metric{"linf", math.Inf(1)}, nil
+	case "lp":
+		if p == 0 {
+			p = 3
+		}
+		if !(p >= 1) || math.IsInf(p, 0) {
+			return metric{}, fmt.Errorf("parameter p: %v must be at least 1 (below, Lp is not a distance)", p)
+		}
+		return metric{"lp", p}, nil
+	}
+	return metric{}, fmt.Errorf("parameter metric: %q is not one of l2, l1, linf, lp", name)
+}
+
+// Fit stores the training rows and builds the search structure.
+func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	m.fitted, m.tree, m.x, m.loo, m.sweep, m.cacheX, m.cache = false, nil, nil, nil, false, nil, nil
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	met, err := parseMetric(m.Metric, m.P)
+	if err != nil {
+		return err
+	}
+	algo := m.Algorithm
+	if algo == "" {
+		algo = Auto
+	}
+	if !slices.Contains([]string{Auto, Brute, KDTree}, algo) {
+		return fmt.Errorf("parameter algorithm: %q is not one of auto, kdtree, brute", m.Algorithm)
+	}
+	if m.Eps < 0 || math.IsNaN(m.Eps) {
+		return fmt.Errorf("parameter eps: %v must not be negative", m.Eps)
+	}
+	if t.X == nil {
+		return fmt.Errorf("k nearest neighbours: no training rows")
+	}
+	n, p := t.X.Dims()
+	if n == 0 || len(t.Y) != n {
+		return fmt.Errorf("k nearest neighbours: %d rows and %d targets", n, len(t.Y))
+	}
+	k := m.K
+	if k == 0 {
+		k = 5
+	}
+	kmax := k
+	if m.KMax > 0 {
+		kmax = m.KMax
+	}
+	if k < 1 {
+		return fmt.Errorf("parameter k: %d must be at least 1", m.K)
+	}
+	if kmax > n {
+		return fmt.Errorf("k nearest neighbours: k=%d is more than the %d training rows", kmax, n)
+	}
+	x := make([]float64, n*p)
+	for i := range n {
+		row := t.X.RawRowView(i)[:p]
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				name := fmt.Sprint(j + 1)
+				if j < len(t.Features) {
+					name = fmt.Sprintf("%q", t.Features[j])
+				}
+				return fmt.Errorf("k nearest neighbours: row %d, feature %s is %v (impute or drop it first)", i+1, name, v)
+			}
+		}
+		copy(x[i*p:], row)
+	}
+	m.n, m.p, m.x, m.y, m.m = n, p, x, t.Y, met
+	m.k, m.classes = 0, nil
+	if t.Classes != nil {
+		m.k, m.classes = len(t.Classes), t.Classes
+	}
+	if algo == KDTree || (algo == Auto && p <= maxKDDims) {
+		m.tree = buildKD(x, n, p, cmpOr(m.LeafSize, 30))
+		m.x = nil // the tree keeps its own copy, in its order
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.kUse, m.fitted = k, true
+	if m.KMax == 0 {
+		rows := sampleRows(n, looSample, t.Seed)
+		loo := m.looErrors(rows, k)
+		return rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loo[k-1],
+			Extra: map[string]float64{"k": float64(k), "loo_rows": float64(len(rows))}})
+	}
+	// The k sweep: every training row's leave-one-out neighbours once; then
+	// one step per k, the model predicting with that k.
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	m.loo = m.looErrors(rows, kmax)
+	m.sweep = true
+	defer func() { m.sweep, m.cacheX, m.cache = false, nil, nil }()
+	for kk := 1; kk <= kmax; kk++ {
+		m.kUse = kk
+		if err := rec.Step(engine.Step{Step: kk, Total: kmax, TrainLoss: m.loo[kk-1],
+			Extra: map[string]float64{"k": float64(kk)}}); err != nil {
+			m.fitted = false
+			return err
+		}
+	}
+	m.kUse = 1 + argmin(m.loo)
+	return nil
+}
+
+func cmpOr(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+func argmin(v []float64) int {
+	b := 0
+	for i, x := range v {
+		if x < v[b] {
+			b = i
+		}
+	}
+	return b
+}
+
+// sampleRows is every row, or most of them drawn without replacement.
+func sampleRows(n, most int, seed uint64) []int {
+	if n <= most {
+		rows := make([]int, n)
+		for i := range rows {
+			rows[i] = i
+		}
+		return rows
+	}
+	rows := rand.New(rand.NewPCG(seed, 0xda3e39cb94b95bdb)).Perm(n)[:most]
+	slices.Sort(rows)
+	return rows
+}
+
+// looErrors is the leave-one-out error at every k from 1 to kmax over the
+// given training rows: each is predicted from its nearest other rows.
+func (m *KNN) looErrors(rows []int, kmax int) []float64 {
+	errs := make([]float64, kmax)
+	var b best
+	var nb []neighbor
+	q := make([]float64, m.p)
+	votes := make([]float64, max(m.k, 1))
+	for _, i := range rows {
+		m.row(i, q)
+		b.reset(kmax)
+		m.search(q, &b, int32(i))
+		nb = b.sorted(nb)
+		for kk := 1; kk <= kmax; kk++ {
+			v := m.predictFrom(nb[:kk], votes)
+			if m.k > 0 {
+				if v != m.y[i] {
+					errs[kk-1]++
+				}
+			} else {
+				e := v - m.y[i]
+				errs[kk-1] += e * e
+			}
+		}
+	}
+	for kk := range errs {
+		errs[kk] /= float64(len(rows))
+	}
+	return errs
+}
+
+// row copies training row i into q.
+func (m *KNN) row(i int, q []float64) {
+	if m.tree == nil {
+		copy(q, m.x[i*m.p:(i+1)*m.p])
+		return
+	}
+	k := m.tree.slot[i] // the tree holds the rows in its order
+	copy(q, m.tree.pts[int(k)*m.p:int(k+1)*m.p])
+}
+
+// search finds the nearest rows to q into b.
+func (m *KNN) search(q []float64, b *best, skip int32) {
+	if m.tree != nil {
+		m.tree.search(q, b, m.m, m.Eps, skip)
+		return
+	}
+	bruteSearch(m.x, m.n, m.p, q, b, m.m, skip)
+}
+
+// predictFrom is the prediction from neighbours sorted nearest first: the
+// mean target, or the class of most votes, a tie going to the tied class
+// whose member comes first.
+func (m *KNN) predictFrom(nb []neighbor, votes []float64) float64 {
+	if m.k == 0 {
+		s := 0.0
+		for _, x := range nb {
+			s += m.y[x.row]
+		}
+		return s / float64(len(nb))
+	}
+	clear(votes)
+	top := 0.0
+	for _, x := range nb {
+		c := int(m.y[x.row])
+		votes[c]++
+		top = max(top, votes[c])
+	}
+	for _, x := range nb { // nearest first: the first class at the top count
+		if c := int(m.y[x.row]); votes[c] == top {
+			return float64(c)
+		}
+	}
+	return 0
+}
+
+// neighbours finds the kUse (or, in the sweep, kmax) nearest training rows
+// of every row of X.
+func (m *KNN) neighbours(X mat.Matrix) ([][]neighbor, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	n, c := X.Dims()
+	if c != m.p {
+		return nil, fmt.Errorf("k nearest neighbours: got %d features, fitted on %d", c, m.p)
+	}
+	if m.sweep && X == m.cacheX && len(m.cache) == n {
+		return m.cache, nil
+	}
+	k := m.kUse
+	if m.sweep {
+		k = len(m.loo)
+	}
+	out := make([][]neighbor, n)
+	flat := make([]neighbor, 0, n*k)
+	q := make([]float64, m.p)
+	var b best
+	for i := range n {
+		mat.Row(q, i, X)
+		for j, v := range q {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("k nearest neighbours: row %d, feature %d is %v", i+1, j+1, v)
+			}
+		}
+		b.reset(k)
+		m.search(q, &b, -1)
+		seg := b.sorted(flat[len(flat):len(flat)]) // into flat's spare room
+		flat = flat[:len(flat)+len(seg)]
+		out[i] = seg[:len(seg):len(seg)]
+	}
+	if m.sweep {
+		m.cacheX, m.cache = X, out
+	}
+	return out, nil
+}
+
+// Predict implements engine.Predictor.
+func (m *KNN) Predict(X mat.Matrix) ([]float64, error) {
+	nbs, err := m.neighbours(X)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(nbs))
+	votes := make([]float64, max(m.k, 1))
+	for i, nb := range nbs {
+		out[i] = m.predictFrom(nb[:min(m.kUse, len(nb))], votes)
+	}
+	return out, nil
+}
+
+// PredictProba implements engine.Prober: the class shares among the k
+// neighbours (the notes' histogram: 0, 1/3, 2/3, 1 for k = 3).
+func (m *KNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
+	if m.fitted && m.k == 0 {
+		return nil, fmt.Errorf("k nearest neighbours: a regression has no class probabilities")
+	}
+	nbs, err := m.neighbours(X)
+	if err != nil {
+		return nil, err
+	}
+	P := mat.NewDense(len(nbs), m.k, nil)
+	for i, nb := range nbs {
+		nb = nb[:min(m.kUse, len(nb))]
+		row := P.RawRowView(i)
+		for _, x := range nb {
+			row[int(m.y[x.row])] += 1 / float64(len(nb))
+		}
+	}
+	return P, nil
+}

@@ -1,0 +1,270 @@
+package tree
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// AdaBoost is the notes' AdaBoost (§24) with short trees as weak learners,
+// in its multi-class form (SAMME, which is the notes' algorithm for two
+// classes): weights start at 1/n; each round fits a tree to the weighted
+// rows, measures its weighted error err, gives it the vote
+// β = ½ ln((1−err)/err) + ½ ln(k−1), multiplies the weights of the rows it
+// misclassifies by e^β and of the others by e^−β, and normalises. The
+// ensemble predicts the class with the largest total vote M_c(x) = Σ β_t
+// [G_t(x) = c]; its probabilities are softmax(2 M(x)), the notes'
+// 1/(1+e^−2M(x)) for two classes. The training objective is the average
+// exponential loss e^−(M_y(x) − max_{c≠y} M_c(x)), e^−yM(x) for two classes.
+type AdaBoost struct {
+	Rounds    int // 0 means 50
+	MaxDepth  int // depth of each weak tree; 0 means 1 (stumps)
+	Criterion string
+	MinLeaf   int
+
+	d        *data
+	trees    []*grown
+	beta     []float64
+	features []string
+	fitted   bool
+}
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:    "adaboost",
+		Title:   "AdaBoost",
+		Family:  family,
+		Summary: "boosted short trees: each round reweights the rows the ensemble gets wrong",
+		Notes:   "§24 boosting, AdaBoost with stumps (seed 000)",
+		Tasks:   []engine.Task{datasets.Classification},
+		Unit:    "round",
+		Loss:    "exponential loss",
+		Input:   engine.Input{Nominal: true, Missing: true},
+		Params: []engine.Param{
+			{Name: "rounds", Kind: engine.Int, Default: 50, Min: 1, Max: 100000,
+				Help: "boosting rounds T: one weak tree each"},
+			{Name: "max_depth", Kind: engine.Int, Default: 1, Min: 1, Max: 30,
+				Help: "depth of each weak tree: 1 for stumps (they cannot do XOR; depth 2 boosts much better)"},
+			growthParams()[0], // criterion
+			{Name: "min_samples_leaf", Kind: engine.Int, Default: 1, Min: 1, Max: 1e9,
+				Help: "fewest training rows in each leaf of a weak tree"},
+		},
+		Bench: []engine.BenchCase{{Name: "adaboost", Data: "clf_20k_20", Task: datasets.Classification,
+			Params: map[string]string{"rounds": "100"}}},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &AdaBoost{Rounds: v.Int("rounds"), MaxDepth: v.Int("max_depth"),
+				Criterion: v.String("criterion"), MinLeaf: v.Int("min_samples_leaf")}, nil
+		},
+	})
+}
+
+// Fit runs the boosting rounds, reporting each.
+func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	a.fitted, a.trees, a.beta, a.d = false, nil, nil, nil
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	k := classesOf(t)
+	if k < 2 {
+		return fmt.Errorf("AdaBoost classifies: it needs at least two classes")
+	}
+	depth := a.MaxDepth
+	if depth == 0 {
+		depth = 1
+	}
+	cfg, err := growthConfig(a.Criterion, depth, 2, a.MinLeaf, 1, 0, k)
+	if err != nil {
+		return err
+	}
+	T := a.Rounds
+	if T == 0 {
+		T = 50
+	}
+	if T < 0 {
+		return fmt.Errorf("parameter rounds: %d must be positive", a.Rounds)
+	}
+	d, err := newData(t, "AdaBoost", k)
+	if err != nil {
+		return err
+	}
+	a.d, a.features = d, d.names
+	w := make([]float64, d.n)
+	sum := 0.0
+	for i := range w {
+		w[i] = 1
+		if t.Weights != nil {
+			w[i] = t.Weights[i]
+		}
+		sum += w[i]
+	}
+	if !(sum > 0) {
+		return fmt.Errorf("AdaBoost: the rows' weights sum to %v", sum)
+	}
+	for i := range w {
+		w[i] /= sum
+	}
+	g := newGrower(d, cfg, t.Seed)
+	M := make([]float64, d.n*k) // each training row's votes
+	x := make([]float64, d.p)
+	pred := make([]int, d.n)
+	for round := 1; round <= T; round++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		tr, _ := g.grow(w, nil)
+		werr, wsum := 0.0, 0.0
+		for i := range d.n {
+			for j := range d.p {
+				x[j] = d.cols[j][i]
+			}
+			pred[i] = int(tr.nodes[tr.leaf(x)].value)
+			wsum += w[i]
+			if pred[i] != d.y[i] {
+				werr += w[i]
+			}
+		}
+		werr /= wsum
+		if werr >= 1-1/float64(k) {
+			if round == 1 {
+				return fmt.Errorf("AdaBoost: the first weak tree is no better than chance (weighted error %.3f); try a deeper weak tree (max_depth)", werr)
+			}
+			break // no weak tree can help any more: the ensemble is final
+		}
+		beta := 0.5*math.Log((1-werr)/werr) + 0.5*math.Log(float64(k-1))
+		perfect := werr <= 0
+		if perfect {
+			beta = 1 // a tree without error decides alone (scikit-learn's rule)
+		}
+		a.trees = append(a.trees, tr)
+		a.beta = append(a.beta, beta)
+		a.fitted = true
+		up, down := math.Exp(beta), math.Exp(-beta)
+		sum = 0
+		for i := range d.n {
+			M[i*k+pred[i]] += beta
+			if pred[i] != d.y[i] {
+				w[i] *= up
+			} else {
+				w[i] *= down
+			}
+			sum += w[i]
+		}
+		for i := range w {
+			w[i] /= sum
+		}
+		loss, trainErr := exponentialLoss(M, d.y, k)
+		if err := rec.Step(engine.Step{Step: round, Total: T, TrainLoss: loss,
+			Extra: map[string]float64{"train_error": trainErr, "err": werr, "beta": beta}}); err != nil {
+			a.fitted, a.trees, a.beta = false, nil, nil
+			return err
+		}
+		if perfect {
+			break
+		}
+	}
+	return nil
+}
+
+// exponentialLoss is the mean e^−(M_y − max_{c≠y} M_c) over rows, and the
+// share of rows whose largest vote is not their class.
+func exponentialLoss(M []float64, y []int, k int) (loss, errRate float64) {
+	for i, c := range y {
+		row := M[i*k : (i+1)*k]
+		other := math.Inf(-1)
+		for j, v := range row {
+			if j != c {
+				other = max(other, v)
+			}
+		}
+		margin := row[c] - other
+		loss += math.Exp(-margin)
+		if margin <= 0 {
+			errRate++
+		}
+	}
+	n := float64(len(y))
+	return loss / n, errRate / n
+}
+
+// DecisionFunction implements engine.Scorer: the votes M_c(x).
+func (a *AdaBoost) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
+	if !a.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	n, c := X.Dims()
+	if c != a.d.p {
+		return nil, fmt.Errorf("AdaBoost: got %d features, fitted on %d", c, a.d.p)
+	}
+	S := mat.NewDense(n, a.d.k, nil)
+	x := make([]float64, a.d.p)
+	for i := range n {
+		mat.Row(x, i, X)
+		row := S.RawRowView(i)
+		for t, tr := range a.trees {
+			row[int(tr.nodes[tr.leaf(x)].value)] += a.beta[t]
+		}
+	}
+	return S, nil
+}
+
+// Predict implements engine.Predictor: the class of the largest vote (the
+// lowest class code among equal votes).
+func (a *AdaBoost) Predict(X mat.Matrix) ([]float64, error) {
+	S, err := a.DecisionFunction(X)
+	if err != nil {
+		return nil, err
+	}
+	return argmaxRows(S, a.d.k), nil
+}
+
+// PredictProba implements engine.Prober: softmax(2 M(x)).
+func (a *AdaBoost) PredictProba(X mat.Matrix) (*mat.Dense, error) {
+	S, err := a.DecisionFunction(X)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := S.Dims()
+	for i := range n {
+		row := S.RawRowView(i)
+		mx := math.Inf(-1)
+		for _, v := range row {
+			mx = max(mx, v)
+		}
+		s := 0.0
+		for c, v := range row {
+			row[c] = math.Exp(2 * (v - mx))
+			s += row[c]
+		}
+		for c := range row {
+			row[c] /= s
+		}
+	}
+	return S, nil
+}
+
+// FeatureImportances implements engine.Importancer: each weak tree's
+// normalised impurity decrease, weighted by its vote.
+func (a *AdaBoost) FeatureImportances() *engine.Importances {
+	if !a.fitted {
+		return nil
+	}
+	v := make([]float64, a.d.p)
+	total := 0.0
+	for t, tr := range a.trees {
+		for j, x := range importances(tr, a.d.p) {
+			v[j] += a.beta[t] * x
+		}
+		total += a.beta[t]
+	}
+	if total > 0 {
+		for j := range v {
+			v[j] /= total
+		}
+	}
+	return &engine.Importances{Features: a.features, Values: v, Method: "impurity decrease of the weak trees, weighted by their votes"}
+}

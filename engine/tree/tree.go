@@ -1,0 +1,446 @@
+// Package tree holds tealab's tree learners: the decision tree (CART, for
+// classification and regression), bagging and random forests, and AdaBoost
+// with short trees (lecture notes seed 000 §14, §15, §24; seed 001 "Nearest
+// Neighbors and Decision Trees"; seed 003 ch. 9, rule extraction).
+//
+// Rules that hold across the package:
+//   - Trees split numeric features at thresholds (x <= t goes left; t is
+//     the midpoint between neighbouring values, as scikit-learn) and
+//     nominal features by sets of levels: the levels in the set go left,
+//     every other level (one unseen in training too) goes right.
+//   - Missing values reach the trees as NaN. The split search ignores them
+//     while it sweeps, then sends them with the side that holds more
+//     training weight, and scores the split that way; a missing value at
+//     prediction takes the same side. The condition says "or missing" on
+//     that side when the feature had missing values in training.
+//   - Weights (Train.Weights, bootstrap counts, boosting weights) weigh the
+//     impurities; the size rules (min_samples_leaf, min_samples_split)
+//     count rows.
+//   - Growth is breadth-first and reports one Step per level of depth (the
+//     tree as it stands is what Predict uses then); pruning reports one
+//     Step per split removed; ensembles one Step per tree or round.
+package tree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+const family = "trees and ensembles"
+
+// Pruning choices.
+const (
+	PruneNone           = "none"
+	PruneReducedError   = "reduced-error"
+	PruneCostComplexity = "cost-complexity"
+)
+
+// DecisionTree is a CART tree. Zero values are the defaults: Gini, grown
+// until pure, no pruning.
+type DecisionTree struct {
+	Criterion       string  // gini, entropy, misclassification (classification; regression uses the variance)
+	MaxDepth        int     // 0: no limit
+	MinSamplesSplit int     // 0 or 1 mean 2
+	MinSamplesLeaf  int     // 0 means 1
+	Purity          float64 // 0 means 1 (only pure nodes stop)
+	MinDecrease     float64
+	Prune           string
+	PruneFraction   float64 // reduced-error: share of the training rows held out to prune on (0 means 0.25)
+	CCPAlpha        float64 // cost-complexity: the complexity cost per leaf
+
+	d        *data
+	t        *grown
+	features []string
+	fitted   bool
+}
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:      "tree",
+		Title:     "decision tree",
+		Family:    family,
+		Summary:   "CART: greedy axis-aligned splits by Gini, entropy or error (variance for regression); rules you can read",
+		Notes:     "§14-§15 decision trees and pruning (seed 000); decision trees (seed 001); rule extraction, ch. 9 (seed 003)",
+		Tasks:     []engine.Task{datasets.Classification, datasets.Regression},
+		Unit:      "level",
+		Loss:      "training error",
+		ErrorLoss: true,
+		Input:     engine.Input{Nominal: true, Missing: true},
+		Params:    append(growthParams(), pruneParams()...),
+		Bench:     []engine.BenchCase{{Name: "tree", Data: "clf_50k_20", Task: datasets.Classification}},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &DecisionTree{Criterion: v.String("criterion"), MaxDepth: v.Int("max_depth"),
+				MinSamplesSplit: v.Int("min_samples_split"), MinSamplesLeaf: v.Int("min_samples_leaf"),
+				Purity: v.Float("purity"), MinDecrease: v.Float("min_impurity_decrease"),
+				Prune: v.String("prune"), PruneFraction: v.Float("prune_fraction"), CCPAlpha: v.Float("ccp_alpha")}, nil
+		},
+	})
+}
+
+// growthParams are the stopping rules every tree learner shares.
+func growthParams() []engine.Param {
+	return []engine.Param{
+		{Name: "criterion", Kind: engine.Choice, Default: Gini, Choices: []string{Gini, Entropy, Misclass},
+			Help: "impurity a split lowers: Gini 1-Σp², entropy -Σp log₂p (information gain), or the error 1-max p; regression trees use the variance"},
+		{Name: "max_depth", Kind: engine.Int, Default: 0, Min: 0, Max: 1000,
+			Help: "deepest level a node may be split at (0: no limit)"},
+		{Name: "min_samples_split", Kind: engine.Int, Default: 2, Min: 2, Max: 1e9,
+			Help: "fewest training rows a node needs to be split"},
+		{Name: "min_samples_leaf", Kind: engine.Int, Default: 1, Min: 1, Max: 1e9,
+			Help: "fewest training rows each child of a split must get (the notes' example: 5)"},
+		{Name: "purity", Kind: engine.Float, Default: 1.0, Min: 0.5, Max: 1,
+			Help: "a node whose majority class holds this share is a leaf (the notes: 0.9); 1 splits until pure"},
+		{Name: "min_impurity_decrease", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1e6,
+			Help: "least weighted impurity decrease (share of rows × decrease) a split must bring"},
+	}
+}
+
+func pruneParams() []engine.Param {
+	return []engine.Param{
+		{Name: "prune", Kind: engine.Choice, Default: PruneNone, Choices: []string{PruneNone, PruneReducedError, PruneCostComplexity},
+			Help: "reduced-error: grow on part of the rows, then remove every split the held-out part does not need; cost-complexity: remove the weakest links while their cost per leaf is at most ccp_alpha"},
+		{Name: "prune_fraction", Kind: engine.Float, Default: 0.25, Min: 0.05, Max: 0.9,
+			When: &engine.Applies{Param: "prune", In: []string{PruneReducedError}},
+			Help: "share of the training rows held out to prune on"},
+		{Name: "ccp_alpha", Kind: engine.Float, Default: 0.01, Min: 0, Max: 1e6,
+			When: &engine.Applies{Param: "prune", In: []string{PruneCostComplexity}},
+			Help: "complexity cost of a leaf (scikit-learn's ccp_alpha): larger prunes more"},
+	}
+}
+
+// config checks the settings.
+func (m *DecisionTree) config(k int) (config, error) {
+	return growthConfig(m.Criterion, m.MaxDepth, m.MinSamplesSplit, m.MinSamplesLeaf, m.Purity, m.MinDecrease, k)
+}
+
+func growthConfig(criterion string, maxDepth, minSplit, minLeaf int, purity, minDecrease float64, k int) (config, error) {
+	c := config{criterion: criterion, maxDepth: maxDepth, minSplit: max(minSplit, 2), minLeaf: max(minLeaf, 1),
+		purity: purity, minDecrease: minDecrease}
+	if c.criterion == "" {
+		c.criterion = Gini
+	}
+	if !slices.Contains([]string{Gini, Entropy, Misclass}, c.criterion) {
+		return c, fmt.Errorf("parameter criterion: %q is not one of gini, entropy, misclassification", criterion)
+	}
+	if k == 0 {
+		c.criterion = MSE
+	}
+	if c.purity == 0 {
+		c.purity = 1
+	}
+	if c.purity < 0.5 || c.purity > 1 {
+		return c, fmt.Errorf("parameter purity: %v is out of range [0.5, 1]", purity)
+	}
+	if c.maxDepth < 0 || c.minDecrease < 0 || math.IsNaN(c.minDecrease) {
+		return c, errors.New("max_depth and min_impurity_decrease must not be negative")
+	}
+	return c, nil
+}
+
+// classesOf is the number of classes a fit learns (0 for regression).
+func classesOf(t engine.Train) int {
+	if t.Classes == nil {
+		return 0
+	}
+	return len(t.Classes)
+}
+
+// Fit grows the tree level by level, then prunes it if asked.
+func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	m.fitted, m.t, m.d = false, nil, nil
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	k := classesOf(t)
+	cfg, err := m.config(k)
+	if err != nil {
+		return err
+	}
+	prune := m.Prune
+	if prune == "" {
+		prune = PruneNone
+	}
+	if !slices.Contains([]string{PruneNone, PruneReducedError, PruneCostComplexity}, prune) {
+		return fmt.Errorf("parameter prune: %q is not one of none, reduced-error, cost-complexity", m.Prune)
+	}
+	d, err := newData(t, "decision tree", k)
+	if err != nil {
+		return err
+	}
+	m.d, m.features = d, d.names
+	w := make([]float64, d.n)
+	for i := range w {
+		w[i] = 1
+		if t.Weights != nil {
+			w[i] = t.Weights[i]
+		}
+	}
+	var held []int // reduced-error pruning's rows
+	if prune == PruneReducedError {
+		frac := m.PruneFraction
+		if frac == 0 {
+			frac = 0.25
+		}
+		if !(frac > 0 && frac < 1) {
+			return fmt.Errorf("parameter prune_fraction: %v is out of range (0, 1)", frac)
+		}
+		held = pruneRows(d, frac, t.Seed)
+		if len(held) == 0 || len(held) >= d.n {
+			return fmt.Errorf("decision tree: %d training rows are too few to hold some out for pruning", d.n)
+		}
+		for _, i := range held {
+			w[i] = 0
+		}
+	}
+	g := newGrower(d, cfg, t.Seed)
+	step := 0
+	onLevel := func(depth int, gt *grown) error {
+		m.t, m.fitted = gt, true
+		step++
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		leaves := 0
+		for _, nd := range gt.nodes {
+			if nd.feature < 0 {
+				leaves++
+			}
+		}
+		return rec.Step(engine.Step{Step: step, TrainLoss: m.trainError(w),
+			Extra: map[string]float64{"nodes": float64(len(gt.nodes)), "leaves": float64(leaves), "depth": float64(depth + 1)}})
+	}
+	gt, err := g.grow(w, onLevel)
+	if err != nil {
+		m.fitted, m.t = false, nil
+		return err
+	}
+	m.t, m.fitted = gt, true
+	switch prune {
+	case PruneReducedError:
+		err = m.pruneReducedError(ctx, held, w, &step, rec)
+	case PruneCostComplexity:
+		err = m.pruneCostComplexity(ctx, m.CCPAlpha, w, &step, rec)
+	}
+	if err != nil {
+		m.fitted, m.t = false, nil
+		return err
+	}
+	return nil
+}
+
+// pruneRows draws the rows reduced-error pruning holds out, a share of each
+// class (classification) or of all rows.
+func pruneRows(d *data, frac float64, seed uint64) []int {
+	r := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
+	var held []int
+	if d.k == 0 {
+		perm := r.Perm(d.n)
+		held = perm[:int(math.Round(frac*float64(d.n)))]
+	} else {
+		byClass := make([][]int, d.k)
+		for i, c := range d.y {
+			byClass[c] = append(byClass[c], i)
+		}
+		for _, rows := range byClass {
+			r.Shuffle(len(rows), func(a, b int) { rows[a], rows[b] = rows[b], rows[a] })
+			held = append(held, rows[:int(math.Round(frac*float64(len(rows))))]...)
+		}
+	}
+	slices.Sort(held)
+	return held
+}
+
+// trainError is the error of the tree as it stands on the rows of weight
+// w > 0: the weighted share misclassified, or the weighted MSE.
+func (m *DecisionTree) trainError(w []float64) float64 {
+	return treeError(m.t, m.d, w)
+}
+
+func treeError(t *grown, d *data, w []float64) float64 {
+	x := make([]float64, d.p)
+	var loss, W float64
+	for i := range d.n {
+		if w[i] <= 0 {
+			continue
+		}
+		for j := range d.p {
+			x[j] = d.cols[j][i]
+		}
+		v := t.nodes[t.leaf(x)].value
+		if d.k > 0 {
+			if int(v) != d.y[i] {
+				loss += w[i]
+			}
+		} else {
+			e := v - d.yr[i]
+			loss += w[i] * e * e
+		}
+		W += w[i]
+	}
+	if W == 0 {
+		return math.NaN()
+	}
+	return loss / W
+}
+
+// Predict implements engine.Predictor.
+func (m *DecisionTree) Predict(X mat.Matrix) ([]float64, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	return predictTree(m.t, X, m.d.p)
+}
+
+func predictTree(t *grown, X mat.Matrix, p int) ([]float64, error) {
+	n, c := X.Dims()
+	if c != p {
+		return nil, fmt.Errorf("decision tree: got %d features, fitted on %d", c, p)
+	}
+	out := make([]float64, n)
+	x := make([]float64, p)
+	for i := range n {
+		mat.Row(x, i, X)
+		out[i] = t.nodes[t.leaf(x)].value
+	}
+	return out, nil
+}
+
+// PredictProba implements engine.Prober: the class shares of the leaf.
+func (m *DecisionTree) PredictProba(X mat.Matrix) (*mat.Dense, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	if m.d.k == 0 {
+		return nil, errors.New("decision tree: a regression tree has no class probabilities")
+	}
+	n, c := X.Dims()
+	if c != m.d.p {
+		return nil, fmt.Errorf("decision tree: got %d features, fitted on %d", c, m.d.p)
+	}
+	P := mat.NewDense(n, m.d.k, nil)
+	x := make([]float64, m.d.p)
+	for i := range n {
+		mat.Row(x, i, X)
+		addLeafShares(P.RawRowView(i), m.t, m.t.leaf(x), 1)
+	}
+	return P, nil
+}
+
+// addLeafShares adds scale × the class shares of leaf l to row.
+func addLeafShares(row []float64, t *grown, l int, scale float64) {
+	dist := t.classDist(l)
+	W := t.nodes[l].weight
+	if W <= 0 {
+		return
+	}
+	for c, v := range dist {
+		row[c] += scale * v / W
+	}
+}
+
+// Tree implements engine.Treer.
+func (m *DecisionTree) Tree() *engine.Tree {
+	if !m.fitted {
+		return nil
+	}
+	return m.d.export(m.t, m.criterionName())
+}
+
+func (m *DecisionTree) criterionName() string {
+	if m.d.k == 0 {
+		return MSE
+	}
+	if m.Criterion == "" {
+		return Gini
+	}
+	return m.Criterion
+}
+
+// FeatureImportances implements engine.Importancer: each feature's share of
+// the weighted impurity decrease of all splits.
+func (m *DecisionTree) FeatureImportances() *engine.Importances {
+	if !m.fitted {
+		return nil
+	}
+	v := importances(m.t, m.d.p)
+	return &engine.Importances{Features: m.features, Values: v, Method: "mean decrease in impurity"}
+}
+
+func importances(t *grown, p int) []float64 {
+	v := make([]float64, p)
+	sum := 0.0
+	for _, nd := range t.nodes {
+		if nd.feature >= 0 {
+			v[nd.feature] += nd.decrease
+			sum += nd.decrease
+		}
+	}
+	if sum > 0 {
+		for j := range v {
+			v[j] /= sum
+		}
+	}
+	return v
+}
+
+// export converts a grown tree into the engine's Tree, the shape the views,
+// the rules and --json read.
+func (d *data) export(t *grown, criterion string) *engine.Tree {
+	out := &engine.Tree{Classes: d.classes, Criterion: criterion, Nodes: make([]engine.TreeNode, len(t.nodes))}
+	if d.k == 0 {
+		out.Classes = nil
+	}
+	for i, nd := range t.nodes {
+		tn := engine.TreeNode{Samples: int(nd.samples), Impurity: nd.impurity, Value: nd.value}
+		if d.k > 0 {
+			tn.Counts = slices.Clone(t.classDist(i))
+		}
+		if nd.feature >= 0 {
+			tn.Children = []int{int(nd.left), int(nd.right)}
+		}
+		out.Nodes[i] = tn
+	}
+	for _, nd := range t.nodes {
+		if nd.feature < 0 {
+			continue
+		}
+		f := int(nd.feature)
+		l := engine.Condition{Feature: f, Name: d.names[f], Missing: nd.missLeft && d.missing[f]}
+		r := engine.Condition{Feature: f, Name: d.names[f], Missing: !nd.missLeft && d.missing[f]}
+		if nd.set != nil {
+			var in []string
+			for lv := range d.levels[f] {
+				if nd.set[lv>>6]&(1<<(lv&63)) != 0 {
+					in = append(in, d.levelName(f, lv))
+				}
+			}
+			l.Op, r.Op = "in", "not in"
+			l.Levels, r.Levels = in, in
+			if len(in) == 1 {
+				l.Op, r.Op = "=", "!="
+			}
+		} else {
+			l.Op, r.Op = "<=", ">"
+			l.Threshold, r.Threshold = nd.threshold, nd.threshold
+		}
+		out.Nodes[nd.left].Cond = l
+		out.Nodes[nd.right].Cond = r
+	}
+	return out
+}
+
+func (d *data) levelName(f, l int) string {
+	if l < len(d.lnames[f]) {
+		return d.lnames[f][l]
+	}
+	return fmt.Sprint(l)
+}

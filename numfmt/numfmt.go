@@ -192,6 +192,8 @@ func Count(n int, noun string) string {
 // Plural adds the English plural ending to a regular noun.
 func Plural(noun string) string {
 	switch {
+	case strings.HasSuffix(noun, "leaf"):
+		return noun[:len(noun)-1] + "ves"
 	case strings.HasSuffix(noun, "epoch"), strings.HasSuffix(noun, "stomach"):
 		return noun + "s"
 	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "ch"):

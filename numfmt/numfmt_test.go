@@ -78,7 +78,7 @@ func TestCount(t *testing.T) {
 		n    int
 		noun string
 		want string
-	}{{1, "fold", "1 fold"}, {0, "fold", "0 folds"}, {3, "class", "3 classes"}, {2, "entry", "2 entries"}, {2, "day", "2 days"}, {5, "fit", "5 fits"}, {2, "epoch", "2 epochs"}, {2, "batch", "2 batches"}} {
+	}{{1, "fold", "1 fold"}, {0, "fold", "0 folds"}, {3, "class", "3 classes"}, {2, "entry", "2 entries"}, {2, "day", "2 days"}, {5, "fit", "5 fits"}, {2, "epoch", "2 epochs"}, {2, "batch", "2 batches"}, {4, "leaf", "4 leaves"}} {
 		if got := Count(c.n, c.noun); got != c.want {
 			t.Errorf("Count(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
 		}

@@ -73,14 +73,19 @@ func init() {
 		Summary:   "the majority class (or mean) of the k closest training rows; exhaustive or k-d tree search",
 		Notes:     "§24-§25 nearest neighbours, Voronoi cells, k-d trees (seed 000); nearest neighbours (seed 001); §2-§4 kNN and choosing K (seed 002)",
 		Tasks:     []engine.Task{datasets.Classification, datasets.Regression},
-		Unit:      "k",
+		Unit:      "k value",
 		Loss:      "leave-one-out error",
 		ErrorLoss: true,
 		// Distances mix the features' units: each is standardised first
 		// (the notes' ozone example does so).
 		Standardize: true,
 		Params: []engine.Param{
-			{Name: "k", Kind: engine.Int, Default: 5, Min: 1, Max: 1e6, Help: "neighbours that vote (or are averaged)"},
+			{Name: "choose_k", Kind: engine.Choice, Default: "fixed", Choices: []string{"fixed", "loo"},
+				Help: "fixed: use k; loo: try every k from 1 to k_max in one pass and keep the one of least leave-one-out error on the training rows (the notes' model-selection picture)"},
+			{Name: "k", Kind: engine.Int, Default: 5, Min: 1, Max: 1e6, Help: "neighbours that vote (or are averaged)",
+				When: &engine.Applies{Param: "choose_k", In: []string{"fixed"}}},
+			{Name: "k_max", Kind: engine.Int, Default: 30, Min: 1, Max: 1000,
+				When: &engine.Applies{Param: "choose_k", In: []string{"loo"}}, Help: "largest k tried"},
 			{Name: "metric", Kind: engine.Choice, Default: "l2", Choices: []string{"l2", "l1", "linf", "lp"},
 				Help: "distance: Euclidean, Manhattan, the largest coordinate gap, or (Σ|d|^p)^(1/p)"},
 			{Name: "p", Kind: engine.Float, Default: 3.0, Min: 1, Max: 100,
@@ -92,14 +97,16 @@ func init() {
 			{Name: "eps", Kind: engine.Float, Default: 0.0, Min: 0, Max: 10,
 				When: &engine.Applies{Param: "algorithm", In: []string{Auto, KDTree}},
 				Help: "approximate search: each neighbour within (1+eps) of the true one's distance (0: exact)"},
-			{Name: "k_max", Kind: engine.Int, Default: 0, Min: 0, Max: 1000,
-				Help: "try every k from 1 to k_max in one pass and keep the best by leave-one-out error (0: use k)"},
 		},
 		Bench: []engine.BenchCase{{Name: "knn", Data: "knn_25k_8", Task: datasets.Classification,
 			Params: map[string]string{"algorithm": KDTree}}},
 		New: func(v engine.Values) (engine.Model, error) {
-			return &KNN{K: v.Int("k"), Metric: v.String("metric"), P: v.Float("p"), Algorithm: v.String("algorithm"),
-				LeafSize: v.Int("leaf_size"), Eps: v.Float("eps"), KMax: v.Int("k_max")}, nil
+			m := &KNN{K: v.Int("k"), Metric: v.String("metric"), P: v.Float("p"), Algorithm: v.String("algorithm"),
+				LeafSize: v.Int("leaf_size"), Eps: v.Float("eps")}
+			if v.String("choose_k") == "loo" {
+				m.KMax = v.Int("k_max")
+			}
+			return m, nil
 		},
 	})
 }
@@ -378,6 +385,39 @@ func (m *KNN) Predict(X mat.Matrix) ([]float64, error) {
 		out[i] = m.predictFrom(nb[:min(m.kUse, len(nb))], votes)
 	}
 	return out, nil
+}
+
+// Choice is what a k-NN fit settled on, for the report and the lab.
+type Choice struct {
+	K      int       `json:"k"`
+	Chosen bool      `json:"chosen"`        // by leave-one-out error over k = 1..len(LOO)
+	LOO    []float64 `json:"loo,omitempty"` // the leave-one-out error at each k
+	Metric string    `json:"metric"`
+	Search string    `json:"search"` // "k-d tree" or "exhaustive"
+}
+
+// CapChoice offers a fit's k, and how it was chosen.
+var CapChoice = engine.DefineCapability("neighbours", "neighbours", func(m engine.Model) (*Choice, bool) {
+	k, ok := m.(*KNN)
+	if !ok || !k.fitted {
+		return nil, false
+	}
+	return k.Choice(), true
+})
+
+// Choice reports the k the fit uses and how it was reached.
+func (m *KNN) Choice() *Choice {
+	c := &Choice{K: m.kUse, Chosen: m.loo != nil, LOO: m.loo, Metric: m.m.name, Search: "exhaustive"}
+	if m.m.name == "lp" {
+		c.Metric = fmt.Sprintf("lp (p=%g)", m.m.p)
+	}
+	if m.tree != nil {
+		c.Search = "k-d tree"
+		if m.Eps > 0 {
+			c.Search = fmt.Sprintf("k-d tree, (1+%g)-approximate", m.Eps)
+		}
+	}
+	return c
 }
 
 // PredictProba implements engine.Prober: the class shares among the k

@@ -233,3 +233,62 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 }
 
 func nan() float64 { return math.NaN() }
+
+// Holds says whether a value passes the test. v is the feature's value as
+// the model saw it (a level code for a nominal feature, NaN when missing);
+// level names a nominal feature's code.
+func (c Condition) Holds(v float64, level func(code int) string) bool {
+	if v != v {
+		return c.Missing
+	}
+	switch c.Op {
+	case "<=":
+		return v <= c.Threshold
+	case ">":
+		return v > c.Threshold
+	case "in", "=", "not in", "!=":
+		in := false
+		if level != nil {
+			name := level(int(v))
+			for _, l := range c.Levels {
+				in = in || l == name
+			}
+		}
+		return in == (c.Op == "in" || c.Op == "=")
+	}
+	return false
+}
+
+// Path is the nodes a row passes from the root to the leaf it reaches (x
+// holds the row's features as the model saw them). It stops early at a
+// node none of whose branches takes the row (a missing value the tree
+// never saw there).
+func (t *Tree) Path(x []float64, level func(feature, code int) string) []int {
+	if t == nil || len(t.Nodes) == 0 {
+		return nil
+	}
+	path := []int{0}
+	for i := 0; !t.Nodes[i].Leaf(); {
+		next := -1
+		for _, c := range t.Nodes[i].Children {
+			cond := t.Nodes[c].Cond
+			if cond.Feature >= len(x) {
+				return path
+			}
+			var lv func(int) string
+			if level != nil {
+				lv = func(code int) string { return level(cond.Feature, code) }
+			}
+			if cond.Holds(x[cond.Feature], lv) {
+				next = c
+				break
+			}
+		}
+		if next < 0 {
+			return path
+		}
+		path = append(path, next)
+		i = next
+	}
+	return path
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -323,7 +324,12 @@ func (s *trainScreen) liveFigures(w, h int) string {
 		return st.Muted.Render(fitWidth(k, 16)) + st.Value.Render(v)
 	}
 	lossName, errName := valNames(r.Task())
-	lines := []string{st.Header.Render("now"), kv("train loss", numfmt.Score(s.last.Point.TrainLoss))}
+	lines := []string{st.Header.Render("now"), kv(lossTitle(r), numfmt.Score(s.last.Point.TrainLoss))}
+	// What the model reports besides (a tree's nodes, a forest's
+	// out-of-bag rows, a boosting round's weighted error and vote).
+	for _, k := range extraKeys(s.last.Point.Extra) {
+		lines = append(lines, kv(strings.ReplaceAll(k, "_", " "), numfmt.Score(s.last.Point.Extra[k])))
+	}
 	if r.Task().Supervised() {
 		lines = append(lines, kv(lossName, numfmt.Score(s.lastVal.ValLoss)), kv(errName, numfmt.Score(s.lastVal.ValError)))
 		if !math.IsNaN(s.baseErr) {
@@ -430,7 +436,10 @@ func (s *trainScreen) statusLines() string {
 	line1 := " " + barView + "  " + st.Text.Render(strings.Join(info, " · "))
 
 	lossName, errName := valNames(s.run.Task())
-	vals := []string{st.Muted.Render("train loss ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
+	vals := []string{st.Muted.Render(lossTitle(s.run)+" ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
+	for _, k := range extraKeys(p.Point.Extra) {
+		vals = append(vals, st.Muted.Render(strings.ReplaceAll(k, "_", " ")+" ")+st.Value.Render(numfmt.Score(p.Point.Extra[k])))
+	}
 	if s.run.Task().Supervised() {
 		vals = append(vals,
 			st.Muted.Render(lossName+" ")+st.Value.Render(numfmt.Score(s.lastVal.ValLoss)),
@@ -509,4 +518,14 @@ func wrap(text string, w int) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// extraKeys lists a step's extra quantities in a stable order.
+func extraKeys(extra map[string]float64) []string {
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

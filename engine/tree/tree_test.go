@@ -141,3 +141,26 @@ func TestTreesMatchScikitLearn(t *testing.T) {
 		}
 	}
 }
+
+// The path a row takes through the exported tree ends at the leaf the
+// model predicts from, for every training row, numeric and nominal splits,
+// missing values included.
+func TestExportedPathsMatchPredictions(t *testing.T) {
+	tr := csvTrain(t, "../../datasets/testdata/labor.arff")
+	m := &DecisionTree{}
+	if err := m.Fit(context.Background(), tr, nil); err != nil {
+		t.Fatal(err)
+	}
+	et := m.Tree()
+	level := func(f, code int) string { return tr.Columns[f].Levels[code] }
+	n, p := tr.X.Dims()
+	pred, _ := m.Predict(tr.X)
+	for i := range n {
+		x := tr.X.RawRowView(i)[:p]
+		path := et.Path(x, level)
+		leaf := path[len(path)-1]
+		if !et.Nodes[leaf].Leaf() || et.Nodes[leaf].Value != pred[i] {
+			t.Fatalf("row %d: path %v ends at node %d (%+v), prediction %v", i, path, leaf, et.Nodes[leaf], pred[i])
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// toTab presses tab until the results screen shows the named view.
+func toTab(t *testing.T, hs *harness, name string) {
+	t.Helper()
+	for range 20 {
+		if hs.a.results.tabs.ActiveName() == name {
+			return
+		}
+		hs.press("tab")
+	}
+	t.Fatalf("no %s tab in %v", name, hs.a.results.tabs.Names())
+}
+
+// A tree's results have Tree, Rules and Importance tabs. The tree folds
+// and unfolds with enter, and a data row sent down it (p, then [ ]) says
+// which leaf it reaches, its path opened.
+func TestTreeViews(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: map[string]string{"max_depth": "3"}, Train: true}, 120, 40)
+	toTab(t, hs, "Tree")
+	v := hs.view()
+	checkFrame(t, v, 120, 40)
+	mustContain(t, v, "gini tree · depth 3", "▾ all training rows", "petal_length_cm <= 2.45", "40 rows · gini 0.000", "→ setosa")
+	hs.press("down", "down", "enter") // fold the second child
+	if strings.Contains(hs.view(), "petal_width_cm <= 1.65") {
+		t.Errorf("folded node still shows its children:\n%s", hs.view())
+	}
+	hs.press("enter")
+	mustContain(t, hs.view(), "petal_width_cm <= 1.65")
+	hs.press("p")
+	mustContain(t, hs.view(), "row 1 of 150 (a setosa) reaches a leaf that predicts setosa")
+	for range 60 {
+		hs.press("]")
+	}
+	mustContain(t, hs.view(), "row 61 of 150 (a versicolor) reaches a leaf that predicts versicolor")
+	checkFrame(t, hs.view(), 120, 40)
+
+	toTab(t, hs, "Rules")
+	mustContain(t, hs.view(), "rules, one per leaf", "THEN setosa · 40 rows · 100%", "IF  petal_length_cm <= 2.45")
+	hs.press("s")
+	mustContain(t, hs.view(), "most rows first")
+	toTab(t, hs, "Importance")
+	mustContain(t, hs.view(), "mean decrease in impurity", "petal_length_cm")
+	checkFrame(t, hs.view(), 120, 40)
+}
+
+// At 80x24 the tree view stays inside the window and scrolls with the
+// cursor.
+func TestTreeViewSmall(t *testing.T) {
+	hs := newHarness(t, Options{Data: "digits", Model: "tree", Train: true}, 80, 24)
+	toTab(t, hs, "Tree")
+	hs.press("a") // unfold everything: far more lines than the window
+	for range 40 {
+		hs.press("down")
+	}
+	v := hs.view()
+	checkFrame(t, v, 80, 24)
+	if !strings.Contains(v, "rows · gini") {
+		t.Errorf("no node lines:\n%s", v)
+	}
+}
+
+// Forests and boosting report their own losses: the out-of-bag error and
+// the exponential loss name the charts, and the live figures show what
+// each step reports besides.
+func TestEnsembleLossNames(t *testing.T) {
+	hs := newHarness(t, Options{Data: "wine", Model: "forest", Params: map[string]string{"trees": "20"}, Train: true}, 120, 40)
+	toTab(t, hs, "History")
+	mustContain(t, hs.view(), "out-of-bag error")
+	hs = newHarness(t, Options{Data: "breast_cancer", Model: "adaboost", Params: map[string]string{"rounds": "20"}, Train: true}, 120, 40)
+	toTab(t, hs, "History")
+	mustContain(t, hs.view(), "exponential loss")
+	hs = newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, 120, 40)
+	toTab(t, hs, "History")
+	mustContain(t, hs.view(), "leave-one-out error", "k value")
+}
+
+// k-NN shows the k it used; choosing k draws the error against k.
+func TestNeighboursView(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, 120, 40)
+	toTab(t, hs, "Neighbours")
+	mustContain(t, hs.view(), "l2 distance · k-d tree search", "chosen: the least leave-one-out error", "leave-one-out (training rows)", "validation (held-out rows)")
+	checkFrame(t, hs.view(), 120, 40)
+	hs = newHarness(t, Options{Data: "iris", Model: "knn", Train: true}, 80, 24)
+	toTab(t, hs, "Neighbours")
+	mustContain(t, hs.view(), "k = 5", "k as set")
+}

@@ -1,0 +1,75 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/neighbors"
+	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+func init() {
+	registerView(viewSpec{name: "Neighbours", order: 39, needs: hasLearned(neighbors.CapChoice.Name),
+		make: func(env viewEnv, r *runRecord) resultView {
+			c, _ := eval.LearnedAs[*neighbors.Choice](r.Result, neighbors.CapChoice.Name)
+			v := &neighboursView{c: env.c, r: r, ch: c, chart: widgets.NewLineChart("error against k", "k", env.c.styles)}
+			if c.Chosen {
+				names, ys := []string{"leave-one-out (training rows)"}, [][]float64{c.LOO}
+				if h := r.Result.History; len(h) == len(c.LOO) {
+					val := make([]float64, len(h))
+					for i, p := range h {
+						val[i] = p.ValError
+					}
+					names, ys = append(names, "validation (held-out rows)"), append(ys, val)
+				}
+				v.chart.SetSeries(names, ys)
+			}
+			return v
+		}})
+}
+
+// neighboursView says which k a k-NN fit used and how; when it chose k, the
+// error against k on the training rows (leave-one-out) and on the held-out
+// rows: the notes' model-selection picture.
+type neighboursView struct {
+	c     *common
+	r     *runRecord
+	ch    *neighbors.Choice
+	chart widgets.LineChart
+	w, h  int
+}
+
+func (v *neighboursView) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if _, ok := msg.(tea.KeyMsg); ok && v.ch.Chosen {
+		v.chart, cmd = v.chart.Update(msg)
+	}
+	return cmd
+}
+
+func (v *neighboursView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.chart.SetSize(w, max(h-2, 3))
+}
+
+func (v *neighboursView) Keys() []key.Binding {
+	if !v.ch.Chosen {
+		return nil
+	}
+	return v.chart.KeyMap.ShortHelp()
+}
+
+func (v *neighboursView) View() string {
+	st := v.c.styles
+	c := v.ch
+	head := fmt.Sprintf(" k = %d · %s distance · %s search", c.K, c.Metric, c.Search)
+	if !c.Chosen {
+		return st.Title.Render(clip(head, v.w)) + "\n" + st.Muted.Render(clip(" k as set; choose_k=loo tries every k up to k_max and keeps the best by leave-one-out error", v.w))
+	}
+	note := fmt.Sprintf(" chosen: the least leave-one-out error on the training rows over k = 1..%d (%s)", len(c.LOO), numfmt.Score(c.LOO[c.K-1]))
+	return st.Title.Render(clip(head, v.w)) + "\n" + st.Accent.Render(clip(note, v.w)) + "\n" + v.chart.View()
+}

@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+func init() {
+	registerView(viewSpec{name: "Rules", order: 37, needs: hasLearned(engine.CapRules.Name),
+		make: func(env viewEnv, r *runRecord) resultView {
+			rules, _ := eval.LearnedAs[engine.Rules](r.Result, engine.CapRules.Name)
+			return &rulesView{c: env.c, r: r, rules: rules,
+				up: bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j"),
+				sortKey: bind("s", "order: tree / support", "s")}
+		}})
+	registerView(viewSpec{name: "Importance", order: 38, needs: hasLearned(engine.CapImportances.Name),
+		make: func(env viewEnv, r *runRecord) resultView {
+			imp, _ := eval.LearnedAs[*engine.Importances](r.Result, engine.CapImportances.Name)
+			v := &importanceView{c: env.c, imp: imp, bars: widgets.NewBars(imp.Features, imp.Values, env.c.styles)}
+			v.bars.SetSorted(true)
+			return v
+		}})
+}
+
+// rulesView lists IF-THEN rules, one per leaf: the outcome with its rows,
+// confidence and class distribution, then the conditions one per line.
+// s orders them by support instead of the tree's left-to-right order.
+type rulesView struct {
+	c                 *common
+	r                 *runRecord
+	rules             engine.Rules
+	bySupport         bool
+	off               int // first rule shown
+	up, down, sortKey key.Binding
+	w, h              int
+}
+
+func (v *rulesView) order() []int {
+	idx := make([]int, len(v.rules))
+	for i := range idx {
+		idx[i] = i
+	}
+	if v.bySupport {
+		sort.SliceStable(idx, func(a, b int) bool { return v.rules[idx[a]].Support > v.rules[idx[b]].Support })
+	}
+	return idx
+}
+
+func (v *rulesView) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	switch {
+	case key.Matches(km, v.up):
+		v.off = max(v.off-1, 0)
+	case key.Matches(km, v.down):
+		v.off = min(v.off+1, max(len(v.rules)-1, 0))
+	case key.Matches(km, v.sortKey):
+		v.bySupport = !v.bySupport
+		v.off = 0
+	}
+	return nil
+}
+
+func (v *rulesView) SetSize(w, h int) { v.w, v.h = w, h }
+
+func (v *rulesView) Keys() []key.Binding { return []key.Binding{v.up, v.down, v.sortKey} }
+
+func (v *rulesView) View() string {
+	st := v.c.styles
+	order := "in the tree's order"
+	if v.bySupport {
+		order = "most rows first"
+	}
+	head := fmt.Sprintf(" %s, one per leaf, %s", numfmt.Count(len(v.rules), "rule"), order)
+	if res := v.r.Result; res != nil && res.FittedOn != "" {
+		head += " · fitted on " + res.FittedOn
+	}
+	out := []string{st.Title.Render(clip(head, v.w))}
+	for n, i := range v.order() {
+		if n < v.off {
+			continue
+		}
+		rule := v.rules[i]
+		conf := ""
+		if c := rule.Confidence(); c == c {
+			conf = " · " + numfmt.Percent(c)
+		}
+		bar := ""
+		if len(rule.Counts) > 0 {
+			bar = " " + classBar(st, rule.Counts, 10)
+		}
+		lines := []string{st.Header.Render(fmt.Sprintf(" %d. THEN %s", i+1, rule.Outcome)) +
+			st.Muted.Render(fmt.Sprintf(" · %s%s", numfmt.Count(rule.Support, "row"), conf)) + bar}
+		if len(rule.Conds) == 0 && rule.Text != "" {
+			lines = append(lines, "    "+rule.Condition())
+		}
+		for k, c := range rule.Conds {
+			word := "IF  "
+			if k > 0 {
+				word = "AND "
+			}
+			lines = append(lines, "    "+st.Muted.Render(word)+c.String())
+		}
+		if len(out)+len(lines) > v.h {
+			if len(out) == 1 { // one long rule: show what fits
+				out = append(out, lines[:max(v.h-1, 0)]...)
+			}
+			break
+		}
+		out = append(out, lines...)
+	}
+	for i, l := range out {
+		out[i] = fitWidth(l, v.w)
+	}
+	return strings.Join(out, "\n")
+}
+
+// importanceView draws feature importances as sorted bars.
+type importanceView struct {
+	c    *common
+	imp  *engine.Importances
+	bars widgets.Bars
+	w, h int
+}
+
+func (v *importanceView) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if _, ok := msg.(tea.KeyMsg); ok {
+		v.bars, cmd = v.bars.Update(msg)
+	}
+	return cmd
+}
+
+func (v *importanceView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.bars.SetSize(w, max(h-1, 1))
+}
+
+func (v *importanceView) Keys() []key.Binding { return v.bars.KeyMap.ShortHelp() }
+
+func (v *importanceView) View() string {
+	head := " feature importances: " + v.imp.Method
+	return v.c.styles.Title.Render(clip(head, v.w)) + "\n" + v.bars.View()
+}

@@ -1,0 +1,340 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/themes"
+)
+
+func init() {
+	registerView(viewSpec{name: "Tree", order: 36, needs: hasLearned(engine.CapTree.Name),
+		make: func(env viewEnv, r *runRecord) resultView {
+			t, _ := eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)
+			return newTreeView(env.c, r, t)
+		}})
+}
+
+// treeView draws a decision tree as an outline a person walks with the
+// keys: each node shows the test that leads to it, its training rows, its
+// impurity, its class distribution as a small bar and what it predicts.
+// Nodes fold and unfold; a data row can be sent down the tree, its path
+// highlighted to the leaf it reaches.
+type treeView struct {
+	c        *common
+	r        *runRecord
+	t        *engine.Tree
+	open     []bool // expanded nodes
+	cur      int    // the node under the cursor
+	off      int    // first visible line
+	row      int    // the data row sent down the tree; -1 for none
+	path     map[int]bool
+	keys     treeKeys
+	w, h     int
+	depthCol int // indent per level
+}
+
+type treeKeys struct {
+	Up, Down, Fold, Parent, All, Row, PrevRow, NextRow key.Binding
+}
+
+func newTreeView(c *common, r *runRecord, t *engine.Tree) *treeView {
+	v := &treeView{c: c, r: r, t: t, open: make([]bool, len(t.Nodes)), row: -1, depthCol: 2,
+		keys: treeKeys{
+			Up: bind("↑", "up", "up", "k"), Down: bind("↓", "down", "down", "j"),
+			Fold: bind("enter", "fold/unfold", "enter", " "), Parent: bind("u", "up a level", "u"),
+			All: bind("a", "unfold all / fold", "a"), Row: bind("p", "send a row down", "p"),
+			PrevRow: bind("[", "previous row", "["), NextRow: bind("]", "next row", "]"),
+		}}
+	// Open the first levels: enough to read, not a wall of nodes.
+	var openTo func(i, d int)
+	openTo = func(i, d int) {
+		if d < 3 {
+			v.open[i] = true
+			for _, ch := range t.Nodes[i].Children {
+				openTo(ch, d+1)
+			}
+		}
+	}
+	openTo(0, 0)
+	return v
+}
+
+// line is one visible node: its index, depth and tree guides.
+type treeLine struct {
+	node   int
+	depth  int
+	prefix string
+}
+
+// lines lists the visible nodes in outline order.
+func (v *treeView) lines() []treeLine {
+	var out []treeLine
+	var walk func(i, depth int, guides string, last bool)
+	walk = func(i, depth int, guides string, last bool) {
+		prefix := ""
+		if depth > 0 {
+			branch := "├─"
+			if last {
+				branch = "└─"
+			}
+			prefix = guides + branch
+		}
+		out = append(out, treeLine{i, depth, prefix})
+		if !v.open[i] {
+			return
+		}
+		next := guides
+		if depth > 0 {
+			if last {
+				next += "  "
+			} else {
+				next += "│ "
+			}
+		}
+		ch := v.t.Nodes[i].Children
+		for k, c := range ch {
+			walk(c, depth+1, next, k == len(ch)-1)
+		}
+	}
+	walk(0, 0, "", true)
+	return out
+}
+
+func (v *treeView) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	lines := v.lines()
+	at := 0
+	for k, l := range lines {
+		if l.node == v.cur {
+			at = k
+		}
+	}
+	nd := v.t.Nodes[v.cur]
+	switch {
+	case key.Matches(km, v.keys.Up):
+		at = max(at-1, 0)
+	case key.Matches(km, v.keys.Down):
+		at = min(at+1, len(lines)-1)
+	case key.Matches(km, v.keys.Fold):
+		if !nd.Leaf() {
+			v.open[v.cur] = !v.open[v.cur]
+		}
+	case key.Matches(km, v.keys.Parent):
+		if p := v.parent(v.cur); p >= 0 {
+			v.cur = p
+		}
+		return nil
+	case key.Matches(km, v.keys.All):
+		all := true
+		for i, n := range v.t.Nodes {
+			all = all && (n.Leaf() || v.open[i])
+		}
+		for i := range v.open {
+			v.open[i] = !all || i == 0
+		}
+	case key.Matches(km, v.keys.Row):
+		if v.row >= 0 {
+			v.setRow(-1)
+		} else {
+			v.setRow(0)
+		}
+		return nil
+	case key.Matches(km, v.keys.PrevRow) && v.row >= 0:
+		v.setRow(max(v.row-1, 0))
+		return nil
+	case key.Matches(km, v.keys.NextRow) && v.row >= 0:
+		v.setRow(min(v.row+1, v.r.Dataset.Rows()-1))
+		return nil
+	default:
+		return nil
+	}
+	lines = v.lines()
+	v.cur = lines[min(at, len(lines)-1)].node
+	return nil
+}
+
+func (v *treeView) parent(i int) int {
+	for p, n := range v.t.Nodes {
+		for _, c := range n.Children {
+			if c == i {
+				return p
+			}
+		}
+	}
+	return -1
+}
+
+// setRow sends data row i down the tree (-1: none): its path opens and the
+// cursor goes to the leaf it reaches.
+func (v *treeView) setRow(i int) {
+	v.row, v.path = i, nil
+	d, res := v.r.Dataset, v.r.Result
+	if i < 0 || d == nil || res == nil || res.Prep == nil || i >= d.Rows() {
+		v.row = -1
+		return
+	}
+	_, p := d.X.Dims()
+	x, err := res.Prep.Apply(mat.NewDense(1, p, append([]float64(nil), d.X.RawRowView(i)[:p]...)))
+	if err != nil {
+		v.row = -1
+		return
+	}
+	cols := res.Prep.Columns()
+	level := func(f, code int) string {
+		if f < len(cols) && code >= 0 && code < len(cols[f].Levels) {
+			return cols[f].Levels[code]
+		}
+		return ""
+	}
+	path := v.t.Path(x.RawRowView(0), level)
+	v.path = map[int]bool{}
+	for _, n := range path {
+		v.path[n] = true
+		v.open[n] = true
+	}
+	v.cur = path[len(path)-1]
+}
+
+func (v *treeView) SetSize(w, h int) { v.w, v.h = w, h }
+
+func (v *treeView) Keys() []key.Binding {
+	ks := []key.Binding{v.keys.Up, v.keys.Down, v.keys.Fold, v.keys.Parent, v.keys.All, v.keys.Row}
+	if v.row >= 0 {
+		ks = append(ks, v.keys.PrevRow, v.keys.NextRow)
+	}
+	return ks
+}
+
+func (v *treeView) View() string {
+	st := v.c.styles
+	t := v.t
+	head := fmt.Sprintf(" %s tree · depth %d · %s · %s", t.Criterion, t.Depth(), numfmt.Count(t.Leaves(), "leaf"), numfmt.Count(len(t.Nodes), "node"))
+	if res := v.r.Result; res != nil && res.FittedOn != "" {
+		head += " · fitted on " + res.FittedOn
+	}
+	out := []string{st.Title.Render(clip(head, v.w))}
+	if v.row >= 0 {
+		out = append(out, st.Accent.Render(clip(" "+v.rowNote(), v.w)))
+	}
+	lines := v.lines()
+	body := max(v.h-len(out), 1)
+	at := 0
+	for k, l := range lines {
+		if l.node == v.cur {
+			at = k
+		}
+	}
+	// Keep the cursor in view.
+	if at < v.off {
+		v.off = at
+	}
+	if at >= v.off+body {
+		v.off = at - body + 1
+	}
+	v.off = min(v.off, max(len(lines)-body, 0))
+	for k := v.off; k < min(len(lines), v.off+body); k++ {
+		out = append(out, v.nodeLine(lines[k]))
+	}
+	return strings.Join(out, "\n")
+}
+
+// rowNote describes the row sent down the tree.
+func (v *treeView) rowNote() string {
+	d := v.r.Dataset
+	note := fmt.Sprintf("row %d of %d", v.row+1, d.Rows())
+	if d.Task == datasets.Classification && v.row < len(d.Y) {
+		note += " (a " + d.Classes[int(d.Y[v.row])] + ")"
+	} else if v.row < len(d.Y) {
+		note += " (target " + numfmt.Sig(d.Y[v.row], 4) + ")"
+	}
+	leaf := v.cur
+	return note + " reaches a leaf that predicts " + v.t.Outcome(leaf) + " · [ ] other rows · p stops"
+}
+
+// nodeLine draws one node: guides, fold marker, test, rows, impurity,
+// class bar and outcome.
+func (v *treeView) nodeLine(l treeLine) string {
+	st := v.c.styles
+	nd := v.t.Nodes[l.node]
+	mark := "•"
+	if !nd.Leaf() {
+		mark = "▸"
+		if v.open[l.node] {
+			mark = "▾"
+		}
+	}
+	test := nd.Cond.String()
+	if l.node == 0 {
+		test = "all training rows"
+	}
+	stats := fmt.Sprintf("%s · %s %s", numfmt.Count(nd.Samples, "row"), v.t.Criterion, numfmt.Fixed(nd.Impurity, 3))
+	outcome := "→ " + padTo(v.t.Outcome(l.node), v.outcomeW())
+	bar := ""
+	if len(nd.Counts) > 0 {
+		bar = classBar(st, nd.Counts, 10)
+	}
+	left := st.Border.Render(l.prefix) + mark + " " + test
+	right := stats + " " + bar + " " + outcome
+	line := spread(left, right, v.w-1)
+	switch {
+	case l.node == v.cur:
+		return st.SelectedRow.Render(fitWidth(" "+line, v.w))
+	case v.path[l.node]:
+		return st.Accent.Render(fitWidth(" "+line, v.w))
+	}
+	return " " + line
+}
+
+// outcomeW is the width of the longest outcome, so that the columns of
+// numbers line up.
+func (v *treeView) outcomeW() int {
+	w := 0
+	for i := range v.t.Nodes {
+		w = max(w, len([]rune(v.t.Outcome(i))))
+	}
+	return min(w, 20)
+}
+
+func padTo(s string, w int) string {
+	s = clip(s, w)
+	return s + strings.Repeat(" ", max(w-len([]rune(s)), 0))
+}
+
+// classBar draws class weights as a bar of w cells, each class's share in
+// its colour (at least one cell for a class that is there).
+func classBar(st *themes.Styles, counts []float64, w int) string {
+	total := 0.0
+	for _, c := range counts {
+		total += c
+	}
+	if total <= 0 {
+		return strings.Repeat(" ", w)
+	}
+	var b strings.Builder
+	used := 0
+	for i, c := range counts {
+		n := int(float64(w)*c/total + 0.5)
+		if c > 0 && n == 0 {
+			n = 1
+		}
+		n = min(n, w-used)
+		if n > 0 {
+			b.WriteString(st.ClassStyle(i).Render(strings.Repeat("█", n)))
+			used += n
+		}
+	}
+	b.WriteString(strings.Repeat(" ", w-used))
+	return b.String()
+}

@@ -202,8 +202,12 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if m.KMax == 0 {
 		rows := sampleRows(n, looSample, t.Seed)
 		loo := m.looErrors(rows, k)
-		return rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loo[k-1],
-			Extra: map[string]float64{"k": float64(k), "loo_rows": float64(len(rows))}})
+		if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loo[k-1],
+			Extra: map[string]float64{"k": float64(k), "loo_rows": float64(len(rows))}}); err != nil {
+			m.fitted = false
+			return err
+		}
+		return ctx.Err()
 	}
 	// The k sweep: every training row's leave-one-out neighbours once; then
 	// one step per k, the model predicting with that k.
@@ -216,8 +220,12 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	defer func() { m.sweep, m.cacheX, m.cache = false, nil, nil }()
 	for kk := 1; kk <= kmax; kk++ {
 		m.kUse = kk
-		if err := rec.Step(engine.Step{Step: kk, Total: kmax, TrainLoss: m.loo[kk-1],
-			Extra: map[string]float64{"k": float64(kk)}}); err != nil {
+		err := rec.Step(engine.Step{Step: kk, Total: kmax, TrainLoss: m.loo[kk-1],
+			Extra: map[string]float64{"k": float64(kk)}})
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
 			m.fitted = false
 			return err
 		}

@@ -266,7 +266,8 @@ func sampleRows(n, most int, seed uint64) []int {
 }
 
 // looErrors is the leave-one-out error at every k from 1 to kmax over the
-// given training rows: each is predicted from its nearest other rows.
+// given training rows: each is predicted from its nearest other rows (all
+// of them when k reaches n).
 func (m *KNN) looErrors(rows []int, kmax int) []float64 {
 	errs := make([]float64, kmax)
 	var b best
@@ -278,8 +279,12 @@ func (m *KNN) looErrors(rows []int, kmax int) []float64 {
 		b.reset(kmax)
 		m.search(q, &b, int32(i))
 		nb = b.sorted(nb)
+		if len(nb) == 0 {
+			continue // a single training row has no other to predict it
+		}
 		for kk := 1; kk <= kmax; kk++ {
-			v := m.predictFrom(nb[:kk], votes)
+			// With k = n, leaving one out leaves n−1 neighbours.
+			v := m.predictFrom(nb[:min(kk, len(nb))], votes)
 			if m.k > 0 {
 				if v != m.y[i] {
 					errs[kk-1]++

@@ -169,10 +169,7 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 				// so the forest does not depend on the number of jobs.
 				r := rand.New(rand.NewPCG(t.Seed, uint64(i)*0x9e3779b97f4a7c15+1))
 				g.rng = rand.New(rand.NewPCG(r.Uint64(), r.Uint64()))
-				clear(w)
-				for range d.n {
-					w[r.IntN(d.n)]++
-				}
+				bootstrap(r, w)
 				var oob []int32
 				for j := range w {
 					if w[j] == 0 {
@@ -351,4 +348,13 @@ func (f *Forest) FeatureImportances() *engine.Importances {
 	}
 	return &engine.Importances{Features: f.features, Values: v,
 		Method: fmt.Sprintf("mean decrease in impurity over %d trees", len(f.trees))}
+}
+
+// bootstrap draws len(w) rows with replacement: w[i] becomes how many times
+// row i was drawn (about 63.2% of rows at least once, the notes' 1 − 1/e).
+func bootstrap(r *rand.Rand, w []float64) {
+	clear(w)
+	for range w {
+		w[r.IntN(len(w))]++
+	}
 }

@@ -12,9 +12,8 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// builtin loads a built-in set as a training set (all rows, numeric
-// features).
-func builtin(t testing.TB, name string) engine.Train {
+// datasetOf loads a built-in set.
+func datasetOf(t testing.TB, name string) *datasets.Dataset {
 	t.Helper()
 	tab, err := datasets.Open(name)
 	if err != nil {
@@ -24,6 +23,14 @@ func builtin(t testing.TB, name string) engine.Train {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// builtin loads a built-in set as a training set (all rows, numeric
+// features).
+func builtin(t testing.TB, name string) engine.Train {
+	t.Helper()
+	d := datasetOf(t, name)
 	return engine.Train{X: d.X, Y: d.Y, Classes: d.Classes, Features: d.FeatureNames(), Columns: d.Features, Seed: 1}
 }
 

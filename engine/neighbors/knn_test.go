@@ -1,0 +1,236 @@
+package neighbors
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+)
+
+var metrics = []metric{{"l2", 2}, {"l1", 1}, {"linf", math.Inf(1)}, {"lp", 3}}
+
+// The k-d tree finds exactly the neighbours exhaustive search finds, in the
+// same order, for random data of every shape, every metric and k, ties
+// included (integer coordinates make many equal distances).
+func TestKDTreeEqualsBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for trial := range 300 {
+		n, p := 1+r.IntN(300), 1+r.IntN(6)
+		X := make([]float64, n*p)
+		for i := range X {
+			if trial%2 == 0 {
+				X[i] = float64(r.IntN(5))
+			} else {
+				X[i] = r.NormFloat64()
+			}
+		}
+		tree := buildKD(X, n, p, 1+r.IntN(12))
+		m := metrics[trial%len(metrics)]
+		k := 1 + r.IntN(min(n, 10))
+		q := make([]float64, p)
+		var bt, bb best
+		var a, b []neighbor
+		for range 5 {
+			for j := range q {
+				q[j] = X[r.IntN(n)*p+j] + float64(r.IntN(3)-1)*0.5
+			}
+			skip := int32(-1)
+			if r.IntN(2) == 0 {
+				skip = int32(r.IntN(n))
+			}
+			bt.reset(min(k, n-1))
+			bb.reset(min(k, n-1))
+			if bt.k == 0 {
+				continue
+			}
+			tree.search(q, &bt, m, 0, skip)
+			bruteSearch(X, n, p, q, &bb, m, skip)
+			a, b = bt.sorted(a), bb.sorted(b)
+			for i := range b {
+				if a[i] != b[i] {
+					t.Fatalf("trial %d (n=%d p=%d k=%d %s): tree %v, brute %v", trial, n, p, k, m.name, a, b)
+				}
+			}
+		}
+	}
+}
+
+// Approximate search (eps > 0) finds each neighbour within (1+eps) of the
+// true one's distance, and visits fewer nodes.
+func TestKDTreeApproximate(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	n, p := 5000, 4
+	X := make([]float64, n*p)
+	for i := range X {
+		X[i] = r.NormFloat64()
+	}
+	tree := buildKD(X, n, p, 8)
+	m := metric{"l2", 2}
+	eps := 0.5
+	var exact, approx best
+	var a, b []neighbor
+	visitedExact, visitedApprox := 0, 0
+	q := make([]float64, p)
+	for range 200 {
+		for j := range q {
+			q[j] = r.NormFloat64()
+		}
+		exact.reset(5)
+		approx.reset(5)
+		visitedExact += tree.search(q, &exact, m, 0, -1)
+		visitedApprox += tree.search(q, &approx, m, eps, -1)
+		a, b = approx.sorted(a), exact.sorted(b)
+		for i := range b {
+			if m.distance(a[i].r) > (1+eps)*m.distance(b[i].r)+1e-12 {
+				t.Fatalf("neighbour %d at %v, true %v", i, m.distance(a[i].r), m.distance(b[i].r))
+			}
+		}
+	}
+	if visitedApprox >= visitedExact {
+		t.Errorf("approximate search visited %d nodes, exact %d", visitedApprox, visitedExact)
+	}
+	// The notes: median splits give depth ⌊log₂(n / leaf)⌋ or so.
+	if d := kdDepth(tree, 0); d > int(math.Ceil(math.Log2(float64(n)/8)))+1 {
+		t.Errorf("depth %d for %d points in leaves of 8", d, n)
+	}
+}
+
+func kdDepth(t *kdTree, id int32) int {
+	nd := t.nodes[id]
+	if nd.dim < 0 {
+		return 0
+	}
+	return 1 + max(kdDepth(t, nd.left), kdDepth(t, nd.right))
+}
+
+// The quiz of seed 002 (L1 distance, k = 3): X = (170,140), (200,160),
+// (180,200), (140,150), (150,130), y = 0 0 1 1 1, query (160,130). The
+// distances are 20, 70, 90, 40, 10; predictions for k = 1..5 are 1, tie, 1,
+// tie, 1, and a tie goes to the class of the nearest row (row 5: class 1).
+func TestQuizOfTheNotes(t *testing.T) {
+	X := mat.NewDense(5, 2, []float64{170, 140, 200, 160, 180, 200, 140, 150, 150, 130})
+	y := []float64{0, 0, 1, 1, 1}
+	q := mat.NewDense(1, 2, []float64{160, 130})
+	for _, algo := range []string{Brute, KDTree} {
+		for k, want := range map[int]float64{1: 1, 2: 1, 3: 1, 4: 1, 5: 1} {
+			m := &KNN{K: k, Metric: "l1", Algorithm: algo, LeafSize: 1}
+			if err := m.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
+				t.Fatal(err)
+			}
+			got, err := m.Predict(q)
+			if err != nil || got[0] != want {
+				t.Errorf("%s k=%d: %v %v, want %v", algo, k, got, err, want)
+			}
+			P, _ := m.PredictProba(q)
+			votes := map[int]float64{1: 1, 2: 0.5, 3: 2.0 / 3, 4: 0.5, 5: 0.6}[k]
+			if math.Abs(P.At(0, 1)-votes) > 1e-12 {
+				t.Errorf("%s k=%d: P(1) = %v, want %v (the notes' histogram)", algo, k, P.At(0, 1), votes)
+			}
+		}
+	}
+}
+
+// Choosing k: one step per k with the leave-one-out error, which at k = 1
+// on distinct points is the 1-NN error; the fit keeps the best k.
+func TestChooseKByLeaveOneOut(t *testing.T) {
+	d := dataset(t, "iris")
+	tr := engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}
+	rec := &steps{}
+	m := &KNN{KMax: 25}
+	if err := m.Fit(context.Background(), tr, rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.s) != 25 {
+		t.Fatalf("%d steps, want 25", len(rec.s))
+	}
+	c := m.Choice()
+	best := rec.s[c.K-1].TrainLoss
+	for _, s := range rec.s {
+		if s.TrainLoss < best {
+			t.Errorf("kept k=%d (error %v) but k=%v has %v", c.K, best, s.Extra["k"], s.TrainLoss)
+		}
+	}
+	// Leave-one-out at k by brute force, for k = 1 and the chosen k.
+	for _, k := range []int{1, c.K} {
+		wrong := 0
+		n, _ := d.X.Dims()
+		for i := range n {
+			rows := make([]int, 0, n-1)
+			for j := range n {
+				if j != i {
+					rows = append(rows, j)
+				}
+			}
+			sub := d.Subset(rows)
+			one := &KNN{K: k, Algorithm: Brute}
+			if err := one.Fit(context.Background(), engine.Train{X: sub.X, Y: sub.Y, Classes: d.Classes}, nil); err != nil {
+				t.Fatal(err)
+			}
+			p, _ := one.Predict(d.X.Slice(i, i+1, 0, 4))
+			if p[0] != d.Y[i] {
+				wrong++
+			}
+		}
+		if got := rec.s[k-1].TrainLoss; math.Abs(got-float64(wrong)/float64(n)) > 1e-12 {
+			t.Errorf("k=%d: leave-one-out error %v, by refitting %v", k, got, float64(wrong)/float64(n))
+		}
+	}
+}
+
+type steps struct{ s []engine.Step }
+
+func (r *steps) Step(s engine.Step) error { r.s = append(r.s, s); return nil }
+
+func dataset(t testing.TB, name string) *datasets.Dataset {
+	t.Helper()
+	tab, err := datasets.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// 10-fold CV accuracy of 5-NN on standardised features within noise of
+// scikit-learn 1.2.1's (engine/tree/testdata/sklearn_ref.py).
+func TestCVAccuracyLikeScikitLearn(t *testing.T) {
+	b, err := os.ReadFile("../tree/testdata/sklearn_ref.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		CV map[string][2]float64 `json:"cv"`
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := engine.Lookup("knn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []string{"iris", "wine", "breast_cancer"} {
+		r := ref.CV["knn/"+data]
+		opt := eval.DefaultOptions()
+		opt.Folds = 10
+		res, err := eval.Run(context.Background(), dataset(t, data), spec, spec.Defaults(), opt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Metrics["accuracy"]
+		allow := max(3*r[1]/math.Sqrt(10), 0.02)
+		if math.Abs(got-r[0]) > allow {
+			t.Errorf("knn on %s: 10-fold accuracy %.4f, scikit-learn %.4f ± %.4f", data, got, r[0], allow)
+		}
+	}
+}

@@ -159,6 +159,8 @@ type kdTree struct {
 	nodes    []kdNode
 	lo, hi   []float64 // bounding boxes, p values a node
 	leafSize int
+	keys     []keyed // scratch while building
+	tmp      []int32
 }
 
 type kdNode struct {
@@ -169,36 +171,44 @@ type kdNode struct {
 }
 
 // buildKD builds the tree over the n rows of X (row-major, p values each).
+// The points are copied once and moved with their rows as the splits
+// reorder them, so every node's box is measured over contiguous memory.
 func buildKD(X []float64, n, p, leafSize int) *kdTree {
-	t := &kdTree{p: p, leafSize: max(leafSize, 1), rows: make([]int32, n)}
+	t := &kdTree{p: p, leafSize: max(leafSize, 1), rows: make([]int32, n), keys: make([]keyed, n), tmp: make([]int32, n),
+		pts: append([]float64(nil), X[:n*p]...)}
 	for i := range t.rows {
 		t.rows[i] = int32(i)
 	}
-	t.build(X, 0, n)
-	t.pts = make([]float64, n*p)
+	scratch := make([]float64, n*p)
+	t.build(scratch, 0, n)
+	t.keys, t.tmp = nil, nil
 	t.slot = make([]int32, n)
 	for k, r := range t.rows {
-		copy(t.pts[k*p:(k+1)*p], X[int(r)*p:int(r+1)*p])
 		t.slot[r] = int32(k)
 	}
 	return t
 }
 
 // build makes the node of points [start, end) and returns its index.
-func (t *kdTree) build(X []float64, start, end int) int32 {
+func (t *kdTree) build(scratch []float64, start, end int) int32 {
 	p := t.p
 	id := int32(len(t.nodes))
 	t.nodes = append(t.nodes, kdNode{start: int32(start), end: int32(end), dim: -1, left: -1, right: -1})
-	lo, hi := make([]float64, p), make([]float64, p)
-	for j := range p {
-		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
-	}
-	for _, r := range t.rows[start:end] {
-		for j, v := range X[int(r)*p : int(r+1)*p] {
-			lo[j], hi[j] = min(lo[j], v), max(hi[j], v)
+	base := len(t.lo)
+	t.lo, t.hi = append(t.lo, make([]float64, p)...), append(t.hi, make([]float64, p)...)
+	lo, hi := t.lo[base:base+p], t.hi[base:base+p]
+	pts := t.pts[start*p : end*p]
+	copy(lo, pts[:p])
+	copy(hi, pts[:p])
+	for k := p; k < len(pts); k += p {
+		for j, v := range pts[k : k+p] {
+			if v < lo[j] {
+				lo[j] = v
+			} else if v > hi[j] {
+				hi[j] = v
+			}
 		}
 	}
-	t.lo, t.hi = append(t.lo, lo...), append(t.hi, hi...)
 	if end-start <= t.leafSize {
 		return id
 	}
@@ -212,46 +222,64 @@ func (t *kdTree) build(X []float64, start, end int) int32 {
 		return id // every point the same: a leaf however many
 	}
 	mid := (start + end) / 2
-	selectNth(t.rows[start:end], mid-start, func(r int32) float64 { return X[int(r)*p+dim] })
-	split := X[int(t.rows[mid])*p+dim]
-	l := t.build(X, start, mid)
-	r := t.build(X, mid, end)
+	ks := t.keys[:end-start]
+	for k := range ks {
+		ks[k] = keyed{pts[k*p+dim], int32(k)}
+	}
+	selectNth(ks, mid-start)
+	// Reorder the points (and their rows) as the selection left them.
+	sc := scratch[start*p : end*p]
+	rows := t.rows[start:end]
+	tmp := t.tmp[:len(rows)]
+	for k, kv := range ks {
+		copy(sc[k*p:(k+1)*p], pts[int(kv.r)*p:int(kv.r+1)*p])
+		tmp[k] = rows[kv.r]
+	}
+	copy(pts, sc)
+	copy(rows, tmp)
+	split := ks[mid-start].v
+	l := t.build(scratch, start, mid)
+	r := t.build(scratch, mid, end)
 	t.nodes[id].dim, t.nodes[id].split, t.nodes[id].left, t.nodes[id].right = int32(dim), split, l, r
 	return id
 }
 
-// selectNth reorders rows so that rows[k] has the kth smallest key, smaller
-// or equal keys before it and larger or equal after (quickselect; ties by
-// row, so the tree does not depend on the input order).
-func selectNth(rows []int32, k int, key func(int32) float64) {
-	less := func(a, b int32) bool {
-		ka, kb := key(a), key(b)
-		return ka < kb || (ka == kb && a < b)
-	}
-	lo, hi := 0, len(rows)-1
+// keyed is a point's coordinate on the split feature and its position in
+// the node.
+type keyed struct {
+	v float64
+	r int32
+}
+
+func (a keyed) less(b keyed) bool { return a.v < b.v || (a.v == b.v && a.r < b.r) }
+
+// selectNth reorders ks so that ks[k] is the kth smallest, smaller ones
+// before it and larger ones after (quickselect, median-of-three pivots;
+// ties by position, so the build is deterministic).
+func selectNth(ks []keyed, k int) {
+	lo, hi := 0, len(ks)-1
 	for lo < hi {
-		// Median of three as the pivot.
 		m := lo + (hi-lo)/2
-		if less(rows[m], rows[lo]) {
-			rows[m], rows[lo] = rows[lo], rows[m]
+		if ks[m].less(ks[lo]) {
+			ks[m], ks[lo] = ks[lo], ks[m]
 		}
-		if less(rows[hi], rows[lo]) {
-			rows[hi], rows[lo] = rows[lo], rows[hi]
+		if ks[hi].less(ks[lo]) {
+			ks[hi], ks[lo] = ks[lo], ks[hi]
 		}
-		if less(rows[hi], rows[m]) {
-			rows[hi], rows[m] = rows[m], rows[hi]
+		if ks[hi].less(ks[m]) {
+			ks[hi], ks[m] = ks[m], ks[hi]
 		}
-		pivot := rows[m]
+		pivot := ks[m]
 		i, j := lo, hi
 		for i <= j {
-			for less(rows[i], pivot) {
+			for ks[i].less(pivot) {
 				i++
 			}
-			for less(pivot, rows[j]) {
+			for pivot.less(ks[j]) {
 				j--
 			}
 			if i <= j {
-				rows[i], rows[j] = rows[j], rows[i]
+				ks[i], ks[j] = ks[j], ks[i]
 				i++
 				j--
 			}
@@ -293,19 +321,18 @@ func (t *kdTree) visit(id int32, q []float64, b *best, m metric, scale float64, 
 	if q[nd.dim] > nd.split {
 		first, second = second, first
 	}
-	visited := 1
-	for _, c := range [2]int32{first, second} {
-		if b.full() {
-			// An exact search looks into a box at exactly the kth distance:
-			// a point there with a lower row would win the tie.
-			bd, w := t.boxDistance(c, q, m), b.worst()
-			if (scale > 1 && scale*bd >= w) || bd > w {
-				continue
-			}
+	// The near side first, always; the far side only if its box can hold
+	// a point nearer than the kth so far (an exact search looks into a box
+	// at exactly the kth distance: a point there with a lower row would
+	// win the tie).
+	visited := 1 + t.visit(first, q, b, m, scale, skip)
+	if b.full() {
+		bd, w := t.boxDistance(second, q, m), b.worst()
+		if (scale > 1 && scale*bd >= w) || bd > w {
+			return visited
 		}
-		visited += t.visit(c, q, b, m, scale, skip)
 	}
-	return visited
+	return visited + t.visit(second, q, b, m, scale, skip)
 }
 
 // boxDistance is the reduced distance from q to node id's bounding box.

@@ -28,7 +28,7 @@ const maxKDDims = 20
 
 // looSample bounds the training rows whose leave-one-out error a plain fit
 // reports as its training loss (the k sweep uses every row).
-const looSample = 256
+const looSample = 100
 
 // KNN is the k-nearest-neighbour classifier and regressor: a query takes the
 // majority class of its k nearest training rows (their class shares are its

@@ -172,8 +172,18 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 		if err := p.std.Fit(Z); err != nil {
 			return nil, nil, err
 		}
+		var indicator []bool // one-hot 0/1 columns, by output column
+		if p.onehot != nil && p.poly == nil {
+			ind := p.onehot.indicators()
+			for _, j := range p.dropper.keep {
+				indicator = append(indicator, ind[j])
+			}
+		}
 		for j, c := range p.columns {
-			if c.Kind == Nominal { // level codes are not measurements
+			// Level codes are not measurements; 0/1 indicators are on their
+			// scale already (scaled, a rare level's mismatch would weigh
+			// more than a common one's in a distance or a penalty).
+			if c.Kind == Nominal || (j < len(indicator) && indicator[j]) {
 				p.std.mean[j], p.std.scale[j] = 0, 1
 			}
 		}
@@ -506,6 +516,25 @@ func (o *OneHot) Fit(X *mat.Dense, cols []Column) error {
 	}
 	o.in, o.width, o.fitted = p, out, true
 	return nil
+}
+
+// indicators marks the output columns that are a nominal column's 0/1
+// indicators (the others pass a numeric column through).
+func (o *OneHot) indicators() []bool {
+	ind := make([]bool, o.width)
+	for j, e := range o.enc {
+		if !e.nominal {
+			continue
+		}
+		end := o.width
+		if j+1 < len(o.enc) {
+			end = o.enc[j+1].out
+		}
+		for k := e.out; k < end; k++ {
+			ind[k] = true
+		}
+	}
+	return ind
 }
 
 // Features names the output columns.

@@ -409,3 +409,28 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// Standardising scales the numeric columns and leaves a one-hot encoding's
+// 0/1 indicators as they are.
+func TestStandardizeLeavesIndicators(t *testing.T) {
+	X := mat.NewDense(4, 2, []float64{1, 0, 2, 1, 3, 1, 4, 2})
+	cols := []Column{{Name: "x"}, {Name: "c", Kind: Nominal, Levels: []string{"a", "b", "c"}}}
+	p, Z, err := FitApplyPrep(X, cols, PrepOptions{Standardize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Features(); len(got) != 4 || got[1] != "c=a" {
+		t.Fatalf("features %v", got)
+	}
+	for i := range 4 {
+		row := Z.RawRowView(i)
+		for _, v := range row[1:] {
+			if v != 0 && v != 1 {
+				t.Fatalf("row %d: indicator %v", i, row)
+			}
+		}
+	}
+	if m, s := MeanStd([]float64{Z.At(0, 0), Z.At(1, 0), Z.At(2, 0), Z.At(3, 0)}); math.Abs(m) > 1e-12 || math.Abs(s-1) > 1e-12 {
+		t.Errorf("numeric column: mean %v, std %v", m, s)
+	}
+}

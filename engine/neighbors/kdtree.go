@@ -5,6 +5,7 @@ package neighbors
 
 import (
 	"math"
+	"slices"
 )
 
 // metric measures distances in a reduced form that orders like the
@@ -84,13 +85,15 @@ type neighbor struct {
 
 func (a neighbor) less(b neighbor) bool { return a.r < b.r || (a.r == b.r && a.row < b.row) }
 
-// best keeps the k nearest neighbours seen, as a max-heap on (r, row).
+// best keeps the k nearest neighbours seen, as a max-heap on (r, row), and
+// every other one as near as the kth (ties): all of them vote.
 type best struct {
-	k int
-	h []neighbor
+	k    int
+	h    []neighbor
+	ties []neighbor // at the kth distance, beyond the k
 }
 
-func (b *best) reset(k int) { b.k, b.h = k, b.h[:0] }
+func (b *best) reset(k int) { b.k, b.h, b.ties = k, b.h[:0], b.ties[:0] }
 
 func (b *best) full() bool { return len(b.h) == b.k }
 
@@ -115,9 +118,14 @@ func (b *best) push(n neighbor) {
 		}
 		return
 	}
-	if !n.less(b.h[0]) {
+	switch {
+	case n.r > b.h[0].r:
+		return
+	case n.r == b.h[0].r:
+		b.ties = append(b.ties, n)
 		return
 	}
+	out := b.h[0]
 	b.h[0] = n
 	for i := 0; ; {
 		l, r, m := 2*i+1, 2*i+2, i
@@ -133,16 +141,28 @@ func (b *best) push(n neighbor) {
 		b.h[m], b.h[i] = b.h[i], b.h[m]
 		i = m
 	}
+	// The evicted one stays if it still ties with the new kth; the old
+	// ties were at its distance.
+	if out.r == b.h[0].r {
+		b.ties = append(b.ties, out)
+	} else {
+		b.ties = b.ties[:0]
+	}
 }
 
-// sorted writes the neighbours nearest first into out.
+// sorted writes the neighbours, ties included, nearest first (equal
+// distances by row) into out.
 func (b *best) sorted(out []neighbor) []neighbor {
-	out = append(out[:0], b.h...)
-	for i := 1; i < len(out); i++ { // k is small: insertion sort
-		for j := i; j > 0 && out[j].less(out[j-1]); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
+	out = append(append(out[:0], b.h...), b.ties...)
+	slices.SortFunc(out, func(x, y neighbor) int {
+		if x.less(y) {
+			return -1
 		}
-	}
+		if y.less(x) {
+			return 1
+		}
+		return 0
+	})
 	return out
 }
 

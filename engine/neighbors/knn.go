@@ -33,9 +33,11 @@ const looSample = 100
 // KNN is the k-nearest-neighbour classifier and regressor: a query takes the
 // majority class of its k nearest training rows (their class shares are its
 // probabilities) or their mean target. Distances are L1, L2, L∞ or Lp.
-// Ties between classes go to the tied class with the nearest member (a
-// vote of 1-1 at k=2 follows the nearest row); rows at equal distance are
-// taken in row order. With KMax > 0 the fit tries every k from 1 to KMax in
+// Rows as near as the kth all take part (Weka's rule: with discrete
+// features many rows tie, and picking k of them by row order would make
+// the prediction depend on the file's order). Ties between classes go to
+// the tied class with the nearest member (a vote of 1-1 at k=2 follows the
+// nearest row). With KMax > 0 the fit tries every k from 1 to KMax in
 // one pass (the notes' PRED1TOKMAXNN), reporting one step per k, and keeps
 // the k of least leave-one-out error on its training rows.
 type KNN struct {
@@ -284,7 +286,7 @@ func (m *KNN) looErrors(rows []int, kmax int) []float64 {
 		}
 		for kk := 1; kk <= kmax; kk++ {
 			// With k = n, leaving one out leaves n−1 neighbours.
-			v := m.predictFrom(nb[:min(kk, len(nb))], votes)
+			v := m.predictFrom(withTies(nb, kk), votes)
 			if m.k > 0 {
 				if v != m.y[i] {
 					errs[kk-1]++
@@ -318,6 +320,19 @@ func (m *KNN) search(q []float64, b *best, skip int32) {
 		return
 	}
 	bruteSearch(m.x, m.n, m.p, q, b, m.m, skip)
+}
+
+// withTies is the k nearest of neighbours sorted nearest first, with those
+// beyond as near as the kth.
+func withTies(nb []neighbor, k int) []neighbor {
+	k = min(k, len(nb))
+	if k == 0 {
+		return nb[:0]
+	}
+	for k < len(nb) && nb[k].r == nb[k-1].r {
+		k++
+	}
+	return nb[:k]
 }
 
 // predictFrom is the prediction from neighbours sorted nearest first: the
@@ -364,7 +379,6 @@ func (m *KNN) neighbours(X mat.Matrix) ([][]neighbor, error) {
 		k = len(m.loo)
 	}
 	out := make([][]neighbor, n)
-	flat := make([]neighbor, 0, n*k)
 	q := make([]float64, m.p)
 	var b best
 	for i := range n {
@@ -376,9 +390,7 @@ func (m *KNN) neighbours(X mat.Matrix) ([][]neighbor, error) {
 		}
 		b.reset(k)
 		m.search(q, &b, -1)
-		seg := b.sorted(flat[len(flat):len(flat)]) // into flat's spare room
-		flat = flat[:len(flat)+len(seg)]
-		out[i] = seg[:len(seg):len(seg)]
+		out[i] = b.sorted(nil)
 	}
 	if m.sweep {
 		m.cacheX, m.cache = X, out
@@ -395,7 +407,7 @@ func (m *KNN) Predict(X mat.Matrix) ([]float64, error) {
 	out := make([]float64, len(nbs))
 	votes := make([]float64, max(m.k, 1))
 	for i, nb := range nbs {
-		out[i] = m.predictFrom(nb[:min(m.kUse, len(nb))], votes)
+		out[i] = m.predictFrom(withTies(nb, m.kUse), votes)
 	}
 	return out, nil
 }
@@ -445,7 +457,7 @@ func (m *KNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	}
 	P := mat.NewDense(len(nbs), m.k, nil)
 	for i, nb := range nbs {
-		nb = nb[:min(m.kUse, len(nb))]
+		nb = withTies(nb, m.kUse)
 		row := P.RawRowView(i)
 		for _, x := range nb {
 			row[int(m.y[x.row])] += 1 / float64(len(nb))

@@ -158,8 +158,12 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 			w[i] /= sum
 		}
 		loss, trainErr := exponentialLoss(M, d.y, k)
-		if err := rec.Step(engine.Step{Step: round, Total: T, TrainLoss: loss,
-			Extra: map[string]float64{"train_error": trainErr, "err": werr, "beta": beta}}); err != nil {
+		err := rec.Step(engine.Step{Step: round, Total: T, TrainLoss: loss,
+			Extra: map[string]float64{"train_error": trainErr, "err": werr, "beta": beta}})
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
 			a.fitted, a.trees, a.beta = false, nil, nil
 			return err
 		}

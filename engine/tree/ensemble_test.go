@@ -210,3 +210,33 @@ func TestCVAccuracyLikeScikitLearn(t *testing.T) {
 		}
 	}
 }
+
+// Reduced-error pruning removes splits while the held-out rows' error does
+// not rise: its steps show the leaves falling and that error never rising
+// (the pruning curve), and the tree ends smaller than the grown one.
+func TestReducedErrorPruning(t *testing.T) {
+	tr := builtin(t, "breast_cancer")
+	rec := &stepRec{}
+	m := &DecisionTree{Prune: PruneReducedError}
+	if err := m.Fit(context.Background(), tr, rec); err != nil {
+		t.Fatal(err)
+	}
+	var curve []engine.Step
+	for _, s := range rec.steps {
+		if _, ok := s.Extra["prune_error"]; ok {
+			curve = append(curve, s)
+		}
+	}
+	if len(curve) < 2 {
+		t.Fatalf("%d pruning steps", len(curve))
+	}
+	for i := 1; i < len(curve); i++ {
+		a, b := curve[i-1], curve[i]
+		if b.Extra["leaves"] >= a.Extra["leaves"] || b.Extra["prune_error"] > a.Extra["prune_error"]+1e-12 {
+			t.Fatalf("step %d: leaves %v -> %v, held-out error %v -> %v", i, a.Extra["leaves"], b.Extra["leaves"], a.Extra["prune_error"], b.Extra["prune_error"])
+		}
+	}
+	if leaves := m.Tree().Leaves(); float64(leaves) != curve[len(curve)-1].Extra["leaves"] || leaves >= int(curve[0].Extra["leaves"]) {
+		t.Errorf("pruned tree has %d leaves; curve %v -> %v", leaves, curve[0].Extra["leaves"], curve[len(curve)-1].Extra["leaves"])
+	}
+}

@@ -213,8 +213,12 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 			oobN[r]++
 		}
 		oobErr, rows := oobError(d, oobSum, oobN)
-		if err := rec.Step(engine.Step{Step: i + 1, Total: T, TrainLoss: oobErr,
-			Extra: map[string]float64{"oob_rows": float64(rows)}}); err != nil {
+		err := rec.Step(engine.Step{Step: i + 1, Total: T, TrainLoss: oobErr,
+			Extra: map[string]float64{"oob_rows": float64(rows)}})
+		if err == nil {
+			err = ctx.Err() // cancelled during the step
+		}
+		if err != nil {
 			f.fitted, f.trees = false, nil
 			return err
 		}

@@ -84,8 +84,11 @@ func (m *DecisionTree) pruneReducedError(ctx context.Context, held []int, w []fl
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		return rec.Step(engine.Step{Step: *step, TrainLoss: trainCost / totalW,
-			Extra: map[string]float64{"leaves": float64(nLeaves), "prune_error": valErr / float64(len(held))}})
+		if err := rec.Step(engine.Step{Step: *step, TrainLoss: trainCost / totalW,
+			Extra: map[string]float64{"leaves": float64(nLeaves), "prune_error": valErr / float64(len(held))}}); err != nil {
+			return err
+		}
+		return ctx.Err()
 	}
 	if err := report(); err != nil {
 		return err
@@ -191,6 +194,9 @@ func (m *DecisionTree) pruneCostComplexity(ctx context.Context, alpha float64, w
 		}
 		if err := rec.Step(engine.Step{Step: *step, TrainLoss: train[0] / totalW,
 			Extra: map[string]float64{"leaves": float64(leaves[0]), "alpha": bestG}}); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 	}

@@ -215,8 +215,11 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 				leaves++
 			}
 		}
-		return rec.Step(engine.Step{Step: step, TrainLoss: m.trainError(w),
-			Extra: map[string]float64{"nodes": float64(len(gt.nodes)), "leaves": float64(leaves), "depth": float64(depth + 1)}})
+		if err := rec.Step(engine.Step{Step: step, TrainLoss: m.trainError(w),
+			Extra: map[string]float64{"nodes": float64(len(gt.nodes)), "leaves": float64(leaves), "depth": float64(depth + 1)}}); err != nil {
+			return err
+		}
+		return ctx.Err()
 	}
 	gt, err := g.grow(w, onLevel)
 	if err != nil {

@@ -102,7 +102,8 @@ func preorder(tr *engine.Tree, perm []int) [][]any {
 
 // Trees have scikit-learn's structure on data without tied splits: the
 // same feature and threshold at every node, the same rows and class counts
-// (or mean) in every node, node for node in preorder (reference:
+// (or mean) in every node, node for node in preorder, and after minimal
+// cost-complexity pruning the same nodes left (reference:
 // testdata/notie_ref.py, scikit-learn 1.2.1, which checks that no node has
 // two equally good splits; thresholds agree to float32, scikit-learn's type).
 func TestTreesMatchScikitLearn(t *testing.T) {
@@ -111,12 +112,16 @@ func TestTreesMatchScikitLearn(t *testing.T) {
 		Criterion string  `json:"criterion"`
 		MaxDepth  int     `json:"max_depth"`
 		MinLeaf   int     `json:"min_samples_leaf"`
+		CCPAlpha  float64 `json:"ccp_alpha"`
 		Nodes     [][]any `json:"nodes"`
 	}
 	readJSON(t, "testdata/notie_ref.json", &ref)
 	for _, rt := range ref {
 		tr := csvTrain(t, "testdata/"+rt.File)
 		m := &DecisionTree{Criterion: rt.Criterion, MaxDepth: rt.MaxDepth, MinSamplesLeaf: rt.MinLeaf}
+		if rt.CCPAlpha > 0 {
+			m.Prune, m.CCPAlpha = PruneCostComplexity, rt.CCPAlpha
+		}
 		var perm []int
 		if rt.Criterion == "mse" {
 			m.Criterion = ""

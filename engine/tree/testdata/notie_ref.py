@@ -5,7 +5,7 @@ usage: /usr/bin/python3 notie_ref.py   (from this directory; writes notie_*.csv,
 
 scikit-learn visits the features in a random order at every node and keeps the first of equal
 splits, so only data whose best split is unique at every node can be compared node for node.
-This draws Gaussian features with three decimals (exact in float32, scikit-learn's type),
+The last tree is pruned by minimal cost-complexity (ccp_alpha). This draws Gaussian features with three decimals (exact in float32, scikit-learn's type),
 labels from a noisy rule, and checks, at every internal node of every reference tree, that the
 best split beats every other feature's best by a margin; a seed that gives a tie is skipped.
 """
@@ -49,7 +49,7 @@ def unique_everywhere(m, X, y, crit, classes):
     return True
 
 ref = []
-for kind, crit, depth in [("clf", "gini", 4), ("clf", "entropy", 4), ("reg", "mse", 4)]:
+for kind, crit, depth, alpha in [("clf", "gini", 4, 0.0), ("clf", "entropy", 4, 0.0), ("reg", "mse", 4, 0.0), ("clf", "gini", 4, 0.01)]:
     for seed in range(100):
         r = np.random.default_rng(seed)
         X = np.round(r.normal(size=(240, 4)) * 10, 3)
@@ -57,6 +57,10 @@ for kind, crit, depth in [("clf", "gini", 4), ("clf", "entropy", 4), ("reg", "ms
             z = X[:, 0] + 0.5 * X[:, 1] * (X[:, 2] > 0) + r.normal(size=240) * 4
             y = np.digitize(z, [-6, 6])
             m = tree.DecisionTreeClassifier(criterion=crit, max_depth=depth, min_samples_leaf=8, random_state=0).fit(X, y)
+            if alpha > 0:  # the tie check above is on the grown tree; prune it now
+                if not unique_everywhere(m, X, y, crit, [0, 1, 2]):
+                    continue
+                m = tree.DecisionTreeClassifier(criterion=crit, max_depth=depth, min_samples_leaf=8, random_state=0, ccp_alpha=alpha).fit(X, y)
             classes = [0, 1, 2]
         else:
             y = np.round(X[:, 0] * 2 + np.abs(X[:, 1]) + r.normal(size=240) * 5, 3)
@@ -67,6 +71,8 @@ for kind, crit, depth in [("clf", "gini", 4), ("clf", "entropy", 4), ("reg", "ms
     else:
         raise SystemExit("no seed without ties for " + kind + crit)
     name = f"notie_{kind}_{crit}.csv"
+    if alpha > 0:
+        name = f"notie_{kind}_{crit}_pruned.csv"
     with open(name, "w") as f:
         f.write("a,b,c,d,y\n")
         for row, target in zip(X, y):
@@ -80,6 +86,6 @@ for kind, crit, depth in [("clf", "gini", 4), ("clf", "entropy", 4), ("reg", "ms
         if not leaf:
             walk(t.children_left[i]); walk(t.children_right[i])
     walk(0)
-    ref.append({"file": name, "criterion": crit, "max_depth": depth, "min_samples_leaf": 8, "seed": seed, "nodes": nodes})
+    ref.append({"file": name, "criterion": crit, "max_depth": depth, "min_samples_leaf": 8, "ccp_alpha": alpha, "seed": seed, "nodes": nodes})
 json.dump(ref, open("notie_ref.json", "w"), indent=1)
 print([(r["file"], r["seed"], len(r["nodes"])) for r in ref])

@@ -68,8 +68,10 @@ type grower struct {
 	w     []float64 // weight of each row; 0 keeps a row out (bootstrap, pruning set)
 	rows  []int32   // the rows of every node, node by node (segments)
 	ord   [][]int32 // numeric features: the rows of every node in sorted order, same segments
+	vals  [][]float64 // the values in ord's order, so that sweeps read them in sequence
 	goes  []bool    // scratch, by row: goes left
 	buf   []int32   // scratch for partitions
+	vbuf  []float64
 	feats []int     // features in the order they are tried
 
 	// scratch for split searches
@@ -92,7 +94,7 @@ type segment struct {
 func newGrower(d *data, cfg config, seed uint64) *grower {
 	g := &grower{d: d, cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d)),
 		goes: make([]bool, d.n), buf: make([]int32, d.n), feats: make([]int, d.p),
-		ord: make([][]int32, d.p)}
+		ord: make([][]int32, d.p), vals: make([][]float64, d.p)}
 	k := max(d.k, 1)
 	g.left, g.right, g.miss, g.tot = make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	for j := range g.feats {
@@ -129,13 +131,20 @@ func (g *grower) grow(w []float64, onLevel func(depth int, t *grown) error) (*gr
 		if s == nil {
 			continue
 		}
-		o := g.ord[j][:0]
+		o, v := g.ord[j][:0], g.vals[j][:0]
+		col := d.cols[j]
 		for _, i := range s {
 			if w[i] > 0 {
 				o = append(o, i)
+				v = append(v, col[i])
 			}
 		}
-		g.ord[j] = o
+		g.ord[j], g.vals[j] = o, v
+	}
+	// The features' order starts afresh: each tree's draws depend on its
+	// own seed only, not on the trees this grower built before.
+	for j := range g.feats {
+		g.feats[j] = j
 	}
 	t := &grown{k: d.k}
 	g.t = t
@@ -348,9 +357,9 @@ func (g *grower) split(w []float64, i int) {
 		}
 	}
 	g.partition(g.rows[sg.s:sg.e])
-	for _, o := range g.ord {
+	for j, o := range g.ord {
 		if o != nil {
-			g.partition(o[sg.s:sg.e])
+			g.partitionSorted(o[sg.s:sg.e], g.vals[j][sg.s:sg.e])
 		}
 	}
 	nd.feature, nd.threshold, nd.set, nd.missLeft = int32(best.feature), best.threshold, best.set, best.missLeft
@@ -375,6 +384,25 @@ func (g *grower) partition(o []int32) {
 	copy(o[k:], b)
 }
 
+// partitionSorted partitions a feature's sorted rows and their values
+// alike, keeping each side's order.
+func (g *grower) partitionSorted(o []int32, v []float64) {
+	k, b := 0, g.buf[:0]
+	vb := g.vbuf[:0]
+	for i, r := range o {
+		if g.goes[r] {
+			o[k], v[k] = r, v[i]
+			k++
+		} else {
+			b = append(b, r)
+			vb = append(vb, v[i])
+		}
+	}
+	copy(o[k:], b)
+	copy(v[k:], vb)
+	g.vbuf = vb
+}
+
 // bestNumeric sweeps feature f's sorted rows of the node, moving one row at
 // a time from right to left and updating the children's impurity in O(1)
 // (O(k) for misclassification), and records a better split in best. It
@@ -382,18 +410,18 @@ func (g *grower) partition(o []int32) {
 func (g *grower) bestNumeric(w []float64, f int, sg segment, W float64, best *split) bool {
 	d, cfg := g.d, g.cfg
 	o := g.ord[f][sg.s:sg.e]
-	col := d.cols[f]
+	col := g.vals[f][sg.s:sg.e] // col[j] is row o[j]'s value
 	m := len(o)
-	for m > 0 && col[o[m-1]] != col[o[m-1]] {
+	for m > 0 && col[m-1] != col[m-1] {
 		m--
 	}
-	if m < 2 || col[o[0]] == col[o[m-1]] {
+	if m < 2 || col[0] == col[m-1] {
 		return false
 	}
 	nMiss := len(o) - m
 	minLeaf := cfg.minLeaf
 	if d.k == 0 {
-		return g.sweepRegression(w, f, o, m, nMiss, W, best)
+		return g.sweepRegression(w, f, o, col, m, nMiss, W, best)
 	}
 	k := d.k
 	left, right, miss := g.left, g.right, g.miss
@@ -416,6 +444,9 @@ func (g *grower) bestNumeric(w []float64, f int, sg segment, W float64, best *sp
 		}
 	}
 	crit := cfg.criterion
+	if crit == Gini && nMiss == 0 {
+		return g.sweepGini(w, f, o[:m], col[:m], W, sqR, best)
+	}
 	found := false
 	for j := 0; j < m-1; j++ {
 		r := o[j]
@@ -445,7 +476,7 @@ func (g *grower) bestNumeric(w []float64, f int, sg segment, W float64, best *sp
 		}
 		WL += wr
 		WR -= wr
-		if col[o[j+1]] <= col[r] {
+		if col[j+1] <= col[j] {
 			continue // equal values cannot be separated
 		}
 		nL, nR := j+1, m-j-1
@@ -478,11 +509,54 @@ func (g *grower) bestNumeric(w []float64, f int, sg segment, W float64, best *sp
 		}
 		found = true
 		if cost < best.cost {
-			th := (col[r] + col[o[j+1]]) / 2
-			if th >= col[o[j+1]] || math.IsInf(th, 0) { // rounding between neighbours
-				th = col[r]
+			th := (col[j] + col[j+1]) / 2
+			if th >= col[j+1] || math.IsInf(th, 0) { // rounding between neighbours
+				th = col[j]
 			}
 			*best = split{feature: f, threshold: th, missLeft: missLeft, cost: cost}
+		}
+	}
+	return found
+}
+
+// sweepGini is bestNumeric's sweep for the Gini criterion without missing
+// values, the common case, in one tight loop: the children's cost
+// W_L − Σw_Lc²/W_L + W_R − Σw_Rc²/W_R from running sums of squares.
+func (g *grower) sweepGini(w []float64, f int, o []int32, col []float64, W, sqR float64, best *split) bool {
+	y := g.d.y
+	left, right := g.left, g.right
+	minLeaf := g.cfg.minLeaf
+	m := len(o)
+	var WL, sqL float64
+	WR := W
+	found := false
+	v := col[0]
+	for j := 0; j < m-1; j++ {
+		r := o[j]
+		c, wr := y[r], w[r]
+		lc, rc := left[c], right[c]
+		sqL += wr * (2*lc + wr)
+		sqR += wr * (wr - 2*rc)
+		left[c], right[c] = lc+wr, rc-wr
+		WL += wr
+		WR -= wr
+		next := col[j+1]
+		if next <= v {
+			continue // equal values cannot be separated
+		}
+		prev := v
+		v = next
+		if j+1 < minLeaf || m-j-1 < minLeaf {
+			continue
+		}
+		cost := WL - sqL/WL + WR - sqR/WR
+		found = true
+		if cost < best.cost {
+			th := (prev + next) / 2
+			if th >= next || math.IsInf(th, 0) {
+				th = prev
+			}
+			*best = split{feature: f, threshold: th, missLeft: WL > WR, cost: cost}
 		}
 	}
 	return found
@@ -507,9 +581,8 @@ func (g *grower) costWithMissing(left, right, miss []float64, WL, WR, wMiss floa
 
 // sweepRegression is bestNumeric for a regression tree: the children's
 // summed squared deviations from running sums.
-func (g *grower) sweepRegression(w []float64, f int, o []int32, m, nMiss int, W float64, best *split) bool {
+func (g *grower) sweepRegression(w []float64, f int, o []int32, col []float64, m, nMiss int, W float64, best *split) bool {
 	d, cfg := g.d, g.cfg
-	col := d.cols[f]
 	var sum, sq, mSum, mSq, wMiss float64
 	for _, r := range o[:m] {
 		y := d.yr[r]
@@ -535,7 +608,7 @@ func (g *grower) sweepRegression(w []float64, f int, o []int32, m, nMiss int, W 
 		lS += w[r] * y
 		lQ += w[r] * y * y
 		WL += w[r]
-		if col[o[j+1]] <= col[r] {
+		if col[j+1] <= col[j] {
 			continue
 		}
 		WR := W - wMiss - WL
@@ -558,9 +631,9 @@ func (g *grower) sweepRegression(w []float64, f int, o []int32, m, nMiss int, W 
 		cost := max(aQ-aS*aS/aW, 0) + max(bQ-bS*bS/bW, 0)
 		found = true
 		if cost < best.cost {
-			th := (col[r] + col[o[j+1]]) / 2
-			if th >= col[o[j+1]] || math.IsInf(th, 0) {
-				th = col[r]
+			th := (col[j] + col[j+1]) / 2
+			if th >= col[j+1] || math.IsInf(th, 0) {
+				th = col[j]
 			}
 			*best = split{feature: f, threshold: th, missLeft: missLeft, cost: cost}
 		}

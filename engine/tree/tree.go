@@ -215,7 +215,7 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 				leaves++
 			}
 		}
-		if err := rec.Step(engine.Step{Step: step, TrainLoss: m.trainError(w),
+		if err := rec.Step(engine.Step{Step: step, TrainLoss: m.trainError(),
 			Extra: map[string]float64{"nodes": float64(len(gt.nodes)), "leaves": float64(leaves), "depth": float64(depth + 1)}}); err != nil {
 			return err
 		}
@@ -262,37 +262,21 @@ func pruneRows(d *data, frac float64, seed uint64) []int {
 	return held
 }
 
-// trainError is the error of the tree as it stands on the rows of weight
-// w > 0: the weighted share misclassified, or the weighted MSE.
-func (m *DecisionTree) trainError(w []float64) float64 {
-	return treeError(m.t, m.d, w)
-}
-
-func treeError(t *grown, d *data, w []float64) float64 {
-	x := make([]float64, d.p)
-	var loss, W float64
-	for i := range d.n {
-		if w[i] <= 0 {
-			continue
+// trainError is the error of the tree as it stands on its training rows:
+// the weight its leaves misclassify, or their squared errors, over the
+// total weight; read off the leaves' statistics, not the rows.
+func (m *DecisionTree) trainError() float64 {
+	cost, W := 0.0, 0.0
+	for i, nd := range m.t.nodes {
+		if nd.feature < 0 {
+			cost += leafCost(m.t, i)
+			W += nd.weight
 		}
-		for j := range d.p {
-			x[j] = d.cols[j][i]
-		}
-		v := t.nodes[t.leaf(x)].value
-		if d.k > 0 {
-			if int(v) != d.y[i] {
-				loss += w[i]
-			}
-		} else {
-			e := v - d.yr[i]
-			loss += w[i] * e * e
-		}
-		W += w[i]
 	}
 	if W == 0 {
 		return math.NaN()
 	}
-	return loss / W
+	return cost / W
 }
 
 // Predict implements engine.Predictor.

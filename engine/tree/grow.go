@@ -65,14 +65,14 @@ type grower struct {
 	cfg config
 	rng *rand.Rand
 
-	w     []float64 // weight of each row; 0 keeps a row out (bootstrap, pruning set)
-	rows  []int32   // the rows of every node, node by node (segments)
-	ord   [][]int32 // numeric features: the rows of every node in sorted order, same segments
+	w     []float64   // weight of each row; 0 keeps a row out (bootstrap, pruning set)
+	rows  []int32     // the rows of every node, node by node (segments)
+	ord   [][]int32   // numeric features: the rows of every node in sorted order, same segments
 	vals  [][]float64 // the values in ord's order, so that sweeps read them in sequence
-	goes  []bool    // scratch, by row: goes left
-	buf   []int32   // scratch for partitions
+	goes  []bool      // scratch, by row: goes left
+	buf   []int32     // scratch for partitions
 	vbuf  []float64
-	feats []int     // features in the order they are tried
+	feats []int // features in the order they are tried
 
 	// scratch for split searches
 	left, right, miss, tot []float64

@@ -59,8 +59,10 @@ func writeImportances(out io.Writer, r *runs.Record) {
 	top := imp.Values[order[0]]
 	for n, j := range order {
 		if n == 15 || imp.Values[j] <= 0 {
-			if rest := len(order) - n; rest > 0 {
-				fmt.Fprintf(out, "  ... %d more features below %s\n", rest, numfmt.Fixed(imp.Values[j], 3))
+			if rest := len(order) - n; rest > 0 && imp.Values[j] > 0 {
+				fmt.Fprintf(out, "  ... %s below %s\n", numfmt.Count(rest, "more feature"), numfmt.Fixed(imp.Values[j], 3))
+			} else if rest > 0 {
+				fmt.Fprintf(out, "  ... %s that no split used\n", numfmt.Count(rest, "more feature"))
 			}
 			break
 		}

@@ -258,3 +258,33 @@ func TestLabRefusesStdin(t *testing.T) {
 		t.Errorf("status %d: %s", status, errOut)
 	}
 }
+
+// Issue 11's done-when: a depth-3 tree on iris prints readable rules, and
+// --json has the rules as strings, the tree as nested nodes, and accuracy
+// of at least 0.93.
+func TestTreeRulesAndJSON(t *testing.T) {
+	args := []string{"train", "--data", "iris", "--model", "tree", "--param", "max_depth=3"}
+	out, errOut, status := run(t, args...)
+	if status != 0 || !strings.Contains(out, "rules, one per leaf") || !strings.Contains(out, "IF petal_length_cm <= 2.45 THEN setosa (40 rows, 100%)") {
+		t.Fatalf("status %d\n%s%s", status, out, errOut)
+	}
+	out, _, _ = run(t, append(args, "--json")...)
+	var r struct {
+		Metrics map[string]float64 `json:"metrics"`
+		Rules   []string           `json:"rules"`
+		Tree    struct {
+			Depth int `json:"depth"`
+			Root  struct {
+				Samples  int               `json:"samples"`
+				Children []json.RawMessage `json:"children"`
+			} `json:"root"`
+		} `json:"tree"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Metrics["accuracy"] < 0.93 || len(r.Rules) < 3 || !strings.HasPrefix(r.Rules[0], "IF ") ||
+		r.Tree.Depth != 3 || r.Tree.Root.Samples != 120 || len(r.Tree.Root.Children) != 2 {
+		t.Errorf("accuracy %v, rules %v, tree depth %d root %d rows %d children", r.Metrics["accuracy"], r.Rules, r.Tree.Depth, r.Tree.Root.Samples, len(r.Tree.Root.Children))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -286,5 +287,55 @@ func TestTreeRulesAndJSON(t *testing.T) {
 	if r.Metrics["accuracy"] < 0.93 || len(r.Rules) < 3 || !strings.HasPrefix(r.Rules[0], "IF ") ||
 		r.Tree.Depth != 3 || r.Tree.Root.Samples != 120 || len(r.Tree.Root.Children) != 2 {
 		t.Errorf("accuracy %v, rules %v, tree depth %d root %d rows %d children", r.Metrics["accuracy"], r.Rules, r.Tree.Depth, r.Tree.Root.Samples, len(r.Tree.Root.Children))
+	}
+}
+
+// Issue 12's done-when, as far as it goes: average linkage on iris agrees
+// with the species (ARI > 0.7), --json has the 149 merges as scipy writes
+// them, the text draws a dendrogram; PCA reports every component's share
+// of the variance as scikit-learn does; spectral clustering separates
+// circles, k-means does not.
+func TestClusteringDoneWhen(t *testing.T) {
+	out, _, status := run(t, "train", "--data", "iris", "--model", "hclust", "--param", "linkage=average", "--param", "k=3", "--json")
+	var r struct {
+		Metrics    map[string]float64 `json:"metrics"`
+		Linkage    [][4]float64       `json:"linkage"`
+		Components struct {
+			Ratio []float64 `json:"explained_variance_ratio"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || status != 0 {
+		t.Fatalf("status %d: %v", status, err)
+	}
+	if r.Metrics["ari"] <= 0.7 || len(r.Linkage) != 149 || r.Linkage[148][3] != 150 {
+		t.Errorf("ari %v, %d merges", r.Metrics["ari"], len(r.Linkage))
+	}
+	out, _, _ = run(t, "train", "--data", "iris", "--model", "hclust", "--param", "k=3")
+	if !strings.Contains(out, "dendrogram (average linkage") || !strings.Contains(out, "┘") {
+		t.Errorf("no dendrogram:\n%s", out)
+	}
+	out, _, _ = run(t, "train", "--data", "iris", "--model", "pca", "--json")
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0.9246187232017271, 0.05306648311706782, 0.017102609807929763, 0.005212183873275374} // scikit-learn 1.2.1
+	if len(r.Components.Ratio) != 4 {
+		t.Fatalf("ratios %v", r.Components.Ratio)
+	}
+	for i, w := range want {
+		if math.Abs(r.Components.Ratio[i]-w) > 1e-6 {
+			t.Errorf("ratio %d: %v, scikit-learn %v", i, r.Components.Ratio[i], w)
+		}
+	}
+	ari := func(model string) float64 {
+		out, _, _ := run(t, "train", "--data", "circles", "--model", model, "--param", "k=2", "--json")
+		var r struct {
+			Metrics map[string]float64 `json:"metrics"`
+		}
+		json.Unmarshal([]byte(out), &r)
+		return r.Metrics["ari"]
+	}
+	if sp, km := ari("spectral"), ari("kmeans"); sp < 0.9 || km > 0.5 {
+		t.Errorf("circles: spectral ARI %v, k-means %v", sp, km)
 	}
 }

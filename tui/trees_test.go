@@ -90,3 +90,19 @@ func TestNeighboursView(t *testing.T) {
 	toTab(t, hs, "Neighbours")
 	mustContain(t, hs.view(), "k = 5", "k as set")
 }
+
+// The dendrogram's cut moves with the arrow keys and the clusters and
+// their agreement with the classes follow it (issue 12's done-when).
+func TestDendrogramCutMoves(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
+	toTab(t, hs, "Dendrogram")
+	v := hs.view()
+	checkFrame(t, v, 120, 40)
+	mustContain(t, v, "average linkage · cut at height", "3 clusters · ARI 0.759 against species", "row 42 setosa", "┊")
+	hs.press("up")
+	mustContain(t, hs.view(), "2 clusters · ARI 0.568")
+	hs.press("down", "down", "down")
+	mustContain(t, hs.view(), "5 clusters")
+	hs.press("pgdown")
+	checkFrame(t, hs.view(), 120, 40)
+}

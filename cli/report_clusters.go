@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/cluster"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/numfmt"
+)
+
+// Sections for what clusterings and reductions learn: the dendrogram of a
+// hierarchical clustering, the components of a reduction.
+
+func init() {
+	addSection(section{name: "dendrogram", order: 47, write: writeDendrogram, needs: hasLearned(engine.CapLinkage.Name)})
+	addSection(section{name: "components", order: 48, write: writeComponents, needs: hasLearned(engine.CapComponents.Name)})
+}
+
+// dendrogramLeaves is the most leaves the text dendrogram draws: beyond, the
+// top of the tree is drawn, its leaves groups of rows.
+const dendrogramLeaves = 40
+
+func writeDendrogram(out io.Writer, r *runs.Record) {
+	l, ok := eval.LearnedAs[*engine.Linkage](r.Result, engine.CapLinkage.Name)
+	if !ok || l == nil || len(l.Merges) == 0 {
+		return
+	}
+	d := cluster.Layout(l, 60, dendrogramLeaves)
+	what := fmt.Sprintf("%d rows", l.Leaves)
+	if l.Leaves > dendrogramLeaves {
+		what = fmt.Sprintf("the top %d merges; a leaf is a group of rows", len(d.Leaves)-1)
+	}
+	fmt.Fprintf(out, "\ndendrogram (%s linkage, %s; merge height →):\n", l.Method, what)
+	labels := make([]string, len(d.Leaves))
+	width := 0
+	for i, rows := range d.Leaves {
+		labels[i] = leafLabel(r, rows)
+		width = max(width, len([]rune(labels[i])))
+	}
+	width = min(width, 22)
+	for i, line := range d.Lines {
+		fmt.Fprintf(out, "  %-*s %s\n", width, trunc(labels[i], width), line)
+	}
+	fmt.Fprintf(out, "  %-*s %s\n", width, "", d.Axis)
+}
+
+// leafLabel names a leaf: its row (1-based) and class, or a group's size.
+func leafLabel(r *runs.Record, rows []int) string {
+	if len(rows) > 1 {
+		return fmt.Sprintf("(%d rows)", len(rows))
+	}
+	s := fmt.Sprintf("row %d", rows[0]+1)
+	if d := r.Dataset; d != nil && d.Classes != nil && rows[0] < len(d.Y) {
+		s += " " + d.Classes[int(d.Y[rows[0]])]
+	}
+	return s
+}
+
+func writeComponents(out io.Writer, r *runs.Record) {
+	c, ok := eval.LearnedAs[*engine.Components](r.Result, engine.CapComponents.Name)
+	if !ok || c == nil || len(c.Ratio) == 0 {
+		return
+	}
+	fmt.Fprintln(out, "\nexplained variance (scree, with the cumulative share):")
+	cum := 0.0
+	for i, ratio := range c.Ratio {
+		if i == 20 {
+			fmt.Fprintf(out, "  ... %s more\n", numfmt.Count(len(c.Ratio)-20, "component"))
+			break
+		}
+		cum += ratio
+		bar := strings.Repeat("█", int(ratio*40+0.5))
+		fmt.Fprintf(out, "  %-5s %6s  %6s  %s\n", c.Names[i], numfmt.Fixed(ratio, 4), numfmt.Fixed(cum, 4), bar)
+	}
+	rows, cols := c.Vectors.Dims()
+	fmt.Fprintln(out, "\nloadings (each component's weight on each feature):")
+	table := [][]string{{"feature"}}
+	for i := range min(rows, 6) {
+		table[0] = append(table[0], c.Names[i])
+	}
+	for j := range min(cols, 30) {
+		name := fmt.Sprintf("x%d", j)
+		if j < len(c.Features) {
+			name = c.Features[j]
+		}
+		row := []string{trunc(name, 24)}
+		for i := range min(rows, 6) {
+			row = append(row, numfmt.Fixed(c.Vectors.At(i, j), 3))
+		}
+		table = append(table, row)
+	}
+	writeTable(out, table)
+}

@@ -1,0 +1,283 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/metrics"
+)
+
+type scipyRef struct {
+	Linkage map[string][][4]float64 `json:"linkage"`
+	KMeans  float64                 `json:"kmeans_iris_inertia"`
+	PCA     map[string][]float64    `json:"pca"`
+}
+
+func loadRef(t testing.TB) scipyRef {
+	t.Helper()
+	b, err := os.ReadFile("testdata/scipy_ref.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r scipyRef
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func table(t testing.TB, source, target string) *datasets.Dataset {
+	t.Helper()
+	tab, err := datasets.Open(source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset(target, datasets.Clustering)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Every merge, with its height and size, is scipy's linkage for each
+// method, on points without tied distances; the two ids of a merge match as
+// a pair (testdata/scipy_ref.py).
+func TestLinkageMatchesScipy(t *testing.T) {
+	ref := loadRef(t)
+	d := table(t, "testdata/points.csv", datasets.NoTarget)
+	for method, want := range ref.Linkage {
+		h := &Hclust{K: 3, Method: method}
+		if err := h.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, nil); err != nil {
+			t.Fatal(err)
+		}
+		got := h.Linkage().Merges
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d merges, scipy %d", method, len(got), len(want))
+		}
+		for i, w := range want {
+			g := got[i]
+			a, b := int(w[0]), int(w[1])
+			if math.Abs(g.Height-w[2]) > 1e-9 || g.Size != int(w[3]) || !(g.A == min(a, b) && g.B == max(a, b)) {
+				t.Errorf("%s merge %d: %+v, scipy %v", method, i, g, w)
+				break
+			}
+		}
+	}
+}
+
+// The linkage stays right on more rows: against the O(n^3) textbook loop.
+func TestLinkageMatchesNaive(t *testing.T) {
+	d := table(t, "moons:n=150,noise=0.1,seed=3", "")
+	for _, method := range []string{Single, Complete, Average, Centroid} {
+		got, err := linkage(context.Background(), d.X, method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := naiveLinkage(d.X, method)
+		for i := range want {
+			if math.Abs(got[i].Height-want[i].Height) > 1e-9 || got[i].Size != want[i].Size {
+				t.Fatalf("%s merge %d: %+v, naive %+v", method, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// naiveLinkage merges the closest pair of clusters each time, measuring
+// cluster distances from their members (centroid: between means).
+func naiveLinkage(X *mat.Dense, method string) []engine.Merge {
+	n, d := X.Dims()
+	type cl struct {
+		rows []int
+		id   int
+	}
+	var cs []cl
+	for i := range n {
+		cs = append(cs, cl{[]int{i}, i})
+	}
+	dist := func(a, b cl) float64 {
+		switch method {
+		case Centroid:
+			ma, mb := make([]float64, d), make([]float64, d)
+			for _, i := range a.rows {
+				for j := range d {
+					ma[j] += X.At(i, j) / float64(len(a.rows))
+				}
+			}
+			for _, i := range b.rows {
+				for j := range d {
+					mb[j] += X.At(i, j) / float64(len(b.rows))
+				}
+			}
+			return math.Sqrt(sqDist(ma, mb))
+		}
+		best, worst, sum := math.Inf(1), 0.0, 0.0
+		for _, i := range a.rows {
+			for _, j := range b.rows {
+				v := math.Sqrt(sqDist(X.RawRowView(i), X.RawRowView(j)))
+				best, worst, sum = min(best, v), max(worst, v), sum+v
+			}
+		}
+		switch method {
+		case Single:
+			return best
+		case Complete:
+			return worst
+		}
+		return sum / float64(len(a.rows)*len(b.rows))
+	}
+	var out []engine.Merge
+	for step := 0; len(cs) > 1; step++ {
+		bi, bj, bd := 0, 1, math.Inf(1)
+		for i := range cs {
+			for j := i + 1; j < len(cs); j++ {
+				if v := dist(cs[i], cs[j]); v < bd {
+					bi, bj, bd = i, j, v
+				}
+			}
+		}
+		m := cl{append(append([]int(nil), cs[bi].rows...), cs[bj].rows...), n + step}
+		out = append(out, engine.Merge{A: cs[bi].id, B: cs[bj].id, Height: bd, Size: len(m.rows)})
+		cs = append(cs[:bj], cs[bj+1:]...)
+		cs[bi] = m
+	}
+	return out
+}
+
+// Average linkage on iris, cut at 3 clusters, agrees with the species
+// (ARI > 0.7; issue 12's done-when).
+func TestHclustIris(t *testing.T) {
+	d := table(t, "iris", "")
+	h := &Hclust{K: 3, Method: Average}
+	if err := h.Fit(context.Background(), engine.Train{X: d.X, Seed: 1, KnownClasses: 3}, nil); err != nil {
+		t.Fatal(err)
+	}
+	labels := make([]float64, len(h.labels))
+	for i, l := range h.labels {
+		labels[i] = float64(l)
+	}
+	if ari := metrics.AdjustedRand(d.Y, labels); ari < 0.7 {
+		t.Errorf("ARI %.3f", ari)
+	}
+	if got := len(h.Linkage().Merges); got != 149 {
+		t.Errorf("%d merges", got)
+	}
+}
+
+// k-means' objective on iris is no worse than scikit-learn's with the same
+// k and restarts; every run's objective falls iteration by iteration.
+func TestKMeansObjective(t *testing.T) {
+	ref := loadRef(t)
+	d := table(t, "iris", "")
+	rec := &steps{}
+	m := &KMeans{K: 3, Restarts: 10}
+	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
+		t.Fatal(err)
+	}
+	if m.inertia > ref.KMeans*(1+1e-9) {
+		t.Errorf("inertia %.6f, scikit-learn %.6f", m.inertia, ref.KMeans)
+	}
+	for i := 1; i < len(rec.s); i++ {
+		a, b := rec.s[i-1], rec.s[i]
+		if a.Extra["run"] == b.Extra["run"] && b.TrainLoss > a.TrainLoss*(1+1e-12) {
+			t.Fatalf("objective rose in run %v: %v -> %v", b.Extra["run"], a.TrainLoss, b.TrainLoss)
+		}
+	}
+}
+
+type steps struct{ s []engine.Step }
+
+func (r *steps) Step(s engine.Step) error { r.s = append(r.s, s); return nil }
+
+// Spectral clustering separates circles and moons, where k-means cannot
+// (issue 12: ARI near 1 against near 0).
+func TestSpectralSeparatesWhatKMeansCannot(t *testing.T) {
+	for _, data := range []string{"circles", "moons"} {
+		d := table(t, data, "")
+		tr := engine.Train{X: d.X, Seed: 1, KnownClasses: 2}
+		ari := func(m engine.Model) float64 {
+			if err := m.Fit(context.Background(), tr, nil); err != nil {
+				t.Fatal(err)
+			}
+			labels, err := engine.ClusterLabels(m, d.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return metrics.AdjustedRand(d.Y, labels)
+		}
+		sp, km := ari(&Spectral{}), ari(&KMeans{})
+		if sp < 0.9 || (data == "circles" && km > 0.1) || km > sp-0.3 {
+			t.Errorf("%s: spectral ARI %.3f, k-means %.3f", data, sp, km)
+		}
+	}
+}
+
+// The Laplacian times the ones vector is zero (the normalised one: times
+// D^½ 1).
+func TestLaplacianNullVector(t *testing.T) {
+	d := table(t, "blobs:n=120,seed=2", "")
+	s := &Spectral{Graph: GraphGaussian, Gamma: 0.5}
+	W, err := s.graph(d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := W.Dims()
+	for _, normalized := range []bool{false, true} {
+		L := Laplacian(W, normalized)
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = 1
+			if normalized {
+				v[i] = math.Sqrt(mat.Sum(W.RowView(i)))
+			}
+		}
+		var out mat.VecDense
+		out.MulVec(L, mat.NewVecDense(n, v))
+		if nrm := mat.Norm(&out, math.Inf(1)); nrm > 1e-10 {
+			t.Errorf("normalized=%v: |L v| = %v", normalized, nrm)
+		}
+	}
+}
+
+// Lanczos finds the leading eigenvectors the dense decomposition finds.
+func TestLanczosMatchesDense(t *testing.T) {
+	d := table(t, "blobs:n=300,seed=5", "")
+	s := &Spectral{Graph: GraphGaussian, Gamma: 0.3}
+	W, _ := s.graph(d.X)
+	n, _ := W.Dims()
+	M := mat.NewDense(n, n, nil)
+	deg := make([]float64, n)
+	for i := range n {
+		deg[i] = mat.Sum(W.RowView(i))
+	}
+	for i := range n {
+		for j := range n {
+			M.Set(i, j, W.At(i, j)/math.Sqrt(deg[i]*deg[j]))
+		}
+	}
+	got, err := lanczosTop(M, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var eig mat.EigenSym
+	eig.Factorize(mat.NewSymDense(n, M.RawMatrix().Data), true)
+	var V mat.Dense
+	eig.VectorsTo(&V)
+	for c := range 3 {
+		want := mat.Col(nil, n-1-c, &V)
+		g := mat.Col(nil, c, got)
+		dot := 0.0
+		for i := range g {
+			dot += g[i] * want[i]
+		}
+		if math.Abs(math.Abs(dot)-1) > 1e-6 {
+			t.Errorf("eigenvector %d: |cos| = %v", c, math.Abs(dot))
+		}
+	}
+}

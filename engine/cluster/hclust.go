@@ -1,0 +1,419 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// Linkages.
+const (
+	Single   = "single"
+	Complete = "complete"
+	Average  = "average"
+	Centroid = "centroid"
+)
+
+// MaxHclustRows bounds hierarchical clustering: it keeps every pairwise
+// distance, n(n−1)/2 of them (1 GiB at this many rows).
+const MaxHclustRows = 16384
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:    "hclust",
+		Title:   "hierarchical clustering",
+		Family:  family,
+		Summary: "agglomerative: merge the two nearest clusters until one is left; the dendrogram, cut at k clusters or a height",
+		Notes:   "bonus lecture: hierarchical clustering, single/complete/average/centroid linkage, dendrograms (seed 000); §15 (seed 004)",
+		Tasks:   []engine.Task{datasets.Clustering},
+		Unit:    "merge",
+		Loss:    "merge height",
+		Params: []engine.Param{
+			kParam(),
+			{Name: "linkage", Kind: engine.Choice, Default: Average, Choices: []string{Single, Complete, Average, Centroid},
+				Help: "distance between clusters: nearest members (single), farthest (complete), mean of all pairs (average), or between centroids (centroid: merge heights can fall, inversions the dendrogram draws)"},
+			{Name: "height", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1e300,
+				Help: "cut the tree at this height instead of at k clusters (0: cut at k)"},
+		},
+		Bench: []engine.BenchCase{{Name: "hclust", Data: "blobs_3k_10", Task: datasets.Clustering,
+			Params: map[string]string{"k": "5", "linkage": Average}}},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &Hclust{K: v.Int("k"), Method: v.String("linkage"), Height: v.Float("height")}, nil
+		},
+	})
+}
+
+// Hclust is agglomerative hierarchical clustering with Euclidean distances:
+// it keeps the full merge tree (scipy's linkage matrix) and labels the rows
+// by cutting it at K clusters or at a height. Merges are found by Müllner's
+// generic algorithm (a priority queue of each cluster's nearest neighbour
+// among the later ones, refreshed lazily), O(n²) time in practice and
+// O(n²) memory, with Lance–Williams updates; centroid linkage works on
+// squared distances and reports their roots.
+type Hclust struct {
+	K      int
+	Method string // single, complete, average (default), centroid
+	Height float64
+
+	link   *engine.Linkage
+	labels []int
+	fitted bool
+}
+
+// Fit implements engine.Model: one Step per merge, its height as the loss.
+func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	h.fitted = false
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	if t.X == nil {
+		return fmt.Errorf("hierarchical clustering: no rows")
+	}
+	n, _ := t.X.Dims()
+	if err := finite(t.X, t.Features); err != nil {
+		return fmt.Errorf("hierarchical clustering: %w", err)
+	}
+	if n > MaxHclustRows {
+		return fmt.Errorf("hierarchical clustering keeps all n(n-1)/2 distances: %d rows would need %.1f GiB; the limit is %d rows (sample the data, or use k-means)",
+			n, float64(n)*float64(n-1)/2*8/(1<<30), MaxHclustRows)
+	}
+	k, err := clusters(h.K, t, n)
+	if err != nil {
+		return fmt.Errorf("hierarchical clustering: %w", err)
+	}
+	method := h.Method
+	if method == "" {
+		method = Average
+	}
+	if !slices.Contains([]string{Single, Complete, Average, Centroid}, method) {
+		return fmt.Errorf("parameter linkage: %q is not one of single, complete, average, centroid", h.Method)
+	}
+	merges, err := linkage(ctx, t.X, method)
+	if err != nil {
+		return err
+	}
+	h.link = &engine.Linkage{Merges: merges, Leaves: n, Method: method}
+	if h.Height > 0 {
+		h.labels = CutHeight(h.link, h.Height)
+	} else {
+		h.labels = CutK(h.link, k)
+	}
+	h.fitted = true
+	// The merges as progress: the tree is built when the steps are
+	// reported (the notes' agglomeration, one merge at a time).
+	for i, m := range merges {
+		if err := rec.Step(engine.Step{Step: i + 1, Total: len(merges), TrainLoss: m.Height,
+			Extra: map[string]float64{"size": float64(m.Size)}}); err != nil {
+			h.fitted = false
+			return err
+		}
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				h.fitted = false
+				return err
+			}
+		}
+	}
+	return ctx.Err()
+}
+
+// Linkage implements engine.Linkager.
+func (h *Hclust) Linkage() *engine.Linkage {
+	if !h.fitted {
+		return nil
+	}
+	return h.link
+}
+
+// TrainingLabels implements engine.Labeler.
+func (h *Hclust) TrainingLabels() []int { return h.labels }
+
+// linkage merges the rows of X until one cluster is left.
+func linkage(ctx context.Context, X *mat.Dense, method string) ([]engine.Merge, error) {
+	n, d := X.Dims()
+	if n < 2 {
+		return nil, nil
+	}
+	squared := method == Centroid
+	// Condensed distances: pair (i < j) at idx(i, j).
+	D := make([]float64, n*(n-1)/2)
+	// Row i's pairs (i, j > i) start at start[i] + j.
+	start := make([]int, n)
+	for i := range n {
+		start[i] = n*i - i*(i+1)/2 - i - 1
+	}
+	idx := func(i, j int) int { return start[i] + j }
+	for i := range n {
+		xi := X.RawRowView(i)[:d]
+		for j := i + 1; j < n; j++ {
+			s := sqDist(xi, X.RawRowView(j)[:d])
+			if !squared {
+				s = math.Sqrt(s)
+			}
+			D[idx(i, j)] = s
+		}
+		if i%512 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	dist := func(i, j int) float64 {
+		if i > j {
+			i, j = j, i
+		}
+		return D[idx(i, j)]
+	}
+	size := make([]int, n)
+	id := make([]int, n) // the cluster id of each slot (rows, then n+merge)
+	alive := make([]bool, n)
+	for i := range n {
+		size[i], id[i], alive[i] = 1, i, true
+	}
+	// Each slot's nearest neighbour among the later live slots.
+	nn := make([]int, n)
+	mind := make([]float64, n)
+	scan := func(a int) {
+		nn[a], mind[a] = -1, math.Inf(1)
+		for x := a + 1; x < n; x++ {
+			if alive[x] {
+				if v := D[idx(a, x)]; v < mind[a] {
+					nn[a], mind[a] = x, v
+				}
+			}
+		}
+	}
+	live := make([]int, n) // the live slots, in order
+	for i := range live {
+		live[i] = i
+	}
+	q := newIndexedHeap(n)
+	for a := 0; a < n-1; a++ {
+		scan(a)
+		q.push(a, mind[a])
+	}
+	merges := make([]engine.Merge, 0, n-1)
+	for step := 0; step < n-1; step++ {
+		if step%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		a := q.top()
+		// A stale candidate (its neighbour merged away, or the distance
+		// changed): refresh and look again.
+		for nn[a] < 0 || !alive[nn[a]] || mind[a] != D[idx(a, nn[a])] {
+			scan(a)
+			if nn[a] < 0 { // no live slot after it: it is some other's neighbour only
+				q.remove(a)
+			} else {
+				q.update(a, mind[a])
+			}
+			a = q.top()
+		}
+		b := nn[a]
+		delta := mind[a]
+		q.remove(a)
+		alive[a] = false
+		height := delta
+		if squared {
+			height = math.Sqrt(max(delta, 0))
+		}
+		lo, hi := min(id[a], id[b]), max(id[a], id[b])
+		merges = append(merges, engine.Merge{A: lo, B: hi, Height: height, Size: size[a] + size[b]})
+		// Lance–Williams: the merged cluster takes slot b.
+		na, nb := float64(size[a]), float64(size[b])
+		live = slices.DeleteFunc(live, func(x int) bool { return x == a })
+		for _, x := range live {
+			if x == b {
+				continue
+			}
+			dax, dbx := dist(a, x), dist(b, x)
+			var v float64
+			switch method {
+			case Single:
+				v = min(dax, dbx)
+			case Complete:
+				v = max(dax, dbx)
+			case Average:
+				v = (na*dax + nb*dbx) / (na + nb)
+			case Centroid:
+				v = (na*dax+nb*dbx)/(na+nb) - na*nb*delta/((na+nb)*(na+nb))
+			}
+			if x < b {
+				D[idx(x, b)] = v
+			} else {
+				D[idx(b, x)] = v
+			}
+		}
+		size[b] += size[a]
+		id[b] = n + step
+		// Neighbours: a slot that pointed at a now points at b (the check
+		// above refreshes it if that is stale); a slot before b may now be
+		// nearest to b; b itself rescans.
+		for x := range b {
+			if !alive[x] {
+				continue
+			}
+			if nn[x] == a {
+				nn[x] = b
+			}
+			if v := D[idx(x, b)]; v < mind[x] {
+				nn[x], mind[x] = b, v
+				q.update(x, v)
+			}
+		}
+		if q.has(b) {
+			scan(b)
+			if nn[b] < 0 {
+				q.remove(b)
+			} else {
+				q.update(b, mind[b])
+			}
+		}
+	}
+	return merges, nil
+}
+
+// indexedHeap is a min-heap of slots keyed by distance, with updates.
+type indexedHeap struct {
+	heap []int     // slots
+	pos  []int     // slot -> index in heap, -1 if absent
+	key  []float64 // slot -> key
+}
+
+func newIndexedHeap(n int) *indexedHeap {
+	h := &indexedHeap{pos: make([]int, n), key: make([]float64, n)}
+	for i := range h.pos {
+		h.pos[i] = -1
+	}
+	return h
+}
+
+func (h *indexedHeap) has(s int) bool { return h.pos[s] >= 0 }
+
+func (h *indexedHeap) less(i, j int) bool {
+	a, b := h.heap[i], h.heap[j]
+	return h.key[a] < h.key[b] || (h.key[a] == h.key[b] && a < b)
+}
+
+func (h *indexedHeap) swap(i, j int) {
+	h.heap[i], h.heap[j] = h.heap[j], h.heap[i]
+	h.pos[h.heap[i]], h.pos[h.heap[j]] = i, j
+}
+
+func (h *indexedHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			return
+		}
+		h.swap(i, p)
+		i = p
+	}
+}
+
+func (h *indexedHeap) down(i int) {
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h.heap) && h.less(l, m) {
+			m = l
+		}
+		if r < len(h.heap) && h.less(r, m) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h.swap(i, m)
+		i = m
+	}
+}
+
+func (h *indexedHeap) push(s int, k float64) {
+	h.key[s] = k
+	h.pos[s] = len(h.heap)
+	h.heap = append(h.heap, s)
+	h.up(len(h.heap) - 1)
+}
+
+func (h *indexedHeap) top() int { return h.heap[0] }
+
+func (h *indexedHeap) update(s int, k float64) {
+	if h.pos[s] < 0 {
+		return
+	}
+	h.key[s] = k
+	i := h.pos[s]
+	h.up(i)
+	h.down(h.pos[s])
+}
+
+func (h *indexedHeap) remove(s int) {
+	i := h.pos[s]
+	if i < 0 {
+		return
+	}
+	last := len(h.heap) - 1
+	h.swap(i, last)
+	h.heap = h.heap[:last]
+	h.pos[s] = -1
+	if i < last {
+		h.up(i)
+		h.down(h.pos[h.heap[i]])
+	}
+}
+
+// CutK labels the rows by the first n−k merges: k clusters, numbered by
+// the order of their first row.
+func CutK(l *engine.Linkage, k int) []int {
+	return cut(l, max(l.Leaves-k, 0), math.Inf(1))
+}
+
+// CutHeight labels the rows by the merges at most h high (a merge above h
+// stops the cut, so an inversion under a higher merge stays joined only
+// through it).
+func CutHeight(l *engine.Linkage, h float64) []int {
+	return cut(l, len(l.Merges), h)
+}
+
+func cut(l *engine.Linkage, merges int, h float64) []int {
+	n := l.Leaves
+	parent := make([]int, n+len(l.Merges))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(x int) int
+	find = func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for i, m := range l.Merges[:merges] {
+		if m.Height > h {
+			break
+		}
+		parent[find(m.A)] = n + i
+		parent[find(m.B)] = n + i
+	}
+	labels := make([]int, n)
+	names := map[int]int{}
+	for i := range n {
+		r := find(i)
+		c, ok := names[r]
+		if !ok {
+			c = len(names)
+			names[r] = c
+		}
+		labels[i] = c
+	}
+	return labels
+}

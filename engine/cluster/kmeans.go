@@ -1,0 +1,430 @@
+// Package cluster holds tealab's clusterings: k-means (Lloyd's algorithm
+// with Forgy, random-partition or k-means++ starts), agglomerative
+// hierarchical clustering with its merge tree, and spectral clustering
+// (lecture notes seed 000 §21 and bonus lectures; seed 001 unsupervised
+// learning; seed 004 §14-§15).
+//
+// Every clustering takes its number of clusters as k; k = 0 means the
+// number of known classes when the data have them (Train.KnownClasses),
+// else 2.
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+const family = "clustering"
+
+// k-means starts.
+const (
+	InitPlusPlus  = "k-means++"
+	InitForgy     = "forgy"
+	InitPartition = "random-partition"
+)
+
+func kParam() engine.Param {
+	return engine.Param{Name: "k", Kind: engine.Int, Default: 0, Min: 0, Max: 1e5,
+		Help: "number of clusters (0: the number of known classes, else 2)"}
+}
+
+// clusters resolves k.
+func clusters(k int, t engine.Train, n int) (int, error) {
+	if k == 0 {
+		k = t.KnownClasses
+		if k < 2 {
+			k = 2
+		}
+	}
+	if k < 1 {
+		return 0, fmt.Errorf("parameter k: %d must be at least 1", k)
+	}
+	if k > n {
+		return 0, fmt.Errorf("k=%d clusters asked of %d rows", k, n)
+	}
+	return k, nil
+}
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:    "kmeans",
+		Title:   "k-means",
+		Family:  family,
+		Summary: "Lloyd's algorithm: assign each row to its nearest centre, move each centre to its rows' mean, repeat",
+		Notes:   "§21 k-means and Lloyd's algorithm, Forgy / random partition / k-means++ (seed 000); k-means (seed 001); §14 k-means++ (seed 004)",
+		Tasks:   []engine.Task{datasets.Clustering},
+		Unit:    "iteration",
+		Loss:    "within-cluster sum of squares per row",
+		Params: []engine.Param{
+			kParam(),
+			{Name: "init", Kind: engine.Choice, Default: InitPlusPlus, Choices: []string{InitPlusPlus, InitForgy, InitPartition},
+				Help: "start: k-means++ (spread out), Forgy (k random rows as centres) or a random partition (random labels, then their means)"},
+			{Name: "restarts", Kind: engine.Int, Default: 10, Min: 1, Max: 1000,
+				Help: "runs from different starts; the best objective is kept"},
+			{Name: "max_iter", Kind: engine.Int, Default: 300, Min: 1, Max: 1e5, Help: "most iterations of a run"},
+		},
+		Bench: []engine.BenchCase{{Name: "kmeans", Data: "blobs_100k_10", Task: datasets.Clustering,
+			Params: map[string]string{"k": "8", "restarts": "1", "max_iter": "100"}}},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &KMeans{K: v.Int("k"), Init: v.String("init"), Restarts: v.Int("restarts"), MaxIter: v.Int("max_iter")}, nil
+		},
+	})
+}
+
+// KMeans minimises Σ_i ‖x_i − μ_{y_i}‖² by Lloyd's algorithm (notes §21):
+// with the centres fixed each row moves to its nearest centre (a tie keeps
+// its previous cluster), with the labels fixed each centre moves to its
+// rows' mean; a run stops when no row changes cluster or at MaxIter.
+// Several runs from different starts keep the best objective. Distances
+// come from blocked matrix products: ‖x‖² − 2x·μ + ‖μ‖².
+type KMeans struct {
+	K        int
+	Init     string
+	Restarts int
+	MaxIter  int
+
+	centres *mat.Dense
+	labels  []int
+	inertia float64
+	fitted  bool
+}
+
+// Fit implements engine.Model: one Step per iteration of every run, the
+// objective per row as its loss.
+func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	m.fitted = false
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	X := t.X
+	if X == nil {
+		return fmt.Errorf("k-means: no rows")
+	}
+	n, _ := X.Dims()
+	if err := finite(X, t.Features); err != nil {
+		return fmt.Errorf("k-means: %w", err)
+	}
+	k, err := clusters(m.K, t, n)
+	if err != nil {
+		return fmt.Errorf("k-means: %w", err)
+	}
+	restarts, maxIter := max(m.Restarts, 1), m.MaxIter
+	if maxIter <= 0 {
+		maxIter = 300
+	}
+	init := m.Init
+	if init == "" {
+		init = InitPlusPlus
+	}
+	r := rand.New(rand.NewPCG(t.Seed, 0x2127599bf4325c37))
+	km := newLloyd(X, k)
+	step := 0
+	bestObj := math.Inf(1)
+	for run := 0; run < restarts; run++ {
+		switch init {
+		case InitPlusPlus:
+			km.plusPlus(r)
+		case InitForgy:
+			km.forgy(r)
+		case InitPartition:
+			km.partition(r)
+		default:
+			return fmt.Errorf("parameter init: %q is not one of %s, %s, %s", m.Init, InitPlusPlus, InitForgy, InitPartition)
+		}
+		for it := 1; it <= maxIter; it++ {
+			changed := km.assign()
+			km.update(r)
+			// Publish the run's state: Predict from inside Step uses it
+			// (this run's centres until a better run replaces them).
+			if run == 0 || km.obj < bestObj {
+				m.publish(km)
+			}
+			step++
+			if err := rec.Step(engine.Step{Step: step, TrainLoss: km.obj / float64(n),
+				Extra: map[string]float64{"run": float64(run + 1), "moved": float64(changed)}}); err != nil {
+				m.fitted = false
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				m.fitted = false
+				return err
+			}
+			if changed == 0 {
+				break
+			}
+		}
+		if km.obj < bestObj {
+			bestObj = km.obj
+			m.publish(km)
+		}
+	}
+	return nil
+}
+
+func (m *KMeans) publish(km *lloyd) {
+	m.centres = mat.DenseCopyOf(km.C)
+	m.labels = append(m.labels[:0], km.labels...)
+	m.inertia = km.obj
+	m.fitted = true
+}
+
+// TrainingLabels implements engine.Labeler.
+func (m *KMeans) TrainingLabels() []int { return m.labels }
+
+// Predict implements engine.Predictor: the nearest centre of each row.
+func (m *KMeans) Predict(X mat.Matrix) ([]float64, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	n, d := X.Dims()
+	if _, cd := m.centres.Dims(); cd != d {
+		return nil, fmt.Errorf("k-means: got %d features, fitted on %d", d, cd)
+	}
+	km := newLloyd(mat.DenseCopyOf(X), 0)
+	km.C = m.centres
+	km.k, _ = m.centres.Dims()
+	km.labels = make([]int, n)
+	for i := range km.labels {
+		km.labels[i] = -1
+	}
+	km.assign()
+	out := make([]float64, n)
+	for i, l := range km.labels {
+		out[i] = float64(l)
+	}
+	return out, nil
+}
+
+// Centres are the fitted cluster centres (k × features).
+func (m *KMeans) Centres() *mat.Dense { return m.centres }
+
+// lloyd is one k-means run's state.
+type lloyd struct {
+	X      *mat.Dense
+	n, d   int
+	k      int
+	C      *mat.Dense // k × d centres
+	xx     []float64  // ‖x_i‖²
+	labels []int
+	obj    float64
+	dist   []float64 // block × k scratch
+}
+
+const kmBlock = 4096
+
+func newLloyd(X *mat.Dense, k int) *lloyd {
+	n, d := X.Dims()
+	l := &lloyd{X: X, n: n, d: d, k: k, xx: make([]float64, n), labels: make([]int, n)}
+	if k > 0 {
+		l.C = mat.NewDense(k, d, nil)
+	}
+	for i := range n {
+		row := X.RawRowView(i)[:d]
+		s := 0.0
+		for _, v := range row {
+			s += v * v
+		}
+		l.xx[i] = s
+	}
+	return l
+}
+
+// assign moves every row to its nearest centre (a tie keeps the row where
+// it was) and returns how many moved; obj becomes the objective.
+func (l *lloyd) assign() int {
+	k, d := l.k, l.d
+	cc := make([]float64, k)
+	for c := range k {
+		row := l.C.RawRowView(c)
+		s := 0.0
+		for _, v := range row {
+			s += v * v
+		}
+		cc[c] = s
+	}
+	if cap(l.dist) < kmBlock*k {
+		l.dist = make([]float64, kmBlock*k)
+	}
+	Xr, Cr := l.X.RawMatrix(), l.C.RawMatrix()
+	changed := 0
+	l.obj = 0
+	for i0 := 0; i0 < l.n; i0 += kmBlock {
+		b := min(kmBlock, l.n-i0)
+		D := blas64.General{Rows: b, Cols: k, Stride: k, Data: l.dist[:b*k]}
+		A := blas64.General{Rows: b, Cols: d, Stride: Xr.Stride, Data: Xr.Data[i0*Xr.Stride:]}
+		blas64.Gemm(blas.NoTrans, blas.Trans, -2, A, Cr, 0, D)
+		for r := range b {
+			i := i0 + r
+			row := D.Data[r*k : (r+1)*k]
+			prev := l.labels[i]
+			best, bd := prev, math.Inf(1)
+			if prev >= 0 {
+				bd = row[prev] + cc[prev]
+			}
+			// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
+			// a row moves only to a centre nearer by more than that, or
+			// it could flip between two equally near ones for ever.
+			slack := 1e-12 * (l.xx[i] + 1)
+			for c, v := range row {
+				if v+cc[c] < bd-slack {
+					best, bd = c, v+cc[c]
+				}
+			}
+			if best != prev {
+				changed++
+				l.labels[i] = best
+			}
+			l.obj += max(bd+l.xx[i], 0)
+		}
+	}
+	return changed
+}
+
+// update moves each centre to its rows' mean; an empty cluster takes the
+// row farthest from its centre (so k clusters stay k).
+func (l *lloyd) update(r *rand.Rand) {
+	k, d := l.k, l.d
+	sums := make([]float64, k*d)
+	counts := make([]int, k)
+	for i, c := range l.labels {
+		row := l.X.RawRowView(i)[:d]
+		s := sums[c*d : (c+1)*d]
+		for j, v := range row {
+			s[j] += v
+		}
+		counts[c]++
+	}
+	for c := range k {
+		if counts[c] == 0 {
+			far := r.IntN(l.n)
+			l.C.SetRow(c, l.X.RawRowView(far)[:d])
+			continue
+		}
+		row := l.C.RawRowView(c)
+		for j := range row {
+			row[j] = sums[c*d+j] / float64(counts[c])
+		}
+	}
+}
+
+// forgy takes k distinct random rows as centres.
+func (l *lloyd) forgy(r *rand.Rand) {
+	perm := r.Perm(l.n)[:l.k]
+	for c, i := range perm {
+		l.C.SetRow(c, l.X.RawRowView(i)[:l.d])
+	}
+	l.resetLabels()
+}
+
+// partition gives every row a random cluster and starts from their means.
+func (l *lloyd) partition(r *rand.Rand) {
+	for i := range l.labels {
+		l.labels[i] = r.IntN(l.k)
+	}
+	l.update(r)
+	l.resetLabels()
+}
+
+// plusPlus is k-means++: each next centre drawn with probability
+// proportional to the squared distance to the nearest centre so far; as
+// scikit-learn does, 2 + ln k candidates are drawn at each step and the
+// one that lowers the objective most is kept ("greedy" k-means++). The
+// candidates' distances to every row come from one blocked matrix product.
+func (l *lloyd) plusPlus(r *rand.Rand) {
+	n, d := l.n, l.d
+	trials := 2 + int(math.Log(float64(l.k)))
+	first := r.IntN(n)
+	l.C.SetRow(0, l.X.RawRowView(first)[:d])
+	near := make([]float64, n)
+	for i := range near {
+		near[i] = sqDist(l.X.RawRowView(i)[:d], l.C.RawRowView(0))
+	}
+	cand := mat.NewDense(trials, d, nil)
+	picks := make([]int, trials)
+	dists := make([]float64, n*trials) // row i, candidate t
+	pots := make([]float64, trials)
+	Xr := l.X.RawMatrix()
+	for c := 1; c < l.k; c++ {
+		total := 0.0
+		for _, v := range near {
+			total += v
+		}
+		for t := range trials {
+			pick := r.IntN(n)
+			if total > 0 {
+				u := r.Float64() * total
+				for i, v := range near {
+					u -= v
+					if u < 0 {
+						pick = i
+						break
+					}
+				}
+			}
+			picks[t] = pick
+			cand.SetRow(t, l.X.RawRowView(pick)[:d])
+		}
+		D := blas64.General{Rows: n, Cols: trials, Stride: trials, Data: dists}
+		blas64.Gemm(blas.NoTrans, blas.Trans, -2, blas64.General{Rows: n, Cols: d, Stride: Xr.Stride, Data: Xr.Data}, cand.RawMatrix(), 0, D)
+		clear(pots)
+		for i := range n {
+			row := dists[i*trials : (i+1)*trials]
+			for t, v := range row {
+				v = min(near[i], max(v+l.xx[i]+l.xx[picks[t]], 0))
+				row[t] = v
+				pots[t] += v
+			}
+		}
+		best := 0
+		for t, p := range pots {
+			if p < pots[best] {
+				best = t
+			}
+		}
+		l.C.SetRow(c, l.X.RawRowView(picks[best])[:d])
+		for i := range near {
+			near[i] = dists[i*trials+best]
+		}
+	}
+	l.resetLabels()
+}
+
+func (l *lloyd) resetLabels() {
+	for i := range l.labels {
+		l.labels[i] = -1
+	}
+}
+
+func sqDist(a, b []float64) float64 {
+	s := 0.0
+	for j, v := range a {
+		e := v - b[j]
+		s += e * e
+	}
+	return s
+}
+
+func finite(X *mat.Dense, names []string) error {
+	n, d := X.Dims()
+	for i := range n {
+		for j, v := range X.RawRowView(i)[:d] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				name := fmt.Sprint(j + 1)
+				if j < len(names) {
+					name = fmt.Sprintf("%q", names[j])
+				}
+				return fmt.Errorf("row %d, feature %s is %v (impute or drop it first)", i+1, name, v)
+			}
+		}
+	}
+	return nil
+}

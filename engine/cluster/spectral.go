@@ -1,0 +1,466 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// Similarity graphs and Laplacians.
+const (
+	GraphKNN      = "knn"
+	GraphGaussian = "gaussian"
+	GraphEpsilon  = "epsilon"
+
+	LaplacianNormalized   = "normalized"
+	LaplacianUnnormalized = "unnormalized"
+)
+
+// MaxSpectralRows bounds spectral clustering: its graph is a dense n × n
+// matrix (512 MiB at this many rows).
+const MaxSpectralRows = 8192
+
+// denseEigenRows is the most rows whose Laplacian is decomposed whole; above
+// it a Lanczos iteration finds the few eigenvectors needed.
+const denseEigenRows = 600
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:    "spectral",
+		Title:   "spectral clustering",
+		Family:  family,
+		Summary: "cut a similarity graph: the Fiedler vector and a sweep cut for 2 clusters, k eigenvectors and k-means for more",
+		Notes:   "bonus lecture: graph Laplacians, the Fiedler vector, sweep cuts, normalised cut (seed 000); §15 spectral clustering (seed 004)",
+		Tasks:   []engine.Task{datasets.Clustering},
+		Unit:    "step",
+		Loss:    "cut (k=2) or k-means objective in the embedding",
+		Params: []engine.Param{
+			kParam(),
+			{Name: "graph", Kind: engine.Choice, Default: GraphKNN, Choices: []string{GraphKNN, GraphGaussian, GraphEpsilon},
+				Help: "similarity: each row joined to its nearest neighbours (symmetrised), a Gaussian kernel exp(-gamma·d²) between all rows, or an edge when d <= radius"},
+			{Name: "neighbors", Kind: engine.Int, Default: 10, Min: 1, Max: 1000,
+				When: &engine.Applies{Param: "graph", In: []string{GraphKNN}}, Help: "neighbours each row is joined to"},
+			{Name: "gamma", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true,
+				When: &engine.Applies{Param: "graph", In: []string{GraphGaussian}}, Help: "width of the Gaussian kernel: larger is more local"},
+			{Name: "radius", Kind: engine.Float, Default: 1.0, Min: 1e-9, Max: 1e9, Log: true,
+				When: &engine.Applies{Param: "graph", In: []string{GraphEpsilon}}, Help: "largest distance joined by an edge"},
+			{Name: "laplacian", Kind: engine.Choice, Default: LaplacianNormalized, Choices: []string{LaplacianNormalized, LaplacianUnnormalized},
+				Help: "normalized: I − D^-½WD^-½ (normalised cut, Ng–Jordan–Weiss); unnormalized: D − W (ratio cut)"},
+		},
+		Bench: []engine.BenchCase{{Name: "spectral", Data: "blobs_2k_10", Task: datasets.Clustering,
+			Params: map[string]string{"k": "4", "graph": GraphGaussian, "gamma": "1"}}},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &Spectral{K: v.Int("k"), Graph: v.String("graph"), Neighbors: v.Int("neighbors"),
+				Gamma: v.Float("gamma"), Radius: v.Float("radius"), Laplacian: v.String("laplacian")}, nil
+		},
+	})
+}
+
+// Spectral clusters the rows of a similarity graph by the eigenvectors of
+// its Laplacian: for two clusters the Fiedler vector (the second smallest)
+// ordered and cut where the normalised (or ratio) cut is least; for k
+// clusters the first k eigenvectors, each row's entries normalised (the
+// normalised version), clustered by k-means.
+type Spectral struct {
+	K         int
+	Graph     string
+	Neighbors int
+	Gamma     float64
+	Radius    float64
+	Laplacian string
+
+	labels []int
+	fitted bool
+}
+
+// TrainingLabels implements engine.Labeler.
+func (s *Spectral) TrainingLabels() []int { return s.labels }
+
+// Fit implements engine.Model.
+func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	s.fitted = false
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	if t.X == nil {
+		return fmt.Errorf("spectral clustering: no rows")
+	}
+	n, _ := t.X.Dims()
+	if err := finite(t.X, t.Features); err != nil {
+		return fmt.Errorf("spectral clustering: %w", err)
+	}
+	if n > MaxSpectralRows {
+		return fmt.Errorf("spectral clustering builds an n x n graph: %d rows would need %.1f GiB; the limit is %d rows (sample the data)",
+			n, float64(n)*float64(n)*8/(1<<30), MaxSpectralRows)
+	}
+	k, err := clusters(s.K, t, n)
+	if err != nil {
+		return fmt.Errorf("spectral clustering: %w", err)
+	}
+	W, err := s.graph(t.X)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	normalized := s.Laplacian != LaplacianUnnormalized
+	deg := make([]float64, n)
+	for i := range n {
+		deg[i] = floats.Sum(W.RawRowView(i))
+	}
+	for i, v := range deg {
+		if v == 0 {
+			return fmt.Errorf("spectral clustering: row %d has no neighbour in the graph (an isolated point); widen the graph (neighbors, gamma or radius)", i+1)
+		}
+	}
+	vecs, err := smallestEigenvectors(W, deg, normalized, max(k, 2), t.Seed)
+	if err != nil {
+		return err
+	}
+	step := 1
+	if err := rec.Step(engine.Step{Step: step, TrainLoss: 0, Extra: map[string]float64{"edges": edges(W)}}); err != nil {
+		return err
+	}
+	if k == 2 {
+		// The Fiedler vector (for the normalised Laplacian, D^-½ times its
+		// eigenvector: the random-walk one), ordered, cut at the best prefix.
+		f := mat.Col(nil, 1, vecs)
+		if normalized {
+			for i := range f {
+				f[i] /= math.Sqrt(deg[i])
+			}
+		}
+		labels, cut := sweepCut(W, deg, f, normalized)
+		s.labels, s.fitted = labels, true
+		step++
+		if err := rec.Step(engine.Step{Step: step, TrainLoss: cut}); err != nil {
+			s.fitted = false
+			return err
+		}
+		return ctx.Err()
+	}
+	// k eigenvectors as coordinates; rows normalised (Ng–Jordan–Weiss).
+	E := mat.DenseCopyOf(vecs.Slice(0, n, 0, k))
+	if normalized {
+		for i := range n {
+			row := E.RawRowView(i)
+			if nrm := floats.Norm(row, 2); nrm > 0 {
+				floats.Scale(1/nrm, row)
+			}
+		}
+	}
+	km := &KMeans{K: k, Restarts: 10}
+	inner := engine.Train{X: E, Seed: t.Seed}
+	kr := &stepsOf{rec: rec, base: step}
+	if err := km.Fit(ctx, inner, kr); err != nil {
+		return err
+	}
+	s.labels, s.fitted = km.TrainingLabels(), true
+	return ctx.Err()
+}
+
+// stepsOf passes an inner fit's steps on, numbered after the outer ones.
+type stepsOf struct {
+	rec  engine.Recorder
+	base int
+}
+
+func (r *stepsOf) Step(st engine.Step) error {
+	st.Step += r.base
+	st.Total = 0
+	return r.rec.Step(st)
+}
+
+func edges(W *mat.Dense) float64 {
+	n, _ := W.Dims()
+	e := 0
+	for i := range n {
+		for _, v := range W.RawRowView(i)[i+1:] {
+			if v > 0 {
+				e++
+			}
+		}
+	}
+	return float64(e)
+}
+
+// graph builds the similarity matrix (zero diagonal).
+func (s *Spectral) graph(X *mat.Dense) (*mat.Dense, error) {
+	n, d := X.Dims()
+	D2 := mat.NewDense(n, n, nil)
+	for i := range n {
+		xi := X.RawRowView(i)[:d]
+		for j := i + 1; j < n; j++ {
+			v := sqDist(xi, X.RawRowView(j)[:d])
+			D2.Set(i, j, v)
+			D2.Set(j, i, v)
+		}
+	}
+	W := mat.NewDense(n, n, nil)
+	switch s.Graph {
+	case GraphGaussian:
+		g := s.Gamma
+		if g <= 0 {
+			g = 1
+		}
+		for i := range n {
+			for j := range n {
+				if i != j {
+					W.Set(i, j, math.Exp(-g*D2.At(i, j)))
+				}
+			}
+		}
+	case GraphEpsilon:
+		r2 := s.Radius * s.Radius
+		for i := range n {
+			for j := range n {
+				if i != j && D2.At(i, j) <= r2 {
+					W.Set(i, j, 1)
+				}
+			}
+		}
+	case GraphKNN, "":
+		nb := s.Neighbors
+		if nb <= 0 {
+			nb = 10
+		}
+		nb = min(nb, n-1)
+		idx := make([]int, n)
+		for i := range n {
+			row := D2.RawRowView(i)
+			for j := range idx {
+				idx[j] = j
+			}
+			sort.Slice(idx, func(a, b int) bool {
+				if row[idx[a]] != row[idx[b]] {
+					return row[idx[a]] < row[idx[b]]
+				}
+				return idx[a] < idx[b]
+			})
+			taken := 0
+			for _, j := range idx {
+				if j == i {
+					continue
+				}
+				W.Set(i, j, 1)
+				W.Set(j, i, 1)
+				if taken++; taken == nb {
+					break
+				}
+			}
+		}
+	default:
+		return nil, fmt.Errorf("parameter graph: %q is not one of knn, gaussian, epsilon", s.Graph)
+	}
+	return W, nil
+}
+
+// Laplacian is D − W, or I − D^-½ W D^-½ when normalized.
+func Laplacian(W *mat.Dense, normalized bool) *mat.Dense {
+	n, _ := W.Dims()
+	deg := make([]float64, n)
+	for i := range n {
+		deg[i] = floats.Sum(W.RawRowView(i))
+	}
+	L := mat.NewDense(n, n, nil)
+	for i := range n {
+		for j := range n {
+			w := W.At(i, j)
+			switch {
+			case normalized && i == j:
+				L.Set(i, j, 1-w/deg[i])
+			case normalized:
+				L.Set(i, j, -w/math.Sqrt(deg[i]*deg[j]))
+			case i == j:
+				L.Set(i, j, deg[i]-w)
+			default:
+				L.Set(i, j, -w)
+			}
+		}
+	}
+	return L
+}
+
+// smallestEigenvectors returns the eigenvectors of the k smallest
+// eigenvalues of the Laplacian (n × k, smallest first). They are found as
+// the largest of M = D^-½WD^-½ (normalized) or cI − L (c above L's
+// largest eigenvalue): whole for small graphs, by Lanczos iterations with
+// full reorthogonalisation for large ones.
+func smallestEigenvectors(W *mat.Dense, deg []float64, normalized bool, k int, seed uint64) (*mat.Dense, error) {
+	n, _ := W.Dims()
+	M := mat.NewDense(n, n, nil)
+	c := 0.0
+	if !normalized {
+		c = 2 * slices.Max(deg) // Gershgorin: L's eigenvalues are at most 2·max degree
+	}
+	for i := range n {
+		for j := range n {
+			w := W.At(i, j)
+			if normalized {
+				M.Set(i, j, w/math.Sqrt(deg[i]*deg[j]))
+			} else {
+				v := w
+				if i == j {
+					v = c - deg[i] + w
+				}
+				M.Set(i, j, v)
+			}
+		}
+	}
+	if n <= denseEigenRows {
+		var eig mat.EigenSym
+		if !eig.Factorize(mat.NewSymDense(n, M.RawMatrix().Data), true) {
+			return nil, fmt.Errorf("spectral clustering: the eigendecomposition did not converge")
+		}
+		var V mat.Dense
+		eig.VectorsTo(&V)
+		out := mat.NewDense(n, k, nil)
+		for c := range k {
+			out.SetCol(c, mat.Col(nil, n-1-c, &V)) // largest of M first
+		}
+		return out, nil
+	}
+	return lanczosTop(M, k, seed)
+}
+
+// lanczosTop finds the eigenvectors of the k largest eigenvalues of the
+// symmetric M by the Lanczos iteration with full reorthogonalisation,
+// growing the Krylov space until every Ritz pair's residual is small.
+func lanczosTop(M *mat.Dense, k int, seed uint64) (*mat.Dense, error) {
+	n, _ := M.Dims()
+	r := rand.New(rand.NewPCG(seed, 0x4cf5ad432745937f))
+	for m := min(n, max(4*k, 60)); ; m = min(n, 2*m) {
+		Q := mat.NewDense(m, n, nil) // rows are the Lanczos vectors
+		alpha, beta := make([]float64, m), make([]float64, m)
+		q := Q.RawRowView(0)
+		for i := range q {
+			q[i] = r.NormFloat64()
+		}
+		floats.Scale(1/floats.Norm(q, 2), q)
+		w := make([]float64, n)
+		steps := m
+		for j := range m {
+			qj := Q.RawRowView(j)
+			wv := mat.NewVecDense(n, w)
+			wv.MulVec(M, mat.NewVecDense(n, qj))
+			alpha[j] = floats.Dot(w, qj)
+			// Full reorthogonalisation, twice (Kahan's "twice is enough").
+			for range 2 {
+				for i := 0; i <= j; i++ {
+					qi := Q.RawRowView(i)
+					floats.AddScaled(w, -floats.Dot(w, qi), qi)
+				}
+			}
+			if j == m-1 {
+				break
+			}
+			beta[j] = floats.Norm(w, 2)
+			if beta[j] < 1e-12 {
+				steps = j + 1 // an invariant subspace: exact
+				break
+			}
+			next := Q.RawRowView(j + 1)
+			for i := range next {
+				next[i] = w[i] / beta[j]
+			}
+		}
+		T := mat.NewSymDense(steps, nil)
+		for i := range steps {
+			T.SetSym(i, i, alpha[i])
+			if i+1 < steps {
+				T.SetSym(i, i+1, beta[i])
+			}
+		}
+		var eig mat.EigenSym
+		if !eig.Factorize(T, true) {
+			return nil, fmt.Errorf("spectral clustering: the Lanczos eigenproblem did not converge")
+		}
+		var S mat.Dense
+		eig.VectorsTo(&S)
+		vals := eig.Values(nil)
+		out := mat.NewDense(n, k, nil)
+		good := true
+		y := make([]float64, n)
+		My := make([]float64, n)
+		for c := range min(k, steps) {
+			col := steps - 1 - c
+			for i := range y {
+				y[i] = 0
+			}
+			for j := range steps {
+				floats.AddScaled(y, S.At(j, col), Q.RawRowView(j)[:n])
+			}
+			mat.NewVecDense(n, My).MulVec(M, mat.NewVecDense(n, y))
+			floats.AddScaled(My, -vals[col], y)
+			if floats.Norm(My, 2) > lanczosTol*max(1, math.Abs(vals[0]), math.Abs(vals[steps-1])) {
+				good = false
+			}
+			out.SetCol(c, y)
+		}
+		if good || m >= n || steps < m {
+			return out, nil
+		}
+	}
+}
+
+// sweepCut orders the rows by f and cuts the order where the normalised
+// cut cut(S)·(1/vol S + 1/vol S̄) (ratio cut: 1/|S| + 1/|S̄|) is least.
+func sweepCut(W *mat.Dense, deg, f []float64, normalized bool) ([]int, float64) {
+	n := len(f)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return f[order[a]] < f[order[b]] })
+	total := floats.Sum(deg)
+	in := make([]bool, n)
+	cut, vol := 0.0, 0.0
+	best, bestAt := math.Inf(1), 1
+	for p := 0; p < n-1; p++ {
+		v := order[p]
+		// Adding v: its edges to the rest join the cut, those to S leave it.
+		toS := 0.0
+		row := W.RawRowView(v)
+		for u, w := range row {
+			if in[u] {
+				toS += w
+			}
+		}
+		cut += deg[v] - 2*toS
+		in[v] = true
+		vol += deg[v]
+		var score float64
+		if normalized {
+			score = cut * (1/vol + 1/(total-vol))
+		} else {
+			score = cut * (1/float64(p+1) + 1/float64(n-p-1))
+		}
+		if score < best {
+			best, bestAt = score, p+1
+		}
+	}
+	labels := make([]int, n)
+	for _, v := range order[bestAt:] {
+		labels[v] = 1
+	}
+	if labels[0] == 1 { // number the clusters by their first row
+		for i := range labels {
+			labels[i] = 1 - labels[i]
+		}
+	}
+	return labels, best
+}
+
+// lanczosTol is the residual ‖My − θy‖ (relative to M's scale) a Ritz pair
+// must reach: far below what moves a row between clusters.
+const lanczosTol = 1e-5

@@ -1,0 +1,405 @@
+// Package decomp holds tealab's reductions: principal component analysis,
+// truncated SVD (latent factors of uncentred data) and random projection
+// (lecture notes seed 000 §20-§22; seed 001 unsupervised learning, PCA).
+//
+// Each fits one Step whose training loss is the mean squared
+// reconstruction error per row (what the kept directions miss), offers its
+// components (loadings and the variance each explains) and transforms rows
+// into the kept dimensions.
+package decomp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+const family = "dimensionality reduction"
+
+func init() {
+	engine.Register(engine.Spec{
+		Name:    "pca",
+		Title:   "principal component analysis",
+		Family:  family,
+		Summary: "the directions of greatest variance: scree, loadings, and the data projected onto them",
+		Notes:   "§20-§21 PCA via the SVD / eigendecomposition of the covariance (seed 000); PCA (seed 001)",
+		Tasks:   []engine.Task{datasets.Reduction},
+		Unit:    "fit",
+		Loss:    "reconstruction error",
+		Params: []engine.Param{
+			{Name: "k", Kind: engine.Int, Default: 0, Min: 0, Max: 1e5,
+				Help: "components kept (0: as many as variance asks)"},
+			{Name: "variance", Kind: engine.Float, Default: 1.0, Min: 0.01, Max: 1,
+				Help: "with k=0, the fewest components whose explained variance reaches this share (1: all)"},
+			{Name: "scale", Kind: engine.Bool, Default: false,
+				Help: "divide each feature by its standard deviation first (PCA of the correlations), for features in different units"},
+		},
+		Bench: []engine.BenchCase{{Name: "pca", Data: "dense_20k_100", Task: datasets.Reduction, Params: map[string]string{"k": "10"}}},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &PCA{K: v.Int("k"), Variance: v.Float("variance"), Scale: v.Bool("scale")}, nil
+		},
+	})
+	engine.Register(engine.Spec{
+		Name:    "svd",
+		Title:   "truncated SVD (latent factors)",
+		Family:  family,
+		Summary: "the best rank-k fit of the uncentred data: latent factors, as in latent semantic indexing",
+		Notes:   "§20-§22 the SVD, low-rank approximation and latent factors (seed 000)",
+		Tasks:   []engine.Task{datasets.Reduction},
+		Unit:    "fit",
+		Loss:    "reconstruction error",
+		Params: []engine.Param{
+			{Name: "k", Kind: engine.Int, Default: 2, Min: 1, Max: 1e5, Help: "factors kept"},
+		},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &PCA{K: v.Int("k"), Uncentred: true}, nil
+		},
+	})
+	engine.Register(engine.Spec{
+		Name:    "randproj",
+		Title:   "random projection",
+		Family:  family,
+		Summary: "project onto k random directions: distances kept within 1±ε with high probability (Johnson–Lindenstrauss)",
+		Notes:   "§22 random projection, k = ⌈2 ln(1/δ)/(ε²/2 − ε³/3)⌉ (seed 000)",
+		Tasks:   []engine.Task{datasets.Reduction},
+		Unit:    "fit",
+		Loss:    "mean distortion of squared distances",
+		Params: []engine.Param{
+			{Name: "k", Kind: engine.Int, Default: 0, Min: 0, Max: 1e5,
+				Help: "dimensions (0: the Johnson–Lindenstrauss k for eps and delta)"},
+			{Name: "eps", Kind: engine.Float, Default: 0.5, Min: 0.01, Max: 0.99, Help: "ε: the distortion allowed"},
+			{Name: "delta", Kind: engine.Float, Default: 0.05, Min: 1e-12, Max: 0.5, Help: "δ: the chance of a larger one, per pair"},
+		},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &RandomProjection{K: v.Int("k"), Eps: v.Float("eps"), Delta: v.Float("delta")}, nil
+		},
+	})
+}
+
+// PCA centres the rows (unless Uncentred: truncated SVD), optionally
+// scales each feature to unit variance, and keeps the top eigenvectors of
+// the d × d covariance (the squared singular values of the centred data
+// over n − 1, as scikit-learn): one pass to form X'X, one symmetric
+// eigendecomposition, however many rows.
+type PCA struct {
+	K         int
+	Variance  float64 // with K = 0: the share of variance to reach (0 or 1: every component)
+	Scale     bool
+	Uncentred bool
+
+	mean, scale []float64
+	comps       *engine.Components
+	fitted      bool
+	recon       float64
+}
+
+// Fit implements engine.Model.
+func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	m.fitted = false
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	if t.X == nil {
+		return fmt.Errorf("pca: no rows")
+	}
+	n, d := t.X.Dims()
+	if n < 2 {
+		return fmt.Errorf("pca: %d rows; a covariance needs at least 2", n)
+	}
+	if err := finite(t.X, t.Features); err != nil {
+		return err
+	}
+	m.mean, m.scale = make([]float64, d), make([]float64, d)
+	for j := range d {
+		m.scale[j] = 1
+	}
+	if !m.Uncentred {
+		for i := range n {
+			for j, v := range t.X.RawRowView(i)[:d] {
+				m.mean[j] += v
+			}
+		}
+		for j := range m.mean {
+			m.mean[j] /= float64(n)
+		}
+	}
+	Z := mat.NewDense(n, d, nil)
+	for i := range n {
+		row := Z.RawRowView(i)
+		for j, v := range t.X.RawRowView(i)[:d] {
+			row[j] = v - m.mean[j]
+		}
+	}
+	if m.Scale {
+		for j := range d {
+			ss := 0.0
+			for i := range n {
+				v := Z.At(i, j)
+				ss += v * v
+			}
+			if sd := math.Sqrt(ss / float64(n-1)); sd > 0 {
+				m.scale[j] = sd
+				for i := range n {
+					Z.Set(i, j, Z.At(i, j)/sd)
+				}
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var C mat.SymDense
+	C.SymOuterK(1/float64(n-1), Z.T())
+	var eig mat.EigenSym
+	if !eig.Factorize(&C, true) {
+		return fmt.Errorf("pca: the eigendecomposition of the covariance did not converge")
+	}
+	vals := eig.Values(nil) // ascending
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	total := 0.0
+	for _, v := range vals {
+		total += max(v, 0)
+	}
+	order := make([]int, d)
+	for i := range order {
+		order[i] = d - 1 - i // largest first
+	}
+	k := m.K
+	if k == 0 {
+		k = d
+		if m.Variance > 0 && m.Variance < 1 && total > 0 {
+			cum := 0.0
+			for c, i := range order {
+				cum += max(vals[i], 0) / total
+				if cum >= m.Variance-1e-12 {
+					k = c + 1
+					break
+				}
+			}
+		}
+	}
+	if k > d {
+		return fmt.Errorf("parameter k: %d components asked of %d features", k, d)
+	}
+	comps := &engine.Components{Features: slices.Clone(t.Features), Vectors: mat.NewDense(k, d, nil),
+		Variance: make([]float64, k), Ratio: make([]float64, k)}
+	kept := 0.0
+	for c := range k {
+		i := order[c]
+		v := mat.Col(nil, i, &vecs)
+		// A sign convention, so that the same data give the same loadings:
+		// the largest loading is positive.
+		big := 0
+		for j := range v {
+			if math.Abs(v[j]) > math.Abs(v[big]) {
+				big = j
+			}
+		}
+		if v[big] < 0 {
+			for j := range v {
+				v[j] = -v[j]
+			}
+		}
+		comps.Vectors.SetRow(c, v)
+		comps.Variance[c] = max(vals[i], 0)
+		if total > 0 {
+			comps.Ratio[c] = comps.Variance[c] / total
+		}
+		comps.Names = append(comps.Names, fmt.Sprintf("%s%d", m.prefix(), c+1))
+		kept += comps.Variance[c]
+	}
+	m.comps, m.fitted = comps, true
+	// What the kept directions miss, per row: the variance left over.
+	m.recon = max(total-kept, 0) * float64(n-1) / float64(n)
+	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: m.recon,
+		Extra: map[string]float64{"components": float64(k)}}); err != nil {
+		m.fitted = false
+		return err
+	}
+	return ctx.Err()
+}
+
+func (m *PCA) prefix() string {
+	if m.Uncentred {
+		return "F"
+	}
+	return "PC"
+}
+
+// Components implements engine.Componenter.
+func (m *PCA) Components() *engine.Components {
+	if !m.fitted {
+		return nil
+	}
+	return m.comps
+}
+
+// Transform implements engine.Transformer: rows centred (and scaled) as in
+// training, onto the kept directions.
+func (m *PCA) Transform(X mat.Matrix) (*mat.Dense, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	n, d := X.Dims()
+	if d != len(m.mean) {
+		return nil, fmt.Errorf("pca: got %d features, fitted on %d", d, len(m.mean))
+	}
+	Z := mat.NewDense(n, d, nil)
+	for i := range n {
+		row := Z.RawRowView(i)
+		for j := range d {
+			row[j] = (X.At(i, j) - m.mean[j]) / m.scale[j]
+		}
+	}
+	k, _ := m.comps.Vectors.Dims()
+	out := mat.NewDense(n, k, nil)
+	out.Mul(Z, m.comps.Vectors.T())
+	return out, nil
+}
+
+func finite(X *mat.Dense, names []string) error {
+	n, d := X.Dims()
+	for i := range n {
+		for j, v := range X.RawRowView(i)[:d] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				name := fmt.Sprint(j + 1)
+				if j < len(names) {
+					name = fmt.Sprintf("%q", names[j])
+				}
+				return fmt.Errorf("row %d, feature %s is %v (impute or drop it first)", i+1, name, v)
+			}
+		}
+	}
+	return nil
+}
+
+// RandomProjection projects rows onto k random directions scaled by √(d/k)
+// (notes §22): Gaussian directions, made orthonormal by Gram–Schmidt (the
+// notes' recipe; with k > d they cannot all be, and are only normalised).
+// With k = 0 it takes the Johnson–Lindenstrauss k = ⌈2 ln(1/δ)/(ε²/2 − ε³/3)⌉.
+// Its training loss is the mean distortion |‖Pa−Pb‖²/‖a−b‖² − 1| it caused
+// on up to 2,000 random pairs of training rows (the worst as an extra).
+type RandomProjection struct {
+	K          int
+	Eps, Delta float64
+
+	P      *mat.Dense // k × d, scaled
+	fitted bool
+}
+
+// JLDimensions is the notes' k for distortion eps with failure chance delta.
+func JLDimensions(eps, delta float64) int {
+	return int(math.Ceil(2 * math.Log(1/delta) / (eps*eps/2 - eps*eps*eps/3)))
+}
+
+// Fit implements engine.Model.
+func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	m.fitted = false
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
+	if t.X == nil {
+		return fmt.Errorf("random projection: no rows")
+	}
+	n, d := t.X.Dims()
+	if err := finite(t.X, t.Features); err != nil {
+		return err
+	}
+	k := m.K
+	if k == 0 {
+		if !(m.Eps > 0 && m.Eps < 1) || !(m.Delta > 0 && m.Delta < 1) {
+			return fmt.Errorf("random projection: eps and delta must be in (0, 1)")
+		}
+		k = JLDimensions(m.Eps, m.Delta)
+	}
+	r := rand.New(rand.NewPCG(t.Seed, 0x94d049bb133111eb))
+	P := mat.NewDense(k, d, nil)
+	for c := range k {
+		row := P.RawRowView(c)
+		for j := range row {
+			row[j] = r.NormFloat64()
+		}
+		if c < d { // Gram–Schmidt against the earlier directions
+			for e := range c {
+				prev := P.RawRowView(e)
+				dot := 0.0
+				for j := range row {
+					dot += row[j] * prev[j]
+				}
+				for j := range row {
+					row[j] -= dot * prev[j]
+				}
+			}
+		}
+		norm := 0.0
+		for _, v := range row {
+			norm += v * v
+		}
+		norm = math.Sqrt(norm)
+		for j := range row {
+			row[j] /= norm
+		}
+	}
+	// Scaled by √(d/k) the squared distances are kept on average.
+	P.Scale(math.Sqrt(float64(d)/float64(k)), P)
+	m.P, m.fitted = P, true
+	// The distortion on up to 2000 random pairs of training rows.
+	Y, _ := m.Transform(t.X)
+	worst, sum, pairs := 0.0, 0.0, 0
+	for range min(2000, n*(n-1)/2) {
+		a, b := r.IntN(n), r.IntN(n)
+		if a == b {
+			continue
+		}
+		orig := sqDist(t.X.RawRowView(a)[:d], t.X.RawRowView(b)[:d])
+		if orig == 0 {
+			continue
+		}
+		ratio := sqDist(Y.RawRowView(a), Y.RawRowView(b)) / orig
+		worst = max(worst, math.Abs(ratio-1))
+		sum += math.Abs(ratio - 1)
+		pairs++
+	}
+	loss := 0.0
+	if pairs > 0 {
+		loss = sum / float64(pairs)
+	}
+	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loss,
+		Extra: map[string]float64{"components": float64(k), "worst_distortion": worst}}); err != nil {
+		m.fitted = false
+		return err
+	}
+	return ctx.Err()
+}
+
+func sqDist(a, b []float64) float64 {
+	s := 0.0
+	for j, v := range a {
+		d := v - b[j]
+		s += d * d
+	}
+	return s
+}
+
+// Transform implements engine.Transformer.
+func (m *RandomProjection) Transform(X mat.Matrix) (*mat.Dense, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	n, d := X.Dims()
+	if _, pd := m.P.Dims(); pd != d {
+		return nil, fmt.Errorf("random projection: got %d features, fitted on %d", d, pd)
+	}
+	k, _ := m.P.Dims()
+	out := mat.NewDense(n, k, nil)
+	out.Mul(X, m.P.T())
+	return out, nil
+}

@@ -1,0 +1,93 @@
+package decomp
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+func train(t testing.TB, name string) engine.Train {
+	t.Helper()
+	tab, err := datasets.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset("", datasets.Reduction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return engine.Train{X: d.X, Features: d.FeatureNames(), Seed: 1}
+}
+
+// PCA's explained variance ratios on iris and wine are scikit-learn 1.2.1's
+// to 1e-9 (engine/cluster/testdata/scipy_ref.py).
+func TestPCAMatchesScikitLearn(t *testing.T) {
+	b, err := os.ReadFile("../cluster/testdata/scipy_ref.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		PCA map[string][]float64 `json:"pca"`
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range ref.PCA {
+		m := &PCA{}
+		tr := train(t, name)
+		if err := m.Fit(context.Background(), tr, nil); err != nil {
+			t.Fatal(err)
+		}
+		got := m.Components().Ratio
+		for i, w := range want {
+			if math.Abs(got[i]-w) > 1e-9 {
+				t.Errorf("%s component %d: %v, scikit-learn %v", name, i+1, got[i], w)
+			}
+		}
+		// Choosing k by a variance threshold keeps the fewest components
+		// that reach it.
+		m = &PCA{Variance: 0.9}
+		m.Fit(context.Background(), tr, nil)
+		cum, k := 0.0, 0
+		for _, w := range want {
+			cum += w
+			k++
+			if cum >= 0.9 {
+				break
+			}
+		}
+		if got := len(m.Components().Ratio); got != k {
+			t.Errorf("%s: %d components for 90%%, want %d", name, got, k)
+		}
+		Z, err := m.Transform(tr.X)
+		if r, c := Z.Dims(); err != nil || r != tr.Rows() || c != k {
+			t.Errorf("%s: transform %dx%d, %v", name, r, c, err)
+		}
+	}
+}
+
+// The notes' Johnson–Lindenstrauss k: ε = 0.5, δ = 0.05 gives
+// ⌈2 ln 20 / (1/8 − 1/24)⌉ = 72; projected distances stay within 1 ± ε.
+func TestRandomProjection(t *testing.T) {
+	if k := JLDimensions(0.5, 0.05); k != 72 {
+		t.Errorf("k = %d, want 72", k)
+	}
+	tr := train(t, "digits")
+	rec := &stepRec{}
+	m := &RandomProjection{K: 40}
+	if err := m.Fit(context.Background(), tr, rec); err != nil {
+		t.Fatal(err)
+	}
+	if w := rec.s[0].Extra["worst_distortion"]; !(w > 0 && w < 0.8) {
+		t.Errorf("worst distortion %v", w)
+	}
+}
+
+type stepRec struct{ s []engine.Step }
+
+func (r *stepRec) Step(s engine.Step) error { r.s = append(r.s, s); return nil }

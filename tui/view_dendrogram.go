@@ -1,0 +1,152 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/cluster"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/numfmt"
+)
+
+func init() {
+	registerView(viewSpec{name: "Dendrogram", order: 35, needs: hasLearned(engine.CapLinkage.Name),
+		make: func(env viewEnv, r *runRecord) resultView {
+			l, _ := eval.LearnedAs[*engine.Linkage](r.Result, engine.CapLinkage.Name)
+			v := &dendrogramView{c: env.c, r: r, l: l,
+				up:   bind("↑", "cut higher (fewer clusters)", "up", "k"),
+				down: bind("↓", "cut lower (more clusters)", "down", "j"),
+				prev: bind("pgup", "scroll", "pgup"), next: bind("pgdn", "scroll", "pgdown")}
+			v.k = 2
+			if labels := r.Result.Predicted; len(labels) > 0 {
+				top := 0.0
+				for _, x := range labels {
+					top = max(top, x)
+				}
+				v.k = int(top) + 1
+			}
+			return v
+		}})
+}
+
+// dendrogramView draws the merge tree with a cut line the arrow keys move:
+// the leaves take their cluster's colour, and the cluster count and the
+// agreement with the known classes follow the cut live.
+type dendrogramView struct {
+	c              *common
+	r              *runRecord
+	l              *engine.Linkage
+	k              int // clusters at the cut
+	off            int // first line shown
+	up, down       key.Binding
+	prev, next     key.Binding
+	w, h           int
+	layoutW, leafN int
+	layout         *cluster.Dendrogram
+}
+
+func (v *dendrogramView) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	switch {
+	case key.Matches(km, v.up):
+		v.k = max(v.k-1, 1)
+	case key.Matches(km, v.down):
+		v.k = min(v.k+1, v.maxK())
+	case key.Matches(km, v.prev):
+		v.off = max(v.off-max(v.h-3, 1), 0)
+	case key.Matches(km, v.next):
+		v.off += max(v.h-3, 1)
+	}
+	return nil
+}
+
+// maxK is the most clusters the drawing can colour: one per drawn leaf.
+func (v *dendrogramView) maxK() int {
+	if v.layout == nil {
+		return v.l.Leaves
+	}
+	return len(v.layout.Leaves)
+}
+
+func (v *dendrogramView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	labelW := 18
+	lw := max(w-labelW-3, 10)
+	leaves := min(v.l.Leaves, 200)
+	if lw != v.layoutW || leaves != v.leafN || v.layout == nil {
+		v.layout = cluster.Layout(v.l, lw, leaves)
+		v.layoutW, v.leafN = lw, leaves
+	}
+	v.k = min(v.k, v.maxK())
+}
+
+func (v *dendrogramView) Keys() []key.Binding { return []key.Binding{v.up, v.down, v.prev, v.next} }
+
+func (v *dendrogramView) View() string {
+	st := v.c.styles
+	if v.layout == nil {
+		v.SetSize(v.w, v.h)
+	}
+	d := v.layout
+	n := v.l.Leaves
+	labels := cluster.CutK(v.l, v.k)
+	// The cut's height: between the last merge applied and the next.
+	applied := n - v.k
+	lo, hi := 0.0, d.Top
+	if applied > 0 {
+		lo = v.l.Merges[applied-1].Height
+	}
+	if applied < len(v.l.Merges) {
+		hi = v.l.Merges[applied].Height
+	}
+	cutH := (lo + hi) / 2
+	head := fmt.Sprintf(" %s linkage · cut at height %s: %s", v.l.Method, numfmt.Sig(cutH, 3), numfmt.Count(v.k, "cluster"))
+	if ds := v.r.Dataset; ds != nil && ds.Classes != nil && len(ds.Y) == n {
+		pred := make([]float64, n)
+		for i, c := range labels {
+			pred[i] = float64(c)
+		}
+		head += fmt.Sprintf(" · ARI %s against %s", numfmt.Score(metrics.AdjustedRand(ds.Y, pred)), ds.Target.Name)
+	}
+	if n > len(d.Leaves) {
+		head += fmt.Sprintf(" · top of %d rows", n)
+	}
+	out := []string{st.Title.Render(clip(head, v.w)), st.Muted.Render(clip(" ↑/↓ move the cut · leaves coloured by cluster · merge height →", v.w))}
+	body := max(v.h-3, 1)
+	v.off = min(v.off, max(len(d.Lines)-body, 0))
+	cutCol := d.Column(cutH, v.layoutW)
+	for i := v.off; i < min(len(d.Lines), v.off+body); i++ {
+		rows := d.Leaves[i]
+		cl := labels[rows[0]]
+		label := leafName(v.r, rows)
+		line := []rune(d.Lines[i])
+		if cutCol < len(line) && line[cutCol] == ' ' {
+			line[cutCol] = '┊'
+		}
+		left := string(line[:min(cutCol, len(line))])
+		right := string(line[min(cutCol, len(line)):])
+		out = append(out, " "+st.ClassStyle(cl).Render(padTo(label, 17))+" "+st.ClassStyle(cl).Render(left)+st.Muted.Render(right))
+	}
+	out = append(out, " "+strings.Repeat(" ", 18)+st.Muted.Render(d.Axis))
+	return strings.Join(out, "\n")
+}
+
+// leafName names a drawn leaf: its row and class, or its size.
+func leafName(r *runRecord, rows []int) string {
+	if len(rows) > 1 {
+		return fmt.Sprintf("(%d rows)", len(rows))
+	}
+	s := fmt.Sprintf("row %d", rows[0]+1)
+	if d := r.Dataset; d != nil && d.Classes != nil && rows[0] < len(d.Y) {
+		s += " " + d.Classes[int(d.Y[rows[0]])]
+	}
+	return s
+}

@@ -14,9 +14,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -212,20 +212,28 @@ type lloyd struct {
 	X      *mat.Dense
 	n, d   int
 	k      int
-	C      *mat.Dense // k × d centres
-	xx     []float64  // ‖x_i‖²
+	C      *mat.Dense  // k × d centres
+	xx     []float64   // ‖x_i‖²
+	xt     [][]float64 // the columns of X, contiguous: distances are axpys over them
 	labels []int
 	obj    float64
-	dist   []float64 // block × k scratch
+	dist   []float64 // k × n scratch: x_i · μ_c
 }
-
-const kmBlock = 4096
 
 func newLloyd(X *mat.Dense, k int) *lloyd {
 	n, d := X.Dims()
-	l := &lloyd{X: X, n: n, d: d, k: k, xx: make([]float64, n), labels: make([]int, n)}
+	l := &lloyd{X: X, n: n, d: d, k: k, xx: make([]float64, n), labels: make([]int, n), xt: make([][]float64, d)}
 	if k > 0 {
 		l.C = mat.NewDense(k, d, nil)
+	}
+	cols := make([]float64, n*d)
+	for j := range d {
+		l.xt[j] = cols[j*n : (j+1)*n : (j+1)*n]
+	}
+	for i := range n {
+		for j, v := range X.RawRowView(i)[:d] {
+			l.xt[j][i] = v
+		}
 	}
 	for i := range n {
 		row := X.RawRowView(i)[:d]
@@ -238,10 +246,21 @@ func newLloyd(X *mat.Dense, k int) *lloyd {
 	return l
 }
 
+// dots sets out[i] = x_i · c for every row, as d long axpys over X's
+// columns (vectorised; a dot product per row is a call per row).
+func (l *lloyd) dots(out, c []float64) {
+	clear(out)
+	for j, v := range c {
+		if v != 0 {
+			floats.AddScaled(out, v, l.xt[j])
+		}
+	}
+}
+
 // assign moves every row to its nearest centre (a tie keeps the row where
 // it was) and returns how many moved; obj becomes the objective.
 func (l *lloyd) assign() int {
-	k, d := l.k, l.d
+	k := l.k
 	cc := make([]float64, k)
 	for c := range k {
 		row := l.C.RawRowView(c)
@@ -251,40 +270,34 @@ func (l *lloyd) assign() int {
 		}
 		cc[c] = s
 	}
-	if cap(l.dist) < kmBlock*k {
-		l.dist = make([]float64, kmBlock*k)
+	if len(l.dist) < k*l.n {
+		l.dist = make([]float64, k*l.n)
 	}
-	Xr, Cr := l.X.RawMatrix(), l.C.RawMatrix()
+	for c := range k {
+		l.dots(l.dist[c*l.n:(c+1)*l.n], l.C.RawRowView(c))
+	}
 	changed := 0
 	l.obj = 0
-	for i0 := 0; i0 < l.n; i0 += kmBlock {
-		b := min(kmBlock, l.n-i0)
-		D := blas64.General{Rows: b, Cols: k, Stride: k, Data: l.dist[:b*k]}
-		A := blas64.General{Rows: b, Cols: d, Stride: Xr.Stride, Data: Xr.Data[i0*Xr.Stride:]}
-		blas64.Gemm(blas.NoTrans, blas.Trans, -2, A, Cr, 0, D)
-		for r := range b {
-			i := i0 + r
-			row := D.Data[r*k : (r+1)*k]
-			prev := l.labels[i]
-			best, bd := prev, math.Inf(1)
-			if prev >= 0 {
-				bd = row[prev] + cc[prev]
-			}
-			// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
-			// a row moves only to a centre nearer by more than that, or
-			// it could flip between two equally near ones for ever.
-			slack := 1e-12 * (l.xx[i] + 1)
-			for c, v := range row {
-				if v+cc[c] < bd-slack {
-					best, bd = c, v+cc[c]
-				}
-			}
-			if best != prev {
-				changed++
-				l.labels[i] = best
-			}
-			l.obj += max(bd+l.xx[i], 0)
+	for i := range l.n {
+		prev := l.labels[i]
+		best, bd := prev, math.Inf(1)
+		if prev >= 0 {
+			bd = cc[prev] - 2*l.dist[prev*l.n+i]
 		}
+		// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
+		// a row moves only to a centre nearer by more than that, or it
+		// could flip between two equally near ones for ever.
+		slack := 1e-12 * (l.xx[i] + 1)
+		for c := range k {
+			if v := cc[c] - 2*l.dist[c*l.n+i]; v < bd-slack {
+				best, bd = c, v
+			}
+		}
+		if best != prev {
+			changed++
+			l.labels[i] = best
+		}
+		l.obj += max(bd+l.xx[i], 0)
 	}
 	return changed
 }
@@ -350,37 +363,33 @@ func (l *lloyd) plusPlus(r *rand.Rand) {
 	}
 	cand := mat.NewDense(trials, d, nil)
 	picks := make([]int, trials)
-	dists := make([]float64, n*trials) // row i, candidate t
+	dists := make([]float64, n*trials) // candidate t, row i
 	pots := make([]float64, trials)
-	Xr := l.X.RawMatrix()
+	cum := make([]float64, n)
 	for c := 1; c < l.k; c++ {
 		total := 0.0
-		for _, v := range near {
+		for i, v := range near {
 			total += v
+			cum[i] = total
 		}
 		for t := range trials {
 			pick := r.IntN(n)
 			if total > 0 {
+				// The first row whose running sum passes u.
 				u := r.Float64() * total
-				for i, v := range near {
-					u -= v
-					if u < 0 {
-						pick = i
-						break
-					}
-				}
+				pick = min(sort.SearchFloat64s(cum, math.Nextafter(u, math.Inf(1))), n-1)
 			}
 			picks[t] = pick
 			cand.SetRow(t, l.X.RawRowView(pick)[:d])
 		}
-		D := blas64.General{Rows: n, Cols: trials, Stride: trials, Data: dists}
-		blas64.Gemm(blas.NoTrans, blas.Trans, -2, blas64.General{Rows: n, Cols: d, Stride: Xr.Stride, Data: Xr.Data}, cand.RawMatrix(), 0, D)
 		clear(pots)
-		for i := range n {
-			row := dists[i*trials : (i+1)*trials]
-			for t, v := range row {
-				v = min(near[i], max(v+l.xx[i]+l.xx[picks[t]], 0))
-				row[t] = v
+		for t := range trials {
+			dt := dists[t*n : (t+1)*n]
+			l.dots(dt, cand.RawRowView(t))
+			xx := l.xx[picks[t]]
+			for i, v := range dt {
+				v = min(near[i], max(l.xx[i]-2*v+xx, 0))
+				dt[i] = v
 				pots[t] += v
 			}
 		}
@@ -391,9 +400,7 @@ func (l *lloyd) plusPlus(r *rand.Rand) {
 			}
 		}
 		l.C.SetRow(c, l.X.RawRowView(picks[best])[:d])
-		for i := range near {
-			near[i] = dists[i*trials+best]
-		}
+		copy(near, dists[best*n:(best+1)*n])
 	}
 	l.resetLabels()
 }

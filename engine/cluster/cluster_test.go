@@ -281,3 +281,84 @@ func TestLanczosMatchesDense(t *testing.T) {
 		}
 	}
 }
+
+// EM's log-likelihood never falls, for every covariance shape, and the
+// full mixture recovers iris' species better than k-means does.
+func TestGMMLikelihoodRises(t *testing.T) {
+	for _, data := range []string{"iris", "wine", "blobs:n=300,seed=3"} {
+		d := table(t, data, "")
+		for _, cov := range []string{CovFull, CovDiagonal, CovSpherical} {
+			rec := &steps{}
+			g := &GMM{K: 3, Covariance: cov, Tol: 1e-10, MaxIter: 200}
+			if err := g.Fit(context.Background(), engine.Train{X: d.X, Seed: 2}, rec); err != nil {
+				t.Fatal(err)
+			}
+			for i := 1; i < len(rec.s); i++ {
+				if rec.s[i].TrainLoss > rec.s[i-1].TrainLoss+1e-9*math.Abs(rec.s[i-1].TrainLoss) {
+					t.Fatalf("%s %s: the negative log-likelihood rose at iteration %d: %v -> %v", data, cov, i+1, rec.s[i-1].TrainLoss, rec.s[i].TrainLoss)
+				}
+			}
+			if data == "iris" && cov == CovFull {
+				labels := make([]float64, len(g.labels))
+				for i, l := range g.labels {
+					labels[i] = float64(l)
+				}
+				if ari := metrics.AdjustedRand(d.Y, labels); ari < 0.85 {
+					t.Errorf("full mixture on iris: ARI %.3f", ari)
+				}
+			}
+		}
+	}
+}
+
+// k-medoids' medoids are training rows, its objective falls within a run,
+// and on iris it finds the species about as k-means does.
+func TestKMedoids(t *testing.T) {
+	d := table(t, "iris", "")
+	for _, metric := range []string{"l2", "l1", "linf"} {
+		rec := &steps{}
+		m := &KMedoids{K: 3, Metric: metric, Restarts: 5}
+		if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < len(rec.s); i++ {
+			if rec.s[i].Extra["run"] == rec.s[i-1].Extra["run"] && rec.s[i].TrainLoss > rec.s[i-1].TrainLoss+1e-12 {
+				t.Fatalf("%s: objective rose: %v -> %v", metric, rec.s[i-1].TrainLoss, rec.s[i].TrainLoss)
+			}
+		}
+		labels, _ := engine.ClusterLabels(m, d.X)
+		if ari := metrics.AdjustedRand(d.Y, labels); ari < 0.6 {
+			t.Errorf("%s: ARI %.3f", metric, ari)
+		}
+	}
+}
+
+// Divisive clustering builds a whole tree whose heights never exceed their
+// parents' (a dendrogram), and cutting it gives k clusters.
+func TestDivisive(t *testing.T) {
+	d := table(t, "iris", "")
+	h := &Hclust{K: 3, Method: Divisive}
+	if err := h.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	l := h.Linkage()
+	if len(l.Merges) != 149 {
+		t.Fatalf("%d merges", len(l.Merges))
+	}
+	height := map[int]float64{}
+	for i, m := range l.Merges {
+		for _, c := range []int{m.A, m.B} {
+			if c >= 150 && height[c] > m.Height {
+				t.Fatalf("merge %d (height %v) holds a higher one (%v)", i, m.Height, height[c])
+			}
+		}
+		height[150+i] = m.Height
+	}
+	distinct := map[int]bool{}
+	for _, c := range h.TrainingLabels() {
+		distinct[c] = true
+	}
+	if len(distinct) != 3 {
+		t.Errorf("%d clusters", len(distinct))
+	}
+}

@@ -18,6 +18,7 @@ const (
 	Complete = "complete"
 	Average  = "average"
 	Centroid = "centroid"
+	Divisive = "divisive" // top down: recursive 2-means
 )
 
 // MaxHclustRows bounds hierarchical clustering: it keeps every pairwise
@@ -36,8 +37,8 @@ func init() {
 		Loss:    "merge height",
 		Params: []engine.Param{
 			kParam(),
-			{Name: "linkage", Kind: engine.Choice, Default: Average, Choices: []string{Single, Complete, Average, Centroid},
-				Help: "distance between clusters: nearest members (single), farthest (complete), mean of all pairs (average), or between centroids (centroid: merge heights can fall, inversions the dendrogram draws)"},
+			{Name: "linkage", Kind: engine.Choice, Default: Average, Choices: []string{Single, Complete, Average, Centroid, Divisive},
+				Help: "distance between clusters: nearest members (single), farthest (complete), mean of all pairs (average), between centroids (centroid: merge heights can fall, inversions the dendrogram draws); or divisive: split top down by 2-means, a node's height its sum of squares"},
 			{Name: "height", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1e300,
 				Help: "cut the tree at this height instead of at k clusters (0: cut at k)"},
 		},
@@ -91,10 +92,15 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if method == "" {
 		method = Average
 	}
-	if !slices.Contains([]string{Single, Complete, Average, Centroid}, method) {
-		return fmt.Errorf("parameter linkage: %q is not one of single, complete, average, centroid", h.Method)
+	if !slices.Contains([]string{Single, Complete, Average, Centroid, Divisive}, method) {
+		return fmt.Errorf("parameter linkage: %q is not one of single, complete, average, centroid, divisive", h.Method)
 	}
-	merges, err := linkage(ctx, t.X, method)
+	var merges []engine.Merge
+	if method == Divisive {
+		merges, err = divisive(ctx, t.X, t.Seed)
+	} else {
+		merges, err = linkage(ctx, t.X, method)
+	}
 	if err != nil {
 		return err
 	}
@@ -416,4 +422,124 @@ func cut(l *engine.Linkage, merges int, h float64) []int {
 		labels[i] = c
 	}
 	return labels
+}
+
+// divisive builds the tree top down (the notes' alternative): split every
+// cluster of two or more rows in two by 2-means (k-means++ start, three
+// restarts), down to single rows. A node's height is its within-cluster sum
+// of squares, which a part never exceeds, so the tree reads as a
+// dendrogram; the merges are listed lowest first.
+func divisive(ctx context.Context, X *mat.Dense, seed uint64) ([]engine.Merge, error) {
+	n, d := X.Dims()
+	type node struct {
+		rows        []int
+		left, right int // node indices; -1 for a leaf
+		height      float64
+	}
+	var nodes []node
+	var split func(rows []int) (int, error)
+	split = func(rows []int) (int, error) {
+		id := len(nodes)
+		nodes = append(nodes, node{rows: rows, left: -1, right: -1})
+		if len(rows) < 2 {
+			return id, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		sub := mat.NewDense(len(rows), d, nil)
+		for r, i := range rows {
+			sub.SetRow(r, X.RawRowView(i)[:d])
+		}
+		var a, b []int
+		if len(rows) == 2 {
+			a, b = rows[:1], rows[1:]
+		} else {
+			km := &KMeans{K: 2, Restarts: 3}
+			if err := km.Fit(ctx, engine.Train{X: sub, Seed: seed + uint64(id)}, nil); err != nil {
+				return 0, err
+			}
+			for r, c := range km.TrainingLabels() {
+				if c == 0 {
+					a = append(a, rows[r])
+				} else {
+					b = append(b, rows[r])
+				}
+			}
+			if len(a) == 0 || len(b) == 0 { // identical rows: peel one off
+				a, b = rows[:1], rows[1:]
+			}
+		}
+		nodes[id].height = sumOfSquares(sub)
+		l, err := split(a)
+		if err != nil {
+			return 0, err
+		}
+		r, err := split(b)
+		if err != nil {
+			return 0, err
+		}
+		nodes[id].left, nodes[id].right = l, r
+		return id, nil
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	if _, err := split(all); err != nil {
+		return nil, err
+	}
+	// Internal nodes lowest first (ties: smaller first, so children come
+	// before parents); leaves are rows.
+	var internal []int
+	for i, nd := range nodes {
+		if nd.left >= 0 {
+			internal = append(internal, i)
+		}
+	}
+	slices.SortStableFunc(internal, func(a, b int) int {
+		if nodes[a].height != nodes[b].height {
+			return cmpFloat(nodes[a].height, nodes[b].height)
+		}
+		return len(nodes[a].rows) - len(nodes[b].rows)
+	})
+	id := make([]int, len(nodes))
+	for i, nd := range nodes {
+		if nd.left < 0 {
+			id[i] = nd.rows[0]
+		}
+	}
+	merges := make([]engine.Merge, 0, n-1)
+	for k, i := range internal {
+		id[i] = n + k
+		a, b := id[nodes[i].left], id[nodes[i].right]
+		merges = append(merges, engine.Merge{A: min(a, b), B: max(a, b), Height: nodes[i].height, Size: len(nodes[i].rows)})
+	}
+	return merges, nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// sumOfSquares is Σ‖x − mean‖² over the rows of X.
+func sumOfSquares(X *mat.Dense) float64 {
+	n, d := X.Dims()
+	mean := make([]float64, d)
+	for i := range n {
+		for j, v := range X.RawRowView(i) {
+			mean[j] += v / float64(n)
+		}
+	}
+	s := 0.0
+	for i := range n {
+		s += sqDist(X.RawRowView(i), mean)
+	}
+	return s
 }

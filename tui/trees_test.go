@@ -106,3 +106,16 @@ func TestDendrogramCutMoves(t *testing.T) {
 	hs.press("pgdown")
 	checkFrame(t, hs.view(), 120, 40)
 }
+
+// A reduction shows its scree and loadings; a clustering its clusters
+// against the known classes.
+func TestUnsupervisedViews(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Task: "reduction", Model: "pca", Train: true}, 120, 40)
+	toTab(t, hs, "Components")
+	mustContain(t, hs.view(), "scree", "PC1", "0.925", "loadings", "petal_length_cm")
+	checkFrame(t, hs.view(), 120, 40)
+	hs = newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 80, 24)
+	toTab(t, hs, "Clusters")
+	mustContain(t, hs.view(), "3 clusters of 150 rows", "setosa", "cluster 1")
+	checkFrame(t, hs.view(), 80, 24)
+}

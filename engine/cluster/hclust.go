@@ -22,8 +22,8 @@ const (
 )
 
 // MaxHclustRows bounds hierarchical clustering: it keeps every pairwise
-// distance, n(n−1)/2 of them (1 GiB at this many rows).
-const MaxHclustRows = 16384
+// distance in an n × n matrix (1 GiB at this many rows).
+const MaxHclustRows = 11585
 
 func init() {
 	engine.Register(engine.Spec{
@@ -81,8 +81,8 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		return fmt.Errorf("hierarchical clustering: %w", err)
 	}
 	if n > MaxHclustRows {
-		return fmt.Errorf("hierarchical clustering keeps all n(n-1)/2 distances: %d rows would need %.1f GiB; the limit is %d rows (sample the data, or use k-means)",
-			n, float64(n)*float64(n-1)/2*8/(1<<30), MaxHclustRows)
+		return fmt.Errorf("hierarchical clustering keeps all n x n distances: %d rows would need %.1f GiB; the limit is %d rows (sample the data, or use k-means)",
+			n, float64(n)*float64(n)*8/(1<<30), MaxHclustRows)
 	}
 	k, err := clusters(h.K, t, n)
 	if err != nil {
@@ -142,40 +142,18 @@ func (h *Hclust) TrainingLabels() []int { return h.labels }
 
 // linkage merges the rows of X until one cluster is left.
 func linkage(ctx context.Context, X *mat.Dense, method string) ([]engine.Merge, error) {
-	n, d := X.Dims()
+	n, _ := X.Dims()
 	if n < 2 {
 		return nil, nil
 	}
 	squared := method == Centroid
-	// Condensed distances: pair (i < j) at idx(i, j).
-	D := make([]float64, n*(n-1)/2)
-	// Row i's pairs (i, j > i) start at start[i] + j.
-	start := make([]int, n)
-	for i := range n {
-		start[i] = n*i - i*(i+1)/2 - i - 1
+	// Every pair both ways, so that a cluster's distances are one row read
+	// in sequence (the Lance–Williams update reads two rows a merge).
+	D := make([]float64, n*n)
+	if err := pairDistances(ctx, X, D, squared); err != nil {
+		return nil, err
 	}
-	idx := func(i, j int) int { return start[i] + j }
-	for i := range n {
-		xi := X.RawRowView(i)[:d]
-		for j := i + 1; j < n; j++ {
-			s := sqDist(xi, X.RawRowView(j)[:d])
-			if !squared {
-				s = math.Sqrt(s)
-			}
-			D[idx(i, j)] = s
-		}
-		if i%512 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	dist := func(i, j int) float64 {
-		if i > j {
-			i, j = j, i
-		}
-		return D[idx(i, j)]
-	}
+	idx := func(i, j int) int { return i*n + j }
 	size := make([]int, n)
 	id := make([]int, n) // the cluster id of each slot (rows, then n+merge)
 	alive := make([]bool, n)
@@ -236,11 +214,12 @@ func linkage(ctx context.Context, X *mat.Dense, method string) ([]engine.Merge, 
 		// Lance–Williams: the merged cluster takes slot b.
 		na, nb := float64(size[a]), float64(size[b])
 		live = slices.DeleteFunc(live, func(x int) bool { return x == a })
+		rowA, rowB := D[a*n:(a+1)*n], D[b*n:(b+1)*n]
 		for _, x := range live {
 			if x == b {
 				continue
 			}
-			dax, dbx := dist(a, x), dist(b, x)
+			dax, dbx := rowA[x], rowB[x]
 			var v float64
 			switch method {
 			case Single:
@@ -252,11 +231,8 @@ func linkage(ctx context.Context, X *mat.Dense, method string) ([]engine.Merge, 
 			case Centroid:
 				v = (na*dax+nb*dbx)/(na+nb) - na*nb*delta/((na+nb)*(na+nb))
 			}
-			if x < b {
-				D[idx(x, b)] = v
-			} else {
-				D[idx(b, x)] = v
-			}
+			rowB[x] = v
+			D[x*n+b] = v
 		}
 		size[b] += size[a]
 		id[b] = n + step
@@ -285,6 +261,30 @@ func linkage(ctx context.Context, X *mat.Dense, method string) ([]engine.Merge, 
 		}
 	}
 	return merges, nil
+}
+
+// pairDistances fills D (n × n) with Euclidean distances, or their
+// squares.
+func pairDistances(ctx context.Context, X *mat.Dense, D []float64, squared bool) error {
+	n, d := X.Dims()
+	put := func(i, j int, s float64) {
+		if !squared {
+			s = math.Sqrt(s)
+		}
+		D[i*n+j], D[j*n+i] = s, s
+	}
+	for i := range n {
+		xi := X.RawRowView(i)[:d]
+		for j := i + 1; j < n; j++ {
+			put(i, j, sqDist(xi, X.RawRowView(j)[:d]))
+		}
+		if i%512 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // indexedHeap is a min-heap of slots keyed by distance, with updates.

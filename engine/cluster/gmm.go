@@ -25,7 +25,7 @@ func init() {
 		Title:   "Gaussian mixture (EM)",
 		Family:  family,
 		Summary: "k Gaussians fitted by expectation–maximisation: soft clusters, with the log-likelihood rising every iteration",
-		Notes:   "EM for Gaussian mixtures (seed 001, unsupervised learning); MLE of Gaussians (seed 000 §7)",
+		Notes:   "unsupervised learning, mixtures fitted by EM (seed 001); §7 maximum likelihood of Gaussians (seed 000)",
 		Tasks:   []engine.Task{datasets.Clustering},
 		Unit:    "iteration",
 		Loss:    "negative log-likelihood per row",

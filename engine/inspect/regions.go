@@ -232,7 +232,13 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", spec.Name, err)
 	}
+	task, _ := spec.RunsOn(d.Task)
+	clustering := task == datasets.Clustering
 	tr := engine.Train{X: fitX, Y: d.Y, Classes: d.Classes, Features: []string{pl.XLabel, pl.YLabel}, Seed: seed}
+	if clustering {
+		// The known classes only score a clustering: never shown to it.
+		tr.Y, tr.Classes, tr.KnownClasses = nil, nil, len(d.Classes)
+	}
 	if err := model.Fit(ctx, tr, engine.ContextRecorder{Ctx: ctx}); err != nil {
 		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
 	}
@@ -246,16 +252,19 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 	}
 	rm = &RegionMap{Plane: pl, Classes: d.Classes, XMin: xmin, XMax: xmax, YMin: ymin, YMax: ymax,
 		Pred: make([]int, n)}
+	if clustering {
+		rm.Classes = nil
+	}
 	// Class codes index the class names and styles: a prediction that is
 	// not one (NaN, fractional, huge) is drawn as unlabelled (-1).
 	limit := len(d.Classes)
-	if d.Classes == nil {
+	if clustering || d.Classes == nil {
 		limit = n // a clustering has at most one cluster per row
 	}
 	for i, p := range pp {
 		rm.Pred[i] = classCode(p, limit)
 	}
-	if d.Y != nil {
+	if d.Y != nil && !clustering { // a cluster is no class: nothing is "misclassified"
 		rm.Truth = make([]int, n)
 		for i, y := range d.Y {
 			rm.Truth[i] = classCode(y, limit)
@@ -318,7 +327,7 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 		}
 		rm.Classes = make([]string, k)
 		for i := range k {
-			rm.Classes[i] = fmt.Sprintf("cluster %d", i)
+			rm.Classes[i] = fmt.Sprintf("cluster %d", i+1)
 		}
 	}
 	if pl.Projected {

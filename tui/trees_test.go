@@ -119,3 +119,26 @@ func TestUnsupervisedViews(t *testing.T) {
 	mustContain(t, hs.view(), "3 clusters of 150 rows", "setosa", "cluster 1")
 	checkFrame(t, hs.view(), 80, 24)
 }
+
+// A clustering's map colours the rows by cluster and calls nothing
+// misclassified: a cluster's number is no class.
+func TestClusterMapNamesClusters(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
+	toTab(t, hs, "Map")
+	hs.runUntil(func() bool { return strings.Contains(hs.view(), "cluster 1") })
+	v := hs.view()
+	mustContain(t, v, "cluster 1", "cluster 3")
+	if strings.Contains(v, "misclassified") || strings.Contains(v, "setosa") {
+		t.Errorf("clusters read as classes:\n%s", v)
+	}
+}
+
+// k-means runs get an elbow plot of the objective against k, computed off
+// the UI goroutine.
+func TestElbowView(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
+	toTab(t, hs, "Elbow")
+	hs.runUntil(func() bool { return strings.Contains(hs.view(), "the run's k = 3") })
+	mustContain(t, hs.view(), "the run's k = 3 (objective", "k-means objective")
+	checkFrame(t, hs.view(), 120, 40)
+}

@@ -435,3 +435,34 @@ func finite(X *mat.Dense, names []string) error {
 	}
 	return nil
 }
+
+// CapCentres offers a k-means fit's centres, one row per cluster, on the
+// features as the model saw them.
+var CapCentres = engine.DefineCapability("centres", "cluster centres", func(m engine.Model) ([][]float64, bool) {
+	k, ok := m.(*KMeans)
+	if !ok || !k.fitted {
+		return nil, false
+	}
+	r, _ := k.centres.Dims()
+	out := make([][]float64, r)
+	for i := range r {
+		out[i] = mat.Row(nil, i, k.centres)
+	}
+	return out, true
+})
+
+// Elbow is the k-means objective (within-cluster sum of squares) for each
+// k from 1 to kmax, the best of restarts runs each: the elbow plot by which
+// a person picks k.
+func Elbow(ctx context.Context, X *mat.Dense, kmax, restarts int, seed uint64) ([]float64, error) {
+	n, _ := X.Dims()
+	out := make([]float64, 0, kmax)
+	for k := 1; k <= min(kmax, n); k++ {
+		m := &KMeans{K: k, Restarts: restarts}
+		if err := m.Fit(ctx, engine.Train{X: X, Seed: seed}, nil); err != nil {
+			return nil, err
+		}
+		out = append(out, m.inertia)
+	}
+	return out, nil
+}

@@ -1,0 +1,113 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine/cluster"
+	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+func init() {
+	registerView(viewSpec{name: "Elbow", order: 36, needs: hasLearned(cluster.CapCentres.Name),
+		make: func(env viewEnv, r *runRecord) resultView {
+			return &elbowView{c: env.c, ctx: env.ctx, r: r, chart: widgets.NewLineChart("within-cluster sum of squares against k", "k", env.c.styles)}
+		}})
+}
+
+// elbowMax is the largest k the elbow plot tries.
+const elbowMax = 10
+
+// elbowMsg: the objectives of k = 1..elbowMax for run, computed off the UI
+// goroutine.
+type elbowMsg struct {
+	run int
+	obj []float64
+	err error
+}
+
+// elbowView plots the k-means objective against k, the run's k marked: the
+// elbow a person reads k from.
+type elbowView struct {
+	c      *common
+	ctx    context.Context
+	r      *runRecord
+	chart  widgets.LineChart
+	obj    []float64
+	err    error
+	cancel context.CancelFunc
+	w, h   int
+}
+
+func (v *elbowView) Init() tea.Cmd {
+	d, res := v.r.Dataset, v.r.Result
+	if d == nil || res == nil || res.Prep == nil {
+		v.err = fmt.Errorf("the run's data are not at hand")
+		return nil
+	}
+	ctx, cancel := context.WithCancel(v.ctx)
+	v.cancel = cancel
+	id, seed := v.r.ID, v.r.Options.Seed
+	prep, X := res.Prep, d.X
+	return func() tea.Msg {
+		Z, err := prep.Apply(X)
+		if err != nil {
+			return elbowMsg{run: id, err: err}
+		}
+		obj, err := cluster.Elbow(ctx, Z, elbowMax, 3, seed)
+		return elbowMsg{run: id, obj: obj, err: err}
+	}
+}
+
+func (v *elbowView) Close() {
+	if v.cancel != nil {
+		v.cancel()
+	}
+}
+
+func (v *elbowView) Update(msg tea.Msg) tea.Cmd {
+	switch m := msg.(type) {
+	case elbowMsg:
+		if m.run == v.r.ID {
+			v.obj, v.err = m.obj, m.err
+			if m.err == nil {
+				v.chart.SetSeries([]string{"k-means objective"}, [][]float64{m.obj})
+			}
+		}
+	case tea.KeyMsg:
+		var cmd tea.Cmd
+		v.chart, cmd = v.chart.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func (v *elbowView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.chart.SetSize(w, max(h-1, 3))
+}
+
+func (v *elbowView) Keys() []key.Binding { return v.chart.KeyMap.ShortHelp() }
+
+func (v *elbowView) View() string {
+	st := v.c.styles
+	switch {
+	case v.err != nil:
+		return st.Muted.Render(" no elbow plot: " + v.err.Error())
+	case v.obj == nil:
+		return st.Muted.Render(fmt.Sprintf(" fitting k-means for k = 1..%d…", elbowMax))
+	}
+	k := 0
+	for _, l := range v.r.Result.Predicted {
+		k = max(k, int(l)+1)
+	}
+	note := fmt.Sprintf(" the run's k = %d", k)
+	if k >= 1 && k <= len(v.obj) {
+		note += fmt.Sprintf(" (objective %s); the bend where adding clusters stops paying is the usual choice", numfmt.Score(v.obj[k-1]))
+	}
+	return st.Accent.Render(clip(note, v.w)) + "\n" + v.chart.View()
+}

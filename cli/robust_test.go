@@ -339,3 +339,31 @@ func TestClusteringDoneWhen(t *testing.T) {
 		t.Errorf("circles: spectral ARI %v, k-means %v", sp, km)
 	}
 }
+
+// --reduce K fits the model on K principal components, says so, and the
+// run's command and recipe keep it.
+func TestReduceFlag(t *testing.T) {
+	out, errOut, status := run(t, "train", "--data", "digits", "--model", "logistic", "--reduce", "20", "--json")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	var r struct {
+		Evaluation string             `json:"evaluation"`
+		Metrics    map[string]float64 `json:"metrics"`
+		Recipe     struct {
+			Reduce  int    `json:"reduce"`
+			Command string `json:"command"`
+		} `json:"recipe"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Evaluation, "features reduced to 20 principal components first") || r.Recipe.Reduce != 20 ||
+		!strings.Contains(r.Recipe.Command, "--reduce 20") || r.Metrics["accuracy"] < 0.85 {
+		t.Errorf("evaluation %q, recipe %+v, accuracy %v", r.Evaluation, r.Recipe, r.Metrics["accuracy"])
+	}
+	_, errOut, status = run(t, "train", "--data", "iris", "--model", "lda", "--reduce", "-1")
+	if status != 2 || !strings.Contains(errOut, "--reduce -1") {
+		t.Errorf("--reduce -1: status %d: %s", status, errOut)
+	}
+}

@@ -26,6 +26,7 @@ type trainFlags struct {
 	folds  int
 	loo    bool
 	seed   uint64
+	reduce int
 }
 
 func (t *trainFlags) register(fs *flag.FlagSet) {
@@ -37,6 +38,7 @@ func (t *trainFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&t.folds, "cv", 0, "k-fold cross-validation with K folds")
 	fs.BoolVar(&t.loo, "loo", false, "leave-one-out cross-validation")
 	fs.Uint64Var(&t.seed, "seed", 1, "seed for the split and the model")
+	fs.IntVar(&t.reduce, "reduce", 0, "reduce the features to their first K principal components first (fitted on each training part)")
 }
 
 // options checks the evaluation flags and turns them into eval.Options.
@@ -58,7 +60,10 @@ func (t *trainFlags) options(fs *flag.FlagSet) (eval.Options, error) {
 	if set["cv"] && t.folds < 2 {
 		return eval.Options{}, usagef("train: --cv %d is out of range (at least 2 folds)", t.folds)
 	}
-	return eval.Options{Split: t.split, Folds: t.folds, LOO: t.loo, Seed: t.seed}, nil
+	if t.reduce < 0 {
+		return eval.Options{}, usagef("train: --reduce %d is out of range (a number of components, 0 for none)", t.reduce)
+	}
+	return eval.Options{Split: t.split, Folds: t.folds, LOO: t.loo, Seed: t.seed, Reduce: t.reduce}, nil
 }
 
 // resolve finds the model and parses its parameters; mistakes are usage errors

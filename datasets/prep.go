@@ -35,6 +35,10 @@ type PrepOptions struct {
 	// (for models that route or ignore them); a column with no value at all
 	// in the training rows is then dropped like a constant one.
 	KeepMissing bool
+	// Reduce, when above 0, projects the prepared rows onto their first
+	// Reduce principal components (fitted on the training rows), the last
+	// stage: a model then learns from PC1..PCk ("reduce first").
+	Reduce int
 }
 
 // Prep is a fitted preprocessing pipeline: impute, one-hot encode, drop
@@ -48,6 +52,7 @@ type Prep struct {
 	dropper  ConstantDropper
 	poly     *Polynomial   // nil without expansion
 	std      *Standardizer // nil without standardisation
+	pca      *projection   // nil without reduction
 	features []string
 	columns  []Column // what Apply returns, column by column
 	fitted   bool
@@ -101,6 +106,9 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 	}
 	if opt.Degree >= 2 && (opt.KeepNominal || opt.KeepMissing) {
 		return nil, nil, errors.New("preprocessing: polynomial expansion needs nominal columns encoded and missing values imputed")
+	}
+	if opt.Reduce > 0 && (opt.KeepNominal || opt.KeepMissing) {
+		return nil, nil, errors.New("preprocessing: reducing to principal components needs numeric features without missing values; this model takes nominal or missing values as they are")
 	}
 	cols, err := checkFit("preprocessing", X, cols)
 	if err != nil {
@@ -189,6 +197,17 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 		}
 		p.std.applyInPlace(Z)
 	}
+	if opt.Reduce > 0 {
+		p.pca = &projection{}
+		if err := p.pca.fit(Z, opt.Reduce); err != nil {
+			return nil, nil, err
+		}
+		Z = p.pca.apply(Z)
+		p.features, p.columns = p.pca.names(), nil
+		for _, name := range p.features {
+			p.columns = append(p.columns, Column{Name: name})
+		}
+	}
 	p.fitted = true
 	return p, Z, nil
 }
@@ -249,6 +268,9 @@ func (p *Prep) transform(Z *mat.Dense) *mat.Dense {
 	}
 	if p.std != nil {
 		p.std.applyInPlace(Z)
+	}
+	if p.pca != nil {
+		Z = p.pca.apply(Z)
 	}
 	return Z
 }

@@ -434,3 +434,38 @@ func TestStandardizeLeavesIndicators(t *testing.T) {
 		t.Errorf("numeric column: mean %v, std %v", m, s)
 	}
 }
+
+// Reducing first: the prepared rows are the training rows' principal
+// components (PC1 the direction of most variance, their covariance
+// diagonal), and Apply maps new rows the same way.
+func TestReduceFirst(t *testing.T) {
+	tab, err := Open("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := tab.Dataset("", Auto)
+	p, Z, err := FitApplyPrep(d.X, d.Features, PrepOptions{Reduce: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := p.Features(); len(f) != 2 || f[0] != "PC1" || f[1] != "PC2" {
+		t.Fatalf("features %v", f)
+	}
+	n, _ := Z.Dims()
+	var s00, s11, s01 float64
+	for i := range n {
+		a, b := Z.At(i, 0), Z.At(i, 1)
+		s00, s11, s01 = s00+a*a, s11+b*b, s01+a*b
+	}
+	// iris' first two components hold variances 4.228 and 0.2427 (n−1).
+	if v0, v1 := s00/float64(n-1), s11/float64(n-1); math.Abs(v0-4.2282) > 1e-3 || math.Abs(v1-0.24267) > 1e-4 || math.Abs(s01) > 1e-9 {
+		t.Errorf("variances %v %v, covariance %v", v0, v1, s01)
+	}
+	Y, err := p.Apply(d.X)
+	if err != nil || !mat.EqualApprox(Y, Z, 1e-12) {
+		t.Errorf("Apply differs from the fit's rows: %v", err)
+	}
+	if _, _, err := FitApplyPrep(d.X, d.Features, PrepOptions{Reduce: 5}); err == nil {
+		t.Error("5 components of 4 features accepted")
+	}
+}

@@ -39,6 +39,7 @@ type Options struct {
 	Split  float64           // hold-out fraction; 0 means 0.2
 	Folds  int               // k-fold cross-validation when >= 2
 	LOO    bool              // leave-one-out (overrides Folds and Split)
+	Reduce int               // principal components to reduce the features to first; 0 none
 	Task   string            // "" infers it from the target; else as datasets.ParseTask reads it
 	Drop   []string          // columns to leave out
 	Theme  string            // dark, light, high-contrast or mono; "" picks from the terminal
@@ -165,7 +166,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
 	a.help.Styles = widgets.HelpStyles(c.styles)
 	a.help.ShortSeparator = " · "
-	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Seed: opt.Seed}
+	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Seed: opt.Seed, Reduce: opt.Reduce}
 	if evalOpts.Seed == 0 {
 		evalOpts.Seed = 1
 	}

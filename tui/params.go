@@ -136,7 +136,7 @@ func newParamsScreen(c *common, opt eval.Options) *paramsScreen {
 
 // evalParams are the evaluation settings as Params, so that ParseValue
 // checks them like any hyperparameter.
-func evalParams(rows int) []engine.Param {
+func evalParams(rows, features int) []engine.Param {
 	return []engine.Param{
 		{Name: "evaluation", Kind: engine.Choice, Default: evalHoldout,
 			Choices: []string{evalHoldout, evalCV, evalLOO}, Help: "how the model is scored on rows it did not learn from"},
@@ -146,6 +146,8 @@ func evalParams(rows int) []engine.Param {
 			Help: "k-fold CV: number of folds (stratified)"},
 		{Name: "seed", Kind: engine.Text, Default: "1", Check: checkSeed,
 			Help: "seeds the split and the model: the same seed gives the same run"},
+		{Name: "reduce first", Kind: engine.Int, Default: 0, Min: 0, Max: float64(max(features, 1)),
+			Help: "project the features onto their first k principal components (fitted on each training part) before the model sees them; 0 keeps them"},
 	}
 }
 
@@ -185,11 +187,11 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 	for _, p := range spec.Params {
 		s.fields = append(s.fields, newField(p, true, v[p.Name]))
 	}
-	rows := 0
+	rows, features := 0, 0
 	if ds != nil {
-		rows = ds.Rows()
+		rows, features = ds.Rows(), len(ds.Features)
 	}
-	ep := evalParams(rows)
+	ep := evalParams(rows, features)
 	method := evalHoldout
 	switch {
 	case s.evalOf.LOO:
@@ -205,7 +207,7 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 	if split <= 0 || split >= 1 {
 		split = 0.2
 	}
-	vals := []any{method, split, folds, strconv.FormatUint(s.evalOf.Seed, 10)}
+	vals := []any{method, split, folds, strconv.FormatUint(s.evalOf.Seed, 10), s.evalOf.Reduce}
 	for i, p := range ep {
 		s.fields = append(s.fields, newField(p, false, vals[i]))
 	}
@@ -450,6 +452,11 @@ func (s *paramsScreen) options() (eval.Options, error) {
 		if o.Seed, err = parseSeed(x.(string)); err != nil {
 			return o, err
 		}
+	}
+	if x, err := get("reduce first"); err != nil {
+		return o, err
+	} else if x != nil {
+		o.Reduce = x.(int)
 	}
 	return o, nil
 }

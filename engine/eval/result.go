@@ -23,6 +23,10 @@ type Options struct {
 	Folds int     // k-fold cross-validation when >= 2 (overrides Split)
 	LOO   bool    // leave-one-out (overrides Folds and Split)
 	Seed  uint64  // seeds the split and the model
+	// Reduce, when above 0, projects the prepared features onto their first
+	// Reduce principal components, fitted inside each training part, before
+	// the model sees them ("reduce first").
+	Reduce int
 	// Plan, when set, gives the folds to use instead of drawing them (a
 	// comparison or sweep reusing another run's folds); PlanDesc describes it.
 	Plan     []Fold `json:"-"`

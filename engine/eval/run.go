@@ -137,7 +137,7 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if err != nil {
 		return nil, err
 	}
-	rn.res.Eval = desc
+	rn.res.Eval = desc + reduceNote(opt)
 	if len(folds) == 1 {
 		rn.warn(holdoutWarnings(d, folds[0])...)
 	}
@@ -146,6 +146,14 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 			n, n, n/10))
 	}
 	return rn.supervised(folds)
+}
+
+// reduceNote says that the features were reduced first.
+func reduceNote(opt Options) string {
+	if opt.Reduce <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", features reduced to %s first", numfmt.Count(opt.Reduce, "principal component"))
 }
 
 // minRowsPerClass is the fewest rows a class should have on average before
@@ -284,7 +292,14 @@ func (rn *runner) fail(err error) (*Result, error) {
 // training set the model learns from.
 func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	d := rn.d
-	opt := datasets.PrepOptions{Standardize: rn.std, KeepNominal: rn.spec.Input.Nominal, KeepMissing: rn.spec.Input.Missing}
+	opt := datasets.PrepOptions{Standardize: rn.std, KeepNominal: rn.spec.Input.Nominal, KeepMissing: rn.spec.Input.Missing,
+		Reduce: rn.opt.Reduce}
+	if opt.Reduce > 0 {
+		// Principal components are numeric and complete: nominal columns
+		// are encoded and missing values imputed first, whatever the model
+		// would take raw.
+		opt.KeepNominal, opt.KeepMissing = false, false
+	}
 	prep, X, err := datasets.FitApplyPrepRows(d.X, idx, d.Features, opt)
 	if err != nil {
 		return nil, engine.Train{}, err
@@ -778,7 +793,7 @@ func (rn *runner) unsupervised() (*Result, error) {
 	if truth != nil && len(truth) != n {
 		return nil, fmt.Errorf("evaluation: %d labels for the %d rows of %s", len(truth), n, d.Name)
 	}
-	res.Eval = fmt.Sprintf("all %d rows, no split", n)
+	res.Eval = fmt.Sprintf("all %d rows, no split", n) + reduceNote(rn.opt)
 	switch {
 	case truth != nil && d.Target != nil:
 		res.Eval += fmt.Sprintf("; scored against the known classes of %s (not learned from)", d.Target.Name)

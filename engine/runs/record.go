@@ -195,6 +195,9 @@ func (r *Record) Command() string {
 	if o.Seed != 1 {
 		args = append(args, "--seed", fmt.Sprint(o.Seed))
 	}
+	if o.Reduce > 0 {
+		args = append(args, "--reduce", fmt.Sprint(o.Reduce))
+	}
 	return ShellCommand("tealab train", args)
 }
 
@@ -224,6 +227,7 @@ type recipe struct {
 	Folds   int               `json:"cv,omitempty"`
 	LOO     bool              `json:"loo,omitempty"`
 	Seed    uint64            `json:"seed"`
+	Reduce  int               `json:"reduce,omitempty"` // principal components the features were reduced to first
 	Command string            `json:"command"`
 }
 
@@ -233,7 +237,7 @@ type recipe struct {
 // error beside the recipe.
 func (r Record) MarshalJSON() ([]byte, error) {
 	rc := recipe{Data: r.Data, Model: r.Model, Params: r.Params, Split: r.Options.Split, Folds: r.Options.Folds,
-		LOO: r.Options.LOO, Seed: r.Options.Seed, Command: r.Command()}
+		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
 	if r.Dataset != nil {
 		rc.Source = r.Dataset.Source
 	}
@@ -277,7 +281,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	}
 	rc := tail.Recipe
 	*r = Record{Data: rc.Data, Model: rc.Model, Params: rc.Params, Status: tail.Status,
-		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed}}
+		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed, Reduce: rc.Reduce}}
 	if tail.Error != "" {
 		r.Err = errors.New(tail.Error)
 	}

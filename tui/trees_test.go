@@ -142,3 +142,32 @@ func TestElbowView(t *testing.T) {
 	mustContain(t, hs.view(), "the run's k = 3 (objective", "k-means objective")
 	checkFrame(t, hs.view(), 120, 40)
 }
+
+// A clustering's scatter: rows by cluster with the centres marked, beside
+// the known classes; one at a time (c) on a narrow screen.
+func TestClusterScatter(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 130, 40)
+	toTab(t, hs, "Scatter")
+	mustContain(t, hs.view(), "first two principal directions", "clusters found, centres marked", "known classes (not learned from)", "▲ centre", "setosa")
+	checkFrame(t, hs.view(), 130, 40)
+	hs = newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 80, 24)
+	toTab(t, hs, "Scatter")
+	mustContain(t, hs.view(), "c: known classes")
+	hs.press("c")
+	mustContain(t, hs.view(), "known classes (not learned from) · c: clusters")
+	checkFrame(t, hs.view(), 80, 24)
+}
+
+// The dendrogram of 3,000 rows draws its top and follows the cut: each key
+// recolours and rescoring is a linear pass (BenchmarkDendrogramCut times
+// it).
+func TestDendrogramLargeTree(t *testing.T) {
+	hs := newHarness(t, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
+	toTab(t, hs, "Dendrogram")
+	mustContain(t, hs.view(), "top of 3000 rows", "rows)")
+	for range 10 {
+		hs.press("down")
+	}
+	mustContain(t, hs.view(), "13 clusters")
+	checkFrame(t, hs.view(), 120, 40)
+}

@@ -198,12 +198,12 @@ func edges(W *mat.Dense) float64 {
 func (s *Spectral) graph(X *mat.Dense) (*mat.Dense, error) {
 	n, d := X.Dims()
 	D2 := mat.NewDense(n, n, nil)
+	dd := D2.RawMatrix().Data
 	for i := range n {
 		xi := X.RawRowView(i)[:d]
 		for j := i + 1; j < n; j++ {
 			v := sqDist(xi, X.RawRowView(j)[:d])
-			D2.Set(i, j, v)
-			D2.Set(j, i, v)
+			dd[i*n+j], dd[j*n+i] = v, v
 		}
 	}
 	W := mat.NewDense(n, n, nil)
@@ -213,11 +213,11 @@ func (s *Spectral) graph(X *mat.Dense) (*mat.Dense, error) {
 		if g <= 0 {
 			g = 1
 		}
+		ww := W.RawMatrix().Data
 		for i := range n {
-			for j := range n {
-				if i != j {
-					W.Set(i, j, math.Exp(-g*D2.At(i, j)))
-				}
+			for j := i + 1; j < n; j++ {
+				v := math.Exp(-g * dd[i*n+j])
+				ww[i*n+j], ww[j*n+i] = v, v
 			}
 		}
 	case GraphEpsilon:
@@ -303,18 +303,21 @@ func smallestEigenvectors(W *mat.Dense, deg []float64, normalized bool, k int, s
 	if !normalized {
 		c = 2 * slices.Max(deg) // Gershgorin: L's eigenvalues are at most 2·max degree
 	}
+	inv := make([]float64, n)
+	for i, v := range deg {
+		inv[i] = 1 / math.Sqrt(v)
+	}
 	for i := range n {
-		for j := range n {
-			w := W.At(i, j)
+		row, wr := M.RawRowView(i), W.RawRowView(i)
+		for j, w := range wr {
 			if normalized {
-				M.Set(i, j, w/math.Sqrt(deg[i]*deg[j]))
+				row[j] = w * inv[i] * inv[j]
 			} else {
-				v := w
-				if i == j {
-					v = c - deg[i] + w
-				}
-				M.Set(i, j, v)
+				row[j] = w
 			}
+		}
+		if !normalized {
+			row[i] = c - deg[i] + wr[i]
 		}
 	}
 	if n <= denseEigenRows {
@@ -334,46 +337,50 @@ func smallestEigenvectors(W *mat.Dense, deg []float64, normalized bool, k int, s
 }
 
 // lanczosTop finds the eigenvectors of the k largest eigenvalues of the
-// symmetric M by the Lanczos iteration with full reorthogonalisation,
-// growing the Krylov space until every Ritz pair's residual is small.
+// symmetric M by the Lanczos iteration with full reorthogonalisation. The
+// Krylov space grows until every wanted Ritz pair's residual, read off the
+// iteration (|β_m s_mi|, no extra product), is small; the vectors are only
+// formed at the end.
 func lanczosTop(M *mat.Dense, k int, seed uint64) (*mat.Dense, error) {
 	n, _ := M.Dims()
 	r := rand.New(rand.NewPCG(seed, 0x4cf5ad432745937f))
-	for m := min(n, max(4*k, 60)); ; m = min(n, 2*m) {
-		Q := mat.NewDense(m, n, nil) // rows are the Lanczos vectors
-		alpha, beta := make([]float64, m), make([]float64, m)
-		q := Q.RawRowView(0)
-		for i := range q {
-			q[i] = r.NormFloat64()
-		}
-		floats.Scale(1/floats.Norm(q, 2), q)
-		w := make([]float64, n)
-		steps := m
-		for j := range m {
-			qj := Q.RawRowView(j)
-			wv := mat.NewVecDense(n, w)
-			wv.MulVec(M, mat.NewVecDense(n, qj))
-			alpha[j] = floats.Dot(w, qj)
+	q := make([]float64, n)
+	for i := range q {
+		q[i] = r.NormFloat64()
+	}
+	floats.Scale(1/floats.Norm(q, 2), q)
+	Q := [][]float64{q}
+	var alpha, beta []float64
+	w := make([]float64, n)
+	scale := 0.0
+	for m := min(n, max(4*k, 40)); ; m = min(n, m+max(m/2, 20)) {
+		invariant := false
+		for len(alpha) < m {
+			j := len(alpha)
+			qj := Q[j]
+			mat.NewVecDense(n, w).MulVec(M, mat.NewVecDense(n, qj))
+			a := floats.Dot(w, qj)
+			alpha = append(alpha, a)
+			scale = max(scale, math.Abs(a))
 			// Full reorthogonalisation, twice (Kahan's "twice is enough").
 			for range 2 {
-				for i := 0; i <= j; i++ {
-					qi := Q.RawRowView(i)
+				for _, qi := range Q {
 					floats.AddScaled(w, -floats.Dot(w, qi), qi)
 				}
 			}
-			if j == m-1 {
+			b := floats.Norm(w, 2)
+			beta = append(beta, b)
+			if b < 1e-12*max(scale, 1) || len(alpha) == n {
+				invariant = true // an invariant subspace: the Ritz pairs are exact
 				break
 			}
-			beta[j] = floats.Norm(w, 2)
-			if beta[j] < 1e-12 {
-				steps = j + 1 // an invariant subspace: exact
-				break
-			}
-			next := Q.RawRowView(j + 1)
+			next := make([]float64, n)
 			for i := range next {
-				next[i] = w[i] / beta[j]
+				next[i] = w[i] / b
 			}
+			Q = append(Q, next)
 		}
+		steps := len(alpha)
 		T := mat.NewSymDense(steps, nil)
 		for i := range steps {
 			T.SetSym(i, i, alpha[i])
@@ -387,27 +394,23 @@ func lanczosTop(M *mat.Dense, k int, seed uint64) (*mat.Dense, error) {
 		}
 		var S mat.Dense
 		eig.VectorsTo(&S)
-		vals := eig.Values(nil)
-		out := mat.NewDense(n, k, nil)
 		good := true
-		y := make([]float64, n)
-		My := make([]float64, n)
 		for c := range min(k, steps) {
-			col := steps - 1 - c
-			for i := range y {
-				y[i] = 0
-			}
-			for j := range steps {
-				floats.AddScaled(y, S.At(j, col), Q.RawRowView(j)[:n])
-			}
-			mat.NewVecDense(n, My).MulVec(M, mat.NewVecDense(n, y))
-			floats.AddScaled(My, -vals[col], y)
-			if floats.Norm(My, 2) > lanczosTol*max(1, math.Abs(vals[0]), math.Abs(vals[steps-1])) {
+			if res := math.Abs(beta[steps-1] * S.At(steps-1, steps-1-c)); res > lanczosTol*max(scale, 1) {
 				good = false
 			}
-			out.SetCol(c, y)
 		}
-		if good || m >= n || steps < m {
+		if good || invariant || steps >= n {
+			out := mat.NewDense(n, k, nil)
+			y := make([]float64, n)
+			for c := range min(k, steps) {
+				col := steps - 1 - c
+				clear(y)
+				for j := range steps {
+					floats.AddScaled(y, S.At(j, col), Q[j])
+				}
+				out.SetCol(c, y)
+			}
 			return out, nil
 		}
 	}
@@ -463,4 +466,4 @@ func sweepCut(W *mat.Dense, deg, f []float64, normalized bool) ([]int, float64) 
 
 // lanczosTol is the residual ‖My − θy‖ (relative to M's scale) a Ritz pair
 // must reach: far below what moves a row between clusters.
-const lanczosTol = 1e-5
+const lanczosTol = 1e-9

@@ -276,8 +276,7 @@ func (l *lloyd) assign() int {
 	for c := range k {
 		l.dots(l.dist[c*l.n:(c+1)*l.n], l.C.RawRowView(c))
 	}
-	changed := 0
-	l.obj = 0
+	changed, obj := 0, 0.0
 	for i := range l.n {
 		prev := l.labels[i]
 		best, bd := prev, math.Inf(1)
@@ -297,8 +296,9 @@ func (l *lloyd) assign() int {
 			changed++
 			l.labels[i] = best
 		}
-		l.obj += max(bd+l.xx[i], 0)
+		obj += max(bd+l.xx[i], 0)
 	}
+	l.obj = obj
 	return changed
 }
 
@@ -382,16 +382,16 @@ func (l *lloyd) plusPlus(r *rand.Rand) {
 			picks[t] = pick
 			cand.SetRow(t, l.X.RawRowView(pick)[:d])
 		}
-		clear(pots)
 		for t := range trials {
 			dt := dists[t*n : (t+1)*n]
 			l.dots(dt, cand.RawRowView(t))
-			xx := l.xx[picks[t]]
+			xx, pot := l.xx[picks[t]], 0.0
 			for i, v := range dt {
 				v = min(near[i], max(l.xx[i]-2*v+xx, 0))
 				dt[i] = v
-				pots[t] += v
+				pot += v
 			}
+			pots[t] = pot
 		}
 		best := 0
 		for t, p := range pots {

@@ -81,7 +81,7 @@ func (g *GMM) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	}
 	X := t.X
 	n, d := X.Dims()
-	if err := finite(X, t.Features); err != nil {
+	if err := engine.CheckFinite(X, t.Features); err != nil {
 		return fmt.Errorf("Gaussian mixture: %w", err)
 	}
 	k, err := clusters(g.K, t, n)

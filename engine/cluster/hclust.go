@@ -77,7 +77,7 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		return fmt.Errorf("hierarchical clustering: no rows")
 	}
 	n, _ := t.X.Dims()
-	if err := finite(t.X, t.Features); err != nil {
+	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("hierarchical clustering: %w", err)
 	}
 	if n > MaxHclustRows {

@@ -110,7 +110,7 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		return fmt.Errorf("k-means: no rows")
 	}
 	n, _ := X.Dims()
-	if err := finite(X, t.Features); err != nil {
+	if err := engine.CheckFinite(X, t.Features); err != nil {
 		return fmt.Errorf("k-means: %w", err)
 	}
 	k, err := clusters(m.K, t, n)
@@ -418,22 +418,6 @@ func sqDist(a, b []float64) float64 {
 		s += e * e
 	}
 	return s
-}
-
-func finite(X *mat.Dense, names []string) error {
-	n, d := X.Dims()
-	for i := range n {
-		for j, v := range X.RawRowView(i)[:d] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				name := fmt.Sprint(j + 1)
-				if j < len(names) {
-					name = fmt.Sprintf("%q", names[j])
-				}
-				return fmt.Errorf("row %d, feature %s is %v (impute or drop it first)", i+1, name, v)
-			}
-		}
-	}
-	return nil
 }
 
 // CapCentres offers a k-means fit's centres, one row per cluster, on the

@@ -87,7 +87,7 @@ func (m *KMedoids) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		return fmt.Errorf("k-medoids: no rows")
 	}
 	n, d := t.X.Dims()
-	if err := finite(t.X, t.Features); err != nil {
+	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("k-medoids: %w", err)
 	}
 	k, err := clusters(m.K, t, n)

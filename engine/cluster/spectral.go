@@ -95,7 +95,7 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		return fmt.Errorf("spectral clustering: no rows")
 	}
 	n, _ := t.X.Dims()
-	if err := finite(t.X, t.Features); err != nil {
+	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("spectral clustering: %w", err)
 	}
 	if n > MaxSpectralRows {

@@ -113,7 +113,7 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if n < 2 {
 		return fmt.Errorf("pca: %d rows; a covariance needs at least 2", n)
 	}
-	if err := finite(t.X, t.Features); err != nil {
+	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return err
 	}
 	m.mean, m.scale = make([]float64, d), make([]float64, d)
@@ -265,22 +265,6 @@ func (m *PCA) Transform(X mat.Matrix) (*mat.Dense, error) {
 	return out, nil
 }
 
-func finite(X *mat.Dense, names []string) error {
-	n, d := X.Dims()
-	for i := range n {
-		for j, v := range X.RawRowView(i)[:d] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				name := fmt.Sprint(j + 1)
-				if j < len(names) {
-					name = fmt.Sprintf("%q", names[j])
-				}
-				return fmt.Errorf("row %d, feature %s is %v (impute or drop it first)", i+1, name, v)
-			}
-		}
-	}
-	return nil
-}
-
 // RandomProjection projects rows onto k random directions scaled by √(d/k)
 // (notes §22): Gaussian directions, made orthonormal by Gram–Schmidt (the
 // notes' recipe; with k > d they cannot all be, and are only normalised).
@@ -310,7 +294,7 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 		return fmt.Errorf("random projection: no rows")
 	}
 	n, d := t.X.Dims()
-	if err := finite(t.X, t.Features); err != nil {
+	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return err
 	}
 	k := m.K

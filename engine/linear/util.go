@@ -21,30 +21,11 @@ func denseOf(m mat.Matrix) *mat.Dense {
 	return mat.DenseCopyOf(m)
 }
 
-// featureName names column j for messages: its quoted name, or "j+1".
-func featureName(features []string, j int) string {
-	if j < len(features) && features[j] != "" {
-		return fmt.Sprintf("%q", features[j])
-	}
-	return fmt.Sprintf("%d", j+1)
-}
+// featureName names column j for messages (engine.FeatureName).
+func featureName(features []string, j int) string { return engine.FeatureName(features, j) }
 
-// checkFinite reports the first NaN or infinite value of X as
-// "row i, feature f is NaN" (i 1-based).
-func checkFinite(X *mat.Dense, features []string) error {
-	r, c := X.Dims()
-	for i := 0; i < r; i++ {
-		for j, v := range X.RawRowView(i)[:c] {
-			if math.IsNaN(v) {
-				return fmt.Errorf("row %d, feature %s is NaN (missing: impute or drop it first)", i+1, featureName(features, j))
-			}
-			if math.IsInf(v, 0) {
-				return fmt.Errorf("row %d, feature %s is %v (infinite: replace it, or mark it missing)", i+1, featureName(features, j), v)
-			}
-		}
-	}
-	return nil
-}
+// checkFinite is engine.CheckFinite.
+func checkFinite(X *mat.Dense, features []string) error { return engine.CheckFinite(X, features) }
 
 // checkWeights validates optional sample weights: nil, or n finite
 // non-negative values with a positive sum.

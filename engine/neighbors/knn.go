@@ -174,19 +174,12 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if kmax > n {
 		return fmt.Errorf("k nearest neighbours: k=%d is more than the %d training rows", kmax, n)
 	}
+	if err := engine.CheckFinite(t.X, t.Features); err != nil {
+		return fmt.Errorf("k nearest neighbours: %w", err)
+	}
 	x := make([]float64, n*p)
 	for i := range n {
-		row := t.X.RawRowView(i)[:p]
-		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				name := fmt.Sprint(j + 1)
-				if j < len(t.Features) {
-					name = fmt.Sprintf("%q", t.Features[j])
-				}
-				return fmt.Errorf("k nearest neighbours: row %d, feature %s is %v (impute or drop it first)", i+1, name, v)
-			}
-		}
-		copy(x[i*p:], row)
+		copy(x[i*p:], t.X.RawRowView(i)[:p])
 	}
 	m.n, m.p, m.x, m.y, m.m = n, p, x, t.Y, met
 	m.k, m.classes = 0, nil

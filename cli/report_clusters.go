@@ -48,16 +48,12 @@ func writeDendrogram(out io.Writer, r *runs.Record) {
 	fmt.Fprintf(out, "  %-*s %s\n", width, "", d.Axis)
 }
 
-// leafLabel names a leaf: its row (1-based) and class, or a group's size.
+// leafLabel names a leaf of the run's dendrogram.
 func leafLabel(r *runs.Record, rows []int) string {
-	if len(rows) > 1 {
-		return fmt.Sprintf("(%d rows)", len(rows))
+	if d := r.Dataset; d != nil {
+		return cluster.LeafLabel(rows, d.Classes, d.Y)
 	}
-	s := fmt.Sprintf("row %d", rows[0]+1)
-	if d := r.Dataset; d != nil && d.Classes != nil && rows[0] < len(d.Y) {
-		s += " " + d.Classes[int(d.Y[rows[0]])]
-	}
-	return s
+	return cluster.LeafLabel(rows, nil, nil)
 }
 
 func writeComponents(out io.Writer, r *runs.Record) {

@@ -126,7 +126,10 @@ func (v *dendrogramView) View() string {
 	for i := v.off; i < min(len(d.Lines), v.off+body); i++ {
 		rows := d.Leaves[i]
 		cl := labels[rows[0]]
-		label := leafName(v.r, rows)
+		label := cluster.LeafLabel(rows, nil, nil)
+		if ds := v.r.Dataset; ds != nil {
+			label = cluster.LeafLabel(rows, ds.Classes, ds.Y)
+		}
 		line := []rune(d.Lines[i])
 		if cutCol < len(line) && line[cutCol] == ' ' {
 			line[cutCol] = '┊'
@@ -137,16 +140,4 @@ func (v *dendrogramView) View() string {
 	}
 	out = append(out, " "+strings.Repeat(" ", 18)+st.Muted.Render(d.Axis))
 	return strings.Join(out, "\n")
-}
-
-// leafName names a drawn leaf: its row and class, or its size.
-func leafName(r *runRecord, rows []int) string {
-	if len(rows) > 1 {
-		return fmt.Sprintf("(%d rows)", len(rows))
-	}
-	s := fmt.Sprintf("row %d", rows[0]+1)
-	if d := r.Dataset; d != nil && d.Classes != nil && rows[0] < len(d.Y) {
-		s += " " + d.Classes[int(d.Y[rows[0]])]
-	}
-	return s
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -142,4 +143,19 @@ func Layout(l *engine.Linkage, width, maxLeaves int) *Dendrogram {
 // Column is the drawing column of height h in a layout width cells wide.
 func (d *Dendrogram) Column(h float64, width int) int {
 	return min(width-1, max(0, int(math.Round(h/d.Top*float64(width-1)))))
+}
+
+// LeafLabel names a drawn leaf: its row (1-based) and, when the data have
+// them, its known class; a group of rows by its size.
+func LeafLabel(rows []int, classes []string, y []float64) string {
+	if len(rows) > 1 {
+		return fmt.Sprintf("(%d rows)", len(rows))
+	}
+	s := fmt.Sprintf("row %d", rows[0]+1)
+	if classes != nil && rows[0] < len(y) {
+		if c := int(y[rows[0]]); c >= 0 && c < len(classes) {
+			s += " " + classes[c]
+		}
+	}
+	return s
 }

@@ -17,12 +17,6 @@ type projection struct {
 
 func (pr *projection) fit(Z *mat.Dense, k int) error {
 	n, p := Z.Dims()
-	if k > p {
-		return fmt.Errorf("preprocessing: %d principal components asked of %d features", k, p)
-	}
-	if n < 2 {
-		return fmt.Errorf("preprocessing: principal components need at least 2 training rows")
-	}
 	pr.mean = make([]float64, p)
 	for i := range n {
 		for j, v := range Z.RawRowView(i) {
@@ -36,31 +30,57 @@ func (pr *projection) fit(Z *mat.Dense, k int) error {
 			row[j] = v - pr.mean[j]
 		}
 	}
+	_, V, err := PrincipalAxes(C, k)
+	if err != nil {
+		return fmt.Errorf("preprocessing: %w", err)
+	}
+	pr.V = V
+	return nil
+}
+
+// PrincipalAxes decomposes the covariance C'C/(n−1) of centred rows C
+// (n × p): every eigenvalue, largest first, and the eigenvectors of the
+// first k as the rows of V, each signed so that its largest loading is
+// positive (the same data give the same axes). One symmetric p × p
+// eigendecomposition, however many rows.
+func PrincipalAxes(C *mat.Dense, k int) (values []float64, V *mat.Dense, err error) {
+	n, p := C.Dims()
+	if n < 2 {
+		return nil, nil, fmt.Errorf("principal axes need at least 2 rows")
+	}
+	if k > p {
+		return nil, nil, fmt.Errorf("%d principal components asked of %d features", k, p)
+	}
 	var S mat.SymDense
 	S.SymOuterK(1/float64(n-1), C.T())
 	var eig mat.EigenSym
 	if !eig.Factorize(&S, true) {
-		return fmt.Errorf("preprocessing: the covariance's eigendecomposition did not converge")
+		return nil, nil, fmt.Errorf("the covariance's eigendecomposition did not converge")
+	}
+	asc := eig.Values(nil)
+	values = make([]float64, p)
+	for i := range p {
+		values[i] = max(asc[p-1-i], 0)
 	}
 	var vecs mat.Dense
 	eig.VectorsTo(&vecs)
-	pr.V = mat.NewDense(k, p, nil)
+	V = mat.NewDense(k, p, nil)
 	for c := range k {
-		v := mat.Col(nil, p-1-c, &vecs) // largest eigenvalue first
+		v := mat.Col(nil, p-1-c, &vecs)
 		big := 0
 		for j := range v {
 			if math.Abs(v[j]) > math.Abs(v[big]) {
 				big = j
 			}
 		}
-		if v[big] < 0 { // sign: the largest loading positive
+		if v[big] < 0 {
 			for j := range v {
 				v[j] = -v[j]
 			}
 		}
-		pr.V.SetRow(c, v)
+		V.SetRow(c, v)
 	}
-	return nil
+	return values, V, nil
 }
 
 func (pr *projection) apply(Z *mat.Dense) *mat.Dense {

@@ -155,30 +155,21 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var C mat.SymDense
-	C.SymOuterK(1/float64(n-1), Z.T())
-	var eig mat.EigenSym
-	if !eig.Factorize(&C, true) {
-		return fmt.Errorf("pca: the eigendecomposition of the covariance did not converge")
+	vals, all, err := datasets.PrincipalAxes(Z, d)
+	if err != nil {
+		return fmt.Errorf("pca: %w", err)
 	}
-	vals := eig.Values(nil) // ascending
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
 	total := 0.0
 	for _, v := range vals {
-		total += max(v, 0)
-	}
-	order := make([]int, d)
-	for i := range order {
-		order[i] = d - 1 - i // largest first
+		total += v
 	}
 	k := m.K
 	if k == 0 {
 		k = d
 		if m.Variance > 0 && m.Variance < 1 && total > 0 {
 			cum := 0.0
-			for c, i := range order {
-				cum += max(vals[i], 0) / total
+			for c, v := range vals {
+				cum += v / total
 				if cum >= m.Variance-1e-12 {
 					k = c + 1
 					break
@@ -189,32 +180,15 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if k > d {
 		return fmt.Errorf("parameter k: %d components asked of %d features", k, d)
 	}
-	comps := &engine.Components{Features: slices.Clone(t.Features), Vectors: mat.NewDense(k, d, nil),
-		Variance: make([]float64, k), Ratio: make([]float64, k)}
+	comps := &engine.Components{Features: slices.Clone(t.Features), Vectors: mat.DenseCopyOf(all.Slice(0, k, 0, d)),
+		Variance: slices.Clone(vals[:k]), Ratio: make([]float64, k)}
 	kept := 0.0
 	for c := range k {
-		i := order[c]
-		v := mat.Col(nil, i, &vecs)
-		// A sign convention, so that the same data give the same loadings:
-		// the largest loading is positive.
-		big := 0
-		for j := range v {
-			if math.Abs(v[j]) > math.Abs(v[big]) {
-				big = j
-			}
-		}
-		if v[big] < 0 {
-			for j := range v {
-				v[j] = -v[j]
-			}
-		}
-		comps.Vectors.SetRow(c, v)
-		comps.Variance[c] = max(vals[i], 0)
 		if total > 0 {
-			comps.Ratio[c] = comps.Variance[c] / total
+			comps.Ratio[c] = vals[c] / total
 		}
 		comps.Names = append(comps.Names, fmt.Sprintf("%s%d", m.prefix(), c+1))
-		kept += comps.Variance[c]
+		kept += vals[c]
 	}
 	m.comps, m.fitted = comps, true
 	// What the kept directions miss, per row: the variance left over.

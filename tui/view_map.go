@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/tui/widgets"
 )
@@ -19,8 +20,15 @@ func init() {
 	registerView(viewSpec{name: "Map", order: 60,
 		needs: func(r *runRecord) bool {
 			t := r.Task()
-			return r.Result != nil && t != datasets.Regression && t != datasets.Reduction && !r.cancelled() && r.Err == nil &&
-				len(numericFeatures(r.Dataset)) >= 2
+			if r.Result == nil || t == datasets.Regression || t == datasets.Reduction || r.cancelled() || r.Err != nil ||
+				len(numericFeatures(r.Dataset)) < 2 {
+				return false
+			}
+			// Regions are predictions over the plane: a clustering that only
+			// labels its own rows (hierarchical, spectral) has none; its
+			// Scatter shows the rows.
+			_, predicts := r.Result.Fitted.(engine.Predictor)
+			return t != datasets.Clustering || predicts
 		},
 		make: func(env viewEnv, r *runRecord) resultView {
 			return &mapView{c: env.c, ctx: env.ctx, r: r, regions: widgets.NewScatter(env.c.styles), state: "computing",

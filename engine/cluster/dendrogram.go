@@ -70,7 +70,10 @@ func Layout(l *engine.Linkage, width, maxLeaves int) *Dendrogram {
 		a, b, _ := children(id)
 		place(a)
 		place(b)
-		y[id] = (y[a] + y[b]) / 2
+		// A merge's line leaves from its first child's row: every row is
+		// then one chain of lines running right, and no two nodes share a
+		// cell (a midpoint row would put some on top of each other).
+		y[id] = math.Min(y[a], y[b])
 		x[id] = col(l.Merges[id-n].Height)
 	}
 	root := n + len(l.Merges) - 1
@@ -87,13 +90,14 @@ func Layout(l *engine.Linkage, width, maxLeaves int) *Dendrogram {
 			grid[r][c] = ch
 		}
 	}
-	// From a child's end to the merge's column, not onto it.
+	// From a child's end to the merge's column, not onto it. A merge lower
+	// than its child (an inversion) is joined by a line running back left,
+	// between the two columns.
 	hline := func(r, from, to int) {
-		step := 1
 		if from > to {
-			step = -1
+			from, to = to+1, from-1
 		}
-		for c := from; c != to; c += step {
+		for c := from; c < to; c++ {
 			if grid[r][c] == ' ' {
 				set(r, c, '─')
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -360,5 +361,32 @@ func TestDivisive(t *testing.T) {
 	}
 	if len(distinct) != 3 {
 		t.Errorf("%d clusters", len(distinct))
+	}
+}
+
+// The dendrogram of four rows, drawn: (0,1) at 1, (2,3) at 2, both at 4.
+func TestDendrogramLayout(t *testing.T) {
+	l := &engine.Linkage{Leaves: 4, Method: Average, Merges: []engine.Merge{
+		{A: 0, B: 1, Height: 1, Size: 2}, {A: 2, B: 3, Height: 2, Size: 2}, {A: 4, B: 5, Height: 4, Size: 4}}}
+	d := Layout(l, 13, 40)
+	// Columns 3, 6 and 12 of 0..12: heights 1, 2 and 4 of 4.
+	want := []string{
+		"───┬────────┬",
+		"───┘        │",
+		"──────┬─────┘",
+		"──────┘",
+	}
+	for i, line := range d.Lines {
+		if strings.TrimRight(line, " ") != strings.TrimRight(want[i], " ") {
+			t.Errorf("line %d = %q, want %q\n%s", i, line, want[i], strings.Join(d.Lines, "\n"))
+		}
+	}
+	if len(d.Leaves) != 4 || d.Leaves[2][0] != 2 {
+		t.Errorf("leaves %v", d.Leaves)
+	}
+	// More rows than drawn leaves: the top of the tree, leaves as groups.
+	d = Layout(l, 13, 2)
+	if len(d.Leaves) != 2 || len(d.Leaves[0]) != 2 || LeafLabel(d.Leaves[0], nil, nil) != "(2 rows)" {
+		t.Errorf("top-of-tree leaves %v", d.Leaves)
 	}
 }

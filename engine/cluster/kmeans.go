@@ -217,7 +217,7 @@ type lloyd struct {
 	xt     [][]float64 // the columns of X, contiguous: distances are axpys over them
 	labels []int
 	obj    float64
-	dist   []float64 // k × n scratch: x_i · μ_c
+	dist   []float64 // k × kmBlock scratch: x_i · μ_c
 }
 
 func newLloyd(X *mat.Dense, k int) *lloyd {
@@ -248,14 +248,22 @@ func newLloyd(X *mat.Dense, k int) *lloyd {
 
 // dots sets out[i] = x_i · c for every row, as d long axpys over X's
 // columns (vectorised; a dot product per row is a call per row).
-func (l *lloyd) dots(out, c []float64) {
+func (l *lloyd) dots(out, c []float64) { l.dotsRange(out, c, 0, l.n) }
+
+// dotsRange sets out[i-lo] = x_i · c for rows lo..hi-1.
+func (l *lloyd) dotsRange(out, c []float64, lo, hi int) {
+	out = out[:hi-lo]
 	clear(out)
 	for j, v := range c {
 		if v != 0 {
-			floats.AddScaled(out, v, l.xt[j])
+			floats.AddScaled(out, v, l.xt[j][lo:hi])
 		}
 	}
 }
+
+// kmBlock is the rows whose dot products with every centre are formed
+// together: k blocks of them stay in cache while the rows pick a centre.
+const kmBlock = 2048
 
 // assign moves every row to its nearest centre (a tie keeps the row where
 // it was) and returns how many moved; obj becomes the objective.
@@ -270,33 +278,38 @@ func (l *lloyd) assign() int {
 		}
 		cc[c] = s
 	}
-	if len(l.dist) < k*l.n {
-		l.dist = make([]float64, k*l.n)
-	}
-	for c := range k {
-		l.dots(l.dist[c*l.n:(c+1)*l.n], l.C.RawRowView(c))
+	if len(l.dist) < k*kmBlock {
+		l.dist = make([]float64, k*kmBlock)
 	}
 	changed, obj := 0, 0.0
-	for i := range l.n {
-		prev := l.labels[i]
-		best, bd := prev, math.Inf(1)
-		if prev >= 0 {
-			bd = cc[prev] - 2*l.dist[prev*l.n+i]
-		}
-		// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
-		// a row moves only to a centre nearer by more than that, or it
-		// could flip between two equally near ones for ever.
-		slack := 1e-12 * (l.xx[i] + 1)
+	for lo := 0; lo < l.n; lo += kmBlock {
+		hi := min(lo+kmBlock, l.n)
+		b := hi - lo
 		for c := range k {
-			if v := cc[c] - 2*l.dist[c*l.n+i]; v < bd-slack {
-				best, bd = c, v
+			l.dotsRange(l.dist[c*b:(c+1)*b], l.C.RawRowView(c), lo, hi)
+		}
+		for r := range b {
+			i := lo + r
+			prev := l.labels[i]
+			best, bd := prev, math.Inf(1)
+			if prev >= 0 {
+				bd = cc[prev] - 2*l.dist[prev*b+r]
 			}
+			// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
+			// a row moves only to a centre nearer by more than that, or it
+			// could flip between two equally near ones for ever.
+			slack := 1e-12 * (l.xx[i] + 1)
+			for c := range k {
+				if v := cc[c] - 2*l.dist[c*b+r]; v < bd-slack {
+					best, bd = c, v
+				}
+			}
+			if best != prev {
+				changed++
+				l.labels[i] = best
+			}
+			obj += max(bd+l.xx[i], 0)
 		}
-		if best != prev {
-			changed++
-			l.labels[i] = best
-		}
-		obj += max(bd+l.xx[i], 0)
 	}
 	l.obj = obj
 	return changed

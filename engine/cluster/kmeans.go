@@ -16,11 +16,11 @@ import (
 	"math/rand/v2"
 	"sort"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 const family = "clustering"
@@ -212,58 +212,67 @@ type lloyd struct {
 	X      *mat.Dense
 	n, d   int
 	k      int
-	C      *mat.Dense  // k × d centres
-	xx     []float64   // ‖x_i‖²
-	xt     [][]float64 // the columns of X, contiguous: distances are axpys over them
+	C      *mat.Dense // k × d centres
+	xx     []float64  // ‖x_i‖²
 	labels []int
 	obj    float64
-	dist   []float64 // k × kmBlock scratch: x_i · μ_c
+	// A holds the rows as columns (d × ld: A[j·ld+i] = x_ij) and, from
+	// column n4 on, up to kpad centres: the dot products of four rows with
+	// eight centres are one assembly tile (kernel.CrossTile).
+	A        []float64
+	ld       int
+	n4, kpad int
+	tile     []float64 // 4 × kpad
 }
 
 func newLloyd(X *mat.Dense, k int) *lloyd {
 	n, d := X.Dims()
-	l := &lloyd{X: X, n: n, d: d, k: k, xx: make([]float64, n), labels: make([]int, n), xt: make([][]float64, d)}
+	l := &lloyd{X: X, n: n, d: d, k: k, xx: make([]float64, n), labels: make([]int, n)}
 	if k > 0 {
 		l.C = mat.NewDense(k, d, nil)
 	}
-	cols := make([]float64, n*d)
-	for j := range d {
-		l.xt[j] = cols[j*n : (j+1)*n : (j+1)*n]
-	}
-	for i := range n {
-		for j, v := range X.RawRowView(i)[:d] {
-			l.xt[j][i] = v
-		}
-	}
+	// Room for k centres or the k-means++ candidates, whichever is more.
+	l.n4 = (n + 3) &^ 3
+	l.kpad = (max(k, plusPlusTrials(k), 1) + 7) &^ 7
+	l.ld = l.n4 + l.kpad
+	l.A = make([]float64, d*l.ld)
 	for i := range n {
 		row := X.RawRowView(i)[:d]
 		s := 0.0
-		for _, v := range row {
+		for j, v := range row {
+			l.A[j*l.ld+i] = v
 			s += v * v
 		}
 		l.xx[i] = s
 	}
+	l.tile = make([]float64, 4*l.kpad)
 	return l
 }
 
-// dots sets out[i] = x_i · c for every row, as d long axpys over X's
-// columns (vectorised; a dot product per row is a call per row).
-func (l *lloyd) dots(out, c []float64) { l.dotsRange(out, c, 0, l.n) }
+// plusPlusTrials is how many candidates greedy k-means++ draws a step.
+func plusPlusTrials(k int) int { return 2 + int(math.Log(float64(max(k, 1)))) }
 
-// dotsRange sets out[i-lo] = x_i · c for rows lo..hi-1.
-func (l *lloyd) dotsRange(out, c []float64, lo, hi int) {
-	out = out[:hi-lo]
-	clear(out)
-	for j, v := range c {
-		if v != 0 {
-			floats.AddScaled(out, v, l.xt[j][lo:hi])
+// setCentres puts points (the first m rows of p) in A's centre columns.
+func (l *lloyd) setCentres(p *mat.Dense, m int) {
+	for c := range m {
+		for j, v := range p.RawRowView(c)[:l.d] {
+			l.A[j*l.ld+l.n4+c] = v
 		}
 	}
 }
 
-// kmBlock is the rows whose dot products with every centre are formed
-// together: k blocks of them stay in cache while the rows pick a centre.
-const kmBlock = 2048
+// eachDots calls f(i, dots) for every row i, dots[c] = x_i · centre c for
+// the m centres in A (set by setCentres), four rows at a time.
+func (l *lloyd) eachDots(m int, f func(i int, dots []float64)) {
+	for i0 := 0; i0 < l.n; i0 += 4 {
+		for t := 0; t < m; t += 8 {
+			kernel.CrossTile(l.tile[t:], l.kpad, l.A, l.ld, l.d, i0, l.n4+t)
+		}
+		for u := range min(4, l.n-i0) {
+			f(i0+u, l.tile[u*l.kpad:u*l.kpad+m])
+		}
+	}
+}
 
 // assign moves every row to its nearest centre (a tie keeps the row where
 // it was) and returns how many moved; obj becomes the objective.
@@ -278,39 +287,29 @@ func (l *lloyd) assign() int {
 		}
 		cc[c] = s
 	}
-	if len(l.dist) < k*kmBlock {
-		l.dist = make([]float64, k*kmBlock)
-	}
+	l.setCentres(l.C, k)
 	changed, obj := 0, 0.0
-	for lo := 0; lo < l.n; lo += kmBlock {
-		hi := min(lo+kmBlock, l.n)
-		b := hi - lo
-		for c := range k {
-			l.dotsRange(l.dist[c*b:(c+1)*b], l.C.RawRowView(c), lo, hi)
+	l.eachDots(k, func(i int, dots []float64) {
+		prev := l.labels[i]
+		best, bd := prev, math.Inf(1)
+		if prev >= 0 {
+			bd = cc[prev] - 2*dots[prev]
 		}
-		for r := range b {
-			i := lo + r
-			prev := l.labels[i]
-			best, bd := prev, math.Inf(1)
-			if prev >= 0 {
-				bd = cc[prev] - 2*l.dist[prev*b+r]
+		// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
+		// a row moves only to a centre nearer by more than that, or it
+		// could flip between two equally near ones for ever.
+		slack := 1e-12 * (l.xx[i] + 1)
+		for c, dv := range dots {
+			if v := cc[c] - 2*dv; v < bd-slack {
+				best, bd = c, v
 			}
-			// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
-			// a row moves only to a centre nearer by more than that, or it
-			// could flip between two equally near ones for ever.
-			slack := 1e-12 * (l.xx[i] + 1)
-			for c := range k {
-				if v := cc[c] - 2*l.dist[c*b+r]; v < bd-slack {
-					best, bd = c, v
-				}
-			}
-			if best != prev {
-				changed++
-				l.labels[i] = best
-			}
-			obj += max(bd+l.xx[i], 0)
 		}
-	}
+		if best != prev {
+			changed++
+			l.labels[i] = best
+		}
+		obj += max(bd+l.xx[i], 0)
+	})
 	l.obj = obj
 	return changed
 }
@@ -367,7 +366,7 @@ func (l *lloyd) partition(r *rand.Rand) {
 // candidates' distances to every row come from one blocked matrix product.
 func (l *lloyd) plusPlus(r *rand.Rand) {
 	n, d := l.n, l.d
-	trials := 2 + int(math.Log(float64(l.k)))
+	trials := plusPlusTrials(l.k)
 	first := r.IntN(n)
 	l.C.SetRow(0, l.X.RawRowView(first)[:d])
 	near := make([]float64, n)
@@ -378,6 +377,7 @@ func (l *lloyd) plusPlus(r *rand.Rand) {
 	picks := make([]int, trials)
 	dists := make([]float64, n*trials) // candidate t, row i
 	pots := make([]float64, trials)
+	candSq := make([]float64, trials) // ‖candidate‖²
 	cum := make([]float64, n)
 	for c := 1; c < l.k; c++ {
 		total := 0.0
@@ -395,17 +395,26 @@ func (l *lloyd) plusPlus(r *rand.Rand) {
 			picks[t] = pick
 			cand.SetRow(t, l.X.RawRowView(pick)[:d])
 		}
+		l.setCentres(cand, trials)
+		clear(pots)
 		for t := range trials {
-			dt := dists[t*n : (t+1)*n]
-			l.dots(dt, cand.RawRowView(t))
-			xx, pot := l.xx[picks[t]], 0.0
-			for i, v := range dt {
-				v = min(near[i], max(l.xx[i]-2*v+xx, 0))
-				dt[i] = v
-				pot += v
-			}
-			pots[t] = pot
+			candSq[t] = l.xx[picks[t]]
 		}
+		l.eachDots(trials, func(i int, dots []float64) {
+			xi, ni := l.xx[i], near[i]
+			for t, dv := range dots {
+				// Plain comparisons: min and max also order NaNs, slower.
+				v := xi - 2*dv + candSq[t]
+				if v < 0 {
+					v = 0
+				}
+				if ni < v {
+					v = ni
+				}
+				dists[t*n+i] = v
+				pots[t] += v
+			}
+		})
 		best := 0
 		for t, p := range pots {
 			if p < pots[best] {

@@ -81,3 +81,31 @@ func syrkGo(c []float64, ldc int, b []float64, ldb, rows, q int) {
 		}
 	}
 }
+
+// CrossTile sets the 4 x 8 block at c (row stride ldc) to
+// c[u·ldc+v] = Σ_r a[r·lda+i+u] · a[r·lda+j+v] over rows r < rows: the dot
+// products of four columns of a (from i) with eight others (from j). With
+// a's rows laid out as features, its columns as points, that is four points
+// against eight centres at once (k-means). a must hold every entry read:
+// (rows−1)·lda + max(i+4, j+8) values.
+func CrossTile(c []float64, ldc int, a []float64, lda, rows, i, j int) {
+	_ = c[3*ldc+7]
+	_ = a[(rows-1)*lda+max(i+4, j+8)-1]
+	for u := range 4 {
+		clear(c[u*ldc : u*ldc+8])
+	}
+	if useAVX {
+		gramTile(&c[0], ldc, &a[i], &a[j], lda, rows)
+		return
+	}
+	for r := range rows {
+		row := a[r*lda:]
+		for u := range 4 {
+			x := row[i+u]
+			cu := c[u*ldc : u*ldc+8]
+			for v := range 8 {
+				cu[v] += x * row[j+v]
+			}
+		}
+	}
+}

@@ -90,3 +90,29 @@ func BenchmarkSyrk80000x51(b *testing.B) {
 		})
 	}
 }
+
+// CrossTile's products equal a plain loop's, on the assembly path where
+// there is one.
+func TestCrossTile(t *testing.T) {
+	rows, lda := 11, 40
+	a := make([]float64, rows*lda)
+	for i := range a {
+		a[i] = float64((i*7919)%23) - 11.5
+	}
+	c := make([]float64, 4*9)
+	for i := range c {
+		c[i] = 99 // overwritten, not added to
+	}
+	CrossTile(c, 9, a, lda, rows, 3, 20)
+	for u := range 4 {
+		for v := range 8 {
+			want := 0.0
+			for r := range rows {
+				want += a[r*lda+3+u] * a[r*lda+20+v]
+			}
+			if got := c[u*9+v]; math.Abs(got-want) > 1e-9 {
+				t.Errorf("c[%d][%d] = %v, want %v", u, v, got, want)
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -189,6 +190,67 @@ func TestKMeansObjective(t *testing.T) {
 		if a.Extra["run"] == b.Extra["run"] && b.TrainLoss > a.TrainLoss*(1+1e-12) {
 			t.Fatalf("objective rose in run %v: %v -> %v", b.Extra["run"], a.TrainLoss, b.TrainLoss)
 		}
+	}
+}
+
+// One assignment step labels every row with its nearest centre, by brute
+// force: with more centres than one kernel group (13 = 8 + 5), a row count
+// that is not a multiple of four, and rows that are a view of a wider
+// matrix (as a dataset's features are when the target is the last column).
+func TestKMeansAssignsNearestCentre(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const n, d, k = 1003, 7, 13
+	wide := mat.NewDense(n, d+2, nil)
+	for i := range n {
+		for j := range d + 2 {
+			wide.Set(i, j, r.NormFloat64()*3)
+		}
+	}
+	X := wide.Slice(0, n, 1, d+1).(*mat.Dense)
+	l := newLloyd(X, k)
+	for c := range k {
+		l.C.SetRow(c, X.RawRowView(r.IntN(n))[:d])
+	}
+	l.resetLabels()
+	l.assign()
+	counts := make([]int, k)
+	for i := range n {
+		best, bd := 0, math.Inf(1)
+		for c := range k {
+			if v := sqDist(X.RawRowView(i)[:d], l.C.RawRowView(c)); v < bd {
+				best, bd = c, v
+			}
+		}
+		if l.labels[i] != best {
+			t.Fatalf("row %d: cluster %d, nearest centre %d", i, l.labels[i], best)
+		}
+		counts[best]++
+	}
+	for c := range k {
+		if l.counts[c] != counts[c] {
+			t.Errorf("cluster %d: counted %d rows, labelled %d", c, l.counts[c], counts[c])
+		}
+	}
+}
+
+// A cluster left empty takes the row farthest from its centre (as
+// scikit-learn does), so k clusters stay k.
+func TestKMeansEmptyClusterTakesFarthestRow(t *testing.T) {
+	X := mat.NewDense(4, 1, []float64{0, 1, 2, 10})
+	l := newLloyd(X, 2)
+	l.C.SetRow(0, []float64{1})
+	l.C.SetRow(1, []float64{100}) // nearer to no row
+	l.resetLabels()
+	l.assign()
+	if l.counts[1] != 0 {
+		t.Fatalf("counts %v: cluster 1 should be empty before the update", l.counts)
+	}
+	l.update()
+	if got := []float64{l.C.At(0, 0), l.C.At(1, 0)}; got[0] != 1 || got[1] != 10 {
+		t.Errorf("centres %v, want [1 10]: row 10 (farthest from centre 1) moves to the empty cluster", got)
+	}
+	if l.assign(); l.labels[3] != 1 || l.counts[0] != 3 {
+		t.Errorf("labels %v counts %v after the next assignment", l.labels, l.counts)
 	}
 }
 

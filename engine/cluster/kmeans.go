@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -142,7 +143,7 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		}
 		for it := 1; it <= maxIter; it++ {
 			changed := km.assign()
-			km.update(r)
+			km.update()
 			// Publish the run's state: Predict from inside Step uses it
 			// (this run's centres until a better run replaces them).
 			if run == 0 || km.obj < bestObj {
@@ -189,13 +190,10 @@ func (m *KMeans) Predict(X mat.Matrix) ([]float64, error) {
 	if _, cd := m.centres.Dims(); cd != d {
 		return nil, fmt.Errorf("k-means: got %d features, fitted on %d", d, cd)
 	}
-	km := newLloyd(mat.DenseCopyOf(X), 0)
+	k, _ := m.centres.Dims()
+	km := newLloyd(mat.DenseCopyOf(X), k)
 	km.C = m.centres
-	km.k, _ = m.centres.Dims()
-	km.labels = make([]int, n)
-	for i := range km.labels {
-		km.labels[i] = -1
-	}
+	km.resetLabels()
 	km.assign()
 	out := make([]float64, n)
 	for i, l := range km.labels {
@@ -210,67 +208,72 @@ func (m *KMeans) Centres() *mat.Dense { return m.centres }
 // lloyd is one k-means run's state.
 type lloyd struct {
 	X      *mat.Dense
+	x      []float64 // X's entries, row i from i·ldx
+	ldx    int
 	n, d   int
 	k      int
 	C      *mat.Dense // k × d centres
 	xx     []float64  // ‖x_i‖²
 	labels []int
 	obj    float64
-	// A holds the rows as columns (d × ld: A[j·ld+i] = x_ij) and, from
-	// column n4 on, up to kpad centres: the dot products of four rows with
-	// eight centres are one assembly tile (kernel.CrossTile).
-	A        []float64
-	ld       int
-	n4, kpad int
-	tile     []float64 // 4 × kpad
+	sums   []float64 // k × d: each cluster's sum of rows
+	counts []int
+	// The points rows are measured against (centres, or k-means++
+	// candidates), packed eight at a time for kernel.RowDots: group g holds
+	// points 8g..8g+7 as a d × 8 block from g·8d.
+	cen  []float64
+	kpad int       // room for points: a multiple of 8
+	out  []float64 // a block of rows' dot products, row u from u·kpad
 }
+
+// block is how many rows' dot products are formed at once: 2,048 rows by 8
+// points is 128 KB, which stays in cache while it is read.
+const block = 2048
 
 func newLloyd(X *mat.Dense, k int) *lloyd {
 	n, d := X.Dims()
-	l := &lloyd{X: X, n: n, d: d, k: k, xx: make([]float64, n), labels: make([]int, n)}
+	raw := X.RawMatrix()
+	l := &lloyd{X: X, x: raw.Data, ldx: raw.Stride, n: n, d: d, k: k, xx: make([]float64, n), labels: make([]int, n)}
 	if k > 0 {
 		l.C = mat.NewDense(k, d, nil)
+		l.sums, l.counts = make([]float64, k*d), make([]int, k)
 	}
-	// Room for k centres or the k-means++ candidates, whichever is more.
-	l.n4 = (n + 3) &^ 3
-	l.kpad = (max(k, plusPlusTrials(k), 1) + 7) &^ 7
-	l.ld = l.n4 + l.kpad
-	l.A = make([]float64, d*l.ld)
 	for i := range n {
-		row := X.RawRowView(i)[:d]
 		s := 0.0
-		for j, v := range row {
-			l.A[j*l.ld+i] = v
+		for _, v := range l.row(i) {
 			s += v * v
 		}
 		l.xx[i] = s
 	}
-	l.tile = make([]float64, 4*l.kpad)
+	// Room for k centres or the k-means++ candidates, whichever is more.
+	l.kpad = (max(k, plusPlusTrials(k), 1) + 7) &^ 7
+	l.cen = make([]float64, l.kpad*d)
+	l.out = make([]float64, min(n, block)*l.kpad)
 	return l
 }
+
+func (l *lloyd) row(i int) []float64 { return l.x[i*l.ldx : i*l.ldx+l.d] }
 
 // plusPlusTrials is how many candidates greedy k-means++ draws a step.
 func plusPlusTrials(k int) int { return 2 + int(math.Log(float64(max(k, 1)))) }
 
-// setCentres puts points (the first m rows of p) in A's centre columns.
-func (l *lloyd) setCentres(p *mat.Dense, m int) {
+// pack puts points (the first m rows of p) where blockDots reads them.
+func (l *lloyd) pack(p *mat.Dense, m int) {
+	clear(l.cen)
+	d := l.d
 	for c := range m {
-		for j, v := range p.RawRowView(c)[:l.d] {
-			l.A[j*l.ld+l.n4+c] = v
+		g := l.cen[(c/8)*8*d:]
+		for j, v := range p.RawRowView(c)[:d] {
+			g[j*8+c%8] = v
 		}
 	}
 }
 
-// eachDots calls f(i, dots) for every row i, dots[c] = x_i · centre c for
-// the m centres in A (set by setCentres), four rows at a time.
-func (l *lloyd) eachDots(m int, f func(i int, dots []float64)) {
-	for i0 := 0; i0 < l.n; i0 += 4 {
-		for t := 0; t < m; t += 8 {
-			kernel.CrossTile(l.tile[t:], l.kpad, l.A, l.ld, l.d, i0, l.n4+t)
-		}
-		for u := range min(4, l.n-i0) {
-			f(i0+u, l.tile[u*l.kpad:u*l.kpad+m])
-		}
+// blockDots sets out[u·kpad+c] = x_{i0+u} · point c for the rows of a block
+// and the m packed points.
+func (l *lloyd) blockDots(i0, rows, m int) {
+	for g := 0; g*8 < m; g++ {
+		kernel.RowDots(l.out[g*8:], l.kpad, l.x[i0*l.ldx:], l.ldx, rows, l.d, l.cen[g*8*l.d:])
 	}
 }
 
@@ -287,57 +290,123 @@ func (l *lloyd) assign() int {
 		}
 		cc[c] = s
 	}
-	l.setCentres(l.C, k)
+	l.pack(l.C, k)
+	clear(l.sums)
+	clear(l.counts)
 	changed, obj := 0, 0.0
-	l.eachDots(k, func(i int, dots []float64) {
-		prev := l.labels[i]
-		best, bd := prev, math.Inf(1)
-		if prev >= 0 {
-			bd = cc[prev] - 2*dots[prev]
-		}
-		// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
-		// a row moves only to a centre nearer by more than that, or it
-		// could flip between two equally near ones for ever.
-		slack := 1e-12 * (l.xx[i] + 1)
-		for c, dv := range dots {
-			if v := cc[c] - 2*dv; v < bd-slack {
-				best, bd = c, v
+	for i0 := 0; i0 < l.n; i0 += block {
+		rows := min(block, l.n-i0)
+		l.blockDots(i0, rows, k)
+		for u := range rows {
+			i := i0 + u
+			dots := l.out[u*l.kpad : u*l.kpad+k]
+			bd := nearest(cc, dots)
+			// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
+			// a row leaves its cluster only for a centre nearer by more
+			// than that, or it could flip between two equally near ones
+			// for ever.
+			prev, best := l.labels[i], 0
+			if prev >= 0 && cc[prev]-2*dots[prev] <= bd+1e-12*(l.xx[i]+1) {
+				best, bd = prev, cc[prev]-2*dots[prev]
+			} else {
+				for best < k-1 && cc[best]-2*dots[best] != bd {
+					best++
+				}
 			}
+			if best != prev {
+				changed++
+				l.labels[i] = best
+			}
+			obj += max(bd+l.xx[i], 0)
+			l.add(i, best)
 		}
-		if best != prev {
-			changed++
-			l.labels[i] = best
-		}
-		obj += max(bd+l.xx[i], 0)
-	})
+	}
 	l.obj = obj
 	return changed
 }
 
-// update moves each centre to its rows' mean; an empty cluster takes the
-// row farthest from its centre (so k clusters stay k).
-func (l *lloyd) update(r *rand.Rand) {
-	k, d := l.k, l.d
-	sums := make([]float64, k*d)
-	counts := make([]int, k)
+// nearest is min_c cc[c] − 2·dots[c]: the nearest centre's ‖μ‖² − 2x·μ.
+// Branchless (which way a comparison goes is a coin toss in the first
+// iterations), with four running minima: one would be a chain of k
+// dependent steps.
+func nearest(cc, dots []float64) float64 {
+	inf := math.Inf(1)
+	m0, m1, m2, m3 := inf, inf, inf, inf
+	cc = cc[:len(dots)]
+	c := 0
+	for ; c+4 <= len(dots); c += 4 {
+		m0 = min(m0, cc[c]-2*dots[c])
+		m1 = min(m1, cc[c+1]-2*dots[c+1])
+		m2 = min(m2, cc[c+2]-2*dots[c+2])
+		m3 = min(m3, cc[c+3]-2*dots[c+3])
+	}
+	for ; c < len(dots); c++ {
+		m0 = min(m0, cc[c]-2*dots[c])
+	}
+	return min(min(m0, m1), min(m2, m3))
+}
+
+// tally sets every cluster's sum of rows and count from the labels
+// (assign keeps them as it labels).
+func (l *lloyd) tally() {
+	clear(l.sums)
+	clear(l.counts)
 	for i, c := range l.labels {
-		row := l.X.RawRowView(i)[:d]
-		s := sums[c*d : (c+1)*d]
-		for j, v := range row {
-			s[j] += v
-		}
-		counts[c]++
+		l.add(i, c)
+	}
+}
+
+// add counts row i in cluster c's sum and count.
+func (l *lloyd) add(i, c int) {
+	s := l.sums[c*l.d : (c+1)*l.d]
+	for j, v := range l.row(i) {
+		s[j] += v
+	}
+	l.counts[c]++
+}
+
+// update moves each centre to its rows' mean. An empty cluster takes the
+// row farthest from its centre, as scikit-learn does (so k clusters stay
+// k); the next assignment moves that row.
+func (l *lloyd) update() {
+	k, d := l.k, l.d
+	if slices.Contains(l.counts, 0) {
+		l.relocate()
 	}
 	for c := range k {
-		if counts[c] == 0 {
-			far := r.IntN(l.n)
-			l.C.SetRow(c, l.X.RawRowView(far)[:d])
-			continue
-		}
 		row := l.C.RawRowView(c)
 		for j := range row {
-			row[j] = sums[c*d+j] / float64(counts[c])
+			row[j] = l.sums[c*d+j] / float64(l.counts[c])
 		}
+	}
+}
+
+// relocate gives each empty cluster the row farthest from its centre among
+// rows whose cluster would not empty by losing it.
+func (l *lloyd) relocate() {
+	far := make([]int, l.n)
+	dist := make([]float64, l.n)
+	for i, c := range l.labels {
+		far[i] = i
+		dist[i] = sqDist(l.row(i), l.C.RawRowView(c))
+	}
+	sort.SliceStable(far, func(a, b int) bool { return dist[far[a]] > dist[far[b]] })
+	next := 0
+	for c := range l.k {
+		if l.counts[c] > 0 {
+			continue
+		}
+		for l.counts[l.labels[far[next]]] < 2 {
+			next++
+		}
+		i := far[next]
+		next++
+		old := l.sums[l.labels[i]*l.d : (l.labels[i]+1)*l.d]
+		for j, v := range l.row(i) {
+			old[j] -= v
+		}
+		l.counts[l.labels[i]]--
+		l.add(i, c)
 	}
 }
 
@@ -345,7 +414,7 @@ func (l *lloyd) update(r *rand.Rand) {
 func (l *lloyd) forgy(r *rand.Rand) {
 	perm := r.Perm(l.n)[:l.k]
 	for c, i := range perm {
-		l.C.SetRow(c, l.X.RawRowView(i)[:l.d])
+		l.C.SetRow(c, l.row(i))
 	}
 	l.resetLabels()
 }
@@ -355,7 +424,8 @@ func (l *lloyd) partition(r *rand.Rand) {
 	for i := range l.labels {
 		l.labels[i] = r.IntN(l.k)
 	}
-	l.update(r)
+	l.tally()
+	l.update()
 	l.resetLabels()
 }
 
@@ -368,10 +438,15 @@ func (l *lloyd) plusPlus(r *rand.Rand) {
 	n, d := l.n, l.d
 	trials := plusPlusTrials(l.k)
 	first := r.IntN(n)
-	l.C.SetRow(0, l.X.RawRowView(first)[:d])
-	near := make([]float64, n)
-	for i := range near {
-		near[i] = sqDist(l.X.RawRowView(i)[:d], l.C.RawRowView(0))
+	l.C.SetRow(0, l.row(first))
+	near := make([]float64, n) // squared distance to the nearest centre
+	l.pack(l.C, 1)
+	for i0 := 0; i0 < n; i0 += block {
+		rows := min(block, n-i0)
+		l.blockDots(i0, rows, 1)
+		for u, xu := range l.xx[i0 : i0+rows] {
+			near[i0+u] = max(xu-2*l.out[u*l.kpad]+l.xx[first], 0)
+		}
 	}
 	cand := mat.NewDense(trials, d, nil)
 	picks := make([]int, trials)
@@ -393,35 +468,34 @@ func (l *lloyd) plusPlus(r *rand.Rand) {
 				pick = min(sort.SearchFloat64s(cum, math.Nextafter(u, math.Inf(1))), n-1)
 			}
 			picks[t] = pick
-			cand.SetRow(t, l.X.RawRowView(pick)[:d])
+			cand.SetRow(t, l.row(pick))
 		}
-		l.setCentres(cand, trials)
+		l.pack(cand, trials)
 		clear(pots)
 		for t := range trials {
 			candSq[t] = l.xx[picks[t]]
 		}
-		l.eachDots(trials, func(i int, dots []float64) {
-			xi, ni := l.xx[i], near[i]
-			for t, dv := range dots {
-				// Plain comparisons: min and max also order NaNs, slower.
-				v := xi - 2*dv + candSq[t]
-				if v < 0 {
-					v = 0
+		for i0 := 0; i0 < n; i0 += block {
+			rows := min(block, n-i0)
+			l.blockDots(i0, rows, trials)
+			xx, nr := l.xx[i0:i0+rows], near[i0:i0+rows]
+			for t := range trials {
+				dt, ct, s := dists[t*n+i0:t*n+i0+rows], candSq[t], 0.0
+				for u, ni := range nr {
+					v := min(max(xx[u]-2*l.out[u*l.kpad+t]+ct, 0), ni)
+					dt[u] = v
+					s += v
 				}
-				if ni < v {
-					v = ni
-				}
-				dists[t*n+i] = v
-				pots[t] += v
+				pots[t] += s
 			}
-		})
+		}
 		best := 0
 		for t, p := range pots {
 			if p < pots[best] {
 				best = t
 			}
 		}
-		l.C.SetRow(c, l.X.RawRowView(picks[best])[:d])
+		l.C.SetRow(c, l.row(picks[best]))
 		copy(near, dists[best*n:(best+1)*n])
 	}
 	l.resetLabels()

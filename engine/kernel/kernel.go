@@ -1,9 +1,9 @@
 // Package kernel holds the few hot loops that decide tealab's speed on the
-// BLAS-shaped cases (least squares, ridge, covariances): plain Go, with an
-// AVX2/FMA path in Go assembly on amd64 processors that have it. Go
-// assembly is not cgo: the default `go build` stays one static binary, and
-// every other platform (or an old amd64) runs the portable loops, which give
-// the same sums up to rounding.
+// BLAS-shaped cases (least squares, ridge, covariances, k-means distances):
+// plain Go, with an AVX2/FMA path in Go assembly on amd64 processors that
+// have it. Go assembly is not cgo: the default `go build` stays one static
+// binary, and every other platform (or an old amd64) runs the portable
+// loops, which give the same sums up to rounding.
 package kernel
 
 // Pad is the row stride (and Gram size) SyrkUpper wants for k columns: k
@@ -82,29 +82,41 @@ func syrkGo(c []float64, ldc int, b []float64, ldb, rows, q int) {
 	}
 }
 
-// CrossTile sets the 4 x 8 block at c (row stride ldc) to
-// c[u·ldc+v] = Σ_r a[r·lda+i+u] · a[r·lda+j+v] over rows r < rows: the dot
-// products of four columns of a (from i) with eight others (from j). With
-// a's rows laid out as features, its columns as points, that is four points
-// against eight centres at once (k-means). a must hold every entry read:
-// (rows−1)·lda + max(i+4, j+8) values.
-func CrossTile(c []float64, ldc int, a []float64, lda, rows, i, j int) {
-	_ = c[3*ldc+7]
-	_ = a[(rows-1)*lda+max(i+4, j+8)-1]
-	for u := range 4 {
-		clear(c[u*ldc : u*ldc+8])
-	}
-	if useAVX {
-		gramTile(&c[0], ldc, &a[i], &a[j], lda, rows)
+// RowDots sets out[i·ldo+v] = Σ_j x[i·ldx+j] · cen[j·8+v] for the rows
+// i < rows of x (row-major, stride ldx, d features) and the eight columns v
+// of cen (d x 8, row-major): the dot products of every row with eight
+// points at once, as k-means needs them (a distance is ‖x‖² − 2x·μ + ‖μ‖²).
+// The rows are read in place, four at a time by the assembly kernel.
+func RowDots(out []float64, ldo int, x []float64, ldx, rows, d int, cen []float64) {
+	if rows == 0 {
 		return
 	}
-	for r := range rows {
-		row := a[r*lda:]
-		for u := range 4 {
-			x := row[i+u]
-			cu := c[u*ldc : u*ldc+8]
-			for v := range 8 {
-				cu[v] += x * row[j+v]
+	_ = out[(rows-1)*ldo+7]
+	if d == 0 {
+		rowDotsGo(out, ldo, x, ldx, rows, d, cen)
+		return
+	}
+	_ = cen[d*8-1]
+	_ = x[(rows-1)*ldx+d-1]
+	done := 0
+	if useAVX && rows >= 4 {
+		done = rows &^ 3
+		rowDots(&out[0], ldo, &x[0], ldx, &cen[0], d, done/4)
+	}
+	if done < rows {
+		rowDotsGo(out[done*ldo:], ldo, x[done*ldx:], ldx, rows-done, d, cen)
+	}
+}
+
+// rowDotsGo is RowDots' portable loop.
+func rowDotsGo(out []float64, ldo int, x []float64, ldx, rows, d int, cen []float64) {
+	for i := range rows {
+		o := out[i*ldo : i*ldo+8]
+		clear(o)
+		for j, xv := range x[i*ldx : i*ldx+d] {
+			c := cen[j*8 : j*8+8]
+			for v := range o {
+				o[v] += xv * c[v]
 			}
 		}
 	}

@@ -11,3 +11,8 @@ var useAVX = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //
 //go:noescape
 func gramTile(c *float64, ldc int, ai, aj *float64, lda, rows int)
+
+// rowDots is RowDots' kernel over panels of four rows.
+//
+//go:noescape
+func rowDots(out *float64, ldo int, x *float64, ldx int, cen *float64, d, panels int)

@@ -7,3 +7,7 @@ const useAVX = false
 func gramTile(c *float64, ldc int, ai, aj *float64, lda, rows int) {
 	panic("kernel: no AVX tile on this platform")
 }
+
+func rowDots(out *float64, ldo int, x *float64, ldx int, cen *float64, d, panels int) {
+	panic("kernel: no AVX tile on this platform")
+}

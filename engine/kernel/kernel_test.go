@@ -91,27 +91,51 @@ func BenchmarkSyrk80000x51(b *testing.B) {
 	}
 }
 
-// CrossTile's products equal a plain loop's, on the assembly path where
-// there is one.
-func TestCrossTile(t *testing.T) {
-	rows, lda := 11, 40
-	a := make([]float64, rows*lda)
-	for i := range a {
-		a[i] = float64((i*7919)%23) - 11.5
-	}
-	c := make([]float64, 4*9)
-	for i := range c {
-		c[i] = 99 // overwritten, not added to
-	}
-	CrossTile(c, 9, a, lda, rows, 3, 20)
-	for u := range 4 {
-		for v := range 8 {
-			want := 0.0
-			for r := range rows {
-				want += a[r*lda+3+u] * a[r*lda+20+v]
+// RowDots' products equal the definition's on every row count (the tail
+// of fewer than four rows takes the portable loop), with strides wider than
+// the data, on the assembly path where there is one and on the portable one.
+func TestRowDots(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, d := range []int{1, 2, 10, 33} {
+		for _, rows := range []int{0, 1, 3, 4, 5, 8, 13, 64} {
+			ldx, ldo := d+3, 11
+			// As short as the data allow: nothing is read or written
+			// past the last row's last entry (one sentinel after it).
+			x := make([]float64, max(rows-1, 0)*ldx+d)
+			for i := range x {
+				x[i] = r.NormFloat64()
 			}
-			if got := c[u*9+v]; math.Abs(got-want) > 1e-9 {
-				t.Errorf("c[%d][%d] = %v, want %v", u, v, got, want)
+			cen := make([]float64, d*8)
+			for i := range cen {
+				cen[i] = r.NormFloat64()
+			}
+			for _, fast := range []bool{false, true} {
+				if fast && !useAVX {
+					continue
+				}
+				out := make([]float64, max(rows-1, 0)*ldo+9)
+				for i := range out {
+					out[i] = 99 // overwritten, not added to
+				}
+				if fast {
+					RowDots(out, ldo, x, ldx, rows, d, cen)
+				} else {
+					rowDotsGo(out, ldo, x, ldx, rows, d, cen)
+				}
+				for i := range rows {
+					for v := range 8 {
+						want := 0.0
+						for j := range d {
+							want += x[i*ldx+j] * cen[j*8+v]
+						}
+						if got := out[i*ldo+v]; math.Abs(got-want) > 1e-12*(1+math.Abs(want)) {
+							t.Fatalf("d %d rows %d fast %v: out[%d][%d] = %v, want %v", d, rows, fast, i, v, got, want)
+						}
+					}
+					if rows > 0 && out[i*ldo+8] != 99 {
+						t.Fatalf("d %d rows %d fast %v: wrote past column 8 of row %d", d, rows, fast, i)
+					}
+				}
 			}
 		}
 	}

@@ -376,10 +376,14 @@ func (a *app) chooseDataset(msg datasetChosenMsg) tea.Cmd {
 // chooseModel opens the hyperparameter form; with start-up options it applies
 // their parameters and, with Train, starts the run.
 func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
-	if a.ds != nil && !spec.Supports(a.ds.Task) {
-		a.model.setError(fmt.Errorf("model %s does not do %s; pick one of the models listed", spec.Name, a.ds.Task))
-		a.goTo(screenModel)
-		return nil
+	// A clustering or a reduction runs on any data (RunsOn), as the list
+	// offers it: the target is then not learned but scores the result.
+	if a.ds != nil {
+		if _, ok := spec.RunsOn(a.ds.Task); !ok {
+			a.model.setError(fmt.Errorf("model %s does not do %s; pick one of the models listed", spec.Name, a.ds.Task))
+			a.goTo(screenModel)
+			return nil
+		}
 	}
 	a.spec = spec
 	a.model.point(spec.Name)

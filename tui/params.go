@@ -217,8 +217,20 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 
 func (s *paramsScreen) setError(err error) { s.err = err }
 
+// task is what the model does on the data: a clustering or a reduction
+// chosen on labelled data does not learn the target.
+func (s *paramsScreen) task() datasets.Task {
+	if s.spec == nil {
+		return s.ds.Task
+	}
+	t, _ := s.spec.RunsOn(s.ds.Task)
+	return t
+}
+
 // visible lists the fields that apply: the evaluation method decides which
-// of test fraction and folds show; clustering has no split at all.
+// of test fraction and folds show; a clustering or a reduction (whatever
+// the data's target) has no split at all: it is fitted and scored on every
+// row.
 func (s *paramsScreen) visible() []*field {
 	var out []*field
 	method := ""
@@ -227,20 +239,20 @@ func (s *paramsScreen) visible() []*field {
 			method = f.raw()
 		}
 	}
-	clustering := s.ds != nil && s.ds.Task == datasets.Clustering
+	unsupervised := s.ds != nil && !s.task().Supervised()
 	for _, f := range s.fields {
 		if !f.model {
 			switch f.p.Name {
 			case "evaluation":
-				if clustering {
+				if unsupervised {
 					continue
 				}
 			case "test fraction":
-				if clustering || method != evalHoldout {
+				if unsupervised || method != evalHoldout {
 					continue
 				}
 			case "folds":
-				if clustering || method != evalCV {
+				if unsupervised || method != evalCV {
 					continue
 				}
 			}
@@ -302,7 +314,7 @@ func (s *paramsScreen) FullHelp() [][]key.Binding {
 
 func (s *paramsScreen) headerInfo() string {
 	if o, err := s.options(); err == nil && s.ds != nil {
-		return fmt.Sprintf("%s · seed %d", describeEval(o, s.ds.Task), o.Seed)
+		return fmt.Sprintf("%s · seed %d", describeEval(o, s.task()), o.Seed)
 	}
 	return ""
 }
@@ -619,7 +631,7 @@ func (s *paramsScreen) View() string {
 	default:
 		out = append(out, st.Muted.Render(" enter trains with these settings"))
 	}
-	if o, err := s.options(); err == nil && o.LOO && s.ds != nil && s.ds.Task.Supervised() {
+	if o, err := s.options(); err == nil && o.LOO && s.ds != nil && s.task().Supervised() {
 		// Leave-one-out is one fit per row: say how many before they start.
 		n := s.ds.Rows()
 		msg := fmt.Sprintf(" leave-one-out fits the model %d times, once per row (and once more on all rows)", n)

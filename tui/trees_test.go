@@ -171,3 +171,24 @@ func TestDendrogramLargeTree(t *testing.T) {
 	mustContain(t, hs.view(), "13 clusters")
 	checkFrame(t, hs.view(), 120, 40)
 }
+
+// A clustering or a reduction picked on labelled data (the model list
+// offers them under every task) opens its form without a split, and trains
+// on every row, scored against the classes: nothing asks to choose the task
+// first.
+func TestUnsupervisedModelOnLabelledData(t *testing.T) {
+	for _, model := range []string{"kmeans", "pca"} {
+		hs := newHarness(t, Options{Data: "iris", Model: model}, 120, 40)
+		v := hs.view()
+		mustContain(t, v, "all rows (no split)", "reduce first")
+		for _, absent := range []string{"does not do", "test fraction", "hold-out"} {
+			if strings.Contains(v, absent) {
+				t.Errorf("%s: form shows %q:\n%s", model, absent, v)
+			}
+		}
+		hs = newHarness(t, Options{Data: "iris", Model: model, Train: true}, 120, 40)
+		mustContain(t, hs.view(), "all 150 rows")
+	}
+	hs := newHarness(t, Options{Data: "iris", Model: "kmeans", Train: true}, 120, 40)
+	mustContain(t, hs.view(), "ARI 0.730", "not learned")
+}

@@ -192,3 +192,17 @@ func TestUnsupervisedModelOnLabelledData(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "kmeans", Train: true}, 120, 40)
 	mustContain(t, hs.view(), "ARI 0.730", "not learned")
 }
+
+// The clusters' scatter shows the principal plane or any two features
+// chosen with x and y, as the Map does; p goes back.
+func TestClusterScatterAxes(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
+	toTab(t, hs, "Scatter")
+	mustContain(t, hs.view(), "first two principal directions", "x x axis", "y y axis")
+	hs.press("x")
+	v := hs.view()
+	mustContain(t, v, "the rows, sepal_width_cm against petal_length_cm", "petal_length_cm", "▲ centre")
+	checkFrame(t, v, 120, 40)
+	hs.press("p")
+	mustContain(t, hs.view(), "first two principal directions")
+}

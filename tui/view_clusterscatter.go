@@ -24,14 +24,16 @@ func init() {
 }
 
 // clusterScatterView shows the rows in their first two principal directions
-// coloured by cluster, each cluster's centre marked, beside the same rows
-// coloured by their known classes (when the data have them): what the
-// clustering found next to what was there.
+// (or two features chosen with x and y) coloured by cluster, each
+// cluster's centre marked, beside the same rows coloured by their known
+// classes (when the data have them): what the clustering found next to
+// what was there.
 type clusterScatterView struct {
 	c         *common
 	r         *runRecord
 	plane     inspect.Plane
 	err       error
+	axes      axisPicker
 	byCluster widgets.Scatter
 	byClass   widgets.Scatter
 	classes   bool
@@ -42,13 +44,20 @@ type clusterScatterView struct {
 
 func newClusterScatterView(c *common, r *runRecord) *clusterScatterView {
 	v := &clusterScatterView{c: c, r: r, byCluster: widgets.NewScatter(c.styles), byClass: widgets.NewScatter(c.styles),
-		toggle: bind("c", "clusters / classes", "c")}
-	v.plane, v.err = inspect.Project2D(r.Dataset)
+		toggle: bind("c", "clusters / classes", "c"), axes: newAxisPicker(r.Dataset)}
+	v.place()
+	return v
+}
+
+// place draws the rows in the plane the axis picker names.
+func (v *clusterScatterView) place() {
+	d := v.r.Dataset
+	v.plane, v.err = inspect.PlaneOf(d, v.axes.x, v.axes.y)
 	if v.err != nil {
-		return v
+		return
 	}
 	xs, ys := mat.Col(nil, 0, v.plane.XY), mat.Col(nil, 1, v.plane.XY)
-	pred := r.Result.Predicted
+	pred := v.r.Result.Predicted
 	k := 0
 	for _, l := range pred {
 		k = max(k, int(l)+1)
@@ -77,7 +86,7 @@ func newClusterScatterView(c *common, r *runRecord) *clusterScatterView {
 	v.byCluster.SetPoints(px, py, labels)
 	v.byCluster.SetClassNames(names)
 	v.byCluster.SetAxes(v.plane.XLabel, v.plane.YLabel)
-	if d := r.Dataset; d.Classes != nil && len(d.Y) == len(xs) {
+	if d.Classes != nil && len(d.Y) == len(xs) {
 		v.classes = true
 		truth := make([]int, len(d.Y))
 		for i, y := range d.Y {
@@ -87,13 +96,17 @@ func newClusterScatterView(c *common, r *runRecord) *clusterScatterView {
 		v.byClass.SetClassNames(d.Classes)
 		v.byClass.SetAxes(v.plane.XLabel, v.plane.YLabel)
 	}
-	return v
 }
 
 // sideBySide says whether both plots fit.
 func (v *clusterScatterView) sideBySide() bool { return v.classes && v.w >= 100 }
 
 func (v *clusterScatterView) Update(msg tea.Msg) tea.Cmd {
+	if v.axes.Update(msg) {
+		v.place()
+		v.SetSize(v.w, v.h)
+		return nil
+	}
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, v.toggle) && v.classes && !v.sideBySide() {
 		v.showClass = !v.showClass
 	}
@@ -113,10 +126,11 @@ func (v *clusterScatterView) SetSize(w, h int) {
 }
 
 func (v *clusterScatterView) Keys() []key.Binding {
+	ks := v.axes.Keys()
 	if v.classes && !v.sideBySide() {
-		return []key.Binding{v.toggle}
+		ks = append(ks, v.toggle)
 	}
-	return nil
+	return ks
 }
 
 func (v *clusterScatterView) View() string {

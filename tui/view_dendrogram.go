@@ -21,7 +21,8 @@ func init() {
 			v := &dendrogramView{c: env.c, r: r, l: l,
 				up:   bind("↑", "cut higher (fewer clusters)", "up", "k"),
 				down: bind("↓", "cut lower (more clusters)", "down", "j"),
-				prev: bind("pgup", "scroll", "pgup"), next: bind("pgdn", "scroll", "pgdown")}
+				prev: bind("pgup", "scroll up", "pgup"), next: bind("pgdn", "scroll down", "pgdown"),
+				scroll: bind("pgup/pgdn", "scroll", "pgup", "pgdown")}
 			v.k = 2
 			if labels := r.Result.Predicted; len(labels) > 0 {
 				top := 0.0
@@ -45,6 +46,7 @@ type dendrogramView struct {
 	off            int // first line shown
 	up, down       key.Binding
 	prev, next     key.Binding
+	scroll         key.Binding // prev and next as the footer names them
 	w, h           int
 	layoutW, leafN int
 	layout         *cluster.Dendrogram
@@ -61,9 +63,9 @@ func (v *dendrogramView) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, v.down):
 		v.k = min(v.k+1, v.maxK())
 	case key.Matches(km, v.prev):
-		v.off = max(v.off-max(v.h-3, 1), 0)
+		v.off = max(v.off-v.body(), 0)
 	case key.Matches(km, v.next):
-		v.off += max(v.h-3, 1)
+		v.off += v.body()
 	}
 	return nil
 }
@@ -88,7 +90,18 @@ func (v *dendrogramView) SetSize(w, h int) {
 	v.k = min(v.k, v.maxK())
 }
 
-func (v *dendrogramView) Keys() []key.Binding { return []key.Binding{v.up, v.down, v.prev, v.next} }
+func (v *dendrogramView) Keys() []key.Binding {
+	if v.scrolls() {
+		return []key.Binding{v.up, v.down, v.scroll}
+	}
+	return []key.Binding{v.up, v.down}
+}
+
+// body is how many leaves' lines the view shows at once.
+func (v *dendrogramView) body() int { return max(v.h-3, 1) }
+
+// scrolls says the drawing is taller than the view.
+func (v *dendrogramView) scrolls() bool { return v.layout != nil && len(v.layout.Lines) > v.body() }
 
 func (v *dendrogramView) View() string {
 	st := v.c.styles
@@ -119,9 +132,13 @@ func (v *dendrogramView) View() string {
 	if n > len(d.Leaves) {
 		head += fmt.Sprintf(" · top of %d rows", n)
 	}
-	out := []string{st.Title.Render(clip(head, v.w)), st.Muted.Render(clip(" ↑/↓ move the cut · leaves coloured by cluster · merge height →", v.w))}
-	body := max(v.h-3, 1)
+	body := v.body()
 	v.off = min(v.off, max(len(d.Lines)-body, 0))
+	hint := " ↑/↓ move the cut · leaves coloured by cluster · merge height →"
+	if v.scrolls() {
+		hint += fmt.Sprintf(" · leaves %d-%d of %d (pgup/pgdn)", v.off+1, min(v.off+body, len(d.Lines)), len(d.Lines))
+	}
+	out := []string{st.Title.Render(clip(head, v.w)), st.Muted.Render(clip(hint, v.w))}
 	cutCol := d.Column(cutH, v.layoutW)
 	for i := v.off; i < min(len(d.Lines), v.off+body); i++ {
 		rows := d.Leaves[i]

@@ -201,6 +201,16 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	return ctx.Err()
 }
 
+// Measures implements engine.Measurer: the root mean squared error of the
+// training rows rebuilt from the kept directions (what the scree leaves
+// out, per entry).
+func (m *PCA) Measures() map[string]float64 {
+	if !m.fitted {
+		return nil
+	}
+	return map[string]float64{"reconstruction_rmse": math.Sqrt(m.recon / float64(len(m.mean)))}
+}
+
 func (m *PCA) prefix() string {
 	if m.Uncentred {
 		return "F"
@@ -241,13 +251,17 @@ func (m *PCA) Transform(X mat.Matrix) (*mat.Dense, error) {
 
 // RandomProjection projects rows onto k random directions scaled by √(d/k)
 // (notes §22): Gaussian directions, made orthonormal by Gram–Schmidt (the
-// notes' recipe; with k > d they cannot all be, and are only normalised).
-// With k = 0 it takes the Johnson–Lindenstrauss k = ⌈2 ln(1/δ)/(ε²/2 − ε³/3)⌉.
-// Its training loss is the mean distortion |‖Pa−Pb‖²/‖a−b‖² − 1| it caused
-// on up to 2,000 random pairs of training rows (the worst as an extra).
+// notes' recipe), so k is at most d. With k = 0 it takes the
+// Johnson–Lindenstrauss k = ⌈2 ln(1/δ)/(ε²/2 − ε³/3)⌉, or half the
+// features, saying so, when that is not below d. Its training loss is the mean distortion
+// |‖Pa−Pb‖²/‖a−b‖² − 1| it caused on up to 2,000 random pairs of training
+// rows; the worst is its distortion measure.
 type RandomProjection struct {
 	K          int
 	Eps, Delta float64
+
+	worst    float64
+	warnings []string
 
 	P      *mat.Dense // k × d, scaled
 	fitted bool
@@ -260,7 +274,7 @@ func JLDimensions(eps, delta float64) int {
 
 // Fit implements engine.Model.
 func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	m.fitted = false
+	m.fitted, m.warnings = false, nil
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
@@ -277,6 +291,15 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 			return fmt.Errorf("random projection: eps and delta must be in (0, 1)")
 		}
 		k = JLDimensions(m.Eps, m.Delta)
+		if k >= d {
+			half := max((d+1)/2, 1)
+			m.warnings = append(m.warnings, fmt.Sprintf("eps=%g and delta=%g ask for %d dimensions (the Johnson–Lindenstrauss k), not fewer than the %d features: projected onto %d (half) instead, where the bound promises nothing; the measured distortion says what happened (set k to choose; the bound is meant for hundreds of features and more)",
+				m.Eps, m.Delta, k, d, half))
+			k = half
+		}
+	}
+	if k > d {
+		return fmt.Errorf("parameter k: %d directions asked of %d features; a projection has at most as many orthonormal directions as features", k, d)
 	}
 	r := rand.New(rand.NewPCG(t.Seed, 0x94d049bb133111eb))
 	P := mat.NewDense(k, d, nil)
@@ -285,16 +308,14 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 		for j := range row {
 			row[j] = r.NormFloat64()
 		}
-		if c < d { // Gram–Schmidt against the earlier directions
-			for e := range c {
-				prev := P.RawRowView(e)
-				dot := 0.0
-				for j := range row {
-					dot += row[j] * prev[j]
-				}
-				for j := range row {
-					row[j] -= dot * prev[j]
-				}
+		for e := range c { // Gram–Schmidt against the earlier directions
+			prev := P.RawRowView(e)
+			dot := 0.0
+			for j := range row {
+				dot += row[j] * prev[j]
+			}
+			for j := range row {
+				row[j] -= dot * prev[j]
 			}
 		}
 		norm := 0.0
@@ -330,6 +351,7 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 	if pairs > 0 {
 		loss = sum / float64(pairs)
 	}
+	m.worst = worst
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loss,
 		Extra: map[string]float64{"components": float64(k), "worst_distortion": worst}}); err != nil {
 		m.fitted = false
@@ -345,6 +367,18 @@ func sqDist(a, b []float64) float64 {
 		s += d * d
 	}
 	return s
+}
+
+// Warnings implements engine.Warner.
+func (m *RandomProjection) Warnings() []string { return m.warnings }
+
+// Measures implements engine.Measurer: the worst distortion of a squared
+// distance over the sampled pairs.
+func (m *RandomProjection) Measures() map[string]float64 {
+	if !m.fitted {
+		return nil
+	}
+	return map[string]float64{"distortion": m.worst}
 }
 
 // Transform implements engine.Transformer.

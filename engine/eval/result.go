@@ -82,7 +82,7 @@ type Result struct {
 	Metrics  map[string]float64
 	Std      map[string]float64   // sample standard deviation over folds
 	Folds    []map[string]float64 // per-fold metrics under CV
-	Baseline map[string]float64   // majority class / mean predictor, same evaluation
+	Baseline map[string]float64   // majority class / mean predictor, same evaluation (a reduction: the unreduced features)
 
 	Confusion *metrics.Confusion    // pooled over folds
 	Classes   []metrics.ClassReport // per class, from the pooled confusion

@@ -31,6 +31,10 @@ var ErrPanic = errors.New("panicked")
 // features). A variable so that tests can lower it.
 var silhouetteMax = 5000
 
+// neighbourMax is the number of rows beyond which a reduction's 1-NN
+// accuracy (O(n²d), in both spaces) is computed on a seeded sample.
+var neighbourMax = 2000
+
 // LOOWarnRows is the number of rows above which leave-one-out gets a
 // warning saying how many fits it means.
 const LOOWarnRows = 500
@@ -80,7 +84,9 @@ func (e *DivergedError) Unwrap() error { return engine.ErrDiverged }
 //     probabilities, or the training mean) is evaluated on the same folds.
 //     A clustering is scored on all rows: against the known classes when d
 //     has them (adjusted Rand index, normalised mutual information) and by
-//     its silhouette; a reduction by what it keeps.
+//     its silhouette; a reduction by what it keeps, and with known classes
+//     by the leave-one-out 1-NN accuracy in the reduced space, its baseline
+//     the same on the features before reduction.
 //   - after cross-validation the model is fitted once more on all rows (not
 //     timed or scored): that is the model Result.Fitted shows, as Weka does.
 //
@@ -850,21 +856,11 @@ func (rn *runner) clustering(model engine.Model, X *mat.Dense, truth []float64) 
 	res.Metrics["clusters"] = float64(len(distinct))
 	res.Metrics["silhouette"] = math.NaN()
 	if k := len(distinct); k >= 2 && k <= n-1 {
-		Xs, ls := X, labels
-		if n > silhouetteMax {
-			r := rand.New(rand.NewPCG(rn.opt.Seed, evalPCGStream))
-			rows := r.Perm(n)[:silhouetteMax]
-			slices.Sort(rows)
-			_, p := X.Dims()
-			Xs = mat.NewDense(len(rows), p, nil)
-			ls = make([]float64, len(rows))
-			for i, row := range rows {
-				copy(Xs.RawRowView(i), X.RawRowView(row))
-				ls[i] = labels[row]
-			}
+		rows := rn.sample(n, silhouetteMax)
+		if rows != nil {
 			res.Eval += fmt.Sprintf("; silhouette on %d sampled rows", silhouetteMax)
 		}
-		if s, err := metrics.Silhouette(Xs, ls); err == nil {
+		if s, err := metrics.Silhouette(pick(X, rows), pickAll(labels, rows)); err == nil {
 			res.Metrics["silhouette"] = s
 		}
 	}
@@ -906,8 +902,54 @@ func (rn *runner) reduction(model engine.Model, X *mat.Dense, truth []float64) (
 	}
 	if truth != nil {
 		res.Actual = truth
+		// Are the classes as far apart in the reduced space as in the
+		// features? The same rows score both.
+		rows := rn.sample(n, neighbourMax)
+		if rows != nil {
+			res.Eval += fmt.Sprintf("; 1-NN accuracy on %d sampled rows", neighbourMax)
+		}
+		y := pickAll(truth, rows)
+		res.Metrics["knn_accuracy"] = metrics.NeighbourAccuracy(pick(Z, rows), y)
+		res.Baseline["knn_accuracy"] = metrics.NeighbourAccuracy(pick(X, rows), y)
 	}
 	return res, nil
+}
+
+// sample is a seeded choice of limit of n rows, in order; nil when n is
+// within the limit (every row).
+func (rn *runner) sample(n, limit int) []int {
+	if n <= limit {
+		return nil
+	}
+	r := rand.New(rand.NewPCG(rn.opt.Seed, evalPCGStream))
+	rows := r.Perm(n)[:limit]
+	slices.Sort(rows)
+	return rows
+}
+
+// pick is the rows of X (all of them when rows is nil).
+func pick(X *mat.Dense, rows []int) *mat.Dense {
+	if rows == nil {
+		return X
+	}
+	_, p := X.Dims()
+	out := mat.NewDense(len(rows), p, nil)
+	for i, row := range rows {
+		copy(out.RawRowView(i), X.RawRowView(row))
+	}
+	return out
+}
+
+// pickAll is the entries of v at rows (all of them when rows is nil).
+func pickAll(v []float64, rows []int) []float64 {
+	if rows == nil {
+		return v
+	}
+	out := make([]float64, len(rows))
+	for i, row := range rows {
+		out[i] = v[row]
+	}
+	return out
 }
 
 // recorder is the Recorder Run passes to Fit: it stops the fit on

@@ -180,3 +180,47 @@ func Silhouette(X mat.Matrix, labels []float64) (float64, error) {
 	}
 	return total / float64(n), nil
 }
+
+// NeighbourAccuracy is the leave-one-out accuracy of the 1-nearest-neighbour
+// rule (Euclidean) on rows X with classes y: the share of rows whose
+// nearest other row has their class, a common score of how well an
+// embedding keeps known classes apart. The nearest of equally near rows is
+// the first. Rows whose class is NaN are neither scored nor neighbours; NaN
+// when fewer than two rows are labelled. It costs O(n²d): for large n
+// score a sample.
+func NeighbourAccuracy(X mat.Matrix, y []float64) float64 {
+	n, d := X.Dims()
+	sameLen("NeighbourAccuracy", n, len(y))
+	rows := mat.DenseCopyOf(X)
+	var labelled []int
+	for i, v := range y {
+		if !math.IsNaN(v) {
+			labelled = append(labelled, i)
+		}
+	}
+	if len(labelled) < 2 {
+		return math.NaN()
+	}
+	right := 0
+	for _, i := range labelled {
+		ri := rows.RawRowView(i)[:d]
+		best, bd := -1, math.Inf(1)
+		for _, j := range labelled {
+			if j == i {
+				continue
+			}
+			s := 0.0
+			for t, v := range rows.RawRowView(j)[:d] {
+				e := ri[t] - v
+				s += e * e
+			}
+			if s < bd {
+				best, bd = j, s
+			}
+		}
+		if y[best] == y[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(labelled))
+}

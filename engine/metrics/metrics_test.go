@@ -363,6 +363,30 @@ func TestSilhouette(t *testing.T) {
 	if _, err := Silhouette(X, make([]float64, 40)); err == nil {
 		t.Error("one cluster: want an error")
 	}
+	if got := NeighbourAccuracy(X, lab); !near(got, 0.175) {
+		t.Errorf("NeighbourAccuracy(sil40) = %v, want 0.175 (LeaveOneOut 1-NN)", got)
+	}
+}
+
+// An unlabelled row is neither scored nor anyone's neighbour; the first of
+// equally near rows is the neighbour.
+func TestNeighbourAccuracyRules(t *testing.T) {
+	X := mat.NewDense(5, 1, []float64{0, 1, 1.1, 5, 3})
+	// Row 4 (at 3, unlabelled) would be row 3's nearest. Row 0's nearest
+	// is row 1 (class 0: right); row 1's is row 2 (class 1: wrong), row
+	// 2's is row 1 (wrong), row 3's is row 2 (right).
+	if got := NeighbourAccuracy(X, []float64{0, 0, 1, 1, math.NaN()}); got != 0.5 {
+		t.Errorf("got %v, want 0.5", got)
+	}
+	tie := mat.NewDense(3, 1, []float64{0, -1, 1})
+	// Row 0 takes row 1 (right), the first of two at distance 1; row 1
+	// takes row 0 (right); row 2 takes row 0 (wrong).
+	if got := NeighbourAccuracy(tie, []float64{0, 0, 1}); !near(got, 2.0/3) {
+		t.Errorf("tie: got %v, want 2/3", got)
+	}
+	if got := NeighbourAccuracy(X, []float64{0, math.NaN(), math.NaN(), math.NaN(), math.NaN()}); !math.IsNaN(got) {
+		t.Errorf("one labelled row: got %v, want NaN", got)
+	}
 }
 
 func TestJSON(t *testing.T) {

@@ -56,10 +56,10 @@ var table = []Info{
 	{Name: "clusters", Head: true, Label: "clusters", Short: "k", Higher: true, Count: true, Tasks: clu, Help: "number of clusters found"},
 
 	{Name: "explained_variance", Head: true, Label: "explained variance", Short: "var", Higher: true, Tasks: red, Help: "share of the total variance the kept directions hold"},
-	{Name: "reconstruction_rmse", Label: "reconstruction RMSE", Short: "recon", Tasks: red, Help: "RMSE of the rows rebuilt from the kept directions"},
-	{Name: "distortion", Label: "max distortion", Short: "dist", Tasks: red, Help: "largest relative change of a pairwise distance on a sample of pairs"},
+	{Name: "reconstruction_rmse", Label: "reconstruction RMSE", Short: "recon", Tasks: red, Help: "RMSE of the rows rebuilt from the kept directions, in the units the reduction saw (scaled when it scales)"},
+	{Name: "distortion", Label: "max distortion", Short: "dist", Tasks: red, Help: "largest relative change of a squared distance between two rows, on up to 2,000 pairs (the Johnson–Lindenstrauss ε)"},
 	{Name: "components", Head: true, Label: "components", Short: "k", Count: true, Higher: true, Tasks: red, Help: "number of dimensions kept"},
-	{Name: "knn_accuracy", Head: true, Label: "1-NN accuracy", Short: "1nn", Higher: true, Tasks: red, Help: "leave-one-out 1-nearest-neighbour accuracy of the known classes in the reduced space"},
+	{Name: "knn_accuracy", Head: true, Label: "1-NN accuracy", Short: "1nn", Higher: true, Tasks: red, Help: "leave-one-out 1-nearest-neighbour accuracy of the known classes in the reduced space (its baseline: the same before reducing)"},
 }
 
 // Headline lists the metrics of task t that a result's headline shows, in

@@ -60,5 +60,5 @@ func runLab(args []string, out io.Writer) error {
 		}
 	}
 	return tui.Run(tui.Options{Data: tf.data.source, Target: tf.data.target, Model: tf.model, Params: tf.params,
-		Train: *train, Seed: opt.Seed, Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Reduce: opt.Reduce, Task: tf.data.task, Drop: tf.data.drop, Theme: *theme})
+		Train: *train, Seed: opt.Seed, Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Reduce: opt.Reduce, Standardize: opt.Standardize, Task: tf.data.task, Drop: tf.data.drop, Theme: *theme})
 }

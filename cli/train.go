@@ -27,6 +27,7 @@ type trainFlags struct {
 	loo    bool
 	seed   uint64
 	reduce int
+	std    string
 }
 
 func (t *trainFlags) register(fs *flag.FlagSet) {
@@ -39,6 +40,7 @@ func (t *trainFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&t.loo, "loo", false, "leave-one-out cross-validation")
 	fs.Uint64Var(&t.seed, "seed", 1, "seed for the split and the model")
 	fs.IntVar(&t.reduce, "reduce", 0, "reduce the features to their first K principal components first (fitted on each training part)")
+	fs.StringVar(&t.std, "standardize", eval.StandardizeAuto, "scale numeric features to mean 0 and sd 1 (fitted on each training part): auto (as the model expects), yes or no")
 }
 
 // options checks the evaluation flags and turns them into eval.Options.
@@ -63,7 +65,11 @@ func (t *trainFlags) options(fs *flag.FlagSet) (eval.Options, error) {
 	if t.reduce < 0 {
 		return eval.Options{}, usagef("train: --reduce %d is out of range (a number of components, 0 for none)", t.reduce)
 	}
-	return eval.Options{Split: t.split, Folds: t.folds, LOO: t.loo, Seed: t.seed, Reduce: t.reduce}, nil
+	std, err := eval.ParseStandardize(t.std)
+	if err != nil {
+		return eval.Options{}, usagef("train: --standardize %s", err)
+	}
+	return eval.Options{Split: t.split, Folds: t.folds, LOO: t.loo, Seed: t.seed, Reduce: t.reduce, Standardize: std}, nil
 }
 
 // resolve finds the model and parses its parameters; mistakes are usage errors

@@ -40,9 +40,12 @@ type Options struct {
 	Folds  int               // k-fold cross-validation when >= 2
 	LOO    bool              // leave-one-out (overrides Folds and Split)
 	Reduce int               // principal components to reduce the features to first; 0 none
-	Task   string            // "" infers it from the target; else as datasets.ParseTask reads it
-	Drop   []string          // columns to leave out
-	Theme  string            // dark, light, high-contrast or mono; "" picks from the terminal
+	// Standardize overrides the model's habit of scaling numeric features
+	// (nil: as the model expects).
+	Standardize *bool
+	Task        string   // "" infers it from the target; else as datasets.ParseTask reads it
+	Drop        []string // columns to leave out
+	Theme       string   // dark, light, high-contrast or mono; "" picks from the terminal
 }
 
 // Minimum terminal size the screens are laid out for.
@@ -166,7 +169,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
 	a.help.Styles = widgets.HelpStyles(c.styles)
 	a.help.ShortSeparator = " · "
-	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Seed: opt.Seed, Reduce: opt.Reduce}
+	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Seed: opt.Seed, Reduce: opt.Reduce, Standardize: opt.Standardize}
 	if evalOpts.Seed == 0 {
 		evalOpts.Seed = 1
 	}

@@ -136,7 +136,11 @@ func newParamsScreen(c *common, opt eval.Options) *paramsScreen {
 
 // evalParams are the evaluation settings as Params, so that ParseValue
 // checks them like any hyperparameter.
-func evalParams(rows, features int) []engine.Param {
+func evalParams(spec *engine.Spec, rows, features int) []engine.Param {
+	habit := eval.StandardizeNo
+	if spec.Standardize {
+		habit = eval.StandardizeYes
+	}
 	return []engine.Param{
 		{Name: "evaluation", Kind: engine.Choice, Default: evalHoldout,
 			Choices: []string{evalHoldout, evalCV, evalLOO}, Help: "how the model is scored on rows it did not learn from"},
@@ -146,6 +150,10 @@ func evalParams(rows, features int) []engine.Param {
 			Help: "k-fold CV: number of folds (stratified)"},
 		{Name: "seed", Kind: engine.Text, Default: "1", Check: checkSeed,
 			Help: "seeds the split and the model: the same seed gives the same run"},
+		{Name: "standardize", Kind: engine.Choice, Default: eval.StandardizeAuto,
+			Choices: []string{eval.StandardizeAuto, eval.StandardizeYes, eval.StandardizeNo},
+			Help: "scale numeric features to mean 0 and sd 1 (fitted on each training part), as distances and penalties need; auto does what " +
+				spec.Name + " expects: " + habit},
 		{Name: "reduce first", Kind: engine.Int, Default: 0, Min: 0, Max: float64(max(features, 1)),
 			Help: "project the features onto their first k principal components (fitted on each training part) before the model sees them; 0 keeps them"},
 	}
@@ -191,7 +199,7 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 	if ds != nil {
 		rows, features = ds.Rows(), len(ds.Features)
 	}
-	ep := evalParams(rows, features)
+	ep := evalParams(spec, rows, features)
 	method := evalHoldout
 	switch {
 	case s.evalOf.LOO:
@@ -207,7 +215,7 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 	if split <= 0 || split >= 1 {
 		split = 0.2
 	}
-	vals := []any{method, split, folds, strconv.FormatUint(s.evalOf.Seed, 10), s.evalOf.Reduce}
+	vals := []any{method, split, folds, strconv.FormatUint(s.evalOf.Seed, 10), eval.StandardizeName(s.evalOf.Standardize), s.evalOf.Reduce}
 	for i, p := range ep {
 		s.fields = append(s.fields, newField(p, false, vals[i]))
 	}
@@ -462,6 +470,13 @@ func (s *paramsScreen) options() (eval.Options, error) {
 		return o, err
 	} else if x != nil {
 		if o.Seed, err = parseSeed(x.(string)); err != nil {
+			return o, err
+		}
+	}
+	if x, err := get("standardize"); err != nil {
+		return o, err
+	} else if x != nil {
+		if o.Standardize, err = eval.ParseStandardize(x.(string)); err != nil {
 			return o, err
 		}
 	}

@@ -206,3 +206,17 @@ func TestClusterScatterAxes(t *testing.T) {
 	hs.press("p")
 	mustContain(t, hs.view(), "first two principal directions")
 }
+
+// The form's standardize field overrides the model's habit (its help says
+// what auto means for this model); the run says so.
+func TestStandardizeField(t *testing.T) {
+	hs := newHarness(t, Options{Data: "wine", Model: "kmeans"}, 120, 40)
+	hs.press("down", "down", "down", "down", "down")
+	mustContain(t, hs.view(), "▸ standardize", "auto does what kmeans expects: no")
+	hs.press("right", "enter")
+	hs.runUntil(func() bool { return strings.Contains(hs.view(), "ARI") })
+	mustContain(t, hs.view(), "ARI 0.897", "numeric features standardis")
+	on := true
+	hs = newHarness(t, Options{Data: "wine", Model: "kmeans", Standardize: &on, Train: true}, 120, 40)
+	mustContain(t, hs.view(), "ARI 0.897")
+}

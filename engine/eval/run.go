@@ -143,7 +143,7 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if err != nil {
 		return nil, err
 	}
-	rn.res.Eval = desc + reduceNote(opt)
+	rn.res.Eval = desc + prepNote(opt)
 	if len(folds) == 1 {
 		rn.warn(holdoutWarnings(d, folds[0])...)
 	}
@@ -154,12 +154,54 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	return rn.supervised(folds)
 }
 
-// reduceNote says that the features were reduced first.
-func reduceNote(opt Options) string {
-	if opt.Reduce <= 0 {
-		return ""
+// prepNote says how the features were prepared when a person chose it:
+// standardised or not against the model's habit, reduced first.
+func prepNote(opt Options) string {
+	note := ""
+	if opt.Standardize != nil {
+		if *opt.Standardize {
+			note += ", numeric features standardised"
+		} else {
+			note += ", features not standardised"
+		}
 	}
-	return fmt.Sprintf(", features reduced to %s first", numfmt.Count(opt.Reduce, "principal component"))
+	if opt.Reduce > 0 {
+		note += fmt.Sprintf(", features reduced to %s first", numfmt.Count(opt.Reduce, "principal component"))
+	}
+	return note
+}
+
+// The choices of Options.Standardize as the CLI and the lab name them.
+const (
+	StandardizeAuto = "auto" // as the model expects (engine.Spec.Standardize)
+	StandardizeYes  = "yes"
+	StandardizeNo   = "no"
+)
+
+// ParseStandardize reads auto, yes or no (true/false, on/off too) into
+// Options.Standardize: nil for auto.
+func ParseStandardize(s string) (*bool, error) {
+	on, off := true, false
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case StandardizeAuto, "":
+		return nil, nil
+	case StandardizeYes, "true", "on":
+		return &on, nil
+	case StandardizeNo, "false", "off":
+		return &off, nil
+	}
+	return nil, fmt.Errorf("%q is not one of %s, %s, %s", s, StandardizeAuto, StandardizeYes, StandardizeNo)
+}
+
+// StandardizeName names Options.Standardize: auto, yes or no.
+func StandardizeName(b *bool) string {
+	switch {
+	case b == nil:
+		return StandardizeAuto
+	case *b:
+		return StandardizeYes
+	}
+	return StandardizeNo
 }
 
 // minRowsPerClass is the fewest rows a class should have on average before
@@ -799,7 +841,7 @@ func (rn *runner) unsupervised() (*Result, error) {
 	if truth != nil && len(truth) != n {
 		return nil, fmt.Errorf("evaluation: %d labels for the %d rows of %s", len(truth), n, d.Name)
 	}
-	res.Eval = fmt.Sprintf("all %d rows, no split", n) + reduceNote(rn.opt)
+	res.Eval = fmt.Sprintf("all %d rows, no split", n) + prepNote(rn.opt)
 	switch {
 	case truth != nil && d.Target != nil:
 		res.Eval += fmt.Sprintf("; scored against the known classes of %s (not learned from)", d.Target.Name)

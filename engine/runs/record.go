@@ -198,6 +198,9 @@ func (r *Record) Command() string {
 	if o.Reduce > 0 {
 		args = append(args, "--reduce", fmt.Sprint(o.Reduce))
 	}
+	if o.Standardize != nil {
+		args = append(args, "--standardize", eval.StandardizeName(o.Standardize))
+	}
 	return ShellCommand("tealab train", args)
 }
 
@@ -220,15 +223,17 @@ func ShellCommand(prefix string, args []string) string {
 // recipe is what reproduces a run, saved beside its result.
 type recipe struct {
 	Data
-	Source  string            `json:"source,omitempty"` // provenance as the data describe it
-	Model   string            `json:"model"`
-	Params  map[string]string `json:"params"`
-	Split   float64           `json:"split,omitempty"`
-	Folds   int               `json:"cv,omitempty"`
-	LOO     bool              `json:"loo,omitempty"`
-	Seed    uint64            `json:"seed"`
-	Reduce  int               `json:"reduce,omitempty"` // principal components the features were reduced to first
-	Command string            `json:"command"`
+	Source string            `json:"source,omitempty"` // provenance as the data describe it
+	Model  string            `json:"model"`
+	Params map[string]string `json:"params"`
+	Split  float64           `json:"split,omitempty"`
+	Folds  int               `json:"cv,omitempty"`
+	LOO    bool              `json:"loo,omitempty"`
+	Seed   uint64            `json:"seed"`
+	Reduce int               `json:"reduce,omitempty"` // principal components the features were reduced to first
+	// Standardize is yes or no when a person overrode the model's habit.
+	Standardize string `json:"standardize,omitempty"`
+	Command     string `json:"command"`
 }
 
 // MarshalJSON writes the result (eval.Result's JSON: task, metrics,
@@ -238,6 +243,9 @@ type recipe struct {
 func (r Record) MarshalJSON() ([]byte, error) {
 	rc := recipe{Data: r.Data, Model: r.Model, Params: r.Params, Split: r.Options.Split, Folds: r.Options.Folds,
 		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
+	if r.Options.Standardize != nil {
+		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
+	}
 	if r.Dataset != nil {
 		rc.Source = r.Dataset.Source
 	}
@@ -282,6 +290,11 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	rc := tail.Recipe
 	*r = Record{Data: rc.Data, Model: rc.Model, Params: rc.Params, Status: tail.Status,
 		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed, Reduce: rc.Reduce}}
+	std, err := eval.ParseStandardize(rc.Standardize)
+	if err != nil {
+		return fmt.Errorf("recipe: standardize: %w", err)
+	}
+	r.Options.Standardize = std
 	if tail.Error != "" {
 		r.Err = errors.New(tail.Error)
 	}

@@ -39,7 +39,8 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(7, data, d, spec, map[string]string{"C": "0.5", "max_iter": " 50"}, eval.Options{Folds: 3, Seed: 4, Split: 0.2})
+	off := false
+	r, err := New(7, data, d, spec, map[string]string{"C": "0.5", "max_iter": " 50"}, eval.Options{Folds: 3, Seed: 4, Split: 0.2, Reduce: 2, Standardize: &off})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,8 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if !sameMetrics(back.Result.Metrics, r.Result.Metrics) || !sameMetrics(back.Result.Std, r.Result.Std) || !sameMetrics(back.Result.Baseline, r.Result.Baseline) {
 		t.Errorf("metrics\n%v\nwant\n%v", back.Result.Metrics, r.Result.Metrics)
 	}
-	if back.Data.Source != "iris" || !reflect.DeepEqual(back.Data.Drop, data.Drop) || back.Options.Folds != 3 || back.Options.Seed != 4 || back.Status != Done {
+	if back.Data.Source != "iris" || !reflect.DeepEqual(back.Data.Drop, data.Drop) || back.Options.Folds != 3 || back.Options.Seed != 4 || back.Status != Done ||
+		back.Options.Reduce != 2 || back.Options.Standardize == nil || *back.Options.Standardize {
 		t.Errorf("recipe %+v %+v %s", back.Data, back.Options, back.Status)
 	}
 	a, _ := json.Marshal(r.Result.Learned["coefficients"])
@@ -85,7 +87,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := back.Run(context.Background(), nil); err != nil || !sameMetrics(back.Result.Metrics, r.Result.Metrics) {
 		t.Errorf("rerun: %v, metrics %v", err, back.Result.Metrics)
 	}
-	want := "tealab train --data iris --drop sepal_width_cm --model logistic --param C=0.5 --param max_iter=50 --cv 3 --seed 4"
+	want := "tealab train --data iris --drop sepal_width_cm --model logistic --param C=0.5 --param max_iter=50 --cv 3 --seed 4 --reduce 2 --standardize no"
 	if got := r.Command(); got != want {
 		t.Errorf("command\n%s\nwant\n%s", got, want)
 	}

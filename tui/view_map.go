@@ -127,6 +127,10 @@ func (v *mapView) compute() tea.Cmd {
 	// Everything the command needs is copied here: it runs on another
 	// goroutine while Update may change the view.
 	id, d, spec, values, seed := v.r.ID, v.r.Dataset, v.r.Spec, maps.Clone(v.r.values), v.r.Options.Seed
+	std := spec.Standardize
+	if o := v.r.Options.Standardize; o != nil {
+		std = *o
+	}
 	ax, ay := v.axes.x, v.axes.y
 	k, w, h := v.want, v.w, v.h
 	// The grid is the plot area the map will have: a private Scatter of the
@@ -146,7 +150,7 @@ func (v *mapView) compute() tea.Cmd {
 		if err != nil {
 			return regionsMsg{run: id, key: k, err: err}
 		}
-		rm, err := inspect.Regions(ctx, d, spec, values, seed, pl, size)
+		rm, err := inspect.Regions(ctx, d, spec, values, seed, std, pl, size)
 		return regionsMsg{run: id, key: k, m: rm, err: err}
 	}
 }

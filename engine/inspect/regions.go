@@ -75,7 +75,7 @@ func Project2D(d *datasets.Dataset) (Plane, error) {
 	if len(num) == 2 && len(d.Features) == 2 {
 		return Plane{XY: X, XLabel: d.Features[num[0]].Name, YLabel: d.Features[num[1]].Name}, nil
 	}
-	standardize(X)
+	standardizeCols(X)
 	var pc stat.PC
 	if ok := pc.PrincipalComponents(X, nil); !ok {
 		return Plane{}, fmt.Errorf("%s: principal components did not converge", d.Name)
@@ -144,9 +144,9 @@ func absAll(x []float64) []float64 {
 	return out
 }
 
-// standardize scales each column of X to mean 0 and (population) standard deviation 1 in
+// standardizeCols scales each column of X to mean 0 and (population) standard deviation 1 in
 // place (constant columns are only centred) and returns the means and scales.
-func standardize(X *mat.Dense) (mean, scale []float64) {
+func standardizeCols(X *mat.Dense) (mean, scale []float64) {
 	n, p := X.Dims()
 	mean, scale = make([]float64, p), make([]float64, p)
 	col := make([]float64, n)
@@ -196,9 +196,11 @@ func FixedGrid(cols, rows int) GridSize {
 // rows; a zero Plane means Project2D's) and predicts it on a grid of the
 // size that size chooses once the plane is known. The grid has a square
 // aspect: one unit spans as many screen units across as up, a terminal
-// cell being about twice as tall as it is wide. It is slow for some
-// models: call it off the UI goroutine, never from Update.
-func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, seed uint64, pl Plane, size GridSize) (rm *RegionMap, err error) {
+// cell being about twice as tall as it is wide. The plane's two columns
+// are standardised first when standardize says so (as the run's were:
+// the spec's habit, or a person's override). It is slow for some models:
+// call it off the UI goroutine, never from Update.
+func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.Values, seed uint64, standardize bool, pl Plane, size GridSize) (rm *RegionMap, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("model %s crashed while drawing the map: %v", spec.Name, r)
@@ -225,8 +227,8 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 
 	fitX := mat.DenseCopyOf(xy)
 	mean, scale := []float64{0, 0}, []float64{1, 1}
-	if spec.Standardize {
-		mean, scale = standardize(fitX)
+	if standardize {
+		mean, scale = standardizeCols(fitX)
 	}
 	model, err := spec.New(v)
 	if err != nil {

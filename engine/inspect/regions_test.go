@@ -105,7 +105,7 @@ func TestComputeRegions(t *testing.T) {
 	if err != nil {
 		t.Skip("logistic is not registered:", err)
 	}
-	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, Plane{}, FixedGrid(40, 12))
+	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, spec.Standardize, Plane{}, FixedGrid(40, 12))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,13 +136,13 @@ func TestComputeRegions(t *testing.T) {
 		t.Errorf("bad bounds %+v", rm)
 	}
 	// Regression has no regions.
-	if _, err := Regions(context.Background(), openDataset(t, "sine", ""), spec, spec.Defaults(), 1, Plane{}, FixedGrid(4, 4)); err == nil {
+	if _, err := Regions(context.Background(), openDataset(t, "sine", ""), spec, spec.Defaults(), 1, spec.Standardize, Plane{}, FixedGrid(4, 4)); err == nil {
 		t.Error("regression: want an error")
 	}
 	// A cancelled context stops the fit.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Regions(ctx, d, spec, spec.Defaults(), 1, Plane{}, FixedGrid(40, 12)); err == nil {
+	if _, err := Regions(ctx, d, spec, spec.Defaults(), 1, spec.Standardize, Plane{}, FixedGrid(40, 12)); err == nil {
 		t.Error("cancelled: want an error")
 	}
 }
@@ -163,7 +163,7 @@ func TestRegionsClassCodes(t *testing.T) {
 		}
 	}
 	d := openDataset(t, "iris", datasets.NoTarget)
-	rm, err := Regions(context.Background(), d, wildSpec(), nil, 1, Plane{}, FixedGrid(8, 4))
+	rm, err := Regions(context.Background(), d, wildSpec(), nil, 1, false, Plane{}, FixedGrid(8, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestRegionsClassCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Regions(context.Background(), hd, wildSpec(), nil, 1, Plane{}, FixedGrid(8, 4)); err == nil ||
+	if _, err := Regions(context.Background(), hd, wildSpec(), nil, 1, false, Plane{}, FixedGrid(8, 4)); err == nil ||
 		!strings.Contains(err.Error(), "too large") {
 		t.Errorf("huge features: err %v", err)
 	}
@@ -215,7 +215,7 @@ func TestRegionsConfidenceAndAspect(t *testing.T) {
 	if err != nil {
 		t.Skip("logistic is not registered:", err)
 	}
-	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, Plane{}, FixedGrid(40, 12))
+	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, spec.Standardize, Plane{}, FixedGrid(40, 12))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,5 +238,44 @@ func TestRegionsConfidenceAndAspect(t *testing.T) {
 	pl, err := PlaneOf(d, 1, 0)
 	if err != nil || pl.XLabel != "x1" || pl.YLabel != "x0" {
 		t.Errorf("PlaneOf(1, 0): %v %+v", err, pl)
+	}
+}
+
+// The map standardises the plane as the run did: k-means on wine's raw
+// alcohol (11-15) and proline (278-1680) cuts by proline alone, so along
+// a grid row (one proline value) the cluster never changes; standardised,
+// alcohol counts too.
+func TestRegionsStandardizeAsTheRun(t *testing.T) {
+	d := openDataset(t, "wine", "")
+	pl, err := PlaneOf(d, 0, 12)
+	if err != nil || pl.XLabel != "alcohol" || pl.YLabel != "proline" {
+		t.Fatalf("plane %q x %q: %v", pl.XLabel, pl.YLabel, err)
+	}
+	spec, err := engine.Lookup("kmeans")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := spec.Parse(map[string]string{"k": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	varying := func(std bool) int {
+		rm, err := Regions(context.Background(), d, spec, v, 1, std, pl, FixedGrid(30, 12))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, row := range rm.Grid {
+			for _, c := range row {
+				if c != row[0] {
+					n++
+					break
+				}
+			}
+		}
+		return n
+	}
+	if raw, std := varying(false), varying(true); raw > 1 || std < 3 {
+		t.Errorf("grid rows whose cluster changes along alcohol: %d raw (want at most 1), %d standardised (want 3 or more)", raw, std)
 	}
 }

@@ -253,9 +253,9 @@ func (m *PCA) Transform(X mat.Matrix) (*mat.Dense, error) {
 // (notes §22): Gaussian directions, made orthonormal by Gram–Schmidt (the
 // notes' recipe), so k is at most d. With k = 0 it takes the
 // Johnson–Lindenstrauss k = ⌈2 ln(1/δ)/(ε²/2 − ε³/3)⌉, or half the
-// features, saying so, when that is not below d. Its training loss is the mean distortion
-// |‖Pa−Pb‖²/‖a−b‖² − 1| it caused on up to 2,000 random pairs of training
-// rows; the worst is its distortion measure.
+// features, saying so, when that is not below d. Its training loss is the
+// mean distortion |‖Pa−Pb‖²/‖a−b‖² − 1| it caused on up to 2,000 random
+// pairs of training rows; the worst is its distortion measure.
 type RandomProjection struct {
 	K          int
 	Eps, Delta float64

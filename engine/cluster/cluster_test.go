@@ -452,3 +452,28 @@ func TestDendrogramLayout(t *testing.T) {
 		t.Errorf("top-of-tree leaves %v", d.Leaves)
 	}
 }
+
+// Stopped by max_iter, the labels a fit keeps are its centres' nearest,
+// as Predict gives them (scikit-learn's final E-step), and the inertia is
+// theirs.
+func TestKMeansStoppedEarlyIsConsistent(t *testing.T) {
+	d := table(t, "wine", "")
+	m := &KMeans{K: 3, Restarts: 1, MaxIter: 1, Init: InitForgy}
+	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	pred, err := m.Predict(d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inertia := 0.0
+	for i, l := range m.TrainingLabels() {
+		if float64(l) != pred[i] {
+			t.Fatalf("row %d: kept label %d, nearest centre %v", i, l, pred[i])
+		}
+		inertia += sqDist(d.X.RawRowView(i), m.centres.RawRowView(l))
+	}
+	if math.Abs(inertia-m.inertia) > 1e-9*inertia {
+		t.Errorf("inertia %v, the labels and centres give %v", m.inertia, inertia)
+	}
+}

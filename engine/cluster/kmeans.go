@@ -141,6 +141,7 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		default:
 			return fmt.Errorf("parameter init: %q is not one of %s, %s, %s", m.Init, InitPlusPlus, InitForgy, InitPartition)
 		}
+		converged := false
 		for it := 1; it <= maxIter; it++ {
 			changed := km.assign()
 			km.update()
@@ -160,8 +161,15 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 				return err
 			}
 			if changed == 0 {
+				converged = true
 				break
 			}
+		}
+		if !converged {
+			// Stopped by max_iter: the labels are the last centres' and
+			// the centres moved since; one more assignment makes them
+			// agree (scikit-learn's final E-step), and obj theirs.
+			km.assign()
 		}
 		if km.obj < bestObj {
 			bestObj = km.obj

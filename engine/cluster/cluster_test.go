@@ -477,3 +477,21 @@ func TestKMeansStoppedEarlyIsConsistent(t *testing.T) {
 		t.Errorf("inertia %v, the labels and centres give %v", m.inertia, inertia)
 	}
 }
+
+// k-medoids stopped by max_iter keeps its medoids' nearest as labels too.
+func TestKMedoidsStoppedEarlyIsConsistent(t *testing.T) {
+	d := table(t, "wine", "")
+	m := &KMedoids{K: 3, Restarts: 1, MaxIter: 1}
+	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	pred, err := m.Predict(d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range m.TrainingLabels() {
+		if float64(l) != pred[i] {
+			t.Fatalf("row %d: kept label %d, nearest medoid %v", i, l, pred[i])
+		}
+	}
+}

@@ -138,9 +138,10 @@ func (m *KMedoids) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		for i := range labels {
 			labels[i] = -1
 		}
-		var cost float64
-		for it := 1; it <= maxIter; it++ {
-			cost = 0
+		// assign moves each row to its nearest medoid (a tie keeps it
+		// where it was) and returns the summed distance.
+		assign := func() float64 {
+			cost := 0.0
 			for i := range n {
 				bc, bd := labels[i], math.Inf(1)
 				if bc >= 0 {
@@ -154,6 +155,12 @@ func (m *KMedoids) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 				labels[i] = bc
 				cost += bd
 			}
+			return cost
+		}
+		var cost float64
+		converged := false
+		for it := 1; it <= maxIter; it++ {
+			cost = assign()
 			changed := false
 			members := make([][]int, k)
 			for i, c := range labels {
@@ -191,8 +198,12 @@ func (m *KMedoids) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 				return err
 			}
 			if !changed {
+				converged = true
 				break
 			}
+		}
+		if !converged {
+			cost = assign() // the labels of the medoids kept, as k-means does
 		}
 		if cost < best {
 			best = cost

@@ -201,7 +201,7 @@ func TestClusterScatterAxes(t *testing.T) {
 	mustContain(t, hs.view(), "first two principal directions", "x x axis", "y y axis")
 	hs.press("x")
 	v := hs.view()
-	mustContain(t, v, "the rows, sepal_width_cm against petal_length_cm", "petal_length_cm", "▲ centre")
+	mustContain(t, v, "the rows, sepal_width_cm against petal_length_cm · p: principal plane", "petal_length_cm", "▲ centre")
 	checkFrame(t, v, 120, 40)
 	hs.press("p")
 	mustContain(t, hs.view(), "first two principal directions")

@@ -141,6 +141,9 @@ func (v *clusterScatterView) View() string {
 	head := fmt.Sprintf(" the rows in their first two principal directions (%.0f%% of the variance)", 100*v.plane.VarExplained)
 	if !v.plane.Projected {
 		head = fmt.Sprintf(" the rows, %s against %s", v.plane.YLabel, v.plane.XLabel)
+		if len(v.axes.numeric) > 2 { // the footer may have no room for p
+			head += " · p: principal plane"
+		}
 	}
 	out := st.Title.Render(clip(head, v.w)) + "\n"
 	switch {

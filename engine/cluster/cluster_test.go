@@ -446,6 +446,25 @@ func TestDendrogramLayout(t *testing.T) {
 	if len(d.Leaves) != 4 || d.Leaves[2][0] != 2 {
 		t.Errorf("leaves %v", d.Leaves)
 	}
+	// Two merges at one height share a column: the cell where they meet
+	// keeps both lines (it drew ┘, cutting the tree in two).
+	tie := Layout(&engine.Linkage{Leaves: 3, Method: Average, Merges: []engine.Merge{
+		{A: 1, B: 2, Height: 1, Size: 2}, {A: 0, B: 3, Height: 1, Size: 3}}}, 10, 40)
+	for i, w := range []string{"─────────┬", "─────────┤", "─────────┘"} {
+		if tie.Lines[i] != w {
+			t.Errorf("tie line %d = %q, want %q\n%s", i, tie.Lines[i], w, strings.Join(tie.Lines, "\n"))
+		}
+	}
+	// An inversion (centroid linkage): the later merge is lower, its line
+	// runs back left from the node at column 10 to column 5, crossing row
+	// 1's line.
+	inv := Layout(&engine.Linkage{Leaves: 3, Method: Centroid, Merges: []engine.Merge{
+		{A: 0, B: 1, Height: 2, Size: 2}, {A: 3, B: 2, Height: 1, Size: 3}}}, 11, 40)
+	for i, w := range []string{"─────┬────┬", "─────┼────┘", "─────┘     "} {
+		if inv.Lines[i] != w {
+			t.Errorf("inversion line %d = %q, want %q\n%s", i, inv.Lines[i], w, strings.Join(inv.Lines, "\n"))
+		}
+	}
 	// More rows than drawn leaves: the top of the tree, leaves as groups.
 	d = Layout(l, 13, 2)
 	if len(d.Leaves) != 2 || len(d.Leaves[0]) != 2 || LeafLabel(d.Leaves[0], nil, nil) != "(2 rows)" {

@@ -81,67 +81,101 @@ func Layout(l *engine.Linkage, width, maxLeaves int) *Dendrogram {
 		root = 0
 	}
 	place(root)
-	grid := make([][]rune, len(d.Leaves))
+	// Each cell keeps the directions its lines leave in, and is drawn
+	// once at the end: two merges meeting in one cell (equal heights in
+	// one column) keep both their lines.
+	grid := make([][]uint8, len(d.Leaves))
 	for i := range grid {
-		grid[i] = []rune(strings.Repeat(" ", width))
+		grid[i] = make([]uint8, width)
 	}
-	set := func(r, c int, ch rune) {
+	join := func(r, c int, dirs uint8) {
 		if r >= 0 && r < len(grid) && c >= 0 && c < width {
-			grid[r][c] = ch
+			grid[r][c] |= dirs
 		}
 	}
-	// From a child's end to the merge's column, not onto it. A merge lower
-	// than its child (an inversion) is joined by a line running back left,
-	// between the two columns.
-	hline := func(r, from, to int) {
-		if from > to {
-			from, to = to+1, from-1
-		}
+	run := func(r, from, to int) { // a horizontal line over columns [from, to)
 		for c := from; c < to; c++ {
-			if grid[r][c] == ' ' {
-				set(r, c, '─')
-			}
+			join(r, c, left|right)
 		}
 	}
-	out := func(id int) int { // where a node's line to its parent starts
-		if drawnLeaf(id) {
-			return 0
+	// link draws child ch's line along row r to its merge's column xc and
+	// returns the side it arrives from. A merge lower than its child (an
+	// inversion) is reached by a line running back left; a child in the
+	// merge's own column (an equal height) joins by the vertical alone.
+	link := func(ch, r, xc int) uint8 {
+		if drawnLeaf(ch) {
+			run(r, 0, xc)
+			return left
 		}
-		return x[id] + 1
+		switch from := x[ch]; {
+		case from < xc:
+			join(r, from, right)
+			run(r, from+1, xc)
+			return left
+		case from > xc:
+			join(r, from, left)
+			run(r, xc+1, from)
+			return right
+		}
+		return 0
 	}
 	for i := skip; i < len(l.Merges); i++ {
 		id := n + i
 		a, b := l.Merges[i].A, l.Merges[i].B
 		xc := x[id]
 		ra, rb := int(y[a]), int(y[b])
+		sa, sb := link(a, ra, xc), link(b, rb, xc)
 		if ra > rb {
-			ra, rb = rb, ra
+			ra, rb, sa, sb = rb, ra, sb, sa
 		}
-		hline(int(y[a]), out(a), xc)
-		hline(int(y[b]), out(b), xc)
+		join(ra, xc, sa|down)
 		for r := ra + 1; r < rb; r++ {
-			set(r, xc, '│')
+			join(r, xc, up|down)
 		}
-		set(ra, xc, '┐')
-		set(rb, xc, '┘')
-		switch ym := int(y[id]); {
-		case ym == ra:
-			set(ra, xc, '┬')
-		case ym == rb:
-			set(rb, xc, '┴')
-		default:
-			set(ym, xc, '├')
-		}
+		join(rb, xc, sb|up)
 	}
-	if len(l.Merges) > skip {
-		hline(int(y[root]), out(root), width)
+	if len(l.Merges) > skip { // the root's line runs to the right edge
+		join(int(y[root]), x[root], right)
+		run(int(y[root]), x[root]+1, width)
 	}
 	for _, row := range grid {
-		d.Lines = append(d.Lines, string(row))
+		line := make([]rune, width)
+		for c, dirs := range row {
+			line[c] = boxRune[dirs]
+		}
+		d.Lines = append(d.Lines, string(line))
 	}
-	left, right := numfmt.Sig(0, 3), numfmt.Sig(top, 3)
-	d.Axis = left + strings.Repeat(" ", max(width-len(left)-len(right), 1)) + right
+	lo, hi := numfmt.Sig(0, 3), numfmt.Sig(top, 3)
+	d.Axis = lo + strings.Repeat(" ", max(width-len(lo)-len(hi), 1)) + hi
 	return d
+}
+
+// Directions a cell's lines leave in.
+const (
+	left uint8 = 1 << iota
+	right
+	up
+	down
+)
+
+// boxRune draws a cell from its directions.
+var boxRune = [16]rune{
+	0:                        ' ',
+	left:                     '─',
+	right:                    '─',
+	left | right:             '─',
+	up:                       '│',
+	down:                     '│',
+	up | down:                '│',
+	left | down:              '┐',
+	left | up:                '┘',
+	right | down:             '┌',
+	right | up:               '└',
+	left | right | down:      '┬',
+	left | right | up:        '┴',
+	up | down | right:        '├',
+	up | down | left:         '┤',
+	left | right | up | down: '┼',
 }
 
 // Column is the drawing column of height h in a layout width cells wide.

@@ -134,10 +134,12 @@ func (v *dendrogramView) View() string {
 	}
 	body := v.body()
 	v.off = min(v.off, max(len(d.Lines)-body, 0))
-	hint := " ↑/↓ move the cut · leaves coloured by cluster · merge height →"
+	// What the keys do first: at 80 columns the footer has room for one.
+	hint := " ↑/↓ move the cut"
 	if v.scrolls() {
-		hint += fmt.Sprintf(" · leaves %d-%d of %d (pgup/pgdn)", v.off+1, min(v.off+body, len(d.Lines)), len(d.Lines))
+		hint += fmt.Sprintf(" · pgup/pgdn: leaves %d-%d of %d", v.off+1, min(v.off+body, len(d.Lines)), len(d.Lines))
 	}
+	hint += " · leaves coloured by cluster · merge height →"
 	out := []string{st.Title.Render(clip(head, v.w)), st.Muted.Render(clip(hint, v.w))}
 	cutCol := d.Column(cutH, v.layoutW)
 	for i := v.off; i < min(len(d.Lines), v.off+body); i++ {

@@ -88,7 +88,8 @@ func (v *summaryView) View() string {
 	case loo:
 		valueHead, sdHead = "pooled", "± rows"
 	}
-	head := fmt.Sprintf("%-18s %10s %10s", "metric", valueHead, "baseline")
+	// 19 cells hold the longest metric label ("reconstruction RMSE").
+	head := fmt.Sprintf("%-19s %10s %10s", "metric", valueHead, "baseline")
 	if cv || loo {
 		head += fmt.Sprintf(" %10s", sdHead)
 	}
@@ -113,7 +114,7 @@ func (v *summaryView) View() string {
 			if x, ok := res.Std[k]; ok && (cv || loo) {
 				sd = numfmt.Score(x)
 			}
-			line := st.Text.Render(fmt.Sprintf("%-18s ", clip(info.Label, 18))) +
+			line := st.Text.Render(fmt.Sprintf("%-19s ", clip(info.Label, 19))) +
 				vs.Render(fmt.Sprintf("%10s", info.Format(val))) + st.Muted.Render(fmt.Sprintf(" %10s", bs))
 			if cv || loo {
 				line += st.Muted.Render(fmt.Sprintf(" %10s", sd))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 	"github.com/tealab/tealab/engine/metrics"
 )
 
@@ -117,12 +118,12 @@ func naiveLinkage(X *mat.Dense, method string) []engine.Merge {
 					mb[j] += X.At(i, j) / float64(len(b.rows))
 				}
 			}
-			return math.Sqrt(sqDist(ma, mb))
+			return math.Sqrt(kernel.SqDist(ma, mb))
 		}
 		best, worst, sum := math.Inf(1), 0.0, 0.0
 		for _, i := range a.rows {
 			for _, j := range b.rows {
-				v := math.Sqrt(sqDist(X.RawRowView(i), X.RawRowView(j)))
+				v := math.Sqrt(kernel.SqDist(X.RawRowView(i), X.RawRowView(j)))
 				best, worst, sum = min(best, v), max(worst, v), sum+v
 			}
 		}
@@ -217,7 +218,7 @@ func TestKMeansAssignsNearestCentre(t *testing.T) {
 	for i := range n {
 		best, bd := 0, math.Inf(1)
 		for c := range k {
-			if v := sqDist(X.RawRowView(i)[:d], l.C.RawRowView(c)); v < bd {
+			if v := kernel.SqDist(X.RawRowView(i)[:d], l.C.RawRowView(c)); v < bd {
 				best, bd = c, v
 			}
 		}
@@ -490,7 +491,7 @@ func TestKMeansStoppedEarlyIsConsistent(t *testing.T) {
 		if float64(l) != pred[i] {
 			t.Fatalf("row %d: kept label %d, nearest centre %v", i, l, pred[i])
 		}
-		inertia += sqDist(d.X.RawRowView(i), m.centres.RawRowView(l))
+		inertia += kernel.SqDist(d.X.RawRowView(i), m.centres.RawRowView(l))
 	}
 	if math.Abs(inertia-m.inertia) > 1e-9*inertia {
 		t.Errorf("inertia %v, the labels and centres give %v", m.inertia, inertia)

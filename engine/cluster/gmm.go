@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -134,19 +135,9 @@ func (g *GMM) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	}
 	g.labels = make([]int, n)
 	for i := range n {
-		g.labels[i] = argmaxRow(R.RawRowView(i))
+		g.labels[i] = floats.MaxIdx(R.RawRowView(i))
 	}
 	return nil
-}
-
-func argmaxRow(row []float64) int {
-	b := 0
-	for c, v := range row {
-		if v > row[b] {
-			b = c
-		}
-	}
-	return b
 }
 
 // mStep sets the weights, means and covariances from responsibilities R.
@@ -300,7 +291,7 @@ func (g *GMM) Predict(X mat.Matrix) ([]float64, error) {
 	n, _ := P.Dims()
 	out := make([]float64, n)
 	for i := range n {
-		out[i] = float64(argmaxRow(P.RawRowView(i)))
+		out[i] = float64(floats.MaxIdx(P.RawRowView(i)))
 	}
 	return out, nil
 }

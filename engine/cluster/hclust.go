@@ -10,6 +10,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // Linkages.
@@ -276,7 +277,7 @@ func pairDistances(ctx context.Context, X *mat.Dense, D []float64, squared bool)
 	for i := range n {
 		xi := X.RawRowView(i)[:d]
 		for j := i + 1; j < n; j++ {
-			put(i, j, sqDist(xi, X.RawRowView(j)[:d]))
+			put(i, j, kernel.SqDist(xi, X.RawRowView(j)[:d]))
 		}
 		if i%512 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -539,7 +540,7 @@ func sumOfSquares(X *mat.Dense) float64 {
 	}
 	s := 0.0
 	for i := range n {
-		s += sqDist(X.RawRowView(i), mean)
+		s += kernel.SqDist(X.RawRowView(i), mean)
 	}
 	return s
 }

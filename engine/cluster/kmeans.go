@@ -396,7 +396,7 @@ func (l *lloyd) relocate() {
 	dist := make([]float64, l.n)
 	for i, c := range l.labels {
 		far[i] = i
-		dist[i] = sqDist(l.row(i), l.C.RawRowView(c))
+		dist[i] = kernel.SqDist(l.row(i), l.C.RawRowView(c))
 	}
 	sort.SliceStable(far, func(a, b int) bool { return dist[far[a]] > dist[far[b]] })
 	next := 0
@@ -513,15 +513,6 @@ func (l *lloyd) resetLabels() {
 	for i := range l.labels {
 		l.labels[i] = -1
 	}
-}
-
-func sqDist(a, b []float64) float64 {
-	s := 0.0
-	for j, v := range a {
-		e := v - b[j]
-		s += e * e
-	}
-	return s
 }
 
 // CapCentres offers a k-means fit's centres, one row per cluster, on the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 func init() {
@@ -56,7 +57,7 @@ type KMedoids struct {
 func metricFunc(name string) (func(a, b []float64) float64, error) {
 	switch name {
 	case "", "l2":
-		return func(a, b []float64) float64 { return math.Sqrt(sqDist(a, b)) }, nil
+		return func(a, b []float64) float64 { return math.Sqrt(kernel.SqDist(a, b)) }, nil
 	case "l1":
 		return func(a, b []float64) float64 {
 			s := 0.0

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // Similarity graphs and Laplacians.
@@ -202,7 +203,7 @@ func (s *Spectral) graph(X *mat.Dense) (*mat.Dense, error) {
 	for i := range n {
 		xi := X.RawRowView(i)[:d]
 		for j := i + 1; j < n; j++ {
-			v := sqDist(xi, X.RawRowView(j)[:d])
+			v := kernel.SqDist(xi, X.RawRowView(j)[:d])
 			dd[i*n+j], dd[j*n+i] = v, v
 		}
 	}

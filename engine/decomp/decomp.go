@@ -19,6 +19,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 const family = "dimensionality reduction"
@@ -338,11 +339,11 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 		if a == b {
 			continue
 		}
-		orig := sqDist(t.X.RawRowView(a)[:d], t.X.RawRowView(b)[:d])
+		orig := kernel.SqDist(t.X.RawRowView(a)[:d], t.X.RawRowView(b)[:d])
 		if orig == 0 {
 			continue
 		}
-		ratio := sqDist(Y.RawRowView(a), Y.RawRowView(b)) / orig
+		ratio := kernel.SqDist(Y.RawRowView(a), Y.RawRowView(b)) / orig
 		worst = max(worst, math.Abs(ratio-1))
 		sum += math.Abs(ratio - 1)
 		pairs++
@@ -358,15 +359,6 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 		return err
 	}
 	return ctx.Err()
-}
-
-func sqDist(a, b []float64) float64 {
-	s := 0.0
-	for j, v := range a {
-		d := v - b[j]
-		s += d * d
-	}
-	return s
 }
 
 // Warnings implements engine.Warner.

@@ -121,3 +121,15 @@ func rowDotsGo(out []float64, ldo int, x []float64, ldx, rows, d int, cen []floa
 		}
 	}
 }
+
+// SqDist is the squared Euclidean distance between a and b (b at least as
+// long as a): the loop every distance-based model and score shares.
+func SqDist(a, b []float64) float64 {
+	b = b[:len(a)]
+	s := 0.0
+	for j, v := range a {
+		e := v - b[j]
+		s += e * e
+	}
+	return s
+}

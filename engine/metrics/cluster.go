@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tealab/tealab/engine/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -149,13 +150,7 @@ func Silhouette(X mat.Matrix, labels []float64) (float64, error) {
 		si := sums[i*k : (i+1)*k]
 		ci := c[i]
 		for j := i + 1; j < n; j++ {
-			rj := rows.RawRowView(j)[:d]
-			var s float64
-			for t, v := range rj {
-				e := ri[t] - v
-				s += e * e
-			}
-			dist := math.Sqrt(s)
+			dist := math.Sqrt(kernel.SqDist(rows.RawRowView(j)[:d], ri))
 			si[c[j]] += dist
 			sums[j*k+ci] += dist
 		}
@@ -209,12 +204,7 @@ func NeighbourAccuracy(X mat.Matrix, y []float64) float64 {
 			if j == i {
 				continue
 			}
-			s := 0.0
-			for t, v := range rows.RawRowView(j)[:d] {
-				e := ri[t] - v
-				s += e * e
-			}
-			if s < bd {
+			if s := kernel.SqDist(rows.RawRowView(j)[:d], ri); s < bd {
 				best, bd = j, s
 			}
 		}

@@ -307,13 +307,7 @@ func argmaxRows(S *mat.Dense, k int) []float64 {
 			out[i] = row[0]
 			continue
 		}
-		best := 0
-		for c, v := range row {
-			if v > row[best] {
-				best = c
-			}
-		}
-		out[i] = float64(best)
+		out[i] = float64(floats.MaxIdx(row))
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -59,21 +60,9 @@ func metricFunc(name string) (func(a, b []float64) float64, error) {
 	case "", "l2":
 		return func(a, b []float64) float64 { return math.Sqrt(kernel.SqDist(a, b)) }, nil
 	case "l1":
-		return func(a, b []float64) float64 {
-			s := 0.0
-			for j, v := range a {
-				s += math.Abs(v - b[j])
-			}
-			return s
-		}, nil
+		return func(a, b []float64) float64 { return floats.Distance(a, b, 1) }, nil
 	case "linf":
-		return func(a, b []float64) float64 {
-			s := 0.0
-			for j, v := range a {
-				s = max(s, math.Abs(v-b[j]))
-			}
-			return s
-		}, nil
+		return func(a, b []float64) float64 { return floats.Distance(a, b, math.Inf(1)) }, nil
 	}
 	return nil, fmt.Errorf("parameter metric: %q is not one of l2, l1, linf", name)
 }

@@ -6,6 +6,8 @@ package neighbors
 import (
 	"math"
 	"slices"
+
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // metric measures distances in a reduced form that orders like the
@@ -21,10 +23,7 @@ func (m metric) reduced(a, b []float64) float64 {
 	s := 0.0
 	switch m.p {
 	case 2:
-		for j, v := range a {
-			d := v - b[j]
-			s += d * d
-		}
+		return kernel.SqDist(a, b)
 	case 1:
 		for j, v := range a {
 			s += math.Abs(v - b[j])

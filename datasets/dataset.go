@@ -422,15 +422,8 @@ func quoteIfNeeded(name string) string {
 // Subset returns the rows idx of the dataset as a new Dataset sharing no memory
 // with d (Features, Classes and Target are shared read-only descriptions).
 func (d *Dataset) Subset(idx []int) *Dataset {
-	_, p := d.X.Dims()
 	out := *d
-	out.X = mat.NewDense(max(len(idx), 1), p, nil)
-	if len(idx) == 0 {
-		out.X = &mat.Dense{}
-	}
-	for r, i := range idx {
-		copy(out.X.RawRowView(r), d.X.RawRowView(i))
-	}
+	out.X = GatherRows(d.X, idx)
 	if d.Y != nil {
 		out.Y = make([]float64, len(idx))
 		for r, i := range idx {

@@ -75,12 +75,12 @@ func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Den
 // a split), gathered straight into the matrix the stages then transform in
 // place: one copy of the part, however many stages run.
 func FitApplyPrepRows(X *mat.Dense, idx []int, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
-	return fitApplyPrep(gatherRows(X, idx), true, cols, opt)
+	return fitApplyPrep(GatherRows(X, idx), true, cols, opt)
 }
 
-// gatherRows copies the rows idx of X into a new matrix (an empty one for
+// GatherRows copies the rows idx of X into a new matrix (an empty one for
 // no rows, which the callers then refuse).
-func gatherRows(X *mat.Dense, idx []int) *mat.Dense {
+func GatherRows(X *mat.Dense, idx []int) *mat.Dense {
 	if len(idx) == 0 {
 		return &mat.Dense{}
 	}
@@ -250,7 +250,7 @@ func (p *Prep) ApplyRows(X *mat.Dense, idx []int) (*mat.Dense, error) {
 	if len(idx) == 0 {
 		return nil, errors.New("preprocessing: no rows to transform")
 	}
-	return p.transform(gatherRows(X, idx)), nil
+	return p.transform(GatherRows(X, idx)), nil
 }
 
 // transform runs the fitted stages on Z, overwriting it where a stage works

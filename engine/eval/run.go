@@ -974,12 +974,7 @@ func pick(X *mat.Dense, rows []int) *mat.Dense {
 	if rows == nil {
 		return X
 	}
-	_, p := X.Dims()
-	out := mat.NewDense(len(rows), p, nil)
-	for i, row := range rows {
-		copy(out.RawRowView(i), X.RawRowView(row))
-	}
-	return out
+	return datasets.GatherRows(X, rows)
 }
 
 // pickAll is the entries of v at rows (all of them when rows is nil).

@@ -23,14 +23,7 @@ func (pr *projection) fit(Z *mat.Dense, k int) error {
 			pr.mean[j] += v / float64(n)
 		}
 	}
-	C := mat.NewDense(n, p, nil)
-	for i := range n {
-		row := C.RawRowView(i)
-		for j, v := range Z.RawRowView(i) {
-			row[j] = v - pr.mean[j]
-		}
-	}
-	_, V, err := PrincipalAxes(C, k)
+	_, V, err := PrincipalAxes(pr.centre(Z), k)
 	if err != nil {
 		return fmt.Errorf("preprocessing: %w", err)
 	}
@@ -84,8 +77,16 @@ func PrincipalAxes(C *mat.Dense, k int) (values []float64, V *mat.Dense, err err
 }
 
 func (pr *projection) apply(Z *mat.Dense) *mat.Dense {
-	n, p := Z.Dims()
+	n, _ := Z.Dims()
 	k, _ := pr.V.Dims()
+	out := mat.NewDense(n, k, nil)
+	out.Mul(pr.centre(Z), pr.V.T())
+	return out
+}
+
+// centre is a copy of Z less the training means.
+func (pr *projection) centre(Z *mat.Dense) *mat.Dense {
+	n, p := Z.Dims()
 	C := mat.NewDense(n, p, nil)
 	for i := range n {
 		row := C.RawRowView(i)
@@ -93,9 +94,7 @@ func (pr *projection) apply(Z *mat.Dense) *mat.Dense {
 			row[j] = v - pr.mean[j]
 		}
 	}
-	out := mat.NewDense(n, k, nil)
-	out.Mul(C, pr.V.T())
-	return out
+	return C
 }
 
 func (pr *projection) names() []string {

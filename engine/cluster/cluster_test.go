@@ -287,7 +287,7 @@ func TestSpectralSeparatesWhatKMeansCannot(t *testing.T) {
 func TestLaplacianNullVector(t *testing.T) {
 	d := table(t, "blobs:n=120,seed=2", "")
 	s := &Spectral{Graph: GraphGaussian, Gamma: 0.5}
-	W, err := s.graph(d.X)
+	W, err := s.graph(context.Background(), d.X)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestLaplacianNullVector(t *testing.T) {
 func TestLanczosMatchesDense(t *testing.T) {
 	d := table(t, "blobs:n=300,seed=5", "")
 	s := &Spectral{Graph: GraphGaussian, Gamma: 0.3}
-	W, _ := s.graph(d.X)
+	W, _ := s.graph(context.Background(), d.X)
 	n, _ := W.Dims()
 	M := mat.NewDense(n, n, nil)
 	deg := make([]float64, n)

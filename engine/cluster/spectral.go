@@ -13,7 +13,6 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
-	"github.com/tealab/tealab/engine/kernel"
 )
 
 // Similarity graphs and Laplacians.
@@ -107,7 +106,7 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	if err != nil {
 		return fmt.Errorf("spectral clustering: %w", err)
 	}
-	W, err := s.graph(t.X)
+	W, err := s.graph(ctx, t.X)
 	if err != nil {
 		return err
 	}
@@ -196,16 +195,11 @@ func edges(W *mat.Dense) float64 {
 }
 
 // graph builds the similarity matrix (zero diagonal).
-func (s *Spectral) graph(X *mat.Dense) (*mat.Dense, error) {
-	n, d := X.Dims()
-	D2 := mat.NewDense(n, n, nil)
-	dd := D2.RawMatrix().Data
-	for i := range n {
-		xi := X.RawRowView(i)[:d]
-		for j := i + 1; j < n; j++ {
-			v := kernel.SqDist(xi, X.RawRowView(j)[:d])
-			dd[i*n+j], dd[j*n+i] = v, v
-		}
+func (s *Spectral) graph(ctx context.Context, X *mat.Dense) (*mat.Dense, error) {
+	n, _ := X.Dims()
+	dd := make([]float64, n*n) // squared distances
+	if err := pairDistances(ctx, X, dd, true); err != nil {
+		return nil, err
 	}
 	W := mat.NewDense(n, n, nil)
 	switch s.Graph {
@@ -225,7 +219,7 @@ func (s *Spectral) graph(X *mat.Dense) (*mat.Dense, error) {
 		r2 := s.Radius * s.Radius
 		for i := range n {
 			for j := range n {
-				if i != j && D2.At(i, j) <= r2 {
+				if i != j && dd[i*n+j] <= r2 {
 					W.Set(i, j, 1)
 				}
 			}
@@ -238,7 +232,7 @@ func (s *Spectral) graph(X *mat.Dense) (*mat.Dense, error) {
 		nb = min(nb, n-1)
 		idx := make([]int, n)
 		for i := range n {
-			row := D2.RawRowView(i)
+			row := dd[i*n : (i+1)*n]
 			for j := range idx {
 				idx[j] = j
 			}

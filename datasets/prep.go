@@ -92,6 +92,15 @@ func GatherRows(X *mat.Dense, idx []int) *mat.Dense {
 	return Z
 }
 
+// DenseOf returns m as a *mat.Dense to read, copying only when m is
+// another type.
+func DenseOf(m mat.Matrix) *mat.Dense {
+	if d, ok := m.(*mat.Dense); ok {
+		return d
+	}
+	return mat.DenseCopyOf(m)
+}
+
 // fitApplyPrep fits the pipeline; owned says X is the caller's fresh copy,
 // which the stages may overwrite.
 func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {

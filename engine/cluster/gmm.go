@@ -305,8 +305,7 @@ func (g *GMM) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	if d != g.d {
 		return nil, fmt.Errorf("Gaussian mixture: got %d features, fitted on %d", d, g.d)
 	}
-	D := mat.DenseCopyOf(X)
 	R := mat.NewDense(n, len(g.weights), nil)
-	g.eStep(D, R)
+	g.eStep(datasets.DenseOf(X), R)
 	return R, nil
 }

@@ -199,7 +199,7 @@ func (m *KMeans) Predict(X mat.Matrix) ([]float64, error) {
 		return nil, fmt.Errorf("k-means: got %d features, fitted on %d", d, cd)
 	}
 	k, _ := m.centres.Dims()
-	km := newLloyd(mat.DenseCopyOf(X), k)
+	km := newLloyd(datasets.DenseOf(X), k)
 	km.C = m.centres
 	km.resetLabels()
 	km.assign()

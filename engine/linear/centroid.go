@@ -172,7 +172,7 @@ func (m *Centroid) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
 		return &mat.Dense{}, nil
 	}
 	n, _ := S.Dims()
-	D := denseOf(X)
+	D := datasets.DenseOf(X)
 	out := mat.NewDense(n, len(m.classes), nil)
 	for i := 0; i < n; i++ {
 		row := out.RawRowView(i)

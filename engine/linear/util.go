@@ -10,16 +10,9 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
-
-// denseOf returns m as a *mat.Dense, copying only when m is another type.
-func denseOf(m mat.Matrix) *mat.Dense {
-	if d, ok := m.(*mat.Dense); ok {
-		return d
-	}
-	return mat.DenseCopyOf(m)
-}
 
 // featureName names column j for messages (engine.FeatureName).
 func featureName(features []string, j int) string { return engine.FeatureName(features, j) }
@@ -154,7 +147,7 @@ func predictInput(X mat.Matrix, p int, features []string, model string) (*mat.De
 	if r == 0 {
 		return &mat.Dense{}, nil
 	}
-	D := denseOf(X)
+	D := datasets.DenseOf(X)
 	if err := checkFinite(D, features); err != nil {
 		return nil, fmt.Errorf("%s: %w", model, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -132,12 +133,7 @@ func Silhouette(X mat.Matrix, labels []float64) (float64, error) {
 	if k < 2 || k > n-1 {
 		return math.NaN(), fmt.Errorf("silhouette needs between 2 and %d clusters; got %d", n-1, k)
 	}
-	var rows *mat.Dense
-	if dx, ok := X.(*mat.Dense); ok {
-		rows = dx
-	} else {
-		rows = mat.DenseCopyOf(X)
-	}
+	rows := datasets.DenseOf(X)
 	size := make([]float64, k)
 	for _, ci := range c {
 		size[ci]++
@@ -186,7 +182,7 @@ func Silhouette(X mat.Matrix, labels []float64) (float64, error) {
 func NeighbourAccuracy(X mat.Matrix, y []float64) float64 {
 	n, d := X.Dims()
 	sameLen("NeighbourAccuracy", n, len(y))
-	rows := mat.DenseCopyOf(X)
+	rows := datasets.DenseOf(X)
 	var labelled []int
 	for i, v := range y {
 		if !math.IsNaN(v) {

@@ -88,11 +88,7 @@ func (v *clusterScatterView) place() {
 	v.byCluster.SetAxes(v.plane.XLabel, v.plane.YLabel)
 	if d.Classes != nil && len(d.Y) == len(xs) {
 		v.classes = true
-		truth := make([]int, len(d.Y))
-		for i, y := range d.Y {
-			truth[i] = int(y)
-		}
-		v.byClass.SetPoints(xs, ys, truth)
+		v.byClass.SetPoints(xs, ys, classCodes(d.Y))
 		v.byClass.SetClassNames(d.Classes)
 		v.byClass.SetAxes(v.plane.XLabel, v.plane.YLabel)
 	}

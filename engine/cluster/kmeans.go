@@ -215,8 +215,7 @@ func (m *KMeans) Centres() *mat.Dense { return m.centres }
 
 // lloyd is one k-means run's state.
 type lloyd struct {
-	X      *mat.Dense
-	x      []float64 // X's entries, row i from i·ldx
+	x      []float64 // the rows' entries, row i from i·ldx
 	ldx    int
 	n, d   int
 	k      int
@@ -241,11 +240,8 @@ const block = 2048
 func newLloyd(X *mat.Dense, k int) *lloyd {
 	n, d := X.Dims()
 	raw := X.RawMatrix()
-	l := &lloyd{X: X, x: raw.Data, ldx: raw.Stride, n: n, d: d, k: k, xx: make([]float64, n), labels: make([]int, n)}
-	if k > 0 {
-		l.C = mat.NewDense(k, d, nil)
-		l.sums, l.counts = make([]float64, k*d), make([]int, k)
-	}
+	l := &lloyd{x: raw.Data, ldx: raw.Stride, n: n, d: d, k: k, xx: make([]float64, n), labels: make([]int, n),
+		C: mat.NewDense(k, d, nil), sums: make([]float64, k*d), counts: make([]int, k)}
 	for i := range n {
 		s := 0.0
 		for _, v := range l.row(i) {

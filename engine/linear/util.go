@@ -14,9 +14,6 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// featureName names column j for messages (engine.FeatureName).
-func featureName(features []string, j int) string { return engine.FeatureName(features, j) }
-
 // checkFinite is engine.CheckFinite.
 func checkFinite(X *mat.Dense, features []string) error { return engine.CheckFinite(X, features) }
 

@@ -34,7 +34,8 @@ var (
 var reservedNames = []string{
 	"task", "dataset", "model", "params", "evaluation", "seed", "rows", "features",
 	"metrics", "std", "folds", "baseline", "confusion", "per_class", "roc", "history",
-	"fold_histories", "warnings", "cancelled", "fit_seconds", "recipe", "shown_model",
+	"fold_histories", "warnings", "cancelled", "stopped_early", "fit_seconds", "score_seconds", "seconds",
+	"recipe", "shown_model", "status", "error",
 }
 
 // DefineCapability adds a capability: get reads it off a fitted model and

@@ -154,6 +154,27 @@ type Scorer interface {
 	DecisionFunction(X mat.Matrix) (*mat.Dense, error)
 }
 
+// Staged is a model that grows by adding members one step at a time and
+// predicts with their sum (the trees of a forest, the rounds of boosting).
+// Scoring such a model after every step from scratch costs the whole
+// model each time, so a curve of T steps would cost T²/2 members; a
+// StageScorer keeps running sums and adds only the members that are new.
+type Staged interface {
+	// Stages returns a scorer of the rows X for this model as it grows.
+	// Fit must keep the members it has so far where the scorer can read
+	// them whenever Recorder.Step is called, and afterwards.
+	Stages(X mat.Matrix) (StageScorer, error)
+}
+
+// StageScorer scores fixed rows for a Staged model.
+type StageScorer interface {
+	// Scores adds the members fitted since its last call and returns the
+	// model's current predictions for every row and, for a classifier that
+	// gives them, its class probabilities (else nil). The returned slices
+	// belong to the scorer until its next call.
+	Scores() (pred []float64, proba *mat.Dense, err error)
+}
+
 // NopRecorder accepts every step; for fits nobody watches.
 type NopRecorder struct{}
 

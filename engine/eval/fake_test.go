@@ -26,9 +26,11 @@ func init() {
 		{Name: "lr", Kind: engine.Float, Default: 1.0, Min: 0, Max: math.NaN(), Help: "learning rate"},
 		{Name: "panic", Kind: engine.Bool, Default: false, Help: "panic in Fit"},
 		{Name: "late", Kind: engine.Bool, Default: false, Help: "predictable only once Fit returns, like a one-step model"},
+		{Name: "keep", Kind: engine.Bool, Default: false, Help: "keep the state of the last step when cancelled (a model stopped early)"},
 	}
 	newFake := func(v engine.Values) *fakeModel {
-		return &fakeModel{steps: v.Int("steps"), divergeAt: v.Int("diverge_at"), panics: v.Bool("panic"), late: v.Bool("late")}
+		return &fakeModel{steps: v.Int("steps"), divergeAt: v.Int("diverge_at"), panics: v.Bool("panic"), late: v.Bool("late"),
+			keep: v.Bool("keep")}
 	}
 	engine.Register(engine.Spec{
 		Name: "evalfake", Title: "fake", Family: "test", Unit: "epoch",
@@ -43,6 +45,12 @@ func init() {
 		New:    func(v engine.Values) (engine.Model, error) { return &scorerModel{newFake(v)}, nil },
 	})
 	engine.Register(engine.Spec{
+		Name: "evalstaged", Title: "fake staged", Family: "test", Unit: "member",
+		Tasks:  []engine.Task{datasets.Classification, datasets.Regression},
+		Params: params,
+		New:    func(v engine.Values) (engine.Model, error) { return &stagedModel{fakeModel: newFake(v)}, nil },
+	})
+	engine.Register(engine.Spec{
 		Name: "evalcluster", Title: "fake clustering", Family: "test",
 		Tasks: []engine.Task{datasets.Clustering},
 		New:   func(engine.Values) (engine.Model, error) { return &clusterModel{}, nil },
@@ -52,6 +60,7 @@ func init() {
 type fakeModel struct {
 	steps, divergeAt int
 	panics, late     bool
+	keep             bool
 
 	classes  int
 	centres  *mat.Dense // classification: class x feature
@@ -138,7 +147,7 @@ func (m *fakeModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 			m.cancelAt = m.calls
 		}
 		if err := rec.Step(engine.Step{Step: t, Total: m.steps, TrainLoss: loss, Extra: map[string]float64{"frac": m.frac}}); err != nil {
-			m.fitted = false
+			m.fitted = m.fitted && m.keep && ctx.Err() != nil
 			return err
 		}
 	}
@@ -233,6 +242,42 @@ func (s *scorerModel) Fit(ctx context.Context, d engine.Train, rec engine.Record
 func (s *scorerModel) Predict(X mat.Matrix) ([]float64, error) { return s.m.Predict(X) }
 func (s *scorerModel) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
 	return s.m.DecisionFunction(X)
+}
+
+// stagedModel is the fake as a Staged model: its scorer predicts through
+// the fake, and counts its calls, as do Predict and PredictProba.
+type stagedModel struct {
+	*fakeModel
+	scores, predicts int
+}
+
+func (s *stagedModel) Stages(X mat.Matrix) (engine.StageScorer, error) {
+	return stageScorer{s, X}, nil
+}
+
+func (s *stagedModel) Predict(X mat.Matrix) ([]float64, error) {
+	s.predicts++
+	return s.fakeModel.Predict(X)
+}
+
+func (s *stagedModel) PredictProba(X mat.Matrix) (*mat.Dense, error) {
+	s.predicts++
+	return s.fakeModel.PredictProba(X)
+}
+
+type stageScorer struct {
+	s *stagedModel
+	X mat.Matrix
+}
+
+func (st stageScorer) Scores() ([]float64, *mat.Dense, error) {
+	st.s.scores++
+	pred, err := st.s.fakeModel.Predict(st.X)
+	if err != nil || st.s.classes == 0 {
+		return pred, nil, err
+	}
+	P, err := st.s.fakeModel.PredictProba(st.X)
+	return pred, P, err
 }
 
 type clusterModel struct{ fitted bool }

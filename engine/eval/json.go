@@ -88,10 +88,13 @@ type resultHead struct {
 
 // resultTail is the JSON of a result after what the model learned.
 type resultTail struct {
-	Warnings  []string `json:"warnings"`
-	FittedOn  string   `json:"shown_model,omitempty"`
-	Cancelled bool     `json:"cancelled,omitempty"`
-	FitSecs   jfloat   `json:"fit_seconds"`
+	Warnings     []string `json:"warnings"`
+	FittedOn     string   `json:"shown_model,omitempty"`
+	Cancelled    bool     `json:"cancelled,omitempty"`
+	StoppedEarly string   `json:"stopped_early,omitempty"`
+	FitSecs      jfloat   `json:"fit_seconds"`
+	ScoreSecs    jfloat   `json:"score_seconds"`
+	WallSecs     jfloat   `json:"seconds"`
 }
 
 // MarshalJSON writes the result's fields, then what the shown model
@@ -128,7 +131,8 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if warnings == nil {
 		warnings = []string{}
 	}
-	tail, err := json.Marshal(resultTail{warnings, r.FittedOn, r.Cancelled, jfloat(r.FitSecs)})
+	tail, err := json.Marshal(resultTail{warnings, r.FittedOn, r.Cancelled, r.StoppedEarly,
+		jfloat(r.FitSecs), jfloat(r.ScoreSecs), jfloat(r.WallSecs)})
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +194,8 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		Task: h.Task, Dataset: h.Dataset, Model: h.Model, Eval: h.Eval, Seed: h.Seed, Rows: h.Rows, Features: h.Features,
 		Metrics: unjmap(h.Metrics), Std: unjmap(h.Std), Baseline: unjmap(h.Baseline),
 		Confusion: h.Confusion, Classes: h.Classes, ROC: h.ROC, History: h.History, FoldHistories: h.FoldHistories,
-		Warnings: tail.Warnings, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, FitSecs: float64(tail.FitSecs),
+		Warnings: tail.Warnings, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
+		FitSecs: float64(tail.FitSecs), ScoreSecs: float64(tail.ScoreSecs), WallSecs: float64(tail.WallSecs),
 	}
 	for _, f := range h.Folds {
 		r.Folds = append(r.Folds, unjmap(f))

@@ -110,7 +110,19 @@ type Result struct {
 	FittedOn string
 
 	Cancelled bool
-	FitSecs   float64 // time spent fitting, summed over folds (the final refit excluded)
+	// StoppedEarly, on a cancelled run, says how far the fit whose scores
+	// the result holds got ("37 of 300 trees"): the model it kept then is
+	// scored and shown like a finished one. Empty otherwise.
+	StoppedEarly string
+
+	// Where the time went. FitSecs is fitting (summed over folds; the
+	// final refit after cross-validation excluded); ScoreSecs is scoring
+	// the held-out rows, after each step for the live curves and at the
+	// end; WallSecs is the whole evaluation (with preprocessing, the final
+	// refit and the metrics), the time a person waited.
+	FitSecs   float64
+	ScoreSecs float64
+	WallSecs  float64
 }
 
 // Features the shown model saw, after preprocessing; nil when unknown.

@@ -136,7 +136,18 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 		Metrics: map[string]float64{}, Baseline: map[string]float64{}, History: []Point{},
 	}
 	rn.warn(adviseWarnings(d, spec)...)
-	if !task.Supervised() {
+	res, err := rn.run()
+	if res != nil {
+		res.WallSecs = time.Since(rn.start).Seconds()
+	}
+	return res, err
+}
+
+// run evaluates as Run says, once the data, the model and the options are
+// checked.
+func (rn *runner) run() (*Result, error) {
+	d, opt, n := rn.d, rn.opt, rn.d.Rows()
+	if !rn.task.Supervised() {
 		return rn.unsupervised()
 	}
 	folds, desc, err := Plan(d, opt)
@@ -376,8 +387,11 @@ func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	return prep, tr, nil
 }
 
-// fitOne builds a fresh model and fits it, timing the fit (without the
-// validation the recorder does) when timed is set.
+// fitOne builds a fresh model and fits it. When timed is set, the fit's
+// time (without the scoring the recorder does) joins Result.FitSecs and the
+// scoring's joins Result.ScoreSecs. A fit cancelled after some step, whose
+// model kept that step's state and scores the held-out rows, is a model
+// stopped early: it is returned with the cancellation error.
 func (rn *runner) fitOne(tr engine.Train, rec *recorder, timed bool) (engine.Model, error) {
 	var model engine.Model
 	err := safely(rn.spec.Name, "New", func() (err error) {
@@ -390,11 +404,20 @@ func (rn *runner) fitOne(tr engine.Train, rec *recorder, timed bool) (engine.Mod
 	rec.model = model
 	t0 := time.Now()
 	err = safely(rn.spec.Name, "Fit", func() error { return model.Fit(rn.ctx, tr, rec) })
+	fit := max(time.Since(t0)-rec.scoreTime, 0)
+	stopped := false
 	if err == nil {
 		rec.finish()
+	} else if rn.ctx.Err() != nil && rec.xval != nil && rec.steps > 0 && !errors.Is(err, ErrPanic) {
+		rec.finish()
+		stopped = rec.pred != nil
 	}
 	if timed {
-		rn.res.FitSecs += max(time.Since(t0)-rec.valTime, 0).Seconds()
+		rn.res.FitSecs += fit.Seconds()
+		rn.res.ScoreSecs += rec.scoreTime.Seconds()
+	}
+	if stopped {
+		return model, err
 	}
 	if err != nil {
 		if rn.ctx.Err() == nil {
@@ -513,6 +536,7 @@ type fitted struct {
 	proba        bool       // scores are probabilities
 	basePred     []float64
 	baseProba    *mat.Dense // class prior per row; nil for regression
+	stopped      string     // the fit was cancelled: how far it got ("37 of 300 trees")
 }
 
 func (rn *runner) supervised(folds []Fold) (*Result, error) {
@@ -560,7 +584,12 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 				res.ROC = metrics.ROCs(all.actual, all.scores, d.Classes)
 			}
 		}
-		if done < len(folds) {
+		switch {
+		case res.StoppedEarly != "" && len(folds) == 1:
+			res.Eval += fmt.Sprintf(" (stopped early after %s: the scores of the model so far)", res.StoppedEarly)
+		case res.StoppedEarly != "":
+			res.Eval += fmt.Sprintf(" (cancelled in fold 1 of %d, stopped early after %s: the scores of that model so far)", len(folds), res.StoppedEarly)
+		case done < len(folds):
 			res.Eval += fmt.Sprintf(" (cancelled: scores of the %s that finished)", plural(done, len(folds)))
 		}
 	}
@@ -570,7 +599,10 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 			return rn.fail(err)
 		}
 		one, model, prep, err := rn.fold(f, len(folds), p)
-		if err != nil {
+		// A fit cancelled part-way whose model kept its last step is
+		// scored when no fold has finished: it is all the run has.
+		stoppedFirst := err != nil && one.stopped != "" && f == 0
+		if err != nil && !stoppedFirst {
 			if len(folds) > 1 && rn.ctx.Err() == nil {
 				err = fmt.Errorf("fold %d of %d: %w", f+1, len(folds), err)
 			}
@@ -591,6 +623,17 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 		all.scores = stack(all.scores, one.scores)
 		all.baseProba = stack(all.baseProba, one.baseProba)
 		all.proba = one.proba
+		if stoppedFirst {
+			res.StoppedEarly = one.stopped
+			summarise(1)
+			on := fmt.Sprintf("the %d training rows of fold 1", len(p.Train))
+			if len(folds) == 1 {
+				res.FoldHistories = nil
+				on = fmt.Sprintf("the %d training rows of the hold-out", len(p.Train))
+			}
+			rn.show(model, prep, on+", stopped early after "+one.stopped)
+			return rn.fail(err)
+		}
 	}
 	summarise(len(folds))
 	if len(folds) == 1 {
@@ -630,24 +673,34 @@ func (rn *runner) fold(f, k int, p Fold) (fitted, engine.Model, *datasets.Prep, 
 		one.actual[r] = d.Y[i]
 	}
 	rec := &recorder{rn: rn, xval: Xte, yval: one.actual, fold: f + 1, folds: k}
-	model, err := rn.fitOne(tr, rec, true)
+	model, fitErr := rn.fitOne(tr, rec, true)
 	if f == 0 {
 		res.History = rec.history
 	}
 	res.FoldHistories = append(res.FoldHistories, rec.history)
-	if err != nil {
-		return one, nil, nil, err
+	if model == nil {
+		return one, nil, nil, fitErr
 	}
-	if one.pred, err = rn.predict(model, Xte); err != nil {
-		return one, nil, nil, err
+	if fitErr != nil {
+		one.stopped = rec.stoppedEarly()
+	}
+	// The recorder scored the held-out rows with the fitted model: its
+	// predictions are the fold's. Anything it could not give is asked
+	// again, so that its error is reported.
+	if one.pred = rec.pred; one.pred == nil {
+		if one.pred, err = rn.predict(model, Xte); err != nil {
+			return one, nil, nil, err
+		}
 	}
 	if rn.task == datasets.Classification {
-		if one.scores, one.proba, err = rn.scores(model, Xte); err != nil {
+		if _, ok := model.(engine.Prober); ok && rec.proba != nil {
+			one.scores, one.proba = rec.proba, true
+		} else if one.scores, one.proba, err = rn.scores(model, Xte); err != nil {
 			return one, nil, nil, err
 		}
 	}
 	rn.baseline(&one, p.Train)
-	return one, model, prep, nil
+	return one, model, prep, fitErr
 }
 
 // refit fits the model on all rows after cross-validation: the model shown.
@@ -987,127 +1040,6 @@ func pickAll(v []float64, rows []int) []float64 {
 		out[i] = v[row]
 	}
 	return out
-}
-
-// recorder is the Recorder Run passes to Fit: it stops the fit on
-// cancellation or divergence, validates on the fold's held-out rows and
-// reports progress.
-type recorder struct {
-	rn          *runner
-	model       engine.Model
-	xval        *mat.Dense // nil: no held-out rows (unsupervised, the final refit)
-	yval        []float64
-	fold, folds int
-	final       bool
-
-	history []Point
-	last    Point
-	steps   int
-	lastVal bool // validation was computed on the last step
-	valTime time.Duration
-}
-
-// validateAt says whether step is on the validation schedule: every step to
-// 100, every 10th to 1000, every 100th to 10000, and so on.
-func validateAt(step int) bool {
-	if step <= 100 {
-		return true
-	}
-	stride := 10
-	for limit := 1000; step > limit && limit < math.MaxInt/10; limit *= 10 {
-		stride *= 10
-	}
-	return step%stride == 0
-}
-
-func (rc *recorder) Step(s engine.Step) error {
-	if err := rc.rn.ctx.Err(); err != nil {
-		return err
-	}
-	if math.IsNaN(s.TrainLoss) || math.IsInf(s.TrainLoss, 0) {
-		unit := rc.rn.spec.Unit
-		if unit == "" {
-			unit = "step"
-		}
-		return &DivergedError{Model: rc.rn.spec.Name, Unit: unit, Step: s.Step, Loss: s.TrainLoss, Param: lrParam(rc.rn.spec)}
-	}
-	p := Point{Step: s.Step, TrainLoss: s.TrainLoss, ValLoss: math.NaN(), ValError: math.NaN()}
-	if s.Extra != nil {
-		p.Extra = make(map[string]float64, len(s.Extra))
-		for k, v := range s.Extra {
-			p.Extra[k] = v
-		}
-	}
-	rc.lastVal = false
-	if rc.xval != nil && validateAt(s.Step) {
-		p.ValLoss, p.ValError = rc.validate()
-		// A model that cannot predict yet (one-step models report before
-		// they publish their state) is validated again by finish.
-		rc.lastVal = !math.IsNaN(p.ValError)
-	}
-	rc.steps++
-	rc.last = p
-	rc.history = append(rc.history, p)
-	if rc.rn.progress != nil {
-		rc.rn.progress(Progress{Fold: rc.fold, Folds: rc.folds, Final: rc.final, Point: p, Total: s.Total, Elapsed: time.Since(rc.rn.start)})
-	}
-	return nil
-}
-
-// finish completes the history after a successful fit: a model that
-// reported no step gets one, and the last step gets its validation.
-func (rc *recorder) finish() {
-	if rc.steps == 0 {
-		rc.last = Point{Step: 1, TrainLoss: math.NaN(), ValLoss: math.NaN(), ValError: math.NaN()}
-		rc.steps = 1
-		rc.history = append(rc.history, rc.last)
-	}
-	if rc.xval != nil && !rc.lastVal {
-		rc.last.ValLoss, rc.last.ValError = rc.validate()
-		rc.lastVal = true
-		if len(rc.history) > 0 {
-			rc.history[len(rc.history)-1] = rc.last
-		}
-	}
-}
-
-// validate scores the model as it stands on the held-out rows: log-loss (if
-// the model gives probabilities) and error rate for classification, MSE and
-// RMSE for regression. A model that cannot predict mid-fit gives NaN.
-func (rc *recorder) validate() (loss, rate float64) {
-	t0 := time.Now()
-	defer func() { rc.valTime += time.Since(t0) }()
-	loss, rate = math.NaN(), math.NaN()
-	defer func() {
-		if recover() != nil {
-			loss, rate = math.NaN(), math.NaN()
-		}
-	}()
-	p, ok := rc.model.(engine.Predictor)
-	if !ok {
-		return loss, rate
-	}
-	pred, err := p.Predict(rc.xval)
-	if err != nil || len(pred) != len(rc.yval) {
-		return loss, rate
-	}
-	if rc.rn.task != datasets.Classification {
-		mse := metrics.MSE(rc.yval, pred)
-		return mse, math.Sqrt(mse)
-	}
-	k := len(rc.rn.d.Classes)
-	if metrics.CheckCodes(pred, k) != nil {
-		return loss, rate
-	}
-	rate = 1 - metrics.Accuracy(rc.yval, pred)
-	if pr, ok := rc.model.(engine.Prober); ok {
-		if P, err := pr.PredictProba(rc.xval); err == nil && P != nil {
-			if r, c := P.Dims(); r == len(rc.yval) && c == k {
-				loss = metrics.LogLoss(rc.yval, P)
-			}
-		}
-	}
-	return loss, rate
 }
 
 // lrParam names the model's learning-rate parameter, if it has one.

@@ -340,11 +340,90 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if res == nil || !res.Cancelled || len(res.History) != 2 {
+	// Step 3 saw the cancel: it is recorded, unscored, as the last step.
+	if res == nil || !res.Cancelled || len(res.History) != 3 || !math.IsNaN(res.History[2].ValError) {
 		t.Fatalf("partial result: %+v", res)
 	}
 	if err != context.Canceled {
 		t.Errorf("err = %#v, want ctx.Err() itself", err)
+	}
+	if res.StoppedEarly != "" || len(res.Metrics) != 0 || res.Fitted != nil {
+		t.Errorf("a model that did not keep its state was scored: %q %v", res.StoppedEarly, res.Metrics)
+	}
+}
+
+// TestStoppedEarly: a fit cancelled part-way whose model kept its last
+// step is scored on the held-out rows like a finished one, shown, and
+// labelled, when no fold has finished; once a fold has, the finished folds
+// are the result.
+func TestStoppedEarly(t *testing.T) {
+	s := spec(t, "evalfake")
+	v := params(t, s, map[string]string{"steps": "1000", "keep": "true"})
+	for _, c := range []struct {
+		opt      Options
+		cancelAt int // progress call that cancels
+		eval     string
+		folds    int
+	}{
+		{DefaultOptions(), 5, "stratified 80/20 hold-out (48 training, 12 test rows) (stopped early after 6 of 1000 epochs: the scores of the model so far)", 0},
+		{Options{Folds: 5}, 5, "stratified 5-fold CV (cancelled in fold 1 of 5, stopped early after 6 of 1000 epochs: the scores of that model so far)", 1},
+		{Options{Folds: 5}, 1000 + 5, "stratified 5-fold CV (cancelled: scores of the 1 fold of 5 that finished)", 1},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		calls := 0
+		res, err := Run(ctx, blobs(60, 2, 1), s, v, c.opt, func(Progress) {
+			if calls++; calls == c.cancelAt {
+				cancel()
+			}
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) || res == nil || !res.Cancelled {
+			t.Fatalf("%s: %v, %+v", c.eval, err, res)
+		}
+		if res.Eval != c.eval {
+			t.Errorf("evaluation %q\nwant       %q", res.Eval, c.eval)
+		}
+		if len(res.Folds) != c.folds {
+			t.Errorf("%s: %d folds scored, want %d", c.eval, len(res.Folds), c.folds)
+		}
+		if acc, ok := res.Metrics["accuracy"]; !ok || !(acc > 0.5) {
+			t.Errorf("%s: accuracy %v", c.eval, res.Metrics)
+		}
+		if c.cancelAt < 1000 {
+			if res.StoppedEarly != "6 of 1000 epochs" || res.Fitted == nil || !strings.Contains(res.FittedOn, "stopped early after 6 of 1000 epochs") {
+				t.Errorf("%s: stopped early %q, shown %v on %q", c.eval, res.StoppedEarly, res.Fitted, res.FittedOn)
+			}
+			// The last step is scored as the model that was kept.
+			if last := res.History[len(res.History)-1]; last.Step != 6 || math.IsNaN(last.ValError) {
+				t.Errorf("%s: last step %+v", c.eval, last)
+			}
+		}
+	}
+}
+
+// TestStagedScoring: a Staged model's held-out rows are scored through its
+// StageScorer after each step and at the end, never through Predict, and
+// the fold's predictions are that last scoring.
+func TestStagedScoring(t *testing.T) {
+	s := spec(t, "evalstaged")
+	for _, task := range []string{"classification", "regression"} {
+		d := blobs(60, 2, 1)
+		if task == "regression" {
+			d = linear(60, 1)
+		}
+		var m *stagedModel
+		res, err := Run(context.Background(), d, s, params(t, s, map[string]string{"steps": "30"}), DefaultOptions(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m = res.Fitted.(*stagedModel)
+		// 30 steps, and once more when Fit has returned.
+		if m.scores != 31 || m.predicts != 0 {
+			t.Errorf("%s: %d scorings, %d Predict calls; want 31 and 0", task, m.scores, m.predicts)
+		}
+		if math.IsNaN(res.History[29].ValError) || len(res.Metrics) == 0 {
+			t.Errorf("%s: %+v %v", task, res.History[29], res.Metrics)
+		}
 	}
 }
 
@@ -500,7 +579,7 @@ func TestJSON(t *testing.T) {
 func TestJSONFields(t *testing.T) {
 	r := Result{
 		Std: map[string]float64{"a": 1}, Folds: []map[string]float64{{"a": 1}}, FoldHistories: [][]Point{{}},
-		Confusion: &metrics.Confusion{}, Classes: []metrics.ClassReport{{}}, ROC: []metrics.ROC{{}}, Cancelled: true,
+		Confusion: &metrics.Confusion{}, Classes: []metrics.ClassReport{{}}, ROC: []metrics.ROC{{}}, Cancelled: true, StoppedEarly: "3 of 5 epochs",
 		FittedOn: "all rows", Learned: map[string]any{"coefficients": &engine.Coefficients{Weights: mat.NewDense(1, 1, []float64{2})}},
 	}
 	b, err := json.Marshal(r)

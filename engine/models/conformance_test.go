@@ -73,6 +73,7 @@ func TestConformance(t *testing.T) {
 			t.Run("degenerate", func(t *testing.T) { checkDegenerate(t, s) })
 			t.Run("cancel", func(t *testing.T) { checkCancel(t, s) })
 			t.Run("predict_in_step", func(t *testing.T) { checkPredictInStep(t, s) })
+			t.Run("stopped_early", func(t *testing.T) { checkStoppedEarly(t, s) })
 		})
 	}
 }
@@ -572,6 +573,68 @@ func checkCancel(t *testing.T, s *engine.Spec) {
 			if (at == 0 || c.quiet) && rec.after > 1 || at == 1 && !c.quiet && rec.after > 0 {
 				t.Errorf("model %s (%s), %s: %d steps reported after the cancel", s.Name, task, when, rec.after)
 			}
+		}
+	}
+}
+
+// stopRecorder cancels at step stopAt after predicting the rows X there,
+// keeping the predictions (nil if the model could not predict).
+type stopRecorder struct {
+	m      engine.Predictor
+	X      mat.Matrix
+	cancel context.CancelFunc
+	ctx    context.Context
+	stopAt int
+	steps  int
+	pred   []float64
+}
+
+func (r *stopRecorder) Step(engine.Step) error {
+	r.steps++
+	if r.steps == r.stopAt {
+		r.pred, _ = r.m.Predict(r.X)
+		r.cancel()
+	}
+	return r.ctx.Err()
+}
+
+// checkStoppedEarly: a fit cancelled at a step either leaves the model
+// unfitted or keeps exactly the state of that step (engine/model.go): its
+// predictions after Fit returns are those it gave inside the step, so that
+// a run stopped early is scored as the model it reported.
+func checkStoppedEarly(t *testing.T, s *engine.Spec) {
+	for _, task := range s.Tasks {
+		p, ok := newModel(t, s).(engine.Predictor)
+		if !ok || !task.Supervised() {
+			continue
+		}
+		tr := train(t, task, 0)
+		X := tr.X.Slice(0, 30, 0, tr.Cols())
+		// How many steps does a whole fit report? Stop at the second, or
+		// at the only one.
+		count := &stopRecorder{m: p, X: X, ctx: context.Background(), cancel: func() {}}
+		if err := p.Fit(context.Background(), tr, count); err != nil {
+			t.Fatalf("model %s (%s): Fit: %v", s.Name, task, err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		rec := &stopRecorder{m: p, X: X, ctx: ctx, cancel: cancel, stopAt: min(2, count.steps)}
+		var err error
+		guard(t, s.Name, "Fit stopped early", func() { err = p.Fit(ctx, tr, rec) })
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("model %s (%s): Fit cancelled at step %d returned %v", s.Name, task, rec.stopAt, err)
+			continue
+		}
+		after, err := p.Predict(X)
+		switch {
+		case errors.Is(err, engine.ErrNotFitted):
+		case err != nil:
+			t.Errorf("model %s (%s): Predict after a fit stopped early: %v, want predictions or ErrNotFitted", s.Name, task, err)
+		case rec.pred == nil:
+			t.Errorf("model %s (%s): predicts after a fit stopped at step %d, though it could not inside that step", s.Name, task, rec.stopAt)
+		case !slices.Equal(after, rec.pred):
+			t.Errorf("model %s (%s): stopped at step %d of %d, it predicts otherwise than inside that step: it must keep that step's state or none",
+				s.Name, task, rec.stopAt, count.steps)
 		}
 	}
 }

@@ -109,14 +109,15 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		w[i] /= sum
 	}
 	g := newGrower(d, cfg, t.Seed)
+	g.stop = ctx.Done()
 	M := make([]float64, d.n*k) // each training row's votes
 	x := make([]float64, d.p)
 	pred := make([]int, d.n)
 	for round := 1; round <= T; round++ {
-		if err := ctx.Err(); err != nil {
-			return err
+		tr, err := g.grow(w, nil)
+		if err != nil {
+			return ctx.Err() // the rounds so far stay: a model stopped early
 		}
-		tr, _ := g.grow(w, nil)
 		werr, wsum := 0.0, 0.0
 		for i := range d.n {
 			for j := range d.p {
@@ -158,13 +159,15 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 			w[i] /= sum
 		}
 		loss, trainErr := exponentialLoss(M, d.y, k)
-		err := rec.Step(engine.Step{Step: round, Total: T, TrainLoss: loss,
+		err = rec.Step(engine.Step{Step: round, Total: T, TrainLoss: loss,
 			Extra: map[string]float64{"train_error": trainErr, "err": werr, "beta": beta}})
 		if err == nil {
 			err = ctx.Err()
 		}
 		if err != nil {
-			a.fitted, a.trees, a.beta = false, nil, nil
+			if ctx.Err() == nil {
+				a.fitted, a.trees, a.beta = false, nil, nil
+			}
 			return err
 		}
 		if perfect {
@@ -205,15 +208,56 @@ func (a *AdaBoost) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
 		return nil, fmt.Errorf("AdaBoost: got %d features, fitted on %d", c, a.d.p)
 	}
 	S := mat.NewDense(n, a.d.k, nil)
+	a.addVotes(S, X, 0)
+	return S, nil
+}
+
+// addVotes adds to the rows of S the votes the weak trees from index from
+// on give each row of X.
+func (a *AdaBoost) addVotes(S *mat.Dense, X mat.Matrix, from int) {
+	n, _ := X.Dims()
 	x := make([]float64, a.d.p)
 	for i := range n {
 		mat.Row(x, i, X)
 		row := S.RawRowView(i)
-		for t, tr := range a.trees {
+		for t := from; t < len(a.trees); t++ {
+			tr := a.trees[t]
 			row[int(tr.nodes[tr.leaf(x)].value)] += a.beta[t]
 		}
 	}
-	return S, nil
+}
+
+// Stages implements engine.Staged: the votes on X, kept as running sums to
+// which each new round adds its tree's.
+func (a *AdaBoost) Stages(X mat.Matrix) (engine.StageScorer, error) {
+	if a.d == nil {
+		return nil, engine.ErrNotFitted
+	}
+	n, c := X.Dims()
+	if c != a.d.p {
+		return nil, fmt.Errorf("AdaBoost: got %d features, fitted on %d", c, a.d.p)
+	}
+	return &boostStages{a: a, X: X, votes: mat.NewDense(n, a.d.k, nil), proba: mat.NewDense(n, a.d.k, nil)}, nil
+}
+
+// boostStages scores fixed rows as the rounds go.
+type boostStages struct {
+	a            *AdaBoost
+	X            mat.Matrix
+	votes, proba *mat.Dense
+	done         int // rounds in votes
+}
+
+func (st *boostStages) Scores() ([]float64, *mat.Dense, error) {
+	a := st.a
+	if !a.fitted {
+		return nil, nil, engine.ErrNotFitted
+	}
+	a.addVotes(st.votes, st.X, st.done)
+	st.done = len(a.trees)
+	st.proba.Copy(st.votes)
+	softmax2(st.proba)
+	return argmaxRows(st.votes, a.d.k), st.proba, nil
 }
 
 // Predict implements engine.Predictor: the class of the largest vote (the
@@ -232,6 +276,12 @@ func (a *AdaBoost) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
+	softmax2(S)
+	return S, nil
+}
+
+// softmax2 turns each row of votes M into softmax(2 M), in place.
+func softmax2(S *mat.Dense) {
 	n, _ := S.Dims()
 	for i := range n {
 		row := S.RawRowView(i)
@@ -248,7 +298,6 @@ func (a *AdaBoost) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 			row[c] /= s
 		}
 	}
-	return S, nil
 }
 
 // FeatureImportances implements engine.Importancer: each weak tree's

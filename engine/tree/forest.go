@@ -159,6 +159,7 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		go func() {
 			defer wg.Done()
 			g := newGrower(d, cfg, 0)
+			g.stop = ctx.Done()
 			w := make([]float64, d.n)
 			for {
 				i := int(next.Add(1)) - 1
@@ -178,7 +179,10 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 						w[j] *= t.Weights[j]
 					}
 				}
-				tr, _ := g.grow(w, nil)
+				tr, err := g.grow(w, nil)
+				if err != nil {
+					return // stopped: the tree is not whole
+				}
 				slots[i] <- built{tr, oob}
 			}
 		}()
@@ -195,8 +199,7 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		select {
 		case b = <-slots[i]:
 		case <-ctx.Done():
-			f.fitted = false
-			return ctx.Err()
+			return ctx.Err() // the trees so far stay: a forest stopped early
 		}
 		f.trees = append(f.trees, b.t)
 		f.fitted = true
@@ -219,7 +222,9 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 			err = ctx.Err() // cancelled during the step
 		}
 		if err != nil {
-			f.fitted, f.trees = false, nil
+			if ctx.Err() == nil {
+				f.fitted, f.trees = false, nil
+			}
 			return err
 		}
 	}
@@ -268,23 +273,75 @@ func (f *Forest) scores(X mat.Matrix) (*mat.Dense, error) {
 	if c != f.d.p {
 		return nil, fmt.Errorf("%s: got %d features, fitted on %d", f.name(), c, f.d.p)
 	}
-	k := max(f.d.k, 1)
-	S := mat.NewDense(n, k, nil)
+	S := mat.NewDense(n, max(f.d.k, 1), nil)
+	f.addTrees(S, X, f.trees)
+	S.Scale(1/float64(len(f.trees)), S)
+	return S, nil
+}
+
+// addTrees adds the class shares (or values) that trees give each row of X
+// to the rows of S, tree after tree: the running sums the forest's scores
+// and its stage scorer share, so that both add in the same order.
+func (f *Forest) addTrees(S *mat.Dense, X mat.Matrix, trees []*grown) {
+	n, _ := X.Dims()
 	x := make([]float64, f.d.p)
-	scale := 1 / float64(len(f.trees))
 	for i := range n {
 		mat.Row(x, i, X)
 		row := S.RawRowView(i)
-		for _, t := range f.trees {
+		for _, t := range trees {
 			l := t.leaf(x)
 			if f.d.k > 0 {
-				addLeafShares(row, t, l, scale)
+				addLeafShares(row, t, l, 1)
 			} else {
-				row[0] += scale * t.nodes[l].value
+				row[0] += t.nodes[l].value
 			}
 		}
 	}
-	return S, nil
+}
+
+// Stages implements engine.Staged: the forest's votes on X, kept as
+// running sums to which each new tree adds its own.
+func (f *Forest) Stages(X mat.Matrix) (engine.StageScorer, error) {
+	if f.d == nil {
+		return nil, engine.ErrNotFitted
+	}
+	n, c := X.Dims()
+	if c != f.d.p {
+		return nil, fmt.Errorf("%s: got %d features, fitted on %d", f.name(), c, f.d.p)
+	}
+	k := max(f.d.k, 1)
+	st := &forestStages{f: f, X: X, sum: mat.NewDense(n, k, nil), mean: mat.NewDense(n, k, nil), pred: make([]float64, n)}
+	if f.d.k > 0 {
+		st.proba = mat.NewDense(n, k, nil)
+	}
+	return st, nil
+}
+
+// forestStages scores fixed rows as the forest grows.
+type forestStages struct {
+	f         *Forest
+	X         mat.Matrix
+	sum, mean *mat.Dense // the trees' summed and mean shares (or values)
+	done      int        // trees in sum
+	pred      []float64
+	proba     *mat.Dense // nil for regression
+}
+
+func (st *forestStages) Scores() ([]float64, *mat.Dense, error) {
+	f := st.f
+	if !f.fitted {
+		return nil, nil, engine.ErrNotFitted
+	}
+	f.addTrees(st.sum, st.X, f.trees[st.done:])
+	st.done = len(f.trees)
+	st.mean.Scale(1/float64(st.done), st.sum)
+	copy(st.pred, argmaxRows(st.mean, f.d.k))
+	if st.proba == nil {
+		return st.pred, nil, nil
+	}
+	st.proba.Copy(st.mean)
+	normaliseRows(st.proba)
+	return st.pred, st.proba, nil
 }
 
 // Predict implements engine.Predictor: the class of the largest mean share,
@@ -322,6 +379,12 @@ func (f *Forest) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
+	normaliseRows(S)
+	return S, nil
+}
+
+// normaliseRows rescales each row of positive shares to sum to 1.
+func normaliseRows(S *mat.Dense) {
 	n, _ := S.Dims()
 	for i := range n {
 		row := S.RawRowView(i)
@@ -329,7 +392,6 @@ func (f *Forest) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 			floats.Scale(1/s, row)
 		}
 	}
-	return S, nil
 }
 
 // FeatureImportances implements engine.Importancer: the trees' mean

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 )
@@ -84,6 +85,24 @@ type grower struct {
 	t   *grown
 	seg []segment // of each node while growing
 	wt  float64   // total weight of the rows
+
+	// stop, when closed (a context's Done), stops growing within one
+	// node's split search of one feature: a cancel must not wait for a
+	// tree on many rows.
+	stop <-chan struct{}
+}
+
+// errStopped is grow's error when stop closed.
+var errStopped = errors.New("tree growth stopped")
+
+// stopped reports whether stop has closed.
+func (g *grower) stopped() bool {
+	select {
+	case <-g.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 type segment struct {
@@ -105,7 +124,9 @@ func newGrower(d *data, cfg config, seed uint64) *grower {
 
 // grow grows a tree on the rows of weight w > 0 (w nil: every row, weight
 // 1). onLevel, when set, is called after each depth is complete with the
-// tree as it stands; its error stops the growth.
+// tree as it stands; its error stops the growth. A growth stopped (by
+// onLevel's error, or errStopped when stop closed) returns the tree as it
+// stood after the last complete depth, with the error.
 func (g *grower) grow(w []float64, onLevel func(depth int, t *grown) error) (*grown, error) {
 	d := g.d
 	if w == nil {
@@ -151,24 +172,46 @@ func (g *grower) grow(w []float64, onLevel func(depth int, t *grown) error) (*gr
 	g.seg = g.seg[:0]
 	g.newNode(w, 0, int32(m), 0)
 	depth := int32(0)
+	complete := 1 // nodes of the depths completed so far
 	for i := 0; i < len(t.nodes); i++ {
 		if sg := g.seg[i]; sg.depth != depth {
+			complete = i
 			if onLevel != nil {
 				if err := onLevel(int(depth), t); err != nil {
-					return nil, err
+					g.t = nil
+					return t, err
 				}
 			}
 			depth = sg.depth
 		}
+		if g.stopped() {
+			g.t = nil
+			return t.truncate(complete), errStopped
+		}
 		g.split(w, i)
 	}
+	g.t = nil
 	if onLevel != nil {
 		if err := onLevel(int(depth), t); err != nil {
-			return nil, err
+			return t, err
 		}
 	}
-	g.t = nil
 	return t, nil
+}
+
+// truncate drops the nodes from index n on, the children of a depth
+// whose splits were under way, and makes their parents leaves again.
+func (t *grown) truncate(n int) *grown {
+	for i := range t.nodes[:n] {
+		if nd := &t.nodes[i]; nd.feature >= 0 && int(nd.left) >= n {
+			nd.feature, nd.left, nd.right, nd.set, nd.decrease = -1, -1, -1, nil, 0
+		}
+	}
+	t.nodes = t.nodes[:n]
+	if t.k > 0 {
+		t.dist = t.dist[:n*t.k]
+	}
+	return t
 }
 
 // newNode adds a leaf for the rows of segment [s, e) and returns its index.
@@ -315,6 +358,9 @@ func (g *grower) split(w []float64, i int) {
 	for _, f := range g.feats {
 		if tried >= limit {
 			break
+		}
+		if g.stopped() {
+			return
 		}
 		var ok bool
 		if d.levels[f] > 0 {

@@ -81,9 +81,6 @@ func (m *DecisionTree) pruneReducedError(ctx context.Context, held []int, w []fl
 	valErr, trainCost, nLeaves := sub[0], train[0], leaves[0]
 	report := func() error {
 		*step++
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		if err := rec.Step(engine.Step{Step: *step, TrainLoss: trainCost / totalW,
 			Extra: map[string]float64{"leaves": float64(nLeaves), "prune_error": valErr / float64(len(held))}}); err != nil {
 			return err
@@ -189,9 +186,6 @@ func (m *DecisionTree) pruneCostComplexity(ctx context.Context, alpha float64, w
 			train[a] += dT
 		}
 		*step++
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		if err := rec.Step(engine.Step{Step: *step, TrainLoss: train[0] / totalW,
 			Extra: map[string]float64{"leaves": float64(leaves[0]), "alpha": bestG}}); err != nil {
 			return err

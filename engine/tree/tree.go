@@ -202,13 +202,11 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 		}
 	}
 	g := newGrower(d, cfg, t.Seed)
+	g.stop = ctx.Done()
 	step := 0
 	onLevel := func(depth int, gt *grown) error {
 		m.t, m.fitted = gt, true
 		step++
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		leaves := 0
 		for _, nd := range gt.nodes {
 			if nd.feature < 0 {
@@ -222,22 +220,26 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 		return ctx.Err()
 	}
 	gt, err := g.grow(w, onLevel)
-	if err != nil {
-		m.fitted, m.t = false, nil
-		return err
+	m.t, m.fitted = gt, gt != nil
+	if err == nil {
+		switch prune {
+		case PruneReducedError:
+			err = m.pruneReducedError(ctx, held, w, &step, rec)
+		case PruneCostComplexity:
+			err = m.pruneCostComplexity(ctx, m.CCPAlpha, w, &step, rec)
+		}
 	}
-	m.t, m.fitted = gt, true
-	switch prune {
-	case PruneReducedError:
-		err = m.pruneReducedError(ctx, held, w, &step, rec)
-	case PruneCostComplexity:
-		err = m.pruneCostComplexity(ctx, m.CCPAlpha, w, &step, rec)
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil && m.fitted:
+		// Stopped early: the tree keeps the depths grown (and the
+		// prunings done), a usable tree.
+		m.t = compact(m.t)
+		return ctx.Err()
 	}
-	if err != nil {
-		m.fitted, m.t = false, nil
-		return err
-	}
-	return nil
+	m.fitted, m.t = false, nil
+	return err
 }
 
 // pruneRows draws the rows reduced-error pruning holds out, a share of each

@@ -1,0 +1,168 @@
+package tree
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/engine"
+)
+
+// cancelAt is a Recorder that cancels its context at step at.
+type cancelAt struct {
+	at     int
+	steps  int
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func newCancelAt(at int) *cancelAt {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &cancelAt{at: at, ctx: ctx, cancel: cancel}
+}
+
+func (r *cancelAt) Step(engine.Step) error {
+	if r.steps++; r.steps == r.at {
+		r.cancel()
+	}
+	return r.ctx.Err()
+}
+
+// A forest or AdaBoost cancelled after some trees keeps them: it predicts
+// as the same model grown to that many trees would.
+func TestEnsemblesStoppedEarlyKeepTheirTrees(t *testing.T) {
+	tr := builtin(t, "wine")
+	for _, c := range []struct {
+		name          string
+		stopped, full engine.Predictor
+	}{
+		{"forest", &Forest{Trees: 40}, &Forest{Trees: 7}},
+		{"adaboost", &AdaBoost{Rounds: 40, MaxDepth: 2}, &AdaBoost{Rounds: 7, MaxDepth: 2}},
+	} {
+		rec := newCancelAt(7)
+		if err := c.stopped.Fit(rec.ctx, tr, rec); !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: Fit returned %v, want context.Canceled", c.name, err)
+		}
+		if err := c.full.Fit(context.Background(), tr, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.stopped.Predict(tr.X)
+		if err != nil {
+			t.Fatalf("%s stopped after 7 trees: %v", c.name, err)
+		}
+		want, _ := c.full.Predict(tr.X)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s stopped after 7 trees predicts otherwise than a 7-tree model", c.name)
+		}
+	}
+}
+
+// A stage scorer gives, after every tree, what Predict and PredictProba
+// give for the model as it stands, bit for bit.
+func TestStagesMatchPredictions(t *testing.T) {
+	for _, name := range []string{"wine", "diabetes"} {
+		tr := builtin(t, name)
+		for _, m := range []interface {
+			engine.Predictor
+			engine.Staged
+		}{&Forest{Trees: 12}, &AdaBoost{Rounds: 12}} {
+			if _, boost := m.(*AdaBoost); boost && tr.Classes == nil {
+				continue
+			}
+			X := tr.X.Slice(0, 40, 0, tr.Cols())
+			var st engine.StageScorer
+			checks := 0
+			rec := recFunc(func(s engine.Step) error {
+				if st == nil {
+					var err error
+					if st, err = m.Stages(X); err != nil {
+						return err
+					}
+				}
+				pred, proba, err := st.Scores()
+				if err != nil {
+					return err
+				}
+				want, _ := m.Predict(X)
+				if !slices.Equal(pred, want) {
+					t.Errorf("%T on %s, step %d: staged predictions differ", m, name, s.Step)
+				}
+				if p, ok := m.(engine.Prober); ok && tr.Classes != nil {
+					P, _ := p.PredictProba(X)
+					if !mat.Equal(P, proba) {
+						t.Errorf("%T on %s, step %d: staged probabilities differ", m, name, s.Step)
+					}
+				}
+				checks++
+				return nil
+			})
+			if err := m.Fit(context.Background(), tr, rec); err != nil {
+				t.Fatal(err)
+			}
+			if checks < 12 {
+				t.Errorf("%T on %s: %d steps checked", m, name, checks)
+			}
+		}
+	}
+}
+
+type recFunc func(engine.Step) error
+
+func (f recFunc) Step(s engine.Step) error { return f(s) }
+
+// A grower whose stop has closed grows nothing more: a cancelled forest
+// does not wait for trees under way.
+func TestGrowerStops(t *testing.T) {
+	tr := builtin(t, "breast_cancer")
+	d, err := newData(tr, "test", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := growthConfig(Gini, 0, 2, 1, 1, 0, 2)
+	g := newGrower(d, cfg, 1)
+	stop := make(chan struct{})
+	close(stop)
+	g.stop = stop
+	got, err := g.grow(nil, nil)
+	if !errors.Is(err, errStopped) || len(got.nodes) != 1 || got.nodes[0].feature >= 0 {
+		t.Errorf("stopped growth: %v, %d nodes", err, len(got.nodes))
+	}
+}
+
+// A tree cancelled after a level keeps the levels grown, as it was at the
+// last step reported; one stopped while a level grows drops that level's
+// splits (truncate), keeping the same whole levels.
+func TestTreeStoppedKeepsWholeLevels(t *testing.T) {
+	tr := builtin(t, "breast_cancer")
+	rec := newCancelAt(3)
+	m := &DecisionTree{}
+	if err := m.Fit(rec.ctx, tr, rec); !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	full := &DecisionTree{MaxDepth: 3}
+	if err := full.Fit(context.Background(), tr, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := m.Predict(tr.X)
+	want, _ := full.Predict(tr.X)
+	if !slices.Equal(got, want) {
+		t.Error("a tree stopped at level 3 predicts otherwise than a tree of depth 3")
+	}
+	// Truncating a half-split level restores the tree of whole levels.
+	cfg, _ := (&DecisionTree{}).config(2)
+	g := newGrower(m.d, cfg, tr.Seed)
+	whole, _ := g.grow(nil, nil)
+	n3 := len(full.t.nodes)
+	cut := (&grown{nodes: slices.Clone(whole.nodes), dist: slices.Clone(whole.dist), k: whole.k}).truncate(n3)
+	if len(cut.nodes) != n3 {
+		t.Fatalf("truncated to %d nodes, want %d", len(cut.nodes), n3)
+	}
+	for i, nd := range cut.nodes {
+		if f := full.t.nodes[i]; (nd.feature < 0) != (f.feature < 0) {
+			t.Fatalf("node %d: leaf %v, want %v", i, nd.feature < 0, f.feature < 0)
+		}
+	}
+}

@@ -73,9 +73,20 @@ func init() {
 		needs: func(r *runs.Record) bool { return r.Result.Confusion != nil }})
 	addSection(section{name: "history", order: 90, write: writeHistory,
 		needs: func(r *runs.Record) bool { return len(r.Result.History) > 0 }})
-	addSection(section{name: "time", order: 100, write: func(out io.Writer, r *runs.Record) {
-		fmt.Fprintf(out, "\nfit time %s\n", numfmt.Seconds(r.Result.FitSecs))
-	}})
+	addSection(section{name: "time", order: 100, write: writeTime})
+}
+
+// writeTime says how long the evaluation took and on what.
+func writeTime(out io.Writer, r *runs.Record) {
+	total, parts := r.Result.Timing()
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString(" · ")
+		}
+		b.WriteString(p.What + " " + numfmt.Seconds(p.Secs))
+	}
+	fmt.Fprintf(out, "\ntime %s: %s\n", numfmt.Seconds(total), b.String())
 }
 
 func writeHeader(out io.Writer, r *runs.Record) {

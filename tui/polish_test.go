@@ -373,7 +373,7 @@ func TestSpaceAtEverySize(t *testing.T) {
 	for range 30 {
 		hs.press("down")
 	}
-	mustContain(t, hs.view(), "seed", "fit time", "shown model")
+	mustContain(t, hs.view(), "seed", "fitting", "shown model")
 }
 
 // The full help (?) lost its last column at 80 columns: every key shows,

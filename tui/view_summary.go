@@ -158,7 +158,11 @@ func (v *summaryView) View() string {
 	kv("evaluation", r.evalDesc())
 	kv("seed", fmt.Sprint(r.Options.Seed))
 	if res != nil {
-		kv("fit time", numfmt.Seconds(res.FitSecs)+" (wall "+numfmt.Seconds(r.Wall.Seconds())+")")
+		total, parts := res.Timing()
+		kv("time", numfmt.Seconds(total))
+		for _, p := range parts {
+			kv("  "+p.What, numfmt.Seconds(p.Secs))
+		}
 		if f := res.PreparedFeatures(); f != nil && len(f) != len(d.Features) {
 			kv("model saw", numfmt.Count(len(f), "feature")+" after preprocessing")
 		}

@@ -142,3 +142,22 @@ func LearnedAs[T any](r *Result, name string) (v T, ok bool) {
 	v, ok = r.Learned[name].(T)
 	return v, ok
 }
+
+// Timed is a share of an evaluation's time.
+type Timed struct {
+	What string
+	Secs float64
+}
+
+// Timing splits the evaluation's wall time into fitting, scoring (the
+// held-out rows, after each step and at the end) and other work
+// (preparing the data, the metrics, the final refit), so that no report
+// shows a part as if it were the whole. A result
+// saved before the wall time was kept has fitting alone.
+func (r *Result) Timing() (total float64, parts []Timed) {
+	if r.WallSecs <= 0 {
+		return r.FitSecs, []Timed{{"fitting", r.FitSecs}}
+	}
+	rest := max(r.WallSecs-r.FitSecs-r.ScoreSecs, 0)
+	return r.WallSecs, []Timed{{"fitting", r.FitSecs}, {"scoring", r.ScoreSecs}, {"other", rest}}
+}

@@ -107,6 +107,7 @@ func (m *DecisionTree) pruneReducedError(ctx context.Context, held []int, w []fl
 		trainCost += leafCost(t, i) - train[i]
 		nLeaves -= leaves[i] - 1
 		nd.feature = -1
+		m.collapsed = append(m.collapsed, int32(i))
 		sub[i], train[i], leaves[i] = asLeaf[i], leafCost(t, i), 1
 		if err := report(); err != nil {
 			return err
@@ -179,6 +180,7 @@ func (m *DecisionTree) pruneCostComplexity(ctx context.Context, alpha float64, w
 		drop(int32(best))
 		dR, dL, dT := r[best]-rSub[best], 1-leaves[best], leafCost(t, best)-train[best]
 		t.nodes[best].feature = -1
+		m.collapsed = append(m.collapsed, int32(best))
 		rSub[best], leaves[best], train[best] = r[best], 1, leafCost(t, best)
 		for a := par[best]; a >= 0; a = par[a] {
 			rSub[a] += dR
@@ -199,8 +201,12 @@ func (m *DecisionTree) pruneCostComplexity(ctx context.Context, alpha float64, w
 }
 
 // nextNode is the child of an internal node that row x goes to.
-func nextNode(nd *node, x []float64) int32 {
-	v := x[nd.feature]
+func nextNode(nd *node, x []float64) int32 { return nd.child(nd.feature, x) }
+
+// child is the child row x goes to by the node's test on feature f (its
+// own, or the one it had before pruning made it a leaf).
+func (nd *node) child(f int32, x []float64) int32 {
+	v := x[f]
 	var left bool
 	switch {
 	case v != v:

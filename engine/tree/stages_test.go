@@ -63,19 +63,24 @@ func TestEnsemblesStoppedEarlyKeepTheirTrees(t *testing.T) {
 // A stage scorer gives, after every tree, what Predict and PredictProba
 // give for the model as it stands, bit for bit.
 func TestStagesMatchPredictions(t *testing.T) {
-	for _, name := range []string{"wine", "diabetes"} {
+	for _, name := range []string{"wine", "diabetes", "breast_cancer"} {
 		tr := builtin(t, name)
 		for _, m := range []interface {
 			engine.Predictor
 			engine.Staged
-		}{&Forest{Trees: 12}, &AdaBoost{Rounds: 12}} {
+		}{&Forest{Trees: 12}, &AdaBoost{Rounds: 12}, &DecisionTree{},
+			&DecisionTree{Prune: PruneCostComplexity, CCPAlpha: 0.01}, &DecisionTree{Prune: PruneReducedError}} {
 			if _, boost := m.(*AdaBoost); boost && tr.Classes == nil {
 				continue
 			}
 			X := tr.X.Slice(0, 40, 0, tr.Cols())
 			var st engine.StageScorer
 			checks := 0
+			var pruned int // steps taken while pruning
 			rec := recFunc(func(s engine.Step) error {
+				if _, ok := s.Extra["leaves"]; ok && s.Extra["depth"] == 0 {
+					pruned++
+				}
 				if st == nil {
 					var err error
 					if st, err = m.Stages(X); err != nil {
@@ -102,8 +107,11 @@ func TestStagesMatchPredictions(t *testing.T) {
 			if err := m.Fit(context.Background(), tr, rec); err != nil {
 				t.Fatal(err)
 			}
-			if checks < 12 {
+			if checks < 4 {
 				t.Errorf("%T on %s: %d steps checked", m, name, checks)
+			}
+			if tr, ok := m.(*DecisionTree); ok && tr.Prune != "" && pruned < 1 {
+				t.Errorf("%s pruning on %s: %d pruning steps checked", tr.Prune, name, pruned)
 			}
 		}
 	}

@@ -61,6 +61,12 @@ type DecisionTree struct {
 	t        *grown
 	features []string
 	fitted   bool
+	// While pruning turns nodes back into leaves, splits records each
+	// node's feature as grown and collapsed the nodes turned, in order:
+	// what Stages follows.
+	pruning   bool
+	splits    []int32
+	collapsed []int32
 }
 
 func init() {
@@ -221,6 +227,14 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 	}
 	gt, err := g.grow(w, onLevel)
 	m.t, m.fitted = gt, gt != nil
+	if err == nil && prune != PruneNone {
+		m.pruning, m.collapsed = true, nil
+		m.splits = make([]int32, len(gt.nodes))
+		for i, nd := range gt.nodes {
+			m.splits[i] = nd.feature
+		}
+		defer func() { m.pruning, m.splits, m.collapsed = false, nil, nil }()
+	}
 	if err == nil {
 		switch prune {
 		case PruneReducedError:

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -146,8 +145,17 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	if *save != "" {
+		if err := runs.CheckTarget(*save, rec.Inputs()...); err != nil {
+			return usagef("train: --save %v", err)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	go func() { // a second ctrl+c stops at once, should the first go unheard
+		<-ctx.Done()
+		stop()
+	}()
 	if !*quiet && isTerminal(stderr) {
 		pl := newProgressLine(stderr)
 		err = rec.Run(ctx, pl.update)
@@ -155,16 +163,18 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	} else {
 		err = rec.Run(ctx, nil)
 	}
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("train: interrupted")
+	interrupted := ctx.Err() != nil
+	if err != nil && !(interrupted && rec.Result != nil) {
+		if interrupted {
+			return interruptedf("train: interrupted before anything finished")
 		}
 		if strings.Contains(err.Error(), spec.Name) {
 			return fmt.Errorf("%s: %w", d.Name, err)
 		}
 		return fmt.Errorf("%s on %s: %w", spec.Name, d.Name, err)
 	}
-	// The report comes first: a save that fails must not lose the run.
+	// The report comes first: a save that fails must not lose the run. An
+	// interrupted run reports what finished, labelled as partial.
 	if *asJSON {
 		err = writeJSON(out, rec)
 	} else {
@@ -178,7 +188,26 @@ func runTrain(args []string, out, stderr io.Writer) error {
 			return fmt.Errorf("--save: %w (the report above is the run's; nothing was saved)", err)
 		}
 	}
+	if interrupted {
+		return interruptedf("train: %s", interruptNote(rec))
+	}
 	return nil
+}
+
+// interruptNote says on stderr what an interrupted run's report covers.
+func interruptNote(rec *runs.Record) string {
+	if rec.Status != runs.Cancelled { // at most the final refit was cut short
+		return "interrupted after every fold was scored; the report above is complete, its warnings say what was cut short"
+	}
+	switch done, of := rec.FoldsScored(); {
+	case done == 0:
+		return rec.Partial() + "; the report above has the history so far"
+	case of == 1:
+		return rec.Partial() + "; the report above is partial"
+	case done == 1:
+		return rec.Partial() + "; the report above covers it"
+	}
+	return rec.Partial() + "; the report above covers them"
 }
 
 // collectHarder lowers the collector's growth allowance (GOGC) to 10% once

@@ -236,3 +236,28 @@ func TestInterruptBeforeAnyFold(t *testing.T) {
 		t.Errorf("status %q, partial %q, %d history points", res.Status, res.Partial, len(res.History))
 	}
 }
+
+// A parameter or option beyond what the data allow is a usage error: exit
+// 2, one line stating the limit that applies to these data.
+func TestDataLimitsAreUsageErrors(t *testing.T) {
+	oneClass := writeCSV(t, "one.csv", "a,b,c\n1,2,x\n2,3,x\n3,1,x\n4,4,x\n5,2,x\n")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", "iris", "--model", "knn", "--param", "k=200"}, "k=200 but the training part has 120 rows; use k at most 120"},
+		{[]string{"--data", "iris", "--model", "knn", "--param", "k=200", "--cv", "5"}, "fold 1 of 5: k nearest neighbours: k=200 but the training part has 120 rows"},
+		{[]string{"--data", "iris", "--model", "tree", "--param", "min_samples_leaf=200"}, "min_samples_leaf=200 but the training part has 120 rows"},
+		{[]string{"--data", oneClass, "--model", "kmeans"}, "k=0 asks for as many clusters as known classes, but the data have one class"},
+		{[]string{"--data", "iris", "--model", "kmeans", "--param", "k=151"}, "k=151 clusters but the data have 150 rows"},
+		{[]string{"--data", "iris", "--model", "pca", "--param", "k=5"}, "5 components but the data have 4 features"},
+		{[]string{"--data", "iris", "--model", "lda", "--cv", "151"}, "151 folds but the data have 150 rows"},
+		{[]string{"--data", "iris", "--model", "lda", "--reduce", "5"}, "5 principal components but there are 4 features to reduce"},
+	}
+	for _, c := range cases {
+		_, errOut, status := run(t, append([]string{"train"}, c.args...)...)
+		if status != exitUsage || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: status %d, stderr %q; want %d and one line with %q", c.args, status, errOut, exitUsage, c.want)
+		}
+	}
+}

@@ -126,18 +126,22 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if tf.model == "" {
 		return usagef("train: --model is required (valid: %s)", strings.Join(engine.Names(), ", "))
 	}
-	if _, err := engine.Lookup(tf.model); err != nil {
+	spec, err := engine.Lookup(tf.model)
+	if err != nil {
 		return usageError{err.Error()}
 	}
 	d, err := tf.data.load("train")
 	if err != nil {
 		return err
 	}
-	if err := d.Trainable(); err != nil {
-		return err
+	// A target with one value explains why no model fits, except to a
+	// clustering or reduction, which learns no target.
+	if task, ok := spec.RunsOn(d.Task); !ok || task.Supervised() {
+		if err := d.Trainable(); err != nil {
+			return err
+		}
 	}
-	spec, _, err := tf.resolve("train", d.Task)
-	if err != nil {
+	if spec, _, err = tf.resolve("train", d.Task); err != nil {
 		return err
 	}
 	collectHarder(d)

@@ -12,6 +12,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/runs"
 )
 
 // `--save` never replaces the data it trains on, under any name, and
@@ -259,5 +263,28 @@ func TestDataLimitsAreUsageErrors(t *testing.T) {
 		if status != exitUsage || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: status %d, stderr %q; want %d and one line with %q", c.args, status, errOut, exitUsage, c.want)
 		}
+	}
+}
+
+// The report of a run interrupted before anything was scored or recorded
+// is its header and the label, without an empty table of metrics.
+func TestReportOfARunWithNothingFinished(t *testing.T) {
+	spec, err := engine.Lookup("spectral")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &runs.Record{Model: "spectral", Spec: spec, Status: runs.Cancelled,
+		Result: &eval.Result{Task: "clustering", Dataset: "moons", Eval: "all 8000 rows, no split", Params: spec.Defaults(),
+			Rows: 8000, Features: 2, Metrics: map[string]float64{}, Baseline: map[string]float64{}}}
+	var out bytes.Buffer
+	if err := writeReport(&out, rec); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "\npartial result: interrupted before the fit finished: no scores\n") ||
+		strings.Contains(out.String(), "metric") {
+		t.Errorf("report:\n%s", out.String())
+	}
+	if got := interruptNote(rec); got != "interrupted before the fit finished: no scores; the report above has only the run's settings" {
+		t.Errorf("stderr note %q", got)
 	}
 }

@@ -204,6 +204,8 @@ func interruptNote(rec *runs.Record) string {
 		return "interrupted after every fold was scored; the report above is complete, its warnings say what was cut short"
 	}
 	switch done, of := rec.FoldsScored(); {
+	case done == 0 && (rec.Result == nil || len(rec.Result.History) == 0):
+		return rec.Partial() + "; the report above has only the run's settings"
 	case done == 0:
 		return rec.Partial() + "; the report above has the history so far"
 	case of == 1:

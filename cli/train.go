@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -156,10 +157,6 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	go func() { // a second ctrl+c stops at once, should the first go unheard
-		<-ctx.Done()
-		stop()
-	}()
 	if !*quiet && isTerminal(stderr) {
 		pl := newProgressLine(stderr)
 		err = rec.Run(ctx, pl.update)
@@ -167,9 +164,9 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	} else {
 		err = rec.Run(ctx, nil)
 	}
-	interrupted := ctx.Err() != nil
-	if err != nil && !(interrupted && rec.Result != nil) {
-		if interrupted {
+	partial := rec.Status == runs.Cancelled && rec.Result != nil
+	if err != nil && !partial {
+		if errors.Is(err, context.Canceled) {
 			return interruptedf("train: interrupted before anything finished")
 		}
 		if strings.Contains(err.Error(), spec.Name) {
@@ -192,7 +189,7 @@ func runTrain(args []string, out, stderr io.Writer) error {
 			return fmt.Errorf("--save: %w (the report above is the run's; nothing was saved)", err)
 		}
 	}
-	if interrupted {
+	if ctx.Err() != nil {
 		return interruptedf("train: %s", interruptNote(rec))
 	}
 	return nil

@@ -13,15 +13,18 @@ import (
 	"strings"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
 	_ "github.com/tealab/tealab/engine/models" // registers every model family
 	"github.com/tealab/tealab/engine/runs"
 )
 
-// Exit statuses.
+// Exit statuses. An interrupted command exits as a shell reports a
+// process killed by SIGINT (128 + 2).
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130
 )
 
 // usageError marks a mistake in how tealab was called; it exits 2.
@@ -30,6 +33,15 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// interruptedError ends a command stopped by ctrl+c; it exits 130.
+type interruptedError struct{ msg string }
+
+func (e interruptedError) Error() string { return e.msg }
+
+func interruptedf(format string, a ...any) error {
+	return interruptedError{fmt.Sprintf(format, a...)}
+}
 
 // command is one sub-command. It prints its results on out; stderr is for
 // what is not a result (progress on a terminal).
@@ -68,8 +80,12 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 	}
 	fmt.Fprintln(stderr, "tealab: "+oneLine(err.Error()))
 	var ue usageError
-	if errors.As(err, &ue) {
+	var ie interruptedError
+	switch {
+	case errors.As(err, &ue) || errors.Is(err, engine.ErrLimit):
 		return exitUsage
+	case errors.As(err, &ie):
+		return exitInterrupted
 	}
 	return exitError
 }
@@ -121,7 +137,8 @@ usage:
 SOURCE is a built-in dataset (iris, wine, breast_cancer, digits, diabetes), a generator
 with optional knobs (moons, moons:n=500,noise=0.3,seed=7), or a .csv/.tsv/.arff file,
 optionally gzipped. 'tealab help COMMAND' shows a command's flags ('tealab help tealab' the lab's).
-Exit status: 0 success, 2 usage error, 1 any other error.
+Exit status: 0 success, 2 usage error (or a choice these data do not allow), 130 interrupted
+by ctrl+c (after the report of what finished), 1 any other error.
 `)
 	return nil
 }

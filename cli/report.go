@@ -64,9 +64,13 @@ func writeReport(out io.Writer, r *runs.Record) error {
 
 func init() {
 	addSection(section{name: "header", order: 0, write: writeHeader})
+	addSection(section{name: "partial", order: 2, write: func(out io.Writer, r *runs.Record) {
+		fmt.Fprintf(out, "\npartial result: %s\n", r.Partial())
+	}, needs: func(r *runs.Record) bool { return r.Status == runs.Cancelled }})
 	addSection(section{name: "warnings", order: 5, write: writeWarnings,
 		needs: func(r *runs.Record) bool { return len(r.Result.Warnings) > 0 }})
-	addSection(section{name: "metrics", order: 10, write: writeMetrics})
+	addSection(section{name: "metrics", order: 10, write: writeMetrics,
+		needs: func(r *runs.Record) bool { return len(r.Result.Metrics) > 0 || r.Status != runs.Cancelled }})
 	addSection(section{name: "folds", order: 20, write: writeFolds,
 		needs: func(r *runs.Record) bool { return len(r.Result.Folds) > 0 && len(r.Result.Folds) <= 20 }})
 	addSection(section{name: "confusion", order: 30, write: writeConfusion,

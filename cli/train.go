@@ -127,24 +127,33 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if tf.model == "" {
 		return usagef("train: --model is required (valid: %s)", strings.Join(engine.Names(), ", "))
 	}
-	if _, err := engine.Lookup(tf.model); err != nil {
+	spec, err := engine.Lookup(tf.model)
+	if err != nil {
 		return usageError{err.Error()}
 	}
 	d, err := tf.data.load("train")
 	if err != nil {
 		return err
 	}
-	if err := d.Trainable(); err != nil {
-		return err
+	// A target with one value explains why no model fits, except to a
+	// clustering or reduction, which learns no target.
+	if task, ok := spec.RunsOn(d.Task); !ok || task.Supervised() {
+		if err := d.Trainable(); err != nil {
+			return err
+		}
 	}
-	spec, _, err := tf.resolve("train", d.Task)
-	if err != nil {
+	if spec, _, err = tf.resolve("train", d.Task); err != nil {
 		return err
 	}
 	collectHarder(d)
 	rec, err := runs.New(1, tf.data.choice(), d, spec, tf.params, opt)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	if *save != "" {
+		if err := runs.CheckTarget(*save, rec.Inputs()...); err != nil {
+			return usagef("train: --save %v", err)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -155,16 +164,18 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	} else {
 		err = rec.Run(ctx, nil)
 	}
-	if err != nil {
+	partial := rec.Status == runs.Cancelled && rec.Result != nil
+	if err != nil && !partial {
 		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("train: interrupted")
+			return interruptedf("train: interrupted before anything finished")
 		}
 		if strings.Contains(err.Error(), spec.Name) {
 			return fmt.Errorf("%s: %w", d.Name, err)
 		}
 		return fmt.Errorf("%s on %s: %w", spec.Name, d.Name, err)
 	}
-	// The report comes first: a save that fails must not lose the run.
+	// The report comes first: a save that fails must not lose the run. An
+	// interrupted run reports what finished, labelled as partial.
 	if *asJSON {
 		err = writeJSON(out, rec)
 	} else {
@@ -178,7 +189,28 @@ func runTrain(args []string, out, stderr io.Writer) error {
 			return fmt.Errorf("--save: %w (the report above is the run's; nothing was saved)", err)
 		}
 	}
+	if ctx.Err() != nil {
+		return interruptedf("train: %s", interruptNote(rec))
+	}
 	return nil
+}
+
+// interruptNote says on stderr what an interrupted run's report covers.
+func interruptNote(rec *runs.Record) string {
+	if rec.Status != runs.Cancelled { // at most the final refit was cut short
+		return "interrupted after every fold was scored; the report above is complete, its warnings say what was cut short"
+	}
+	switch done, of := rec.FoldsScored(); {
+	case done == 0 && (rec.Result == nil || len(rec.Result.History) == 0):
+		return rec.Partial() + "; the report above has only the run's settings"
+	case done == 0:
+		return rec.Partial() + "; the report above has the history so far"
+	case of == 1:
+		return rec.Partial() + "; the report above is partial"
+	case done == 1:
+		return rec.Partial() + "; the report above covers it"
+	}
+	return rec.Partial() + "; the report above covers them"
 }
 
 // collectHarder lowers the collector's growth allowance (GOGC) to 10% once

@@ -31,6 +31,15 @@ func (pr *projection) fit(Z *mat.Dense, k int) error {
 	return nil
 }
 
+// ComponentsError is PrincipalAxes' error for more components than
+// features: a choice these data do not allow (the engine's callers report
+// it as such).
+type ComponentsError struct{ K, Features int }
+
+func (e *ComponentsError) Error() string {
+	return fmt.Sprintf("%d principal components but the data have %d features; use at most %d", e.K, e.Features, e.Features)
+}
+
 // PrincipalAxes decomposes the covariance C'C/(n−1) of centred rows C
 // (n × p): every eigenvalue, largest first, and the eigenvectors of the
 // first k as the rows of V, each signed so that its largest loading is
@@ -42,7 +51,7 @@ func PrincipalAxes(C *mat.Dense, k int) (values []float64, V *mat.Dense, err err
 		return nil, nil, fmt.Errorf("principal axes need at least 2 rows")
 	}
 	if k > p {
-		return nil, nil, fmt.Errorf("%d principal components asked of %d features", k, p)
+		return nil, nil, &ComponentsError{K: k, Features: p}
 	}
 	var S mat.SymDense
 	S.SymOuterK(1/float64(n-1), C.T())

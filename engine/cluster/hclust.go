@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -22,8 +23,9 @@ const (
 	Divisive = "divisive" // top down: recursive 2-means
 )
 
-// MaxHclustRows bounds hierarchical clustering: it keeps every pairwise
-// distance in an n × n matrix (1 GiB at this many rows).
+// MaxHclustRows bounds agglomerative clustering: it keeps every pairwise
+// distance in an n × n matrix (1 GiB at this many rows). Divisive
+// clustering keeps none.
 const MaxHclustRows = 11585
 
 func init() {
@@ -81,9 +83,9 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("hierarchical clustering: %w", err)
 	}
-	if n > MaxHclustRows {
-		return fmt.Errorf("hierarchical clustering keeps all n x n distances: %d rows would need %.1f GiB; the limit is %d rows (sample the data, or use k-means)",
-			n, float64(n)*float64(n)*8/(1<<30), MaxHclustRows)
+	if n > MaxHclustRows && h.Method != Divisive {
+		return engine.Limitf("hierarchical clustering with %s linkage keeps all n x n distances: %d rows would need %.1f GiB; the limit is %d rows (sample the data, or use linkage=divisive or k-means)",
+			cmp.Or(h.Method, Average), n, float64(n)*float64(n)*8/(1<<30), MaxHclustRows)
 	}
 	k, err := clusters(h.K, t, n)
 	if err != nil {

@@ -41,6 +41,9 @@ func kParam() engine.Param {
 // clusters resolves k.
 func clusters(k int, t engine.Train, n int) (int, error) {
 	if k == 0 {
+		if t.KnownClasses == 1 {
+			return 0, engine.Limitf("k=0 asks for as many clusters as known classes, but the data have one class; set k to the clusters wanted (2 or more)")
+		}
 		k = t.KnownClasses
 		if k < 2 {
 			k = 2
@@ -50,7 +53,7 @@ func clusters(k int, t engine.Train, n int) (int, error) {
 		return 0, fmt.Errorf("parameter k: %d must be at least 1", k)
 	}
 	if k > n {
-		return 0, fmt.Errorf("k=%d clusters asked of %d rows", k, n)
+		return 0, engine.Limitf("k=%d clusters but the data have %d rows; use k at most %d", k, n, n)
 	}
 	return k, nil
 }

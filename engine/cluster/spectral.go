@@ -99,7 +99,7 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		return fmt.Errorf("spectral clustering: %w", err)
 	}
 	if n > MaxSpectralRows {
-		return fmt.Errorf("spectral clustering builds an n x n graph: %d rows would need %.1f GiB; the limit is %d rows (sample the data)",
+		return engine.Limitf("spectral clustering builds an n x n graph: %d rows would need %.1f GiB; the limit is %d rows (sample the data)",
 			n, float64(n)*float64(n)*8/(1<<30), MaxSpectralRows)
 	}
 	k, err := clusters(s.K, t, n)
@@ -229,7 +229,9 @@ func (s *Spectral) graph(ctx context.Context, X *mat.Dense) (*mat.Dense, error) 
 		if nb <= 0 {
 			nb = 10
 		}
-		nb = min(nb, n-1)
+		if nb > n-1 {
+			return nil, engine.Limitf("spectral clustering: neighbors=%d but the data have %d rows, so a row has at most %d neighbours; use neighbors at most %d", nb, n, n-1, n-1)
+		}
 		idx := make([]int, n)
 		for i := range n {
 			row := dd[i*n : (i+1)*n]

@@ -114,6 +114,9 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if n < 2 {
 		return fmt.Errorf("pca: %d rows; a covariance needs at least 2", n)
 	}
+	if m.K > d {
+		return engine.Limitf("parameter k: %d components but the data have %d features; use k at most %d", m.K, d, d)
+	}
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return err
 	}
@@ -177,9 +180,6 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 				}
 			}
 		}
-	}
-	if k > d {
-		return fmt.Errorf("parameter k: %d components asked of %d features", k, d)
 	}
 	comps := &engine.Components{Features: slices.Clone(t.Features), Vectors: mat.DenseCopyOf(all.Slice(0, k, 0, d)),
 		Variance: slices.Clone(vals[:k]), Ratio: make([]float64, k)}
@@ -300,7 +300,7 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 		}
 	}
 	if k > d {
-		return fmt.Errorf("parameter k: %d directions asked of %d features; a projection has at most as many orthonormal directions as features", k, d)
+		return engine.Limitf("parameter k: %d directions but the data have %d features, and a projection has at most as many orthonormal directions as features; use k at most %d", k, d, d)
 	}
 	r := rand.New(rand.NewPCG(t.Seed, 0x94d049bb133111eb))
 	P := mat.NewDense(k, d, nil)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
 )
 
 // Fold is one part of an evaluation: the rows a model trains on and the rows
@@ -57,6 +58,8 @@ func Plan(d *datasets.Dataset, opt Options) ([]Fold, string, error) {
 			parts[i] = Fold{datasets.Complement(n, t), t}
 		}
 		return parts, "leave-one-out", nil
+	case opt.Folds > n:
+		return nil, "", engine.Limitf("k-fold cross-validation: %d folds but the data have %d rows; use at most %d folds", opt.Folds, n, n)
 	case opt.Folds != 0:
 		tests, err := datasets.KFold(n, d.Y, classes, opt.Folds, opt.Seed)
 		if err != nil {

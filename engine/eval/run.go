@@ -123,7 +123,7 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if task.Supervised() && len(d.Y) != n {
 		return nil, fmt.Errorf("dataset %s has %d rows but %d targets", d.Name, n, len(d.Y))
 	}
-	if err := d.Trainable(); err != nil {
+	if err := d.Trainable(); err != nil && task.Supervised() { // a clustering or reduction learns no target
 		return nil, err
 	}
 	std := spec.Standardize
@@ -361,6 +361,9 @@ func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 		opt.KeepNominal, opt.KeepMissing = false, false
 	}
 	prep, X, err := datasets.FitApplyPrepRows(d.X, idx, d.Features, opt)
+	if ce := (*datasets.ComponentsError)(nil); errors.As(err, &ce) {
+		return nil, engine.Train{}, engine.Limitf("reduce first: %d principal components but there are %d features to reduce; use at most %d", ce.K, ce.Features, ce.Features)
+	}
 	if err != nil {
 		return nil, engine.Train{}, err
 	}

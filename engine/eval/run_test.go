@@ -295,7 +295,7 @@ func TestErrors(t *testing.T) {
 		{"task", linear(20, 1), "evalscorer", DefaultOptions(), "model evalscorer does not do regression (it does: classification)"},
 		{"split", cls, "evalfake", Options{Split: 1.5}, "test fraction 1.5"},
 		{"folds", cls, "evalfake", Options{Folds: 1}, "k >= 2"},
-		{"too many folds", cls, "evalfake", Options{Folds: 50}, "more than the 40 rows"},
+		{"too many folds", cls, "evalfake", Options{Folds: 50}, "50 folds but the data have 40 rows"},
 		{"labels", &datasets.Dataset{Name: "u", X: mat.NewDense(3, 1, []float64{1, 2, 3}), Task: datasets.Clustering},
 			"evalcluster", Options{Labels: []float64{1}}, "1 labels for the 3 rows"},
 	} {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/engine"
 )
 
 // Decision rules shared by the three models (notes seed 000 §6, "Decision
@@ -183,7 +185,7 @@ func newDecider(decision, loss string, classes []string) (decider, error) {
 		return decider{}, nil
 	}
 	if r, _ := L.Dims(); r != k {
-		return decider{}, fmt.Errorf("parameter loss: the loss matrix is %dx%d but the data has %d classes (%s): give one row (true class) and one column (predicted class) per class, in that order", r, r, k, strings.Join(classes, ", "))
+		return decider{}, engine.Limitf("parameter loss: the loss matrix is %dx%d but the data has %d classes (%s): give one row (true class) and one column (predicted class) per class, in that order", r, r, k, strings.Join(classes, ", "))
 	}
 	return decider{loss: L}, nil
 }

@@ -130,7 +130,7 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 		}
 		n := d.Rows()
 		if n*len(poly.parent) > lsqMaxCells {
-			return fmt.Errorf("linear: degree %d on %d rows makes a %d x %d matrix, too large; lower the degree or use fewer rows or features",
+			return engine.Limitf("linear: degree %d on %d rows makes a %d x %d matrix, too large; lower the degree or use fewer rows or features",
 				deg, n, n, len(poly.parent))
 		}
 		X = poly.expand(d.X)
@@ -636,7 +636,7 @@ func lsqNewPolyTerms(names []string, degree int) (*lsqPolyTerms, error) {
 		for par := lo; par < hi; par++ {
 			for j := last[par]; j < p; j++ {
 				if len(t.parent) >= lsqMaxTerms {
-					return nil, fmt.Errorf("degree %d on %d features makes more than %d terms; lower the degree or use fewer features", degree, p, lsqMaxTerms)
+					return nil, engine.Limitf("degree %d on %d features makes more than %d terms; lower the degree or use fewer features", degree, p, lsqMaxTerms)
 				}
 				t.parent = append(t.parent, par)
 				t.factor = append(t.factor, j)

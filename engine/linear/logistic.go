@@ -704,7 +704,7 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	newton := set.solver == "newton"
 	if newton {
 		if size > logitMaxNewton {
-			return fmt.Errorf("logistic regression: the newton solver would solve %d×%d systems (%d features, %d classes); use solver=gd or sgd, or multi=ovr",
+			return engine.Limitf("logistic regression: the newton solver would solve %d×%d systems (%d features, %d classes); use solver=gd or sgd, or multi=ovr",
 				size, size, p, len(present))
 		}
 	}

@@ -244,7 +244,7 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	case "validation":
 		nVal := int(math.Round(holdout * float64(n)))
 		if nVal < 1 || n-nVal < 2 {
-			return fmt.Errorf("stepwise: %d rows are too few to hold out %.0f%% for validation; use criterion=rss", n, 100*holdout)
+			return engine.Limitf("stepwise: %d rows are too few to hold out %.0f%% for validation; use criterion=rss", n, 100*holdout)
 		}
 		perm := rand.New(rand.NewPCG(d.Seed, stepwiseStream)).Perm(n)
 		f, err := stepwiseSplit(X, y, w, perm[nVal:], perm[:nVal])
@@ -254,7 +254,7 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		held = append(held, f)
 	case "cv":
 		if n < 2*folds {
-			return fmt.Errorf("stepwise: %d rows are too few for %d-fold cross-validation; use fewer folds or criterion=rss", n, folds)
+			return engine.Limitf("stepwise: folds=%d needs at least %d rows but the training part has %d; use folds at most %d or criterion=rss", folds, 2*folds, n, max(n/2, 2))
 		}
 		perm := rand.New(rand.NewPCG(d.Seed, stepwiseStream)).Perm(n)
 		for k := 0; k < folds; k++ {

@@ -65,7 +65,7 @@ func TestReductionScores(t *testing.T) {
 		!strings.Contains(res.Warnings[0], "72 dimensions") || !strings.Contains(res.Warnings[0], "projected onto 7") {
 		t.Errorf("JL k above the features: %v, metrics %v, warnings %q", err, res.Metrics, res.Warnings)
 	}
-	if _, err := reduce("wine", "randproj", map[string]string{"k": "20"}); err == nil || !strings.Contains(err.Error(), "20 directions asked of 13 features") {
+	if _, err := reduce("wine", "randproj", map[string]string{"k": "20"}); err == nil || !strings.Contains(err.Error(), "20 directions but the data have 13 features") {
 		t.Errorf("k above the features: %v", err)
 	}
 }

@@ -172,7 +172,11 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		return fmt.Errorf("parameter k: %d must be at least 1", m.K)
 	}
 	if kmax > n {
-		return fmt.Errorf("k nearest neighbours: k=%d is more than the %d training rows", kmax, n)
+		name := "k"
+		if m.KMax > 0 {
+			name = "k_max"
+		}
+		return engine.Limitf("k nearest neighbours: %s=%d but the training part has %d rows; use %s at most %d", name, kmax, n, name, n)
 	}
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("k nearest neighbours: %w", err)

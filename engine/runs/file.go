@@ -3,13 +3,22 @@ package runs
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/tealab/tealab/datasets"
 )
 
-// Save writes the record as indented JSON to path, atomically (WriteFile).
+// Save writes the record as indented JSON to path, atomically (WriteFile),
+// after CheckTarget: never over the data the record was read from.
 func Save(path string, r *Record) error {
+	if err := CheckTarget(path, r.Inputs()...); err != nil {
+		return err
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
@@ -37,9 +46,16 @@ func Load(path string) (*Record, error) {
 // directory, syncs it, then renames it over path. Every file tealab
 // produces (saved runs, run history, model files) is written this way, so
 // a full disk or a killed process never leaves a half-written file where a
-// good one was.
+// good one was. A symbolic link is written through (its target is
+// replaced, keeping the link); anything but a regular file or a new name
+// (a directory, a named pipe, a device) is refused, as the rename would
+// replace it with a file.
 func WriteFile(path string, data []byte) (err error) {
-	dir, base := filepath.Split(path)
+	target, old, err := writable(path)
+	if err != nil {
+		return err
+	}
+	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
@@ -64,14 +80,128 @@ func WriteFile(path string, data []byte) (err error) {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	mode := os.FileMode(0o644)
-	if st, serr := os.Stat(path); serr == nil {
-		mode = st.Mode().Perm()
+	if old != nil {
+		mode = old.Mode().Perm()
 	}
 	if err = os.Chmod(tmp, mode); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	return os.Rename(tmp, target)
+}
+
+// CheckTarget says whether tealab may write a file at path (WriteFile's
+// rules: a regular file, a new name in a directory that exists, or a
+// symbolic link to either) and that path is none of inputs, the files a run
+// reads (paths; datasets.Stdin is standard input when it is a file). Files
+// are compared by identity, so a hard link, a symbolic link or another
+// spelling of an input is that input. A person hears of a target that
+// cannot be written before a long fit, not after.
+func CheckTarget(path string, inputs ...string) error {
+	_, old, err := writable(path)
+	if err != nil || old == nil {
 		return err
 	}
+	for _, in := range inputs {
+		var fi os.FileInfo
+		if strings.TrimSpace(in) == datasets.Stdin {
+			fi, err = os.Stdin.Stat()
+		} else {
+			fi, err = os.Stat(in)
+		}
+		if err != nil || !fi.Mode().IsRegular() || !os.SameFile(fi, old) {
+			continue
+		}
+		return fmt.Errorf("%s is %s: saving there would replace the data with the report; choose another file name",
+			path, inputName(path, in))
+	}
 	return nil
+}
+
+// maxLinks is how many symbolic links writable follows before it gives up
+// (Linux's limit).
+const maxLinks = 40
+
+// writable resolves path through symbolic links to the file a write
+// replaces, and checks that it is a regular file (old is its description)
+// or a new name in a directory that exists (old is nil).
+func writable(path string) (target string, old os.FileInfo, err error) {
+	target = path
+	for hops := 0; ; hops++ {
+		fi, err := os.Lstat(target)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return target, nil, newName(path, target)
+		case err != nil:
+			return "", nil, err
+		case fi.Mode().IsRegular():
+			return target, fi, nil
+		case fi.Mode()&fs.ModeSymlink == 0:
+			return "", nil, fmt.Errorf("%s%s is %s, not a regular file: give the name of a file to write (a new one, or a regular file to replace)",
+				path, linkNote(path, target), kindOf(fi.Mode()))
+		case hops == maxLinks:
+			return "", nil, fmt.Errorf("%s: more than %d symbolic links in a row (a loop?)", path, maxLinks)
+		}
+		dest, err := os.Readlink(target)
+		if err != nil {
+			return "", nil, err
+		}
+		if !filepath.IsAbs(dest) {
+			// Relative to the link's directory as the system reads it:
+			// joined, not cleaned, so that ".." follows the real parent.
+			dest = target[:strings.LastIndexByte(target, filepath.Separator)+1] + dest
+		}
+		target = dest
+	}
+}
+
+// newName checks that target, a name that does not exist yet (path, or
+// where its links lead), is in a directory that does.
+func newName(path, target string) error {
+	dir := filepath.Dir(target)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s%s: directory %s does not exist; create it first", path, linkNote(path, target), dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s%s: %s is not a directory", path, linkNote(path, target), dir)
+	}
+	return nil
+}
+
+// linkNote names where path leads when links led elsewhere.
+func linkNote(path, target string) string {
+	if target == path {
+		return ""
+	}
+	return " (a link to " + target + ")"
+}
+
+// kindOf names a file type that is not a regular file or a link.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file (" + m.Type().String() + ")"
+}
+
+// inputName describes the input file that path is.
+func inputName(path, in string) string {
+	switch in = strings.TrimSpace(in); {
+	case in == datasets.Stdin:
+		return "the file on standard input, the data this run reads"
+	case in == path:
+		return "the data this run reads"
+	}
+	return "the data this run reads (" + in + ", by another name)"
 }

@@ -99,6 +99,17 @@ func New(id int, data Data, d *datasets.Dataset, spec *engine.Spec, settings map
 		Status: Running, Started: time.Now(), Dataset: d, Spec: spec}, nil
 }
 
+// Inputs are the files the record's data are read from, for CheckTarget:
+// the source when it is a file (a built-in or a generator is none), or
+// datasets.Stdin.
+func (r *Record) Inputs() []string {
+	src := strings.TrimSpace(r.Data.Source)
+	if src == "" || (r.Dataset != nil && src != datasets.Stdin && strings.TrimSpace(r.Dataset.Source) != src) {
+		return nil
+	}
+	return []string{src}
+}
+
 // Settings turns typed values back into settings as --param takes them.
 func Settings(v engine.Values) map[string]string {
 	out := make(map[string]string, len(v))
@@ -151,6 +162,54 @@ func (r *Record) Finish(res *eval.Result, err error) {
 func (r *Record) Abandon(history []eval.Point) {
 	r.Finish(&eval.Result{Cancelled: true, History: history}, context.Canceled)
 	r.Status = Abandoned
+}
+
+// FoldsScored says how many of the run's folds finished with scores, of
+// how many: under k-fold CV its per-fold scores, under leave-one-out its
+// one-row folds, else (a hold-out, a fit on all rows) its one fit when it
+// has metrics.
+func (r *Record) FoldsScored() (done, of int) {
+	res, o := r.Result, r.Options
+	of = 1
+	switch {
+	case !r.Task().Supervised():
+	case len(o.Plan) > 0:
+		of = len(o.Plan)
+	case o.LOO && res != nil:
+		of = res.Rows
+	case o.Folds >= 2:
+		of = o.Folds
+	}
+	switch {
+	case res == nil:
+	case of == 1:
+		if len(res.Metrics) > 0 {
+			done = 1
+		}
+	case o.LOO:
+		done = len(res.Actual)
+	default:
+		done = len(res.Folds)
+	}
+	return done, of
+}
+
+// Partial labels the result of a cancelled run ("interrupted after 4 of 10
+// folds"); "" when the run was not cancelled.
+func (r *Record) Partial() string {
+	if r.Status != Cancelled {
+		return ""
+	}
+	done, of := r.FoldsScored()
+	switch {
+	case of == 1 && done == 0:
+		return "interrupted before the fit finished: no scores"
+	case of == 1:
+		return "interrupted during the fit: scored as far as it got"
+	case done == 0:
+		return fmt.Sprintf("interrupted before any of the %d folds finished: no scores", of)
+	}
+	return fmt.Sprintf("interrupted after %d of %d folds", done, of)
 }
 
 // Done says whether the run has ended.
@@ -250,10 +309,11 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		rc.Source = r.Dataset.Source
 	}
 	tail := struct {
-		Status Status `json:"status"`
-		Error  string `json:"error,omitempty"`
-		Recipe recipe `json:"recipe"`
-	}{Status: r.Status, Recipe: rc}
+		Status  Status `json:"status"`
+		Partial string `json:"partial,omitempty"`
+		Error   string `json:"error,omitempty"`
+		Recipe  recipe `json:"recipe"`
+	}{Status: r.Status, Partial: r.Partial(), Recipe: rc}
 	if r.Err != nil {
 		tail.Error = r.Err.Error()
 	}

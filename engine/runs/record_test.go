@@ -125,3 +125,44 @@ func TestWriteFileKeepsOldOnFailure(t *testing.T) {
 		t.Errorf("file now %q, want new", b)
 	}
 }
+
+// A cancelled run's result is labelled with the folds it scored, in its
+// JSON too; a finished run has no label.
+func TestPartialLabel(t *testing.T) {
+	spec, err := engine.Lookup("lda")
+	if err != nil {
+		t.Fatal(err)
+	}
+	four := make([]map[string]float64, 4)
+	scored := map[string]float64{"accuracy": 0.9}
+	cases := []struct {
+		opt  eval.Options
+		res  *eval.Result
+		want string
+	}{
+		{eval.Options{Folds: 10}, &eval.Result{Task: "classification", Folds: four, Metrics: scored}, "interrupted after 4 of 10 folds"},
+		{eval.Options{Folds: 10}, &eval.Result{Task: "classification", Metrics: map[string]float64{}}, "interrupted before any of the 10 folds finished: no scores"},
+		{eval.Options{LOO: true}, &eval.Result{Task: "classification", Rows: 150, Actual: make([]float64, 37), Metrics: scored}, "interrupted after 37 of 150 folds"},
+		{eval.Options{Split: 0.2}, &eval.Result{Task: "classification", Metrics: map[string]float64{}}, "interrupted before the fit finished: no scores"},
+		{eval.Options{Folds: 10}, nil, "interrupted before any of the 10 folds finished: no scores"},
+	}
+	for _, c := range cases {
+		r := &Record{Model: "lda", Spec: spec, Options: c.opt, Status: Cancelled, Result: c.res}
+		if got := r.Partial(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.opt, got, c.want)
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back struct{ Status, Partial string }
+		if err := json.Unmarshal(b, &back); err != nil || back.Status != "cancelled" || back.Partial != c.want {
+			t.Errorf("%+v: JSON status %q, partial %q (%v)", c.opt, back.Status, back.Partial, err)
+		}
+	}
+	done := &Record{Model: "lda", Spec: spec, Options: eval.Options{Folds: 10}, Status: Done,
+		Result: &eval.Result{Task: "classification", Folds: four, Metrics: scored}}
+	if got := done.Partial(); got != "" {
+		t.Errorf("a finished run is labelled %q", got)
+	}
+}

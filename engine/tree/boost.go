@@ -92,6 +92,9 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	if err != nil {
 		return err
 	}
+	if err := cfg.splittable("AdaBoost", d.n); err != nil {
+		return err
+	}
 	a.d, a.features = d, d.names
 	w := make([]float64, d.n)
 	sum := 0.0

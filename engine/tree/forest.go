@@ -128,6 +128,9 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if err != nil {
 		return err
 	}
+	if err := cfg.splittable(f.name(), d.n); err != nil {
+		return err
+	}
 	m := f.MaxFeatures
 	switch {
 	case f.Bagging:

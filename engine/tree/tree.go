@@ -152,6 +152,20 @@ func growthConfig(criterion string, maxDepth, minSplit, minLeaf int, purity, min
 	return c, nil
 }
 
+// splittable checks the size rules against the n rows a tree grows on: a
+// rule that no split can meet would grow a tree of one leaf without a word.
+func (c config) splittable(model string, n int) error {
+	switch {
+	case c.minLeaf > 1 && 2*c.minLeaf > n:
+		return engine.Limitf("%s: min_samples_leaf=%d but the training part has %d rows, and a split needs %d; use min_samples_leaf at most %d",
+			model, c.minLeaf, n, 2*c.minLeaf, max(n/2, 1))
+	case c.minSplit > 2 && c.minSplit > n:
+		return engine.Limitf("%s: min_samples_split=%d but the training part has %d rows, so no node can split; use min_samples_split at most %d",
+			model, c.minSplit, n, max(n, 2))
+	}
+	return nil
+}
+
 // classesOf is the number of classes a fit learns (0 for regression).
 func classesOf(t engine.Train) int {
 	if t.Classes == nil {
@@ -182,6 +196,9 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 	if err != nil {
 		return err
 	}
+	if err := cfg.splittable("decision tree", d.n); err != nil {
+		return err
+	}
 	m.d, m.features = d, d.names
 	w := make([]float64, d.n)
 	for i := range w {
@@ -201,7 +218,7 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 		}
 		held = pruneRows(d, frac, t.Seed)
 		if len(held) == 0 || len(held) >= d.n {
-			return fmt.Errorf("decision tree: %d training rows are too few to hold some out for pruning", d.n)
+			return engine.Limitf("decision tree: %d training rows are too few to hold some out for pruning; use prune=cost-complexity", d.n)
 		}
 		for _, i := range held {
 			w[i] = 0

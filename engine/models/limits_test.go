@@ -1,0 +1,171 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+)
+
+// tiny reads a small CSV as data.
+func tiny(t *testing.T, text string) *datasets.Dataset {
+	t.Helper()
+	tab, err := datasets.ReadFrom(strings.NewReader(text), "tiny", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// specWith looks a model up and parses its parameters.
+func specWith(t *testing.T, model string, params map[string]string) (*engine.Spec, engine.Values) {
+	t.Helper()
+	spec, err := engine.Lookup(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := spec.Parse(params)
+	if err != nil {
+		t.Fatalf("%s %v: %v", model, params, err)
+	}
+	return spec, v
+}
+
+// A parameter beyond what the data allow is an engine.ErrLimit (the CLI
+// exits 2 for it) whose one line states the limit that applies to these
+// data: under a hold-out or cross-validation, the training part's.
+func TestLimitsOfTheData(t *testing.T) {
+	oneClass := tiny(t, "a,b,c\n1,2,x\n2,3,x\n3,1,x\n4,4,x\n5,2,x\n")
+	var rows strings.Builder
+	rows.WriteString("a,b,y\n")
+	for i := range 30 {
+		fmt.Fprintf(&rows, "%d,%d,%g\n", i, i*i%7, float64(i*3%11)+0.5)
+	}
+	thirty := tiny(t, rows.String())
+	ten := tiny(t, strings.Join(strings.SplitAfter(rows.String(), "\n")[:11], ""))
+	cases := []struct {
+		data   *datasets.Dataset
+		model  string
+		params map[string]string
+		opt    eval.Options
+		want   string
+	}{
+		{builtin(t, "iris", ""), "knn", map[string]string{"k": "200"}, eval.Options{},
+			"k nearest neighbours: k=200 but the training part has 120 rows; use k at most 120"},
+		{builtin(t, "iris", ""), "knn", map[string]string{"k": "200"}, eval.Options{Folds: 5},
+			"fold 1 of 5: k nearest neighbours: k=200 but the training part has 120 rows"},
+		{builtin(t, "iris", ""), "knn", map[string]string{"choose_k": "loo", "k_max": "500"}, eval.Options{},
+			"k_max=500 but the training part has 120 rows; use k_max at most 120"},
+		{builtin(t, "iris", ""), "tree", map[string]string{"min_samples_leaf": "200"}, eval.Options{},
+			"decision tree: min_samples_leaf=200 but the training part has 120 rows, and a split needs 400; use min_samples_leaf at most 60"},
+		{builtin(t, "iris", ""), "tree", map[string]string{"min_samples_leaf": "61"}, eval.Options{},
+			"min_samples_leaf=61 but the training part has 120 rows, and a split needs 122"},
+		{builtin(t, "iris", ""), "forest", map[string]string{"min_samples_split": "500"}, eval.Options{Folds: 3},
+			"random forest: min_samples_split=500 but the training part has 100 rows, so no node can split; use min_samples_split at most 100"},
+		{builtin(t, "iris", ""), "adaboost", map[string]string{"min_samples_leaf": "100"}, eval.Options{},
+			"AdaBoost: min_samples_leaf=100 but the training part has 120 rows"},
+		{ten, "tree", map[string]string{"prune": "reduced-error", "prune_fraction": "0.05"}, eval.Options{Split: 0.2},
+			"decision tree: 8 training rows are too few to hold some out for pruning; use prune=cost-complexity"},
+		{builtin(t, "iris", ""), "kmeans", map[string]string{"k": "200"}, eval.Options{},
+			"k-means: k=200 clusters but the data have 150 rows; use k at most 150"},
+		{builtin(t, "iris", ""), "kmedoids", map[string]string{"k": "151"}, eval.Options{},
+			"k=151 clusters but the data have 150 rows"},
+		{builtin(t, "iris", ""), "gmm", map[string]string{"k": "151"}, eval.Options{},
+			"k=151 clusters but the data have 150 rows"},
+		{oneClass, "kmeans", nil, eval.Options{},
+			"k=0 asks for as many clusters as known classes, but the data have one class; set k to the clusters wanted"},
+		{builtin(t, "moons:n=11586", ""), "hclust", nil, eval.Options{},
+			"hierarchical clustering with average linkage keeps all n x n distances: 11586 rows would need 1.0 GiB; the limit is 11585 rows"},
+		{builtin(t, "moons:n=8193", ""), "spectral", nil, eval.Options{},
+			"spectral clustering builds an n x n graph: 8193 rows would need 0.5 GiB; the limit is 8192 rows"},
+		{builtin(t, "iris", ""), "spectral", map[string]string{"neighbors": "150"}, eval.Options{},
+			"spectral clustering: neighbors=150 but the data have 150 rows, so a row has at most 149 neighbours; use neighbors at most 149"},
+		{builtin(t, "iris", ""), "pca", map[string]string{"k": "5"}, eval.Options{},
+			"parameter k: 5 components but the data have 4 features; use k at most 4"},
+		{builtin(t, "iris", ""), "svd", map[string]string{"k": "5"}, eval.Options{},
+			"parameter k: 5 components but the data have 4 features"},
+		{builtin(t, "iris", ""), "randproj", map[string]string{"k": "5"}, eval.Options{},
+			"parameter k: 5 directions but the data have 4 features"},
+		{builtin(t, "iris", ""), "lda", nil, eval.Options{Folds: 151},
+			"k-fold cross-validation: 151 folds but the data have 150 rows; use at most 150 folds"},
+		{builtin(t, "iris", ""), "lda", nil, eval.Options{Reduce: 5},
+			"reduce first: 5 principal components but there are 4 features to reduce; use at most 4"},
+		{builtin(t, "diabetes", ""), "linear", map[string]string{"degree": "6"}, eval.Options{},
+			"degree 6 on 10 features makes more than 3000 terms"},
+		{thirty, "stepwise", map[string]string{"criterion": "cv", "folds": "20"}, eval.Options{Split: 0.2},
+			"stepwise: folds=20 needs at least 40 rows but the training part has 24; use folds at most 12 or criterion=rss"},
+		{builtin(t, "iris", ""), "qda", map[string]string{"decision": "risk", "loss": "0,1;1,0"}, eval.Options{},
+			"parameter loss: the loss matrix is 2x2 but the data has 3 classes"},
+	}
+	for _, c := range cases {
+		name := fmt.Sprintf("%s %v %+v", c.model, c.params, c.opt)
+		spec, v := specWith(t, c.model, c.params)
+		if c.opt.Split == 0 {
+			c.opt.Split = 0.2
+		}
+		_, err := eval.Run(context.Background(), c.data, spec, v, c.opt, nil)
+		if !errors.Is(err, engine.ErrLimit) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v\nwant an ErrLimit with %q", name, err, c.want)
+		}
+	}
+}
+
+// Limits on memory that no built-in reaches: the Newton solver's systems
+// and the polynomial design's cells.
+func TestLimitsOfMemory(t *testing.T) {
+	fit := func(model string, params map[string]string, tr engine.Train) error {
+		spec, v := specWith(t, model, params)
+		m, err := spec.New(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Fit(context.Background(), tr, nil)
+	}
+	wide := mat.NewDense(20, 400, nil)
+	y := make([]float64, 20)
+	for i := range 20 {
+		y[i] = float64(i % 10)
+		for j := range 400 {
+			wide.Set(i, j, float64((i*j)%13))
+		}
+	}
+	classes := strings.Split("a b c d e f g h i j", " ")
+	err := fit("logistic", map[string]string{"solver": "newton"}, engine.Train{X: wide, Y: y, Classes: classes})
+	if !errors.Is(err, engine.ErrLimit) || !strings.Contains(err.Error(), "the newton solver would solve 4010×4010 systems") {
+		t.Errorf("newton on 400 features, 10 classes: %v", err)
+	}
+	long := mat.NewDense(140_400, 10, nil)
+	for i := range 140_400 {
+		for j := range 10 {
+			long.Set(i, j, float64((i+j)%17))
+		}
+	}
+	err = fit("linear", map[string]string{"degree": "3"}, engine.Train{X: long, Y: make([]float64, 140_400)})
+	if !errors.Is(err, engine.ErrLimit) || !strings.Contains(err.Error(), "degree 3 on 140400 rows makes a 140400 x 285 matrix, too large") {
+		t.Errorf("degree 3 on 140,400 x 10: %v", err)
+	}
+}
+
+// Divisive clustering keeps no n x n distances, so the agglomerative row
+// limit does not bind it.
+func TestDivisiveBeyondTheAgglomerativeLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("clusters 11,586 rows")
+	}
+	spec, v := specWith(t, "hclust", map[string]string{"linkage": "divisive", "k": "2"})
+	res, err := eval.Run(context.Background(), builtin(t, "moons:n=11586", ""), spec, v, eval.Options{Seed: 1}, nil)
+	if err != nil || res.Metrics["clusters"] != 2 {
+		t.Fatalf("divisive on 11,586 rows: %v", err)
+	}
+}

@@ -216,8 +216,9 @@ func TestInterruptReportsFinishedFolds(t *testing.T) {
 	}
 }
 
-// ctrl+c before any fold finished still exits 130, with the history so far
-// and one line saying that nothing was scored; --json says so too.
+// ctrl+c before any fold finished still exits 130. A forest keeps the
+// trees it grew: that model is scored on fold 1's held-out rows and
+// labelled as stopped early, in the report, on stderr and in --json.
 func TestInterruptBeforeAnyFold(t *testing.T) {
 	interruptChild()
 	out, errLine, status := interrupt(t, "TestInterruptBeforeAnyFold", regexp.MustCompile(`fold 1 of 10`),
@@ -225,19 +226,23 @@ func TestInterruptBeforeAnyFold(t *testing.T) {
 	if status != exitInterrupted {
 		t.Errorf("exit status %d, want %d", status, exitInterrupted)
 	}
-	want := "tealab: train: interrupted before any of the 10 folds finished: no scores; the report above has the history so far"
-	if errLine != want {
-		t.Errorf("last line of stderr %q, want %q", errLine, want)
+	want := regexp.MustCompile(`^tealab: train: interrupted in fold 1 of 10: stopped early after [0-9]+ of 10000 trees, scored as the model it had; the report above covers it$`)
+	if !want.MatchString(errLine) {
+		t.Errorf("last line of stderr %q, want %s", errLine, want)
 	}
 	var res struct {
 		Status, Partial string
+		StoppedEarly    string `json:"stopped_early"`
 		History         []json.RawMessage
+		Metrics         map[string]float64
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if res.Status != "cancelled" || !strings.HasPrefix(res.Partial, "interrupted before any") || len(res.History) == 0 {
-		t.Errorf("status %q, partial %q, %d history points", res.Status, res.Partial, len(res.History))
+	if res.Status != "cancelled" || !strings.HasPrefix(res.Partial, "interrupted in fold 1 of 10: stopped early") ||
+		!strings.HasSuffix(res.StoppedEarly, " of 10000 trees") || len(res.History) == 0 || !(res.Metrics["accuracy"] > 0.8) {
+		t.Errorf("status %q, partial %q, stopped early %q, %d history points, metrics %v",
+			res.Status, res.Partial, res.StoppedEarly, len(res.History), res.Metrics)
 	}
 }
 

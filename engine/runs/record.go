@@ -201,7 +201,13 @@ func (r *Record) Partial() string {
 		return ""
 	}
 	done, of := r.FoldsScored()
-	switch {
+	switch stopped := ""; {
+	case r.Result != nil && r.Result.StoppedEarly != "":
+		stopped = "stopped early after " + r.Result.StoppedEarly + ", scored as the model it had"
+		if of == 1 {
+			return "interrupted during the fit: " + stopped
+		}
+		return fmt.Sprintf("interrupted in fold 1 of %d: %s", of, stopped)
 	case of == 1 && done == 0:
 		return "interrupted before the fit finished: no scores"
 	case of == 1:

@@ -145,6 +145,10 @@ func TestPartialLabel(t *testing.T) {
 		{eval.Options{LOO: true}, &eval.Result{Task: "classification", Rows: 150, Actual: make([]float64, 37), Metrics: scored}, "interrupted after 37 of 150 folds"},
 		{eval.Options{Split: 0.2}, &eval.Result{Task: "classification", Metrics: map[string]float64{}}, "interrupted before the fit finished: no scores"},
 		{eval.Options{Folds: 10}, nil, "interrupted before any of the 10 folds finished: no scores"},
+		{eval.Options{Split: 0.2}, &eval.Result{Task: "classification", Metrics: scored, StoppedEarly: "37 of 300 trees"},
+			"interrupted during the fit: stopped early after 37 of 300 trees, scored as the model it had"},
+		{eval.Options{Folds: 10}, &eval.Result{Task: "classification", Folds: four[:1], Metrics: scored, StoppedEarly: "37 of 300 trees"},
+			"interrupted in fold 1 of 10: stopped early after 37 of 300 trees, scored as the model it had"},
 	}
 	for _, c := range cases {
 		r := &Record{Model: "lda", Spec: spec, Options: c.opt, Status: Cancelled, Result: c.res}

@@ -27,7 +27,7 @@ const maxRules = 40
 
 func writeRules(out io.Writer, r *runs.Record) {
 	rules, ok := eval.LearnedAs[engine.Rules](r.Result, engine.CapRules.Name)
-	if !ok || len(rules) == 0 {
+	if !ok || rules.Len() == 0 {
 		return
 	}
 	what := ""
@@ -35,12 +35,12 @@ func writeRules(out io.Writer, r *runs.Record) {
 		what = fmt.Sprintf(" (a tree of depth %d with %s)", t.Depth(), numfmt.Count(t.Leaves(), "leaf"))
 	}
 	fmt.Fprintf(out, "\nrules, one per leaf%s, model fitted on %s:\n", what, r.Result.FittedOn)
-	for i, rule := range rules {
+	for i := range rules.Len() {
 		if i == maxRules {
-			fmt.Fprintf(out, "  ... %d more rules (--json has them all)\n", len(rules)-maxRules)
+			fmt.Fprintf(out, "  ... %d more rules (--json has them all)\n", rules.Len()-maxRules)
 			break
 		}
-		fmt.Fprintf(out, "  %s\n", rule.String())
+		fmt.Fprintf(out, "  %s\n", rules.At(i).String())
 	}
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -94,14 +95,14 @@ var (
 	CapRules = DefineCapability("rules", "rules", func(m Model) (Rules, bool) {
 		if r, ok := m.(Ruler); ok {
 			rs := r.Rules()
-			return rs, len(rs) > 0
+			return rs, rs.Len() > 0
 		}
 		if t, ok := m.(Treer); ok {
 			if tr := t.Tree(); tr != nil && len(tr.Nodes) > 0 {
 				return tr.Rules(), true
 			}
 		}
-		return nil, false
+		return Rules{}, false
 	})
 	CapLinkage = DefineCapability("linkage", "merge tree", func(m Model) (*Linkage, bool) {
 		c, ok := m.(Linkager)
@@ -339,8 +340,53 @@ type Layer struct {
 }
 
 // Rules are IF-THEN rules, one per leaf of a tree or as a rule learner
-// found them. In JSON they are a list of strings.
-type Rules []Rule
+// found them. A tree's are read off it one at a time when asked: a tree of
+// 100,000 leaves at depth 50 would otherwise hold five million conditions
+// beside its nodes. In JSON they are a list of strings.
+type Rules struct {
+	tree   *Tree
+	leaves []int // the tree's leaves, left to right
+	parent []int // each node's parent (-1 for the root)
+	list   []Rule
+}
+
+// RulesOf are rules as a list (a rule learner's, or read back from JSON).
+func RulesOf(list []Rule) Rules { return Rules{list: list} }
+
+// Len is the number of rules.
+func (rs Rules) Len() int {
+	if rs.tree != nil {
+		return len(rs.leaves)
+	}
+	return len(rs.list)
+}
+
+// At is rule i.
+func (rs Rules) At(i int) Rule {
+	if rs.tree == nil {
+		return rs.list[i]
+	}
+	t := rs.tree
+	leaf := rs.leaves[i]
+	var up []Condition // the tests from the leaf up to a child of the root
+	for n := leaf; n > 0; n = rs.parent[n] {
+		up = append(up, t.Nodes[n].Cond)
+	}
+	var path []Condition
+	for k := len(up) - 1; k >= 0; k-- {
+		path = mergeCondition(path, up[k])
+	}
+	nd := t.Nodes[leaf]
+	return Rule{Conds: path, Outcome: t.Outcome(leaf), Support: nd.Samples, Counts: append([]float64(nil), nd.Counts...)}
+}
+
+// Support is the training rows rule i covers, without building it.
+func (rs Rules) Support(i int) int {
+	if rs.tree != nil {
+		return rs.tree.Nodes[rs.leaves[i]].Samples
+	}
+	return rs.list[i].Support
+}
 
 // Rule is one IF-THEN rule: the conditions that all hold, what follows, and
 // the training rows it covers.
@@ -396,13 +442,22 @@ func (r Rule) String() string {
 	return s + ")"
 }
 
-// MarshalJSON writes the rules as a list of strings.
+// MarshalJSON writes the rules as a list of strings, one rule at a time.
 func (rs Rules) MarshalJSON() ([]byte, error) {
-	out := make([]string, len(rs))
-	for i, r := range rs {
-		out[i] = r.String()
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := range rs.Len() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		s, err := json.Marshal(rs.At(i).String())
+		if err != nil {
+			return nil, err
+		}
+		b.Write(s)
 	}
-	return json.Marshal(out)
+	b.WriteByte(']')
+	return b.Bytes(), nil
 }
 
 // UnmarshalJSON reads rules written as strings (their text only).
@@ -411,9 +466,10 @@ func (rs *Rules) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &texts); err != nil {
 		return err
 	}
-	*rs = make(Rules, len(texts))
+	list := make([]Rule, len(texts))
 	for i, t := range texts {
-		(*rs)[i] = Rule{Text: t}
+		list[i] = Rule{Text: t}
 	}
+	*rs = RulesOf(list)
 	return nil
 }

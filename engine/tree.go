@@ -106,24 +106,23 @@ func (t *Tree) Outcome(i int) string {
 // from the root, the leaf's outcome, support and class counts. Conditions on
 // the same feature and side are merged (x <= 5 AND x <= 3 is x <= 3).
 func (t *Tree) Rules() Rules {
-	var out Rules
-	var walk func(i int, path []Condition)
-	walk = func(i int, path []Condition) {
+	rs := Rules{tree: t, parent: make([]int, len(t.Nodes))}
+	rs.parent[0] = -1
+	stack := []int{0}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		nd := t.Nodes[i]
-		if i != 0 {
-			path = mergeCondition(path, nd.Cond)
-		}
 		if nd.Leaf() {
-			out = append(out, Rule{Conds: path, Outcome: t.Outcome(i), Support: nd.Samples,
-				Counts: append([]float64(nil), nd.Counts...)})
-			return
+			rs.leaves = append(rs.leaves, i)
 		}
-		for _, c := range nd.Children {
-			walk(c, path)
+		for k := len(nd.Children) - 1; k >= 0; k-- { // the first child on top
+			c := nd.Children[k]
+			rs.parent[c] = i
+			stack = append(stack, c)
 		}
 	}
-	walk(0, nil)
-	return out
+	return rs
 }
 
 // mergeCondition appends c to a copy of path, replacing a looser numeric

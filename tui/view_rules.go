@@ -39,19 +39,26 @@ type rulesView struct {
 	r                 *runRecord
 	rules             engine.Rules
 	bySupport         bool
-	off               int // first rule shown
+	idx               []int // order(), nil until asked
+	off               int   // first rule shown
 	up, down, sortKey key.Binding
 	w, h              int
 }
 
+// order lists the rules' indices as shown, computed once for each
+// ordering (a deep tree has a hundred thousand rules).
 func (v *rulesView) order() []int {
-	idx := make([]int, len(v.rules))
+	if v.idx != nil {
+		return v.idx
+	}
+	idx := make([]int, v.rules.Len())
 	for i := range idx {
 		idx[i] = i
 	}
 	if v.bySupport {
-		sort.SliceStable(idx, func(a, b int) bool { return v.rules[idx[a]].Support > v.rules[idx[b]].Support })
+		sort.SliceStable(idx, func(a, b int) bool { return v.rules.Support(idx[a]) > v.rules.Support(idx[b]) })
 	}
+	v.idx = idx
 	return idx
 }
 
@@ -64,10 +71,10 @@ func (v *rulesView) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, v.up):
 		v.off = max(v.off-1, 0)
 	case key.Matches(km, v.down):
-		v.off = min(v.off+1, max(len(v.rules)-1, 0))
+		v.off = min(v.off+1, max(v.rules.Len()-1, 0))
 	case key.Matches(km, v.sortKey):
 		v.bySupport = !v.bySupport
-		v.off = 0
+		v.off, v.idx = 0, nil
 	}
 	return nil
 }
@@ -82,7 +89,7 @@ func (v *rulesView) View() string {
 	if v.bySupport {
 		order = "most rows first"
 	}
-	head := fmt.Sprintf(" %s, one per leaf, %s", numfmt.Count(len(v.rules), "rule"), order)
+	head := fmt.Sprintf(" %s, one per leaf, %s", numfmt.Count(v.rules.Len(), "rule"), order)
 	if res := v.r.Result; res != nil && res.FittedOn != "" {
 		head += " · fitted on " + res.FittedOn
 	}
@@ -91,7 +98,7 @@ func (v *rulesView) View() string {
 		if n < v.off {
 			continue
 		}
-		rule := v.rules[i]
+		rule := v.rules.At(i)
 		conf := ""
 		if c := rule.Confidence(); c == c {
 			conf = " · " + numfmt.Percent(c)

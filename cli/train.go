@@ -230,4 +230,4 @@ func collectHarder(d *datasets.Dataset) {
 }
 
 // largeData is the raw size of data (bytes) from which collectHarder acts.
-const largeData = 64 << 20
+const largeData = 16 << 20

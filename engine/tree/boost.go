@@ -111,10 +111,10 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	for i := range w {
 		w[i] /= sum
 	}
+	defer d.release()
 	g := newGrower(d, cfg, t.Seed)
 	g.stop = ctx.Done()
 	M := make([]float64, d.n*k) // each training row's votes
-	x := make([]float64, d.p)
 	pred := make([]int, d.n)
 	for round := 1; round <= T; round++ {
 		tr, err := g.grow(w, nil)
@@ -123,10 +123,7 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		}
 		werr, wsum := 0.0, 0.0
 		for i := range d.n {
-			for j := range d.p {
-				x[j] = d.cols[j][i]
-			}
-			pred[i] = int(tr.nodes[tr.leaf(x)].value)
+			pred[i] = int(tr.nodes[tr.leaf(d.row(i))].value)
 			wsum += w[i]
 			if pred[i] != d.y[i] {
 				werr += w[i]

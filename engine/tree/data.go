@@ -11,21 +11,52 @@ import (
 )
 
 // data is the training rows as the grower reads them, shared read-only by
-// every tree of an ensemble: each column stored contiguously, each numeric
-// column's rows presorted once (missing values last), the targets.
+// every tree of an ensemble: the rows where the training matrix holds them
+// (no copy), each numeric column's rows presorted once (missing values
+// last) with a bit marking where the sorted values rise, and the targets.
+// What only fitting reads is released once the fit ends, so that a fitted
+// model does not keep its training rows.
 type data struct {
 	n, p    int
-	cols    [][]float64 // p columns of n values; NaN is missing
-	levels  []int       // levels of each nominal column; 0 for a numeric one
-	sorted  [][]int32   // numeric columns: rows by increasing value, NaN last; nil for nominal ones
-	y       []int       // class code of each row (classification)
-	yr      []float64   // target of each row (regression)
-	k       int         // classes; 0 for regression
-	names   []string    // feature names
-	lnames  [][]string  // level names of nominal columns
-	missing []bool      // the column has missing values
+	x       []float64 // the rows, row-major, stride apart; NaN is missing
+	stride  int
+	levels  []int      // levels of each nominal column; 0 for a numeric one
+	sorted  [][]int32  // numeric columns: rows by increasing value, NaN last; nil for nominal ones
+	rises   [][]uint64 // numeric columns: bit k set when sorted row k's value exceeds row k-1's
+	present []int      // numeric columns: rows with a value (the sorted rows before the missing ones)
+	y       []int      // class code of each row (classification)
+	yr      []float64  // target of each row (regression)
+	k       int        // classes; 0 for regression
+	names   []string   // feature names
+	lnames  [][]string // level names of nominal columns
+	missing []bool     // the column has missing values
 	classes []string
 }
+
+// at is row i's value of feature j.
+func (d *data) at(i int32, j int) float64 { return d.x[int(i)*d.stride+j] }
+
+// row is training row i.
+func (d *data) row(i int) []float64 { return d.x[i*d.stride : i*d.stride+d.p] }
+
+// release drops the rows and their orders, which only fitting reads.
+func (d *data) release() { d.x, d.sorted, d.rises = nil, nil, nil }
+
+// rankOf is the value rank a sweep compares for sorted position k of
+// feature j, given the rank of position k-1: equal values have equal
+// ranks, and missing values the largest.
+func (d *data) rankOf(j, k int, prev int32) int32 {
+	switch {
+	case k >= d.present[j]:
+		return missingRank
+	case k > 0 && d.rises[j][k>>6]&(1<<(k&63)) != 0:
+		return prev + 1
+	}
+	return prev
+}
+
+// missingRank is the rank of a missing value: after every value.
+const missingRank = math.MaxInt32
 
 // newData validates the training rows and lays them out. Classification has
 // k > 0 classes; regression k == 0.
@@ -46,8 +77,9 @@ func newData(t engine.Train, model string, k int) (*data, error) {
 	if t.Columns != nil && len(t.Columns) != p {
 		return nil, fmt.Errorf("%s: %d column descriptions for %d columns", model, len(t.Columns), p)
 	}
-	d := &data{n: n, p: p, k: k, classes: t.Classes,
-		cols: make([][]float64, p), levels: make([]int, p), sorted: make([][]int32, p),
+	raw := t.X.RawMatrix()
+	d := &data{n: n, p: p, k: k, classes: t.Classes, x: raw.Data, stride: raw.Stride,
+		levels: make([]int, p), sorted: make([][]int32, p), rises: make([][]uint64, p), present: make([]int, p),
 		names: make([]string, p), lnames: make([][]string, p), missing: make([]bool, p)}
 	for j := range p {
 		d.names[j] = fmt.Sprintf("x%d", j)
@@ -59,19 +91,14 @@ func newData(t engine.Train, model string, k int) (*data, error) {
 			d.lnames[j] = t.Columns[j].Levels
 		}
 	}
-	all := make([]float64, n*p)
-	for j := range p {
-		d.cols[j] = all[j*n : (j+1)*n : (j+1)*n]
-	}
 	for i := range n {
-		for j, v := range t.X.RawRowView(i)[:p] {
+		for j, v := range d.row(i) {
 			if math.IsInf(v, 0) {
 				return nil, fmt.Errorf("%s: row %d, feature %q is %v (infinite: replace it, or mark it missing)", model, i+1, d.names[j], v)
 			}
 			if L := d.levels[j]; L > 0 && v == v && (v < 0 || v >= float64(L) || v != math.Trunc(v)) {
 				return nil, fmt.Errorf("%s: row %d, feature %q: %v is not one of its %d level codes", model, i+1, d.names[j], v, L)
 			}
-			d.cols[j][i] = v
 			if v != v {
 				d.missing[j] = true
 			}
@@ -104,9 +131,8 @@ func newData(t engine.Train, model string, k int) (*data, error) {
 		if d.levels[j] > 0 {
 			continue
 		}
-		col := d.cols[j]
 		for i := range ps {
-			ps[i] = pair{col[i], int32(i)}
+			ps[i] = pair{d.at(int32(i), j), int32(i)}
 		}
 		slices.SortFunc(ps, func(a, b pair) int {
 			if c := cmp.Compare(a.v, b.v); c != 0 { // NaN first under cmp.Compare
@@ -121,10 +147,18 @@ func newData(t engine.Train, model string, k int) (*data, error) {
 			return cmp.Compare(a.i, b.i)
 		})
 		s := make([]int32, n)
-		for i, q := range ps {
-			s[i] = q.i
+		rises := make([]uint64, (n+63)/64)
+		present := n
+		for k, q := range ps {
+			s[k] = q.i
+			switch {
+			case q.v != q.v:
+				present = min(present, k)
+			case k > 0 && q.v > ps[k-1].v:
+				rises[k>>6] |= 1 << (k & 63)
+			}
 		}
-		d.sorted[j] = s
+		d.sorted[j], d.rises[j], d.present[j] = s, rises, present
 	}
 	return d, nil
 }

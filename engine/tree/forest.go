@@ -37,8 +37,10 @@ type Forest struct {
 	Jobs        int // trees built at once (0 or 1: one); the result does not depend on it
 
 	d        *data
-	trees    []*grown
-	m        int // features tried per split in the fit
+	trees    []*packed
+	imps     [][]float64 // each tree's normalised impurity decreases
+	nodes    int         // of all the trees
+	m        int         // features tried per split in the fit
 	features []string
 	fitted   bool
 }
@@ -108,7 +110,7 @@ func (f *Forest) name() string {
 
 // Fit grows the trees, reporting each with the out-of-bag error so far.
 func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	f.fitted, f.trees, f.d = false, nil, nil
+	f.fitted, f.trees, f.imps, f.nodes, f.d = false, nil, nil, 0, nil
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
@@ -142,11 +144,13 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	}
 	cfg.maxFeatures = min(m, d.p)
 	f.d, f.m, f.features = d, cfg.maxFeatures, d.names
+	defer d.release() // after the builders stop (deferred below)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type built struct {
-		t   *grown
+		t   *packed
+		imp []float64
 		oob []int32 // rows the tree did not draw
 	}
 	slots := make([]chan built, T)
@@ -186,7 +190,7 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 				if err != nil {
 					return // stopped: the tree is not whole
 				}
-				slots[i] <- built{tr, oob}
+				slots[i] <- built{pack(tr), importances(tr, d.p), oob}
 			}
 		}()
 	}
@@ -195,8 +199,7 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	kk := max(k, 1)
 	oobSum := make([]float64, d.n*kk)
 	oobN := make([]int32, d.n)
-	x := make([]float64, d.p)
-	f.trees = make([]*grown, 0, T)
+	f.trees = make([]*packed, 0, T)
 	for i := range T {
 		var b built
 		select {
@@ -204,29 +207,22 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		case <-ctx.Done():
 			return ctx.Err() // the trees so far stay: a forest stopped early
 		}
-		f.trees = append(f.trees, b.t)
+		f.trees, f.imps = append(f.trees, b.t), append(f.imps, b.imp)
+		f.nodes += len(b.t.nodes)
 		f.fitted = true
 		for _, r := range b.oob {
-			for j := range d.p {
-				x[j] = d.cols[j][r]
-			}
-			l := b.t.leaf(x)
-			if k > 0 {
-				addLeafShares(oobSum[int(r)*k:int(r+1)*k], b.t, l, 1)
-			} else {
-				oobSum[r] += b.t.nodes[l].value
-			}
+			addValues(oobSum[int(r)*kk:int(r+1)*kk], b.t.leaf(d.row(int(r))))
 			oobN[r]++
 		}
 		oobErr, rows := oobError(d, oobSum, oobN)
 		err := rec.Step(engine.Step{Step: i + 1, Total: T, TrainLoss: oobErr,
-			Extra: map[string]float64{"oob_rows": float64(rows)}})
+			Extra: map[string]float64{"oob_rows": float64(rows), "nodes": float64(f.nodes)}})
 		if err == nil {
 			err = ctx.Err() // cancelled during the step
 		}
 		if err != nil {
 			if ctx.Err() == nil {
-				f.fitted, f.trees = false, nil
+				f.fitted, f.trees, f.imps = false, nil, nil
 			}
 			return err
 		}
@@ -285,20 +281,22 @@ func (f *Forest) scores(X mat.Matrix) (*mat.Dense, error) {
 // addTrees adds the class shares (or values) that trees give each row of X
 // to the rows of S, tree after tree: the running sums the forest's scores
 // and its stage scorer share, so that both add in the same order.
-func (f *Forest) addTrees(S *mat.Dense, X mat.Matrix, trees []*grown) {
+func (f *Forest) addTrees(S *mat.Dense, X mat.Matrix, trees []*packed) {
 	n, _ := X.Dims()
 	x := make([]float64, f.d.p)
 	for i := range n {
 		mat.Row(x, i, X)
 		row := S.RawRowView(i)
 		for _, t := range trees {
-			l := t.leaf(x)
-			if f.d.k > 0 {
-				addLeafShares(row, t, l, 1)
-			} else {
-				row[0] += t.nodes[l].value
-			}
+			addValues(row, t.leaf(x))
 		}
+	}
+}
+
+// addValues adds a leaf's class shares (or value) to a row of sums.
+func addValues(row, leaf []float64) {
+	for c, v := range leaf {
+		row[c] += v
 	}
 }
 
@@ -404,8 +402,8 @@ func (f *Forest) FeatureImportances() *engine.Importances {
 		return nil
 	}
 	v := make([]float64, f.d.p)
-	for _, t := range f.trees {
-		for j, x := range importances(t, f.d.p) {
+	for _, imp := range f.imps {
+		for j, x := range imp {
 			v[j] += x / float64(len(f.trees))
 		}
 	}

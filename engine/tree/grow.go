@@ -66,14 +66,17 @@ type grower struct {
 	cfg config
 	rng *rand.Rand
 
-	w     []float64   // weight of each row; 0 keeps a row out (bootstrap, pruning set)
-	rows  []int32     // the rows of every node, node by node (segments)
-	ord   [][]int32   // numeric features: the rows of every node in sorted order, same segments
-	vals  [][]float64 // the values in ord's order, so that sweeps read them in sequence
-	goes  []bool      // scratch, by row: goes left
-	buf   []int32     // scratch for partitions
-	vbuf  []float64
+	w     []float64 // weight of each row; 0 keeps a row out (bootstrap, pruning set)
+	rows  []int32   // the rows of every node, node by node (segments)
+	ord   [][]int32 // numeric features: the rows of every node in sorted order, same segments
+	rank  [][]int32 // the ranks of their values in ord's order (data.rankOf), read in sequence by sweeps
+	goes  []bool    // scratch, by row: goes left
+	buf   []int32   // scratch for partitions
+	rbuf  []int32
 	feats []int // features in the order they are tried
+	// owns says the data are this grower's alone (a single tree): it
+	// filters the presorted rows in place instead of copying them.
+	owns bool
 
 	// scratch for split searches
 	left, right, miss, tot []float64
@@ -113,7 +116,7 @@ type segment struct {
 func newGrower(d *data, cfg config, seed uint64) *grower {
 	g := &grower{d: d, cfg: cfg, rng: rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d)),
 		goes: make([]bool, d.n), buf: make([]int32, d.n), feats: make([]int, d.p),
-		ord: make([][]int32, d.p), vals: make([][]float64, d.p)}
+		ord: make([][]int32, d.p), rank: make([][]int32, d.p)}
 	k := max(d.k, 1)
 	g.left, g.right, g.miss, g.tot = make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	for j := range g.feats {
@@ -152,15 +155,25 @@ func (g *grower) grow(w []float64, onLevel func(depth int, t *grown) error) (*gr
 		if s == nil {
 			continue
 		}
-		o, v := g.ord[j][:0], g.vals[j][:0]
-		col := d.cols[j]
-		for _, i := range s {
+		o, r := g.ord[j], g.rank[j]
+		if g.owns {
+			o = s // filtered in place: each row is written no later than it is read
+		} else if cap(o) < m {
+			o = make([]int32, 0, m)
+		}
+		if cap(r) < m {
+			r = make([]int32, 0, m)
+		}
+		o, r = o[:0], r[:0]
+		rank := int32(0)
+		for k, i := range s {
+			rank = d.rankOf(j, k, rank)
 			if w[i] > 0 {
 				o = append(o, i)
-				v = append(v, col[i])
+				r = append(r, rank)
 			}
 		}
-		g.ord[j], g.vals[j] = o, v
+		g.ord[j], g.rank[j] = o, r
 	}
 	// The features' order starts afresh: each tree's draws depend on its
 	// own seed only, not on the trees this grower built before.
@@ -383,10 +396,9 @@ func (g *grower) split(w []float64, i int) {
 		return
 	}
 	// Mark the rows that go left, then partition every order the same way.
-	col := d.cols[best.feature]
 	nl := int32(0)
 	for _, r := range g.rows[sg.s:sg.e] {
-		v := col[r]
+		v := d.at(r, best.feature)
 		var left bool
 		switch {
 		case v != v:
@@ -405,7 +417,7 @@ func (g *grower) split(w []float64, i int) {
 	g.partition(g.rows[sg.s:sg.e])
 	for j, o := range g.ord {
 		if o != nil {
-			g.partitionSorted(o[sg.s:sg.e], g.vals[j][sg.s:sg.e])
+			g.partitionSorted(o[sg.s:sg.e], g.rank[j][sg.s:sg.e])
 		}
 	}
 	nd.feature, nd.threshold, nd.set, nd.missLeft = int32(best.feature), best.threshold, best.set, best.missLeft
@@ -430,11 +442,11 @@ func (g *grower) partition(o []int32) {
 	copy(o[k:], b)
 }
 
-// partitionSorted partitions a feature's sorted rows and their values
+// partitionSorted partitions a feature's sorted rows and their ranks
 // alike, keeping each side's order.
-func (g *grower) partitionSorted(o []int32, v []float64) {
+func (g *grower) partitionSorted(o []int32, v []int32) {
 	k, b := 0, g.buf[:0]
-	vb := g.vbuf[:0]
+	vb := g.rbuf[:0]
 	for i, r := range o {
 		if g.goes[r] {
 			o[k], v[k] = r, v[i]
@@ -446,7 +458,7 @@ func (g *grower) partitionSorted(o []int32, v []float64) {
 	}
 	copy(o[k:], b)
 	copy(v[k:], vb)
-	g.vbuf = vb
+	g.rbuf = vb
 }
 
 // bestNumeric sweeps feature f's sorted rows of the node, moving one row at
@@ -456,18 +468,18 @@ func (g *grower) partitionSorted(o []int32, v []float64) {
 func (g *grower) bestNumeric(w []float64, f int, sg segment, W float64, best *split) bool {
 	d, cfg := g.d, g.cfg
 	o := g.ord[f][sg.s:sg.e]
-	col := g.vals[f][sg.s:sg.e] // col[j] is row o[j]'s value
+	rk := g.rank[f][sg.s:sg.e] // rk[j] is the rank of row o[j]'s value
 	m := len(o)
-	for m > 0 && col[m-1] != col[m-1] {
+	for m > 0 && rk[m-1] == missingRank {
 		m--
 	}
-	if m < 2 || col[0] == col[m-1] {
+	if m < 2 || rk[0] == rk[m-1] {
 		return false
 	}
 	nMiss := len(o) - m
 	minLeaf := cfg.minLeaf
 	if d.k == 0 {
-		return g.sweepRegression(w, f, o, col, m, nMiss, W, best)
+		return g.sweepRegression(w, f, o, rk, m, nMiss, W, best)
 	}
 	k := d.k
 	left, right, miss := g.left, g.right, g.miss
@@ -491,7 +503,7 @@ func (g *grower) bestNumeric(w []float64, f int, sg segment, W float64, best *sp
 	}
 	crit := cfg.criterion
 	if crit == Gini && nMiss == 0 {
-		return g.sweepGini(w, f, o[:m], col[:m], W, sqR, best)
+		return g.sweepGini(w, f, o[:m], rk[:m], W, sqR, best)
 	}
 	found := false
 	for j := 0; j < m-1; j++ {
@@ -522,7 +534,7 @@ func (g *grower) bestNumeric(w []float64, f int, sg segment, W float64, best *sp
 		}
 		WL += wr
 		WR -= wr
-		if col[j+1] <= col[j] {
+		if rk[j+1] == rk[j] {
 			continue // equal values cannot be separated
 		}
 		nL, nR := j+1, m-j-1
@@ -555,11 +567,7 @@ func (g *grower) bestNumeric(w []float64, f int, sg segment, W float64, best *sp
 		}
 		found = true
 		if cost < best.cost {
-			th := (col[j] + col[j+1]) / 2
-			if th >= col[j+1] || math.IsInf(th, 0) { // rounding between neighbours
-				th = col[j]
-			}
-			*best = split{feature: f, threshold: th, missLeft: missLeft, cost: cost}
+			*best = split{feature: f, threshold: g.threshold(f, r, o[j+1]), missLeft: missLeft, cost: cost}
 		}
 	}
 	return found
@@ -568,7 +576,7 @@ func (g *grower) bestNumeric(w []float64, f int, sg segment, W float64, best *sp
 // sweepGini is bestNumeric's sweep for the Gini criterion without missing
 // values, the common case, in one tight loop: the children's cost
 // W_L − Σw_Lc²/W_L + W_R − Σw_Rc²/W_R from running sums of squares.
-func (g *grower) sweepGini(w []float64, f int, o []int32, col []float64, W, sqR float64, best *split) bool {
+func (g *grower) sweepGini(w []float64, f int, o []int32, rk []int32, W, sqR float64, best *split) bool {
 	y := g.d.y
 	left, right := g.left, g.right
 	minLeaf := g.cfg.minLeaf
@@ -576,7 +584,7 @@ func (g *grower) sweepGini(w []float64, f int, o []int32, col []float64, W, sqR 
 	var WL, sqL float64
 	WR := W
 	found := false
-	v := col[0]
+	v := rk[0]
 	for j := 0; j < m-1; j++ {
 		r := o[j]
 		c, wr := y[r], w[r]
@@ -586,11 +594,10 @@ func (g *grower) sweepGini(w []float64, f int, o []int32, col []float64, W, sqR 
 		left[c], right[c] = lc+wr, rc-wr
 		WL += wr
 		WR -= wr
-		next := col[j+1]
-		if next <= v {
+		next := rk[j+1]
+		if next == v {
 			continue // equal values cannot be separated
 		}
-		prev := v
 		v = next
 		if j+1 < minLeaf || m-j-1 < minLeaf {
 			continue
@@ -598,14 +605,21 @@ func (g *grower) sweepGini(w []float64, f int, o []int32, col []float64, W, sqR 
 		cost := WL - sqL/WL + WR - sqR/WR
 		found = true
 		if cost < best.cost {
-			th := (prev + next) / 2
-			if th >= next || math.IsInf(th, 0) {
-				th = prev
-			}
-			*best = split{feature: f, threshold: th, missLeft: WL > WR, cost: cost}
+			*best = split{feature: f, threshold: g.threshold(f, r, o[j+1]), missLeft: WL > WR, cost: cost}
 		}
 	}
 	return found
+}
+
+// threshold is the test value between sorted rows a and b of feature f
+// (a's value below b's): their midpoint, or a's value when rounding puts
+// the midpoint at b's.
+func (g *grower) threshold(f int, a, b int32) float64 {
+	lo, hi := g.d.at(a, f), g.d.at(b, f)
+	if th := (lo + hi) / 2; th < hi && !math.IsInf(th, 0) {
+		return th
+	}
+	return lo
 }
 
 // costWithMissing is the children's cost with the missing rows sent to the
@@ -627,7 +641,7 @@ func (g *grower) costWithMissing(left, right, miss []float64, WL, WR, wMiss floa
 
 // sweepRegression is bestNumeric for a regression tree: the children's
 // summed squared deviations from running sums.
-func (g *grower) sweepRegression(w []float64, f int, o []int32, col []float64, m, nMiss int, W float64, best *split) bool {
+func (g *grower) sweepRegression(w []float64, f int, o []int32, rk []int32, m, nMiss int, W float64, best *split) bool {
 	d, cfg := g.d, g.cfg
 	var sum, sq, mSum, mSq, wMiss float64
 	for _, r := range o[:m] {
@@ -654,7 +668,7 @@ func (g *grower) sweepRegression(w []float64, f int, o []int32, col []float64, m
 		lS += w[r] * y
 		lQ += w[r] * y * y
 		WL += w[r]
-		if col[j+1] <= col[j] {
+		if rk[j+1] == rk[j] {
 			continue
 		}
 		WR := W - wMiss - WL
@@ -677,11 +691,7 @@ func (g *grower) sweepRegression(w []float64, f int, o []int32, col []float64, m
 		cost := max(aQ-aS*aS/aW, 0) + max(bQ-bS*bS/bW, 0)
 		found = true
 		if cost < best.cost {
-			th := (col[j] + col[j+1]) / 2
-			if th >= col[j+1] || math.IsInf(th, 0) {
-				th = col[j]
-			}
-			*best = split{feature: f, threshold: th, missLeft: missLeft, cost: cost}
+			*best = split{feature: f, threshold: g.threshold(f, r, o[j+1]), missLeft: missLeft, cost: cost}
 		}
 	}
 	return found
@@ -697,7 +707,6 @@ func (g *grower) bestNominal(w []float64, f int, sg segment, W float64, best *sp
 	d, cfg := g.d, g.cfg
 	L := d.levels[f]
 	k := max(d.k, 1)
-	col := d.cols[f]
 	if cap(g.lv) < L*k {
 		g.lv = make([]float64, L*k)
 		g.lw, g.lsum, g.lsq = make([]float64, L), make([]float64, L), make([]float64, L)
@@ -714,7 +723,7 @@ func (g *grower) bestNominal(w []float64, f int, sg segment, W float64, best *sp
 	var wMiss, mSum, mSq float64
 	nMiss := 0
 	for _, r := range g.rows[sg.s:sg.e] {
-		v := col[r]
+		v := d.at(r, f)
 		if v != v {
 			nMiss++
 			wMiss += w[r]

@@ -39,11 +39,8 @@ func parents(t *grown) []int32 {
 func (m *DecisionTree) pruneReducedError(ctx context.Context, held []int, w []float64, step *int, rec engine.Recorder) error {
 	t, d := m.t, m.d
 	asLeaf := make([]float64, len(t.nodes)) // held-out errors of each node as a leaf
-	x := make([]float64, d.p)
 	for _, i := range held {
-		for j := range d.p {
-			x[j] = d.cols[j][i]
-		}
+		x := d.row(i)
 		n := int32(0)
 		for {
 			nd := &t.nodes[n]

@@ -3,11 +3,14 @@ package tree
 import (
 	"context"
 	"errors"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
 
@@ -161,7 +164,11 @@ func TestTreeStoppedKeepsWholeLevels(t *testing.T) {
 	}
 	// Truncating a half-split level restores the tree of whole levels.
 	cfg, _ := (&DecisionTree{}).config(2)
-	g := newGrower(m.d, cfg, tr.Seed)
+	d, err := newData(tr, "test", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGrower(d, cfg, tr.Seed)
 	whole, _ := g.grow(nil, nil)
 	n3 := len(full.t.nodes)
 	cut := (&grown{nodes: slices.Clone(whole.nodes), dist: slices.Clone(whole.dist), k: whole.k}).truncate(n3)
@@ -171,6 +178,63 @@ func TestTreeStoppedKeepsWholeLevels(t *testing.T) {
 	for i, nd := range cut.nodes {
 		if f := full.t.nodes[i]; (nd.feature < 0) != (f.feature < 0) {
 			t.Fatalf("node %d: leaf %v, want %v", i, nd.feature < 0, f.feature < 0)
+		}
+	}
+}
+
+// mixed is rows with a numeric feature that is sometimes missing and a
+// nominal one of five levels; the class follows both.
+func mixed(n int, seed uint64) engine.Train {
+	r := rand.New(rand.NewPCG(seed, 9))
+	X := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	for i := range n {
+		a, lv := r.NormFloat64(), float64(r.IntN(5))
+		if a > 0 != (lv >= 2) != (r.Float64() < 0.1) {
+			y[i] = 1
+		}
+		if r.Float64() < 0.15 {
+			a = math.NaN()
+		}
+		X.Set(i, 0, a)
+		X.Set(i, 1, lv)
+	}
+	return engine.Train{X: X, Y: y, Classes: []string{"no", "yes"}, Seed: seed, Features: []string{"a", "c"},
+		Columns: []datasets.Column{{Name: "a", Missing: 1}, {Name: "c", Kind: datasets.Nominal, Levels: []string{"v", "w", "x", "y", "z"}}}}
+}
+
+// A packed tree (what a forest keeps) reaches the leaf the grown tree
+// reaches and gives its class shares, or its value, bit for bit.
+func TestPackedTreesPredictAsGrown(t *testing.T) {
+	for _, tr := range []engine.Train{builtin(t, "wine"), builtin(t, "diabetes"), mixed(500, 1)} {
+		k := classesOf(tr)
+		d, err := newData(tr, "test", k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, _ := growthConfig(Gini, 0, 2, 1, 1, 0, k)
+		if k == 0 {
+			cfg.criterion = MSE
+		}
+		g := newGrower(d, cfg, 1)
+		grownTree, _ := g.grow(nil, nil)
+		p := pack(grownTree)
+		for i := range tr.Rows() {
+			x := tr.X.RawRowView(i)
+			want := make([]float64, max(k, 1))
+			if l := grownTree.leaf(x); k > 0 {
+				addLeafShares(want, grownTree, l, 1)
+			} else {
+				want[0] = grownTree.nodes[l].value
+			}
+			got := make([]float64, max(k, 1))
+			addValues(got, p.leaf(x))
+			if !slices.Equal(got, want) {
+				t.Fatalf("row %d: packed %v, grown %v", i, got, want)
+			}
+		}
+		if per := float64(p.bytes()) / float64(len(p.nodes)); per > 40 {
+			t.Errorf("packed tree: %.0f bytes a node", per)
 		}
 	}
 }

@@ -224,8 +224,9 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 			w[i] = 0
 		}
 	}
+	defer d.release()
 	g := newGrower(d, cfg, t.Seed)
-	g.stop = ctx.Done()
+	g.stop, g.owns = ctx.Done(), true
 	step := 0
 	onLevel := func(depth int, gt *grown) error {
 		m.t, m.fitted = gt, true

@@ -346,3 +346,26 @@ func TestSearchSameOnAnyCores(t *testing.T) {
 		}
 	}
 }
+
+// auto keeps the k-d tree where it wins (BenchmarkPredict): up to 6
+// features for L2, whose exhaustive search runs on matrix products, and up
+// to 20 for L1 and L∞, whose exhaustive search is exact row by row.
+func TestAutoChoosesSearchByDimension(t *testing.T) {
+	for _, c := range []struct {
+		data, metric, want string
+	}{
+		{"iris", "l2", "k-d tree"},              // 4 features
+		{"wine", "l2", "exhaustive"},            // 13
+		{"wine", "l1", "k-d tree"},              // 13
+		{"breast_cancer", "linf", "exhaustive"}, // 30
+	} {
+		d := dataset(t, c.data)
+		m := &KNN{Metric: c.metric}
+		if err := m.Fit(context.Background(), engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Choice().Search; got != c.want {
+			t.Errorf("%s, %s: auto chose %s, want %s", c.data, c.metric, got, c.want)
+		}
+	}
+}

@@ -133,3 +133,59 @@ func SqDist(a, b []float64) float64 {
 	}
 	return s
 }
+
+// DotsBelow is the candidate scan of exhaustive nearest-neighbour search:
+// with q holding sixteen queries times −2 (d x 16, row-major) and nb the
+// rows' squared norms, nb[i] + Σ_j x[i·ldx+j]·q[j·16+v] is row i's squared
+// distance to query v less the query's own squared norm. For every row
+// i < rows of x (float32, row-major, stride ldx) where that sum is at most
+// thr[v] for some v, DotsBelow writes uint32(i)<<16 | mask (bit v for each
+// such v) to hits and returns how many it wrote. A NaN in nb or thr never
+// compares, so NaN rows and unused queries give no hits. The sums are
+// float32 with the rounding of any order of summation (the caller allows
+// for it); rows must be below 1<<16, and hits have room for rows entries.
+func DotsBelow(hits []uint32, x []float32, ldx, rows, d int, q, nb []float32, thr *[16]float32) int {
+	if rows <= 0 {
+		return 0
+	}
+	if rows >= 1<<16 {
+		panic("kernel: DotsBelow takes fewer than 65536 rows")
+	}
+	_ = hits[rows-1]
+	_ = nb[rows-1]
+	if d > 0 {
+		_ = q[d*16-1]
+		_ = x[(rows-1)*ldx+d-1]
+	}
+	done, count := 0, 0
+	if useAVX && rows >= 4 && d > 0 {
+		done = rows &^ 3
+		count = dotsBelow(&hits[0], &x[0], ldx, &q[0], d, &nb[0], &thr[0], done/4)
+	}
+	for i := done; i < rows; i++ {
+		if mask := rowBelow(x[i*ldx:i*ldx+d], q, nb[i], thr); mask != 0 {
+			hits[count] = uint32(i)<<16 | mask
+			count++
+		}
+	}
+	return count
+}
+
+// rowBelow is the mask of the queries v whose sum nb + Σ_j row[j]·q[j·16+v]
+// is at most thr[v]: DotsBelow's portable loop for one row.
+func rowBelow(row, q []float32, nb float32, thr *[16]float32) uint32 {
+	var s [16]float32
+	for j, xv := range row {
+		qj := q[j*16 : j*16+16]
+		for v := range s {
+			s[v] += xv * qj[v]
+		}
+	}
+	mask := uint32(0)
+	for v := range s {
+		if nb+s[v] <= thr[v] {
+			mask |= 1 << v
+		}
+	}
+	return mask
+}

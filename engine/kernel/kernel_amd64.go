@@ -16,3 +16,8 @@ func gramTile(c *float64, ldc int, ai, aj *float64, lda, rows int)
 //
 //go:noescape
 func rowDots(out *float64, ldo int, x *float64, ldx int, cen *float64, d, panels int)
+
+// dotsBelow is DotsBelow's kernel over panels of four rows.
+//
+//go:noescape
+func dotsBelow(hits *uint32, x *float32, ldx int, q *float32, d int, nb, thr *float32, panels int) int

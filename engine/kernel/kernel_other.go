@@ -11,3 +11,7 @@ func gramTile(c *float64, ldc int, ai, aj *float64, lda, rows int) {
 func rowDots(out *float64, ldo int, x *float64, ldx int, cen *float64, d, panels int) {
 	panic("kernel: no AVX tile on this platform")
 }
+
+func dotsBelow(hits *uint32, x *float32, ldx int, q *float32, d int, nb, thr *float32, panels int) int {
+	panic("kernel: no AVX tile on this platform")
+}

@@ -140,3 +140,74 @@ func TestRowDots(t *testing.T) {
 		}
 	}
 }
+
+// DotsBelow reports exactly the rows and queries whose sum is below the
+// threshold (within float32 rounding of it), with NaN norms and thresholds
+// never reported, on every row count (the tail of fewer than four rows
+// takes the portable loop), on the assembly path and the portable one.
+func TestDotsBelow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, d := range []int{1, 2, 7, 20, 33} {
+		for _, rows := range []int{1, 3, 4, 5, 8, 13, 64, 301} {
+			ldx := d + 2
+			x := make([]float32, (rows-1)*ldx+d)
+			for i := range x {
+				x[i] = float32(r.NormFloat64())
+			}
+			q := make([]float32, d*16)
+			for i := range q {
+				q[i] = float32(r.NormFloat64())
+			}
+			nb := make([]float32, rows)
+			for i := range nb {
+				nb[i] = float32(r.Float64() * 3)
+			}
+			nb[rows/2] = float32(math.NaN())
+			sum := func(i, v int) float64 {
+				s := float64(nb[i])
+				for j := range d {
+					s += float64(x[i*ldx+j]) * float64(q[j*16+v])
+				}
+				return s
+			}
+			var thr [16]float32
+			for v := range thr {
+				thr[v] = float32(sum(r.IntN(rows), v)) + 0.5 // about half the rows below
+			}
+			thr[15] = float32(math.NaN())
+			for _, fast := range []bool{false, true} {
+				if fast && !useAVX {
+					continue
+				}
+				hits := make([]uint32, rows)
+				var n int
+				if fast {
+					n = DotsBelow(hits, x, ldx, rows, d, q, nb, &thr)
+				} else {
+					for i := range rows {
+						if m := rowBelow(x[i*ldx:i*ldx+d], q, nb[i], &thr); m != 0 {
+							hits[n] = uint32(i)<<16 | m
+							n++
+						}
+					}
+				}
+				got := map[int]uint32{}
+				for _, h := range hits[:n] {
+					got[int(h>>16)] = h & 0xffff
+				}
+				if len(got) != n {
+					t.Fatalf("d %d rows %d fast %v: a row reported twice", d, rows, fast)
+				}
+				for i := range rows {
+					for v := range 16 {
+						s := sum(i, v)
+						want := s <= float64(thr[v])
+						if got[i]>>v&1 == 1 != want && math.Abs(s-float64(thr[v])) > 1e-4*(1+math.Abs(s)) {
+							t.Fatalf("d %d rows %d fast %v: row %d query %d sum %v thr %v: reported %v", d, rows, fast, i, v, s, thr[v], !want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

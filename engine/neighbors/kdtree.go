@@ -18,26 +18,45 @@ type metric struct {
 	p    float64 // Lp's p; 1, 2, +Inf for the named ones
 }
 
-// reduced is the reduced distance between a and b.
+// reduced is the reduced distance between a and b (L2 directly: the k-d
+// tree's leaves are its hot loop).
 func (m metric) reduced(a, b []float64) float64 {
+	if m.p == 2 {
+		return kernel.SqDist(a, b)
+	}
+	r, _ := m.within(a, b, math.Inf(1))
+	return r
+}
+
+// within is the reduced distance between a and b if it is at most bound;
+// otherwise it may stop early and say false. Sums only grow, so a partial
+// sum beyond bound proves the whole is beyond it; a whole is the same sum,
+// in the same order, whatever the bound.
+func (m metric) within(a, b []float64, bound float64) (float64, bool) {
 	s := 0.0
 	switch m.p {
 	case 2:
-		return kernel.SqDist(a, b)
+		s = kernel.SqDist(a, b)
 	case 1:
 		for j, v := range a {
-			s += math.Abs(v - b[j])
+			if s += math.Abs(v - b[j]); s > bound {
+				return s, false
+			}
 		}
 	case math.Inf(1):
 		for j, v := range a {
-			s = max(s, math.Abs(v-b[j]))
+			if s = max(s, math.Abs(v-b[j])); s > bound {
+				return s, false
+			}
 		}
 	default:
 		for j, v := range a {
-			s += math.Pow(math.Abs(v-b[j]), m.p)
+			if s += math.Pow(math.Abs(v-b[j]), m.p); s > bound {
+				return s, false
+			}
 		}
 	}
-	return s
+	return s, s <= bound
 }
 
 // gap adds the reduced contribution of a gap d >= 0 on one axis to a

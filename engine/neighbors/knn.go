@@ -16,15 +16,27 @@ import (
 
 // Search algorithms.
 const (
-	Auto   = "auto"  // a k-d tree up to maxKDDims features, else exhaustive
+	Auto   = "auto"  // a k-d tree up to treeDims features, else exhaustive
 	Brute  = "brute" // look at every training row
 	KDTree = "kdtree"
 )
 
-// maxKDDims is where auto stops choosing the k-d tree: in more dimensions a
-// tree prunes little (the notes: k-d trees up to about 30; exhaustive
-// search beyond).
-const maxKDDims = 20
+// treeDims is where auto stops choosing the k-d tree: in more dimensions
+// a tree prunes too little to beat looking at every row. Measured with
+// BenchmarkPredict (Gaussian rows, where a tree prunes least) and on the
+// bench's data sets: exhaustive Euclidean search, by matrix products,
+// overtakes the tree from 4 features on 10,000 rows and from 6-7 on
+// 100,000, Gaussian or clustered; exact exhaustive search (L1, L∞) only
+// past 20 features, and Lp's, where every term is a power, past 12.
+func treeDims(m metric) int {
+	switch m.p {
+	case 2:
+		return 6
+	case 1, math.Inf(1):
+		return 20
+	}
+	return 12
+}
 
 // looSample bounds the training rows whose leave-one-out error a plain fit
 // reports as its training loss (the k sweep uses every row).
@@ -37,9 +49,12 @@ const looSample = 100
 // features many rows tie, and picking k of them by row order would make
 // the prediction depend on the file's order). Ties between classes go to
 // the tied class with the nearest member (a vote of 1-1 at k=2 follows the
-// nearest row). With KMax > 0 the fit tries every k from 1 to KMax in
-// one pass (the notes' PRED1TOKMAXNN), reporting one step per k, and keeps
-// the k of least leave-one-out error on its training rows.
+// nearest row). Exhaustive search reads the training rows in blocks, the
+// Euclidean distance by matrix products that only pick candidates (see
+// blocked.go); it finds exactly the neighbours the row-by-row loop finds.
+// With KMax > 0 the fit tries every k from 1 to KMax in one pass (the
+// notes' PRED1TOKMAXNN), reporting one step per k, and keeps the k of
+// least leave-one-out error on its training rows.
 type KNN struct {
 	K         int     // 0 means 5
 	Metric    string  // l1, l2 (default), linf, lp
@@ -55,6 +70,7 @@ type KNN struct {
 	k       int // classes; 0 for regression
 	classes []string
 	tree    *kdTree
+	l2      *l2Scan // exhaustive Euclidean search by matrix products
 	m       metric
 	kUse    int // the k predictions use
 	loo     []float64
@@ -93,7 +109,7 @@ func init() {
 			{Name: "p", Kind: engine.Float, Default: 3.0, Min: 1, Max: 100,
 				When: &engine.Applies{Param: "metric", In: []string{"lp"}}, Help: "the p of the Lp distance"},
 			{Name: "algorithm", Kind: engine.Choice, Default: Auto, Choices: []string{Auto, KDTree, Brute},
-				Help: "search: a k-d tree (split on the widest feature at the median), every row, or auto (the tree up to 20 features)"},
+				Help: "search: a k-d tree (split on the widest feature at the median), every row, or auto (the tree up to 6 features for l2, 12 for lp, 20 for l1 and linf; every row beyond, by matrix products for l2)"},
 			{Name: "leaf_size", Kind: engine.Int, Default: 30, Min: 1, Max: 1e6,
 				When: &engine.Applies{Param: "algorithm", In: []string{Auto, KDTree}}, Help: "most rows in a k-d tree leaf"},
 			{Name: "eps", Kind: engine.Float, Default: 0.0, Min: 0, Max: 10,
@@ -135,7 +151,7 @@ func parseMetric(name string, p float64) (metric, error) {
 
 // Fit stores the training rows and builds the search structure.
 func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	m.fitted, m.tree, m.x, m.loo, m.sweep, m.cacheX, m.cache = false, nil, nil, nil, false, nil, nil
+	m.fitted, m.tree, m.l2, m.x, m.loo, m.sweep, m.cacheX, m.cache = false, nil, nil, nil, nil, false, nil, nil
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
@@ -190,9 +206,11 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if t.Classes != nil {
 		m.k, m.classes = len(t.Classes), t.Classes
 	}
-	if algo == KDTree || (algo == Auto && p <= maxKDDims) {
+	if algo == KDTree || (algo == Auto && p <= treeDims(met)) {
 		m.tree = buildKD(x, n, p, cmpOr(m.LeafSize, 30))
 		m.x = nil // the tree keeps its own copy, in its order
+	} else if met.p == 2 {
+		m.l2 = newL2Scan(x, n, p)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -269,15 +287,16 @@ func sampleRows(n, most int, seed uint64) []int {
 // of them when k reaches n).
 func (m *KNN) looErrors(rows []int, kmax int) []float64 {
 	errs := make([]float64, kmax)
-	var b best
-	var nb []neighbor
-	q := make([]float64, m.p)
+	Q := make([]float64, len(rows)*m.p)
+	skip := make([]int32, len(rows))
+	for r, i := range rows {
+		m.row(i, Q[r*m.p:(r+1)*m.p])
+		skip[r] = int32(i)
+	}
+	nbs := m.searchAll(Q, m.p, len(rows), skip, kmax)
 	votes := make([]float64, max(m.k, 1))
-	for _, i := range rows {
-		m.row(i, q)
-		b.reset(kmax)
-		m.search(q, &b, int32(i))
-		nb = b.sorted(nb)
+	for r, i := range rows {
+		nb := nbs[r]
 		if len(nb) == 0 {
 			continue // a single training row has no other to predict it
 		}
@@ -308,15 +327,6 @@ func (m *KNN) row(i int, q []float64) {
 	}
 	k := m.tree.slot[i] // the tree holds the rows in its order
 	copy(q, m.tree.pts[int(k)*m.p:int(k+1)*m.p])
-}
-
-// search finds the nearest rows to q into b.
-func (m *KNN) search(q []float64, b *best, skip int32) {
-	if m.tree != nil {
-		m.tree.search(q, b, m.m, m.Eps, skip)
-		return
-	}
-	bruteSearch(m.x, m.n, m.p, q, b, m.m, skip)
 }
 
 // withTies is the k nearest of neighbours sorted nearest first, with those
@@ -375,20 +385,16 @@ func (m *KNN) neighbours(X mat.Matrix) ([][]neighbor, error) {
 	if m.sweep {
 		k = len(m.loo)
 	}
-	out := make([][]neighbor, n)
-	q := make([]float64, m.p)
-	var b best
+	D := datasets.DenseOf(X)
 	for i := range n {
-		mat.Row(q, i, X)
-		for j, v := range q {
+		for j, v := range D.RawRowView(i) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("k nearest neighbours: row %d, feature %d is %v", i+1, j+1, v)
 			}
 		}
-		b.reset(k)
-		m.search(q, &b, -1)
-		out[i] = b.sorted(nil)
 	}
+	raw := D.RawMatrix()
+	out := m.searchAll(raw.Data, raw.Stride, n, nil, k)
 	if m.sweep {
 		m.cacheX, m.cache = X, out
 	}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -231,6 +233,139 @@ func TestCVAccuracyLikeScikitLearn(t *testing.T) {
 		allow := max(3*r[1]/math.Sqrt(10), 0.02)
 		if math.Abs(got-r[0]) > allow {
 			t.Errorf("knn on %s: 10-fold accuracy %.4f, scikit-learn %.4f ± %.4f", data, got, r[0], allow)
+		}
+	}
+}
+
+// Exhaustive search in blocks (float32 matrix-product candidates for L2,
+// exact tiles otherwise) finds exactly the neighbours, ties included and in
+// the same order, that the row-by-row loop finds: on integer data full of
+// equal distances and duplicate rows, on data far from the origin (large
+// norms, small differences), at tiny and huge scales, with an outlier, with
+// queries far outside the data, near float64's limits, and leaving a row out as leave-one-out does.
+func TestBlockedSearchEqualsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	shapes := []string{"integers", "duplicates", "offset", "tiny", "huge", "outlier", "limits", "gaussian"}
+	for trial := range 160 {
+		shape := shapes[trial%len(shapes)]
+		n, p := 1+r.IntN(700), 1+r.IntN(40)
+		if trial%40 == 0 {
+			n = 5000 + r.IntN(3000) // past the largest chunk
+		}
+		X := blockTestRows(r, shape, n, p)
+		m := &KNN{K: 1 + r.IntN(min(n, 12)), Metric: metrics[trial%len(metrics)].name, P: 3, Algorithm: Brute}
+		if err := m.Fit(context.Background(), engine.Train{X: mat.NewDense(n, p, X), Y: make([]float64, n)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		nq := 1 + r.IntN(40)
+		Q := make([]float64, nq*p)
+		skip := make([]int32, nq)
+		for i := range nq {
+			src := r.IntN(n)
+			copy(Q[i*p:], X[src*p:(src+1)*p])
+			skip[i] = -1
+			switch r.IntN(4) {
+			case 0: // a training row, left out
+				skip[i] = int32(src)
+			case 1: // between rows: half steps give more equal distances
+				for j := range p {
+					Q[i*p+j] = Q[i*p+j]/2 + X[r.IntN(n)*p+j]/2
+				}
+			case 2: // far out
+				Q[i*p+r.IntN(p)] = math.Ldexp(1, 40+r.IntN(400))
+			}
+		}
+		k := min(m.K, n-1)
+		if k == 0 {
+			continue
+		}
+		got := m.searchAll(Q, p, nq, skip, k)
+		var b best
+		for i := range nq {
+			b.reset(k)
+			bruteSearch(X, n, p, Q[i*p:(i+1)*p], &b, m.m, skip[i])
+			want := b.sorted(nil)
+			if !slices.Equal(got[i], want) {
+				t.Fatalf("trial %d (%s n=%d p=%d k=%d %s) query %d:\nblocked %v\nexact   %v", trial, shape, n, p, k, m.m.name, i, got[i], want)
+			}
+		}
+	}
+}
+
+// blockTestRows draws n rows of p features of the given shape.
+func blockTestRows(r *rand.Rand, shape string, n, p int) []float64 {
+	X := make([]float64, n*p)
+	for i := range X {
+		switch shape {
+		case "integers", "duplicates":
+			X[i] = float64(r.IntN(3))
+		case "offset":
+			X[i] = 1e8 + float64(r.IntN(4))*0.25
+		case "tiny":
+			X[i] = float64(r.IntN(5)) * 1e-30
+		case "huge":
+			X[i] = float64(r.IntN(5)) * 1e30
+		case "limits": // the mean overflows
+			X[i] = float64(r.IntN(3)-1) * 1.7e308
+		default:
+			X[i] = r.NormFloat64()
+		}
+	}
+	switch shape {
+	case "duplicates": // every row copies one of a few
+		for i := p; i < len(X); i += p {
+			src := r.IntN(min(i/p, 5))
+			copy(X[i:i+p], X[src*p:(src+1)*p])
+		}
+	case "outlier":
+		X[r.IntN(len(X))] = 1e12
+	}
+	return X
+}
+
+// Predictions do not depend on the number of cores: each query's
+// neighbours are found on their own.
+func TestSearchSameOnAnyCores(t *testing.T) {
+	X, y := gaussianRows(3000, 12, 3)
+	Q, _ := gaussianRows(500, 12, 4)
+	for _, algo := range []string{Brute, KDTree} {
+		m := &KNN{K: 5, Algorithm: algo}
+		if err := m.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		raw := Q.RawMatrix()
+		prev := runtime.GOMAXPROCS(1)
+		one := m.searchAll(raw.Data, raw.Stride, 500, nil, 5)
+		runtime.GOMAXPROCS(4)
+		four := m.searchAll(raw.Data, raw.Stride, 500, nil, 5)
+		runtime.GOMAXPROCS(prev)
+		for i := range one {
+			if !slices.Equal(one[i], four[i]) {
+				t.Fatalf("%s query %d: one core %v, four %v", algo, i, one[i], four[i])
+			}
+		}
+	}
+}
+
+// auto keeps the k-d tree where it wins (BenchmarkPredict): up to 6
+// features for L2, whose exhaustive search runs on matrix products, and up
+// to 20 for L1 and L∞, whose exhaustive search is exact row by row.
+func TestAutoChoosesSearchByDimension(t *testing.T) {
+	for _, c := range []struct {
+		data, metric, want string
+	}{
+		{"iris", "l2", "k-d tree"},              // 4 features
+		{"wine", "l2", "exhaustive"},            // 13
+		{"wine", "l1", "k-d tree"},              // 13
+		{"breast_cancer", "linf", "exhaustive"}, // 30
+	} {
+		d := dataset(t, c.data)
+		m := &KNN{Metric: c.metric}
+		if err := m.Fit(context.Background(), engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Choice().Search; got != c.want {
+			t.Errorf("%s, %s: auto chose %s, want %s", c.data, c.metric, got, c.want)
 		}
 	}
 }

@@ -43,6 +43,12 @@ type Spec struct {
 	Advise func(cols []datasets.Column) []string
 	// Bench lists the cases of bench/cases.tsv this model answers.
 	Bench []BenchCase
+	// Memory, when set, estimates what a fit on data of this shape
+	// allocates beyond its training rows (covariances, kernels, distance
+	// matrices, per-class tables, copies), so that a fit the machine
+	// cannot hold is refused before it starts (eval.CheckMemory). Leave it
+	// nil when that is small next to the rows.
+	Memory func(s Shape, v Values) Need
 }
 
 // BenchCase is one performance case of bench/cases.tsv: the model fitted

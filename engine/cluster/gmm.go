@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -39,6 +40,14 @@ func init() {
 				Help: "stop when the log-likelihood per row rises by less than this"},
 			{Name: "reg", Kind: engine.Float, Default: 1e-6, Min: 0, Max: 1, Log: false,
 				Help: "added to every variance, so that a component cannot collapse onto a point"},
+		},
+		Memory: func(s engine.Shape, v engine.Values) engine.Need {
+			k := cmp.Or(v.Int("k"), s.KnownClasses, 2)
+			need := engine.Matrix(s.Rows, k, "matrix of responsibilities").Times(2)
+			if v.String("covariance") == CovFull {
+				need = need.Plus(engine.Matrices(k, s.Cols, s.Cols, "component covariances").Times(2))
+			}
+			return need
 		},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &GMM{K: v.Int("k"), Covariance: v.String("covariance"), MaxIter: v.Int("max_iter"),

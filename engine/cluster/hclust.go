@@ -23,10 +23,16 @@ const (
 	Divisive = "divisive" // top down: recursive 2-means
 )
 
-// MaxHclustRows bounds agglomerative clustering: it keeps every pairwise
-// distance in an n × n matrix (1 GiB at this many rows). Divisive
-// clustering keeps none.
-const MaxHclustRows = 11585
+// hclustMemory: agglomerative clustering keeps every pairwise distance
+// in an n x n matrix; divisive clustering keeps none.
+func hclustMemory(n int, method string) engine.Need {
+	if method == Divisive {
+		return engine.Need{}
+	}
+	need := engine.Matrix(n, n, "matrix of pairwise distances")
+	need.Advice = "sample the rows, or use linkage=divisive or k-means"
+	return need
+}
 
 func init() {
 	engine.Register(engine.Spec{
@@ -47,6 +53,7 @@ func init() {
 		},
 		Bench: []engine.BenchCase{{Name: "hclust", Data: "blobs_3k_10", Task: datasets.Clustering,
 			Params: map[string]string{"k": "5", "linkage": Average}}},
+		Memory: func(s engine.Shape, v engine.Values) engine.Need { return hclustMemory(s.Rows, v.String("linkage")) },
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Hclust{K: v.Int("k"), Method: v.String("linkage"), Height: v.Float("height")}, nil
 		},
@@ -83,9 +90,8 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("hierarchical clustering: %w", err)
 	}
-	if n > MaxHclustRows && h.Method != Divisive {
-		return engine.Limitf("hierarchical clustering with %s linkage keeps all n x n distances: %d rows would need %.1f GiB; the limit is %d rows (sample the data, or use linkage=divisive or k-means)",
-			cmp.Or(h.Method, Average), n, float64(n)*float64(n)*8/(1<<30), MaxHclustRows)
+	if err := engine.CheckNeed(fmt.Sprintf("hierarchical clustering with %s linkage", cmp.Or(h.Method, Average)), hclustMemory(n, h.Method)); err != nil {
+		return err
 	}
 	k, err := clusters(h.K, t, n)
 	if err != nil {

@@ -25,9 +25,13 @@ const (
 	LaplacianUnnormalized = "unnormalized"
 )
 
-// MaxSpectralRows bounds spectral clustering: its graph is a dense n × n
-// matrix (512 MiB at this many rows).
-const MaxSpectralRows = 8192
+// spectralMemory: the distances, the affinity graph and its Laplacian,
+// each a dense n x n matrix.
+func spectralMemory(n int) engine.Need {
+	need := engine.Matrix(n, n, "affinity graph").Times(3)
+	need.Advice = "sample the rows, or use k-means"
+	return need
+}
 
 // denseEigenRows is the most rows whose Laplacian is decomposed whole; above
 // it a Lanczos iteration finds the few eigenvectors needed.
@@ -58,6 +62,7 @@ func init() {
 		},
 		Bench: []engine.BenchCase{{Name: "spectral", Data: "blobs_2k_10", Task: datasets.Clustering,
 			Params: map[string]string{"k": "4", "graph": GraphGaussian, "gamma": "1"}}},
+		Memory: func(s engine.Shape, _ engine.Values) engine.Need { return spectralMemory(s.Rows) },
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Spectral{K: v.Int("k"), Graph: v.String("graph"), Neighbors: v.Int("neighbors"),
 				Gamma: v.Float("gamma"), Radius: v.Float("radius"), Laplacian: v.String("laplacian")}, nil
@@ -98,9 +103,8 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("spectral clustering: %w", err)
 	}
-	if n > MaxSpectralRows {
-		return engine.Limitf("spectral clustering builds an n x n graph: %d rows would need %.1f GiB; the limit is %d rows (sample the data)",
-			n, float64(n)*float64(n)*8/(1<<30), MaxSpectralRows)
+	if err := engine.CheckNeed("spectral clustering", spectralMemory(n)); err != nil {
+		return err
 	}
 	k, err := clusters(s.K, t, n)
 	if err != nil {

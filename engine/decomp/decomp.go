@@ -43,6 +43,7 @@ func init() {
 				Help: "divide each feature by its standard deviation first (PCA of the correlations), for features in different units"},
 		},
 		Bench: []engine.BenchCase{{Name: "pca", Data: "dense_20k_100", Task: datasets.Reduction, Params: map[string]string{"k": "10"}}},
+		Memory: pcaMemory,
 		New: func(v engine.Values) (engine.Model, error) {
 			return &PCA{K: v.Int("k"), Variance: v.Float("variance"), Scale: v.Bool("scale")}, nil
 		},
@@ -59,6 +60,7 @@ func init() {
 		Params: []engine.Param{
 			{Name: "k", Kind: engine.Int, Default: 2, Min: 1, Max: 1e5, Help: "factors kept"},
 		},
+		Memory: pcaMemory,
 		New: func(v engine.Values) (engine.Model, error) {
 			return &PCA{K: v.Int("k"), Uncentred: true}, nil
 		},
@@ -386,4 +388,11 @@ func (m *RandomProjection) Transform(X mat.Matrix) (*mat.Dense, error) {
 	out := mat.NewDense(n, k, nil)
 	out.Mul(X, m.P.T())
 	return out, nil
+}
+
+// pcaMemory: a centred copy of the rows, the d x d covariance and its
+// eigendecomposition.
+func pcaMemory(s engine.Shape, _ engine.Values) engine.Need {
+	return engine.Matrix(s.Rows, s.Cols, "centred copy of the rows").
+		Plus(engine.Matrix(s.Cols, s.Cols, "covariance").Times(3))
 }

@@ -136,6 +136,9 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 		Rows: n, Features: len(d.Features),
 		Metrics: map[string]float64{}, Baseline: map[string]float64{}, History: []Point{},
 	}
+	if err := CheckMemory(d, spec, v, opt); err != nil {
+		return nil, err
+	}
 	rn.warn(adviseWarnings(d, spec)...)
 	res, err := rn.run()
 	if res != nil {

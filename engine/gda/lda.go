@@ -61,6 +61,10 @@ func init() {
 			lossParam(),
 		},
 		Bench: []engine.BenchCase{{Name: "lda", Data: "clf5_50k_20", Task: datasets.Classification}},
+		// The pooled covariance, its decomposition and the whitened means.
+		Memory: func(s engine.Shape, _ engine.Values) engine.Need {
+			return engine.Matrix(s.Cols, s.Cols, "covariance").Times(3)
+		},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &LDA{Priors: v.String("priors"), Estimator: v.String("estimator"), Reg: v.Float("reg"),
 				Decision: v.String("decision"), Loss: v.String("loss")}, nil

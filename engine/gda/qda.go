@@ -64,6 +64,10 @@ func init() {
 			lossParam(),
 		},
 		Bench: []engine.BenchCase{{Name: "qda", Data: "clf5_50k_20", Task: datasets.Classification}},
+		// A covariance per class and its decomposition.
+		Memory: func(s engine.Shape, _ engine.Values) engine.Need {
+			return engine.Matrices(max(s.Classes, 1), s.Cols, s.Cols, "class covariances").Times(2)
+		},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &QDA{Priors: v.String("priors"), Estimator: v.String("estimator"), Reg: v.Float("reg"),
 				Decision: v.String("decision"), Loss: v.String("loss")}, nil

@@ -73,6 +73,7 @@ func init() {
 			{Name: "intercept", Kind: engine.Bool, Default: true, Help: "fit an unpenalised intercept (centre the data)"},
 		},
 		Bench: []engine.BenchCase{{Name: "lasso", Data: "reg_20k_50", Task: datasets.Regression, Params: map[string]string{"alpha": "0.1"}}},
+		Memory: gramMemory,
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Lasso{Alpha: v.Float("alpha"), MaxIter: v.Int("max_iter"), Tol: v.Float("tol"),
 				NoIntercept: !v.Bool("intercept")}, nil

@@ -86,6 +86,15 @@ func init() {
 				Help: "polynomial degree: all monomials of the features up to this degree"},
 		},
 		Bench: []engine.BenchCase{{Name: "linreg", Data: "reg_100k_50", Task: datasets.Regression}},
+		// The polynomial terms of every row, and their Gram matrix.
+		Memory: func(s engine.Shape, v engine.Values) engine.Need {
+			terms := polyTerms(s.Cols, v.Int("degree"))
+			need := engine.Matrix(terms+1, terms+1, "Gram matrix").Times(2)
+			if v.Int("degree") > 1 {
+				need = need.Plus(engine.Matrix(s.Rows, terms, "matrix of polynomial terms"))
+			}
+			return need
+		},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &LeastSquares{Solver: v.String("solver"), NoIntercept: !v.Bool("intercept"), Degree: v.Int("degree")}, nil
 		},

@@ -52,6 +52,7 @@ func init() {
 			{Name: "intercept", Kind: engine.Bool, Default: true, Help: "fit an unpenalised intercept (centre the data)"},
 		},
 		Bench: []engine.BenchCase{{Name: "ridge", Data: "reg_100k_50", Task: datasets.Regression, Params: map[string]string{"alpha": "1"}}},
+		Memory: gramMemory,
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Ridge{Alpha: v.Float("alpha"), NoIntercept: !v.Bool("intercept")}, nil
 		},

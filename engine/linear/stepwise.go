@@ -84,6 +84,7 @@ func init() {
 				When: &engine.Applies{Param: "criterion", In: []string{"validation"}},
 				Help: "fraction of the training rows held out by the validation criterion"},
 		},
+		Memory: gramMemory,
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Stepwise{Criterion: v.String("criterion"), MaxFeatures: v.Int("max_features"),
 				Folds: v.Int("folds"), Holdout: v.Float("holdout")}, nil

@@ -295,3 +295,32 @@ func linearCoefficients(features, classes []string, present []int, W *mat.Dense,
 		Intercept: append([]float64(nil), b...),
 	}
 }
+
+// gramMemory is the need of a least-squares model that solves from the
+// Gram matrix of its features (and a copy being factorised).
+func gramMemory(s engine.Shape, _ engine.Values) engine.Need {
+	return engine.Matrix(s.Cols+1, s.Cols+1, "Gram matrix").Times(2)
+}
+
+// logisticMemory: Newton's method solves with the Hessian of every
+// weight at once, (features+1) x classes unknowns square; the other
+// solvers keep a few copies of the weights.
+func logisticMemory(s engine.Shape, v engine.Values) engine.Need {
+	u := s.Cols + 1
+	if k := s.Classes; k > 2 && v.String("multi") != "ovr" {
+		u *= k
+	}
+	if v.String("solver") != "newton" {
+		return engine.Matrix(u, 24, "set of weight vectors") // 10 correction pairs, gradients
+	}
+	return engine.Matrix(u, u, "Newton Hessian").Times(2)
+}
+
+// polyTerms is the number of monomials of degree 1..degree in p features.
+func polyTerms(p, degree int) int {
+	terms := 1.0 // C(p+degree, degree), the constant included
+	for i := 1; i <= degree; i++ {
+		terms = terms * float64(p+i) / float64(i)
+	}
+	return int(min(terms-1, 1e9))
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -85,10 +86,6 @@ func TestLimitsOfTheData(t *testing.T) {
 			"k=151 clusters but the data have 150 rows"},
 		{oneClass, "kmeans", nil, eval.Options{},
 			"k=0 asks for as many clusters as known classes, but the data have one class; set k to the clusters wanted"},
-		{builtin(t, "moons:n=11586", ""), "hclust", nil, eval.Options{},
-			"hierarchical clustering with average linkage keeps all n x n distances: 11586 rows would need 1.0 GiB; the limit is 11585 rows"},
-		{builtin(t, "moons:n=8193", ""), "spectral", nil, eval.Options{},
-			"spectral clustering builds an n x n graph: 8193 rows would need 0.5 GiB; the limit is 8192 rows"},
 		{builtin(t, "iris", ""), "spectral", map[string]string{"neighbors": "150"}, eval.Options{},
 			"spectral clustering: neighbors=150 but the data have 150 rows, so a row has at most 149 neighbours; use neighbors at most 149"},
 		{builtin(t, "iris", ""), "pca", map[string]string{"k": "5"}, eval.Options{},
@@ -157,9 +154,85 @@ func TestLimitsOfMemory(t *testing.T) {
 	}
 }
 
-// Divisive clustering keeps no n x n distances, so the agglomerative row
-// limit does not bind it.
+// A model whose estimate exceeds the memory there is (here as
+// $TEALAB_MEMORY says) is refused before anything is fitted, with one line
+// that gives the estimate, the reason and what to do: covariances of
+// 200,000 columns, one-hot encoding a column of 50,000 levels, n x n
+// distances and graphs.
+func TestRefusedBeforeRunningOutOfMemory(t *testing.T) {
+	t.Setenv(engine.MemoryEnv, "2GB")
+	wide := wideData(3, 200_000)
+	levels := manyLevels(50_000)
+	cases := []struct {
+		data  *datasets.Dataset
+		model string
+		want  string
+	}{
+		{wide, "lda", "lda on wide: a 200000 x 200000 covariance needs 960 GB, more than the 2 GB $TEALAB_MEMORY allows (drop columns"},
+		{wide, "qda", "qda on wide: 2 200000 x 200000 class covariances needs"},
+		{wide, "pca", "pca on wide: a 200000 x 200000 covariance needs"},
+		{wide, "gmm", "gmm on wide: 2 200000 x 200000 component covariances needs"},
+		{levels, "logistic", "logistic on levels: a 50000 x 50001 matrix of prepared rows (nominal columns one-hot encoded) needs 20 GB, more than the 2 GB $TEALAB_MEMORY allows (drop the columns with many levels"},
+		{levels, "knn", "knn on levels: a 50000 x 50001 matrix of prepared rows"},
+		{levels, "lda", "lda on levels: a 50001 x 50001 covariance needs"},
+		{levels, "gnb", "gnb on levels: a 50000 x 50001 matrix of prepared rows"},
+		{builtin(t, "moons:n=20000", ""), "hclust", "hclust on moons: a 20000 x 20000 matrix of pairwise distances needs 3.2 GB, more than the 2 GB $TEALAB_MEMORY allows (sample the rows, or use linkage=divisive or k-means)"},
+		{builtin(t, "moons:n=20000", ""), "spectral", "spectral on moons: a 20000 x 20000 affinity graph needs 9.6 GB"},
+	}
+	for _, c := range cases {
+		spec, v := specWith(t, c.model, nil)
+		_, err := eval.Run(context.Background(), c.data, spec, v, eval.Options{Split: 0.2, Seed: 1}, nil)
+		if !errors.Is(err, engine.ErrLimit) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s on %s: %v\nwant an ErrLimit with %q", c.model, c.data.Name, err, c.want)
+		}
+	}
+	// What fits is not refused: the tree takes the nominal column as it is.
+	spec, v := specWith(t, "tree", map[string]string{"max_depth": "2"})
+	if _, err := eval.Run(context.Background(), levels, spec, v, eval.Options{Split: 0.2, Seed: 1}, nil); err != nil {
+		t.Errorf("tree on 50,000 levels: %v", err)
+	}
+}
+
+// wideData is rows x cols Gaussian features and two classes.
+func wideData(rows, cols int) *datasets.Dataset {
+	r := rand.New(rand.NewPCG(1, 2))
+	X := mat.NewDense(rows, cols, nil)
+	for i := range rows {
+		for j := range cols {
+			X.Set(i, j, r.NormFloat64())
+		}
+	}
+	feats := make([]datasets.Column, cols)
+	for j := range feats {
+		feats[j] = datasets.Column{Name: fmt.Sprintf("x%d", j)}
+	}
+	y := make([]float64, rows)
+	for i := range y {
+		y[i] = float64(i % 2)
+	}
+	return &datasets.Dataset{Name: "wide", X: X, Y: y, Classes: []string{"a", "b"}, Task: datasets.Classification, Features: feats}
+}
+
+// manyLevels is n rows whose one nominal column has a level each, and a
+// numeric one; two classes.
+func manyLevels(n int) *datasets.Dataset {
+	X := mat.NewDense(n, 2, nil)
+	levels := make([]string, n)
+	y := make([]float64, n)
+	for i := range n {
+		X.Set(i, 0, float64(i))
+		X.Set(i, 1, float64(i%7))
+		levels[i] = fmt.Sprintf("id%d", i)
+		y[i] = float64(i % 2)
+	}
+	return &datasets.Dataset{Name: "levels", X: X, Y: y, Classes: []string{"a", "b"}, Task: datasets.Classification,
+		Features: []datasets.Column{{Name: "id", Kind: datasets.Nominal, Levels: levels}, {Name: "x"}}}
+}
+
+// Divisive clustering keeps no n x n distances, so the agglomerative
+// memory does not bind it.
 func TestDivisiveBeyondTheAgglomerativeLimit(t *testing.T) {
+	t.Setenv(engine.MemoryEnv, "500MB") // 11,586 x 11,586 distances would need 1.07 GB
 	if testing.Short() {
 		t.Skip("clusters 11,586 rows")
 	}

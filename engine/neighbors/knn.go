@@ -118,6 +118,10 @@ func init() {
 		},
 		Bench: []engine.BenchCase{{Name: "knn", Data: "knn_25k_8", Task: datasets.Classification,
 			Params: map[string]string{"algorithm": KDTree}}},
+		// A copy of the training rows (and the k-d tree's order of them).
+		Memory: func(s engine.Shape, _ engine.Values) engine.Need {
+			return engine.Matrix(s.Rows, s.Cols, "copy of the training rows")
+		},
 		New: func(v engine.Values) (engine.Model, error) {
 			m := &KNN{K: v.Int("k"), Metric: v.String("metric"), P: v.Float("p"), Algorithm: v.String("algorithm"),
 				LeafSize: v.Int("leaf_size"), Eps: v.Float("eps")}

@@ -56,6 +56,9 @@ func init() {
 		},
 		Bench: []engine.BenchCase{{Name: "adaboost", Data: "clf_20k_20", Task: datasets.Classification,
 			Params: map[string]string{"rounds": "100"}}},
+		Memory: func(s engine.Shape, _ engine.Values) engine.Need {
+			return presortMemory(s, 1)
+		},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &AdaBoost{Rounds: v.Int("rounds"), MaxDepth: v.Int("max_depth"),
 				Criterion: v.String("criterion"), MinLeaf: v.Int("min_samples_leaf")}, nil

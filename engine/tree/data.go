@@ -162,3 +162,22 @@ func newData(t engine.Train, model string, k int) (*data, error) {
 	}
 	return d, nil
 }
+
+// presortMemory is what the trees' data hold beside the training rows:
+// each numeric column's sorted rows (shared), and for each of the growers
+// building trees at once, the rows and value ranks of every node.
+func presortMemory(s engine.Shape, growers int) engine.Need {
+	cells := float64(s.Rows) * float64(s.Cols)
+	return engine.Need{Bytes: 4*cells + 8*cells*float64(growers),
+		What: fmt.Sprintf("the sorted orders of %d x %d values", s.Rows, s.Cols)}
+}
+
+// forestMemory adds the trees: a deep tree has up to about a node per
+// two training rows, 32 bytes each once packed.
+func forestMemory(s engine.Shape, v engine.Values) engine.Need {
+	trees := v.Int("trees")
+	nodes := s.Rows/2 + 1
+	need := presortMemory(s, max(v.Int("jobs"), 1))
+	return need.Plus(engine.Need{Bytes: 32 * float64(trees) * float64(nodes),
+		What: fmt.Sprintf("%d trees of up to %d nodes", trees, nodes), Advice: "grow fewer or shallower trees (trees, max_depth, min_samples_leaf), or sample the rows"})
+}

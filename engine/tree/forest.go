@@ -82,6 +82,7 @@ func init() {
 		ErrorLoss: true,
 		Input:     engine.Input{Nominal: true, Missing: true},
 		Params:    forestParams(true),
+		Memory:    forestMemory,
 		New:       newForest(true),
 	})
 	engine.Register(engine.Spec{
@@ -97,6 +98,7 @@ func init() {
 		Input:     engine.Input{Nominal: true, Missing: true},
 		Params:    forestParams(false),
 		Bench:     []engine.BenchCase{{Name: "forest", Data: "clf_20k_20", Task: datasets.Classification}},
+		Memory:    forestMemory,
 		New:       newForest(false),
 	})
 }

@@ -1,9 +1,11 @@
 package tree
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // Impurity criteria.
@@ -83,6 +85,7 @@ type grower struct {
 	lv                     []float64 // nominal: level × class weights
 	lw, lsum, lsq          []float64 // nominal: level weights, sums, sums of squares
 	lcnt                   []int
+	ltot                   []float64 // nominal: class weights of the levels present
 	order                  []int
 
 	t   *grown
@@ -766,87 +769,111 @@ func (g *grower) bestNominal(w []float64, f int, sg segment, W float64, best *sp
 	if prefixes {
 		sortLevels(present, key)
 	}
+	// Each candidate moves some levels' statistics to the left and keeps
+	// the rest (all present levels minus the left) on the right: O(k) a
+	// candidate, so a column of many levels costs linear time.
 	left, right := g.left, g.right
-	found := false
-	try := func(inLeft func(l int) bool) {
-		var WL, WR, sL, qL, sR, qR float64
-		nL, nR := 0, 0
-		clear(left)
-		clear(right)
-		for _, l := range present {
-			side, s, q := right, &sR, &qR
-			if inLeft(l) {
-				side, s, q = left, &sL, &qL
-				WL += lw[l]
-				nL += lcnt[l]
-			} else {
-				WR += lw[l]
-				nR += lcnt[l]
-			}
-			if d.k > 0 {
-				for c := range k {
-					side[c] += lv[l*k+c]
-				}
-			} else {
-				*s += lsum[l]
-				*q += lsq[l]
-			}
+	var totW, totS, totQ float64
+	totN := 0
+	// The class weights of the present levels (the node's hold the
+	// missing rows too).
+	if len(g.ltot) != k {
+		g.ltot = make([]float64, k)
+	}
+	tot := g.ltot
+	clear(tot)
+	for _, l := range present {
+		totW, totS, totQ, totN = totW+lw[l], totS+lsum[l], totQ+lsq[l], totN+lcnt[l]
+		for c := range k {
+			tot[c] += lv[l*k+c]
 		}
+	}
+	var WL, sL, qL float64
+	nL := 0
+	found := false
+	bestCost, bestAt := math.Inf(1), -1
+	bestMissLeft := false
+	consider := func(at int) {
+		WR, nR := totW-WL, totN-nL
 		missLeft := WL > WR
+		cL, cR := nL, nR
 		if nMiss > 0 {
 			if missLeft {
-				nL += nMiss
+				cL += nMiss
 			} else {
-				nR += nMiss
+				cR += nMiss
 			}
 		}
-		if nL < cfg.minLeaf || nR < cfg.minLeaf {
+		if cL < cfg.minLeaf || cR < cfg.minLeaf {
 			return
 		}
 		var cost float64
 		if d.k > 0 {
-			cost = g.costWithMissing(left, right, miss, WL, WR, wMiss, missLeft, k)
-		} else {
-			if missLeft {
-				sL, qL, WL = sL+mSum, qL+mSq, WL+wMiss
-			} else {
-				sR, qR, WR = sR+mSum, qR+mSq, WR+wMiss
-			}
-			cost = max(qL-sL*sL/WL, 0) + max(qR-sR*sR/WR, 0)
-		}
-		found = true
-		if cost < best.cost {
-			set := make([]uint64, (L+63)/64)
-			for _, l := range present {
-				if inLeft(l) {
-					set[l>>6] |= 1 << (l & 63)
+			for c := range k {
+				right[c] = tot[c] - left[c]
+				if right[c] < 1e-12*totW {
+					right[c] = 0
 				}
 			}
-			*best = split{feature: f, set: set, missLeft: missLeft, cost: cost}
+			cost = g.costWithMissing(left, right, miss, WL, WR, wMiss, missLeft, k)
+		} else {
+			aS, aQ, aW, bS, bQ, bW := sL, qL, WL, totS-sL, totQ-qL, WR
+			if missLeft {
+				aS, aQ, aW = aS+mSum, aQ+mSq, aW+wMiss
+			} else {
+				bS, bQ, bW = bS+mSum, bQ+mSq, bW+wMiss
+			}
+			cost = max(aQ-aS*aS/aW, 0) + max(bQ-bS*bS/bW, 0)
+		}
+		found = true
+		if cost < bestCost {
+			bestCost, bestAt, bestMissLeft = cost, at, missLeft
 		}
 	}
-	if prefixes {
-		pos := make([]int, L) // level -> rank in the ordering
-		for q, l := range present {
-			pos[l] = q
+	moveLeft := func(l int, sign float64) {
+		WL, sL, qL = WL+sign*lw[l], sL+sign*lsum[l], qL+sign*lsq[l]
+		nL += int(sign) * lcnt[l]
+		for c := range k {
+			left[c] += sign * lv[l*k+c]
 		}
+	}
+	clear(left)
+	if prefixes {
+		// bestAt: the levels present[:bestAt] go left.
 		for cut := 1; cut < len(present); cut++ {
-			try(func(l int) bool { return pos[l] < cut })
+			moveLeft(present[cut-1], 1)
+			consider(cut)
 		}
 	} else {
-		for _, one := range present {
-			try(func(l int) bool { return l == one })
+		// bestAt: the level present[bestAt] alone goes left.
+		for q, l := range present {
+			moveLeft(l, 1)
+			consider(q)
+			moveLeft(l, -1)
+			WL, sL, qL, nL = 0, 0, 0, 0
+			clear(left)
 		}
+	}
+	if bestAt >= 0 && bestCost < best.cost {
+		goLeft := present[bestAt : bestAt+1]
+		if prefixes {
+			goLeft = present[:bestAt]
+		}
+		set := make([]uint64, (L+63)/64)
+		for _, l := range goLeft {
+			set[l>>6] |= 1 << (l & 63)
+		}
+		*best = split{feature: f, set: set, missLeft: bestMissLeft, cost: bestCost}
 	}
 	return found
 }
 
-// sortLevels orders levels by key, ties by level code (insertion sort:
-// levels are few).
+// sortLevels orders levels by key, ties by level code.
 func sortLevels(ls []int, key func(int) float64) {
-	for i := 1; i < len(ls); i++ {
-		for j := i; j > 0 && (key(ls[j]) < key(ls[j-1]) || (key(ls[j]) == key(ls[j-1]) && ls[j] < ls[j-1])); j-- {
-			ls[j], ls[j-1] = ls[j-1], ls[j]
+	slices.SortFunc(ls, func(a, b int) int {
+		if c := cmp.Compare(key(a), key(b)); c != 0 {
+			return c
 		}
-	}
+		return a - b
+	})
 }

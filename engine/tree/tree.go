@@ -83,6 +83,9 @@ func init() {
 		Input:     engine.Input{Nominal: true, Missing: true},
 		Params:    append(growthParams(), pruneParams()...),
 		Bench:     []engine.BenchCase{{Name: "tree", Data: "clf_50k_20", Task: datasets.Classification}},
+		Memory: func(s engine.Shape, _ engine.Values) engine.Need {
+			return presortMemory(s, 1)
+		},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &DecisionTree{Criterion: v.String("criterion"), MaxDepth: v.Int("max_depth"),
 				MinSamplesSplit: v.Int("min_samples_split"), MinSamplesLeaf: v.Int("min_samples_leaf"),

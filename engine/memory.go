@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tealab/tealab/numfmt"
+)
+
+// Shape is the data a fit will see, from which a model estimates its
+// memory before fitting (Spec.Memory).
+type Shape struct {
+	Rows    int // training rows
+	Cols    int // features as the model receives them (one-hot columns counted)
+	Classes int // classes of a classifier; 0 otherwise
+	// KnownClasses is the number of classes a clustering is scored
+	// against (its default number of clusters); 0 when unknown.
+	KnownClasses int
+}
+
+// Need is memory a fit would allocate, the largest thing it is for, and
+// what a person can do about it.
+type Need struct {
+	Bytes  float64
+	What   string // e.g. "a 200000 x 200000 covariance"
+	Advice string // e.g. "sample the rows, or use k-means"; "" for the usual
+}
+
+// Plus adds b to n, keeping the larger thing's name and advice.
+func (n Need) Plus(b Need) Need {
+	if b.Bytes > n.Bytes {
+		n.What, n.Advice = b.What, b.Advice
+	}
+	n.Bytes += b.Bytes
+	return n
+}
+
+// Times scales the bytes (a computation holding f such matrices at once).
+func (n Need) Times(f float64) Need {
+	n.Bytes *= f
+	return n
+}
+
+// Matrix is the need of rows x cols float64 values, called what ("a
+// covariance"): "a 200000 x 200000 covariance".
+func Matrix(rows, cols int, what string) Need {
+	return Need{Bytes: 8 * float64(rows) * float64(cols), What: fmt.Sprintf("a %d x %d %s", rows, cols, what)}
+}
+
+// Matrices is count such matrices: "5 100000 x 100000 class covariances".
+func Matrices(count, rows, cols int, what string) Need {
+	if count == 1 {
+		return Matrix(rows, cols, what)
+	}
+	return Need{Bytes: 8 * float64(count) * float64(rows) * float64(cols),
+		What: fmt.Sprintf("%d %d x %d %s", count, rows, cols, what)}
+}
+
+// MemoryEnv names the environment variable that sets the memory tealab
+// may use ("8GB", "512MB"), instead of what the machine has free.
+const MemoryEnv = "TEALAB_MEMORY"
+
+// Memory is the memory a fit may use, in bytes, and who says so, as a
+// phrase to follow the size ("this machine has available"): $TEALAB_MEMORY,
+// or the machine's available memory (the kernel's MemAvailable, within a
+// control group's limit), read afresh. 0 when unknown: nothing is refused
+// then.
+func Memory() (bytes float64, from string) {
+	if s := os.Getenv(MemoryEnv); s != "" {
+		if b, err := ParseBytes(s); err == nil && b > 0 {
+			return b, "$" + MemoryEnv + " allows"
+		}
+	}
+	avail := meminfo("MemAvailable")
+	if limit := cgroupLimit(); limit > 0 && (avail == 0 || limit < avail) {
+		return limit, "this process's memory limit allows"
+	}
+	if avail > 0 {
+		return avail, "this machine has available"
+	}
+	return 0, ""
+}
+
+// meminfo reads a field of /proc/meminfo in bytes; 0 if there is none.
+func meminfo(field string) float64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, rest, ok := strings.Cut(sc.Text(), ":")
+		if !ok || name != field {
+			continue
+		}
+		kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+		if err != nil {
+			return 0
+		}
+		return kb * 1024
+	}
+	return 0
+}
+
+// cgroupLimit is a cgroup v2 memory limit in bytes; 0 if none.
+func cgroupLimit() float64 {
+	b, err := os.ReadFile("/sys/fs/cgroup/memory.max")
+	if err != nil {
+		return 0
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+	if err != nil {
+		return 0 // "max": no limit
+	}
+	return v
+}
+
+// ParseBytes reads a size such as "8GB", "512 MB", "1.5GiB" or "1000000"
+// (bytes).
+func ParseBytes(s string) (float64, error) {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	units := []struct {
+		suffix string
+		scale  float64
+	}{{"TIB", 1 << 40}, {"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10},
+		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"K", 1e3}, {"B", 1}}
+	scale := 1.0
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, scale = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.scale
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a size such as 8GB or 512MB", s)
+	}
+	return v * scale, nil
+}
+
+// Bytes writes a size for people: "320 GB", "1.5 GB", "640 MB".
+func Bytes(b float64) string {
+	switch {
+	case b >= 1e12:
+		return numfmt.Sig(b/1e12, 3) + " TB"
+	case b >= 1e9:
+		return numfmt.Sig(b/1e9, 3) + " GB"
+	case b >= 1e6:
+		return numfmt.Sig(b/1e6, 3) + " MB"
+	}
+	return numfmt.Sig(b/1e3, 3) + " kB"
+}
+
+// CheckNeed refuses a need the memory cannot hold: an ErrLimit error that
+// gives the estimate, the reason and what to do ("lda on wide: a 200000 x
+// 200000 covariance needs 320 GB, more than the 23.4 GB this machine has
+// available (...)"); nil when it fits or the memory is unknown.
+func CheckNeed(subject string, need Need) error {
+	have, from := Memory()
+	if have <= 0 || need.Bytes <= have {
+		return nil
+	}
+	advice := need.Advice
+	if advice == "" {
+		advice = "drop columns (--drop) or reduce them first (--reduce K), sample the rows, or choose another model"
+	}
+	return Limitf("%s: %s needs %s, more than the %s %s (%s)", subject, need.What, Bytes(need.Bytes), Bytes(have), from, advice)
+}

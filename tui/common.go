@@ -59,11 +59,11 @@ func (c *common) themeName() string { return c.styles.Theme.Name }
 
 // newInput is a text field with a steady cursor: a blinking one would wake
 // the program twice a second for nothing.
-func newInput() textinput.Model {
+func newInput() textField {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Cursor.SetMode(cursor.CursorStatic)
-	return in
+	return textField{in}
 }
 
 // fit makes every line of s exactly w cells wide and s exactly h lines tall.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/table"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -93,7 +92,7 @@ const maxPreviewRows = 1000
 // knobField edits one generator knob.
 type knobField struct {
 	knob  datasets.Knob
-	input textinput.Model
+	input textField
 	err   error
 }
 
@@ -111,7 +110,7 @@ type dataScreen struct {
 	knobs   map[string][]*knobField
 	kfocus  int
 	picker  fileBrowser
-	path    textinput.Model
+	path    textField
 
 	loading   string // the source being loaded, "" when idle
 	seq       int

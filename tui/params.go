@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -54,7 +53,7 @@ const (
 type field struct {
 	p      engine.Param
 	model  bool // a model hyperparameter (else an evaluation setting)
-	input  textinput.Model
+	input  textField
 	choice int  // Choice
 	on     bool // Bool
 	err    error

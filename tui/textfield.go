@@ -1,0 +1,46 @@
+package tui
+
+import (
+	"unicode"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// textField is every text field of the lab: a bubbles text input whose
+// delete-word-forward (alt+d, alt+delete) is done here, because bubbles
+// v1.0.0 indexes past the end of the text when the cursor stands on its
+// last character, and the panic would close the lab.
+type textField struct{ textinput.Model }
+
+// Update is the input's Update, the delete-word-forward keys excepted.
+func (f textField) Update(msg tea.Msg) (textField, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok && f.Focused() && key.Matches(km, f.KeyMap.DeleteWordForward) {
+		f.deleteWordForward()
+		return f, nil
+	}
+	var cmd tea.Cmd
+	f.Model, cmd = f.Model.Update(msg)
+	return f, cmd
+}
+
+// deleteWordForward deletes from the cursor to the end of the next word
+// (the spaces before it included), as readline's alt+d does; a masked field
+// loses all its text after the cursor, so as not to reveal word breaks.
+func (f *textField) deleteWordForward() {
+	text := []rune(f.Value())
+	pos := min(f.Position(), len(text))
+	end := pos
+	if f.EchoMode != textinput.EchoNormal {
+		end = len(text)
+	}
+	for end < len(text) && unicode.IsSpace(text[end]) {
+		end++
+	}
+	for end < len(text) && !unicode.IsSpace(text[end]) {
+		end++
+	}
+	f.SetValue(string(text[:pos]) + string(text[end:]))
+	f.SetCursor(pos)
+}

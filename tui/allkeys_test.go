@@ -71,8 +71,10 @@ func TestEveryKeyEverywhere(t *testing.T) {
 	t.Chdir(browsableDir(t)) // the file browser opens on the working directory
 	places := allPlaces(t)
 	keys := allKeys(t, places)
+	var screens [numScreens]bool
 	for _, p := range places {
 		hs := p.open(t)
+		screens[hs.a.cur] = true
 		states := []fieldState{{name: "as it opens"}}
 		if p.field != nil {
 			states = fieldStates
@@ -87,6 +89,11 @@ func TestEveryKeyEverywhere(t *testing.T) {
 			}
 		}
 		closeHarness(hs)
+	}
+	for s, seen := range screens {
+		if !seen {
+			t.Errorf("no place is on the %s screen", screenNames[s])
+		}
 	}
 }
 

@@ -58,7 +58,8 @@ const (
 const quitWait = 500 * time.Millisecond
 
 // Run opens the lab on the terminal and returns when the person quits. The
-// error is non-nil only for failures (an unknown theme, a terminal error).
+// error is non-nil only for failures (an unknown theme, a terminal error, a
+// panic: crash.go).
 func Run(opt Options) error {
 	var logf func(string, ...any)
 	if os.Getenv("DEBUG") != "" {
@@ -74,14 +75,9 @@ func Run(opt Options) error {
 		return err
 	}
 	a.c.logf = logf
-	p := tea.NewProgram(a, tea.WithAltScreen())
-	m, err := p.Run()
-	if fa, ok := m.(*app); ok {
-		fa.cancel()
-		fa.job.stop(quitWait)
-		fa.quitJob.stop(quitWait)
-	}
-	if errors.Is(err, tea.ErrInterrupted) {
+	g := &guarded{a: a}
+	_, err = g.program(tea.WithAltScreen()).Run()
+	if err = g.end(err); errors.Is(err, tea.ErrInterrupted) {
 		return nil
 	}
 	return err

@@ -42,7 +42,7 @@ func init() {
 			{Name: "scale", Kind: engine.Bool, Default: false,
 				Help: "divide each feature by its standard deviation first (PCA of the correlations), for features in different units"},
 		},
-		Bench: []engine.BenchCase{{Name: "pca", Data: "dense_20k_100", Task: datasets.Reduction, Params: map[string]string{"k": "10"}}},
+		Bench:  []engine.BenchCase{{Name: "pca", Data: "dense_20k_100", Task: datasets.Reduction, Params: map[string]string{"k": "10"}}},
 		Memory: pcaMemory,
 		New: func(v engine.Values) (engine.Model, error) {
 			return &PCA{K: v.Int("k"), Variance: v.Float("variance"), Scale: v.Bool("scale")}, nil

@@ -72,7 +72,7 @@ func init() {
 				Help: "stop when the weight change and the duality gap (relative to ‖y‖²/n) are below this"},
 			{Name: "intercept", Kind: engine.Bool, Default: true, Help: "fit an unpenalised intercept (centre the data)"},
 		},
-		Bench: []engine.BenchCase{{Name: "lasso", Data: "reg_20k_50", Task: datasets.Regression, Params: map[string]string{"alpha": "0.1"}}},
+		Bench:  []engine.BenchCase{{Name: "lasso", Data: "reg_20k_50", Task: datasets.Regression, Params: map[string]string{"alpha": "0.1"}}},
 		Memory: gramMemory,
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Lasso{Alpha: v.Float("alpha"), MaxIter: v.Int("max_iter"), Tol: v.Float("tol"),

@@ -122,7 +122,7 @@ func init() {
 				When: &engine.Applies{Param: "solver", In: []string{"gd", "sgd"}},
 				Help: "gd and sgd: learning rate (gradient averaged over rows)"},
 		},
-		Bench: []engine.BenchCase{{Name: "logistic", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"C": "1", "max_iter": "100"}}},
+		Bench:  []engine.BenchCase{{Name: "logistic", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"C": "1", "max_iter": "100"}}},
 		Memory: logisticMemory,
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Logistic{

@@ -51,7 +51,7 @@ func init() {
 				Help: "penalty λ on ‖w‖² (larger: smaller weights, more bias, less variance)"},
 			{Name: "intercept", Kind: engine.Bool, Default: true, Help: "fit an unpenalised intercept (centre the data)"},
 		},
-		Bench: []engine.BenchCase{{Name: "ridge", Data: "reg_100k_50", Task: datasets.Regression, Params: map[string]string{"alpha": "1"}}},
+		Bench:  []engine.BenchCase{{Name: "ridge", Data: "reg_100k_50", Task: datasets.Regression, Params: map[string]string{"alpha": "1"}}},
 		Memory: gramMemory,
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Ridge{Alpha: v.Float("alpha"), NoIntercept: !v.Bool("intercept")}, nil

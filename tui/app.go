@@ -25,6 +25,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -70,7 +71,9 @@ func Run(opt Options) error {
 		defer f.Close()
 		logf = log.Printf
 	}
-	a, err := newApp(opt, lipgloss.DefaultRenderer())
+	r := lipgloss.DefaultRenderer()
+	themes.SettleBackground(r, opt.Theme)
+	a, err := newApp(opt, r)
 	if err != nil {
 		return err
 	}

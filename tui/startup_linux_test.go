@@ -1,0 +1,223 @@
+//go:build linux
+
+package tui
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"golang.org/x/sys/unix"
+)
+
+// The lab on a pseudo-terminal, started as the binary starts it (Run, in a
+// process of its own: this test binary again, running TestStartUpChild).
+// Asked for its background colour, a terminal answers with OSC 11 or not at
+// all; termenv then waits five seconds, and bubbletea asked as the program
+// loaded (issue 18). Now a named theme asks nothing, and a terminal that
+// never answers is waited for briefly.
+
+const startUpChild = "TEALAB_STARTUP_CHILD" // the theme the child starts with, "-" for none
+
+// backgroundQuery is how termenv asks for the background colour.
+const backgroundQuery = "\x1b]11;?"
+
+// firstFrameWait is a hang guard, not a timing target (that is
+// BenchmarkStartUpOnMuteTerminal): well beyond a start-up, well short of
+// termenv's five seconds.
+const firstFrameWait = 3 * time.Second
+
+func TestStartUpChild(t *testing.T) {
+	theme, ok := os.LookupEnv(startUpChild)
+	if !ok {
+		return
+	}
+	// Undo this package's init (an ASCII default renderer): the binary's
+	// renderer reads the terminal's colours from the environment.
+	lipgloss.SetDefaultRenderer(lipgloss.NewRenderer(os.Stdout))
+	if theme == "-" {
+		theme = ""
+	}
+	if err := Run(Options{Theme: theme}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+func TestStartUpOnAnyTerminal(t *testing.T) {
+	for _, tc := range []struct {
+		name, theme string
+		answer      string // what the terminal answers to the query; "" nothing
+		asks        bool
+		want        string // the theme the footer names
+	}{
+		{"a terminal that never answers", "-", "", true, "dark"},
+		{"a light terminal", "-", "\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[5;1R", true, "light"},
+		{"a named theme", "light", "", false, "light"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lab := startOnPTY(t, tc.theme, tc.answer)
+			if !lab.waitFor("theme: ", firstFrameWait) {
+				t.Fatalf("no frame within %v; output so far %q", firstFrameWait, tail(lab.output(), 200))
+			}
+			out := lab.output()
+			if asked := strings.Contains(out, backgroundQuery); asked != tc.asks {
+				t.Errorf("asked the terminal for its background: %v, want %v", asked, tc.asks)
+			}
+			if !lab.waitFor("theme: "+tc.want, firstFrameWait) {
+				t.Errorf("the footer does not name theme %s: %q", tc.want, tail(lab.output(), 300))
+			}
+		})
+	}
+}
+
+func BenchmarkStartUpOnMuteTerminal(b *testing.B) {
+	for b.Loop() {
+		lab := startOnPTY(b, "-", "")
+		if !lab.waitFor("theme: ", 10*time.Second) {
+			b.Fatal("no frame")
+		}
+		b.StopTimer()
+		lab.quit()
+		b.StartTimer()
+	}
+}
+
+// ptyLab is the lab running on a pseudo-terminal the test holds the other
+// end of.
+type ptyLab struct {
+	cmd    *exec.Cmd
+	master *os.File
+	mu     sync.Mutex
+	out    bytes.Buffer
+	more   chan struct{} // a token each time output arrives
+	done   chan struct{} // closed when the output ends
+}
+
+// startOnPTY starts the lab with theme ("-" none) on a 120x40 pseudo-
+// terminal that answers the background query with answer ("" never).
+func startOnPTY(t testing.TB, theme, answer string) *ptyLab {
+	t.Helper()
+	master, slave := openPTY(t)
+	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 40, Col: 120}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStartUpChild$")
+	cmd.Env = append(envWithout("TERM", "CI", "NO_COLOR", "COLORFGBG", "DEBUG", startUpChild),
+		"TERM=xterm-256color", startUpChild+"="+theme)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	lab := &ptyLab{cmd: cmd, master: master, more: make(chan struct{}, 1), done: make(chan struct{})}
+	go lab.read(answer)
+	t.Cleanup(lab.quit)
+	return lab
+}
+
+// read copies the lab's output, answering the background query once.
+func (l *ptyLab) read(answer string) {
+	defer close(l.done)
+	buf := make([]byte, 4096)
+	for {
+		n, err := l.master.Read(buf)
+		l.mu.Lock()
+		l.out.Write(buf[:n])
+		ask := answer != "" && strings.Contains(l.out.String(), "\x1b[6n")
+		l.mu.Unlock()
+		if ask {
+			l.master.WriteString(answer)
+			answer = ""
+		}
+		select {
+		case l.more <- struct{}{}:
+		default:
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (l *ptyLab) output() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.out.String()
+}
+
+// waitFor waits up to d for the output to contain s.
+func (l *ptyLab) waitFor(s string, d time.Duration) bool {
+	deadline := time.After(d)
+	for !strings.Contains(l.output(), s) {
+		select {
+		case <-l.more:
+		case <-l.done:
+			return strings.Contains(l.output(), s)
+		case <-deadline:
+			return false
+		}
+	}
+	return true
+}
+
+// quit presses q, and kills the lab if it has not ended a second later.
+func (l *ptyLab) quit() {
+	if l.cmd.ProcessState == nil {
+		l.master.WriteString("q")
+		exited := make(chan struct{})
+		go func() { l.cmd.Wait(); close(exited) }()
+		select {
+		case <-exited:
+		case <-time.After(time.Second):
+			l.cmd.Process.Kill()
+			<-exited
+		}
+	}
+	l.master.Close()
+	<-l.done
+}
+
+// openPTY opens a pseudo-terminal pair: the master end and the terminal.
+func openPTY(t testing.TB) (master, slave *os.File) {
+	t.Helper()
+	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	fd := int(master.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slave, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return master, slave
+}
+
+// envWithout is the environment without the named variables.
+func envWithout(names ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, name) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}

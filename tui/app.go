@@ -72,7 +72,7 @@ func Run(opt Options) error {
 		logf = log.Printf
 	}
 	r := lipgloss.DefaultRenderer()
-	themes.SettleBackground(r, opt.Theme)
+	themes.SettleBackground(r)
 	a, err := newApp(opt, r)
 	if err != nil {
 		return err

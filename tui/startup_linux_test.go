@@ -22,8 +22,8 @@ import (
 // process of its own: this test binary again, running TestStartUpChild).
 // Asked for its background colour, a terminal answers with OSC 11 or not at
 // all; termenv then waits five seconds, and bubbletea asked as the program
-// loaded (issue 18). Now a named theme asks nothing, and a terminal that
-// never answers is waited for briefly.
+// loaded. Now package background settles it first: a named theme asks
+// nothing, and a terminal that never answers is waited for briefly.
 
 const startUpChild = "TEALAB_STARTUP_CHILD" // the theme the child starts with, "-" for none
 
@@ -111,7 +111,11 @@ func startOnPTY(t testing.TB, theme, answer string) *ptyLab {
 	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 40, Col: 120}); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestStartUpChild$")
+	args := []string{"-test.run=^TestStartUpChild$"}
+	if theme != "-" { // as the binary is started: package background reads the flag before bubbletea's init
+		args = append(args, "--", "--theme", theme)
+	}
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(envWithout("TERM", "CI", "NO_COLOR", "COLORFGBG", "DEBUG", startUpChild),
 		"TERM=xterm-256color", startUpChild+"="+theme)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave

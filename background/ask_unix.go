@@ -1,6 +1,6 @@
 //go:build darwin || dragonfly || freebsd || linux || netbsd || openbsd
 
-package themes
+package background
 
 import (
 	"errors"
@@ -12,11 +12,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// askDark asks the terminal on tty for its background colour as termenv
-// does (OSC 11, or COLORFGBG; dark when neither says), but gives it at most
-// wait to answer. A process in the background does not ask: reading the
-// terminal would stop it.
-func askDark(tty *os.File, wait time.Duration) bool {
+// Ask asks the terminal on tty for its background colour as termenv does
+// (OSC 11, or COLORFGBG; dark when neither says), but gives it at most
+// wait to answer, and says whether it is dark. A process in the background
+// does not ask: reading the terminal would stop it.
+func Ask(tty *os.File, wait time.Duration) bool {
 	fd := int(tty.Fd())
 	if pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP); err != nil || pgrp != unix.Getpgrp() {
 		return true

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -32,4 +33,28 @@ func FeatureName(features []string, j int) string {
 		return fmt.Sprintf("%q", features[j])
 	}
 	return fmt.Sprintf("%d", j+1)
+}
+
+// Workers runs work on n goroutines and waits for them all. A panic in one
+// is raised again in the caller once every worker has stopped, where the
+// caller's recover (evaluation's, the lab's) reaches it: in a goroutine of
+// its own it would end the program, leaving a terminal raw.
+func Workers(n int, work func()) {
+	var wg sync.WaitGroup
+	var once sync.Once
+	var crash any
+	for range n {
+		wg.Go(func() {
+			defer func() {
+				if p := recover(); p != nil {
+					once.Do(func() { crash = p })
+				}
+			}()
+			work()
+		})
+	}
+	wg.Wait()
+	if crash != nil {
+		panic(crash)
+	}
 }

@@ -4,9 +4,9 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/kernel"
 )
 
@@ -253,11 +253,7 @@ func (m *KNN) searchAll(Q []float64, ld, nq int, skip []int32, k int) [][]neighb
 		work()
 		return out
 	}
-	var wg sync.WaitGroup
-	for range jobs {
-		wg.Go(work)
-	}
-	wg.Wait()
+	engine.Workers(jobs, work)
 	return out
 }
 

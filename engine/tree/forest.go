@@ -162,11 +162,18 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	jobs := max(f.Jobs, 1)
 	jobs = min(jobs, T, runtime.GOMAXPROCS(0))
 	var next atomic.Int64
+	var crash atomic.Pointer[any] // a builder's panic, raised again below
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					crash.CompareAndSwap(nil, &p)
+					cancel()
+				}
+			}()
 			g := newGrower(d, cfg, 0)
 			g.stop = ctx.Done()
 			w := make([]float64, d.n)
@@ -207,6 +214,9 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		select {
 		case b = <-slots[i]:
 		case <-ctx.Done():
+			if p := crash.Load(); p != nil {
+				panic(*p) // in Fit's goroutine, where the caller's recover reaches it
+			}
 			return ctx.Err() // the trees so far stay: a forest stopped early
 		}
 		f.trees, f.imps = append(f.trees, b.t), append(f.imps, b.imp)

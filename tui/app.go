@@ -252,7 +252,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case retrainMsg:
 		if r := a.run(msg.run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
-			a.model.setTask(r.Dataset.Task, r.Spec.Name)
+			a.model.setData(r.Dataset, r.Spec.Name)
 			a.params.setModel(r.Dataset, r.Spec, r.values, &r.Options)
 			a.goTo(screenParams)
 		}
@@ -359,7 +359,7 @@ func (a *app) chooseDataset(msg datasetChosenMsg) tea.Cmd {
 	if a.spec != nil {
 		keep = a.spec.Name
 	}
-	a.model.setTask(msg.ds.Task, keep)
+	a.model.setData(msg.ds, keep)
 	a.goTo(screenModel)
 	if st := a.startup; st != nil {
 		a.startup = nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
 )
 
@@ -36,6 +37,11 @@ type modelScreen struct {
 	keys   modelKeys
 	task   datasets.Task
 	specs  []*engine.Spec // those that support task, by family then name
+	// tooBig says why the machine's memory cannot hold a model's fit of
+	// the data with its defaults (eval.CheckMemory), by model name: the
+	// list greys it and says so; the form may still choose settings that
+	// fit (fewer trees, another linkage).
+	tooBig map[string]string
 	others int            // registered models for other tasks
 	cursor int
 	offset int // first list line shown
@@ -45,18 +51,29 @@ type modelScreen struct {
 
 func newModelScreen(c *common) *modelScreen {
 	s := &modelScreen{c: c, keys: defaultModelKeys()}
-	s.setTask(datasets.Classification, "")
+	s.setData(nil, "")
 	return s
 }
 
-// setTask lists the models that run on data of task t, and puts the cursor
-// on keep if listed: the models that learn t first, then the clustering and
-// reduction models, which run on any data (their own task in the menu).
-func (s *modelScreen) setTask(t datasets.Task, keep string) {
-	s.task, s.specs, s.others, s.err = t, nil, 0, nil
+// setData lists the models that run on d (nil: before any data, as for
+// classification), and puts the cursor on keep if listed: the models that
+// learn d's task first, then the clustering and reduction models, which run
+// on any data (their own task in the menu).
+func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
+	t := datasets.Classification
+	if d != nil {
+		t = d.Task
+	}
+	s.task, s.specs, s.others, s.err, s.tooBig = t, nil, 0, nil, map[string]string{}
 	for _, sp := range engine.Specs() {
 		if _, ok := sp.RunsOn(t); ok {
 			s.specs = append(s.specs, sp)
+			if d == nil {
+				continue
+			}
+			if err := eval.CheckMemory(d, sp, nil, eval.DefaultOptions()); err != nil {
+				s.tooBig[sp.Name] = err.Error()
+			}
 		} else {
 			s.others++
 		}
@@ -194,9 +211,12 @@ func (s *modelScreen) View() string {
 		left := fitWidth(clip(sp.Name, nameW), nameW) + " " + fitWidth(clip(sp.Title, titleW), titleW) + " "
 		sumW := max(w-4-ansi.StringWidth(left)-notesW-2, 0)
 		text := left + fitWidth(clip(sp.Summary, sumW), sumW) + "  " + fitWidth(clip(sp.Notes, notesW), notesW)
-		if i == s.cursor {
+		switch _, big := s.tooBig[sp.Name]; {
+		case i == s.cursor:
 			lines = append(lines, line{text: " " + st.SelectedRow.Render("▸ "+text), model: i})
-		} else {
+		case big: // marked for a screen without colour too
+			lines = append(lines, line{text: " " + st.Muted.Render("⚠ "+text), model: i})
+		default:
 			lines = append(lines, line{text: "   " + st.Text.Render(text), model: i})
 		}
 	}
@@ -227,6 +247,11 @@ func (s *modelScreen) View() string {
 func (s *modelScreen) detail(sp *engine.Spec, w, h int) string {
 	st := s.c.styles
 	var b []string
+	if why, big := s.tooBig[sp.Name]; big {
+		for _, l := range strings.Split(wrap("⚠ with its defaults, "+why, w-4), "\n") {
+			b = append(b, st.Error.Render(l))
+		}
+	}
 	b = append(b, st.Text.Render(clip(sp.Summary, w-4)))
 	meta := "notes " + sp.Notes
 	if sp.Unit != "" {

@@ -1,0 +1,31 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tealab/tealab/engine"
+)
+
+// A model whose fit of the data the machine's memory cannot hold (with its
+// defaults) is greyed in the list, and its panel says why, with the words
+// training would refuse it with; the others are listed as ever.
+func TestModelListSaysWhatMemoryCannotHold(t *testing.T) {
+	t.Setenv(engine.MemoryEnv, "100MB")
+	hs := newHarness(t, Options{Data: "moons:n=5000", Model: "logistic"}, 120, 40)
+	hs.press("esc") // from the form back to the list
+	if hs.a.cur != screenModel {
+		t.Fatalf("on screen %v, want the model list", hs.a.cur)
+	}
+	want := "hclust on moons: a 5000 x 5000 matrix of pairwise distances needs 200 MB, more than the 100 MB $TEALAB_MEMORY allows"
+	if got := hs.a.model.tooBig["hclust"]; !strings.HasPrefix(got, want) {
+		t.Errorf("hclust: %q\nwant %q", got, want)
+	}
+	if why, ok := hs.a.model.tooBig["logistic"]; ok {
+		t.Errorf("logistic refused: %s", why)
+	}
+	hs.a.model.point("hclust")
+	if v := hs.view(); !strings.Contains(strings.Join(strings.Fields(v), " "), "⚠ with its defaults, hclust on moons: a 5000 x 5000 matrix") {
+		t.Errorf("the panel does not say why:\n%s", v)
+	}
+}

@@ -34,3 +34,18 @@ func TestReportsWholeTime(t *testing.T) {
 		t.Errorf("fit_seconds %v, score_seconds %v, seconds %v", res.Fit, res.Score, res.Wall)
 	}
 }
+
+// A fit the memory cannot hold is refused before it starts: exit 2 and one
+// line with the estimate, the reason and what to do, naming the model and
+// the data once.
+func TestTrainRefusesWhatMemoryCannotHold(t *testing.T) {
+	t.Setenv("TEALAB_MEMORY", "100MB")
+	_, stderr, code := run(t, "train", "--data", "moons:n=5000", "--model", "hclust")
+	want := "tealab: hclust on moons: a 5000 x 5000 matrix of pairwise distances needs 200 MB, more than the 100 MB $TEALAB_MEMORY allows (sample the rows, or use linkage=divisive or k-means)\n"
+	if code != 2 || stderr != want {
+		t.Errorf("exit %d, stderr %q\nwant 2, %q", code, stderr, want)
+	}
+	if _, _, code := run(t, "train", "--data", "moons:n=5000", "--model", "hclust", "--param", "linkage=divisive"); code != 0 {
+		t.Errorf("divisive linkage, which keeps no distances: exit %d", code)
+	}
+}

@@ -169,6 +169,9 @@ func runTrain(args []string, out, stderr io.Writer) error {
 		if errors.Is(err, context.Canceled) {
 			return interruptedf("train: interrupted before anything finished")
 		}
+		if strings.HasPrefix(err.Error(), spec.Name+" on "+d.Name+":") {
+			return err
+		}
 		if strings.Contains(err.Error(), spec.Name) {
 			return fmt.Errorf("%s: %w", d.Name, err)
 		}

@@ -33,16 +33,16 @@ func defaultModelKeys() modelKeys {
 // modelScreen lists the registered models that can learn the dataset's task,
 // grouped by family (the registry drives it: DESIGN.md contract 1).
 type modelScreen struct {
-	c      *common
-	keys   modelKeys
-	task   datasets.Task
-	specs  []*engine.Spec // those that support task, by family then name
+	c     *common
+	keys  modelKeys
+	task  datasets.Task
+	specs []*engine.Spec // those that support task, by family then name
 	// tooBig says why the machine's memory cannot hold a model's fit of
 	// the data with its defaults (eval.CheckMemory), by model name: the
 	// list greys it and says so; the form may still choose settings that
 	// fit (fewer trees, another linkage).
 	tooBig map[string]string
-	others int            // registered models for other tasks
+	others int // registered models for other tasks
 	cursor int
 	offset int // first list line shown
 	err    error

@@ -212,6 +212,18 @@ func tileSearch(X []float64, n, p int, queries [][]float64, skip []int32, bs []b
 	}
 }
 
+// stopped reports whether the fit under way was cancelled (m.stop closed):
+// a search for every training row's neighbours then ends within a block
+// of queries, its result unused.
+func (m *KNN) stopped() bool {
+	select {
+	case <-m.stop:
+		return true
+	default:
+		return false
+	}
+}
+
 // searchAll finds the k nearest training rows (with those as near as the
 // kth) of each of the nq rows of Q (row-major, stride ld), sorted nearest
 // first, leaving out training row skip[i] for query i when skip is not
@@ -229,7 +241,7 @@ func (m *KNN) searchAll(Q []float64, ld, nq int, skip []int32, k int) [][]neighb
 		skips := make([]int32, queryBlock)
 		for {
 			blk := int(next.Add(1)) - 1
-			if blk >= blocks {
+			if blk >= blocks || m.stopped() {
 				return
 			}
 			lo, hi := blk*queryBlock, min((blk+1)*queryBlock, nq)

@@ -74,6 +74,7 @@ type KNN struct {
 	m       metric
 	kUse    int // the k predictions use
 	loo     []float64
+	stop    <-chan struct{} // the fit's cancellation, while it searches
 	fitted  bool
 
 	// During the k sweep, the neighbour lists of the last matrix queried
@@ -220,9 +221,15 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		return err
 	}
 	m.kUse, m.fitted = k, true
+	m.stop = ctx.Done()
+	defer func() { m.stop = nil }()
 	if m.KMax == 0 {
 		rows := sampleRows(n, looSample, t.Seed)
 		loo := m.looErrors(rows, k)
+		if err := ctx.Err(); err != nil {
+			m.fitted = false
+			return err
+		}
 		if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loo[k-1],
 			Extra: map[string]float64{"k": float64(k), "loo_rows": float64(len(rows))}}); err != nil {
 			m.fitted = false
@@ -237,6 +244,10 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		rows[i] = i
 	}
 	m.loo = m.looErrors(rows, kmax)
+	if err := ctx.Err(); err != nil {
+		m.fitted = false
+		return err
+	}
 	m.sweep = true
 	defer func() { m.sweep, m.cacheX, m.cache = false, nil, nil }()
 	for kk := 1; kk <= kmax; kk++ {
@@ -298,6 +309,9 @@ func (m *KNN) looErrors(rows []int, kmax int) []float64 {
 		skip[r] = int32(i)
 	}
 	nbs := m.searchAll(Q, m.p, len(rows), skip, kmax)
+	if m.stopped() {
+		return errs // cut short: the fit returns its cancellation
+	}
 	votes := make([]float64, max(m.k, 1))
 	for r, i := range rows {
 		nb := nbs[r]

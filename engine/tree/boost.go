@@ -91,7 +91,7 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	if T < 0 {
 		return fmt.Errorf("parameter rounds: %d must be positive", a.Rounds)
 	}
-	d, err := newData(t, "AdaBoost", k)
+	d, err := newData(ctx, t, "AdaBoost", k)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -58,9 +59,9 @@ func (d *data) rankOf(j, k int, prev int32) int32 {
 // missingRank is the rank of a missing value: after every value.
 const missingRank = math.MaxInt32
 
-// newData validates the training rows and lays them out. Classification has
-// k > 0 classes; regression k == 0.
-func newData(t engine.Train, model string, k int) (*data, error) {
+// newData validates the training rows and lays them out, stopping when ctx
+// is done. Classification has k > 0 classes; regression k == 0.
+func newData(ctx context.Context, t engine.Train, model string, k int) (*data, error) {
 	if t.X == nil {
 		return nil, fmt.Errorf("%s: no training rows", model)
 	}
@@ -130,6 +131,9 @@ func newData(t engine.Train, model string, k int) (*data, error) {
 	for j := range p {
 		if d.levels[j] > 0 {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err // a column sorts in tens of milliseconds on a million rows
 		}
 		for i := range ps {
 			ps[i] = pair{d.at(int32(i), j), int32(i)}

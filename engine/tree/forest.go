@@ -128,7 +128,7 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if T < 0 {
 		return fmt.Errorf("parameter trees: %d must be positive", f.Trees)
 	}
-	d, err := newData(t, f.name(), k)
+	d, err := newData(ctx, t, f.name(), k)
 	if err != nil {
 		return err
 	}

@@ -128,7 +128,7 @@ func (f recFunc) Step(s engine.Step) error { return f(s) }
 // does not wait for trees under way.
 func TestGrowerStops(t *testing.T) {
 	tr := builtin(t, "breast_cancer")
-	d, err := newData(tr, "test", 2)
+	d, err := newData(context.Background(), tr, "test", 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestTreeStoppedKeepsWholeLevels(t *testing.T) {
 	}
 	// Truncating a half-split level restores the tree of whole levels.
 	cfg, _ := (&DecisionTree{}).config(2)
-	d, err := newData(tr, "test", 2)
+	d, err := newData(context.Background(), tr, "test", 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func mixed(n int, seed uint64) engine.Train {
 func TestPackedTreesPredictAsGrown(t *testing.T) {
 	for _, tr := range []engine.Train{builtin(t, "wine"), builtin(t, "diabetes"), mixed(500, 1)} {
 		k := classesOf(tr)
-		d, err := newData(tr, "test", k)
+		d, err := newData(context.Background(), tr, "test", k)
 		if err != nil {
 			t.Fatal(err)
 		}

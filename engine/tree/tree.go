@@ -195,7 +195,7 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 	if !slices.Contains([]string{PruneNone, PruneReducedError, PruneCostComplexity}, prune) {
 		return fmt.Errorf("parameter prune: %q is not one of none, reduced-error, cost-complexity", m.Prune)
 	}
-	d, err := newData(t, "decision tree", k)
+	d, err := newData(ctx, t, "decision tree", k)
 	if err != nil {
 		return err
 	}

@@ -29,3 +29,22 @@ func TestModelListSaysWhatMemoryCannotHold(t *testing.T) {
 		t.Errorf("the panel does not say why:\n%s", v)
 	}
 }
+
+// A forest cancelled part-way keeps its trees: the lab scores that model on
+// the held-out rows and says it stopped early, instead of "no final scores".
+func TestCancelledForestIsScored(t *testing.T) {
+	hs := newHarness(t, Options{Data: "moons:n=2000", Model: "forest", Params: map[string]string{"trees": "10000"}}, 120, 40)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return trainSteps(hs) >= 5 }) {
+		t.Fatal("no progress")
+	}
+	hs.queue = append(hs.queue, keyMsg("c"))
+	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
+		t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+	}
+	r := hs.a.history[0]
+	if r.Result == nil || !strings.HasSuffix(r.Result.StoppedEarly, " of 10000 trees") || !(r.Result.Metrics["accuracy"] > 0.8) {
+		t.Fatalf("cancelled forest: %+v", r.Result)
+	}
+	mustContain(t, hs.view(), "cancelled: stopped early after", "the model it had scored on the held-out rows", "Confusion")
+}

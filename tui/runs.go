@@ -71,6 +71,10 @@ func (r *runRecord) cancelNote() string {
 		scored = len(r.Result.Folds)
 	}
 	switch {
+	case r.Result != nil && r.Result.StoppedEarly != "" && folds <= 1:
+		return fmt.Sprintf("cancelled: stopped early after %s, the model it had scored on the held-out rows", r.Result.StoppedEarly)
+	case r.Result != nil && r.Result.StoppedEarly != "":
+		return fmt.Sprintf("cancelled in fold 1 of %d: stopped early after %s, the model it had scored on fold 1's held-out rows", folds, r.Result.StoppedEarly)
 	case folds <= 1 && !r.Options.LOO:
 		return fmt.Sprintf("cancelled after %s: partial history, no final scores", steps)
 	case scored == 0:

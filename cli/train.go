@@ -146,6 +146,7 @@ func runTrain(args []string, out, stderr io.Writer) error {
 		return err
 	}
 	collectHarder(d)
+	opt.Consume = true // the report needs the results, not the rows
 	rec, err := runs.New(1, tf.data.choice(), d, spec, tf.params, opt)
 	if err != nil {
 		return usageError{err.Error()}

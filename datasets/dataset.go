@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/tealab/tealab/numfmt"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -141,6 +142,17 @@ type Dataset struct {
 	Classes  []string   // class names, index = class code; nil unless classification
 	Task     Task
 	Dropped  int // rows dropped because their target was missing
+}
+
+// Release drops the feature values, keeping X's shape (Rows, the columns)
+// and everything else: for a caller that has copied the rows it needs into
+// parts of its own and needs the table no more, so that the table and its
+// parts are not held at once. Reading X's values afterwards panics.
+func (d *Dataset) Release() {
+	r, c := d.X.Dims()
+	var empty mat.Dense
+	empty.SetRawMatrix(blas64.General{Rows: r, Cols: c, Stride: c})
+	d.X = &empty
 }
 
 // Rows is the number of observations.

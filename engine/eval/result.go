@@ -41,6 +41,11 @@ type Options struct {
 	// fitted model shown is then the first fold's); for sweeps that only
 	// want scores.
 	NoRefit bool `json:"-"`
+	// Consume lets a hold-out release the dataset's rows (Dataset.Release)
+	// once its training and test parts are prepared: for a caller that
+	// needs them no more (tealab train), so that the table and its parts
+	// are not in memory together.
+	Consume bool `json:"-"`
 }
 
 // DefaultOptions is a stratified 80/20 hold-out with seed 1.

@@ -675,6 +675,9 @@ func (rn *runner) fold(f, k int, p Fold) (fitted, engine.Model, *datasets.Prep, 
 	if err != nil {
 		return one, nil, nil, err
 	}
+	if rn.opt.Consume && k == 1 {
+		d.Release()
+	}
 	one.actual = make([]float64, len(p.Test))
 	for r, i := range p.Test {
 		one.actual[r] = d.Y[i]

@@ -706,3 +706,31 @@ func openDataset(t *testing.T, source string) *datasets.Dataset {
 	}
 	return d
 }
+
+// With Consume, a hold-out releases the dataset's rows once its parts are
+// prepared (the table and its parts are not held at once), and scores as
+// without; cross-validation needs the rows for every fold and keeps them.
+func TestConsumeReleasesRowsOfAHoldout(t *testing.T) {
+	s := spec(t, "evalfake")
+	want, err := Run(context.Background(), blobs(60, 2, 1), s, nil, DefaultOptions(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := blobs(60, 2, 1)
+	opt := DefaultOptions()
+	opt.Consume = true
+	got, err := Run(context.Background(), d, s, nil, opt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.X.RawMatrix().Data != nil || d.Rows() != 60 {
+		t.Errorf("rows kept after a consumed hold-out (%d rows)", d.Rows())
+	}
+	if got.Metrics["accuracy"] != want.Metrics["accuracy"] {
+		t.Errorf("accuracy %v, want %v", got.Metrics["accuracy"], want.Metrics["accuracy"])
+	}
+	d = blobs(60, 2, 1)
+	if _, err := Run(context.Background(), d, s, nil, Options{Folds: 3, Consume: true}, nil); err != nil || d.X.RawMatrix().Data == nil {
+		t.Errorf("cross-validation released the rows (%v)", err)
+	}
+}

@@ -154,11 +154,12 @@ type Scorer interface {
 	DecisionFunction(X mat.Matrix) (*mat.Dense, error)
 }
 
-// Staged is a model that grows by adding members one step at a time and
-// predicts with their sum (the trees of a forest, the rounds of boosting).
-// Scoring such a model after every step from scratch costs the whole
-// model each time, so a curve of T steps would cost T²/2 members; a
-// StageScorer keeps running sums and adds only the members that are new.
+// Staged is a model that scores fixed rows, step after step, for less than
+// Predict and PredictProba would: an ensemble that adds members one step at
+// a time (the trees of a forest, the rounds of boosting) keeps running sums
+// and adds only the new members (from scratch, a curve of T steps would
+// cost T²/2 members); a tree moves each row down the level it grew; k-NN
+// gives predictions and class shares from one search.
 type Staged interface {
 	// Stages returns a scorer of the rows X for this model as it grows.
 	// Fit must keep the members it has so far where the scorer can read

@@ -74,6 +74,7 @@ type KNN struct {
 	m       metric
 	kUse    int // the k predictions use
 	loo     []float64
+	fits    int             // Fit calls: a scorer's answers are of one fit
 	stop    <-chan struct{} // the fit's cancellation, while it searches
 	fitted  bool
 
@@ -156,6 +157,7 @@ func parseMetric(name string, p float64) (metric, error) {
 
 // Fit stores the training rows and builds the search structure.
 func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
+	m.fits++
 	m.fitted, m.tree, m.l2, m.x, m.loo, m.sweep, m.cacheX, m.cache = false, nil, nil, nil, nil, false, nil, nil
 	if rec == nil {
 		rec = engine.NopRecorder{}
@@ -425,12 +427,52 @@ func (m *KNN) Predict(X mat.Matrix) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	return m.predictions(nbs), nil
+}
+
+func (m *KNN) predictions(nbs [][]neighbor) []float64 {
 	out := make([]float64, len(nbs))
 	votes := make([]float64, max(m.k, 1))
 	for i, nb := range nbs {
 		out[i] = m.predictFrom(withTies(nb, m.kUse), votes)
 	}
-	return out, nil
+	return out
+}
+
+// Stages implements engine.Staged: predictions and class shares from one
+// search of the rows' neighbours, where Predict and PredictProba would
+// search twice.
+func (m *KNN) Stages(X mat.Matrix) (engine.StageScorer, error) {
+	if !m.fitted {
+		return nil, engine.ErrNotFitted
+	}
+	return &knnScorer{m: m, X: X}, nil
+}
+
+// knnScorer scores fixed rows; asked again for the same fit and k (the
+// fit's one step, then its end), it answers from its last search.
+type knnScorer struct {
+	m      *KNN
+	X      mat.Matrix
+	fit, k int // of the last answer
+	pred   []float64
+	proba  *mat.Dense
+}
+
+func (s *knnScorer) Scores() ([]float64, *mat.Dense, error) {
+	m := s.m
+	if s.pred != nil && s.fit == m.fits && s.k == m.kUse {
+		return s.pred, s.proba, nil
+	}
+	nbs, err := m.neighbours(s.X)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.pred, s.proba, s.fit, s.k = m.predictions(nbs), nil, m.fits, m.kUse
+	if m.k > 0 {
+		s.proba = m.shares(nbs)
+	}
+	return s.pred, s.proba, nil
 }
 
 // Choice is what a k-NN fit settled on, for the report and the lab.
@@ -476,6 +518,11 @@ func (m *KNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
+	return m.shares(nbs), nil
+}
+
+// shares is each row's class shares among its neighbours.
+func (m *KNN) shares(nbs [][]neighbor) *mat.Dense {
 	P := mat.NewDense(len(nbs), m.k, nil)
 	for i, nb := range nbs {
 		nb = withTies(nb, m.kUse)
@@ -484,5 +531,5 @@ func (m *KNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 			row[int(m.y[x.row])] += 1 / float64(len(nb))
 		}
 	}
-	return P, nil
+	return P
 }

@@ -369,3 +369,48 @@ func TestAutoChoosesSearchByDimension(t *testing.T) {
 		}
 	}
 }
+
+// The stage scorer gives what Predict and PredictProba give, from one
+// search, and asked again for the same fit and k answers without one;
+// during the k sweep it follows the k of each step.
+func TestStageScorerMatchesPredictions(t *testing.T) {
+	d := dataset(t, "wine")
+	tr := engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}
+	for _, m := range []*KNN{{K: 7}, {KMax: 9}} {
+		var st engine.StageScorer
+		steps := 0
+		rec := recFunc(func(engine.Step) error {
+			if st == nil {
+				var err error
+				if st, err = m.Stages(d.X); err != nil {
+					return err
+				}
+			}
+			pred, proba, err := st.Scores()
+			if err != nil {
+				return err
+			}
+			want, _ := m.Predict(d.X)
+			P, _ := m.PredictProba(d.X)
+			if !slices.Equal(pred, want) || !mat.Equal(proba, P) {
+				t.Errorf("k=%d: staged scores differ from Predict and PredictProba", m.kUse)
+			}
+			steps++
+			return nil
+		})
+		if err := m.Fit(context.Background(), tr, rec); err != nil {
+			t.Fatal(err)
+		}
+		if steps == 0 {
+			t.Fatal("no step")
+		}
+		again, _, _ := st.Scores()
+		if s := st.(*knnScorer); &again[0] != &s.pred[0] && m.KMax == 0 {
+			t.Error("scored again for the same fit and k")
+		}
+	}
+}
+
+type recFunc func(engine.Step) error
+
+func (f recFunc) Step(s engine.Step) error { return f(s) }

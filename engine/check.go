@@ -35,6 +35,18 @@ func FeatureName(features []string, j int) string {
 	return fmt.Sprintf("%d", j+1)
 }
 
+// Stopped reports, without waiting, whether done (a context's Done
+// channel; nil never closes) has closed: for a long loop to check between
+// small units of work, where a context's Err costs a lock.
+func Stopped(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
 // Workers runs work on n goroutines and waits for them all. A panic in one
 // is raised again in the caller once every worker has stopped, where the
 // caller's recover (evaluation's, the lab's) reaches it: in a goroutine of

@@ -18,14 +18,7 @@ import (
 func TestReductionScores(t *testing.T) {
 	reduce := func(data, model string, params map[string]string) (*eval.Result, error) {
 		t.Helper()
-		spec, err := engine.Lookup(model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := spec.Parse(params)
-		if err != nil {
-			t.Fatal(err)
-		}
+		spec, v := specWith(t, model, params)
 		return eval.Run(context.Background(), builtin(t, data, ""), spec, v, eval.Options{Seed: 1}, nil)
 	}
 	res, err := reduce("digits", "pca", map[string]string{"k": "2"})

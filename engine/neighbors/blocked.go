@@ -215,14 +215,7 @@ func tileSearch(X []float64, n, p int, queries [][]float64, skip []int32, bs []b
 // stopped reports whether the fit under way was cancelled (m.stop closed):
 // a search for every training row's neighbours then ends within a block
 // of queries, its result unused.
-func (m *KNN) stopped() bool {
-	select {
-	case <-m.stop:
-		return true
-	default:
-		return false
-	}
-}
+func (m *KNN) stopped() bool { return engine.Stopped(m.stop) }
 
 // searchAll finds the k nearest training rows (with those as near as the
 // kth) of each of the nq rows of Q (row-major, stride ld), sorted nearest

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/tealab/tealab/engine"
 )
 
 // Impurity criteria.
@@ -101,15 +103,7 @@ type grower struct {
 // errStopped is grow's error when stop closed.
 var errStopped = errors.New("tree growth stopped")
 
-// stopped reports whether stop has closed.
-func (g *grower) stopped() bool {
-	select {
-	case <-g.stop:
-		return true
-	default:
-		return false
-	}
-}
+func (g *grower) stopped() bool { return engine.Stopped(g.stop) }
 
 type segment struct {
 	s, e  int32

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 )
 

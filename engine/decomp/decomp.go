@@ -140,12 +140,19 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	}
 	if m.Scale {
 		for j := range d {
+			// In units of the column's largest magnitude, squares of values
+			// near 1e160 or 1e-170 neither overflow nor underflow.
+			top := 0.0
+			for i := range n {
+				top = max(top, math.Abs(Z.At(i, j)))
+			}
+			unit := datasets.ScaleUnit(top)
 			ss := 0.0
 			for i := range n {
-				v := Z.At(i, j)
+				v := Z.At(i, j) / unit
 				ss += v * v
 			}
-			if sd := math.Sqrt(ss / float64(n-1)); sd > 0 {
+			if sd := math.Sqrt(ss/float64(n-1)) * unit; sd > 0 {
 				m.scale[j] = sd
 				for i := range n {
 					Z.Set(i, j, Z.At(i, j)/sd)

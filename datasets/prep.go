@@ -70,15 +70,46 @@ func FitPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, error) {
 // FitApplyPrep fits the pipeline on X and returns X transformed too, as
 // Apply would, without transforming it a second time.
 func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
-	return fitApplyPrep(X, false, cols, opt)
+	return fitApplyPrep(X, borrowed, cols, opt)
 }
 
 // FitApplyPrepRows is FitApplyPrep on the rows idx of X (a training part of
 // a split), gathered straight into the matrix the stages then transform in
-// place: one copy of the part, however many stages run.
+// place: one copy of the part, however many stages run. When idx is every
+// row of X in order and no stage changes a value, the result is X itself,
+// not a copy (a clustering's rows are as large as the data): read it, do
+// not write it.
 func FitApplyPrepRows(X *mat.Dense, idx []int, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
-	return fitApplyPrep(GatherRows(X, idx), true, cols, opt)
+	if everyRow(X, idx) {
+		return fitApplyPrep(X, shared, cols, opt)
+	}
+	return fitApplyPrep(GatherRows(X, idx), owned, cols, opt)
 }
+
+// everyRow says whether idx lists the rows of X in order.
+func everyRow(X *mat.Dense, idx []int) bool {
+	if X == nil || X.IsEmpty() {
+		return false
+	}
+	if n, _ := X.Dims(); len(idx) != n {
+		return false
+	}
+	for r, i := range idx {
+		if i != r {
+			return false
+		}
+	}
+	return true
+}
+
+// access says what fitApplyPrep may do with the matrix it is given.
+type access int
+
+const (
+	borrowed access = iota // the caller's: copy it before a stage writes, and return a copy
+	owned                  // a fresh copy: the stages may overwrite it
+	shared                 // the caller's: copy it before a stage writes, or return it as it is
+)
 
 // GatherRows copies the rows idx of X into a new matrix (an empty one for
 // no rows, which the callers then refuse).
@@ -103,9 +134,9 @@ func DenseOf(m mat.Matrix) *mat.Dense {
 	return mat.DenseCopyOf(m)
 }
 
-// fitApplyPrep fits the pipeline; owned says X is the caller's fresh copy,
+// fitApplyPrep fits the pipeline; acc says whether X may be overwritten,
 // which the stages may overwrite.
-func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
+func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
 	if opt.Impute == "" {
 		opt.Impute = "mean"
 	}
@@ -140,7 +171,7 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 			return nil, nil, err
 		}
 		if p.imputer.missing {
-			if !owned {
+			if acc != owned {
 				Z = mat.DenseCopyOf(X)
 			}
 			p.imputer.fillInPlace(Z)
@@ -183,10 +214,10 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 			p.columns = append(p.columns, Column{Name: name})
 		}
 	}
-	if Z == X && !owned {
-		Z = mat.DenseCopyOf(X)
-	}
 	if opt.Standardize {
+		if Z == X && acc != owned {
+			Z = mat.DenseCopyOf(X)
+		}
 		p.std = &Standardizer{}
 		if err := p.std.Fit(Z); err != nil {
 			return nil, nil, err
@@ -220,6 +251,9 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 		for _, name := range p.features {
 			p.columns = append(p.columns, Column{Name: name})
 		}
+	}
+	if Z == X && acc == borrowed {
+		Z = mat.DenseCopyOf(X)
 	}
 	p.fitted = true
 	return p, Z, nil

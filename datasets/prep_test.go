@@ -403,6 +403,32 @@ func TestFitApplyPrepEqualsApply(t *testing.T) {
 	}
 }
 
+// Prepared from every row in order with nothing to change, the rows are the
+// data's own (no copy as large as the data, issue 18); any stage that
+// changes a value, or a subset of the rows, gets a copy and leaves X alone.
+func TestFitApplyPrepRowsShares(t *testing.T) {
+	X := mkDense([][]float64{{1, 5, 0}, {2, 6, 0}, {4, 8, 0}})
+	view := X.Slice(0, 3, 0, 2).(*mat.Dense) // a table's features, its target last
+	data := func(m *mat.Dense) *float64 { return &m.RawMatrix().Data[0] }
+	_, Z, err := FitApplyPrepRows(view, []int{0, 1, 2}, nil, PrepOptions{})
+	if err != nil || data(Z) != data(X) {
+		t.Errorf("every row, nothing to change: a copy (err %v)", err)
+	}
+	before := mat.DenseCopyOf(X)
+	for _, c := range []struct {
+		idx []int
+		opt PrepOptions
+	}{{[]int{0, 1, 2}, PrepOptions{Standardize: true}}, {[]int{0, 2}, PrepOptions{}}, {[]int{2, 1, 0}, PrepOptions{}}} {
+		_, Z, err := FitApplyPrepRows(view, c.idx, nil, c.opt)
+		if err != nil || data(Z) == data(X) {
+			t.Errorf("rows %v, %+v: not a copy (err %v)", c.idx, c.opt, err)
+		}
+	}
+	if !mat.Equal(X, before) {
+		t.Errorf("the data changed:\n%v", mat.Formatted(X))
+	}
+}
+
 func btoi(b bool) int {
 	if b {
 		return 1

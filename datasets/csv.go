@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -42,6 +43,9 @@ func ReadDelimited(r io.Reader, name string, delim rune) (*Table, error) {
 		file = "input"
 	}
 	o := delimOpts{file: file, name: tableName(name), prefer: ',', sizeHint: sizeOf(r)}
+	if f, ok := r.(*os.File); ok && o.sizeHint > 0 {
+		o.lines = countLines(f, o.sizeHint)
+	}
 	if strings.HasSuffix(strings.ToLower(name), ".tsv") || strings.HasSuffix(strings.ToLower(name), ".tsv.gz") {
 		o.prefer = '\t'
 	}
@@ -80,6 +84,7 @@ type delimOpts struct {
 	delim    byte   // 0 = sniff
 	prefer   byte   // sniffing tie-breaker
 	sizeHint int64  // expected input size in bytes, to size the matrix once; 0 = unknown
+	lines    int64  // line feeds in the input, when counted (0 = not): records are at most one more
 }
 
 const (
@@ -154,7 +159,9 @@ func readDelimited(r io.Reader, o delimOpts) (*Table, error) {
 	header := isHeader(row1, sample)
 
 	hintRows := 0
-	if o.sizeHint > s.consumed && s.consumed > 0 {
+	if o.lines > 1 {
+		hintRows = int(o.lines) + 1
+	} else if o.sizeHint > s.consumed && s.consumed > 0 {
 		bpr := float64(s.consumed) / float64(1+len(sample))
 		est := float64(o.sizeHint-s.consumed)/bpr*1.1 + float64(len(sample)) + 64
 		if limit := float64(4*o.sizeHint+(1<<20)) / 8 / float64(p); est > limit {

@@ -108,6 +108,10 @@ func readStream(in io.Reader, path, format string, hint int64) (*Table, error) {
 	case "arff":
 		ext = ".arff"
 	}
+	var lines int64
+	if f, ok := in.(*os.File); ok && hint > 0 && !gzExt && ext != ".arff" {
+		lines = countLines(f, hint) // before anything reads f
+	}
 	br := bufio.NewReaderSize(in, 256<<10)
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
@@ -122,6 +126,7 @@ func readStream(in io.Reader, path, format string, hint int64) (*Table, error) {
 	}
 	var r io.Reader = br
 	if isGzip {
+		lines = 0
 		if f, ok := in.(*os.File); ok && hint > 0 {
 			hint = gzipSizeHint(f, hint)
 		} else {
@@ -148,7 +153,30 @@ func readStream(in io.Reader, path, format string, hint int64) (*Table, error) {
 	if ext == ".tsv" || ext == ".tab" {
 		prefer = '\t'
 	}
-	return readDelimited(tb, delimOpts{file: path, name: name, prefer: prefer, sizeHint: hint})
+	return readDelimited(tb, delimOpts{file: path, name: name, prefer: prefer, sizeHint: hint, lines: lines})
+}
+
+// countLines counts the line feeds in the next size bytes of f, without
+// moving its offset: one more is at least the number of records, so the
+// matrix can be allocated once at its size rather than at an estimate that
+// must be trimmed (a copy as large as the table) or outgrown. 0 when f
+// cannot be read so.
+func countLines(f *os.File, size int64) int64 {
+	start, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0
+	}
+	buf := make([]byte, 256<<10)
+	n := int64(0)
+	for off := int64(0); off < size; {
+		k, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], start+off)
+		n += int64(bytes.Count(buf[:k], []byte{'\n'}))
+		off += int64(k)
+		if err != nil && !(err == io.EOF && off >= size) {
+			return 0
+		}
+	}
+	return n
 }
 
 // splitExt returns the base name without extensions, the format extension

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -188,5 +189,26 @@ func TestLoadFileFixtures(t *testing.T) {
 	tb := loadFixture(t, "testdata/semicolon.csv")
 	if got := colValues(tb, 1); !sameFloats(got, []float64{-3.5, 14, 19.25}) {
 		t.Errorf("temp %v", got)
+	}
+}
+
+// A file's table is allocated once, at its size: counting the lines first
+// replaced an estimate 10% too large whose trim copied the whole table, so
+// that loading allocated (and held at its peak) twice the table (issue 18).
+func TestLoadFileAllocatesTheTableOnce(t *testing.T) {
+	const rows, cols = 100_000, 10
+	path := filepath.Join(t.TempDir(), "big.csv")
+	writeNumericCSV(t, path, rows, cols, 3)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	tb, err := LoadFile(path)
+	runtime.ReadMemStats(&after)
+	if err != nil || tb.Rows() != rows {
+		t.Fatalf("%v rows, %v", tb.Rows(), err)
+	}
+	table := float64(rows * cols * 8)
+	if got := float64(after.TotalAlloc-before.TotalAlloc) / table; got > 1.5 {
+		t.Errorf("loading allocated %.2f times the table", got)
 	}
 }

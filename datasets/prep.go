@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +56,7 @@ type Prep struct {
 	pca      *projection   // nil without reduction
 	features []string
 	columns  []Column // what Apply returns, column by column
+	warnings []string
 	fitted   bool
 }
 
@@ -68,15 +70,46 @@ func FitPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, error) {
 // FitApplyPrep fits the pipeline on X and returns X transformed too, as
 // Apply would, without transforming it a second time.
 func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
-	return fitApplyPrep(X, false, cols, opt)
+	return fitApplyPrep(X, borrowed, cols, opt)
 }
 
 // FitApplyPrepRows is FitApplyPrep on the rows idx of X (a training part of
 // a split), gathered straight into the matrix the stages then transform in
-// place: one copy of the part, however many stages run.
+// place: one copy of the part, however many stages run. When idx is every
+// row of X in order and no stage changes a value, the result is X itself,
+// not a copy (a clustering's rows are as large as the data): read it, do
+// not write it.
 func FitApplyPrepRows(X *mat.Dense, idx []int, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
-	return fitApplyPrep(GatherRows(X, idx), true, cols, opt)
+	if everyRow(X, idx) {
+		return fitApplyPrep(X, shared, cols, opt)
+	}
+	return fitApplyPrep(GatherRows(X, idx), owned, cols, opt)
 }
+
+// everyRow says whether idx lists the rows of X in order.
+func everyRow(X *mat.Dense, idx []int) bool {
+	if X == nil || X.IsEmpty() {
+		return false
+	}
+	if n, _ := X.Dims(); len(idx) != n {
+		return false
+	}
+	for r, i := range idx {
+		if i != r {
+			return false
+		}
+	}
+	return true
+}
+
+// access says what fitApplyPrep may do with the matrix it is given.
+type access int
+
+const (
+	borrowed access = iota // the caller's: copy it before a stage writes, and return a copy
+	owned                  // a fresh copy: the stages may overwrite it
+	shared                 // the caller's: copy it before a stage writes, or return it as it is
+)
 
 // GatherRows copies the rows idx of X into a new matrix (an empty one for
 // no rows, which the callers then refuse).
@@ -101,9 +134,9 @@ func DenseOf(m mat.Matrix) *mat.Dense {
 	return mat.DenseCopyOf(m)
 }
 
-// fitApplyPrep fits the pipeline; owned says X is the caller's fresh copy,
+// fitApplyPrep fits the pipeline; acc says whether X may be overwritten,
 // which the stages may overwrite.
-func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
+func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
 	if opt.Impute == "" {
 		opt.Impute = "mean"
 	}
@@ -138,7 +171,7 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 			return nil, nil, err
 		}
 		if p.imputer.missing {
-			if !owned {
+			if acc != owned {
 				Z = mat.DenseCopyOf(X)
 			}
 			p.imputer.fillInPlace(Z)
@@ -181,10 +214,10 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 			p.columns = append(p.columns, Column{Name: name})
 		}
 	}
-	if Z == X && !owned {
-		Z = mat.DenseCopyOf(X)
-	}
 	if opt.Standardize {
+		if Z == X && acc != owned {
+			Z = mat.DenseCopyOf(X)
+		}
 		p.std = &Standardizer{}
 		if err := p.std.Fit(Z); err != nil {
 			return nil, nil, err
@@ -202,6 +235,8 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 			// more than a common one's in a distance or a penalty).
 			if c.Kind == Nominal || (j < len(indicator) && indicator[j]) {
 				p.std.mean[j], p.std.scale[j] = 0, 1
+			} else if slices.Contains(p.std.unscaled, j) {
+				p.warnings = append(p.warnings, unscaledWarning(c.Name))
 			}
 		}
 		p.std.applyInPlace(Z)
@@ -217,8 +252,26 @@ func fitApplyPrep(X *mat.Dense, owned bool, cols []Column, opt PrepOptions) (*Pr
 			p.columns = append(p.columns, Column{Name: name})
 		}
 	}
+	if Z == X && acc == borrowed {
+		Z = mat.DenseCopyOf(X)
+	}
 	p.fitted = true
 	return p, Z, nil
+}
+
+// unscaledWarning says that a column could not be standardised.
+func unscaledWarning(name string) string {
+	return fmt.Sprintf("column %q varies by less than 1e-12 of its mean, a spread standardising cannot tell from rounding: it is only centred, and a model can hardly use it; subtract a typical value from it before loading it",
+		name)
+}
+
+// Warnings says which columns the preprocessing could not make usable,
+// each naming its column.
+func (p *Prep) Warnings() []string {
+	if p == nil {
+		return nil
+	}
+	return append([]string(nil), p.warnings...)
 }
 
 // checkFinite refuses an infinite value: it would make a mean, and every
@@ -856,31 +909,39 @@ func (p *Polynomial) transform(X *mat.Dense) *mat.Dense {
 // by Fit and stay NaN.
 type Standardizer struct {
 	mean, scale []float64
-	fitted      bool
+	// unscaled lists the columns whose values differ but by less than
+	// rounding can tell from a constant: they are only centred.
+	unscaled []int
+	fitted   bool
 }
 
-// Fit learns the mean and standard deviation of every column. Values near
-// the largest float64 (1e308) neither overflow the sums nor the spread: a
-// column is summed in units of its largest magnitude.
+// Fit learns the mean and standard deviation of every column. A column is
+// summed in units of its largest magnitude (ScaleUnit), so values near
+// 1e160, whose squares overflow, or near 1e-170, whose squares underflow,
+// standardise as well as values near 1.
 func (s *Standardizer) Fit(X *mat.Dense) error {
 	s.fitted = false
 	if X == nil || X.IsEmpty() {
 		return errors.New("standardizer: no training rows")
 	}
 	n, p := X.Dims()
-	unit := make([]float64, p) // largest |value| of each column, or 1
+	lo, hi := make([]float64, p), make([]float64, p)
+	for j := range lo {
+		lo[j], hi[j] = math.Inf(1), math.Inf(-1)
+	}
 	for i := 0; i < n; i++ {
 		for j, v := range X.RawRowView(i) {
-			if a := math.Abs(v); a > unit[j] { // NaN compares false
-				unit[j] = a
+			if v < lo[j] { // NaN compares false
+				lo[j] = v
+			}
+			if v > hi[j] {
+				hi[j] = v
 			}
 		}
 	}
-	inv := make([]float64, p)
-	for j, u := range unit {
-		if u < hugeValue {
-			unit[j] = 1 // the usual case: no rescaling, no rounding
-		}
+	unit, inv := make([]float64, p), make([]float64, p)
+	for j := range unit {
+		unit[j] = ScaleUnit(lo[j], hi[j])
 		inv[j] = 1 / unit[j]
 	}
 	mean := make([]float64, p)
@@ -910,11 +971,14 @@ func (s *Standardizer) Fit(X *mat.Dense) error {
 		}
 	}
 	scale := make([]float64, p)
+	s.unscaled = s.unscaled[:0]
 	for j := range scale {
 		scale[j] = 1
 		if count[j] > 0 {
 			if sd := math.Sqrt(ss[j] / count[j]); sd > 0 && sd > 1e-12*math.Abs(mean[j]) {
 				scale[j] = sd * unit[j] // at most the largest magnitude: finite
+			} else if lo[j] < hi[j] {
+				s.unscaled = append(s.unscaled, j)
 			}
 		}
 		mean[j] *= unit[j]
@@ -923,8 +987,8 @@ func (s *Standardizer) Fit(X *mat.Dense) error {
 	return nil
 }
 
-// hugeValue is the magnitude from which sums of a column (and differences of
-// its values) could overflow float64.
+// hugeValue is the magnitude from which differences of a column's values
+// could overflow float64.
 const hugeValue = 1e300
 
 // Mean returns the training mean of each column.
@@ -949,24 +1013,29 @@ func (s *Standardizer) Apply(X *mat.Dense) (*mat.Dense, error) {
 func (s *Standardizer) applyInPlace(Z *mat.Dense) {
 	n, _ := Z.Dims()
 	inv := make([]float64, len(s.scale))
+	careful := make([]bool, len(s.scale))
+	anyCareful := false
 	for j, sc := range s.scale {
 		inv[j] = 1 / sc
-	}
-	huge := false
-	for j, m := range s.mean {
-		huge = huge || s.scale[j] > hugeValue || math.Abs(m) > hugeValue
+		// v − mean can overflow near the largest float64, and 1/scale does
+		// for a spread near the smallest: divide each term instead.
+		careful[j] = sc > hugeValue || math.Abs(s.mean[j]) > hugeValue || math.IsInf(inv[j], 0)
+		anyCareful = anyCareful || careful[j]
 	}
 	for i := 0; i < n; i++ {
 		row := Z.RawRowView(i)
-		if huge {
-			// v − mean can overflow: scale first.
+		if !anyCareful {
 			for j, v := range row {
-				row[j] = v*inv[j] - s.mean[j]*inv[j]
+				row[j] = (v - s.mean[j]) * inv[j]
 			}
 			continue
 		}
 		for j, v := range row {
-			row[j] = (v - s.mean[j]) * inv[j]
+			if careful[j] {
+				row[j] = v/s.scale[j] - s.mean[j]/s.scale[j]
+			} else {
+				row[j] = (v - s.mean[j]) * inv[j]
+			}
 		}
 	}
 }

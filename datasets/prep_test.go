@@ -403,6 +403,32 @@ func TestFitApplyPrepEqualsApply(t *testing.T) {
 	}
 }
 
+// Prepared from every row in order with nothing to change, the rows are the
+// data's own (no copy as large as the data, issue 18); any stage that
+// changes a value, or a subset of the rows, gets a copy and leaves X alone.
+func TestFitApplyPrepRowsShares(t *testing.T) {
+	X := mkDense([][]float64{{1, 5, 0}, {2, 6, 0}, {4, 8, 0}})
+	view := X.Slice(0, 3, 0, 2).(*mat.Dense) // a table's features, its target last
+	data := func(m *mat.Dense) *float64 { return &m.RawMatrix().Data[0] }
+	_, Z, err := FitApplyPrepRows(view, []int{0, 1, 2}, nil, PrepOptions{})
+	if err != nil || data(Z) != data(X) {
+		t.Errorf("every row, nothing to change: a copy (err %v)", err)
+	}
+	before := mat.DenseCopyOf(X)
+	for _, c := range []struct {
+		idx []int
+		opt PrepOptions
+	}{{[]int{0, 1, 2}, PrepOptions{Standardize: true}}, {[]int{0, 2}, PrepOptions{}}, {[]int{2, 1, 0}, PrepOptions{}}} {
+		_, Z, err := FitApplyPrepRows(view, c.idx, nil, c.opt)
+		if err != nil || data(Z) == data(X) {
+			t.Errorf("rows %v, %+v: not a copy (err %v)", c.idx, c.opt, err)
+		}
+	}
+	if !mat.Equal(X, before) {
+		t.Errorf("the data changed:\n%v", mat.Formatted(X))
+	}
+}
+
 func btoi(b bool) int {
 	if b {
 		return 1
@@ -467,5 +493,106 @@ func TestReduceFirst(t *testing.T) {
 	}
 	if _, _, err := FitApplyPrep(d.X, d.Features, PrepOptions{Reduce: 5}); err == nil {
 		t.Error("5 components of 4 features accepted")
+	}
+}
+
+// scaledIris is iris with its columns multiplied by factor (by column).
+func scaledIris(t *testing.T, factor ...float64) *Dataset {
+	t.Helper()
+	tab, err := Open("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset("", Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.X = mat.DenseCopyOf(d.X)
+	n, _ := d.X.Dims()
+	for i := range n {
+		row := d.X.RawRowView(i)
+		for j := range row {
+			row[j] *= factor[j]
+		}
+	}
+	return d
+}
+
+// Columns near 1e160 (squares overflow) and near 1e-170 (squares
+// underflow) standardise to mean 0 and sd 1, to the values the columns
+// give unscaled, and warn of nothing (issue 18: they used to become 0 and
+// a centred 1e-170 column).
+func TestStandardiseExtremeMagnitudes(t *testing.T) {
+	plain := scaledIris(t, 1, 1, 1, 1)
+	d := scaledIris(t, 1e160, 1e-170, 1e160, 1e-170)
+	_, want, err := FitApplyPrep(plain.X, plain.Features, PrepOptions{Standardize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, Z, err := FitApplyPrep(d.X, d.Features, PrepOptions{Standardize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := p.Warnings(); len(w) != 0 {
+		t.Errorf("warnings %q", w)
+	}
+	n, c := Z.Dims()
+	if c != 4 {
+		t.Fatalf("%d columns kept of 4: %v", c, p.Features())
+	}
+	for j := range c {
+		sum, ss := 0.0, 0.0
+		for i := range n {
+			sum += Z.At(i, j)
+		}
+		mean := sum / float64(n)
+		for i := range n {
+			ss += (Z.At(i, j) - mean) * (Z.At(i, j) - mean)
+		}
+		if sd := math.Sqrt(ss / float64(n)); math.Abs(mean) > 1e-12 || math.Abs(sd-1) > 1e-12 {
+			t.Errorf("column %s: mean %v, sd %v; want 0, 1", p.Features()[j], mean, sd)
+		}
+	}
+	if !mat.EqualApprox(Z, want, 1e-12) {
+		t.Error("the scaled columns standardise to other values than the columns unscaled")
+	}
+	if Y, err := p.ApplyRows(d.X, []int{0, 75, 149}); err != nil || !mat.EqualApprox(Y, GatherRows(Z, []int{0, 75, 149}), 1e-12) {
+		t.Errorf("ApplyRows differs from the fit's rows: %v", err)
+	}
+}
+
+// MeanStd sums in units of the largest magnitude at both ends of float64.
+func TestMeanStdExtremeMagnitudes(t *testing.T) {
+	for _, c := range []struct{ xs []float64 }{{[]float64{1e-170, 2e-170, 3e-170}}, {[]float64{1e160, 2e160, 3e160}}, {[]float64{1e-310, 2e-310, 3e-310}}} {
+		unit := c.xs[0]
+		m, s := MeanStd(c.xs)
+		if math.Abs(m/unit-2) > 1e-12 || math.Abs(s/unit-math.Sqrt(2.0/3)) > 1e-12 {
+			t.Errorf("MeanStd(%v) = %v, %v; want %v, %v", c.xs, m, s, 2*unit, math.Sqrt(2.0/3)*unit)
+		}
+	}
+}
+
+// A column that varies by less than rounding can tell from its mean cannot
+// be standardised: the preprocessing names it in a warning; a column that
+// varies by a little more is scaled without one.
+func TestPrepWarnsOfUnscaledColumn(t *testing.T) {
+	X := mat.NewDense(6, 2, nil)
+	for i := range 6 {
+		X.Set(i, 0, 1e6+float64(i%3)*1e-9) // a spread of 8e-16 of the mean
+		X.Set(i, 1, 1e6+float64(i%3)*1e-3)
+	}
+	cols := []Column{{Name: "flat"}, {Name: "fine"}}
+	p, Z, err := FitApplyPrep(X, cols, PrepOptions{Standardize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := p.Warnings(); len(w) != 1 || !strings.Contains(w[0], `column "flat"`) {
+		t.Errorf("warnings %q, want one naming column \"flat\"", w)
+	}
+	if v := Z.At(2, 1); math.Abs(v-math.Sqrt(1.5)) > 1e-6 {
+		t.Errorf("column fine standardised to %v at its largest, want %v", v, math.Sqrt(1.5))
+	}
+	if p, _, _ := FitApplyPrep(X, cols, PrepOptions{}); len(p.Warnings()) != 0 {
+		t.Errorf("warnings without standardising: %q", p.Warnings())
 	}
 }

@@ -136,32 +136,13 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 			m.mean[j] /= float64(n)
 		}
 	}
-	Z := mat.NewDense(n, d, nil)
-	for i := range n {
-		row := Z.RawRowView(i)
-		for j, v := range t.X.RawRowView(i)[:d] {
-			row[j] = v - m.mean[j]
-		}
-	}
 	if m.Scale {
-		for j := range d {
-			ss := 0.0
-			for i := range n {
-				v := Z.At(i, j)
-				ss += v * v
-			}
-			if sd := math.Sqrt(ss / float64(n-1)); sd > 0 {
-				m.scale[j] = sd
-				for i := range n {
-					Z.Set(i, j, Z.At(i, j)/sd)
-				}
-			}
-		}
+		m.standardDeviations(t.X)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	vals, all, err := datasets.PrincipalAxes(Z, d)
+	vals, all, err := datasets.PrincipalAxes(datasets.Covariance(t.X, m.mean, m.scale), d)
 	if err != nil {
 		return fmt.Errorf("pca: %w", err)
 	}
@@ -204,6 +185,36 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	return ctx.Err()
 }
 
+// standardDeviations sets each scale to its column's standard deviation
+// about the mean (n − 1), where that is not 0. The squares are summed in
+// units of the column's largest centred magnitude, so that values near
+// 1e160 or 1e-170 neither overflow nor underflow.
+func (m *PCA) standardDeviations(X *mat.Dense) {
+	n, d := X.Dims()
+	top := make([]float64, d)
+	for i := range n {
+		for j, v := range X.RawRowView(i)[:d] {
+			top[j] = max(top[j], math.Abs(v-m.mean[j]))
+		}
+	}
+	unit := make([]float64, d)
+	for j, t := range top {
+		unit[j] = datasets.ScaleUnit(t)
+	}
+	ss := make([]float64, d)
+	for i := range n {
+		for j, v := range X.RawRowView(i)[:d] {
+			z := (v - m.mean[j]) / unit[j]
+			ss[j] += z * z
+		}
+	}
+	for j := range d {
+		if sd := math.Sqrt(ss[j]/float64(n-1)) * unit[j]; sd > 0 {
+			m.scale[j] = sd
+		}
+	}
+}
+
 // Measures implements engine.Measurer: the root mean squared error of the
 // training rows rebuilt from the kept directions (what the scree leaves
 // out, per entry).
@@ -235,21 +246,11 @@ func (m *PCA) Transform(X mat.Matrix) (*mat.Dense, error) {
 	if !m.fitted {
 		return nil, engine.ErrNotFitted
 	}
-	n, d := X.Dims()
+	_, d := X.Dims()
 	if d != len(m.mean) {
 		return nil, fmt.Errorf("pca: got %d features, fitted on %d", d, len(m.mean))
 	}
-	Z := mat.NewDense(n, d, nil)
-	for i := range n {
-		row := Z.RawRowView(i)
-		for j := range d {
-			row[j] = (X.At(i, j) - m.mean[j]) / m.scale[j]
-		}
-	}
-	k, _ := m.comps.Vectors.Dims()
-	out := mat.NewDense(n, k, nil)
-	out.Mul(Z, m.comps.Vectors.T())
-	return out, nil
+	return datasets.Project(datasets.DenseOf(X), m.mean, m.scale, m.comps.Vectors), nil
 }
 
 // RandomProjection projects rows onto k random directions scaled by √(d/k)
@@ -333,19 +334,23 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 	// Scaled by √(d/k) the squared distances are kept on average.
 	P.Scale(math.Sqrt(float64(d)/float64(k)), P)
 	m.P, m.fitted = P, true
-	// The distortion on up to 2000 random pairs of training rows.
-	Y, _ := m.Transform(t.X)
+	// The distortion on up to 2000 random pairs of training rows, each row
+	// projected when drawn (not all rows: they may be as large as the data).
+	var ya, yb mat.VecDense
 	worst, sum, pairs := 0.0, 0.0, 0
 	for range min(2000, n*(n-1)/2) {
 		a, b := r.IntN(n), r.IntN(n)
 		if a == b {
 			continue
 		}
-		orig := kernel.SqDist(t.X.RawRowView(a)[:d], t.X.RawRowView(b)[:d])
+		xa, xb := t.X.RawRowView(a)[:d], t.X.RawRowView(b)[:d]
+		orig := kernel.SqDist(xa, xb)
 		if orig == 0 {
 			continue
 		}
-		ratio := kernel.SqDist(Y.RawRowView(a), Y.RawRowView(b)) / orig
+		ya.MulVec(P, mat.NewVecDense(d, xa))
+		yb.MulVec(P, mat.NewVecDense(d, xb))
+		ratio := kernel.SqDist(ya.RawVector().Data, yb.RawVector().Data) / orig
 		worst = max(worst, math.Abs(ratio-1))
 		sum += math.Abs(ratio - 1)
 		pairs++

@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
+	"runtime"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -91,3 +95,45 @@ func TestRandomProjection(t *testing.T) {
 type stepRec struct{ s []engine.Step }
 
 func (r *stepRec) Step(s engine.Step) error { r.s = append(r.s, s); return nil }
+
+// allocated is how many bytes f allocates.
+func allocated(f func()) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return float64(after.TotalAlloc - before.TotalAlloc)
+}
+
+// Fitting PCA and transforming rows centre a block of rows at a time, and a
+// random projection measures its distortion on the pairs it draws: none
+// makes a copy of the rows as large as the data (issue 18: PCA held two,
+// the projection one the size of its output).
+func TestReductionsCopyNoRows(t *testing.T) {
+	const n, d = 200_000, 4
+	r := rand.New(rand.NewPCG(1, 2))
+	X := mat.NewDense(n, d, nil)
+	for i := range n {
+		for j := range d {
+			X.Set(i, j, r.NormFloat64()*float64(j+1))
+		}
+	}
+	tr := engine.Train{X: X, Features: []string{"a", "b", "c", "d"}, Seed: 1}
+	data := float64(n * d * 8)
+	for _, scale := range []bool{false, true} {
+		m := &PCA{K: 1, Scale: scale}
+		var err error
+		if a := allocated(func() { err = m.Fit(context.Background(), tr, nil) }); err != nil || a > data/2 {
+			t.Errorf("PCA scale=%v: Fit allocated %.2f times the data (err %v)", scale, a/data, err)
+		}
+		if a := allocated(func() { _, err = m.Transform(X) }); err != nil || a > data/4+data/2 {
+			t.Errorf("PCA scale=%v: Transform to 1 of 4 columns allocated %.2f times the data (err %v)", scale, a/data, err)
+		}
+	}
+	m := &RandomProjection{K: 1}
+	var err error
+	if a := allocated(func() { err = m.Fit(context.Background(), tr, nil) }); err != nil || a > data/10 {
+		t.Errorf("random projection: Fit allocated %.2f times the data (err %v)", a/data, err)
+	}
+}

@@ -370,6 +370,7 @@ func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	if err != nil {
 		return nil, engine.Train{}, err
 	}
+	rn.warn(prep.Warnings()...)
 	cols := prep.Columns()
 	if rn.spec.Input.Missing {
 		n, _ := X.Dims()

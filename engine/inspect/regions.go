@@ -152,13 +152,20 @@ func standardizeCols(X *mat.Dense) (mean, scale []float64) {
 	col := make([]float64, n)
 	for j := range p {
 		mat.Col(col, j, X)
+		// In units of the column's largest magnitude, squares of values
+		// near 1e160 or 1e-170 neither overflow nor underflow.
+		unit := datasets.ScaleUnit(col...)
+		for i := range col {
+			col[i] /= unit
+		}
 		m, s := stat.PopMeanStdDev(col, nil) // as scikit-learn's StandardScaler
+		m, s = m*unit, s*unit
 		if s == 0 || math.IsNaN(s) {
 			s = 1
 		}
 		mean[j], scale[j] = m, s
 		for i := range col {
-			col[i] = (col[i] - m) / s
+			col[i] = (col[i]*unit - m) / s
 		}
 		X.SetCol(j, col)
 	}

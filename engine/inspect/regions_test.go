@@ -279,3 +279,30 @@ func TestRegionsStandardizeAsTheRun(t *testing.T) {
 		t.Errorf("grid rows whose cluster changes along alcohol: %d raw (want at most 1), %d standardised (want 3 or more)", raw, std)
 	}
 }
+
+// The plane standardises columns near 1e160 and 1e-170 as it does the same
+// columns near 1 (issue 18: their squares overflowed or underflowed, and
+// the columns became 0 or stayed near 1e-170).
+func TestStandardizeColsExtremeMagnitudes(t *testing.T) {
+	d := openDataset(t, "iris", "")
+	plain := mat.DenseCopyOf(d.X)
+	wild := mat.DenseCopyOf(d.X)
+	factor := []float64{1e160, 1e-170, 1e160, 1e-170}
+	n, _ := wild.Dims()
+	for i := range n {
+		row := wild.RawRowView(i)
+		for j := range row {
+			row[j] *= factor[j]
+		}
+	}
+	mean, scale := standardizeCols(wild)
+	plainMean, plainScale := standardizeCols(plain)
+	if !mat.EqualApprox(wild, plain, 1e-12) {
+		t.Error("scaled columns standardise to other values than the columns unscaled")
+	}
+	for j, f := range factor {
+		if math.Abs(mean[j]/f-plainMean[j]) > 1e-12 || math.Abs(scale[j]/f-plainScale[j]) > 1e-12 {
+			t.Errorf("column %d: mean %v, scale %v; want %v, %v times %v", j, mean[j], scale[j], plainMean[j], plainScale[j], f)
+		}
+	}
+}

@@ -200,7 +200,9 @@ func NeighbourAccuracy(X mat.Matrix, y []float64) float64 {
 			if j == i {
 				continue
 			}
-			if s := kernel.SqDist(rows.RawRowView(j)[:d], ri); s < bd {
+			// best < 0: distances that overflow to +Inf (or NaN) still
+			// name a neighbour.
+			if s := kernel.SqDist(rows.RawRowView(j)[:d], ri); s < bd || best < 0 {
 				best, bd = j, s
 			}
 		}

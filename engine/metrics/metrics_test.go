@@ -387,6 +387,13 @@ func TestNeighbourAccuracyRules(t *testing.T) {
 	if got := NeighbourAccuracy(X, []float64{0, math.NaN(), math.NaN(), math.NaN(), math.NaN()}); !math.IsNaN(got) {
 		t.Errorf("one labelled row: got %v, want NaN", got)
 	}
+	// Squared distances of values near 1e160 overflow: every row is then
+	// as far as any other, and the first other row is the neighbour: rows
+	// 0 and 1 right, row 2 wrong (it panicked).
+	huge := mat.NewDense(3, 1, []float64{0, 1e160, 3e160})
+	if got := NeighbourAccuracy(huge, []float64{1, 1, 0}); !near(got, 2.0/3) {
+		t.Errorf("overflowing distances: got %v, want 2/3", got)
+	}
 }
 
 func TestJSON(t *testing.T) {

@@ -68,6 +68,7 @@ func TestConformance(t *testing.T) {
 			t.Run("spec", func(t *testing.T) { checkSpec(t, s) })
 			t.Run("builtins", func(t *testing.T) { checkBuiltins(t, s) })
 			t.Run("deterministic", func(t *testing.T) { checkDeterministic(t, s) })
+			t.Run("leaves_data", func(t *testing.T) { checkLeavesData(t, s) })
 			t.Run("not_fitted", func(t *testing.T) { checkNotFitted(t, s) })
 			t.Run("nan_input", func(t *testing.T) { checkNaN(t, s) })
 			t.Run("degenerate", func(t *testing.T) { checkDegenerate(t, s) })
@@ -281,6 +282,38 @@ func checkDeterministic(t *testing.T, s *engine.Spec) {
 			t.Errorf("model %s: same seed, history differs at point %d: %+v vs %+v", s.Name, i, pa, pb)
 			break
 		}
+	}
+}
+
+// checkLeavesData: a run leaves the data's rows as they were. Preprocessing
+// that changes nothing hands a model the dataset's own rows, not a copy (a
+// clustering's, or the refit on every row after cross-validation), so a
+// model must only read Train.X.
+func checkLeavesData(t *testing.T, s *engine.Spec) {
+	ts := taskSets[s.Tasks[0]][0]
+	tab, err := datasets.Open(ts.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset(ts.target, datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := mat.DenseCopyOf(d.X)
+	v, err := s.Parse(settings[s.Name+"/"+ts.name])
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := eval.DefaultOptions()
+	opt.Folds = 3
+	guard(t, s.Name, "eval.Run on "+ts.name, func() {
+		_, err = eval.Run(context.Background(), d, s, v, opt, nil)
+	})
+	if err != nil {
+		t.Fatalf("model %s on %s: %v", s.Name, ts.name, err)
+	}
+	if !mat.Equal(d.X, before) {
+		t.Errorf("model %s changed the rows of %s it was given", s.Name, ts.name)
 	}
 }
 

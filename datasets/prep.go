@@ -86,6 +86,13 @@ func FitApplyPrepRows(X *mat.Dense, idx []int, cols []Column, opt PrepOptions) (
 	return fitApplyPrep(GatherRows(X, idx), owned, cols, opt)
 }
 
+// FitApplyPrepOwned is FitApplyPrep on rows the caller gives up: the
+// stages transform X in place where they can (imputing, standardising),
+// and X itself is returned when nothing changes its shape.
+func FitApplyPrepOwned(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
+	return fitApplyPrep(X, owned, cols, opt)
+}
+
 // everyRow says whether idx lists the rows of X in order.
 func everyRow(X *mat.Dense, idx []int) bool {
 	if X == nil || X.IsEmpty() {
@@ -313,6 +320,18 @@ func (p *Prep) ApplyRows(X *mat.Dense, idx []int) (*mat.Dense, error) {
 		return nil, errors.New("preprocessing: no rows to transform")
 	}
 	return p.transform(GatherRows(X, idx)), nil
+}
+
+// ApplyOwned is Apply on rows the caller gives up: transformed in place
+// where a stage can.
+func (p *Prep) ApplyOwned(X *mat.Dense) (*mat.Dense, error) {
+	if p == nil || !p.fitted {
+		return nil, fmt.Errorf("preprocessing: %w", ErrNotFitted)
+	}
+	if err := checkApply("preprocessing", X, p.in); err != nil {
+		return nil, err
+	}
+	return p.transform(X), nil
 }
 
 // transform runs the fitted stages on Z, overwriting it where a stage works

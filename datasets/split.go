@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // splitPCGStream is the second PCG word of every split's random source: the
@@ -306,4 +308,44 @@ func Complement(n int, test []int) []int {
 		}
 	}
 	return train
+}
+
+// PermuteRows reorders the rows of X and the entries of y (nil: none) in
+// place so that row r becomes what row order[r] was (order is a
+// permutation of the rows), following the permutation's cycles with one
+// row of scratch: a split of data the caller gives up, without a copy.
+func PermuteRows(X *mat.Dense, y []float64, order []int) {
+	n, p := X.Dims()
+	done := make([]bool, n)
+	tmp := make([]float64, p)
+	for start := range n {
+		if done[start] || order[start] == start {
+			done[start] = true
+			continue
+		}
+		// Row start is overwritten first: keep it, then pull each row of
+		// the cycle into the place that wants it.
+		copy(tmp, X.RawRowView(start))
+		var ty float64
+		if y != nil {
+			ty = y[start]
+		}
+		r := start
+		for {
+			done[r] = true
+			from := order[r]
+			if from == start {
+				copy(X.RawRowView(r), tmp)
+				if y != nil {
+					y[r] = ty
+				}
+				break
+			}
+			copy(X.RawRowView(r), X.RawRowView(from))
+			if y != nil {
+				y[r] = y[from]
+			}
+			r = from
+		}
+	}
 }

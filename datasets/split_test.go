@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // labels builds a class vector with counts[c] rows of class c, interleaved
@@ -348,6 +350,27 @@ func TestKFoldMatchesSklearn(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("%v k=%d seed %d: per-fold class counts %v, want %v", tc.counts, tc.k, seed, got, tc.want)
+			}
+		}
+	}
+}
+
+// PermuteRows moves every row (and its target) to where the order puts it,
+// in place, whatever the cycles of the permutation.
+func TestPermuteRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 7, 100} {
+		X := mat.NewDense(n, 3, nil)
+		y := make([]float64, n)
+		for i := range n {
+			X.SetRow(i, []float64{float64(i), float64(10 * i), -float64(i)})
+			y[i] = float64(i)
+		}
+		order := r.Perm(n)
+		PermuteRows(X, y, order)
+		for i, from := range order {
+			if X.At(i, 0) != float64(from) || X.At(i, 1) != float64(10*from) || y[i] != float64(from) {
+				t.Fatalf("n=%d: row %d holds %v (target %v), want row %d", n, i, X.RawRowView(i), y[i], from)
 			}
 		}
 	}

@@ -41,10 +41,11 @@ type Options struct {
 	// fitted model shown is then the first fold's); for sweeps that only
 	// want scores.
 	NoRefit bool `json:"-"`
-	// Consume lets a hold-out release the dataset's rows (Dataset.Release)
-	// once its training and test parts are prepared: for a caller that
-	// needs them no more (tealab train), so that the table and its parts
-	// are not in memory together.
+	// Consume gives a hold-out the dataset's rows: for a caller that needs
+	// them no more (tealab train). The rows are reordered, training rows
+	// first, and prepared in place, so that the parts are views of the
+	// table instead of copies beside it, and the dataset is released
+	// (Dataset.Release) once they are prepared.
 	Consume bool `json:"-"`
 }
 

@@ -306,6 +306,29 @@ type runner struct {
 	progress func(Progress)
 	start    time.Time
 	res      *Result
+	// inPlace: the rows of d are the hold-out's, training rows first, and
+	// the runner's to prepare in place (Options.Consume).
+	inPlace bool
+}
+
+// splitInPlace reorders the rows of d the caller gave up (Options.Consume)
+// so that the hold-out's training rows come first, in order, then its test
+// rows, and renumbers the fold to match: its parts are then views of the
+// table, prepared in place, not copies beside it.
+func (rn *runner) splitInPlace(f *Fold) {
+	order := append(append(make([]int, 0, rn.d.Rows()), f.Train...), f.Test...)
+	datasets.PermuteRows(rn.d.X, rn.d.Y, order)
+	for r := range order {
+		order[r] = r // the fold's own lists may be a caller's plan: renumber a copy
+	}
+	f.Train, f.Test = order[:len(f.Train)], order[len(f.Train):]
+	rn.inPlace = true
+}
+
+// rowsView is the consecutive rows idx of X, as a view.
+func rowsView(X *mat.Dense, idx []int) *mat.Dense {
+	_, c := X.Dims()
+	return X.Slice(idx[0], idx[0]+len(idx), 0, c).(*mat.Dense)
 }
 
 // PanicError is the error of a model that panicked; it wraps ErrPanic and
@@ -363,7 +386,14 @@ func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 		// would take raw.
 		opt.KeepNominal, opt.KeepMissing = false, false
 	}
-	prep, X, err := datasets.FitApplyPrepRows(d.X, idx, d.Features, opt)
+	var prep *datasets.Prep
+	var X *mat.Dense
+	var err error
+	if rn.inPlace { // idx are consecutive rows the runner owns
+		prep, X, err = datasets.FitApplyPrepOwned(rowsView(d.X, idx), d.Features, opt)
+	} else {
+		prep, X, err = datasets.FitApplyPrepRows(d.X, idx, d.Features, opt)
+	}
 	if ce := (*datasets.ComponentsError)(nil); errors.As(err, &ce) {
 		return nil, engine.Train{}, engine.Limitf("reduce first: %d principal components but there are %d features to reduce; use at most %d", ce.K, ce.Features, ce.Features)
 	}
@@ -555,6 +585,9 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 	var foldMetrics, foldBase []map[string]float64
 	var firstModel engine.Model
 	var firstPrep *datasets.Prep
+	if rn.opt.Consume && len(folds) == 1 && len(folds[0].Train)+len(folds[0].Test) == d.Rows() && len(folds[0].Test) > 0 {
+		rn.splitInPlace(&folds[0])
+	}
 	// summarise scores the folds that finished (all of them, unless the run
 	// was cancelled part-way).
 	summarise := func(done int) {
@@ -672,7 +705,12 @@ func (rn *runner) fold(f, k int, p Fold) (fitted, engine.Model, *datasets.Prep, 
 	if err != nil {
 		return one, nil, nil, err
 	}
-	Xte, err := prep.ApplyRows(d.X, p.Test)
+	var Xte *mat.Dense
+	if rn.inPlace {
+		Xte, err = prep.ApplyOwned(rowsView(d.X, p.Test))
+	} else {
+		Xte, err = prep.ApplyRows(d.X, p.Test)
+	}
 	if err != nil {
 		return one, nil, nil, err
 	}

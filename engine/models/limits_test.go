@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -240,5 +241,31 @@ func TestDivisiveBeyondTheAgglomerativeLimit(t *testing.T) {
 	res, err := eval.Run(context.Background(), builtin(t, "moons:n=11586", ""), spec, v, eval.Options{Seed: 1}, nil)
 	if err != nil || res.Metrics["clusters"] != 2 {
 		t.Fatalf("divisive on 11,586 rows: %v", err)
+	}
+}
+
+// A hold-out that consumes its data (reordered and prepared in place, as
+// tealab train runs it) scores exactly as one that copies its parts, for
+// models that standardise, encode nominal columns, or take them raw.
+func TestConsumedHoldoutScoresAsCopied(t *testing.T) {
+	for _, c := range []struct{ data, model string }{
+		{"iris", "logistic"}, {"wine", "knn"}, {"breast_cancer", "tree"}, {"diabetes", "ridge"}, {"iris", "forest"},
+	} {
+		spec, v := specWith(t, c.model, nil)
+		want, err := eval.Run(context.Background(), builtin(t, c.data, ""), spec, v, eval.DefaultOptions(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := eval.DefaultOptions()
+		opt.Consume = true
+		d := *builtin(t, c.data, "") // shared by the tests: consume a copy
+		d.X, d.Y = mat.DenseCopyOf(d.X), slices.Clone(d.Y)
+		got, err := eval.Run(context.Background(), &d, spec, v, opt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got.Metrics) != fmt.Sprint(want.Metrics) || fmt.Sprint(got.Predicted) != fmt.Sprint(want.Predicted) {
+			t.Errorf("%s on %s: consumed %v, copied %v", c.model, c.data, got.Metrics, want.Metrics)
+		}
 	}
 }

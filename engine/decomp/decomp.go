@@ -395,9 +395,13 @@ func (m *RandomProjection) Transform(X mat.Matrix) (*mat.Dense, error) {
 	return out, nil
 }
 
-// pcaMemory: a centred copy of the rows, the d x d covariance and its
-// eigendecomposition.
-func pcaMemory(s engine.Shape, _ engine.Values) engine.Need {
-	return engine.Matrix(s.Rows, s.Cols, "centred copy of the rows").
+// pcaMemory: the d x d covariance and its eigendecomposition, and the
+// rows projected onto the components kept (all of them, at most).
+func pcaMemory(s engine.Shape, v engine.Values) engine.Need {
+	k := v.Int("k")
+	if k <= 0 || k > s.Cols {
+		k = s.Cols
+	}
+	return engine.Matrix(s.Rows, k, "projection of the rows").
 		Plus(engine.Matrix(s.Cols, s.Cols, "covariance").Times(3))
 }

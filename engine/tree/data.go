@@ -25,6 +25,7 @@ type data struct {
 	sorted  [][]int32  // numeric columns: rows by increasing value, NaN last; nil for nominal ones
 	rises   [][]uint64 // numeric columns: bit k set when sorted row k's value exceeds row k-1's
 	present []int      // numeric columns: rows with a value (the sorted rows before the missing ones)
+	rank    [][]int32  // numeric columns: the value ranks of the sorted rows, made when asked (ranks)
 	y       []int      // class code of each row (classification)
 	yr      []float64  // target of each row (regression)
 	k       int        // classes; 0 for regression
@@ -41,7 +42,25 @@ func (d *data) at(i int32, j int) float64 { return d.x[int(i)*d.stride+j] }
 func (d *data) row(i int) []float64 { return d.x[i*d.stride : i*d.stride+d.p] }
 
 // release drops the rows and their orders, which only fitting reads.
-func (d *data) release() { d.x, d.sorted, d.rises = nil, nil, nil }
+func (d *data) release() { d.x, d.sorted, d.rises, d.rank = nil, nil, nil, nil }
+
+// ranks is the value rank of each of feature j's sorted rows, made once,
+// for growers that read the presorted rows as they are.
+func (d *data) ranks(j int) []int32 {
+	if d.rank == nil {
+		d.rank = make([][]int32, d.p)
+	}
+	if d.rank[j] == nil {
+		r := make([]int32, d.n)
+		prev := int32(0)
+		for k := range r {
+			prev = d.rankOf(j, k, prev)
+			r[k] = prev
+		}
+		d.rank[j] = r
+	}
+	return d.rank[j]
+}
 
 // rankOf is the value rank a sweep compares for sorted position k of
 // feature j, given the rank of position k-1: equal values have equal

@@ -81,6 +81,9 @@ type grower struct {
 	// owns says the data are this grower's alone (a single tree): it
 	// filters the presorted rows in place instead of copying them.
 	owns bool
+	// aliased says ord and rank are the data's own sorted rows and ranks
+	// (a stump on every row), to be replaced, not reused, by the next tree.
+	aliased bool
 
 	// scratch for split searches
 	left, right, miss, tot []float64
@@ -148,8 +151,21 @@ func (g *grower) grow(w []float64, onLevel func(depth int, t *grown) error) (*gr
 		}
 	}
 	m := len(g.rows)
+	// A stump on every row (AdaBoost's rounds) splits the root alone and
+	// never reorders a segment (split skips children at the depth limit):
+	// it reads the presorted rows and their ranks as they are.
+	asSorted := g.cfg.maxDepth == 1 && m == d.n && !g.owns
+	if g.aliased && !asSorted {
+		clear(g.ord) // they are the data's: never written through
+		clear(g.rank)
+	}
+	g.aliased = asSorted
 	for j, s := range d.sorted {
 		if s == nil {
+			continue
+		}
+		if asSorted {
+			g.ord[j], g.rank[j] = s, d.ranks(j)
 			continue
 		}
 		o, r := g.ord[j], g.rank[j]
@@ -412,9 +428,11 @@ func (g *grower) split(w []float64, i int) {
 		}
 	}
 	g.partition(g.rows[sg.s:sg.e])
-	for j, o := range g.ord {
-		if o != nil {
-			g.partitionSorted(o[sg.s:sg.e], g.rank[j][sg.s:sg.e])
+	if cfg.maxDepth == 0 || int(sg.depth)+1 < cfg.maxDepth { // else no child splits: their orders are never read
+		for j, o := range g.ord {
+			if o != nil {
+				g.partitionSorted(o[sg.s:sg.e], g.rank[j][sg.s:sg.e])
+			}
 		}
 	}
 	nd.feature, nd.threshold, nd.set, nd.missLeft = int32(best.feature), best.threshold, best.set, best.missLeft

@@ -238,3 +238,34 @@ func TestPackedTreesPredictAsGrown(t *testing.T) {
 		}
 	}
 }
+
+// A stump grower on every row reads the data's sorted rows as they are;
+// its next tree, on fewer rows, copies them and leaves the data's intact.
+func TestStumpsReadSortedRowsWithoutWritingThem(t *testing.T) {
+	tr := builtin(t, "wine")
+	d, err := newData(context.Background(), tr, "test", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := make([][]int32, d.p)
+	for j, s := range d.sorted {
+		before[j] = slices.Clone(s)
+	}
+	cfg, _ := growthConfig(Gini, 1, 2, 1, 1, 0, 3)
+	g := newGrower(d, cfg, 1)
+	w := make([]float64, d.n)
+	for i := range w {
+		w[i] = 1
+	}
+	first, _ := g.grow(w, nil)
+	w[0], w[5] = 0, 0
+	second, _ := g.grow(w, nil)
+	for j := range d.sorted {
+		if !slices.Equal(d.sorted[j], before[j]) {
+			t.Fatalf("feature %d: the data's sorted rows changed", j)
+		}
+	}
+	if len(first.nodes) != 3 || len(second.nodes) != 3 {
+		t.Errorf("stumps of %d and %d nodes", len(first.nodes), len(second.nodes))
+	}
+}

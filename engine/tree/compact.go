@@ -49,9 +49,9 @@ func pack(t *grown) *packed {
 				p.values = append(p.values, nd.value)
 			}
 		}
-		if nd.set != nil {
+		if set := t.levels(&nd); set != nil {
 			pn.set = int32(len(p.sets))
-			p.sets = append(p.sets, nd.set)
+			p.sets = append(p.sets, set)
 		}
 		p.nodes[i] = pn
 	}

@@ -29,33 +29,44 @@ type config struct {
 	maxFeatures int     // features tried at each node (0: all), drawn afresh at each node
 }
 
-// node is one node of a grown tree, in a flat slice (0 is the root).
+// node is one node of a grown tree, in a flat slice (0 is the root): 64
+// bytes, the float64 fields first.
 type node struct {
-	feature     int32 // -1 for a leaf
+	threshold   float64 // numeric test: x <= threshold goes left
+	value       float64 // regression: the mean; classification: the majority class
+	weight      float64 // the total weight of its training rows
+	impurity    float64 // per unit weight: Gini, entropy in bits, error share, or variance
+	decrease    float64 // weight × impurity removed by the node's split (importances)
+	feature     int32   // -1 for a leaf
 	left, right int32
-	threshold   float64  // numeric test: x <= threshold goes left
-	set         []uint64 // nominal test: the levels that go left (bitset)
-	missLeft    bool     // rows whose value is missing go left: the side with more training weight
-	value       float64  // regression: the mean; classification: the majority class
-	samples     int32    // distinct training rows that reached the node
-	weight      float64  // their total weight
-	impurity    float64  // per unit weight: Gini, entropy in bits, error share, or variance
-	decrease    float64  // weight × impurity removed by the node's split (importances)
+	samples     int32 // distinct training rows that reached the node
+	set         int32 // nominal test: 1 + the index in grown.sets of the levels that go left; 0 for a numeric test
+	missLeft    bool  // rows whose value is missing go left: the side with more training weight
 }
 
-// grown is a fitted tree: its nodes and, for classification, the class
-// weights of each node (k per node).
+// grown is a fitted tree: its nodes, the level sets of its nominal tests,
+// and, for classification, the class weights of each node (k per node).
 type grown struct {
 	nodes []node
+	sets  [][]uint64
 	dist  []float64
 	k     int
+}
+
+// levels is the set of levels that go left at node nd (nil for a numeric
+// test).
+func (t *grown) levels(nd *node) []uint64 {
+	if nd.set == 0 {
+		return nil
+	}
+	return t.sets[nd.set-1]
 }
 
 // leaf returns the leaf a row reaches.
 func (t *grown) leaf(x []float64) int {
 	i := int32(0)
 	for t.nodes[i].feature >= 0 {
-		i = nextNode(&t.nodes[i], x)
+		i = t.nextNode(&t.nodes[i], x)
 	}
 	return int(i)
 }
@@ -230,7 +241,7 @@ func (g *grower) grow(w []float64, onLevel func(depth int, t *grown) error) (*gr
 func (t *grown) truncate(n int) *grown {
 	for i := range t.nodes[:n] {
 		if nd := &t.nodes[i]; nd.feature >= 0 && int(nd.left) >= n {
-			nd.feature, nd.left, nd.right, nd.set, nd.decrease = -1, -1, -1, nil, 0
+			nd.feature, nd.left, nd.right, nd.set, nd.decrease = -1, -1, -1, 0, 0
 		}
 	}
 	t.nodes = t.nodes[:n]
@@ -435,7 +446,11 @@ func (g *grower) split(w []float64, i int) {
 			}
 		}
 	}
-	nd.feature, nd.threshold, nd.set, nd.missLeft = int32(best.feature), best.threshold, best.set, best.missLeft
+	nd.feature, nd.threshold, nd.missLeft = int32(best.feature), best.threshold, best.missLeft
+	if best.set != nil {
+		t.sets = append(t.sets, best.set)
+		nd.set = int32(len(t.sets))
+	}
 	nd.decrease = decrease
 	l := g.newNode(w, sg.s, sg.s+nl, sg.depth+1)
 	r := g.newNode(w, sg.s+nl, sg.e, sg.depth+1)

@@ -55,7 +55,7 @@ func (m *DecisionTree) pruneReducedError(ctx context.Context, held []int, w []fl
 			if nd.feature < 0 {
 				break
 			}
-			n = nextNode(nd, x)
+			n = t.nextNode(nd, x)
 		}
 	}
 	sub := make([]float64, len(t.nodes))   // held-out errors of the subtree
@@ -198,19 +198,19 @@ func (m *DecisionTree) pruneCostComplexity(ctx context.Context, alpha float64, w
 }
 
 // nextNode is the child of an internal node that row x goes to.
-func nextNode(nd *node, x []float64) int32 { return nd.child(nd.feature, x) }
+func (t *grown) nextNode(nd *node, x []float64) int32 { return t.child(nd, nd.feature, x) }
 
 // child is the child row x goes to by the node's test on feature f (its
 // own, or the one it had before pruning made it a leaf).
-func (nd *node) child(f int32, x []float64) int32 {
+func (t *grown) child(nd *node, f int32, x []float64) int32 {
 	v := x[f]
 	var left bool
 	switch {
 	case v != v:
 		left = nd.missLeft
-	case nd.set != nil:
-		l := int(v)
-		left = l >= 0 && l < 64*len(nd.set) && nd.set[l>>6]&(1<<(l&63)) != 0
+	case nd.set != 0:
+		l, set := int(v), t.levels(nd)
+		left = l >= 0 && l < 64*len(set) && set[l>>6]&(1<<(l&63)) != 0
 	default:
 		left = v <= nd.threshold
 	}
@@ -223,14 +223,14 @@ func (nd *node) child(f int32, x []float64) int32 {
 // compact rebuilds the tree with the nodes still reachable, breadth first
 // (parents before children, as grown).
 func compact(t *grown) *grown {
-	out := &grown{k: t.k}
+	out := &grown{k: t.k, sets: t.sets} // the sets of the nodes kept, at their indices
 	queue := []int32{0}
 	index := map[int32]int32{0: 0}
 	for q := 0; q < len(queue); q++ {
 		i := queue[q]
 		nd := t.nodes[i]
 		if nd.feature < 0 {
-			nd.left, nd.right, nd.set, nd.decrease = -1, -1, nil, 0
+			nd.left, nd.right, nd.set, nd.decrease = -1, -1, 0, 0
 		} else {
 			for _, c := range []int32{nd.left, nd.right} {
 				index[c] = int32(len(queue))

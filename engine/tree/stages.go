@@ -101,7 +101,7 @@ func (st *treeStages) descend(t *grown, splits []int32) {
 		if f := feature(a); f >= 0 {
 			mat.Row(st.x, i, st.X)
 			for ; f >= 0; f = feature(a) {
-				a = t.nodes[a].child(f, st.x)
+				a = t.child(&t.nodes[a], f, st.x)
 			}
 		}
 		st.at[i] = a

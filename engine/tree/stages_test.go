@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -267,5 +268,16 @@ func TestStumpsReadSortedRowsWithoutWritingThem(t *testing.T) {
 	}
 	if len(first.nodes) != 3 || len(second.nodes) != 3 {
 		t.Errorf("stumps of %d and %d nodes", len(first.nodes), len(second.nodes))
+	}
+}
+
+// A grown node is 64 bytes and a packed one 24: a deep tree on a million
+// rows has hundreds of thousands of them, a forest millions.
+func TestNodeSizes(t *testing.T) {
+	if s := unsafe.Sizeof(node{}); s != 64 {
+		t.Errorf("a grown node is %d bytes", s)
+	}
+	if s := unsafe.Sizeof(pnode{}); s != 24 {
+		t.Errorf("a packed node is %d bytes", s)
 	}
 }

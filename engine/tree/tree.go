@@ -440,10 +440,10 @@ func (d *data) export(t *grown, criterion string) *engine.Tree {
 		f := int(nd.feature)
 		l := engine.Condition{Feature: f, Name: d.names[f], Missing: nd.missLeft && d.missing[f]}
 		r := engine.Condition{Feature: f, Name: d.names[f], Missing: !nd.missLeft && d.missing[f]}
-		if nd.set != nil {
+		if set := t.levels(&nd); set != nil {
 			var in []string
 			for lv := range d.levels[f] {
-				if nd.set[lv>>6]&(1<<(lv&63)) != 0 {
+				if set[lv>>6]&(1<<(lv&63)) != 0 {
 					in = append(in, d.levelName(f, lv))
 				}
 			}

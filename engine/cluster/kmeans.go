@@ -17,6 +17,7 @@ import (
 	"slices"
 	"sort"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -75,11 +76,13 @@ func init() {
 			{Name: "restarts", Kind: engine.Int, Default: 10, Min: 1, Max: 1000,
 				Help: "runs from different starts; the best objective is kept"},
 			{Name: "max_iter", Kind: engine.Int, Default: 300, Min: 1, Max: 1e5, Help: "most iterations of a run"},
+			{Name: "tol", Kind: engine.Float, Default: 1e-4, Min: 0, Max: 1,
+				Help: "a run also stops when its centres move less than this, in squared distance over the features' mean variance (scikit-learn's rule); 0: only when no row changes cluster"},
 		},
 		Bench: []engine.BenchCase{{Name: "kmeans", Data: "blobs_100k_10", Task: datasets.Clustering,
 			Params: map[string]string{"k": "8", "restarts": "1", "max_iter": "100"}}},
 		New: func(v engine.Values) (engine.Model, error) {
-			return &KMeans{K: v.Int("k"), Init: v.String("init"), Restarts: v.Int("restarts"), MaxIter: v.Int("max_iter")}, nil
+			return &KMeans{K: v.Int("k"), Init: v.String("init"), Restarts: v.Int("restarts"), MaxIter: v.Int("max_iter"), Tol: v.Float("tol")}, nil
 		},
 	})
 }
@@ -87,7 +90,11 @@ func init() {
 // KMeans minimises Σ_i ‖x_i − μ_{y_i}‖² by Lloyd's algorithm (notes §21):
 // with the centres fixed each row moves to its nearest centre (a tie keeps
 // its previous cluster), with the labels fixed each centre moves to its
-// rows' mean; a run stops when no row changes cluster or at MaxIter.
+// rows' mean; a run stops when no row changes cluster, when the centres'
+// summed squared shift falls to Tol times the features' mean variance
+// (scikit-learn's rule: on data without clear clusters a few rows swap
+// clusters for hundreds of iterations that barely move the centres), or at
+// MaxIter.
 // Several runs from different starts keep the best objective. Distances
 // come from blocked matrix products: ‖x‖² − 2x·μ + ‖μ‖².
 type KMeans struct {
@@ -95,6 +102,7 @@ type KMeans struct {
 	Init     string
 	Restarts int
 	MaxIter  int
+	Tol      float64 // 0: stop only when no row moves
 
 	centres *mat.Dense
 	labels  []int
@@ -129,8 +137,12 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if init == "" {
 		init = InitPlusPlus
 	}
+	if m.Tol < 0 || math.IsNaN(m.Tol) {
+		return fmt.Errorf("parameter tol: %v must not be negative", m.Tol)
+	}
 	r := rand.New(rand.NewPCG(t.Seed, 0x2127599bf4325c37))
 	km := newLloyd(X, k)
+	tol := m.Tol * meanVariance(X)
 	step := 0
 	bestObj := math.Inf(1)
 	for run := 0; run < restarts; run++ {
@@ -147,7 +159,7 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		converged := false
 		for it := 1; it <= maxIter; it++ {
 			changed := km.assign()
-			km.update()
+			shift := km.update()
 			// Publish the run's state: Predict from inside Step uses it
 			// (this run's centres until a better run replaces them).
 			if run == 0 || km.obj < bestObj {
@@ -167,11 +179,15 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 				converged = true
 				break
 			}
+			if shift <= tol {
+				break
+			}
 		}
 		if !converged {
-			// Stopped by max_iter: the labels are the last centres' and
-			// the centres moved since; one more assignment makes them
-			// agree (scikit-learn's final E-step), and obj theirs.
+			// Stopped by tol or max_iter: the labels are the last
+			// centres' and the centres moved since; one more assignment
+			// makes them agree (scikit-learn's final E-step), and obj
+			// theirs.
 			km.assign()
 		}
 		if km.obj < bestObj {
@@ -375,17 +391,43 @@ func (l *lloyd) add(i, c int) {
 // update moves each centre to its rows' mean. An empty cluster takes the
 // row farthest from its centre, as scikit-learn does (so k clusters stay
 // k); the next assignment moves that row.
-func (l *lloyd) update() {
+// update moves each centre to its rows' mean and returns the centres'
+// summed squared shift.
+func (l *lloyd) update() float64 {
 	k, d := l.k, l.d
 	if slices.Contains(l.counts, 0) {
 		l.relocate()
 	}
+	shift := 0.0
 	for c := range k {
 		row := l.C.RawRowView(c)
 		for j := range row {
-			row[j] = l.sums[c*d+j] / float64(l.counts[c])
+			v := l.sums[c*d+j] / float64(l.counts[c])
+			shift += (v - row[j]) * (v - row[j])
+			row[j] = v
 		}
 	}
+	return shift
+}
+
+// meanVariance is the mean over the columns of X of their variances.
+func meanVariance(X *mat.Dense) float64 {
+	n, d := X.Dims()
+	if n < 2 || d == 0 {
+		return 0
+	}
+	mean := make([]float64, d)
+	for i := range n {
+		floats.Add(mean, X.RawRowView(i))
+	}
+	floats.Scale(1/float64(n), mean)
+	ss := 0.0
+	for i := range n {
+		for j, v := range X.RawRowView(i) {
+			ss += (v - mean[j]) * (v - mean[j])
+		}
+	}
+	return ss / float64(n*d)
 }
 
 // relocate gives each empty cluster the row farthest from its centre among

@@ -19,11 +19,10 @@ import (
 
 // memCase is one model of BenchmarkTrainMemory: its name (the sub-benchmark
 // and what TEALAB_MEMBENCH_MODELS selects), the train arguments after the
-// data, whether it learns the numeric target t instead of the label y, and
-// whether it runs only when named (it takes an hour or more).
+// data, and whether it learns the numeric target t instead of the label y.
 type memCase struct {
-	name, args    string
-	numeric, slow bool
+	name, args string
+	numeric    bool
 }
 
 // memCases holds a model of every family, with parameters that keep 1,000,000
@@ -31,24 +30,24 @@ type memCase struct {
 // pair of a cluster's rows: O(n²) time), hierarchical and spectral clustering
 // (they refuse n x n distances beyond 11,585 and 8,192 rows).
 var memCases = []memCase{
-	{"logistic", "--model logistic", false, false},
-	{"perceptron", "--model perceptron", false, false},
-	{"linear", "--model linear", true, false},
-	{"ridge", "--model ridge", true, false},
-	{"lda", "--model lda", false, false},
-	{"qda", "--model qda", false, false},
-	{"gnb", "--model gnb", false, false},
-	{"kmeans", "--model kmeans", false, false},
-	{"gmm", "--model gmm --param max_iter=20", false, false},
-	{"pca", "--model pca", false, false},
-	{"svd", "--model svd", false, false},
-	{"randproj", "--model randproj --param k=5", false, false},
-	{"tree", "--model tree", false, false},
-	{"forest", "--model forest --param trees=10", false, false},
-	{"adaboost", "--model adaboost", false, false},
+	{"logistic", "--model logistic", false},
+	{"perceptron", "--model perceptron", false},
+	{"linear", "--model linear", true},
+	{"ridge", "--model ridge", true},
+	{"lda", "--model lda", false},
+	{"qda", "--model qda", false},
+	{"gnb", "--model gnb", false},
+	{"kmeans", "--model kmeans", false},
+	{"gmm", "--model gmm --param max_iter=20", false},
+	{"pca", "--model pca", false},
+	{"svd", "--model svd", false},
+	{"randproj", "--model randproj --param k=5", false},
+	{"tree", "--model tree", false},
+	{"forest", "--model forest --param trees=10", false},
+	{"adaboost", "--model adaboost", false},
 	// In 20 dimensions the k-d tree prunes little: 200,000 predictions
 	// took more than an hour.
-	{"knn", "--model knn", false, true},
+	{"knn", "--model knn", false},
 }
 
 // BenchmarkTrainMemory measures what `tealab train` costs in memory as well
@@ -59,8 +58,8 @@ var memCases = []memCase{
 // label (and, for regression, a numeric target instead), CSV made once and
 // kept in the temporary directory (TEALAB_MEMBENCH_ROWS changes the rows).
 // TEALAB_MEMBENCH_MODELS picks cases by name (e.g. "kmeans,gmm"); the
-// default runs all of memCases but the slow ones, which takes longer than
-// go test's default timeout (BENCHMARKS.md has the times):
+// default runs all of memCases, which takes longer than go test's default
+// timeout (BENCHMARKS.md has the times):
 //
 //	go test ./cli -run '^$' -bench TrainMemory -benchtime 1x -timeout 0
 func BenchmarkTrainMemory(b *testing.B) {
@@ -83,7 +82,7 @@ func BenchmarkTrainMemory(b *testing.B) {
 	const cols = 20
 	raw := float64(rows * cols * 8)
 	for _, c := range memCases {
-		if only == nil && c.slow || only != nil && !slices.Contains(only, c.name) {
+		if only != nil && !slices.Contains(only, c.name) {
 			continue
 		}
 		b.Run(c.name, func(b *testing.B) {

@@ -2,7 +2,10 @@ package cluster
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -25,6 +28,26 @@ func BenchmarkKMeans(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		m := &KMeans{K: 8, Restarts: 1, MaxIter: 100}
+		if err := m.Fit(context.Background(), t, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkKMeansTwoOnGaussian is k-means with its defaults (10 restarts,
+// k = 2) on 200,000 x 20 Gaussian rows without clusters, the growth case
+// of `tealab train --model kmeans`: many iterations of two centres.
+func BenchmarkKMeansTwoOnGaussian(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	X := mat.NewDense(200_000, 20, nil)
+	for i := range 200_000 {
+		for j := range 20 {
+			X.Set(i, j, r.NormFloat64())
+		}
+	}
+	t := engine.Train{X: X, Seed: 1}
+	for b.Loop() {
+		m := &KMeans{K: 2, Restarts: 10, MaxIter: 300, Tol: 1e-4}
 		if err := m.Fit(context.Background(), t, nil); err != nil {
 			b.Fatal(err)
 		}

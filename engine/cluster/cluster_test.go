@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -513,5 +515,29 @@ func TestKMedoidsStoppedEarlyIsConsistent(t *testing.T) {
 		if float64(l) != pred[i] {
 			t.Fatalf("row %d: kept label %d, nearest medoid %v", i, l, pred[i])
 		}
+	}
+}
+
+// Large data are labelled in ranges on several cores; the ranges are fixed
+// and their sums added in order, so the fit is the same on any number.
+func TestKMeansSameOnAnyCores(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	X := mat.NewDense(20_000, 6, nil)
+	for i := range 20_000 {
+		for j := range 6 {
+			X.Set(i, j, r.NormFloat64()+float64(3*(i%3)))
+		}
+	}
+	fit := func(procs int) *KMeans {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		m := &KMeans{K: 3, Restarts: 2, Tol: 1e-4}
+		if err := m.Fit(context.Background(), engine.Train{X: X, Seed: 1}, nil); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b := fit(1), fit(4)
+	if a.inertia != b.inertia || !slices.Equal(a.labels, b.labels) || !mat.Equal(a.centres, b.centres) {
+		t.Errorf("one core: inertia %v; four: %v", a.inertia, b.inertia)
 	}
 }

@@ -14,8 +14,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -250,7 +252,28 @@ type lloyd struct {
 	cen  []float64
 	kpad int       // room for points: a multiple of 8
 	out  []float64 // a block of rows' dot products, row u from u·kpad
+	// parts are the row ranges assign labels on separate cores: a fixed
+	// number, each with its own sums, added up in order afterwards, so the
+	// result does not depend on the cores.
+	parts []assignPart
 }
+
+// assignPart is a range of rows assign labels, and what it tallies.
+type assignPart struct {
+	lo, hi  int
+	sums    []float64
+	counts  []int
+	changed int
+	obj     float64
+	out     []float64
+}
+
+// assignParts is how many row ranges assign splits its rows into above
+// partRows rows: enough to keep two or four cores busy.
+const (
+	assignParts = 8
+	partRows    = 4 * block
+)
 
 // block is how many rows' dot products are formed at once: 2,048 rows by 8
 // points is 128 KB, which stays in cache while it is read.
@@ -301,7 +324,8 @@ func (l *lloyd) blockDots(i0, rows, m int) {
 }
 
 // assign moves every row to its nearest centre (a tie keeps the row where
-// it was) and returns how many moved; obj becomes the objective.
+// it was) and returns how many moved; obj becomes the objective. Large
+// data are labelled in assignParts ranges on up to as many cores.
 func (l *lloyd) assign() int {
 	k := l.k
 	cc := make([]float64, k)
@@ -314,15 +338,62 @@ func (l *lloyd) assign() int {
 		cc[c] = s
 	}
 	l.pack(l.C, k)
+	if l.parts == nil {
+		parts := 1
+		if l.n >= partRows {
+			parts = assignParts
+		}
+		l.parts = make([]assignPart, parts)
+		for p := range l.parts {
+			pt := &l.parts[p]
+			pt.lo, pt.hi = l.n*p/parts, l.n*(p+1)/parts
+			pt.sums, pt.counts = make([]float64, k*l.d), make([]int, k)
+			pt.out = l.out
+			if parts > 1 {
+				pt.out = make([]float64, min(block, pt.hi-pt.lo)*l.kpad)
+			}
+		}
+	}
+	var next atomic.Int64
+	work := func() {
+		for p := int(next.Add(1)) - 1; p < len(l.parts); p = int(next.Add(1)) - 1 {
+			l.assignPart(&l.parts[p], cc)
+		}
+	}
+	if jobs := min(runtime.GOMAXPROCS(0), len(l.parts)); jobs > 1 {
+		engine.Workers(jobs, work)
+	} else {
+		work()
+	}
 	clear(l.sums)
 	clear(l.counts)
 	changed, obj := 0, 0.0
-	for i0 := 0; i0 < l.n; i0 += block {
-		rows := min(block, l.n-i0)
-		l.blockDots(i0, rows, k)
+	for _, pt := range l.parts {
+		floats.Add(l.sums, pt.sums)
+		for c, n := range pt.counts {
+			l.counts[c] += n
+		}
+		changed, obj = changed+pt.changed, obj+pt.obj
+	}
+	l.obj = obj
+	return changed
+}
+
+// assignPart labels the rows of one part, tallying their sums, counts,
+// moves and objective in it.
+func (l *lloyd) assignPart(pt *assignPart, cc []float64) {
+	k := l.k
+	clear(pt.sums)
+	clear(pt.counts)
+	changed, obj := 0, 0.0
+	for i0 := pt.lo; i0 < pt.hi; i0 += block {
+		rows := min(block, pt.hi-i0)
+		for g := 0; g*8 < k; g++ {
+			kernel.RowDots(pt.out[g*8:], l.kpad, l.x[i0*l.ldx:], l.ldx, rows, l.d, l.cen[g*8*l.d:])
+		}
 		for u := range rows {
 			i := i0 + u
-			dots := l.out[u*l.kpad : u*l.kpad+k]
+			dots := pt.out[u*l.kpad : u*l.kpad+k]
 			bd := nearest(cc, dots)
 			// ‖x‖² − 2x·μ + ‖μ‖² carries rounding of the order of ‖x‖²·ε:
 			// a row leaves its cluster only for a centre nearer by more
@@ -341,11 +412,14 @@ func (l *lloyd) assign() int {
 				l.labels[i] = best
 			}
 			obj += max(bd+l.xx[i], 0)
-			l.add(i, best)
+			s := pt.sums[best*l.d : (best+1)*l.d]
+			for j, v := range l.row(i) {
+				s[j] += v
+			}
+			pt.counts[best]++
 		}
 	}
-	l.obj = obj
-	return changed
+	pt.changed, pt.obj = changed, obj
 }
 
 // nearest is min_c cc[c] − 2·dots[c]: the nearest centre's ‖μ‖² − 2x·μ.
@@ -388,11 +462,10 @@ func (l *lloyd) add(i, c int) {
 	l.counts[c]++
 }
 
-// update moves each centre to its rows' mean. An empty cluster takes the
-// row farthest from its centre, as scikit-learn does (so k clusters stay
-// k); the next assignment moves that row.
 // update moves each centre to its rows' mean and returns the centres'
-// summed squared shift.
+// summed squared shift. An empty cluster takes the row farthest from its
+// centre, as scikit-learn does (so k clusters stay k); the next
+// assignment moves that row.
 func (l *lloyd) update() float64 {
 	k, d := l.k, l.d
 	if slices.Contains(l.counts, 0) {

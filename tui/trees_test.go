@@ -211,7 +211,7 @@ func TestClusterScatterAxes(t *testing.T) {
 // what auto means for this model); the run says so.
 func TestStandardizeField(t *testing.T) {
 	hs := newHarness(t, Options{Data: "wine", Model: "kmeans"}, 120, 40)
-	hs.press("down", "down", "down", "down", "down")
+	hs.focusParam("standardize")
 	mustContain(t, hs.view(), "▸ standardize", "auto does what kmeans expects: no")
 	hs.press("right", "enter")
 	hs.runUntil(func() bool { return strings.Contains(hs.view(), "ARI") })

@@ -320,8 +320,8 @@ func (s *trainScreen) View() string {
 func (s *trainScreen) liveFigures(w, h int) string {
 	st := s.c.styles
 	r := s.run
-	kv := func(k, v string) string {
-		return st.Muted.Render(fitWidth(k, 16)) + st.Value.Render(v)
+	kv := func(k, v string) string { // a space after the longest names ("out-of-bag error")
+		return st.Muted.Render(fitWidth(k, 17)) + st.Value.Render(v)
 	}
 	lossName, errName := valNames(r.Task())
 	lines := []string{st.Header.Render("now"), kv(lossTitle(r), numfmt.Score(s.last.Point.TrainLoss))}

@@ -196,7 +196,11 @@ func TestCVAccuracyLikeScikitLearn(t *testing.T) {
 			d := datasetOf(t, data)
 			opt := eval.DefaultOptions()
 			opt.Folds = 10
-			res, err := eval.Run(context.Background(), d, spec, spec.Defaults(), opt, nil)
+			v := spec.Defaults()
+			if name == "tree" {
+				v["prune"] = PruneNone // scikit-learn's tree is not pruned
+			}
+			res, err := eval.Run(context.Background(), d, spec, v, opt, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/tealab/tealab/engine"
 )
 
@@ -58,7 +60,63 @@ func (m *DecisionTree) pruneReducedError(ctx context.Context, held []int, w []fl
 			n = t.nextNode(nd, x)
 		}
 	}
-	sub := make([]float64, len(t.nodes))   // held-out errors of the subtree
+	return m.pruneBottomUp(ctx, asLeaf, 0, "prune_error", float64(len(held)), w, step, rec)
+}
+
+// pruneErrorBased is C4.5's pruning by subtree replacement (Quinlan 1993,
+// C4.5: Programs for Machine Learning, ch. 4): bottom up, a split goes when
+// the node as a leaf is estimated to make no more errors than the leaves
+// below it, each leaf's errors estimated pessimistically from its training
+// rows at confidence factor cf.
+func (m *DecisionTree) pruneErrorBased(ctx context.Context, cf float64, w []float64, step *int, rec engine.Recorder) error {
+	t := m.t
+	z := distuv.UnitNormal.Quantile(1 - cf)
+	asLeaf := make([]float64, len(t.nodes))
+	totalW := 0.0
+	for i, nd := range t.nodes {
+		asLeaf[i] = pessimisticErrors(nd.weight, leafCost(t, i), cf, z)
+		if i == 0 {
+			totalW = nd.weight
+		}
+	}
+	// C4.5 keeps a split only when it is estimated to save more than 0.1
+	// error (its prune.c and J48 alike).
+	return m.pruneBottomUp(ctx, asLeaf, 0.1, "estimated_error", totalW, w, step, rec)
+}
+
+// pessimisticErrors is C4.5's estimate of the errors a leaf of n training
+// rows, e of them misclassified, makes on unseen rows: n × U, U the upper
+// limit of the confidence interval at level cf of a binomial's error rate
+// with e errors in n trials (z = Φ⁻¹(1−cf)). With no error the limit is
+// exact, 1 − cf^(1/n) (0 < e < 1, weighted rows, interpolates between e = 0
+// and 1); otherwise it is the normal approximation with a continuity
+// correction, the Wilson score bound of f = (e + ½)/n; when e + ½ reaches n
+// the estimate is n.
+func pessimisticErrors(n, e, cf, z float64) float64 {
+	switch {
+	case n <= 0:
+		return 0
+	case e < 1e-9:
+		return n * (1 - math.Pow(cf, 1/n))
+	case e < 1:
+		base := n * (1 - math.Pow(cf, 1/n))
+		return base + e*(pessimisticErrors(n, 1, cf, z)-base)
+	case e+0.5 >= n:
+		return max(n, e)
+	}
+	f := (e + 0.5) / n
+	z2 := z * z
+	u := (f + z2/(2*n) + z*math.Sqrt(f/n-f*f/n+z2/(4*n*n))) / (1 + z2/n)
+	return u * n
+}
+
+// pruneBottomUp collapses, children before parents, every split whose
+// subtree's cost (the sum of its leaves' asLeaf) is more than slack below
+// the node's own asLeaf. Each collapse is a Step reporting the tree's cost
+// over scale as extra.
+func (m *DecisionTree) pruneBottomUp(ctx context.Context, asLeaf []float64, slack float64, extra string, scale float64, w []float64, step *int, rec engine.Recorder) error {
+	t := m.t
+	sub := make([]float64, len(t.nodes))   // cost of the subtree
 	train := make([]float64, len(t.nodes)) // training cost of the subtree
 	leaves := make([]int, len(t.nodes))
 	totalW := 0.0
@@ -75,11 +133,11 @@ func (m *DecisionTree) pruneReducedError(ctx context.Context, held []int, w []fl
 		train[i] = train[nd.left] + train[nd.right]
 		leaves[i] = leaves[nd.left] + leaves[nd.right]
 	}
-	valErr, trainCost, nLeaves := sub[0], train[0], leaves[0]
+	cost, trainCost, nLeaves := sub[0], train[0], leaves[0]
 	report := func() error {
 		*step++
 		if err := rec.Step(engine.Step{Step: *step, TrainLoss: trainCost / totalW,
-			Extra: map[string]float64{"leaves": float64(nLeaves), "prune_error": valErr / float64(len(held))}}); err != nil {
+			Extra: map[string]float64{"leaves": float64(nLeaves), extra: cost / scale}}); err != nil {
 			return err
 		}
 		return ctx.Err()
@@ -97,10 +155,10 @@ func (m *DecisionTree) pruneReducedError(ctx context.Context, held []int, w []fl
 		sub[i] = sub[nd.left] + sub[nd.right]
 		train[i] = train[nd.left] + train[nd.right]
 		leaves[i] = leaves[nd.left] + leaves[nd.right]
-		if asLeaf[i] > sub[i] {
+		if asLeaf[i] > sub[i]+slack {
 			continue
 		}
-		valErr += asLeaf[i] - sub[i]
+		cost += asLeaf[i] - sub[i]
 		trainCost += leafCost(t, i) - train[i]
 		nLeaves -= leaves[i] - 1
 		nd.feature = -1

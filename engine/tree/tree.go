@@ -22,12 +22,14 @@
 package tree
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -40,12 +42,17 @@ const family = "trees and ensembles"
 // Pruning choices.
 const (
 	PruneNone           = "none"
+	PruneErrorBased     = "error-based"
 	PruneReducedError   = "reduced-error"
 	PruneCostComplexity = "cost-complexity"
 )
 
+// pruneChoices are the pruning choices, the default first.
+var pruneChoices = []string{PruneErrorBased, PruneNone, PruneReducedError, PruneCostComplexity}
+
 // DecisionTree is a CART tree. Zero values are the defaults: Gini, grown
-// until pure, no pruning.
+// until pure with at least two rows a leaf, then C4.5's error-based pruning
+// at confidence 0.25 (Weka's J48 defaults).
 type DecisionTree struct {
 	Criterion       string  // gini, entropy, misclassification (classification; regression uses the variance)
 	MaxDepth        int     // 0: no limit
@@ -54,6 +61,8 @@ type DecisionTree struct {
 	Purity          float64 // 0 means 1 (only pure nodes stop)
 	MinDecrease     float64
 	Prune           string
+	Confidence      float64 // error-based: the confidence factor CF, in (0, 0.5] (0 means 0.25)
+	MinObjects      int     // error-based: fewest rows each child of a split holds (0 means 2)
 	PruneFraction   float64 // reduced-error: share of the training rows held out to prune on (0 means 0.25)
 	CCPAlpha        float64 // cost-complexity: the complexity cost per leaf
 
@@ -74,7 +83,7 @@ func init() {
 		Name:      "tree",
 		Title:     "decision tree",
 		Family:    family,
-		Summary:   "CART: greedy axis-aligned splits by Gini, entropy or error (variance for regression); rules you can read",
+		Summary:   "CART: greedy axis-aligned splits by Gini, entropy or error (variance for regression), pruned as C4.5 by default (Quinlan 1993, C4.5: Programs for Machine Learning); rules you can read",
 		Notes:     "§14-§15 decision trees and pruning (seed 000); decision trees (seed 001); rule extraction, ch. 9 (seed 003)",
 		Tasks:     []engine.Task{datasets.Classification, datasets.Regression},
 		Unit:      "level",
@@ -90,7 +99,8 @@ func init() {
 			return &DecisionTree{Criterion: v.String("criterion"), MaxDepth: v.Int("max_depth"),
 				MinSamplesSplit: v.Int("min_samples_split"), MinSamplesLeaf: v.Int("min_samples_leaf"),
 				Purity: v.Float("purity"), MinDecrease: v.Float("min_impurity_decrease"),
-				Prune: v.String("prune"), PruneFraction: v.Float("prune_fraction"), CCPAlpha: v.Float("ccp_alpha")}, nil
+				Prune: v.String("prune"), Confidence: v.Float("confidence"), MinObjects: v.Int("min_objects"),
+				PruneFraction: v.Float("prune_fraction"), CCPAlpha: v.Float("ccp_alpha")}, nil
 		},
 	})
 }
@@ -115,8 +125,14 @@ func growthParams() []engine.Param {
 
 func pruneParams() []engine.Param {
 	return []engine.Param{
-		{Name: "prune", Kind: engine.Choice, Default: PruneNone, Choices: []string{PruneNone, PruneReducedError, PruneCostComplexity},
-			Help: "reduced-error: grow on part of the rows, then remove every split the held-out part does not need; cost-complexity: remove the weakest links while their cost per leaf is at most ccp_alpha"},
+		{Name: "prune", Kind: engine.Choice, Default: PruneErrorBased, Choices: pruneChoices,
+			Help: "error-based: C4.5's pruning (Quinlan 1993, C4.5: Programs for Machine Learning): each leaf's errors on new rows are estimated by the upper confidence limit of the binomial of its training errors, and a split goes, bottom up, when its node as a leaf is estimated to err no more than its leaves (classification; a regression tree is left as grown); none: grown until pure, as scikit-learn; reduced-error: grow on part of the rows, then remove every split the held-out part does not need; cost-complexity: remove the weakest links while their cost per leaf is at most ccp_alpha"},
+		{Name: "confidence", Kind: engine.Float, Default: 0.25, Min: 0.001, Max: 0.5,
+			When: &engine.Applies{Param: "prune", In: []string{PruneErrorBased}},
+			Help: "C4.5's confidence factor CF (J48 -C): a leaf's errors are estimated by the upper CF confidence limit of the binomial; smaller prunes more (Quinlan 1993)"},
+		{Name: "min_objects", Kind: engine.Int, Default: 2, Min: 1, Max: 1e9,
+			When: &engine.Applies{Param: "prune", In: []string{PruneErrorBased}},
+			Help: "C4.5's fewest rows in at least two branches of a split (J48 -M); on this two-way tree, in each child: the larger of this and min_samples_leaf applies (classification)"},
 		{Name: "prune_fraction", Kind: engine.Float, Default: 0.25, Min: 0.05, Max: 0.9,
 			When: &engine.Applies{Param: "prune", In: []string{PruneReducedError}},
 			Help: "share of the training rows held out to prune on"},
@@ -155,6 +171,30 @@ func growthConfig(criterion string, maxDepth, minSplit, minLeaf int, purity, min
 	return c, nil
 }
 
+// pruneMethod checks the pruning settings and returns the method to follow
+// and, for error-based pruning, its confidence factor. C4.5's pruning is
+// for classification: a regression tree is left as grown.
+func (m *DecisionTree) pruneMethod(k int) (string, float64, error) {
+	prune := cmp.Or(m.Prune, PruneErrorBased)
+	if !slices.Contains(pruneChoices, prune) {
+		return "", 0, fmt.Errorf("parameter prune: %q is not one of %s", m.Prune, strings.Join(pruneChoices, ", "))
+	}
+	if prune != PruneErrorBased {
+		return prune, 0, nil
+	}
+	cf := cmp.Or(m.Confidence, 0.25)
+	if !(cf > 0 && cf <= 0.5) {
+		return "", 0, fmt.Errorf("parameter confidence: %v is out of range (0, 0.5]", m.Confidence)
+	}
+	if m.MinObjects < 0 {
+		return "", 0, fmt.Errorf("parameter min_objects: %d must be at least 1", m.MinObjects)
+	}
+	if k == 0 {
+		return PruneNone, 0, nil
+	}
+	return prune, cf, nil
+}
+
 // splittable checks the size rules against the n rows a tree grows on: a
 // rule that no split can meet would grow a tree of one leaf without a word.
 func (c config) splittable(model string, n int) error {
@@ -188,12 +228,9 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 	if err != nil {
 		return err
 	}
-	prune := m.Prune
-	if prune == "" {
-		prune = PruneNone
-	}
-	if !slices.Contains([]string{PruneNone, PruneReducedError, PruneCostComplexity}, prune) {
-		return fmt.Errorf("parameter prune: %q is not one of none, reduced-error, cost-complexity", m.Prune)
+	prune, cf, err := m.pruneMethod(k)
+	if err != nil {
+		return err
 	}
 	d, err := newData(ctx, t, "decision tree", k)
 	if err != nil {
@@ -201,6 +238,10 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 	}
 	if err := cfg.splittable("decision tree", d.n); err != nil {
 		return err
+	}
+	if prune == PruneErrorBased {
+		// After the check: C4.5's rule leaves a tree of too few rows a leaf.
+		cfg.minLeaf = max(cfg.minLeaf, cmp.Or(m.MinObjects, 2))
 	}
 	m.d, m.features = d, d.names
 	w := make([]float64, d.n)
@@ -262,6 +303,8 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 			err = m.pruneReducedError(ctx, held, w, &step, rec)
 		case PruneCostComplexity:
 			err = m.pruneCostComplexity(ctx, m.CCPAlpha, w, &step, rec)
+		case PruneErrorBased:
+			err = m.pruneErrorBased(ctx, cf, w, &step, rec)
 		}
 	}
 	switch {

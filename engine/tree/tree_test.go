@@ -118,7 +118,7 @@ func TestTreesMatchScikitLearn(t *testing.T) {
 	readJSON(t, "testdata/notie_ref.json", &ref)
 	for _, rt := range ref {
 		tr := csvTrain(t, "testdata/"+rt.File)
-		m := &DecisionTree{Criterion: rt.Criterion, MaxDepth: rt.MaxDepth, MinSamplesLeaf: rt.MinLeaf}
+		m := &DecisionTree{Criterion: rt.Criterion, MaxDepth: rt.MaxDepth, MinSamplesLeaf: rt.MinLeaf, Prune: PruneNone}
 		if rt.CCPAlpha > 0 {
 			m.Prune, m.CCPAlpha = PruneCostComplexity, rt.CCPAlpha
 		}

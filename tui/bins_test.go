@@ -198,3 +198,15 @@ func TestNominalHistogram(t *testing.T) {
 		t.Errorf("12 levels in a short pane: want the rest counted as +N more:\n%s", v)
 	}
 }
+
+// Issue 19: the data's principal plane of mixed columns left the nominal
+// ones out without a word. The title says so.
+func TestPrincipalPlaneSaysNominalLeftOut(t *testing.T) {
+	text := "@relation mixed\n@attribute a numeric\n@attribute b numeric\n@attribute c numeric\n@attribute colour {red,blue}\n@attribute y {yes,no}\n@data\n"
+	for i := range 30 {
+		text += fmt.Sprintf("%d,%d,%d,%s,%s\n", i, i*i%7, i%5, []string{"red", "blue"}[i%2], []string{"yes", "no"}[i%3/2])
+	}
+	hs := newHarness(t, Options{Data: writeFile(t, "mixed.arff", text)}, 120, 40)
+	hs.previewTab(previewPlot)
+	mustContain(t, hs.view(), "first two principal directions", "1 nominal column left out")
+}

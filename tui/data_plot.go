@@ -101,7 +101,11 @@ func (p *dataPlot) refresh() {
 		xs, ys = mat.Col(nil, 0, pl.XY), mat.Col(nil, 1, pl.XY)
 		p.sc.SetAxes(pl.XLabel, pl.YLabel)
 		if pl.Projected {
-			p.title = fmt.Sprintf("first two principal directions (%s of the variance)", numfmt.Percent(pl.VarExplained))
+			left := "" // the plane is of the numeric columns alone
+			if nominal := len(d.Features) - numeric; nominal > 0 {
+				left = "; " + numfmt.Count(nominal, "nominal column") + " left out"
+			}
+			p.title = fmt.Sprintf("first two principal directions (%s of the variance%s)", numfmt.Percent(pl.VarExplained), left)
 		} else {
 			p.title = pl.YLabel + " against " + pl.XLabel
 		}

@@ -100,3 +100,27 @@ func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
 		}
 	}
 }
+
+// Issue 19: a PCA has a biplot: the rows as points in PC1 and PC2, and an
+// arrow per feature, labelled with its name.
+func TestBiplot(t *testing.T) {
+	hs := newHarness(t, Options{Data: "wine", Model: "pca", Params: map[string]string{"scale": "true"}, Train: true}, 120, 40)
+	for range 10 {
+		if hs.a.results.tabs.ActiveName() == "Biplot" {
+			break
+		}
+		hs.press("tab")
+	}
+	if hs.a.results.tabs.ActiveName() != "Biplot" {
+		t.Fatalf("no Biplot tab:\n%s", hs.view())
+	}
+	v := hs.view()
+	checkFrame(t, v, 120, 40)
+	mustContain(t, v, "rows: PC1 (36.2% of the variance) across, PC2 (19.2%) up", "10 longest of 13", "flavanoids", "color_intensity")
+	if p := strings.Count(v, "·"); p < 50 {
+		t.Errorf("%d points drawn for 178 rows:\n%s", p, v)
+	}
+	if a := strings.Count(v, "●"); a != 10 {
+		t.Errorf("%d arrow heads, want 10:\n%s", a, v)
+	}
+}

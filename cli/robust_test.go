@@ -314,7 +314,7 @@ func TestClusteringDoneWhen(t *testing.T) {
 	if !strings.Contains(out, "dendrogram (average linkage") || !strings.Contains(out, "┘") {
 		t.Errorf("no dendrogram:\n%s", out)
 	}
-	out, _, _ = run(t, "train", "--data", "iris", "--model", "pca", "--json")
+	out, _, _ = run(t, "train", "--data", "iris", "--model", "pca", "--param", "variance=1", "--json")
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func TestTrainingViewFrame(t *testing.T) {
 	a := trainingApp(t, 200, 60, 1000)
 	v := view(a)
 	checkFrame(t, v, 200, 60)
-	mustContain(t, v, "training loss", "validation on held-out rows", "val log-loss", "val error", "1000/2000 iterations", "ETA")
+	mustContain(t, v, "training loss", "validation log-loss", "validation error rate", "val log-loss", "val error", "1000/2000 iterations", "ETA")
 }
 
 func TestReduceSeries(t *testing.T) {

@@ -5,61 +5,160 @@ import (
 	"math"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-// drawFolds puts the loss histories of a run's folds on its two charts:
-// fold cur (0-based) drawn bright and named, every other fold as a faint
-// ghost under it, so that the spread between folds shows at a glance. The
-// validation chart draws what shares one axis: log-loss and error for a
-// classifier, the RMSE alone for a regressor (the MSE, its square, is on
-// another scale). A series the model never reported (a perceptron has no
-// log-loss) is left out of the legend by the chart.
-func drawFolds(loss, val *widgets.LineChart, r *runRecord, folds [][]eval.Point, cur int) {
-	task := r.Task()
-	if len(folds) == 0 {
-		loss.SetSeries(nil, nil)
-		val.SetSeries(nil, nil)
+// quantity is one series of a fold's history. Each gets a chart of its
+// own: quantities on different scales (a log-loss of 2.3 beside an error
+// rate of 0.05) never share an axis, where one would flatten the other.
+type quantity struct {
+	title  string // the chart's title: the quantity and what it is measured on
+	legend string // the series' name in the legend
+	get    func(eval.Point) float64
+}
+
+// quantitiesOf lists the charts of a run's history: its training loss, then
+// what validation measures (a classifier's log-loss and error rate, a
+// regressor's RMSE; the MSE, its square, would say nothing more). A run
+// without a target gets an empty validation chart that says why.
+func quantitiesOf(r *runRecord) []quantity {
+	loss := lossTitle(r)
+	qs := []quantity{{title: loss, legend: loss, get: func(p eval.Point) float64 { return p.TrainLoss }}}
+	valLoss := func(p eval.Point) float64 { return p.ValLoss }
+	valErr := func(p eval.Point) float64 { return p.ValError }
+	lossName, errName := valNames(r.Task())
+	switch task := r.Task(); {
+	case !task.Supervised():
+		return append(qs, quantity{title: "validation (none: " + task.String() + " fits all rows)"})
+	case task == datasets.Regression:
+		return append(qs, quantity{title: "validation RMSE", legend: errName, get: valErr})
+	}
+	return append(qs,
+		quantity{title: "validation log-loss", legend: lossName, get: valLoss},
+		quantity{title: "validation error rate", legend: errName, get: valErr})
+}
+
+// foldCharts draws a run's fold histories, one chart per quantity: the
+// training loss on the left, the validation quantities stacked beside it
+// (or all of them stacked, in a column).
+type foldCharts struct {
+	qs     []quantity
+	charts []widgets.LineChart
+}
+
+func newFoldCharts(r *runRecord, st *themes.Styles) foldCharts {
+	fc := foldCharts{qs: quantitiesOf(r)}
+	for _, q := range fc.qs {
+		fc.charts = append(fc.charts, widgets.NewLineChart(q.title, unitOf(r.Spec), st))
+	}
+	return fc
+}
+
+// setNote adds note (which fold is drawn) to every chart's title.
+func (fc *foldCharts) setNote(note string) {
+	for i, q := range fc.qs {
+		fc.charts[i].SetTitle(q.title + note)
+	}
+}
+
+// setLogY sets every chart's y axis to log10 or linear.
+func (fc *foldCharts) setLogY(on bool) {
+	for i := range fc.charts {
+		fc.charts[i].SetLogY(on)
+	}
+}
+
+// logY reports whether the training loss is drawn on a log axis.
+func (fc foldCharts) logY() bool { return len(fc.charts) > 0 && fc.charts[0].LogY() }
+
+// update passes a message (the log key) to every chart.
+func (fc *foldCharts) update(msg tea.Msg) {
+	for i := range fc.charts {
+		fc.charts[i], _ = fc.charts[i].Update(msg)
+	}
+}
+
+// setSize lays the charts out in w x h: the training loss at full height
+// on the left and the others stacked on the right, or, in a column, all of
+// them stacked.
+func (fc *foldCharts) setSize(w, h int, column bool) {
+	if column {
+		stack(fc.charts, w, h)
+		return
+	}
+	fc.charts[0].SetSize(w/2, h)
+	stack(fc.charts[1:], w-w/2, h)
+}
+
+// stack shares h rows among charts stacked in a column, the last ones
+// taking the rows left over.
+func stack(charts []widgets.LineChart, w, h int) {
+	n := len(charts)
+	for i := range charts {
+		rows := h / n
+		if i >= n-h%n {
+			rows++
+		}
+		charts[i].SetSize(w, rows)
+	}
+}
+
+// view draws the charts as setSize laid them out.
+func (fc foldCharts) view(column bool) string {
+	if column {
+		return joinColumn(fc.charts)
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, fc.charts[0].View(), joinColumn(fc.charts[1:]))
+}
+
+// joinColumn draws charts one under another.
+func joinColumn(charts []widgets.LineChart) string {
+	views := make([]string, len(charts))
+	for i := range charts {
+		views[i] = charts[i].View()
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, views...)
+}
+
+// draw puts fold cur (0-based) of the histories on the charts, bright and
+// named, and every other fold as a faint ghost under it, so that the spread
+// between folds shows at a glance. A series the model never reported (a
+// perceptron has no log-loss) is left out of the legend by the chart.
+func (fc *foldCharts) draw(folds [][]eval.Point, cur int) {
+	for i, q := range fc.qs {
+		drawQuantity(&fc.charts[i], q, folds, cur)
+	}
+}
+
+func drawQuantity(c *widgets.LineChart, q quantity, folds [][]eval.Point, cur int) {
+	if len(folds) == 0 || q.get == nil {
+		c.SetSeries(nil, nil)
+		c.SetGhosts(nil)
 		return
 	}
 	cur = min(max(cur, 0), len(folds)-1)
-	train := func(p eval.Point) float64 { return p.TrainLoss }
-	valLoss := func(p eval.Point) float64 { return p.ValLoss }
-	valErr := func(p eval.Point) float64 { return p.ValError }
-	lossName, errName := valNames(task)
-
-	tl, dx := foldSeries(folds[cur], train)
-	loss.SetSeries([]string{lossTitle(r)}, [][]float64{tl})
-	if task == datasets.Regression {
-		ve, _ := foldSeries(folds[cur], valErr)
-		val.SetSeries([]string{errName}, [][]float64{ve})
-	} else {
-		vl, _ := foldSeries(folds[cur], valLoss)
-		ve, _ := foldSeries(folds[cur], valErr)
-		val.SetSeries([]string{lossName, errName}, [][]float64{vl, ve})
-	}
+	y, dx := foldSeries(folds[cur], q.get)
+	c.SetSeries([]string{q.legend}, [][]float64{y})
 	// At most maxGhosts folds, the nearest to cur: leave-one-out has a
 	// fold per row, and a thousand ghosts say nothing and draw slowly.
-	var gl, gv [][]float64
+	var ghosts [][]float64
 	lo := max(0, min(cur-maxGhosts/2, len(folds)-maxGhosts-1))
 	for f := lo; f < min(len(folds), lo+maxGhosts+1); f++ {
-		h := folds[f]
-		if f == cur {
-			continue
+		if f != cur {
+			g, _ := foldSeries(folds[f], q.get)
+			ghosts = append(ghosts, g)
 		}
-		g, _ := foldSeries(h, train)
-		gl = append(gl, g)
-		g, _ = foldSeries(h, valErr)
-		gv = append(gv, g)
 	}
-	loss.SetGhosts(gl)
-	val.SetGhosts(gv)
+	c.SetGhosts(ghosts)
 	if len(folds[cur]) > 0 {
-		loss.SetXScale(float64(folds[cur][0].Step), dx)
-		val.SetXScale(float64(folds[cur][0].Step), dx)
+		c.SetXScale(float64(folds[cur][0].Step), dx)
 	}
 }
 

@@ -837,10 +837,9 @@ func (s *dataScreen) refreshBalance() {
 	s.balance.SetSize(pw-4, max(ph-5, 3))
 }
 
-// histogram counts the finite values of y in k equal bins labelled by
-// their edges (bins, which works on halved values, so that a range wider
-// than the largest float64 still spreads over k bins); infinite values get
-// a bar of their own ("±Inf") and NaN is skipped.
+// histogram counts the finite values of y in at most k bins chosen from
+// the data (chooseBins) and labelled by their edges or values; infinite
+// values get a bar of their own ("±Inf") and NaN is skipped.
 func histogram(y []float64, k int) ([]string, []float64) {
 	k = max(k, 1)
 	finite := make([]float64, 0, len(y))
@@ -856,16 +855,13 @@ func histogram(y []float64, k int) ([]string, []float64) {
 	var labels []string
 	var counts []float64
 	if len(finite) > 0 {
-		c, lo, hi := bins(finite, nil, 1, k)
-		if lo == hi {
-			labels, counts = []string{numfmt.Score(lo)}, []float64{float64(len(finite))}
+		b := chooseBins(finite, k)
+		c := b.count(finite, nil, 1)
+		if b.vmin == b.vmax {
+			labels, counts = []string{numfmt.Score(b.vmin)}, []float64{float64(len(finite))}
 		} else {
-			edge := func(i int) string {
-				t := float64(i) / float64(k)
-				return numfmt.Sig(lo*(1-t)+hi*t, 4) // never overflows
-			}
-			for i := range k {
-				labels = append(labels, edge(i)+" – "+edge(i+1))
+			for i := range b.k {
+				labels = append(labels, b.label(i))
 				counts = append(counts, c[i][0])
 			}
 		}

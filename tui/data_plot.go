@@ -101,7 +101,11 @@ func (p *dataPlot) refresh() {
 		xs, ys = mat.Col(nil, 0, pl.XY), mat.Col(nil, 1, pl.XY)
 		p.sc.SetAxes(pl.XLabel, pl.YLabel)
 		if pl.Projected {
-			p.title = fmt.Sprintf("first two principal directions (%s of the variance)", numfmt.Percent(pl.VarExplained))
+			left := "" // the plane is of the numeric columns alone
+			if nominal := len(d.Features) - numeric; nominal > 0 {
+				left = "; " + numfmt.Count(nominal, "nominal column") + " left out"
+			}
+			p.title = fmt.Sprintf("first two principal directions (%s of the variance%s)", numfmt.Percent(pl.VarExplained), left)
 		} else {
 			p.title = pl.YLabel + " against " + pl.XLabel
 		}
@@ -188,17 +192,18 @@ func (p *dataPlot) View() string {
 	return st.Muted.Render(clip(p.title, p.w)) + "\n" + p.sc.View()
 }
 
-// dataHistograms draws a histogram per column: every numeric feature's
+// dataHistograms draws a histogram per column: every feature's
 // distribution as a one-line sparkline beside its name, and the chosen
-// one below as bars stacked by class (by the target's range for
-// regression).
+// one below: a numeric one as bars stacked by class (by the target's range
+// for regression) in bins chosen from its values, a nominal one as a bar
+// per level.
 type dataHistograms struct {
 	c     *common
 	d     *datasets.Dataset
 	sub   *datasets.Dataset // the rows drawn: d, or an even sample of large data
 	cls   []int             // colour class of each row of sub
 	names []string          // the colour classes' names
-	cols  []int             // numeric features
+	cols  []int             // the features drawn
 	cur   int               // index into cols
 	off   int
 	keys  struct{ Up, Down key.Binding }
@@ -221,7 +226,10 @@ func (h *dataHistograms) set(d *datasets.Dataset) {
 		h.sub = d.Subset(idx)
 	}
 	h.cls, h.names = colourBy(h.sub)
-	h.cols = numericFeatures(d)
+	h.cols = make([]int, len(d.Features)) // every feature: a nominal one as a bar per level
+	for j := range h.cols {
+		h.cols[j] = j
+	}
 }
 
 func (h *dataHistograms) SetSize(w, hh int) { h.w, h.h = w, hh }
@@ -244,49 +252,54 @@ func (h *dataHistograms) Update(msg tea.Msg) {
 // sparks are the eight heights of a sparkline.
 var sparks = []rune("▁▂▃▄▅▆▇█")
 
-// bins counts the finite values of col in k equal bins, by colour class
-// (cls nil: one class); lo and hi are their range. Values are halved
-// before binning, so that a range wider than the largest float64 does not
-// overflow.
-func bins(col []float64, cls []int, ncls, k int) (counts [][]float64, lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, v := range col {
-		if !math.IsNaN(v) {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
+// sparkline draws counts over w cells, each count stretched over its share
+// of them; an empty count is a blank.
+func sparkline(counts []float64, w int) string {
+	peak := 0.0
+	for _, c := range counts {
+		peak = math.Max(peak, c)
 	}
-	counts = make([][]float64, k)
-	for b := range counts {
-		counts[b] = make([]float64, max(ncls, 1))
-	}
-	if lo > hi {
-		return counts, 0, 0
-	}
-	for i, v := range col {
-		if math.IsNaN(v) {
+	var sb strings.Builder
+	for x := range w {
+		c := counts[x*len(counts)/w]
+		if c == 0 {
+			sb.WriteRune(' ')
 			continue
 		}
-		b := 0
-		if hi > lo {
-			b = min(int((v/2-lo/2)/(hi/2-lo/2)*float64(k)), k-1)
-		}
-		c := 0
-		if cls != nil && cls[i] >= 0 {
-			c = cls[i] % max(ncls, 1)
-		}
-		counts[b][c]++
+		sb.WriteRune(sparks[min(int(c/peak*float64(len(sparks))), len(sparks)-1)])
 	}
-	return counts, lo, hi
+	return sb.String()
+}
+
+// levelCount is a nominal level and its rows.
+type levelCount struct {
+	name string
+	n    float64
+}
+
+// levelCounts counts the levels of nominal column col (values in c.Levels),
+// most frequent first; missing values are left out.
+func levelCounts(col []float64, c datasets.Column) []levelCount {
+	out := make([]levelCount, len(c.Levels))
+	for i, l := range c.Levels {
+		out[i].name = l
+	}
+	for _, v := range col {
+		if i := int(v); !math.IsNaN(v) && i >= 0 && i < len(out) {
+			out[i].n++
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].n > out[j].n })
+	return out
 }
 
 func (h *dataHistograms) View() string {
 	st := h.c.styles
 	d := h.d
 	if d == nil || len(h.cols) == 0 {
-		return st.Muted.Render("no numeric column to draw")
+		return st.Muted.Render("no column to draw")
 	}
-	sub, cls, names := h.sub, h.cls, h.names
-	ncls := len(names)
+	sub := h.sub
 	nameW := 0
 	for _, j := range h.cols {
 		nameW = max(nameW, min(len([]rune(d.Features[j].Name)), 16))
@@ -305,35 +318,95 @@ func (h *dataHistograms) View() string {
 	for k := h.off; k < min(h.off+listH, len(h.cols)); k++ {
 		j := h.cols[k]
 		mat.Col(col, j, sub.X)
-		counts, lo, hi := bins(col, nil, 1, sparkW)
-		peak := 0.0
-		for _, c := range counts {
-			peak = math.Max(peak, c[0])
-		}
-		var sb strings.Builder
-		for _, c := range counts {
-			if c[0] == 0 {
-				sb.WriteRune(' ')
-				continue
-			}
-			sb.WriteRune(sparks[min(int(c[0]/peak*float64(len(sparks))), len(sparks)-1)])
-		}
 		mark, name := "  ", st.Text
 		if k == h.cur {
 			mark, name = st.Accent.Render("▸ "), st.Accent
 		}
+		spark, note := h.sparkOf(col, d.Features[j], sparkW)
 		lines = append(lines, mark+name.Render(fitWidth(clip(d.Features[j].Name, nameW), nameW))+" "+
-			st.Series[0].Render(sb.String())+" "+st.Muted.Render(numfmt.Sig(lo, 3)+" – "+numfmt.Sig(hi, 3)))
+			st.Series[0].Render(spark)+" "+st.Muted.Render(note))
 	}
 	if len(h.cols) > listH {
 		lines = append(lines, st.Muted.Render(fmt.Sprintf("  columns %d-%d of %d (↑/↓)", h.off+1, min(h.off+listH, len(h.cols)), len(h.cols))))
 	}
-	// The chosen column, stacked by class.
 	j := h.cols[h.cur]
 	mat.Col(col, j, sub.X)
 	barH := max(h.h-len(lines)-4, 3)
-	k := max(min((h.w-2)/2, 40), 4)
-	counts, lo, hi := bins(col, cls, ncls, k)
+	if d.Features[j].Kind == datasets.Nominal {
+		lines = append(lines, h.levelBars(col, d.Features[j], barH+1)...)
+	} else {
+		lines = append(lines, h.stackedBars(col, d.Features[j].Name, barH)...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sparkOf is a column's one-line picture and what it spans: the bins of a
+// numeric column and its range, or a nominal column's levels, most
+// frequent first, and how many there are.
+func (h *dataHistograms) sparkOf(col []float64, c datasets.Column, w int) (string, string) {
+	if c.Kind == datasets.Nominal {
+		levels := levelCounts(col, c)
+		counts := make([]float64, len(levels))
+		for i, l := range levels {
+			counts[i] = l.n
+		}
+		if len(counts) == 0 {
+			return strings.Repeat(" ", w), "no levels"
+		}
+		return sparkline(counts, w), numfmt.Count(len(levels), "level")
+	}
+	b := chooseBins(col, w)
+	return sparkline(firstClass(b.count(col, nil, 1)), w), numfmt.Sig(b.vmin, 3) + " – " + numfmt.Sig(b.vmax, 3)
+}
+
+// firstClass is the counts of bins counted with one class.
+func firstClass(counts [][]float64) []float64 {
+	out := make([]float64, len(counts))
+	for i, c := range counts {
+		out[i] = c[0]
+	}
+	return out
+}
+
+// levelBars draws a nominal column as a bar per level, most frequent
+// first, in at most rows lines; the levels left out are counted.
+func (h *dataHistograms) levelBars(col []float64, c datasets.Column, rows int) []string {
+	st := h.c.styles
+	levels := levelCounts(col, c)
+	shown := levels
+	if len(levels) > rows-1 {
+		shown = levels[:max(rows-2, 1)]
+	}
+	labels := make([]string, len(shown))
+	vals := make([]float64, len(shown))
+	for i, l := range shown {
+		labels[i], vals[i] = l.name, l.n
+	}
+	bars := widgets.NewBars(labels, vals, st)
+	bars.SetSize(h.w, len(shown))
+	lines := []string{"", st.Header.Render(clip(c.Name+" · rows per level, most frequent first", h.w))}
+	lines = append(lines, strings.Split(bars.View(), "\n")...)
+	if rest := levels[len(shown):]; len(rest) > 0 {
+		n := 0.0
+		for _, l := range rest {
+			n += l.n
+		}
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("+%d more (%s)", len(rest), numfmt.Count(int(n), "row"))))
+	}
+	return lines
+}
+
+// stackedBars draws a numeric column's bins as bars stacked by class (by
+// the target's range for regression) in barH lines, with its axis and the
+// classes' legend.
+func (h *dataHistograms) stackedBars(col []float64, name string, barH int) []string {
+	st, d := h.c.styles, h.d
+	cls, names := h.cls, h.names
+	ncls := len(names)
+	b := chooseBins(col, max(min((h.w-2)/2, 40), 4))
+	counts := b.count(col, cls, ncls)
+	// Each bin is bw cells: its bar and a space.
+	bw := max(min((h.w-2)/b.k, 6), 2)
 	peak := 0.0
 	for _, c := range counts {
 		t := 0.0
@@ -349,10 +422,10 @@ func (h *dataHistograms) View() string {
 			by = " by " + d.Target.Name
 		}
 	}
-	lines = append(lines, "", st.Header.Render(clip(d.Features[j].Name+by, h.w)))
+	lines := []string{"", st.Header.Render(clip(name+by, h.w))}
 	glyphs := []string{"█", "▓", "▒", "░", "▚", "▞", "▙", "▟"}
 	for r := barH - 1; r >= 0; r-- {
-		var b strings.Builder
+		var sb strings.Builder
 		for _, c := range counts {
 			// This cell's height band, filled by the class whose cumulative
 			// share of the bar covers its middle.
@@ -366,7 +439,7 @@ func (h *dataHistograms) View() string {
 				}
 			}
 			if cell < 0 {
-				b.WriteString("  ")
+				sb.WriteString(strings.Repeat(" ", bw))
 				continue
 			}
 			g := "█"
@@ -377,13 +450,11 @@ func (h *dataHistograms) View() string {
 			if ncls > 0 {
 				sty = st.ClassStyle(cell)
 			}
-			b.WriteString(sty.Render(g) + " ")
+			sb.WriteString(sty.Render(strings.Repeat(g, bw-1)) + " ")
 		}
-		lines = append(lines, b.String())
+		lines = append(lines, sb.String())
 	}
-	axis := numfmt.Sig(lo, 3)
-	hiText := numfmt.Sig(hi, 3)
-	lines = append(lines, st.Muted.Render(axis+strings.Repeat(" ", max(2*k-len(axis)-len(hiText), 1))+hiText))
+	lines = append(lines, st.Muted.Render(binAxis(b, bw)))
 	if ncls > 0 {
 		var leg []string
 		for ci, n := range names {
@@ -395,5 +466,30 @@ func (h *dataHistograms) View() string {
 		}
 		lines = append(lines, clip(strings.Join(leg, "  "), h.w))
 	}
-	return strings.Join(lines, "\n")
+	return lines
+}
+
+// binAxis labels bins bw cells wide: each value under its bar when there
+// is a bar per value and the labels fit, else the two ends of the range.
+func binAxis(b binning, bw int) string {
+	if b.perUnit {
+		var sb strings.Builder
+		fits := true
+		for i := range b.k {
+			l := b.label(i)
+			if len(l) > bw-1 {
+				fits = false
+				break
+			}
+			sb.WriteString(fitWidth(l, bw))
+		}
+		if fits {
+			return sb.String()
+		}
+	}
+	lo, hi := numfmt.Sig(b.edge(0), 3), numfmt.Sig(b.edge(b.k), 3)
+	if b.integer {
+		lo, hi = numfmt.Sig(b.vmin, 3), numfmt.Sig(b.edge(b.k)-0.5, 3)
+	}
+	return lo + strings.Repeat(" ", max(bw*b.k-len(lo)-len(hi), 1)) + hi
 }

@@ -354,7 +354,7 @@ func TestCoefficientViews(t *testing.T) {
 func TestSpaceAtEverySize(t *testing.T) {
 	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: map[string]string{"solver": "gd", "max_iter": "50"}, Folds: 5, Train: true}, 200, 60)
 	v := hs.view()
-	mustContain(t, v, "accuracy per fold", "validation on held-out rows · fold 1, others faint")
+	mustContain(t, v, "accuracy per fold", "validation log-loss · fold 1, others faint", "validation error rate · fold 1, others faint")
 	checkFrame(t, v, 200, 60)
 
 	hs = newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 200, 60)
@@ -412,13 +412,12 @@ func TestGhostsBounded(t *testing.T) {
 		folds[f] = []eval.Point{{Step: 1, TrainLoss: 1}, {Step: 2, TrainLoss: 0.5}}
 	}
 	c := newTestApp(t, Options{}, 120, 40).c
-	loss := widgets.NewLineChart("loss", "step", c.styles)
-	val := widgets.NewLineChart("val", "step", c.styles)
 	spec, _ := engine.Lookup("lda")
 	r := &runRecord{Record: &runs.Record{Spec: spec, Result: &eval.Result{Task: "classification"}}}
+	fc := newFoldCharts(r, c.styles)
 	for _, cur := range []int{0, 250, 499} {
-		drawFolds(&loss, &val, r, folds, cur)
-		if n := loss.Ghosts(); n != maxGhosts {
+		fc.draw(folds, cur)
+		if n := fc.charts[0].Ghosts(); n != maxGhosts {
 			t.Errorf("current fold %d: %d ghosts, want %d", cur, n, maxGhosts)
 		}
 	}

@@ -50,14 +50,17 @@ func (r *runRecord) observe(p eval.Progress) {
 }
 
 // cancelNote says what a cancelled run kept: the scores of the folds that
-// finished, and the histories.
+// finished, and the histories. The folds are counted as the result counts
+// them (runs.Record.FoldsScored), so that the note and the figures below it
+// agree, leave-one-out's pooled rows included.
 func (r *runRecord) cancelNote() string {
 	n := 0
 	if r.Result != nil {
 		n = len(r.Result.History)
 	}
 	unit := unitOf(r.Spec)
-	folds := max(r.folds, r.Options.Folds)
+	scored, of := r.FoldsScored()
+	folds := max(of, r.folds, r.Options.Folds)
 	steps := numfmt.Count(n, unit)
 	if r.Status == runs.Abandoned {
 		if folds <= 1 {
@@ -66,21 +69,19 @@ func (r *runRecord) cancelNote() string {
 		f := max(r.histFold, 1)
 		return fmt.Sprintf("abandoned (esc) in fold %d of %d after %s: partial history of fold %d, no final scores", f, folds, steps, f)
 	}
-	scored := 0
-	if r.Result != nil {
-		scored = len(r.Result.Folds)
-	}
 	switch {
 	case r.Result != nil && r.Result.StoppedEarly != "" && folds <= 1:
 		return fmt.Sprintf("cancelled: stopped early after %s, the model it had scored on the held-out rows", r.Result.StoppedEarly)
 	case r.Result != nil && r.Result.StoppedEarly != "":
 		return fmt.Sprintf("cancelled in fold 1 of %d: stopped early after %s, the model it had scored on fold 1's held-out rows", folds, r.Result.StoppedEarly)
-	case folds <= 1 && !r.Options.LOO:
+	case folds <= 1:
 		return fmt.Sprintf("cancelled after %s: partial history, no final scores", steps)
 	case scored == 0:
-		return fmt.Sprintf("cancelled in fold %d of %d: partial history, no fold finished, no scores", max(r.fold, 1), folds)
+		return fmt.Sprintf("cancelled in fold 1 of %d: partial history, no fold finished, no scores", folds)
+	case scored >= folds:
+		return fmt.Sprintf("cancelled in the final fit on all rows · scores of all %s · every fold's history", numfmt.Count(folds, "fold"))
 	}
-	return fmt.Sprintf("cancelled in fold %d of %d · scores of the %s that finished · every fold's history", r.fold, folds, numfmt.Count(scored, "fold"))
+	return fmt.Sprintf("cancelled in fold %d of %d · scores of the %s that finished · every fold's history", scored+1, folds, numfmt.Count(scored, "fold"))
 }
 
 // figures says how the run's metrics were made from its folds (issue 9:

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -709,4 +710,27 @@ func mapViewOf(t *testing.T, rs *resultsScreen) *mapView {
 	}
 	t.Fatal("no map view")
 	return nil
+}
+
+// Issue 19: a cancelled leave-one-out run said "no fold finished, no
+// scores" above a body pooled over the folds that had. The header takes its
+// count from the result, as the body does.
+func TestCancelLOOHeaderAgreesWithBody(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", LOO: true,
+		Params: map[string]string{"steps": "5", "sleep_us": "1000"}}, 120, 40)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return hs.a.train.fold >= 4 }) {
+		t.Fatal("fold 4 never ran")
+	}
+	hs.queue = append(hs.queue, keyMsg("c"))
+	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
+		t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+	}
+	r := hs.a.history[0]
+	done, of := r.FoldsScored()
+	if done == 0 || of != 150 {
+		t.Fatalf("result scored %d of %d folds, want some of 150", done, of)
+	}
+	mustContain(t, hs.view(), fmt.Sprintf("cancelled in fold %d of 150 · scores of the %d folds that finished", done+1, done))
+	mustContain(t, r.figures(), fmt.Sprintf("pooled over %d one-row folds", done))
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
-	"github.com/tealab/tealab/tui/widgets"
 )
 
 type trainKeys struct {
@@ -57,23 +56,19 @@ type trainScreen struct {
 	lastVal eval.Point // the latest step that had validation
 	got     bool
 
-	baseErr   float64 // error of the majority class / mean predictor on all rows
-	stopping  bool    // cancel pressed, waiting for the partial result
-	asking    string  // "leave" or "quit" while the person is asked to confirm; "" otherwise
-	finished  bool
-	err       error
-	lossChart widgets.LineChart
-	valChart  widgets.LineChart
-	bar       progress.Model
-	barTheme  string
-	w, h      int
+	baseErr  float64 // error of the majority class / mean predictor on all rows
+	stopping bool    // cancel pressed, waiting for the partial result
+	asking   string  // "leave" or "quit" while the person is asked to confirm; "" otherwise
+	finished bool
+	err      error
+	charts   foldCharts
+	bar      progress.Model
+	barTheme string
+	w, h     int
 }
 
 func newTrainScreen(c *common) *trainScreen {
-	s := &trainScreen{c: c, keys: defaultTrainKeys()}
-	s.lossChart = widgets.NewLineChart("training loss", "step", c.styles)
-	s.valChart = widgets.NewLineChart("validation", "step", c.styles)
-	return s
+	return &trainScreen{c: c, keys: defaultTrainKeys()}
 }
 
 // start resets the screen for run r.
@@ -84,18 +79,9 @@ func (s *trainScreen) start(r *runRecord) {
 	s.last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
 	s.stopping, s.finished, s.err, s.asking = false, false, nil, ""
 	s.baseErr = eval.BaselineError(r.Dataset)
-	unit := unitOf(r.Spec)
-	s.lossChart = widgets.NewLineChart(lossTitle(r), unit, s.c.styles)
-	s.valChart = widgets.NewLineChart(s.valTitle(), unit, s.c.styles)
+	s.charts = newFoldCharts(r, s.c.styles)
 	s.SetSize(s.w, s.h)
 	s.refreshCharts()
-}
-
-func (s *trainScreen) valTitle() string {
-	if s.run != nil && !s.run.Task().Supervised() {
-		return "validation (none: " + s.run.Task().String() + " fits all rows)"
-	}
-	return "validation on held-out rows"
 }
 
 // progress appends the steps of a message of the current run.
@@ -135,9 +121,8 @@ func (s *trainScreen) refreshCharts() {
 			foldNote += " (earlier folds faint)"
 		}
 	}
-	s.lossChart.SetTitle(lossTitle(s.run) + foldNote)
-	s.valChart.SetTitle(s.valTitle() + foldNote)
-	drawFolds(&s.lossChart, &s.valChart, s.run, s.hist, len(s.hist)-1)
+	s.charts.setNote(foldNote)
+	s.charts.draw(s.hist, len(s.hist)-1)
 }
 
 // valNames names the validation series as eval computes them.
@@ -182,16 +167,15 @@ func (s *trainScreen) sideWidth() int { return min(max(s.w/4, 44), 64) }
 
 func (s *trainScreen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	ch := max(h-3, 5)
-	if s.wide() {
-		cw := w - s.sideWidth()
-		s.lossChart.SetSize(cw, ch/2)
-		s.valChart.SetSize(cw, ch-ch/2)
+	if s.run == nil {
 		return
 	}
-	left := w / 2
-	s.lossChart.SetSize(left, ch)
-	s.valChart.SetSize(w-left, ch)
+	ch := max(h-3, 5)
+	if s.wide() {
+		s.charts.setSize(w-s.sideWidth(), ch, true)
+		return
+	}
+	s.charts.setSize(w, ch, false)
 }
 
 func (s *trainScreen) shownRun() *runRecord { return s.run }
@@ -272,9 +256,7 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, s.keys.Cancel) && s.running() && !s.stopping:
 		return s.cancel()
 	case key.Matches(km, s.keys.LogY):
-		on := !s.lossChart.LogY()
-		s.lossChart.SetLogY(on)
-		s.valChart.SetLogY(on)
+		s.charts.setLogY(!s.charts.logY())
 	}
 	return nil
 }
@@ -303,10 +285,9 @@ func (s *trainScreen) View() string {
 		body = oneStepCard(s.c, s.run, s.hist, s.last.Elapsed.Seconds(), s.w)
 		body = fit(body, s.w, max(s.h-3, 5))
 	} else if s.wide() {
-		charts := lipgloss.JoinVertical(lipgloss.Left, s.lossChart.View(), s.valChart.View())
-		body = lipgloss.JoinHorizontal(lipgloss.Top, charts, s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, s.charts.view(true), s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
 	} else {
-		body = lipgloss.JoinHorizontal(lipgloss.Top, s.lossChart.View(), s.valChart.View())
+		body = s.charts.view(false)
 	}
 	if s.asking != "" {
 		body = overlayBottom(body, s.askView(), s.w)

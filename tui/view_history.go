@@ -5,7 +5,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/widgets"
@@ -24,26 +23,23 @@ func init() {
 // step through the folds. A closed-form fit (one step) gets a card instead
 // of empty axes.
 type historyView struct {
-	c         *common
-	r         *runRecord
-	folds     [][]eval.Point
-	cur       int
-	loss, val widgets.LineChart
-	keys      historyKeys
-	w, h      int
+	c      *common
+	r      *runRecord
+	folds  [][]eval.Point
+	cur    int
+	charts foldCharts
+	keys   historyKeys
+	w, h   int
 }
 
 type historyKeys struct{ Prev, Next key.Binding }
 
 func newHistoryView(env viewEnv, r *runRecord) resultView {
-	st := env.c.styles
 	res := r.Result
-	unit := unitOf(r.Spec)
 	v := &historyView{
 		c: env.c, r: r,
-		loss: widgets.NewLineChart(lossTitle(r), unit, st),
-		val:  widgets.NewLineChart("validation on held-out rows", unit, st),
-		keys: historyKeys{Prev: bind("[", "previous fold", "["), Next: bind("]", "next fold", "]")},
+		charts: newFoldCharts(r, env.c.styles),
+		keys:   historyKeys{Prev: bind("[", "previous fold", "["), Next: bind("]", "next fold", "]")},
 	}
 	v.folds = res.FoldHistories
 	if len(v.folds) == 0 {
@@ -58,15 +54,12 @@ func newHistoryView(env viewEnv, r *runRecord) resultView {
 
 func (v *historyView) draw() {
 	n := len(v.folds)
-	drawFolds(&v.loss, &v.val, v.r, v.folds, v.cur)
+	v.charts.draw(v.folds, v.cur)
 	switch {
 	case n > 1:
-		note := fmt.Sprintf(" · fold %d of %d (others faint)", v.cur+1, n)
-		v.loss.SetTitle(lossTitle(v.r) + note)
-		v.val.SetTitle("validation" + note)
+		v.charts.setNote(fmt.Sprintf(" · fold %d of %d (others faint)", v.cur+1, n))
 	case v.r.histFold > 0:
-		v.loss.SetTitle(fmt.Sprintf("%s · fold %d", lossTitle(v.r), v.r.histFold))
-		v.val.SetTitle(fmt.Sprintf("validation · fold %d", v.r.histFold))
+		v.charts.setNote(fmt.Sprintf(" · fold %d", v.r.histFold))
 	}
 }
 
@@ -85,8 +78,7 @@ func (v *historyView) Update(msg tea.Msg) tea.Cmd {
 		v.draw()
 		return nil
 	}
-	v.loss, _ = v.loss.Update(msg)
-	v.val, _ = v.val.Update(msg)
+	v.charts.update(msg)
 	return nil
 }
 
@@ -94,17 +86,16 @@ func (v *historyView) View() string {
 	if oneStep(v.folds) {
 		return oneStepCard(v.c, v.r, v.folds, v.r.Result.FitSecs, v.w)
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, v.loss.View(), v.val.View())
+	return v.charts.view(false)
 }
 
 func (v *historyView) SetSize(w, h int) {
 	v.w, v.h = w, h
-	v.loss.SetSize(w/2, h)
-	v.val.SetSize(w-w/2, h)
+	v.charts.setSize(w, h, false)
 }
 
 func (v *historyView) Keys() []key.Binding {
-	ks := v.loss.KeyMap.ShortHelp()
+	ks := widgets.DefaultLineChartKeyMap().ShortHelp()
 	if len(v.folds) > 1 {
 		ks = append([]key.Binding{v.keys.Prev, v.keys.Next}, ks...)
 	}

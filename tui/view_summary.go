@@ -14,7 +14,6 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
-	"github.com/tealab/tealab/tui/widgets"
 )
 
 const tabSummary = "Summary"
@@ -227,7 +226,7 @@ func (v *summaryView) View() string {
 	return v.window(out)
 }
 
-// chart is the run's curves for the wide summary: the validation chart of
+// chart is the run's curves for the wide summary: the validation charts of
 // a supervised run (its folds overlaid), else the training loss; "" for a
 // one-step fit, which has no curve.
 func (v *summaryView) chart(w, h int) string {
@@ -239,19 +238,17 @@ func (v *summaryView) chart(w, h int) string {
 	if len(folds[0]) < 2 || oneStep(folds) {
 		return ""
 	}
-	unit := unitOf(v.r.Spec)
-	loss := widgets.NewLineChart(lossTitle(v.r), unit, v.c.styles)
-	val := widgets.NewLineChart("validation on held-out rows", unit, v.c.styles)
-	drawFolds(&loss, &val, v.r, folds, 0)
-	c := val
-	if !v.r.Task().Supervised() {
-		c = loss
-	}
+	fc := newFoldCharts(v.r, v.c.styles)
+	fc.draw(folds, 0)
 	if len(folds) > 1 {
-		c.SetTitle(c.Title() + " · fold 1, others faint")
+		fc.setNote(" · fold 1, others faint")
 	}
-	c.SetSize(w, h)
-	return c.View()
+	charts := fc.charts[:1]
+	if v.r.Task().Supervised() {
+		charts = fc.charts[1:]
+	}
+	stack(charts, w, h)
+	return joinColumn(charts)
 }
 
 // wrapItems joins items with spaces into lines of at most w cells.

@@ -37,7 +37,9 @@ func init() {
 		Params: []engine.Param{
 			{Name: "k", Kind: engine.Int, Default: 0, Min: 0, Max: 1e5,
 				Help: "components kept (0: as many as variance asks)"},
-			{Name: "variance", Kind: engine.Float, Default: 1.0, Min: 0.01, Max: 1,
+			// 95% by default, as scikit-learn's n_components=0.95: keeping
+			// every component keeps the noise the reduction is for leaving out.
+			{Name: "variance", Kind: engine.Float, Default: 0.95, Min: 0.01, Max: 1,
 				Help: "with k=0, the fewest components whose explained variance reaches this share (1: all)"},
 			{Name: "scale", Kind: engine.Bool, Default: false,
 				Help: "divide each feature by its standard deviation first (PCA of the correlations), for features in different units"},

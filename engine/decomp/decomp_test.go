@@ -137,3 +137,35 @@ func TestReductionsCopyNoRows(t *testing.T) {
 		t.Errorf("random projection: Fit allocated %.2f times the data (err %v)", a/data, err)
 	}
 }
+
+// Issue 19: PCA kept every component unless asked. By default it keeps the
+// fewest that explain 95% of the variance, as scikit-learn's
+// n_components=0.95; an explicit k still wins. Wine standardised needs 10:
+//
+//	python3 -c "from sklearn.datasets import load_wine; from sklearn.preprocessing import StandardScaler;
+//	  from sklearn.decomposition import PCA; X = StandardScaler().fit_transform(load_wine().data);
+//	  print(PCA(n_components=0.95).fit(X).n_components_)"
+//
+// prints 10 (scikit-learn 1.2; the cumulative ratios reach 0.9424 at 9 and
+// 0.9617 at 10).
+func TestPCADefaultKeeps95PercentOfVariance(t *testing.T) {
+	for _, tc := range []struct {
+		settings map[string]string
+		want     int
+	}{
+		{map[string]string{"scale": "true"}, 10},
+		{map[string]string{"scale": "true", "k": "3"}, 3},
+		{map[string]string{"scale": "true", "variance": "1"}, 13},
+	} {
+		_, _, m, err := engine.New("pca", tc.settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Fit(context.Background(), train(t, "wine"), nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(m.(*PCA).Components().Ratio); got != tc.want {
+			t.Errorf("pca %v on wine: %d components, want %d", tc.settings, got, tc.want)
+		}
+	}
+}

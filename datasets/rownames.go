@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -113,15 +112,6 @@ func gatherNames(names []string, idx []int) []string {
 		out[r] = names[i]
 	}
 	return out
-}
-
-// RowName names row i for a person: its row name when the data have them,
-// else "row i+1".
-func (d *Dataset) RowName(i int) string {
-	if i >= 0 && i < len(d.RowNames) {
-		return d.RowNames[i]
-	}
-	return fmt.Sprintf("row %d", i+1)
 }
 
 // Permute reorders the rows of the dataset in place so that row r becomes

@@ -33,7 +33,7 @@ func runLab(args []string, out io.Writer) error {
 		return usagef("the lab reads its keys from standard input, so it cannot read data there too: save the data to a file, or use tealab train or describe with --data -")
 	}
 	if rn, err := runs.ParseRowNames(tf.data.rowNames); err != nil || rn != "" {
-		return usagef("--row-names is for tealab train and describe; the lab reads a file's unnamed first column of distinct values as row names (drop them from the file, or name the column, to use them as a feature)")
+		return usagef("--row-names is for tealab train and describe; in the lab, name the file's first column in its header to read it as a feature")
 	}
 	if tf.data.format != "" {
 		return usagef("--format is for tealab train and describe; the lab tells a file's format by its name and bytes")

@@ -461,7 +461,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 }
 
 // Drop returns the table without the named columns (id columns, leaks),
-// sharing nothing with t. Dropping a column that does not exist, or every
+// sharing no values with t (its row names, read-only, are shared). Dropping a column that does not exist, or every
 // column, is an error that lists the columns. Naming the row names
 // (RowNamesColumn) drops them too.
 func (t *Table) Drop(names ...string) (*Table, error) {

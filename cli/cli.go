@@ -59,9 +59,9 @@ func commands() []command {
 	return []command{
 		{"datasets", "tealab datasets [--json]", "list the built-in datasets and the synthetic generators", toOut(runDatasets)},
 		{"models", "tealab models [--json]", "list every model with its hyperparameters, defaults and ranges", toOut(runModels)},
-		{"describe", "tealab describe --data SOURCE [--format F] [--target COL] [--task T] [--drop COLS] [--json]", "columns, kinds, missing counts, class balance or target summary", toOut(runDescribe)},
+		{"describe", "tealab describe --data SOURCE [--format F] [--target COL] [--task T] [--drop COLS] [--row-names no] [--json]", "columns, kinds, missing counts, class balance or target summary", toOut(runDescribe)},
 		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", toOut(runBench)},
-		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE] [--quiet]", "fit and evaluate a model, print a report", runTrain},
+		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--row-names no] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE] [--quiet]", "fit and evaluate a model, print a report", runTrain},
 	}
 }
 
@@ -198,6 +198,7 @@ func (p paramFlag) Set(s string) error {
 type dataFlags struct {
 	source, target, task, format string
 	drop                         listFlag
+	rowNames                     string
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
@@ -206,11 +207,13 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&d.target, "target", "", "target column (default: the last column; '-' for none)")
 	fs.StringVar(&d.task, "task", "", "classification, regression, clustering or reduction (default: inferred from the target)")
 	fs.Var(&d.drop, "drop", "columns to leave out, e.g. id,name (repeatable)")
+	fs.StringVar(&d.rowNames, "row-names", "auto", "a file's unnamed first column of distinct values (as R's write.csv and pandas' to_csv write): auto reads it as row names, no as a feature named "+datasets.RowNamesColumn)
 }
 
 // choice is the data as the flags chose it.
 func (d *dataFlags) choice() runs.Data {
-	return runs.Data{Source: d.source, Target: d.target, Task: d.task, Drop: d.drop, Format: d.format}
+	rowNames, _ := runs.ParseRowNames(d.rowNames) // load checks it
+	return runs.Data{Source: d.source, Target: d.target, Task: d.task, Drop: d.drop, Format: d.format, RowNames: rowNames}
 }
 
 // load opens the source, drops columns, and chooses the target and task.
@@ -225,6 +228,9 @@ func (d *dataFlags) load(cmd string) (*datasets.Dataset, error) {
 	}
 	if d.format != "" && !slices.Contains(datasets.Formats, d.format) {
 		return nil, usagef("%s: --format %q: use one of %s", cmd, d.format, strings.Join(datasets.Formats, ", "))
+	}
+	if _, err := runs.ParseRowNames(d.rowNames); err != nil {
+		return nil, usagef("%s: --row-names %v", cmd, err)
 	}
 	return d.choice().Open()
 }

@@ -19,10 +19,19 @@ type description struct {
 	Rows     int          `json:"rows"`
 	Task     string       `json:"task"`
 	Dropped  int          `json:"dropped_rows,omitempty"`
+	RowNames *rowNames    `json:"row_names,omitempty"`
 	Features []columnDesc `json:"features"`
 	Target   *columnDesc  `json:"target,omitempty"`
 	Classes  []classDesc  `json:"classes,omitempty"`
 	Summary  *summary     `json:"target_summary,omitempty"`
+	Warnings []string     `json:"warnings,omitempty"`
+}
+
+// rowNames describes a file's row names, which are not a feature.
+type rowNames struct {
+	Column string   `json:"column"` // where they were read from
+	Unique int      `json:"unique"`
+	First  []string `json:"first"` // the first few, as examples
 }
 
 type columnDesc struct {
@@ -68,7 +77,11 @@ func summarise(xs []float64) *summary {
 }
 
 func describe(d *datasets.Dataset) description {
-	desc := description{Name: d.Name, Source: d.Source, Rows: d.Rows(), Task: d.Task.String(), Dropped: d.Dropped}
+	desc := description{Name: d.Name, Source: d.Source, Rows: d.Rows(), Task: d.Task.String(), Dropped: d.Dropped,
+		Warnings: d.ColumnWarnings()}
+	if d.RowNames != nil {
+		desc.RowNames = &rowNames{Column: "first (unnamed)", Unique: len(d.RowNames), First: d.RowNames[:min(3, len(d.RowNames))]}
+	}
 	for j, c := range d.Features {
 		cd := columnDesc{Name: c.Name, Kind: c.Kind.String(), Missing: c.Missing, Levels: c.Levels}
 		if c.Kind == datasets.Numeric {
@@ -119,6 +132,10 @@ func runDescribe(args []string, out io.Writer) error {
 	if desc.Dropped > 0 {
 		fmt.Fprintf(out, "dropped %s whose target is missing\n", numfmt.Count(desc.Dropped, "row"))
 	}
+	if r := desc.RowNames; r != nil {
+		fmt.Fprintf(out, "row names: first column (unnamed, %d unique values: %s, ...) — not a feature (--row-names no reads it as %s)\n",
+			r.Unique, datasets.Printable(strings.Join(r.First, ", ")), datasets.RowNamesColumn)
+	}
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "COLUMN\tKIND\tMISSING\tLEVELS / RANGE")
@@ -144,6 +161,12 @@ func runDescribe(args []string, out io.Writer) error {
 	}
 	if s := desc.Summary; s != nil {
 		fmt.Fprintf(out, "\ntarget: min %.4g  max %.4g  mean %.4g  std %.4g\n", s.Min, s.Max, s.Mean, s.Std)
+	}
+	for _, w := range desc.Warnings {
+		fmt.Fprintf(out, "\nwarning: %s", datasets.Printable(w))
+	}
+	if len(desc.Warnings) > 0 {
+		fmt.Fprintln(out)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui"
 )
@@ -30,6 +31,9 @@ func runLab(args []string, out io.Writer) error {
 	}
 	if strings.TrimSpace(tf.data.source) == datasets.Stdin {
 		return usagef("the lab reads its keys from standard input, so it cannot read data there too: save the data to a file, or use tealab train or describe with --data -")
+	}
+	if rn, err := runs.ParseRowNames(tf.data.rowNames); err != nil || rn != "" {
+		return usagef("--row-names is for tealab train and describe; in the lab, name the file's first column in its header to read it as a feature")
 	}
 	if tf.data.format != "" {
 		return usagef("--format is for tealab train and describe; the lab tells a file's format by its name and bytes")

@@ -51,9 +51,9 @@ func writeDendrogram(out io.Writer, r *runs.Record) {
 // leafLabel names a leaf of the run's dendrogram.
 func leafLabel(r *runs.Record, rows []int) string {
 	if d := r.Dataset; d != nil {
-		return cluster.LeafLabel(rows, d.Classes, d.Y)
+		return cluster.LeafLabel(rows, d.RowNames, d.Classes, d.Y)
 	}
-	return cluster.LeafLabel(rows, nil, nil)
+	return cluster.LeafLabel(rows, nil, nil, nil)
 }
 
 func writeComponents(out io.Writer, r *runs.Record) {

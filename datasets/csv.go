@@ -35,6 +35,12 @@ import (
 //     seen in a column whose next lines repeat a few words. Headerless
 //     columns are named col1..colN; an empty or repeated name gets a
 //     col<N> name or a ".1", ".2"... suffix.
+//   - Row names: a first column with an empty header field and a distinct
+//     value in every row is the rows' names (Table.RowNames), not a column:
+//     R's write.csv and pandas' to_csv write row names so (1..n, 0..n-1,
+//     or labels such as car names). Table.RowNamesAsColumn reads them back
+//     as a column named col1. An unnamed first column whose values repeat
+//     stays a column (Column.Unnamed).
 //   - Limits: a field may hold 1 MiB, a line 16 MiB; NUL bytes and invalid
 //     UTF-8 are "not a text file". Each of these is an error naming the line.
 func ReadDelimited(r io.Reader, name string, delim rune) (*Table, error) {
@@ -203,7 +209,9 @@ func readDelimited(r io.Reader, o delimOpts) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Table{Name: o.name, Source: o.file, Columns: cols, Data: b.store.dense()}, nil
+	t := &Table{Name: o.name, Source: o.file, Columns: cols, Data: b.store.dense()}
+	t.takeRowNames()
+	return t, nil
 }
 
 // excelSep recognises the "sep=;" first line that Excel writes and reads,
@@ -303,6 +311,7 @@ func isHeader(row1 record, sample []record) bool {
 // colState is what a column has shown so far.
 type colState struct {
 	name    string
+	unnamed bool // the header left the name empty
 	nominal bool
 	index   map[string]int
 	levels  []string
@@ -336,6 +345,7 @@ func (b *builder) setNames(header *record) {
 		}
 		if name == "" {
 			name = "col" + strconv.Itoa(j+1)
+			b.cols[j].unnamed = header != nil
 		}
 		if used[name] {
 			base := name
@@ -438,7 +448,7 @@ func (b *builder) finish(file string) ([]Column, error) {
 				"column %q: %q is not a number, but %d of the column's %d values are; fix it, or mark a missing value with ?, NA or an empty field",
 				c.name, c.badVal, c.nums, c.nums+c.words)
 		}
-		cols[j] = Column{Name: c.name, Kind: Numeric, Missing: c.missing}
+		cols[j] = Column{Name: c.name, Kind: Numeric, Missing: c.missing, Unnamed: c.unnamed}
 		if c.nominal {
 			cols[j].Kind = Nominal
 			cols[j].Levels = c.levels

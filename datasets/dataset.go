@@ -17,6 +17,7 @@ package datasets
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,6 +50,8 @@ type Column struct {
 	Kind    Kind
 	Levels  []string // nominal levels; a value v stands for Levels[int(v)]
 	Missing int      // number of missing (NaN) values
+	// Unnamed: the file's header gave the column no name (it is named colN).
+	Unnamed bool
 }
 
 // Task is what a dataset asks a model to learn; it follows from the target.
@@ -103,6 +106,10 @@ type Table struct {
 	Source  string     // provenance: the file path, or generator, knobs and seed
 	Columns []Column   // one per column of Data
 	Data    *mat.Dense // rows are observations
+	// RowNames label the rows when the file had them: an unnamed first
+	// column of distinct values, as R's write.csv and pandas' to_csv write
+	// them (see ReadDelimited). They are not a column; nil when there are none.
+	RowNames []string
 }
 
 // Rows is the number of observations.
@@ -141,7 +148,8 @@ type Dataset struct {
 	Y        []float64  // class index (classification) or value (regression); nil for clustering
 	Classes  []string   // class names, index = class code; nil unless classification
 	Task     Task
-	Dropped  int // rows dropped because their target was missing
+	Dropped  int      // rows dropped because their target was missing
+	RowNames []string // the rows' names (Table.RowNames); nil when there are none
 }
 
 // Release drops the feature values, keeping X's shape (Rows, the columns)
@@ -199,6 +207,9 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no data rows", t.Name)
 	}
+	if t.namesRowNames(target) { // asked for by name: the row names are the target
+		return t.RowNamesAsColumn().Dataset(target, task)
+	}
 	ti := -1
 	switch target {
 	case NoTarget:
@@ -217,7 +228,7 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 			task = Clustering
 		}
 		return &Dataset{Name: t.Name, Source: t.Source, Features: append([]Column(nil), t.Columns...),
-			X: t.Data, Task: task}, nil
+			X: t.Data, Task: task, RowNames: t.RowNames}, nil
 	}
 	if p == 1 {
 		return nil, fmt.Errorf("%s: the target %q is the only column; there are no features", t.Name, t.Columns[ti].Name)
@@ -273,7 +284,10 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 			}
 		}
 	}
-	d := &Dataset{Name: t.Name, Source: t.Source, Features: feats, X: X, Y: y, Dropped: missing}
+	d := &Dataset{Name: t.Name, Source: t.Source, Features: feats, X: X, Y: y, Dropped: missing, RowNames: t.RowNames}
+	if keep != nil {
+		d.RowNames = gatherNames(t.RowNames, keep)
+	}
 	tcCopy := tc
 	tcCopy.Missing = 0
 	d.Target = &tcCopy
@@ -436,6 +450,7 @@ func quoteIfNeeded(name string) string {
 func (d *Dataset) Subset(idx []int) *Dataset {
 	out := *d
 	out.X = GatherRows(d.X, idx)
+	out.RowNames = gatherNames(d.RowNames, idx)
 	if d.Y != nil {
 		out.Y = make([]float64, len(idx))
 		for r, i := range idx {
@@ -446,11 +461,15 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 }
 
 // Drop returns the table without the named columns (id columns, leaks),
-// sharing nothing with t. Dropping a column that does not exist, or every
-// column, is an error that lists the columns.
+// sharing no values with t (its row names, read-only, are shared). Dropping a column that does not exist, or every
+// column, is an error that lists the columns. Naming the row names
+// (RowNamesColumn) drops them too.
 func (t *Table) Drop(names ...string) (*Table, error) {
 	if len(names) == 0 {
 		return t, nil
+	}
+	if slices.ContainsFunc(names, t.namesRowNames) {
+		return t.RowNamesAsColumn().Drop(names...)
 	}
 	gone := map[int]bool{}
 	for _, name := range names {
@@ -464,7 +483,7 @@ func (t *Table) Drop(names ...string) (*Table, error) {
 	if len(gone) == p {
 		return nil, fmt.Errorf("%s: dropping %s leaves no column", t.Name, strings.Join(names, ", "))
 	}
-	out := &Table{Name: t.Name, Source: t.Source}
+	out := &Table{Name: t.Name, Source: t.Source, RowNames: t.RowNames}
 	var keep []int
 	for j, c := range t.Columns {
 		if !gone[j] {

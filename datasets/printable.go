@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -36,22 +37,30 @@ func Printable(s string) string {
 
 func isControl(r rune) bool { return unicode.IsControl(r) }
 
-// Printable returns a copy of the table whose name, column names and levels
-// are Printable, for a screen to show and choose from; the data are shared.
+// Printable returns a copy of the table whose name, column names, levels
+// and row names are Printable, for a screen to show and choose from; the
+// data are shared.
 func (t *Table) Printable() *Table {
 	out := *t
 	out.Name = Printable(t.Name)
+	out.RowNames = printables(t.RowNames)
 	out.Columns = make([]Column, len(t.Columns))
 	for j, c := range t.Columns {
 		c.Name = Printable(c.Name)
-		if len(c.Levels) > 0 {
-			levels := make([]string, len(c.Levels))
-			for k, l := range c.Levels {
-				levels[k] = Printable(l)
-			}
-			c.Levels = levels
-		}
+		c.Levels = printables(c.Levels)
 		out.Columns[j] = c
 	}
 	return &out
+}
+
+// printables is names made Printable; names itself when none needs it.
+func printables(names []string) []string {
+	if !slices.ContainsFunc(names, func(s string) bool { return strings.ContainsFunc(s, isControl) }) {
+		return names
+	}
+	out := make([]string, len(names))
+	for k, s := range names {
+		out[k] = Printable(s)
+	}
+	return out
 }

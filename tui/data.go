@@ -766,13 +766,19 @@ func (s *dataScreen) refreshRows() {
 	var cols []table.Column
 	var idx []int
 	used := 0
+	names := rowNameCells(t.RowNames, first, n)
+	if names != nil {
+		w := len([]rune(names[0]))
+		cols = append(cols, table.Column{Title: padTo(rowNamesTitle, w-2) + " │", Width: w})
+		used += w + 2
+	}
 	for j := s.colOff; j < len(t.Columns); j++ {
 		w := len([]rune(t.Columns[j].Name))
 		for i := range n {
 			w = max(w, len([]rune(cellText(t.Columns[j], t.Data.At(first+i, j)))))
 		}
 		w = min(max(w, 4), 16)
-		if used+w+2 > avail && len(cols) > 0 {
+		if used+w+2 > avail && len(idx) > 0 {
 			break
 		}
 		cols = append(cols, table.Column{Title: t.Columns[j].Name, Width: w})
@@ -781,9 +787,12 @@ func (s *dataScreen) refreshRows() {
 	}
 	rows := make([]table.Row, n)
 	for i := range n {
-		r := make(table.Row, len(idx))
-		for k, j := range idx {
-			r[k] = cellText(t.Columns[j], t.Data.At(first+i, j))
+		r := make(table.Row, 0, len(cols))
+		if names != nil {
+			r = append(r, names[i])
+		}
+		for _, j := range idx {
+			r = append(r, cellText(t.Columns[j], t.Data.At(first+i, j)))
 		}
 		rows[i] = r
 	}
@@ -794,6 +803,28 @@ func (s *dataScreen) refreshRows() {
 	s.rows.SetStyles(s.tableStyles())
 	s.rows.Focus()
 	s.rows.SetCursor(min(max(cur, 0), max(n-1, 0)))
+}
+
+// rowNamesTitle heads the row names in the rows table.
+const rowNamesTitle = "row name"
+
+// rowNameCells are the names of rows first..first+n-1, padded alike and
+// ruled off from the columns that follow (they are not a column); nil when
+// the rows have no names.
+func rowNameCells(names []string, first, n int) []string {
+	if names == nil || n == 0 {
+		return nil
+	}
+	w := len([]rune(rowNamesTitle))
+	for _, name := range names[first : first+n] {
+		w = max(w, len([]rune(name)))
+	}
+	w = min(w, 20)
+	out := make([]string, n)
+	for i, name := range names[first : first+n] {
+		out[i] = padTo(name, w) + " │"
+	}
+	return out
 }
 
 // cellText shows a value as the file had it: a level name, a number, or ?
@@ -1033,6 +1064,9 @@ func (s *dataScreen) previewView(w, h int) string {
 	var b []string
 	b = append(b, top...)
 	info := numfmt.Count(t.Rows(), "row") + " × " + numfmt.Count(len(t.Columns), "column")
+	if t.RowNames != nil {
+		info += " + row names"
+	}
 	switch {
 	case s.dsErr != nil:
 		b = append(b, st.Text.Render(info), st.Error.Render(clip(s.dsErr.Error(), iw)))
@@ -1066,6 +1100,10 @@ func (s *dataScreen) previewView(w, h int) string {
 			note = fmt.Sprintf("rows %d-%d of %d ([ ] pages) · ", first+1, min(first+maxPreviewRows, t.Rows()), t.Rows())
 		}
 		shown := len(s.rows.Columns())
+		if t.RowNames != nil {
+			shown--
+			note += "row names, then "
+		}
 		note += fmt.Sprintf("columns %d-%d of %d", s.colOff+1, s.colOff+shown, len(t.Columns))
 		b = append(b, s.rows.View(), st.Muted.Render(note))
 	case previewBalance:

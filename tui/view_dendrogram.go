@@ -145,9 +145,9 @@ func (v *dendrogramView) View() string {
 	for i := v.off; i < min(len(d.Lines), v.off+body); i++ {
 		rows := d.Leaves[i]
 		cl := labels[rows[0]]
-		label := cluster.LeafLabel(rows, nil, nil)
+		label := cluster.LeafLabel(rows, nil, nil, nil)
 		if ds := v.r.Dataset; ds != nil {
-			label = cluster.LeafLabel(rows, ds.Classes, ds.Y)
+			label = cluster.LeafLabel(rows, ds.RowNames, ds.Classes, ds.Y)
 		}
 		line := []rune(d.Lines[i])
 		if cutCol < len(line) && line[cutCol] == ' ' {

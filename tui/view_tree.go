@@ -254,6 +254,9 @@ func (v *treeView) View() string {
 func (v *treeView) rowNote() string {
 	d := v.r.Dataset
 	note := fmt.Sprintf("row %d of %d", v.row+1, d.Rows())
+	if v.row < len(d.RowNames) {
+		note = fmt.Sprintf("row %d of %d, %q", v.row+1, d.Rows(), d.RowNames[v.row])
+	}
 	if d.Task == datasets.Classification && v.row < len(d.Y) {
 		note += " (a " + d.Classes[int(d.Y[v.row])] + ")"
 	} else if v.row < len(d.Y) {

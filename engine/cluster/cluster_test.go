@@ -470,7 +470,7 @@ func TestDendrogramLayout(t *testing.T) {
 	}
 	// More rows than drawn leaves: the top of the tree, leaves as groups.
 	d = Layout(l, 13, 2)
-	if len(d.Leaves) != 2 || len(d.Leaves[0]) != 2 || LeafLabel(d.Leaves[0], nil, nil) != "(2 rows)" {
+	if len(d.Leaves) != 2 || len(d.Leaves[0]) != 2 || LeafLabel(d.Leaves[0], nil, nil, nil) != "(2 rows)" {
 		t.Errorf("top-of-tree leaves %v", d.Leaves)
 	}
 }
@@ -539,5 +539,25 @@ func TestKMeansSameOnAnyCores(t *testing.T) {
 	a, b := fit(1), fit(4)
 	if a.inertia != b.inertia || !slices.Equal(a.labels, b.labels) || !mat.Equal(a.centres, b.centres) {
 		t.Errorf("one core: inertia %v; four: %v", a.inertia, b.inertia)
+	}
+}
+
+// A leaf is named by its row's name when the data have names; a number
+// written as a row name is marked as one.
+func TestLeafLabelRowNames(t *testing.T) {
+	names, classes, y := []string{"Mazda RX4", "7"}, []string{"a", "b"}, []float64{1, 0}
+	for _, tc := range []struct {
+		rows  []int
+		names []string
+		want  string
+	}{
+		{[]int{0}, names, "Mazda RX4 b"},
+		{[]int{1}, names, "#7 a"},
+		{[]int{1}, nil, "row 2 a"},
+		{[]int{0, 1}, names, "(2 rows)"},
+	} {
+		if got := LeafLabel(tc.rows, tc.names, classes, y); got != tc.want {
+			t.Errorf("LeafLabel(%v, %q) = %q, want %q", tc.rows, tc.names, got, tc.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/tealab/tealab/engine"
@@ -183,13 +184,21 @@ func (d *Dendrogram) Column(h float64, width int) int {
 	return min(width-1, max(0, int(math.Round(h/d.Top*float64(width-1)))))
 }
 
-// LeafLabel names a drawn leaf: its row (1-based) and, when the data have
-// them, its known class; a group of rows by its size.
-func LeafLabel(rows []int, classes []string, y []float64) string {
+// LeafLabel names a drawn leaf: its row's name when the data have names
+// (nil: none; "#" and the name when it is a number), else "row" and its
+// number (1-based), and its known class when the data have them; a group of
+// rows by its size.
+func LeafLabel(rows []int, names, classes []string, y []float64) string {
 	if len(rows) > 1 {
 		return fmt.Sprintf("(%d rows)", len(rows))
 	}
 	s := fmt.Sprintf("row %d", rows[0]+1)
+	if rows[0] < len(names) {
+		s = names[rows[0]]
+		if _, err := strconv.Atoi(s); err == nil {
+			s = "#" + s // the file's row number (pandas counts from 0)
+		}
+	}
 	if classes != nil && rows[0] < len(y) {
 		if c := int(y[rows[0]]); c >= 0 && c < len(classes) {
 			s += " " + classes[c]

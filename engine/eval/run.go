@@ -236,7 +236,7 @@ type runner struct {
 // table, prepared in place, not copies beside it.
 func (rn *runner) splitInPlace(f *Fold) {
 	order := append(append(make([]int, 0, rn.d.Rows()), f.Train...), f.Test...)
-	datasets.PermuteRows(rn.d.X, rn.d.Y, order)
+	rn.d.Permute(order)
 	for r := range order {
 		order[r] = r // the fold's own lists may be a caller's plan: renumber a copy
 	}

@@ -49,7 +49,8 @@ func holdoutWarnings(d *datasets.Dataset, f Fold) []string {
 }
 
 // adviseWarnings are warnings about the data before anything is fitted: the
-// model's own advice on these columns, and nominal columns with so many
+// model's own advice on these columns, columns that identify the rows or
+// have no name (datasets.ColumnWarnings), and nominal columns with so many
 // levels that they are ids or free text rather than categories.
 func adviseWarnings(d *datasets.Dataset, spec *engine.Spec) []string {
 	var out []string
@@ -61,11 +62,12 @@ func adviseWarnings(d *datasets.Dataset, spec *engine.Spec) []string {
 		out = append(out, fmt.Sprintf("%d classes for %d rows (%s a class on average): most classes are too small to learn or to score; is %q really a class label?",
 			k, n, numfmt.Sig(float64(n)/float64(k), 2), d.Target.Name))
 	}
-	for _, c := range d.Features {
+	out = append(out, d.ColumnWarnings()...)
+	for j, c := range d.Features {
 		if c.Kind != datasets.Nominal {
 			continue
 		}
-		if l := len(c.Levels); l > 1000 || (l > 50 && 2*l >= n) {
+		if l := len(c.Levels); (l > 1000 || (l > 50 && 2*l >= n)) && d.Identifier(j) == "" {
 			what := "one-hot encoding makes a column of each"
 			if spec.Input.Nominal {
 				what = "each level holds few rows"

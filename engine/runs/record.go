@@ -38,10 +38,27 @@ type Data struct {
 	Task   string   `json:"task,omitempty"`   // as forced (--task); "" inferred
 	Drop   []string `json:"drop,omitempty"`   // columns dropped first
 	Format string   `json:"format,omitempty"` // csv, tsv or arff when forced (--format); "" told by the name and bytes
+	// RowNames is RowNamesNo when a file's row names are read as a column
+	// (--row-names no); "" reads them as row names (datasets.ReadDelimited).
+	RowNames string `json:"row_names,omitempty"`
 }
 
-// Open loads the data as chosen: the source, without the dropped columns,
-// with the target and task.
+// RowNamesNo, as Data.RowNames, reads a file's row names as a feature.
+const RowNamesNo = "no"
+
+// ParseRowNames checks a --row-names choice: "auto" (or "") or "no".
+func ParseRowNames(s string) (string, error) {
+	switch s {
+	case "", "auto":
+		return "", nil
+	case RowNamesNo:
+		return RowNamesNo, nil
+	}
+	return "", fmt.Errorf("%q: use auto (an unnamed first column of distinct values names the rows) or no (read it as a feature, %s)", s, datasets.RowNamesColumn)
+}
+
+// Open loads the data as chosen: the source (its row names a column when
+// asked), without the dropped columns, with the target and task.
 func (d Data) Open() (*datasets.Dataset, error) {
 	task := datasets.Auto
 	if d.Task != "" {
@@ -54,6 +71,9 @@ func (d Data) Open() (*datasets.Dataset, error) {
 	tab, err := datasets.OpenFormat(d.Source, d.Format)
 	if err != nil {
 		return nil, err
+	}
+	if d.RowNames == RowNamesNo {
+		tab = tab.RowNamesAsColumn()
 	}
 	if tab, err = tab.Drop(d.Drop...); err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ type Spec struct {
 	Title   string // human name, e.g. "logistic regression"
 	Family  string // menu group, e.g. "linear models"
 	Summary string // one line: what it does
-	Notes   string // where in the lecture notes it comes from, e.g. "§10-§11"
+	Notes   string // where it is taught: the lecture notes or paper a user can look up, e.g. "Shewchuk, Concise Machine Learning, lectures 10-11"
 	Tasks   []Task
 	Unit    string // what one progress step is: "epoch", "iteration", "sweep", ...
 	// Loss names what Step.TrainLoss measures for this model, for chart

@@ -27,7 +27,7 @@ func init() {
 		Title:   "Gaussian mixture (EM)",
 		Family:  family,
 		Summary: "k Gaussians fitted by expectation–maximisation: soft clusters, with the log-likelihood rising every iteration",
-		Notes:   "unsupervised learning, mixtures fitted by EM (seed 001); §7 maximum likelihood of Gaussians (seed 000)",
+		Notes:   "Verma, COMS 4771 notes, Unsupervised Learning (mixtures fitted by EM); Shewchuk, Concise Machine Learning, lecture 7 (maximum likelihood of Gaussians); Dempster, Laird & Rubin 1977",
 		Tasks:   []engine.Task{datasets.Clustering},
 		Unit:    "iteration",
 		Loss:    "negative log-likelihood per row",

@@ -40,7 +40,7 @@ func init() {
 		Title:   "hierarchical clustering",
 		Family:  family,
 		Summary: "agglomerative: merge the two nearest clusters until one is left; the dendrogram, cut at k clusters or a height",
-		Notes:   "bonus lecture: hierarchical clustering, single/complete/average/centroid linkage, dendrograms (seed 000); §15 (seed 004)",
+		Notes:   "Shewchuk, Concise Machine Learning, bonus lecture (hierarchical clustering, linkages, dendrograms); Recht, Malik & Tu, CS 189 notes, section 15.2",
 		Tasks:   []engine.Task{datasets.Clustering},
 		Unit:    "merge",
 		Loss:    "merge height",

@@ -67,7 +67,7 @@ func init() {
 		Title:   "k-means",
 		Family:  family,
 		Summary: "Lloyd's algorithm: assign each row to its nearest centre, move each centre to its rows' mean, repeat",
-		Notes:   "§21 k-means and Lloyd's algorithm, Forgy / random partition / k-means++ (seed 000); k-means (seed 001); §14 k-means++ (seed 004)",
+		Notes:   "Shewchuk, Concise Machine Learning, lecture 21 (k-means, Lloyd's algorithm, Forgy / random partition / k-means++); Verma, COMS 4771 notes, Unsupervised Learning; Recht, Malik & Tu, CS 189 notes, sections 14-15; Arthur & Vassilvitskii 2007 (k-means++)",
 		Tasks:   []engine.Task{datasets.Clustering},
 		Unit:    "iteration",
 		Loss:    "within-cluster sum of squares per row",

@@ -20,7 +20,7 @@ func init() {
 		Title:   "k-medoids",
 		Family:  family,
 		Summary: "like k-means, but each centre is a training row (the medoid) and any distance works",
-		Notes:   "§21 k-medoids, any dissimilarity (seed 000)",
+		Notes:   "Shewchuk, Concise Machine Learning, lecture 21 (k-medoids, any dissimilarity)",
 		Tasks:   []engine.Task{datasets.Clustering},
 		Unit:    "iteration",
 		Loss:    "mean distance to the medoid",

@@ -43,7 +43,7 @@ func init() {
 		Title:   "spectral clustering",
 		Family:  family,
 		Summary: "cut a similarity graph: the Fiedler vector and a sweep cut for 2 clusters, k eigenvectors and k-means for more",
-		Notes:   "bonus lecture: graph Laplacians, the Fiedler vector, sweep cuts, normalised cut (seed 000); §15 spectral clustering (seed 004)",
+		Notes:   "Shewchuk, Concise Machine Learning, bonus lecture (graph Laplacians, the Fiedler vector, sweep cuts, normalised cut); Recht, Malik & Tu, CS 189 notes, section 15.3; Ng, Jordan & Weiss 2002",
 		Tasks:   []engine.Task{datasets.Clustering},
 		Unit:    "step",
 		Loss:    "cut (k=2) or k-means objective in the embedding",

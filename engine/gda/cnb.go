@@ -55,7 +55,7 @@ func init() {
 		Title:   "categorical naive Bayes",
 		Family:  family,
 		Summary: "naive Bayes on level counts with Laplace smoothing; numeric columns as Gaussians; missing values skipped",
-		Notes:   "naïve Bayes and Laplace smoothing (seed 001); §6 decision theory (seed 000)",
+		Notes:   "Verma, COMS 4771 notes, Basics and MLE (naïve Bayes, Laplace smoothing); Shewchuk, Concise Machine Learning, lecture 6 (decision theory)",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "fit",
 		Input:   engine.Input{Nominal: true, Missing: true},

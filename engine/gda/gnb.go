@@ -42,7 +42,7 @@ func init() {
 		Title:   "Gaussian naive Bayes",
 		Family:  family,
 		Summary: "independent 1-D Gaussians per class and feature: fast, ignores correlations",
-		Notes:   "naïve Bayes, MLE to classification (seed 001); §6 decision theory (seed 000)",
+		Notes:   "Verma, COMS 4771 notes, Basics and MLE (naïve Bayes); Shewchuk, Concise Machine Learning, lecture 6 (decision theory)",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "fit",
 		Advise:  nominalAdvice,

@@ -49,7 +49,7 @@ func init() {
 		Title:   "linear discriminant analysis",
 		Family:  family,
 		Summary: "Gaussian classes sharing one covariance: linear boundaries, posterior probabilities",
-		Notes:   "§6 decision theory, §7 and §9 LDA (seed 000); MLE to classification (seed 001)",
+		Notes:   "Shewchuk, Concise Machine Learning, lectures 6 (decision theory), 7 and 9 (LDA); Verma, COMS 4771 notes, Basics and MLE",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "fit",
 		Params: []engine.Param{

@@ -52,7 +52,7 @@ func init() {
 		Title:   "quadratic discriminant analysis",
 		Family:  family,
 		Summary: "one Gaussian per class with its own covariance: quadric boundaries, posterior probabilities",
-		Notes:   "§6 decision theory, §7 and §9 QDA (seed 000); MLE to classification (seed 001)",
+		Notes:   "Shewchuk, Concise Machine Learning, lectures 6 (decision theory), 7 and 9 (QDA); Verma, COMS 4771 notes, Basics and MLE",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "fit",
 		Params: []engine.Param{

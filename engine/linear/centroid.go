@@ -45,7 +45,7 @@ func init() {
 		Title:   "centroid method (nearest mean)",
 		Family:  "linear models",
 		Summary: "assign each point to the class whose mean is nearest",
-		Notes:   "§2",
+		Notes:   "Shewchuk, Concise Machine Learning, lecture 2 (the centroid method)",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "fit",
 		New:     func(engine.Values) (engine.Model, error) { return &Centroid{}, nil },

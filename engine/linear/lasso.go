@@ -59,7 +59,7 @@ func init() {
 		Title:       "lasso",
 		Family:      "linear models",
 		Summary:     "least squares with an L1 penalty α‖w‖₁ that sets weights to zero, by coordinate descent",
-		Notes:       "§13 LASSO (subset selection by shrinkage); L1 optimality, second set §18-§21",
+		Notes:       "Shewchuk, Concise Machine Learning, lecture 13 (LASSO); Hocking, CS499 Optimization Algorithms for ML, sections 18-21 (L1-regularised models, proximal gradient, optimality); Tibshirani 1996",
 		Tasks:       []engine.Task{datasets.Regression},
 		Unit:        "sweep",
 		Standardize: true,

@@ -75,7 +75,7 @@ func init() {
 		Title:   "least squares",
 		Family:  "linear models",
 		Summary: "linear (optionally polynomial, weighted) regression by the normal equations or the pseudo-inverse",
-		Notes:   "§10 least squares, §11 polynomial and weighted LS, §22 pseudoinverse",
+		Notes:   "Shewchuk, Concise Machine Learning, lectures 10-11 (least squares, polynomial and weighted), 22 (pseudoinverse)",
 		Tasks:   []engine.Task{datasets.Regression},
 		Unit:    "fit",
 		Params: []engine.Param{

@@ -103,7 +103,7 @@ func init() {
 		Title:       "logistic regression",
 		Family:      "linear models",
 		Summary:     "L2-penalised logistic (or softmax) regression by Newton/IRLS, L-BFGS, gradient descent or SGD",
-		Notes:       "§10-§11",
+		Notes:       "Shewchuk, Concise Machine Learning, lectures 10-11; Hocking, CS499 Optimization Algorithms for ML, section 9",
 		Tasks:       []engine.Task{datasets.Classification},
 		Unit:        "iteration",
 		Standardize: true,

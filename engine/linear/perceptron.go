@@ -72,7 +72,7 @@ func init() {
 		Title:   "perceptron",
 		Family:  "linear models",
 		Summary: "Rosenblatt's mistake-driven linear classifier (one-vs-rest for more than two classes)",
-		Notes:   "§2-§3",
+		Notes:   "Shewchuk, Concise Machine Learning, lectures 2-3; Verma, COMS 4771 notes, Perceptron and Kernelization; Rosenblatt 1958",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "epoch",
 		// Gradient descent: step sizes mean the same thing on every feature.

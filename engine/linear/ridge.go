@@ -42,7 +42,7 @@ func init() {
 		Title:       "ridge regression",
 		Family:      "linear models",
 		Summary:     "least squares with an L2 penalty α‖w‖² that shrinks the weights (intercept unpenalised)",
-		Notes:       "§13 ridge regression, §16 dual form",
+		Notes:       "Shewchuk, Concise Machine Learning, lectures 13 (ridge regression) and 16 (dual form)",
 		Tasks:       []engine.Task{datasets.Regression},
 		Unit:        "fit",
 		Standardize: true,

@@ -68,7 +68,7 @@ func init() {
 		Title:       "forward stepwise selection",
 		Family:      "linear models",
 		Summary:     "least squares on a subset of features, adding the best feature one at a time",
-		Notes:       "§13 subset selection: forward stepwise",
+		Notes:       "Shewchuk, Concise Machine Learning, lecture 13 (subset selection: forward stepwise)",
 		Tasks:       []engine.Task{datasets.Regression},
 		Unit:        "feature",
 		Standardize: true,

@@ -91,7 +91,7 @@ func init() {
 		Title:     "k nearest neighbours",
 		Family:    "nearest neighbours",
 		Summary:   "the majority class (or mean) of the k closest training rows; exhaustive or k-d tree search",
-		Notes:     "§24-§25 nearest neighbours, Voronoi cells, k-d trees (seed 000); nearest neighbours (seed 001); §2-§4 kNN and choosing K (seed 002)",
+		Notes:     "Shewchuk, Concise Machine Learning, lectures 24-25 (nearest neighbours, Voronoi cells, k-d trees); Verma, COMS 4771 notes, Nearest Neighbors and Decision Trees; Hocking, CS499 Optimization Algorithms for ML, sections 2-4 (choosing K by cross-validation)",
 		Tasks:     []engine.Task{datasets.Classification, datasets.Regression},
 		Unit:      "k value",
 		Loss:      "leave-one-out error",

@@ -40,7 +40,7 @@ func init() {
 		Title:   "AdaBoost",
 		Family:  family,
 		Summary: "boosted short trees: each round reweights the rows the ensemble gets wrong",
-		Notes:   "§24 boosting, AdaBoost with stumps (seed 000)",
+		Notes:   "Shewchuk, Concise Machine Learning, lecture 24 (boosting, AdaBoost with stumps); Freund & Schapire 1997; Zhu, Zou, Rosset & Hastie 2009 (SAMME)",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "round",
 		Loss:    "exponential loss",

@@ -84,7 +84,7 @@ func init() {
 		Title:     "decision tree",
 		Family:    family,
 		Summary:   "CART: greedy axis-aligned splits by Gini, entropy or error (variance for regression), pruned as C4.5 by default (Quinlan 1993, C4.5: Programs for Machine Learning); rules you can read",
-		Notes:     "§14-§15 decision trees and pruning (seed 000); decision trees (seed 001); rule extraction, ch. 9 (seed 003)",
+		Notes:     "Shewchuk, Concise Machine Learning, lectures 14-15 (decision trees, pruning); Verma, COMS 4771 notes, Nearest Neighbors and Decision Trees; Alpaydin, Introduction to Machine Learning, ch. 9 (rule extraction); Quinlan 1993 (C4.5 pruning)",
 		Tasks:     []engine.Task{datasets.Classification, datasets.Regression},
 		Unit:      "level",
 		Loss:      "training error",

@@ -67,7 +67,7 @@ func twoClasses(map[string]float64) int { return 2 }
 var generators = []*generator{
 	{
 		name:    "xor",
-		summary: "XOR: four noisy clusters at the corners of the unit square, opposite corners share a class (notes §17)",
+		summary: "XOR: four noisy clusters at the corners of the unit square, opposite corners share a class (Shewchuk, Concise Machine Learning, lecture 17)",
 		task:    Classification,
 		knobs: []Knob{knobN(200), knobNoise(0.15, 5, "standard deviation of the Gaussian noise around each corner"),
 			knobSeed},
@@ -94,7 +94,7 @@ var generators = []*generator{
 	},
 	{
 		name:    "spirals",
-		summary: "k interleaved spiral arms, one class each (notes §15, the 4-class spiral)",
+		summary: "k interleaved spiral arms, one class each (Shewchuk, Concise Machine Learning, lecture 15, the 4-class spiral)",
 		task:    Classification,
 		knobs: []Knob{knobN(400),
 			{Name: "k", Default: 4, Min: 2, Max: 20, Int: true, Help: "number of arms (classes)"},
@@ -108,7 +108,7 @@ var generators = []*generator{
 	},
 	{
 		name:    "blobs",
-		summary: "isotropic Gaussian blobs, one class each (notes §6-§9; scikit-learn's make_blobs)",
+		summary: "isotropic Gaussian blobs, one class each (Shewchuk, Concise Machine Learning, lectures 6-9; scikit-learn's make_blobs)",
 		task:    Classification,
 		knobs: []Knob{knobN(300),
 			{Name: "centers", Default: 3, Min: 2, Max: 50, Int: true, Help: "number of blobs (classes)"},
@@ -123,7 +123,7 @@ var generators = []*generator{
 	},
 	{
 		name:    "margin",
-		summary: "linearly separable classes with a chosen margin; noise flips labels (notes §3-§4, §11)",
+		summary: "linearly separable classes with a chosen margin; noise flips labels (Shewchuk, Concise Machine Learning, lectures 3-4, 11)",
 		task:    Classification,
 		knobs: []Knob{knobN(200),
 			{Name: "dims", Default: 2, Min: 1, Max: 1000, Int: true, Help: "number of features"},
@@ -137,7 +137,7 @@ var generators = []*generator{
 	},
 	{
 		name:    "cubic",
-		summary: "noisy cubic y = x^3 - 3x on [-2, 2], for polynomial over- and underfitting (notes §11)",
+		summary: "noisy cubic y = x^3 - 3x on [-2, 2], for polynomial over- and underfitting (Shewchuk, Concise Machine Learning, lecture 11)",
 		task:    Regression,
 		knobs:   []Knob{knobN(100), knobNoise(0.5, 20, "standard deviation of the Gaussian noise added to y"), knobSeed},
 		dims:    oneDim,
@@ -145,7 +145,7 @@ var generators = []*generator{
 	},
 	{
 		name:    "sine",
-		summary: "noisy sine wave y = sin(x) on [0, 2pi], the bias-variance example (notes §12)",
+		summary: "noisy sine wave y = sin(x) on [0, 2pi], the bias-variance example (Shewchuk, Concise Machine Learning, lecture 12)",
 		task:    Regression,
 		knobs:   []Knob{knobN(100), knobNoise(0.2, 20, "standard deviation of the Gaussian noise added to y"), knobSeed},
 		dims:    oneDim,
@@ -449,7 +449,7 @@ func drawBlobs(v map[string]float64, r *rand.Rand, n, d int, data []float64) {
 
 // drawMargin draws points uniform in [-1, 1]^dims on either side of a random
 // hyperplane through the origin, then moves each one margin further from it,
-// so that no point lies closer than margin (notes §3: the margin of a
+// so that no point lies closer than margin (Shewchuk, Concise Machine Learning, lecture 3: the margin of a
 // separable set). Classes alternate, so they are balanced. Then round(noise·n)
 // labels, chosen at random, are flipped.
 func drawMargin(v map[string]float64, r *rand.Rand, n, d int, data []float64) {
@@ -506,7 +506,7 @@ func marginNormal(r *rand.Rand, d int) []float64 {
 	}
 }
 
-// drawCubic: x uniform in [-2, 2], y = x³ - 3x + N(0, noise²) (notes §11,
+// drawCubic: x uniform in [-2, 2], y = x³ - 3x + N(0, noise²) (Shewchuk, Concise Machine Learning, lectures 11,
 // "samples from a degree-3 curve plus noise").
 func drawCubic(v map[string]float64, r *rand.Rand, n, d int, data []float64) {
 	s := v["noise"]
@@ -517,7 +517,7 @@ func drawCubic(v map[string]float64, r *rand.Rand, n, d int, data []float64) {
 	}
 }
 
-// drawSine: x uniform in [0, 2π], y = sin x + N(0, noise²) (notes §12, the
+// drawSine: x uniform in [0, 2π], y = sin x + N(0, noise²) (Shewchuk, Concise Machine Learning, lectures 12, the
 // sine wave fitted by lines).
 func drawSine(v map[string]float64, r *rand.Rand, n, d int, data []float64) {
 	s := v["noise"]

@@ -979,8 +979,10 @@ func (s *dataScreen) previewView(w, h int) string {
 	case focusPicker:
 		return panel(st, "Open a file", s.picker.view(s.c, iw, h-2), w, h, true)
 	case focusPath:
+		path := s.path
+		path.PlaceholderStyle = st.Muted // bubbles' own is a grey, drawn even by the mono theme
 		body := st.Text.Render("Type the path of a .csv, .tsv or .arff file (gzipped too).") + "\n\n" +
-			s.path.View() + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
+			path.View() + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
 		return panel(st, "Open a file by path", body, w, h, true)
 	}
 	var top []string

@@ -1015,12 +1015,12 @@ func (s *dataScreen) previewView(w, h int) string {
 				}
 				in := f.input
 				in.Width = 10
-				box := "[" + fitWidth(in.View(), 11) + "]"
-				if f.err != nil {
-					box = st.Bad.Render(box)
+				box, sep := "["+fitWidth(in.View(), 11)+"]", " "
+				if f.err != nil { // marked, not only coloured
+					box, sep = st.Bad.Render(box), st.Bad.Render("✗")
 				}
 				rng := numfmt.Bound(f.knob.Min) + "…" + numfmt.Bound(f.knob.Max)
-				b = append(b, mark+fitWidth(f.knob.Name, 8)+box+" "+st.Muted.Render(clip(rng+" · "+f.knob.Help, iw-24)))
+				b = append(b, mark+fitWidth(f.knob.Name, 8)+box+sep+st.Muted.Render(clip(rng+" · "+f.knob.Help, iw-24)))
 			}
 			if f := s.focusedKnobErr(e); f != nil {
 				b = append(b, "", st.Error.Render(clip(f.Error(), iw)))

@@ -51,7 +51,8 @@ func withLook(t testing.TB, theme string, profile termenv.Profile) {
 }
 
 // newTestApp builds the root model at w x h with the look's theme (the
-// dark theme on an ASCII renderer unless withLook changed it).
+// dark theme on an ASCII renderer unless withLook changed it; "" is the
+// theme the lab picks for the renderer).
 func newTestApp(t testing.TB, opt Options, w, h int) *app {
 	t.Helper()
 	if opt.Theme == "" {

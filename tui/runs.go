@@ -549,8 +549,8 @@ func (s *runsScreen) compareView() string {
 	if why != "" {
 		return strings.Join(append(lines, "", st.Warn.Render(clip(" "+why+": no winner declared", s.w))), "\n")
 	}
-	lines = append(lines, "", st.Muted.Render(clip(" ▲ better, ▼ worse: beyond the folds' noise (corrected resampled t-test, 5%); "+
-		verdictTie+"; ?: one hold-out has no spread to judge by", s.w)),
+	lines = append(lines, "", st.Muted.Render(clip(" ▲ better, ▼ worse: beyond the folds' noise (corrected resampled t-test, 5%) · "+
+		verdictTie+" · ?: no spread", s.w)),
 		"", st.Muted.Render(" same data, target, task, evaluation and seed: identical splits, a fair comparison"))
 	return strings.Join(lines, "\n")
 }

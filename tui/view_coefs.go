@@ -275,8 +275,12 @@ func (v *coefsView) tableView() string {
 		fitCols = max((v.w-nameW-2)/cellW, 1)
 	}
 	shown := min(rows, fitCols)
-	top := st.Title.Render(clip(fmt.Sprintf(" weights: %d features × %d classes · shade = size, + or - and colour = sign%s",
-		p, rows, v.fittedNote()), v.w))
+	sign := "+ or - and colour = sign"
+	if st.Colorless {
+		sign = "+ or - = sign"
+	}
+	top := st.Title.Render(clip(fmt.Sprintf(" weights: %d features × %d classes · shade = size, %s%s",
+		p, rows, sign, v.fittedNote()), v.w))
 	head := fitWidth("", nameW+1)
 	for i := range shown {
 		name := fmt.Sprint(i)

@@ -14,7 +14,8 @@
 //     widgets use bold/underline/reverse and distinct marker glyphs, and
 //     Styles.Colorless tells them when colour cannot carry meaning.
 //   - NO_COLOR (https://no-color.org) selects "mono" in Default and
-//     ForRenderer.
+//     ForRenderer, and KeepEmphasis keeps its bold, faint, underline and
+//     reverse: NO_COLOR forbids colour, not emphasis.
 //
 // The palettes are colour-blind safe: chart series and class colours are
 // the Okabe-Ito set (Okabe & Ito, "Color Universal Design", 2008), and
@@ -27,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // Color is a terminal colour token. Concrete tokens are lipgloss.Color hex
@@ -204,6 +206,18 @@ func ByName(name string) (Theme, bool) {
 // noColor reports whether the NO_COLOR convention asks for no colour: the
 // variable is present and not empty.
 func noColor() bool { return os.Getenv("NO_COLOR") != "" }
+
+// KeepEmphasis gives r, under NO_COLOR, the 16-colour profile instead of
+// the ASCII one termenv picks for NO_COLOR, which drops every attribute
+// with the colours: the mono theme's cursor (reverse) and verdicts (bold,
+// underline) would vanish. The mono theme sets no colour, so none is
+// drawn. Output that shows no attributes at all (not a terminal, or
+// TERM=dumb) keeps the ASCII profile. Call it before the theme is chosen.
+func KeepEmphasis(r *lipgloss.Renderer) {
+	if noColor() && r.Output().ColorProfile() != termenv.Ascii {
+		r.SetColorProfile(termenv.ANSI)
+	}
+}
 
 // Default returns "mono" when NO_COLOR is set and "dark" otherwise.
 func Default() Theme {

@@ -233,3 +233,66 @@ func TestPaintBackground(t *testing.T) {
 		t.Errorf("mono painted a background: %q", got)
 	}
 }
+
+// fakeEnv is a terminal's environment for termenv.
+type fakeEnv map[string]string
+
+func (e fakeEnv) Environ() []string {
+	var out []string
+	for k, v := range e {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+func (e fakeEnv) Getenv(k string) string { return e[k] }
+
+// Issue 19: NO_COLOR selects termenv's ASCII profile, which drops bold,
+// faint, underline and reverse with the colours. KeepEmphasis gives a
+// terminal that shows attributes the 16-colour profile, on which the mono
+// theme draws its emphasis and no colour; other output stays ASCII.
+func TestKeepEmphasis(t *testing.T) {
+	mono, _ := ByName("mono")
+	for _, tc := range []struct {
+		name    string
+		noColor string
+		term    string
+		tty     bool
+		want    termenv.Profile
+	}{
+		{"NO_COLOR on a colour terminal", "1", "xterm-256color", true, termenv.ANSI},
+		{"NO_COLOR on a dumb terminal", "1", "dumb", true, termenv.Ascii},
+		{"NO_COLOR, not a terminal", "1", "xterm-256color", false, termenv.Ascii},
+		{"no NO_COLOR", "", "xterm-256color", true, termenv.ANSI256},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("NO_COLOR", tc.noColor)
+			env := fakeEnv{"TERM": tc.term, "NO_COLOR": tc.noColor}
+			r := lipgloss.NewRenderer(io.Discard, termenv.WithTTY(tc.tty), termenv.WithEnvironment(env))
+			KeepEmphasis(r)
+			if got := r.ColorProfile(); got != tc.want {
+				t.Fatalf("profile %v, want %v", got, tc.want)
+			}
+			if tc.noColor == "" {
+				return
+			}
+			s := NewStyles(ForRenderer(r), r)
+			out := s.SelectedRow.Render("cursor") + s.Title.Render("title") + s.Muted.Render("m") + s.Bad.Render("b")
+			want := []string{"\x1b[7m", "\x1b[1m", "\x1b[2m", "\x1b[4"} // underline comes as 4;4
+			if tc.want == termenv.Ascii {
+				want = nil
+			}
+			for _, w := range want {
+				if !strings.Contains(out, w) {
+					t.Errorf("mono drew no %q: %q", w, out)
+				}
+			}
+			if tc.want == termenv.Ascii && strings.Contains(out, "\x1b[") {
+				t.Errorf("output that shows no attributes got escapes: %q", out)
+			}
+			if s.Theme.Name != mono.Name {
+				t.Errorf("theme %s under NO_COLOR, want mono", s.Theme.Name)
+			}
+		})
+	}
+}

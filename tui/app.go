@@ -72,6 +72,7 @@ func Run(opt Options) error {
 		logf = log.Printf
 	}
 	r := lipgloss.DefaultRenderer()
+	themes.KeepEmphasis(r)
 	themes.SettleBackground(r)
 	a, err := newApp(opt, r)
 	if err != nil {

@@ -1006,8 +1006,10 @@ func (s *dataScreen) previewView(w, h int) string {
 	case focusPicker:
 		return panel(st, "Open a file", s.picker.view(s.c, iw, h-2), w, h, true)
 	case focusPath:
+		path := s.path
+		path.PlaceholderStyle = st.Muted // bubbles' own is a grey, drawn even by the mono theme
 		body := st.Text.Render("Type the path of a .csv, .tsv or .arff file (gzipped too).") + "\n\n" +
-			s.path.View() + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
+			path.View() + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
 		return panel(st, "Open a file by path", body, w, h, true)
 	}
 	var top []string
@@ -1040,12 +1042,12 @@ func (s *dataScreen) previewView(w, h int) string {
 				}
 				in := f.input
 				in.Width = 10
-				box := "[" + fitWidth(in.View(), 11) + "]"
-				if f.err != nil {
-					box = st.Bad.Render(box)
+				box, sep := "["+fitWidth(in.View(), 11)+"]", " "
+				if f.err != nil { // marked, not only coloured
+					box, sep = st.Bad.Render(box), st.Bad.Render("✗")
 				}
 				rng := numfmt.Bound(f.knob.Min) + "…" + numfmt.Bound(f.knob.Max)
-				b = append(b, mark+fitWidth(f.knob.Name, 8)+box+" "+st.Muted.Render(clip(rng+" · "+f.knob.Help, iw-24)))
+				b = append(b, mark+fitWidth(f.knob.Name, 8)+box+sep+st.Muted.Render(clip(rng+" · "+f.knob.Help, iw-24)))
 			}
 			if f := s.focusedKnobErr(e); f != nil {
 				b = append(b, "", st.Error.Render(clip(f.Error(), iw)))

@@ -30,14 +30,37 @@ func asciiRenderer() *lipgloss.Renderer {
 	return lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
 }
 
-// newTestApp builds the root model at w x h with the dark theme (on an
-// ASCII renderer, so no colour escapes).
+// look is the theme and colour profile newTestApp builds apps with: dark
+// on ASCII (so no escapes) unless a test changes it with withLook.
+var look = struct {
+	theme   string
+	profile termenv.Profile
+}{"dark", termenv.Ascii}
+
+// withLook makes newTestApp build apps with theme on profile for the rest
+// of the test, and lipgloss's default renderer (which bubbles' own default
+// styles use) draw with profile too, as the binary's one renderer does.
+func withLook(t testing.TB, theme string, profile termenv.Profile) {
+	old := look
+	look.theme, look.profile = theme, profile
+	lipgloss.SetColorProfile(profile)
+	t.Cleanup(func() {
+		look = old
+		lipgloss.SetColorProfile(old.profile)
+	})
+}
+
+// newTestApp builds the root model at w x h with the look's theme (the
+// dark theme on an ASCII renderer unless withLook changed it; "" is the
+// theme the lab picks for the renderer).
 func newTestApp(t testing.TB, opt Options, w, h int) *app {
 	t.Helper()
 	if opt.Theme == "" {
-		opt.Theme = "dark"
+		opt.Theme = look.theme
 	}
-	a, err := newApp(opt, asciiRenderer())
+	r := asciiRenderer()
+	r.SetColorProfile(look.profile)
+	a, err := newApp(opt, r)
 	if err != nil {
 		t.Fatal(err)
 	}

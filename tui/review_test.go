@@ -207,10 +207,10 @@ func TestRunsCompareProvenance(t *testing.T) {
 	}{
 		{"same data", rec(1, "moons", "", auto), rec(2, "moons", "", auto), []string{"identical splits"}},
 		{"generator knobs", rec(1, "moons", "", auto), rec(2, "moons:n=50", "", auto),
-			[]string{"different data: the splits differ", "moons n=50"}},
-		{"targets", rec(1, csv, "c", auto), rec(2, csv, "b", auto), []string{"different target: the splits differ", "two →c", "b · classification"}},
+			[]string{"runs on different data: moons(n=200", "moons(n=50", "no winner declared", "moons n=50"}},
+		{"targets", rec(1, csv, "c", auto), rec(2, csv, "b", auto), []string{"runs on different targets: c vs b: no winner declared", "two →c", "b · classification"}},
 		{"tasks", rec(1, csv, "b", auto), rec(2, csv, "b", datasets.Regression),
-			[]string{"different task: the splits differ", "b · regression"}},
+			[]string{"runs on different tasks: classification vs regression: no winner declared", "b · regression"}},
 	} {
 		s := newRunsScreen(c)
 		s.SetSize(120, 30)

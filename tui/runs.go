@@ -461,7 +461,8 @@ func (s *runsScreen) rebuildStyles() {
 }
 
 // compareView shows the two picked runs side by side: settings, then every
-// metric either has, the better value marked.
+// metric either has with its verdict in words (better, worse, tie), or,
+// for runs on other data or other folds, why no winner can be declared.
 func (s *runsScreen) compareView() string {
 	st := s.c.styles
 	var a, b *runRecord
@@ -477,7 +478,7 @@ func (s *runsScreen) compareView() string {
 		return st.Muted.Render(" the picked runs are gone")
 	}
 	label := 16
-	colW := max((s.w-label-4-ansi.StringWidth("≈ within noise"))/2, 20) // room for the verdict
+	colW := max((s.w-label-4-ansi.StringWidth(verdictTie))/2, 20) // room for the verdict
 	cell := func(text string, style lipgloss.Style) string {
 		return style.Render(fitWidth(clip(text, colW-1), colW))
 	}
@@ -520,60 +521,43 @@ func (s *runsScreen) compareView() string {
 		}
 		return math.NaN()
 	}
-	diff := splitDiffs(a, b)
-	same := len(diff) == 0
+	why := runs.Incomparable(a.Record, b.Record)
 	for _, k := range keys {
 		x, y := get(a, k), get(b, k)
+		tx, ty := numfmt.Score(x), numfmt.Score(y)
 		sx, sy := st.Text, st.Text
 		verdict := ""
-		if !math.IsNaN(x) && !math.IsNaN(y) && x != y {
-			// Marked better only beyond the folds' noise (the corrected
-			// resampled t-test on identical folds).
-			switch v := runs.Versus(k, a.Record, b.Record, same); v {
+		switch {
+		case why != "" || math.IsNaN(x) || math.IsNaN(y):
+		case x == y:
+			verdict = "= equal"
+		default:
+			// Said in words as well as shown, and only beyond the folds'
+			// noise (the corrected resampled t-test on identical folds).
+			switch runs.Versus(k, a.Record, b.Record, true) {
 			case runs.Better:
-				sx, sy = st.Good, st.Muted
+				tx, ty, sx, sy = tx+" ▲ better", ty+" ▼ worse", st.Good, st.Muted
 			case runs.Worse:
-				sx, sy = st.Muted, st.Good
+				tx, ty, sx, sy = tx+" ▼ worse", ty+" ▲ better", st.Muted, st.Good
 			case runs.Tie:
-				verdict = "≈ within noise"
+				verdict = verdictTie
 			default:
 				verdict = "? no spread"
 			}
 		}
-		lines = append(lines, row(metrics.Lookup(k).Label, numfmt.Score(x), numfmt.Score(y), sx, sy)+st.Muted.Render(verdict))
+		lines = append(lines, row(metrics.Lookup(k).Label, tx, ty, sx, sy)+st.Muted.Render(verdict))
 	}
-	lines = append(lines, "", st.Muted.Render(clip(" green: better beyond the folds' noise (corrected resampled t-test, 5%); ≈: within noise; ?: one hold-out has no spread to judge by", s.w)))
-	if same {
-		lines = append(lines, "", st.Muted.Render(" same data, target, task, evaluation and seed: identical splits, a fair comparison"))
-	} else {
-		lines = append(lines, "", st.Warn.Render(clip(" different "+strings.Join(diff, ", ")+": the splits differ", s.w)))
+	if why != "" {
+		return strings.Join(append(lines, "", st.Warn.Render(clip(" "+why+": no winner declared", s.w))), "\n")
 	}
+	lines = append(lines, "", st.Muted.Render(clip(" ▲ better, ▼ worse: beyond the folds' noise (corrected resampled t-test, 5%) · "+
+		verdictTie+" · ?: no spread", s.w)),
+		"", st.Muted.Render(" same data, target, task, evaluation and seed: identical splits, a fair comparison"))
 	return strings.Join(lines, "\n")
 }
 
-// splitDiffs names what makes two runs' splits differ: the data (its
-// provenance: file, built-in, or generator with knobs and seed), the
-// target, the task, the evaluation or the seed. None means the runs saw
-// identical rows in identical splits.
-func splitDiffs(a, b *runRecord) []string {
-	var d []string
-	if a.Dataset.Source != b.Dataset.Source || a.Dataset.Name != b.Dataset.Name {
-		d = append(d, "data")
-	}
-	if a.targetName() != b.targetName() {
-		d = append(d, "target")
-	}
-	if a.Task() != b.Task() {
-		d = append(d, "task")
-	}
-	if a.evalDesc() != b.evalDesc() {
-		d = append(d, "evaluation")
-	}
-	if a.Options.Seed != b.Options.Seed {
-		d = append(d, "seed")
-	}
-	return d
-}
+// verdictTie is the comparison's word for a difference within noise.
+const verdictTie = "≈ within noise: tie"
 
 func (r *runRecord) targetName() string {
 	if r.Dataset.Target == nil {

@@ -80,6 +80,39 @@ func TestStartUpOnAnyTerminal(t *testing.T) {
 	}
 }
 
+// Issue 19: under NO_COLOR the lab drew no escape at all, termenv's ASCII
+// profile dropping reverse and bold with the colours, and the cursor was
+// gone. A terminal that shows attributes gets them, and no colour; a dumb
+// one gets no SGR at all.
+func TestNoColorKeepsEmphasis(t *testing.T) {
+	for _, tc := range []struct {
+		term     string
+		emphasis []string
+	}{
+		{"xterm-256color", []string{"1", "7"}}, // the title, the cursor
+		{"dumb", nil},
+	} {
+		t.Run(tc.term, func(t *testing.T) {
+			lab := startOnPTY(t, "-", "", "NO_COLOR=1", "TERM="+tc.term)
+			if !lab.waitFor("theme: mono", firstFrameWait) {
+				t.Fatalf("no mono frame within %v; output so far %q", firstFrameWait, tail(lab.output(), 300))
+			}
+			out := lab.output()
+			if bad := colourSGR(out); len(bad) > 0 {
+				t.Errorf("NO_COLOR drew colour (SGR %s): %q", strings.Join(bad, ","), tail(out, 300))
+			}
+			for _, e := range tc.emphasis {
+				if got := emphasisSGR(out); !slices.Contains(got, e) {
+					t.Errorf("TERM=%s: emphasis SGR %v, want %s among them", tc.term, got, e)
+				}
+			}
+			if tc.emphasis == nil && sgrRe.MatchString(out) {
+				t.Errorf("TERM=dumb drew SGR: %q", sgrRe.FindAllString(out, 5))
+			}
+		})
+	}
+}
+
 func BenchmarkStartUpOnMuteTerminal(b *testing.B) {
 	for b.Loop() {
 		lab := startOnPTY(b, "-", "")
@@ -104,8 +137,9 @@ type ptyLab struct {
 }
 
 // startOnPTY starts the lab with theme ("-" none) on a 120x40 pseudo-
-// terminal that answers the background query with answer ("" never).
-func startOnPTY(t testing.TB, theme, answer string) *ptyLab {
+// terminal that answers the background query with answer ("" never), with
+// env ("NAME=value") over its environment.
+func startOnPTY(t testing.TB, theme, answer string, env ...string) *ptyLab {
 	t.Helper()
 	master, slave := openPTY(t)
 	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 40, Col: 120}); err != nil {
@@ -118,6 +152,7 @@ func startOnPTY(t testing.TB, theme, answer string) *ptyLab {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(envWithout("TERM", "CI", "NO_COLOR", "COLORFGBG", "DEBUG", startUpChild),
 		"TERM=xterm-256color", startUpChild+"="+theme)
+	cmd.Env = append(cmd.Env, env...) // the last of a name counts
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {

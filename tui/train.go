@@ -448,7 +448,9 @@ func (s *trainScreen) progressBar(w int) progress.Model {
 			opts = append(opts, progress.WithSolidFill(string(c)))
 		}
 		s.bar = progress.New(opts...)
-		if e, ok := s.c.styles.Theme.Subtle.(lipgloss.Color); ok && !s.c.styles.Colorless {
+		if s.c.styles.Colorless { // bubbles' own colours would show even in the mono theme
+			s.bar.FullColor, s.bar.EmptyColor = "", ""
+		} else if e, ok := s.c.styles.Theme.Subtle.(lipgloss.Color); ok {
 			s.bar.EmptyColor = string(e)
 		}
 		s.barTheme = s.c.themeName()

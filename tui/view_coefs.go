@@ -116,6 +116,7 @@ func (v *coefsView) setOutput(i int) {
 	}
 	sorted := v.bars.Sorted()
 	v.bars = widgets.NewBars(labels, vals, v.c.styles)
+	v.bars.SetSigned(true)
 	v.bars.SetSorted(sorted)
 	v.bars.SetSize(v.w, max(v.h-1, 1))
 }
@@ -254,7 +255,7 @@ func (v *coefsView) tableView() string {
 	case m >= 10:
 		dec = 1
 	}
-	num := func(x float64) string { return numfmt.Fixed(x, dec) }
+	num := func(x float64) string { return signed(numfmt.Fixed(x, dec)) }
 	cellW := 4
 	for i := range rows {
 		for j := range p {
@@ -274,8 +275,12 @@ func (v *coefsView) tableView() string {
 		fitCols = max((v.w-nameW-2)/cellW, 1)
 	}
 	shown := min(rows, fitCols)
-	top := st.Title.Render(clip(fmt.Sprintf(" weights: %d features × %d classes · shade = size, colour = sign%s",
-		p, rows, v.fittedNote()), v.w))
+	sign := "+ or - and colour = sign"
+	if st.Colorless {
+		sign = "+ or - = sign"
+	}
+	top := st.Title.Render(clip(fmt.Sprintf(" weights: %d features × %d classes · shade = size, %s%s",
+		p, rows, sign, v.fittedNote()), v.w))
 	head := fitWidth("", nameW+1)
 	for i := range shown {
 		name := fmt.Sprint(i)
@@ -323,6 +328,15 @@ func (v *coefsView) tableView() string {
 	return strings.Join(lines, "\n")
 }
 
+// signed puts a + before a formatted number above zero, so that a weight's
+// sign reads without colour ("-" is there already; zero has none).
+func signed(num string) string {
+	if strings.Trim(num, "0.") == "" || strings.HasPrefix(num, "-") || strings.HasPrefix(num, "+") {
+		return num
+	}
+	return "+" + num
+}
+
 // padCell right-aligns s in a cell w wide with a space after it.
 func padCell(s string, w int) string {
 	return strings.Repeat(" ", max(w-1-ansi.StringWidth(s), 0)) + s + " "
@@ -349,8 +363,11 @@ func (v *coefsView) picturesView() string {
 	m := v.scale
 	shades := []string{" ", "░", "▒", "▓", "█"}
 	neg := []string{" ", "·", ":", "=", "#"} // without colour, negative weights read apart
-	lines := []string{st.Title.Render(clip(" each class's weights as a picture · dense = large, "+
-		"good colour = positive, bad = negative"+v.fittedNote(), v.w))}
+	signs := "good colour = positive, bad = negative"
+	if st.Colorless {
+		signs = "░▒▓█ = positive, ·:=# = negative"
+	}
+	lines := []string{st.Title.Render(clip(" each class's weights as a picture · dense = large, "+signs+v.fittedNote(), v.w))}
 	for start := 0; start < rows; start += perRow {
 		end := min(start+perRow, rows)
 		head := " "

@@ -88,9 +88,11 @@ func (v *summaryView) View() string {
 		valueHead, sdHead = "pooled", "± rows"
 	}
 	// 19 cells hold the longest metric label ("reconstruction RMSE").
-	head := fmt.Sprintf("%-19s %10s %10s", "metric", valueHead, "baseline")
+	// Two cells after the value for ▲/▼; baseline and spread take 9 each,
+	// so that the table stays 52 cells wide.
+	head := fmt.Sprintf("%-19s %10s   %9s", "metric", valueHead, "baseline")
 	if cv || loo {
-		head += fmt.Sprintf(" %10s", sdHead)
+		head += fmt.Sprintf(" %9s", sdHead)
 	}
 	left = append(left, st.Header.Render(head))
 	if res != nil {
@@ -98,12 +100,12 @@ func (v *summaryView) View() string {
 			info := metrics.Lookup(k)
 			val := res.Metrics[k]
 			base, hasBase := res.Baseline[k]
-			vs := st.Value
+			vs, mark := st.Value, "  " // better or worse than the baseline: a glyph as well as colour
 			if hasBase && !math.IsNaN(val) && !math.IsNaN(base) && val != base {
 				if info.Compare(val, base) > 0 {
-					vs = st.Good
+					vs, mark = st.Good, " ▲"
 				} else {
-					vs = st.Bad
+					vs, mark = st.Bad, " ▼"
 				}
 			}
 			bs, sd := "", ""
@@ -114,9 +116,9 @@ func (v *summaryView) View() string {
 				sd = numfmt.Score(x)
 			}
 			line := st.Text.Render(fmt.Sprintf("%-19s ", clip(info.Label, 19))) +
-				vs.Render(fmt.Sprintf("%10s", info.Format(val))) + st.Muted.Render(fmt.Sprintf(" %10s", bs))
+				vs.Render(fmt.Sprintf("%10s", info.Format(val))+mark) + st.Muted.Render(fmt.Sprintf(" %9s", bs))
 			if cv || loo {
-				line += st.Muted.Render(fmt.Sprintf(" %10s", sd))
+				line += st.Muted.Render(fmt.Sprintf(" %9s", sd))
 			}
 			left = append(left, line)
 		}

@@ -292,6 +292,8 @@ func (v *treeView) nodeLine(l treeLine) string {
 	right := stats + " " + bar + " " + outcome
 	line := spread(left, right, v.w-1)
 	switch {
+	case l.node == v.cur && st.Colorless: // a glyph too: an ASCII terminal shows no reverse
+		return st.SelectedRow.Render(fitWidth("▶"+line, v.w))
 	case l.node == v.cur:
 		return st.SelectedRow.Render(fitWidth(" "+line, v.w))
 	case v.path[l.node]:

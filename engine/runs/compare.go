@@ -1,7 +1,9 @@
 package runs
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -154,4 +156,90 @@ func foldScores(r *Record, metric string) []float64 {
 		out[i] = v
 	}
 	return out
+}
+
+// Incomparable says why two runs cannot be compared, "" when they can: a
+// winner needs the same rows with the same target and task (the same
+// data) scored on the same folds (the same evaluation and seed). Anything
+// else (model, parameters, preprocessing, dropped columns) is what a
+// comparison compares.
+func Incomparable(a, b *Record) string {
+	da, db := dataOf(a), dataOf(b)
+	switch {
+	case da.name != db.name:
+		return "runs on different data: " + da.name + " vs " + db.name
+	case da.source != db.source:
+		return "runs on different data: " + da.source + " vs " + db.source
+	case da.rows != db.rows:
+		return fmt.Sprintf("runs on different data: %s with %d rows vs %d rows", da.name, da.rows, db.rows)
+	case da.target != db.target:
+		return "runs on different targets: " + da.target + " vs " + db.target
+	case a.Task() != b.Task():
+		return "runs on different tasks: " + a.Task().String() + " vs " + b.Task().String()
+	}
+	if ea, eb := scheme(a), scheme(b); ea != eb {
+		return "different evaluation: " + ea + " vs " + eb
+	}
+	if drawsFolds(a) && a.Options.Seed != b.Options.Seed {
+		return fmt.Sprintf("different evaluation: seed %d vs seed %d draw other folds", a.Options.Seed, b.Options.Seed)
+	}
+	return ""
+}
+
+// runData is what makes a run's data the same as another's.
+type runData struct {
+	name, source, target string
+	rows                 int
+}
+
+// dataOf reads a run's data from its dataset, or, for a run loaded from a
+// file without it, from its recipe and result.
+func dataOf(r *Record) runData {
+	d := runData{name: r.Data.Source, source: r.Data.Source, target: r.Data.Target}
+	if r.Result != nil {
+		d.rows = r.Result.Rows
+		if r.Result.Dataset != "" {
+			d.name = r.Result.Dataset
+		}
+	}
+	if ds := r.Dataset; ds != nil {
+		d.name, d.source, d.target = ds.Name, ds.Source, "none"
+		if ds.Target != nil {
+			d.target = ds.Target.Name
+		}
+		if d.rows == 0 {
+			d.rows = ds.Rows()
+		}
+	}
+	return d
+}
+
+// scheme names how a run splits its rows, the seed aside: "10-fold CV",
+// "hold-out 30%", "leave-one-out", "all rows" (no split) or a given plan.
+func scheme(r *Record) string {
+	o := r.Options
+	switch {
+	case !r.Task().Supervised():
+		return "all rows"
+	case len(o.Plan) > 0 && o.PlanDesc != "":
+		return o.PlanDesc
+	case len(o.Plan) > 0:
+		return fmt.Sprintf("%d given folds", len(o.Plan))
+	case o.LOO:
+		return "leave-one-out"
+	case o.Folds != 0:
+		return fmt.Sprintf("%d-fold CV", o.Folds)
+	}
+	split := o.Split
+	if split == 0 {
+		split = 0.2 // eval.Plan's default
+	}
+	return "hold-out " + strconv.FormatFloat(math.Round(split*1000)/10, 'f', -1, 64) + "%"
+}
+
+// drawsFolds says whether the run's seed draws its folds (k-fold CV or a
+// hold-out); leave-one-out, a given plan and no split draw nothing.
+func drawsFolds(r *Record) bool {
+	o := r.Options
+	return r.Task().Supervised() && len(o.Plan) == 0 && !o.LOO
 }

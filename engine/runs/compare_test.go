@@ -4,7 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	_ "github.com/tealab/tealab/engine/gda"
 )
 
 // foldRun is a finished record whose folds scored accuracy as given.
@@ -76,5 +78,53 @@ func TestVersusWithinNoise(t *testing.T) {
 	hold := &Record{Result: &eval.Result{Metrics: map[string]float64{"r2": 0.5}, Baseline: map[string]float64{"r2": 0}}}
 	if v := VersusBaseline("r2", hold); v != Unknown {
 		t.Errorf("one hold-out R²: %v, want no spread", v)
+	}
+}
+
+// Issue 19: the comparison declared a winner between runs on different
+// data or different folds. Incomparable says why two runs cannot be
+// compared, and nothing for runs on the same rows and folds.
+func TestIncomparable(t *testing.T) {
+	spec, err := engine.Lookup("gnb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(src, target string, opt eval.Options) *Record {
+		data := Data{Source: src, Target: target}
+		d, err := data.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := New(1, data, d, spec, nil, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	cv10 := eval.Options{Folds: 10, Seed: 1}
+	for _, tc := range []struct {
+		name string
+		a, b *Record
+		want string
+	}{
+		{"other datasets", run("iris", "", cv10), run("wine", "", cv10), "runs on different data: iris vs wine"},
+		{"a generator's other knobs", run("moons(n=50)", "", cv10), run("moons(n=200)", "", cv10),
+			"runs on different data: moons(n=50, noise=0.1, seed=1) vs moons(n=200, noise=0.1, seed=1)"},
+		{"other targets", run("iris", "", cv10), run("iris", "petal_width_cm", cv10),
+			"runs on different targets: species vs petal_width_cm"},
+		{"CV against a hold-out", run("iris", "", cv10), run("iris", "", eval.Options{Split: 0.3, Seed: 1}),
+			"different evaluation: 10-fold CV vs hold-out 30%"},
+		{"other fold counts", run("iris", "", cv10), run("iris", "", eval.Options{Folds: 5, Seed: 1}),
+			"different evaluation: 10-fold CV vs 5-fold CV"},
+		{"other seeds", run("iris", "", cv10), run("iris", "", eval.Options{Folds: 10, Seed: 2}),
+			"different evaluation: seed 1 vs seed 2 draw other folds"},
+		{"the default hold-out", run("iris", "", eval.Options{Seed: 1}), run("iris", "", eval.Options{Split: 0.2, Seed: 1}), ""},
+		{"the same rows and folds", run("iris", "", cv10), run("iris", "species", cv10), ""},
+		{"leave-one-out draws nothing", run("iris", "", eval.Options{LOO: true, Seed: 1}), run("iris", "", eval.Options{LOO: true, Seed: 7}), ""},
+		{"preprocessing is compared", run("iris", "", cv10), run("iris", "", eval.Options{Folds: 10, Seed: 1, Reduce: 2}), ""},
+	} {
+		if got := Incomparable(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -46,6 +46,7 @@ type Bars struct {
 	order       []int
 	sorted      bool
 	classColors bool
+	signed      bool
 	off         int
 	w, h        int
 }
@@ -70,6 +71,10 @@ func (b *Bars) SetData(labels []string, values []float64) {
 // SetClassColors colours bar i with class i's colour (class balance)
 // instead of the series colours for positive and negative values.
 func (b *Bars) SetClassColors(on bool) { b.classColors = on }
+
+// SetSigned writes a + before values above zero (coefficients), so that
+// the sign reads without colour.
+func (b *Bars) SetSigned(on bool) { b.signed = on }
 
 // SetSorted orders bars by magnitude, largest first (true), or as given.
 func (b *Bars) SetSorted(on bool) {
@@ -178,6 +183,9 @@ func (b Bars) View() string {
 			maxNeg = math.Max(maxNeg, -v)
 		}
 		texts[i] = fmtValue(v)
+		if b.signed && v > 0 && !math.IsInf(v, 1) {
+			texts[i] = "+" + texts[i]
+		}
 		vw = max(vw, lipgloss.Width(texts[i]))
 		lw = max(lw, lipgloss.Width(b.labels[i]))
 	}

@@ -74,7 +74,7 @@ func TestEnsembleLossNames(t *testing.T) {
 	mustContain(t, hs.view(), "out-of-bag error")
 	hs = newHarness(t, Options{Data: "breast_cancer", Model: "adaboost", Params: map[string]string{"rounds": "20"}, Train: true}, 120, 40)
 	toTab(t, hs, "History")
-	mustContain(t, hs.view(), "exponential loss")
+	mustContain(t, hs.view(), "exp. loss (SAMME)")
 	hs = newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, 120, 40)
 	toTab(t, hs, "History")
 	mustContain(t, hs.view(), "leave-one-out error", "k value")

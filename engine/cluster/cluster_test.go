@@ -618,3 +618,25 @@ func TestKMeansSameOnAnyCores(t *testing.T) {
 		t.Errorf("one core: inertia %v; four: %v", a.inertia, b.inertia)
 	}
 }
+
+// The knee of an elbow curve is where the objective stops falling fast:
+// k = 4 for four blobs' curve even after a large first drop, none for a
+// straight line or a rising curve.
+func TestKnee(t *testing.T) {
+	for _, c := range []struct {
+		obj  []float64
+		want int
+	}{
+		{[]float64{100, 60, 30, 5, 4.5, 4, 3.6, 3.3, 3, 2.8}, 4},
+		{[]float64{10, 2, 1.5, 1.2, 1}, 2},
+		{[]float64{5, 4, 3, 2, 1}, 0},
+		{[]float64{1, 2, 3}, 0},
+		{[]float64{3, 1}, 0},
+		{[]float64{1, 0.28, 0.2, 0.04, 0.035, 0.031, 0.028}, 4},
+		{[]float64{9, 3, 2, 0, 0}, 2},
+	} {
+		if got := Knee(c.obj); got != c.want {
+			t.Errorf("Knee(%v) = %d, want %d", c.obj, got, c.want)
+		}
+	}
+}

@@ -659,3 +659,22 @@ func Elbow(ctx context.Context, X *mat.Dense, kmax, restarts int, seed uint64) (
 	}
 	return out, nil
 }
+
+// Knee is the k (1-based) at the bend of a falling elbow curve obj[k-1]:
+// the k where the fall, as a ratio, slows the most (the largest second
+// difference of the log objective), k−1 → k paying and k → k+1 not. Ratios
+// make it blind to the objective's scale and to one large first drop. It is
+// 0 when the curve nowhere bends that way, or has fewer than three points.
+func Knee(obj []float64) int {
+	best, knee := 1e-9, 0 // rounding does not make a straight line bend
+	for k := 2; k < len(obj); k++ {
+		a, b, c := obj[k-2], obj[k-1], obj[k]
+		if !(a > 0 && b > 0 && c > 0) {
+			break // a perfect fit ends the curve
+		}
+		if d := math.Log(a/b) - math.Log(b/c); d > best {
+			best, knee = d, k
+		}
+	}
+	return knee
+}

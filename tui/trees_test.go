@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -92,6 +93,25 @@ func TestNeighboursView(t *testing.T) {
 	hs = newHarness(t, Options{Data: "iris", Model: "knn", Train: true}, 80, 24)
 	toTab(t, hs, "Neighbours")
 	mustContain(t, hs.view(), "k = 5", "k as set")
+}
+
+// The chosen k is marked on the error-against-k curve: a vertical line in
+// its column, labelled, at 80x24 and 120x40.
+func TestNeighboursMarksChosenK(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, size[0], size[1])
+		toTab(t, hs, "Neighbours")
+		v := ansi.Strip(hs.view())
+		k := hs.a.results.active().(*neighboursView).ch.K
+		label := fmt.Sprintf("┊k=%d", k)
+		if !strings.Contains(v, label) && !strings.Contains(v, fmt.Sprintf("k=%d┊", k)) {
+			t.Errorf("%dx%d: no %s on the curve:\n%s", size[0], size[1], label, v)
+		}
+		if strings.Count(v, "┊") < 3 {
+			t.Errorf("%dx%d: no vertical mark:\n%s", size[0], size[1], v)
+		}
+		checkFrame(t, hs.view(), size[0], size[1])
+	}
 }
 
 // The dendrogram's cut moves with the arrow keys and the clusters and

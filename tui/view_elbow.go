@@ -23,7 +23,7 @@ func init() {
 // automatic axis would clip k = 1 as an early spike or go logarithmic, and
 // either flattens the fall to the knee that the plot is for.
 func elbowChart(c *common) widgets.LineChart {
-	ch := widgets.NewLineChart("within-cluster sum of squares against k, as a share of k = 1's (the total)", "k", c.styles)
+	ch := widgets.NewLineChart("within-cluster sum of squares ÷ k = 1's, against k", "k", c.styles)
 	ch.SetLogY(false)
 	return ch
 }
@@ -131,7 +131,7 @@ func (v *elbowView) View() string {
 		note += fmt.Sprintf(" (objective %s)", numfmt.Score(v.obj[k-1]))
 	}
 	if knee := cluster.Knee(v.obj); knee > 0 {
-		note += fmt.Sprintf(" · knee at k = %d, where a cluster more stops paying", knee)
+		note += fmt.Sprintf(" · knee k = %d: more clusters buy little", knee)
 	}
 	return st.Accent.Render(clip(note, v.w)) + "\n" + v.chart.View()
 }

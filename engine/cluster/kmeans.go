@@ -70,7 +70,7 @@ func init() {
 		Notes:   "§21 k-means and Lloyd's algorithm, Forgy / random partition / k-means++ (seed 000); k-means (seed 001); §14 k-means++ (seed 004)",
 		Tasks:   []engine.Task{datasets.Clustering},
 		Unit:    "iteration",
-		Loss:    "within-cluster sum of squares per row",
+		Loss:    "within-cluster SS per row, best run so far",
 		Params: []engine.Param{
 			kParam(),
 			{Name: "init", Kind: engine.Choice, Default: InitPlusPlus, Choices: []string{InitPlusPlus, InitForgy, InitPartition},
@@ -112,8 +112,10 @@ type KMeans struct {
 	fitted  bool
 }
 
-// Fit implements engine.Model: one Step per iteration of every run, the
-// objective per row as its loss.
+// Fit implements engine.Model: one Step per iteration of every run. Its
+// loss is the objective per row of the best centres so far, those Predict
+// uses, which never rises: a restart from scratch would otherwise draw a
+// sawtooth. The run's own objective is its run_objective.
 func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	m.fitted = false
 	if rec == nil {
@@ -168,8 +170,8 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 				m.publish(km)
 			}
 			step++
-			if err := rec.Step(engine.Step{Step: step, TrainLoss: km.obj / float64(n),
-				Extra: map[string]float64{"run": float64(run + 1), "moved": float64(changed)}}); err != nil {
+			if err := rec.Step(engine.Step{Step: step, TrainLoss: min(bestObj, km.obj) / float64(n),
+				Extra: map[string]float64{"run": float64(run + 1), "moved": float64(changed), "run_objective": km.obj / float64(n)}}); err != nil {
 				m.fitted = false
 				return err
 			}

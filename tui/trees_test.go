@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // toTab presses tab until the results screen shows the named view.
@@ -74,7 +78,7 @@ func TestEnsembleLossNames(t *testing.T) {
 	mustContain(t, hs.view(), "out-of-bag error")
 	hs = newHarness(t, Options{Data: "breast_cancer", Model: "adaboost", Params: map[string]string{"rounds": "20"}, Train: true}, 120, 40)
 	toTab(t, hs, "History")
-	mustContain(t, hs.view(), "exponential loss")
+	mustContain(t, hs.view(), "exp. loss (SAMME)")
 	hs = newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, 120, 40)
 	toTab(t, hs, "History")
 	mustContain(t, hs.view(), "leave-one-out error", "k value")
@@ -89,6 +93,25 @@ func TestNeighboursView(t *testing.T) {
 	hs = newHarness(t, Options{Data: "iris", Model: "knn", Train: true}, 80, 24)
 	toTab(t, hs, "Neighbours")
 	mustContain(t, hs.view(), "k = 5", "k as set")
+}
+
+// The chosen k is marked on the error-against-k curve: a vertical line in
+// its column, labelled, at 80x24 and 120x40.
+func TestNeighboursMarksChosenK(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, size[0], size[1])
+		toTab(t, hs, "Neighbours")
+		v := ansi.Strip(hs.view())
+		k := hs.a.results.active().(*neighboursView).ch.K
+		label := fmt.Sprintf("┊k=%d", k)
+		if !strings.Contains(v, label) && !strings.Contains(v, fmt.Sprintf("k=%d┊", k)) {
+			t.Errorf("%dx%d: no %s on the curve:\n%s", size[0], size[1], label, v)
+		}
+		if strings.Count(v, "┊") < 3 {
+			t.Errorf("%dx%d: no vertical mark:\n%s", size[0], size[1], v)
+		}
+		checkFrame(t, hs.view(), size[0], size[1])
+	}
 }
 
 // The dendrogram's cut moves with the arrow keys and the clusters and
@@ -141,6 +164,54 @@ func TestElbowView(t *testing.T) {
 	hs.runUntil(func() bool { return strings.Contains(hs.view(), "the run's k = 3") })
 	mustContain(t, hs.view(), "the run's k = 3 (objective", "k-means objective")
 	checkFrame(t, hs.view(), 120, 40)
+}
+
+// Four blobs' elbow at 80x24: k = 1 is drawn, not clipped as a spike, on a
+// linear axis, so that the fall from k = 1 to the knee fills the plot, and
+// the knee is marked at k = 4.
+func TestElbowShowsTheKnee(t *testing.T) {
+	hs := newHarness(t, Options{Data: "blobs:centers=4,seed=3", Task: "clustering", Model: "kmeans", Params: map[string]string{"k": "4"}, Train: true}, 80, 24)
+	toTab(t, hs, "Elbow")
+	hs.runUntil(func() bool { return strings.Contains(hs.view(), "the run's k = 4") })
+	v := ansi.Strip(hs.view())
+	checkFrame(t, hs.view(), 80, 24)
+	if strings.Contains(v, "clipped") || strings.Contains(v, "log y ─") {
+		t.Fatalf("the curve is clipped or on a log axis:\n%s", v)
+	}
+	lines := strings.Split(v, "\n")
+	top, axis := -1, -1 // the plot's first row, the x axis
+	for i, l := range lines {
+		if top < 0 && strings.Contains(l, "knee k=4") {
+			top = i
+		}
+		if top >= 0 && strings.Contains(l, "└") {
+			axis = i
+			break
+		}
+	}
+	if top < 0 || axis < 0 {
+		t.Fatalf("no knee marked at k=4:\n%s", v)
+	}
+	row := func(l string) []rune { return []rune(l) }
+	markCol := slices.Index(row(lines[top]), '┊')
+	axisCol := slices.Index(row(lines[axis]), '└')
+	if row(lines[axis])[markCol] != '┼' {
+		t.Errorf("the mark's column %d does not cross the x axis:\n%s", markCol, v)
+	}
+	// The curve's row at k = 1 (on the y axis, ┼) and at the knee's column.
+	k1, k4 := -1, -1
+	for i := top; i < axis; i++ {
+		r := row(lines[i])
+		if r[axisCol] == '┼' {
+			k1 = i
+		}
+		if c := r[markCol]; c != '┊' && c != ' ' && k4 < 0 {
+			k4 = i
+		}
+	}
+	if rows := axis - top; k1 != top || k4 < 0 || float64(k4-k1) < 0.8*float64(rows-1) {
+		t.Errorf("k = 1 drawn on row %d and the knee on row %d of rows %d..%d: the fall does not fill the plot\n%s", k1, k4, top, axis-1, v)
+	}
 }
 
 // A clustering's scatter: rows by cluster with the centres marked, beside

@@ -15,8 +15,17 @@ import (
 func init() {
 	registerView(viewSpec{name: "Elbow", order: 36, needs: hasLearned(cluster.CapCentres.Name),
 		make: func(env viewEnv, r *runRecord) resultView {
-			return &elbowView{c: env.c, ctx: env.ctx, r: r, chart: widgets.NewLineChart("within-cluster sum of squares against k", "k", env.c.styles)}
+			return &elbowView{c: env.c, ctx: env.ctx, r: r, chart: elbowChart(env.c)}
 		}})
+}
+
+// elbowChart plots the objective on a linear axis from k = 1 on: the
+// automatic axis would clip k = 1 as an early spike or go logarithmic, and
+// either flattens the fall to the knee that the plot is for.
+func elbowChart(c *common) widgets.LineChart {
+	ch := widgets.NewLineChart("within-cluster sum of squares ÷ k = 1's, against k", "k", c.styles)
+	ch.SetLogY(false)
+	return ch
 }
 
 // elbowMax is the largest k the elbow plot tries.
@@ -75,7 +84,7 @@ func (v *elbowView) Update(msg tea.Msg) tea.Cmd {
 		if m.run == v.r.ID {
 			v.obj, v.err = m.obj, m.err
 			if m.err == nil {
-				v.chart.SetSeries([]string{"k-means objective"}, [][]float64{m.obj})
+				v.plot()
 			}
 		}
 	case tea.KeyMsg:
@@ -84,6 +93,18 @@ func (v *elbowView) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	return nil
+}
+
+// plot draws each k's objective over k = 1's, the knee marked.
+func (v *elbowView) plot() {
+	share := make([]float64, len(v.obj))
+	for i, o := range v.obj {
+		share[i] = o / v.obj[0]
+	}
+	v.chart.SetSeries([]string{"k-means objective ÷ total sum of squares"}, [][]float64{share})
+	if k := cluster.Knee(v.obj); k > 0 {
+		v.chart.SetMark(float64(k), fmt.Sprintf("knee k=%d", k))
+	}
 }
 
 func (v *elbowView) SetSize(w, h int) {
@@ -107,7 +128,10 @@ func (v *elbowView) View() string {
 	}
 	note := fmt.Sprintf(" the run's k = %d", k)
 	if k >= 1 && k <= len(v.obj) {
-		note += fmt.Sprintf(" (objective %s); the bend where adding clusters stops paying is the usual choice", numfmt.Score(v.obj[k-1]))
+		note += fmt.Sprintf(" (objective %s)", numfmt.Score(v.obj[k-1]))
+	}
+	if knee := cluster.Knee(v.obj); knee > 0 {
+		note += fmt.Sprintf(" · knee k = %d: more clusters buy little", knee)
 	}
 	return st.Accent.Render(clip(note, v.w)) + "\n" + v.chart.View()
 }

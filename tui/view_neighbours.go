@@ -27,6 +27,7 @@ func init() {
 					names, ys = append(names, "validation (held-out rows)"), append(ys, val)
 				}
 				v.chart.SetSeries(names, ys)
+				v.chart.SetMark(float64(c.K), fmt.Sprintf("k=%d", c.K))
 			}
 			return v
 		}})

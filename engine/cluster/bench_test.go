@@ -53,3 +53,25 @@ func BenchmarkKMeansTwoOnGaussian(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSpectral is the shape of the spectral bench case (2,000 × 10,
+// four blobs, Gaussian graph with gamma 1, normalised Laplacian), whose
+// eigenvalue 1 is repeated once per blob:
+// go test ./engine/cluster -run '^$' -bench Spectral.
+func BenchmarkSpectral(b *testing.B) {
+	tab, err := datasets.Generate("blobs", map[string]float64{"n": 2000, "centers": 4, "dims": 10})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := tab.Dataset(datasets.NoTarget, datasets.Clustering)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := engine.Train{X: d.X, Seed: 1}
+	for b.Loop() {
+		m := &Spectral{K: 4, Graph: GraphGaussian, Gamma: 1}
+		if err := m.Fit(context.Background(), t, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

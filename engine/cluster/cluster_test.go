@@ -190,9 +190,33 @@ func TestKMeansObjective(t *testing.T) {
 	}
 	for i := 1; i < len(rec.s); i++ {
 		a, b := rec.s[i-1], rec.s[i]
-		if a.Extra["run"] == b.Extra["run"] && b.TrainLoss > a.TrainLoss*(1+1e-12) {
-			t.Fatalf("objective rose in run %v: %v -> %v", b.Extra["run"], a.TrainLoss, b.TrainLoss)
+		if a.Extra["run"] == b.Extra["run"] && b.Extra["run_objective"] > a.Extra["run_objective"]*(1+1e-12) {
+			t.Fatalf("objective rose in run %v: %v -> %v", b.Extra["run"], a.Extra["run_objective"], b.Extra["run_objective"])
 		}
+	}
+}
+
+// The loss k-means reports is the best objective so far over its restarts,
+// the centres Predict uses: it never rises when a new run starts from
+// scratch (drawn, it was a sawtooth, one tooth per run), and it ends at the
+// fit's objective.
+func TestKMeansLossIsBestSoFar(t *testing.T) {
+	d := table(t, "blobs:n=300,centers=6,dims=2,seed=4", "")
+	rec := &steps{}
+	m := &KMeans{K: 6, Restarts: 10, Init: InitForgy}
+	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.s[len(rec.s)-1].Extra["run"]; got != 10 {
+		t.Fatalf("%v runs", got)
+	}
+	for i := 1; i < len(rec.s); i++ {
+		if a, b := rec.s[i-1], rec.s[i]; b.TrainLoss > a.TrainLoss {
+			t.Fatalf("loss rose at step %d (run %v): %v -> %v", b.Step, b.Extra["run"], a.TrainLoss, b.TrainLoss)
+		}
+	}
+	if last := rec.s[len(rec.s)-1].TrainLoss; math.Abs(last-m.inertia/300) > 1e-12*last {
+		t.Errorf("last loss %v, the fit's objective per row %v", last, m.inertia/300)
 	}
 }
 
@@ -311,6 +335,83 @@ func TestLaplacianNullVector(t *testing.T) {
 	}
 }
 
+// Four well separated blobs make a Gaussian graph that falls apart into
+// four pieces, so the normalised Laplacian's eigenvalue 0 (M's 1) is
+// repeated four times. Lanczos grown from one vector found it only twice on
+// these 800 rows (too many for the dense decomposition), and k-means on the
+// wrong eigenvectors split the blobs at ARI 0.78; scikit-learn's
+// SpectralClustering (affinity="rbf", gamma=1) separates such blobs at 1.
+func TestSpectralFindsEveryBlob(t *testing.T) {
+	d := table(t, "blobs:n=800,centers=4,dims=10,seed=2", "")
+	s := &Spectral{K: 4, Graph: GraphGaussian, Gamma: 1}
+	W, err := s.graph(context.Background(), d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := W.Dims()
+	deg := make([]float64, n)
+	for i := range n {
+		deg[i] = mat.Sum(W.RowView(i))
+	}
+	vecs, err := smallestEigenvectors(W, deg, true, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	L := Laplacian(W, true)
+	for c := range 4 {
+		v := mat.NewVecDense(n, mat.Col(nil, c, vecs))
+		var Lv mat.VecDense
+		Lv.MulVec(L, v)
+		if q := mat.Dot(v, &Lv); math.Abs(q) > 1e-8 {
+			t.Errorf("eigenvector %d: Rayleigh quotient %v, want 0", c, q)
+		}
+	}
+	if err := s.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	labels, err := engine.ClusterLabels(s, d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ari := metrics.AdjustedRand(d.Y, labels); ari != 1 {
+		t.Errorf("ARI %v, want 1", ari)
+	}
+}
+
+// The compressed operator multiplies as the matrix does, for blocks of any
+// width, and drops only entries far below rounding.
+func TestSparseOperatorMultiplies(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 5))
+	n := 50
+	M := mat.NewDense(n, n, nil)
+	for i := range n {
+		for j := range n {
+			if r.Float64() < 0.2 {
+				M.Set(i, j, r.NormFloat64())
+			} else if r.Float64() < 0.1 {
+				M.Set(i, j, 1e-300)
+			}
+		}
+	}
+	op := operatorOf(M)
+	if _, ok := op.(*sparseOp); !ok {
+		t.Fatalf("%T for a matrix a fifth full", op)
+	}
+	for _, b := range []int{1, 4, 7} {
+		B := mat.NewDense(n, b, nil)
+		for i := range n * b {
+			B.RawMatrix().Data[i] = r.NormFloat64()
+		}
+		got := mat.NewDense(n, b, nil)
+		op.mulBlock(got, B)
+		var want mat.Dense
+		want.Mul(M, B)
+		if !mat.EqualApprox(got, &want, 1e-12) {
+			t.Errorf("block of %d: products differ", b)
+		}
+	}
+}
+
 // Lanczos finds the leading eigenvectors the dense decomposition finds.
 func TestLanczosMatchesDense(t *testing.T) {
 	d := table(t, "blobs:n=300,seed=5", "")
@@ -327,7 +428,7 @@ func TestLanczosMatchesDense(t *testing.T) {
 			M.Set(i, j, W.At(i, j)/math.Sqrt(deg[i]*deg[j]))
 		}
 	}
-	got, err := lanczosTop(M, 3, 1)
+	got, err := lanczosTop(operatorOf(M), 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,6 +659,28 @@ func TestLeafLabelRowNames(t *testing.T) {
 	} {
 		if got := LeafLabel(tc.rows, tc.names, classes, y); got != tc.want {
 			t.Errorf("LeafLabel(%v, %q) = %q, want %q", tc.rows, tc.names, got, tc.want)
+		}
+	}
+}
+
+// The knee of an elbow curve is where the objective stops falling fast:
+// k = 4 for four blobs' curve even after a large first drop, none for a
+// straight line or a rising curve.
+func TestKnee(t *testing.T) {
+	for _, c := range []struct {
+		obj  []float64
+		want int
+	}{
+		{[]float64{100, 60, 30, 5, 4.5, 4, 3.6, 3.3, 3, 2.8}, 4},
+		{[]float64{10, 2, 1.5, 1.2, 1}, 2},
+		{[]float64{5, 4, 3, 2, 1}, 0},
+		{[]float64{1, 2, 3}, 0},
+		{[]float64{3, 1}, 0},
+		{[]float64{1, 0.28, 0.2, 0.04, 0.035, 0.031, 0.028}, 4},
+		{[]float64{9, 3, 2, 0, 0}, 2},
+	} {
+		if got := Knee(c.obj); got != c.want {
+			t.Errorf("Knee(%v) = %d, want %d", c.obj, got, c.want)
 		}
 	}
 }

@@ -70,7 +70,7 @@ func init() {
 		Notes:   "Shewchuk, Concise Machine Learning, lecture 21 (k-means, Lloyd's algorithm, Forgy / random partition / k-means++); Verma, COMS 4771 notes, Unsupervised Learning; Recht, Malik & Tu, CS 189 notes, sections 14-15; Arthur & Vassilvitskii 2007 (k-means++)",
 		Tasks:   []engine.Task{datasets.Clustering},
 		Unit:    "iteration",
-		Loss:    "within-cluster sum of squares per row",
+		Loss:    "within-cluster SS per row, best run so far",
 		Params: []engine.Param{
 			kParam(),
 			{Name: "init", Kind: engine.Choice, Default: InitPlusPlus, Choices: []string{InitPlusPlus, InitForgy, InitPartition},
@@ -112,8 +112,10 @@ type KMeans struct {
 	fitted  bool
 }
 
-// Fit implements engine.Model: one Step per iteration of every run, the
-// objective per row as its loss.
+// Fit implements engine.Model: one Step per iteration of every run. Its
+// loss is the objective per row of the best centres so far, those Predict
+// uses, which never rises: a restart from scratch would otherwise draw a
+// sawtooth. The run's own objective is its run_objective.
 func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	m.fitted = false
 	if rec == nil {
@@ -168,8 +170,8 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 				m.publish(km)
 			}
 			step++
-			if err := rec.Step(engine.Step{Step: step, TrainLoss: km.obj / float64(n),
-				Extra: map[string]float64{"run": float64(run + 1), "moved": float64(changed)}}); err != nil {
+			if err := rec.Step(engine.Step{Step: step, TrainLoss: min(bestObj, km.obj) / float64(n),
+				Extra: map[string]float64{"run": float64(run + 1), "moved": float64(changed), "run_objective": km.obj / float64(n)}}); err != nil {
 				m.fitted = false
 				return err
 			}
@@ -658,4 +660,23 @@ func Elbow(ctx context.Context, X *mat.Dense, kmax, restarts int, seed uint64) (
 		out = append(out, m.inertia)
 	}
 	return out, nil
+}
+
+// Knee is the k (1-based) at the bend of a falling elbow curve obj[k-1]:
+// the k where the fall, as a ratio, slows the most (the largest second
+// difference of the log objective), k−1 → k paying and k → k+1 not. Ratios
+// make it blind to the objective's scale and to one large first drop. It is
+// 0 when the curve nowhere bends that way, or has fewer than three points.
+func Knee(obj []float64) int {
+	best, knee := 1e-9, 0 // rounding does not make a straight line bend
+	for k := 2; k < len(obj); k++ {
+		a, b, c := obj[k-2], obj[k-1], obj[k]
+		if !(a > 0 && b > 0 && c > 0) {
+			break // a perfect fit ends the curve
+		}
+		if d := math.Log(a/b) - math.Log(b/c); d > best {
+			best, knee = d, k
+		}
+	}
+	return knee
 }

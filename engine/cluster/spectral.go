@@ -295,8 +295,8 @@ func Laplacian(W *mat.Dense, normalized bool) *mat.Dense {
 // smallestEigenvectors returns the eigenvectors of the k smallest
 // eigenvalues of the Laplacian (n × k, smallest first). They are found as
 // the largest of M = D^-½WD^-½ (normalized) or cI − L (c above L's
-// largest eigenvalue): whole for small graphs, by Lanczos iterations with
-// full reorthogonalisation for large ones.
+// largest eigenvalue): whole for small graphs, by block Lanczos for large
+// ones.
 func smallestEigenvectors(W *mat.Dense, deg []float64, normalized bool, k int, seed uint64) (*mat.Dense, error) {
 	n, _ := W.Dims()
 	M := mat.NewDense(n, n, nil)
@@ -334,87 +334,238 @@ func smallestEigenvectors(W *mat.Dense, deg []float64, normalized bool, k int, s
 		}
 		return out, nil
 	}
-	return lanczosTop(M, k, seed)
+	return lanczosTop(operatorOf(M), k, seed)
+}
+
+// operator multiplies a block of vectors by a symmetric n × n matrix:
+// out = M·in, in and out n × b.
+type operator interface {
+	size() int
+	mulBlock(out, in *mat.Dense)
+}
+
+// denseOp is M as it is.
+type denseOp struct{ M *mat.Dense }
+
+func (o denseOp) size() int                   { n, _ := o.M.Dims(); return n }
+func (o denseOp) mulBlock(out, in *mat.Dense) { out.Mul(o.M, in) }
+
+// sparseOp is M in compressed rows: row i's entries val[start[i]:start[i+1]]
+// in columns col[...].
+type sparseOp struct {
+	start, col []int
+	val        []float64
+}
+
+func (o *sparseOp) size() int { return len(o.start) - 1 }
+
+func (o *sparseOp) mulBlock(out, in *mat.Dense) {
+	_, b := in.Dims()
+	src, dst := in.RawMatrix(), out.RawMatrix()
+	for i := range o.size() {
+		cols, vals := o.col[o.start[i]:o.start[i+1]], o.val[o.start[i]:o.start[i+1]]
+		acc := dst.Data[i*dst.Stride : i*dst.Stride+b]
+		c := 0
+		for ; c+4 <= b; c += 4 { // four columns at once, in registers
+			var a0, a1, a2, a3 float64
+			for e, j := range cols {
+				v, x := vals[e], src.Data[j*src.Stride+c:j*src.Stride+c+4]
+				a0 += v * x[0]
+				a1 += v * x[1]
+				a2 += v * x[2]
+				a3 += v * x[3]
+			}
+			acc[c], acc[c+1], acc[c+2], acc[c+3] = a0, a1, a2, a3
+		}
+		for ; c < b; c++ {
+			a := 0.0
+			for e, j := range cols {
+				a += vals[e] * src.Data[j*src.Stride+c]
+			}
+			acc[c] = a
+		}
+	}
+}
+
+// operatorOf is M without the entries too small to change a product of M
+// beyond rounding (together at most 2⁻⁵² of M's largest entry, in norm):
+// in compressed rows when that leaves fewer than half of them, as a
+// Gaussian graph of well separated clusters does. Otherwise M itself.
+func operatorOf(M *mat.Dense) operator {
+	n, _ := M.Dims()
+	data := M.RawMatrix().Data
+	big := 0.0
+	for _, v := range data {
+		big = max(big, math.Abs(v))
+	}
+	tiny := big * 0x1p-52 / float64(n)
+	nnz := 0
+	for _, v := range data {
+		if math.Abs(v) > tiny {
+			nnz++
+		}
+	}
+	if nnz > n*n/2 {
+		return denseOp{M}
+	}
+	o := &sparseOp{start: make([]int, 1, n+1), col: make([]int, 0, nnz), val: make([]float64, 0, nnz)}
+	for i := range n {
+		for j, v := range M.RawRowView(i) {
+			if math.Abs(v) > tiny {
+				o.col = append(o.col, j)
+				o.val = append(o.val, v)
+			}
+		}
+		o.start = append(o.start, len(o.col))
+	}
+	return o
 }
 
 // lanczosTop finds the eigenvectors of the k largest eigenvalues of the
-// symmetric M by the Lanczos iteration with full reorthogonalisation. The
-// Krylov space grows until every wanted Ritz pair's residual, read off the
-// iteration (|β_m s_mi|, no extra product), is small; the vectors are only
-// formed at the end.
-func lanczosTop(M *mat.Dense, k int, seed uint64) (*mat.Dense, error) {
-	n, _ := M.Dims()
+// symmetric operator by block Lanczos with full reorthogonalisation: the
+// Krylov space of a random block of k vectors, so that an eigenvalue
+// repeated up to k times (once per cluster of a graph that falls apart, the
+// case spectral clustering is for) is found as often as it is repeated,
+// which a Krylov space grown from one vector cannot do. The space grows
+// until every wanted Ritz pair's residual ‖My − θy‖ is small.
+func lanczosTop(M operator, k int, seed uint64) (*mat.Dense, error) {
+	n := M.size()
 	r := rand.New(rand.NewPCG(seed, 0x4cf5ad432745937f))
-	q := make([]float64, n)
-	for i := range q {
-		q[i] = r.NormFloat64()
+	next := mat.NewDense(min(k, n), n, nil) // a block's vectors as rows
+	for i := range next.RawMatrix().Data {
+		next.RawMatrix().Data[i] = r.NormFloat64()
 	}
-	floats.Scale(1/floats.Norm(q, 2), q)
-	Q := [][]float64{q}
-	var alpha, beta []float64
-	w := make([]float64, n)
-	scale := 0.0
-	for m := min(n, max(4*k, 40)); ; m = min(n, m+max(m/2, 20)) {
-		invariant := false
-		for len(alpha) < m {
-			j := len(alpha)
-			qj := Q[j]
-			mat.NewVecDense(n, w).MulVec(M, mat.NewVecDense(n, qj))
-			a := floats.Dot(w, qj)
-			alpha = append(alpha, a)
-			scale = max(scale, math.Abs(a))
-			// Full reorthogonalisation, twice (Kahan's "twice is enough").
-			for range 2 {
-				for _, qi := range Q {
-					floats.AddScaled(w, -floats.Dot(w, qi), qi)
-				}
-			}
-			b := floats.Norm(w, 2)
-			beta = append(beta, b)
-			if b < 1e-12*max(scale, 1) || len(alpha) == n {
-				invariant = true // an invariant subspace: the Ritz pairs are exact
+	kr := krylov{n: n}
+	next = kr.extend(M, next)
+	for target := min(n, max(4*k, 40)); ; target = min(n, target+max(target/4, 4*k)) {
+		for next != nil {
+			kr.project(next)
+			if kr.m >= target {
 				break
 			}
-			next := make([]float64, n)
-			for i := range next {
-				next[i] = w[i] / b
-			}
-			Q = append(Q, next)
+			next = kr.extend(M, next)
 		}
-		steps := len(alpha)
-		T := mat.NewSymDense(steps, nil)
-		for i := range steps {
-			T.SetSym(i, i, alpha[i])
-			if i+1 < steps {
-				T.SetSym(i, i+1, beta[i])
+		Y, converged, err := kr.ritz(k)
+		if err != nil {
+			return nil, err
+		}
+		if converged || next == nil || kr.m >= n {
+			return Y, nil
+		}
+		next = kr.extend(M, next)
+	}
+}
+
+// krylov is an orthonormal basis Q of a Krylov space, MQ, each basis
+// vector's product with M (both with the vectors as rows), and the lower
+// triangle of T = QᵀMQ, row i once q_i's product has been projected on Q.
+type krylov struct {
+	n, m  int
+	q, mq []float64
+	t     [][]float64
+}
+
+// project records the rows of T of the newest block, whose products are
+// the rows of V, and takes their components along Q out of V: the first
+// of the two orthogonalisations extend needs.
+func (kr *krylov) project(V *mat.Dense) {
+	b, _ := V.Dims()
+	Q := mat.NewDense(kr.m, kr.n, kr.q)
+	var C, QC mat.Dense
+	C.Mul(V, Q.T())
+	for i := range b {
+		row := kr.m - b + i
+		kr.t = append(kr.t, slices.Clone(C.RawRowView(i)[:row+1]))
+	}
+	QC.Mul(&C, Q)
+	V.Sub(V, &QC)
+}
+
+// extend orthonormalises the rows of V (once projected) against Q and each
+// other, adds those not (numerically) in the space already, and returns
+// their products with M, the next block; nil when none was new (the space
+// is invariant).
+func (kr *krylov) extend(M operator, V *mat.Dense) *mat.Dense {
+	n := kr.n
+	b, _ := V.Dims()
+	before := make([]float64, b)
+	for i := range b {
+		before[i] = floats.Norm(V.RawRowView(i), 2)
+	}
+	if kr.m > 0 { // twice is enough (Kahan): project took the first pass
+		Q := mat.NewDense(kr.m, n, kr.q)
+		var C, QC mat.Dense
+		C.Mul(V, Q.T())
+		QC.Mul(&C, Q)
+		V.Sub(V, &QC)
+	}
+	var fresh [][]float64
+	for i := range b {
+		v := V.RawRowView(i)
+		for range 2 {
+			for _, u := range fresh {
+				floats.AddScaled(v, -floats.Dot(v, u), u)
 			}
 		}
-		var eig mat.EigenSym
-		if !eig.Factorize(T, true) {
-			return nil, fmt.Errorf("spectral clustering: the Lanczos eigenproblem did not converge")
-		}
-		var S mat.Dense
-		eig.VectorsTo(&S)
-		good := true
-		for c := range min(k, steps) {
-			if res := math.Abs(beta[steps-1] * S.At(steps-1, steps-1-c)); res > lanczosTol*max(scale, 1) {
-				good = false
-			}
-		}
-		if good || invariant || steps >= n {
-			out := mat.NewDense(n, k, nil)
-			y := make([]float64, n)
-			for c := range min(k, steps) {
-				col := steps - 1 - c
-				clear(y)
-				for j := range steps {
-					floats.AddScaled(y, S.At(j, col), Q[j])
-				}
-				out.SetCol(c, y)
-			}
-			return out, nil
+		if nrm := floats.Norm(v, 2); nrm > 1e-10*before[i] && nrm > 0 && kr.m+len(fresh) < n {
+			floats.Scale(1/nrm, v)
+			fresh = append(fresh, v)
 		}
 	}
+	if len(fresh) == 0 {
+		return nil
+	}
+	B := mat.NewDense(n, len(fresh), nil) // as columns, for the product
+	for c, v := range fresh {
+		B.SetCol(c, v)
+		kr.q = append(kr.q, v...)
+	}
+	MB := mat.NewDense(n, len(fresh), nil)
+	M.mulBlock(MB, B)
+	out := mat.NewDense(len(fresh), n, nil)
+	out.Copy(MB.T())
+	kr.mq = append(kr.mq, out.RawMatrix().Data...)
+	kr.m += len(fresh)
+	return out
+}
+
+// ritz returns the Ritz vectors of the k largest Ritz values (n × k,
+// largest first) and whether each has reached lanczosTol.
+func (kr *krylov) ritz(k int) (*mat.Dense, bool, error) {
+	n, m := kr.n, kr.m
+	T := mat.NewSymDense(m, nil)
+	for i, row := range kr.t {
+		for j, v := range row {
+			T.SetSym(i, j, v)
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(T, true) {
+		return nil, false, fmt.Errorf("spectral clustering: the Lanczos eigenproblem did not converge")
+	}
+	var S mat.Dense
+	eig.VectorsTo(&S)
+	vals := eig.Values(nil)
+	want := min(k, m)
+	top := mat.NewDense(m, want, nil)
+	for c := range want {
+		top.SetCol(c, mat.Col(nil, m-1-c, &S))
+	}
+	var Y, MY mat.Dense
+	Y.Mul(mat.NewDense(m, n, kr.q).T(), top)
+	MY.Mul(mat.NewDense(m, n, kr.mq).T(), top)
+	scale := max(math.Abs(vals[0]), math.Abs(vals[m-1]), 1)
+	converged := true
+	res := make([]float64, n)
+	for c := range want {
+		floats.AddScaledTo(res, mat.Col(nil, c, &MY), -vals[m-1-c], mat.Col(nil, c, &Y))
+		if floats.Norm(res, 2) > lanczosTol*scale {
+			converged = false
+		}
+	}
+	out := mat.NewDense(n, k, nil)
+	out.Slice(0, n, 0, want).(*mat.Dense).Copy(&Y)
+	return out, converged, nil
 }
 
 // sweepCut orders the rows by f and cuts the order where the normalised

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -19,8 +21,11 @@ import (
 // misclassifies by e^β and of the others by e^−β, and normalises. The
 // ensemble predicts the class with the largest total vote M_c(x) = Σ β_t
 // [G_t(x) = c]; its probabilities are softmax(2 M(x)), the notes'
-// 1/(1+e^−2M(x)) for two classes. The training objective is the average
-// exponential loss e^−(M_y(x) − max_{c≠y} M_c(x)), e^−yM(x) for two classes.
+// 1/(1+e^−2M(x)) for two classes. The training objective, which each
+// round's β minimises along its tree, is SAMME's multi-class exponential
+// loss (Zhu, Zou, Rosset & Hastie 2009) written in the votes:
+// e^−2(M_y(x) − m(x)), m(x) the mean vote over the classes; e^−yM(x) for
+// two classes.
 type AdaBoost struct {
 	Rounds    int // 0 means 50
 	MaxDepth  int // depth of each weak tree; 0 means 1 (stumps)
@@ -43,7 +48,7 @@ func init() {
 		Notes:   "Shewchuk, Concise Machine Learning, lecture 24 (boosting, AdaBoost with stumps); Freund & Schapire 1997; Zhu, Zou, Rosset & Hastie 2009 (SAMME)",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "round",
-		Loss:    "exponential loss",
+		Loss:    "exp. loss (SAMME)", // its multi-class exponential loss on the training rows
 		Input:   engine.Input{Nominal: true, Missing: true},
 		Params: []engine.Param{
 			{Name: "rounds", Kind: engine.Int, Default: 50, Min: 1, Max: 100000,
@@ -114,11 +119,13 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	for i := range w {
 		w[i] /= sum
 	}
+	w0 := slices.Clone(w) // the rows' own weights, which weigh the loss
 	defer d.release()
 	g := newGrower(d, cfg, t.Seed)
 	g.stop = ctx.Done()
 	M := make([]float64, d.n*k) // each training row's votes
 	pred := make([]int, d.n)
+	votes := 0.0 // Σ β, the sum of each row's votes
 	for round := 1; round <= T; round++ {
 		tr, err := g.grow(w, nil)
 		if err != nil {
@@ -142,11 +149,12 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		beta := 0.5*math.Log((1-werr)/werr) + 0.5*math.Log(float64(k-1))
 		perfect := werr <= 0
 		if perfect {
-			beta = 1 // a tree without error decides alone (scikit-learn's rule)
+			beta = 0.5 // scikit-learn's rule: its vote 2β is 1
 		}
 		a.trees = append(a.trees, tr)
 		a.beta = append(a.beta, beta)
 		a.fitted = true
+		votes += beta
 		up, down := math.Exp(beta), math.Exp(-beta)
 		sum = 0
 		for i := range d.n {
@@ -161,7 +169,7 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		for i := range w {
 			w[i] /= sum
 		}
-		loss, trainErr := exponentialLoss(M, d.y, k)
+		loss, trainErr := exponentialLoss(M, w0, d.y, k, votes)
 		err = rec.Step(engine.Step{Step: round, Total: T, TrainLoss: loss,
 			Extra: map[string]float64{"train_error": trainErr, "err": werr, "beta": beta}})
 		if err == nil {
@@ -180,25 +188,19 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	return nil
 }
 
-// exponentialLoss is the mean e^−(M_y − max_{c≠y} M_c) over rows, and the
-// share of rows whose largest vote is not their class.
-func exponentialLoss(M []float64, y []int, k int) (loss, errRate float64) {
+// exponentialLoss is SAMME's loss on the training rows, their weighted
+// mean of e^−2(M_y − m), m the mean vote over the classes (votes is their
+// sum), and the weighted share of rows Predict gets wrong.
+func exponentialLoss(M, w []float64, y []int, k int, votes float64) (loss, errRate float64) {
+	mean := votes / float64(k)
 	for i, c := range y {
 		row := M[i*k : (i+1)*k]
-		other := math.Inf(-1)
-		for j, v := range row {
-			if j != c {
-				other = max(other, v)
-			}
-		}
-		margin := row[c] - other
-		loss += math.Exp(-margin)
-		if margin <= 0 {
-			errRate++
+		loss += w[i] * math.Exp(-2*(row[c]-mean))
+		if floats.MaxIdx(row) != c {
+			errRate += w[i]
 		}
 	}
-	n := float64(len(y))
-	return loss / n, errRate / n
+	return loss, errRate
 }
 
 // DecisionFunction implements engine.Scorer: the votes M_c(x).

@@ -72,6 +72,7 @@ type LineChart struct {
 	ghosts       [][]float64
 	x0, dx       float64
 	yMode        yMode
+	mark         *lineMark
 	w, h         int
 }
 
@@ -652,6 +653,10 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		lines = append(lines, legendLines...)
 	}
 	lines = append(lines, plot...)
+	markAxis := -1
+	if axis >= 1 {
+		markAxis = len(lines)
+	}
 	unitShown := false
 	if axis >= 1 {
 		first, last := m.x0, m.x0+m.dx*float64(max(nmax-1, 0))
@@ -676,6 +681,9 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 	}
 	if !unitShown && m.xUnit != "" {
 		notes = append([]string{"x: " + m.xUnit}, notes...)
+	}
+	if l := m.drawMark(lines, len(lines)-ph-axis, ph, markAxis, left, pw, m.x0, m.x0+m.dx*float64(max(nmax-1, 0))); l != "" {
+		notes = append(notes, l)
 	}
 	return lines, strings.Join(notes, " · ")
 }

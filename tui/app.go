@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -493,7 +494,7 @@ func (a *app) globals() globalKeys {
 }
 
 func (a *app) fullHelp(s screen) string {
-	keys := helpKeys{screen: s, global: a.globals()}
+	keys := helpKeys{screen: s, global: a.globals().now(slices.Concat(s.FullHelp()...), s.Typing())}
 	return a.c.styles.Panel.Render(fullHelpBlock(a.help.Styles, keys.FullHelp(), a.c.width-4))
 }
 

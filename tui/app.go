@@ -490,6 +490,7 @@ func (a *app) View() string {
 func (a *app) globals() globalKeys {
 	g := a.keys
 	g.Theme.SetHelp("t", "theme: "+a.c.themeName())
+	g.Runs.SetEnabled(a.cur != screenRuns) // there already
 	return g
 }
 

@@ -215,7 +215,9 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 	case focusPicker:
 		return []key.Binding{s.picker.keys.Open, s.picker.keys.Parent, s.picker.keys.Hidden}
 	case focusPath:
-		return []key.Binding{s.keys.OpenTyped}
+		open := s.keys.OpenTyped
+		open.SetEnabled(strings.TrimSpace(s.path.Value()) != "")
+		return []key.Binding{open}
 	case focusPreview:
 		ks := []key.Binding{s.keys.Use, s.tabs.KeyMap.Next}
 		switch s.tabs.ActiveName() {
@@ -248,10 +250,29 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 }
 
 func (s *dataScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{s.keys.Up, s.keys.Down, s.keys.Load, s.keys.Knobs, s.keys.Browse, s.keys.Path},
-		{s.keys.Preview, s.tabs.KeyMap.Next, s.keys.SetTarget, s.keys.NoTarget, s.keys.DropCol, s.keys.Restore, s.keys.ScrollL, s.keys.ScrollR},
+	return helpOf(s.ShortHelp(), s.navKeys())
+}
+
+// navKeys move about where the focus is: only the help lists them.
+func (s *dataScreen) navKeys() []key.Binding {
+	if f := s.filterOf(); f != nil && f.editing {
+		return nil
 	}
+	switch s.focus {
+	case focusList:
+		return []key.Binding{s.keys.Up, s.keys.Down}
+	case focusKnobs:
+		return []key.Binding{s.keys.PrevField}
+	case focusPicker:
+		return []key.Binding{s.picker.keys.Up, s.picker.keys.Down}
+	case focusPreview:
+		ks := []key.Binding{s.tabs.KeyMap.Prev}
+		if n := s.tabs.ActiveName(); n == previewColumns || n == previewRows {
+			ks = append(ks, s.keys.Up, s.keys.Down)
+		}
+		return ks
+	}
+	return nil
 }
 
 // loadOrUse is the list's enter: load the highlighted source, or continue

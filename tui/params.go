@@ -316,7 +316,7 @@ func (s *paramsScreen) ShortHelp() []key.Binding {
 }
 
 func (s *paramsScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Up, s.keys.Down}, {s.keys.Left, s.keys.Right, s.keys.Toggle, s.keys.StepUp}, {s.keys.Train, s.keys.Reset}}
+	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Up})
 }
 
 func (s *paramsScreen) headerInfo() string {

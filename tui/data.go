@@ -209,6 +209,9 @@ func (s *dataScreen) Back() bool {
 }
 
 func (s *dataScreen) ShortHelp() []key.Binding {
+	if f := s.filterOf(); f != nil && f.editing {
+		return f.help()
+	}
 	switch s.focus {
 	case focusKnobs:
 		return []key.Binding{s.keys.Generate, s.keys.NextField}
@@ -223,6 +226,7 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 		switch s.tabs.ActiveName() {
 		case previewColumns:
 			ks = append(ks, s.keys.SetTarget, s.keys.NoTarget, s.keys.DropCol)
+			ks = append(ks, s.filterHelp()...)
 			if len(s.dropped) > 0 {
 				ks = append(ks, s.keys.Restore)
 			}
@@ -236,9 +240,9 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 				ks = append(ks, s.keys.PageUp, s.keys.PageDown)
 			}
 		}
-		return append(ks, s.filterHelp()...)
+		return ks
 	}
-	ks := []key.Binding{s.loadOrUse()}
+	ks := append([]key.Binding{s.loadOrUse()}, s.filterHelp()...)
 	if s.selectedEntry() != nil && s.selectedEntry().Kind == "generator" {
 		ks = append(ks, s.keys.Knobs)
 	}
@@ -246,7 +250,7 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 	if s.table != nil {
 		ks = append(ks, s.keys.Preview)
 	}
-	return append(ks, s.filterHelp()...)
+	return ks
 }
 
 func (s *dataScreen) FullHelp() [][]key.Binding {

@@ -87,24 +87,32 @@ func (t *trainFlags) resolve(cmd string, task datasets.Task) (*engine.Spec, engi
 		return nil, nil, usageError{err.Error()}
 	}
 	if _, ok := spec.RunsOn(task); !ok {
-		return nil, nil, usagef("model %s does not do %s (it does %s); models for %s: %s",
-			spec.Name, task, strings.Join(taskNames(spec.Tasks), ", "), task, strings.Join(modelsFor(task), ", "))
+		return nil, nil, usagef("model %s does not do %s (it does %s); %s",
+			spec.Name, task, strings.Join(taskNames(spec.Tasks), ", "), modelsFor(task))
 	}
 	return spec, v, nil
 }
 
-// modelsFor lists the models that run on data of task.
-func modelsFor(task datasets.Task) []string {
-	var names []string
+// modelsFor says which models run on data of task: those that learn it,
+// then apart those that cluster or reduce any data.
+func modelsFor(task datasets.Task) string {
+	var own, anyData []string
 	for _, s := range engine.Specs() {
-		if _, ok := s.RunsOn(task); ok {
-			names = append(names, s.Name)
+		switch _, ok := s.RunsOn(task); {
+		case s.Supports(task):
+			own = append(own, s.Name)
+		case ok:
+			anyData = append(anyData, s.Name)
 		}
 	}
-	if len(names) == 0 {
-		return []string{"none yet"}
+	if len(own) == 0 {
+		own = []string{"none yet"}
 	}
-	return names
+	msg := fmt.Sprintf("models for %s: %s", task, strings.Join(own, ", "))
+	if len(anyData) > 0 {
+		msg += "; on any data, clustering or reduction: " + strings.Join(anyData, ", ")
+	}
+	return msg
 }
 
 func runTrain(args []string, out, stderr io.Writer) error {

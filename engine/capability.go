@@ -34,7 +34,7 @@ var (
 var reservedNames = []string{
 	"task", "dataset", "model", "params", "evaluation", "seed", "rows", "features",
 	"metrics", "std", "folds", "baseline", "confusion", "per_class", "roc", "history",
-	"fold_histories", "warnings", "cancelled", "stopped_early", "fit_seconds", "score_seconds", "seconds",
+	"fold_histories", "warnings", "warning_folds", "cancelled", "stopped_early", "fit_seconds", "score_seconds", "seconds",
 	"recipe", "shown_model", "status", "error",
 }
 

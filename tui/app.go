@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -490,11 +491,12 @@ func (a *app) View() string {
 func (a *app) globals() globalKeys {
 	g := a.keys
 	g.Theme.SetHelp("t", "theme: "+a.c.themeName())
+	g.Runs.SetEnabled(a.cur != screenRuns) // there already
 	return g
 }
 
 func (a *app) fullHelp(s screen) string {
-	keys := helpKeys{screen: s, global: a.globals()}
+	keys := helpKeys{screen: s, global: a.globals().now(slices.Concat(s.FullHelp()...), s.Typing())}
 	return a.c.styles.Panel.Render(fullHelpBlock(a.help.Styles, keys.FullHelp(), a.c.width-4))
 }
 

@@ -136,11 +136,16 @@ type dataScreen struct {
 	plot      *dataPlot
 	hists     *dataHistograms
 	rowOff    int // first row of the rows table's page
-	w, h      int
+	// listFilter narrows the list, colFilter the columns (colIdx: the
+	// column of each row of cols).
+	listFilter, colFilter listFilter
+	colIdx                []int
+	w, h                  int
 }
 
 func newDataScreen(c *common) *dataScreen {
-	s := &dataScreen{c: c, keys: defaultDataKeys(), entries: datasets.Catalog(), knobs: map[string][]*knobField{}}
+	s := &dataScreen{c: c, keys: defaultDataKeys(), entries: datasets.Catalog(), knobs: map[string][]*knobField{},
+		listFilter: newListFilter(), colFilter: newListFilter()}
 	for _, e := range s.entries {
 		for _, k := range e.Knobs {
 			in := newInput()
@@ -184,9 +189,15 @@ func (s *dataScreen) listWidth() int { return min(max(s.w*3/10, 30), 44) }
 
 func (s *dataScreen) previewSize() (int, int) { return s.w - s.listWidth() - 1, s.h }
 
-func (s *dataScreen) Typing() bool { return s.focus == focusKnobs || s.focus == focusPath }
+func (s *dataScreen) Typing() bool {
+	f := s.filterOf()
+	return s.focus == focusKnobs || s.focus == focusPath || f != nil && f.editing
+}
 
 func (s *dataScreen) Back() bool {
+	if s.clearFilter() {
+		return true
+	}
 	switch s.focus {
 	case focusKnobs, focusPicker, focusPath, focusPreview:
 		s.focus = focusList
@@ -198,18 +209,24 @@ func (s *dataScreen) Back() bool {
 }
 
 func (s *dataScreen) ShortHelp() []key.Binding {
+	if f := s.filterOf(); f != nil && f.editing {
+		return f.help()
+	}
 	switch s.focus {
 	case focusKnobs:
 		return []key.Binding{s.keys.Generate, s.keys.NextField}
 	case focusPicker:
 		return []key.Binding{s.picker.keys.Open, s.picker.keys.Parent, s.picker.keys.Hidden}
 	case focusPath:
-		return []key.Binding{s.keys.OpenTyped}
+		open := s.keys.OpenTyped
+		open.SetEnabled(strings.TrimSpace(s.path.Value()) != "")
+		return []key.Binding{open}
 	case focusPreview:
 		ks := []key.Binding{s.keys.Use, s.tabs.KeyMap.Next}
 		switch s.tabs.ActiveName() {
 		case previewColumns:
 			ks = append(ks, s.keys.SetTarget, s.keys.NoTarget, s.keys.DropCol)
+			ks = append(ks, s.filterHelp()...)
 			if len(s.dropped) > 0 {
 				ks = append(ks, s.keys.Restore)
 			}
@@ -225,7 +242,7 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 		}
 		return ks
 	}
-	ks := []key.Binding{s.loadOrUse()}
+	ks := append([]key.Binding{s.loadOrUse()}, s.filterHelp()...)
 	if s.selectedEntry() != nil && s.selectedEntry().Kind == "generator" {
 		ks = append(ks, s.keys.Knobs)
 	}
@@ -237,10 +254,29 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 }
 
 func (s *dataScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{s.keys.Up, s.keys.Down, s.keys.Load, s.keys.Knobs, s.keys.Browse, s.keys.Path},
-		{s.keys.Preview, s.tabs.KeyMap.Next, s.keys.SetTarget, s.keys.NoTarget, s.keys.DropCol, s.keys.Restore, s.keys.ScrollL, s.keys.ScrollR},
+	return helpOf(s.ShortHelp(), s.navKeys())
+}
+
+// navKeys move about where the focus is: only the help lists them.
+func (s *dataScreen) navKeys() []key.Binding {
+	if f := s.filterOf(); f != nil && f.editing {
+		return nil
 	}
+	switch s.focus {
+	case focusList:
+		return []key.Binding{s.keys.Up, s.keys.Down}
+	case focusKnobs:
+		return []key.Binding{s.keys.PrevField}
+	case focusPicker:
+		return []key.Binding{s.picker.keys.Up, s.picker.keys.Down}
+	case focusPreview:
+		ks := []key.Binding{s.tabs.KeyMap.Prev}
+		if n := s.tabs.ActiveName(); n == previewColumns || n == previewRows {
+			ks = append(ks, s.keys.Up, s.keys.Down)
+		}
+		return ks
+	}
+	return nil
 }
 
 // loadOrUse is the list's enter: load the highlighted source, or continue
@@ -370,12 +406,14 @@ func (s *dataScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case focusPreview:
 		return s.keyPreview(msg)
 	}
-	n := len(s.entries) + 1
+	if s.filterKey(msg) {
+		return nil
+	}
 	switch {
 	case key.Matches(msg, s.keys.Up):
-		s.cursor = (s.cursor - 1 + n) % n
+		s.moveCursor(-1)
 	case key.Matches(msg, s.keys.Down):
-		s.cursor = (s.cursor + 1) % n
+		s.moveCursor(1)
 	case key.Matches(msg, s.keys.Load):
 		if s.selectedEntry() == nil {
 			return s.startPicker()
@@ -496,6 +534,9 @@ func (s *dataScreen) updatePicker(msg tea.Msg) tea.Cmd {
 }
 
 func (s *dataScreen) keyPreview(msg tea.KeyMsg) tea.Cmd {
+	if s.filterKey(msg) {
+		return nil
+	}
 	switch {
 	case key.Matches(msg, s.keys.Use):
 		if s.ds != nil {
@@ -511,7 +552,7 @@ func (s *dataScreen) keyPreview(msg tea.KeyMsg) tea.Cmd {
 	case previewColumns:
 		switch {
 		case key.Matches(msg, s.keys.SetTarget):
-			if i := s.cols.Cursor(); i >= 0 && i < len(s.table.Columns) {
+			if i, ok := s.selectedColumn(); ok {
 				s.setTarget(s.table.Columns[i].Name, datasets.Auto)
 			}
 			return nil
@@ -519,7 +560,7 @@ func (s *dataScreen) keyPreview(msg tea.KeyMsg) tea.Cmd {
 			s.setTarget(datasets.NoTarget, datasets.Auto)
 			return nil
 		case key.Matches(msg, s.keys.DropCol):
-			if i := s.cols.Cursor(); i >= 0 && i < len(s.table.Columns) {
+			if i, ok := s.selectedColumn(); ok {
 				if i == s.targetIndex() {
 					s.dsErr = fmt.Errorf("%q is the target: choose another target (s) or none (u) before dropping it", s.table.Columns[i].Name)
 					return nil
@@ -704,6 +745,7 @@ func (s *dataScreen) refreshColumns() {
 		}
 		rows[j] = append(row, lv)
 	}
+	rows = s.keepColumns(rows)
 	s.cols.SetRows(nil)
 	s.cols.SetColumns(cols)
 	s.cols.SetRows(rows)
@@ -924,7 +966,8 @@ func (s *dataScreen) listView(w, h int) string {
 	st := s.c.styles
 	var lines []string
 	kind := ""
-	for i, e := range s.entries {
+	for _, i := range s.shownEntries() {
+		e := s.entries[i]
 		if e.Kind != kind {
 			kind = e.Kind
 			if len(lines) > 0 {
@@ -938,6 +981,9 @@ func (s *dataScreen) listView(w, h int) string {
 		}
 		lines = append(lines, s.listItem(i, e.Name, fmt.Sprintf("%d×%d", e.Rows, e.Cols), taskShort(e.Task), w-3))
 	}
+	if s.listFilter.active() {
+		lines = append([]string{clip(s.listFilter.status(len(s.shownEntries()), len(s.entries)), w-4)}, lines...)
+	}
 	lines = append(lines, "", st.Header.Render("Files"))
 	lines = append(lines, s.listItem(len(s.entries), "open a file…", "o / p", "", w-3))
 	focus := s.focus == focusList
@@ -947,10 +993,14 @@ func (s *dataScreen) listView(w, h int) string {
 // cursorLine is the list line of the cursor (for scrolling).
 func (s *dataScreen) cursorLine() int {
 	line, kind := 0, ""
-	for i, e := range s.entries {
+	if s.listFilter.active() {
+		line++ // the filter's line
+	}
+	for n, i := range s.shownEntries() {
+		e := s.entries[i]
 		if e.Kind != kind {
 			kind = e.Kind
-			if i > 0 {
+			if n > 0 {
 				line++
 			}
 			line++
@@ -1090,6 +1140,9 @@ func (s *dataScreen) previewView(w, h int) string {
 	b = append(b, s.tabs.View())
 	switch s.tabs.ActiveName() {
 	case previewColumns:
+		if st := s.columnsStatus(); st != "" {
+			b = append(b, clip(st, iw))
+		}
 		b = append(b, s.cols.View())
 	case previewPlot:
 		b = append(b, s.plot.View())

@@ -19,22 +19,17 @@ import (
 func footer(hs help.Styles, screen []key.Binding, g globalKeys, typing bool, w int) string {
 	var opt []key.Binding // optional, in display order
 	var tail []key.Binding
-	ownEsc := false // the screen gives esc a meaning of its own (keep training)
 	for _, k := range screen {
 		if k.Enabled() {
 			opt = append(opt, k)
-			ownEsc = ownEsc || slices.Contains(k.Keys(), "esc")
 		}
 	}
 	nScreen := len(opt)
-	back := g.Back
-	if ownEsc {
-		back.SetEnabled(false)
-	}
+	g = g.now(screen, typing)
 	if typing {
-		tail = []key.Binding{back, bind("ctrl+c", "quit", "ctrl+c")}
+		tail = []key.Binding{g.Back, g.Quit}
 	} else {
-		opt = append(opt, back, g.Runs, g.Theme)
+		opt = append(opt, g.Back, g.Runs, g.Theme)
 		tail = []key.Binding{g.Help, g.Quit}
 	}
 	// Drop order: theme, runs (not typing), the screen's keys from the
@@ -76,6 +71,25 @@ func footer(hs help.Styles, screen []key.Binding, g globalKeys, typing bool, w i
 		line = render()
 	}
 	return line
+}
+
+// now are the global keys as they work with the screen's keys: esc is not
+// "back" when the screen gives it a meaning of its own (keep training,
+// clear a filter); while a text field has the keyboard, letters go to it,
+// and only esc and ctrl+c are global.
+func (g globalKeys) now(screen []key.Binding, typing bool) globalKeys {
+	for _, k := range screen {
+		if k.Enabled() && slices.Contains(k.Keys(), "esc") {
+			g.Back.SetEnabled(false)
+		}
+	}
+	if typing {
+		g.Quit = bind("ctrl+c", "quit", "ctrl+c")
+		for _, k := range []*key.Binding{&g.Help, &g.Theme, &g.Runs} {
+			k.SetEnabled(false)
+		}
+	}
+	return g
 }
 
 // footerLine renders bindings as "key desc · key desc".

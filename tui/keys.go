@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"slices"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // globalKeys are the keys the root handles on every screen. Letter keys give
 // way to a focused text field (the screen says so with Typing).
@@ -52,4 +56,28 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 
 func bind(help, desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+// helpOf is a screen's full help made from its footer's keys and those
+// only the help lists (moving about): one source, so that every key the
+// footer shows is in the help. Keys are listed once.
+func helpOf(short []key.Binding, more ...[]key.Binding) [][]key.Binding {
+	groups := [][]key.Binding{nil}
+	seen := map[string]bool{}
+	add := func(g int, k key.Binding) {
+		if h := k.Help().Key; !seen[h] && k.Enabled() {
+			seen[h] = true
+			groups[g] = append(groups[g], k)
+		}
+	}
+	for _, m := range more {
+		groups = append(groups, nil)
+		for _, k := range m {
+			add(len(groups)-1, k)
+		}
+	}
+	for _, k := range short {
+		add(0, k)
+	}
+	return slices.DeleteFunc(groups, func(g []key.Binding) bool { return len(g) == 0 })
 }

@@ -36,7 +36,10 @@ type modelScreen struct {
 	c     *common
 	keys  modelKeys
 	task  datasets.Task
-	specs []*engine.Spec // those that support task, by family then name
+	all   []*engine.Spec // those that run on the data, by family then name
+	specs []*engine.Spec // those of all the filter keeps
+	// filter narrows the list by name, title or family (/).
+	filter listFilter
 	// tooBig says why the machine's memory cannot hold a model's fit of
 	// the data with its defaults (eval.CheckMemory), by model name: the
 	// list greys it and says so; the form may still choose settings that
@@ -50,7 +53,7 @@ type modelScreen struct {
 }
 
 func newModelScreen(c *common) *modelScreen {
-	s := &modelScreen{c: c, keys: defaultModelKeys()}
+	s := &modelScreen{c: c, keys: defaultModelKeys(), filter: newListFilter()}
 	s.setData(nil, "")
 	return s
 }
@@ -64,10 +67,10 @@ func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
 	if d != nil {
 		t = d.Task
 	}
-	s.task, s.specs, s.others, s.err, s.tooBig = t, nil, 0, nil, map[string]string{}
+	s.task, s.all, s.others, s.err, s.tooBig = t, nil, 0, nil, map[string]string{}
 	for _, sp := range engine.Specs() {
 		if _, ok := sp.RunsOn(t); ok {
-			s.specs = append(s.specs, sp)
+			s.all = append(s.all, sp)
 			if d == nil {
 				continue
 			}
@@ -85,13 +88,43 @@ func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
 		}
 		return int(u)
 	}
-	slices.SortStableFunc(s.specs, func(a, b *engine.Spec) int { return rank(a) - rank(b) })
-	s.cursor, s.offset = 0, 0
-	for i, sp := range s.specs {
-		if sp.Name == keep {
-			s.cursor = i
+	slices.SortStableFunc(s.all, func(a, b *engine.Spec) int { return rank(a) - rank(b) })
+	s.refilter(keep)
+}
+
+// refilter lists the models the filter keeps, the cursor on keep if
+// listed, else on the first.
+func (s *modelScreen) refilter(keep string) {
+	s.specs = s.specs[:0]
+	for _, sp := range s.all {
+		if s.filter.match(sp.Name + " " + sp.Title + " " + sp.Family) {
+			s.specs = append(s.specs, sp)
 		}
 	}
+	s.cursor, s.offset = 0, 0
+	s.point(keep)
+}
+
+// selected is the model under the cursor, nil when none is listed.
+func (s *modelScreen) selected() *engine.Spec {
+	if s.cursor < len(s.specs) {
+		return s.specs[s.cursor]
+	}
+	return nil
+}
+
+// ownTask counts the models that learn the data's own task: those the
+// title's count is of (the clustering and reduction models listed below
+// them run on any data and are counted apart).
+func (s *modelScreen) ownTask() (own, anyData int) {
+	for _, sp := range s.all {
+		if sp.Supports(s.task) {
+			own++
+		} else {
+			anyData++
+		}
+	}
+	return own, anyData
 }
 
 func (s *modelScreen) setError(err error) { s.err = err }
@@ -106,21 +139,62 @@ func (s *modelScreen) point(name string) {
 }
 
 func (s *modelScreen) SetSize(w, h int) { s.w, s.h = w, h }
-func (s *modelScreen) Typing() bool     { return false }
-func (s *modelScreen) Back() bool       { return false }
+func (s *modelScreen) Typing() bool     { return s.filter.editing }
 
-func (s *modelScreen) ShortHelp() []key.Binding { return []key.Binding{s.keys.Choose} }
+// Back clears the filter, if any.
+func (s *modelScreen) Back() bool {
+	if !s.filter.active() {
+		return false
+	}
+	keep := s.selected()
+	s.filter.clear()
+	s.refilter(nameOf(keep))
+	return true
+}
+
+func nameOf(sp *engine.Spec) string {
+	if sp == nil {
+		return ""
+	}
+	return sp.Name
+}
+
+func (s *modelScreen) ShortHelp() []key.Binding {
+	if s.filter.editing {
+		return s.filter.help()
+	}
+	return append([]key.Binding{s.keys.Choose}, s.filter.help()...)
+}
+
 func (s *modelScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Up, s.keys.Down, s.keys.PgUp, s.keys.PgDown}, {s.keys.Choose}}
+	return helpOf(s.ShortHelp(), s.navKeys())
+}
+
+// navKeys move the cursor; typing in the filter, they are the field's.
+func (s *modelScreen) navKeys() []key.Binding {
+	if s.filter.editing {
+		return nil
+	}
+	return []key.Binding{s.keys.Up, s.keys.Down, s.keys.PgUp, s.keys.PgDown}
 }
 
 func (s *modelScreen) headerInfo() string {
-	return numfmt.Count(len(s.specs), "model") + " for " + s.task.String()
+	own, _ := s.ownTask()
+	return numfmt.Count(own, "model") + " for " + s.task.String()
 }
 
 func (s *modelScreen) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
-	if !ok || len(s.specs) == 0 {
+	if !ok {
+		return nil
+	}
+	if used, changed := s.filter.update(km); used {
+		if changed {
+			s.refilter(nameOf(s.selected()))
+		}
+		return nil
+	}
+	if len(s.specs) == 0 {
 		return nil
 	}
 	page := max(s.listHeight()/2, 1)
@@ -162,18 +236,33 @@ func (s *modelScreen) View() string {
 	st := s.c.styles
 	w := s.w
 	var out []string
-	title := st.Title.Render(fmt.Sprintf(" Models for %s (%d)", s.task, len(s.specs)))
+	own, anyData := s.ownTask()
+	title := st.Title.Render(fmt.Sprintf(" Models for %s (%d)", s.task, own))
+	var more []string
+	if anyData > 0 {
+		more = append(more, fmt.Sprintf("+%d that cluster or reduce", anyData))
+	}
 	if s.others > 0 {
-		title += st.Muted.Render(fmt.Sprintf("   %d more do other tasks", s.others))
+		more = append(more, fmt.Sprintf("%d for other tasks", s.others))
+	}
+	if len(more) > 0 {
+		title += st.Muted.Render(clip("   "+strings.Join(more, " · "), max(w-ansi.StringWidth(title), 0)))
 	}
 	out = append(out, title)
-	if s.err != nil {
+	switch {
+	case s.err != nil:
 		out = append(out, " "+st.Error.Render(clip(s.err.Error(), w-2)))
-	} else {
+	case s.filter.active():
+		out = append(out, " "+clip(s.filter.status(len(s.specs), len(s.all)), w-2))
+	default:
 		out = append(out, "")
 	}
 	if len(s.specs) == 0 {
-		out = append(out, st.Muted.Render(fmt.Sprintf("  No registered model does %s yet.", s.task)))
+		msg := fmt.Sprintf("  No registered model does %s yet.", s.task)
+		if len(s.all) > 0 {
+			msg = "  No model matches the filter: esc clears it."
+		}
+		out = append(out, st.Muted.Render(msg))
 		return strings.Join(out, "\n")
 	}
 	// The list: family headers and one line per model.

@@ -234,6 +234,20 @@ func (s *paramsScreen) task() datasets.Task {
 	return t
 }
 
+// unsupervisedNote says how a clustering or a reduction is evaluated, as
+// the engine does (the form offers no split for it), and that a
+// cross-validation asked for does not apply.
+func (s *paramsScreen) unsupervisedNote() string {
+	note := eval.UnsupervisedScoring(s.task(), s.ds.Classes != nil)
+	switch {
+	case s.evalOf.LOO:
+		return "leave-one-out does not apply to " + s.task().String() + ": " + note
+	case s.evalOf.Folds >= 2:
+		return fmt.Sprintf("%d-fold CV does not apply to %s: %s", s.evalOf.Folds, s.task(), note)
+	}
+	return "evaluation: " + note
+}
+
 // visible lists the fields that apply: the evaluation method decides which
 // of test fraction and folds show; a clustering or a reduction (whatever
 // the data's target) has no split at all: it is fitted and scored on every
@@ -316,7 +330,7 @@ func (s *paramsScreen) ShortHelp() []key.Binding {
 }
 
 func (s *paramsScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Up, s.keys.Down}, {s.keys.Left, s.keys.Right, s.keys.Toggle, s.keys.StepUp}, {s.keys.Train, s.keys.Reset}}
+	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Up})
 }
 
 func (s *paramsScreen) headerInfo() string {
@@ -567,6 +581,11 @@ func (s *paramsScreen) View() string {
 				continue
 			}
 			rows = append(rows, st.Header.Render(" "+sec))
+			if sec == "Evaluation" && !s.task().Supervised() {
+				for _, l := range strings.Split(wrap(s.unsupervisedNote(), formW-4), "\n") {
+					rows = append(rows, st.Muted.Render("   "+l))
+				}
+			}
 		}
 		applies, why := true, ""
 		if f.model {

@@ -383,7 +383,7 @@ func TestFullHelpFitsAt80(t *testing.T) {
 	hs.press("?")
 	v := hs.view()
 	checkFrame(t, v, 80, 24)
-	mustContain(t, v, "q quit", "t theme: dark", "R   runs", "+/-   step", "ctrl+r defaults")
+	mustContain(t, v, "q quit", "t theme: dark", "R   runs", "↑/shift+tab previous", "ctrl+r defaults")
 	for _, line := range strings.Split(v, "\n") {
 		if strings.Contains(line, "…") && strings.Contains(line, "│") {
 			t.Errorf("help cut: %q", line)

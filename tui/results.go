@@ -149,7 +149,7 @@ func (s *resultsScreen) ShortHelp() []key.Binding {
 }
 
 func (s *resultsScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.tabs.KeyMap.Next, s.tabs.KeyMap.Prev}, s.activeKeys(), {s.keys.Warnings, s.keys.Retry}}
+	return helpOf(s.ShortHelp(), []key.Binding{s.tabs.KeyMap.Prev})
 }
 
 func (s *resultsScreen) headerInfo() string {

@@ -227,11 +227,12 @@ type runsScreen struct {
 	tbl     table.Model
 	picked  []int // run ids, at most two
 	compare bool  // the two picked runs side by side
+	filter  listFilter
 	w, h    int
 }
 
 func newRunsScreen(c *common) *runsScreen {
-	s := &runsScreen{c: c, keys: defaultRunsKeys()}
+	s := &runsScreen{c: c, keys: defaultRunsKeys(), filter: newListFilter()}
 	km := table.DefaultKeyMap()
 	s.tbl = table.New(table.WithFocused(true), table.WithKeyMap(km))
 	return s
@@ -247,9 +248,14 @@ func (s *runsScreen) SetSize(w, h int) {
 	s.rebuild()
 }
 
-func (s *runsScreen) Typing() bool { return false }
+func (s *runsScreen) Typing() bool { return s.filter.editing }
 
 func (s *runsScreen) Back() bool {
+	if !s.compare && s.filter.active() {
+		s.filter.clear()
+		s.rebuild()
+		return true
+	}
 	if s.compare {
 		s.compare = false
 		s.picked = nil
@@ -260,14 +266,20 @@ func (s *runsScreen) Back() bool {
 }
 
 func (s *runsScreen) ShortHelp() []key.Binding {
-	if s.compare {
+	switch {
+	case s.compare:
 		return nil
+	case s.filter.editing:
+		return s.filter.help()
 	}
-	return []key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort}
+	return append([]key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort}, s.filter.help()...)
 }
 
 func (s *runsScreen) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{s.keys.Up, s.keys.Down}, {s.keys.Open, s.keys.Pick, s.keys.Sort}}
+	if s.compare || s.filter.editing {
+		return helpOf(s.ShortHelp())
+	}
+	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Up, s.keys.Down})
 }
 
 func (s *runsScreen) headerInfo() string {
@@ -277,6 +289,12 @@ func (s *runsScreen) headerInfo() string {
 func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyMsg)
 	if !ok || s.compare {
+		return nil
+	}
+	if used, changed := s.filter.update(km); used {
+		if changed {
+			s.rebuild()
+		}
 		return nil
 	}
 	switch {
@@ -328,7 +346,12 @@ func (s *runsScreen) rebuild() {
 	if r := s.current(); r != nil {
 		cur = r.ID
 	}
-	s.order = append(s.order[:0], s.runs...)
+	s.order = s.order[:0]
+	for _, r := range s.runs {
+		if s.filter.match(fmt.Sprintf("#%d %s %s %s %s", r.ID, r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.values), r.status())) {
+			s.order = append(s.order, r)
+		}
+	}
 	by := sortCols[s.sortBy]
 	slices.SortStableFunc(s.order, func(a, b *runRecord) int {
 		switch by {
@@ -429,7 +452,7 @@ func (s *runsScreen) rebuild() {
 	s.tbl.SetColumns(cols)
 	s.tbl.SetRows(rows)
 	s.tbl.SetWidth(w)
-	s.tbl.SetHeight(max(s.h-3, 3))
+	s.tbl.SetHeight(max(s.h-3-runDetailLines, 3))
 	s.rebuildStyles()
 	s.tbl.SetCursor(cursor)
 }
@@ -447,8 +470,36 @@ func (s *runsScreen) View() string {
 	if len(s.runs) == 0 {
 		return title + "\n\n" + st.Muted.Render("  No runs yet: choose a dataset and a model, then train.")
 	}
+	if s.filter.active() {
+		title += "   " + s.filter.status(len(s.order), len(s.runs))
+	}
 	s.rebuildStyles()
-	return title + "\n" + s.tbl.View()
+	return title + "\n" + fit(s.tbl.View(), s.w, max(s.h-1-runDetailLines, 3)) + "\n" + s.detail()
+}
+
+// runDetailLines is the height of the selected run's detail under the
+// table.
+const runDetailLines = 3
+
+// detail shows the selected run in full, what the table's cells cut: its
+// data, model and parameters, evaluation and seed, wrapped to the width.
+func (s *runsScreen) detail() string {
+	st := s.c.styles
+	r := s.current()
+	if r == nil {
+		return st.Muted.Render(" no run matches the filter: esc clears it")
+	}
+	text := fmt.Sprintf("#%d %s · %s (%s) · %s · %s · seed %d", r.ID, r.dataLabel(), r.Spec.Title, keyParams(r.Spec, r.values),
+		r.evalDesc(), r.targetDesc(), r.Options.Seed)
+	lines := strings.Split(wrap(text, s.w-2), "\n")
+	if len(lines) > runDetailLines {
+		lines = lines[:runDetailLines]
+		lines[runDetailLines-1] = clip(lines[runDetailLines-1]+" …", s.w-2)
+	}
+	for i, l := range lines {
+		lines[i] = " " + st.Text.Render(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // rebuildStyles keeps the table's styles in step with the theme.

@@ -641,7 +641,7 @@ func TestGlobalKeys(t *testing.T) {
 		t.Errorf("t: theme %q, want light", hs.a.c.themeName())
 	}
 	hs.press("?")
-	mustContain(t, hs.view(), "browse files", "set as target", "theme", "quit")
+	mustContain(t, hs.view(), "browse files", "/     filter", "theme", "quit")
 	hs.press("esc")
 	if hs.a.full {
 		t.Error("esc did not close the full help")

@@ -49,6 +49,7 @@ type coefsView struct {
 	mode     coefMode
 	scale    float64 // weightScale of co, computed once
 	off      int     // first row of the table
+	scrolls  bool    // the table has more rows than it shows (as last drawn)
 	output   key.Binding
 	modeKey  key.Binding
 	up, down key.Binding
@@ -167,7 +168,9 @@ func (v *coefsView) Keys() []key.Binding {
 			ks = append(ks, v.output)
 		}
 	case coefTable:
-		ks = []key.Binding{v.up, v.down}
+		if v.scrolls {
+			ks = []key.Binding{v.up, v.down}
+		}
 	}
 	if len(v.modes()) > 1 {
 		ks = append(ks, v.modeKey)
@@ -298,7 +301,7 @@ func (v *coefsView) tableView() string {
 		lines = append(lines, l)
 	}
 	body := max(v.h-len(lines)-1, 1)
-	v.off = min(v.off, max(p-body, 0))
+	v.off, v.scrolls = min(v.off, max(p-body, 0)), p > body
 	for j := v.off; j < min(v.off+body, p); j++ {
 		name := fmt.Sprintf("x%d", j)
 		if j < len(v.co.Features) {

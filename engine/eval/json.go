@@ -89,6 +89,7 @@ type resultHead struct {
 // resultTail is the JSON of a result after what the model learned.
 type resultTail struct {
 	Warnings     []string `json:"warnings"`
+	WarningFolds []int    `json:"warning_folds,omitempty"` // per warning: the folds that raised it
 	FittedOn     string   `json:"shown_model,omitempty"`
 	Cancelled    bool     `json:"cancelled,omitempty"`
 	StoppedEarly string   `json:"stopped_early,omitempty"`
@@ -131,7 +132,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if warnings == nil {
 		warnings = []string{}
 	}
-	tail, err := json.Marshal(resultTail{warnings, r.FittedOn, r.Cancelled, r.StoppedEarly,
+	tail, err := json.Marshal(resultTail{warnings, r.WarningFolds, r.FittedOn, r.Cancelled, r.StoppedEarly,
 		jfloat(r.FitSecs), jfloat(r.ScoreSecs), jfloat(r.WallSecs)})
 	if err != nil {
 		return nil, err
@@ -194,7 +195,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		Task: h.Task, Dataset: h.Dataset, Model: h.Model, Eval: h.Eval, Seed: h.Seed, Rows: h.Rows, Features: h.Features,
 		Metrics: unjmap(h.Metrics), Std: unjmap(h.Std), Baseline: unjmap(h.Baseline),
 		Confusion: h.Confusion, Classes: h.Classes, ROC: h.ROC, History: h.History, FoldHistories: h.FoldHistories,
-		Warnings: tail.Warnings, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
+		Warnings: tail.Warnings, WarningFolds: tail.WarningFolds, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
 		FitSecs: float64(tail.FitSecs), ScoreSecs: float64(tail.ScoreSecs), WallSecs: float64(tail.WallSecs),
 	}
 	for _, f := range h.Folds {

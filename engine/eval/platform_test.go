@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -78,10 +79,14 @@ func (m *rawModel) Predict(X mat.Matrix) ([]float64, error) {
 	return make([]float64, n), nil
 }
 
-// warnModel is the fake classifier with a warning after every fit.
+// warnModel is the fake classifier with a warning after every fit, naming
+// the rows it was fitted on.
 type warnModel struct{ *fakeModel }
 
-func (m *warnModel) Warnings() []string { return []string{"the fit was shaky"} }
+func (m *warnModel) Warnings() []string {
+	n, _ := m.trainX.Dims()
+	return []string{fmt.Sprintf("the fit on %d rows was shaky", n)}
+}
 
 // labelModel labels its training rows by the sign of the first feature and
 // cannot predict new ones.
@@ -238,12 +243,16 @@ func TestCancelKeepsFinishedFolds(t *testing.T) {
 	}
 }
 
-// Warnings reach the result once each: the model's after every fold, its
-// spec's advice on the columns, free-text columns, long leave-one-out.
+// Warnings reach the result once each: the model's after every fold, once
+// with the number of folds that raised it and the range of its numbers
+// (issue 19), its spec's advice on the columns, free-text columns, long
+// leave-one-out.
 func TestWarnings(t *testing.T) {
 	res := run(t, blobs(60, 2, 1), "evalwarn", nil, Options{Folds: 3, Seed: 1})
-	if want := []string{"advice about x", "the fit was shaky"}; !reflect.DeepEqual(res.Warnings, want) {
-		t.Errorf("warnings %q, want %q", res.Warnings, want)
+	// Three folds fit 40 rows each, the final fit all 60.
+	want := []string{"advice about x", "in 3 of 3 folds and the final fit on all rows: the fit on 40–60 rows was shaky"}
+	if !reflect.DeepEqual(res.Warnings, want) || !reflect.DeepEqual(res.WarningFolds, []int{0, 3}) {
+		t.Errorf("warnings %q in %v folds, want %q in [0 3]", res.Warnings, res.WarningFolds, want)
 	}
 	d := blobs(600, 2, 1)
 	ids := make([]string, 300)

@@ -105,6 +105,10 @@ type Result struct {
 	// Warnings are what a person should know about the data, the
 	// evaluation or the fit, one sentence each.
 	Warnings []string
+	// WarningFolds says, for each warning, how many folds of a
+	// cross-validation raised it (0: not a fold's warning); nil when no
+	// fold warned.
+	WarningFolds []int
 	// Embedding is a reduction's output for every row (rows x components).
 	Embedding *mat.Dense
 

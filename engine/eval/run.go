@@ -153,7 +153,25 @@ func (rn *runner) run() (*Result, error) {
 		rn.warn(fmt.Sprintf("leave-one-out on %d rows means %d fits (and one more on all rows); 10-fold CV (--cv 10) is about %d times faster",
 			n, n, n/10))
 	}
+	if len(folds) > 1 {
+		rn.foldWarn = &foldWarnings{folds: len(folds)}
+		defer rn.addFoldWarnings()
+	}
 	return rn.supervised(folds)
+}
+
+// addFoldWarnings adds the warnings the folds raised, once each, with how
+// many folds raised them (Result.WarningFolds).
+func (rn *runner) addFoldWarnings() {
+	msgs, counts := rn.foldWarn.lines()
+	rn.foldWarn = nil
+	if len(msgs) == 0 {
+		return
+	}
+	res := rn.res
+	res.WarningFolds = append(res.WarningFolds, make([]int, len(res.Warnings)-len(res.WarningFolds))...)
+	res.Warnings = append(res.Warnings, msgs...)
+	res.WarningFolds = append(res.WarningFolds, counts...)
 }
 
 // prepNote says how the features were prepared when a person chose it:
@@ -228,7 +246,15 @@ type runner struct {
 	// inPlace: the rows of d are the hold-out's, training rows first, and
 	// the runner's to prepare in place (Options.Consume).
 	inPlace bool
+	// inFit is the fit under way when a cross-validation's fits raise
+	// warnings: fold k (1-based), finalFit, or 0 for none; the warnings
+	// are gathered in foldWarn and added once each when the folds end.
+	inFit    int
+	foldWarn *foldWarnings
 }
+
+// finalFit is runner.inFit during the refit on all rows.
+const finalFit = -1
 
 // splitInPlace reorders the rows of d the caller gave up (Options.Consume)
 // so that the hold-out's training rows come first, in order, then its test
@@ -275,9 +301,14 @@ func safely(model, where string, f func() error) (err error) {
 	return f()
 }
 
-// warn adds warnings a person should read, each once.
+// warn adds warnings a person should read, each once; during a
+// cross-validation's fits, once with the number of folds that raised it.
 func (rn *runner) warn(msgs ...string) {
 	for _, m := range msgs {
+		if m != "" && rn.foldWarn != nil && rn.inFit != 0 {
+			rn.foldWarn.add(max(rn.inFit, 0), m)
+			continue
+		}
 		if m != "" && !slices.Contains(rn.res.Warnings, m) {
 			rn.res.Warnings = append(rn.res.Warnings, m)
 		}
@@ -620,7 +651,9 @@ func plural(done, of int) string {
 func (rn *runner) fold(f, k int, p Fold) (fitted, engine.Model, *datasets.Prep, error) {
 	d, res := rn.d, rn.res
 	var one fitted
+	rn.inFit = f + 1
 	prep, tr, err := rn.prepare(p.Train)
+	rn.inFit = 0
 	if err != nil {
 		return one, nil, nil, err
 	}
@@ -641,7 +674,9 @@ func (rn *runner) fold(f, k int, p Fold) (fitted, engine.Model, *datasets.Prep, 
 		one.actual[r] = d.Y[i]
 	}
 	rec := &recorder{rn: rn, xval: Xte, yval: one.actual, fold: f + 1, folds: k}
+	rn.inFit = f + 1
 	model, fitErr := rn.fitOne(tr, rec, true)
+	rn.inFit = 0
 	if f == 0 {
 		res.History = rec.history
 	}
@@ -680,12 +715,14 @@ func (rn *runner) refit(folds int, first engine.Model, firstPrep *datasets.Prep,
 	for i := range all {
 		all[i] = i
 	}
+	rn.inFit = finalFit
 	prep, tr, err := rn.prepare(all)
 	var model engine.Model
 	if err == nil {
 		rec := &recorder{rn: rn, fold: folds + 1, folds: folds, final: true}
 		model, err = rn.fitOne(tr, rec, false)
 	}
+	rn.inFit = 0
 	if err != nil {
 		why := "failed (" + err.Error() + ")"
 		if rn.ctx.Err() != nil {

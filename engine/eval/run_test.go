@@ -580,7 +580,7 @@ func TestJSONFields(t *testing.T) {
 	r := Result{
 		Std: map[string]float64{"a": 1}, Folds: []map[string]float64{{"a": 1}}, FoldHistories: [][]Point{{}},
 		Confusion: &metrics.Confusion{}, Classes: []metrics.ClassReport{{}}, ROC: []metrics.ROC{{}}, Cancelled: true, StoppedEarly: "3 of 5 epochs",
-		FittedOn: "all rows", Learned: map[string]any{"coefficients": &engine.Coefficients{Weights: mat.NewDense(1, 1, []float64{2})}},
+		FittedOn: "all rows", Warnings: []string{"w"}, WarningFolds: []int{2}, Learned: map[string]any{"coefficients": &engine.Coefficients{Weights: mat.NewDense(1, 1, []float64{2})}},
 	}
 	b, err := json.Marshal(r)
 	if err != nil {

@@ -54,6 +54,7 @@ func (rn *runner) unsupervised() (*Result, error) {
 	case rn.task == datasets.Clustering:
 		res.Eval += "; no known classes, so only the silhouette scores it"
 	}
+	rn.warn(splitIgnored(rn.opt, rn.task, truth != nil))
 	all := make([]int, n)
 	for i := range all {
 		all[i] = i
@@ -81,6 +82,38 @@ func (rn *runner) unsupervised() (*Result, error) {
 		return rn.reduction(model, tr.X, truth)
 	}
 	return rn.clustering(model, tr.X, truth)
+}
+
+// UnsupervisedScoring says how a clustering or a reduction is evaluated:
+// on every row, none held out, and by which scores; labelled says known
+// classes score it too.
+func UnsupervisedScoring(task datasets.Task, labelled bool) string {
+	by := "its silhouette"
+	switch {
+	case task == datasets.Reduction && labelled:
+		by = "the variance its components explain, and by how often a row's nearest neighbour shares its known class (1-NN accuracy) there and in the features"
+	case task == datasets.Reduction:
+		by = "the variance its components explain"
+	case labelled:
+		by = "its silhouette, and by ARI and NMI against the known classes"
+	}
+	return "fitted on all rows, none held out, and scored by " + by
+}
+
+// splitIgnored says that the cross-validation or leave-one-out asked of a
+// clustering or a reduction does not apply, and what is done instead; ""
+// when none was asked.
+func splitIgnored(opt Options, task datasets.Task, labelled bool) string {
+	var asked string
+	switch {
+	case opt.LOO:
+		asked = "leave-one-out (--loo)"
+	case opt.Folds >= 2:
+		asked = fmt.Sprintf("%d-fold cross-validation (--cv %d)", opt.Folds, opt.Folds)
+	default:
+		return ""
+	}
+	return fmt.Sprintf("%s does not apply to %s: the model is %s", asked, task, UnsupervisedScoring(task, labelled))
 }
 
 func (rn *runner) clustering(model engine.Model, X *mat.Dense, truth []float64) (*Result, error) {

@@ -2,6 +2,8 @@ package eval
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tealab/tealab/datasets"
@@ -77,4 +79,156 @@ func adviseWarnings(d *datasets.Dataset, spec *engine.Spec) []string {
 		}
 	}
 	return out
+}
+
+// foldWarnings gathers the warnings the fits of a cross-validation raise,
+// so that one that every fold raises reads once, saying in how many folds,
+// rather than once per fold. Warnings that differ only in their numbers (a
+// gradient, a condition number) are one warning, their numbers given as
+// the range the folds spanned.
+type foldWarnings struct {
+	folds   int                     // folds in the plan
+	order   []string                // shapes, first raised first
+	byShape map[string]*foldWarning // by shape (numbers masked)
+}
+
+type foldWarning struct {
+	texts []string     // as each fit raised it
+	in    map[int]bool // the folds (1-based) that raised it
+	final bool         // the final fit on all rows raised it too
+}
+
+// add notes msg, raised by fold f (1-based; 0 for the final fit on all
+// rows).
+func (fw *foldWarnings) add(f int, msg string) {
+	shape, _ := maskNumbers(msg)
+	w, ok := fw.byShape[shape]
+	if !ok {
+		if fw.byShape == nil {
+			fw.byShape = map[string]*foldWarning{}
+		}
+		w = &foldWarning{in: map[int]bool{}}
+		fw.byShape[shape] = w
+		fw.order = append(fw.order, shape)
+	}
+	w.texts = append(w.texts, msg)
+	if f == 0 {
+		w.final = true
+	} else {
+		w.in[f] = true
+	}
+}
+
+// lines are the warnings gathered, each once, with the number of folds
+// that raised it (0 for one only the final fit raised).
+func (fw *foldWarnings) lines() (msgs []string, counts []int) {
+	for _, shape := range fw.order {
+		w := fw.byShape[shape]
+		text, n := mergeNumbers(w.texts), len(w.in)
+		switch {
+		case n == 0:
+		case n == 1 && !w.final:
+			for f := range w.in {
+				text = fmt.Sprintf("in fold %d of %d: %s", f, fw.folds, text)
+			}
+		case w.final:
+			text = fmt.Sprintf("in %d of %d folds and the final fit on all rows: %s", n, fw.folds, text)
+		default:
+			text = fmt.Sprintf("in %d of %d folds: %s", n, fw.folds, text)
+		}
+		msgs, counts = append(msgs, text), append(counts, n)
+	}
+	return msgs, counts
+}
+
+// maskNumbers replaces each number of s that stands on its own (not part
+// of a name such as x1) by a mask byte, and returns the numbers in order.
+func maskNumbers(s string) (string, []string) {
+	var b strings.Builder
+	var nums []string
+	for i := 0; i < len(s); {
+		if n := numberAt(s, i); n > 0 {
+			b.WriteByte(mask)
+			nums = append(nums, s[i:i+n])
+			i += n
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String(), nums
+}
+
+// numberAt is the length of the number that starts at s[i] (digits, a
+// fraction, an exponent), 0 when none does or the digits continue a word.
+func numberAt(s string, i int) int {
+	if !isDigit(s[i]) || (i > 0 && (isWordByte(s[i-1]) || s[i-1] == '.')) {
+		return 0
+	}
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
+		for j++; j < len(s) && isDigit(s[j]); j++ {
+		}
+	}
+	if j+1 < len(s) && s[j] == 'e' {
+		k := j + 1
+		if s[k] == '-' || s[k] == '+' {
+			k++
+		}
+		if k < len(s) && isDigit(s[k]) {
+			for j = k; j < len(s) && isDigit(s[j]); j++ {
+			}
+		}
+	}
+	if j < len(s) && isWordByte(s[j]) && !isDigit(s[j]) {
+		return 0 // 3rd, 2d: part of a word
+	}
+	return j - i
+}
+
+// mask stands for a number in a warning's shape (a byte no warning has).
+const mask = '\x00'
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isWordByte(c byte) bool {
+	return isDigit(c) || c == '_' || (c|0x20 >= 'a' && c|0x20 <= 'z')
+}
+
+// mergeNumbers writes texts of one shape as one: each number that differs
+// between them becomes the range "lo–hi" of its values.
+func mergeNumbers(texts []string) string {
+	shape, first := maskNumbers(texts[0])
+	lo, hi := slices.Clone(first), slices.Clone(first)
+	for _, t := range texts[1:] {
+		_, nums := maskNumbers(t)
+		for k, x := range nums {
+			v, _ := strconv.ParseFloat(x, 64)
+			if a, _ := strconv.ParseFloat(lo[k], 64); v < a {
+				lo[k] = x
+			}
+			if a, _ := strconv.ParseFloat(hi[k], 64); v > a {
+				hi[k] = x
+			}
+		}
+	}
+	var b strings.Builder
+	k := 0
+	for _, part := range strings.SplitAfter(shape, string(mask)) {
+		if !strings.HasSuffix(part, string(mask)) {
+			b.WriteString(part)
+			continue
+		}
+		b.WriteString(strings.TrimSuffix(part, string(mask)))
+		if lo[k] == hi[k] {
+			b.WriteString(lo[k])
+		} else {
+			b.WriteString(lo[k] + "–" + hi[k])
+		}
+		k++
+	}
+	return b.String()
 }

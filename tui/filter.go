@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// listFilter narrows a long list as bubbles' list does: / opens a field,
+// what is typed keeps the items whose text holds it (any case), enter
+// keeps the filter and gives the keys back to the list, esc clears it.
+// Every list screen (models, data sets, columns, runs) holds one.
+type listFilter struct {
+	field   textField
+	editing bool // the field has the keyboard
+	keys    filterKeys
+}
+
+type filterKeys struct {
+	Open, Keep, Clear key.Binding
+}
+
+func newListFilter() listFilter {
+	f := newInput()
+	f.Prompt = "/"
+	f.CharLimit = 64
+	return listFilter{field: f, keys: filterKeys{
+		Open:  bind("/", "filter", "/"),
+		Keep:  bind("enter", "keep filter", "enter"),
+		Clear: bind("esc", "clear filter", "esc"),
+	}}
+}
+
+// active says a filter narrows the list (being typed or kept).
+func (f *listFilter) active() bool { return f.editing || f.query() != "" }
+
+func (f *listFilter) query() string { return strings.TrimSpace(f.field.Value()) }
+
+// match says whether an item's text passes the filter.
+func (f *listFilter) match(text string) bool {
+	q := f.query()
+	return q == "" || strings.Contains(strings.ToLower(text), strings.ToLower(q))
+}
+
+// update takes the key when the filter wants it: / opens the field; while
+// it is open every key edits it, enter keeps and esc clears; a kept filter
+// is cleared by esc. changed says the query may have changed.
+func (f *listFilter) update(msg tea.KeyMsg) (used, changed bool) {
+	if !f.editing {
+		switch {
+		case key.Matches(msg, f.keys.Open):
+			f.editing = true
+			f.field.Focus()
+			return true, false
+		case key.Matches(msg, f.keys.Clear) && f.query() != "":
+			f.clear()
+			return true, true
+		}
+		return false, false
+	}
+	switch {
+	case key.Matches(msg, f.keys.Keep):
+		f.editing = false
+		f.field.Blur()
+	case key.Matches(msg, f.keys.Clear):
+		f.clear()
+	default:
+		f.field, _ = f.field.Update(msg)
+	}
+	return true, true
+}
+
+func (f *listFilter) clear() {
+	f.editing = false
+	f.field.Blur()
+	f.field.SetValue("")
+}
+
+// help is the filter's keys for the footer and the help: / when closed
+// (and esc to clear a kept filter), enter and esc while typing.
+func (f *listFilter) help() []key.Binding {
+	switch {
+	case f.editing:
+		return []key.Binding{f.keys.Keep, f.keys.Clear}
+	case f.query() != "":
+		return []key.Binding{f.keys.Open, f.keys.Clear}
+	}
+	return []key.Binding{f.keys.Open}
+}
+
+// status is the filter's line: the field while typed, the kept query, and
+// how many items of all pass ("12 of 26"); "" without a filter.
+func (f *listFilter) status(shown, all int) string {
+	if !f.active() {
+		return ""
+	}
+	count := fmt.Sprintf("%d of %d", shown, all)
+	if f.editing {
+		return f.field.View() + "  " + count
+	}
+	return "/" + f.query() + "  " + count + " (esc clears)"
+}

@@ -133,7 +133,8 @@ func runModels(args []string, out io.Writer) error {
 			family = s.Family
 			fmt.Fprintf(out, "\n%s\n", strings.ToUpper(family))
 		}
-		fmt.Fprintf(out, "  %-12s %s — %s [%s; notes %s]\n", s.Name, s.Title, s.Summary, strings.Join(taskNames(s.Tasks), ", "), s.Notes)
+		fmt.Fprintf(out, "  %-12s %s — %s [%s]\n", s.Name, s.Title, s.Summary, strings.Join(taskNames(s.Tasks), ", "))
+		fmt.Fprintf(out, "  %-12s sources: %s\n", "", s.Notes)
 		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		for _, p := range s.Params {
 			help := p.Help

@@ -272,12 +272,10 @@ func (s *modelScreen) View() string {
 	}
 	var lines []line
 	fam := ""
-	nameW, titleW, notesW := 14, 26, 24
+	nameW, titleW := 14, 26
 	switch {
 	case w < 100:
-		titleW, notesW = 22, 12
-	case w >= 160:
-		titleW, notesW = 31, 44
+		titleW = 22
 	case w >= 120:
 		titleW = 31
 	}
@@ -295,11 +293,10 @@ func (s *modelScreen) View() string {
 			lines = append(lines, line{text: st.Header.Render(head), model: -1})
 		}
 		// Columns by display cells (a title cut with … is one cell, three
-		// bytes): name, title, summary, and the notes left-aligned in
-		// their own column.
+		// bytes): name, title and summary; the sources are in the detail.
 		left := fitWidth(clip(sp.Name, nameW), nameW) + " " + fitWidth(clip(sp.Title, titleW), titleW) + " "
-		sumW := max(w-4-ansi.StringWidth(left)-notesW-2, 0)
-		text := left + fitWidth(clip(sp.Summary, sumW), sumW) + "  " + fitWidth(clip(sp.Notes, notesW), notesW)
+		sumW := max(w-4-ansi.StringWidth(left), 0)
+		text := left + fitWidth(clip(sp.Summary, sumW), sumW)
 		switch _, big := s.tooBig[sp.Name]; {
 		case i == s.cursor:
 			lines = append(lines, line{text: " " + st.SelectedRow.Render("▸ "+text), model: i})
@@ -342,14 +339,19 @@ func (s *modelScreen) detail(sp *engine.Spec, w, h int) string {
 		}
 	}
 	b = append(b, st.Text.Render(clip(sp.Summary, w-4)))
-	meta := "notes " + sp.Notes
+	for _, l := range strings.Split(wrap("sources: "+sp.Notes, w-4), "\n") {
+		b = append(b, st.Muted.Render(l))
+	}
+	var meta []string
 	if sp.Unit != "" {
-		meta += " · one step is one " + sp.Unit
+		meta = append(meta, "one step is one "+sp.Unit)
 	}
 	if sp.Standardize {
-		meta += " · features standardised"
+		meta = append(meta, "features standardised")
 	}
-	b = append(b, st.Muted.Render(clip(meta, w-4)))
+	if len(meta) > 0 {
+		b = append(b, st.Muted.Render(clip(strings.Join(meta, " · "), w-4)))
+	}
 	if len(sp.Params) == 0 {
 		b = append(b, st.Muted.Render("no hyperparameters"))
 	}

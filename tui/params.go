@@ -557,7 +557,7 @@ func (s *paramsScreen) View() string {
 	formW := w - sideW
 	var out []string
 	out = append(out, st.Title.Render(clip(" Hyperparameters of "+s.spec.Title+" ("+s.spec.Name+")", formW)))
-	out = append(out, st.Muted.Render(clip(" "+s.spec.Summary+" · notes "+s.spec.Notes, formW)))
+	out = append(out, st.Muted.Render(clip(" "+s.spec.Summary, formW)))
 	nameW, ctlW := 16, 18
 	rngW := min(30, max(formW-nameW-ctlW-8, 12))
 	helpW := formW - nameW - ctlW - rngW - 8

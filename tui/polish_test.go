@@ -232,18 +232,14 @@ func TestModelColumnsAligned(t *testing.T) {
 	for _, w := range []int{80, 120, 200} {
 		hs := newHarness(t, Options{Data: "iris"}, w, 40)
 		hs.press("enter")
-		// The notes column starts at the same cell on every model line.
+		// The summary column starts at the same cell on every model line.
 		col := -1
 		for _, sp := range hs.a.model.specs {
 			for _, line := range strings.Split(hs.view(), "\n") {
 				if !strings.Contains(line, " "+sp.Name+" ") || strings.Contains(line, "╭") {
 					continue
 				}
-				notes := sp.Notes
-				if i := strings.Index(notes, " "); i > 0 {
-					notes = notes[:i]
-				}
-				i := strings.Index(line, notes)
+				i := strings.Index(line, string([]rune(sp.Summary)[:16]))
 				if i < 0 {
 					continue
 				}
@@ -251,13 +247,13 @@ func TestModelColumnsAligned(t *testing.T) {
 				if col < 0 {
 					col = c
 				} else if c != col {
-					t.Errorf("%d columns: %s's notes start at cell %d, others at %d:\n%s", w, sp.Name, c, col, line)
+					t.Errorf("%d columns: %s's summary starts at cell %d, others at %d:\n%s", w, sp.Name, c, col, line)
 				}
 				break
 			}
 		}
 		if col < 0 {
-			t.Errorf("%d columns: no notes column found", w)
+			t.Errorf("%d columns: no summary column found", w)
 		}
 	}
 }

@@ -134,6 +134,15 @@ func (v *summaryView) View() string {
 	kv := func(k, val string) {
 		right = append(right, st.Muted.Render(fmt.Sprintf("%-12s ", k))+st.Text.Render(val))
 	}
+	// kvWrapped is a long value wrapped under its label.
+	kvWrapped := func(k, val string) {
+		for i, line := range strings.Split(wrap(val, 44), "\n") {
+			kv(k, line)
+			if i == 0 {
+				k = ""
+			}
+		}
+	}
 	d := r.Dataset
 	kv("dataset", d.Name+" ("+numfmt.Count(d.Rows(), "row")+", "+numfmt.Count(len(d.Features), "feature")+")")
 	switch {
@@ -144,18 +153,12 @@ func (v *summaryView) View() string {
 	default:
 		kv("target", d.Target.Name+" (known classes, not learned) · "+task.String())
 	}
-	kv("model", r.Spec.Title+" ("+r.Spec.Name+", notes "+r.Spec.Notes+")")
+	kv("model", r.Spec.Title+" ("+r.Spec.Name+")")
 	desc := r.Spec.Describe(r.values)
 	if desc == "" {
 		desc = "none"
 	}
-	for i, line := range strings.Split(wrap(desc, 44), "\n") {
-		label := ""
-		if i == 0 {
-			label = "parameters"
-		}
-		kv(label, line)
-	}
+	kvWrapped("parameters", desc)
 	kv("evaluation", r.evalDesc())
 	kv("seed", fmt.Sprint(r.Options.Seed))
 	if res != nil {

@@ -91,7 +91,7 @@ func init() {
 		ErrorLoss: true,
 		Input:     engine.Input{Nominal: true, Missing: true},
 		Params:    append(growthParams(), pruneParams()...),
-		Bench:     []engine.BenchCase{{Name: "tree", Data: "clf_50k_20", Task: datasets.Classification}},
+		Bench:     []engine.BenchCase{{Name: "tree", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"prune": PruneNone}}},
 		Memory: func(s engine.Shape, _ engine.Values) engine.Need {
 			return presortMemory(s, 1)
 		},

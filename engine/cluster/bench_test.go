@@ -16,15 +16,7 @@ import (
 // the hot loops can be timed without the bench data:
 // go test ./engine/cluster -run '^$' -bench KMeans.
 func BenchmarkKMeans(b *testing.B) {
-	tab, err := datasets.Generate("blobs", map[string]float64{"n": 100000, "centers": 8, "dims": 10})
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := tab.Dataset(datasets.NoTarget, datasets.Clustering)
-	if err != nil {
-		b.Fatal(err)
-	}
-	t := engine.Train{X: d.X, Seed: 1}
+	t := benchBlobs(b, 100000, 8)
 	b.ResetTimer()
 	for range b.N {
 		m := &KMeans{K: 8, Restarts: 1, MaxIter: 100}
@@ -59,7 +51,20 @@ func BenchmarkKMeansTwoOnGaussian(b *testing.B) {
 // eigenvalue 1 is repeated once per blob:
 // go test ./engine/cluster -run '^$' -bench Spectral.
 func BenchmarkSpectral(b *testing.B) {
-	tab, err := datasets.Generate("blobs", map[string]float64{"n": 2000, "centers": 4, "dims": 10})
+	t := benchBlobs(b, 2000, 4)
+	for b.Loop() {
+		m := &Spectral{K: 4, Graph: GraphGaussian, Gamma: 1}
+		if err := m.Fit(context.Background(), t, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchBlobs is n rows of generated blobs in 10 dimensions around centers
+// centres, as the bench cases' data.
+func benchBlobs(b *testing.B, n, centers int) engine.Train {
+	b.Helper()
+	tab, err := datasets.Generate("blobs", map[string]float64{"n": float64(n), "centers": float64(centers), "dims": 10})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,11 +72,5 @@ func BenchmarkSpectral(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	t := engine.Train{X: d.X, Seed: 1}
-	for b.Loop() {
-		m := &Spectral{K: 4, Graph: GraphGaussian, Gamma: 1}
-		if err := m.Fit(context.Background(), t, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return engine.Train{X: d.X, Seed: 1}
 }

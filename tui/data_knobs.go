@@ -1,0 +1,98 @@
+// A generator's knobs on the data screen: editing, checking and focus.
+
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/numfmt"
+)
+
+// knobField edits one generator knob.
+type knobField struct {
+	knob  datasets.Knob
+	input textField
+	err   error
+}
+
+func (s *dataScreen) keyKnobs(msg tea.KeyMsg) tea.Cmd {
+	e := s.selectedEntry()
+	if e == nil {
+		s.focus = focusList
+		return nil
+	}
+	fs := s.knobs[e.Name]
+	switch {
+	case key.Matches(msg, s.keys.Generate):
+		for i, f := range fs {
+			if f.err != nil {
+				s.kfocus = i
+				s.focusKnob()
+				return nil
+			}
+		}
+		s.blurKnobs()
+		s.focus = focusList
+		return s.open(s.highlightedSource(), "", datasets.Auto, nil, false)
+	case key.Matches(msg, s.keys.NextField):
+		s.kfocus = (s.kfocus + 1) % len(fs)
+		s.focusKnob()
+		return nil
+	case key.Matches(msg, s.keys.PrevField):
+		s.kfocus = (s.kfocus - 1 + len(fs)) % len(fs)
+		s.focusKnob()
+		return nil
+	}
+	if s.kfocus >= len(fs) {
+		return nil
+	}
+	f := fs[s.kfocus]
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	f.err = checkKnob(f.knob, f.input.Value())
+	return cmd
+}
+
+// checkKnob validates a knob value against its range, naming the knob.
+func checkKnob(k datasets.Knob, text string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("knob %s: %q is not a number", k.Name, text)
+	}
+	if k.Int && v != math.Trunc(v) {
+		return fmt.Errorf("knob %s: %s is not a whole number", k.Name, text)
+	}
+	if v < k.Min || v > k.Max {
+		return fmt.Errorf("knob %s: %s is out of range [%s, %s]", k.Name, text, numfmt.Bound(k.Min), numfmt.Bound(k.Max))
+	}
+	return nil
+}
+
+func (s *dataScreen) focusKnob() {
+	e := s.selectedEntry()
+	if e == nil {
+		return
+	}
+	for i, f := range s.knobs[e.Name] {
+		if i == s.kfocus {
+			f.input.Focus()
+		} else {
+			f.input.Blur()
+		}
+	}
+}
+
+func (s *dataScreen) blurKnobs() {
+	for _, fs := range s.knobs {
+		for _, f := range fs {
+			f.input.Blur()
+		}
+	}
+}

@@ -28,7 +28,7 @@ func num(x float64) string { return numfmt.Fixed(x, 4) }
 // registers itself (in this file, or in a file of its own beside the
 // capability it shows) with what it needs of a run; the report prints the
 // sections whose needs are met, in order. A new family's section is a new
-// file: nothing here changes (DESIGN.md contract 8).
+// file: nothing here changes.
 
 // section is one part of the report.
 type section struct {

@@ -135,7 +135,7 @@ const NoTarget = "-"
 const Auto Task = -1
 
 // maxIntegerClasses is the largest number of distinct integer values that make
-// a numeric target a classification target (DESIGN.md, Command line).
+// a numeric target a classification target when the task is inferred.
 const maxIntegerClasses = 20
 
 // Dataset is a Table with the target chosen: features X, target Y, and a task.

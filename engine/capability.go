@@ -15,7 +15,7 @@ import (
 // what a model offers in the result under the capability's name; --json
 // writes each under that name; views in the lab and sections of the text
 // report ask for capabilities by name and appear exactly when a result has
-// them (DESIGN.md contract 8). A new family with something new to show
+// them. A new family with something new to show
 // defines its capability beside its model; nothing else changes.
 type Capability struct {
 	Name  string // key in a result and in --json, e.g. "tree"

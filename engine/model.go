@@ -6,7 +6,7 @@
 // register themselves in init; engine/models imports them all. Evaluation
 // (hold-out, k-fold CV, metrics) lives in engine/eval and engine/metrics.
 //
-// The rules every estimator keeps (DESIGN.md, contract 4):
+// The rules every estimator keeps (engine/models checks them all):
 //   - Hyperparameters come from Values; Fit validates them and the data and
 //     replaces any earlier fit. Predict before Fit returns ErrNotFitted.
 //   - Fit reports every step (epoch, iteration, sweep, round, merge) to its

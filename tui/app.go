@@ -1,10 +1,10 @@
 // Package tui is tealab's interactive lab: a bubbletea program with a small
 // root router (app) and one sub-model per screen — data, model,
 // hyperparameters, training, results, runs — that share a common (size,
-// styles, theme). The root only routes (DESIGN.md contract 7): global keys,
+// styles, theme). The root only routes: global keys,
 // size fan-out, app-wide messages, then hand-off to the focused screen.
 //
-// Training never runs in Update (contract 3): see jobs.go.
+// Training never runs in Update: see jobs.go.
 package tui
 
 import (

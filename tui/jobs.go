@@ -12,9 +12,8 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 )
 
-// Training runs follow DESIGN.md contract 3 (the glow stream shape, see
-// anchors-aesthetics.md §E): a run is a goroutine; its progress reaches the UI
-// through a one-slot channel read by a tea.Cmd (waitFor) that returns one
+// Training runs as a stream of messages: a run is a goroutine; its progress
+// reaches the UI through a one-slot channel read by a tea.Cmd (waitFor) that returns one
 // message and is re-armed by Update; the final result travels on its own
 // one-slot channel, written before the progress channel is closed, so it can
 // never be lost and the worker can never block. Nothing here touches state

@@ -31,7 +31,7 @@ func defaultModelKeys() modelKeys {
 }
 
 // modelScreen lists the registered models that can learn the dataset's task,
-// grouped by family (the registry drives it: DESIGN.md contract 1).
+// grouped by family (the registry drives it: no model is named here).
 type modelScreen struct {
 	c     *common
 	keys  modelKeys

@@ -14,7 +14,7 @@ import (
 // view registers itself, in its own file, with what it needs of a run; the
 // screen shows the views whose needs the run meets, in a stable order. No
 // tab list or switch on a model's name exists anywhere: a new family adds
-// its view files and nothing else changes (DESIGN.md contract 8).
+// its view files and nothing else changes.
 
 // resultView is one tab of the results screen. Like the screens, a view is
 // a pointer mutated only in Update.

@@ -17,7 +17,7 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// loadCSV reads testdata/NAME.csv.gz (a copy of /work/shared/datasets/NAME.csv,
+// loadCSV reads testdata/NAME.csv.gz (a gzipped copy of datasets/builtin/NAME.csv,
 // the exact bytes testdata/reference.py computed the reference values from):
 // numeric features, the last column the class, class codes in sorted name
 // order as numpy.unique gives them.

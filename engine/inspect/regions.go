@@ -1,7 +1,7 @@
 // Package inspect computes the pictures the lab and the reports draw from a
 // dataset and a model: the dataset laid in a plane (its two features, or its
 // first two principal directions) and a model's decision regions over that
-// plane. The UI only turns them into cells (DESIGN.md contract 9).
+// plane. The UI only turns them into cells: no geometry is computed there.
 package inspect
 
 import (

@@ -1,7 +1,7 @@
 package models_test
 
 // The conformance suite: one set of checks run over every registered model
-// (DESIGN.md, Tests; contract 4 in engine/model.go). It ranges over
+// (the rules in engine/model.go's package comment). It ranges over
 // engine.Specs(), so a family added to models.go is checked with no change
 // here. Each check recovers panics and fails naming the model.
 
@@ -222,7 +222,7 @@ func checkBuiltins(t *testing.T, s *engine.Spec) {
 			if task.Supervised() && ts == taskSets[task][0] && !liveValidation(res.History) {
 				t.Errorf("model %s on %s: reports %d steps but no step before the last has a validation error: "+
 					"Predict called from inside Recorder.Step fails, so the live validation curve stays empty "+
-					"(DESIGN.md, contract 2); make Predict and PredictProba use the current state during Fit",
+					"(engine/model.go: a Recorder may predict with the model mid-fit); make Predict and PredictProba use the current state during Fit",
 					s.Name, ts.name, len(res.History))
 			}
 			t.Logf("%s on %s: %s %.4f (baseline %.4f), %d steps, %.3fs", s.Name, ts.name, key, got, base, len(res.History), res.FitSecs)

@@ -2,7 +2,7 @@
 """Reference values for engine/gda's tests (written to sklearn_ref.json).
 
 Run from this directory:  /usr/bin/python3 reference.py > sklearn_ref.json
-Data: the *.csv.gz copies here (identical to /work/shared/datasets/*.csv).
+Data: the *.csv.gz copies here (gzipped copies of datasets/builtin/*.csv).
 Class codes are the sorted class names (np.unique order), as the Go tests use.
 
 Sources of truth:

@@ -257,6 +257,9 @@ func (r *Record) Command() string {
 	if r.Data.Format != "" {
 		args = append(args, "--format", r.Data.Format)
 	}
+	if r.Data.RowNames != "" {
+		args = append(args, "--row-names", r.Data.RowNames)
+	}
 	args = append(args, "--model", r.Model)
 	if spec, err := engine.Lookup(r.Model); err == nil {
 		for _, p := range spec.Params {

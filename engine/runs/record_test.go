@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tealab/tealab/engine"
@@ -90,6 +91,11 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	want := "tealab train --data iris --drop sepal_width_cm --model logistic --param C=0.5 --param max_iter=50 --cv 3 --seed 4 --reduce 2 --standardize no"
 	if got := r.Command(); got != want {
 		t.Errorf("command\n%s\nwant\n%s", got, want)
+	}
+	// Row names read as a feature are asked for again.
+	r.Data.RowNames = RowNamesNo
+	if got := r.Command(); !strings.Contains(got, " --row-names no ") {
+		t.Errorf("command %s: lost --row-names no", got)
 	}
 }
 

@@ -46,7 +46,8 @@ type elbowView struct {
 	ctx    context.Context
 	r      *runRecord
 	chart  widgets.LineChart
-	obj    []float64
+	obj    []float64 // the objective for k = 1..elbowMax
+	knee   int       // the k at the bend of obj, 0 for none
 	err    error
 	cancel context.CancelFunc
 	w, h   int
@@ -102,8 +103,9 @@ func (v *elbowView) plot() {
 		share[i] = o / v.obj[0]
 	}
 	v.chart.SetSeries([]string{"k-means objective ÷ total sum of squares"}, [][]float64{share})
-	if k := cluster.Knee(v.obj); k > 0 {
-		v.chart.SetMark(float64(k), fmt.Sprintf("knee k=%d", k))
+	v.knee = cluster.Knee(v.obj)
+	if v.knee > 0 {
+		v.chart.SetMark(float64(v.knee), fmt.Sprintf("knee k=%d", v.knee))
 	}
 }
 
@@ -130,8 +132,8 @@ func (v *elbowView) View() string {
 	if k >= 1 && k <= len(v.obj) {
 		note += fmt.Sprintf(" (objective %s)", numfmt.Score(v.obj[k-1]))
 	}
-	if knee := cluster.Knee(v.obj); knee > 0 {
-		note += fmt.Sprintf(" · knee k = %d: more clusters buy little", knee)
+	if v.knee > 0 {
+		note += fmt.Sprintf(" · knee k = %d: more clusters buy little", v.knee)
 	}
 	return st.Accent.Render(clip(note, v.w)) + "\n" + v.chart.View()
 }

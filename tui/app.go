@@ -212,6 +212,13 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, a.results.resized()
 	case tea.KeyMsg:
+		if keys := splitKeys(msg); keys != nil {
+			cmds := make([]tea.Cmd, len(keys))
+			for i, k := range keys {
+				_, cmds[i] = a.Update(k)
+			}
+			return a, tea.Batch(cmds...)
+		}
 		if cmd, done := a.globalKey(msg); done {
 			return a, cmd
 		}
@@ -261,6 +268,24 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	}
 	return a, a.screens[a.cur].Update(msg)
+}
+
+// splitKeys is one message per key of keys typed faster than the terminal
+// is read (bubbletea reports "/tre" as one message, as is common over SSH),
+// so that each is matched as a binding; nil when msg is one key. A paste
+// stays whole: its text is not a string of commands.
+func splitKeys(msg tea.KeyMsg) []tea.KeyMsg {
+	if msg.Type != tea.KeyRunes || msg.Paste || msg.Alt || len(msg.Runes) < 2 {
+		return nil
+	}
+	keys := make([]tea.KeyMsg, len(msg.Runes))
+	for i, r := range msg.Runes {
+		keys[i] = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}
+		if r == ' ' {
+			keys[i] = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{r}}
+		}
+	}
+	return keys
 }
 
 // globalKey handles the keys every screen shares; done says the key was used.

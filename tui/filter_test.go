@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
@@ -49,6 +50,22 @@ func TestModelListFilter(t *testing.T) {
 	if len(hs.a.model.specs) != all {
 		t.Errorf("%d models listed after esc, want all %d", len(hs.a.model.specs), all)
 	}
+}
+
+// Keys typed faster than the terminal is read arrive as one message
+// ("/kmeans"); each still acts as the key it is: / opens the filter, the rest
+// are typed into it.
+func TestKeysTypedAtOnce(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
+	hs.press("enter")
+	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/kmeans")})
+	mustContain(t, hs.view(), "/kmeans", fmt.Sprintf("1 of %d", len(hs.a.model.all)))
+	// A paste is text, not keys: pasted into the open filter it is typed.
+	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q/"), Paste: true})
+	if hs.a.ctx.Err() != nil {
+		t.Fatal("a pasted q quit the lab")
+	}
+	mustContain(t, hs.view(), "/kmeansq/")
 }
 
 // "Models for classification (N)" counts the models that learn

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Biplot", order: 34,
+	registerView(viewSpec{name: "Biplot", order: 35, // after Components, which it draws from
 		needs: func(r *runRecord) bool {
 			if !hasLearned(engine.CapComponents.Name)(r) || r.Result.Embedding == nil {
 				return false

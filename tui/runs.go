@@ -585,7 +585,7 @@ func (s *runsScreen) compareView() string {
 		default:
 			// Said in words as well as shown, and only beyond the folds'
 			// noise (the corrected resampled t-test on identical folds).
-			switch runs.Versus(k, a.Record, b.Record, true) {
+			switch runs.Versus(k, a.Record, b.Record) {
 			case runs.Better:
 				tx, ty, sx, sy = tx+" ▲ better", ty+" ▼ worse", st.Good, st.Muted
 			case runs.Worse:

@@ -70,35 +70,21 @@ func verdict(metric string, diff float64, significant bool) Verdict {
 	return Worse
 }
 
-// Versus compares two finished runs on metric. Runs scored on the same
-// folds (same data, target, task, evaluation and seed: the caller knows)
-// are compared fold by fold with the corrected resampled t-test; other
-// runs with folds by their means and spreads; runs without folds cannot be
-// told apart from noise (Unknown).
-func Versus(metric string, a, b *Record, sameFolds bool) Verdict {
+// Versus compares two finished runs on metric, fold by fold with the
+// corrected resampled t-test. Runs that Incomparable refuses (other data or
+// other folds), or without folds, cannot be told apart from noise
+// (Unknown).
+func Versus(metric string, a, b *Record) Verdict {
 	fa, fb := foldScores(a, metric), foldScores(b, metric)
-	if fa == nil || fb == nil {
+	if fa == nil || fb == nil || len(fa) != len(fb) || Incomparable(a, b) != "" {
 		return Unknown
 	}
-	if sameFolds && len(fa) == len(fb) {
-		d := make([]float64, len(fa))
-		for i := range d {
-			d[i] = fa[i] - fb[i]
-		}
-		m, sig := correctedT(d)
-		return verdict(metric, m, sig)
+	d := make([]float64, len(fa))
+	for i := range d {
+		d[i] = fa[i] - fb[i]
 	}
-	// Different folds: the difference of the means against the two
-	// spreads, each corrected as above.
-	ma, sa := stat.MeanStdDev(fa, nil)
-	mb, sb := stat.MeanStdDev(fb, nil)
-	va := sa * sa * (1/float64(len(fa)) + 1/float64(len(fa)-1))
-	vb := sb * sb * (1/float64(len(fb)) + 1/float64(len(fb)-1))
-	diff := ma - mb
-	if va+vb == 0 {
-		return verdict(metric, diff, diff != 0)
-	}
-	return verdict(metric, diff, math.Abs(diff) > 1.96*math.Sqrt(va+vb))
+	m, sig := correctedT(d)
+	return verdict(metric, m, sig)
 }
 
 // VersusBaseline compares a finished run's score on metric with its

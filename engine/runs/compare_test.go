@@ -47,17 +47,17 @@ func TestVersusWithinNoise(t *testing.T) {
 	for i := range b.Result.Folds {
 		b.Result.Folds[i]["accuracy"] += d2[i] // a tiny, noisy difference
 	}
-	if v := Versus("accuracy", b, a, true); v != Tie {
+	if v := Versus("accuracy", b, a); v != Tie {
 		t.Errorf("noise: %v, want within noise", v)
 	}
 	c := foldRun(base, 0.33)
 	for i := range c.Result.Folds {
 		c.Result.Folds[i]["accuracy"] += d1[i]
 	}
-	if v := Versus("accuracy", c, a, true); v != Better {
+	if v := Versus("accuracy", c, a); v != Better {
 		t.Errorf("consistent gain: %v, want better", v)
 	}
-	if v := Versus("accuracy", a, c, true); v != Worse {
+	if v := Versus("accuracy", a, c); v != Worse {
 		t.Errorf("consistent loss: %v, want worse", v)
 	}
 	// error: lower is better.
@@ -66,9 +66,15 @@ func TestVersusWithinNoise(t *testing.T) {
 			f["error"] = 1 - f["accuracy"]
 		}
 	}
-	if v := Versus("error", c, a, true); v != Better {
+	if v := Versus("error", c, a); v != Better {
 		t.Errorf("lower error: %v, want better", v)
 	}
+	// On other data the same gain declares nothing.
+	c.Data.Source = "wine"
+	if v := Versus("error", c, a); v != Unknown {
+		t.Errorf("runs on other data: %v, want no verdict", v)
+	}
+	c.Data.Source = ""
 	if v := VersusBaseline("accuracy", a); v != Better {
 		t.Errorf("0.90 against a 0.33 baseline: %v", v)
 	}

@@ -415,8 +415,11 @@ func (d *Dataset) encodeClasses(tc Column) error {
 	return nil
 }
 
+// className is value v of column tc as the file wrote it: its level's name,
+// or the number in its shortest form. (v >= 0, not int(v) >= 0: int(NaN)
+// differs between architectures.)
 func className(tc Column, v float64) string {
-	if tc.Kind == Nominal && int(v) >= 0 && int(v) < len(tc.Levels) {
+	if tc.Kind == Nominal && v >= 0 && int(v) < len(tc.Levels) {
 		return tc.Levels[int(v)]
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)

@@ -415,8 +415,11 @@ func (d *Dataset) encodeClasses(tc Column) error {
 	return nil
 }
 
+// className is value v of column tc as the file wrote it: its level's name,
+// or the number in its shortest form. (v >= 0, not int(v) >= 0: int(NaN)
+// differs between architectures.)
 func className(tc Column, v float64) string {
-	if tc.Kind == Nominal && int(v) >= 0 && int(v) < len(tc.Levels) {
+	if tc.Kind == Nominal && v >= 0 && int(v) < len(tc.Levels) {
 		return tc.Levels[int(v)]
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
@@ -468,14 +471,17 @@ func (t *Table) Drop(names ...string) (*Table, error) {
 	if len(names) == 0 {
 		return t, nil
 	}
-	if slices.ContainsFunc(names, t.namesRowNames) {
-		return t.RowNamesAsColumn().Drop(names...)
+	columns, rowNames, listed := names, t.RowNames, t.Columns
+	if slices.ContainsFunc(names, t.namesRowNames) { // not read back as a column only to go
+		columns = slices.DeleteFunc(slices.Clone(names), t.namesRowNames)
+		rowNames = nil
+		listed = append([]Column{{Name: RowNamesColumn}}, t.Columns...)
 	}
 	gone := map[int]bool{}
-	for _, name := range names {
+	for _, name := range columns {
 		j := t.ColumnIndex(name)
 		if j < 0 {
-			return nil, fmt.Errorf("%s: cannot drop column %q: there is none (columns: %s)", t.Name, name, columnList(t.Columns))
+			return nil, fmt.Errorf("%s: cannot drop column %q: there is none (columns: %s)", t.Name, name, columnList(listed))
 		}
 		gone[j] = true
 	}
@@ -483,7 +489,7 @@ func (t *Table) Drop(names ...string) (*Table, error) {
 	if len(gone) == p {
 		return nil, fmt.Errorf("%s: dropping %s leaves no column", t.Name, strings.Join(names, ", "))
 	}
-	out := &Table{Name: t.Name, Source: t.Source, RowNames: t.RowNames}
+	out := &Table{Name: t.Name, Source: t.Source, RowNames: rowNames}
 	var keep []int
 	for j, c := range t.Columns {
 		if !gone[j] {

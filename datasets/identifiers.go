@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // minIdentifierRows is the fewest rows from which a feature with a distinct
@@ -15,9 +17,18 @@ const minIdentifierRows = 10
 // look like row identifiers (Identifier), and those the file's header left
 // unnamed, which are often an index written with the data.
 func (d *Dataset) ColumnWarnings() []string {
+	out, _ := d.CheckColumns()
+	return out
+}
+
+// CheckColumns is ColumnWarnings with the features it took for row
+// identifiers (their indices, in order), so that a caller warning about
+// columns of its own need not test them a second time.
+func (d *Dataset) CheckColumns() (warnings []string, identifiers []int) {
 	var out []string
 	for j, c := range d.Features {
 		if why := d.Identifier(j); why != "" {
+			identifiers = append(identifiers, j)
 			risk := "a model can learn the row order from it"
 			if c.Kind == Nominal {
 				risk = "a model can tell the rows apart by it instead of learning from the other features"
@@ -31,7 +42,7 @@ func (d *Dataset) ColumnWarnings() []string {
 				c.Name, c.Name))
 		}
 	}
-	return out
+	return out, identifiers
 }
 
 // Identifier says why feature j looks like a row identifier, "" when it
@@ -46,12 +57,10 @@ func (d *Dataset) Identifier(j int) string {
 	if n < minIdentifierRows || c.Missing > 0 {
 		return ""
 	}
-	vals := make([]float64, n)
-	for i := range vals {
-		vals[i] = d.X.At(i, j)
-	}
+	vals := d.column(j)
 	if c.Kind == Nominal {
-		if distinctCodes(vals, len(c.Levels)) == n {
+		// n distinct codes need n levels: most nominal columns stop here.
+		if len(c.Levels) >= n && distinctCodes(vals, len(c.Levels)) == n {
 			return fmt.Sprintf("%d distinct values, one per row", n)
 		}
 		return ""
@@ -68,13 +77,20 @@ func (d *Dataset) Identifier(j int) string {
 	return why
 }
 
+// column is feature j in place, without the copy of a column that every
+// feature checked would otherwise cost.
+func (d *Dataset) column(j int) blas64.Vector {
+	raw := d.X.RawMatrix()
+	return blas64.Vector{N: raw.Rows, Inc: raw.Stride, Data: raw.Data[j:]}
+}
+
 // distinctCodes counts the distinct level codes among vals (missing and
 // out-of-range codes not counted).
-func distinctCodes(vals []float64, levels int) int {
+func distinctCodes(vals blas64.Vector, levels int) int {
 	seen := make([]bool, levels)
 	k := 0
-	for _, v := range vals {
-		if v >= 0 && v < float64(levels) && !seen[int(v)] {
+	for i := range vals.N {
+		if v := vals.Data[i*vals.Inc]; v >= 0 && v < float64(levels) && !seen[int(v)] {
 			seen[int(v)] = true
 			k++
 		}
@@ -84,13 +100,14 @@ func distinctCodes(vals []float64, levels int) int {
 
 // integerSequence says whether vals (two or more) are distinct integers
 // lo, lo+step, ..., lo+(n-1)·step in some order, step > 0.
-func integerSequence(vals []float64) (lo, step float64, ok bool) {
-	n := len(vals)
+func integerSequence(vals blas64.Vector) (lo, step float64, ok bool) {
+	n := vals.N
 	if n < 2 {
 		return 0, 0, false
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range vals {
+	for i := range n {
+		v := vals.Data[i*vals.Inc]
 		if v != math.Trunc(v) || math.Abs(v) > 1<<53 { // NaN and ±Inf too
 			return 0, 0, false
 		}
@@ -102,8 +119,8 @@ func integerSequence(vals []float64) (lo, step float64, ok bool) {
 	}
 	step = span / float64(n-1)
 	seen := make([]bool, n)
-	for _, v := range vals {
-		k := (v - lo) / step
+	for i := range n {
+		k := (vals.Data[i*vals.Inc] - lo) / step
 		if k != math.Trunc(k) || seen[int(k)] {
 			return 0, 0, false
 		}

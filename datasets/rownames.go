@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"math"
-	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -37,16 +36,9 @@ func columnText(c Column, X *mat.Dense, j int) []string {
 	n, _ := X.Dims()
 	out := make([]string, n)
 	for i := range out {
-		out[i] = cellString(c, X.At(i, j))
+		out[i] = className(c, X.At(i, j))
 	}
 	return out
-}
-
-func cellString(c Column, v float64) string {
-	if c.Kind == Nominal && v >= 0 && int(v) < len(c.Levels) {
-		return c.Levels[int(v)]
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 func allDistinct(names []string) bool {

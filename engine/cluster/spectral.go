@@ -470,15 +470,22 @@ type krylov struct {
 // of the two orthogonalisations extend needs.
 func (kr *krylov) project(V *mat.Dense) {
 	b, _ := V.Dims()
-	Q := mat.NewDense(kr.m, kr.n, kr.q)
-	var C, QC mat.Dense
-	C.Mul(V, Q.T())
+	C := kr.subtractAlongQ(V)
 	for i := range b {
 		row := kr.m - b + i
 		kr.t = append(kr.t, slices.Clone(C.RawRowView(i)[:row+1]))
 	}
+}
+
+// subtractAlongQ takes the components along Q out of the rows of V, one
+// pass of classical Gram–Schmidt, and returns them (C = VQᵀ).
+func (kr *krylov) subtractAlongQ(V *mat.Dense) *mat.Dense {
+	Q := mat.NewDense(kr.m, kr.n, kr.q)
+	var C, QC mat.Dense
+	C.Mul(V, Q.T())
 	QC.Mul(&C, Q)
 	V.Sub(V, &QC)
+	return &C
 }
 
 // extend orthonormalises the rows of V (once projected) against Q and each
@@ -493,11 +500,7 @@ func (kr *krylov) extend(M operator, V *mat.Dense) *mat.Dense {
 		before[i] = floats.Norm(V.RawRowView(i), 2)
 	}
 	if kr.m > 0 { // twice is enough (Kahan): project took the first pass
-		Q := mat.NewDense(kr.m, n, kr.q)
-		var C, QC mat.Dense
-		C.Mul(V, Q.T())
-		QC.Mul(&C, Q)
-		V.Sub(V, &QC)
+		kr.subtractAlongQ(V)
 	}
 	var fresh [][]float64
 	for i := range b {

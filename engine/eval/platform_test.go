@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -329,5 +330,30 @@ func TestPlanReuse(t *testing.T) {
 	}
 	if _, _, err := Plan(d, Options{Plan: []Fold{{Train: []int{0}, Test: []int{99}}}}); err == nil {
 		t.Error("a plan naming a row that does not exist was accepted")
+	}
+}
+
+// A nominal column with a distinct level in every row is warned about once,
+// as a row identifier, not a second time as free text.
+func TestIdentifierNotAlsoFreeText(t *testing.T) {
+	d := blobs(600, 2, 1)
+	ids := make([]string, 600)
+	for i := range ids {
+		ids[i] = "row" + strconv.Itoa(i)
+		d.X.Set(i, 2, float64(i))
+	}
+	d.Features[2] = datasets.Column{Name: "name", Kind: datasets.Nominal, Levels: ids}
+	res, err := Run(context.Background(), d, spec(t, "evalraw"), nil, Options{Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var about []string
+	for _, w := range res.Warnings {
+		if strings.Contains(w, `column "name"`) {
+			about = append(about, w)
+		}
+	}
+	if len(about) != 1 || !strings.Contains(about[0], "looks like a row identifier (600 distinct values, one per row)") {
+		t.Errorf("warnings about the column %q, want the identifier one alone", about)
 	}
 }

@@ -64,12 +64,13 @@ func adviseWarnings(d *datasets.Dataset, spec *engine.Spec) []string {
 		out = append(out, fmt.Sprintf("%d classes for %d rows (%s a class on average): most classes are too small to learn or to score; is %q really a class label?",
 			k, n, numfmt.Sig(float64(n)/float64(k), 2), d.Target.Name))
 	}
-	out = append(out, d.ColumnWarnings()...)
+	columns, identifiers := d.CheckColumns()
+	out = append(out, columns...)
 	for j, c := range d.Features {
 		if c.Kind != datasets.Nominal {
 			continue
 		}
-		if l := len(c.Levels); (l > 1000 || (l > 50 && 2*l >= n)) && d.Identifier(j) == "" {
+		if l := len(c.Levels); (l > 1000 || (l > 50 && 2*l >= n)) && !slices.Contains(identifiers, j) {
 			what := "one-hot encoding makes a column of each"
 			if spec.Input.Nominal {
 				what = "each level holds few rows"

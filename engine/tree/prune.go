@@ -24,6 +24,16 @@ func leafCost(t *grown, i int) float64 {
 	return nd.impurity * nd.weight
 }
 
+// totalWeight is the sum of the row weights w, in row order: not the
+// root's weight, which counts only the rows of positive weight.
+func totalWeight(w []float64) float64 {
+	total := 0.0
+	for _, wi := range w {
+		total += wi
+	}
+	return total
+}
+
 // parents lists each node's parent (-1 for the root).
 func parents(t *grown) []int32 {
 	par := make([]int32, len(t.nodes))
@@ -72,16 +82,12 @@ func (m *DecisionTree) pruneErrorBased(ctx context.Context, cf float64, w []floa
 	t := m.t
 	z := distuv.UnitNormal.Quantile(1 - cf)
 	asLeaf := make([]float64, len(t.nodes))
-	totalW := 0.0
 	for i, nd := range t.nodes {
 		asLeaf[i] = pessimisticErrors(nd.weight, leafCost(t, i), cf, z)
-		if i == 0 {
-			totalW = nd.weight
-		}
 	}
 	// C4.5 keeps a split only when it is estimated to save more than 0.1
 	// error (its prune.c and J48 alike).
-	return m.pruneBottomUp(ctx, asLeaf, 0.1, "estimated_error", totalW, w, step, rec)
+	return m.pruneBottomUp(ctx, asLeaf, 0.1, "estimated_error", t.nodes[0].weight, w, step, rec)
 }
 
 // pessimisticErrors is C4.5's estimate of the errors a leaf of n training
@@ -119,10 +125,7 @@ func (m *DecisionTree) pruneBottomUp(ctx context.Context, asLeaf []float64, slac
 	sub := make([]float64, len(t.nodes))   // cost of the subtree
 	train := make([]float64, len(t.nodes)) // training cost of the subtree
 	leaves := make([]int, len(t.nodes))
-	totalW := 0.0
-	for _, wi := range w {
-		totalW += wi
-	}
+	totalW := totalWeight(w)
 	for i := len(t.nodes) - 1; i >= 0; i-- {
 		nd := t.nodes[i]
 		if nd.feature < 0 {
@@ -180,10 +183,7 @@ func (m *DecisionTree) pruneCostComplexity(ctx context.Context, alpha float64, w
 	if math.IsNaN(alpha) || alpha < 0 {
 		alpha = 0
 	}
-	totalW := 0.0
-	for _, wi := range w {
-		totalW += wi
-	}
+	totalW := totalWeight(w)
 	par := parents(t)
 	r := make([]float64, len(t.nodes))    // R(t): the node as a leaf
 	rSub := make([]float64, len(t.nodes)) // R(T_t)

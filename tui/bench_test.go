@@ -142,3 +142,15 @@ func BenchmarkDendrogramCut(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkHistogramsView is the cost of one frame of the data's
+// histograms: a sparkline per visible column and the chosen one's bars,
+// on 20,000 rows.
+func BenchmarkHistogramsView(b *testing.B) {
+	hs := newHarness(b, Options{Data: "blobs:n=20000,seed=1"}, 200, 60)
+	hs.previewTab(previewHist)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = hs.a.data.hists.View()
+	}
+}

@@ -204,10 +204,31 @@ type dataHistograms struct {
 	cls   []int             // colour class of each row of sub
 	names []string          // the colour classes' names
 	cols  []int             // the features drawn
+	nameW int               // cells of the longest name, at most 16
 	cur   int               // index into cols
 	off   int
-	keys  struct{ Up, Down key.Binding }
-	w, h  int
+	// Per feature, computed the first time it is drawn (binning sorts
+	// the column, too slow for every frame): a nominal one's level counts,
+	// its sparkline at the width last drawn, its stacked bins likewise.
+	levels [][]levelCount
+	sparks []cachedSpark
+	bins   []cachedBins
+	keys   struct{ Up, Down key.Binding }
+	w, h   int
+}
+
+// cachedSpark is a column's sparkline and note at width w (0: none yet).
+type cachedSpark struct {
+	w          int
+	line, note string
+}
+
+// cachedBins is a numeric column's bins for at most maxBins, counted by
+// colour class (maxBins 0: none yet).
+type cachedBins struct {
+	maxBins int
+	b       binning
+	counts  [][]float64
 }
 
 func newDataHistograms(c *common) *dataHistograms {
@@ -227,9 +248,49 @@ func (h *dataHistograms) set(d *datasets.Dataset) {
 	}
 	h.cls, h.names = colourBy(h.sub)
 	h.cols = make([]int, len(d.Features)) // every feature: a nominal one as a bar per level
+	h.nameW = 0
 	for j := range h.cols {
 		h.cols[j] = j
+		h.nameW = max(h.nameW, min(len([]rune(d.Features[j].Name)), 16))
 	}
+	h.levels = make([][]levelCount, len(d.Features))
+	h.sparks = make([]cachedSpark, len(d.Features))
+	h.bins = make([]cachedBins, len(d.Features))
+}
+
+// column is feature j's values in the rows drawn.
+func (h *dataHistograms) column(j int) []float64 { return mat.Col(nil, j, h.sub.X) }
+
+// levelsOf is nominal feature j's level counts, counted once.
+func (h *dataHistograms) levelsOf(j int) []levelCount {
+	if h.levels[j] == nil {
+		h.levels[j] = levelCounts(h.column(j), h.d.Features[j])
+	}
+	return h.levels[j]
+}
+
+// sparkOf is feature j's sparkline w cells wide and its note, drawn once
+// per width.
+func (h *dataHistograms) sparkOf(j, w int) (string, string) {
+	if c := h.sparks[j]; c.w == w {
+		return c.line, c.note
+	}
+	line, note := h.drawSpark(j, w)
+	h.sparks[j] = cachedSpark{w: w, line: line, note: note}
+	return line, note
+}
+
+// binsOf is numeric feature j's bins (at most maxBins) and their counts
+// by colour class, counted once per maxBins.
+func (h *dataHistograms) binsOf(j, maxBins int) (binning, [][]float64) {
+	if c := h.bins[j]; c.maxBins == maxBins {
+		return c.b, c.counts
+	}
+	col := h.column(j)
+	b := chooseBins(col, maxBins)
+	counts := b.count(col, h.cls, len(h.names))
+	h.bins[j] = cachedBins{maxBins: maxBins, b: b, counts: counts}
+	return b, counts
 }
 
 func (h *dataHistograms) SetSize(w, hh int) { h.w, h.h = w, hh }
@@ -299,11 +360,7 @@ func (h *dataHistograms) View() string {
 	if d == nil || len(h.cols) == 0 {
 		return st.Muted.Render("no column to draw")
 	}
-	sub := h.sub
-	nameW := 0
-	for _, j := range h.cols {
-		nameW = max(nameW, min(len([]rune(d.Features[j].Name)), 16))
-	}
+	nameW := h.nameW
 	sparkW := max(min(h.w-nameW-26, 40), 8)
 	listH := max(min(len(h.cols), h.h/3), 1)
 	h.cur = min(h.cur, len(h.cols)-1)
@@ -313,16 +370,14 @@ func (h *dataHistograms) View() string {
 	if h.cur >= h.off+listH {
 		h.off = h.cur - listH + 1
 	}
-	col := make([]float64, sub.Rows())
 	var lines []string
 	for k := h.off; k < min(h.off+listH, len(h.cols)); k++ {
 		j := h.cols[k]
-		mat.Col(col, j, sub.X)
 		mark, name := "  ", st.Text
 		if k == h.cur {
 			mark, name = st.Accent.Render("▸ "), st.Accent
 		}
-		spark, note := h.sparkOf(col, d.Features[j], sparkW)
+		spark, note := h.sparkOf(j, sparkW)
 		lines = append(lines, mark+name.Render(fitWidth(clip(d.Features[j].Name, nameW), nameW))+" "+
 			st.Series[0].Render(spark)+" "+st.Muted.Render(note))
 	}
@@ -330,22 +385,21 @@ func (h *dataHistograms) View() string {
 		lines = append(lines, st.Muted.Render(fmt.Sprintf("  columns %d-%d of %d (↑/↓)", h.off+1, min(h.off+listH, len(h.cols)), len(h.cols))))
 	}
 	j := h.cols[h.cur]
-	mat.Col(col, j, sub.X)
 	barH := max(h.h-len(lines)-4, 3)
 	if d.Features[j].Kind == datasets.Nominal {
-		lines = append(lines, h.levelBars(col, d.Features[j], barH+1)...)
+		lines = append(lines, h.levelBars(j, barH+1)...)
 	} else {
-		lines = append(lines, h.stackedBars(col, d.Features[j].Name, barH)...)
+		lines = append(lines, h.stackedBars(j, barH)...)
 	}
 	return strings.Join(lines, "\n")
 }
 
-// sparkOf is a column's one-line picture and what it spans: the bins of a
-// numeric column and its range, or a nominal column's levels, most
+// drawSpark is feature j's one-line picture and what it spans: the bins
+// of a numeric column and its range, or a nominal column's levels, most
 // frequent first, and how many there are.
-func (h *dataHistograms) sparkOf(col []float64, c datasets.Column, w int) (string, string) {
-	if c.Kind == datasets.Nominal {
-		levels := levelCounts(col, c)
+func (h *dataHistograms) drawSpark(j, w int) (string, string) {
+	if h.d.Features[j].Kind == datasets.Nominal {
+		levels := h.levelsOf(j)
 		counts := make([]float64, len(levels))
 		for i, l := range levels {
 			counts[i] = l.n
@@ -355,6 +409,7 @@ func (h *dataHistograms) sparkOf(col []float64, c datasets.Column, w int) (strin
 		}
 		return sparkline(counts, w), numfmt.Count(len(levels), "level")
 	}
+	col := h.column(j)
 	b := chooseBins(col, w)
 	return sparkline(firstClass(b.count(col, nil, 1)), w), numfmt.Sig(b.vmin, 3) + " – " + numfmt.Sig(b.vmax, 3)
 }
@@ -368,11 +423,11 @@ func firstClass(counts [][]float64) []float64 {
 	return out
 }
 
-// levelBars draws a nominal column as a bar per level, most frequent
+// levelBars draws nominal feature j as a bar per level, most frequent
 // first, in at most rows lines; the levels left out are counted.
-func (h *dataHistograms) levelBars(col []float64, c datasets.Column, rows int) []string {
-	st := h.c.styles
-	levels := levelCounts(col, c)
+func (h *dataHistograms) levelBars(j, rows int) []string {
+	st, c := h.c.styles, h.d.Features[j]
+	levels := h.levelsOf(j)
 	shown := levels
 	if len(levels) > rows-1 {
 		shown = levels[:max(rows-2, 1)]
@@ -396,15 +451,14 @@ func (h *dataHistograms) levelBars(col []float64, c datasets.Column, rows int) [
 	return lines
 }
 
-// stackedBars draws a numeric column's bins as bars stacked by class (by
+// stackedBars draws numeric feature j's bins as bars stacked by class (by
 // the target's range for regression) in barH lines, with its axis and the
 // classes' legend.
-func (h *dataHistograms) stackedBars(col []float64, name string, barH int) []string {
+func (h *dataHistograms) stackedBars(j, barH int) []string {
 	st, d := h.c.styles, h.d
-	cls, names := h.cls, h.names
+	name, names := d.Features[j].Name, h.names
 	ncls := len(names)
-	b := chooseBins(col, max(min((h.w-2)/2, 40), 4))
-	counts := b.count(col, cls, ncls)
+	b, counts := h.binsOf(j, max(min((h.w-2)/2, 40), 4))
 	// Each bin is bw cells: its bar and a space.
 	bw := max(min((h.w-2)/b.k, 6), 2)
 	peak := 0.0

@@ -262,23 +262,22 @@ func (s *dataScreen) refreshBalance() {
 // values get a bar of their own ("±Inf") and NaN is skipped.
 func histogram(y []float64, k int) ([]string, []float64) {
 	k = max(k, 1)
-	finite := make([]float64, 0, len(y))
-	inf := 0
+	finite, inf := 0, 0 // chooseBins and count skip the others themselves
 	for _, v := range y {
 		switch {
 		case math.IsInf(v, 0):
 			inf++
 		case !math.IsNaN(v):
-			finite = append(finite, v)
+			finite++
 		}
 	}
 	var labels []string
 	var counts []float64
-	if len(finite) > 0 {
-		b := chooseBins(finite, k)
-		c := b.count(finite, nil, 1)
+	if finite > 0 {
+		b := chooseBins(y, k)
+		c := b.count(y, nil, 1)
 		if b.vmin == b.vmax {
-			labels, counts = []string{numfmt.Score(b.vmin)}, []float64{float64(len(finite))}
+			labels, counts = []string{numfmt.Score(b.vmin)}, []float64{float64(finite)}
 		} else {
 			for i := range b.k {
 				labels = append(labels, b.label(i))

@@ -14,13 +14,16 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/widgets"
 )
 
 const tabSummary = "Summary"
 
 func init() {
 	registerView(viewSpec{name: tabSummary, order: 0, make: func(env viewEnv, r *runRecord) resultView {
-		return &summaryView{c: env.c, r: r, up: bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j")}
+		return &summaryView{c: env.c, r: r, charts: summaryCharts(r, env.c.styles),
+			up: bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j")}
 	}})
 }
 
@@ -29,8 +32,9 @@ func init() {
 type summaryView struct {
 	c        *common
 	r        *runRecord
-	off      int  // first line shown when the summary is taller than the view
-	scrolls  bool // it was, at the last View
+	off      int                 // first line shown when the summary is taller than the view
+	scrolls  bool                // it was, at the last View
+	charts   []widgets.LineChart // the curves beside a wide summary, drawn once; nil: none
 	up, down key.Binding
 	w, h     int
 }
@@ -231,29 +235,40 @@ func (v *summaryView) View() string {
 	return v.window(out)
 }
 
-// chart is the run's curves for the wide summary: the validation charts of
-// a supervised run (its folds overlaid), else the training loss; "" for a
-// one-step fit, which has no curve.
+// chart lays the run's curves out in w x h for the wide summary; "" when
+// it has none.
 func (v *summaryView) chart(w, h int) string {
-	res := v.r.Result
+	if v.charts == nil {
+		return ""
+	}
+	stack(v.charts, w, h)
+	return joinColumn(v.charts)
+}
+
+// summaryCharts are a run's curves for the wide summary, drawn once: the
+// validation charts of a supervised run (its folds overlaid), else the
+// training loss; nil for a one-step fit, which has no curve.
+func summaryCharts(r *runRecord, st *themes.Styles) []widgets.LineChart {
+	res := r.Result
+	if res == nil {
+		return nil
+	}
 	folds := res.FoldHistories
 	if len(folds) == 0 {
 		folds = [][]eval.Point{res.History}
 	}
 	if len(folds[0]) < 2 || oneStep(folds) {
-		return ""
+		return nil
 	}
-	fc := newFoldCharts(v.r, v.c.styles)
+	fc := newFoldCharts(r, st)
 	fc.draw(folds, 0)
 	if len(folds) > 1 {
 		fc.setNote(" · fold 1, others faint")
 	}
-	charts := fc.charts[:1]
-	if v.r.Task().Supervised() {
-		charts = fc.charts[1:]
+	if r.Task().Supervised() {
+		return fc.charts[1:]
 	}
-	stack(charts, w, h)
-	return joinColumn(charts)
+	return fc.charts[:1]
 }
 
 // wrapItems joins items with spaces into lines of at most w cells.

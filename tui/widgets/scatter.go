@@ -422,7 +422,7 @@ func (s Scatter) View() string {
 				prev = -1
 				continue
 			}
-			if prev >= 0 && absInt(r-prev) > 1 { // steep: join the rows
+			if prev >= 0 && abs(r-prev) > 1 { // steep: join the rows
 				step := 1
 				if r < prev {
 					step = -1
@@ -591,11 +591,4 @@ func interpolate(xs, ys []float64, x float64) (float64, bool) {
 	t := (x - xs[i-1]) / (xs[i] - xs[i-1])
 	y := ys[i-1] + t*(ys[i]-ys[i-1])
 	return y, finite(y)
-}
-
-func absInt(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
 }

@@ -190,7 +190,7 @@ func TestPolynomial(t *testing.T) {
 }
 
 func TestPolyCount(t *testing.T) {
-	// C(d+p, p) - 1; the notes (§4) count the quadric features of d = 3 as 9.
+	// C(d+p, p) - 1; Shewchuk, Concise Machine Learning, lecture 4, counts the quadric features of d = 3 as 9.
 	for _, tc := range []struct{ d, p, want int }{{3, 2, 9}, {2, 3, 9}, {3, 3, 19}, {64, 2, 2144}, {1, 10, 10}} {
 		if got := polyCount(tc.d, tc.p); got != tc.want {
 			t.Errorf("polyCount(%d, %d) = %d, want %d", tc.d, tc.p, got, tc.want)

@@ -375,7 +375,7 @@ func (c *ConstantDropper) transform(X *mat.Dense) *mat.Dense {
 }
 
 // Polynomial expands features into every monomial of degree 1..Degree
-// (notes §11, polynomial regression; the bias column is left to the model),
+// (Shewchuk, Concise Machine Learning, lecture 11, polynomial regression; the bias column is left to the model),
 // in scikit-learn's PolynomialFeatures(include_bias=False) order: x0, x1,
 // x0^2, x0*x1, x1^2, ... Degree 0 or 1 leaves X unchanged.
 type Polynomial struct {

@@ -1,8 +1,8 @@
 // Package cluster holds tealab's clusterings: k-means (Lloyd's algorithm
 // with Forgy, random-partition or k-means++ starts), agglomerative
 // hierarchical clustering with its merge tree, and spectral clustering
-// (lecture notes seed 000 §21 and bonus lectures; seed 001 unsupervised
-// learning; seed 004 §14-§15).
+// (Shewchuk, Concise Machine Learning, lecture 21 and bonus lectures; Verma, COMS 4771 notes, Unsupervised
+// Learning; Recht, Malik & Tu, CS 189 notes, sections 14-15).
 //
 // Every clustering takes its number of clusters as k; k = 0 means the
 // number of known classes when the data have them (Train.KnownClasses),
@@ -89,7 +89,7 @@ func init() {
 	})
 }
 
-// KMeans minimises Σ_i ‖x_i − μ_{y_i}‖² by Lloyd's algorithm (notes §21):
+// KMeans minimises Σ_i ‖x_i − μ_{y_i}‖² by Lloyd's algorithm (Shewchuk, lecture 21):
 // with the centres fixed each row moves to its nearest centre (a tie keeps
 // its previous cluster), with the labels fixed each centre moves to its
 // rows' mean; a run stops when no row changes cluster, when the centres'

@@ -37,7 +37,7 @@ func init() {
 	})
 }
 
-// KMedoids alternates as Lloyd's algorithm does (notes §21): each row goes
+// KMedoids alternates as Lloyd's algorithm does (Shewchuk, Concise Machine Learning, lecture 21): each row goes
 // to its nearest medoid (a tie keeps its cluster), then each cluster's
 // medoid becomes the member with the least total distance to the others;
 // a run stops when no medoid changes. Starts are drawn as k-means++ draws

@@ -1,6 +1,6 @@
 // Package decomp holds tealab's reductions: principal component analysis,
 // truncated SVD (latent factors of uncentred data) and random projection
-// (lecture notes seed 000 §20-§22; seed 001 unsupervised learning, PCA).
+// (Shewchuk, Concise Machine Learning, lectures 20-22; Verma, COMS 4771 notes, Unsupervised Learning, PCA).
 //
 // Each fits one Step whose training loss is the mean squared
 // reconstruction error per row (what the kept directions miss), offers its
@@ -256,7 +256,7 @@ func (m *PCA) Transform(X mat.Matrix) (*mat.Dense, error) {
 }
 
 // RandomProjection projects rows onto k random directions scaled by √(d/k)
-// (notes §22): Gaussian directions, made orthonormal by Gram–Schmidt (the
+// (Shewchuk, lecture 22): Gaussian directions, made orthonormal by Gram–Schmidt (the
 // notes' recipe), so k is at most d. With k = 0 it takes the
 // Johnson–Lindenstrauss k = ⌈2 ln(1/δ)/(ε²/2 − ε³/3)⌉, or half the
 // features, saying so, when that is not below d. Its training loss is the

@@ -18,7 +18,7 @@ import (
 // categorical distribution per class, P(x_j = l | k) = (N_kjl + α) /
 // (N_kj + α·L_j), with Laplace (add-α) smoothing so that a level never seen
 // with a class keeps a small probability; each numeric feature is a 1-D
-// Gaussian per class, as in GaussianNB (notes seed 001 "Naïve Bayes
+// Gaussian per class, as in GaussianNB (Verma, COMS 4771 notes, "Naïve Bayes
 // Classifier" and its Laplace smoothing; the categorical form is
 // scikit-learn's CategoricalNB, the mixed one Weka's NaiveBayes).
 //

@@ -12,7 +12,7 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Decision rules shared by the three models (notes seed 000 §6, "Decision
+// Decision rules shared by the three models (Shewchuk, Concise Machine Learning, lecture 6, "Decision
 // theory aka risk minimization").
 const (
 	// DecisionMAP predicts the class with the largest posterior: the Bayes

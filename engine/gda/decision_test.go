@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestCancerExample is the worked example of the notes (seed 000 §6, L1055-L1121):
+// TestCancerExample is the worked example of the notes (Shewchuk, Concise Machine Learning, lecture 6):
 // P(cancer) = 0.1; P(job|cancer) = miner 20%, farmer 50%, other 30%;
 // P(job|no cancer) = 1%, 10%, 89%. A false negative costs 5, a false positive 1.
 // The notes give r*(miner) = r*(farmer) = cancer, r*(other) = no cancer, and

@@ -247,7 +247,7 @@ func allFlatTrain(tr engine.Train) engine.Train {
 // sameAsWithout checks that LDA on tr, whose feature drop is constant or a
 // linear combination of the others, fits with rank want and gives the
 // posteriors of LDA on tr without that feature: the null direction of the
-// pooled covariance is dropped (notes §7), as scikit-learn's svd solver does.
+// pooled covariance is dropped (Shewchuk, Concise Machine Learning, lecture 7), as scikit-learn's svd solver does.
 func sameAsWithout(t *testing.T, tr engine.Train, drop, want int) {
 	t.Helper()
 	n, d := tr.X.Dims()

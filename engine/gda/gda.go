@@ -5,8 +5,8 @@
 //
 // LDA, QDA and Gaussian naive Bayes fit one Gaussian class-conditional density P(x|k) per class by
 // maximum likelihood, combine it with a class prior π_k, and classify with
-// Bayes' rule (lecture notes seed 000 §6 decision theory, §7 and §9 Gaussian
-// discriminant analysis; seed 001 "MLE to Classification", "Naïve Bayes").
+// Bayes' rule (Shewchuk, Concise Machine Learning, lectures 6 decision theory, 7 and 9 Gaussian
+// discriminant analysis; Verma, COMS 4771 notes, "MLE to Classification", "Naïve Bayes").
 //
 // Rules that hold across the package:
 //   - Fit is closed-form and reports exactly one Step. Its TrainLoss is the
@@ -50,13 +50,13 @@ const family = "generative models"
 
 // Prior choices shared by the three models.
 const (
-	PriorsEmpirical = "empirical" // π_k = n_k / n, the MLE (notes §7)
+	PriorsEmpirical = "empirical" // π_k = n_k / n, the MLE (Shewchuk lecture 7)
 	PriorsUniform   = "uniform"   // π_k = 1 / k
 )
 
 // Covariance estimator choices for LDA and QDA.
 const (
-	EstimatorMLE      = "mle"      // divide the scatter by n (notes §7, §9)
+	EstimatorMLE      = "mle"      // divide the scatter by n (Shewchuk lectures 7, 9)
 	EstimatorUnbiased = "unbiased" // divide by n - 1 per class (QDA) or n - k pooled (LDA), as scikit-learn
 )
 
@@ -336,7 +336,7 @@ const nullTol = 1e-8
 // unlike that of Σ, does not depend on the features' units.
 //
 // With dropNull (LDA) the directions of (near) zero variance are removed, the
-// notes' fix for a singular Σ ("remove zero-variance eigen-directions", §7):
+// notes' fix for a singular Σ ("remove zero-variance eigen-directions", Shewchuk lecture 7):
 // constant features and eigenvalues of R <= nullTol. Otherwise (QDA) a
 // constant feature, or an eigenvalue of R below the numerical rank tolerance
 // d·ε·λ_max, is an error.

@@ -18,8 +18,8 @@ const DefaultVarSmoothing = 1e-9
 // GaussianNB is Gaussian naive Bayes: the features are taken as independent
 // given the class, each a 1-D Gaussian fitted by MLE (mean, variance divided
 // by n_k), so the Bayes rule is argmax_k ln π_k + Σ_j ln N(x_j; μ_kj, σ²_kj)
-// (notes seed 001 "Naïve Bayes Classifier" and "MLE to Classification";
-// seed 000 §6 for priors and losses). As in scikit-learn, every variance is
+// (Verma, COMS 4771 notes, "Naïve Bayes Classifier" and "MLE to Classification";
+// Shewchuk, Concise Machine Learning, lecture 6 for priors and losses). As in scikit-learn, every variance is
 // increased by VarSmoothing times the largest variance of any feature over
 // the whole training set, so that a feature constant within a class does not
 // give a zero variance.

@@ -13,8 +13,8 @@ import (
 
 // LDA is linear discriminant analysis: one Gaussian per class, all sharing a
 // covariance Σ, so the Bayes rule argmax_k μ_kᵀΣ⁻¹x - ½μ_kᵀΣ⁻¹μ_k + ln π_k
-// draws linear boundaries (notes seed 000 §7 "LDA" and §9 "Anisotropic
-// Gaussians"; priors and losses from §6). Σ is the pooled within-class
+// draws linear boundaries (Shewchuk, Concise Machine Learning, lecture 7 "LDA" and 9 "Anisotropic
+// Gaussians"; priors and losses from lecture 6). Σ is the pooled within-class
 // covariance Σ = (1/n) Σ_k Σ_{i∈k} (x_i-μ_k)(x_i-μ_k)ᵀ, the notes' MLE; with
 // empirical priors this is scikit-learn's solver="lsqr", and with
 // Estimator "unbiased" (divide by n-k) its default solver="svd". The pooled

@@ -11,7 +11,7 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Centroid is the centroid method of the notes §2 (Shewchuk), also called the
+// Centroid is the centroid method of Shewchuk, Concise Machine Learning, lecture 2, also called the
 // nearest-mean classifier: it computes the mean μ_C of each class and assigns
 // a point to the class whose mean is nearest (Euclidean distance). With two
 // classes this is the notes' decision function
@@ -19,7 +19,7 @@ import (
 //	f(x) = (μ_C − μ_X)·x − (μ_C − μ_X)·(μ_C + μ_X)/2,
 //
 // whose boundary bisects the segment μ_C–μ_X; with more classes it is the
-// standard multiclass extension (a Voronoi diagram of the means, §7). The
+// standard multiclass extension (a Voronoi diagram of the means, lecture 7). The
 // notes' optional refinement (moving α to minimise training mistakes) is not
 // done. Sample weights give weighted means.
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Worked example in the style of the notes §2: class a = {(0,0), (2,0)},
+// Worked example in the style of Shewchuk, Concise Machine Learning, lecture 2: class a = {(0,0), (2,0)},
 // class b = {(0,2), (2,2)}, so μ_a = (1,0), μ_b = (1,2) and
 // f(x) = (μ_b−μ_a)·x − (μ_b−μ_a)·(μ_b+μ_a)/2 = (0,2)·x − (0,2)·(1,1) = 2x₂ − 2.
 // At (5,3), f = 4 (class b); at (−7, 0.5), f = −1 (class a).

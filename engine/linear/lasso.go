@@ -12,8 +12,8 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Lasso is the lasso (Tibshirani 1996; notes §13 "LASSO", §18-§21 of the
-// second set for the L1 optimality conditions), in scikit-learn's convention:
+// Lasso is the lasso (Tibshirani 1996; Shewchuk, Concise Machine Learning, lecture 13 "LASSO"; Hocking, CS499 Optimization Algorithms for ML, sections 18-21
+// for the L1 optimality conditions), in scikit-learn's convention:
 //
 //	min over w, b of  (1/2n) Σ ωᵢ (yᵢ − xᵢ·w − b)² + α‖w‖₁
 //
@@ -22,7 +22,7 @@ import (
 // this is cyclic coordinate descent (Friedman, Hastie & Tibshirani 2010, the
 // algorithm scikit-learn uses), where each coordinate is set exactly by the
 // soft-threshold of the optimality condition ∂L/∂wⱼ = −α·sign(wⱼ) (the sign
-// corrected in the catalogue's erratum to eq. 49):
+// corrected: Hocking's eq. 49 prints it the other way):
 //
 //	wⱼ ← S(xⱼ·rⱼ, nα) / ‖xⱼ‖²,  S(z, t) = sign(z)·max(|z| − t, 0)
 //

@@ -136,7 +136,7 @@ func TestLassoWeighted(t *testing.T) {
 }
 
 // With orthogonal columns, XᵀX = nI, the lasso is soft-thresholding of the
-// least-squares weights (catalogue seed001 N28, a standard result):
+// least-squares weights (a standard result: Hastie, Tibshirani & Friedman 2009, table 3.4):
 // wⱼ = S(xⱼ·y/n, α). The columns are Hadamard ±1 vectors.
 func TestLassoOrthogonal(t *testing.T) {
 	const n = 8

@@ -15,15 +15,15 @@ import (
 	"github.com/tealab/tealab/engine/kernel"
 )
 
-// LeastSquares is least-squares linear regression (notes §10 "least-squares
-// linear regression", §11 polynomial and weighted least squares, §22 the
+// LeastSquares is least-squares linear regression (Shewchuk, Concise Machine Learning, lecture 10 "least-squares
+// linear regression", 11 polynomial and weighted least squares, 22 the
 // pseudoinverse): it minimises Σ ωᵢ (yᵢ − xᵢ·w − b)² with the sample weights ωᵢ
 // of Train.Weights (all 1 when nil).
 //
 // The normal equations XᵀΩX w = XᵀΩy are solved on centred data (so the
 // intercept b is unpenalised and computed as ȳ − x̄·w) by a Cholesky
 // factorisation, the fast path. When XᵀΩX is singular or ill-conditioned, or
-// when Solver is "pinv", w = X⁺y from the SVD X = UDVᵀ (X⁺ = VD⁺Uᵀ, §22), the
+// when Solver is "pinv", w = X⁺y from the SVD X = UDVᵀ (X⁺ = VD⁺Uᵀ, Shewchuk lecture 22), the
 // minimum-norm solution of the normal equations; Warnings says when that
 // happened.
 type LeastSquares struct {
@@ -34,7 +34,7 @@ type LeastSquares struct {
 	// NoIntercept fits a line through the origin (no centring).
 	NoIntercept bool
 	// Degree expands the features into every monomial of degree 1..Degree
-	// (§11 polynomial regression) before fitting; 0 means 1 (plain linear).
+	// (Shewchuk lecture 11, polynomial regression) before fitting; 0 means 1 (plain linear).
 	Degree int
 
 	lsqModel // with Degree > 1, names and coef are per monomial
@@ -528,7 +528,7 @@ func lsqCentred(X *mat.Dense, y, w []float64, idx []int, mu []float64, ybar floa
 	return a, b
 }
 
-// lsqPinvSolve is w = A⁺b = VD⁺Uᵀb (§22) for the centred, weighted columns
+// lsqPinvSolve is w = A⁺b = VD⁺Uᵀb (Shewchuk lecture 22) for the centred, weighted columns
 // idx (all when nil) of X: the minimum-norm least-squares solution. Singular
 // values below max(n, k)·ε·s₁ count as zero, as numpy's lstsq does. With
 // alpha > 0 it is the ridge solution V diag(sᵢ/(sᵢ²+α)) Uᵀb instead (again

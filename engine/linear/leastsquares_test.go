@@ -319,7 +319,7 @@ func TestLeastSquaresPolynomial(t *testing.T) {
 
 // The notes' examples, solved exactly.
 func TestLeastSquaresNotes(t *testing.T) {
-	// §13, the ridge toy: (0,0) → 0, (1,1) → 0, (0.51,0.49) → 1. Least squares
+	// Shewchuk, Concise Machine Learning, lecture 13, the ridge toy: (0,0) → 0, (1,1) → 0, (0.51,0.49) → 1. Least squares
 	// fits the three points exactly with 50x₁ − 50x₂ and bias 0.
 	toy := engine.Train{X: mat.NewDense(3, 2, []float64{0, 0, 1, 1, 0.51, 0.49}), Y: []float64{0, 0, 1}}
 	m := &LeastSquares{}
@@ -329,7 +329,7 @@ func TestLeastSquaresNotes(t *testing.T) {
 	coef, icept := lsqCoefOf(t, m)
 	lsqClose(t, "ridge toy", append(coef, icept), []float64{50, -50, 0}, 1e-9)
 
-	// §22: D = [[2,0,0],[0,0,0],[0,0,1/3],[0,0,0]] has D⁺ = [[1/2,0,0,0],
+	// Shewchuk, lecture 22: D = [[2,0,0],[0,0,0],[0,0,1/3],[0,0,0]] has D⁺ = [[1/2,0,0,0],
 	// [0,0,0,0],[0,0,3,0]], so the minimum-norm solution for y = (1,2,3,4)
 	// without an intercept is D⁺y = (1/2, 0, 9).
 	D := engine.Train{X: mat.NewDense(4, 3, []float64{2, 0, 0, 0, 0, 0, 0, 0, 1.0 / 3, 0, 0, 0}), Y: []float64{1, 2, 3, 4}}

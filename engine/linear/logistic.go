@@ -14,7 +14,7 @@ import (
 	"github.com/tealab/tealab/numfmt"
 )
 
-// Logistic is L2-penalised logistic regression, notes §10-§11 (Shewchuk):
+// Logistic is L2-penalised logistic regression, Shewchuk, Concise Machine Learning, lectures 10-11:
 // the logistic function s(X_i·w + α) fitted with the logistic loss. It
 // minimises, like scikit-learn's LogisticRegression,
 //
@@ -37,16 +37,16 @@ import (
 //     multinomial), where a few exact steps win; lbfgs above, where a Newton
 //     step costs n·unknowns² and L-BFGS steps cost n·unknowns.
 //   - "newton": Newton's method, i.e. iteratively reweighted least
-//     squares (§11): solve (∇²J) e = −∇J by Cholesky and step w ← w + e,
+//     squares (lecture 11): solve (∇²J) e = −∇J by Cholesky and step w ← w + e,
 //     halving the step only if it would not decrease J (rare). With more than
 //     16384 rows the Hessian — not the gradient — is estimated on a random
 //     subsample (seeded from Train.Seed) that grows every iteration, the
-//     notes' speed-up for large n (§11): the iteration still converges to the
+//     notes' speed-up for large n (lecture 11): the iteration still converges to the
 //     exact minimiser and its last steps use every row.
-//   - "gd": batch gradient descent (§10), w ← w − lr ∇J/Σω. The gradient is
+//   - "gd": batch gradient descent (lecture 10), w ← w − lr ∇J/Σω. The gradient is
 //     averaged over rows so that a good lr does not depend on n (the notes'
 //     ε is lr/n).
-//   - "sgd": stochastic gradient descent (§10), one row at a time in a seeded
+//   - "sgd": stochastic gradient descent (lecture 10), one row at a time in a seeded
 //     random order, w ← w − lr (w/Σω + (n/Σω) C ω_i ∇L_i); constant lr. One
 //     step is one epoch.
 //   - "lbfgs": limited-memory BFGS (gonum/optimize, 10 correction pairs, a

@@ -13,7 +13,7 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Perceptron is Rosenblatt's perceptron, as in the notes §2-§3 (Shewchuk):
+// Perceptron is Rosenblatt's perceptron, as in Shewchuk, Concise Machine Learning, lectures 2-3:
 // labels y = ±1, a point is misclassified when y·(w·x + α) <= 0, and the
 // risk R(w) = Σ_{i misclassified} −y_i X_i·w is minimised by
 //
@@ -33,7 +33,7 @@ import (
 //   - batch gradient descent (Mode "batch"): one step is
 //     w ← w + ε Σ_{i misclassified} y_i X_i.
 //
-// The bias α is learned by lifting (§3): a fictitious feature fixed at 1.
+// The bias α is learned by lifting (lecture 3): a fictitious feature fixed at 1.
 // Training starts from w = 0; a point on the boundary counts as a mistake,
 // so the first update sets w to ε y_i X_i, the notes' suggested start. It
 // stops early after an epoch without a mistake (the data were separated).

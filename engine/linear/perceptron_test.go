@@ -13,7 +13,7 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Hand-worked example of the notes' update rules (§2-§3), with lifting:
+// Hand-worked example of the notes' update rules (Shewchuk, Concise Machine Learning, lectures 2-3), with lifting:
 // A = (2, 1) in class C (y = +1), B = (−1, −1) and C = (1, −2) not (y = −1);
 // lifted A' = (2, 1, 1), B' = (−1, −1, 1), C' = (1, −2, 1), w = 0, ε = 1.
 //
@@ -175,7 +175,7 @@ func linSeparable(n, d int, seed uint64) engine.Train {
 }
 
 // On separable data both modes reach an epoch without a mistake (the
-// perceptron convergence theorem, §3) and stop early.
+// perceptron convergence theorem, Shewchuk lecture 3) and stop early.
 func TestPerceptronSeparable(t *testing.T) {
 	d := linSeparable(2000, 10, 3)
 	for _, mode := range []string{"stochastic", "batch"} {

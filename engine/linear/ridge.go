@@ -12,8 +12,8 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Ridge is ridge regression, Tikhonov regularisation (notes §13 "Ridge
-// regression"; the dual form is §16): it minimises
+// Ridge is ridge regression, Tikhonov regularisation (Shewchuk, Concise Machine Learning, lecture 13 "Ridge
+// regression"; the dual form is lecture 16): it minimises
 //
 //	Σ ωᵢ (yᵢ − xᵢ·w − b)² + α‖w‖²
 //
@@ -21,7 +21,7 @@ import (
 // scikit-learn's Ridge objective. The data are centred, so that b = ȳ − x̄·w,
 // and the normal equations (XᵀΩX + αI) w = XᵀΩy, positive definite for α > 0,
 // are solved by Cholesky. With more features than rows the dual form
-// w = Xᵀ(XXᵀ + αI)⁻¹y is solved instead (§16), an n x n system. If the system
+// w = Xᵀ(XXᵀ + αI)⁻¹y is solved instead (lecture 16), an n x n system. If the system
 // is too ill-conditioned for Cholesky (a tiny α on collinear features), the
 // SVD gives w = V diag(sᵢ/(sᵢ²+α)) Uᵀy. Features should be on comparable
 // scales (the notes: "normalise features to equal variance"); the evaluation
@@ -135,7 +135,7 @@ func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	return nil
 }
 
-// lsqRidgeDual solves ridge in the dual (§16): a = (AAᵀ + αI)⁻¹b and w = Aᵀa,
+// lsqRidgeDual solves ridge in the dual (Shewchuk lecture 16): a = (AAᵀ + αI)⁻¹b and w = Aᵀa,
 // with A and b the centred, weighted design and target; n x n instead of
 // p x p. It returns nil if Cholesky fails, so the SVD takes over.
 func lsqRidgeDual(X *mat.Dense, y, w, mu []float64, ybar, alpha float64) []float64 {

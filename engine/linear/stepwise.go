@@ -14,8 +14,8 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Stepwise is forward stepwise selection for least-squares regression (notes
-// §13 "Subset selection", heuristic 1): "start with null model (0 features);
+// Stepwise is forward stepwise selection for least-squares regression (Shewchuk, Concise Machine Learning,
+// lecture 13 "Subset selection", heuristic 1): "start with null model (0 features);
 // repeatedly add best feature until validation errors start increasing
 // instead of decreasing. At each outer iteration, inner loop tries every
 // feature & chooses the best by validation."

@@ -63,7 +63,7 @@ func TestStepwiseRSSOrder(t *testing.T) {
 
 // The cv and validation criteria agree with a brute-force loop that refits
 // least squares on the fitting rows for every candidate and scores it on the
-// held-out rows, stopping when the held-out error stops falling (§13).
+// held-out rows, stopping when the held-out error stops falling (Shewchuk, Concise Machine Learning, lecture 13).
 func TestStepwiseHeldOutBruteForce(t *testing.T) {
 	for _, tc := range []struct {
 		name string

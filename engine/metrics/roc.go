@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Curve is a binary ROC curve, as the notes define it (§11 "ROC curves"):
+// Curve is a binary ROC curve, as the notes define it (Shewchuk, Concise Machine Learning, lecture 11, "ROC curves"):
 // sweep every threshold of the scores, and at each one plot the false-positive
 // rate (% of negatives classified positive) against the true-positive rate.
 // It follows sklearn.metrics.roc_curve with drop_intermediate=True: tied
@@ -89,7 +89,7 @@ func ratio(a, b float64) float64 {
 }
 
 // AUC is the area under a curve by the trapezoidal rule, as sklearn.metrics.auc
-// for increasing x. For an ROC curve 1 is perfect and 1/2 is chance (§11).
+// for increasing x. For an ROC curve 1 is perfect and 1/2 is chance (Shewchuk, lecture 11).
 func AUC(x, y []float64) float64 {
 	sameLen("AUC", len(x), len(y))
 	var a float64

@@ -1,6 +1,6 @@
 // Package neighbors holds k-nearest-neighbour classification and
-// regression with exhaustive search and a k-d tree (lecture notes seed 000
-// §24-§25; seed 001 "Nearest Neighbors"; seed 002 §2-§4).
+// regression with exhaustive search and a k-d tree (Shewchuk, Concise Machine Learning,
+// lectures 24-25; Verma, COMS 4771 notes, "Nearest Neighbors"; Hocking, CS499 Optimization Algorithms for ML, sections 2-4).
 package neighbors
 
 import (
@@ -184,7 +184,7 @@ func (b *best) sorted(out []neighbor) []neighbor {
 	return out
 }
 
-// kdTree is the notes' k-d tree (§25): each node splits its points on the
+// kdTree is the notes' k-d tree (Shewchuk, lecture 25): each node splits its points on the
 // feature of greatest width at the median, down to leaves of at most
 // leafSize points. The points are copied in tree order, so that a leaf's
 // points are contiguous; each node keeps its bounding box, whose distance

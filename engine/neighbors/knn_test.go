@@ -113,7 +113,7 @@ func kdDepth(t *kdTree, id int32) int {
 	return 1 + max(kdDepth(t, nd.left), kdDepth(t, nd.right))
 }
 
-// The quiz of seed 002 (L1 distance, k = 3): X = (170,140), (200,160),
+// The quiz of Hocking's NAU CS499 course, 2019-01-17 (L1 distance, k = 3): X = (170,140), (200,160),
 // (180,200), (140,150), (150,130), y = 0 0 1 1 1, query (160,130). The
 // distances are 20, 70, 90, 40, 10; predictions for k = 1..5 are 1, tie, 1,
 // tie, 1, and a tie goes to the class of the nearest row (row 5: class 1).

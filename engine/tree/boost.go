@@ -13,7 +13,7 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// AdaBoost is the notes' AdaBoost (§24) with short trees as weak learners,
+// AdaBoost is the notes' AdaBoost (Shewchuk, Concise Machine Learning, lecture 24) with short trees as weak learners,
 // in its multi-class form (SAMME, which is the notes' algorithm for two
 // classes): weights start at 1/n; each round fits a tree to the weighted
 // rows, measures its weighted error err, gives it the vote

@@ -12,7 +12,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 )
 
-// The impurities of the notes' worked examples (seed 001 NNDT; seed 003
+// The impurities of the notes' worked examples (Verma, COMS 4771 notes, Nearest Neighbors and Decision Trees; Alpaydin, Introduction to Machine Learning,
 // ch. 9): (5,5) has Gini 0.5 and entropy 1 bit; (0.9,0.1) error 0.1,
 // entropy 0.4690, Gini 0.18; three equal classes 0.6667, 1.585, 0.6667.
 func TestImpuritiesOfTheNotes(t *testing.T) {
@@ -63,7 +63,7 @@ func TestSplitGainOfTheNotes(t *testing.T) {
 }
 
 // A bootstrap sample of n rows from n holds about 1 − 1/e = 63.2% of them
-// (notes §15).
+// (Shewchuk, Concise Machine Learning, lecture 15).
 func TestBootstrapShare(t *testing.T) {
 	w := make([]float64, 100000)
 	bootstrap(rand.New(rand.NewPCG(1, 2)), w)
@@ -85,7 +85,7 @@ type stepRec struct{ steps []engine.Step }
 func (r *stepRec) Step(s engine.Step) error { r.steps = append(r.steps, s); return nil }
 
 // AdaBoost's first round: a stump that misclassifies one row of ten has
-// weighted error 0.1 and vote β = ½ ln(0.9/0.1) = 1.0986 (notes §24; with
+// weighted error 0.1 and vote β = ½ ln(0.9/0.1) = 1.0986 (Shewchuk, lecture 24; with
 // two classes SAMME's ln(k−1) term is 0).
 func TestAdaBoostFirstRound(t *testing.T) {
 	X := mat.NewDense(10, 1, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
@@ -123,7 +123,7 @@ func xor(n int, seed uint64) engine.Train {
 	return engine.Train{X: X, Y: y, Classes: []string{"same", "differ"}, Seed: seed}
 }
 
-// Stumps cannot do XOR; depth-2 trees boost it (notes §24).
+// Stumps cannot do XOR; depth-2 trees boost it (Shewchuk, lecture 24).
 func TestAdaBoostXOR(t *testing.T) {
 	tr := xor(400, 1)
 	errOf := func(depth int) float64 {

@@ -18,7 +18,7 @@ import (
 )
 
 // Forest is bagging (every feature at every split) or a random forest (a
-// fresh random sample of MaxFeatures features at each split), notes §15:
+// fresh random sample of MaxFeatures features at each split), Shewchuk, Concise Machine Learning, lecture 15:
 // each tree grows on a bootstrap sample of the rows (n draws with
 // replacement: a row drawn j times weighs j), deep by default; the
 // ensemble averages the trees' class shares (classification) or values.

@@ -9,7 +9,7 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Pruning (notes §15: "grow the tree too large, then greedily remove each
+// Pruning (Shewchuk, Concise Machine Learning, lecture 15: "grow the tree too large, then greedily remove each
 // split whose removal improves validation performance"). Both methods mark
 // nodes as leaves and then compact the tree; each removal is one Step, so
 // the pruning curve (error against leaves) is the progress.

@@ -1,7 +1,7 @@
 // Package tree holds tealab's tree learners: the decision tree (CART, for
 // classification and regression), bagging and random forests, and AdaBoost
-// with short trees (lecture notes seed 000 §14, §15, §24; seed 001 "Nearest
-// Neighbors and Decision Trees"; seed 003 ch. 9, rule extraction).
+// with short trees (Shewchuk, Concise Machine Learning, lectures 14, 15, 24; Verma, COMS 4771 notes, "Nearest
+// Neighbors and Decision Trees"; Alpaydin, Introduction to Machine Learning, ch. 9, rule extraction).
 //
 // Rules that hold across the package:
 //   - Trees split numeric features at thresholds (x <= t goes left; t is

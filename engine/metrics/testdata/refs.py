@@ -33,7 +33,7 @@ show("mcc", M.matthews_corrcoef([0,1,1,2], [1,1,1,1]))
 print("# log loss, a zero probability on the true class is clipped")
 y = [0, 2, 1, 1, 0]
 P = [[0.7, 0.2, 0.1], [0.1, 0.1, 0.8], [0.3, 0.4, 0.3], [1.0, 0.0, 0.0], [0.5, 0.25, 0.25]]
-# eps=1e-15 as the brief says (this sklearn build defaults to eps="auto", i.e. 2.2e-16)
+# eps=1e-15 as metrics.LogLoss clips (this sklearn build defaults to eps="auto", i.e. 2.2e-16)
 show("logloss", M.log_loss(y, P, labels=[0,1,2], eps=1e-15))
 
 print("# ROC with tied scores")

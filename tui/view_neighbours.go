@@ -35,7 +35,7 @@ func init() {
 
 // neighboursView says which k a k-NN fit used and how; when it chose k, the
 // error against k on the training rows (leave-one-out) and on the held-out
-// rows: the notes' model-selection picture.
+// rows: Hocking's model-selection picture.
 type neighboursView struct {
 	c     *common
 	r     *runRecord

@@ -74,7 +74,7 @@ func init() {
 		Standardize: true,
 		Params: []engine.Param{
 			{Name: "criterion", Kind: engine.Choice, Default: "cv", Choices: []string{"cv", "validation", "rss"},
-				Help: "cv / validation: best held-out error, stop when it rises (the notes); rss: best training RSS"},
+				Help: "cv / validation: best held-out error, stop when it rises (Shewchuk); rss: best training RSS"},
 			{Name: "max_features", Kind: engine.Int, Default: 0, Min: 0, Max: 100000,
 				Help: "most features to select; 0 means no limit"},
 			{Name: "folds", Kind: engine.Int, Default: 5, Min: 2, Max: 20,

@@ -101,7 +101,7 @@ func init() {
 		Standardize: true,
 		Params: []engine.Param{
 			{Name: "choose_k", Kind: engine.Choice, Default: "fixed", Choices: []string{"fixed", "loo"},
-				Help: "fixed: use k; loo: try every k from 1 to k_max in one pass and keep the one of least leave-one-out error on the training rows (the notes' model-selection picture)"},
+				Help: "fixed: use k; loo: try every k from 1 to k_max in one pass and keep the one of least leave-one-out error on the training rows (Hocking's model-selection picture)"},
 			{Name: "k", Kind: engine.Int, Default: 5, Min: 1, Max: 1e6, Help: "neighbours that vote (or are averaged)",
 				When: &engine.Applies{Param: "choose_k", In: []string{"fixed"}}},
 			{Name: "k_max", Kind: engine.Int, Default: 30, Min: 1, Max: 1000,

@@ -49,7 +49,7 @@ func init() {
 	forestParams := func(bagging bool) []engine.Param {
 		ps := []engine.Param{
 			{Name: "trees", Kind: engine.Int, Default: 100, Min: 1, Max: 10000,
-				Help: "number of trees (more only lowers the variance: the notes call it not really a hyperparameter)"},
+				Help: "number of trees (more only lowers the variance: Shewchuk calls it not really a hyperparameter)"},
 		}
 		if !bagging {
 			ps = append(ps, engine.Param{Name: "max_features", Kind: engine.Int, Default: 0, Min: 0, Max: 1e6,

@@ -115,9 +115,9 @@ func growthParams() []engine.Param {
 		{Name: "min_samples_split", Kind: engine.Int, Default: 2, Min: 2, Max: 1e9,
 			Help: "fewest training rows a node needs to be split"},
 		{Name: "min_samples_leaf", Kind: engine.Int, Default: 1, Min: 1, Max: 1e9,
-			Help: "fewest training rows each child of a split must get (the notes' example: 5)"},
+			Help: "fewest training rows each child of a split must get (Verma's example: 5)"},
 		{Name: "purity", Kind: engine.Float, Default: 1.0, Min: 0.5, Max: 1,
-			Help: "a node whose majority class holds this share is a leaf (the notes: 0.9); 1 splits until pure"},
+			Help: "a node whose majority class holds this share is a leaf (Shewchuk: 0.9); 1 splits until pure"},
 		{Name: "min_impurity_decrease", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1e6,
 			Help: "least weighted impurity decrease (share of rows × decrease) a split must bring"},
 	}

@@ -102,7 +102,7 @@ func TestHoldoutClassification(t *testing.T) {
 		t.Fatalf("history %d points, %d progress calls; want 5", len(res.History), len(seen))
 	}
 	for i, p := range res.History {
-		if p.Step != i+1 || math.IsNaN(p.ValLoss) || math.IsNaN(p.ValError) || p.Extra["frac"] == 0 {
+		if p.Step != i+1 || math.IsNaN(p.ValLoss) || math.IsNaN(p.ValError) || len(engine.FiguresOf(p.Detail)) != 1 {
 			t.Errorf("point %d: %+v", i, p)
 		}
 		if seen[i].Fold != 1 || seen[i].Folds != 1 || seen[i].Total != 5 || seen[i].Point.Step != i+1 {

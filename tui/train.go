@@ -313,7 +313,7 @@ func (s *trainScreen) liveFigures(w, h int) string {
 	// What the model reports besides (a tree's nodes, a forest's
 	// out-of-bag rows, a boosting round's weighted error and vote).
 	for _, f := range engine.FiguresOf(s.last.Point.Detail) {
-		lines = append(lines, kv(figureName(f), numfmt.Score(f.Value)))
+		lines = append(lines, kv(figureName(f), figureValue(f)))
 	}
 	if r.Task().Supervised() {
 		lines = append(lines, kv(lossName, numfmt.Score(s.lastVal.ValLoss)), kv(errName, numfmt.Score(s.lastVal.ValError)))
@@ -423,7 +423,7 @@ func (s *trainScreen) statusLines() string {
 	lossName, errName := valNames(s.run.Task())
 	vals := []string{st.Muted.Render(lossTitle(s.run)+" ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
 	for _, f := range engine.FiguresOf(p.Point.Detail) {
-		vals = append(vals, st.Muted.Render(figureName(f)+" ")+st.Value.Render(numfmt.Score(f.Value)))
+		vals = append(vals, st.Muted.Render(figureName(f)+" ")+st.Value.Render(figureValue(f)))
 	}
 	if s.run.Task().Supervised() {
 		vals = append(vals,
@@ -509,3 +509,12 @@ func wrap(text string, w int) string {
 
 // figureName is how a step's figure is labelled: its name in words.
 func figureName(f engine.Figure) string { return strings.ReplaceAll(f.Name, "_", " ") }
+
+// figureValue is a step's figure as shown: a count (a tree's nodes, a
+// sweep's non-zero weights) exactly, any other value as a score.
+func figureValue(f engine.Figure) string {
+	if f.Value == math.Trunc(f.Value) {
+		return numfmt.Value(f.Value)
+	}
+	return numfmt.Score(f.Value)
+}

@@ -37,11 +37,10 @@ type liveLogY interface {
 	LogY() bool
 }
 
-// liveViewSpec registers a live view: its name, its place among the views,
-// whether it applies to a run given one of its steps (nil: to every run),
-// and how it is made.
+// liveViewSpec registers a live view: its place among the views, whether
+// it applies to a run given one of its steps (nil: to every run), and how
+// it is made.
 type liveViewSpec struct {
-	name    string
 	order   int
 	applies func(r *runRecord, p eval.Point) bool
 	make    func(c *common, r *runRecord) liveView
@@ -74,10 +73,10 @@ func detailOf[D engine.Detail](get func(D) float64) func(eval.Point) float64 {
 }
 
 func init() {
-	registerLiveView(liveViewSpec{name: "training loss", order: 0, make: func(c *common, r *runRecord) liveView {
+	registerLiveView(liveViewSpec{order: 0, make: func(c *common, r *runRecord) liveView {
 		return newCurvesView([]quantity{lossQuantity(r)}, r, c)
 	}})
-	registerLiveView(liveViewSpec{name: "validation", order: 10, make: func(c *common, r *runRecord) liveView {
+	registerLiveView(liveViewSpec{order: 10, make: func(c *common, r *runRecord) liveView {
 		return newCurvesView(validationQuantities(r), r, c)
 	}})
 }

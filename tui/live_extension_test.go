@@ -57,7 +57,7 @@ var sowerSpec = engine.Spec{
 }
 
 func init() {
-	registerLiveView(liveViewSpec{name: "sowing", order: 25, applies: carries[sowing],
+	registerLiveView(liveViewSpec{order: 25, applies: carries[sowing],
 		make: func(c *common, r *runRecord) liveView { return &sowingView{} }})
 }
 

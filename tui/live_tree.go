@@ -11,11 +11,11 @@ import (
 // by level and is then pruned, and each AdaBoost round's tree: how well it
 // did on the weighted rows and the vote it was given for that.
 func init() {
-	registerLiveView(liveViewSpec{name: "tree size", order: 20, applies: carries[tree.Growth],
+	registerLiveView(liveViewSpec{order: 20, applies: carries[tree.Growth],
 		make: func(c *common, r *runRecord) liveView {
 			return newCurvesView([]quantity{{title: "tree size: leaves as it grows, then as it is pruned", legend: "leaves", get: treeLeaves}}, r, c)
 		}})
-	registerLiveView(liveViewSpec{name: "boosting rounds", order: 20, applies: carries[tree.BoostRound],
+	registerLiveView(liveViewSpec{order: 20, applies: carries[tree.BoostRound],
 		make: func(c *common, r *runRecord) liveView {
 			return newCurvesView([]quantity{
 				{title: "this round's tree: weighted training error", legend: "weighted error",

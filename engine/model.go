@@ -90,9 +90,40 @@ type Step struct {
 	Step      int     // 1-based
 	Total     int     // expected number of steps; 0 if unknown
 	TrainLoss float64 // the model's own training objective after this step
-	// Extra holds other per-step quantities a model wants charted or logged,
-	// such as "nonzero" weights per lasso sweep or "mistakes" per epoch.
-	Extra map[string]float64
+	// Detail is what else the step has to say, as the family's own type
+	// (a tree's growth, a boosting round's vote, a lasso sweep's duality
+	// gap): a front end may draw it in a picture of its own, and every
+	// one can list its Figures. Nil when the step has nothing more.
+	Detail Detail
+}
+
+// Detail is a family's per-step payload. Figures lists its quantities, by
+// names that run files keep under "extra", in an order fixed by the type;
+// a quantity not computed on this step is left out. A Detail is a value
+// the step owns: the recorder keeps it in the history as it is.
+type Detail interface {
+	Figures() []Figure
+}
+
+// Figure is one named quantity of a step.
+type Figure struct {
+	Name  string
+	Value float64
+}
+
+// Figures is a Detail that is only its figures: what a step of a run read
+// back from a file, or of a family without a type of its own, says.
+type Figures []Figure
+
+// Figures returns f.
+func (f Figures) Figures() []Figure { return f }
+
+// FiguresOf is d's figures; none when d is nil.
+func FiguresOf(d Detail) []Figure {
+	if d == nil {
+		return nil
+	}
+	return d.Figures()
 }
 
 // Recorder receives a fit's steps. A non-nil error from Step (the context was

@@ -15,6 +15,23 @@ import (
 // trainingApp is the app on the training screen at w x h with n steps drawn
 // (validation on every step to 100, then every 10th, as eval samples it).
 func trainingApp(b testing.TB, w, h, n int) *app {
+	a := trainingScreenFor(b, "logistic", w, h)
+	steps := make([]eval.Progress, n)
+	for i := range steps {
+		s := i + 1
+		p := eval.Point{Step: s, TrainLoss: 1/float64(s) + 0.05, ValLoss: math.NaN(), ValError: math.NaN()}
+		if s <= 100 || s%10 == 0 {
+			p.ValLoss, p.ValError = 1.2/float64(s)+0.1, 0.6/math.Sqrt(float64(s))+0.02
+		}
+		steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 2 * n, Point: p, Elapsed: time.Duration(s) * time.Millisecond}
+	}
+	a.train.progress(progressMsg{run: 1, steps: steps})
+	return a
+}
+
+// trainingScreenFor is the app at w x h on the training screen of run 1, of
+// model on iris, before its first step.
+func trainingScreenFor(b testing.TB, model string, w, h int) *app {
 	a, err := newApp(Options{Theme: "dark"}, asciiRenderer())
 	if err != nil {
 		b.Fatal(err)
@@ -28,7 +45,7 @@ func trainingApp(b testing.TB, w, h, n int) *app {
 	if err != nil {
 		b.Fatal(err)
 	}
-	spec, err := engine.Lookup("logistic")
+	spec, err := engine.Lookup(model)
 	if err != nil {
 		b.Skip(err)
 	}
@@ -37,16 +54,6 @@ func trainingApp(b testing.TB, w, h, n int) *app {
 	a.ds, a.spec = d, spec
 	a.train.start(r)
 	a.cur = screenTrain
-	steps := make([]eval.Progress, n)
-	for i := range steps {
-		s := i + 1
-		p := eval.Point{Step: s, TrainLoss: 1/float64(s) + 0.05, ValLoss: math.NaN(), ValError: math.NaN()}
-		if s <= 100 || s%10 == 0 {
-			p.ValLoss, p.ValError = 1.2/float64(s)+0.1, 0.6/math.Sqrt(float64(s))+0.02
-		}
-		steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 2 * n, Point: p, Elapsed: time.Duration(s) * time.Millisecond}
-	}
-	a.train.progress(progressMsg{run: 1, steps: steps})
 	return a
 }
 

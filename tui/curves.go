@@ -29,20 +29,29 @@ type quantity struct {
 // regressor's RMSE; the MSE, its square, would say nothing more). A run
 // without a target gets an empty validation chart that says why.
 func quantitiesOf(r *runRecord) []quantity {
+	return append([]quantity{lossQuantity(r)}, validationQuantities(r)...)
+}
+
+// lossQuantity is the model's own training objective.
+func lossQuantity(r *runRecord) quantity {
 	loss := lossTitle(r)
-	qs := []quantity{{title: loss, legend: loss, get: func(p eval.Point) float64 { return p.TrainLoss }}}
+	return quantity{title: loss, legend: loss, get: func(p eval.Point) float64 { return p.TrainLoss }}
+}
+
+// validationQuantities are what validation measures of the run.
+func validationQuantities(r *runRecord) []quantity {
 	valLoss := func(p eval.Point) float64 { return p.ValLoss }
 	valErr := func(p eval.Point) float64 { return p.ValError }
 	lossName, errName := valNames(r.Task())
 	switch task := r.Task(); {
 	case !task.Supervised():
-		return append(qs, quantity{title: "validation (none: " + task.String() + " fits all rows)"})
+		return []quantity{{title: "validation (none: " + task.String() + " fits all rows)"}}
 	case task == datasets.Regression:
-		return append(qs, quantity{title: "validation RMSE", legend: errName, get: valErr})
+		return []quantity{{title: "validation RMSE", legend: errName, get: valErr}}
 	}
-	return append(qs,
-		quantity{title: "validation log-loss", legend: lossName, get: valLoss},
-		quantity{title: "validation error rate", legend: errName, get: valErr})
+	return []quantity{
+		{title: "validation log-loss", legend: lossName, get: valLoss},
+		{title: "validation error rate", legend: errName, get: valErr}}
 }
 
 // foldCharts draws a run's fold histories, one chart per quantity: the
@@ -54,8 +63,13 @@ type foldCharts struct {
 }
 
 func newFoldCharts(r *runRecord, st *themes.Styles) foldCharts {
-	fc := foldCharts{qs: quantitiesOf(r)}
-	for _, q := range fc.qs {
+	return chartsOf(quantitiesOf(r), r, st)
+}
+
+// chartsOf gives each quantity of run r a chart.
+func chartsOf(qs []quantity, r *runRecord, st *themes.Styles) foldCharts {
+	fc := foldCharts{qs: qs}
+	for _, q := range qs {
 		fc.charts = append(fc.charts, widgets.NewLineChart(q.title, unitOf(r.Spec), st))
 	}
 	return fc

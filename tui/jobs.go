@@ -63,8 +63,8 @@ type throttle struct {
 }
 
 // observe is the progress callback handed to the evaluation. eval.Run hands
-// over a fresh Point (its Extra map included) on every call, so the steps are
-// kept as they are.
+// over a fresh Point on every call (its Detail a value the step owns), so
+// the steps are kept as they are.
 func (t *throttle) observe(p eval.Progress) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

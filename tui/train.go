@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"time"
 
@@ -36,9 +35,10 @@ func defaultTrainKeys() trainKeys {
 	}
 }
 
-// trainScreen draws a run while it trains: the training loss and the
-// validation curves (the current fold bright, the folds before it faint),
-// a progress bar with step, fold, elapsed time and ETA, the latest values
+// trainScreen draws a run while it trains: its live views (the training
+// loss and the validation curves, the current fold bright and the folds
+// before it faint, and its family's own pictures; see live.go), a progress
+// bar with step, fold, elapsed time and ETA, the latest values
 // beside the baseline. All of its state comes from messages (progressMsg,
 // trainDoneMsg) handled in Update. Leaving it (esc) or quitting (q) while
 // the fit runs asks first, and stopping keeps what finished.
@@ -61,7 +61,7 @@ type trainScreen struct {
 	asking   string  // "leave" or "quit" while the person is asked to confirm; "" otherwise
 	finished bool
 	err      error
-	charts   foldCharts
+	live     liveViews
 	bar      progress.Model
 	barTheme string
 	w, h     int
@@ -79,7 +79,7 @@ func (s *trainScreen) start(r *runRecord) {
 	s.last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
 	s.stopping, s.finished, s.err, s.asking = false, false, nil, ""
 	s.baseErr = eval.BaselineError(r.Dataset)
-	s.charts = newFoldCharts(r, s.c.styles)
+	s.live = newLiveViews(s.c, r)
 	s.SetSize(s.w, s.h)
 	s.refreshCharts()
 }
@@ -89,7 +89,9 @@ func (s *trainScreen) progress(m progressMsg) {
 	if s.run == nil || m.run != s.run.ID || len(m.steps) == 0 {
 		return
 	}
+	relayout := false
 	for _, p := range m.steps {
+		relayout = s.live.observe(p.Point) || relayout
 		if p.Fold != s.fold && p.Fold > 0 {
 			s.fold = p.Fold
 			s.hist = append(s.hist, nil)
@@ -103,6 +105,9 @@ func (s *trainScreen) progress(m progressMsg) {
 		s.last = p
 		s.got = true
 		s.run.observe(p)
+	}
+	if relayout {
+		s.SetSize(s.w, s.h)
 	}
 	s.refreshCharts()
 }
@@ -121,8 +126,7 @@ func (s *trainScreen) refreshCharts() {
 			foldNote += " (earlier folds faint)"
 		}
 	}
-	s.charts.setNote(foldNote)
-	s.charts.draw(s.hist, len(s.hist)-1)
+	s.live.show(s.hist, len(s.hist)-1, foldNote)
 }
 
 // valNames names the validation series as eval computes them.
@@ -153,7 +157,7 @@ func (s *trainScreen) done(r *runRecord) {
 	}
 }
 
-// Room for the wide layout: the charts stacked on the left, the live
+// Room for the wide layout: the live views stacked on the left, the live
 // figures in a column beside them.
 const (
 	wideW = 160
@@ -172,10 +176,10 @@ func (s *trainScreen) SetSize(w, h int) {
 	}
 	ch := max(h-3, 5)
 	if s.wide() {
-		s.charts.setSize(w-s.sideWidth(), ch, true)
+		s.live.setSize(w-s.sideWidth(), ch, true)
 		return
 	}
-	s.charts.setSize(w, ch, false)
+	s.live.setSize(w, ch, false)
 }
 
 func (s *trainScreen) shownRun() *runRecord { return s.run }
@@ -256,7 +260,7 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, s.keys.Cancel) && s.running() && !s.stopping:
 		return s.cancel()
 	case key.Matches(km, s.keys.LogY):
-		s.charts.setLogY(!s.charts.logY())
+		s.live.setLogY(!s.live.logY)
 	}
 	return nil
 }
@@ -285,9 +289,9 @@ func (s *trainScreen) View() string {
 		body = oneStepCard(s.c, s.run, s.hist, s.last.Elapsed.Seconds(), s.w)
 		body = fit(body, s.w, max(s.h-3, 5))
 	} else if s.wide() {
-		body = lipgloss.JoinHorizontal(lipgloss.Top, s.charts.view(true), s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, s.live.view(true), s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
 	} else {
-		body = s.charts.view(false)
+		body = s.live.view(false)
 	}
 	if s.asking != "" {
 		body = overlayBottom(body, s.askView(), s.w)
@@ -308,8 +312,8 @@ func (s *trainScreen) liveFigures(w, h int) string {
 	lines := []string{st.Header.Render("now"), kv(lossTitle(r), numfmt.Score(s.last.Point.TrainLoss))}
 	// What the model reports besides (a tree's nodes, a forest's
 	// out-of-bag rows, a boosting round's weighted error and vote).
-	for _, k := range extraKeys(s.last.Point.Extra) {
-		lines = append(lines, kv(strings.ReplaceAll(k, "_", " "), numfmt.Score(s.last.Point.Extra[k])))
+	for _, f := range engine.FiguresOf(s.last.Point.Detail) {
+		lines = append(lines, kv(figureName(f), figureValue(f)))
 	}
 	if r.Task().Supervised() {
 		lines = append(lines, kv(lossName, numfmt.Score(s.lastVal.ValLoss)), kv(errName, numfmt.Score(s.lastVal.ValError)))
@@ -418,8 +422,8 @@ func (s *trainScreen) statusLines() string {
 
 	lossName, errName := valNames(s.run.Task())
 	vals := []string{st.Muted.Render(lossTitle(s.run)+" ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
-	for _, k := range extraKeys(p.Point.Extra) {
-		vals = append(vals, st.Muted.Render(strings.ReplaceAll(k, "_", " ")+" ")+st.Value.Render(numfmt.Score(p.Point.Extra[k])))
+	for _, f := range engine.FiguresOf(p.Point.Detail) {
+		vals = append(vals, st.Muted.Render(figureName(f)+" ")+st.Value.Render(figureValue(f)))
 	}
 	if s.run.Task().Supervised() {
 		vals = append(vals,
@@ -503,12 +507,14 @@ func wrap(text string, w int) string {
 	return strings.Join(out, "\n")
 }
 
-// extraKeys lists a step's extra quantities in a stable order.
-func extraKeys(extra map[string]float64) []string {
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
+// figureName is how a step's figure is labelled: its name in words.
+func figureName(f engine.Figure) string { return strings.ReplaceAll(f.Name, "_", " ") }
+
+// figureValue is a step's figure as shown: a count (a tree's nodes, a
+// sweep's non-zero weights) exactly, any other value as a score.
+func figureValue(f engine.Figure) string {
+	if f.Value == math.Trunc(f.Value) {
+		return numfmt.Value(f.Value)
 	}
-	sort.Strings(keys)
-	return keys
+	return numfmt.Score(f.Value)
 }

@@ -189,9 +189,9 @@ func TestKMeansObjective(t *testing.T) {
 		t.Errorf("inertia %.6f, scikit-learn %.6f", m.inertia, ref.KMeans)
 	}
 	for i := 1; i < len(rec.s); i++ {
-		a, b := rec.s[i-1], rec.s[i]
-		if a.Extra["run"] == b.Extra["run"] && b.Extra["run_objective"] > a.Extra["run_objective"]*(1+1e-12) {
-			t.Fatalf("objective rose in run %v: %v -> %v", b.Extra["run"], a.Extra["run_objective"], b.Extra["run_objective"])
+		a, b := rec.s[i-1].Detail.(KMeansStep), rec.s[i].Detail.(KMeansStep)
+		if a.Run == b.Run && b.RunObjective > a.RunObjective*(1+1e-12) {
+			t.Fatalf("objective rose in run %v: %v -> %v", b.Run, a.RunObjective, b.RunObjective)
 		}
 	}
 }
@@ -207,12 +207,12 @@ func TestKMeansLossIsBestSoFar(t *testing.T) {
 	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
 		t.Fatal(err)
 	}
-	if got := rec.s[len(rec.s)-1].Extra["run"]; got != 10 {
+	if got := rec.s[len(rec.s)-1].Detail.(KMeansStep).Run; got != 10 {
 		t.Fatalf("%v runs", got)
 	}
 	for i := 1; i < len(rec.s); i++ {
 		if a, b := rec.s[i-1], rec.s[i]; b.TrainLoss > a.TrainLoss {
-			t.Fatalf("loss rose at step %d (run %v): %v -> %v", b.Step, b.Extra["run"], a.TrainLoss, b.TrainLoss)
+			t.Fatalf("loss rose at step %d (run %v): %v -> %v", b.Step, b.Detail.(KMeansStep).Run, a.TrainLoss, b.TrainLoss)
 		}
 	}
 	if last := rec.s[len(rec.s)-1].TrainLoss; math.Abs(last-m.inertia/300) > 1e-12*last {
@@ -489,7 +489,7 @@ func TestKMedoids(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := 1; i < len(rec.s); i++ {
-			if rec.s[i].Extra["run"] == rec.s[i-1].Extra["run"] && rec.s[i].TrainLoss > rec.s[i-1].TrainLoss+1e-12 {
+			if rec.s[i].Detail == rec.s[i-1].Detail && rec.s[i].TrainLoss > rec.s[i-1].TrainLoss+1e-12 {
 				t.Fatalf("%s: objective rose: %v -> %v", metric, rec.s[i-1].TrainLoss, rec.s[i].TrainLoss)
 			}
 		}

@@ -124,7 +124,7 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	// reported (the notes' agglomeration, one merge at a time).
 	for i, m := range merges {
 		if err := rec.Step(engine.Step{Step: i + 1, Total: len(merges), TrainLoss: m.Height,
-			Extra: map[string]float64{"size": float64(m.Size)}}); err != nil {
+			Detail: Merge{Size: m.Size}}); err != nil {
 			h.fitted = false
 			return err
 		}

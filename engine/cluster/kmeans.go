@@ -171,7 +171,7 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 			}
 			step++
 			if err := rec.Step(engine.Step{Step: step, TrainLoss: min(bestObj, km.obj) / float64(n),
-				Extra: map[string]float64{"run": float64(run + 1), "moved": float64(changed), "run_objective": km.obj / float64(n)}}); err != nil {
+				Detail: KMeansStep{Run: run + 1, Moved: changed, RunObjective: km.obj / float64(n)}}); err != nil {
 				m.fitted = false
 				return err
 			}

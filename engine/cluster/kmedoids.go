@@ -179,7 +179,7 @@ func (m *KMedoids) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 			}
 			step++
 			if err := rec.Step(engine.Step{Step: step, TrainLoss: cost / float64(n),
-				Extra: map[string]float64{"run": float64(run + 1)}}); err != nil {
+				Detail: KMedoidsStep{Run: run + 1}}); err != nil {
 				m.fitted = false
 				return err
 			}

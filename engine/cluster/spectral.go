@@ -132,7 +132,7 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		return err
 	}
 	step := 1
-	if err := rec.Step(engine.Step{Step: step, TrainLoss: 0, Extra: map[string]float64{"edges": edges(W)}}); err != nil {
+	if err := rec.Step(engine.Step{Step: step, TrainLoss: 0, Detail: SpectralGraph{Edges: edges(W)}}); err != nil {
 		return err
 	}
 	if k == 2 {

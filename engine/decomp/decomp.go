@@ -180,7 +180,7 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	// What the kept directions miss, per row: the variance left over.
 	m.recon = max(total-kept, 0) * float64(n-1) / float64(n)
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: m.recon,
-		Extra: map[string]float64{"components": float64(k)}}); err != nil {
+		Detail: Reduction{Components: k, WorstDistortion: math.NaN()}}); err != nil {
 		m.fitted = false
 		return err
 	}
@@ -363,7 +363,7 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 	}
 	m.worst = worst
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loss,
-		Extra: map[string]float64{"components": float64(k), "worst_distortion": worst}}); err != nil {
+		Detail: Reduction{Components: k, WorstDistortion: worst}}); err != nil {
 		m.fitted = false
 		return err
 	}

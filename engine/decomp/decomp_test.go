@@ -87,7 +87,7 @@ func TestRandomProjection(t *testing.T) {
 	if err := m.Fit(context.Background(), tr, rec); err != nil {
 		t.Fatal(err)
 	}
-	if w := rec.s[0].Extra["worst_distortion"]; !(w > 0 && w < 0.8) {
+	if w := rec.s[0].Detail.(Reduction).WorstDistortion; !(w > 0 && w < 0.8) {
 		t.Errorf("worst distortion %v", w)
 	}
 }

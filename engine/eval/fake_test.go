@@ -146,7 +146,7 @@ func (m *fakeModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 		if ctx.Err() != nil && m.cancelAt == 0 {
 			m.cancelAt = m.calls
 		}
-		if err := rec.Step(engine.Step{Step: t, Total: m.steps, TrainLoss: loss, Extra: map[string]float64{"frac": m.frac}}); err != nil {
+		if err := rec.Step(engine.Step{Step: t, Total: m.steps, TrainLoss: loss, Detail: engine.Figures{{Name: "frac", Value: m.frac}}}); err != nil {
 			m.fitted = m.fitted && m.keep && ctx.Err() != nil
 			return err
 		}

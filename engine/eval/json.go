@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -50,19 +51,47 @@ type pointJSON struct {
 	Extra     map[string]jfloat `json:"extra,omitempty"`
 }
 
-// MarshalJSON writes NaN and ±Inf as null.
+// MarshalJSON writes NaN and ±Inf as null, and the detail's figures
+// under "extra".
 func (p Point) MarshalJSON() ([]byte, error) {
-	return json.Marshal(pointJSON{p.Step, jfloat(p.TrainLoss), jfloat(p.ValLoss), jfloat(p.ValError), jmap(p.Extra)})
+	return json.Marshal(pointJSON{p.Step, jfloat(p.TrainLoss), jfloat(p.ValLoss), jfloat(p.ValError), figureMap(p.Detail)})
 }
 
-// UnmarshalJSON reads null as NaN.
+// UnmarshalJSON reads null as NaN, and "extra" as engine.Figures in the
+// order of their names.
 func (p *Point) UnmarshalJSON(b []byte) error {
 	var v pointJSON
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*p = Point{v.Step, float64(v.TrainLoss), float64(v.ValLoss), float64(v.ValError), unjmap(v.Extra)}
+	*p = Point{v.Step, float64(v.TrainLoss), float64(v.ValLoss), float64(v.ValError), mapFigures(v.Extra)}
 	return nil
+}
+
+// figureMap is d's figures by name, for JSON; nil when it has none.
+func figureMap(d engine.Detail) map[string]jfloat {
+	figs := engine.FiguresOf(d)
+	if len(figs) == 0 {
+		return nil
+	}
+	out := make(map[string]jfloat, len(figs))
+	for _, f := range figs {
+		out[f.Name] = jfloat(f.Value)
+	}
+	return out
+}
+
+// mapFigures is the Detail of figures read back from JSON, in the order
+// of their names; nil when there are none.
+func mapFigures(m map[string]jfloat) engine.Detail {
+	if len(m) == 0 {
+		return nil
+	}
+	figs := make(engine.Figures, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		figs = append(figs, engine.Figure{Name: k, Value: float64(m[k])})
+	}
+	return figs
 }
 
 // resultHead is the JSON of a result before what the model learned.

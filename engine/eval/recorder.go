@@ -66,13 +66,7 @@ func (rc *recorder) Step(s engine.Step) error {
 		}
 		return &DivergedError{Model: rc.rn.spec.Name, Unit: unit, Step: s.Step, Loss: s.TrainLoss, Param: lrParam(rc.rn.spec)}
 	}
-	p := Point{Step: s.Step, TrainLoss: s.TrainLoss, ValLoss: math.NaN(), ValError: math.NaN()}
-	if s.Extra != nil {
-		p.Extra = make(map[string]float64, len(s.Extra))
-		for k, v := range s.Extra {
-			p.Extra[k] = v
-		}
-	}
+	p := Point{Step: s.Step, TrainLoss: s.TrainLoss, ValLoss: math.NaN(), ValError: math.NaN(), Detail: s.Detail}
 	rc.steps++
 	rc.total = s.Total
 	rc.last = p

@@ -55,11 +55,14 @@ func DefaultOptions() Options { return Options{Split: 0.2, Seed: 1} }
 // Point is one step of a fit's history. ValLoss and ValError are NaN on steps
 // where validation was not computed (long fits are sampled, see Run).
 type Point struct {
-	Step      int                `json:"step"`
-	TrainLoss float64            `json:"train_loss"`
-	ValLoss   float64            `json:"val_loss"`
-	ValError  float64            `json:"val_error"`
-	Extra     map[string]float64 `json:"extra,omitempty"`
+	Step      int     `json:"step"`
+	TrainLoss float64 `json:"train_loss"`
+	ValLoss   float64 `json:"val_loss"`
+	ValError  float64 `json:"val_error"`
+	// Detail is what the model said of the step besides its loss (its
+	// family's type, engine.Figures when read back from a file); its
+	// figures are written under "extra".
+	Detail engine.Detail `json:"-"`
 }
 
 // Progress is what Run reports while it works, from the fitting goroutine.

@@ -102,7 +102,7 @@ func TestHoldoutClassification(t *testing.T) {
 		t.Fatalf("history %d points, %d progress calls; want 5", len(res.History), len(seen))
 	}
 	for i, p := range res.History {
-		if p.Step != i+1 || math.IsNaN(p.ValLoss) || math.IsNaN(p.ValError) || p.Extra["frac"] == 0 {
+		if p.Step != i+1 || math.IsNaN(p.ValLoss) || math.IsNaN(p.ValError) || len(engine.FiguresOf(p.Detail)) != 1 {
 			t.Errorf("point %d: %+v", i, p)
 		}
 		if seen[i].Fold != 1 || seen[i].Folds != 1 || seen[i].Total != 5 || seen[i].Point.Step != i+1 {
@@ -732,5 +732,41 @@ func TestConsumeReleasesRowsOfAHoldout(t *testing.T) {
 	d = blobs(60, 2, 1)
 	if _, err := Run(context.Background(), d, s, nil, Options{Folds: 3, Consume: true}, nil); err != nil || d.X.RawMatrix().Data == nil {
 		t.Errorf("cross-validation released the rows (%v)", err)
+	}
+}
+
+// sweepDetail is a family's step payload, for TestPointDetailJSON.
+type sweepDetail struct{ Moved, Gap float64 }
+
+func (d sweepDetail) Figures() []engine.Figure {
+	return []engine.Figure{{Name: "moved", Value: d.Moved}, {Name: "gap", Value: d.Gap}}
+}
+
+// A step's detail is written under "extra" by its figures' names, as run
+// files always had them (NaN as null), and read back as engine.Figures in
+// the order of the names; a step without one has no "extra".
+func TestPointDetailJSON(t *testing.T) {
+	p := Point{Step: 3, TrainLoss: 0.5, ValLoss: math.NaN(), ValError: 0.25, Detail: sweepDetail{Moved: 7, Gap: math.NaN()}}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"step":3,"train_loss":0.5,"val_loss":null,"val_error":0.25,"extra":{"gap":null,"moved":7}}`; string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+	var back Point
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	figs, ok := back.Detail.(engine.Figures)
+	if !ok || len(figs) != 2 || figs[0].Name != "gap" || !math.IsNaN(figs[0].Value) || figs[1] != (engine.Figure{Name: "moved", Value: 7}) {
+		t.Errorf("read back as %#v", back.Detail)
+	}
+	b, err = json.Marshal(Point{Step: 1})
+	if err != nil || strings.Contains(string(b), "extra") {
+		t.Errorf("a step without detail: %s, %v", b, err)
+	}
+	if err := json.Unmarshal(b, &back); err != nil || back.Detail != nil {
+		t.Errorf("read back %#v, %v; want no detail", back.Detail, err)
 	}
 }

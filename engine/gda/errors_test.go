@@ -269,7 +269,7 @@ func sameAsWithout(t *testing.T, tr engine.Train, drop, want int) {
 	if err := a.Fit(context.Background(), tr, &rec); err != nil {
 		t.Fatal(err)
 	}
-	if got := rec.steps[0].Extra["rank"]; got != float64(want) {
+	if got := rec.steps[0].Detail.(LDAFit).Rank; got != want {
 		t.Errorf("rank %v, want %d", got, want)
 	}
 	if err := b.Fit(context.Background(), less, nil); err != nil {

@@ -652,7 +652,7 @@ func orBackground(ctx context.Context) context.Context {
 // step reports the single step of a closed-form fit. The caller publishes
 // its fitted state first, so that the recorder can predict (engine/model.go),
 // and clears it again if step fails.
-func step(ctx context.Context, rec engine.Recorder, nll float64, extra map[string]float64) error {
+func step(ctx context.Context, rec engine.Recorder, nll float64, detail engine.Detail) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -662,7 +662,7 @@ func step(ctx context.Context, rec engine.Recorder, nll float64, extra map[strin
 	if rec == nil {
 		return nil
 	}
-	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: nll, Extra: extra}); err != nil {
+	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: nll, Detail: detail}); err != nil {
 		return err
 	}
 	// A recorder may cancel without returning the error itself.

@@ -25,7 +25,7 @@ import (
 // fewer rows than features) is handled as the notes suggest, by removing its
 // zero-variance eigen-directions: Σ⁻¹ becomes the pseudo-inverse over the
 // eigen-directions of the within-class correlation matrix whose eigenvalue
-// exceeds 1e-8, scikit-learn's svd tolerance. Step.Extra["rank"] reports how
+// exceeds 1e-8, scikit-learn's svd tolerance. The step's LDAFit reports how
 // many were kept.
 //
 // Reg shrinks the covariance toward a multiple of the identity with the same
@@ -138,7 +138,7 @@ func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	}()
 	m.f = f
 	m.cov, m.coef, m.intercept = cov, coef, intercept
-	if err := step(ctx, rec, nll, map[string]float64{"rank": float64(g.rank)}); err != nil {
+	if err := step(ctx, rec, nll, LDAFit{Rank: g.rank}); err != nil {
 		return err
 	}
 	ok = true

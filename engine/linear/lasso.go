@@ -82,10 +82,10 @@ func init() {
 }
 
 // Fit implements engine.Model. Each sweep over the coordinates is one step:
-// TrainLoss is the objective, Extra["nonzero"] the number of non-zero
-// weights, Extra["max_change"] the largest weight change of the sweep and,
-// on sweeps where it was computed, Extra["dual_gap"] the duality gap divided
-// by n (on the objective's scale).
+// TrainLoss is the objective, and a LassoSweep gives the number of
+// non-zero weights, the largest weight change of the sweep and, on sweeps
+// where it was computed, the duality gap divided by n (on the objective's
+// scale).
 func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
 	ok := false
@@ -182,10 +182,10 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 		rr := cd.rr(coef)
 		l1 := floats.Norm(coef, 1)
 		obj := rr/(2*float64(n)) + alpha*l1
-		extra := map[string]float64{"nonzero": float64(lassoNonzero(coef)), "max_change": dwMax}
+		detail := LassoSweep{Nonzero: lassoNonzero(coef), MaxChange: dwMax, DualGap: math.NaN()}
 		if wMax == 0 || dwMax/wMax < tol || sweep == maxIter {
 			gap = lassoDualGap(cd, rr, l1, alphaN, coef)
-			extra["dual_gap"] = gap / float64(n)
+			detail.DualGap = gap / float64(n)
 			converged = gap < gapTol
 		}
 		if math.IsNaN(obj) || math.IsInf(obj, 0) {
@@ -193,7 +193,7 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 		}
 		m.icept = lsqIntercept(mu, ybar, coef)
 		m.fitted = true
-		if err := rec.Step(engine.Step{Step: sweep, Total: maxIter, TrainLoss: obj, Extra: extra}); err != nil {
+		if err := rec.Step(engine.Step{Step: sweep, Total: maxIter, TrainLoss: obj, Detail: detail}); err != nil {
 			return err
 		}
 		// A recorder may cancel without returning the error itself.

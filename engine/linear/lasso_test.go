@@ -80,10 +80,10 @@ func TestLassoPath(t *testing.T) {
 			}
 		}
 		last := rec.steps[len(rec.steps)-1]
-		if int(last.Extra["nonzero"]) != len(coef)-zeros {
-			t.Errorf("alpha %v: nonzero %v, want %d", tc.alpha, last.Extra["nonzero"], len(coef)-zeros)
+		if sweep := last.Detail.(LassoSweep); sweep.Nonzero != len(coef)-zeros {
+			t.Errorf("alpha %v: nonzero %v, want %d", tc.alpha, sweep.Nonzero, len(coef)-zeros)
 		}
-		if _, ok := last.Extra["dual_gap"]; !ok {
+		if math.IsNaN(last.Detail.(LassoSweep).DualGap) {
 			t.Errorf("alpha %v: the last step has no dual gap", tc.alpha)
 		}
 		// The objective of the last step is (1/2n)‖y − Xw − b‖² + α‖w‖₁.

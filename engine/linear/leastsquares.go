@@ -102,8 +102,8 @@ func init() {
 }
 
 // Fit implements engine.Model. It reports one step whose TrainLoss is the
-// (weighted) training mean squared error; Extra["pinv"] is 1 when the SVD was
-// used and Extra["rank"] is the numerical rank found.
+// (weighted) training mean squared error, with a LeastSquaresFit: whether
+// the SVD was used and the numerical rank found.
 func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
 	ok := false
@@ -152,16 +152,12 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 	if err != nil {
 		return fmt.Errorf("linear: %w", err)
 	}
-	pinv := 0.0
-	if f.solver == "pinv" {
-		pinv = 1
-	}
 	// Publish the fit before its one step, so that the recorder can predict.
 	m.p, m.poly, m.names = d.Cols(), poly, names
 	m.coef, m.icept, m.solver, m.rank, m.warnings = f.coef, f.icept, f.solver, f.rank, f.warnings
 	m.fitted = true
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: f.mse,
-		Extra: map[string]float64{"pinv": pinv, "rank": float64(f.rank)}}); err != nil {
+		Detail: LeastSquaresFit{Pinv: f.solver == "pinv", Rank: f.rank}}); err != nil {
 		return err
 	}
 	// A recorder may cancel without returning the error itself.

@@ -340,8 +340,8 @@ func TestLeastSquaresNotes(t *testing.T) {
 	}
 	coef, _ = lsqCoefOf(t, m)
 	lsqClose(t, "pseudoinverse", coef, []float64{0.5, 0, 9}, 1e-12)
-	if m.SolverUsed() != "pinv" || m.Rank() != 2 || rec.steps[0].Extra["pinv"] != 1 || rec.steps[0].Extra["rank"] != 2 {
-		t.Errorf("solver %s rank %d extra %v, want pinv, rank 2", m.SolverUsed(), m.Rank(), rec.steps[0].Extra)
+	if m.SolverUsed() != "pinv" || m.Rank() != 2 || rec.steps[0].Detail != (LeastSquaresFit{Pinv: true, Rank: 2}) {
+		t.Errorf("solver %s rank %d step %v, want pinv, rank 2", m.SolverUsed(), m.Rank(), rec.steps[0].Detail)
 	}
 	if w := m.Warnings(); len(w) == 0 || !strings.Contains(w[0], `"x2" is constant`) {
 		t.Errorf("warnings %q, want one naming the constant feature x2", w)

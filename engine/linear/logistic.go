@@ -58,8 +58,8 @@ import (
 // Every solver stops when max|∇J| / (C Σω) <= Tol (the criterion
 // scikit-learn's lbfgs applies to its scaled objective J/(C n)), or after
 // MaxIter steps (then Warnings says so). Each step reports TrainLoss = J/Σω (the penalised objective
-// per row: for ovr the sum of the per-class objectives) and Extra["grad"],
-// the quantity compared with Tol. A loss that becomes NaN or infinite is
+// per row: for ovr the sum of the per-class objectives) and a
+// LogisticIteration, the quantity compared with Tol. A loss that becomes NaN or infinite is
 // reported, then ends the fit with an error wrapping engine.ErrDiverged.
 type Logistic struct {
 	Solver  string  // "auto" (default), "newton", "lbfgs", "gd" or "sgd"
@@ -311,7 +311,7 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 			total *= len(runs)
 		}
 		if err := rec.Step(engine.Step{Step: it, Total: total, TrainLoss: loss,
-			Extra: map[string]float64{"grad": gmax / (set.C * data.wsum)}}); err != nil {
+			Detail: LogisticIteration{Grad: gmax / (set.C * data.wsum)}}); err != nil {
 			return err
 		}
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {

@@ -143,7 +143,7 @@ func TestLogisticNewtonHistory(t *testing.T) {
 	}
 	prev := math.Log(2) // J/n at w = 0
 	for _, s := range rec.steps {
-		t.Logf("iteration %d: J/n = %.10f, grad = %.3g", s.Step, s.TrainLoss, s.Extra["grad"])
+		t.Logf("iteration %d: J/n = %.10f, grad = %.3g", s.Step, s.TrainLoss, s.Detail.(LogisticIteration).Grad)
 		if !(s.TrainLoss < prev) {
 			t.Errorf("iteration %d: J/n %v did not decrease from %v", s.Step, s.TrainLoss, prev)
 		}
@@ -153,8 +153,8 @@ func TestLogisticNewtonHistory(t *testing.T) {
 		prev = s.TrainLoss
 	}
 	last := rec.steps[len(rec.steps)-1]
-	if len(rec.steps) > 10 || last.Extra["grad"] > 1e-4 {
-		t.Errorf("%d iterations, final scaled gradient %g: want <= 10 and <= 1e-4", len(rec.steps), last.Extra["grad"])
+	if len(rec.steps) > 10 || last.Detail.(LogisticIteration).Grad > 1e-4 {
+		t.Errorf("%d iterations, final scaled gradient %g: want <= 10 and <= 1e-4", len(rec.steps), last.Detail.(LogisticIteration).Grad)
 	}
 	if rel := (last.TrainLoss - J) / J; rel < -1e-12 || rel > 1e-5 {
 		t.Errorf("final J/n %.12f, reference %.12f", last.TrainLoss, J)
@@ -187,7 +187,7 @@ func TestLogisticGradientSolvers(t *testing.T) {
 				t.Fatal(err)
 			}
 			last := rec.steps[len(rec.steps)-1]
-			t.Logf("%d steps, J/n %.10f, grad %.3g", len(rec.steps), last.TrainLoss, last.Extra["grad"])
+			t.Logf("%d steps, J/n %.10f, grad %.3g", len(rec.steps), last.TrainLoss, last.Detail.(LogisticIteration).Grad)
 			if tc.coefTol > 0 {
 				c := m.Coefficients()
 				linClose(t, "coef", c.Weights.RawMatrix().Data, linFlat(r.Coef), tc.coefTol)
@@ -435,11 +435,11 @@ func TestLogisticLargeNewton(t *testing.T) {
 			t.Fatal(err)
 		}
 		last := rec.steps[len(rec.steps)-1]
-		if last.Extra["grad"] > 1e-9 || len(rec.steps) > 15 {
-			t.Errorf("%s: %d iterations, final scaled gradient %g", multi, len(rec.steps), last.Extra["grad"])
+		if last.Detail.(LogisticIteration).Grad > 1e-9 || len(rec.steps) > 15 {
+			t.Errorf("%s: %d iterations, final scaled gradient %g", multi, len(rec.steps), last.Detail.(LogisticIteration).Grad)
 		}
 		for _, s := range rec.steps {
-			t.Logf("%s iteration %d: J/n = %.12f, grad = %.3g", multi, s.Step, s.TrainLoss, s.Extra["grad"])
+			t.Logf("%s iteration %d: J/n = %.12f, grad = %.3g", multi, s.Step, s.TrainLoss, s.Detail.(LogisticIteration).Grad)
 		}
 	}
 }

@@ -44,7 +44,7 @@ import (
 //
 // Each step reports TrainLoss = the fraction of (point, perceptron) pairs
 // misclassified during that epoch — with two classes simply the fraction of
-// training points the epoch got wrong — and Extra["mistakes"], their count.
+// training points the epoch got wrong — and a PerceptronEpoch, their count.
 type Perceptron struct {
 	Mode      string  // "stochastic" (default) or "batch"
 	LR        float64 // step size ε; 0 means 1
@@ -343,7 +343,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 			Step:      epoch,
 			Total:     epochs,
 			TrainLoss: float64(total) / float64(len(order)*np),
-			Extra:     map[string]float64{"mistakes": float64(total)},
+			Detail:    PerceptronEpoch{Mistakes: total},
 		}); err != nil {
 			return err
 		}

@@ -51,8 +51,8 @@ func TestPerceptronNotesExample(t *testing.T) {
 			linClose(t, "alpha", c.Intercept, []float64{tc.alpha}, 0)
 			var got []float64
 			for _, s := range rec.steps {
-				got = append(got, s.Extra["mistakes"])
-				if want := s.Extra["mistakes"] / 3; s.TrainLoss != want {
+				got = append(got, float64(s.Detail.(PerceptronEpoch).Mistakes))
+				if want := float64(s.Detail.(PerceptronEpoch).Mistakes) / 3; s.TrainLoss != want {
 					t.Errorf("step %d: TrainLoss %v, want mistakes/n = %v", s.Step, s.TrainLoss, want)
 				}
 				if s.Total != 100 {
@@ -185,7 +185,7 @@ func TestPerceptronSeparable(t *testing.T) {
 			t.Fatal(err)
 		}
 		last := rec.steps[len(rec.steps)-1]
-		if last.TrainLoss != 0 || last.Extra["mistakes"] != 0 || len(rec.steps) == 10000 {
+		if last.TrainLoss != 0 || last.Detail.(PerceptronEpoch).Mistakes != 0 || len(rec.steps) == 10000 {
 			t.Errorf("%s: last of %d epochs %+v, want an early epoch without mistakes", mode, len(rec.steps), last)
 		}
 		if acc := linAccuracy(t, &m, d); acc != 1 {

@@ -60,7 +60,7 @@ func init() {
 }
 
 // Fit implements engine.Model. It reports one step whose TrainLoss is the
-// (weighted) training mean squared error, with Extra["objective"], the
+// (weighted) training mean squared error, with a RidgeFit holding the
 // penalised objective Σ ωᵢrᵢ² + α‖w‖².
 func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
@@ -124,7 +124,7 @@ func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	m.coef, m.icept, m.warnings = coef, icept, warn
 	m.fitted = true
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: rss / sumw,
-		Extra: map[string]float64{"objective": obj}}); err != nil {
+		Detail: RidgeFit{Objective: obj}}); err != nil {
 		return err
 	}
 	// A recorder may cancel without returning the error itself.

@@ -87,8 +87,8 @@ func TestRidgeDiabetes(t *testing.T) {
 				obj += alpha * c * c
 			}
 			s := rec.steps[0]
-			if math.Abs(s.TrainLoss-rss/sw) > 1e-9*rss/sw || math.Abs(s.Extra["objective"]-obj) > 1e-9*obj {
-				t.Errorf("TrainLoss %v objective %v, want %v and %v", s.TrainLoss, s.Extra["objective"], rss/sw, obj)
+			if math.Abs(s.TrainLoss-rss/sw) > 1e-9*rss/sw || math.Abs(s.Detail.(RidgeFit).Objective-obj) > 1e-9*obj {
+				t.Errorf("TrainLoss %v objective %v, want %v and %v", s.TrainLoss, s.Detail.(RidgeFit).Objective, rss/sw, obj)
 			}
 		})
 	}

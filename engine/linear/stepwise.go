@@ -189,9 +189,9 @@ func (f *stepwiseFold) add(k, q int, inS []bool) {
 
 // Fit implements engine.Model. Each added feature is one step: TrainLoss is
 // the mean squared error on all the training rows of the least-squares fit
-// on the features selected so far, Extra["features"] their number,
-// Extra["feature"] the 0-based column just added and, under "cv" and
-// "validation", Extra["val_mse"] the held-out mean squared error. When no
+// on the features selected so far, and a StepwiseStep gives their number,
+// the 0-based column just added and, under "cv" and "validation", the
+// held-out mean squared error. When no
 // feature is worth adding, one step reports the intercept-only model.
 func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
@@ -337,13 +337,13 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		all.add(best, q, inS)
 		inS[best] = true
 		sel = append(sel, best)
-		extra := map[string]float64{"features": float64(len(sel)), "feature": float64(best)}
+		detail := StepwiseStep{Features: len(sel), Feature: best, ValMSE: math.NaN()}
 		if held != nil {
 			curVal = bestScore
-			extra["val_mse"] = curVal
+			detail.ValMSE = curVal
 		}
 		publish(sel)
-		if err := rec.Step(engine.Step{Step: len(sel), Total: limit, TrainLoss: max(all.a[p*q+p], 0) / all.sumw, Extra: extra}); err != nil {
+		if err := rec.Step(engine.Step{Step: len(sel), Total: limit, TrainLoss: max(all.a[p*q+p], 0) / all.sumw, Detail: detail}); err != nil {
 			return err
 		}
 		// A recorder may cancel without returning the error itself.
@@ -352,12 +352,12 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		}
 	}
 	if len(sel) == 0 {
-		extra := map[string]float64{"features": 0}
+		detail := StepwiseStep{Feature: -1, ValMSE: math.NaN()}
 		if held != nil {
-			extra["val_mse"] = curVal
+			detail.ValMSE = curVal
 		}
 		publish(nil)
-		if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: all.a[p*q+p] / all.sumw, Extra: extra}); err != nil {
+		if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: all.a[p*q+p] / all.sumw, Detail: detail}); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {

@@ -34,7 +34,7 @@ func TestStepwiseRSSOrder(t *testing.T) {
 	}
 	for i, s := range rec.steps {
 		if math.Abs(s.TrainLoss-wantMSE[i]) > 1e-9*wantMSE[i] || s.Step != i+1 || s.Total != 10 ||
-			s.Extra["features"] != float64(i+1) || s.Extra["feature"] != float64(m.Selected()[i]) {
+			s.Detail.(StepwiseStep).Features != i+1 || s.Detail.(StepwiseStep).Feature != m.Selected()[i] {
 			t.Errorf("step %d: %+v, want TrainLoss %v", i+1, s, wantMSE[i])
 		}
 	}
@@ -87,8 +87,8 @@ func TestStepwiseHeldOutBruteForce(t *testing.T) {
 					t.Fatalf("selected %v, want %v", m.Selected(), wantSel)
 				}
 				for i, s := range rec.steps {
-					if math.Abs(s.Extra["val_mse"]-wantVal[i]) > 1e-8*wantVal[i] {
-						t.Errorf("step %d: val_mse %v, want %v", i+1, s.Extra["val_mse"], wantVal[i])
+					if math.Abs(s.Detail.(StepwiseStep).ValMSE-wantVal[i]) > 1e-8*wantVal[i] {
+						t.Errorf("step %d: val_mse %v, want %v", i+1, s.Detail.(StepwiseStep).ValMSE, wantVal[i])
 					}
 				}
 				// The same seed selects the same features.
@@ -244,7 +244,7 @@ func TestStepwiseNothingToAdd(t *testing.T) {
 	if len(m.Selected()) != 0 || b != 7 || slices.ContainsFunc(coef, func(c float64) bool { return c != 0 }) {
 		t.Errorf("selected %v coef %v intercept %v, want nothing and 7", m.Selected(), coef, b)
 	}
-	if len(rec.steps) != 1 || rec.steps[0].Extra["features"] != 0 {
+	if len(rec.steps) != 1 || rec.steps[0].Detail.(StepwiseStep).Features != 0 {
 		t.Errorf("steps %+v, want one with no features", rec.steps)
 	}
 }

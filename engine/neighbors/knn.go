@@ -233,7 +233,7 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 			return err
 		}
 		if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loo[k-1],
-			Extra: map[string]float64{"k": float64(k), "loo_rows": float64(len(rows))}}); err != nil {
+			Detail: KChoice{K: k, LOORows: len(rows)}}); err != nil {
 			m.fitted = false
 			return err
 		}
@@ -255,7 +255,7 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	for kk := 1; kk <= kmax; kk++ {
 		m.kUse = kk
 		err := rec.Step(engine.Step{Step: kk, Total: kmax, TrainLoss: m.loo[kk-1],
-			Extra: map[string]float64{"k": float64(kk)}})
+			Detail: KChoice{K: kk}})
 		if err == nil {
 			err = ctx.Err()
 		}

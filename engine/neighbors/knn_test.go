@@ -157,7 +157,7 @@ func TestChooseKByLeaveOneOut(t *testing.T) {
 	best := rec.s[c.K-1].TrainLoss
 	for _, s := range rec.s {
 		if s.TrainLoss < best {
-			t.Errorf("kept k=%d (error %v) but k=%v has %v", c.K, best, s.Extra["k"], s.TrainLoss)
+			t.Errorf("kept k=%d (error %v) but k=%v has %v", c.K, best, s.Detail.(KChoice).K, s.TrainLoss)
 		}
 	}
 	// Leave-one-out at k by brute force, for k = 1 and the chosen k.

@@ -171,7 +171,7 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		}
 		loss, trainErr := exponentialLoss(M, w0, d.y, k, votes)
 		err = rec.Step(engine.Step{Step: round, Total: T, TrainLoss: loss,
-			Extra: map[string]float64{"train_error": trainErr, "err": werr, "beta": beta}})
+			Detail: BoostRound{TrainError: trainErr, WeightedError: werr, Vote: beta}})
 		if err == nil {
 			err = ctx.Err()
 		}

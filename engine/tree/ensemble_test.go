@@ -95,13 +95,13 @@ func TestAdaBoostFirstRound(t *testing.T) {
 	if err := a.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"a", "b"}}, rec); err != nil {
 		t.Fatal(err)
 	}
-	s := rec.steps[0]
-	if math.Abs(s.Extra["err"]-0.1) > 1e-12 || math.Abs(s.Extra["beta"]-0.5*math.Log(9)) > 1e-12 {
-		t.Errorf("round 1: err %v, β %v; want 0.1, %v", s.Extra["err"], s.Extra["beta"], 0.5*math.Log(9))
+	s := rec.steps[0].Detail.(BoostRound)
+	if math.Abs(s.WeightedError-0.1) > 1e-12 || math.Abs(s.Vote-0.5*math.Log(9)) > 1e-12 {
+		t.Errorf("round 1: err %v, β %v; want 0.1, %v", s.WeightedError, s.Vote, 0.5*math.Log(9))
 	}
 	// The misclassified row then holds half the weight: the second stump's
 	// weighted error is measured on it.
-	if len(rec.steps) < 2 || !(rec.steps[1].Extra["err"] < 0.5) {
+	if len(rec.steps) < 2 || !(rec.steps[1].Detail.(BoostRound).WeightedError < 0.5) {
 		t.Errorf("round 2: %+v", rec.steps)
 	}
 }
@@ -132,7 +132,7 @@ func TestAdaBoostXOR(t *testing.T) {
 		if err := a.Fit(context.Background(), tr, rec); err != nil {
 			return 0.5 // no better than chance from the first round
 		}
-		return rec.steps[len(rec.steps)-1].Extra["train_error"]
+		return rec.steps[len(rec.steps)-1].Detail.(BoostRound).TrainError
 	}
 	if e := errOf(1); e < 0.3 {
 		t.Errorf("stumps reached training error %.3f on XOR", e)
@@ -232,10 +232,10 @@ func TestReducedErrorPruning(t *testing.T) {
 	if err := m.Fit(context.Background(), tr, rec); err != nil {
 		t.Fatal(err)
 	}
-	var curve []engine.Step
+	var curve []Pruning
 	for _, s := range rec.steps {
-		if _, ok := s.Extra["prune_error"]; ok {
-			curve = append(curve, s)
+		if p, ok := s.Detail.(Pruning); ok && p.Measure == "prune_error" {
+			curve = append(curve, p)
 		}
 	}
 	if len(curve) < 2 {
@@ -243,12 +243,12 @@ func TestReducedErrorPruning(t *testing.T) {
 	}
 	for i := 1; i < len(curve); i++ {
 		a, b := curve[i-1], curve[i]
-		if b.Extra["leaves"] >= a.Extra["leaves"] || b.Extra["prune_error"] > a.Extra["prune_error"]+1e-12 {
-			t.Fatalf("step %d: leaves %v -> %v, held-out error %v -> %v", i, a.Extra["leaves"], b.Extra["leaves"], a.Extra["prune_error"], b.Extra["prune_error"])
+		if b.Leaves >= a.Leaves || b.Value > a.Value+1e-12 {
+			t.Fatalf("step %d: leaves %v -> %v, held-out error %v -> %v", i, a.Leaves, b.Leaves, a.Value, b.Value)
 		}
 	}
-	if leaves := m.Tree().Leaves(); float64(leaves) != curve[len(curve)-1].Extra["leaves"] || leaves >= int(curve[0].Extra["leaves"]) {
-		t.Errorf("pruned tree has %d leaves; curve %v -> %v", leaves, curve[0].Extra["leaves"], curve[len(curve)-1].Extra["leaves"])
+	if leaves := m.Tree().Leaves(); leaves != curve[len(curve)-1].Leaves || leaves >= curve[0].Leaves {
+		t.Errorf("pruned tree has %d leaves; curve %v -> %v", leaves, curve[0].Leaves, curve[len(curve)-1].Leaves)
 	}
 }
 
@@ -275,7 +275,7 @@ func TestAdaBoostStagedErrorLikeScikitLearn(t *testing.T) {
 			t.Errorf("%s: %d rounds, scikit-learn %d", name, len(rec.steps), len(want))
 		}
 		for i := range min(len(rec.steps), len(want)) {
-			if got := rec.steps[i].Extra["train_error"]; math.Abs(got-want[i]) > 1e-6 {
+			if got := rec.steps[i].Detail.(BoostRound).TrainError; math.Abs(got-want[i]) > 1e-6 {
 				t.Errorf("%s: training error %.6f after round %d, scikit-learn %.6f", name, got, i+1, want[i])
 				break
 			}

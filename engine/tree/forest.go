@@ -228,7 +228,7 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		}
 		oobErr, rows := oobError(d, oobSum, oobN)
 		err := rec.Step(engine.Step{Step: i + 1, Total: T, TrainLoss: oobErr,
-			Extra: map[string]float64{"oob_rows": float64(rows), "nodes": float64(f.nodes)}})
+			Detail: ForestStep{OOBRows: rows, Nodes: f.nodes}})
 		if err == nil {
 			err = ctx.Err() // cancelled during the step
 		}

@@ -140,7 +140,7 @@ func (m *DecisionTree) pruneBottomUp(ctx context.Context, asLeaf []float64, slac
 	report := func() error {
 		*step++
 		if err := rec.Step(engine.Step{Step: *step, TrainLoss: trainCost / totalW,
-			Extra: map[string]float64{"leaves": float64(nLeaves), extra: cost / scale}}); err != nil {
+			Detail: Pruning{Leaves: nLeaves, Measure: extra, Value: cost / scale}}); err != nil {
 			return err
 		}
 		return ctx.Err()
@@ -244,7 +244,7 @@ func (m *DecisionTree) pruneCostComplexity(ctx context.Context, alpha float64, w
 		}
 		*step++
 		if err := rec.Step(engine.Step{Step: *step, TrainLoss: train[0] / totalW,
-			Extra: map[string]float64{"leaves": float64(leaves[0]), "alpha": bestG}}); err != nil {
+			Detail: Pruning{Leaves: leaves[0], Measure: "alpha", Value: bestG}}); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {

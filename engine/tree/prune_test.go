@@ -146,7 +146,7 @@ func TestErrorBasedPruningStopped(t *testing.T) {
 	}
 	first := -1
 	for i, s := range all.steps {
-		if _, ok := s.Extra["estimated_error"]; ok && first < 0 {
+		if p, ok := s.Detail.(Pruning); ok && p.Measure == "estimated_error" && first < 0 {
 			first = i
 		}
 	}
@@ -162,7 +162,7 @@ func TestErrorBasedPruningStopped(t *testing.T) {
 	if _, err := m.Predict(tr.X); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := m.Tree().Leaves(), int(all.steps[at-1].Extra["leaves"]); got != want {
+	if got, want := m.Tree().Leaves(), all.steps[at-1].Detail.(Pruning).Leaves; got != want {
 		t.Errorf("stopped tree has %d leaves, the step reported %d", got, want)
 	}
 }

@@ -82,7 +82,7 @@ func TestStagesMatchPredictions(t *testing.T) {
 			checks := 0
 			var pruned int // steps taken while pruning
 			rec := recFunc(func(s engine.Step) error {
-				if _, ok := s.Extra["leaves"]; ok && s.Extra["depth"] == 0 {
+				if _, ok := s.Detail.(Pruning); ok {
 					pruned++
 				}
 				if st == nil {

@@ -282,7 +282,7 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 			}
 		}
 		if err := rec.Step(engine.Step{Step: step, TrainLoss: m.trainError(),
-			Extra: map[string]float64{"nodes": float64(len(gt.nodes)), "leaves": float64(leaves), "depth": float64(depth + 1)}}); err != nil {
+			Detail: Growth{Nodes: len(gt.nodes), Leaves: leaves, Depth: depth + 1}}); err != nil {
 			return err
 		}
 		return ctx.Err()

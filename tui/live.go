@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"math"
+	"sort"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+)
+
+// The training screen draws a run through live views: the training loss,
+// the validation curves, and the picture a family registers for the detail
+// its steps carry (engine.Step.Detail: a tree's size, a boosting round's
+// vote). As with result views, each registers itself in its own file; the
+// screen shows those that apply to the run in a stable order, a family's
+// from the first step that brings its detail. No model name is switched on.
+
+// liveView is one picture of the training screen, a pointer changed only
+// through its methods.
+type liveView interface {
+	// Show draws the fold histories received so far: folds[cur] is the
+	// fold being fitted, the others finished (or, after cross-validation,
+	// the folds before the final fit); note says which fold is drawn.
+	Show(folds [][]eval.Point, cur int, note string)
+	SetSize(w, h int)
+	View() string
+	// Panes is how many panes the view stacks: the screen shares its rows
+	// among the views by their panes.
+	Panes() int
+}
+
+// liveLogY is a live view whose y axis the log key switches.
+type liveLogY interface {
+	SetLogY(on bool)
+	LogY() bool
+}
+
+// liveViewSpec registers a live view: its place among the views, whether
+// it applies to a run given one of its steps (nil: to every run), and how
+// it is made.
+type liveViewSpec struct {
+	order   int
+	applies func(r *runRecord, p eval.Point) bool
+	make    func(c *common, r *runRecord) liveView
+}
+
+var liveViewSpecs []liveViewSpec
+
+// registerLiveView adds a view to the training screen; call it from init.
+func registerLiveView(v liveViewSpec) {
+	liveViewSpecs = append(liveViewSpecs, v)
+	sort.SliceStable(liveViewSpecs, func(i, j int) bool { return liveViewSpecs[i].order < liveViewSpecs[j].order })
+}
+
+// carries is a live view's applies for the steps whose detail is a D.
+func carries[D engine.Detail](_ *runRecord, p eval.Point) bool {
+	_, ok := p.Detail.(D)
+	return ok
+}
+
+// detailOf gets a quantity of a step whose detail is a D; NaN on the steps
+// with another detail (a tree's pruning steps after its growth), which the
+// charts leave as gaps.
+func detailOf[D engine.Detail](get func(D) float64) func(eval.Point) float64 {
+	return func(p eval.Point) float64 {
+		if d, ok := p.Detail.(D); ok {
+			return get(d)
+		}
+		return math.NaN()
+	}
+}
+
+func init() {
+	registerLiveView(liveViewSpec{order: 0, make: func(c *common, r *runRecord) liveView {
+		return newCurvesView([]quantity{lossQuantity(r)}, r, c)
+	}})
+	registerLiveView(liveViewSpec{order: 10, make: func(c *common, r *runRecord) liveView {
+		return newCurvesView(validationQuantities(r), r, c)
+	}})
+}
+
+// liveViews are the views a training screen shows of its run, in the
+// registry's order.
+type liveViews struct {
+	c     *common
+	run   *runRecord
+	made  []liveView // by index in liveViewSpecs; nil until the view applies
+	views []liveView // the views made, in order
+	logY  bool
+}
+
+// newLiveViews makes the views that apply to run r before any step.
+func newLiveViews(c *common, r *runRecord) liveViews {
+	lv := liveViews{c: c, run: r, made: make([]liveView, len(liveViewSpecs))}
+	lv.observe(eval.Point{TrainLoss: math.NaN(), ValLoss: math.NaN(), ValError: math.NaN()})
+	return lv
+}
+
+// observe makes the views step p makes apply; it reports whether it made
+// one (the layout then changes).
+func (lv *liveViews) observe(p eval.Point) bool {
+	added := false
+	for i, spec := range liveViewSpecs {
+		if lv.made[i] != nil || spec.applies != nil && !spec.applies(lv.run, p) {
+			continue
+		}
+		v := spec.make(lv.c, lv.run)
+		if l, ok := v.(liveLogY); ok {
+			l.SetLogY(lv.logY)
+		}
+		lv.made[i], added = v, true
+	}
+	if added {
+		lv.views = lv.views[:0]
+		for _, v := range lv.made {
+			if v != nil {
+				lv.views = append(lv.views, v)
+			}
+		}
+	}
+	return added
+}
+
+// show draws the histories on every view.
+func (lv *liveViews) show(folds [][]eval.Point, cur int, note string) {
+	for _, v := range lv.views {
+		v.Show(folds, cur, note)
+	}
+}
+
+// setLogY switches every view that has a y axis to log10 or linear.
+func (lv *liveViews) setLogY(on bool) {
+	lv.logY = on
+	for _, v := range lv.views {
+		if l, ok := v.(liveLogY); ok {
+			l.SetLogY(on)
+		}
+	}
+}
+
+// setSize lays the views out in w x h: the first (the training loss) at
+// full height on the left and the others stacked on the right, or, in a
+// column, all of them stacked. Stacked views share the rows by their panes.
+func (lv *liveViews) setSize(w, h int, column bool) {
+	views := lv.views
+	if !column && len(views) > 1 {
+		views[0].SetSize(w/2, h)
+		views, w = views[1:], w-w/2
+	}
+	panes := 0
+	for _, v := range views {
+		panes += v.Panes()
+	}
+	at := 0
+	for _, v := range views {
+		rows := 0
+		for range v.Panes() {
+			rows += paneRows(at, panes, h)
+			at++
+		}
+		v.SetSize(w, rows)
+	}
+}
+
+// paneRows is the height of pane i of n stacked in h rows: an equal share,
+// the last panes taking the rows left over (as stack does).
+func paneRows(i, n, h int) int {
+	if i >= n-h%n {
+		return h/n + 1
+	}
+	return h / n
+}
+
+// view draws the views as setSize laid them out.
+func (lv *liveViews) view(column bool) string {
+	views := make([]string, len(lv.views))
+	for i, v := range lv.views {
+		views[i] = v.View()
+	}
+	if column || len(views) < 2 {
+		return lipgloss.JoinVertical(lipgloss.Left, views...)
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, views[0], lipgloss.JoinVertical(lipgloss.Left, views[1:]...))
+}
+
+// curvesView is a live view of quantities of the steps, one line chart
+// each, stacked: the current fold bright, the others faint.
+type curvesView struct{ fc foldCharts }
+
+func newCurvesView(qs []quantity, r *runRecord, c *common) *curvesView {
+	return &curvesView{chartsOf(qs, r, c.styles)}
+}
+
+func (v *curvesView) Show(folds [][]eval.Point, cur int, note string) {
+	v.fc.setNote(note)
+	v.fc.draw(folds, cur)
+}
+
+func (v *curvesView) SetSize(w, h int) { v.fc.setSize(w, h, true) }
+func (v *curvesView) View() string     { return v.fc.view(true) }
+func (v *curvesView) Panes() int       { return len(v.fc.charts) }
+func (v *curvesView) SetLogY(on bool)  { v.fc.setLogY(on) }
+func (v *curvesView) LogY() bool       { return v.fc.logY() }

@@ -1,0 +1,38 @@
+package tui
+
+import (
+	"math"
+
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/tree"
+)
+
+// The tree family's live views: a decision tree's size as it grows level
+// by level and is then pruned, and each AdaBoost round's tree: how well it
+// did on the weighted rows and the vote it was given for that.
+func init() {
+	registerLiveView(liveViewSpec{order: 20, applies: carries[tree.Growth],
+		make: func(c *common, r *runRecord) liveView {
+			return newCurvesView([]quantity{{title: "tree size: leaves as it grows, then as it is pruned", legend: "leaves", get: treeLeaves}}, r, c)
+		}})
+	registerLiveView(liveViewSpec{order: 20, applies: carries[tree.BoostRound],
+		make: func(c *common, r *runRecord) liveView {
+			return newCurvesView([]quantity{
+				{title: "this round's tree: weighted training error", legend: "weighted error",
+					get: detailOf(func(b tree.BoostRound) float64 { return b.WeightedError })},
+				{title: "this round's tree: its vote β", legend: "vote β",
+					get: detailOf(func(b tree.BoostRound) float64 { return b.Vote })},
+			}, r, c)
+		}})
+}
+
+// treeLeaves is a tree's leaves after a step, growing or pruning.
+func treeLeaves(p eval.Point) float64 {
+	switch d := p.Detail.(type) {
+	case tree.Growth:
+		return float64(d.Leaves)
+	case tree.Pruning:
+		return float64(d.Leaves)
+	}
+	return math.NaN()
+}

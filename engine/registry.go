@@ -176,6 +176,16 @@ func New(name string, settings map[string]string) (*Spec, Values, Model, error) 
 	return s, v, m, nil
 }
 
+// MustBuild is New for tests and examples, whose settings are known good:
+// it returns the model alone and panics on an error (a programmer's).
+func MustBuild(name string, settings map[string]string) Model {
+	_, _, m, err := New(name, settings)
+	if err != nil {
+		panic("engine: " + err.Error())
+	}
+	return m
+}
+
 // hasChoice reports whether c names a Choice or Bool parameter of s and
 // only values it can take.
 func (s *Spec) hasChoice(c *Applies) bool {

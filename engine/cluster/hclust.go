@@ -98,12 +98,6 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		return fmt.Errorf("hierarchical clustering: %w", err)
 	}
 	method := h.Method
-	if method == "" {
-		method = Average
-	}
-	if !slices.Contains([]string{Single, Complete, Average, Centroid, Divisive}, method) {
-		return fmt.Errorf("parameter linkage: %q is not one of single, complete, average, centroid, divisive", h.Method)
-	}
 	var merges []engine.Merge
 	if method == Divisive {
 		merges, err = divisive(ctx, t.X, t.Seed)
@@ -464,7 +458,7 @@ func divisive(ctx context.Context, X *mat.Dense, seed uint64) ([]engine.Merge, e
 		if len(rows) == 2 {
 			a, b = rows[:1], rows[1:]
 		} else {
-			km := &KMeans{K: 2, Restarts: 3}
+			km := innerKMeans(2, 3)
 			if err := km.Fit(ctx, engine.Train{X: sub, Seed: seed + uint64(id)}, nil); err != nil {
 				return 0, err
 			}

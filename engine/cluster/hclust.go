@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -69,7 +68,7 @@ func init() {
 // squared distances and reports their roots.
 type Hclust struct {
 	K      int
-	Method string // single, complete, average (default), centroid
+	Method string // single, complete, average, centroid or divisive
 	Height float64
 
 	link   *engine.Linkage
@@ -90,7 +89,7 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("hierarchical clustering: %w", err)
 	}
-	if err := engine.CheckNeed(fmt.Sprintf("hierarchical clustering with %s linkage", cmp.Or(h.Method, Average)), hclustMemory(n, h.Method)); err != nil {
+	if err := engine.CheckNeed(fmt.Sprintf("hierarchical clustering with %s linkage", h.Method), hclustMemory(n, h.Method)); err != nil {
 		return err
 	}
 	k, err := clusters(h.K, t, n)

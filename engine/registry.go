@@ -36,7 +36,9 @@ type Spec struct {
 	// the zero value one-hot encodes and imputes.
 	Input  Input
 	Params []Param
-	// New builds an unfitted model from validated values.
+	// New builds an unfitted model from validated values. Params is the
+	// one place a default or a range is written: Fit takes the fields as
+	// valid and checks only what depends on the data.
 	New func(v Values) (Model, error)
 	// Advise, when set, returns warnings about using this model on data
 	// with these columns (e.g. Gaussian naive Bayes on nominal columns).

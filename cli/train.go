@@ -150,15 +150,13 @@ func runTrain(args []string, out, stderr io.Writer) error {
 			return err
 		}
 	}
-	if spec, _, err = tf.resolve("train", d.Task); err != nil {
+	spec, v, err := tf.resolve("train", d.Task)
+	if err != nil {
 		return err
 	}
 	collectHarder(d)
 	opt.Consume = true // the report needs the results, not the rows
-	rec, err := runs.New(1, tf.data.choice(), d, spec, tf.params, opt)
-	if err != nil {
-		return usageError{err.Error()}
-	}
+	rec := runs.New(1, tf.data.choice(), d, spec, v, opt)
 	if *save != "" {
 		if err := runs.CheckTarget(*save, rec.Inputs()...); err != nil {
 			return usagef("train: --save %v", err)

@@ -36,7 +36,9 @@ type Spec struct {
 	// the zero value one-hot encodes and imputes.
 	Input  Input
 	Params []Param
-	// New builds an unfitted model from validated values.
+	// New builds an unfitted model from validated values. Params is the
+	// one place a default or a range is written: Fit takes the fields as
+	// valid and checks only what depends on the data.
 	New func(v Values) (Model, error)
 	// Advise, when set, returns warnings about using this model on data
 	// with these columns (e.g. Gaussian naive Bayes on nominal columns).
@@ -174,6 +176,16 @@ func New(name string, settings map[string]string) (*Spec, Values, Model, error) 
 		return nil, nil, nil, err
 	}
 	return s, v, m, nil
+}
+
+// MustBuild is New for tests and examples, whose settings are known good:
+// it returns the model alone and panics on an error (a programmer's).
+func MustBuild(name string, settings map[string]string) Model {
+	_, _, m, err := New(name, settings)
+	if err != nil {
+		panic("engine: " + err.Error())
+	}
+	return m
 }
 
 // hasChoice reports whether c names a Choice or Bool parameter of s and

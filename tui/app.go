@@ -238,7 +238,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case modelChosenMsg:
 		return a, a.chooseModel(msg.spec, nil)
 	case trainRequestMsg:
-		return a, a.startRun(msg.values, msg.settings, msg.opts)
+		return a, a.startRun(msg.values, msg.opts)
 	case regionsMsg, regionsResizeMsg: // views work in the background whichever screen shows
 		return a, a.results.Update(msg)
 	case tableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
@@ -262,7 +262,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if r := a.run(msg.run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
 			a.model.setData(r.Dataset, r.Spec.Name)
-			a.params.setModel(r.Dataset, r.Spec, r.values, &r.Options)
+			a.params.setModel(r.Dataset, r.Spec, r.Params, &r.Options)
 			a.goTo(screenParams)
 		}
 		return a, nil
@@ -435,20 +435,16 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 }
 
 // startRun launches a run of the chosen model on the chosen dataset.
-func (a *app) startRun(v engine.Values, settings map[string]string, opt eval.Options) tea.Cmd {
+func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	if a.ds == nil || a.spec == nil {
 		return nil
 	}
 	a.abandon()
 	id := a.nextRun
 	data := runs.Data{Source: a.source, Target: a.target, Task: a.task, Drop: a.drop}
-	rec, err := runs.New(id, data, a.ds, a.spec, settings, opt)
-	if err != nil {
-		a.params.setError(err)
-		return nil
-	}
+	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
-	r := &runRecord{Record: rec, values: v}
+	r := &runRecord{Record: rec}
 	a.history = append(a.history, r)
 	ds, spec := a.ds, a.spec
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {

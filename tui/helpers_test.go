@@ -307,11 +307,7 @@ func (m *splitModel) Predict(X mat.Matrix) ([]float64, error) {
 // newRun makes a run of spec on d, as the lab does; with res it is done.
 func newRun(t testing.TB, id int, source, target string, d *datasets.Dataset, spec *engine.Spec, opt eval.Options, res *eval.Result) *runRecord {
 	t.Helper()
-	rec, err := runs.New(id, runs.Data{Source: source, Target: target}, d, spec, nil, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &runRecord{Record: rec, values: spec.Defaults()}
+	r := &runRecord{Record: runs.New(id, runs.Data{Source: source, Target: target}, d, spec, spec.Defaults(), opt)}
 	if res != nil {
 		r.Finish(res, nil)
 	}

@@ -89,7 +89,7 @@ func sowingRun(t *testing.T, spec *engine.Spec, w, h int) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cmd := hs.a.startRun(v, nil, eval.DefaultOptions()); cmd != nil {
+	if cmd := hs.a.startRun(v, eval.DefaultOptions()); cmd != nil {
 		hs.queue = append(hs.queue, cmd())
 	}
 	if !hs.runUntil(func() bool { return trainSteps(hs) > 0 }) || hs.a.cur != screenTrain {

@@ -26,9 +26,8 @@ type modelChosenMsg struct{ spec *engine.Spec }
 
 // trainRequestMsg: the hyperparameter screen asks for a run.
 type trainRequestMsg struct {
-	values   engine.Values
-	settings map[string]string // the values as typed
-	opts     eval.Options
+	values engine.Values
+	opts   eval.Options
 }
 
 // showRunMsg: the runs screen asks for one run's results.

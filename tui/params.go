@@ -517,11 +517,9 @@ func (s *paramsScreen) submit() tea.Cmd {
 		}
 	}
 	v := make(engine.Values, len(s.spec.Params))
-	settings := make(map[string]string, len(s.spec.Params))
 	for _, f := range s.fields {
 		if f.model {
 			v[f.p.Name] = f.value()
-			settings[f.p.Name] = f.raw()
 		}
 	}
 	o, err := s.options()
@@ -539,7 +537,7 @@ func (s *paramsScreen) submit() tea.Cmd {
 	}
 	s.err = nil
 	s.evalOf = o
-	return func() tea.Msg { return trainRequestMsg{values: v, settings: settings, opts: o} }
+	return func() tea.Msg { return trainRequestMsg{values: v, opts: o} }
 }
 
 func (s *paramsScreen) View() string {

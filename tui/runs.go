@@ -27,8 +27,7 @@ import (
 // step, finish).
 type runRecord struct {
 	*runs.Record
-	values engine.Values // the parameters, typed
-	label  string        // dataLabel, once made
+	label string // dataLabel, once made
 
 	// histFold is the fold whose history an abandoned run kept.
 	histFold int
@@ -348,7 +347,7 @@ func (s *runsScreen) rebuild() {
 	}
 	s.order = s.order[:0]
 	for _, r := range s.runs {
-		if s.filter.match(fmt.Sprintf("#%d %s %s %s %s", r.ID, r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.values), r.status())) {
+		if s.filter.match(fmt.Sprintf("#%d %s %s %s %s", r.ID, r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.Params), r.status())) {
 			s.order = append(s.order, r)
 		}
 	}
@@ -440,7 +439,7 @@ func (s *runsScreen) rebuild() {
 			t = numfmt.Seconds(r.Wall.Seconds())
 		}
 		row := table.Row{
-			fmt.Sprintf("%s%2d", mark, r.ID), r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.values),
+			fmt.Sprintf("%s%2d", mark, r.ID), r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.Params),
 			describeEval(r.Options, r.Task()), score, t,
 		}
 		if wide {
@@ -489,7 +488,7 @@ func (s *runsScreen) detail() string {
 	if r == nil {
 		return st.Muted.Render(" no run matches the filter: esc clears it")
 	}
-	text := fmt.Sprintf("#%d %s · %s (%s) · %s · %s · seed %d", r.ID, r.dataLabel(), r.Spec.Title, keyParams(r.Spec, r.values),
+	text := fmt.Sprintf("#%d %s · %s (%s) · %s · %s · seed %d", r.ID, r.dataLabel(), r.Spec.Title, keyParams(r.Spec, r.Params),
 		r.evalDesc(), r.targetDesc(), r.Options.Seed)
 	lines := strings.Split(wrap(text, s.w-2), "\n")
 	if len(lines) > runDetailLines {
@@ -543,7 +542,7 @@ func (s *runsScreen) compareView() string {
 		row("source", a.Dataset.Source, b.Dataset.Source, st.Text, st.Text),
 		row("target", a.targetDesc(), b.targetDesc(), st.Text, st.Text),
 		row("model", a.Spec.Title, b.Spec.Title, st.Text, st.Text),
-		row("parameters", keyParams(a.Spec, a.values), keyParams(b.Spec, b.values), st.Text, st.Text),
+		row("parameters", keyParams(a.Spec, a.Params), keyParams(b.Spec, b.Params), st.Text, st.Text),
 		row("evaluation", a.evalDesc(), b.evalDesc(), st.Text, st.Text),
 		row("seed", fmt.Sprint(a.Options.Seed), fmt.Sprint(b.Options.Seed), st.Text, st.Text),
 		row("status", a.status(), b.status(), st.Text, st.Text),

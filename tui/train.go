@@ -336,7 +336,7 @@ func (s *trainScreen) liveFigures(w, h int) string {
 		}
 	}
 	lines = append(lines, "", st.Header.Render("settings"))
-	for _, l := range strings.Split(wrap(keyParams(r.Spec, r.values), w-4), "\n") {
+	for _, l := range strings.Split(wrap(keyParams(r.Spec, r.Params), w-4), "\n") {
 		lines = append(lines, st.Text.Render(l))
 	}
 	lines = append(lines, st.Muted.Render(clip(r.evalDesc()+" · seed "+fmt.Sprint(r.Options.Seed), w-4)))
@@ -438,7 +438,7 @@ func (s *trainScreen) statusLines() string {
 		}
 	}
 	line2 := " " + strings.Join(vals, "   ")
-	line3 := " " + st.Muted.Render(clip(s.run.Spec.Title+" · "+keyParams(s.run.Spec, s.run.values), s.w-2))
+	line3 := " " + st.Muted.Render(clip(s.run.Spec.Title+" · "+keyParams(s.run.Spec, s.run.Params), s.w-2))
 	return line1 + "\n" + line2 + "\n" + line3
 }
 

@@ -126,7 +126,7 @@ func (v *mapView) compute() tea.Cmd {
 	v.want = v.sizeKey()
 	// Everything the command needs is copied here: it runs on another
 	// goroutine while Update may change the view.
-	id, d, spec, values, seed := v.r.ID, v.r.Dataset, v.r.Spec, maps.Clone(v.r.values), v.r.Options.Seed
+	id, d, spec, values, seed := v.r.ID, v.r.Dataset, v.r.Spec, maps.Clone(v.r.Params), v.r.Options.Seed
 	std := spec.Standardize
 	if o := v.r.Options.Standardize; o != nil {
 		std = *o

@@ -158,7 +158,7 @@ func (v *summaryView) View() string {
 		kv("target", d.Target.Name+" (known classes, not learned) · "+task.String())
 	}
 	kv("model", r.Spec.Title+" ("+r.Spec.Name+")")
-	desc := r.Spec.Describe(r.values)
+	desc := r.Spec.Describe(r.Params)
 	if desc == "" {
 		desc = "none"
 	}

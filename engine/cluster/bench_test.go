@@ -19,7 +19,7 @@ func BenchmarkKMeans(b *testing.B) {
 	t := benchBlobs(b, 100000, 8)
 	b.ResetTimer()
 	for range b.N {
-		m := &KMeans{K: 8, Restarts: 1, MaxIter: 100}
+		m := &KMeans{K: 8, Restarts: 1, MaxIter: 100, Init: InitPlusPlus}
 		if err := m.Fit(context.Background(), t, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -39,7 +39,7 @@ func BenchmarkKMeansTwoOnGaussian(b *testing.B) {
 	}
 	t := engine.Train{X: X, Seed: 1}
 	for b.Loop() {
-		m := &KMeans{K: 2, Restarts: 10, MaxIter: 300, Tol: 1e-4}
+		m := &KMeans{K: 2, Restarts: 10, MaxIter: 300, Tol: 1e-4, Init: InitPlusPlus}
 		if err := m.Fit(context.Background(), t, nil); err != nil {
 			b.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func BenchmarkKMeansTwoOnGaussian(b *testing.B) {
 func BenchmarkSpectral(b *testing.B) {
 	t := benchBlobs(b, 2000, 4)
 	for b.Loop() {
-		m := &Spectral{K: 4, Graph: GraphGaussian, Gamma: 1}
+		m := &Spectral{K: 4, Graph: GraphGaussian, Gamma: 1, Neighbors: 10}
 		if err := m.Fit(context.Background(), t, nil); err != nil {
 			b.Fatal(err)
 		}

@@ -181,7 +181,7 @@ func TestKMeansObjective(t *testing.T) {
 	ref := loadRef(t)
 	d := table(t, "iris", "")
 	rec := &steps{}
-	m := &KMeans{K: 3, Restarts: 10}
+	m := &KMeans{K: 3, Restarts: 10, Init: InitPlusPlus, MaxIter: 300}
 	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestKMeansObjective(t *testing.T) {
 func TestKMeansLossIsBestSoFar(t *testing.T) {
 	d := table(t, "blobs:n=300,centers=6,dims=2,seed=4", "")
 	rec := &steps{}
-	m := &KMeans{K: 6, Restarts: 10, Init: InitForgy}
+	m := &KMeans{K: 6, Restarts: 10, Init: InitForgy, MaxIter: 300}
 	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func TestSpectralSeparatesWhatKMeansCannot(t *testing.T) {
 			}
 			return metrics.AdjustedRand(d.Y, labels)
 		}
-		sp, km := ari(&Spectral{}), ari(&KMeans{})
+		sp, km := ari(&Spectral{Graph: GraphKNN, Neighbors: 10, Gamma: 1}), ari(&KMeans{Init: InitPlusPlus, Restarts: 1, MaxIter: 300})
 		if sp < 0.9 || (data == "circles" && km > 0.1) || km > sp-0.3 {
 			t.Errorf("%s: spectral ARI %.3f, k-means %.3f", data, sp, km)
 		}
@@ -312,7 +312,7 @@ func TestSpectralSeparatesWhatKMeansCannot(t *testing.T) {
 // D^½ 1).
 func TestLaplacianNullVector(t *testing.T) {
 	d := table(t, "blobs:n=120,seed=2", "")
-	s := &Spectral{Graph: GraphGaussian, Gamma: 0.5}
+	s := &Spectral{Graph: GraphGaussian, Gamma: 0.5, Neighbors: 10}
 	W, err := s.graph(context.Background(), d.X)
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +343,7 @@ func TestLaplacianNullVector(t *testing.T) {
 // SpectralClustering (affinity="rbf", gamma=1) separates such blobs at 1.
 func TestSpectralFindsEveryBlob(t *testing.T) {
 	d := table(t, "blobs:n=800,centers=4,dims=10,seed=2", "")
-	s := &Spectral{K: 4, Graph: GraphGaussian, Gamma: 1}
+	s := &Spectral{K: 4, Graph: GraphGaussian, Gamma: 1, Neighbors: 10}
 	W, err := s.graph(context.Background(), d.X)
 	if err != nil {
 		t.Fatal(err)
@@ -415,7 +415,7 @@ func TestSparseOperatorMultiplies(t *testing.T) {
 // Lanczos finds the leading eigenvectors the dense decomposition finds.
 func TestLanczosMatchesDense(t *testing.T) {
 	d := table(t, "blobs:n=300,seed=5", "")
-	s := &Spectral{Graph: GraphGaussian, Gamma: 0.3}
+	s := &Spectral{Graph: GraphGaussian, Gamma: 0.3, Neighbors: 10}
 	W, _ := s.graph(context.Background(), d.X)
 	n, _ := W.Dims()
 	M := mat.NewDense(n, n, nil)
@@ -484,7 +484,7 @@ func TestKMedoids(t *testing.T) {
 	d := table(t, "iris", "")
 	for _, metric := range []string{"l2", "l1", "linf"} {
 		rec := &steps{}
-		m := &KMedoids{K: 3, Metric: metric, Restarts: 5}
+		m := &KMedoids{K: 3, Metric: metric, Restarts: 5, MaxIter: 100}
 		if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
 			t.Fatal(err)
 		}
@@ -604,7 +604,7 @@ func TestKMeansStoppedEarlyIsConsistent(t *testing.T) {
 // k-medoids stopped by max_iter keeps its medoids' nearest as labels too.
 func TestKMedoidsStoppedEarlyIsConsistent(t *testing.T) {
 	d := table(t, "wine", "")
-	m := &KMedoids{K: 3, Restarts: 1, MaxIter: 1}
+	m := &KMedoids{K: 3, Restarts: 1, MaxIter: 1, Metric: "l2"}
 	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 2}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -631,7 +631,7 @@ func TestKMeansSameOnAnyCores(t *testing.T) {
 	}
 	fit := func(procs int) *KMeans {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		m := &KMeans{K: 3, Restarts: 2, Tol: 1e-4}
+		m := &KMeans{K: 3, Restarts: 2, Tol: 1e-4, Init: InitPlusPlus, MaxIter: 300}
 		if err := m.Fit(context.Background(), engine.Train{X: X, Seed: 1}, nil); err != nil {
 			t.Fatal(err)
 		}

@@ -98,23 +98,10 @@ func (g *GMM) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if err != nil {
 		return fmt.Errorf("Gaussian mixture: %w", err)
 	}
-	cov := g.Covariance
-	if cov == "" {
-		cov = CovFull
-	}
-	if !slices.Contains([]string{CovFull, CovDiagonal, CovSpherical}, cov) {
-		return fmt.Errorf("parameter covariance: %q is not one of full, diagonal, spherical", g.Covariance)
-	}
-	maxIter, tol, reg := max(g.MaxIter, 1), g.Tol, g.Reg
-	if g.MaxIter == 0 {
-		maxIter = 100
-	}
-	if tol <= 0 {
-		tol = 1e-3
-	}
+	cov, maxIter, tol, reg := g.Covariance, g.MaxIter, g.Tol, g.Reg
 	g.d, g.cov = d, cov
 	// Start from k-means: responsibilities 0/1.
-	km := &KMeans{K: k, Restarts: 1}
+	km := innerKMeans(k, 1)
 	if err := km.Fit(ctx, engine.Train{X: X, Seed: t.Seed}, nil); err != nil {
 		return err
 	}

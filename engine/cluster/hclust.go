@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -69,7 +68,7 @@ func init() {
 // squared distances and reports their roots.
 type Hclust struct {
 	K      int
-	Method string // single, complete, average (default), centroid
+	Method string // single, complete, average, centroid or divisive
 	Height float64
 
 	link   *engine.Linkage
@@ -90,7 +89,7 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("hierarchical clustering: %w", err)
 	}
-	if err := engine.CheckNeed(fmt.Sprintf("hierarchical clustering with %s linkage", cmp.Or(h.Method, Average)), hclustMemory(n, h.Method)); err != nil {
+	if err := engine.CheckNeed(fmt.Sprintf("hierarchical clustering with %s linkage", h.Method), hclustMemory(n, h.Method)); err != nil {
 		return err
 	}
 	k, err := clusters(h.K, t, n)
@@ -98,12 +97,6 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		return fmt.Errorf("hierarchical clustering: %w", err)
 	}
 	method := h.Method
-	if method == "" {
-		method = Average
-	}
-	if !slices.Contains([]string{Single, Complete, Average, Centroid, Divisive}, method) {
-		return fmt.Errorf("parameter linkage: %q is not one of single, complete, average, centroid, divisive", h.Method)
-	}
 	var merges []engine.Merge
 	if method == Divisive {
 		merges, err = divisive(ctx, t.X, t.Seed)
@@ -464,7 +457,7 @@ func divisive(ctx context.Context, X *mat.Dense, seed uint64) ([]engine.Merge, e
 		if len(rows) == 2 {
 			a, b = rows[:1], rows[1:]
 		} else {
-			km := &KMeans{K: 2, Restarts: 3}
+			km := innerKMeans(2, 3)
 			if err := km.Fit(ctx, engine.Train{X: sub, Seed: seed + uint64(id)}, nil); err != nil {
 				return 0, err
 			}

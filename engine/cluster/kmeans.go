@@ -52,9 +52,6 @@ func clusters(k int, t engine.Train, n int) (int, error) {
 			k = 2
 		}
 	}
-	if k < 1 {
-		return 0, fmt.Errorf("parameter k: %d must be at least 1", k)
-	}
 	if k > n {
 		return 0, engine.Limitf("k=%d clusters but the data have %d rows; use k at most %d", k, n, n)
 	}
@@ -133,17 +130,7 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if err != nil {
 		return fmt.Errorf("k-means: %w", err)
 	}
-	restarts, maxIter := max(m.Restarts, 1), m.MaxIter
-	if maxIter <= 0 {
-		maxIter = 300
-	}
-	init := m.Init
-	if init == "" {
-		init = InitPlusPlus
-	}
-	if m.Tol < 0 || math.IsNaN(m.Tol) {
-		return fmt.Errorf("parameter tol: %v must not be negative", m.Tol)
-	}
+	restarts, maxIter, init := m.Restarts, m.MaxIter, m.Init
 	r := rand.New(rand.NewPCG(t.Seed, 0x2127599bf4325c37))
 	km := newLloyd(X, k)
 	tol := m.Tol * meanVariance(X)
@@ -157,8 +144,6 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 			km.forgy(r)
 		case InitPartition:
 			km.partition(r)
-		default:
-			return fmt.Errorf("parameter init: %q is not one of %s, %s, %s", m.Init, InitPlusPlus, InitForgy, InitPartition)
 		}
 		converged := false
 		for it := 1; it <= maxIter; it++ {
@@ -653,13 +638,19 @@ func Elbow(ctx context.Context, X *mat.Dense, kmax, restarts int, seed uint64) (
 	n, _ := X.Dims()
 	out := make([]float64, 0, kmax)
 	for k := 1; k <= min(kmax, n); k++ {
-		m := &KMeans{K: k, Restarts: restarts}
+		m := innerKMeans(k, restarts)
 		if err := m.Fit(ctx, engine.Train{X: X, Seed: seed}, nil); err != nil {
 			return nil, err
 		}
 		out = append(out, m.inertia)
 	}
 	return out, nil
+}
+
+// innerKMeans is k-means as other fits use it: restarts runs from k-means++
+// starts, each iterated until no row moves (at most 300 times).
+func innerKMeans(k, restarts int) *KMeans {
+	return &KMeans{K: k, Init: InitPlusPlus, Restarts: restarts, MaxIter: 300}
 }
 
 // Knee is the k (1-based) at the bend of a falling elbow curve obj[k-1]:

@@ -57,7 +57,7 @@ type KMedoids struct {
 
 func metricFunc(name string) (func(a, b []float64) float64, error) {
 	switch name {
-	case "", "l2":
+	case "l2":
 		return func(a, b []float64) float64 { return math.Sqrt(kernel.SqDist(a, b)) }, nil
 	case "l1":
 		return func(a, b []float64) float64 { return floats.Distance(a, b, 1) }, nil
@@ -92,12 +92,9 @@ func (m *KMedoids) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	row := func(i int) []float64 { return t.X.RawRowView(i)[:d] }
 	r := rand.New(rand.NewPCG(t.Seed, 0x1b873593cc9e2d51))
 	maxIter := m.MaxIter
-	if maxIter <= 0 {
-		maxIter = 100
-	}
 	best := math.Inf(1)
 	step := 0
-	for run := 0; run < max(m.Restarts, 1); run++ {
+	for run := 0; run < m.Restarts; run++ {
 		// k-means++ with the chosen distance.
 		med := []int{r.IntN(n)}
 		near := make([]float64, n)

@@ -163,7 +163,7 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 			}
 		}
 	}
-	km := &KMeans{K: k, Restarts: 10}
+	km := innerKMeans(k, 10)
 	inner := engine.Train{X: E, Seed: t.Seed}
 	kr := &stepsOf{rec: rec, base: step}
 	if err := km.Fit(ctx, inner, kr); err != nil {
@@ -209,9 +209,6 @@ func (s *Spectral) graph(ctx context.Context, X *mat.Dense) (*mat.Dense, error) 
 	switch s.Graph {
 	case GraphGaussian:
 		g := s.Gamma
-		if g <= 0 {
-			g = 1
-		}
 		ww := W.RawMatrix().Data
 		for i := range n {
 			for j := i + 1; j < n; j++ {
@@ -228,11 +225,8 @@ func (s *Spectral) graph(ctx context.Context, X *mat.Dense) (*mat.Dense, error) 
 				}
 			}
 		}
-	case GraphKNN, "":
+	case GraphKNN:
 		nb := s.Neighbors
-		if nb <= 0 {
-			nb = 10
-		}
 		if nb > n-1 {
 			return nil, engine.Limitf("spectral clustering: neighbors=%d but the data have %d rows, so a row has at most %d neighbours; use neighbors at most %d", nb, n, n-1, n-1)
 		}

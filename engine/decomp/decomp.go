@@ -293,9 +293,6 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 	}
 	k := m.K
 	if k == 0 {
-		if !(m.Eps > 0 && m.Eps < 1) || !(m.Delta > 0 && m.Delta < 1) {
-			return fmt.Errorf("random projection: eps and delta must be in (0, 1)")
-		}
 		k = JLDimensions(m.Eps, m.Delta)
 		if k >= d {
 			half := max((d+1)/2, 1)

@@ -44,9 +44,13 @@ func benchPredict(b *testing.B, m engine.Predictor) {
 	}
 }
 
-func BenchmarkFitLDA(b *testing.B)            { benchFit(b, &LDA{}) }
-func BenchmarkFitQDA(b *testing.B)            { benchFit(b, &QDA{}) }
-func BenchmarkFitGaussianNB(b *testing.B)     { benchFit(b, &GaussianNB{}) }
-func BenchmarkPredictLDA(b *testing.B)        { benchPredict(b, &LDA{}) }
-func BenchmarkPredictQDA(b *testing.B)        { benchPredict(b, &QDA{}) }
-func BenchmarkPredictGaussianNB(b *testing.B) { benchPredict(b, &GaussianNB{}) }
+func BenchmarkFitLDA(b *testing.B) { benchFit(b, &LDA{}) }
+func BenchmarkFitQDA(b *testing.B) { benchFit(b, &QDA{}) }
+func BenchmarkFitGaussianNB(b *testing.B) {
+	benchFit(b, &GaussianNB{VarSmoothing: DefaultVarSmoothing})
+}
+func BenchmarkPredictLDA(b *testing.B) { benchPredict(b, &LDA{}) }
+func BenchmarkPredictQDA(b *testing.B) { benchPredict(b, &QDA{}) }
+func BenchmarkPredictGaussianNB(b *testing.B) {
+	benchPredict(b, &GaussianNB{VarSmoothing: DefaultVarSmoothing})
+}

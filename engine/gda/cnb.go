@@ -29,10 +29,10 @@ import (
 // training rows never had (or one beyond the declared levels) is treated as
 // missing.
 type CategoricalNB struct {
-	Alpha        float64 // Laplace smoothing of the level counts; 0 means 1
-	Priors       string  // "empirical" (default, n_k/n) or "uniform"
-	VarSmoothing float64 // fraction of the largest numeric variance added to every variance; 0 means 1e-9
-	Decision     string  // "map" (default) or "risk"
+	Alpha        float64 // Laplace smoothing of the level counts
+	Priors       string  // "empirical" (n_k/n) or "uniform"
+	VarSmoothing float64 // fraction of the largest numeric variance added to every variance
+	Decision     string  // "map" or "risk"
 	Loss         string  // loss matrix for Decision "risk" (see ParseLoss); "" is the 0-1 loss
 
 	classes  []string
@@ -87,21 +87,7 @@ func (m *CategoricalNB) Fit(ctx context.Context, t engine.Train, rec engine.Reco
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	priors, err := checkChoice("priors", m.Priors, PriorsEmpirical, PriorsUniform)
-	if err != nil {
-		return err
-	}
-	alpha := m.Alpha
-	if alpha == 0 {
-		alpha = 1
-	}
-	vs := m.VarSmoothing
-	if vs == 0 {
-		vs = DefaultVarSmoothing
-	}
-	if !(alpha > 0) || math.IsInf(alpha, 0) || !(vs > 0) || math.IsInf(vs, 0) {
-		return fmt.Errorf("parameters alpha and var_smoothing must be positive numbers (alpha %v, var_smoothing %v)", m.Alpha, m.VarSmoothing)
-	}
+	priors, alpha, vs := m.Priors, m.Alpha, m.VarSmoothing
 	if t.X == nil || t.X.IsEmpty() {
 		return errors.New("no training data: X is empty")
 	}

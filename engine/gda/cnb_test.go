@@ -66,7 +66,7 @@ func TestCNBMatchesScikitLearn(t *testing.T) {
 		t.Fatalf("%d complete rows, the reference has %d", tr.Rows(), ref.Rows)
 	}
 	for _, c := range ref.Cases {
-		m := &CategoricalNB{Alpha: c.Alpha}
+		m := &CategoricalNB{Alpha: c.Alpha, VarSmoothing: DefaultVarSmoothing}
 		if err := m.Fit(context.Background(), tr, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +94,7 @@ func TestCNBMatchesScikitLearn(t *testing.T) {
 // On numeric features alone it is Gaussian naive Bayes.
 func TestCNBNumericIsGaussianNB(t *testing.T) {
 	tr := loadCSV(t, "wine")
-	a, b := &CategoricalNB{}, &GaussianNB{}
+	a, b := &CategoricalNB{Alpha: 1, VarSmoothing: DefaultVarSmoothing}, &GaussianNB{VarSmoothing: DefaultVarSmoothing}
 	if err := a.Fit(context.Background(), tr, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestCNBNumericIsGaussianNB(t *testing.T) {
 // others.
 func TestCNBMissing(t *testing.T) {
 	tr, _ := nominalTrain(t, false)
-	m := &CategoricalNB{}
+	m := &CategoricalNB{Alpha: 1, VarSmoothing: DefaultVarSmoothing}
 	if err := m.Fit(context.Background(), tr, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -165,10 +165,6 @@ type decider struct {
 // newDecider validates the decision and loss hyperparameters against the
 // classes found in the data.
 func newDecider(decision, loss string, classes []string) (decider, error) {
-	decision, err := checkChoice("decision", decision, DecisionMAP, DecisionRisk)
-	if err != nil {
-		return decider{}, err
-	}
 	L, err := ParseLoss(loss)
 	if err != nil {
 		return decider{}, fmt.Errorf("parameter loss: %v", err)

@@ -148,24 +148,22 @@ func TestDataErrors(t *testing.T) {
 }
 
 func TestBadParams(t *testing.T) {
-	tr := blobs(2, 2, 20, 2)
+	// The registry rejects them before any fit.
 	for _, tc := range []struct {
-		m    engine.Predictor
-		want string
+		model, param, value, want string
 	}{
-		{&LDA{Priors: "bogus"}, `parameter priors: "bogus" is not one of empirical, uniform`},
-		{&LDA{Estimator: "x"}, `parameter estimator: "x"`},
-		{&LDA{Reg: 1.5}, "parameter reg: 1.5 is out of range [0, 1]"},
-		{&QDA{Reg: -0.1}, "parameter reg: -0.1 is out of range"},
-		{&QDA{Decision: "vote"}, `parameter decision: "vote" is not one of map, risk`},
-		{&GaussianNB{VarSmoothing: -1}, "parameter var_smoothing: -1 must be a positive number"},
-		{&GaussianNB{Decision: "risk", Loss: "0,1;a,0"}, `parameter loss: loss matrix row 2, entry 1: "a" is not a number`},
+		{"lda", "priors", "bogus", `parameter priors: "bogus" is not one of empirical, uniform`},
+		{"lda", "estimator", "x", `parameter estimator: "x"`},
+		{"lda", "reg", "1.5", `parameter reg: "1.5" is out of range (float in [0, 1])`},
+		{"qda", "reg", "-0.1", `parameter reg: "-0.1" is out of range`},
+		{"qda", "decision", "vote", `parameter decision: "vote" is not one of map, risk`},
+		{"gnb", "var_smoothing", "-1", `parameter var_smoothing: "-1" is out of range`},
+		{"gnb", "loss", "0,1;a,0", `parameter loss: loss matrix row 2, entry 1: "a" is not a number`},
+		{"qda", "loss", "1,2;3", "parameter loss: loss matrix row 2 has 1 entries, row 1 has 2"},
 	} {
-		wantErr(t, tc.m.Fit(context.Background(), tr, nil), tc.want)
+		_, _, _, err := engine.New(tc.model, map[string]string{tc.param: tc.value})
+		wantErr(t, err, tc.want)
 	}
-	// The registry rejects a bad loss matrix before any fit.
-	_, _, _, err := engine.New("qda", map[string]string{"loss": "1,2;3"})
-	wantErr(t, err, "parameter loss: loss matrix row 2 has 1 entries, row 1 has 2")
 }
 
 func TestSingularCovariance(t *testing.T) {

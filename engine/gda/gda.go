@@ -64,18 +64,6 @@ const (
 // variance) under which a feature counts as a linear combination of others.
 const collinearTol = 1e-10
 
-func checkChoice(param, v string, valid ...string) (string, error) {
-	if v == "" {
-		return valid[0], nil
-	}
-	for _, c := range valid {
-		if strings.EqualFold(v, c) {
-			return c, nil
-		}
-	}
-	return "", fmt.Errorf("parameter %s: %q is not one of %s", param, v, strings.Join(valid, ", "))
-}
-
 // classStats is what every model learns first: class weights, priors and
 // means, plus the validated training data.
 type classStats struct {
@@ -474,23 +462,6 @@ func shrink(cov *mat.SymDense, alpha, target float64) {
 	for j := 0; j < d; j++ {
 		cov.SetSym(j, j, cov.At(j, j)+alpha*target)
 	}
-}
-
-// checkCovSettings validates the priors, estimator and reg settings that LDA
-// and QDA share, returning the priors and estimator choices.
-func checkCovSettings(priors, estimator string, reg float64) (string, string, error) {
-	priors, err := checkChoice("priors", priors, PriorsEmpirical, PriorsUniform)
-	if err != nil {
-		return "", "", err
-	}
-	estimator, err = checkChoice("estimator", estimator, EstimatorMLE, EstimatorUnbiased)
-	if err != nil {
-		return "", "", err
-	}
-	if !(reg >= 0 && reg <= 1) {
-		return "", "", fmt.Errorf("parameter reg: %v is out of range [0, 1]", reg)
-	}
-	return priors, estimator, nil
 }
 
 // fitted is the state every fitted model shares.

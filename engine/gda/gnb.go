@@ -3,7 +3,6 @@ package gda
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -24,9 +23,9 @@ const DefaultVarSmoothing = 1e-9
 // the whole training set, so that a feature constant within a class does not
 // give a zero variance.
 type GaussianNB struct {
-	Priors       string  // "empirical" (default, n_k/n) or "uniform"
-	VarSmoothing float64 // fraction of the largest feature variance added to every variance; 0 means 1e-9
-	Decision     string  // "map" (default) or "risk"
+	Priors       string  // "empirical" (n_k/n) or "uniform"
+	VarSmoothing float64 // fraction of the largest feature variance added to every variance
+	Decision     string  // "map" or "risk"
 	Loss         string  // loss matrix for Decision "risk" (see ParseLoss); "" is the 0-1 loss
 
 	f      fitted
@@ -65,18 +64,8 @@ func init() {
 func (m *GaussianNB) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	*m = GaussianNB{Priors: m.Priors, VarSmoothing: m.VarSmoothing, Decision: m.Decision, Loss: m.Loss}
 	ctx = orBackground(ctx)
-	priors, err := checkChoice("priors", m.Priors, PriorsEmpirical, PriorsUniform)
-	if err != nil {
-		return err
-	}
 	vs := m.VarSmoothing
-	if vs == 0 {
-		vs = DefaultVarSmoothing
-	}
-	if !(vs > 0) || math.IsInf(vs, 0) {
-		return fmt.Errorf("parameter var_smoothing: %v must be a positive number", m.VarSmoothing)
-	}
-	f, err := newFitted(ctx, t, priors, true, m.Decision, m.Loss)
+	f, err := newFitted(ctx, t, m.Priors, true, m.Decision, m.Loss)
 	if err != nil {
 		return err
 	}

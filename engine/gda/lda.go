@@ -31,10 +31,10 @@ import (
 // Reg shrinks the covariance toward a multiple of the identity with the same
 // trace, Σ ← (1-α)Σ + α·(tr Σ/d)·I, which is scikit-learn's shrinkage=α.
 type LDA struct {
-	Priors    string  // "empirical" (default, n_k/n) or "uniform"
-	Estimator string  // "mle" (default, divide by n) or "unbiased" (divide by n-k)
-	Reg       float64 // shrinkage α in [0, 1]; 0 (default) is none
-	Decision  string  // "map" (default) or "risk"
+	Priors    string  // "empirical" (n_k/n) or "uniform"
+	Estimator string  // "mle" (divide by n) or "unbiased" (divide by n-k)
+	Reg       float64 // shrinkage α in [0, 1]; 0 is none
+	Decision  string  // "map" or "risk"
 	Loss      string  // loss matrix for Decision "risk" (see ParseLoss); "" is the 0-1 loss
 
 	f         fitted
@@ -76,11 +76,8 @@ func init() {
 func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	*m = LDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
 	ctx = orBackground(ctx)
-	priors, estimator, err := checkCovSettings(m.Priors, m.Estimator, m.Reg)
-	if err != nil {
-		return err
-	}
-	f, err := newFitted(ctx, t, priors, false, m.Decision, m.Loss)
+	estimator := m.Estimator
+	f, err := newFitted(ctx, t, m.Priors, false, m.Decision, m.Loss)
 	if err != nil {
 		return err
 	}

@@ -31,10 +31,10 @@ import (
 // rows instead). This differs from scikit-learn's reg_param, which adds r·I
 // in the features' units.
 type QDA struct {
-	Priors    string  // "empirical" (default, n_k/n) or "uniform"
-	Estimator string  // "mle" (default, divide by n_k) or "unbiased" (divide by n_k - 1)
-	Reg       float64 // r in [0, 1]: Σ_k ← (1-r)Σ_k + r·(tr Σ_k/d)·I; 0 (default) is none
-	Decision  string  // "map" (default) or "risk"
+	Priors    string  // "empirical" (n_k/n) or "uniform"
+	Estimator string  // "mle" (divide by n_k) or "unbiased" (divide by n_k - 1)
+	Reg       float64 // r in [0, 1]: Σ_k ← (1-r)Σ_k + r·(tr Σ_k/d)·I; 0 is none
+	Decision  string  // "map" or "risk"
 	Loss      string  // loss matrix for Decision "risk" (see ParseLoss); "" is the 0-1 loss
 
 	f        fitted
@@ -79,11 +79,8 @@ func init() {
 func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	*m = QDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
 	ctx = orBackground(ctx)
-	priors, estimator, err := checkCovSettings(m.Priors, m.Estimator, m.Reg)
-	if err != nil {
-		return err
-	}
-	f, err := newFitted(ctx, t, priors, false, m.Decision, m.Loss)
+	estimator := m.Estimator
+	f, err := newFitted(ctx, t, m.Priors, false, m.Decision, m.Loss)
 	if err != nil {
 		return err
 	}

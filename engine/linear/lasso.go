@@ -35,14 +35,13 @@ import (
 // gap is computed, and the fit stops when it is below Tol·‖y − ȳ‖²/n. A fit
 // that runs out of sweeps is kept, with a warning.
 type Lasso struct {
-	// Alpha is the penalty α > 0 on ‖w‖₁; 0 means the default, 1
-	// (scikit-learn's). Features should be standardised (the notes:
-	// "normalise features first"); the evaluation does it by default.
+	// Alpha is the penalty α > 0 on ‖w‖₁. Features should be standardised
+	// (the notes: "normalise features first"); the evaluation does it by
+	// default.
 	Alpha float64
-	// MaxIter is the largest number of sweeps; 0 means 1000.
+	// MaxIter is the largest number of sweeps.
 	MaxIter int
-	// Tol is the tolerance on the weight change and the duality gap; 0
-	// means 1e-4.
+	// Tol is the tolerance on the weight change and the duality gap.
 	Tol float64
 	// NoIntercept fits through the origin (no centring).
 	NoIntercept bool
@@ -92,23 +91,6 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	alpha, maxIter, tol := m.Alpha, m.MaxIter, m.Tol
-	if alpha == 0 {
-		alpha = 1
-	}
-	if maxIter == 0 {
-		maxIter = 1000
-	}
-	if tol == 0 {
-		tol = 1e-4
-	}
-	switch {
-	case !(alpha > 0) || math.IsInf(alpha, 0):
-		return fmt.Errorf("lasso: parameter alpha: %v must be a positive number", m.Alpha)
-	case maxIter < 0:
-		return fmt.Errorf("lasso: parameter max_iter: %d must be positive", m.MaxIter)
-	case !(tol > 0) || math.IsInf(tol, 0):
-		return fmt.Errorf("lasso: parameter tol: %v must be a positive number", m.Tol)
-	}
 	if err := checkTrain(d, "lasso", false); err != nil {
 		return err
 	}

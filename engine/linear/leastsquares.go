@@ -29,12 +29,11 @@ import (
 type LeastSquares struct {
 	// Solver is "normal" (Cholesky of XᵀX, falling back to the pseudo-inverse
 	// when that is singular or ill-conditioned) or "pinv" (always the SVD).
-	// "" means "normal".
 	Solver string
 	// NoIntercept fits a line through the origin (no centring).
 	NoIntercept bool
 	// Degree expands the features into every monomial of degree 1..Degree
-	// (Shewchuk lecture 11, polynomial regression) before fitting; 0 means 1 (plain linear).
+	// (Shewchuk lecture 11, polynomial regression) before fitting; 1 is plain linear.
 	Degree int
 
 	lsqModel // with Degree > 1, names and coef are per monomial
@@ -109,20 +108,7 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 	ok := false
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
-	solver := m.Solver
-	if solver == "" {
-		solver = "normal"
-	}
-	if solver != "normal" && solver != "pinv" {
-		return fmt.Errorf("linear: parameter solver: %q is not one of normal, pinv", m.Solver)
-	}
-	deg := m.Degree
-	if deg == 0 {
-		deg = 1
-	}
-	if deg < 1 || deg > 6 {
-		return fmt.Errorf("linear: parameter degree: %d is out of range (int in [1, 6])", m.Degree)
-	}
+	solver, deg := m.Solver, m.Degree
 	if err := checkTrain(d, "linear", false); err != nil {
 		return err
 	}

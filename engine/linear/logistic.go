@@ -62,12 +62,12 @@ import (
 // LogisticIteration, the quantity compared with Tol. A loss that becomes NaN or infinite is
 // reported, then ends the fit with an error wrapping engine.ErrDiverged.
 type Logistic struct {
-	Solver  string  // "auto" (default), "newton", "lbfgs", "gd" or "sgd"
-	C       float64 // inverse penalty strength; 0 means 1
-	Multi   string  // "multinomial" (default) or "ovr"; ignored with two classes
-	MaxIter int     // most iterations (epochs for sgd); 0 means 100
-	Tol     float64 // gradient tolerance; 0 means 1e-4
-	LR      float64 // learning rate of gd and sgd; 0 means 0.1
+	Solver  string  // "auto", "newton", "lbfgs", "gd" or "sgd"
+	C       float64 // inverse penalty strength
+	Multi   string  // "multinomial" or "ovr"; ignored with two classes
+	MaxIter int     // most iterations (epochs for sgd)
+	Tol     float64 // gradient tolerance
+	LR      float64 // learning rate of gd and sgd
 
 	linearClassifier
 	kind     int    // logitBinary, logitMultinomial or logitOvR
@@ -140,47 +140,8 @@ type logitSettings struct {
 	maxIter       int
 }
 
-func (m *Logistic) settings() (logitSettings, error) {
-	s := logitSettings{solver: m.Solver, multi: m.Multi, C: m.C, tol: m.Tol, lr: m.LR, maxIter: m.MaxIter}
-	if s.solver == "" {
-		s.solver = "auto"
-	}
-	switch s.solver {
-	case "auto", "newton", "lbfgs", "gd", "sgd":
-	default:
-		return s, fmt.Errorf("logistic regression: solver %q is not one of auto, newton, lbfgs, gd, sgd", m.Solver)
-	}
-	if s.multi == "" {
-		s.multi = "multinomial"
-	}
-	if s.multi != "multinomial" && s.multi != "ovr" {
-		return s, fmt.Errorf("logistic regression: multi %q is not one of multinomial, ovr", m.Multi)
-	}
-	pos := func(name string, v *float64, def float64) error {
-		if *v == 0 {
-			*v = def
-		}
-		if !(*v > 0) || math.IsInf(*v, 0) {
-			return fmt.Errorf("logistic regression: %s %v must be a positive number", name, *v)
-		}
-		return nil
-	}
-	if err := pos("C", &s.C, 1); err != nil {
-		return s, err
-	}
-	if err := pos("tol", &s.tol, 1e-4); err != nil {
-		return s, err
-	}
-	if err := pos("lr", &s.lr, 0.1); err != nil {
-		return s, err
-	}
-	if s.maxIter == 0 {
-		s.maxIter = 100
-	}
-	if s.maxIter < 0 {
-		return s, fmt.Errorf("logistic regression: max_iter %d must be positive", m.MaxIter)
-	}
-	return s, nil
+func (m *Logistic) settings() logitSettings {
+	return logitSettings{solver: m.Solver, multi: m.Multi, C: m.C, tol: m.Tol, lr: m.LR, maxIter: m.MaxIter}
 }
 
 // Fit implements engine.Model.
@@ -189,10 +150,7 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	ok := false
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
-	set, err := m.settings()
-	if err != nil {
-		return err
-	}
+	set := m.settings()
 	present, err := presentClasses(d, logitName)
 	if err != nil {
 		return err

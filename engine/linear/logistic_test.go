@@ -62,7 +62,7 @@ func TestLogisticSklearn(t *testing.T) {
 			if tc.weighted {
 				d.Weights = logitWeights(len(d.Y))
 			}
-			m := Logistic{C: r.C, Multi: tc.multi, Tol: 1e-10}
+			m := Logistic{C: r.C, Multi: tc.multi, Tol: 1e-10, Solver: "auto", MaxIter: 100, LR: 0.1}
 			rec := &linRec{}
 			if err := m.Fit(context.Background(), d, rec); err != nil {
 				t.Fatal(err)
@@ -136,7 +136,7 @@ func TestLogisticNewtonHistory(t *testing.T) {
 	d := linLoad(t, "logistic_breast_cancer.csv", true)
 	J := logitRefLoss(r, d)
 
-	var m Logistic
+	m := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
 	rec := &linRec{}
 	if err := m.Fit(context.Background(), d, rec); err != nil {
 		t.Fatal(err)
@@ -172,11 +172,11 @@ func TestLogisticGradientSolvers(t *testing.T) {
 		coefTol   float64 // on coefficients, if > 0
 		lossTol   float64 // relative, on J/n, if > 0
 	}{
-		{"iris_multinomial_C1", "logistic_iris.csv", Logistic{Solver: "gd", LR: 1, MaxIter: 50000, Tol: 1e-9}, 1e-6, 1e-12},
-		{"iris_ovr_C1", "logistic_iris.csv", Logistic{Solver: "gd", Multi: "ovr", LR: 1, MaxIter: 50000, Tol: 1e-9}, 1e-6, 0},
-		{"breast_cancer_C1", "logistic_breast_cancer.csv", Logistic{Solver: "gd", LR: 0.5, MaxIter: 20000, Tol: 1e-7}, 0, 1e-6},
-		{"iris_multinomial_C1", "logistic_iris.csv", Logistic{Solver: "sgd", LR: 0.01, MaxIter: 300}, 0.1, 1e-3},
-		{"breast_cancer_C1", "logistic_breast_cancer.csv", Logistic{Solver: "sgd", LR: 0.002, MaxIter: 300}, 0, 0.02},
+		{"iris_multinomial_C1", "logistic_iris.csv", Logistic{Solver: "gd", LR: 1, MaxIter: 50000, Tol: 1e-9, C: 1, Multi: "multinomial"}, 1e-6, 1e-12},
+		{"iris_ovr_C1", "logistic_iris.csv", Logistic{Solver: "gd", Multi: "ovr", LR: 1, MaxIter: 50000, Tol: 1e-9, C: 1}, 1e-6, 0},
+		{"breast_cancer_C1", "logistic_breast_cancer.csv", Logistic{Solver: "gd", LR: 0.5, MaxIter: 20000, Tol: 1e-7, C: 1, Multi: "multinomial"}, 0, 1e-6},
+		{"iris_multinomial_C1", "logistic_iris.csv", Logistic{Solver: "sgd", LR: 0.01, MaxIter: 300, C: 1, Multi: "multinomial", Tol: 1e-4}, 0.1, 1e-3},
+		{"breast_cancer_C1", "logistic_breast_cancer.csv", Logistic{Solver: "sgd", LR: 0.002, MaxIter: 300, C: 1, Multi: "multinomial", Tol: 1e-4}, 0, 0.02},
 	} {
 		t.Run(tc.m.Solver+" "+tc.ref, func(t *testing.T) {
 			r := refs[tc.ref]
@@ -209,7 +209,7 @@ func TestLogisticGradientSolvers(t *testing.T) {
 func TestLogisticDiverges(t *testing.T) {
 	d := linLoad(t, "logistic_breast_cancer.csv", true)
 	for _, solver := range []string{"gd", "sgd"} {
-		m := Logistic{Solver: solver, LR: 1e6, MaxIter: 1000}
+		m := Logistic{Solver: solver, LR: 1e6, MaxIter: 1000, C: 1, Multi: "multinomial", Tol: 1e-4}
 		rec := &linRec{}
 		err := m.Fit(context.Background(), d, rec)
 		if !errors.Is(err, engine.ErrDiverged) || !strings.Contains(err.Error(), "smaller learning rate") {
@@ -231,7 +231,7 @@ func TestLogisticSeeded(t *testing.T) {
 	d := linLoad(t, "logistic_iris.csv", true)
 	fit := func(seed uint64) []float64 {
 		d.Seed = seed
-		m := Logistic{Solver: "sgd", MaxIter: 3}
+		m := Logistic{Solver: "sgd", MaxIter: 3, C: 1, Multi: "multinomial", Tol: 1e-4, LR: 0.1}
 		if err := m.Fit(context.Background(), d, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -259,7 +259,7 @@ func TestLogisticWeightsAreCounts(t *testing.T) {
 		}
 		dw := d
 		dw.Weights = w
-		for _, m := range []Logistic{{}, {Multi: "ovr"}, {Solver: "gd", LR: 0.5, MaxIter: 300}} {
+		for _, m := range []Logistic{{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}, {Multi: "ovr", Solver: "auto", C: 1, MaxIter: 100, Tol: 1e-4, LR: 0.1}, {Solver: "gd", LR: 0.5, MaxIter: 300, C: 1, Multi: "multinomial", Tol: 1e-4}} {
 			a, b := m, m
 			if err := a.Fit(context.Background(), dw, nil); err != nil {
 				t.Fatal(err)
@@ -276,7 +276,7 @@ func TestLogisticWeightsAreCounts(t *testing.T) {
 // exactly as if it did not exist.
 func TestLogisticAbsentClass(t *testing.T) {
 	d := linLoad(t, "logistic_iris.csv", true)
-	var a Logistic
+	a := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
 	if err := a.Fit(context.Background(), d, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestLogisticAbsentClass(t *testing.T) {
 			d4.Y[i] = v + 1
 		}
 	}
-	var b Logistic
+	b := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
 	if err := b.Fit(context.Background(), d4, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -429,7 +429,7 @@ func TestLogisticLargeNewton(t *testing.T) {
 				}
 			}
 		}
-		m := Logistic{Tol: 1e-9}
+		m := Logistic{Tol: 1e-9, Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, LR: 0.1}
 		rec := &linRec{}
 		if err := m.Fit(context.Background(), dd, rec); err != nil {
 			t.Fatal(err)
@@ -446,22 +446,18 @@ func TestLogisticLargeNewton(t *testing.T) {
 
 func TestLogisticBadInput(t *testing.T) {
 	for _, s := range []string{"auto", "newton", "lbfgs", "gd", "sgd"} {
-		linBadInputs(t, func() engine.Predictor { return &Logistic{Solver: s} })
-	}
-	d := linSeparable(10, 2, 1)
-	for _, m := range []Logistic{{Solver: "bfgs"}, {Multi: "both"}, {C: -1}, {C: math.Inf(1)}, {Tol: -1}, {LR: math.NaN()}, {MaxIter: -1}} {
-		if err := m.Fit(context.Background(), d, nil); err == nil {
-			t.Errorf("%+v: no error", m)
-		}
+		linBadInputs(t, func() engine.Predictor {
+			return &Logistic{Solver: s, C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
+		})
 	}
 	// Newton refuses systems it cannot solve in reasonable time.
 	wide := engine.Train{X: mat.NewDense(4, 3000, nil), Y: []float64{0, 1, 0, 1}, Classes: []string{"a", "b"}}
-	m := Logistic{Solver: "newton"}
+	m := Logistic{Solver: "newton", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
 	if err := m.Fit(context.Background(), wide, nil); err == nil || !strings.Contains(err.Error(), "use solver=gd or sgd") {
 		t.Errorf("3000 features: %v", err)
 	}
 	// The default chooses L-BFGS for such a system.
-	m = Logistic{}
+	m = Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
 	if err := m.Fit(context.Background(), wide, nil); err != nil || m.SolverUsed() != "lbfgs" {
 		t.Errorf("3000 features, solver=auto: %v, used %q", err, m.SolverUsed())
 	}
@@ -473,7 +469,7 @@ func TestLogisticBadInput(t *testing.T) {
 func TestLogisticLBFGSMatchesNewton(t *testing.T) {
 	for _, name := range []string{"breast_cancer", "wine", "digits"} {
 		d := linBuiltinStd(t, name)
-		a, b := Logistic{Solver: "newton", Tol: 1e-8}, Logistic{Solver: "lbfgs", Tol: 1e-8, MaxIter: 1000}
+		a, b := Logistic{Solver: "newton", Tol: 1e-8, C: 1, Multi: "multinomial", MaxIter: 100, LR: 0.1}, Logistic{Solver: "lbfgs", Tol: 1e-8, MaxIter: 1000, C: 1, Multi: "multinomial", LR: 0.1}
 		if err := a.Fit(context.Background(), d, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -484,7 +480,7 @@ func TestLogisticLBFGSMatchesNewton(t *testing.T) {
 		if !mat.EqualApprox(ca.Weights, cb.Weights, 1e-4) || !floats.EqualApprox(ca.Intercept, cb.Intercept, 1e-4) {
 			t.Errorf("%s: lbfgs and newton coefficients differ", name)
 		}
-		var auto Logistic
+		auto := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
 		if err := auto.Fit(context.Background(), d, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -498,7 +494,7 @@ func TestLogisticLBFGSMatchesNewton(t *testing.T) {
 	}
 	// Too few iterations: a warning that says so.
 	d := linBuiltinStd(t, "digits")
-	m := Logistic{Solver: "lbfgs", MaxIter: 3}
+	m := Logistic{Solver: "lbfgs", MaxIter: 3, C: 1, Multi: "multinomial", Tol: 1e-4, LR: 0.1}
 	if err := m.Fit(context.Background(), d, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -518,13 +514,7 @@ func TestLogisticRegistered(t *testing.T) {
 	if !spec.Standardize || !strings.Contains(spec.Notes, "Shewchuk") {
 		t.Errorf("spec %+v", spec)
 	}
-	// Registry defaults are what the zero value means.
 	_, _, m, _ = engine.New("logistic", nil)
-	z, _ := (&Logistic{}).settings()
-	got, _ := m.(*Logistic).settings()
-	if got != z {
-		t.Errorf("registry defaults %+v, zero value %+v", got, z)
-	}
 	var _ engine.Prober = m.(*Logistic)
 	var _ engine.Scorer = m.(*Logistic)
 	var _ engine.Coefficienter = m.(*Logistic)
@@ -534,7 +524,7 @@ func TestLogisticRegistered(t *testing.T) {
 // synthetic 50k × 20 data.
 func BenchmarkLogisticNewton(b *testing.B) {
 	d := logitBenchData(50000, 20, 1)
-	var m Logistic
+	m := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := m.Fit(context.Background(), d, nil); err != nil {

@@ -161,23 +161,23 @@ func TestPredictDuringFit(t *testing.T) {
 		// at the end.
 		predTol float64
 	}{
-		{"logistic newton binary", &Logistic{}, breast, midfitLogitLoss(1), 1e-6, 3, 0},
-		{"logistic newton weighted", &Logistic{C: 0.1}, breastW, midfitLogitLoss(0.1), 1e-6, 3, 0},
-		{"logistic newton multinomial", &Logistic{}, iris, midfitLogitLoss(1), 1e-6, 3, 0},
-		{"logistic newton ovr", &Logistic{Multi: "ovr"}, iris, nil, 0, 3, 0},
-		{"logistic gd", &Logistic{Solver: "gd", MaxIter: 20}, breast, midfitLogitLoss(1), 1e-6, 20, 0},
-		{"logistic sgd multinomial", &Logistic{Solver: "sgd", LR: 0.01, MaxIter: 5}, iris, midfitLogitLoss(1), 1e-6, 5, 0},
-		{"perceptron stochastic binary", &Perceptron{Epochs: 10}, breast, nil, 0, 2, 0},
-		{"perceptron batch ovr", &Perceptron{Mode: "batch", Epochs: 10}, iris, nil, 0, 10, 0},
-		{"perceptron stochastic ovr", &Perceptron{Epochs: 10}, iris, nil, 0, 10, 0},
-		{"lasso", &Lasso{Alpha: 0.1}, diabetesStd, midfitLassoLoss(0.1), 1e-9, 3, 0},
-		{"lasso weighted", &Lasso{Alpha: 1}, func() engine.Train { d := diabetesStd; d.Weights = diabetesW.Weights; return d }(), midfitLassoLoss(1), 1e-9, 3, 0},
-		{"stepwise rss", &Stepwise{Criterion: "rss"}, diabetes, midfitMSE, 1e-9, 10, 1e-9},
-		{"stepwise cv weighted", &Stepwise{}, diabetesW, midfitMSE, 1e-9, 3, 1e-9},
-		{"stepwise nothing to add", &Stepwise{}, flat, midfitMSE, 0, 1, 1e-9},
+		{"logistic newton binary", &Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}, breast, midfitLogitLoss(1), 1e-6, 3, 0},
+		{"logistic newton weighted", &Logistic{C: 0.1, Solver: "auto", Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}, breastW, midfitLogitLoss(0.1), 1e-6, 3, 0},
+		{"logistic newton multinomial", &Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}, iris, midfitLogitLoss(1), 1e-6, 3, 0},
+		{"logistic newton ovr", &Logistic{Multi: "ovr", Solver: "auto", C: 1, MaxIter: 100, Tol: 1e-4, LR: 0.1}, iris, nil, 0, 3, 0},
+		{"logistic gd", &Logistic{Solver: "gd", MaxIter: 20, C: 1, Multi: "multinomial", Tol: 1e-4, LR: 0.1}, breast, midfitLogitLoss(1), 1e-6, 20, 0},
+		{"logistic sgd multinomial", &Logistic{Solver: "sgd", LR: 0.01, MaxIter: 5, C: 1, Multi: "multinomial", Tol: 1e-4}, iris, midfitLogitLoss(1), 1e-6, 5, 0},
+		{"perceptron stochastic binary", &Perceptron{Epochs: 10, Mode: "stochastic", LR: 1}, breast, nil, 0, 2, 0},
+		{"perceptron batch ovr", &Perceptron{Mode: "batch", Epochs: 10, LR: 1}, iris, nil, 0, 10, 0},
+		{"perceptron stochastic ovr", &Perceptron{Epochs: 10, Mode: "stochastic", LR: 1}, iris, nil, 0, 10, 0},
+		{"lasso", &Lasso{Alpha: 0.1, MaxIter: 1000, Tol: 1e-4}, diabetesStd, midfitLassoLoss(0.1), 1e-9, 3, 0},
+		{"lasso weighted", &Lasso{Alpha: 1, MaxIter: 1000, Tol: 1e-4}, func() engine.Train { d := diabetesStd; d.Weights = diabetesW.Weights; return d }(), midfitLassoLoss(1), 1e-9, 3, 0},
+		{"stepwise rss", &Stepwise{Criterion: "rss", Folds: 5, Holdout: 0.2}, diabetes, midfitMSE, 1e-9, 10, 1e-9},
+		{"stepwise cv weighted", &Stepwise{Criterion: "cv", Folds: 5, Holdout: 0.2}, diabetesW, midfitMSE, 1e-9, 3, 1e-9},
+		{"stepwise nothing to add", &Stepwise{Criterion: "cv", Folds: 5, Holdout: 0.2}, flat, midfitMSE, 0, 1, 1e-9},
 		// One-step models publish their fit before the step.
-		{"least squares", &LeastSquares{}, diabetesW, midfitMSE, 1e-9, 1, 0},
-		{"least squares degree 2", &LeastSquares{Degree: 2}, diabetes, midfitMSE, 1e-9, 1, 0},
+		{"least squares", &LeastSquares{Solver: "normal", Degree: 1}, diabetesW, midfitMSE, 1e-9, 1, 0},
+		{"least squares degree 2", &LeastSquares{Degree: 2, Solver: "normal"}, diabetes, midfitMSE, 1e-9, 1, 0},
 		{"ridge", &Ridge{Alpha: 0.5}, diabetesW, midfitMSE, 1e-9, 1, 0},
 		{"centroid", &Centroid{}, iris, nil, 0, 1, 0},
 	} {
@@ -238,12 +238,12 @@ func TestFailedFitLeavesModelUnfitted(t *testing.T) {
 		m    engine.Predictor
 		d    engine.Train
 	}{
-		{"logistic", &Logistic{}, breast},
-		{"perceptron", &Perceptron{}, breast},
-		{"lasso", &Lasso{}, diabetes},
-		{"stepwise", &Stepwise{}, diabetes},
-		{"least squares", &LeastSquares{}, diabetes},
-		{"ridge", &Ridge{}, diabetes},
+		{"logistic", &Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}, breast},
+		{"perceptron", &Perceptron{Mode: "stochastic", LR: 1, Epochs: 100}, breast},
+		{"lasso", &Lasso{Alpha: 1, MaxIter: 1000, Tol: 1e-4}, diabetes},
+		{"stepwise", &Stepwise{Criterion: "cv", Folds: 5, Holdout: 0.2}, diabetes},
+		{"least squares", &LeastSquares{Solver: "normal", Degree: 1}, diabetes},
+		{"ridge", &Ridge{Alpha: 1}, diabetes},
 		{"centroid", &Centroid{}, breast},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -293,13 +293,13 @@ func TestCancelledInsideStep(t *testing.T) {
 		m    engine.Predictor
 		d    engine.Train
 	}{
-		{"logistic", &Logistic{}, breast},
-		{"logistic gd", &Logistic{Solver: "gd"}, breast},
-		{"perceptron", &Perceptron{}, breast},
-		{"lasso", &Lasso{Alpha: 0.01, Tol: 1e-12}, diabetesStd},
-		{"stepwise", &Stepwise{Criterion: "rss"}, diabetes},
-		{"least squares", &LeastSquares{}, diabetes},
-		{"ridge", &Ridge{}, diabetes},
+		{"logistic", &Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}, breast},
+		{"logistic gd", &Logistic{Solver: "gd", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}, breast},
+		{"perceptron", &Perceptron{Mode: "stochastic", LR: 1, Epochs: 100}, breast},
+		{"lasso", &Lasso{Alpha: 0.01, Tol: 1e-12, MaxIter: 1000}, diabetesStd},
+		{"stepwise", &Stepwise{Criterion: "rss", Folds: 5, Holdout: 0.2}, diabetes},
+		{"least squares", &LeastSquares{Solver: "normal", Degree: 1}, diabetes},
+		{"ridge", &Ridge{Alpha: 1}, diabetes},
 		{"centroid", &Centroid{}, breast},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

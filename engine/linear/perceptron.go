@@ -3,7 +3,6 @@ package linear
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/floats"
@@ -46,9 +45,9 @@ import (
 // misclassified during that epoch — with two classes simply the fraction of
 // training points the epoch got wrong — and a PerceptronEpoch, their count.
 type Perceptron struct {
-	Mode      string  // "stochastic" (default) or "batch"
-	LR        float64 // step size ε; 0 means 1
-	Epochs    int     // most passes over the data; 0 means 100
+	Mode      string  // "stochastic" or "batch"
+	LR        float64 // step size ε
+	Epochs    int     // most passes over the data
 	NoBias    bool    // true: boundary through the origin (no lifting)
 	NoShuffle bool    // true: stochastic mode visits points in row order
 
@@ -103,39 +102,13 @@ func init() {
 	})
 }
 
-func (m *Perceptron) settings() (mode string, lr float64, epochs int, err error) {
-	mode, lr, epochs = m.Mode, m.LR, m.Epochs
-	if mode == "" {
-		mode = "stochastic"
-	}
-	if mode != "stochastic" && mode != "batch" {
-		return "", 0, 0, fmt.Errorf("perceptron: mode %q is not one of stochastic, batch", m.Mode)
-	}
-	if lr == 0 {
-		lr = 1
-	}
-	if !(lr > 0) || math.IsInf(lr, 0) {
-		return "", 0, 0, fmt.Errorf("perceptron: lr %v must be a positive number", m.LR)
-	}
-	if epochs == 0 {
-		epochs = 100
-	}
-	if epochs < 0 {
-		return "", 0, 0, fmt.Errorf("perceptron: epochs %d must be positive", m.Epochs)
-	}
-	return mode, lr, epochs, nil
-}
-
 // Fit implements engine.Model.
 func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
 	ok := false
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
-	mode, lr, epochs, err := m.settings()
-	if err != nil {
-		return err
-	}
+	mode, lr, epochs := m.Mode, m.LR, m.Epochs
 	present, err := presentClasses(d, percName)
 	if err != nil {
 		return err

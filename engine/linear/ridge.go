@@ -3,7 +3,6 @@ package linear
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -27,7 +26,7 @@ import (
 // scales (the notes: "normalise features to equal variance"); the evaluation
 // standardises them by default.
 type Ridge struct {
-	// Alpha is the penalty λ > 0; 0 means the default, 1 (scikit-learn's).
+	// Alpha is the penalty λ > 0 (the spec holds its default and range).
 	// For no penalty at all use LeastSquares.
 	Alpha float64
 	// NoIntercept fits through the origin (no centring).
@@ -68,12 +67,6 @@ func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	alpha := m.Alpha
-	if alpha == 0 {
-		alpha = 1
-	}
-	if !(alpha > 0) || math.IsInf(alpha, 0) {
-		return fmt.Errorf("ridge: parameter alpha: %v must be a positive number", m.Alpha)
-	}
 	if err := checkTrain(d, "ridge", false); err != nil {
 		return err
 	}

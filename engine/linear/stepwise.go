@@ -44,15 +44,14 @@ import (
 // feature are kept orthogonalised against the selected features, so that a
 // candidate costs O(held-out rows) under "cv" and "validation".
 type Stepwise struct {
-	// Criterion chooses the feature to add: "cv" (the default),
-	// "validation" or "rss".
+	// Criterion chooses the feature to add: "cv", "validation" or "rss".
 	Criterion string
 	// MaxFeatures caps the number of selected features; 0 means no cap.
 	MaxFeatures int
-	// Folds is the number of folds of the "cv" criterion; 0 means 5.
+	// Folds is the number of folds of the "cv" criterion.
 	Folds int
 	// Holdout is the fraction of the training rows held out under the
-	// "validation" criterion; 0 means 0.2.
+	// "validation" criterion.
 	Holdout float64
 
 	lsqModel // coef: one per feature, zero for those not selected
@@ -199,25 +198,6 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	crit, folds, holdout := m.Criterion, m.Folds, m.Holdout
-	if crit == "" {
-		crit = "cv"
-	}
-	if folds == 0 {
-		folds = 5
-	}
-	if holdout == 0 {
-		holdout = 0.2
-	}
-	switch {
-	case crit != "cv" && crit != "validation" && crit != "rss":
-		return fmt.Errorf("stepwise: parameter criterion: %q is not one of cv, validation, rss", m.Criterion)
-	case m.MaxFeatures < 0:
-		return fmt.Errorf("stepwise: parameter max_features: %d must be 0 (no limit) or more", m.MaxFeatures)
-	case folds < 2:
-		return fmt.Errorf("stepwise: parameter folds: %d must be at least 2", m.Folds)
-	case !(holdout > 0 && holdout < 1):
-		return fmt.Errorf("stepwise: parameter holdout: %v must be between 0 and 1", m.Holdout)
-	}
 	if err := checkTrain(d, "stepwise", false); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -66,6 +67,7 @@ func TestConformance(t *testing.T) {
 	for _, s := range specs {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Run("spec", func(t *testing.T) { checkSpec(t, s) })
+			t.Run("bad_params", func(t *testing.T) { checkBadParams(t, s) })
 			t.Run("builtins", func(t *testing.T) { checkBuiltins(t, s) })
 			t.Run("deterministic", func(t *testing.T) { checkDeterministic(t, s) })
 			t.Run("leaves_data", func(t *testing.T) { checkLeavesData(t, s) })
@@ -166,6 +168,31 @@ var settings = map[string]map[string]string{
 	// diabetes' noise (scikit-learn's default tree scores R2 below 0 on it
 	// too); a stopping rule of the notes is what the model is for.
 	"tree/diabetes": {"min_samples_leaf": "20"},
+}
+
+// checkBadParams: the registry refuses a value beyond each end of a
+// parameter's range, or not among its choices, naming the parameter. Fit
+// takes the values as valid, so this is their only check.
+func checkBadParams(t *testing.T, s *engine.Spec) {
+	for _, p := range s.Params {
+		var bad []string
+		switch p.Kind {
+		case engine.Int, engine.Float:
+			for _, b := range []struct{ bound, dir float64 }{{p.Min, -1}, {p.Max, 1}} {
+				if !math.IsNaN(b.bound) {
+					bad = append(bad, engine.Format(b.bound+b.dir*max(1, math.Abs(b.bound))))
+				}
+			}
+		case engine.Choice:
+			bad = append(bad, "no-such-choice")
+		}
+		for _, text := range bad {
+			_, _, _, err := engine.New(s.Name, map[string]string{p.Name: text})
+			if err == nil || !strings.Contains(err.Error(), "parameter "+p.Name+":") {
+				t.Errorf("model %s: %s=%s gave %v, want an error naming the parameter", s.Name, p.Name, text, err)
+			}
+		}
+	}
 }
 
 // runEval evaluates s on a built-in with a stratified hold-out (clustering

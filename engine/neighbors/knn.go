@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -56,11 +55,11 @@ const looSample = 100
 // notes' PRED1TOKMAXNN), reporting one step per k, and keeps the k of
 // least leave-one-out error on its training rows.
 type KNN struct {
-	K         int     // 0 means 5
-	Metric    string  // l1, l2 (default), linf, lp
-	P         float64 // the p of lp (0 means 3)
-	Algorithm string  // auto (default), brute, kdtree
-	LeafSize  int     // k-d tree leaves hold at most this many rows (0 means 30)
+	K         int     // neighbours that vote
+	Metric    string  // l1, l2, linf, lp
+	P         float64 // the p of lp
+	Algorithm string  // auto, brute, kdtree
+	LeafSize  int     // k-d tree leaves hold at most this many rows
 	Eps       float64 // k-d tree: (1+eps)-approximate search; 0 is exact
 	KMax      int     // > 0: choose k in 1..KMax by leave-one-out error
 
@@ -135,24 +134,17 @@ func init() {
 	})
 }
 
-func parseMetric(name string, p float64) (metric, error) {
-	switch strings.ToLower(name) {
-	case "", "l2":
-		return metric{"l2", 2}, nil
+// metricOf is the distance the settings name.
+func metricOf(name string, p float64) metric {
+	switch name {
 	case "l1":
-		return metric{"l1", 1}, nil
+		return metric{"l1", 1}
 	case "linf":
-		return metric{"linf", math.Inf(1)}, nil
+		return metric{"linf", math.Inf(1)}
 	case "lp":
-		if p == 0 {
-			p = 3
-		}
-		if !(p >= 1) || math.IsInf(p, 0) {
-			return metric{}, fmt.Errorf("parameter p: %v must be at least 1 (below, Lp is not a distance)", p)
-		}
-		return metric{"lp", p}, nil
+		return metric{"lp", p}
 	}
-	return metric{}, fmt.Errorf("parameter metric: %q is not one of l2, l1, linf, lp", name)
+	return metric{"l2", 2}
 }
 
 // Fit stores the training rows and builds the search structure.
@@ -162,20 +154,7 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
-	met, err := parseMetric(m.Metric, m.P)
-	if err != nil {
-		return err
-	}
-	algo := m.Algorithm
-	if algo == "" {
-		algo = Auto
-	}
-	if !slices.Contains([]string{Auto, Brute, KDTree}, algo) {
-		return fmt.Errorf("parameter algorithm: %q is not one of auto, kdtree, brute", m.Algorithm)
-	}
-	if m.Eps < 0 || math.IsNaN(m.Eps) {
-		return fmt.Errorf("parameter eps: %v must not be negative", m.Eps)
-	}
+	met, algo := metricOf(m.Metric, m.P), m.Algorithm
 	if t.X == nil {
 		return fmt.Errorf("k nearest neighbours: no training rows")
 	}
@@ -184,15 +163,9 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		return fmt.Errorf("k nearest neighbours: %d rows and %d targets", n, len(t.Y))
 	}
 	k := m.K
-	if k == 0 {
-		k = 5
-	}
 	kmax := k
 	if m.KMax > 0 {
 		kmax = m.KMax
-	}
-	if k < 1 {
-		return fmt.Errorf("parameter k: %d must be at least 1", m.K)
 	}
 	if kmax > n {
 		name := "k"
@@ -214,7 +187,7 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		m.k, m.classes = len(t.Classes), t.Classes
 	}
 	if algo == KDTree || (algo == Auto && p <= treeDims(met)) {
-		m.tree = buildKD(x, n, p, cmpOr(m.LeafSize, 30))
+		m.tree = buildKD(x, n, p, m.LeafSize)
 		m.x = nil // the tree keeps its own copy, in its order
 	} else if met.p == 2 {
 		m.l2 = newL2Scan(x, n, p)
@@ -266,13 +239,6 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	}
 	m.kUse = 1 + argmin(m.loo)
 	return nil
-}
-
-func cmpOr(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
 }
 
 func argmin(v []float64) int {

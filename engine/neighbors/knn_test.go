@@ -123,7 +123,7 @@ func TestQuizOfTheNotes(t *testing.T) {
 	q := mat.NewDense(1, 2, []float64{160, 130})
 	for _, algo := range []string{Brute, KDTree} {
 		for k, want := range map[int]float64{1: 1, 2: 1, 3: 1, 4: 1, 5: 1} {
-			m := &KNN{K: k, Metric: "l1", Algorithm: algo, LeafSize: 1}
+			m := &KNN{K: k, Metric: "l1", Algorithm: algo, LeafSize: 1, P: 3}
 			if err := m.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +146,7 @@ func TestChooseKByLeaveOneOut(t *testing.T) {
 	d := dataset(t, "iris")
 	tr := engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}
 	rec := &steps{}
-	m := &KNN{KMax: 25}
+	m := &KNN{KMax: 25, K: 5, Metric: "l2", P: 3, Algorithm: Auto, LeafSize: 30}
 	if err := m.Fit(context.Background(), tr, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestChooseKByLeaveOneOut(t *testing.T) {
 				}
 			}
 			sub := d.Subset(rows)
-			one := &KNN{K: k, Algorithm: Brute}
+			one := &KNN{K: k, Algorithm: Brute, Metric: "l2", P: 3, LeafSize: 30}
 			if err := one.Fit(context.Background(), engine.Train{X: sub.X, Y: sub.Y, Classes: d.Classes}, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -253,7 +253,7 @@ func TestBlockedSearchEqualsExact(t *testing.T) {
 			n = 5000 + r.IntN(3000) // past the largest chunk
 		}
 		X := blockTestRows(r, shape, n, p)
-		m := &KNN{K: 1 + r.IntN(min(n, 12)), Metric: metrics[trial%len(metrics)].name, P: 3, Algorithm: Brute}
+		m := &KNN{K: 1 + r.IntN(min(n, 12)), Metric: metrics[trial%len(metrics)].name, P: 3, Algorithm: Brute, LeafSize: 30}
 		if err := m.Fit(context.Background(), engine.Train{X: mat.NewDense(n, p, X), Y: make([]float64, n)}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -329,7 +329,7 @@ func TestSearchSameOnAnyCores(t *testing.T) {
 	X, y := gaussianRows(3000, 12, 3)
 	Q, _ := gaussianRows(500, 12, 4)
 	for _, algo := range []string{Brute, KDTree} {
-		m := &KNN{K: 5, Algorithm: algo}
+		m := &KNN{K: 5, Algorithm: algo, Metric: "l2", P: 3, LeafSize: 30}
 		if err := m.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -360,7 +360,7 @@ func TestAutoChoosesSearchByDimension(t *testing.T) {
 		{"breast_cancer", "linf", "exhaustive"}, // 30
 	} {
 		d := dataset(t, c.data)
-		m := &KNN{Metric: c.metric}
+		m := &KNN{Metric: c.metric, K: 5, P: 3, Algorithm: Auto, LeafSize: 30}
 		if err := m.Fit(context.Background(), engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -376,7 +376,7 @@ func TestAutoChoosesSearchByDimension(t *testing.T) {
 func TestStageScorerMatchesPredictions(t *testing.T) {
 	d := dataset(t, "wine")
 	tr := engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}
-	for _, m := range []*KNN{{K: 7}, {KMax: 9}} {
+	for _, m := range []*KNN{{K: 7, Metric: "l2", P: 3, Algorithm: Auto, LeafSize: 30}, {KMax: 9, K: 5, Metric: "l2", P: 3, Algorithm: Auto, LeafSize: 30}} {
 		var st engine.StageScorer
 		steps := 0
 		rec := recFunc(func(engine.Step) error {

@@ -101,11 +101,7 @@ func TestIncomparable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := New(1, data, d, spec, nil, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
+		return New(1, data, d, spec, spec.Defaults(), opt)
 	}
 	cv10 := eval.Options{Folds: 10, Seed: 1}
 	for _, tc := range []struct {

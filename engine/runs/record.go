@@ -1,5 +1,5 @@
 // Package runs keeps runs as data: what was asked (data source, target,
-// dropped columns, model, parameters as typed, evaluation, seed), how it
+// dropped columns, model, typed parameters, evaluation, seed), how it
 // went and what came of it (eval.Result, every fold's history). The lab's
 // runs table, `tealab train --save`, comparisons and sweeps all hold the same
 // Record; a saved record loads back with identical parameters and metrics.
@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -86,8 +87,8 @@ type Record struct {
 	ID      int
 	Data    Data
 	Model   string
-	Params  map[string]string // every parameter, as typed (defaults as the spec formats them)
-	Options eval.Options      // split, folds, leave-one-out, seed
+	Params  engine.Values // every parameter, typed by the spec (a saved run of a model not registered: as text)
+	Options eval.Options  // split, folds, leave-one-out, seed
 	Started time.Time
 	Wall    time.Duration
 	Status  Status
@@ -100,23 +101,11 @@ type Record struct {
 	Spec    *engine.Spec
 }
 
-// New starts a record for spec on d with the parameters as typed (settings;
-// defaults fill in the rest, formatted as the spec does) and the options.
-func New(id int, data Data, d *datasets.Dataset, spec *engine.Spec, settings map[string]string, opt eval.Options) (*Record, error) {
-	v, err := spec.Parse(settings)
-	if err != nil {
-		return nil, err
-	}
-	params := make(map[string]string, len(v))
-	for _, p := range spec.Params {
-		if s, ok := settings[p.Name]; ok {
-			params[p.Name] = strings.TrimSpace(s)
-		} else {
-			params[p.Name] = engine.Format(v[p.Name])
-		}
-	}
-	return &Record{ID: id, Data: data, Model: spec.Name, Params: params, Options: opt,
-		Status: Running, Started: time.Now(), Dataset: d, Spec: spec}, nil
+// New starts a record for spec on d with every parameter's value, as
+// Spec.Parse or a form made them, and the options.
+func New(id int, data Data, d *datasets.Dataset, spec *engine.Spec, v engine.Values, opt eval.Options) *Record {
+	return &Record{ID: id, Data: data, Model: spec.Name, Params: maps.Clone(v), Options: opt,
+		Status: Running, Started: time.Now(), Dataset: d, Spec: spec}
 }
 
 // Inputs are the files the record's data are read from, for CheckTarget:
@@ -139,27 +128,10 @@ func Settings(v engine.Values) map[string]string {
 	return out
 }
 
-// Values are the record's parameters typed by its spec.
-func (r *Record) Values() (engine.Values, error) {
-	spec := r.Spec
-	if spec == nil {
-		var err error
-		if spec, err = engine.Lookup(r.Model); err != nil {
-			return nil, err
-		}
-	}
-	return spec.Parse(r.Params)
-}
-
 // Run evaluates the record's model on its dataset and finishes the record
 // with what came of it (the result, partial when cancelled).
 func (r *Record) Run(ctx context.Context, progress func(eval.Progress)) error {
-	v, err := r.Values()
-	if err != nil {
-		r.Finish(nil, err)
-		return err
-	}
-	res, err := eval.Run(ctx, r.Dataset, r.Spec, v, r.Options, progress)
+	res, err := eval.Run(ctx, r.Dataset, r.Spec, r.Params, r.Options, progress)
 	r.Finish(res, err)
 	return err
 }
@@ -263,11 +235,8 @@ func (r *Record) Command() string {
 	args = append(args, "--model", r.Model)
 	if spec, err := engine.Lookup(r.Model); err == nil {
 		for _, p := range spec.Params {
-			if s, ok := r.Params[p.Name]; ok && s != engine.Format(p.Default) {
-				if x, err := p.ParseValue(s); err == nil && engine.Format(x) == engine.Format(p.Default) {
-					continue
-				}
-				args = append(args, "--param", p.Name+"="+s)
+			if x, ok := r.Params[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
+				args = append(args, "--param", p.Name+"="+engine.Format(x))
 			}
 		}
 	}
@@ -329,7 +298,7 @@ type recipe struct {
 // that reproduces it; a run that failed before any result has only its
 // error beside the recipe.
 func (r Record) MarshalJSON() ([]byte, error) {
-	rc := recipe{Data: r.Data, Model: r.Model, Params: r.Params, Split: r.Options.Split, Folds: r.Options.Folds,
+	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
 		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
 	if r.Options.Standardize != nil {
 		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
@@ -377,7 +346,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 		return errors.New("no recipe: not a saved tealab run")
 	}
 	rc := tail.Recipe
-	*r = Record{Data: rc.Data, Model: rc.Model, Params: rc.Params, Status: tail.Status,
+	*r = Record{Data: rc.Data, Model: rc.Model, Status: tail.Status,
 		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed, Reduce: rc.Reduce}}
 	std, err := eval.ParseStandardize(rc.Standardize)
 	if err != nil {
@@ -386,6 +355,9 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	r.Options.Standardize = std
 	if tail.Error != "" {
 		r.Err = errors.New(tail.Error)
+	}
+	if r.Params, err = recipeValues(rc); err != nil {
+		return err
 	}
 	if spec, err := engine.Lookup(rc.Model); err == nil {
 		r.Spec = spec
@@ -417,4 +389,22 @@ func (r *Record) Task() datasets.Task {
 		return r.Dataset.Task
 	}
 	return datasets.Classification
+}
+
+// recipeValues types a saved run's parameters by its model's spec; those
+// of a model not registered here stay text, to be shown.
+func recipeValues(rc *recipe) (engine.Values, error) {
+	spec, err := engine.Lookup(rc.Model)
+	if err != nil {
+		v := make(engine.Values, len(rc.Params))
+		for k, s := range rc.Params {
+			v[k] = s
+		}
+		return v, nil
+	}
+	v, err := spec.Parse(rc.Params)
+	if err != nil {
+		return nil, fmt.Errorf("recipe: %w", err)
+	}
+	return v, nil
 }

@@ -27,8 +27,8 @@ import (
 // e^−2(M_y(x) − m(x)), m(x) the mean vote over the classes; e^−yM(x) for
 // two classes.
 type AdaBoost struct {
-	Rounds    int // 0 means 50
-	MaxDepth  int // depth of each weak tree; 0 means 1 (stumps)
+	Rounds    int
+	MaxDepth  int // depth of each weak tree; 1: stumps
 	Criterion string
 	MinLeaf   int
 
@@ -81,21 +81,8 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	if k < 2 {
 		return fmt.Errorf("AdaBoost classifies: it needs at least two classes")
 	}
-	depth := a.MaxDepth
-	if depth == 0 {
-		depth = 1
-	}
-	cfg, err := growthConfig(a.Criterion, depth, 2, a.MinLeaf, 1, 0, k)
-	if err != nil {
-		return err
-	}
+	cfg := growthConfig(a.Criterion, a.MaxDepth, 2, a.MinLeaf, 1, 0, k)
 	T := a.Rounds
-	if T == 0 {
-		T = 50
-	}
-	if T < 0 {
-		return fmt.Errorf("parameter rounds: %d must be positive", a.Rounds)
-	}
 	d, err := newData(ctx, t, "AdaBoost", k)
 	if err != nil {
 		return err

@@ -47,7 +47,7 @@ func TestSplitGainOfTheNotes(t *testing.T) {
 	y := []float64{0, 0, 0, 0, 1, 1, 0, 1, 1, 1}
 	tr := engine.Train{X: X, Y: y, Classes: []string{"a", "b"}}
 	for crit, want := range map[string]float64{Gini: 1.0 / 3, Entropy: 0.6100} {
-		m := &DecisionTree{Criterion: crit, MaxDepth: 1}
+		m := &DecisionTree{Criterion: crit, MaxDepth: 1, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
 		if err := m.Fit(context.Background(), tr, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestAdaBoostFirstRound(t *testing.T) {
 	X := mat.NewDense(10, 1, []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	y := []float64{0, 0, 0, 0, 0, 1, 1, 1, 1, 0}
 	rec := &stepRec{}
-	a := &AdaBoost{Rounds: 3}
+	a := &AdaBoost{Rounds: 3, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}
 	if err := a.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"a", "b"}}, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func xor(n int, seed uint64) engine.Train {
 func TestAdaBoostXOR(t *testing.T) {
 	tr := xor(400, 1)
 	errOf := func(depth int) float64 {
-		a := &AdaBoost{Rounds: 50, MaxDepth: depth}
+		a := &AdaBoost{Rounds: 50, MaxDepth: depth, Criterion: Gini, MinLeaf: 1}
 		rec := &stepRec{}
 		if err := a.Fit(context.Background(), tr, rec); err != nil {
 			return 0.5 // no better than chance from the first round
@@ -150,7 +150,7 @@ func TestAdaBoostLossFalls(t *testing.T) {
 	for _, name := range []string{"breast_cancer", "iris", "digits"} {
 		tr := builtin(t, name)
 		rec := &stepRec{}
-		if err := (&AdaBoost{Rounds: 200}).Fit(context.Background(), tr, rec); err != nil {
+		if err := (&AdaBoost{Rounds: 200, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}).Fit(context.Background(), tr, rec); err != nil {
 			t.Fatal(err)
 		}
 		if first := rec.steps[0].TrainLoss; !(first < 1) {
@@ -168,7 +168,7 @@ func TestAdaBoostLossFalls(t *testing.T) {
 func TestForestJobsDoNotChangeIt(t *testing.T) {
 	tr := builtin(t, "wine")
 	fit := func(jobs int) []float64 {
-		f := &Forest{Trees: 30, Jobs: jobs}
+		f := &Forest{Trees: 30, Jobs: jobs, Criterion: Gini, MinLeaf: 1, MinSplit: 2, Purity: 1}
 		if err := f.Fit(context.Background(), tr, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func TestCVAccuracyLikeScikitLearn(t *testing.T) {
 func TestReducedErrorPruning(t *testing.T) {
 	tr := builtin(t, "breast_cancer")
 	rec := &stepRec{}
-	m := &DecisionTree{Prune: PruneReducedError}
+	m := &DecisionTree{Prune: PruneReducedError, Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
 	if err := m.Fit(context.Background(), tr, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestAdaBoostStagedErrorLikeScikitLearn(t *testing.T) {
 	for _, name := range []string{"iris", "wine", "digits"} {
 		want := ref.StagedError[name]
 		rec := &stepRec{}
-		if err := (&AdaBoost{Rounds: ref.Rounds}).Fit(context.Background(), builtin(t, name), rec); err != nil {
+		if err := (&AdaBoost{Rounds: ref.Rounds, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}).Fit(context.Background(), builtin(t, name), rec); err != nil {
 			t.Fatal(err)
 		}
 		if len(rec.steps) != len(want) {
@@ -291,7 +291,7 @@ func TestAdaBoostStagedErrorLikeScikitLearn(t *testing.T) {
 func TestAdaBoostLossIsSAMMEs(t *testing.T) {
 	tr := builtin(t, "iris")
 	rec := &stepRec{}
-	a := &AdaBoost{Rounds: 20}
+	a := &AdaBoost{Rounds: 20, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}
 	if err := a.Fit(context.Background(), tr, rec); err != nil {
 		t.Fatal(err)
 	}

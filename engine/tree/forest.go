@@ -25,7 +25,7 @@ import (
 // The rows a tree did not draw (about 36.8%) are its out-of-bag rows: their
 // error, tree after tree, is the progress curve.
 type Forest struct {
-	Trees       int // 0 means 100
+	Trees       int
 	MaxFeatures int // features tried per split; 0: √d for classification, d/3 for regression (bagging: d)
 	Bagging     bool
 	Criterion   string
@@ -117,17 +117,8 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 		rec = engine.NopRecorder{}
 	}
 	k := classesOf(t)
-	cfg, err := growthConfig(f.Criterion, f.MaxDepth, f.MinSplit, f.MinLeaf, f.Purity, f.MinDecrease, k)
-	if err != nil {
-		return err
-	}
+	cfg := growthConfig(f.Criterion, f.MaxDepth, f.MinSplit, f.MinLeaf, f.Purity, f.MinDecrease, k)
 	T := f.Trees
-	if T == 0 {
-		T = 100
-	}
-	if T < 0 {
-		return fmt.Errorf("parameter trees: %d must be positive", f.Trees)
-	}
 	d, err := newData(ctx, t, f.name(), k)
 	if err != nil {
 		return err

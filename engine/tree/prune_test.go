@@ -141,7 +141,7 @@ func TestErrorBasedPruningMonotoneInConfidence(t *testing.T) {
 func TestErrorBasedPruningStopped(t *testing.T) {
 	tr, _ := noisy(600, 1)
 	all := &stepRec{}
-	if err := (&DecisionTree{}).Fit(context.Background(), tr, all); err != nil {
+	if err := (&DecisionTree{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}).Fit(context.Background(), tr, all); err != nil {
 		t.Fatal(err)
 	}
 	first := -1
@@ -155,7 +155,7 @@ func TestErrorBasedPruningStopped(t *testing.T) {
 	}
 	at := first + 3 // two splits removed
 	rec := newCancelAt(at)
-	m := &DecisionTree{}
+	m := &DecisionTree{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
 	if err := m.Fit(rec.ctx, tr, rec); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Fit returned %v, want context.Canceled", err)
 	}

@@ -43,8 +43,8 @@ func TestEnsemblesStoppedEarlyKeepTheirTrees(t *testing.T) {
 		name          string
 		stopped, full engine.Predictor
 	}{
-		{"forest", &Forest{Trees: 40}, &Forest{Trees: 7}},
-		{"adaboost", &AdaBoost{Rounds: 40, MaxDepth: 2}, &AdaBoost{Rounds: 7, MaxDepth: 2}},
+		{"forest", &Forest{Trees: 40, Criterion: Gini, MinLeaf: 1, MinSplit: 2, Purity: 1}, &Forest{Trees: 7, Criterion: Gini, MinLeaf: 1, MinSplit: 2, Purity: 1}},
+		{"adaboost", &AdaBoost{Rounds: 40, MaxDepth: 2, Criterion: Gini, MinLeaf: 1}, &AdaBoost{Rounds: 7, MaxDepth: 2, Criterion: Gini, MinLeaf: 1}},
 	} {
 		rec := newCancelAt(7)
 		if err := c.stopped.Fit(rec.ctx, tr, rec); !errors.Is(err, context.Canceled) {
@@ -72,8 +72,8 @@ func TestStagesMatchPredictions(t *testing.T) {
 		for _, m := range []interface {
 			engine.Predictor
 			engine.Staged
-		}{&Forest{Trees: 12}, &AdaBoost{Rounds: 12}, &DecisionTree{Prune: PruneNone}, &DecisionTree{},
-			&DecisionTree{Prune: PruneCostComplexity, CCPAlpha: 0.01}, &DecisionTree{Prune: PruneReducedError}} {
+		}{&Forest{Trees: 12, Criterion: Gini, MinLeaf: 1, MinSplit: 2, Purity: 1}, &AdaBoost{Rounds: 12, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}, &DecisionTree{Prune: PruneNone, Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}, &DecisionTree{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25},
+			&DecisionTree{Prune: PruneCostComplexity, CCPAlpha: 0.01, Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}, &DecisionTree{Prune: PruneReducedError, Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}} {
 			if _, boost := m.(*AdaBoost); boost && tr.Classes == nil {
 				continue
 			}
@@ -115,7 +115,7 @@ func TestStagesMatchPredictions(t *testing.T) {
 				t.Errorf("%T on %s: %d steps checked", m, name, checks)
 			}
 			// Error-based pruning is for classification alone.
-			if tr, ok := m.(*DecisionTree); ok && tr.Prune != PruneNone && (tr.Prune != "" || tr.d.k > 0) && pruned < 1 {
+			if tr, ok := m.(*DecisionTree); ok && tr.Prune != PruneNone && (tr.Prune != PruneErrorBased || tr.d.k > 0) && pruned < 1 {
 				t.Errorf("%s pruning on %s: %d pruning steps checked", tr.Prune, name, pruned)
 			}
 		}
@@ -134,7 +134,7 @@ func TestGrowerStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, _ := growthConfig(Gini, 0, 2, 1, 1, 0, 2)
+	cfg := growthConfig(Gini, 0, 2, 1, 1, 0, 2)
 	g := newGrower(d, cfg, 1)
 	stop := make(chan struct{})
 	close(stop)
@@ -151,11 +151,11 @@ func TestGrowerStops(t *testing.T) {
 func TestTreeStoppedKeepsWholeLevels(t *testing.T) {
 	tr := builtin(t, "breast_cancer")
 	rec := newCancelAt(3)
-	m := &DecisionTree{Prune: PruneNone}
+	m := &DecisionTree{Prune: PruneNone, Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
 	if err := m.Fit(rec.ctx, tr, rec); !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
 	}
-	full := &DecisionTree{MaxDepth: 3, Prune: PruneNone}
+	full := &DecisionTree{MaxDepth: 3, Prune: PruneNone, Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
 	if err := full.Fit(context.Background(), tr, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestTreeStoppedKeepsWholeLevels(t *testing.T) {
 		t.Error("a tree stopped at level 3 predicts otherwise than a tree of depth 3")
 	}
 	// Truncating a half-split level restores the tree of whole levels.
-	cfg, _ := (&DecisionTree{}).config(2)
+	cfg := (&DecisionTree{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}).config(2)
 	d, err := newData(context.Background(), tr, "test", 2)
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +214,7 @@ func TestPackedTreesPredictAsGrown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, _ := growthConfig(Gini, 0, 2, 1, 1, 0, k)
+		cfg := growthConfig(Gini, 0, 2, 1, 1, 0, k)
 		if k == 0 {
 			cfg.criterion = MSE
 		}
@@ -253,7 +253,7 @@ func TestStumpsReadSortedRowsWithoutWritingThem(t *testing.T) {
 	for j, s := range d.sorted {
 		before[j] = slices.Clone(s)
 	}
-	cfg, _ := growthConfig(Gini, 1, 2, 1, 1, 0, 3)
+	cfg := growthConfig(Gini, 1, 2, 1, 1, 0, 3)
 	g := newGrower(d, cfg, 1)
 	w := make([]float64, d.n)
 	for i := range w {

@@ -22,14 +22,12 @@
 package tree
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -50,20 +48,20 @@ const (
 // pruneChoices are the pruning choices, the default first.
 var pruneChoices = []string{PruneErrorBased, PruneNone, PruneReducedError, PruneCostComplexity}
 
-// DecisionTree is a CART tree. Zero values are the defaults: Gini, grown
-// until pure with at least two rows a leaf, then C4.5's error-based pruning
-// at confidence 0.25 (Weka's J48 defaults).
+// DecisionTree is a CART tree. Its spec's defaults are Weka's J48: Gini,
+// grown until pure with at least two rows a leaf, then C4.5's error-based
+// pruning at confidence 0.25.
 type DecisionTree struct {
 	Criterion       string  // gini, entropy, misclassification (classification; regression uses the variance)
 	MaxDepth        int     // 0: no limit
-	MinSamplesSplit int     // 0 or 1 mean 2
-	MinSamplesLeaf  int     // 0 means 1
-	Purity          float64 // 0 means 1 (only pure nodes stop)
+	MinSamplesSplit int     // fewest rows a node splits
+	MinSamplesLeaf  int     // fewest rows a leaf holds
+	Purity          float64 // 1: only pure nodes stop
 	MinDecrease     float64
 	Prune           string
-	Confidence      float64 // error-based: the confidence factor CF, in (0, 0.5] (0 means 0.25)
-	MinObjects      int     // error-based: fewest rows each child of a split holds (0 means 2)
-	PruneFraction   float64 // reduced-error: share of the training rows held out to prune on (0 means 0.25)
+	Confidence      float64 // error-based: the confidence factor CF, in (0, 0.5]
+	MinObjects      int     // error-based: fewest rows each child of a split holds
+	PruneFraction   float64 // reduced-error: share of the training rows held out to prune on
 	CCPAlpha        float64 // cost-complexity: the complexity cost per leaf
 
 	d        *data
@@ -142,57 +140,29 @@ func pruneParams() []engine.Param {
 	}
 }
 
-// config checks the settings.
-func (m *DecisionTree) config(k int) (config, error) {
+// config is the growth rules of the settings.
+func (m *DecisionTree) config(k int) config {
 	return growthConfig(m.Criterion, m.MaxDepth, m.MinSamplesSplit, m.MinSamplesLeaf, m.Purity, m.MinDecrease, k)
 }
 
-func growthConfig(criterion string, maxDepth, minSplit, minLeaf int, purity, minDecrease float64, k int) (config, error) {
-	c := config{criterion: criterion, maxDepth: maxDepth, minSplit: max(minSplit, 2), minLeaf: max(minLeaf, 1),
+// growthConfig gathers the growth rules; a regression tree (k == 0) splits
+// on the variance whatever the criterion.
+func growthConfig(criterion string, maxDepth, minSplit, minLeaf int, purity, minDecrease float64, k int) config {
+	c := config{criterion: criterion, maxDepth: maxDepth, minSplit: minSplit, minLeaf: minLeaf,
 		purity: purity, minDecrease: minDecrease}
-	if c.criterion == "" {
-		c.criterion = Gini
-	}
-	if !slices.Contains([]string{Gini, Entropy, Misclass}, c.criterion) {
-		return c, fmt.Errorf("parameter criterion: %q is not one of gini, entropy, misclassification", criterion)
-	}
 	if k == 0 {
 		c.criterion = MSE
 	}
-	if c.purity == 0 {
-		c.purity = 1
-	}
-	if c.purity < 0.5 || c.purity > 1 {
-		return c, fmt.Errorf("parameter purity: %v is out of range [0.5, 1]", purity)
-	}
-	if c.maxDepth < 0 || c.minDecrease < 0 || math.IsNaN(c.minDecrease) {
-		return c, errors.New("max_depth and min_impurity_decrease must not be negative")
-	}
-	return c, nil
+	return c
 }
 
-// pruneMethod checks the pruning settings and returns the method to follow
-// and, for error-based pruning, its confidence factor. C4.5's pruning is
-// for classification: a regression tree is left as grown.
-func (m *DecisionTree) pruneMethod(k int) (string, float64, error) {
-	prune := cmp.Or(m.Prune, PruneErrorBased)
-	if !slices.Contains(pruneChoices, prune) {
-		return "", 0, fmt.Errorf("parameter prune: %q is not one of %s", m.Prune, strings.Join(pruneChoices, ", "))
+// pruneMethod returns the method to follow: C4.5's pruning is for
+// classification, so a regression tree is left as grown.
+func (m *DecisionTree) pruneMethod(k int) string {
+	if k == 0 && m.Prune == PruneErrorBased {
+		return PruneNone
 	}
-	if prune != PruneErrorBased {
-		return prune, 0, nil
-	}
-	cf := cmp.Or(m.Confidence, 0.25)
-	if !(cf > 0 && cf <= 0.5) {
-		return "", 0, fmt.Errorf("parameter confidence: %v is out of range (0, 0.5]", m.Confidence)
-	}
-	if m.MinObjects < 0 {
-		return "", 0, fmt.Errorf("parameter min_objects: %d must be at least 1", m.MinObjects)
-	}
-	if k == 0 {
-		return PruneNone, 0, nil
-	}
-	return prune, cf, nil
+	return m.Prune
 }
 
 // splittable checks the size rules against the n rows a tree grows on: a
@@ -224,14 +194,8 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 		rec = engine.NopRecorder{}
 	}
 	k := classesOf(t)
-	cfg, err := m.config(k)
-	if err != nil {
-		return err
-	}
-	prune, cf, err := m.pruneMethod(k)
-	if err != nil {
-		return err
-	}
+	cfg := m.config(k)
+	prune := m.pruneMethod(k)
 	d, err := newData(ctx, t, "decision tree", k)
 	if err != nil {
 		return err
@@ -241,7 +205,7 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 	}
 	if prune == PruneErrorBased {
 		// After the check: C4.5's rule leaves a tree of too few rows a leaf.
-		cfg.minLeaf = max(cfg.minLeaf, cmp.Or(m.MinObjects, 2))
+		cfg.minLeaf = max(cfg.minLeaf, m.MinObjects)
 	}
 	m.d, m.features = d, d.names
 	w := make([]float64, d.n)
@@ -254,12 +218,6 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 	var held []int // reduced-error pruning's rows
 	if prune == PruneReducedError {
 		frac := m.PruneFraction
-		if frac == 0 {
-			frac = 0.25
-		}
-		if !(frac > 0 && frac < 1) {
-			return fmt.Errorf("parameter prune_fraction: %v is out of range (0, 1)", frac)
-		}
 		held = pruneRows(d, frac, t.Seed)
 		if len(held) == 0 || len(held) >= d.n {
 			return engine.Limitf("decision tree: %d training rows are too few to hold some out for pruning; use prune=cost-complexity", d.n)
@@ -304,7 +262,7 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 		case PruneCostComplexity:
 			err = m.pruneCostComplexity(ctx, m.CCPAlpha, w, &step, rec)
 		case PruneErrorBased:
-			err = m.pruneErrorBased(ctx, cf, w, &step, rec)
+			err = m.pruneErrorBased(ctx, m.Confidence, w, &step, rec)
 		}
 	}
 	switch {
@@ -425,9 +383,6 @@ func (m *DecisionTree) Tree() *engine.Tree {
 func (m *DecisionTree) criterionName() string {
 	if m.d.k == 0 {
 		return MSE
-	}
-	if m.Criterion == "" {
-		return Gini
 	}
 	return m.Criterion
 }

@@ -118,7 +118,7 @@ func TestTreesMatchScikitLearn(t *testing.T) {
 	readJSON(t, "testdata/notie_ref.json", &ref)
 	for _, rt := range ref {
 		tr := csvTrain(t, "testdata/"+rt.File)
-		m := &DecisionTree{Criterion: rt.Criterion, MaxDepth: rt.MaxDepth, MinSamplesLeaf: rt.MinLeaf, Prune: PruneNone}
+		m := &DecisionTree{Criterion: rt.Criterion, MaxDepth: rt.MaxDepth, MinSamplesLeaf: rt.MinLeaf, Prune: PruneNone, MinSamplesSplit: 2, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
 		if rt.CCPAlpha > 0 {
 			m.Prune, m.CCPAlpha = PruneCostComplexity, rt.CCPAlpha
 		}
@@ -159,7 +159,7 @@ func TestTreesMatchScikitLearn(t *testing.T) {
 // missing values included.
 func TestExportedPathsMatchPredictions(t *testing.T) {
 	tr := csvTrain(t, "../../datasets/testdata/labor.arff")
-	m := &DecisionTree{}
+	m := &DecisionTree{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
 	if err := m.Fit(context.Background(), tr, nil); err != nil {
 		t.Fatal(err)
 	}

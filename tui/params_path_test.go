@@ -1,0 +1,75 @@
+package tui
+
+import (
+	"context"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// A parameter written once, in a spec defined in this file, gets its field
+// in the form with its default, range and help, is refused out of range
+// with the spec's words, and reaches the fit typed, with no edit elsewhere.
+
+// thermometer predicts class 0 and reports the temperature it was built
+// with as its training loss, so that a run shows what Fit was handed.
+type thermometer struct{ temperature float64 }
+
+func (m *thermometer) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
+	return rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: m.temperature})
+}
+
+func (m *thermometer) Predict(X mat.Matrix) ([]float64, error) {
+	n, _ := X.Dims()
+	return make([]float64, n), nil
+}
+
+func init() {
+	engine.Register(engine.Spec{
+		Name: "tuitest_thermometer", Title: "thermometer", Family: "test models",
+		Summary: "predicts the first class at a temperature", Notes: "none (tests)",
+		Tasks: []engine.Task{datasets.Classification}, Unit: "step",
+		Params: []engine.Param{{Name: "temperature", Kind: engine.Float, Default: 0.7, Min: 0, Max: 2,
+			Help: "how warm the predictions run"}},
+		New: func(v engine.Values) (engine.Model, error) {
+			return &thermometer{temperature: v.Float("temperature")}, nil
+		},
+	})
+}
+
+func TestNewParameterInTheForm(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_thermometer"}, 120, 40)
+	hs.focusParam("temperature")
+	mustContain(t, hs.view(), "temperature", "0.7", "how warm the predictions run", "float in [0, 2] · default 0.7")
+
+	for range 3 {
+		hs.press("backspace")
+	}
+	hs.typeText("3")
+	mustContain(t, hs.view(), `"3" is out of range (float in [0, 2])`)
+	hs.press("enter")
+	if hs.a.cur != screenParams || len(hs.a.history) != 0 {
+		t.Fatal("trained at temperature 3, outside the spec's range")
+	}
+
+	hs.press("backspace")
+	hs.typeText("1.5")
+	hs.press("enter")
+	hs.runUntil(func() bool { return len(hs.a.history) == 1 && hs.a.history[0].Done() })
+	if len(hs.a.history) != 1 {
+		t.Fatal("no run at temperature 1.5")
+	}
+	r := hs.a.history[0]
+	if x, ok := r.Params["temperature"].(float64); !ok || x != 1.5 {
+		t.Errorf("the run keeps temperature %#v, want the float 1.5", r.Params["temperature"])
+	}
+	if h := r.Result.History; len(h) == 0 || h[len(h)-1].TrainLoss != 1.5 {
+		t.Errorf("history %+v: Fit was not handed temperature 1.5", h)
+	}
+	if got := keyParams(r.Spec, r.Params); got != "temperature=1.5" {
+		t.Errorf("the runs table says %q, want temperature=1.5", got)
+	}
+}

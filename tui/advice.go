@@ -7,35 +7,38 @@ import (
 	"github.com/tealab/tealab/advice"
 )
 
-// remedyText says a remedy the engine advises as the lab's screens and keys
-// apply it.
+// remedyText says a remedy the engine advises as the lab applies it: the
+// neutral words, then where on which screen, as the command line gives its
+// flags.
 func remedyText(r advice.Remedy) string {
-	params, data, model := screenNames[screenParams], screenNames[screenData], screenNames[screenModel]
+	on := func(where string, screen screenID) string {
+		return fmt.Sprintf("%s (%s on the %s screen)", r, where, screenNames[screen])
+	}
 	switch r.Kind {
 	case advice.HoldOutLess:
-		return "hold out less: lower the test fraction on the " + params + " screen"
+		return on("lower the test fraction", screenParams)
 	case advice.HoldOutMore:
-		return "hold out more: raise the test fraction on the " + params + " screen"
+		return on("raise the test fraction", screenParams)
 	case advice.CrossValidate:
 		if r.K > 0 {
-			return fmt.Sprintf("choose %s with %d folds on the %s screen", evalCV, r.K, params)
+			return on(fmt.Sprintf("choose %s with %d folds", evalCV, r.K), screenParams)
 		}
-		return "choose " + evalCV + " on the " + params + " screen"
+		return on("choose "+evalCV, screenParams)
 	case advice.LeaveOneOut:
-		return "choose " + evalLOO + " on the " + params + " screen"
+		return on("choose "+evalLOO, screenParams)
 	case advice.Drop:
-		how := fmt.Sprintf("%s tab of the %s screen, %s", strings.ToLower(previewColumns), data, defaultDataKeys().DropCol.Help().Key)
-		if len(r.Columns) == 0 {
-			return "drop columns (" + how + ")"
+		which := "a column"
+		if len(r.Columns) > 0 {
+			which = quoteAll(r.Columns)
 		}
-		return fmt.Sprintf("drop %s (%s on %s)", r.Them(), how, quoteAll(r.Columns))
+		return on(fmt.Sprintf("select %s in the %s tab and press %s", which, previewColumns, defaultDataKeys().DropCol.Help().Key), screenData)
 	case advice.Reduce:
-		return "reduce them first: set reduce first on the " + params + " screen"
+		return on("set reduce first", screenParams)
 	case advice.Model:
-		if r.Model != "" {
-			return "choose " + r.Model + " on the " + model + " screen"
+		if r.Model == "" {
+			return r.String() + " on the " + screenNames[screenModel] + " screen"
 		}
-		return "choose another model on the " + model + " screen"
+		return on("choose it", screenModel)
 	}
 	return r.String()
 }

@@ -16,11 +16,11 @@ func TestWarningsSayTheLabsWords(t *testing.T) {
 	mustContain(t, hs.view(), "⚠ the training part has 4 rows")
 	hs.press("w")
 	v := hs.view()
-	mustContain(t, v, "hold out less: lower the test fraction on the parameters screen")
+	mustContain(t, v, "hold out less (lower the test fraction on the parameters screen)")
 	hs = newHarness(t, Options{Data: "../datasets/testdata/iris_id.csv", Model: "tree", Train: true}, 200, 40)
 	hs.press("w")
 	v += hs.view()
-	mustContain(t, hs.view(), "drop it (columns tab of the data screen, d on", `"id")`)
+	mustContain(t, hs.view(), `drop it (select "id" in the Columns tab and press d on the data screen)`)
 	if strings.Contains(v, "--") {
 		t.Errorf("the lab names a flag:\n%s", v)
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	_ "github.com/tealab/tealab/engine/models" // registers every model family
@@ -78,7 +79,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "tealab: "+oneLine(err.Error()))
+	fmt.Fprintln(stderr, "tealab: "+oneLine(advice.Explain(err, remedyText)))
 	var ue usageError
 	var ie interruptedError
 	switch {

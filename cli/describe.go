@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
@@ -78,7 +79,7 @@ func summarise(xs []float64) *summary {
 
 func describe(d *datasets.Dataset) description {
 	desc := description{Name: d.Name, Source: d.Source, Rows: d.Rows(), Task: d.Task.String(), Dropped: d.Dropped,
-		Warnings: d.ColumnWarnings()}
+		Warnings: advice.All(d.ColumnWarnings(), remedyText)}
 	if d.RowNames != nil {
 		desc.RowNames = &rowNames{Column: "first (unnamed)", Unique: len(d.RowNames), First: d.RowNames[:min(3, len(d.RowNames))]}
 	}

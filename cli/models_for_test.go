@@ -25,7 +25,7 @@ func TestModelsForKeepsClusteringApart(t *testing.T) {
 // --cv asked of a clustering says, in the report and in --json, that it
 // does not apply and how the clustering is scored instead (issue 19).
 func TestCVOnClusteringIsNotSilent(t *testing.T) {
-	note := "10-fold cross-validation (--cv 10) does not apply to clustering: the model is fitted on all rows"
+	note := "10-fold cross-validation does not apply to clustering: the model is fitted on all rows"
 	out, errOut, status := run(t, "train", "--data", "iris", "--model", "kmeans", "--cv", "10")
 	if status != 0 || !strings.Contains(out, "warning: "+note) {
 		t.Errorf("status %d: %s%s", status, out, errOut)

@@ -113,7 +113,7 @@ func writeHeader(out io.Writer, r *runs.Record) {
 func writeWarnings(out io.Writer, r *runs.Record) {
 	fmt.Fprintln(out)
 	for _, w := range r.Result.Warnings {
-		fmt.Fprintln(out, "warning: "+w)
+		fmt.Fprintln(out, "warning: "+w.In(remedyText))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
 )
 
 // Sections for what clusterings and reductions learn: the dendrogram of a
@@ -29,15 +30,16 @@ func writeDendrogram(out io.Writer, r *runs.Record) {
 	if !ok || l == nil || len(l.Merges) == 0 {
 		return
 	}
-	d := cluster.Layout(l, 60, dendrogramLeaves)
+	top, groups := cluster.Top(l, dendrogramLeaves)
+	d := widgets.DrawDendrogram(top, 60)
 	what := fmt.Sprintf("%d rows", l.Leaves)
 	if l.Leaves > dendrogramLeaves {
-		what = fmt.Sprintf("the top %d merges; a leaf is a group of rows", len(d.Leaves)-1)
+		what = fmt.Sprintf("the top %d merges; a leaf is a group of rows", len(groups)-1)
 	}
 	fmt.Fprintf(out, "\ndendrogram (%s linkage, %s; merge height →):\n", l.Method, what)
-	labels := make([]string, len(d.Leaves))
+	labels := make([]string, len(groups))
 	width := 0
-	for i, rows := range d.Leaves {
+	for i, rows := range groups {
 		labels[i] = leafLabel(r, rows)
 		width = max(width, len([]rune(labels[i])))
 	}
@@ -51,9 +53,9 @@ func writeDendrogram(out io.Writer, r *runs.Record) {
 // leafLabel names a leaf of the run's dendrogram.
 func leafLabel(r *runs.Record, rows []int) string {
 	if d := r.Dataset; d != nil {
-		return cluster.LeafLabel(rows, d.RowNames, d.Classes, d.Y)
+		return widgets.LeafLabel(rows, d.RowNames, d.Classes, d.Y)
 	}
-	return cluster.LeafLabel(rows, nil, nil, nil)
+	return widgets.LeafLabel(rows, nil, nil, nil)
 }
 
 func writeComponents(out io.Writer, r *runs.Record) {

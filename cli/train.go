@@ -171,6 +171,7 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	} else {
 		err = rec.Run(ctx, nil)
 	}
+	sayWarnings(rec.Result)
 	partial := rec.Status == runs.Cancelled && rec.Result != nil
 	if err != nil && !partial {
 		if errors.Is(err, context.Canceled) {

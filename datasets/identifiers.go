@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/tealab/tealab/advice"
 )
 
 // minIdentifierRows is the fewest rows from which a feature with a distinct
@@ -16,7 +18,7 @@ const minIdentifierRows = 10
 // ColumnWarnings say which features a model should not be given: those that
 // look like row identifiers (Identifier), and those the file's header left
 // unnamed, which are often an index written with the data.
-func (d *Dataset) ColumnWarnings() []string {
+func (d *Dataset) ColumnWarnings() []advice.Warning {
 	out, _ := d.CheckColumns()
 	return out
 }
@@ -24,8 +26,8 @@ func (d *Dataset) ColumnWarnings() []string {
 // CheckColumns is ColumnWarnings with the features it took for row
 // identifiers (their indices, in order), so that a caller warning about
 // columns of its own need not test them a second time.
-func (d *Dataset) CheckColumns() (warnings []string, identifiers []int) {
-	var out []string
+func (d *Dataset) CheckColumns() (warnings []advice.Warning, identifiers []int) {
+	var out []advice.Warning
 	for j, c := range d.Features {
 		if why := d.Identifier(j); why != "" {
 			identifiers = append(identifiers, j)
@@ -33,16 +35,18 @@ func (d *Dataset) CheckColumns() (warnings []string, identifiers []int) {
 			if c.Kind == Nominal {
 				risk = "a model can tell the rows apart by it instead of learning from the other features"
 			}
-			out = append(out, fmt.Sprintf("column %q looks like a row identifier (%s); %s: drop it with --drop %s",
-				c.Name, why, risk, c.Name))
+			out = append(out, advice.Say("column %q looks like a row identifier (%s); %s:", c.Name, why, risk).With(drop(c.Name)))
 			continue
 		}
 		if c.Unnamed && c.Missing < d.Rows() {
-			out = append(out, fmt.Sprintf("column %q has no name in the header and is read as a feature; if it numbers or labels the rows, drop it with --drop %s",
-				c.Name, c.Name))
+			out = append(out, advice.Say("column %q has no name in the header and is read as a feature; if it numbers or labels the rows,", c.Name).With(drop(c.Name)))
 		}
 	}
 	return out, identifiers
+}
+
+func drop(column string) advice.Remedy {
+	return advice.Remedy{Kind: advice.Drop, Columns: []string{column}}
 }
 
 // Identifier says why feature j looks like a row identifier, "" when it

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/advice"
 )
 
 // The fixtures are written as the tools write them with their defaults:
@@ -68,7 +70,7 @@ func TestUnnamedColumnThatRepeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := d.ColumnWarnings(); len(w) != 1 || !strings.Contains(w[0], `"col1" has no name in the header`) || !strings.Contains(w[0], "--drop col1") {
+	if w := d.ColumnWarnings(); len(w) != 1 || !strings.Contains(w[0].Text, `"col1" has no name in the header`) || !reflect.DeepEqual(w[0].Remedies, []advice.Remedy{{Kind: advice.Drop, Columns: []string{"col1"}}}) {
 		t.Errorf("warnings %q, want one about col1", w)
 	}
 	// A named first column is never row names; a missing value stops them too.
@@ -94,7 +96,7 @@ func TestRowNamesChosenExplicitly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := d.ColumnWarnings(); len(w) != 1 || !strings.Contains(w[0], `column "col1" looks like a row identifier (150 distinct integers 1..150)`) {
+	if w := d.ColumnWarnings(); len(w) != 1 || !strings.Contains(w[0].Text, `column "col1" looks like a row identifier (150 distinct integers 1..150)`) {
 		t.Errorf("warnings %q, want col1 named as an identifier", w)
 	}
 	if d, err := tb.Dataset(RowNamesColumn, Auto); err != nil || d.Target.Name != RowNamesColumn || d.Task != Regression || len(d.Features) != 5 {
@@ -154,11 +156,11 @@ func TestIdentifierColumns(t *testing.T) {
 		{"distinct counts with gaps", func(i int) float64 { return float64(i * i) }, ""},
 		{"repeated integers", func(i int) float64 { return float64(i % 10) }, ""},
 	} {
-		w := col(tc.f).ColumnWarnings()
+		w := advice.All(col(tc.f).ColumnWarnings(), advice.Remedy.String)
 		switch {
 		case tc.want == "" && len(w) > 0:
 			t.Errorf("%s: warnings %q, want none", tc.name, w)
-		case tc.want != "" && (len(w) != 1 || !strings.Contains(w[0], tc.want) || !strings.Contains(w[0], "--drop c")):
+		case tc.want != "" && (len(w) != 1 || !strings.Contains(w[0], tc.want) || !strings.HasSuffix(w[0], ": drop it")):
 			t.Errorf("%s: warnings %q, want one with %q", tc.name, w, tc.want)
 		}
 	}
@@ -167,7 +169,7 @@ func TestIdentifierColumns(t *testing.T) {
 	for i := range n {
 		names.X.Set(i, 0, float64(i))
 	}
-	if w := names.ColumnWarnings(); len(w) != 1 || !strings.Contains(w[0], `"car" looks like a row identifier (30 distinct values, one per row)`) {
+	if w := names.ColumnWarnings(); len(w) != 1 || !strings.Contains(w[0].Text, `"car" looks like a row identifier (30 distinct values, one per row)`) {
 		t.Errorf("nominal ids: warnings %q", w)
 	}
 	if w := names.Subset([]int{0, 1, 2, 3, 4}).ColumnWarnings(); len(w) > 0 {

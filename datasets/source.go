@@ -58,7 +58,7 @@ func OpenFormat(source, format string) (*Table, error) {
 		return Open(source)
 	}
 	if _, err := os.Stat(source); err != nil {
-		return nil, fmt.Errorf("data source %q with --format %s: %w", source, format, err)
+		return nil, fmt.Errorf("data source %q read as %s: %w", source, format, err)
 	}
 	return loadFile(source, format)
 }

@@ -9,6 +9,8 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/advice"
 )
 
 // splitPCGStream is the second PCG word of every split's random source: the
@@ -90,8 +92,8 @@ func stratifiedQuota(members [][]int, n, nTest int) ([]int, error) {
 		spare += room[c]
 	}
 	if spare == 0 {
-		return nil, fmt.Errorf("stratified hold-out: every class has a single row, so no class can give a test row " +
-			"and keep a training row; use cross-validation (--cv K) or leave-one-out (--loo)")
+		return nil, &advice.Error{Problem: "stratified hold-out: every class has a single row, so no class can give a test row and keep a training row",
+			Remedies: []advice.Remedy{{Kind: advice.CrossValidate}, {Kind: advice.LeaveOneOut}}}
 	}
 	nTest = min(nTest, spare)
 

@@ -207,7 +207,7 @@ func TestHoldoutErrors(t *testing.T) {
 		{"fractional class", 2, []float64{0, 0.5}, 2, 0.5, "row 1"},
 		// every class has a single row: no test row can leave its class a
 		// training row.
-		{"single rows", 5, []float64{0, 1, 2, 3, 4}, 5, 0.2, "--loo"},
+		{"single rows", 5, []float64{0, 1, 2, 3, 4}, 5, 0.2, "(use cross-validation or use leave-one-out)"},
 	} {
 		_, _, err := Holdout(tc.n, tc.y, tc.classes, tc.frac, 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/numfmt"
 )
 
@@ -164,9 +165,10 @@ func CheckNeed(subject string, need Need) error {
 	if have <= 0 || need.Bytes <= have {
 		return nil
 	}
-	advice := need.Advice
-	if advice == "" {
-		advice = "drop columns (--drop) or reduce them first (--reduce K), sample the rows, or choose another model"
+	problem := fmt.Sprintf("%s: %s needs %s, more than the %s %s", subject, need.What, Bytes(need.Bytes), Bytes(have), from)
+	if need.Advice != "" {
+		return Limitf("%s (%s)", problem, need.Advice)
 	}
-	return Limitf("%s: %s needs %s, more than the %s %s (%s)", subject, need.What, Bytes(need.Bytes), Bytes(have), from, advice)
+	return &advice.Error{Problem: problem, Marks: ErrLimit, Remedies: []advice.Remedy{
+		{Kind: advice.Drop}, {Kind: advice.Reduce}, {Kind: advice.Sample}, {Kind: advice.Model}}}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 )
 
@@ -42,7 +43,7 @@ type Spec struct {
 	New func(v Values) (Model, error)
 	// Advise, when set, returns warnings about using this model on data
 	// with these columns (e.g. Gaussian naive Bayes on nominal columns).
-	Advise func(cols []datasets.Column) []string
+	Advise func(cols []datasets.Column) []advice.Warning
 	// Bench lists the cases of bench/cases.tsv this model answers.
 	Bench []BenchCase
 	// Memory, when set, estimates what a fit on data of this shape

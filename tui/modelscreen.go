@@ -75,7 +75,7 @@ func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
 				continue
 			}
 			if err := eval.CheckMemory(d, sp, nil, eval.DefaultOptions()); err != nil {
-				s.tooBig[sp.Name] = err.Error()
+				s.tooBig[sp.Name] = errText(err)
 			}
 		} else {
 			s.others++

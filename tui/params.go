@@ -656,7 +656,7 @@ func (s *paramsScreen) View() string {
 	}
 	switch {
 	case s.err != nil:
-		out = append(out, " "+st.Error.Render(clip(s.err.Error(), formW-2)))
+		out = append(out, " "+st.Error.Render(clip(errText(s.err), formW-2)))
 	case cur != nil && cur.err != nil:
 		out = append(out, " "+st.Error.Render(clip(cur.err.Error(), formW-2)))
 	default:

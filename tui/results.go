@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
@@ -125,11 +126,12 @@ func (s *resultsScreen) Back() bool {
 	return false
 }
 
+// warnings are the run's, their remedies in the lab's words.
 func (s *resultsScreen) warnings() []string {
 	if s.run == nil || s.run.Result == nil {
 		return nil
 	}
-	return s.run.Result.Warnings
+	return advice.All(s.run.Result.Warnings, remedyText)
 }
 
 func (s *resultsScreen) activeKeys() []key.Binding {
@@ -200,7 +202,7 @@ func (s *resultsScreen) View() string {
 	case s.run.cancelled():
 		top = st.Warn.Render(clip(" "+s.run.cancelNote(), s.w))
 	case s.run.Err != nil:
-		top = st.Error.Render(" " + clip(s.run.Err.Error(), s.w-2))
+		top = st.Error.Render(" " + clip(errText(s.run.Err), s.w-2))
 	default:
 		top = s.scoreLine()
 	}

@@ -478,7 +478,7 @@ func (s *trainScreen) errorView() string {
 		hint = "Change the parameters or the data and train again."
 	}
 	body := st.Error.Render("training failed") + "\n\n" +
-		st.Text.Render(wrap(s.err.Error(), s.w-8)) + "\n\n" +
+		st.Text.Render(wrap(errText(s.err), s.w-8)) + "\n\n" +
 		st.Muted.Render(wrap(hint, s.w-8)) + "\n\n" +
 		st.Key.Render("esc") + st.Muted.Render(" back to the parameters")
 	return panel(st, fmt.Sprintf("run %d · %s", s.run.ID, s.run.Spec.Title), body, s.w, min(s.h, 14), true)

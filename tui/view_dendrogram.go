@@ -12,6 +12,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
@@ -49,7 +50,8 @@ type dendrogramView struct {
 	scroll         key.Binding // prev and next as the footer names them
 	w, h           int
 	layoutW, leafN int
-	layout         *cluster.Dendrogram
+	layout         *widgets.Dendrogram
+	groups         [][]int // the rows of each drawn leaf, in line order
 }
 
 func (v *dendrogramView) Update(msg tea.Msg) tea.Cmd {
@@ -75,7 +77,7 @@ func (v *dendrogramView) maxK() int {
 	if v.layout == nil {
 		return v.l.Leaves
 	}
-	return len(v.layout.Leaves)
+	return len(v.groups)
 }
 
 func (v *dendrogramView) SetSize(w, h int) {
@@ -84,7 +86,9 @@ func (v *dendrogramView) SetSize(w, h int) {
 	lw := max(w-labelW-3, 10)
 	leaves := min(v.l.Leaves, 200)
 	if lw != v.layoutW || leaves != v.leafN || v.layout == nil {
-		v.layout = cluster.Layout(v.l, lw, leaves)
+		top, groups := cluster.Top(v.l, leaves)
+		d := widgets.DrawDendrogram(top, lw)
+		v.layout, v.groups = &d, groups
 		v.layoutW, v.leafN = lw, leaves
 	}
 	v.k = min(v.k, v.maxK())
@@ -129,7 +133,7 @@ func (v *dendrogramView) View() string {
 		}
 		head += fmt.Sprintf(" · ARI %s against %s", numfmt.Score(metrics.AdjustedRand(ds.Y, pred)), ds.Target.Name)
 	}
-	if n > len(d.Leaves) {
+	if n > len(v.groups) {
 		head += fmt.Sprintf(" · top of %d rows", n)
 	}
 	body := v.body()
@@ -141,13 +145,13 @@ func (v *dendrogramView) View() string {
 	}
 	hint += " · leaves coloured by cluster · merge height →"
 	out := []string{st.Title.Render(clip(head, v.w)), st.Muted.Render(clip(hint, v.w))}
-	cutCol := d.Column(cutH, v.layoutW)
+	cutCol := d.Column(cutH)
 	for i := v.off; i < min(len(d.Lines), v.off+body); i++ {
-		rows := d.Leaves[i]
+		rows := v.groups[i]
 		cl := labels[rows[0]]
-		label := cluster.LeafLabel(rows, nil, nil, nil)
+		label := widgets.LeafLabel(rows, nil, nil, nil)
 		if ds := v.r.Dataset; ds != nil {
-			label = cluster.LeafLabel(rows, ds.RowNames, ds.Classes, ds.Y)
+			label = widgets.LeafLabel(rows, ds.RowNames, ds.Classes, ds.Y)
 		}
 		line := []rune(d.Lines[i])
 		if cutCol < len(line) && line[cutCol] == ' ' {

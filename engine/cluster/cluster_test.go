@@ -8,7 +8,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -530,49 +529,28 @@ func TestDivisive(t *testing.T) {
 	}
 }
 
-// The dendrogram of four rows, drawn: (0,1) at 1, (2,3) at 2, both at 4.
-func TestDendrogramLayout(t *testing.T) {
+// The top of a tree: with room for every row, the linkage renumbered in
+// depth-first order; with less, the last merges over groups of rows.
+func TestTop(t *testing.T) {
+	// Rows 0 and 3 at 1, then 1 and 2 at 2, both at 4: depth first the
+	// rows read 0 3 1 2.
 	l := &engine.Linkage{Leaves: 4, Method: Average, Merges: []engine.Merge{
-		{A: 0, B: 1, Height: 1, Size: 2}, {A: 2, B: 3, Height: 2, Size: 2}, {A: 4, B: 5, Height: 4, Size: 4}}}
-	d := Layout(l, 13, 40)
-	// Columns 3, 6 and 12 of 0..12: heights 1, 2 and 4 of 4.
-	want := []string{
-		"───┬────────┬",
-		"───┘        │",
-		"──────┬─────┘",
-		"──────┘",
+		{A: 0, B: 3, Height: 1, Size: 2}, {A: 1, B: 2, Height: 2, Size: 2}, {A: 4, B: 5, Height: 4, Size: 4}}}
+	top, groups := Top(l, 40)
+	if !slices.EqualFunc(groups, [][]int{{0}, {3}, {1}, {2}}, slices.Equal) {
+		t.Errorf("groups %v", groups)
 	}
-	for i, line := range d.Lines {
-		if strings.TrimRight(line, " ") != strings.TrimRight(want[i], " ") {
-			t.Errorf("line %d = %q, want %q\n%s", i, line, want[i], strings.Join(d.Lines, "\n"))
-		}
+	want := []engine.Merge{{A: 0, B: 1, Height: 1, Size: 2}, {A: 2, B: 3, Height: 2, Size: 2}, {A: 4, B: 5, Height: 4, Size: 4}}
+	if top.Leaves != 4 || top.Method != Average || !slices.Equal(top.Merges, want) {
+		t.Errorf("top %+v", top)
 	}
-	if len(d.Leaves) != 4 || d.Leaves[2][0] != 2 {
-		t.Errorf("leaves %v", d.Leaves)
+	// Two leaves: the groups left after the first two merges, the root.
+	top, groups = Top(l, 2)
+	if !slices.EqualFunc(groups, [][]int{{0, 3}, {1, 2}}, slices.Equal) {
+		t.Errorf("groups %v", groups)
 	}
-	// Two merges at one height share a column: the cell where they meet
-	// keeps both lines (it drew ┘, cutting the tree in two).
-	tie := Layout(&engine.Linkage{Leaves: 3, Method: Average, Merges: []engine.Merge{
-		{A: 1, B: 2, Height: 1, Size: 2}, {A: 0, B: 3, Height: 1, Size: 3}}}, 10, 40)
-	for i, w := range []string{"─────────┬", "─────────┤", "─────────┘"} {
-		if tie.Lines[i] != w {
-			t.Errorf("tie line %d = %q, want %q\n%s", i, tie.Lines[i], w, strings.Join(tie.Lines, "\n"))
-		}
-	}
-	// An inversion (centroid linkage): the later merge is lower, its line
-	// runs back left from the node at column 10 to column 5, crossing row
-	// 1's line.
-	inv := Layout(&engine.Linkage{Leaves: 3, Method: Centroid, Merges: []engine.Merge{
-		{A: 0, B: 1, Height: 2, Size: 2}, {A: 3, B: 2, Height: 1, Size: 3}}}, 11, 40)
-	for i, w := range []string{"─────┬────┬", "─────┼────┘", "─────┘     "} {
-		if inv.Lines[i] != w {
-			t.Errorf("inversion line %d = %q, want %q\n%s", i, inv.Lines[i], w, strings.Join(inv.Lines, "\n"))
-		}
-	}
-	// More rows than drawn leaves: the top of the tree, leaves as groups.
-	d = Layout(l, 13, 2)
-	if len(d.Leaves) != 2 || len(d.Leaves[0]) != 2 || LeafLabel(d.Leaves[0], nil, nil, nil) != "(2 rows)" {
-		t.Errorf("top-of-tree leaves %v", d.Leaves)
+	if top.Leaves != 2 || !slices.Equal(top.Merges, []engine.Merge{{A: 0, B: 1, Height: 4, Size: 4}}) {
+		t.Errorf("top %+v", top)
 	}
 }
 
@@ -640,26 +618,6 @@ func TestKMeansSameOnAnyCores(t *testing.T) {
 	a, b := fit(1), fit(4)
 	if a.inertia != b.inertia || !slices.Equal(a.labels, b.labels) || !mat.Equal(a.centres, b.centres) {
 		t.Errorf("one core: inertia %v; four: %v", a.inertia, b.inertia)
-	}
-}
-
-// A leaf is named by its row's name when the data have names; a number
-// written as a row name is marked as one.
-func TestLeafLabelRowNames(t *testing.T) {
-	names, classes, y := []string{"Mazda RX4", "7"}, []string{"a", "b"}, []float64{1, 0}
-	for _, tc := range []struct {
-		rows  []int
-		names []string
-		want  string
-	}{
-		{[]int{0}, names, "Mazda RX4 b"},
-		{[]int{1}, names, "#7 a"},
-		{[]int{1}, nil, "row 2 a"},
-		{[]int{0, 1}, names, "(2 rows)"},
-	} {
-		if got := LeafLabel(tc.rows, tc.names, classes, y); got != tc.want {
-			t.Errorf("LeafLabel(%v, %q) = %q, want %q", tc.rows, tc.names, got, tc.want)
-		}
 	}
 }
 

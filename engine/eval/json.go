@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
@@ -157,9 +158,9 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	warnings := r.Warnings
-	if warnings == nil {
-		warnings = []string{}
+	warnings := []string{}
+	for _, w := range r.Warnings {
+		warnings = append(warnings, w.String())
 	}
 	tail, err := json.Marshal(resultTail{warnings, r.WarningFolds, r.FittedOn, r.Cancelled, r.StoppedEarly,
 		jfloat(r.FitSecs), jfloat(r.ScoreSecs), jfloat(r.WallSecs)})
@@ -179,6 +180,16 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	b.WriteByte(',')
 	b.Write(tail[1:])
 	return b.Bytes(), nil
+}
+
+// unsaid are warnings read back from their text: their remedies are in
+// the words they were saved with.
+func unsaid(texts []string) []advice.Warning {
+	var out []advice.Warning
+	for _, t := range texts {
+		out = append(out, advice.Warning{Text: t})
+	}
+	return out
 }
 
 // learnedOrder lists the keys of learned: defined capabilities in their
@@ -224,7 +235,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		Task: h.Task, Dataset: h.Dataset, Model: h.Model, Eval: h.Eval, Seed: h.Seed, Rows: h.Rows, Features: h.Features,
 		Metrics: unjmap(h.Metrics), Std: unjmap(h.Std), Baseline: unjmap(h.Baseline),
 		Confusion: h.Confusion, Classes: h.Classes, ROC: h.ROC, History: h.History, FoldHistories: h.FoldHistories,
-		Warnings: tail.Warnings, WarningFolds: tail.WarningFolds, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
+		Warnings: unsaid(tail.Warnings), WarningFolds: tail.WarningFolds, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
 		FitSecs: float64(tail.FitSecs), ScoreSecs: float64(tail.ScoreSecs), WallSecs: float64(tail.WallSecs),
 	}
 	for _, f := range h.Folds {

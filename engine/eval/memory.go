@@ -51,7 +51,7 @@ func MemoryNeed(d *datasets.Dataset, spec *engine.Spec, v engine.Values, opt Opt
 	need := engine.Matrix(s.Rows, width, "matrix of prepared rows")
 	if width > len(d.Features) {
 		need.What = fmt.Sprintf("a %d x %d matrix of prepared rows (nominal columns one-hot encoded)", s.Rows, width)
-		need.Advice = "drop the columns with many levels (--drop), or use a model that takes nominal columns as they are (tree, forest, cnb)"
+		need.Advice = "drop the columns with many levels, or use a model that takes nominal columns as they are (tree, forest, cnb)"
 	}
 	if opt.Reduce > 0 {
 		need = need.Plus(engine.Matrices(2, width, width, "covariance to reduce the features first"))

@@ -12,6 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
@@ -50,8 +51,8 @@ func init() {
 		Name: "evalwarn", Title: "warner", Family: "test",
 		Tasks: []engine.Task{datasets.Classification},
 		New:   func(engine.Values) (engine.Model, error) { return &warnModel{fakeModel: &fakeModel{steps: 2}}, nil },
-		Advise: func(cols []datasets.Column) []string {
-			return []string{"advice about " + cols[0].Name}
+		Advise: func(cols []datasets.Column) []advice.Warning {
+			return []advice.Warning{{Text: "advice about " + cols[0].Name}}
 		},
 	})
 	engine.Register(engine.Spec{
@@ -252,7 +253,7 @@ func TestWarnings(t *testing.T) {
 	res := run(t, blobs(60, 2, 1), "evalwarn", nil, Options{Folds: 3, Seed: 1})
 	// Three folds fit 40 rows each, the final fit all 60.
 	want := []string{"advice about x", "in 3 of 3 folds and the final fit on all rows: the fit on 40–60 rows was shaky"}
-	if !reflect.DeepEqual(res.Warnings, want) || !reflect.DeepEqual(res.WarningFolds, []int{0, 3}) {
+	if !reflect.DeepEqual(texts(res.Warnings), want) || !reflect.DeepEqual(res.WarningFolds, []int{0, 3}) {
 		t.Errorf("warnings %q in %v folds, want %q in [0 3]", res.Warnings, res.WarningFolds, want)
 	}
 	d := blobs(600, 2, 1)
@@ -269,9 +270,9 @@ func TestWarnings(t *testing.T) {
 		t.Fatal(err)
 	}
 	var loo, free bool
-	for _, w := range res.Warnings {
+	for _, w := range texts(res.Warnings) {
 		loo = loo || strings.Contains(w, "leave-one-out on 600 rows means 600 fits")
-		free = free || strings.Contains(w, `column "name" has 300 distinct values`) && strings.Contains(w, "--drop name")
+		free = free || strings.Contains(w, `column "name" has 300 distinct values`) && strings.HasSuffix(w, "; drop it")
 	}
 	if !loo || !free {
 		t.Errorf("warnings %q: want the leave-one-out and free-text ones", res.Warnings)
@@ -348,7 +349,7 @@ func TestIdentifierNotAlsoFreeText(t *testing.T) {
 		t.Fatal(err)
 	}
 	var about []string
-	for _, w := range res.Warnings {
+	for _, w := range texts(res.Warnings) {
 		if strings.Contains(w, `column "name"`) {
 			about = append(about, w)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
@@ -106,8 +107,8 @@ type Result struct {
 	// (engine.Capabilities): coefficients, tree, rules, linkage...
 	Learned map[string]any
 	// Warnings are what a person should know about the data, the
-	// evaluation or the fit, one sentence each.
-	Warnings []string
+	// evaluation or the fit, one sentence each, with what would fix it.
+	Warnings []advice.Warning
 	// WarningFolds says, for each warning, how many folds of a
 	// cross-validation raised it (0: not a fold's warning); nil when no
 	// fold warned.

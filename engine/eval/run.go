@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
@@ -126,7 +127,7 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if err := CheckMemory(d, spec, v, opt); err != nil {
 		return nil, err
 	}
-	rn.warn(adviseWarnings(d, spec)...)
+	rn.advise(adviseWarnings(d, spec)...)
 	res, err := rn.run()
 	if res != nil {
 		res.WallSecs = time.Since(rn.start).Seconds()
@@ -147,11 +148,11 @@ func (rn *runner) run() (*Result, error) {
 	}
 	rn.res.Eval = desc + prepNote(opt)
 	if len(folds) == 1 {
-		rn.warn(holdoutWarnings(d, folds[0])...)
+		rn.advise(holdoutWarnings(d, folds[0])...)
 	}
 	if len(folds) > LOOWarnRows && opt.LOO {
-		rn.warn(fmt.Sprintf("leave-one-out on %d rows means %d fits (and one more on all rows); 10-fold CV (--cv 10) is about %d times faster",
-			n, n, n/10))
+		rn.advise(advice.Say("leave-one-out on %d rows means %d fits (and one more on all rows), about %d times as many as 10-fold cross-validation",
+			n, n, n/10).With(advice.Remedy{Kind: advice.CrossValidate, K: 10}))
 	}
 	if len(folds) > 1 {
 		rn.foldWarn = &foldWarnings{folds: len(folds)}
@@ -170,7 +171,9 @@ func (rn *runner) addFoldWarnings() {
 	}
 	res := rn.res
 	res.WarningFolds = append(res.WarningFolds, make([]int, len(res.Warnings)-len(res.WarningFolds))...)
-	res.Warnings = append(res.Warnings, msgs...)
+	for _, m := range msgs {
+		res.Warnings = append(res.Warnings, advice.Warning{Text: m})
+	}
 	res.WarningFolds = append(res.WarningFolds, counts...)
 }
 
@@ -309,8 +312,17 @@ func (rn *runner) warn(msgs ...string) {
 			rn.foldWarn.add(max(rn.inFit, 0), m)
 			continue
 		}
-		if m != "" && !slices.Contains(rn.res.Warnings, m) {
-			rn.res.Warnings = append(rn.res.Warnings, m)
+		if m != "" {
+			rn.advise(advice.Warning{Text: m})
+		}
+	}
+}
+
+// advise adds warnings with their remedies, each once.
+func (rn *runner) advise(ws ...advice.Warning) {
+	for _, w := range ws {
+		if !slices.ContainsFunc(rn.res.Warnings, func(had advice.Warning) bool { return had.String() == w.String() }) {
+			rn.res.Warnings = append(rn.res.Warnings, w)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
@@ -580,7 +581,7 @@ func TestJSONFields(t *testing.T) {
 	r := Result{
 		Std: map[string]float64{"a": 1}, Folds: []map[string]float64{{"a": 1}}, FoldHistories: [][]Point{{}},
 		Confusion: &metrics.Confusion{}, Classes: []metrics.ClassReport{{}}, ROC: []metrics.ROC{{}}, Cancelled: true, StoppedEarly: "3 of 5 epochs",
-		FittedOn: "all rows", Warnings: []string{"w"}, WarningFolds: []int{2}, Learned: map[string]any{"coefficients": &engine.Coefficients{Weights: mat.NewDense(1, 1, []float64{2})}},
+		FittedOn: "all rows", Warnings: []advice.Warning{{Text: "w"}}, WarningFolds: []int{2}, Learned: map[string]any{"coefficients": &engine.Coefficients{Weights: mat.NewDense(1, 1, []float64{2})}},
 	}
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -614,7 +615,7 @@ func TestJSONFields(t *testing.T) {
 func TestJSONRoundTrip(t *testing.T) {
 	res := run(t, blobs(60, 3, 1), "evalfake", map[string]string{"steps": "12"}, Options{Folds: 3, Seed: 1})
 	res.Metrics["kappa"] = math.NaN()
-	res.Warnings = append(res.Warnings, "a warning")
+	res.Warnings = append(res.Warnings, advice.Warning{Text: "a warning"})
 	res.Learned["linkage"] = &engine.Linkage{Merges: []engine.Merge{{A: 0, B: 1, Height: 0.5, Size: 2}, {A: 2, B: 3, Height: 1.25, Size: 3}}, Leaves: 3}
 	b, err := json.Marshal(res)
 	if err != nil {

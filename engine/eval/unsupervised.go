@@ -107,9 +107,9 @@ func splitIgnored(opt Options, task datasets.Task, labelled bool) string {
 	var asked string
 	switch {
 	case opt.LOO:
-		asked = "leave-one-out (--loo)"
+		asked = "leave-one-out"
 	case opt.Folds >= 2:
-		asked = fmt.Sprintf("%d-fold cross-validation (--cv %d)", opt.Folds, opt.Folds)
+		asked = fmt.Sprintf("%d-fold cross-validation", opt.Folds)
 	default:
 		return ""
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/numfmt"
@@ -22,14 +23,15 @@ const minTestRows = 10
 // holdoutWarnings says when a hold-out cannot mean what its scores seem to:
 // a test part too small, or a class that the training part lacks (the model
 // cannot predict it).
-func holdoutWarnings(d *datasets.Dataset, f Fold) []string {
-	var out []string
+func holdoutWarnings(d *datasets.Dataset, f Fold) []advice.Warning {
+	var out []advice.Warning
+	less := advice.Remedy{Kind: advice.HoldOutLess}
 	if n := len(f.Train); n < minTestRows {
-		out = append(out, fmt.Sprintf("the training part has %s: a model learns little from so few; hold out less (--split)", numfmt.Count(n, "row")))
+		out = append(out, advice.Say("the training part has %s: a model learns little from so few", numfmt.Count(n, "row")).With(less))
 	}
 	if n := len(f.Test); n < minTestRows {
-		out = append(out, fmt.Sprintf("the test part has %s: its scores move in steps of %s and mean little; hold out more (--split) or use --cv",
-			numfmt.Count(n, "row"), numfmt.Sig(1/float64(n), 2)))
+		out = append(out, advice.Say("the test part has %s: its scores move in steps of %s and mean little",
+			numfmt.Count(n, "row"), numfmt.Sig(1/float64(n), 2)).With(advice.Remedy{Kind: advice.HoldOutMore}, advice.Remedy{Kind: advice.CrossValidate}))
 	}
 	if d.Task == datasets.Classification {
 		seen := make([]bool, len(d.Classes))
@@ -43,8 +45,8 @@ func holdoutWarnings(d *datasets.Dataset, f Fold) []string {
 			}
 		}
 		if len(missing) > 0 {
-			out = append(out, fmt.Sprintf("the training part has no row of class %s (%d training rows in all): the model cannot predict it; hold out less (--split)",
-				strings.Join(missing, ", "), len(f.Train)))
+			out = append(out, advice.Say("the training part has no row of class %s (%d training rows in all): the model cannot predict it",
+				strings.Join(missing, ", "), len(f.Train)).With(less))
 		}
 	}
 	return out
@@ -54,14 +56,14 @@ func holdoutWarnings(d *datasets.Dataset, f Fold) []string {
 // model's own advice on these columns, columns that identify the rows or
 // have no name (datasets.ColumnWarnings), and nominal columns with so many
 // levels that they are ids or free text rather than categories.
-func adviseWarnings(d *datasets.Dataset, spec *engine.Spec) []string {
-	var out []string
+func adviseWarnings(d *datasets.Dataset, spec *engine.Spec) []advice.Warning {
+	var out []advice.Warning
 	if spec.Advise != nil {
 		out = append(out, spec.Advise(d.Features)...)
 	}
 	n := d.Rows()
 	if k := len(d.Classes); d.Task == datasets.Classification && k > 2 && k*minRowsPerClass > n {
-		out = append(out, fmt.Sprintf("%d classes for %d rows (%s a class on average): most classes are too small to learn or to score; is %q really a class label?",
+		out = append(out, advice.Say("%d classes for %d rows (%s a class on average): most classes are too small to learn or to score; is %q really a class label?",
 			k, n, numfmt.Sig(float64(n)/float64(k), 2), d.Target.Name))
 	}
 	columns, identifiers := d.CheckColumns()
@@ -75,8 +77,8 @@ func adviseWarnings(d *datasets.Dataset, spec *engine.Spec) []string {
 			if spec.Input.Nominal {
 				what = "each level holds few rows"
 			}
-			out = append(out, fmt.Sprintf("column %q has %d distinct values in %d rows: an id or free text rather than a category (%s); drop it with --drop %s",
-				c.Name, l, n, what, c.Name))
+			out = append(out, advice.Say("column %q has %d distinct values in %d rows: an id or free text rather than a category (%s)",
+				c.Name, l, n, what).With(advice.Remedy{Kind: advice.Drop, Columns: []string{c.Name}}))
 		}
 	}
 	return out

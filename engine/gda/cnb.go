@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
@@ -371,7 +372,7 @@ func (m *CategoricalNB) LevelProbs(j int) *mat.Dense {
 }
 
 // nominalAdvice is Gaussian naive Bayes' advice on nominal columns.
-func nominalAdvice(cols []datasets.Column) []string {
+func nominalAdvice(cols []datasets.Column) []advice.Warning {
 	var names []string
 	for _, c := range cols {
 		if c.Kind == datasets.Nominal {
@@ -385,5 +386,6 @@ func nominalAdvice(cols []datasets.Column) []string {
 	if len(names) > 4 {
 		list = strings.Join(names[:4], ", ") + fmt.Sprintf(" and %d more", len(names)-4)
 	}
-	return []string{fmt.Sprintf("Gaussian naive Bayes sees the nominal columns (%s) one-hot encoded and fits a Gaussian to each 0/1 column, which models levels badly; categorical naive Bayes (--model cnb) counts the levels instead", list)}
+	return []advice.Warning{advice.Say("Gaussian naive Bayes sees the nominal columns (%s) one-hot encoded and fits a Gaussian to each 0/1 column, which models levels badly; categorical naive Bayes counts the levels instead", list).
+		With(advice.Remedy{Kind: advice.Model, Model: "cnb"})}
 }

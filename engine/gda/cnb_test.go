@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"strings"
+	"reflect"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
@@ -170,7 +171,7 @@ func TestCNBBeatsGaussianOnNominal(t *testing.T) {
 	if !(cnb.Metrics["accuracy"] > base) || !(cnb.Metrics["accuracy"] > gnb.Metrics["accuracy"]+0.2) {
 		t.Errorf("cnb %.3f, gnb %.3f, baseline %.3f: want cnb above both", cnb.Metrics["accuracy"], gnb.Metrics["accuracy"], base)
 	}
-	if len(gnb.Warnings) == 0 || !strings.Contains(gnb.Warnings[0], "--model cnb") || len(cnb.Warnings) != 0 {
+	if len(gnb.Warnings) == 0 || !reflect.DeepEqual(gnb.Warnings[0].Remedies, []advice.Remedy{{Kind: advice.Model, Model: "cnb"}}) || len(cnb.Warnings) != 0 {
 		t.Errorf("warnings: gnb %q, cnb %q", gnb.Warnings, cnb.Warnings)
 	}
 	t.Logf("10-fold CV accuracy: cnb %.4f, gnb %.4f, baseline %.4f", cnb.Metrics["accuracy"], gnb.Metrics["accuracy"], base)

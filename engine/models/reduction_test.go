@@ -54,7 +54,7 @@ func TestReductionScores(t *testing.T) {
 	// half of them, and a warning that says why.
 	res, err = reduce("wine", "randproj", nil)
 	if err != nil || res.Metrics["components"] != 7 || len(res.Warnings) != 1 ||
-		!strings.Contains(res.Warnings[0], "72 dimensions") || !strings.Contains(res.Warnings[0], "projected onto 7") {
+		!strings.Contains(res.Warnings[0].Text, "72 dimensions") || !strings.Contains(res.Warnings[0].Text, "projected onto 7") {
 		t.Errorf("JL k above the features: %v, metrics %v, warnings %q", err, res.Metrics, res.Warnings)
 	}
 	if _, err := reduce("wine", "randproj", map[string]string{"k": "20"}); err == nil || !strings.Contains(err.Error(), "20 directions but the data have 13 features") {

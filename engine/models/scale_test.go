@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
@@ -115,7 +116,7 @@ func TestRunWarnsOfUnscaledColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, `column "flat"`) }) {
+	if !slices.ContainsFunc(res.Warnings, func(w advice.Warning) bool { return strings.Contains(w.Text, `column "flat"`) }) {
 		t.Errorf("warnings %q, want one naming column \"flat\"", res.Warnings)
 	}
 }

@@ -1,6 +1,7 @@
 // Package widgets holds tealab's views as bubbles-style components: a line
 // chart for training curves, a confusion matrix, ROC curves, bar charts, a
-// scatter/decision-region canvas, a tab bar and a key-value report table.
+// scatter/decision-region canvas, a tab bar and a key-value report table;
+// and drawings the command line's report shares (DrawDendrogram).
 //
 // Every widget follows the bubbles v1 contract:
 //   - a constructor NewX(..., st *themes.Styles) taking the theme's styles

@@ -115,7 +115,7 @@ func runModels(args []string, out io.Writer) error {
 				Summary: s.Summary, Notes: s.Notes, Params: []paramJSON{}}
 			for _, p := range s.Params {
 				pj := paramJSON{Name: p.Name, Kind: p.Kind.String(), Default: p.Default, Log: p.Log, Choices: p.Choices, Help: p.Help}
-				if p.Kind == engine.Int || p.Kind == engine.Float {
+				if p.Kind == engine.Int || p.Kind == engine.Float || p.Kind == engine.Ints {
 					pj.Min, pj.Max = bound(p.Min), bound(p.Max)
 				}
 				if p.When != nil {

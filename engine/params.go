@@ -21,19 +21,22 @@ const (
 	Choice
 	// Text is free text checked by Param.Check, e.g. a loss matrix "0,1;5,0".
 	Text
+	// Ints is a list of whole numbers, each in [Min, Max], written
+	// "100,50" (a network's hidden-layer widths): []int in Values.
+	Ints
 )
 
 func (k ParamKind) String() string {
-	return [...]string{"int", "float", "bool", "choice", "text"}[k]
+	return [...]string{"int", "float", "bool", "choice", "text", "ints"}[k]
 }
 
 // Param describes one hyperparameter. Ranges are inclusive; a NaN bound is open.
 type Param struct {
 	Name    string
 	Kind    ParamKind
-	Default any      // int, float64, bool or string, matching Kind
-	Min     float64  // Int and Float
-	Max     float64  // Int and Float
+	Default any      // int, float64, bool, string or []int, matching Kind
+	Min     float64  // Int, Float and each of Ints
+	Max     float64  // Int, Float and each of Ints
 	Log     bool     // best explored on a log scale (learning rates, penalties)
 	Choices []string // Choice
 	Help    string   // one line
@@ -159,8 +162,8 @@ func roundStep(raw float64) float64 {
 	return tidyFloat(best)
 }
 
-// Values holds a model's hyperparameters, keyed by name: int, float64, bool or
-// string values as the spec's kinds say. Spec.Defaults and Spec.Parse make them.
+// Values holds a model's hyperparameters, keyed by name: int, float64, bool,
+// string or []int values as the spec's kinds say. Spec.Defaults and Spec.Parse make them.
 type Values map[string]any
 
 // Float returns a Float (or Int) parameter.
@@ -190,6 +193,14 @@ func (v Values) Bool(name string) bool {
 	panic("engine: no bool parameter " + name)
 }
 
+// Ints returns an Ints parameter (the caller must not change it).
+func (v Values) Ints(name string) []int {
+	if x, ok := v[name].([]int); ok {
+		return x
+	}
+	panic("engine: no ints parameter " + name)
+}
+
 // String returns a Choice or Text parameter.
 func (v Values) String(name string) string {
 	if x, ok := v[name].(string); ok {
@@ -203,6 +214,12 @@ func Format(x any) string {
 	switch x := x.(type) {
 	case float64:
 		return numfmt.Param(x) // exact, with a tidy exponent: 1e5 beside 1e6
+	case []int:
+		parts := make([]string, len(x))
+		for i, n := range x {
+			parts[i] = strconv.Itoa(n)
+		}
+		return strings.Join(parts, ",")
 
 	default:
 		return fmt.Sprint(x)
@@ -231,17 +248,20 @@ func (p Param) ParseValue(text string) (any, error) {
 	text = strings.TrimSpace(text)
 	switch p.Kind {
 	case Int:
-		f, err := strconv.ParseFloat(text, 64)
-		if tooBig(err, f) && f == math.Trunc(f) {
-			return nil, p.outOfRange(text)
+		return p.parseInt(text)
+	case Ints:
+		if text == "" {
+			return nil, fmt.Errorf("parameter %s: empty (%s)", p.Name, p.Range())
 		}
-		if err != nil || f != math.Trunc(f) {
-			return nil, fmt.Errorf("parameter %s: %q is not a whole number (%s)", p.Name, text, p.Range())
+		var out []int
+		for _, part := range strings.Split(text, ",") {
+			n, err := p.parseInt(strings.TrimSpace(part))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, n)
 		}
-		if err := p.checkRange(text, f); err != nil {
-			return nil, err
-		}
-		return int(f), nil
+		return out, nil
 	case Float:
 		f, err := strconv.ParseFloat(text, 64)
 		if tooBig(err, f) {
@@ -277,11 +297,26 @@ func (p Param) ParseValue(text string) (any, error) {
 	}
 }
 
+// parseInt reads one whole number within the parameter's range.
+func (p Param) parseInt(text string) (int, error) {
+	f, err := strconv.ParseFloat(text, 64)
+	if tooBig(err, f) && f == math.Trunc(f) {
+		return 0, p.outOfRange(text)
+	}
+	if err != nil || f != math.Trunc(f) {
+		return 0, fmt.Errorf("parameter %s: %q is not a whole number (%s)", p.Name, text, p.Range())
+	}
+	if err := p.checkRange(text, f); err != nil {
+		return 0, err
+	}
+	return int(f), nil
+}
+
 // checkRange refuses f outside [Min, Max], quoting text as it was typed
 // (1e-400 reads as 0: the message must not say "0").
 func (p Param) checkRange(text string, f float64) error {
 	if (!math.IsNaN(p.Min) && f < p.Min) || (!math.IsNaN(p.Max) && f > p.Max) ||
-		(p.Kind == Int && math.Abs(f) > 1<<53) {
+		((p.Kind == Int || p.Kind == Ints) && math.Abs(f) > 1<<53) {
 		return p.outOfRange(text)
 	}
 	return nil
@@ -313,6 +348,9 @@ func (p Param) Range() string {
 	}
 	if !math.IsNaN(p.Max) {
 		hi = numfmt.Bound(p.Max)
+	}
+	if p.Kind == Ints {
+		return fmt.Sprintf("ints in [%s, %s], comma-separated", lo, hi)
 	}
 	return fmt.Sprintf("%s in [%s, %s]", p.Kind, lo, hi)
 }

@@ -149,3 +149,35 @@ func TestDescribeLeavesOutWhatDoesNotApply(t *testing.T) {
 		t.Errorf("gd: %q", got)
 	}
 }
+
+// A list parameter is parsed once into []int, each element checked against
+// the range, and formatted back as it is written.
+func TestIntsParameter(t *testing.T) {
+	spec := Spec{Name: "net", Params: []Param{{Name: "hidden", Kind: Ints, Default: []int{100}, Min: 1, Max: 4096, Help: "widths"}}}
+	v, err := spec.Parse(map[string]string{"hidden": " 64, 32 ,8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Ints("hidden"); len(got) != 3 || got[0] != 64 || got[1] != 32 || got[2] != 8 {
+		t.Errorf("hidden = %v, want [64 32 8]", got)
+	}
+	if got := Format(v["hidden"]); got != "64,32,8" {
+		t.Errorf("Format = %q", got)
+	}
+	if d := spec.Defaults().Ints("hidden"); len(d) != 1 || d[0] != 100 {
+		t.Errorf("default = %v", d)
+	}
+	for text, want := range map[string]string{
+		"":       "empty",
+		"64,0":   `"0" is out of range (ints in [1, 4096], comma-separated)`,
+		"64,,8":  `"" is not a whole number`,
+		"64,2.5": `"2.5" is not a whole number`,
+		"1e9":    "out of range",
+		"64;32":  "not a whole number",
+	} {
+		_, err := spec.Parse(map[string]string{"hidden": text})
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "parameter hidden") {
+			t.Errorf("hidden=%q: %v, want an error saying %q", text, err, want)
+		}
+	}
+}

@@ -33,7 +33,8 @@ func init() {
 		Summary: "predicts the first class at a temperature", Notes: "none (tests)",
 		Tasks: []engine.Task{datasets.Classification}, Unit: "step",
 		Params: []engine.Param{{Name: "temperature", Kind: engine.Float, Default: 0.7, Min: 0, Max: 2,
-			Help: "how warm the predictions run"}},
+			Help: "how warm the predictions run"},
+			{Name: "layers", Kind: engine.Ints, Default: []int{8, 4}, Min: 1, Max: 64, Help: "widths of the layers"}},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &thermometer{temperature: v.Float("temperature")}, nil
 		},
@@ -71,5 +72,24 @@ func TestNewParameterInTheForm(t *testing.T) {
 	}
 	if got := keyParams(r.Spec, r.Params); got != "temperature=1.5" {
 		t.Errorf("the runs table says %q, want temperature=1.5", got)
+	}
+}
+
+// A list parameter is a text field of comma-separated values, each checked
+// against the spec's range.
+func TestListParameterInTheForm(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_thermometer"}, 120, 40)
+	hs.focusParam("layers")
+	mustContain(t, hs.view(), "layers", "[8,4 ", "ints in [1, 64]", "default 8,4")
+	hs.typeText(",99")
+	mustContain(t, hs.view(), `parameter layers: "99" is out of range`)
+	hs.press("backspace")
+	hs.press("enter")
+	hs.runUntil(func() bool { return len(hs.a.history) == 1 && hs.a.history[0].Done() })
+	if len(hs.a.history) != 1 {
+		t.Fatal("no run with layers 8,4,9")
+	}
+	if got := hs.a.history[0].Params["layers"]; engine.Format(got) != "8,4,9" {
+		t.Errorf("the run keeps layers %#v, want [8 4 9]", got)
 	}
 }

@@ -106,6 +106,8 @@ func checkSpec(t *testing.T, s *engine.Spec) {
 			want = reflect.Float64
 		case engine.Bool:
 			want = reflect.Bool
+		case engine.Ints:
+			want = reflect.Slice
 		default:
 			want = reflect.String
 		}
@@ -114,7 +116,7 @@ func checkSpec(t *testing.T, s *engine.Spec) {
 			continue
 		}
 		got, err := p.ParseValue(engine.Format(p.Default))
-		if err != nil || got != p.Default {
+		if err != nil || !reflect.DeepEqual(got, p.Default) {
 			t.Errorf("model %s: parameter %s: default %v parses back as %v, %v", s.Name, p.Name, p.Default, got, err)
 		}
 		if p.Kind == engine.Choice && !slices.Contains(p.Choices, p.Default.(string)) {
@@ -185,6 +187,8 @@ func checkBadParams(t *testing.T, s *engine.Spec) {
 			}
 		case engine.Choice:
 			bad = append(bad, "no-such-choice")
+		case engine.Ints:
+			bad = append(bad, "", "1,,2")
 		}
 		for _, text := range bad {
 			_, _, _, err := engine.New(s.Name, map[string]string{p.Name: text})

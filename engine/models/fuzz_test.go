@@ -65,6 +65,12 @@ func checkValue(t *testing.T, model string, p engine.Param, text string, x any) 
 		_, ok = x.(bool)
 	case engine.Text:
 		_, ok = x.(string)
+	case engine.Ints:
+		ns, isInts := x.([]int)
+		ok = isInts && len(ns) > 0
+		for _, n := range ns {
+			ok = ok && inRange(float64(n))
+		}
 	default:
 		s, isString := x.(string)
 		ok = isString && slices.Contains(p.Choices, s)

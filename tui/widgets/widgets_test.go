@@ -182,11 +182,6 @@ func tabsW(st *themes.Styles, names []string) sized {
 	return sized{m.SetSize, func() string { return m.View() }}
 }
 
-func kvW(st *themes.Styles, rows []KVRow) sized {
-	m := NewKV(rows, st)
-	return sized{m.SetSize, func() string { return m.View() }}
-}
-
 // cases returns every widget with normal and hostile data.
 func cases(st *themes.Styles) map[string]sized {
 	nan, inf := math.NaN(), math.Inf(1)
@@ -200,7 +195,6 @@ func cases(st *themes.Styles) map[string]sized {
 		longConf.Labels[i] = fmt.Sprintf("%s%d", long, i)
 		longConf.Matrix[i] = []int{i * 1000, 1, 2}
 	}
-	metricsRows := MetricRows(sum, map[string]float64{"accuracy": 0.021}, map[string]float64{"accuracy": 0.3333, "log_loss": 1.0986})
 	return map[string]sized{
 		"line/history":   lineChartW(st, names, hist),
 		"line/long":      lineChartW(st, names, [][]float64{ramp(10000), ramp(3000), nil}),
@@ -254,9 +248,6 @@ func cases(st *themes.Styles) map[string]sized {
 		"tabs/results": tabsW(st, []string{"Summary", "Confusion", "ROC", "History", "Coefficients"}),
 		"tabs/empty":   tabsW(st, nil),
 		"tabs/long":    tabsW(st, []string{long, long, long}),
-		"kv/metrics":   kvW(st, metricsRows),
-		"kv/empty":     kvW(st, nil),
-		"kv/long":      kvW(st, append(MetricRows(hostileSum, hostileSum, hostileSum), KVRow{Key: long, Value: long, Baseline: long, Better: -1})),
 	}
 }
 
@@ -366,7 +357,6 @@ func TestGolden(t *testing.T) {
 		{"scatter/moons", [][2]int{{60, 18}, {30, 10}}},
 		{"scatter/plain", [][2]int{{40, 10}}},
 		{"tabs/results", [][2]int{{80, 1}, {30, 1}}},
-		{"kv/metrics", [][2]int{{50, 8}}},
 	} {
 		for _, s := range g.sizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", strings.ReplaceAll(g.name, "/", "_"), s[0], s[1]), func(t *testing.T) {

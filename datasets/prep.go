@@ -57,13 +57,6 @@ type Prep struct {
 	fitted   bool
 }
 
-// FitPrep fits the pipeline on training rows X whose columns cols describes
-// (nil cols means all numeric, named x0, x1, ...).
-func FitPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, error) {
-	p, _, err := FitApplyPrep(X, cols, opt)
-	return p, err
-}
-
 // FitApplyPrep fits the pipeline on X and returns X transformed too, as
 // Apply would, without transforming it a second time.
 func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {

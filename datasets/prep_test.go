@@ -225,7 +225,7 @@ func TestPrepPipeline(t *testing.T) {
 	// make_pipeline(SimpleImputer("mean"), VarianceThreshold(0),
 	// PolynomialFeatures(2, include_bias=False), StandardScaler()) fitted on C.
 	C := mkDense([][]float64{{1, 7, 2}, {2, 7, miss}, {4, 7, 1}, {miss, 7, 5}, {3, 7, 0}})
-	p, err := FitPrep(C, nil, PrepOptions{Standardize: true, Degree: 2})
+	p, _, err := FitApplyPrep(C, nil, PrepOptions{Standardize: true, Degree: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestPrepNominal(t *testing.T) {
 		{Name: "shape", Kind: Nominal, Levels: []string{"round"}},
 	}
 	X := mkDense([][]float64{{1, 0, 4, 0}, {2, 1, 4, 0}, {3, miss, 4, 0}, {4, 0, 4, 0}})
-	p, err := FitPrep(X, cols, PrepOptions{})
+	p, _, err := FitApplyPrep(X, cols, PrepOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,16 +280,16 @@ func TestPrepNominal(t *testing.T) {
 
 func TestPrepErrors(t *testing.T) {
 	X := mkDense([][]float64{{1, 2}, {1, 2}})
-	if _, err := FitPrep(X, nil, PrepOptions{}); err == nil || !strings.Contains(err.Error(), "no features left") {
+	if _, _, err := FitApplyPrep(X, nil, PrepOptions{}); err == nil || !strings.Contains(err.Error(), "no features left") {
 		t.Errorf("all constant: err = %v", err)
 	}
-	if _, err := FitPrep(X, nil, PrepOptions{Impute: "mode"}); err == nil {
+	if _, _, err := FitApplyPrep(X, nil, PrepOptions{Impute: "mode"}); err == nil {
 		t.Error("bad impute accepted")
 	}
-	if _, err := FitPrep(X, nil, PrepOptions{Degree: -2}); err == nil {
+	if _, _, err := FitApplyPrep(X, nil, PrepOptions{Degree: -2}); err == nil {
 		t.Error("bad degree accepted")
 	}
-	if _, err := FitPrep(&mat.Dense{}, nil, PrepOptions{}); err == nil {
+	if _, _, err := FitApplyPrep(&mat.Dense{}, nil, PrepOptions{}); err == nil {
 		t.Error("empty matrix accepted")
 	}
 	var p *Prep
@@ -304,13 +304,13 @@ func TestPrepErrors(t *testing.T) {
 	// NaN everywhere, so fitting names the column.
 	for _, v := range []float64{math.Inf(1), math.Inf(-1)} {
 		Xinf := mkDense([][]float64{{1, 2}, {3, miss}, {5, v}})
-		_, err := FitPrep(Xinf, []Column{{Name: "a"}, {Name: "b"}}, PrepOptions{Standardize: true})
+		_, _, err := FitApplyPrep(Xinf, []Column{{Name: "a"}, {Name: "b"}}, PrepOptions{Standardize: true})
 		if err == nil || !strings.Contains(err.Error(), `column "b"`) || !strings.Contains(err.Error(), "not a finite number") ||
 			!strings.Contains(err.Error(), "row 3") {
 			t.Errorf("%v in a feature: err = %v, want one naming column b, row 3", v, err)
 		}
 	}
-	q, err := FitPrep(mkDense([][]float64{{1, 2}, {3, 4}}), nil, PrepOptions{Standardize: true})
+	q, _, err := FitApplyPrep(mkDense([][]float64{{1, 2}, {3, 4}}), nil, PrepOptions{Standardize: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func BenchmarkPrepApply(b *testing.B) {
 	for i := range raw {
 		raw[i] = float64(i%97) * 0.5
 	}
-	p, err := FitPrep(X, nil, PrepOptions{Standardize: true})
+	p, _, err := FitApplyPrep(X, nil, PrepOptions{Standardize: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -349,7 +349,7 @@ func TestPrepKeepNominalAndMissing(t *testing.T) {
 		{Name: "empty"},
 	}
 	X := mkDense([][]float64{{1, 0, miss}, {miss, 2, miss}, {3, 1, miss}, {5, miss, miss}})
-	p, err := FitPrep(X, cols, PrepOptions{KeepNominal: true, KeepMissing: true, Standardize: true})
+	p, _, err := FitApplyPrep(X, cols, PrepOptions{KeepNominal: true, KeepMissing: true, Standardize: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +368,7 @@ func TestPrepKeepNominalAndMissing(t *testing.T) {
 		t.Errorf("columns %+v, want %+v", got, want)
 	}
 	// By default the all-missing column cannot be imputed.
-	_, err = FitPrep(X, cols, PrepOptions{})
+	_, _, err = FitApplyPrep(X, cols, PrepOptions{})
 	if err == nil || !strings.Contains(err.Error(), `"empty"`) {
 		t.Errorf("imputing an all-missing column: err %v, want one naming it", err)
 	}

@@ -414,3 +414,14 @@ func TestStageScorerMatchesPredictions(t *testing.T) {
 type recFunc func(engine.Step) error
 
 func (f recFunc) Step(s engine.Step) error { return f(s) }
+
+// distance turns a reduced distance back into a distance.
+func (m metric) distance(r float64) float64 {
+	switch m.p {
+	case 2:
+		return math.Sqrt(r)
+	case 1, math.Inf(1):
+		return r
+	}
+	return math.Pow(r, 1/m.p)
+}

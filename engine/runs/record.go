@@ -130,15 +130,6 @@ func (r *Record) Inputs() []string {
 	return []string{src}
 }
 
-// Settings turns typed values back into settings as --param takes them.
-func Settings(v engine.Values) map[string]string {
-	out := make(map[string]string, len(v))
-	for k, x := range v {
-		out[k] = engine.Format(x)
-	}
-	return out
-}
-
 // Values are the record's parameters typed by its spec.
 func (r *Record) Values() (engine.Values, error) {
 	spec := r.Spec

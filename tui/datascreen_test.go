@@ -4,17 +4,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/tealab/tealab/datasets"
-	"github.com/tealab/tealab/engine"
-	"github.com/tealab/tealab/engine/eval"
 )
-
-// Regression tests for defects found in review: each fails without its fix.
 
 func writeFile(t *testing.T, name, text string) string {
 	t.Helper()
@@ -117,171 +111,60 @@ func TestLoadResultReachesDataScreenFromAnyScreen(t *testing.T) {
 	}
 }
 
-func TestStartupTaskAndLOO(t *testing.T) {
-	// y is whole numbers with few values: inferred classification.
-	p := writeFile(t, "small.csv", "a,y\n1,1\n2,2\n3,1\n4,2\n5,3\n6,3\n")
-	hs := newHarness(t, Options{Data: p, Model: "tuitest_slow"}, 120, 40)
-	if hs.a.ds.Task != datasets.Classification {
-		t.Fatalf("inferred %v", hs.a.ds.Task)
+// Views: `tealab --data moons` shows the data as a scatter by class before
+// any model is chosen; wider data get histograms per column by class, and
+// a scatter in the principal plane or of any two chosen columns.
+func TestDataShownBeforeTraining(t *testing.T) {
+	hs := newHarness(t, Options{Data: "moons"}, 120, 40)
+	if hs.a.cur != screenData || hs.a.data.tabs.ActiveName() != previewPlot {
+		t.Fatalf("--data moons: screen %v, tab %q; want the data's plot", hs.a.cur, hs.a.data.tabs.ActiveName())
 	}
-	hs = newHarness(t, Options{Data: p, Task: "regression", Model: "tuitest_slow", LOO: true}, 120, 40)
-	if hs.a.ds == nil || hs.a.ds.Task != datasets.Regression {
-		t.Fatalf("Task regression: dataset %+v (%v)", hs.a.ds, hs.a.data.dsErr)
-	}
-	hs.focusParam("evaluation")
-	if got := hs.a.params.current().raw(); got != evalLOO {
-		t.Errorf("LOO: evaluation %q", got)
-	}
-	if o, err := hs.a.params.options(); err != nil || !o.LOO {
-		t.Errorf("LOO: options %+v, %v", o, err)
-	}
-	// Choosing a target in the preview infers again.
-	hs.a.data.setTarget("y", datasets.Auto)
-	if hs.a.data.ds.Task != datasets.Classification {
-		t.Errorf("a target chosen in the preview kept the forced task")
-	}
-	if _, err := newApp(Options{Data: p, Task: "sorting"}, asciiRenderer()); err == nil ||
-		!strings.Contains(err.Error(), "sorting") {
-		t.Errorf("unknown task: err %v", err)
-	}
+	mustContain(t, hs.view(), "x1 against x0 · by class", "●", "○", "● 0", "○ 1")
+
+	hs = newHarness(t, Options{Data: "iris"}, 120, 40)
+	hs.previewTab(previewPlot)
+	mustContain(t, hs.view(), "first two principal directions", "● setosa")
+	hs.press("x")
+	mustContain(t, hs.view(), "sepal_width_cm against petal_length_cm")
+	hs.press("p")
+	mustContain(t, hs.view(), "first two principal directions")
+	hs.previewTab(previewHist)
+	mustContain(t, hs.view(), "petal_width_cm", "sepal_length_cm by class", "versicolor")
+
+	hs = newHarness(t, Options{Data: "cubic"}, 120, 40)
+	mustContain(t, hs.view(), "y against x0 · by y")
 }
 
-// Seeds are uint64 end to end: MaxUint64 went through int as -1.
-func TestSeedMaxUint64(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Seed: math.MaxUint64,
-		Params: map[string]string{"steps": "2", "sleep_us": "0"}}, 120, 40)
-	hs.focusParam("seed")
-	if got := hs.a.params.current().raw(); got != "18446744073709551615" {
-		t.Fatalf("seed field %q", got)
-	}
-	mustContain(t, hs.view(), "int in [0, 2^64-1]")
-	hs.press("enter")
-	if len(hs.a.history) != 1 {
-		t.Fatalf("no run: %v", hs.a.params.err)
-	}
-	if r := hs.a.history[0]; r.Options.Seed != math.MaxUint64 || r.Result == nil || r.Result.Seed != math.MaxUint64 {
-		t.Errorf("run seed %d (result %+v)", r.Options.Seed, r.Result)
-	}
-	hs.press("esc") // results -> parameters
-	hs.focusParam("seed")
-	hs.press("backspace")
-	hs.typeText("6") // 18446744073709551616: one too many
-	if f := hs.a.params.current(); f.err == nil {
-		t.Error("2^64 accepted as a seed")
-	}
-	hs.press("backspace")
-	hs.typeText("5")
-	if f := hs.a.params.current(); f.err != nil {
-		t.Errorf("MaxUint64 rejected: %v", f.err)
-	}
+// Rows of large data page past the first thousand.
+func TestRowsPage(t *testing.T) {
+	hs := newHarness(t, Options{Data: "digits"}, 120, 40)
+	hs.previewTab(previewRows)
+	mustContain(t, hs.view(), "rows 1-1000 of 1797")
+	hs.press("]")
+	mustContain(t, hs.view(), "rows 1001-1797 of 1797")
+	hs.press("[")
+	mustContain(t, hs.view(), "rows 1-1000 of 1797")
 }
 
-// Runs on moons and moons:n=50, or on one file with two targets, are not
-// "a fair comparison".
-func TestRunsCompareProvenance(t *testing.T) {
-	c, err := newCommon("dark", asciiRenderer())
-	if err != nil {
+// A newline or an escape sequence in a column's level or name is shown
+// escaped (it was dropped: "x\ny" read "xy"), and every line stays inside
+// the window (issue 10, defect 9).
+func TestPreviewEscapesControlCharacters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "esc.csv")
+	text := "a,\"c\x1b[2J\",label\n1,\"x\ny\",p\n2,z,q\n3,z,p\n4,x,q\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec, err := engine.Lookup("gnb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := func(id int, source, target string, task datasets.Task) *runRecord {
-		tb, err := datasets.Open(source)
-		if err != nil {
-			t.Fatal(err)
+	hs := newHarness(t, Options{Data: path}, 120, 40)
+	for _, key := range []string{"", "right", "right"} {
+		if key != "" {
+			hs.press(key)
 		}
-		d, err := tb.Dataset(target, task)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return newRun(t, id, source, target, d, spec, eval.Options{Split: 0.2, Seed: 1}, &eval.Result{Metrics: map[string]float64{"accuracy": 0.9}})
-	}
-	auto := datasets.Auto
-	csv := writeFile(t, "two.csv", "a,b,c\n1,2,0\n2,1,1\n3,3,0\n4,0,1\n5,2,0\n")
-	for _, tc := range []struct {
-		name string
-		a, b *runRecord
-		want []string
-	}{
-		{"same data", rec(1, "moons", "", auto), rec(2, "moons", "", auto), []string{"identical splits"}},
-		{"generator knobs", rec(1, "moons", "", auto), rec(2, "moons:n=50", "", auto),
-			[]string{"runs on different data: moons(n=200", "moons(n=50", "no winner declared", "moons n=50"}},
-		{"targets", rec(1, csv, "c", auto), rec(2, csv, "b", auto), []string{"runs on different targets: c vs b: no winner declared", "two →c", "b · classification"}},
-		{"tasks", rec(1, csv, "b", auto), rec(2, csv, "b", datasets.Regression),
-			[]string{"runs on different tasks: classification vs regression: no winner declared", "b · regression"}},
-	} {
-		s := newRunsScreen(c)
-		s.SetSize(120, 30)
-		s.setRuns([]*runRecord{tc.a, tc.b})
-		s.picked, s.compare = []int{1, 2}, true
-		v := s.View()
-		mustContain(t, v, tc.want...)
-		if tc.name != "same data" && strings.Contains(v, "fair comparison") {
-			t.Errorf("%s: called a fair comparison:\n%s", tc.name, v)
-		}
-		s.compare = false
-		if tc.name == "generator knobs" {
-			mustContain(t, s.View(), "moons n=50")
+		v := hs.view()
+		checkFrame(t, v, 120, 40)
+		if strings.Contains(v, "\x1b[2J") {
+			t.Fatalf("the raw escape reached the screen")
 		}
 	}
-}
-
-// The cancel command read s.run on the command's goroutine: a run started
-// in the meantime got the cancel.
-func TestCancelCommandKeepsItsRun(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
-		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
-	hs.queue = append(hs.queue, keyMsg("enter"))
-	if !hs.runUntil(func() bool { return trainSteps(hs) > 0 }) {
-		t.Fatal("no progress")
-	}
-	job := hs.a.job
-	t.Cleanup(func() { job.stop(5 * time.Second) })
-	_, cmd := hs.a.Update(keyMsg("c"))
-	if cmd == nil {
-		t.Fatal("c gave no command")
-	}
-	// Update replaces the screen's run before the command runs.
-	other := *hs.a.history[0]
-	rec := *other.Record
-	rec.ID = 99
-	other.Record = &rec
-	hs.a.train.start(&other)
-	if m, ok := cmd().(cancelRunMsg); !ok || m.run != job.id {
-		t.Fatalf("the cancel command asked to cancel %#v, want run %d", m, job.id)
-	}
-}
-
-// A run left with esc showed "context canceled" and nothing else when
-// opened from the runs table.
-func TestAbandonedRunKeepsPartialHistory(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
-		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
-	hs.queue = append(hs.queue, keyMsg("enter"))
-	if !hs.runUntil(func() bool { return trainSteps(hs) >= 5 }) {
-		t.Fatal("no progress")
-	}
-	seen := trainSteps(hs)
-	hs.queue = nil
-	// A run is abandoned when another starts while it trains.
-	hs.a.abandon()
-	hs.a.goTo(screenParams)
-	hs.press("esc", "R") // parameters (a text field has the keys) -> models
-	mustContain(t, hs.view(), "abandoned")
-	hs.press("enter")
-	if hs.a.cur != screenResults {
-		t.Fatalf("enter on the abandoned run: screen %v", hs.a.cur)
-	}
-	v := hs.view()
-	mustContain(t, v, "abandoned (esc) after ", "epochs: partial history", "[History]")
-	if strings.Contains(v, "context canceled") {
-		t.Errorf("raw error shown:\n%s", v)
-	}
-	r := hs.a.history[0]
-	if r.Result == nil || len(r.Result.History) != seen || r.Result.History[seen-1].Step != seen {
-		t.Fatalf("kept history: %+v, want the %d steps received", r.Result, seen)
-	}
-	mustContain(t, v, "abandoned (esc) after "+strconv.Itoa(seen)+" epochs")
+	mustContain(t, hs.view(), "[Rows]", `x\ny`, `c\x1b[2J`)
 }

@@ -111,7 +111,7 @@ func TestLoadResultReachesDataScreenFromAnyScreen(t *testing.T) {
 	}
 }
 
-// Views: `tealab --data moons` shows the data as a scatter by class before
+// `tealab --data moons` shows the data as a scatter by class before
 // any model is chosen; wider data get histograms per column by class, and
 // a scatter in the principal plane or of any two chosen columns.
 func TestDataShownBeforeTraining(t *testing.T) {

@@ -11,7 +11,7 @@ func lastLine(v string) string {
 	return strings.TrimRight(lines[len(lines)-1], " ")
 }
 
-// Defect 13: the footer is cut at 80 and 120 columns; it must keep
+// The footer is cut at 80 and 120 columns; it must keep
 // "? help · q quit" at its end on every screen.
 func TestFooterKeepsHelpAndQuit(t *testing.T) {
 	for _, w := range []int{80, 120} {
@@ -40,7 +40,7 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 	}
 }
 
-// Defect 2: while a text field has focus, letters are typed into it, so
+// While a text field has focus, letters are typed into it, so
 // the footer must not offer q, R, t or ?.
 func TestFooterWhileTyping(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 30)
@@ -59,7 +59,7 @@ func TestFooterWhileTyping(t *testing.T) {
 	}
 }
 
-// Defect 14: the footer names the theme in use, and t changes it.
+// The footer names the theme in use, and t changes it.
 func TestFooterNamesTheme(t *testing.T) {
 	hs := newHarness(t, Options{}, 160, 30)
 	if f := lastLine(hs.view()); !strings.Contains(f, "theme: dark") {

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Defect 12: below the smallest usable size, one centred line says the
+// Below the smallest usable size, one centred line says the
 // size needed, never cut.
 func TestTooSmallIsOneWholeLine(t *testing.T) {
 	for _, sz := range [][2]int{{30, 8}, {60, 15}, {12, 3}, {79, 24}} {
@@ -25,7 +25,7 @@ func TestTooSmallIsOneWholeLine(t *testing.T) {
 	}
 }
 
-// Defect 5: the model list's columns were misaligned (padding counted
+// The model list's columns were misaligned (padding counted
 // bytes, and a title cut with … is three bytes for one cell).
 func TestModelColumnsAligned(t *testing.T) {
 	for _, w := range []int{80, 120, 200} {
@@ -57,7 +57,7 @@ func TestModelColumnsAligned(t *testing.T) {
 	}
 }
 
-// Space: at 200x60 the screens use the room (the curves beside the
+// At 200x60 the screens use the room (the curves beside the
 // figures, the live figures beside the charts); at 80x24 the summary
 // scrolls instead of losing its last lines.
 func TestSpaceAtEverySize(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Forms: + and - step numbers (on a log scale where the range is
+// + and - step numbers (on a log scale where the range is
 // logarithmic), and still type into "1e-6"; parameters that do not apply
 // are dimmed and say why; the focused parameter's help is whole in a side
 // panel.
@@ -55,7 +55,7 @@ func mustSpec(t *testing.T, name string) *engine.Spec {
 	return sp
 }
 
-// Defect 11: a generator's seed knob read 0…9.007199254740992e15.
+// A generator's seed knob read 0…9.007199254740992e15.
 func TestKnobRangesReadable(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
 	for hs.a.data.selectedEntry() == nil || hs.a.data.selectedEntry().Name != "moons" {

@@ -11,7 +11,7 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-// Views: regression with one feature shows the fitted curve over the
+// Regression with one feature shows the fitted curve over the
 // points (cubic with a degree-3 least squares).
 func TestFittedCurve(t *testing.T) {
 	hs := newHarness(t, Options{Data: "cubic", Model: "linear", Params: map[string]string{"degree": "3"}, Train: true}, 120, 40)
@@ -28,7 +28,7 @@ func TestFittedCurve(t *testing.T) {
 	}
 }
 
-// Defect 1: leave-one-out showed a baseline AUC of 0, no spread and no
+// Leave-one-out showed a baseline AUC of 0, no spread and no
 // per-fold figures, and no warning before 1,797 fits on digits.
 func TestLeaveOneOutSummary(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", LOO: true, Train: true}, 120, 40)
@@ -47,7 +47,7 @@ func TestLeaveOneOutSummary(t *testing.T) {
 	mustContain(t, hs.view(), "leave-one-out fits the model 1797 times")
 }
 
-// Defect 8: pooled (all folds together) and per-fold-mean figures appeared
+// Pooled (all folds together) and per-fold-mean figures appeared
 // side by side unlabelled.
 func TestPooledAndMeanLabelled(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 120, 40)
@@ -62,7 +62,7 @@ func TestPooledAndMeanLabelled(t *testing.T) {
 	mustContain(t, hs.view(), "curves pooled over the 5 folds", "the Summary's AUC is the fold mean")
 }
 
-// Defect 12: plurals ("1 features", "1 folds").
+// Plurals ("1 features", "1 folds").
 func TestPlurals(t *testing.T) {
 	hs := newHarness(t, Options{Data: "cubic", Model: "linear", Train: true}, 120, 40)
 	v := hs.view()
@@ -74,7 +74,7 @@ func TestPlurals(t *testing.T) {
 	mustContain(t, hs.view(), "Runs (1)")
 }
 
-// Defect 6: the map flooded with × on large data, and on digits the
+// The map flooded with × on large data, and on digits the
 // legend lost its symbols.
 func TestMapOnDigits(t *testing.T) {
 	hs := newHarness(t, Options{Data: "digits", Model: "lda", Train: true}, 120, 40)
@@ -94,7 +94,7 @@ func TestMapOnDigits(t *testing.T) {
 	mustContain(t, v, "misclassified (unmarked: too many)", "points drawn")
 }
 
-// Views: coefficients of every class at once as a class x feature heat
+// Coefficients of every class at once as a class x feature heat
 // table; for image data (digits) each class's weights as a picture.
 func TestCoefficientViews(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
@@ -122,7 +122,7 @@ func TestCoefficientViews(t *testing.T) {
 	mustContain(t, hs.view(), "61 features × 10 classes", "features 1-")
 }
 
-// Defect 4: a regressor's validation chart drew MSE and RMSE on one axis.
+// A regressor's validation chart drew MSE and RMSE on one axis.
 func TestRegressionValidationIsRMSE(t *testing.T) {
 	hs := newHarness(t, Options{Data: "diabetes", Model: "lasso", Params: map[string]string{"alpha": "0.01"}, Train: true}, 120, 40)
 	for hs.a.results.tabs.ActiveName() != tabHistory {

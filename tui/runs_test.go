@@ -9,7 +9,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 )
 
-// Defect 9: "better" only beyond the folds' noise.
+// "better" only beyond the folds' noise.
 func TestRunsVerdictsAllowForNoise(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 140, 40)
 	hs.press("R")

@@ -7,7 +7,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 )
 
-// Defect 10 (the lab's part): --model without --data is applied once the
+// --model without --data is applied once the
 // data are chosen.
 func TestStartupModelWithoutData(t *testing.T) {
 	hs := newHarness(t, Options{Model: "lda"}, 120, 30)

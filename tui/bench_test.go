@@ -128,12 +128,7 @@ func must(y []float64, _ float64) []float64 { return y }
 // 3,000 rows, redrawn: what a key costs.
 func BenchmarkDendrogramCut(b *testing.B) {
 	hs := newHarness(b, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
-	for range 20 {
-		if hs.a.results.tabs.ActiveName() == "Dendrogram" {
-			break
-		}
-		hs.press("tab")
-	}
+	hs.resultTab("Dendrogram")
 	keys := []string{"down", "up"}
 	i := 0
 	for b.Loop() {

@@ -89,9 +89,7 @@ func TestSpaceAtEverySize(t *testing.T) {
 // it.
 func TestROCUsesTheRoom(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 200, 60)
-	for hs.a.results.tabs.ActiveName() != "ROC" {
-		hs.press("tab")
-	}
+	hs.resultTab("ROC")
 	v := hs.view()
 	checkFrame(t, v, 200, 60)
 	mustContain(t, v, "area under each curve", "macro mean", "versicolor")

@@ -18,9 +18,7 @@ func TestFittedCurve(t *testing.T) {
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v", hs.a.cur)
 	}
-	for range 3 {
-		hs.press("tab")
-	}
+	hs.resultTab("Fit")
 	v := hs.view()
 	mustContain(t, v, "[Fit]", "the curve least squares fitted", "━")
 	if strings.Count(v, "━") < 60 {
@@ -78,9 +76,7 @@ func TestPlurals(t *testing.T) {
 // legend lost its symbols.
 func TestMapOnDigits(t *testing.T) {
 	hs := newHarness(t, Options{Data: "digits", Model: "lda", Train: true}, 120, 40)
-	for hs.a.results.tabs.ActiveName() != "Map" {
-		hs.press("tab")
-	}
+	hs.resultTab("Map")
 	if !hs.runUntil(func() bool { return strings.Contains(hs.view(), "PC1") }) {
 		t.Fatalf("no map:\n%s", hs.view())
 	}
@@ -98,15 +94,11 @@ func TestMapOnDigits(t *testing.T) {
 // table; for image data (digits) each class's weights as a picture.
 func TestCoefficientViews(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
-	for hs.a.results.tabs.ActiveName() != "Coefficients" {
-		hs.press("tab")
-	}
+	hs.resultTab("Coefficients")
 	mustContain(t, hs.view(), "4 features × 3 classes", "setosa", "versicolor", "virginica", "petal_width_cm", "(intercept)")
 
 	hs = newHarness(t, Options{Data: "digits", Model: "logistic", Train: true}, 120, 40)
-	for hs.a.results.tabs.ActiveName() != "Coefficients" {
-		hs.press("tab")
-	}
+	hs.resultTab("Coefficients")
 	v := hs.view()
 	mustContain(t, v, "each class's weights as a picture")
 	blocks := 0
@@ -125,9 +117,7 @@ func TestCoefficientViews(t *testing.T) {
 // A regressor's validation chart drew MSE and RMSE on one axis.
 func TestRegressionValidationIsRMSE(t *testing.T) {
 	hs := newHarness(t, Options{Data: "diabetes", Model: "lasso", Params: map[string]string{"alpha": "0.01"}, Train: true}, 120, 40)
-	for hs.a.results.tabs.ActiveName() != tabHistory {
-		hs.press("tab")
-	}
+	hs.resultTab(tabHistory)
 	v := hs.view()
 	mustContain(t, v, "val RMSE")
 	if strings.Contains(v, "val MSE") {

@@ -30,7 +30,7 @@ func trainingApp(b testing.TB, w, h, n int) *app {
 	}
 	spec, err := engine.Lookup("logistic")
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	r := newRun(b, 1, "iris", "", d, spec, eval.DefaultOptions(), nil)
 	a.history = append(a.history, r)

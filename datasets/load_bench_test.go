@@ -164,7 +164,7 @@ func BenchmarkLoadARFF(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ReadARFF(strings.NewReader(text), "bench.arff"); err != nil {
+		if _, err := ReadFrom(strings.NewReader(text), "bench.arff", "arff"); err != nil {
 			b.Fatal(err)
 		}
 	}

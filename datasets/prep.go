@@ -57,21 +57,9 @@ type Prep struct {
 	fitted   bool
 }
 
-// FitPrep fits the pipeline on training rows X whose columns cols describes
-// (nil cols means all numeric, named x0, x1, ...).
-func FitPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, error) {
-	p, _, err := FitApplyPrep(X, cols, opt)
-	return p, err
-}
-
-// FitApplyPrep fits the pipeline on X and returns X transformed too, as
-// Apply would, without transforming it a second time.
-func FitApplyPrep(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
-	return fitApplyPrep(X, borrowed, cols, opt)
-}
-
-// FitApplyPrepRows is FitApplyPrep on the rows idx of X (a training part of
-// a split), gathered straight into the matrix the stages then transform in
+// FitApplyPrepRows fits the pipeline on the rows idx of X (a training part
+// of a split) and returns them transformed too, as Apply would, without
+// transforming them a second time. The rows are gathered straight into the matrix the stages then transform in
 // place: one copy of the part, however many stages run. When idx is every
 // row of X in order and no stage changes a value, the result is X itself,
 // not a copy (a clustering's rows are as large as the data): read it, do
@@ -83,7 +71,7 @@ func FitApplyPrepRows(X *mat.Dense, idx []int, cols []Column, opt PrepOptions) (
 	return fitApplyPrep(GatherRows(X, idx), owned, cols, opt)
 }
 
-// FitApplyPrepOwned is FitApplyPrep on rows the caller gives up: the
+// FitApplyPrepOwned is FitApplyPrepRows on rows the caller gives up: the
 // stages transform X in place where they can (imputing, standardising),
 // and X itself is returned when nothing changes its shape.
 func FitApplyPrepOwned(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
@@ -110,9 +98,8 @@ func everyRow(X *mat.Dense, idx []int) bool {
 type access int
 
 const (
-	borrowed access = iota // the caller's: copy it before a stage writes, and return a copy
-	owned                  // a fresh copy: the stages may overwrite it
-	shared                 // the caller's: copy it before a stage writes, or return it as it is
+	owned  access = iota // a fresh copy: the stages may overwrite it
+	shared               // the caller's: copy it before a stage writes, or return it as it is
 )
 
 // GatherRows copies the rows idx of X into a new matrix (an empty one for
@@ -255,9 +242,6 @@ func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Pr
 		for _, name := range p.features {
 			p.columns = append(p.columns, Column{Name: name})
 		}
-	}
-	if Z == X && acc == borrowed {
-		Z = mat.DenseCopyOf(X)
 	}
 	p.fitted = true
 	return p, Z, nil

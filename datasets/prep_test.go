@@ -225,7 +225,7 @@ func TestPrepPipeline(t *testing.T) {
 	// make_pipeline(SimpleImputer("mean"), VarianceThreshold(0),
 	// PolynomialFeatures(2, include_bias=False), StandardScaler()) fitted on C.
 	C := mkDense([][]float64{{1, 7, 2}, {2, 7, miss}, {4, 7, 1}, {miss, 7, 5}, {3, 7, 0}})
-	p, err := FitPrep(C, nil, PrepOptions{Standardize: true, Degree: 2})
+	p, _, err := fitApply(C, nil, PrepOptions{Standardize: true, Degree: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestPrepNominal(t *testing.T) {
 		{Name: "shape", Kind: Nominal, Levels: []string{"round"}},
 	}
 	X := mkDense([][]float64{{1, 0, 4, 0}, {2, 1, 4, 0}, {3, miss, 4, 0}, {4, 0, 4, 0}})
-	p, err := FitPrep(X, cols, PrepOptions{})
+	p, _, err := fitApply(X, cols, PrepOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,16 +280,16 @@ func TestPrepNominal(t *testing.T) {
 
 func TestPrepErrors(t *testing.T) {
 	X := mkDense([][]float64{{1, 2}, {1, 2}})
-	if _, err := FitPrep(X, nil, PrepOptions{}); err == nil || !strings.Contains(err.Error(), "no features left") {
+	if _, _, err := fitApply(X, nil, PrepOptions{}); err == nil || !strings.Contains(err.Error(), "no features left") {
 		t.Errorf("all constant: err = %v", err)
 	}
-	if _, err := FitPrep(X, nil, PrepOptions{Impute: "mode"}); err == nil {
+	if _, _, err := fitApply(X, nil, PrepOptions{Impute: "mode"}); err == nil {
 		t.Error("bad impute accepted")
 	}
-	if _, err := FitPrep(X, nil, PrepOptions{Degree: -2}); err == nil {
+	if _, _, err := fitApply(X, nil, PrepOptions{Degree: -2}); err == nil {
 		t.Error("bad degree accepted")
 	}
-	if _, err := FitPrep(&mat.Dense{}, nil, PrepOptions{}); err == nil {
+	if _, _, err := fitApply(&mat.Dense{}, nil, PrepOptions{}); err == nil {
 		t.Error("empty matrix accepted")
 	}
 	var p *Prep
@@ -304,13 +304,13 @@ func TestPrepErrors(t *testing.T) {
 	// NaN everywhere, so fitting names the column.
 	for _, v := range []float64{math.Inf(1), math.Inf(-1)} {
 		Xinf := mkDense([][]float64{{1, 2}, {3, miss}, {5, v}})
-		_, err := FitPrep(Xinf, []Column{{Name: "a"}, {Name: "b"}}, PrepOptions{Standardize: true})
+		_, _, err := fitApply(Xinf, []Column{{Name: "a"}, {Name: "b"}}, PrepOptions{Standardize: true})
 		if err == nil || !strings.Contains(err.Error(), `column "b"`) || !strings.Contains(err.Error(), "not a finite number") ||
 			!strings.Contains(err.Error(), "row 3") {
 			t.Errorf("%v in a feature: err = %v, want one naming column b, row 3", v, err)
 		}
 	}
-	q, err := FitPrep(mkDense([][]float64{{1, 2}, {3, 4}}), nil, PrepOptions{Standardize: true})
+	q, _, err := fitApply(mkDense([][]float64{{1, 2}, {3, 4}}), nil, PrepOptions{Standardize: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func BenchmarkPrepApply(b *testing.B) {
 	for i := range raw {
 		raw[i] = float64(i%97) * 0.5
 	}
-	p, err := FitPrep(X, nil, PrepOptions{Standardize: true})
+	p, _, err := fitApply(X, nil, PrepOptions{Standardize: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -349,7 +349,7 @@ func TestPrepKeepNominalAndMissing(t *testing.T) {
 		{Name: "empty"},
 	}
 	X := mkDense([][]float64{{1, 0, miss}, {miss, 2, miss}, {3, 1, miss}, {5, miss, miss}})
-	p, err := FitPrep(X, cols, PrepOptions{KeepNominal: true, KeepMissing: true, Standardize: true})
+	p, _, err := fitApply(X, cols, PrepOptions{KeepNominal: true, KeepMissing: true, Standardize: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,18 +368,18 @@ func TestPrepKeepNominalAndMissing(t *testing.T) {
 		t.Errorf("columns %+v, want %+v", got, want)
 	}
 	// By default the all-missing column cannot be imputed.
-	_, err = FitPrep(X, cols, PrepOptions{})
+	_, _, err = fitApply(X, cols, PrepOptions{})
 	if err == nil || !strings.Contains(err.Error(), `"empty"`) {
 		t.Errorf("imputing an all-missing column: err %v, want one naming it", err)
 	}
 }
 
-// FitApplyPrep returns exactly what Apply gives for the training rows.
+// The fitted pipeline returns exactly what Apply gives for the training rows.
 func TestFitApplyPrepEqualsApply(t *testing.T) {
 	cols := []Column{{Name: "a"}, {Name: "b", Kind: Nominal, Levels: []string{"x", "y"}}, {Name: "c"}}
 	X := mkDense([][]float64{{1, 0, 5}, {miss, 1, 5}, {3, 1, 5}, {4, miss, 5}})
 	for _, opt := range []PrepOptions{{}, {Standardize: true}, {Standardize: true, KeepNominal: true, KeepMissing: true}, {Degree: 2}} {
-		p, Z, err := FitApplyPrep(X, cols, opt)
+		p, Z, err := fitApply(X, cols, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -398,7 +398,7 @@ func TestFitApplyPrepEqualsApply(t *testing.T) {
 			}
 		}
 		if !same {
-			t.Errorf("%+v: FitApplyPrep gave\n%v\nApply gave\n%v", opt, mat.Formatted(Z), mat.Formatted(A))
+			t.Errorf("%+v: fitting gave\n%v\nApply gave\n%v", opt, mat.Formatted(Z), mat.Formatted(A))
 		}
 	}
 }
@@ -441,7 +441,7 @@ func btoi(b bool) int {
 func TestStandardizeLeavesIndicators(t *testing.T) {
 	X := mat.NewDense(4, 2, []float64{1, 0, 2, 1, 3, 1, 4, 2})
 	cols := []Column{{Name: "x"}, {Name: "c", Kind: Nominal, Levels: []string{"a", "b", "c"}}}
-	p, Z, err := FitApplyPrep(X, cols, PrepOptions{Standardize: true})
+	p, Z, err := fitApply(X, cols, PrepOptions{Standardize: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +470,7 @@ func TestReduceFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, _ := tab.Dataset("", Auto)
-	p, Z, err := FitApplyPrep(d.X, d.Features, PrepOptions{Reduce: 2})
+	p, Z, err := fitApply(d.X, d.Features, PrepOptions{Reduce: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +491,7 @@ func TestReduceFirst(t *testing.T) {
 	if err != nil || !mat.EqualApprox(Y, Z, 1e-12) {
 		t.Errorf("Apply differs from the fit's rows: %v", err)
 	}
-	if _, _, err := FitApplyPrep(d.X, d.Features, PrepOptions{Reduce: 5}); err == nil {
+	if _, _, err := fitApply(d.X, d.Features, PrepOptions{Reduce: 5}); err == nil {
 		t.Error("5 components of 4 features accepted")
 	}
 }
@@ -525,11 +525,11 @@ func scaledIris(t *testing.T, factor ...float64) *Dataset {
 func TestStandardiseExtremeMagnitudes(t *testing.T) {
 	plain := scaledIris(t, 1, 1, 1, 1)
 	d := scaledIris(t, 1e160, 1e-170, 1e160, 1e-170)
-	_, want, err := FitApplyPrep(plain.X, plain.Features, PrepOptions{Standardize: true})
+	_, want, err := fitApply(plain.X, plain.Features, PrepOptions{Standardize: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, Z, err := FitApplyPrep(d.X, d.Features, PrepOptions{Standardize: true})
+	p, Z, err := fitApply(d.X, d.Features, PrepOptions{Standardize: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,7 +582,7 @@ func TestPrepWarnsOfUnscaledColumn(t *testing.T) {
 		X.Set(i, 1, 1e6+float64(i%3)*1e-3)
 	}
 	cols := []Column{{Name: "flat"}, {Name: "fine"}}
-	p, Z, err := FitApplyPrep(X, cols, PrepOptions{Standardize: true})
+	p, Z, err := fitApply(X, cols, PrepOptions{Standardize: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -592,7 +592,16 @@ func TestPrepWarnsOfUnscaledColumn(t *testing.T) {
 	if v := Z.At(2, 1); math.Abs(v-math.Sqrt(1.5)) > 1e-6 {
 		t.Errorf("column fine standardised to %v at its largest, want %v", v, math.Sqrt(1.5))
 	}
-	if p, _, _ := FitApplyPrep(X, cols, PrepOptions{}); len(p.Warnings()) != 0 {
+	if p, _, _ := fitApply(X, cols, PrepOptions{}); len(p.Warnings()) != 0 {
 		t.Errorf("warnings without standardising: %q", p.Warnings())
 	}
+}
+
+// fitApply fits the preprocessing on a copy of X, as the evaluation does on
+// a training part, so that X stays as it was.
+func fitApply(X *mat.Dense, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
+	if X.IsEmpty() {
+		return FitApplyPrepOwned(X, cols, opt)
+	}
+	return FitApplyPrepOwned(mat.DenseCopyOf(X), cols, opt)
 }

@@ -66,18 +66,6 @@ func Capabilities() []*Capability {
 	return slices.Clone(caps)
 }
 
-// LookupCapability finds a capability by name; nil if there is none.
-func LookupCapability(name string) *Capability {
-	capMu.RLock()
-	defer capMu.RUnlock()
-	for _, c := range caps {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
-
 // Learned reads every capability m has. A capability whose reader panics
 // (a bug in the model) is left out and named in the error; the others are
 // kept.

@@ -56,16 +56,6 @@ type Importancer interface {
 	FeatureImportances() *Importances
 }
 
-// SupportVectorer is a kernel machine that can show its support vectors.
-type SupportVectorer interface {
-	SupportVectors() *SupportVectors
-}
-
-// Layerer is a neural network that can summarise its layers.
-type Layerer interface {
-	Layers() []Layer
-}
-
 // The capabilities every family may offer, in the order --json writes them.
 var (
 	CapCoefficients = DefineCapability("coefficients", "coefficients", func(m Model) (*Coefficients, bool) {
@@ -119,22 +109,6 @@ var (
 		}
 		v := c.Components()
 		return v, v != nil && v.Vectors != nil
-	})
-	CapSupportVectors = DefineCapability("support_vectors", "support vectors", func(m Model) (*SupportVectors, bool) {
-		c, ok := m.(SupportVectorer)
-		if !ok {
-			return nil, false
-		}
-		v := c.SupportVectors()
-		return v, v != nil
-	})
-	CapLayers = DefineCapability("layers", "layers", func(m Model) ([]Layer, bool) {
-		c, ok := m.(Layerer)
-		if !ok {
-			return nil, false
-		}
-		v := c.Layers()
-		return v, len(v) > 0
 	})
 	CapLabels = DefineCapability("labels", "cluster of each row", func(m Model) ([]int, bool) {
 		c, ok := m.(Labeler)
@@ -289,54 +263,6 @@ func (c *Components) UnmarshalJSON(b []byte) error {
 	}
 	*c = Components{Features: v.Features, Names: v.Names, Vectors: m, Variance: numfmt.Unfloats(v.Variance), Ratio: numfmt.Unfloats(v.Ratio)}
 	return nil
-}
-
-// SupportVectors are the training rows a kernel machine keeps, with their
-// dual coefficients (one row per output).
-type SupportVectors struct {
-	Indices []int      // training rows, in the order of Vectors' rows
-	Vectors *mat.Dense // support vectors x features, as the model saw them
-	Coef    *mat.Dense // outputs x support vectors (alpha_i y_i)
-}
-
-type supportJSON struct {
-	Indices []int            `json:"indices"`
-	Vectors [][]numfmt.Float `json:"vectors"`
-	Coef    [][]numfmt.Float `json:"dual_coef"`
-}
-
-// MarshalJSON writes indices, vectors and dual_coef.
-func (s SupportVectors) MarshalJSON() ([]byte, error) {
-	return json.Marshal(supportJSON{s.Indices, matrixJSON(s.Vectors), matrixJSON(s.Coef)})
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (s *SupportVectors) UnmarshalJSON(b []byte) error {
-	var v supportJSON
-	if err := json.Unmarshal(b, &v); err != nil {
-		return err
-	}
-	vec, err := matrixFromJSON(v.Vectors)
-	if err != nil {
-		return fmt.Errorf("vectors: %w", err)
-	}
-	coef, err := matrixFromJSON(v.Coef)
-	if err != nil {
-		return fmt.Errorf("dual_coef: %w", err)
-	}
-	*s = SupportVectors{Indices: v.Indices, Vectors: vec, Coef: coef}
-	return nil
-}
-
-// Layer summarises one layer of a neural network.
-type Layer struct {
-	Name       string  `json:"name"`       // e.g. "hidden 1"
-	Kind       string  `json:"kind"`       // "dense", "conv", ...
-	Inputs     int     `json:"inputs"`     // units feeding it
-	Units      int     `json:"units"`      // its outputs
-	Activation string  `json:"activation"` // "relu", "softmax", ...
-	Params     int     `json:"params"`     // weights and biases
-	WeightNorm float64 `json:"weight_norm"`
 }
 
 // Rules are IF-THEN rules, one per leaf of a tree or as a rule learner

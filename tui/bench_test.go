@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -47,7 +50,7 @@ func trainingScreenFor(b testing.TB, model string, w, h int) *app {
 	}
 	spec, err := engine.Lookup(model)
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	r := newRun(b, 1, "iris", "", d, spec, eval.DefaultOptions(), nil)
 	a.history = append(a.history, r)
@@ -135,12 +138,7 @@ func must(y []float64, _ float64) []float64 { return y }
 // 3,000 rows, redrawn: what a key costs.
 func BenchmarkDendrogramCut(b *testing.B) {
 	hs := newHarness(b, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
-	for range 20 {
-		if hs.a.results.tabs.ActiveName() == "Dendrogram" {
-			break
-		}
-		hs.press("tab")
-	}
+	hs.resultTab("Dendrogram")
 	keys := []string{"down", "up"}
 	i := 0
 	for b.Loop() {
@@ -159,5 +157,46 @@ func BenchmarkHistogramsView(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = hs.a.data.hists.View()
+	}
+}
+
+// bigFolder is a folder of 10,000 data files and 20 sub-folders.
+func bigFolder(b *testing.B) string {
+	dir := b.TempDir()
+	for i := range 10000 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%05d.csv", i)), []byte("a,b\n1,2\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 20 {
+		if err := os.Mkdir(filepath.Join(dir, fmt.Sprintf("d%02d", i)), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// BenchmarkFileBrowserRead times listing a folder of 10,000 files, off the
+// screen's goroutine (a stat for each file's size).
+func BenchmarkFileBrowserRead(b *testing.B) {
+	dir := bigFolder(b)
+	for b.Loop() {
+		fb := newFileBrowser()
+		fb.update(fb.read(dir)())
+	}
+}
+
+// BenchmarkFileBrowserKey times a cursor move in a folder of 10,000 files,
+// redrawn: what a key costs.
+func BenchmarkFileBrowserKey(b *testing.B) {
+	c := newTestApp(b, Options{}, 120, 40).c
+	fb := newFileBrowser()
+	fb.update(fb.read(bigFolder(b))())
+	keys := []string{"down", "down", "up"}
+	i := 0
+	for b.Loop() {
+		fb.update(keyMsg(keys[i%len(keys)]))
+		i++
+		_ = fb.view(c, 100, 36)
 	}
 }

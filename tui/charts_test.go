@@ -105,15 +105,7 @@ func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
 // arrow per feature, labelled with its name.
 func TestBiplot(t *testing.T) {
 	hs := newHarness(t, Options{Data: "wine", Model: "pca", Params: map[string]string{"scale": "true"}, Train: true}, 120, 40)
-	for range 10 {
-		if hs.a.results.tabs.ActiveName() == "Biplot" {
-			break
-		}
-		hs.press("tab")
-	}
-	if hs.a.results.tabs.ActiveName() != "Biplot" {
-		t.Fatalf("no Biplot tab:\n%s", hs.view())
-	}
+	hs.resultTab("Biplot")
 	v := hs.view()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "rows: PC1 (36.2% of the variance) across, PC2 (19.2%) up", "10 longest of 13", "flavanoids", "color_intensity")

@@ -186,11 +186,13 @@ func (s *dataScreen) refreshRows() {
 		rows[i] = r
 	}
 	cur := s.rows.Cursor()
+	// Each setter redraws the table's visible rows: styles and focus go in
+	// while it is empty, so that only the last two draw rows.
 	s.rows.SetRows(nil)
 	s.rows.SetColumns(cols)
-	s.rows.SetRows(rows)
 	s.rows.SetStyles(s.tableStyles())
 	s.rows.Focus()
+	s.rows.SetRows(rows)
 	s.rows.SetCursor(min(max(cur, 0), max(n-1, 0)))
 }
 

@@ -73,11 +73,19 @@ func (s *dataScreen) cursorLine() int {
 
 // scrollTo returns the window of lines of height h that shows line cur.
 func scrollTo(lines []string, cur, h int) []string {
-	if len(lines) <= h {
-		return lines
+	from, to := visibleRange(len(lines), cur, h)
+	return lines[from:to]
+}
+
+// visibleRange is the window [from, to) of h of n lines that keeps line cur
+// in the middle where it can: what scrollTo shows, for lists too long to
+// render whole.
+func visibleRange(n, cur, h int) (from, to int) {
+	if n <= h {
+		return 0, n
 	}
-	start := min(max(cur-h/2, 0), len(lines)-h)
-	return lines[start : start+h]
+	from = min(max(cur-h/2, 0), n-h)
+	return from, from + h
 }
 
 func (s *dataScreen) listItem(i int, name, shape, task string, w int) string {

@@ -58,9 +58,7 @@ func TestNewCapabilityGetsItsView(t *testing.T) {
 	if !strings.Contains(strings.Join(names, "|"), "Stars") {
 		t.Fatalf("tabs %v lack the new view", names)
 	}
-	for hs.a.results.tabs.ActiveName() != "Stars" {
-		hs.press("tab")
-	}
+	hs.resultTab("Stars")
 	mustContain(t, hs.view(), "the stars say: a tall dark tree awaits")
 	// The order is stable: Summary first, the new view after Coefficients'
 	// place and before the map.

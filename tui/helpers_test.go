@@ -18,6 +18,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	_ "github.com/tealab/tealab/engine/models"
 	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
@@ -147,6 +148,33 @@ func (hs *harness) typeText(s string) {
 }
 
 func (hs *harness) view() string { return view(hs.a) }
+
+// toTab presses tab until the tabs that tabs returns show name, at most
+// once per tab; then the test fails naming the tab it did not find.
+func toTab(t testing.TB, name string, tabs func() widgets.Tabs, pressTab func()) {
+	t.Helper()
+	for range len(tabs().Names()) {
+		if tabs().ActiveName() == name {
+			return
+		}
+		pressTab()
+	}
+	if tabs().ActiveName() != name {
+		t.Fatalf("no tab %q among %v", name, tabs().Names())
+	}
+}
+
+// resultTab moves the results' tabs to name.
+func (hs *harness) resultTab(name string) {
+	hs.t.Helper()
+	toTab(hs.t, name, func() widgets.Tabs { return hs.a.results.tabs }, func() { hs.press("tab") })
+}
+
+// previewTab moves the data preview's tabs to name.
+func (hs *harness) previewTab(name string) {
+	hs.t.Helper()
+	toTab(hs.t, name, func() widgets.Tabs { return hs.a.data.tabs }, func() { hs.press("tab") })
+}
 
 // keys turns "enter", "esc", "down", "a", ... into key messages.
 func keyMsg(k string) tea.KeyMsg {

@@ -120,18 +120,6 @@ func fixTimes(hs *harness) {
 	}
 }
 
-// toTab moves the results to the named tab.
-func (hs *harness) toTab(name string) {
-	hs.t.Helper()
-	for range 12 {
-		if hs.a.results.tabs.ActiveName() == name {
-			return
-		}
-		hs.press("tab")
-	}
-	hs.t.Fatalf("no results tab %q", name)
-}
-
 // linesWith are the lines of view that contain s.
 func linesWith(view, s string) []string {
 	var out []string
@@ -191,7 +179,7 @@ func TestMonoGoldens(t *testing.T) {
 	})
 	t.Run("tree", func(t *testing.T) {
 		hs := newHarness(t, Options{Data: "iris", Model: "tree", Train: true}, w, h)
-		hs.toTab("Tree")
+		hs.resultTab("Tree")
 		hs.press("down", "down")
 		v := check(t, hs)
 		cur := linesWith(v, "\x1b[7m▶")
@@ -206,7 +194,7 @@ func TestMonoGoldens(t *testing.T) {
 	for _, mode := range []string{"table", "bars"} {
 		t.Run("coefficients "+mode, func(t *testing.T) {
 			hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, w, h)
-			hs.toTab("Coefficients")
+			hs.resultTab("Coefficients")
 			if mode == "bars" {
 				hs.press("m") // one class at a time
 			}

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tealab/tealab/internal/sweep"
 )
 
 // Random keys at random window sizes, on every screen a person can reach:
@@ -18,9 +19,9 @@ func TestRandomKeysAndSizes(t *testing.T) {
 	keys := []string{"up", "down", "left", "right", "enter", "enter", "enter", "esc", "tab", "shift+tab",
 		"space", "backspace", "ctrl+r", "?", "t", "R", "[", "]", "+", "-", "x", "y", "p", "m", "c", "d",
 		"r", "1", "0", "n", "q", "/", "e", "s"}
-	runs, perRun := 12, 250
-	if testing.Short() {
-		runs = 3
+	runs, perRun := 4, 250 // one run for each data; a long sweep (package sweep) makes 12
+	if sweep.Long() {
+		runs = 12
 	}
 	for seed := range uint64(runs) {
 		r := rand.New(rand.NewPCG(seed, 99))

@@ -31,7 +31,7 @@ func TestRowsViewShowsRowNames(t *testing.T) {
 // A dendrogram's leaves are the rows' names.
 func TestDendrogramLeavesNamedByRowNames(t *testing.T) {
 	hs := newHarness(t, Options{Data: mtcarsR, Target: "-", Model: "hclust", Train: true}, 120, 40)
-	toTab(t, hs, "Dendrogram")
+	hs.resultTab("Dendrogram")
 	v := hs.view()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "Hornet Sportabout", "Merc 450SE")

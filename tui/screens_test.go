@@ -14,6 +14,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/widgets"
 )
 
 // Widget-free screen tests: drive Update with keys and read View (ASCII).
@@ -45,18 +46,6 @@ func (hs *harness) pickModel(name string) {
 		hs.press("down")
 	}
 	hs.t.Fatalf("model %q is not listed for %s", name, hs.a.model.task)
-}
-
-// previewTab moves the data preview's tabs to name.
-func (hs *harness) previewTab(name string) {
-	hs.t.Helper()
-	for range 8 {
-		if hs.a.data.tabs.ActiveName() == name {
-			return
-		}
-		hs.press("tab")
-	}
-	hs.t.Fatalf("no preview tab %q", name)
 }
 
 // focusParam moves the form's focus to the named field.
@@ -354,15 +343,11 @@ func TestResultViewsByCapability(t *testing.T) {
 
 func TestMapTab(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
-	for hs.a.results.tabs.ActiveName() != "Map" {
-		hs.press("tab")
-	}
+	hs.resultTab("Map")
 	mustContain(t, hs.view(), "first two principal directions (96% of variance)", "refit on this 2-D projection", "PC1")
 
 	hs = newHarness(t, Options{Data: "moons", Model: "logistic", Train: true}, 120, 40)
-	for hs.a.results.tabs.ActiveName() != "Map" {
-		hs.press("tab")
-	}
+	hs.resultTab("Map")
 	mustContain(t, hs.view(), "x1 vs x0", "misclassified")
 }
 
@@ -384,9 +369,7 @@ func TestMapFollowsResize(t *testing.T) {
 	if !ok || rz.key == old {
 		t.Fatalf("resize gave %#v", rz)
 	}
-	for hs.a.results.tabs.ActiveName() != "Map" {
-		hs.a.Update(keyMsg("tab"))
-	}
+	toTab(t, "Map", func() widgets.Tabs { return hs.a.results.tabs }, func() { hs.a.Update(keyMsg("tab")) })
 	_, cmd = hs.a.Update(rz)
 	if cmd == nil {
 		t.Fatal("the settled size started no computation")

@@ -9,24 +9,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// toTab presses tab until the results screen shows the named view.
-func toTab(t *testing.T, hs *harness, name string) {
-	t.Helper()
-	for range 20 {
-		if hs.a.results.tabs.ActiveName() == name {
-			return
-		}
-		hs.press("tab")
-	}
-	t.Fatalf("no %s tab in %v", name, hs.a.results.tabs.Names())
-}
-
 // A tree's results have Tree, Rules and Importance tabs. The tree folds
 // and unfolds with enter, and a data row sent down it (p, then [ ]) says
 // which leaf it reaches, its path opened.
 func TestTreeViews(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: map[string]string{"max_depth": "3"}, Train: true}, 120, 40)
-	toTab(t, hs, "Tree")
+	hs.resultTab("Tree")
 	v := hs.view()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "gini tree · depth 3", "▾ all training rows", "petal_length_cm <= 2.45", "40 rows · gini 0.000", "→ setosa")
@@ -44,11 +32,11 @@ func TestTreeViews(t *testing.T) {
 	mustContain(t, hs.view(), "row 61 of 150 (a versicolor) reaches a leaf that predicts versicolor")
 	checkFrame(t, hs.view(), 120, 40)
 
-	toTab(t, hs, "Rules")
+	hs.resultTab("Rules")
 	mustContain(t, hs.view(), "rules, one per leaf", "THEN setosa · 40 rows · 100%", "IF  petal_length_cm <= 2.45")
 	hs.press("s")
 	mustContain(t, hs.view(), "most rows first")
-	toTab(t, hs, "Importance")
+	hs.resultTab("Importance")
 	mustContain(t, hs.view(), "mean decrease in impurity", "petal_length_cm")
 	checkFrame(t, hs.view(), 120, 40)
 }
@@ -57,7 +45,7 @@ func TestTreeViews(t *testing.T) {
 // cursor.
 func TestTreeViewSmall(t *testing.T) {
 	hs := newHarness(t, Options{Data: "digits", Model: "tree", Train: true}, 80, 24)
-	toTab(t, hs, "Tree")
+	hs.resultTab("Tree")
 	hs.press("a") // unfold everything: far more lines than the window
 	for range 40 {
 		hs.press("down")
@@ -74,24 +62,24 @@ func TestTreeViewSmall(t *testing.T) {
 // each step reports besides.
 func TestEnsembleLossNames(t *testing.T) {
 	hs := newHarness(t, Options{Data: "wine", Model: "forest", Params: map[string]string{"trees": "20"}, Train: true}, 120, 40)
-	toTab(t, hs, "History")
+	hs.resultTab("History")
 	mustContain(t, hs.view(), "out-of-bag error")
 	hs = newHarness(t, Options{Data: "breast_cancer", Model: "adaboost", Params: map[string]string{"rounds": "20"}, Train: true}, 120, 40)
-	toTab(t, hs, "History")
+	hs.resultTab("History")
 	mustContain(t, hs.view(), "exp. loss (SAMME)")
 	hs = newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, 120, 40)
-	toTab(t, hs, "History")
+	hs.resultTab("History")
 	mustContain(t, hs.view(), "leave-one-out error", "k value")
 }
 
 // k-NN shows the k it used; choosing k draws the error against k.
 func TestNeighboursView(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, 120, 40)
-	toTab(t, hs, "Neighbours")
+	hs.resultTab("Neighbours")
 	mustContain(t, hs.view(), "l2 distance · k-d tree search", "chosen: the least leave-one-out error", "leave-one-out (training rows)", "validation (held-out rows)")
 	checkFrame(t, hs.view(), 120, 40)
 	hs = newHarness(t, Options{Data: "iris", Model: "knn", Train: true}, 80, 24)
-	toTab(t, hs, "Neighbours")
+	hs.resultTab("Neighbours")
 	mustContain(t, hs.view(), "k = 5", "k as set")
 }
 
@@ -100,7 +88,7 @@ func TestNeighboursView(t *testing.T) {
 func TestNeighboursMarksChosenK(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, size[0], size[1])
-		toTab(t, hs, "Neighbours")
+		hs.resultTab("Neighbours")
 		v := ansi.Strip(hs.view())
 		k := hs.a.results.active().(*neighboursView).ch.K
 		label := fmt.Sprintf("┊k=%d", k)
@@ -118,7 +106,7 @@ func TestNeighboursMarksChosenK(t *testing.T) {
 // their agreement with the classes follow it (issue 12's done-when).
 func TestDendrogramCutMoves(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
-	toTab(t, hs, "Dendrogram")
+	hs.resultTab("Dendrogram")
 	v := hs.view()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "average linkage · cut at height", "3 clusters · ARI 0.759 against species", "row 42 setosa", "┊")
@@ -134,11 +122,11 @@ func TestDendrogramCutMoves(t *testing.T) {
 // against the known classes.
 func TestUnsupervisedViews(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "reduction", Model: "pca", Train: true}, 120, 40)
-	toTab(t, hs, "Components")
+	hs.resultTab("Components")
 	mustContain(t, hs.view(), "scree", "PC1", "0.925", "loadings", "petal_length_cm")
 	checkFrame(t, hs.view(), 120, 40)
 	hs = newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 80, 24)
-	toTab(t, hs, "Clusters")
+	hs.resultTab("Clusters")
 	mustContain(t, hs.view(), "3 clusters of 150 rows", "setosa", "cluster 1")
 	checkFrame(t, hs.view(), 80, 24)
 }
@@ -147,7 +135,7 @@ func TestUnsupervisedViews(t *testing.T) {
 // misclassified: a cluster's number is no class.
 func TestClusterMapNamesClusters(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
-	toTab(t, hs, "Map")
+	hs.resultTab("Map")
 	hs.runUntil(func() bool { return strings.Contains(hs.view(), "cluster 1") })
 	v := hs.view()
 	mustContain(t, v, "cluster 1", "cluster 3")
@@ -160,7 +148,7 @@ func TestClusterMapNamesClusters(t *testing.T) {
 // the UI goroutine.
 func TestElbowView(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
-	toTab(t, hs, "Elbow")
+	hs.resultTab("Elbow")
 	hs.runUntil(func() bool { return strings.Contains(hs.view(), "the run's k = 3") })
 	mustContain(t, hs.view(), "the run's k = 3 (objective", "k-means objective")
 	checkFrame(t, hs.view(), 120, 40)
@@ -171,7 +159,7 @@ func TestElbowView(t *testing.T) {
 // the knee is marked at k = 4.
 func TestElbowShowsTheKnee(t *testing.T) {
 	hs := newHarness(t, Options{Data: "blobs:centers=4,seed=3", Task: "clustering", Model: "kmeans", Params: map[string]string{"k": "4"}, Train: true}, 80, 24)
-	toTab(t, hs, "Elbow")
+	hs.resultTab("Elbow")
 	hs.runUntil(func() bool { return strings.Contains(hs.view(), "the run's k = 4") })
 	v := ansi.Strip(hs.view())
 	checkFrame(t, hs.view(), 80, 24)
@@ -218,11 +206,11 @@ func TestElbowShowsTheKnee(t *testing.T) {
 // the known classes; one at a time (c) on a narrow screen.
 func TestClusterScatter(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 130, 40)
-	toTab(t, hs, "Scatter")
+	hs.resultTab("Scatter")
 	mustContain(t, hs.view(), "first two principal directions", "clusters found, centres marked", "known classes (not learned from)", "▲ centre", "setosa")
 	checkFrame(t, hs.view(), 130, 40)
 	hs = newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 80, 24)
-	toTab(t, hs, "Scatter")
+	hs.resultTab("Scatter")
 	mustContain(t, hs.view(), "c: known classes")
 	hs.press("c")
 	mustContain(t, hs.view(), "known classes (not learned from) · c: clusters")
@@ -234,7 +222,7 @@ func TestClusterScatter(t *testing.T) {
 // it).
 func TestDendrogramLargeTree(t *testing.T) {
 	hs := newHarness(t, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
-	toTab(t, hs, "Dendrogram")
+	hs.resultTab("Dendrogram")
 	mustContain(t, hs.view(), "top of 3000 rows", "rows)")
 	for range 10 {
 		hs.press("down")
@@ -268,7 +256,7 @@ func TestUnsupervisedModelOnLabelledData(t *testing.T) {
 // chosen with x and y, as the Map does; p goes back.
 func TestClusterScatterAxes(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
-	toTab(t, hs, "Scatter")
+	hs.resultTab("Scatter")
 	mustContain(t, hs.view(), "first two principal directions", "x x axis", "y y axis")
 	hs.press("x")
 	v := hs.view()

@@ -260,32 +260,6 @@ func (s *Spectral) graph(ctx context.Context, X *mat.Dense) (*mat.Dense, error) 
 	return W, nil
 }
 
-// Laplacian is D − W, or I − D^-½ W D^-½ when normalized.
-func Laplacian(W *mat.Dense, normalized bool) *mat.Dense {
-	n, _ := W.Dims()
-	deg := make([]float64, n)
-	for i := range n {
-		deg[i] = floats.Sum(W.RawRowView(i))
-	}
-	L := mat.NewDense(n, n, nil)
-	for i := range n {
-		for j := range n {
-			w := W.At(i, j)
-			switch {
-			case normalized && i == j:
-				L.Set(i, j, 1-w/deg[i])
-			case normalized:
-				L.Set(i, j, -w/math.Sqrt(deg[i]*deg[j]))
-			case i == j:
-				L.Set(i, j, deg[i]-w)
-			default:
-				L.Set(i, j, -w)
-			}
-		}
-	}
-	return L
-}
-
 // smallestEigenvectors returns the eigenvectors of the k smallest
 // eigenvalues of the Laplacian (n × k, smallest first). They are found as
 // the largest of M = D^-½WD^-½ (normalized) or cI − L (c above L's

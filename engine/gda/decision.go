@@ -128,35 +128,6 @@ func Decide(post mat.Matrix, loss *mat.Dense) []float64 {
 	return out
 }
 
-// MeanLoss is the average loss (1/n) Σ L(truth_i, pred_i) of predictions, the
-// empirical risk of a decision rule; a nil loss counts errors (0-1 loss).
-func MeanLoss(truth, pred []float64, loss *mat.Dense) (float64, error) {
-	if len(truth) != len(pred) {
-		return 0, fmt.Errorf("%d true classes for %d predictions", len(truth), len(pred))
-	}
-	if len(truth) == 0 {
-		return 0, errors.New("no predictions")
-	}
-	k := math.MaxInt
-	if loss != nil {
-		k, _ = loss.Dims()
-	}
-	sum := 0.0
-	for i := range truth {
-		t, p := int(truth[i]), int(pred[i])
-		if t < 0 || p < 0 || t >= k || p >= k {
-			return 0, fmt.Errorf("row %d: class %d or %d is outside the %dx%d loss matrix", i+1, t, p, k, k)
-		}
-		switch {
-		case loss != nil:
-			sum += loss.At(t, p)
-		case t != p:
-			sum++
-		}
-	}
-	return sum / float64(len(truth)), nil
-}
-
 // decider is a model's validated decision rule.
 type decider struct {
 	loss *mat.Dense // nil: MAP

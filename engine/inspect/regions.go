@@ -194,11 +194,6 @@ type RegionMap struct {
 // known (the plot area of the widget that will draw it).
 type GridSize func(rm *RegionMap) (cols, rows int)
 
-// FixedGrid is a grid of cols x rows whatever the map.
-func FixedGrid(cols, rows int) GridSize {
-	return func(*RegionMap) (int, int) { return cols, rows }
-}
-
 // Regions fits spec with v on the dataset placed in plane pl (all its
 // rows; a zero Plane means Project2D's) and predicts it on a grid of the
 // size that size chooses once the plane is known. The grid has a square

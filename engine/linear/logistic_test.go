@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/internal/sweep"
 )
 
 // logitRef is one entry of testdata/logistic_ref.json, made by
@@ -468,6 +469,9 @@ func TestLogisticBadInput(t *testing.T) {
 // the doc comment says).
 func TestLogisticLBFGSMatchesNewton(t *testing.T) {
 	for _, name := range []string{"breast_cancer", "wine", "digits"} {
+		if name == "digits" && !sweep.Long() {
+			continue // 10 classes x 65 unknowns: a long sweep (package sweep)
+		}
 		d := linBuiltinStd(t, name)
 		a, b := Logistic{Solver: "newton", Tol: 1e-8, C: 1, Multi: "multinomial", MaxIter: 100, LR: 0.1}, Logistic{Solver: "lbfgs", Tol: 1e-8, MaxIter: 1000, C: 1, Multi: "multinomial", LR: 0.1}
 		if err := a.Fit(context.Background(), d, nil); err != nil {

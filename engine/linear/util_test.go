@@ -264,7 +264,7 @@ func linBuiltinStd(t testing.TB, name string) engine.Train {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prep, X, err := datasets.FitApplyPrep(d.X, d.Features, datasets.PrepOptions{Standardize: true})
+	prep, X, err := datasets.FitApplyPrepOwned(mat.DenseCopyOf(d.X), d.Features, datasets.PrepOptions{Standardize: true})
 	if err != nil {
 		t.Fatal(err)
 	}

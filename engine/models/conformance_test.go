@@ -24,6 +24,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
 	_ "github.com/tealab/tealab/engine/models"
+	"github.com/tealab/tealab/internal/sweep"
 )
 
 // builtin loads a built-in set once: target "" is the last column,
@@ -149,7 +150,7 @@ func checkSpec(t *testing.T, s *engine.Spec) {
 // task sets: the built-ins a model of each task is fitted on.
 type taskSet struct {
 	name, target string
-	slow         bool // skipped in -short
+	slow         bool // a long sweep (package sweep): left out by default
 }
 
 var taskSets = map[engine.Task][]taskSet{
@@ -225,7 +226,7 @@ func runEval(t *testing.T, s *engine.Spec, task engine.Task, ts taskSet, seed ui
 func checkBuiltins(t *testing.T, s *engine.Spec) {
 	for _, task := range s.Tasks {
 		for _, ts := range taskSets[task] {
-			if ts.slow && testing.Short() {
+			if ts.slow && !sweep.Long() {
 				continue
 			}
 			res, err := runEval(t, s, task, ts, 1)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/internal/sweep"
 )
 
 // TestScoresMatchScikitLearn runs every model with its defaults through
@@ -40,8 +41,8 @@ func TestScoresMatchScikitLearn(t *testing.T) {
 		ref := refs[key]
 		model, data, _ := strings.Cut(key, "/")
 		t.Run(key, func(t *testing.T) {
-			if testing.Short() && data == "digits" {
-				t.Skip("digits is slow under -short")
+			if data == "digits" {
+				sweep.Skip(t, "digits")
 			}
 			spec, err := engine.Lookup(model)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/internal/sweep"
 )
 
 // On real data with nominal attributes and missing values (Weka's labor,
@@ -17,9 +18,7 @@ import (
 // accuracy comparable to Weka's J48, RandomForest, AdaBoostM1 and IBk under
 // 10-fold CV: no more than 5 points below (testdata/weka/README.md).
 func TestComparableToWeka(t *testing.T) {
-	if testing.Short() {
-		t.Skip("10-fold CV of four models on four data sets")
-	}
+	sweep.Skip(t, "10-fold CV of four models on four data sets")
 	b, err := os.ReadFile("testdata/weka/weka_ref.tsv")
 	if err != nil {
 		t.Fatal(err)

@@ -73,17 +73,6 @@ func (m metric) gap(s, d float64) float64 {
 	return s + math.Pow(d, m.p)
 }
 
-// distance turns a reduced distance back into a distance.
-func (m metric) distance(r float64) float64 {
-	switch m.p {
-	case 2:
-		return math.Sqrt(r)
-	case 1, math.Inf(1):
-		return r
-	}
-	return math.Pow(r, 1/m.p)
-}
-
 // scale is the factor (1+eps) becomes on reduced distances.
 func (m metric) scale(eps float64) float64 {
 	switch m.p {

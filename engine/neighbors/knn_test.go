@@ -15,6 +15,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/internal/sweep"
 )
 
 var metrics = []metric{{"l2", 2}, {"l1", 1}, {"linf", math.Inf(1)}, {"lp", 3}}
@@ -246,7 +247,11 @@ func TestCVAccuracyLikeScikitLearn(t *testing.T) {
 func TestBlockedSearchEqualsExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	shapes := []string{"integers", "duplicates", "offset", "tiny", "huge", "outlier", "limits", "gaussian"}
-	for trial := range 160 {
+	trials := 40 // a long sweep (package sweep) tries 160
+	if sweep.Long() {
+		trials = 160
+	}
+	for trial := range trials {
 		shape := shapes[trial%len(shapes)]
 		n, p := 1+r.IntN(700), 1+r.IntN(40)
 		if trial%40 == 0 {
@@ -414,3 +419,14 @@ func TestStageScorerMatchesPredictions(t *testing.T) {
 type recFunc func(engine.Step) error
 
 func (f recFunc) Step(s engine.Step) error { return f(s) }
+
+// distance turns a reduced distance back into a distance.
+func (m metric) distance(r float64) float64 {
+	switch m.p {
+	case 2:
+		return math.Sqrt(r)
+	case 1, math.Inf(1):
+		return r
+	}
+	return math.Pow(r, 1/m.p)
+}

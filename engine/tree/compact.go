@@ -1,7 +1,5 @@
 package tree
 
-import "unsafe"
-
 // packed is a grown tree as an ensemble keeps it: the tests, and at each
 // leaf the class shares (its class weights over its weight) or the value.
 // A grown tree's nodes also carry what the tree views, pruning and the
@@ -90,13 +88,4 @@ func (p *packed) leaf(x []float64) []float64 {
 			i++
 		}
 	}
-}
-
-// bytes is the memory the packed tree holds.
-func (p *packed) bytes() int {
-	n := len(p.nodes)*int(unsafe.Sizeof(pnode{})) + len(p.values)*8
-	for _, s := range p.sets {
-		n += 24 + 8*len(s)
-	}
-	return n
 }

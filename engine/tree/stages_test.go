@@ -282,3 +282,12 @@ func TestNodeSizes(t *testing.T) {
 		t.Errorf("a packed node is %d bytes", s)
 	}
 }
+
+// bytes is the memory the packed tree holds.
+func (p *packed) bytes() int {
+	n := len(p.nodes)*int(unsafe.Sizeof(pnode{})) + len(p.values)*8
+	for _, s := range p.sets {
+		n += 24 + 8*len(s)
+	}
+	return n
+}

@@ -56,7 +56,7 @@ func sliceNear(a, b []float64) bool {
 func TestKeyMaps(t *testing.T) {
 	maps := map[string]help.KeyMap{
 		"line": DefaultLineChartKeyMap(), "confusion": DefaultConfusionKeyMap(), "roc": DefaultROCKeyMap(),
-		"bars": DefaultBarsKeyMap(), "scatter": DefaultScatterKeyMap(), "tabs": DefaultTabsKeyMap(), "kv": DefaultKVKeyMap(),
+		"bars": DefaultBarsKeyMap(), "scatter": DefaultScatterKeyMap(), "tabs": DefaultTabsKeyMap(),
 	}
 	h := help.New()
 	h.Styles = HelpStyles(asciiStyles())
@@ -113,7 +113,6 @@ func TestZeroValues(t *testing.T) {
 		br Bars
 		sc Scatter
 		tb Tabs
-		kv KV
 	)
 	lc.SetSeries([]string{"a"}, [][]float64{{1, 2, 3}})
 	all := map[string]sized{
@@ -123,7 +122,6 @@ func TestZeroValues(t *testing.T) {
 		"bars": {br.SetSize, func() string { return br.View() }},
 		"sc":   {sc.SetSize, func() string { return sc.View() }},
 		"tabs": {tb.SetSize, func() string { return tb.View() }},
-		"kv":   {kv.SetSize, func() string { return kv.View() }},
 	}
 	for name, w := range all {
 		w.set(30, 8)

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/internal/sweep"
 	"github.com/tealab/tealab/themes"
 )
 
@@ -182,11 +183,6 @@ func tabsW(st *themes.Styles, names []string) sized {
 	return sized{m.SetSize, func() string { return m.View() }}
 }
 
-func kvW(st *themes.Styles, rows []KVRow) sized {
-	m := NewKV(rows, st)
-	return sized{m.SetSize, func() string { return m.View() }}
-}
-
 // cases returns every widget with normal and hostile data.
 func cases(st *themes.Styles) map[string]sized {
 	nan, inf := math.NaN(), math.Inf(1)
@@ -200,7 +196,6 @@ func cases(st *themes.Styles) map[string]sized {
 		longConf.Labels[i] = fmt.Sprintf("%s%d", long, i)
 		longConf.Matrix[i] = []int{i * 1000, 1, 2}
 	}
-	metricsRows := MetricRows(sum, map[string]float64{"accuracy": 0.021}, map[string]float64{"accuracy": 0.3333, "log_loss": 1.0986})
 	return map[string]sized{
 		"line/history":   lineChartW(st, names, hist),
 		"line/long":      lineChartW(st, names, [][]float64{ramp(10000), ramp(3000), nil}),
@@ -254,9 +249,6 @@ func cases(st *themes.Styles) map[string]sized {
 		"tabs/results": tabsW(st, []string{"Summary", "Confusion", "ROC", "History", "Coefficients"}),
 		"tabs/empty":   tabsW(st, nil),
 		"tabs/long":    tabsW(st, []string{long, long, long}),
-		"kv/metrics":   kvW(st, metricsRows),
-		"kv/empty":     kvW(st, nil),
-		"kv/long":      kvW(st, append(MetricRows(hostileSum, hostileSum, hostileSum), KVRow{Key: long, Value: long, Baseline: long, Better: -1})),
 	}
 }
 
@@ -301,10 +293,10 @@ func checkBlock(t *testing.T, name, out string, w, h int) {
 // 200x60 (and degenerate ones) in colour and ASCII profiles: no panic, and
 // every view exactly fills its size.
 func TestSizes(t *testing.T) {
-	widths := []int{10, 11, 13, 17, 20, 24, 31, 40, 57, 80, 101, 120, 160, 200}
-	heights := []int{3, 4, 5, 6, 7, 9, 12, 16, 24, 40, 60}
-	if testing.Short() {
-		widths, heights = []int{10, 33, 80, 200}, []int{3, 7, 24, 60}
+	widths, heights := []int{10, 13, 20, 33, 57, 80, 120, 200}, []int{3, 5, 7, 12, 24, 60}
+	if sweep.Long() { // every size between: a long sweep (package sweep)
+		widths = []int{10, 11, 13, 17, 20, 24, 31, 33, 40, 57, 80, 101, 120, 160, 200}
+		heights = []int{3, 4, 5, 6, 7, 9, 12, 16, 24, 40, 60}
 	}
 	type size struct{ w, h int }
 	grid := func(ws, hs []int) []size {
@@ -366,7 +358,6 @@ func TestGolden(t *testing.T) {
 		{"scatter/moons", [][2]int{{60, 18}, {30, 10}}},
 		{"scatter/plain", [][2]int{{40, 10}}},
 		{"tabs/results", [][2]int{{80, 1}, {30, 1}}},
-		{"kv/metrics", [][2]int{{50, 8}}},
 	} {
 		for _, s := range g.sizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", strings.ReplaceAll(g.name, "/", "_"), s[0], s[1]), func(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Issue 9, defect 10: the lab's own flag errors say "tealab: " once, `help
+// The lab's own flag errors say "tealab: " once, `help
 // tealab` shows the lab's flags, and --model without --data is checked
 // (it is applied once the data are chosen in the lab).
 func TestLabFlagErrors(t *testing.T) {
@@ -32,17 +32,11 @@ func TestLabFlagErrors(t *testing.T) {
 	}
 }
 
-// Defect 11: one number formatter: parameter ranges read alike (1e5 beside
-// 1e6, never 1e+06 or 1e-08).
-func TestModelsRangesReadAlike(t *testing.T) {
-	out, _, status := run(t, "models")
-	if status != exitOK {
-		t.Fatal(status)
-	}
-	for _, bad := range []string{"e+", "e-0"} {
-		if strings.Contains(out, bad) {
-			i := strings.Index(out, bad)
-			t.Errorf("models prints %q: …%s…", bad, out[max(i-40, 0):min(i+20, len(out))])
-		}
+// The lab cannot read its data from standard input (its keys come from
+// there): it says so before the screen takes over.
+func TestLabRefusesStdin(t *testing.T) {
+	_, errOut, status := run(t, "--data", "-")
+	if status != 2 || !strings.Contains(errOut, "cannot read data there") {
+		t.Errorf("status %d: %s", status, errOut)
 	}
 }

@@ -1,0 +1,66 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The cancel command read s.run on the command's goroutine: a run started
+// in the meantime got the cancel.
+func TestCancelCommandKeepsItsRun(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
+		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return trainSteps(hs) > 0 }) {
+		t.Fatal("no progress")
+	}
+	job := hs.a.job
+	t.Cleanup(func() { job.stop(5 * time.Second) })
+	_, cmd := hs.a.Update(keyMsg("c"))
+	if cmd == nil {
+		t.Fatal("c gave no command")
+	}
+	// Update replaces the screen's run before the command runs.
+	other := *hs.a.history[0]
+	rec := *other.Record
+	rec.ID = 99
+	other.Record = &rec
+	hs.a.train.start(&other)
+	if m, ok := cmd().(cancelRunMsg); !ok || m.run != job.id {
+		t.Fatalf("the cancel command asked to cancel %#v, want run %d", m, job.id)
+	}
+}
+
+// A run left with esc showed "context canceled" and nothing else when
+// opened from the runs table.
+func TestAbandonedRunKeepsPartialHistory(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
+		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return trainSteps(hs) >= 5 }) {
+		t.Fatal("no progress")
+	}
+	seen := trainSteps(hs)
+	hs.queue = nil
+	// A run is abandoned when another starts while it trains.
+	hs.a.abandon()
+	hs.a.goTo(screenParams)
+	hs.press("esc", "R") // parameters (a text field has the keys) -> models
+	mustContain(t, hs.view(), "abandoned")
+	hs.press("enter")
+	if hs.a.cur != screenResults {
+		t.Fatalf("enter on the abandoned run: screen %v", hs.a.cur)
+	}
+	v := hs.view()
+	mustContain(t, v, "abandoned (esc) after ", "epochs: partial history", "[History]")
+	if strings.Contains(v, "context canceled") {
+		t.Errorf("raw error shown:\n%s", v)
+	}
+	r := hs.a.history[0]
+	if r.Result == nil || len(r.Result.History) != seen || r.Result.History[seen-1].Step != seen {
+		t.Fatalf("kept history: %+v, want the %d steps received", r.Result, seen)
+	}
+	mustContain(t, v, "abandoned (esc) after "+strconv.Itoa(seen)+" epochs")
+}

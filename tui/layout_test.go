@@ -1,0 +1,96 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Below the smallest usable size, one centred line says the
+// size needed, never cut.
+func TestTooSmallIsOneWholeLine(t *testing.T) {
+	for _, sz := range [][2]int{{30, 8}, {60, 15}, {12, 3}, {79, 24}} {
+		a := newTestApp(t, Options{}, sz[0], sz[1])
+		v := view(a)
+		checkFrame(t, v, sz[0], sz[1])
+		text := strings.TrimSpace(v)
+		if strings.Contains(text, "\n") || strings.Contains(text, "…") {
+			t.Errorf("%dx%d: %q is not one whole line", sz[0], sz[1], text)
+		}
+		if sz[0] >= 10 && !strings.Contains(text, "80x24") {
+			t.Errorf("%dx%d: %q does not say the size needed", sz[0], sz[1], text)
+		}
+	}
+}
+
+// The model list's columns were misaligned (padding counted
+// bytes, and a title cut with … is three bytes for one cell).
+func TestModelColumnsAligned(t *testing.T) {
+	for _, w := range []int{80, 120, 200} {
+		hs := newHarness(t, Options{Data: "iris"}, w, 40)
+		hs.press("enter")
+		// The summary column starts at the same cell on every model line.
+		col := -1
+		for _, sp := range hs.a.model.specs {
+			for _, line := range strings.Split(hs.view(), "\n") {
+				if !strings.Contains(line, " "+sp.Name+" ") || strings.Contains(line, "╭") {
+					continue
+				}
+				i := strings.Index(line, string([]rune(sp.Summary)[:16]))
+				if i < 0 {
+					continue
+				}
+				c := ansi.StringWidth(line[:i])
+				if col < 0 {
+					col = c
+				} else if c != col {
+					t.Errorf("%d columns: %s's summary starts at cell %d, others at %d:\n%s", w, sp.Name, c, col, line)
+				}
+				break
+			}
+		}
+		if col < 0 {
+			t.Errorf("%d columns: no summary column found", w)
+		}
+	}
+}
+
+// At 200x60 the screens use the room (the curves beside the
+// figures, the live figures beside the charts); at 80x24 the summary
+// scrolls instead of losing its last lines.
+func TestSpaceAtEverySize(t *testing.T) {
+	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: map[string]string{"solver": "gd", "max_iter": "50"}, Folds: 5, Train: true}, 200, 60)
+	v := hs.view()
+	mustContain(t, v, "accuracy per fold", "validation log-loss · fold 1, others faint", "validation error rate · fold 1, others faint")
+	checkFrame(t, v, 200, 60)
+
+	hs = newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 200, 60)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return trainSteps(hs) > 3 }) {
+		t.Fatal("no progress")
+	}
+	job := hs.a.job
+	t.Cleanup(func() { job.stop(5 * time.Second) })
+	mustContain(t, view(hs.a), "live figures", "baseline error", "settings")
+
+	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 80, 24)
+	v = hs.view()
+	checkFrame(t, v, 80, 24)
+	mustContain(t, v, "accuracy", "↑/↓ scroll")
+	for range 30 {
+		hs.press("down")
+	}
+	mustContain(t, hs.view(), "seed", "fitting", "shown model")
+}
+
+// At 200x60 the ROC plot keeps a square aspect and lists the areas beside
+// it.
+func TestROCUsesTheRoom(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 200, 60)
+	hs.resultTab("ROC")
+	v := hs.view()
+	checkFrame(t, v, 200, 60)
+	mustContain(t, v, "area under each curve", "macro mean", "versicolor")
+}

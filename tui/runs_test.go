@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+)
+
+// "better" only beyond the folds' noise.
+func TestRunsVerdictsAllowForNoise(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 140, 40)
+	hs.press("R")
+	mustContain(t, hs.view(), "better")
+	hs = newHarness(t, Options{Data: "diabetes", Model: "linear", Train: true}, 140, 40)
+	hs.press("R")
+	v := hs.view()
+	mustContain(t, v, "no spread")
+	if strings.Contains(v, "better") {
+		t.Errorf("one hold-out's R² cannot be called better than the baseline's:\n%s", v)
+	}
+}
+
+// The comparison of two runs says which differences are within noise.
+func TestCompareSaysWithinNoise(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 10, Train: true}, 120, 40)
+	hs.press("e")
+	hs.a.params.setModel(hs.a.ds, mustSpec(t, "gnb"), nil, nil)
+	hs.a.spec = hs.a.params.spec
+	hs.press("enter")
+	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
+	hs.press("R", " ", "up", " ", "enter")
+	v := hs.view()
+	mustContain(t, v, "Run #", "≈ within noise", "identical splits")
+	checkFrame(t, v, 120, 40)
+}
+
+// Runs on moons and moons:n=50, or on one file with two targets, are not
+// "a fair comparison".
+func TestRunsCompareProvenance(t *testing.T) {
+	c, err := newCommon("dark", asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := engine.Lookup("gnb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := func(id int, source, target string, task datasets.Task) *runRecord {
+		tb, err := datasets.Open(source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := tb.Dataset(target, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return newRun(t, id, source, target, d, spec, eval.Options{Split: 0.2, Seed: 1}, &eval.Result{Metrics: map[string]float64{"accuracy": 0.9}})
+	}
+	auto := datasets.Auto
+	csv := writeFile(t, "two.csv", "a,b,c\n1,2,0\n2,1,1\n3,3,0\n4,0,1\n5,2,0\n")
+	for _, tc := range []struct {
+		name string
+		a, b *runRecord
+		want []string
+	}{
+		{"same data", rec(1, "moons", "", auto), rec(2, "moons", "", auto), []string{"identical splits"}},
+		{"generator knobs", rec(1, "moons", "", auto), rec(2, "moons:n=50", "", auto),
+			[]string{"runs on different data: moons(n=200", "moons(n=50", "no winner declared", "moons n=50"}},
+		{"targets", rec(1, csv, "c", auto), rec(2, csv, "b", auto), []string{"runs on different targets: c vs b: no winner declared", "two →c", "b · classification"}},
+		{"tasks", rec(1, csv, "b", auto), rec(2, csv, "b", datasets.Regression),
+			[]string{"runs on different tasks: classification vs regression: no winner declared", "b · regression"}},
+	} {
+		s := newRunsScreen(c)
+		s.SetSize(120, 30)
+		s.setRuns([]*runRecord{tc.a, tc.b})
+		s.picked, s.compare = []int{1, 2}, true
+		v := s.View()
+		mustContain(t, v, tc.want...)
+		if tc.name != "same data" && strings.Contains(v, "fair comparison") {
+			t.Errorf("%s: called a fair comparison:\n%s", tc.name, v)
+		}
+		s.compare = false
+		if tc.name == "generator knobs" {
+			mustContain(t, s.View(), "moons n=50")
+		}
+	}
+}

@@ -7,7 +7,7 @@ import (
 
 // A model that does not do the data's task is answered with the models
 // that do, and apart from them those that cluster or reduce any data
-// (issue 19: k-means was listed among the "models for classification").
+// (k-means was listed among the "models for classification").
 func TestModelsForKeepsClusteringApart(t *testing.T) {
 	_, errOut, status := run(t, "train", "--data", "iris", "--model", "linear")
 	own, anyData, ok := strings.Cut(errOut, "; on any data, clustering or reduction: ")
@@ -23,7 +23,7 @@ func TestModelsForKeepsClusteringApart(t *testing.T) {
 }
 
 // --cv asked of a clustering says, in the report and in --json, that it
-// does not apply and how the clustering is scored instead (issue 19).
+// does not apply and how the clustering is scored instead.
 func TestCVOnClusteringIsNotSilent(t *testing.T) {
 	note := "10-fold cross-validation does not apply to clustering: the model is fitted on all rows"
 	out, errOut, status := run(t, "train", "--data", "iris", "--model", "kmeans", "--cv", "10")

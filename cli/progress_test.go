@@ -18,8 +18,7 @@ func pretendTerminal(t *testing.T) {
 }
 
 // On a terminal, train draws its progress on stderr and blanks it before
-// the report; --quiet, or a stderr that is not a terminal, gets nothing
-// (issue 10, defect 3).
+// the report; --quiet, or a stderr that is not a terminal, gets nothing.
 func TestTrainProgressOnTerminal(t *testing.T) {
 	args := []string{"train", "--data", "iris", "--model", "logistic", "--cv", "5"}
 	_, errOut, status := run(t, args...)

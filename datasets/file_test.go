@@ -194,7 +194,7 @@ func TestLoadFileFixtures(t *testing.T) {
 
 // A file's table is allocated once, at its size: counting the lines first
 // replaced an estimate 10% too large whose trim copied the whole table, so
-// that loading allocated (and held at its peak) twice the table (issue 18).
+// that loading allocated (and held at its peak) twice the table.
 func TestLoadFileAllocatesTheTableOnce(t *testing.T) {
 	const rows, cols = 100_000, 10
 	path := filepath.Join(t.TempDir(), "big.csv")

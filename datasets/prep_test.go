@@ -404,7 +404,7 @@ func TestFitApplyPrepEqualsApply(t *testing.T) {
 }
 
 // Prepared from every row in order with nothing to change, the rows are the
-// data's own (no copy as large as the data, issue 18); any stage that
+// data's own (no copy as large as the data); any stage that
 // changes a value, or a subset of the rows, gets a copy and leaves X alone.
 func TestFitApplyPrepRowsShares(t *testing.T) {
 	X := mkDense([][]float64{{1, 5, 0}, {2, 6, 0}, {4, 8, 0}})
@@ -520,7 +520,7 @@ func scaledIris(t *testing.T, factor ...float64) *Dataset {
 
 // Columns near 1e160 (squares overflow) and near 1e-170 (squares
 // underflow) standardise to mean 0 and sd 1, to the values the columns
-// give unscaled, and warn of nothing (issue 18: they used to become 0 and
+// give unscaled, and warn of nothing (they used to become 0 and
 // a centred 1e-170 column).
 func TestStandardiseExtremeMagnitudes(t *testing.T) {
 	plain := scaledIris(t, 1, 1, 1, 1)

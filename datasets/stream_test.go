@@ -89,7 +89,7 @@ func TestEmptyGzipIsEmpty(t *testing.T) {
 }
 
 // Values near the largest float64 neither overflow a summary nor
-// standardisation (issue 10, defect 4).
+// standardisation.
 func TestHugeValuesDoNotOverflow(t *testing.T) {
 	mean, std := MeanStd([]float64{-1e308, 1e308, math.NaN()})
 	if mean != 0 || std != 1e308 {

@@ -102,7 +102,7 @@ func TestRegistryLookup(t *testing.T) {
 	Register(s)
 }
 
-// Issue 9: parameters that do not apply say why; numbers step on their
+// Parameters that do not apply say why; numbers step on their
 // scale (1-3-10 on a log range, a round twentieth of a linear one, 1 for an
 // integer) and stay in range.
 func TestAppliesToAndStep(t *testing.T) {

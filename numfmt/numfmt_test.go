@@ -97,7 +97,7 @@ func TestDenoise(t *testing.T) {
 	}
 }
 
-// Issue 9, defect 11: a generator's seed range read 0…9.007199254740992e15.
+// a generator's seed range read 0…9.007199254740992e15.
 func TestBound(t *testing.T) {
 	for v, want := range map[float64]string{1 << 53: "2^53", 1 << 20: "2^20", 1e6: "1e6", 100000: "1e5", 0.5: "0.5", 3 << 30: "3.221225472e9"} {
 		if got := Bound(v); got != want {

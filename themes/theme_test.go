@@ -209,7 +209,7 @@ func TestNoColourLiteralsOutsideThemes(t *testing.T) {
 	}
 }
 
-// Issue 9, defect 14: the light theme sets no background. Every theme with
+// the light theme sets no background. Every theme with
 // colour fills the whole frame with its own: each line starts with it and
 // each reset returns to it.
 func TestPaintBackground(t *testing.T) {
@@ -247,7 +247,7 @@ func (e fakeEnv) Environ() []string {
 
 func (e fakeEnv) Getenv(k string) string { return e[k] }
 
-// Issue 19: NO_COLOR selects termenv's ASCII profile, which drops bold,
+// NO_COLOR selects termenv's ASCII profile, which drops bold,
 // faint, underline and reverse with the colours. KeepEmphasis gives a
 // terminal that shows attributes the 16-colour profile, on which the mono
 // theme draws its emphasis and no colour; other output stays ASCII.

@@ -19,7 +19,7 @@ import (
 )
 
 // Every key, on every screen and in every text field, in every state of the
-// field: nothing panics (issue 18: alt+d in any text field panicked inside
+// field: nothing panics (alt+d in any text field panicked inside
 // bubbles' textinput and left the terminal raw). The keys are those of the
 // key maps the app holds (collected, not listed here, so a new binding is
 // covered), bubbles' textinput and table key maps, and alt+a..z.

@@ -47,7 +47,7 @@ func checkBins(t *testing.T, what string, col []float64, b binning, noGaps bool)
 	}
 }
 
-// Issue 19: whole-number columns got 36 equal bins, most of them empty
+// Whole-number columns got 36 equal bins, most of them empty
 // between the values (a comb). They get a bin per value, or bins a whole
 // number of values wide; other columns get numpy's "auto" bins.
 func TestChooseBins(t *testing.T) {
@@ -161,7 +161,7 @@ func TestIntegerHistogramHasNoComb(t *testing.T) {
 	}
 }
 
-// Issue 19: nominal columns were left out of the histograms. They show a
+// Nominal columns were left out of the histograms. They show a
 // bar per level with its rows, most frequent first, the rest counted.
 func TestNominalHistogram(t *testing.T) {
 	var sb strings.Builder
@@ -199,7 +199,7 @@ func TestNominalHistogram(t *testing.T) {
 	}
 }
 
-// Issue 19: the data's principal plane of mixed columns left the nominal
+// The data's principal plane of mixed columns left the nominal
 // ones out without a word. The title says so.
 func TestPrincipalPlaneSaysNominalLeftOut(t *testing.T) {
 	text := "@relation mixed\n@attribute a numeric\n@attribute b numeric\n@attribute c numeric\n@attribute colour {red,blue}\n@attribute y {yes,no}\n@data\n"

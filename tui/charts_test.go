@@ -60,7 +60,7 @@ func curveRows(p []string) int {
 	return n
 }
 
-// Issue 19: a classifier's validation log-loss (2.3 down to 0.2) and error
+// A classifier's validation log-loss (2.3 down to 0.2) and error
 // rate (0.3 down to 0.05) shared one axis, where the error was a flat line
 // at the bottom. Each quantity has a pane of its own, titled with it, and
 // the error's curve fills its pane's height.
@@ -101,7 +101,7 @@ func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
 	}
 }
 
-// Issue 19: a PCA has a biplot: the rows as points in PC1 and PC2, and an
+// A PCA has a biplot: the rows as points in PC1 and PC2, and an
 // arrow per feature, labelled with its name.
 func TestBiplot(t *testing.T) {
 	hs := newHarness(t, Options{Data: "wine", Model: "pca", Params: map[string]string{"scale": "true"}, Train: true}, 120, 40)

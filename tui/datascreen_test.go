@@ -148,7 +148,7 @@ func TestRowsPage(t *testing.T) {
 
 // A newline or an escape sequence in a column's level or name is shown
 // escaped (it was dropped: "x\ny" read "xy"), and every line stays inside
-// the window (issue 10, defect 9).
+// the window.
 func TestPreviewEscapesControlCharacters(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "esc.csv")
 	text := "a,\"c\x1b[2J\",label\n1,\"x\ny\",p\n2,z,q\n3,z,p\n4,x,q\n"

@@ -3,7 +3,7 @@ package tui
 import "testing"
 
 // The form of a clustering says how it is evaluated, as the engine does,
-// and that the cross-validation asked for does not apply (issue 19: it
+// and that the cross-validation asked for does not apply (it
 // was dropped without a word).
 func TestClusteringFormSaysHowItIsScored(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "kmeans", Folds: 10}, 120, 40)

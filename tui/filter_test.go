@@ -20,7 +20,7 @@ func mustNotShow(t *testing.T, v string, bad ...string) {
 	}
 }
 
-// The model list filters as bubbles' list does (issue 19): / opens the
+// The model list filters as bubbles' list does: / opens the
 // field, typing narrows (any case), letters are text, enter keeps the
 // filter, esc clears it; the count says how many of all are shown.
 func TestModelListFilter(t *testing.T) {
@@ -70,7 +70,7 @@ func TestKeysTypedAtOnce(t *testing.T) {
 
 // "Models for classification (N)" counts the models that learn
 // classification, not the clustering and reduction models listed below
-// them (issue 19: it said 20 with 8 of them clustering or reducing).
+// them (it said 20 with 8 of them clustering or reducing).
 func TestModelCountIsOfItsHeading(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris"}, 120, 40)
 	hs.press("enter")
@@ -117,7 +117,7 @@ func TestDataFilters(t *testing.T) {
 
 // The runs list filters, and shows the selected run in full at 80x24:
 // its data (a generator's knobs the table cuts), model, parameters,
-// evaluation and seed (issue 19).
+// evaluation and seed.
 func TestRunsFilterAndDetail(t *testing.T) {
 	hs := newHarness(t, Options{Data: "moons:n=123,noise=0.25", Model: "gnb", Train: true}, 80, 24)
 	hs.press("esc", "enter", "R")

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 )
 
-// The footer and the full help come from one source (issue 19: they
+// The footer and the full help come from one source (they
 // disagreed): at every place of the lab, every key the footer shows is in
 // the help with the same words, and every key the help lists does
 // something there.

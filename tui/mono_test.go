@@ -20,7 +20,7 @@ import (
 	"github.com/tealab/tealab/themes"
 )
 
-// Issue 19: readable without colour. Under NO_COLOR the lab draws the mono
+// Readable without colour. Under NO_COLOR the lab draws the mono
 // theme on a profile that keeps emphasis (themes.KeepEmphasis): bold,
 // faint, underline and reverse carry the cursor and the verdicts, and no
 // colour is drawn anywhere.
@@ -240,7 +240,7 @@ func mustSigns(t *testing.T, v string) {
 	}
 }
 
-// Issue 19: a tie is said in words, and runs on other data or other folds
+// A tie is said in words, and runs on other data or other folds
 // get no winner, only the reason.
 func TestCompareVerdictsInWords(t *testing.T) {
 	c, err := newCommon("mono", asciiRenderer()) // no emphasis at all: the words must do

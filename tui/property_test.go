@@ -13,7 +13,7 @@ import (
 
 // Random keys at random window sizes, on every screen a person can reach:
 // the root model never panics, and no rendered line is wider than the
-// window nor the frame taller (issue 10: the property the bad-input probe
+// window nor the frame taller (the property the bad-input probe
 // checked by hand with 200 resizes and 480 keys a second).
 func TestRandomKeysAndSizes(t *testing.T) {
 	keys := []string{"up", "down", "left", "right", "enter", "enter", "enter", "esc", "tab", "shift+tab",

@@ -83,7 +83,7 @@ func (r *runRecord) cancelNote() string {
 	return fmt.Sprintf("cancelled in fold %d of %d · scores of the %s that finished · every fold's history", scored+1, folds, numfmt.Count(scored, "fold"))
 }
 
-// figures says how the run's metrics were made from its folds (issue 9:
+// figures says how the run's metrics were made from its folds (so that
 // pooled and per-fold-mean figures never appear unlabelled): "mean ± sd of
 // 5 folds", "pooled over 150 one-row folds (leave-one-out)", "on the 30
 // held-out rows", or "on all rows" without a split.

@@ -540,7 +540,7 @@ func TestCancelUnderCV(t *testing.T) {
 	}
 }
 
-// Issue 9, defect 7: esc during training asked nothing and abandoned the
+// esc during training asked nothing and abandoned the
 // run. It asks; n keeps training; y stops and shows what finished.
 func TestEscAsksBeforeLeavingTraining(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
@@ -695,7 +695,7 @@ func mapViewOf(t *testing.T, rs *resultsScreen) *mapView {
 	return nil
 }
 
-// Issue 19: a cancelled leave-one-out run said "no fold finished, no
+// A cancelled leave-one-out run said "no fold finished, no
 // scores" above a body pooled over the folds that had. The header takes its
 // count from the result, as the body does.
 func TestCancelLOOHeaderAgreesWithBody(t *testing.T) {

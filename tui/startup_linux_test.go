@@ -80,7 +80,7 @@ func TestStartUpOnAnyTerminal(t *testing.T) {
 	}
 }
 
-// Issue 19: under NO_COLOR the lab drew no escape at all, termenv's ASCII
+// Under NO_COLOR the lab drew no escape at all, termenv's ASCII
 // profile dropping reverse and bold with the colours, and the cursor was
 // gone. A terminal that shows attributes gets them, and no colour; a dumb
 // one gets no SGR at all.

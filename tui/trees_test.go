@@ -103,7 +103,7 @@ func TestNeighboursMarksChosenK(t *testing.T) {
 }
 
 // The dendrogram's cut moves with the arrow keys and the clusters and
-// their agreement with the classes follow it (issue 12's done-when).
+// their agreement with the classes follow it.
 func TestDendrogramCutMoves(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")

@@ -155,7 +155,7 @@ func naiveLinkage(X *mat.Dense, method string) []engine.Merge {
 }
 
 // Average linkage on iris, cut at 3 clusters, agrees with the species
-// (ARI > 0.7; issue 12's done-when).
+// (ARI > 0.7).
 func TestHclustIris(t *testing.T) {
 	d := table(t, "iris", "")
 	h := &Hclust{K: 3, Method: Average}
@@ -285,7 +285,7 @@ type steps struct{ s []engine.Step }
 func (r *steps) Step(s engine.Step) error { r.s = append(r.s, s); return nil }
 
 // Spectral clustering separates circles and moons, where k-means cannot
-// (issue 12: ARI near 1 against near 0).
+// (ARI near 1 against near 0).
 func TestSpectralSeparatesWhatKMeansCannot(t *testing.T) {
 	for _, data := range []string{"circles", "moons"} {
 		d := table(t, data, "")

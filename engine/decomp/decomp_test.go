@@ -108,7 +108,7 @@ func allocated(f func()) float64 {
 
 // Fitting PCA and transforming rows centre a block of rows at a time, and a
 // random projection measures its distortion on the pairs it draws: none
-// makes a copy of the rows as large as the data (issue 18: PCA held two,
+// makes a copy of the rows as large as the data (PCA held two,
 // the projection one the size of its output).
 func TestReductionsCopyNoRows(t *testing.T) {
 	const n, d = 200_000, 4
@@ -138,7 +138,7 @@ func TestReductionsCopyNoRows(t *testing.T) {
 	}
 }
 
-// Issue 19: PCA kept every component unless asked. By default it keeps the
+// PCA kept every component unless asked. By default it keeps the
 // fewest that explain 95% of the variance, as scikit-learn's
 // n_components=0.95; an explicit k still wins. Wine standardised needs 10:
 //

@@ -246,8 +246,8 @@ func TestCancelKeepsFinishedFolds(t *testing.T) {
 }
 
 // Warnings reach the result once each: the model's after every fold, once
-// with the number of folds that raised it and the range of its numbers
-// (issue 19), its spec's advice on the columns, free-text columns, long
+// with the number of folds that raised it and the range of its numbers,
+// its spec's advice on the columns, free-text columns, long
 // leave-one-out.
 func TestWarnings(t *testing.T) {
 	res := run(t, blobs(60, 2, 1), "evalwarn", nil, Options{Folds: 3, Seed: 1})

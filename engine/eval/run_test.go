@@ -191,7 +191,7 @@ func TestLeaveOneOut(t *testing.T) {
 	if res.Baseline["accuracy"] != 0 {
 		t.Errorf("LOO baseline accuracy %v, want 0", res.Baseline["accuracy"])
 	}
-	// Issue 9, defect 1: the spread over the one-row folds (right = 1,
+	// the spread over the one-row folds (right = 1,
 	// wrong = 0), and a constant baseline's AUC of 0.5, not 0.
 	right := make([]float64, len(res.Actual))
 	for i := range right {
@@ -207,7 +207,7 @@ func TestLeaveOneOut(t *testing.T) {
 	}
 }
 
-// Issue 9, defect 1: iris under leave-one-out has AUC and a baseline AUC
+// iris under leave-one-out has AUC and a baseline AUC
 // of 0.5; a regression has the spread of its per-row errors.
 func TestLeaveOneOutSpreadAndBaselineAUC(t *testing.T) {
 	d := openDataset(t, "iris")

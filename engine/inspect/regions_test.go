@@ -207,7 +207,7 @@ func (wildModel) Predict(X mat.Matrix) ([]float64, error) {
 	return out, nil
 }
 
-// Issue 9: the map is shaded by probability where the model has them, and
+// The map is shaded by probability where the model has them, and
 // has a square aspect (a cell is twice as tall as wide).
 func TestRegionsConfidenceAndAspect(t *testing.T) {
 	d := openDataset(t, "moons", "")
@@ -281,7 +281,7 @@ func TestRegionsStandardizeAsTheRun(t *testing.T) {
 }
 
 // The plane standardises columns near 1e160 and 1e-170 as it does the same
-// columns near 1 (issue 18: their squares overflowed or underflowed, and
+// columns near 1 (their squares overflowed or underflowed, and
 // the columns became 0 or stayed near 1e-170).
 func TestStandardizeColsExtremeMagnitudes(t *testing.T) {
 	d := openDataset(t, "iris", "")

@@ -30,7 +30,7 @@ func scaled(d *datasets.Dataset, factor ...float64) *datasets.Dataset {
 }
 
 // Every model that standardises its features scores on features near 1e160
-// and 1e-170 as on the same features near 1, without a warning (issue 18:
+// and 1e-170 as on the same features near 1, without a warning (once
 // those columns became zero or stayed near 1e-170, and every such model
 // scored like its baseline). The standardised columns agree to rounding,
 // which may break a tie among equally distant neighbours another way:

@@ -39,7 +39,7 @@ func TestCorrectedT(t *testing.T) {
 	}
 }
 
-// Issue 9, defect 9: a run was marked better when the difference was
+// a run was marked better when the difference was
 // within noise.
 func TestVersusWithinNoise(t *testing.T) {
 	base := []float64{0.90, 0.92, 0.88, 0.91, 0.89, 0.93, 0.90, 0.87, 0.92, 0.90}
@@ -87,7 +87,7 @@ func TestVersusWithinNoise(t *testing.T) {
 	}
 }
 
-// Issue 19: the comparison declared a winner between runs on different
+// The comparison declared a winner between runs on different
 // data or different folds. Incomparable says why two runs cannot be
 // compared, and nothing for runs on the same rows and folds.
 func TestIncomparable(t *testing.T) {

@@ -256,7 +256,7 @@ func TestLineChartXAxisShowsLatestStep(t *testing.T) {
 	}
 }
 
-// Issue 9, defect 3: a log y axis says so, and its labels never repeat,
+// a log y axis says so, and its labels never repeat,
 // even over a narrow range.
 func TestLogAxisLabelsDistinct(t *testing.T) {
 	y := make([]float64, 50)
@@ -285,7 +285,7 @@ func TestLogAxisLabelsDistinct(t *testing.T) {
 	}
 }
 
-// Issue 9, defect 4: a series never drawn is not in the legend.
+// a series never drawn is not in the legend.
 func TestLegendOmitsEmptySeries(t *testing.T) {
 	c := NewLineChart("validation", "epoch", asciiStyles())
 	nan := math.NaN()
@@ -340,7 +340,7 @@ func TestGhostsDrawnWithoutLegend(t *testing.T) {
 	}
 }
 
-// Issue 9, defect 5: x-axis labels collided at narrow widths ("FPR0.5").
+// x-axis labels collided at narrow widths ("FPR0.5").
 // At every width, every word under an axis is a whole label.
 func TestAxisLabelsNeverTouch(t *testing.T) {
 	valid := map[string]bool{"0": true, "0.5": true, "1": true, "FPR": true}

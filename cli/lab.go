@@ -41,6 +41,7 @@ func runLab(args []string, out io.Writer) error {
 	if *train && (tf.data.source == "" || tf.model == "") {
 		return usagef("--train needs --data and --model")
 	}
+	var params engine.Values // parsed here, once; the lab takes them typed
 	if tf.model != "" {
 		// Check the model and its parameters before the screen takes over.
 		// Without --data the lab opens on the data screen and goes to the
@@ -50,7 +51,7 @@ func runLab(args []string, out io.Writer) error {
 			if err != nil {
 				return usageError{err.Error()}
 			}
-			if _, err := spec.Parse(tf.params); err != nil {
+			if params, err = spec.Parse(tf.params); err != nil {
 				return usageError{err.Error()}
 			}
 		} else {
@@ -58,11 +59,11 @@ func runLab(args []string, out io.Writer) error {
 			if err != nil {
 				return err
 			}
-			if _, _, err := tf.resolve("tealab", d.Task); err != nil {
+			if _, params, err = tf.resolve("tealab", d.Task); err != nil {
 				return err
 			}
 		}
 	}
-	return tui.Run(tui.Options{Data: tf.data.source, Target: tf.data.target, Model: tf.model, Params: tf.params,
+	return tui.Run(tui.Options{Data: tf.data.source, Target: tf.data.target, Model: tf.model, Params: params,
 		Train: *train, Seed: opt.Seed, Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Reduce: opt.Reduce, Standardize: opt.Standardize, Task: tf.data.task, Drop: tf.data.drop, Theme: *theme})
 }

@@ -186,7 +186,7 @@ func allPlaces(t *testing.T) []place {
 	}
 	cv := Options{Data: "iris", Model: forms[0].Model, Folds: 5}
 	ps = append(ps, formPlaces(t, cv, func(f *field) bool { return f.p.Name == "folds" })...)
-	slow := Options{Data: "iris", Model: "tuitest_slow", Params: map[string]string{"steps": "10000000", "sleep_us": "1000"}}
+	slow := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"steps": "10000000", "sleep_us": "1000"})}
 	ps = append(ps,
 		place{name: "training", open: func(t testing.TB) *harness {
 			hs := newHarness(t, slow, 120, 40)

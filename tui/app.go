@@ -32,16 +32,16 @@ import (
 
 // Options are the lab's start-up choices (the CLI flags of `tealab`).
 type Options struct {
-	Data   string            // data source as datasets.Open reads it; "" starts on the data screen
-	Target string            // target column; "" is the last column, "-" none
-	Model  string            // model name; "" starts on the model screen (or the data screen)
-	Params map[string]string // hyperparameters over the model's defaults
-	Train  bool              // start training at once (needs Data and Model)
-	Seed   uint64            // seed of the split and the model; 0 means 1
-	Split  float64           // hold-out fraction; 0 means 0.2
-	Folds  int               // k-fold cross-validation when >= 2
-	LOO    bool              // leave-one-out (overrides Folds and Split)
-	Reduce int               // principal components to reduce the features to first; 0 none
+	Data   string        // data source as datasets.Open reads it; "" starts on the data screen
+	Target string        // target column; "" is the last column, "-" none
+	Model  string        // model name; "" starts on the model screen (or the data screen)
+	Params engine.Values // Model's hyperparameters, parsed and valid (nil: its defaults)
+	Train  bool          // start training at once (needs Data and Model)
+	Seed   uint64        // seed of the split and the model; 0 means 1
+	Split  float64       // hold-out fraction; 0 means 0.2
+	Folds  int           // k-fold cross-validation when >= 2
+	LOO    bool          // leave-one-out (overrides Folds and Split)
+	Reduce int           // principal components to reduce the features to first; 0 none
 	// Standardize overrides the model's habit of scaling numeric features
 	// (nil: as the model expects).
 	Standardize *bool
@@ -418,13 +418,7 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 	a.model.point(spec.Name)
 	var v engine.Values
 	if st != nil {
-		var err error
-		if v, err = spec.Parse(st.Params); err != nil {
-			a.params.setModel(a.ds, spec, nil, nil)
-			a.params.setError(err)
-			a.goTo(screenParams)
-			return nil
-		}
+		v = st.Params
 	}
 	a.params.setModel(a.ds, spec, v, nil)
 	a.goTo(screenParams)

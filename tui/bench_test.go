@@ -137,7 +137,7 @@ func must(y []float64, _ float64) []float64 { return y }
 // BenchmarkDendrogramCut times one move of the cut on the dendrogram of
 // 3,000 rows, redrawn: what a key costs.
 func BenchmarkDendrogramCut(b *testing.B) {
-	hs := newHarness(b, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
+	hs := newHarness(b, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: paramsOf("hclust", map[string]string{"k": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
 	keys := []string{"down", "up"}
 	i := 0

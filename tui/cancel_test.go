@@ -11,7 +11,7 @@ import (
 // in the meantime got the cancel.
 func TestCancelCommandKeepsItsRun(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
-		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
+		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
 	if !hs.runUntil(func() bool { return trainSteps(hs) > 0 }) {
 		t.Fatal("no progress")
@@ -37,7 +37,7 @@ func TestCancelCommandKeepsItsRun(t *testing.T) {
 // opened from the runs table.
 func TestAbandonedRunKeepsPartialHistory(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
-		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 120, 40)
+		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
 	if !hs.runUntil(func() bool { return trainSteps(hs) >= 5 }) {
 		t.Fatal("no progress")

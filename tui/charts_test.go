@@ -104,7 +104,7 @@ func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
 // A PCA has a biplot: the rows as points in PC1 and PC2, and an
 // arrow per feature, labelled with its name.
 func TestBiplot(t *testing.T) {
-	hs := newHarness(t, Options{Data: "wine", Model: "pca", Params: map[string]string{"scale": "true"}, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "wine", Model: "pca", Params: paramsOf("pca", map[string]string{"scale": "true"}), Train: true}, 120, 40)
 	hs.resultTab("Biplot")
 	v := hs.view()
 	checkFrame(t, v, 120, 40)

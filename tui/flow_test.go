@@ -196,7 +196,7 @@ func TestFlowStartupTrain(t *testing.T) {
 // Cancel mid-training: the partial history is kept and shown.
 func TestFlowCancel(t *testing.T) {
 	tm := startFlow(t, Options{Data: "iris", Model: "tuitest_slow", Train: true,
-		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}})
+		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})})
 	waitScreen(t, tm, "/1000000 epochs", "ETA")
 	sendKeys(tm, "c")
 	waitScreen(t, tm, "cancelled after", "partial history")
@@ -214,7 +214,7 @@ func TestFlowCancel(t *testing.T) {
 // Quitting while training stops the run cleanly.
 func TestFlowQuitWhileTraining(t *testing.T) {
 	tm := startFlow(t, Options{Data: "iris", Model: "tuitest_slow", Train: true,
-		Params: map[string]string{"steps": "1000000", "sleep_us": "100"}})
+		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})})
 	waitScreen(t, tm, "/1000000 epochs")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	a := finalApp(t, tm)

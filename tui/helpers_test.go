@@ -351,3 +351,17 @@ func trainSteps(hs *harness) int {
 	}
 	return len(h[len(h)-1])
 }
+
+// paramsOf parses settings for a model as the command line does before it
+// opens the lab (Options.Params are typed and valid).
+func paramsOf(model string, settings map[string]string) engine.Values {
+	spec, err := engine.Lookup(model)
+	if err != nil {
+		panic(err)
+	}
+	v, err := spec.Parse(settings)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

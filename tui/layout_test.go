@@ -61,12 +61,12 @@ func TestModelColumnsAligned(t *testing.T) {
 // figures, the live figures beside the charts); at 80x24 the summary
 // scrolls instead of losing its last lines.
 func TestSpaceAtEverySize(t *testing.T) {
-	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: map[string]string{"solver": "gd", "max_iter": "50"}, Folds: 5, Train: true}, 200, 60)
+	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: paramsOf("logistic", map[string]string{"solver": "gd", "max_iter": "50"}), Folds: 5, Train: true}, 200, 60)
 	v := hs.view()
 	mustContain(t, v, "accuracy per fold", "validation log-loss · fold 1, others faint", "validation error rate · fold 1, others faint")
 	checkFrame(t, v, 200, 60)
 
-	hs = newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Params: map[string]string{"steps": "1000000", "sleep_us": "100"}}, 200, 60)
+	hs = newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})}, 200, 60)
 	hs.queue = append(hs.queue, keyMsg("enter"))
 	if !hs.runUntil(func() bool { return trainSteps(hs) > 3 }) {
 		t.Fatal("no progress")

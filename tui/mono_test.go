@@ -202,7 +202,7 @@ func TestMonoGoldens(t *testing.T) {
 		})
 	}
 	t.Run("compare", func(t *testing.T) {
-		hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: map[string]string{"max_depth": "1"}, Folds: 10, Train: true}, w, h)
+		hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: paramsOf("tree", map[string]string{"max_depth": "1"}), Folds: 10, Train: true}, w, h)
 		hs.press("esc", "esc")
 		hs.pickModel("logistic")
 		hs.press("enter")

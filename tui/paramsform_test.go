@@ -71,7 +71,7 @@ func TestKnobRangesReadable(t *testing.T) {
 // Seeds are uint64 end to end: MaxUint64 went through int as -1.
 func TestSeedMaxUint64(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Seed: math.MaxUint64,
-		Params: map[string]string{"steps": "2", "sleep_us": "0"}}, 120, 40)
+		Params: paramsOf("tuitest_slow", map[string]string{"steps": "2", "sleep_us": "0"})}, 120, 40)
 	hs.focusParam("seed")
 	if got := hs.a.params.current().raw(); got != "18446744073709551615" {
 		t.Fatalf("seed field %q", got)

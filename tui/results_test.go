@@ -14,7 +14,7 @@ import (
 // Regression with one feature shows the fitted curve over the
 // points (cubic with a degree-3 least squares).
 func TestFittedCurve(t *testing.T) {
-	hs := newHarness(t, Options{Data: "cubic", Model: "linear", Params: map[string]string{"degree": "3"}, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "cubic", Model: "linear", Params: paramsOf("linear", map[string]string{"degree": "3"}), Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v", hs.a.cur)
 	}
@@ -116,7 +116,7 @@ func TestCoefficientViews(t *testing.T) {
 
 // A regressor's validation chart drew MSE and RMSE on one axis.
 func TestRegressionValidationIsRMSE(t *testing.T) {
-	hs := newHarness(t, Options{Data: "diabetes", Model: "lasso", Params: map[string]string{"alpha": "0.01"}, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "diabetes", Model: "lasso", Params: paramsOf("lasso", map[string]string{"alpha": "0.01"}), Train: true}, 120, 40)
 	hs.resultTab(tabHistory)
 	v := hs.view()
 	mustContain(t, v, "val RMSE")

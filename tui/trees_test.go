@@ -13,7 +13,7 @@ import (
 // and unfolds with enter, and a data row sent down it (p, then [ ]) says
 // which leaf it reaches, its path opened.
 func TestTreeViews(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: map[string]string{"max_depth": "3"}, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: paramsOf("tree", map[string]string{"max_depth": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Tree")
 	v := hs.view()
 	checkFrame(t, v, 120, 40)
@@ -61,20 +61,20 @@ func TestTreeViewSmall(t *testing.T) {
 // the exponential loss name the charts, and the live figures show what
 // each step reports besides.
 func TestEnsembleLossNames(t *testing.T) {
-	hs := newHarness(t, Options{Data: "wine", Model: "forest", Params: map[string]string{"trees": "20"}, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "wine", Model: "forest", Params: paramsOf("forest", map[string]string{"trees": "20"}), Train: true}, 120, 40)
 	hs.resultTab("History")
 	mustContain(t, hs.view(), "out-of-bag error")
-	hs = newHarness(t, Options{Data: "breast_cancer", Model: "adaboost", Params: map[string]string{"rounds": "20"}, Train: true}, 120, 40)
+	hs = newHarness(t, Options{Data: "breast_cancer", Model: "adaboost", Params: paramsOf("adaboost", map[string]string{"rounds": "20"}), Train: true}, 120, 40)
 	hs.resultTab("History")
 	mustContain(t, hs.view(), "exp. loss (SAMME)")
-	hs = newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, 120, 40)
+	hs = newHarness(t, Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"choose_k": "loo", "k_max": "15"}), Train: true}, 120, 40)
 	hs.resultTab("History")
 	mustContain(t, hs.view(), "leave-one-out error", "k value")
 }
 
 // k-NN shows the k it used; choosing k draws the error against k.
 func TestNeighboursView(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"choose_k": "loo", "k_max": "15"}), Train: true}, 120, 40)
 	hs.resultTab("Neighbours")
 	mustContain(t, hs.view(), "l2 distance · k-d tree search", "chosen: the least leave-one-out error", "leave-one-out (training rows)", "validation (held-out rows)")
 	checkFrame(t, hs.view(), 120, 40)
@@ -87,7 +87,7 @@ func TestNeighboursView(t *testing.T) {
 // its column, labelled, at 80x24 and 120x40.
 func TestNeighboursMarksChosenK(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: map[string]string{"choose_k": "loo", "k_max": "15"}, Train: true}, size[0], size[1])
+		hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"choose_k": "loo", "k_max": "15"}), Train: true}, size[0], size[1])
 		hs.resultTab("Neighbours")
 		v := ansi.Strip(hs.view())
 		k := hs.a.results.active().(*neighboursView).ch.K
@@ -105,7 +105,7 @@ func TestNeighboursMarksChosenK(t *testing.T) {
 // The dendrogram's cut moves with the arrow keys and the clusters and
 // their agreement with the classes follow it.
 func TestDendrogramCutMoves(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "hclust", Params: paramsOf("hclust", map[string]string{"k": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
 	v := hs.view()
 	checkFrame(t, v, 120, 40)
@@ -158,7 +158,7 @@ func TestElbowView(t *testing.T) {
 // linear axis, so that the fall from k = 1 to the knee fills the plot, and
 // the knee is marked at k = 4.
 func TestElbowShowsTheKnee(t *testing.T) {
-	hs := newHarness(t, Options{Data: "blobs:centers=4,seed=3", Task: "clustering", Model: "kmeans", Params: map[string]string{"k": "4"}, Train: true}, 80, 24)
+	hs := newHarness(t, Options{Data: "blobs:centers=4,seed=3", Task: "clustering", Model: "kmeans", Params: paramsOf("kmeans", map[string]string{"k": "4"}), Train: true}, 80, 24)
 	hs.resultTab("Elbow")
 	hs.runUntil(func() bool { return strings.Contains(hs.view(), "the run's k = 4") })
 	v := ansi.Strip(hs.view())
@@ -221,7 +221,7 @@ func TestClusterScatter(t *testing.T) {
 // recolours and rescoring is a linear pass (BenchmarkDendrogramCut times
 // it).
 func TestDendrogramLargeTree(t *testing.T) {
-	hs := newHarness(t, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: map[string]string{"k": "3"}, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: paramsOf("hclust", map[string]string{"k": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
 	mustContain(t, hs.view(), "top of 3000 rows", "rows)")
 	for range 10 {

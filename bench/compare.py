@@ -62,12 +62,20 @@ def side(what, run):
         return None, False
 
 
+def ratio(ours, theirs):
+    """tealab's fit time over scikit-learn's; None without both."""
+    if ours is None or theirs is None:
+        return None
+    return ours["fit_s"] / max(theirs["fit_s"], 1e-9)
+
+
 def row(name, ours, theirs):
     """One Markdown row; "-" stands for a side that has no result."""
     def cell(side, key, show):
         return "-" if side is None else show(side[key])
-    ratio = "-" if ours is None or theirs is None else f"{ours['fit_s'] / max(theirs['fit_s'], 1e-9):.2f}"
-    return (f"| {name} | {cell(ours, 'fit_s', seconds)} | {cell(theirs, 'fit_s', seconds)} | {ratio} | "
+    r = ratio(ours, theirs)
+    shown = "-" if r is None else f"{r:.2f}"
+    return (f"| {name} | {cell(ours, 'fit_s', seconds)} | {cell(theirs, 'fit_s', seconds)} | {shown} | "
             f"{cell(ours, 'score', score)} | {cell(theirs, 'score', score)} |")
 
 
@@ -102,7 +110,7 @@ def main(argv):
     if binary is None:
         print("building tealab (CGO_ENABLED=0 go build)", file=sys.stderr, flush=True)
         binary = kit.build_tealab(SCRIPT)
-    elif not os.access(binary, os.X_OK):
+    elif shutil.which(binary) is None:
         kit.fail(SCRIPT, f"--tealab {binary} is not an executable file: build one with `CGO_ENABLED=0 go build -o BIN .`", 2)
     try:
         failed = compare(binary, args.data, cases, sklearn_ref)
@@ -124,7 +132,7 @@ def compare(binary, data, cases, sklearn_ref):
         failed = failed or not (ok and ok_too)
         print(row(name, ours, theirs), flush=True)
         if ours is not None and theirs is not None:
-            ratios.append(ours["fit_s"] / max(theirs["fit_s"], 1e-9))
+            ratios.append(ratio(ours, theirs))
         elif ok and theirs is not None:
             alone.append(name)
     print()

@@ -8,9 +8,12 @@ For each number of trees: the wall time of the whole `tealab train --data CSV --
 share of rows (a stratified 80%, one thread, and n_jobs=2), in one Python process that has loaded
 the CSV first (its load is not timed). Prints one Markdown row a number of trees.
 """
-import os
 import json, subprocess, sys, time
-import numpy as np
+
+import kit
+
+kit.require_sklearn("forest_trees.py")
+import numpy as np  # noqa: E402
 from sklearn import ensemble
 from sklearn.model_selection import train_test_split
 

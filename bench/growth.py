@@ -15,10 +15,10 @@ The data: 20 Gaussian features; a class from a fixed linear rule with 5% of the 
 DATA_DIR (about 190 MB at 1,000,000 rows). Needs Debian's python3-sklearn and GNU time.
 Runs scikit-learn on one thread; tealab as it runs (its models use one core unless told).
 """
-import os
-for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[v] = "1"
-import json, subprocess, sys, time
+import kit
+
+kit.one_thread()
+import json, os, subprocess, sys, time  # noqa: E402
 
 # model -> (data kind, largest rows worth running, scikit-learn's side)
 MODELS = {
@@ -92,6 +92,7 @@ def main():
         return sklearn_case(args[1], args[2])
     if len(args) < 2:
         sys.exit(__doc__)
+    kit.require_sklearn("growth.py")
     tealab, data = args[0], args[1]
     rows = [10_000, 50_000, 200_000, 1_000_000]
     models = list(MODELS)

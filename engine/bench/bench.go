@@ -187,10 +187,11 @@ func supervised(ctx context.Context, res Result, d *datasets.Dataset, c Case, v 
 		return res, err
 	}
 	res.FitSecs = fit
+	res.Metric = Metric(c.Task)
 	if c.Task == datasets.Regression {
-		res.Metric, res.Score = "R2", metrics.R2(te.Y, pred)
+		res.Score = metrics.R2(te.Y, pred)
 	} else {
-		res.Metric, res.Score = "accuracy", metrics.Accuracy(te.Y, pred)
+		res.Score = metrics.Accuracy(te.Y, pred)
 	}
 	return res, nil
 }
@@ -207,7 +208,7 @@ func unsupervised(ctx context.Context, res Result, d *datasets.Dataset, c Case, 
 	if err != nil {
 		return res, err
 	}
-	res.FitSecs = fit
+	res.FitSecs, res.Metric = fit, Metric(c.Task)
 	if c.Task == datasets.Reduction {
 		cm, ok := m.(engine.Componenter)
 		if !ok || cm.Components() == nil {
@@ -217,15 +218,29 @@ func unsupervised(ctx context.Context, res Result, d *datasets.Dataset, c Case, 
 		for _, r := range cm.Components().Ratio {
 			sum += r
 		}
-		res.Metric, res.Score = "explained_variance", sum
+		res.Score = sum
 		return res, nil
 	}
 	labels, err := engine.ClusterLabels(m, d.X)
 	if err != nil {
 		return res, fmt.Errorf("case %s: %w", c.Name, err)
 	}
-	res.Metric, res.Score = "ARI", metrics.AdjustedRand(d.Y, labels)
+	res.Score = metrics.AdjustedRand(d.Y, labels)
 	return res, nil
+}
+
+// Metric names the score a case of the task reports, as cases.tsv and
+// sklearn_ref.py name it.
+func Metric(task datasets.Task) string {
+	switch task {
+	case datasets.Regression:
+		return "R2"
+	case datasets.Clustering:
+		return "ARI"
+	case datasets.Reduction:
+		return "explained_variance"
+	}
+	return "accuracy"
 }
 
 // Round gives the numbers sklearn_ref.py prints: times to the microsecond,

@@ -399,6 +399,12 @@ func (p *Polynomial) Fit(X *mat.Dense, names []string) error {
 	if err != nil {
 		return err
 	}
+	return p.build(names)
+}
+
+// build lists the monomials of the columns names, as Fit does; a saved
+// preprocessing rebuilds them from its degree and names alone.
+func (p *Polynomial) build(names []string) error {
 	d := len(names)
 	deg := max(p.Degree, 1)
 	if total := polyCount(d, deg); total > maxPolyFeatures {

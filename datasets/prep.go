@@ -351,6 +351,14 @@ func (p *Prep) Columns() []Column {
 	return out
 }
 
+// Inputs is the number of columns Apply takes.
+func (p *Prep) Inputs() int {
+	if p == nil {
+		return 0
+	}
+	return p.in
+}
+
 // Features names the columns Apply returns, e.g. "sepal_length",
 // "colour=red", "x0^2", "x0*x1".
 func (p *Prep) Features() []string {

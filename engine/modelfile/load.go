@@ -1,0 +1,209 @@
+package modelfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// maxFileSize bounds what Load reads: a model file larger than this is not
+// one tealab wrote for data a terminal holds.
+const maxFileSize = 1 << 30
+
+// Model is a model file loaded: the fitted model and preprocessing, ready
+// to apply to new rows.
+type Model struct {
+	File   *File
+	Spec   *engine.Spec
+	Values engine.Values
+	Fitted engine.Model
+	Prep   *datasets.Prep
+}
+
+// Load reads and checks a model file and rebuilds its model. Nothing the
+// file names is run: the model is built by its registered spec from the
+// parsed parameters, then given its state as data.
+func Load(r io.Reader) (*Model, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("larger than %d MB: not a model file tealab wrote", maxFileSize>>20)
+	}
+	f, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return f.build()
+}
+
+// decode reads the header first, so that a future version or another kind
+// of file is said as such rather than as a field this version lacks.
+func decode(data []byte) (*File, error) {
+	var head struct {
+		Format  *string         `json:"format"`
+		Version json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("not a model file: %s", jsonProblem(err))
+	}
+	if head.Format == nil || *head.Format != Format {
+		return nil, fmt.Errorf("not a model file (it has no \"format\": %q; tealab train --save-model writes one)", Format)
+	}
+	var version int
+	if err := json.Unmarshal(head.Version, &version); err != nil {
+		return nil, fmt.Errorf("model file has no valid \"version\" (a whole number, %d)", Version)
+	}
+	if version > Version {
+		return nil, fmt.Errorf("model file version %d was written by a newer tealab; this one reads version %d: update tealab", version, Version)
+	}
+	if version < 1 {
+		return nil, fmt.Errorf("model file version %d is not one tealab wrote (this one reads version %d)", version, Version)
+	}
+	var f File
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("model file: %s", jsonProblem(err))
+	}
+	if dec.More() {
+		return nil, errors.New("model file: more after the JSON object")
+	}
+	if f.Checksum == "" {
+		return nil, errors.New("model file has no checksum: it was not written by tealab, or was edited")
+	}
+	sum, err := checksum(&f)
+	if err != nil {
+		return nil, err
+	}
+	if sum != f.Checksum {
+		return nil, errors.New("model file was changed after tealab wrote it (its checksum does not match its content); save the model again")
+	}
+	return &f, nil
+}
+
+// jsonProblem words a JSON decoding error for a person.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "unexpected end of JSON input":
+		return "truncated (the JSON ends too early)"
+	case errors.As(err, &syn):
+		return fmt.Sprintf("not valid JSON at byte %d (%v)", syn.Offset, err)
+	case errors.As(err, &typ):
+		return fmt.Sprintf("field %q holds a %s where a %s belongs", typ.Field, typ.Value, typ.Type)
+	}
+	return err.Error()
+}
+
+// build checks every field and rebuilds the model and its preprocessing.
+func (f *File) build() (*Model, error) {
+	spec, err := engine.Lookup(f.Model)
+	if err != nil {
+		return nil, fmt.Errorf("model file: %w", err)
+	}
+	v, err := spec.Parse(f.Params)
+	if err != nil {
+		return nil, fmt.Errorf("model file: %w", err)
+	}
+	task, err := datasets.ParseTask(f.Task)
+	if err != nil || f.Task != task.String() {
+		return nil, fmt.Errorf("model file: task %q is not one of classification, regression, clustering, reduction", f.Task)
+	}
+	if !spec.Supports(task) {
+		return nil, fmt.Errorf("model file: model %s does not do %s", spec.Name, task)
+	}
+	if err := f.checkColumns(task); err != nil {
+		return nil, fmt.Errorf("model file: %w", err)
+	}
+	prep := &datasets.Prep{}
+	if err := json.Unmarshal(f.Preprocessing, prep); err != nil {
+		return nil, fmt.Errorf("model file: %w", err)
+	}
+	if n := len(prep.Columns()); n == 0 {
+		return nil, errors.New("model file: the preprocessing makes no columns")
+	}
+	m, err := spec.New(v)
+	if err != nil {
+		return nil, fmt.Errorf("model file: model %s: %w", spec.Name, err)
+	}
+	if err := Savable(spec, m, f.Task); err != nil {
+		return nil, fmt.Errorf("model file: %w", err)
+	}
+	if len(f.State) == 0 || string(f.State) == "null" {
+		return nil, fmt.Errorf("model file: model %s has no state", spec.Name)
+	}
+	if err := m.(engine.Persistent).UnmarshalState(f.State); err != nil {
+		return nil, fmt.Errorf("model file: model %s: state: %w", spec.Name, err)
+	}
+	mf := &Model{File: f, Spec: spec, Values: v, Fitted: m, Prep: prep}
+	if err := mf.checkPrepInputs(); err != nil {
+		return nil, err
+	}
+	return mf, nil
+}
+
+// checkColumns checks the features and classes: names given and distinct,
+// kinds known, levels distinct.
+func (f *File) checkColumns(task datasets.Task) error {
+	if len(f.Features) == 0 {
+		return errors.New("no features")
+	}
+	seen := map[string]bool{}
+	for _, c := range f.Features {
+		if c.Name == "" || seen[c.Name] {
+			return fmt.Errorf("feature %q: every feature needs a name of its own", c.Name)
+		}
+		seen[c.Name] = true
+		switch c.Kind {
+		case "numeric":
+			if len(c.Levels) > 0 {
+				return fmt.Errorf("feature %q: numeric but has levels", c.Name)
+			}
+		case "nominal":
+			if dup := firstDuplicate(c.Levels); dup != "" {
+				return fmt.Errorf("feature %q: level %q twice", c.Name, dup)
+			}
+		default:
+			return fmt.Errorf("feature %q: kind %q is not numeric or nominal", c.Name, c.Kind)
+		}
+	}
+	if task == datasets.Classification {
+		if len(f.Classes) < 2 {
+			return fmt.Errorf("classification needs at least 2 classes, the file lists %d", len(f.Classes))
+		}
+		if dup := firstDuplicate(f.Classes); dup != "" {
+			return fmt.Errorf("class %q twice", dup)
+		}
+	} else if len(f.Classes) > 0 {
+		return fmt.Errorf("%s has no classes", task)
+	}
+	return nil
+}
+
+// checkPrepInputs checks that the preprocessing takes the features.
+func (m *Model) checkPrepInputs() error {
+	if got, want := m.Prep.Inputs(), len(m.File.Features); got != want {
+		return fmt.Errorf("model file: the preprocessing takes %d columns, the file lists %d features", got, want)
+	}
+	return nil
+}
+
+func firstDuplicate(xs []string) string {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	for i := 1; i < len(s); i++ {
+		if s[i] == s[i-1] {
+			return s[i]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,248 @@
+// Package modelfile saves a fitted model to a file and applies it to new
+// rows: `tealab train --save-model`, the lab's save key and `tealab
+// predict`.
+//
+// A model file is one JSON object (format version 1):
+//
+//	format         "tealab-model": what the file is
+//	version        1: the layout of this object; a newer one is refused
+//	tealab         the version of tealab that wrote it
+//	model          the spec name ("lda", "kmeans"...)
+//	params         every parameter as --param takes it, "name": "text";
+//	               loading parses them through the spec, as the CLI does
+//	task           classification, regression, clustering or reduction
+//	target         the target column's name (supervised models)
+//	features       the raw input columns the model needs, in the order it
+//	               takes them: name, kind (numeric or nominal) and, for a
+//	               nominal column, its levels as in training
+//	classes        class names, index = class code (classification)
+//	preprocessing  the fitted preprocessing (datasets.Prep's state: imputed
+//	               values, one-hot levels, kept columns, polynomial degree,
+//	               standardisation, projection)
+//	state          the model's fitted state (engine.Persistent)
+//	metrics        the run's held-out metrics, as the report gave them
+//	trained_on     the data: source, dataset name, rows, the evaluation,
+//	               which rows the saved model was fitted on, and the
+//	               SHA-256 of the source file when it was one
+//	created        when the file was written (UTC)
+//	checksum       SHA-256 of the object without this field, compact: a
+//	               file changed after tealab wrote it is refused
+//
+// Loading never runs anything the file names: the model is built with its
+// spec's New from parsed parameters and given its state as data, and every
+// field is checked (a truncated, edited or future file is an error that
+// says what is wrong, never a panic).
+package modelfile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/runs"
+)
+
+// Format is the value of a model file's "format" field.
+const Format = "tealab-model"
+
+// Version is the layout of model files this tealab writes and reads.
+const Version = 1
+
+// File is a model file's content, field by field (the package comment
+// says what each holds).
+type File struct {
+	Format        string             `json:"format"`
+	Version       int                `json:"version"`
+	Tealab        string             `json:"tealab"`
+	Model         string             `json:"model"`
+	Params        map[string]string  `json:"params"`
+	Task          string             `json:"task"`
+	Target        string             `json:"target,omitempty"`
+	Features      []Feature          `json:"features"`
+	Classes       []string           `json:"classes,omitempty"`
+	Preprocessing json.RawMessage    `json:"preprocessing"`
+	State         json.RawMessage    `json:"state"`
+	Metrics       map[string]float64 `json:"metrics,omitempty"`
+	TrainedOn     TrainedOn          `json:"trained_on"`
+	Created       time.Time          `json:"created"`
+	Checksum      string             `json:"checksum,omitempty"`
+}
+
+// Feature is a raw input column the model needs.
+type Feature struct {
+	Name   string   `json:"name"`
+	Kind   string   `json:"kind"`             // "numeric" or "nominal"
+	Levels []string `json:"levels,omitempty"` // a nominal column's levels, code = index
+}
+
+// TrainedOn says what data the model learned from.
+type TrainedOn struct {
+	Source   string `json:"source"`           // built-in name, generator with knobs, or path
+	Dataset  string `json:"dataset"`          // the data set's name
+	Rows     int    `json:"rows"`             // rows of the data set
+	Eval     string `json:"eval,omitempty"`   // the evaluation the metrics come from
+	FittedOn string `json:"fitted_on"`        // the rows the saved model was fitted on
+	SHA256   string `json:"sha256,omitempty"` // of the source file, when it was a file
+}
+
+// ErrNotSavable is wrapped by Save's error for a result whose model cannot
+// be written to a file (it is not engine.Persistent, or it cannot be
+// applied to new rows).
+var ErrNotSavable = errors.New("cannot be saved")
+
+// Save writes the shown model of res (res.Fitted with res.Prep), run on d
+// with spec and parameters v, as a model file.
+func Save(w io.Writer, res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.Values) error {
+	data, err := Encode(res, d, spec, v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// WriteFile saves as Save does to path, atomically and never over one of
+// inputs (the files the run read), as `tealab train --save` writes.
+func WriteFile(path string, res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.Values, inputs ...string) error {
+	if err := runs.CheckTarget(path, inputs...); err != nil {
+		return err
+	}
+	data, err := Encode(res, d, spec, v)
+	if err != nil {
+		return err
+	}
+	return runs.WriteFile(path, data)
+}
+
+// Savable says whether res's shown model can be saved, and if not why, in
+// a sentence naming the model: to refuse before a long fit.
+func Savable(spec *engine.Spec, m engine.Model, task string) error {
+	if m == nil {
+		return fmt.Errorf("model %s: no fitted model to save: %w", spec.Name, ErrNotSavable)
+	}
+	if _, ok := m.(engine.Persistent); !ok {
+		return fmt.Errorf("model %s cannot be saved to a model file yet: %w", spec.Name, ErrNotSavable)
+	}
+	if task == datasets.Reduction.String() {
+		if _, ok := m.(engine.Transformer); !ok {
+			return fmt.Errorf("model %s cannot project new rows, so a model file could not be applied: %w", spec.Name, ErrNotSavable)
+		}
+		return nil
+	}
+	if _, ok := m.(engine.Predictor); !ok {
+		return fmt.Errorf("model %s cannot assign new rows (it labels only the rows it was fitted on), so a model file could not be applied: %w", spec.Name, ErrNotSavable)
+	}
+	return nil
+}
+
+// Encode is the model file Save writes, as indented JSON.
+func Encode(res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.Values) ([]byte, error) {
+	if res == nil || d == nil || spec == nil {
+		return nil, errors.New("model file: nothing to save")
+	}
+	if err := Savable(spec, res.Fitted, res.Task); err != nil {
+		return nil, err
+	}
+	state, err := res.Fitted.(engine.Persistent).MarshalState()
+	if err != nil {
+		return nil, fmt.Errorf("model %s: state: %w", spec.Name, err)
+	}
+	prep, err := json.Marshal(res.Prep)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{
+		Format: Format, Version: Version, Tealab: tealabVersion(), Model: spec.Name,
+		Params: runs.Settings(v), Task: res.Task, Features: features(d.Features),
+		Preprocessing: prep, State: state, Metrics: finite(res.Metrics),
+		TrainedOn: TrainedOn{Source: d.Source, Dataset: d.Name, Rows: d.Rows(), Eval: res.Eval,
+			FittedOn: res.FittedOn, SHA256: fileHash(d.Source)},
+		Created: time.Now().UTC().Truncate(time.Second),
+	}
+	if d.Target != nil && (res.Task == datasets.Classification.String() || res.Task == datasets.Regression.String()) {
+		f.Target = d.Target.Name
+	}
+	if res.Task == datasets.Classification.String() {
+		f.Classes = d.Classes
+	}
+	if f.Checksum, err = checksum(f); err != nil {
+		return nil, err
+	}
+	out, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+// features describes the raw input columns.
+func features(cols []datasets.Column) []Feature {
+	out := make([]Feature, len(cols))
+	for j, c := range cols {
+		out[j] = Feature{Name: c.Name, Kind: c.Kind.String()}
+		if c.Kind == datasets.Nominal {
+			out[j].Levels = c.Levels
+		}
+	}
+	return out
+}
+
+// finite keeps the metrics JSON can hold (a NaN metric is "not defined").
+func finite(m map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, x := range m {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			out[k] = x
+		}
+	}
+	return out
+}
+
+// fileHash is the SHA-256 of the file at path, or "" when path is not a
+// regular file (a built-in, a generator, standard input).
+func fileHash(path string) string {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// checksum is the SHA-256 of f without its checksum, as compact JSON.
+func checksum(f *File) (string, error) {
+	g := *f
+	g.Checksum = ""
+	data, err := json.Marshal(&g)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// tealabVersion is the module version tealab was built as ("devel" for a
+// build from a work tree).
+func tealabVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

@@ -62,7 +62,8 @@ func commands() []command {
 		{"models", "tealab models [--json]", "list every model with its hyperparameters, defaults and ranges", toOut(runModels)},
 		{"describe", "tealab describe --data SOURCE [--format F] [--target COL] [--task T] [--drop COLS] [--row-names no] [--json]", "columns, kinds, missing counts, class balance or target summary", toOut(runDescribe)},
 		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", toOut(runBench)},
-		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--row-names no] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE] [--quiet]", "fit and evaluate a model, print a report", runTrain},
+		{"predict", "tealab predict --model-file FILE --data SOURCE [--format F] [--json | --csv] [--proba] [--out FILE]", "apply a saved model file to new rows: columns matched by name", toOut(runPredict)},
+		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--row-names no] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE] [--save-model FILE] [--quiet]", "fit and evaluate a model, print a report", runTrain},
 	}
 }
 

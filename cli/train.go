@@ -121,6 +121,7 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	tf.register(fs)
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	save := fs.String("save", "", "write the result and its recipe as JSON to FILE")
+	saveModel := fs.String("save-model", "", "write the shown model as a model file to FILE, for tealab predict")
 	quiet := fs.Bool("quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
@@ -162,6 +163,11 @@ func runTrain(args []string, out, stderr io.Writer) error {
 			return usagef("train: --save %v", err)
 		}
 	}
+	if *saveModel != "" {
+		if err := checkSaveModel(*saveModel, *save, spec, v, d.Task, rec.Inputs()); err != nil {
+			return err
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if !*quiet && isTerminal(stderr) {
@@ -198,6 +204,11 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if *save != "" {
 		if err := runs.Save(*save, rec); err != nil {
 			return fmt.Errorf("--save: %w (the report above is the run's; nothing was saved)", err)
+		}
+	}
+	if *saveModel != "" {
+		if err := saveModelFile(out, stderr, *saveModel, *asJSON, rec); err != nil {
+			return err
 		}
 	}
 	if ctx.Err() != nil {

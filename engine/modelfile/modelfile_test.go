@@ -13,6 +13,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	_ "github.com/tealab/tealab/internal/fakemodels" // fake-centroid, fake-cluster...
 	"gonum.org/v1/gonum/mat"
 )
 

@@ -1,4 +1,7 @@
-package modelfile
+// Package fakemodels registers small persistent models, one per task
+// (names starting "fake-"), for tests of model files that must not depend
+// on a family's state: import it for its side effect, in tests only.
+package fakemodels
 
 import (
 	"context"
@@ -12,8 +15,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Fake persistent models, one per task, so that this package is tested end
-// to end without depending on a family's state.
 func init() {
 	shrink := engine.Param{Name: "shrink", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1, Help: "pull the centroids towards their mean"}
 	engine.Register(engine.Spec{Name: "fake-centroid", Title: "nearest centroid (test)", Family: "test",

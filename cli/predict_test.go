@@ -85,7 +85,7 @@ func trainSaved(t *testing.T, args ...string) string {
 	if status != 0 {
 		t.Fatalf("train: status %d: %s", status, errOut)
 	}
-	if !strings.Contains(out, "model saved to "+file+" (fitted on ") {
+	if !strings.Contains(out, "model saved to "+file+": fitted on ") {
 		t.Errorf("the report does not say where the model went:\n%s", out)
 	}
 	return file
@@ -208,7 +208,7 @@ func TestSaveModelRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"--model", "clitest_fortune", "--data", "iris", "--save-model", filepath.Join(dir, "m.json")}, "model clitest_fortune cannot be saved to a model file yet"},
-		{[]string{"--model", "fake-centroid", "--data", data, "--save-model", data}, "--save-model"},
+		{[]string{"--model", "fake-centroid", "--data", data, "--target", "species", "--save-model", data}, "--save-model"},
 		{[]string{"--model", "fake-centroid", "--data", "iris", "--save-model", filepath.Join(dir, "x.json"), "--save", filepath.Join(dir, "x.json")}, "name the same file"},
 	} {
 		out, errOut, status := run(t, append([]string{"train"}, c.args...)...)

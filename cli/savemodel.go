@@ -61,6 +61,6 @@ func saveModelFile(out, stderr io.Writer, path string, asJSON bool, rec *runs.Re
 	if asJSON {
 		note = stderr
 	}
-	fmt.Fprintf(note, "model saved to %s (fitted on %s)\n", path, res.FittedOn)
+	fmt.Fprintf(note, "model saved to %s: fitted on %s\n", path, res.FittedOn)
 	return nil
 }

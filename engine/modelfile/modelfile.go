@@ -95,10 +95,18 @@ type TrainedOn struct {
 	SHA256   string `json:"sha256,omitempty"` // of the source file, when it was a file
 }
 
-// ErrNotSavable is wrapped by Save's error for a result whose model cannot
-// be written to a file (it is not engine.Persistent, or it cannot be
-// applied to new rows).
+// ErrNotSavable matches (errors.Is) Save's error for a result whose model
+// cannot be written to a file (it is not engine.Persistent, or it cannot
+// be applied to new rows).
 var ErrNotSavable = errors.New("cannot be saved")
+
+// notSavable says why a model cannot be saved, in its own words.
+type notSavable struct{ msg string }
+
+func (e notSavable) Error() string        { return e.msg }
+func (e notSavable) Is(target error) bool { return target == ErrNotSavable }
+
+func notSavablef(format string, a ...any) error { return notSavable{fmt.Sprintf(format, a...)} }
 
 // Save writes the shown model of res (res.Fitted with res.Prep), run on d
 // with spec and parameters v, as a model file.
@@ -128,19 +136,19 @@ func WriteFile(path string, res *eval.Result, d *datasets.Dataset, spec *engine.
 // a sentence naming the model: to refuse before a long fit.
 func Savable(spec *engine.Spec, m engine.Model, task string) error {
 	if m == nil {
-		return fmt.Errorf("model %s: no fitted model to save: %w", spec.Name, ErrNotSavable)
+		return notSavablef("model %s: no fitted model to save", spec.Name)
 	}
 	if _, ok := m.(engine.Persistent); !ok {
-		return fmt.Errorf("model %s cannot be saved to a model file yet: %w", spec.Name, ErrNotSavable)
+		return notSavablef("model %s cannot be saved to a model file yet", spec.Name)
 	}
 	if task == datasets.Reduction.String() {
 		if _, ok := m.(engine.Transformer); !ok {
-			return fmt.Errorf("model %s cannot project new rows, so a model file could not be applied: %w", spec.Name, ErrNotSavable)
+			return notSavablef("model %s cannot project new rows, so a model file of it could not be applied", spec.Name)
 		}
 		return nil
 	}
 	if _, ok := m.(engine.Predictor); !ok {
-		return fmt.Errorf("model %s cannot assign new rows (it labels only the rows it was fitted on), so a model file could not be applied: %w", spec.Name, ErrNotSavable)
+		return notSavablef("model %s cannot assign new rows (it labels only the rows it was fitted on), so a model file of it could not be applied", spec.Name)
 	}
 	return nil
 }

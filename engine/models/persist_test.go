@@ -97,7 +97,7 @@ func checkModelFile(t *testing.T, s *engine.Spec, task engine.Task, tab *dataset
 	}
 	var res *eval.Result
 	guard(t, s.Name, "eval.Run", func() {
-		res, err = eval.Run(context.Background(), d, s, s.Defaults(), eval.Options{Folds: 3, Seed: 1}, nil)
+		res, err = eval.Run(context.Background(), d, s, s.Defaults(), eval.DefaultOptions(), nil)
 	})
 	if err != nil {
 		t.Logf("model %s on %s: %v (not saved)", s.Name, tab.Name, err)

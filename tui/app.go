@@ -241,6 +241,8 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.startRun(msg.values, msg.opts)
 	case regionsMsg, regionsResizeMsg: // views work in the background whichever screen shows
 		return a, a.results.Update(msg)
+	case modelSavedMsg: // a save started on the results screen ends wherever the lab is
+		return a, a.results.Update(msg)
 	case tableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
 		return a, a.data.Update(msg)
 	case quitMsg:

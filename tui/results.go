@@ -17,14 +17,17 @@ import (
 )
 
 type resultsKeys struct {
-	Retry    key.Binding
-	Warnings key.Binding
+	Retry     key.Binding
+	Warnings  key.Binding
+	SaveModel key.Binding
 }
 
 func defaultResultsKeys() resultsKeys {
 	return resultsKeys{
 		Retry:    bind("e", "edit & retrain", "e"),
 		Warnings: bind("w", "warnings", "w"),
+		// Shifted: a view's own s (sort) stays its own.
+		SaveModel: bind("S", "save model", "S"),
 	}
 }
 
@@ -40,6 +43,7 @@ type resultsScreen struct {
 	tabs         widgets.Tabs
 	views        []resultView
 	showWarnings bool // the warnings panel is open
+	save         savePrompt
 	w, h         int
 }
 
@@ -50,7 +54,7 @@ func newResultsScreen(c *common, ctx context.Context) *resultsScreen {
 // show builds the views of run r and returns the work they start.
 func (s *resultsScreen) show(r *runRecord) tea.Cmd {
 	s.close()
-	s.run, s.showWarnings = r, false
+	s.run, s.showWarnings, s.save = r, false, savePrompt{}
 	env := viewEnv{c: s.c, ctx: s.ctx}
 	var names []string
 	for _, spec := range viewsFor(r) {
@@ -116,9 +120,12 @@ func (s *resultsScreen) resized() tea.Cmd {
 
 func (s *resultsScreen) shownRun() *runRecord { return s.run }
 
-func (s *resultsScreen) Typing() bool { return false }
+func (s *resultsScreen) Typing() bool { return s.save.typing() }
 
 func (s *resultsScreen) Back() bool {
+	if s.save.back() {
+		return true
+	}
 	if s.showWarnings {
 		s.showWarnings = false
 		return true
@@ -147,7 +154,7 @@ func (s *resultsScreen) ShortHelp() []key.Binding {
 	if len(s.warnings()) > 0 {
 		ks = append(ks, s.keys.Warnings)
 	}
-	return append(ks, s.keys.Retry)
+	return append(ks, s.keys.Retry, s.keys.SaveModel)
 }
 
 func (s *resultsScreen) FullHelp() [][]key.Binding {
@@ -166,6 +173,12 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	km, isKey := msg.(tea.KeyMsg)
+	if saved, ok := msg.(modelSavedMsg); ok {
+		if saved.run == s.run.ID {
+			s.save.done(saved, s.run)
+		}
+		return nil
+	}
 	if !isKey {
 		// Background work of a view: every view sees it and keeps its own.
 		var cmds []tea.Cmd
@@ -174,7 +187,13 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	}
+	s.save.saved = ""
 	switch {
+	case s.save.open:
+		return s.save.update(km, s.run)
+	case key.Matches(km, s.keys.SaveModel):
+		s.showWarnings = false
+		return s.save.openFor(s.run)
 	case key.Matches(km, s.keys.Retry):
 		id := s.run.ID
 		return func() tea.Msg { return retrainMsg{run: id} }
@@ -222,6 +241,12 @@ func (s *resultsScreen) View() string {
 	}
 	if s.showWarnings {
 		body = s.warningsView()
+	}
+	if s.save.open {
+		body = s.save.view(s)
+	}
+	if s.save.saved != "" {
+		warn = st.Good.Render(clip(" ✓ "+s.save.saved, s.w))
 	}
 	return s.tabs.View() + "\n" + top + "\n" + warn + "\n" + body
 }

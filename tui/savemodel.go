@@ -1,0 +1,149 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine/modelfile"
+)
+
+// modelSavedMsg says how writing a model file went.
+type modelSavedMsg struct {
+	run  int
+	path string
+	err  error
+}
+
+// savePrompt is the results screen's "save model" panel: a file name
+// (a default in the current directory), a question before overwriting a
+// file, and what became of the last save.
+type savePrompt struct {
+	open    bool
+	field   textField
+	refusal string // why this run's model cannot be saved; no field then
+	confirm string // the existing file a save would replace, awaiting y/n
+	problem string // the last attempt's error
+	saved   string // the last save, for the score line; cleared by a key
+}
+
+// defaultModelFile is "<data>-<model>-run<N>.tealab.json", with what a
+// file name should not hold replaced.
+func defaultModelFile(r *runRecord) string {
+	name := fmt.Sprintf("%s-%s-run%d.tealab.json", r.Dataset.Name, r.Spec.Name, r.ID)
+	return unsafeInName.ReplaceAllString(name, "-")
+}
+
+var unsafeInName = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
+
+// openFor opens the panel for run r: the field, or why r cannot be saved.
+func (p *savePrompt) openFor(r *runRecord) tea.Cmd {
+	*p = savePrompt{open: true, field: newInput()}
+	switch {
+	case r.cancelled() || r.Err != nil || r.Result == nil:
+		p.refusal = "only a finished run's model can be saved; this run did not finish"
+		return nil
+	default:
+		if err := modelfile.Savable(r.Spec, r.Result.Fitted, r.Result.Task); err != nil {
+			p.refusal = err.Error()
+			return nil
+		}
+	}
+	p.field.Prompt = "file: "
+	p.field.CharLimit = 4096
+	p.field.SetValue(defaultModelFile(r))
+	p.field.CursorEnd()
+	return p.field.Focus()
+}
+
+// typing says whether the panel takes letter keys.
+func (p *savePrompt) typing() bool { return p.open && p.refusal == "" && p.confirm == "" }
+
+// update handles a key while the panel is open.
+func (p *savePrompt) update(km tea.KeyMsg, r *runRecord) tea.Cmd {
+	switch {
+	case p.refusal != "":
+		p.open = false
+	case p.confirm != "":
+		switch km.String() {
+		case "y":
+			path := p.confirm
+			p.confirm = ""
+			return saveModelCmd(r, path)
+		case "n":
+			p.confirm = ""
+		}
+	case km.Type == tea.KeyEnter:
+		path := expandHome(strings.TrimSpace(p.field.Value()))
+		if path == "" {
+			p.problem = "give the file a name"
+			return nil
+		}
+		if _, err := os.Stat(path); err == nil {
+			p.confirm = path
+			return nil
+		}
+		return saveModelCmd(r, path)
+	default:
+		var cmd tea.Cmd
+		p.field, cmd = p.field.Update(km)
+		return cmd
+	}
+	return nil
+}
+
+// back closes the question, else the panel; false when it was closed.
+func (p *savePrompt) back() bool {
+	switch {
+	case p.confirm != "":
+		p.confirm = ""
+	case p.open:
+		p.open = false
+	default:
+		return false
+	}
+	return true
+}
+
+// saveModelCmd writes r's model to path off the update loop.
+func saveModelCmd(r *runRecord, path string) tea.Cmd {
+	res, d, spec, v, inputs, id := r.Result, r.Dataset, r.Spec, r.Params, r.Inputs(), r.ID
+	return func() tea.Msg {
+		err := modelfile.WriteFile(path, res, d, spec, v, inputs...)
+		return modelSavedMsg{run: id, path: path, err: err}
+	}
+}
+
+// done takes the outcome of a save of run r.
+func (p *savePrompt) done(msg modelSavedMsg, r *runRecord) {
+	if msg.err != nil {
+		p.open, p.problem = true, msg.err.Error()
+		return
+	}
+	p.open, p.problem = false, ""
+	p.saved = fmt.Sprintf("model saved to %s: fitted on %s", msg.path, r.Result.FittedOn)
+}
+
+// view draws the panel w wide.
+func (p *savePrompt) view(s *resultsScreen) string {
+	st := s.c.styles
+	var b []string
+	switch {
+	case p.refusal != "":
+		b = append(b, st.Warn.Render(wrap(p.refusal, s.w-6)), "", st.Muted.Render("any key closes"))
+	case p.confirm != "":
+		b = append(b, st.Warn.Render(wrap(p.confirm+" exists: replace it? y replaces, n or esc keeps it", s.w-6)))
+	default:
+		p.field.Width = max(s.w-14, 10)
+		b = append(b, st.Text.Render("Save the shown model, fitted on "+s.run.Result.FittedOn+", as a model file"),
+			st.Muted.Render("(tealab predict --model-file FILE --data SOURCE applies it)"), "", p.field.View())
+		if p.problem != "" {
+			b = append(b, "", st.Error.Render(" "+wrap(p.problem, s.w-8)))
+		}
+		b = append(b, "", st.Muted.Render("enter saves · esc closes"))
+	}
+	return panel(st, "Save model", strings.Join(b, "\n"), s.w, min(len(b)+2, s.bodyHeight()), true)
+}

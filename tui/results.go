@@ -149,6 +149,9 @@ func (s *resultsScreen) activeKeys() []key.Binding {
 }
 
 func (s *resultsScreen) ShortHelp() []key.Binding {
+	if s.save.open {
+		return s.save.keys()
+	}
 	ks := []key.Binding{s.tabs.KeyMap.Next}
 	ks = append(ks, s.activeKeys()...)
 	if len(s.warnings()) > 0 {

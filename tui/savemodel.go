@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/tealab/tealab/engine/modelfile"
@@ -59,8 +60,20 @@ func (p *savePrompt) openFor(r *runRecord) tea.Cmd {
 	return p.field.Focus()
 }
 
-// typing says whether the panel takes letter keys.
-func (p *savePrompt) typing() bool { return p.open && p.refusal == "" && p.confirm == "" }
+// typing says whether the panel takes letter keys (the file name, y or
+// n, any key closing a refusal): the lab's letter keys wait while it is open.
+func (p *savePrompt) typing() bool { return p.open }
+
+// keys are the panel's own (esc, the lab's back key, closes it).
+func (p *savePrompt) keys() []key.Binding {
+	switch {
+	case p.refusal != "":
+		return nil
+	case p.confirm != "":
+		return []key.Binding{bind("y", "replace", "y"), bind("n", "keep it", "n")}
+	}
+	return []key.Binding{bind("enter", "save", "enter")}
+}
 
 // update handles a key while the panel is open.
 func (p *savePrompt) update(km tea.KeyMsg, r *runRecord) tea.Cmd {

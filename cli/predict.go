@@ -57,7 +57,7 @@ func runPredict(args []string, out io.Writer) error {
 	}
 	p, err := m.Predict(tab, *proba)
 	if errors.Is(err, modelfile.ErrNoProba) {
-		return usageError{"predict: " + err.Error()}
+		return usagef("predict: %v; leave out --proba", err)
 	}
 	if err != nil {
 		return fmt.Errorf("predict with %s: %w", *file, err)

@@ -55,7 +55,7 @@ func decode(data []byte) (*File, error) {
 		return nil, fmt.Errorf("not a model file: %s", jsonProblem(err))
 	}
 	if head.Format == nil || *head.Format != Format {
-		return nil, fmt.Errorf("not a model file (it has no \"format\": %q; tealab train --save-model writes one)", Format)
+		return nil, fmt.Errorf("not a model file (it has no \"format\": %q)", Format)
 	}
 	var version int
 	if err := json.Unmarshal(head.Version, &version); err != nil {

@@ -105,7 +105,7 @@ func (m *Model) labels(pred []float64) ([]string, error) {
 func (m *Model) probabilities(Z *mat.Dense, out *Prediction) error {
 	pr, ok := m.Fitted.(engine.Prober)
 	if !ok {
-		return fmt.Errorf("model %s %w; leave out --proba", m.Spec.Name, ErrNoProba)
+		return fmt.Errorf("model %s %w", m.Spec.Name, ErrNoProba)
 	}
 	P, err := pr.PredictProba(Z)
 	if err != nil {

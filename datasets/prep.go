@@ -359,6 +359,33 @@ func (p *Prep) Inputs() int {
 	return p.in
 }
 
+// Used says, for each input column, whether anything Apply returns comes
+// from it: a column the constant filter dropped (every one of its levels,
+// for a nominal column) is not used, and its values may be missing.
+func (p *Prep) Used() []bool {
+	if p == nil || !p.fitted {
+		return nil
+	}
+	kept := make(map[int]bool, len(p.dropper.keep))
+	for _, j := range p.dropper.keep {
+		kept[j] = true
+	}
+	used := make([]bool, p.in)
+	for j := range used {
+		first, end := j, j+1 // the columns input j becomes
+		if p.onehot != nil {
+			first, end = p.onehot.enc[j].out, p.onehot.width
+			if j+1 < len(p.onehot.enc) {
+				end = p.onehot.enc[j+1].out
+			}
+		}
+		for k := first; k < end && !used[j]; k++ {
+			used[j] = kept[k]
+		}
+	}
+	return used
+}
+
 // Features names the columns Apply returns, e.g. "sepal_length",
 // "colour=red", "x0^2", "x0*x1".
 func (p *Prep) Features() []string {

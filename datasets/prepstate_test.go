@@ -108,3 +108,21 @@ func TestPrepStateRejectsEdits(t *testing.T) {
 		}
 	}
 }
+
+// An input column is unused when the constant filter dropped all it
+// became; every stage after the filter uses all it keeps.
+func TestPrepUsed(t *testing.T) {
+	cols := []Column{{Name: "a"}, {Name: "k"}, {Name: "colour", Kind: Nominal, Levels: []string{"red", "green"}},
+		{Name: "shape", Kind: Nominal, Levels: []string{"round", "square"}}}
+	X := mkDense([][]float64{{1, 7, 0, 0}, {2, 7, 1, 0}, {3, 7, 1, 0}, {miss, 7, 0, 0}})
+	want := []bool{true, false, true, false}
+	for _, opt := range []PrepOptions{{}, {KeepNominal: true, KeepMissing: true}, {Standardize: true, Reduce: 1}} {
+		p, _, err := fitApply(X, cols, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Used(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%+v: used %v, want %v", opt, got, want)
+		}
+	}
+}

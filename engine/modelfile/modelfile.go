@@ -12,9 +12,11 @@
 //	               loading parses them through the spec, as the CLI does
 //	task           classification, regression, clustering or reduction
 //	target         the target column's name (supervised models)
-//	features       the raw input columns the model needs, in the order it
-//	               takes them: name, kind (numeric or nominal) and, for a
-//	               nominal column, its levels as in training
+//	features       the raw input columns, in the order the preprocessing
+//	               takes them: name, kind (numeric or nominal), for a
+//	               nominal column its levels as in training, and "unused"
+//	               for a column the preprocessing dropped (constant in
+//	               training): the data to predict may leave it out
 //	classes        class names, index = class code (classification)
 //	preprocessing  the fitted preprocessing (datasets.Prep's state: imputed
 //	               values, one-hot levels, kept columns, polynomial degree,
@@ -83,6 +85,7 @@ type Feature struct {
 	Name   string   `json:"name"`
 	Kind   string   `json:"kind"`             // "numeric" or "nominal"
 	Levels []string `json:"levels,omitempty"` // a nominal column's levels, code = index
+	Unused bool     `json:"unused,omitempty"` // dropped by the preprocessing: may be absent
 }
 
 // TrainedOn says what data the model learned from.
@@ -171,7 +174,7 @@ func Encode(res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	}
 	f := &File{
 		Format: Format, Version: Version, Tealab: tealabVersion(), Model: spec.Name,
-		Params: runs.Settings(v), Task: res.Task, Features: features(d.Features),
+		Params: runs.Settings(v), Task: res.Task, Features: features(d.Features, res.Prep.Used()),
 		Preprocessing: prep, State: state, Metrics: finite(res.Metrics),
 		TrainedOn: TrainedOn{Source: d.Source, Dataset: d.Name, Rows: d.Rows(), Eval: res.Eval,
 			FittedOn: res.FittedOn, SHA256: fileHash(d.Source)},
@@ -193,11 +196,12 @@ func Encode(res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	return append(out, '\n'), nil
 }
 
-// features describes the raw input columns.
-func features(cols []datasets.Column) []Feature {
+// features describes the raw input columns, and which the preprocessing
+// does not use.
+func features(cols []datasets.Column, used []bool) []Feature {
 	out := make([]Feature, len(cols))
 	for j, c := range cols {
-		out[j] = Feature{Name: c.Name, Kind: c.Kind.String()}
+		out[j] = Feature{Name: c.Name, Kind: c.Kind.String(), Unused: j < len(used) && !used[j]}
 		if c.Kind == datasets.Nominal {
 			out[j].Levels = c.Levels
 		}

@@ -213,6 +213,30 @@ func TestNominalColumns(t *testing.T) {
 	}
 }
 
+// A column constant in training is not used: the data to predict may
+// leave it out, and the model predicts as it does with it.
+func TestUnusedColumnMayBeAbsent(t *testing.T) {
+	withPlanet := strings.Replace(pets, "size,", "planet,size,", 1)
+	withPlanet = strings.ReplaceAll(withPlanet, "\n", "\nearth,")
+	withPlanet = strings.TrimSuffix(withPlanet, "earth,")
+	res, d, spec, v := fit(t, readCSV(t, "planets.csv", withPlanet), "", "fake-centroid", nil, eval.DefaultOptions())
+	m, _ := saveLoad(t, res, d, spec, v)
+	if f := m.File.Features; f[0].Name != "planet" || !f[0].Unused || f[1].Unused {
+		t.Fatalf("features %+v: planet should be the one unused", f)
+	}
+	with, err := m.Predict(readCSV(t, "with.csv", "planet,size,colour,legs\nmars,3,blue,4\nearth,0.2,red,2\n"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := m.Predict(readCSV(t, "without.csv", "size,colour,legs\n3,blue,4\n0.2,red,2\n"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(with.Labels, without.Labels) || !slices.Equal(with.Labels, []string{"dog", "bird"}) {
+		t.Errorf("with planet %v, without %v; want [dog bird]", with.Labels, without.Labels)
+	}
+}
+
 // recodeAs recodes the nominal columns of X (tab's) to the levels of cols.
 func recodeAs(X *mat.Dense, tab *datasets.Table, cols []datasets.Column) *mat.Dense {
 	Z := mat.DenseCopyOf(X)

@@ -49,7 +49,7 @@ func (p *Prediction) Rows() int {
 }
 
 // Predict applies the model to the rows of t. Columns are matched by name,
-// in any order; columns the model does not need are ignored. A missing
+// in any order; columns the model does not use are ignored. A missing
 // column, a column of the wrong kind or a nominal level the model never saw
 // is an error naming it. proba asks a classifier for its probabilities too.
 func (m *Model) Predict(t *datasets.Table, proba bool) (*Prediction, error) {
@@ -146,6 +146,12 @@ func (m *Model) inputs(t *datasets.Table) (*mat.Dense, error) {
 	feats := m.File.Features
 	X := mat.NewDense(n, len(feats), nil)
 	for j, f := range feats {
+		if f.Unused { // dropped by the preprocessing: read as missing, whatever it holds
+			for i := range n {
+				X.Set(i, j, math.NaN())
+			}
+			continue
+		}
 		src := t.ColumnIndex(f.Name)
 		if src < 0 {
 			return nil, fmt.Errorf("%s: no column %q, which the model needs (it needs %s)", t.Name, f.Name, featureList(feats))
@@ -206,15 +212,16 @@ func firstLevel(levels []string) string {
 	return levels[0]
 }
 
-// featureList names the features, the first few.
+// featureList names the features the model uses, the first few.
 func featureList(feats []Feature) string {
-	names := make([]string, 0, min(len(feats), 8))
-	for _, f := range feats[:min(len(feats), 8)] {
-		names = append(names, f.Name)
+	var names []string
+	for _, f := range feats {
+		if !f.Unused {
+			names = append(names, f.Name)
+		}
 	}
-	s := strings.Join(names, ", ")
-	if len(feats) > 8 {
-		s += fmt.Sprintf(", ... %d more", len(feats)-8)
+	if len(names) > 8 {
+		return strings.Join(names[:8], ", ") + fmt.Sprintf(", ... %d more", len(names)-8)
 	}
-	return s
+	return strings.Join(names, ", ")
 }

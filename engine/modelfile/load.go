@@ -34,6 +34,9 @@ func Load(r io.Reader) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("empty: not a model file")
+	}
 	if len(data) > maxFileSize {
 		return nil, fmt.Errorf("larger than %d MB: not a model file tealab wrote", maxFileSize>>20)
 	}
@@ -98,8 +101,10 @@ func jsonProblem(err error) string {
 		return "truncated (the JSON ends too early)"
 	case errors.As(err, &syn):
 		return fmt.Sprintf("not valid JSON at byte %d (%v)", syn.Offset, err)
+	case errors.As(err, &typ) && typ.Field == "":
+		return fmt.Sprintf("a JSON %s, not an object", typ.Value)
 	case errors.As(err, &typ):
-		return fmt.Sprintf("field %q holds a %s where a %s belongs", typ.Field, typ.Value, typ.Type)
+		return fmt.Sprintf("field %q holds a JSON %s where a %s belongs", typ.Field, typ.Value, typ.Type)
 	}
 	return err.Error()
 }

@@ -323,11 +323,11 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 		name, file, want string
 		resum            bool
 	}{
-		{"empty", "", "truncated", false},
+		{"empty", "", "empty: not a model file", false},
 		{"truncated", good[:len(good)/2], "truncated", false},
 		{"not JSON", "model,params\n", "not valid JSON", false},
 		{"another JSON", `{"data": "iris", "model": "lda"}`, `not a model file (it has no "format": "tealab-model"`, false},
-		{"a JSON array", `[1, 2]`, "not a model file", false},
+		{"a JSON array", `[1, 2]`, "not a model file: a JSON array, not an object", false},
 		{"future version", edit(`"version": 1`, `"version": 2`), "version 2 was written by a newer tealab; this one reads version 1", false},
 		{"version zero", edit(`"version": 1`, `"version": 0`), "version 0 is not one tealab wrote", false},
 		{"version text", edit(`"version": 1`, `"version": "1"`), `no valid "version"`, false},

@@ -220,3 +220,32 @@ func TestSaveModelRefusals(t *testing.T) {
 		t.Error("a refused --save-model wrote a file")
 	}
 }
+
+// A model trained on an ARFF file's nominal attribute applies to a CSV
+// whose levels come in another order (codes follow the names): the colour
+// alone tells the classes apart.
+func TestPredictARFFModelOnCSV(t *testing.T) {
+	dir := t.TempDir()
+	arff := filepath.Join(dir, "pets.arff")
+	var b strings.Builder
+	b.WriteString("@relation pets\n@attribute colour {red,green,blue}\n@attribute size numeric\n@attribute kind {cat,dog}\n@data\n")
+	for i := range 12 {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "red,%d,cat\n", 1+i%3)
+		} else {
+			fmt.Fprintf(&b, "blue,%d,dog\n", 1+i%3)
+		}
+	}
+	if err := os.WriteFile(arff, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := trainSaved(t, "--data", arff, "--model", "fake-codes", "--quiet")
+	csvFile := filepath.Join(dir, "new.csv")
+	if err := os.WriteFile(csvFile, []byte("size,colour\n2,blue\n2,red\n3,blue\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, status := run(t, "predict", "--model-file", file, "--data", csvFile, "--csv")
+	if status != 0 || out != "kind\ndog\ncat\ndog\n" {
+		t.Errorf("status %d %s, predictions %q; want dog, cat, dog", status, errOut, out)
+	}
+}

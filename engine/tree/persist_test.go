@@ -1,10 +1,12 @@
 package tree
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -223,5 +225,38 @@ func TestTreeStateRefused(t *testing.T) {
 		{"one class", func(s map[string]any) { s["data"].(map[string]any)["classes"] = []any{"no"} }, "1 classes"},
 		{"votes missing", func(s map[string]any) { s["votes"] = at(s, "votes")[1:] }, "votes for"},
 		{"feature too large", func(s map[string]any) { at(s, "trees")[0].(map[string]any)["feature"].([]any)[0] = 9.0 }, "tree 0: node 0 splits on feature 9"},
+	})
+}
+
+// BenchmarkForestState writes and reads the state of a forest of 100
+// trees on 20,000 rows (TEALAB_STATE_DATA names other data, e.g. the
+// benchmarks' clf_20k_20.csv); state_bytes is the size of its JSON.
+func BenchmarkForestState(b *testing.B) {
+	source := cmp.Or(os.Getenv("TEALAB_STATE_DATA"), "moons:n=20000,noise=0.3")
+	tr := builtin(b, source)
+	f := engine.MustBuild("forest", map[string]string{"trees": "100", "jobs": "2"})
+	if err := f.Fit(context.Background(), tr, nil); err != nil {
+		b.Fatal(err)
+	}
+	p := f.(engine.Persistent)
+	state, err := p.MarshalState()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("marshal", func(b *testing.B) {
+		for range b.N {
+			if _, err := p.MarshalState(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(state)), "state_bytes")
+		b.ReportMetric(float64(f.(*Forest).nodes), "nodes")
+	})
+	b.Run("unmarshal", func(b *testing.B) {
+		for range b.N {
+			if err := engine.MustBuild("forest", map[string]string{"trees": "100"}).(engine.Persistent).UnmarshalState(state); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 }

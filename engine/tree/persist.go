@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/tealab/tealab/engine"
@@ -32,13 +34,11 @@ func dataStateOf(d *data) dataState {
 	if d.k > 0 {
 		s.Classes = d.classes
 	}
-	for j := range d.p {
-		if d.levels[j] > 0 {
-			s.Levels, s.LevelNames = d.levels, d.lnames
-		}
-		if d.missing[j] {
-			s.Missing = d.missing
-		}
+	if slices.ContainsFunc(d.levels, func(L int) bool { return L > 0 }) {
+		s.Levels, s.LevelNames = d.levels, d.lnames
+	}
+	if slices.Contains(d.missing, true) {
+		s.Missing = d.missing
 	}
 	return s
 }
@@ -49,9 +49,12 @@ func (s dataState) data() (*data, error) {
 	if p == 0 {
 		return nil, errors.New("no features")
 	}
-	for name, n := range map[string]int{"levels": len(s.Levels), "level_names": len(s.LevelNames), "missing": len(s.Missing)} {
-		if n != 0 && n != p {
-			return nil, fmt.Errorf("%s has %d entries for %d features", name, n, p)
+	for _, l := range []struct {
+		name string
+		n    int
+	}{{"levels", len(s.Levels)}, {"level_names", len(s.LevelNames)}, {"missing", len(s.Missing)}} {
+		if l.n != 0 && l.n != p {
+			return nil, fmt.Errorf("%s has %d entries for %d features", l.name, l.n, p)
 		}
 	}
 	d := &data{p: p, k: len(s.Classes), names: s.Features, classes: s.Classes,
@@ -302,8 +305,8 @@ func checkClass(v float64, k, i int) error {
 
 // sameLengths checks that every list has n entries, one a node.
 func sameLengths(n int, lens map[string]int) error {
-	for name, l := range lens {
-		if l != n {
+	for _, name := range slices.Sorted(maps.Keys(lens)) {
+		if l := lens[name]; l != n {
 			return fmt.Errorf("%s has %d entries for %d nodes", name, l, n)
 		}
 	}

@@ -199,6 +199,8 @@ func TestTreeStateRefused(t *testing.T) {
 		{"short list", func(s map[string]any) { s["tree"].(map[string]any)["threshold"] = at(s, "tree", "threshold")[1:] }, "threshold has"},
 		{"missing flag", func(s map[string]any) { s["tree"].(map[string]any)["missing_left"] = "x" }, "missing_left has"},
 		{"another model's state", func(s map[string]any) { s["trees"] = []any{} }, `unknown field "trees"`},
+		{"missing flags short", func(s map[string]any) { s["data"].(map[string]any)["missing"] = []any{true} }, "missing has 1 entries for 2 features"},
+		{"levels without names", func(s map[string]any) { at(s, "data", "levels")[1] = 9.0 }, "has 9 levels but 5 level names"},
 		{"numeric feature with a level set", func(s map[string]any) {
 			at(s, "data", "levels")[1] = 0.0
 		}, "numeric feature"},

@@ -41,7 +41,10 @@ func DecodeState(model string, data []byte, state any) error {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("%s state: the JSON ends too soon (truncated)", model)
 		}
-		if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) && te.Field != "" {
+		if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
+			if te.Field == "" {
+				return fmt.Errorf("%s state: the state is a JSON %s; want an object", model, te.Value)
+			}
 			field := te.Field[strings.LastIndex(te.Field, ".")+1:]
 			return fmt.Errorf("%s state: field %q holds a JSON %s; want %s", model, field, te.Value, kindName(te.Type))
 		}

@@ -173,8 +173,8 @@ func Same(t *testing.T, name string, a, b engine.Model, X mat.Matrix) {
 
 func sameSlices(t *testing.T, what string, got, want []float64, err, wantErr error) {
 	t.Helper()
-	if wantErr != nil || err != nil {
-		t.Fatalf("%s: %v (fitted model: %v)", what, err, wantErr)
+	if !sameErrors(t, what, err, wantErr) {
+		return
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
@@ -188,8 +188,8 @@ func sameSlices(t *testing.T, what string, got, want []float64, err, wantErr err
 
 func sameDense(t *testing.T, what string, got, want *mat.Dense, err, wantErr error) {
 	t.Helper()
-	if wantErr != nil || err != nil {
-		t.Fatalf("%s: %v (fitted model: %v)", what, err, wantErr)
+	if !sameErrors(t, what, err, wantErr) {
+		return
 	}
 	r, c := want.Dims()
 	if gr, gc := got.Dims(); gr != r || gc != c {
@@ -198,6 +198,16 @@ func sameDense(t *testing.T, what string, got, want *mat.Dense, err, wantErr err
 	for i := range r {
 		sameSlices(t, fmt.Sprintf("%s row %d:", what, i+1), got.RawRowView(i), want.RawRowView(i), nil, nil)
 	}
+}
+
+// sameErrors checks that the loaded model fails where the fitted one
+// does, with the same message, and reports whether both succeeded.
+func sameErrors(t *testing.T, what string, err, wantErr error) bool {
+	t.Helper()
+	if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+		t.Fatalf("%s: %v (fitted model: %v)", what, err, wantErr)
+	}
+	return err == nil
 }
 
 // A Mutation edits a state's JSON object (decoded into maps and slices).

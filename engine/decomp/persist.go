@@ -2,6 +2,12 @@ package decomp
 
 import "github.com/tealab/tealab/engine"
 
+// Every model of the package can be saved.
+var (
+	_ engine.Persistent = (*PCA)(nil)
+	_ engine.Persistent = (*RandomProjection)(nil)
+)
+
 // pcaState is what a PCA (or truncated SVD) fit keeps: how rows are centred
 // and scaled, the directions kept and the variance along each, and its
 // reconstruction error. The components' names follow from the model.

@@ -19,6 +19,14 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
+// Every model of the package can be saved.
+var (
+	_ engine.Persistent = (*LDA)(nil)
+	_ engine.Persistent = (*QDA)(nil)
+	_ engine.Persistent = (*GaussianNB)(nil)
+	_ engine.Persistent = (*CategoricalNB)(nil)
+)
+
 // classState is the class statistics every Gaussian model keeps.
 type classState struct {
 	Classes  []string    `json:"classes"`

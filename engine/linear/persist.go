@@ -16,6 +16,17 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
+// Every model of the package can be saved.
+var (
+	_ engine.Persistent = (*LeastSquares)(nil)
+	_ engine.Persistent = (*Ridge)(nil)
+	_ engine.Persistent = (*Lasso)(nil)
+	_ engine.Persistent = (*Stepwise)(nil)
+	_ engine.Persistent = (*Logistic)(nil)
+	_ engine.Persistent = (*Perceptron)(nil)
+	_ engine.Persistent = (*Centroid)(nil)
+)
+
 // lsqState is the state of the least-squares models: x·Coef + Intercept.
 type lsqState struct {
 	Features  []string  `json:"features"` // one per coefficient
@@ -151,7 +162,7 @@ func (m *Lasso) UnmarshalState(data []byte) error {
 // they were added (every other coefficient is zero).
 type stepwiseState struct {
 	lsqState
-	Selected []int `json:"selected"`
+	Selected []int `json:"selected,omitempty"`
 }
 
 // MarshalState implements engine.Persistent.

@@ -2,6 +2,7 @@ package linear
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -33,7 +34,16 @@ func TestPersist(t *testing.T) {
 		return append(more, shorten("weights"), shorten("weights.0"), shorten("bias"),
 			set("weights.0.0", true), set("bias.0", "NaN"), set("weights", []any{}))
 	}
+	// A target of noise: the cross-validated selection adds no feature.
+	noise := diabetes
+	noise.Y = make([]float64, len(diabetes.Y))
+	r := rand.New(rand.NewPCG(10, 4))
+	for i := range noise.Y {
+		noise.Y[i] = r.NormFloat64()
+	}
 	persisttest.Check(t, []persisttest.Case{
+		{Name: "stepwise", Train: noise, X: noise.X, Extra: func(m engine.Model) any { return m.(*Stepwise).Selected() },
+			Edits: []persisttest.Mutation{set("coef.0", 1.0), set("selected", []any{20.0})}},
 		reg("linear", nil, set("inputs", 3.0), set("solver", "qr"), set("rank", 99.0)),
 		reg("linear", map[string]string{"degree": "2"}, set("inputs", 3.0), set("features.10", "age"), set("inputs", 0.0)),
 		reg("linear", map[string]string{"solver": "pinv", "intercept": "false"}, set("intercept", 1.0), set("solver", "normal")),

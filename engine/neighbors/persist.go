@@ -6,6 +6,11 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
+// Every model of the package can be saved.
+var (
+	_ engine.Persistent = (*KNN)(nil)
+)
+
 // knnState is what a k-NN fit keeps: its training rows, in their order,
 // with their targets, and the k it settled on. The search structure (a k-d
 // tree, or the blocks of the exhaustive search) is built again on loading

@@ -18,7 +18,7 @@ func TestPersist(t *testing.T) {
 	iris := persisttest.Builtin(t, "iris", datasets.Classification)
 	wine := persisttest.Builtin(t, "wine", datasets.Classification)
 	digits := persisttest.Builtin(t, "digits", datasets.Classification)
-	digits.X, digits.Y = digits.X.Slice(0, 400, 0, 64).(*mat.Dense), digits.Y[:400]
+	digits.X, digits.Y = digits.X.Slice(0, 200, 0, 64).(*mat.Dense), digits.Y[:200]
 	diabetes := persisttest.Builtin(t, "diabetes", datasets.Regression)
 	set, shorten, lengthen := persisttest.Set, persisttest.Shorten, persisttest.Lengthen
 	common := []persisttest.Mutation{shorten("rows"), shorten("rows.3"), lengthen("rows.0"), shorten("targets"),

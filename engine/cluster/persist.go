@@ -30,7 +30,7 @@ func marshalState(model string, fitted bool, state func() any) ([]byte, error) {
 
 // unmarshalState decodes a state into s and checks it with check.
 func unmarshalState(model string, b []byte, s any, check func() error) error {
-	err := engine.DecodeState(b, s)
+	err := engine.DecodeStrict(b, s)
 	if err == nil {
 		err = check()
 	}

@@ -35,7 +35,11 @@ func dataStateOf(d *data) dataState {
 		s.Classes = d.classes
 	}
 	if slices.ContainsFunc(d.levels, func(L int) bool { return L > 0 }) {
-		s.Levels, s.LevelNames = d.levels, d.lnames
+		s.Levels = d.levels
+		s.LevelNames = make([][]string, len(d.lnames)) // a numeric column's names: [], never null
+		for j, names := range d.lnames {
+			s.LevelNames[j] = append([]string{}, names...)
+		}
 	}
 	if slices.Contains(d.missing, true) {
 		s.Missing = d.missing
@@ -378,7 +382,7 @@ func (m *DecisionTree) UnmarshalState(b []byte) error {
 
 // decodeData decodes a state into s and rebuilds its data description ds.
 func decodeData(b []byte, s any, ds *dataState) (*data, error) {
-	if err := engine.DecodeState(b, s); err != nil {
+	if err := engine.DecodeStrict(b, s); err != nil {
 		return nil, err
 	}
 	return ds.data()

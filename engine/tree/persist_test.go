@@ -156,7 +156,7 @@ type mutation struct {
 func refuses(t *testing.T, model string, settings map[string]string, state []byte, muts []mutation) {
 	t.Helper()
 	bad := map[string][]byte{"truncated": state[:len(state)/2], "trailing data": append(slices.Clone(state), "{}"...)}
-	want := map[string]string{"truncated": "truncated", "trailing data": "after its end"}
+	want := map[string]string{"truncated": "truncated", "trailing data": "after the state's JSON object"}
 	for _, m := range muts {
 		bad[m.name], want[m.name] = mutate(t, state, m.change), m.want
 	}

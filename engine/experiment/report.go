@@ -140,7 +140,11 @@ func (t Table) WriteText(w io.Writer) error {
 func (t Table) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	row := func(cells []string) {
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		trimmed := make([]string, len(cells))
+		for i, c := range cells {
+			trimmed[i] = strings.TrimSpace(c)
+		}
+		b.WriteString("| " + strings.Join(trimmed, " | ") + " |\n")
 	}
 	row(t.Header)
 	seps := make([]string, len(t.Header))
@@ -157,12 +161,12 @@ func (t Table) WriteMarkdown(w io.Writer) error {
 }
 
 // Bars draws each model's mean score of column c as a text bar chart,
-// scaled from the lowest mean to the highest.
+// scaled from zero (or the lowest mean, if negative) to the highest.
 func (o *Outcome) Bars(c Column, width int) string {
 	info := metrics.Lookup(c.Metric)
 	name := 0
 	means := make([]float64, len(o.Plan.Models))
-	lo, hi := math.Inf(1), math.Inf(-1)
+	lo, hi := 0.0, math.Inf(-1)
 	for m, model := range o.Plan.Models {
 		name = max(name, len([]rune(model.Label)))
 		means[m] = o.Stat(c.Dataset, m, c.Metric).Mean

@@ -258,6 +258,9 @@ func finishedCells(o *experiment.Outcome) int {
 
 // describeCells is the progress line of an experiment.
 func describeCells(p experiment.Progress) string {
+	if p.Done == 0 {
+		return fmt.Sprintf("%s to run; the first is under way", numfmt.Count(p.Total, "model run"))
+	}
 	s := fmt.Sprintf("%d of %s · %s on %s, repeat %d · %s elapsed", p.Done, numfmt.Count(p.Total, "model run"),
 		p.Model, p.Dataset, p.Repeat, numfmt.Seconds(p.Elapsed.Seconds()))
 	if p.Done < p.Total {

@@ -255,6 +255,10 @@ func (s *expScreen) receive(m expMsg) tea.Cmd {
 	}
 	if m.outcome == nil && m.err == nil {
 		p := m.progress
+		if p.Done == 0 {
+			s.progress = numfmt.Count(p.Total, "model run") + " to run · c cancels"
+			return s.wait()
+		}
 		s.progress = fmt.Sprintf("%d of %s · %s, repeat %d · %s elapsed · c cancels", p.Done, numfmt.Count(p.Total, "model run"),
 			p.Model, p.Repeat, numfmt.Seconds(p.Elapsed.Seconds()))
 		return s.wait()

@@ -39,7 +39,8 @@ type Cell struct {
 	Err                    error
 }
 
-// Progress says how far an experiment has got, after each finished cell.
+// Progress says how far an experiment has got: once at the start (Done 0),
+// then after each finished cell.
 type Progress struct {
 	Done, Total int
 	Dataset     string
@@ -106,6 +107,9 @@ func Run(ctx context.Context, p Plan, progress func(Progress)) (*Outcome, error)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	start, done := time.Now(), 0
+	if progress != nil { // something to show before the first run ends
+		progress(Progress{Total: len(o.Cells)})
+	}
 	for range max(p.Jobs, 1) {
 		wg.Add(1)
 		go func() {

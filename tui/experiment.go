@@ -380,16 +380,25 @@ func (s *expScreen) results() []string {
 	return append(out, s.curves.View())
 }
 
-// colourMarks paints the cells of a row marked better or worse.
+// colourMarks paints the cells of a row marked better or worse, finding
+// each cell after the one before (two cells may read the same).
 func colourMarks(line string, row []string, marks []experiment.Mark, good, bad interface{ Render(...string) string }) string {
+	pos := len(row[0])
 	for j, m := range marks {
 		cell := row[j+1]
+		i := strings.Index(line[pos:], cell)
+		if i < 0 {
+			continue
+		}
+		at, painted := pos+i, cell
 		switch m {
 		case experiment.Better:
-			line = strings.Replace(line, cell, good.Render(cell), 1)
+			painted = good.Render(cell)
 		case experiment.Worse:
-			line = strings.Replace(line, cell, bad.Render(cell), 1)
+			painted = bad.Render(cell)
 		}
+		line = line[:at] + painted + line[at+len(cell):]
+		pos = at + len(painted)
 	}
 	return line
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tealab/tealab/engine/experiment"
 )
 
 // markModels marks the named models on the Experimenter's list with space.
@@ -84,5 +86,20 @@ func TestExperimenterNeedsTwoModels(t *testing.T) {
 	hs.press("enter")
 	if hs.a.exp.running() || hs.a.exp.outcome != nil || !strings.Contains(hs.view(), "mark two models or more") {
 		t.Errorf("one model ran:\n%s", hs.view())
+	}
+}
+
+type bracket struct{ l, r string }
+
+func (b bracket) Render(s ...string) string { return b.l + strings.Join(s, "") + b.r }
+
+// Two cells that read the same are each painted once, in their own colour.
+func TestColourMarksSameCells(t *testing.T) {
+	row := []string{"knn", "0.940 ± 0.057 v", "0.940 ± 0.057 v", "0.995 ± 0.012 *"}
+	line := "knn  0.940 ± 0.057 v  0.940 ± 0.057 v  0.995 ± 0.012 *"
+	got := colourMarks(line, row, []experiment.Mark{experiment.Better, experiment.Better, experiment.Worse}, bracket{"<", ">"}, bracket{"[", "]"})
+	want := "knn  <0.940 ± 0.057 v>  <0.940 ± 0.057 v>  [0.995 ± 0.012 *]"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -145,6 +145,16 @@ func TestFriedmanNemenyiDemsar(t *testing.T) {
 	}
 }
 
+// When every dataset ranks the models alike, F_F is unbounded: the p-value
+// is χ²_F's (2 models, 2 datasets: χ² = 2 on 1 df, p = 0.1573, from
+// scipy.stats.chi2.sf(2, 1)), not a certain difference.
+func TestFriedmanUnanimous(t *testing.T) {
+	chi, ff, p := Friedman([]float64{1, 2}, 2)
+	if chi != 2 || !math.IsNaN(ff) || !near(p, 0.15729920705028105, 1e-12) {
+		t.Errorf("Friedman = %g, F = %g, p = %g; want 2, NaN, 0.1573", chi, ff, p)
+	}
+}
+
 func TestRankRowTies(t *testing.T) {
 	if got := rankRow("accuracy", []float64{0.9, 0.8, 0.9, 0.7}); !reflect.DeepEqual(got, []float64{1.5, 3, 1.5, 4}) {
 		t.Errorf("accuracy ranks = %v", got)

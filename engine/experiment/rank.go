@@ -42,7 +42,9 @@ func CriticalDifference(k, n int) float64 {
 
 // Friedman tests whether k models with average ranks ranks over n datasets
 // differ: χ²_F = 12n/(k(k+1))·(Σ R² − k(k+1)²/4), its F form
-// F_F = (n−1)χ²_F/(n(k−1)−χ²_F) and the p-value of F_F.
+// F_F = (n−1)χ²_F/(n(k−1)−χ²_F) and the p-value of F_F; when every
+// dataset ranks the models alike F_F is unbounded (NaN) and p is χ²_F's on
+// k−1 degrees of freedom.
 func Friedman(ranks []float64, n int) (chi, ff, p float64) {
 	k := float64(len(ranks))
 	var sum float64
@@ -55,8 +57,8 @@ func Friedman(ranks []float64, n int) (chi, ff, p float64) {
 		return chi, math.NaN(), math.NaN()
 	}
 	den := N*(k-1) - chi
-	if den <= 0 { // every dataset ranks the models alike
-		return chi, math.Inf(1), 0
+	if den <= 0 { // every dataset ranks the models alike: F_F is unbounded, χ²_F is not
+		return chi, math.NaN(), 1 - distuv.ChiSquared{K: k - 1}.CDF(chi)
 	}
 	ff = (N - 1) * chi / den
 	p = 1 - distuv.F{D1: k - 1, D2: (k - 1) * (N - 1)}.CDF(ff)

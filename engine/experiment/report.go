@@ -219,7 +219,11 @@ func (o *Outcome) WriteRanking(w io.Writer, metric string, width int) error {
 		if rk.P >= Alpha {
 			verdict = "no significant difference among the models"
 		}
-		fmt.Fprintf(&b, "Friedman χ² = %s, F = %s, p = %s: %s.\n", numfmt.Score(rk.ChiSq), numfmt.Score(rk.FF), numfmt.Score(rk.P), verdict)
+		f := "F = " + numfmt.Score(rk.FF)
+		if math.IsNaN(rk.FF) {
+			f = "every dataset ranks them alike"
+		}
+		fmt.Fprintf(&b, "Friedman χ² = %s, %s, p = %s: %s.\n", numfmt.Score(rk.ChiSq), f, numfmt.Score(rk.P), verdict)
 	}
 	if len(rk.Skipped) > 0 {
 		fmt.Fprintf(&b, "Not ranked (a model did not finish): %s.\n", strings.Join(rk.Skipped, ", "))

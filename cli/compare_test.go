@@ -46,7 +46,7 @@ func TestCompareJSONAndExport(t *testing.T) {
 		Folds, Repeats int
 		Baseline       string
 		Results        []struct {
-			Dataset, Model, Metric, Mark string
+			Dataset, Model, Metric, Mark, Verdict string
 			Mean, Std                    float64
 			N                            int
 		}
@@ -62,7 +62,7 @@ func TestCompareJSONAndExport(t *testing.T) {
 	if s.Folds != 3 || s.Repeats != 2 || s.Baseline != "tree" || len(s.Results) != 9 || len(s.WTL) != 2 || s.Ranking == nil {
 		t.Fatalf("JSON %+v", s)
 	}
-	if r := s.Results[0]; r.Dataset != "iris" || r.Model != "lda" || r.Metric != "accuracy" || r.N != 6 || r.Mean < 0.9 {
+	if r := s.Results[0]; r.Dataset != "iris" || r.Model != "lda" || r.Metric != "accuracy" || r.N != 6 || r.Mean < 0.9 || r.Verdict != "tie" && r.Verdict != "better" && r.Verdict != "worse" {
 		t.Errorf("first result %+v", r)
 	}
 	if len(s.Ranking.Ranks) != 3 || s.Ranking.CD < 1.9 || s.Ranking.CD > 1.92 { // 2.343·√(3·4/(6·3))

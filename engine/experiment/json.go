@@ -26,10 +26,12 @@ type ResultJSON struct {
 	Mean    numfmt.Float `json:"mean"`
 	Std     numfmt.Float `json:"std"`
 	N       int          `json:"n"`
-	Mark    string       `json:"mark,omitempty"` // v, * or empty
-	T       numfmt.Float `json:"t,omitempty"`
-	DF      int          `json:"df,omitempty"`
-	P       numfmt.Float `json:"p,omitempty"`
+	Mark    string       `json:"mark,omitempty"` // v, * or empty, as the table marks it
+	Verdict string       `json:"verdict"`        // better, worse, tie, baseline or untested
+	// The test against the baseline; absent for the baseline itself.
+	T  *numfmt.Float `json:"t,omitempty"`
+	DF int           `json:"df,omitempty"`
+	P  *numfmt.Float `json:"p,omitempty"`
 }
 
 // WTLJSON counts a model's wins, ties and losses against the baseline.
@@ -61,9 +63,10 @@ func (o *Outcome) Summarise(cols []Column) Summary {
 		for m, model := range p.Models {
 			st := o.Stat(c.Dataset, m, c.Metric)
 			r := ResultJSON{Dataset: p.Datasets[c.Dataset].Name, Model: model.Label, Metric: c.Metric,
-				Mean: numfmt.Float(st.Mean), Std: numfmt.Float(st.Std), N: st.N, Mark: st.Mark.Text()}
+				Mean: numfmt.Float(st.Mean), Std: numfmt.Float(st.Std), N: st.N, Mark: st.Mark.Text(), Verdict: st.Mark.String()}
 			if st.Mark != Baseline && st.Mark != NoTest {
-				r.T, r.DF, r.P = numfmt.Float(st.Test.T), st.Test.DF, numfmt.Float(st.Test.P)
+				t, p := numfmt.Float(st.Test.T), numfmt.Float(st.Test.P)
+				r.T, r.DF, r.P = &t, st.Test.DF, &p
 			}
 			s.Results = append(s.Results, r)
 		}

@@ -35,6 +35,12 @@ func (m Mark) Text() string {
 	return ""
 }
 
+// String names the mark for JSON: better, worse, tie, baseline or
+// untested.
+func (m Mark) String() string {
+	return [...]string{"tie", "better", "worse", "baseline", "untested"}[m]
+}
+
 // Stat is one model's score on one dataset under one metric.
 type Stat struct {
 	Mean, Std float64 // over every fold of every repeat (sample standard deviation)

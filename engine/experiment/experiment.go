@@ -135,12 +135,19 @@ func Run(ctx context.Context, p Plan, progress func(Progress)) (*Outcome, error)
 			}
 		}
 	}
-	for i := range o.Cells {
-		if ctx.Err() != nil {
-			o.Cells[i].Err = ctx.Err()
-			continue
+	// Repeat by repeat, so that an interrupted experiment has every model
+	// on the same folds.
+	for r := range p.Repeats {
+		for d := range p.Datasets {
+			for m := range p.Models {
+				c := o.Cell(d, m, r)
+				if ctx.Err() != nil {
+					c.Err = ctx.Err()
+					continue
+				}
+				todo <- (d*len(p.Models)+m)*p.Repeats + r
+			}
 		}
-		todo <- i
 	}
 	close(todo)
 	wg.Wait()

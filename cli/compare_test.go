@@ -47,8 +47,8 @@ func TestCompareJSONAndExport(t *testing.T) {
 		Baseline       string
 		Results        []struct {
 			Dataset, Model, Metric, Mark, Verdict string
-			Mean, Std                    float64
-			N                            int
+			Mean, Std                             float64
+			N                                     int
 		}
 		WTL     []struct{ Model string } `json:"wins_ties_losses"`
 		Ranking *struct {

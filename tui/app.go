@@ -98,10 +98,11 @@ const (
 	screenTrain
 	screenResults
 	screenRuns
+	screenExperiment
 	numScreens
 )
 
-var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs"}
+var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs", "experimenter"}
 
 // screen is one page of the lab. Screens are pointers mutated only in Update.
 type screen interface {
@@ -137,6 +138,7 @@ type app struct {
 	train   *trainScreen
 	results *resultsScreen
 	runs    *runsScreen
+	exp     *expScreen
 
 	// The session: what has been chosen so far.
 	ds     *datasets.Dataset
@@ -183,7 +185,8 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a.train = newTrainScreen(c)
 	a.results = newResultsScreen(c, ctx)
 	a.runs = newRunsScreen(c)
-	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs}
+	a.exp = newExpScreen(c, ctx)
+	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp}
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
 		a.startup = &o
@@ -245,6 +248,12 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.data.Update(msg)
 	case quitMsg:
 		return a, a.quit()
+	case openExperimentMsg:
+		a.exp.setData(a.ds)
+		a.goTo(screenExperiment)
+		return a, nil
+	case expMsg: // the Experimenter's, whichever screen shows
+		return a, a.exp.Update(msg)
 	case cancelRunMsg:
 		if a.job != nil && msg.run == a.job.id {
 			a.job.cancel() // the partial result still arrives
@@ -346,6 +355,9 @@ func (a *app) back() tea.Cmd {
 		}
 	case screenRuns:
 		a.goTo(a.prev)
+	case screenExperiment:
+		a.exp.stop()
+		a.goTo(screenModel)
 	}
 	return nil
 }

@@ -51,7 +51,6 @@ func TestAlignByName(t *testing.T) {
 	}
 }
 
-
 func sameWithNaN(a, b *mat.Dense) bool {
 	r, c := a.Dims()
 	for i := range r {

@@ -666,7 +666,7 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 // single fold learnt from.
 func (rn *runner) holdoutRows(n int) string {
 	if rn.opt.Test != nil {
-		return fmt.Sprintf("all %d rows of the data (scored on the supplied test set)", n)
+		return fmt.Sprintf("all %d rows of the data", n)
 	}
 	return fmt.Sprintf("the %d training rows of the hold-out", n)
 }

@@ -47,7 +47,10 @@ type Options struct {
 	Standardize *bool
 	Task        string   // "" infers it from the target; else as datasets.ParseTask reads it
 	Drop        []string // columns to leave out
-	Theme       string   // dark, light, high-contrast or mono; "" picks from the terminal
+	// Test is a supplied test set to score on (as datasets.Open reads it):
+	// the evaluation starts as "supplied test set"; "" a split.
+	Test  string
+	Theme string // dark, light, high-contrast or mono; "" picks from the terminal
 }
 
 // Minimum terminal size the screens are laid out for.
@@ -180,6 +183,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a.data = newDataScreen(c)
 	a.model = newModelScreen(c)
 	a.params = newParamsScreen(c, evalOpts)
+	a.params.test.source, a.params.startTest = opt.Test, opt.Test != ""
 	a.train = newTrainScreen(c)
 	a.results = newResultsScreen(c, ctx)
 	a.runs = newRunsScreen(c)
@@ -436,6 +440,9 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	a.abandon()
 	id := a.nextRun
 	data := runs.Data{Source: a.source, Target: a.target, Task: a.task, Drop: a.drop}
+	if opt.Test != nil {
+		data.Test = a.params.test.source
+	}
 	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
 	r := &runRecord{Record: rec}

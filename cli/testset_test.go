@@ -121,3 +121,23 @@ func TestTrainSuppliedTestSetErrors(t *testing.T) {
 		}
 	}
 }
+
+// The lab checks --test before the screen takes over.
+func TestLabTestSetErrors(t *testing.T) {
+	train, test := irisFiles(t)
+	for _, c := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"--test", test}, exitUsage, "--test needs --data"},
+		{[]string{"--data", train, "--test", test, "--cv", "3"}, exitUsage, "choose one of --test"},
+		{[]string{"--data", train, "--test", test, "--model", "pca"}, exitUsage, "pca does reduction"},
+		{[]string{"--data", train, "--test", "wine", "--model", "lda"}, 1, `no target column "species"`},
+	} {
+		_, errOut, status := run(t, c.args...)
+		if status != c.status || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: status %d, %q; want %d and %q", c.args, status, errOut, c.status, c.want)
+		}
+	}
+}

@@ -79,7 +79,7 @@ type tryOutcome struct {
 func newTryView(c *common, r *runRecord) *tryView {
 	v := &tryView{c: c, r: r, keys: tryKeys{
 		Up: bind("↑", "previous value", "up"), Down: bind("↓", "next value", "down"),
-		Level: bind("←/→", "change level", "left", "right"),
+		Level:   bind("←/→", "change level", "left", "right"),
 		PrevRow: bind("[", "previous row", "["), NextRow: bind("]", "next row", "]"),
 	}}
 	v.tree, _ = eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)

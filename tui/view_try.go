@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Try", order: 70, needs: canTry,
+	registerView(viewSpec{name: "Try", order: 58, // before the map, which is last needs: canTry,
 		make: func(env viewEnv, r *runRecord) resultView { return newTryView(env.c, r) }})
 }
 

@@ -266,6 +266,9 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if r := a.run(msg.run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
 			a.model.setData(r.Dataset, r.Spec.Name)
+			if r.Data.Test != "" {
+				a.params.test = testSet{source: r.Data.Test, ds: r.Dataset, set: r.Options.Test}
+			}
 			a.params.setModel(r.Dataset, r.Spec, r.Params, &r.Options)
 			a.goTo(screenParams)
 		}

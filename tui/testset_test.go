@@ -65,3 +65,20 @@ func TestStartupWithTestSet(t *testing.T) {
 	}
 	mustContain(t, hs.view(), "test set good.csv · seed 1")
 }
+
+// e on the results of a run scored on a test set goes back to the form
+// with that test set, even when another was typed since.
+func TestRetrainKeepsTheTestSet(t *testing.T) {
+	good := writeFile(t, "good.csv", irisTest)
+	other := writeFile(t, "other.csv", irisTest)
+	hs := newHarness(t, Options{Data: "iris", Model: "lda", Test: good, Train: true}, 120, 40)
+	hs.a.params.checkTest(other) // typed in the form since
+	hs.press("e")
+	hs.focusParam("test file")
+	if got := hs.a.params.current().raw(); got != good {
+		t.Errorf("test file %q, want %q", got, good)
+	}
+	if o, err := hs.a.params.options(); err != nil || o.Test == nil {
+		t.Errorf("options %+v, %v", o, err)
+	}
+}

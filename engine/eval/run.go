@@ -157,7 +157,10 @@ func (rn *runner) run() (*Result, error) {
 		return nil, err
 	}
 	rn.res.Eval = desc + prepNote(opt)
-	if len(folds) == 1 {
+	switch {
+	case opt.Test != nil:
+		rn.advise(testSetWarnings(len(folds[0].Test))...)
+	case len(folds) == 1:
 		rn.advise(holdoutWarnings(d, folds[0])...)
 	}
 	if len(folds) > LOOWarnRows && opt.LOO {

@@ -66,3 +66,20 @@ func TestSuppliedTestSetRefusals(t *testing.T) {
 		t.Errorf("a clustering: %v", err)
 	}
 }
+
+// A small supplied test set is warned about as such, not as a hold-out
+// whose fraction could change.
+func TestSuppliedTestSetTooSmall(t *testing.T) {
+	res, err := Run(context.Background(), blobs(60, 3, 1), spec(t, "evalfake"), nil, Options{Seed: 1, Test: blobs(6, 3, 2)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		got = append(got, w.String())
+	}
+	all := strings.Join(got, "\n")
+	if !strings.Contains(all, "the supplied test set has 6 rows: its scores move in steps of 0.17") || strings.Contains(all, "test part") {
+		t.Errorf("warnings:\n%s", all)
+	}
+}

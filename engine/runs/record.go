@@ -269,6 +269,7 @@ func (r *Record) Command() string {
 	}
 	o := r.Options
 	switch {
+	case r.Data.Test != "": // --test replaces the split
 	case o.LOO:
 		args = append(args, "--loo")
 	case o.Folds >= 2:
@@ -329,6 +330,9 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
 	if r.Options.Standardize != nil {
 		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
+	}
+	if r.Data.Test != "" {
+		rc.Split = 0 // scored on the test set: no split was drawn
 	}
 	if r.Dataset != nil {
 		rc.Source = r.Dataset.Source

@@ -29,7 +29,9 @@ func TestTestSetIsRecorded(t *testing.T) {
 		t.Fatalf("OpenTest: %v, %+v", err, test)
 	}
 	spec, _ := engine.Lookup("lda")
-	rec := New(1, data, d, spec, spec.Defaults(), eval.Options{Seed: 1, Test: test})
+	// The lab's form keeps a hold-out fraction beside the test set: the
+	// command that repeats the run must not say --split as well.
+	rec := New(1, data, d, spec, spec.Defaults(), eval.Options{Seed: 1, Split: 0.3, Test: test})
 	if err := rec.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,8 @@ func TestTestSetIsRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), `"test":"`+path+`"`) || !strings.Contains(rec.Command(), "--test '"+path+"'") ||
-		!strings.Contains(string(b), `"evaluation":"supplied test set `+path+` (2 rows)"`) {
+		!strings.Contains(string(b), `"evaluation":"supplied test set `+path+` (2 rows)"`) ||
+		strings.Contains(rec.Command(), "--split") || strings.Contains(string(b), `"split"`) {
 		t.Errorf("saved %s\ncommand %s", b, rec.Command())
 	}
 	var back Record

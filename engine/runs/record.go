@@ -85,14 +85,14 @@ func (d Data) Open() (*datasets.Dataset, error) {
 	return tab.Dataset(d.Target, task)
 }
 
-// OpenTest loads the supplied test set (Test), its row names read as the
-// data's are, with its columns matched to those of train, the data opened
-// (datasets.Dataset.Align); nil when there is none.
+// OpenTest loads the supplied test set (Test) as the data are read (the
+// format forced, the row names), with its columns matched to those of
+// train, the data opened (datasets.Dataset.Align); nil when there is none.
 func (d Data) OpenTest(train *datasets.Dataset) (*datasets.Dataset, error) {
 	if strings.TrimSpace(d.Test) == "" {
 		return nil, nil
 	}
-	tab, err := datasets.Open(d.Test)
+	tab, err := datasets.OpenFormat(d.Test, d.Format)
 	if err != nil {
 		return nil, fmt.Errorf("test set: %w", err)
 	}

@@ -41,6 +41,9 @@ func runLab(args []string, out io.Writer) error {
 	if *train && (tf.data.source == "" || tf.model == "") {
 		return usagef("--train needs --data and --model")
 	}
+	if tf.test != "" && tf.data.source == "" {
+		return usagef("--test needs --data: the test set's columns are matched to the data's")
+	}
 	var params engine.Values // parsed here, once; the lab takes them typed
 	if tf.model != "" {
 		// Check the model and its parameters before the screen takes over.
@@ -59,11 +62,15 @@ func runLab(args []string, out io.Writer) error {
 			if err != nil {
 				return err
 			}
-			if _, params, err = tf.resolve("tealab", d.Task); err != nil {
+			var spec *engine.Spec
+			if spec, params, err = tf.resolve("tealab", d.Task); err != nil {
+				return err
+			}
+			if _, _, err := tf.openTest("tealab", tf.data.choice(), d, spec); err != nil {
 				return err
 			}
 		}
 	}
 	return tui.Run(tui.Options{Data: tf.data.source, Target: tf.data.target, Model: tf.model, Params: params,
-		Train: *train, Seed: opt.Seed, Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Reduce: opt.Reduce, Standardize: opt.Standardize, Task: tf.data.task, Drop: tf.data.drop, Theme: *theme})
+		Train: *train, Seed: opt.Seed, Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Reduce: opt.Reduce, Standardize: opt.Standardize, Task: tf.data.task, Drop: tf.data.drop, Test: tf.test, Theme: *theme})
 }

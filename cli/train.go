@@ -28,6 +28,7 @@ type trainFlags struct {
 	seed   uint64
 	reduce int
 	std    string
+	test   string
 }
 
 func (t *trainFlags) register(fs *flag.FlagSet) {
@@ -38,6 +39,7 @@ func (t *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&t.split, "split", 0.2, "hold-out: fraction of rows held out for testing")
 	fs.IntVar(&t.folds, "cv", 0, "k-fold cross-validation with K folds")
 	fs.BoolVar(&t.loo, "loo", false, "leave-one-out cross-validation")
+	fs.StringVar(&t.test, "test", "", "fit on all the data and score on this supplied test set (a file or source as --data; columns matched by name)")
 	fs.Uint64Var(&t.seed, "seed", 1, "seed for the split and the model")
 	fs.IntVar(&t.reduce, "reduce", 0, "reduce the features to their first K principal components first (fitted on each training part)")
 	fs.StringVar(&t.std, "standardize", eval.StandardizeAuto, "scale numeric features to mean 0 and sd 1 (fitted on each training part): auto (as the model expects), yes or no")
@@ -55,6 +57,9 @@ func (t *trainFlags) options(fs *flag.FlagSet) (eval.Options, error) {
 	}
 	if n > 1 {
 		return eval.Options{}, usagef("train: choose one of --split, --cv and --loo")
+	}
+	if n > 0 && t.test != "" {
+		return eval.Options{}, usagef("train: --test scores on the supplied test set instead of a split: choose one of --test, --split, --cv and --loo")
 	}
 	if !(t.split > 0 && t.split < 1) { // NaN too
 		return eval.Options{}, usagef("train: --split %g is out of range (a fraction between 0 and 1, e.g. 0.2)", t.split)
@@ -91,6 +96,21 @@ func (t *trainFlags) resolve(cmd string, task datasets.Task) (*engine.Spec, engi
 			spec.Name, task, strings.Join(taskNames(spec.Tasks), ", "), modelsFor(task))
 	}
 	return spec, v, nil
+}
+
+// openTest loads the supplied test set (--test), its columns matched to
+// d's; nil when none is given. Only a model that learns the target is
+// scored on one.
+func (t *trainFlags) openTest(cmd string, data runs.Data, d *datasets.Dataset, spec *engine.Spec) (*datasets.Dataset, string, error) {
+	if t.test == "" {
+		return nil, "", nil
+	}
+	if task, _ := spec.RunsOn(d.Task); !task.Supervised() {
+		return nil, "", usagef("%s: --test scores a classifier or a regressor on rows it did not learn; %s does %s, fitted and scored on every row: leave --test out", cmd, spec.Name, task)
+	}
+	data.Test = t.test
+	test, err := data.OpenTest(d)
+	return test, t.test, err
 }
 
 // modelsFor says which models run on data of task: those that learn it,
@@ -154,9 +174,13 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	data := tf.data.choice()
+	if opt.Test, data.Test, err = tf.openTest("train", data, d, spec); err != nil {
+		return err
+	}
 	collectHarder(d)
 	opt.Consume = true // the report needs the results, not the rows
-	rec := runs.New(1, tf.data.choice(), d, spec, v, opt)
+	rec := runs.New(1, data, d, spec, v, opt)
 	if *save != "" {
 		if err := runs.CheckTarget(*save, rec.Inputs()...); err != nil {
 			return usagef("train: --save %v", err)

@@ -47,7 +47,10 @@ type Options struct {
 	Standardize *bool
 	Task        string   // "" infers it from the target; else as datasets.ParseTask reads it
 	Drop        []string // columns to leave out
-	Theme       string   // dark, light, high-contrast or mono; "" picks from the terminal
+	// Test is a supplied test set to score on (as datasets.Open reads it):
+	// the evaluation starts as "supplied test set"; "" a split.
+	Test  string
+	Theme string // dark, light, high-contrast or mono; "" picks from the terminal
 }
 
 // Minimum terminal size the screens are laid out for.
@@ -182,6 +185,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a.data = newDataScreen(c)
 	a.model = newModelScreen(c)
 	a.params = newParamsScreen(c, evalOpts)
+	a.params.test.source, a.params.startTest = opt.Test, opt.Test != ""
 	a.train = newTrainScreen(c)
 	a.results = newResultsScreen(c, ctx)
 	a.runs = newRunsScreen(c)
@@ -271,6 +275,9 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if r := a.run(msg.run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
 			a.model.setData(r.Dataset, r.Spec.Name)
+			if r.Data.Test != "" {
+				a.params.test = testSet{source: r.Data.Test, ds: r.Dataset, set: r.Options.Test}
+			}
 			a.params.setModel(r.Dataset, r.Spec, r.Params, &r.Options)
 			a.goTo(screenParams)
 		}
@@ -448,6 +455,9 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	a.abandon()
 	id := a.nextRun
 	data := runs.Data{Source: a.source, Target: a.target, Task: a.task, Drop: a.drop}
+	if opt.Test != nil {
+		data.Test = a.params.test.source
+	}
 	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
 	r := &runRecord{Record: rec}

@@ -19,12 +19,17 @@ import (
 type resultsKeys struct {
 	Retry    key.Binding
 	Warnings key.Binding
+	// NextTab and PrevTab change the tab while a view's fields have the
+	// other keys (viewTyper).
+	NextTab, PrevTab key.Binding
 }
 
 func defaultResultsKeys() resultsKeys {
 	return resultsKeys{
 		Retry:    bind("e", "edit & retrain", "e"),
 		Warnings: bind("w", "warnings", "w"),
+		NextTab:  bind("tab", "next tab", "tab"),
+		PrevTab:  bind("shift+tab", "previous tab", "shift+tab"),
 	}
 }
 
@@ -116,7 +121,11 @@ func (s *resultsScreen) resized() tea.Cmd {
 
 func (s *resultsScreen) shownRun() *runRecord { return s.run }
 
-func (s *resultsScreen) Typing() bool { return false }
+// Typing: the active view's fields have the keys.
+func (s *resultsScreen) Typing() bool {
+	t, ok := s.active().(viewTyper)
+	return ok && t.Typing() && !s.showWarnings
+}
 
 func (s *resultsScreen) Back() bool {
 	if s.showWarnings {
@@ -142,6 +151,9 @@ func (s *resultsScreen) activeKeys() []key.Binding {
 }
 
 func (s *resultsScreen) ShortHelp() []key.Binding {
+	if s.Typing() {
+		return append([]key.Binding{s.keys.NextTab}, s.activeKeys()...)
+	}
 	ks := []key.Binding{s.tabs.KeyMap.Next}
 	ks = append(ks, s.activeKeys()...)
 	if len(s.warnings()) > 0 {
@@ -151,6 +163,9 @@ func (s *resultsScreen) ShortHelp() []key.Binding {
 }
 
 func (s *resultsScreen) FullHelp() [][]key.Binding {
+	if s.Typing() {
+		return helpOf(s.ShortHelp(), []key.Binding{s.keys.PrevTab})
+	}
 	return helpOf(s.ShortHelp(), []key.Binding{s.tabs.KeyMap.Prev})
 }
 
@@ -173,6 +188,14 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, v.Update(msg))
 		}
 		return tea.Batch(cmds...)
+	}
+	if s.Typing() {
+		if key.Matches(km, s.keys.NextTab, s.keys.PrevTab) {
+			var cmd tea.Cmd
+			s.tabs, cmd = s.tabs.Update(msg)
+			return cmd
+		}
+		return s.active().Update(msg)
 	}
 	switch {
 	case key.Matches(km, s.keys.Retry):

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,6 +116,9 @@ func (r *runRecord) describeFigures(short bool) string {
 	case len(res.Folds) == 1:
 		return pick("1 fold of "+strconv.Itoa(max(r.folds, r.Options.Folds)), "of the one fold that finished")
 	}
+	if r.Options.Test != nil || r.Data.Test != "" {
+		return pick("", "on the ") + numfmt.Count(len(res.Actual), "row") + " of the supplied test set"
+	}
 	return pick("", "on the ") + numfmt.Count(len(res.Actual), "held-out row")
 }
 
@@ -152,6 +156,8 @@ func describeEval(o eval.Options, t datasets.Task) string {
 	switch {
 	case !t.Supervised():
 		return "all rows (no split)"
+	case o.Test != nil:
+		return "test set " + filepath.Base(o.Test.Source)
 	case o.LOO:
 		return "leave-one-out"
 	case o.Folds >= 2:

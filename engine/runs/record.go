@@ -42,6 +42,9 @@ type Data struct {
 	// RowNames is RowNamesNo when a file's row names are read as a column
 	// (--row-names no); "" reads them as row names (datasets.ReadDelimited).
 	RowNames string `json:"row_names,omitempty"`
+	// Hash fingerprints the data as the run read them (HashData); a replay
+	// compares it with the data now.
+	Hash string `json:"hash,omitempty"`
 }
 
 // RowNamesNo, as Data.RowNames, reads a file's row names as a feature.
@@ -298,14 +301,7 @@ type recipe struct {
 // that reproduces it; a run that failed before any result has only its
 // error beside the recipe.
 func (r Record) MarshalJSON() ([]byte, error) {
-	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
-		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
-	if r.Options.Standardize != nil {
-		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
-	}
-	if r.Dataset != nil {
-		rc.Source = r.Dataset.Source
-	}
+	rc := r.recipe()
 	tail := struct {
 		Status  Status `json:"status"`
 		Partial string `json:"partial,omitempty"`
@@ -328,6 +324,19 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	}
 	out := append(res[:len(res)-1:len(res)-1], ',')
 	return append(out, ext[1:]...), nil
+}
+
+// recipe is what reproduces the run.
+func (r *Record) recipe() recipe {
+	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
+		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
+	if r.Options.Standardize != nil {
+		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
+	}
+	if r.Dataset != nil {
+		rc.Source = r.Dataset.Source
+	}
+	return rc
 }
 
 // UnmarshalJSON reads what MarshalJSON writes. The dataset and the fitted

@@ -63,6 +63,8 @@ func commands() []command {
 		{"describe", "tealab describe --data SOURCE [--format F] [--target COL] [--task T] [--drop COLS] [--row-names no] [--json]", "columns, kinds, missing counts, class balance or target summary", toOut(runDescribe)},
 		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", toOut(runBench)},
 		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--row-names no] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE] [--quiet]", "fit and evaluate a model, print a report", runTrain},
+		{"runs", "tealab runs [--filter TEXT] [--json] [--recipe ID | --export ID [--format md|csv] | --star ID | --unstar ID | --rename ID=NAME | --delete ID]", "list the run history, or print, export, star, rename or delete one run", toOut(runRuns)},
+		{"run", "tealab run RECIPE [--json] [--save FILE] [--quiet] [--no-history]", "replay a recipe or a saved run: same data, model, folds and seed, same metrics", runRun},
 	}
 }
 

@@ -240,7 +240,7 @@ func (o *outputFlags) run(rec *runs.Record, out, stderr io.Writer) error {
 // off; a history that cannot be written is one warning on stderr, never
 // an error: the run's report is already out.
 func recordRun(rec *runs.Record, stderr io.Writer) {
-	if historyOff() {
+	if !runs.HistoryOn() {
 		return
 	}
 	h, err := runs.OpenHistory()
@@ -250,15 +250,6 @@ func recordRun(rec *runs.Record, stderr io.Writer) {
 	if err != nil {
 		fmt.Fprintln(stderr, "tealab: warning: "+oneLine(err.Error())+" (the run was not recorded; --no-history skips it)")
 	}
-}
-
-// historyOff says whether TEALAB_HISTORY turns the run history off.
-func historyOff() bool {
-	switch strings.ToLower(os.Getenv("TEALAB_HISTORY")) {
-	case "off", "0", "no", "false":
-		return true
-	}
-	return false
 }
 
 // interruptNote says on stderr what an interrupted run's report covers.

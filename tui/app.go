@@ -150,6 +150,7 @@ type app struct {
 	quitJob *trainJob // the run quit() stopped (Run waits for it too)
 	nextRun int
 	history []*runRecord
+	store   *runs.History // the run history; nil when off (history.go)
 
 	startup     *Options      // start-up choices not applied yet
 	startupTask datasets.Task // Options.Task parsed (datasets.Auto: infer)
@@ -184,6 +185,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a.results = newResultsScreen(c, ctx)
 	a.runs = newRunsScreen(c)
 	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs}
+	a.store = openStore()
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
 		a.startup = &o
@@ -196,9 +198,9 @@ func (a *app) Init() tea.Cmd {
 		// With a model, go straight on to it; with data alone, stay on
 		// the data's preview (its picture) until the person goes on.
 		auto := a.startup.Model != ""
-		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, auto)
+		return tea.Batch(a.loadHistory(), a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, auto))
 	}
-	return nil
+	return a.loadHistory()
 }
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -251,13 +253,28 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case showRunMsg:
-		if r := a.run(msg.run); r != nil && r.Done() {
-			cmd := a.results.show(r)
-			a.results.fromRuns = true
-			a.goTo(screenResults)
-			return a, cmd
+		switch r := a.run(msg.run); {
+		case r == nil || !r.Done():
+		case r.Dataset == nil:
+			return a, openPast(r)
+		default:
+			return a, a.showRun(r)
 		}
 		return a, nil
+	case historyLoadedMsg:
+		a.historyLoaded(msg)
+		return a, nil
+	case historySavedMsg:
+		return a, a.historySaved(msg)
+	case pastDataMsg:
+		return a, a.showPast(msg)
+	case runsNoteMsg:
+		if msg.note != "" {
+			a.runs.note = msg.note
+		}
+		return a, nil
+	case runActionMsg:
+		return a, a.runAction(msg)
 	case retrainMsg:
 		if r := a.run(msg.run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
@@ -438,10 +455,11 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	data := runs.Data{Source: a.source, Target: a.target, Task: a.task, Drop: a.drop}
 	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
-	r := &runRecord{Record: rec}
+	r := &runRecord{Record: rec, hash: new(string)}
 	a.history = append(a.history, r)
-	ds, spec := a.ds, a.spec
+	ds, spec, hash := a.ds, a.spec, r.hash
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
+		*hash, _ = runs.HashData(data, ds) // read in finishRun, after the run's end is received
 		return eval.Run(ctx, ds, spec, v, opt, progress)
 	}
 	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.logf)
@@ -460,18 +478,30 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 		return nil
 	}
 	r.Finish(msg.result, msg.err)
+	if r.hash != nil {
+		r.Data.Hash = *r.hash
+	}
 	a.train.done(r)
 	if r.Result == nil || (r.Err != nil && !r.cancelled()) {
 		return nil // the training screen shows the error, esc goes back
 	}
 	a.runs.setRuns(a.history)
+	record := a.recordRun(r)
 	if a.cur == screenTrain {
 		cmd := a.results.show(r)
 		a.results.fromRuns = false
 		a.goTo(screenResults)
-		return cmd
+		return tea.Batch(cmd, record)
 	}
-	return nil
+	return record
+}
+
+// showRun opens a finished run's results from the runs screen.
+func (a *app) showRun(r *runRecord) tea.Cmd {
+	cmd := a.results.show(r)
+	a.results.fromRuns = true
+	a.goTo(screenResults)
+	return cmd
 }
 
 func (a *app) run(id int) *runRecord {

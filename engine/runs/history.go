@@ -67,6 +67,16 @@ func HistoryDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "tealab"), nil
 }
 
+// HistoryOn says whether runs are recorded: yes unless $TEALAB_HISTORY
+// is off (or 0, no, false).
+func HistoryOn() bool {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv("TEALAB_HISTORY"))) {
+	case "off", "0", "no", "false":
+		return false
+	}
+	return true
+}
+
 // OpenHistory is the history in HistoryDir.
 func OpenHistory() (*History, error) {
 	dir, err := HistoryDir()
@@ -95,15 +105,29 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
+// Line is the entry as the history holds it, one JSON line.
+func (e *Entry) Line() ([]byte, error) {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("run history: %w", err)
+	}
+	return append(line, '\n'), nil
+}
+
 // Append adds the entry as one line. It creates the directory when
 // needed; an error (a full disk, a read-only directory) leaves the history
 // as it was, less at most the line being written.
 func (h *History) Append(e *Entry) error {
-	line, err := json.Marshal(e)
+	line, err := e.Line()
 	if err != nil {
-		return fmt.Errorf("run history: %w", err)
+		return err
 	}
-	line = append(line, '\n')
+	return h.AppendLine(line)
+}
+
+// AppendLine appends a line that Entry.Line made (a caller that must not
+// share the record while it is written makes the line first).
+func (h *History) AppendLine(line []byte) error {
 	if err := os.MkdirAll(h.Dir, 0o755); err != nil {
 		return fmt.Errorf("run history: %w", err)
 	}

@@ -50,6 +50,18 @@ type Options struct {
 	Theme       string   // dark, light, high-contrast or mono; "" picks from the terminal
 }
 
+// evalOptions are the start-up evaluation settings, defaults filled in.
+func (o Options) evalOptions() eval.Options {
+	e := eval.Options{Split: o.Split, Folds: o.Folds, LOO: o.LOO, Seed: o.Seed, Reduce: o.Reduce, Standardize: o.Standardize}
+	if e.Seed == 0 {
+		e.Seed = 1
+	}
+	if e.Split <= 0 || e.Split >= 1 {
+		e.Split = 0.2
+	}
+	return e
+}
+
 // Minimum terminal size the screens are laid out for.
 const (
 	minWidth  = 80
@@ -171,13 +183,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
 	a.help.Styles = widgets.HelpStyles(c.styles)
 	a.help.ShortSeparator = " · "
-	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Seed: opt.Seed, Reduce: opt.Reduce, Standardize: opt.Standardize}
-	if evalOpts.Seed == 0 {
-		evalOpts.Seed = 1
-	}
-	if evalOpts.Split <= 0 || evalOpts.Split >= 1 {
-		evalOpts.Split = 0.2
-	}
+	evalOpts := opt.evalOptions()
 	a.data = newDataScreen(c)
 	a.model = newModelScreen(c)
 	a.params = newParamsScreen(c, evalOpts)
@@ -434,10 +440,12 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 	a.spec = spec
 	a.model.point(spec.Name)
 	var v engine.Values
+	var opt *eval.Options
 	if st != nil {
-		v = st.Params
+		e := st.evalOptions()
+		v, opt = st.Params, &e
 	}
-	a.params.setModel(a.ds, spec, v, nil)
+	a.params.setModel(a.ds, spec, v, opt)
 	a.goTo(screenParams)
 	if st != nil && st.Train {
 		return a.params.submit()

@@ -95,7 +95,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 
 func dispatch(args []string, out, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return runLab(args, out)
+		return runLab(args, out, stderr)
 	}
 	if args[0] == "help" {
 		return runHelp(args[1:], out)
@@ -119,7 +119,7 @@ func commandNames() []string {
 func runHelp(args []string, out io.Writer) error {
 	if len(args) > 0 {
 		if args[0] == "tealab" || args[0] == "lab" {
-			return runLab([]string{"-h"}, out)
+			return runLab([]string{"-h"}, out, io.Discard)
 		}
 		for _, c := range commands() {
 			if c.name == args[0] {
@@ -132,6 +132,7 @@ func runHelp(args []string, out io.Writer) error {
 
 usage:
   tealab [--data SOURCE] [--model NAME] [--param k=v]... [--train]   open the lab
+  tealab --recipe FILE                                               open the lab and train a recipe again
 `)
 	for _, c := range commands() {
 		fmt.Fprintf(out, "  %-66s %s\n", strings.SplitN(c.synopsis, " [", 2)[0]+" ...", c.help)

@@ -163,3 +163,15 @@ func TestRunsEdits(t *testing.T) {
 		t.Errorf("unknown id: status %d, %q", status, errOut)
 	}
 }
+
+// tealab --recipe takes the data, model and evaluation from the recipe
+// alone, and names a recipe it cannot read.
+func TestLabRecipeFlag(t *testing.T) {
+	if _, errOut, status := run(t, "--recipe", "r.json", "--model", "lda"); status != 2 || !strings.Contains(errOut, "leave out --model") {
+		t.Errorf("--recipe with --model: status %d, %q", status, errOut)
+	}
+	missing := filepath.Join(t.TempDir(), "none.json")
+	if _, errOut, status := run(t, "--recipe", missing); status != 1 || !strings.Contains(errOut, missing) {
+		t.Errorf("missing recipe: status %d, %q", status, errOut)
+	}
+}

@@ -199,14 +199,25 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	return a, nil
 }
 
+// Init reads the run history first (history.go), then applies the
+// start-up choice, so that the session's runs are numbered after the
+// earlier sessions'.
 func (a *app) Init() tea.Cmd {
+	if cmd := a.loadHistory(); cmd != nil {
+		return cmd
+	}
+	return a.openStartup()
+}
+
+// openStartup opens the start-up choice of data, if any.
+func (a *app) openStartup() tea.Cmd {
 	if a.startup != nil && a.startup.Data != "" {
 		// With a model, go straight on to it; with data alone, stay on
 		// the data's preview (its picture) until the person goes on.
 		auto := a.startup.Model != ""
-		return tea.Batch(a.loadHistory(), a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, auto))
+		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, auto)
 	}
-	return a.loadHistory()
+	return nil
 }
 
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -269,7 +280,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case historyLoadedMsg:
 		a.historyLoaded(msg)
-		return a, nil
+		return a, a.openStartup()
 	case historySavedMsg:
 		return a, a.historySaved(msg)
 	case pastDataMsg:

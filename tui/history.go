@@ -100,11 +100,16 @@ func (a *app) historyLoaded(msg historyLoadedMsg) {
 	if unknown > 0 {
 		notes = append(notes, numfmt.Count(unknown, "run")+" of models this tealab does not have left out")
 	}
-	for i, r := range past {
-		r.ID = i + 1
+	first := 1
+	if a.job != nil { // a run began first (its messages carry its number): number after it
+		first = a.nextRun
+	} else {
+		for _, r := range a.history {
+			r.ID += len(past)
+		}
 	}
-	for _, r := range a.history {
-		r.ID += len(past)
+	for i, r := range past {
+		r.ID = first + i
 	}
 	a.nextRun += len(past)
 	a.history = append(past, a.history...)

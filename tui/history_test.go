@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/tealab/tealab/engine/runs"
 )
 
@@ -45,7 +47,7 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
 	hs.press("R")
 	v := hs.view()
-	for _, s := range []string{"Runs (1, 1 from earlier sessions)", "iris", "logistic", "3-fold CV", "an earlier"} {
+	for _, s := range []string{"Runs (1, 1 from earlier sessions)", "iris", "logistic", "3-fold CV", "history id " + first.a.history[0].histID} {
 		if !strings.Contains(v, s) {
 			t.Errorf("runs screen of the new session lacks %q:\n%s", s, v)
 		}
@@ -176,5 +178,23 @@ func TestPastRunsDrawEveryView(t *testing.T) {
 				checkFrame(t, hs.view(), 120, 40)
 			}
 		})
+	}
+}
+
+// A lab started to train at once reads the history first, so that its run
+// is numbered after the earlier sessions' and finishes as any other.
+func TestStartupTrainAfterHistory(t *testing.T) {
+	withHistory(t)
+	trainedSession(t, "iris", "lda", 0).press("q")
+	a := newTestApp(t, Options{Data: "iris", Model: "gnb", Train: true}, 120, 40)
+	msg := a.Init()()
+	if _, ok := msg.(historyLoadedMsg); !ok {
+		t.Fatalf("the first message of a lab that trains at once is %T, not the history", msg)
+	}
+	hs := &harness{t: t, a: a, queue: []tea.Msg{msg}}
+	hs.runUntil(func() bool { return hs.a.cur == screenResults })
+	hs.settle()
+	if len(hs.a.history) != 2 || hs.a.history[1].ID != 2 || !hs.a.history[1].Done() || hs.a.history[0].ID != 1 || !hs.a.history[0].past {
+		t.Errorf("runs after start-up: %d, #%d %v", len(hs.a.history), hs.a.history[len(hs.a.history)-1].ID, hs.a.history[len(hs.a.history)-1].Status)
 	}
 }

@@ -478,6 +478,9 @@ func (s *runsScreen) rebuild() {
 			s.order = append(s.order, r)
 		}
 	}
+	if !slices.ContainsFunc(s.order, func(r *runRecord) bool { return r.ID == cur }) {
+		cur = 0 // the run under the cursor is gone (deleted, filtered out): the first
+	}
 	by := sortCols[s.sortBy]
 	slices.SortStableFunc(s.order, func(a, b *runRecord) int {
 		switch by {
@@ -797,6 +800,12 @@ const verdictTie = "≈ within noise: tie"
 
 func (r *runRecord) targetName() string {
 	if r.Dataset == nil { // a run of an earlier session, its data not open
+		switch r.Data.Target {
+		case "":
+			return "the last column"
+		case datasets.NoTarget:
+			return ""
+		}
 		return r.Data.Target
 	}
 	if r.Dataset.Target == nil {

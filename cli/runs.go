@@ -142,15 +142,10 @@ func writeRuns(out io.Writer, entries []*runs.Entry, path, filter string) {
 
 // changedParams lists the parameters set away from their defaults.
 func changedParams(r *runs.Record) string {
-	cmd := r.Command()
-	var parts []string
-	for _, f := range strings.Split(cmd, " --param ")[1:] {
-		parts = append(parts, strings.Fields(f)[0])
+	if p := r.ChangedParams(); len(p) > 0 {
+		return strings.Join(p, " ")
 	}
-	if len(parts) == 0 {
-		return "defaults"
-	}
-	return strings.Join(parts, " ")
+	return "defaults"
 }
 
 // scoreText is the run's primary metric, or its status when it has none.

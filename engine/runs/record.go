@@ -236,12 +236,8 @@ func (r *Record) Command() string {
 		args = append(args, "--row-names", r.Data.RowNames)
 	}
 	args = append(args, "--model", r.Model)
-	if spec, err := engine.Lookup(r.Model); err == nil {
-		for _, p := range spec.Params {
-			if x, ok := r.Params[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
-				args = append(args, "--param", p.Name+"="+engine.Format(x))
-			}
-		}
+	for _, kv := range r.ChangedParams() {
+		args = append(args, "--param", kv)
 	}
 	o := r.Options
 	switch {
@@ -262,6 +258,22 @@ func (r *Record) Command() string {
 		args = append(args, "--standardize", eval.StandardizeName(o.Standardize))
 	}
 	return ShellCommand("tealab train", args)
+}
+
+// ChangedParams lists the parameters set away from their defaults, as
+// --param takes them ("C=0.5"), in the spec's order.
+func (r *Record) ChangedParams() []string {
+	spec, err := engine.Lookup(r.Model)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range spec.Params {
+		if x, ok := r.Params[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
+			out = append(out, p.Name+"="+engine.Format(x))
+		}
+	}
+	return out
 }
 
 // ShellCommand joins a command line so that it can be pasted into a POSIX

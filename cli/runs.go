@@ -76,7 +76,7 @@ func runRuns(args []string, out io.Writer) error {
 	}
 	writeRuns(out, entries, h.Path(), *filter)
 	if skipped > 0 {
-		fmt.Fprintf(out, "(%s of %s could not be read and were skipped: a run cut short by a crash, or an edit by hand)\n",
+		fmt.Fprintf(out, "(skipped %s of %s that could not be read: a run cut short by a crash, or an edit by hand)\n",
 			numfmt.Count(skipped, "line"), h.Path())
 	}
 	return nil

@@ -94,6 +94,12 @@ func TestTrainSuppliedTestSet(t *testing.T) {
 	if err != nil || !strings.Contains(string(saved), `"test":`) {
 		t.Errorf("saved run: %v %.200s", err, saved)
 	}
+	// The recipe scores on the test set again: same rows, same accuracy.
+	again, errOut, status := run(t, "run", save, "--json", "--no-history")
+	if status != 0 || !strings.Contains(again, `"evaluation": "supplied test set `+test+` (30 rows)"`) ||
+		!strings.Contains(again, `"accuracy": 0.9666666666666667`) {
+		t.Errorf("tealab run of the saved recipe: status %d %s\n%.400s", status, errOut, again)
+	}
 	text, _, _ := run(t, "train", "--data", train, "--test", test, "--model", "lda")
 	if !strings.Contains(text, "supplied test set "+test+" (30 rows)") || !strings.Contains(text, "fitted on all 120 rows") {
 		t.Errorf("report:\n%s", text)

@@ -139,9 +139,8 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	fs := newFlags("train")
 	var tf trainFlags
 	tf.register(fs)
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	save := fs.String("save", "", "write the result and its recipe as JSON to FILE")
-	quiet := fs.Bool("quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
+	var of outputFlags
+	of.register(fs)
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
 	}
@@ -178,17 +177,44 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if opt.Test, data.Test, err = tf.openTest("train", data, d, spec); err != nil {
 		return err
 	}
+	if data.Hash, err = runs.HashData(data, d); err != nil {
+		return err
+	}
+	return of.run(runs.New(1, data, d, spec, v, opt), out, stderr)
+}
+
+// outputFlags are what `tealab train` and `tealab run` do with a run:
+// print it, save it, record it in the history.
+type outputFlags struct {
+	cmd                      string // the command, for messages
+	asJSON, quiet, noHistory bool
+	save                     string
+}
+
+func (o *outputFlags) register(fs *flag.FlagSet) {
+	o.cmd = fs.Name()
+	fs.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
+	fs.StringVar(&o.save, "save", "", "write the result and its recipe as JSON to FILE")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
+	fs.BoolVar(&o.noHistory, "no-history", false, "leave the run out of the run history (also TEALAB_HISTORY=off)")
+}
+
+// run evaluates the record, prints its report, then saves it and records
+// it in the history, so that neither a failed save nor a failed history
+// loses the report.
+func (o *outputFlags) run(rec *runs.Record, out, stderr io.Writer) error {
+	spec, d := rec.Spec, rec.Dataset
 	collectHarder(d)
-	opt.Consume = true // the report needs the results, not the rows
-	rec := runs.New(1, data, d, spec, v, opt)
-	if *save != "" {
-		if err := runs.CheckTarget(*save, rec.Inputs()...); err != nil {
-			return usagef("train: --save %v", err)
+	rec.Options.Consume = true // the report needs the results, not the rows
+	if o.save != "" {
+		if err := runs.CheckTarget(o.save, rec.Inputs()...); err != nil {
+			return usagef("%s: --save %v", o.cmd, err)
 		}
 	}
+	var err error
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if !*quiet && isTerminal(stderr) {
+	if !o.quiet && isTerminal(stderr) {
 		pl := newProgressLine(stderr)
 		err = rec.Run(ctx, pl.update)
 		pl.done()
@@ -211,7 +237,7 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	}
 	// The report comes first: a save that fails must not lose the run. An
 	// interrupted run reports what finished, labelled as partial.
-	if *asJSON {
+	if o.asJSON {
 		err = writeJSON(out, rec)
 	} else {
 		err = writeReport(out, rec)
@@ -219,8 +245,11 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *save != "" {
-		if err := runs.Save(*save, rec); err != nil {
+	if !o.noHistory {
+		recordRun(rec, stderr)
+	}
+	if o.save != "" {
+		if err := runs.Save(o.save, rec); err != nil {
 			return fmt.Errorf("--save: %w (the report above is the run's; nothing was saved)", err)
 		}
 	}
@@ -228,6 +257,22 @@ func runTrain(args []string, out, stderr io.Writer) error {
 		return interruptedf("train: %s", interruptNote(rec))
 	}
 	return nil
+}
+
+// recordRun appends the run to the history, unless TEALAB_HISTORY is
+// off; a history that cannot be written is one warning on stderr, never
+// an error: the run's report is already out.
+func recordRun(rec *runs.Record, stderr io.Writer) {
+	if !runs.HistoryOn() {
+		return
+	}
+	h, err := runs.OpenHistory()
+	if err == nil {
+		err = h.Append(runs.NewEntry(rec))
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "tealab: warning: "+oneLine(err.Error())+" (the run was not recorded; --no-history skips it)")
+	}
 }
 
 // interruptNote says on stderr what an interrupted run's report covers.

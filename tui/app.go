@@ -53,6 +53,18 @@ type Options struct {
 	Theme string // dark, light, high-contrast or mono; "" picks from the terminal
 }
 
+// evalOptions are the start-up evaluation settings, defaults filled in.
+func (o Options) evalOptions() eval.Options {
+	e := eval.Options{Split: o.Split, Folds: o.Folds, LOO: o.LOO, Seed: o.Seed, Reduce: o.Reduce, Standardize: o.Standardize}
+	if e.Seed == 0 {
+		e.Seed = 1
+	}
+	if e.Split <= 0 || e.Split >= 1 {
+		e.Split = 0.2
+	}
+	return e
+}
+
 // Minimum terminal size the screens are laid out for.
 const (
 	minWidth  = 80
@@ -155,6 +167,7 @@ type app struct {
 	quitJob *trainJob // the run quit() stopped (Run waits for it too)
 	nextRun int
 	history []*runRecord
+	store   *runs.History // the run history; nil when off (history.go)
 
 	startup     *Options      // start-up choices not applied yet
 	startupTask datasets.Task // Options.Task parsed (datasets.Auto: infer)
@@ -175,13 +188,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
 	a.help.Styles = widgets.HelpStyles(c.styles)
 	a.help.ShortSeparator = " · "
-	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Seed: opt.Seed, Reduce: opt.Reduce, Standardize: opt.Standardize}
-	if evalOpts.Seed == 0 {
-		evalOpts.Seed = 1
-	}
-	if evalOpts.Split <= 0 || evalOpts.Split >= 1 {
-		evalOpts.Split = 0.2
-	}
+	evalOpts := opt.evalOptions()
 	a.data = newDataScreen(c)
 	a.model = newModelScreen(c)
 	a.params = newParamsScreen(c, evalOpts)
@@ -191,6 +198,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a.runs = newRunsScreen(c)
 	a.exp = newExpScreen(c, ctx)
 	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp}
+	a.store = openStore()
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
 		a.startup = &o
@@ -198,7 +206,18 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	return a, nil
 }
 
+// Init reads the run history first (history.go), then applies the
+// start-up choice, so that the session's runs are numbered after the
+// earlier sessions'.
 func (a *app) Init() tea.Cmd {
+	if cmd := a.loadHistory(); cmd != nil {
+		return cmd
+	}
+	return a.openStartup()
+}
+
+// openStartup opens the start-up choice of data, if any.
+func (a *app) openStartup() tea.Cmd {
 	if a.startup != nil && a.startup.Data != "" {
 		// With a model, go straight on to it; with data alone, stay on
 		// the data's preview (its picture) until the person goes on.
@@ -264,13 +283,28 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case showRunMsg:
-		if r := a.run(msg.run); r != nil && r.Done() {
-			cmd := a.results.show(r)
-			a.results.fromRuns = true
-			a.goTo(screenResults)
-			return a, cmd
+		switch r := a.run(msg.run); {
+		case r == nil || !r.Done():
+		case r.Dataset == nil:
+			return a, openPast(r)
+		default:
+			return a, a.showRun(r)
 		}
 		return a, nil
+	case historyLoadedMsg:
+		a.historyLoaded(msg)
+		return a, a.openStartup()
+	case historySavedMsg:
+		return a, a.historySaved(msg)
+	case pastDataMsg:
+		return a, a.showPast(msg)
+	case runsNoteMsg:
+		if msg.note != "" {
+			a.runs.note = msg.note
+		}
+		return a, nil
+	case runActionMsg:
+		return a, a.runAction(msg)
 	case retrainMsg:
 		if r := a.run(msg.run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
@@ -436,10 +470,12 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 	a.spec = spec
 	a.model.point(spec.Name)
 	var v engine.Values
+	var opt *eval.Options
 	if st != nil {
-		v = st.Params
+		e := st.evalOptions()
+		v, opt = st.Params, &e
 	}
-	a.params.setModel(a.ds, spec, v, nil)
+	a.params.setModel(a.ds, spec, v, opt)
 	a.goTo(screenParams)
 	if st != nil && st.Train {
 		return a.params.submit()
@@ -460,10 +496,11 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	}
 	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
-	r := &runRecord{Record: rec}
+	r := &runRecord{Record: rec, hash: new(string)}
 	a.history = append(a.history, r)
-	ds, spec := a.ds, a.spec
+	ds, spec, hash := a.ds, a.spec, r.hash
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
+		*hash, _ = runs.HashData(data, ds) // read in finishRun, after the run's end is received
 		return eval.Run(ctx, ds, spec, v, opt, progress)
 	}
 	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.logf)
@@ -482,18 +519,30 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 		return nil
 	}
 	r.Finish(msg.result, msg.err)
+	if r.hash != nil {
+		r.Data.Hash = *r.hash
+	}
 	a.train.done(r)
 	if r.Result == nil || (r.Err != nil && !r.cancelled()) {
 		return nil // the training screen shows the error, esc goes back
 	}
 	a.runs.setRuns(a.history)
+	record := a.recordRun(r)
 	if a.cur == screenTrain {
 		cmd := a.results.show(r)
 		a.results.fromRuns = false
 		a.goTo(screenResults)
-		return cmd
+		return tea.Batch(cmd, record)
 	}
-	return nil
+	return record
+}
+
+// showRun opens a finished run's results from the runs screen.
+func (a *app) showRun(r *runRecord) tea.Cmd {
+	cmd := a.results.show(r)
+	a.results.fromRuns = true
+	a.goTo(screenResults)
+	return cmd
 }
 
 func (a *app) run(id int) *runRecord {

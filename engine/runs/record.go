@@ -45,6 +45,9 @@ type Data struct {
 	// Test is a supplied test set the model was scored on (eval.Options.Test),
 	// read as Source is; "" when the data were split.
 	Test string `json:"test,omitempty"`
+	// Hash fingerprints the data as the run read them (HashData); a replay
+	// compares it with the data now.
+	Hash string `json:"hash,omitempty"`
 }
 
 // RowNamesNo, as Data.RowNames, reads a file's row names as a feature.
@@ -260,12 +263,8 @@ func (r *Record) Command() string {
 		args = append(args, "--test", r.Data.Test)
 	}
 	args = append(args, "--model", r.Model)
-	if spec, err := engine.Lookup(r.Model); err == nil {
-		for _, p := range spec.Params {
-			if x, ok := r.Params[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
-				args = append(args, "--param", p.Name+"="+engine.Format(x))
-			}
-		}
+	for _, kv := range r.ChangedParams() {
+		args = append(args, "--param", kv)
 	}
 	o := r.Options
 	switch {
@@ -287,6 +286,22 @@ func (r *Record) Command() string {
 		args = append(args, "--standardize", eval.StandardizeName(o.Standardize))
 	}
 	return ShellCommand("tealab train", args)
+}
+
+// ChangedParams lists the parameters set away from their defaults, as
+// --param takes them ("C=0.5"), in the spec's order.
+func (r *Record) ChangedParams() []string {
+	spec, err := engine.Lookup(r.Model)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range spec.Params {
+		if x, ok := r.Params[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
+			out = append(out, p.Name+"="+engine.Format(x))
+		}
+	}
+	return out
 }
 
 // ShellCommand joins a command line so that it can be pasted into a POSIX
@@ -326,17 +341,7 @@ type recipe struct {
 // that reproduces it; a run that failed before any result has only its
 // error beside the recipe.
 func (r Record) MarshalJSON() ([]byte, error) {
-	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
-		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
-	if r.Options.Standardize != nil {
-		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
-	}
-	if r.Data.Test != "" {
-		rc.Split = 0 // scored on the test set: no split was drawn
-	}
-	if r.Dataset != nil {
-		rc.Source = r.Dataset.Source
-	}
+	rc := r.recipe()
 	tail := struct {
 		Status  Status `json:"status"`
 		Partial string `json:"partial,omitempty"`
@@ -359,6 +364,22 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	}
 	out := append(res[:len(res)-1:len(res)-1], ',')
 	return append(out, ext[1:]...), nil
+}
+
+// recipe is what reproduces the run.
+func (r *Record) recipe() recipe {
+	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
+		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
+	if r.Options.Standardize != nil {
+		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
+	}
+	if r.Data.Test != "" {
+		rc.Split = 0 // scored on the test set: no split was drawn
+	}
+	if r.Dataset != nil {
+		rc.Source = r.Dataset.Source
+	}
+	return rc
 }
 
 // UnmarshalJSON reads what MarshalJSON writes. The dataset and the fitted

@@ -62,8 +62,11 @@ func commands() []command {
 		{"models", "tealab models [--json]", "list every model with its hyperparameters, defaults and ranges", toOut(runModels)},
 		{"describe", "tealab describe --data SOURCE [--format F] [--target COL] [--task T] [--drop COLS] [--row-names no] [--json]", "columns, kinds, missing counts, class balance or target summary", toOut(runDescribe)},
 		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", toOut(runBench)},
+		{"compare", "tealab compare --data SOURCE [--data SOURCE]... --model NAME[:k=v,...] --model ... [--cv K] [--repeat R] [--seed N] [--baseline NAME] [--metric M,...] [--jobs N] [--json] [--export FILE.md|FILE.csv] [--quiet]", "several models on identical folds of repeated k-fold CV: mean ± std, t-test marks against a baseline, ranks over datasets", runCompare},
 		{"predict", "tealab predict --model-file FILE --data SOURCE [--format F] [--json | --csv] [--proba] [--out FILE]", "apply a saved model file to new rows: columns matched by name", toOut(runPredict)},
 		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--row-names no] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE] [--save-model FILE] [--quiet]", "fit and evaluate a model, print a report", runTrain},
+		{"runs", "tealab runs [--filter TEXT] [--json] [--recipe ID | --export ID [--format md|csv] | --star ID | --unstar ID | --rename ID=NAME | --delete ID]", "list the run history, or print, export, star, rename or delete one run", toOut(runRuns)},
+		{"run", "tealab run RECIPE [--json] [--save FILE] [--save-model FILE] [--quiet] [--no-history]", "replay a recipe or a saved run: same data, model, folds and seed, same metrics", runRun},
 	}
 }
 
@@ -94,7 +97,7 @@ func Main(args []string, stdout, stderr io.Writer) (status int) {
 
 func dispatch(args []string, out, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return runLab(args, out)
+		return runLab(args, out, stderr)
 	}
 	if args[0] == "help" {
 		return runHelp(args[1:], out)
@@ -118,7 +121,7 @@ func commandNames() []string {
 func runHelp(args []string, out io.Writer) error {
 	if len(args) > 0 {
 		if args[0] == "tealab" || args[0] == "lab" {
-			return runLab([]string{"-h"}, out)
+			return runLab([]string{"-h"}, out, io.Discard)
 		}
 		for _, c := range commands() {
 			if c.name == args[0] {
@@ -131,6 +134,7 @@ func runHelp(args []string, out io.Writer) error {
 
 usage:
   tealab [--data SOURCE] [--model NAME] [--param k=v]... [--train]   open the lab
+  tealab --recipe FILE                                               open the lab and train a recipe again
 `)
 	for _, c := range commands() {
 		fmt.Fprintf(out, "  %-66s %s\n", strings.SplitN(c.synopsis, " [", 2)[0]+" ...", c.help)

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"flag"
+	"fmt"
 	"io"
 	"strings"
 
@@ -13,14 +15,18 @@ import (
 
 // runLab opens the interactive lab, optionally on a dataset and model given
 // by the same flags as `tealab train`.
-func runLab(args []string, out io.Writer) error {
+func runLab(args []string, out, stderr io.Writer) error {
 	fs := newFlags("tealab")
 	var tf trainFlags
 	tf.register(fs)
 	train := fs.Bool("train", false, "start training at once (needs --data and --model)")
 	theme := fs.String("theme", "", "colour theme: dark, light, high-contrast or mono")
+	recipe := fs.String("recipe", "", "open the lab on a recipe (or a saved run) and train it again, as tealab run does")
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
+	}
+	if *recipe != "" {
+		return labRecipe(fs, *recipe, *theme, stderr)
 	}
 	opt, err := tf.options(fs)
 	if err != nil {
@@ -41,6 +47,9 @@ func runLab(args []string, out io.Writer) error {
 	if *train && (tf.data.source == "" || tf.model == "") {
 		return usagef("--train needs --data and --model")
 	}
+	if tf.test != "" && tf.data.source == "" {
+		return usagef("--test needs --data: the test set's columns are matched to the data's")
+	}
 	var params engine.Values // parsed here, once; the lab takes them typed
 	if tf.model != "" {
 		// Check the model and its parameters before the screen takes over.
@@ -59,11 +68,47 @@ func runLab(args []string, out io.Writer) error {
 			if err != nil {
 				return err
 			}
-			if _, params, err = tf.resolve("tealab", d.Task); err != nil {
+			var spec *engine.Spec
+			if spec, params, err = tf.resolve("tealab", d.Task); err != nil {
+				return err
+			}
+			if _, _, err := tf.openTest("tealab", tf.data.choice(), d, spec); err != nil {
 				return err
 			}
 		}
 	}
 	return tui.Run(tui.Options{Data: tf.data.source, Target: tf.data.target, Model: tf.model, Params: params,
-		Train: *train, Seed: opt.Seed, Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Reduce: opt.Reduce, Standardize: opt.Standardize, Task: tf.data.task, Drop: tf.data.drop, Theme: *theme})
+		Train: *train, Seed: opt.Seed, Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Reduce: opt.Reduce, Standardize: opt.Standardize, Task: tf.data.task, Drop: tf.data.drop, Test: tf.test, Theme: *theme})
+}
+
+// labRecipe opens the lab on a recipe and trains it. Data that changed
+// since the recipe was written are said on stderr, which shows again when
+// the lab closes.
+func labRecipe(fs *flag.FlagSet, file, theme string, stderr io.Writer) error {
+	others := ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "recipe" && f.Name != "theme" {
+			others = f.Name
+		}
+	})
+	if others != "" {
+		return usagef("--recipe sets the data, model and evaluation: leave out --%s (or use tealab train)", others)
+	}
+	rc, err := runs.Load(file)
+	if err != nil {
+		return err
+	}
+	if rc.Data.Format != "" || rc.Data.RowNames != "" || strings.TrimSpace(rc.Data.Source) == datasets.Stdin {
+		return usagef("%s reads its data with --format, --row-names or from standard input, which the lab does not: replay it with tealab run %s", file, file)
+	}
+	again, changed, err := rc.Again(1)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	if changed != "" {
+		fmt.Fprintln(stderr, "tealab: warning: "+changed)
+	}
+	o := tui.ReplayOptions(again)
+	o.Theme = theme
+	return tui.Run(o)
 }

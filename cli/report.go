@@ -10,8 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/guptarohit/asciigraph"
-
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
@@ -334,37 +332,7 @@ func writeHistory(out io.Writer, r *runs.Record) {
 	lossName := r.Spec.LossName(r.Task())
 	fmt.Fprintf(out, "\nhistory%s: %s; final %s %s, validation loss %s, validation error %s\n",
 		which, numfmt.Count(len(h), unit), lossName, num(last.TrainLoss), num(last.ValLoss), num(last.ValError))
-	if len(h) < 2 {
-		return
+	if chart := runs.LossChart(r, 60, 8); chart != "" {
+		fmt.Fprintln(out, chart)
 	}
-	// The validation figure on the training loss's scale: the error beside
-	// an error rate (a classifier's; the MSE is the regression loss).
-	valName, valOf := "validation loss", func(p eval.Point) float64 { return p.ValLoss }
-	if r.Spec.ErrorLoss && r.Task() == datasets.Classification {
-		valName, valOf = "validation error", func(p eval.Point) float64 { return p.ValError }
-	}
-	train := finite(h, func(p eval.Point) float64 { return p.TrainLoss })
-	val := finite(h, valOf)
-	series := [][]float64{train}
-	legend := []string{lossName}
-	if len(val) >= 2 {
-		series = append(series, val)
-		legend = append(legend, valName)
-	}
-	if len(train) < 2 {
-		return
-	}
-	fmt.Fprintln(out, asciigraph.PlotMany(series, asciigraph.Height(8), asciigraph.Width(60),
-		asciigraph.Precision(3), asciigraph.Caption(fmt.Sprintf("%s per %s (1..%d)", strings.Join(legend, " and "), unit, last.Step))))
-}
-
-// finite picks the finite values of one series, in step order.
-func finite(h []eval.Point, get func(eval.Point) float64) []float64 {
-	var out []float64
-	for _, p := range h {
-		if v := get(p); !math.IsNaN(v) && !math.IsInf(v, 0) {
-			out = append(out, v)
-		}
-	}
-	return out
 }

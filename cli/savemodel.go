@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tealab/tealab/datasets"
-	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/modelfile"
 	"github.com/tealab/tealab/engine/runs"
 )
@@ -15,20 +13,20 @@ import (
 // checkSaveModel refuses, before the fit, a --save-model that could not be
 // written: a target that is an input or not writable, the --save file, or
 // a model that cannot be saved.
-func checkSaveModel(path, save string, spec *engine.Spec, v engine.Values, task datasets.Task, inputs []string) error {
-	if err := runs.CheckTarget(path, inputs...); err != nil {
-		return usagef("train: --save-model %v", err)
+func checkSaveModel(cmd, path, save string, rec *runs.Record) error {
+	if err := runs.CheckTarget(path, rec.Inputs()...); err != nil {
+		return usagef("%s: --save-model %v", cmd, err)
 	}
 	if save != "" && sameFile(path, save) {
-		return usagef("train: --save-model and --save name the same file %s; give each its own", path)
+		return usagef("%s: --save-model and --save name the same file %s; give each its own", cmd, path)
 	}
-	m, err := spec.New(v)
+	m, err := rec.Spec.New(rec.Params)
 	if err != nil {
 		return err
 	}
-	runsAs, _ := spec.RunsOn(task)
-	if err := modelfile.Savable(spec, m, runsAs.String()); err != nil {
-		return usagef("train: --save-model: %v; leave out --save-model, or use --save to keep the run", err)
+	runsAs, _ := rec.Spec.RunsOn(rec.Dataset.Task)
+	if err := modelfile.Savable(rec.Spec, m, runsAs.String()); err != nil {
+		return usagef("%s: --save-model: %v; leave out --save-model, or use --save to keep the run", cmd, err)
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ type trainFlags struct {
 	seed   uint64
 	reduce int
 	std    string
+	test   string
 }
 
 func (t *trainFlags) register(fs *flag.FlagSet) {
@@ -38,6 +39,7 @@ func (t *trainFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&t.split, "split", 0.2, "hold-out: fraction of rows held out for testing")
 	fs.IntVar(&t.folds, "cv", 0, "k-fold cross-validation with K folds")
 	fs.BoolVar(&t.loo, "loo", false, "leave-one-out cross-validation")
+	fs.StringVar(&t.test, "test", "", "fit on all the data and score on this supplied test set (a file or source as --data; columns matched by name)")
 	fs.Uint64Var(&t.seed, "seed", 1, "seed for the split and the model")
 	fs.IntVar(&t.reduce, "reduce", 0, "reduce the features to their first K principal components first (fitted on each training part)")
 	fs.StringVar(&t.std, "standardize", eval.StandardizeAuto, "scale numeric features to mean 0 and sd 1 (fitted on each training part): auto (as the model expects), yes or no")
@@ -55,6 +57,9 @@ func (t *trainFlags) options(fs *flag.FlagSet) (eval.Options, error) {
 	}
 	if n > 1 {
 		return eval.Options{}, usagef("train: choose one of --split, --cv and --loo")
+	}
+	if n > 0 && t.test != "" {
+		return eval.Options{}, usagef("train: --test scores on the supplied test set instead of a split: choose one of --test, --split, --cv and --loo")
 	}
 	if !(t.split > 0 && t.split < 1) { // NaN too
 		return eval.Options{}, usagef("train: --split %g is out of range (a fraction between 0 and 1, e.g. 0.2)", t.split)
@@ -93,6 +98,21 @@ func (t *trainFlags) resolve(cmd string, task datasets.Task) (*engine.Spec, engi
 	return spec, v, nil
 }
 
+// openTest loads the supplied test set (--test), its columns matched to
+// d's; nil when none is given. Only a model that learns the target is
+// scored on one.
+func (t *trainFlags) openTest(cmd string, data runs.Data, d *datasets.Dataset, spec *engine.Spec) (*datasets.Dataset, string, error) {
+	if t.test == "" {
+		return nil, "", nil
+	}
+	if task, _ := spec.RunsOn(d.Task); !task.Supervised() {
+		return nil, "", usagef("%s: --test scores a classifier or a regressor on rows it did not learn; %s does %s, fitted and scored on every row: leave --test out", cmd, spec.Name, task)
+	}
+	data.Test = t.test
+	test, err := data.OpenTest(d)
+	return test, t.test, err
+}
+
 // modelsFor says which models run on data of task: those that learn it,
 // then apart those that cluster or reduce any data.
 func modelsFor(task datasets.Task) string {
@@ -119,10 +139,8 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	fs := newFlags("train")
 	var tf trainFlags
 	tf.register(fs)
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	save := fs.String("save", "", "write the result and its recipe as JSON to FILE")
-	saveModel := fs.String("save-model", "", "write the shown model as a model file to FILE, for tealab predict")
-	quiet := fs.Bool("quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
+	var of outputFlags
+	of.register(fs)
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
 	}
@@ -155,22 +173,54 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	data := tf.data.choice()
+	if opt.Test, data.Test, err = tf.openTest("train", data, d, spec); err != nil {
+		return err
+	}
+	if data.Hash, err = runs.HashData(data, d); err != nil {
+		return err
+	}
+	return of.run(runs.New(1, data, d, spec, v, opt), out, stderr)
+}
+
+// outputFlags are what `tealab train` and `tealab run` do with a run:
+// print it, save it, record it in the history.
+type outputFlags struct {
+	cmd                      string // the command, for messages
+	asJSON, quiet, noHistory bool
+	save, saveModel          string
+}
+
+func (o *outputFlags) register(fs *flag.FlagSet) {
+	o.cmd = fs.Name()
+	fs.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
+	fs.StringVar(&o.save, "save", "", "write the result and its recipe as JSON to FILE")
+	fs.StringVar(&o.saveModel, "save-model", "", "write the shown model as a model file to FILE, for tealab predict")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
+	fs.BoolVar(&o.noHistory, "no-history", false, "leave the run out of the run history (also TEALAB_HISTORY=off)")
+}
+
+// run evaluates the record, prints its report, then saves it and records
+// it in the history, so that neither a failed save nor a failed history
+// loses the report.
+func (o *outputFlags) run(rec *runs.Record, out, stderr io.Writer) error {
+	spec, d := rec.Spec, rec.Dataset
 	collectHarder(d)
-	opt.Consume = true // the report needs the results, not the rows
-	rec := runs.New(1, tf.data.choice(), d, spec, v, opt)
-	if *save != "" {
-		if err := runs.CheckTarget(*save, rec.Inputs()...); err != nil {
-			return usagef("train: --save %v", err)
+	rec.Options.Consume = true // the report needs the results, not the rows
+	if o.save != "" {
+		if err := runs.CheckTarget(o.save, rec.Inputs()...); err != nil {
+			return usagef("%s: --save %v", o.cmd, err)
 		}
 	}
-	if *saveModel != "" {
-		if err := checkSaveModel(*saveModel, *save, spec, v, d.Task, rec.Inputs()); err != nil {
+	if o.saveModel != "" {
+		if err := checkSaveModel(o.cmd, o.saveModel, o.save, rec); err != nil {
 			return err
 		}
 	}
+	var err error
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if !*quiet && isTerminal(stderr) {
+	if !o.quiet && isTerminal(stderr) {
 		pl := newProgressLine(stderr)
 		err = rec.Run(ctx, pl.update)
 		pl.done()
@@ -193,7 +243,7 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	}
 	// The report comes first: a save that fails must not lose the run. An
 	// interrupted run reports what finished, labelled as partial.
-	if *asJSON {
+	if o.asJSON {
 		err = writeJSON(out, rec)
 	} else {
 		err = writeReport(out, rec)
@@ -201,13 +251,16 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *save != "" {
-		if err := runs.Save(*save, rec); err != nil {
+	if !o.noHistory {
+		recordRun(rec, stderr)
+	}
+	if o.save != "" {
+		if err := runs.Save(o.save, rec); err != nil {
 			return fmt.Errorf("--save: %w (the report above is the run's; nothing was saved)", err)
 		}
 	}
-	if *saveModel != "" {
-		if err := saveModelFile(out, stderr, *saveModel, *asJSON, rec); err != nil {
+	if o.saveModel != "" {
+		if err := saveModelFile(out, stderr, o.saveModel, o.asJSON, rec); err != nil {
 			return err
 		}
 	}
@@ -215,6 +268,22 @@ func runTrain(args []string, out, stderr io.Writer) error {
 		return interruptedf("train: %s", interruptNote(rec))
 	}
 	return nil
+}
+
+// recordRun appends the run to the history, unless TEALAB_HISTORY is
+// off; a history that cannot be written is one warning on stderr, never
+// an error: the run's report is already out.
+func recordRun(rec *runs.Record, stderr io.Writer) {
+	if !runs.HistoryOn() {
+		return
+	}
+	h, err := runs.OpenHistory()
+	if err == nil {
+		err = h.Append(runs.NewEntry(rec))
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "tealab: warning: "+oneLine(err.Error())+" (the run was not recorded; --no-history skips it)")
+	}
 }
 
 // interruptNote says on stderr what an interrupted run's report covers.

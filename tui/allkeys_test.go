@@ -204,6 +204,12 @@ func allPlaces(t *testing.T) []place {
 	} {
 		ps = append(ps, resultPlaces(t, opt)...)
 	}
+	ps = append(ps,
+		place{name: "experimenter list", open: then(start(Options{Data: "iris"}), "enter", "X"),
+			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome == nil }},
+		place{name: "experimenter results", open: experimentOnIris,
+			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome != nil }},
+	)
 	twoRuns := then(start(Options{Data: "iris", Model: "gnb", Train: true}), "esc", "enter", "R")
 	ps = append(ps,
 		place{name: "runs", open: twoRuns, here: func(a *app) bool { return a.cur == screenRuns && !a.runs.compare }},

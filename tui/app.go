@@ -47,7 +47,22 @@ type Options struct {
 	Standardize *bool
 	Task        string   // "" infers it from the target; else as datasets.ParseTask reads it
 	Drop        []string // columns to leave out
-	Theme       string   // dark, light, high-contrast or mono; "" picks from the terminal
+	// Test is a supplied test set to score on (as datasets.Open reads it):
+	// the evaluation starts as "supplied test set"; "" a split.
+	Test  string
+	Theme string // dark, light, high-contrast or mono; "" picks from the terminal
+}
+
+// evalOptions are the start-up evaluation settings, defaults filled in.
+func (o Options) evalOptions() eval.Options {
+	e := eval.Options{Split: o.Split, Folds: o.Folds, LOO: o.LOO, Seed: o.Seed, Reduce: o.Reduce, Standardize: o.Standardize}
+	if e.Seed == 0 {
+		e.Seed = 1
+	}
+	if e.Split <= 0 || e.Split >= 1 {
+		e.Split = 0.2
+	}
+	return e
 }
 
 // Minimum terminal size the screens are laid out for.
@@ -98,10 +113,11 @@ const (
 	screenTrain
 	screenResults
 	screenRuns
+	screenExperiment
 	numScreens
 )
 
-var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs"}
+var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs", "experimenter"}
 
 // screen is one page of the lab. Screens are pointers mutated only in Update.
 type screen interface {
@@ -137,6 +153,7 @@ type app struct {
 	train   *trainScreen
 	results *resultsScreen
 	runs    *runsScreen
+	exp     *expScreen
 
 	// The session: what has been chosen so far.
 	ds     *datasets.Dataset
@@ -150,6 +167,7 @@ type app struct {
 	quitJob *trainJob // the run quit() stopped (Run waits for it too)
 	nextRun int
 	history []*runRecord
+	store   *runs.History // the run history; nil when off (history.go)
 
 	startup     *Options      // start-up choices not applied yet
 	startupTask datasets.Task // Options.Task parsed (datasets.Auto: infer)
@@ -170,20 +188,17 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
 	a.help.Styles = widgets.HelpStyles(c.styles)
 	a.help.ShortSeparator = " · "
-	evalOpts := eval.Options{Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Seed: opt.Seed, Reduce: opt.Reduce, Standardize: opt.Standardize}
-	if evalOpts.Seed == 0 {
-		evalOpts.Seed = 1
-	}
-	if evalOpts.Split <= 0 || evalOpts.Split >= 1 {
-		evalOpts.Split = 0.2
-	}
+	evalOpts := opt.evalOptions()
 	a.data = newDataScreen(c)
 	a.model = newModelScreen(c)
 	a.params = newParamsScreen(c, evalOpts)
+	a.params.test.source, a.params.startTest = opt.Test, opt.Test != ""
 	a.train = newTrainScreen(c)
 	a.results = newResultsScreen(c, ctx)
 	a.runs = newRunsScreen(c)
-	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs}
+	a.exp = newExpScreen(c, ctx)
+	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp}
+	a.store = openStore()
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
 		a.startup = &o
@@ -191,7 +206,18 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	return a, nil
 }
 
+// Init reads the run history first (history.go), then applies the
+// start-up choice, so that the session's runs are numbered after the
+// earlier sessions'.
 func (a *app) Init() tea.Cmd {
+	if cmd := a.loadHistory(); cmd != nil {
+		return cmd
+	}
+	return a.openStartup()
+}
+
+// openStartup opens the start-up choice of data, if any.
+func (a *app) openStartup() tea.Cmd {
 	if a.startup != nil && a.startup.Data != "" {
 		// With a model, go straight on to it; with data alone, stay on
 		// the data's preview (its picture) until the person goes on.
@@ -247,23 +273,47 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.data.Update(msg)
 	case quitMsg:
 		return a, a.quit()
+	case openExperimentMsg:
+		a.exp.setData(a.ds)
+		a.goTo(screenExperiment)
+		return a, nil
+	case expMsg: // the Experimenter's, whichever screen shows
+		return a, a.exp.Update(msg)
 	case cancelRunMsg:
 		if a.job != nil && msg.run == a.job.id {
 			a.job.cancel() // the partial result still arrives
 		}
 		return a, nil
 	case showRunMsg:
-		if r := a.run(msg.run); r != nil && r.Done() {
-			cmd := a.results.show(r)
-			a.results.fromRuns = true
-			a.goTo(screenResults)
-			return a, cmd
+		switch r := a.run(msg.run); {
+		case r == nil || !r.Done():
+		case r.Dataset == nil:
+			return a, openPast(r)
+		default:
+			return a, a.showRun(r)
 		}
 		return a, nil
+	case historyLoadedMsg:
+		a.historyLoaded(msg)
+		return a, a.openStartup()
+	case historySavedMsg:
+		return a, a.historySaved(msg)
+	case pastDataMsg:
+		return a, a.showPast(msg)
+	case runsNoteMsg:
+		if msg.note != "" {
+			a.runs.note = msg.note
+		}
+		return a, nil
+	case runActionMsg:
+		return a, a.runAction(msg)
 	case retrainMsg:
 		if r := a.run(msg.run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
 			a.model.setData(r.Dataset, r.Spec.Name)
+			if r.Data.Test != "" {
+				a.params.test = testSet{source: r.Data.Test, ds: r.Dataset, set: r.Options.Test}
+			}
 			a.params.setModel(r.Dataset, r.Spec, r.Params, &r.Options)
 			a.goTo(screenParams)
 		}
@@ -348,6 +398,9 @@ func (a *app) back() tea.Cmd {
 		}
 	case screenRuns:
 		a.goTo(a.prev)
+	case screenExperiment:
+		a.exp.stop()
+		a.goTo(screenModel)
 	}
 	return nil
 }
@@ -419,10 +472,12 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 	a.spec = spec
 	a.model.point(spec.Name)
 	var v engine.Values
+	var opt *eval.Options
 	if st != nil {
-		v = st.Params
+		e := st.evalOptions()
+		v, opt = st.Params, &e
 	}
-	a.params.setModel(a.ds, spec, v, nil)
+	a.params.setModel(a.ds, spec, v, opt)
 	a.goTo(screenParams)
 	if st != nil && st.Train {
 		return a.params.submit()
@@ -438,12 +493,16 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	a.abandon()
 	id := a.nextRun
 	data := runs.Data{Source: a.source, Target: a.target, Task: a.task, Drop: a.drop}
+	if opt.Test != nil {
+		data.Test = a.params.test.source
+	}
 	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
-	r := &runRecord{Record: rec}
+	r := &runRecord{Record: rec, hash: new(string)}
 	a.history = append(a.history, r)
-	ds, spec := a.ds, a.spec
+	ds, spec, hash := a.ds, a.spec, r.hash
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
+		*hash, _ = runs.HashData(data, ds) // read in finishRun, after the run's end is received
 		return eval.Run(ctx, ds, spec, v, opt, progress)
 	}
 	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.logf)
@@ -462,18 +521,30 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 		return nil
 	}
 	r.Finish(msg.result, msg.err)
+	if r.hash != nil {
+		r.Data.Hash = *r.hash
+	}
 	a.train.done(r)
 	if r.Result == nil || (r.Err != nil && !r.cancelled()) {
 		return nil // the training screen shows the error, esc goes back
 	}
 	a.runs.setRuns(a.history)
+	record := a.recordRun(r)
 	if a.cur == screenTrain {
 		cmd := a.results.show(r)
 		a.results.fromRuns = false
 		a.goTo(screenResults)
-		return cmd
+		return tea.Batch(cmd, record)
 	}
-	return nil
+	return record
+}
+
+// showRun opens a finished run's results from the runs screen.
+func (a *app) showRun(r *runRecord) tea.Cmd {
+	cmd := a.results.show(r)
+	a.results.fromRuns = true
+	a.goTo(screenResults)
+	return cmd
 }
 
 func (a *app) run(id int) *runRecord {

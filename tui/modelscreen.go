@@ -18,6 +18,7 @@ import (
 type modelKeys struct {
 	Up, Down, PgUp, PgDown key.Binding
 	Choose                 key.Binding
+	Experiment             key.Binding
 }
 
 func defaultModelKeys() modelKeys {
@@ -27,6 +28,8 @@ func defaultModelKeys() modelKeys {
 		PgUp:   bind("pgup", "page up", "pgup"),
 		PgDown: bind("pgdn", "page down", "pgdown"),
 		Choose: bind("enter", "choose", "enter"),
+		// several models on identical folds (the Experimenter screen)
+		Experiment: bind("X", "experimenter", "X"),
 	}
 }
 
@@ -163,7 +166,7 @@ func (s *modelScreen) ShortHelp() []key.Binding {
 	if s.filter.editing {
 		return s.filter.help()
 	}
-	return append([]key.Binding{s.keys.Choose}, s.filter.help()...)
+	return append([]key.Binding{s.keys.Choose, s.keys.Experiment}, s.filter.help()...)
 }
 
 func (s *modelScreen) FullHelp() [][]key.Binding {
@@ -207,6 +210,8 @@ func (s *modelScreen) Update(msg tea.Msg) tea.Cmd {
 		s.cursor = max(s.cursor-page, 0)
 	case key.Matches(km, s.keys.PgDown):
 		s.cursor = min(s.cursor+page, len(s.specs)-1)
+	case key.Matches(km, s.keys.Experiment):
+		return func() tea.Msg { return openExperimentMsg{} }
 	case key.Matches(km, s.keys.Choose):
 		sp := s.specs[s.cursor]
 		s.err = nil

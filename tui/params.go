@@ -13,6 +13,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/runs"
 )
 
 type paramsKeys struct {
@@ -46,6 +47,7 @@ const (
 	evalHoldout = "hold-out"
 	evalCV      = "k-fold CV"
 	evalLOO     = "leave-one-out"
+	evalTest    = "test set" // a supplied test set
 )
 
 // field is one row of the form: a hyperparameter of the model or a setting
@@ -126,7 +128,42 @@ type paramsScreen struct {
 	offset int
 	err    error // from start-up --param, or a failed submit
 	evalOf eval.Options
-	w, h   int
+	test   testSet // the supplied test set the form has loaded
+	// startTest chooses the supplied test set (test.source) when the
+	// form is first built: the lab was opened with --test.
+	startTest bool
+	w, h      int
+}
+
+// testSet is a supplied test set as the form loaded it: the source typed,
+// the data it was matched to, and what came of it.
+type testSet struct {
+	source string
+	ds     *datasets.Dataset
+	set    *datasets.Dataset
+	err    error
+}
+
+// checkTest loads the supplied test set typed and matches its columns to
+// the data's, once per source and data: the field's check, so that a
+// missing column or an unseen level shows as it is typed.
+func (s *paramsScreen) checkTest(text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return fmt.Errorf("type the path of a file with the same columns as %s (or a built-in or generator)", s.dataName())
+	}
+	if s.test.source != text || s.test.ds != s.ds || (s.test.set == nil && s.test.err == nil) {
+		set, err := runs.Data{Test: text}.OpenTest(s.ds)
+		s.test = testSet{source: text, ds: s.ds, set: set, err: err}
+	}
+	return s.test.err
+}
+
+func (s *paramsScreen) dataName() string {
+	if s.ds == nil {
+		return "the data"
+	}
+	return s.ds.Name
 }
 
 func newParamsScreen(c *common, opt eval.Options) *paramsScreen {
@@ -142,11 +179,13 @@ func evalParams(spec *engine.Spec, rows, features int) []engine.Param {
 	}
 	return []engine.Param{
 		{Name: "evaluation", Kind: engine.Choice, Default: evalHoldout,
-			Choices: []string{evalHoldout, evalCV, evalLOO}, Help: "how the model is scored on rows it did not learn from"},
+			Choices: []string{evalHoldout, evalCV, evalLOO, evalTest}, Help: "how the model is scored on rows it did not learn from: a split of the data, or a supplied test set"},
 		{Name: "test fraction", Kind: engine.Float, Default: 0.2, Min: 0.01, Max: 0.99,
 			Help: "hold-out: share of rows kept aside for testing (stratified)"},
 		{Name: "folds", Kind: engine.Int, Default: 5, Min: 2, Max: float64(max(rows, 2)),
 			Help: "k-fold CV: number of folds (stratified)"},
+		{Name: "test file", Kind: engine.Text, Default: "",
+			Help: "the supplied test set: a file (or a built-in, a generator) whose rows score the model fitted on all the data; its columns are matched to the data's by name"},
 		{Name: "seed", Kind: engine.Text, Default: "1", Check: checkSeed,
 			Help: "seeds the split and the model: the same seed gives the same run"},
 		{Name: "standardize", Kind: engine.Choice, Default: eval.StandardizeAuto,
@@ -201,6 +240,9 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 	ep := evalParams(spec, rows, features)
 	method := evalHoldout
 	switch {
+	case s.evalOf.Test != nil || s.startTest:
+		method = evalTest
+		s.startTest = false
 	case s.evalOf.LOO:
 		method = evalLOO
 	case s.evalOf.Folds >= 2:
@@ -214,9 +256,16 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 	if split <= 0 || split >= 1 {
 		split = 0.2
 	}
-	vals := []any{method, split, folds, strconv.FormatUint(s.evalOf.Seed, 10), eval.StandardizeName(s.evalOf.Standardize), s.evalOf.Reduce}
+	vals := []any{method, split, folds, s.test.source, strconv.FormatUint(s.evalOf.Seed, 10), eval.StandardizeName(s.evalOf.Standardize), s.evalOf.Reduce}
 	for i, p := range ep {
-		s.fields = append(s.fields, newField(p, false, vals[i]))
+		if p.Name == "test file" {
+			p.Check = s.checkTest
+		}
+		f := newField(p, false, vals[i])
+		if p.Name == "test file" {
+			f.input.CharLimit = 4096
+		}
+		s.fields = append(s.fields, f)
 	}
 	s.focus, s.offset = 0, 0
 	s.focusField()
@@ -274,6 +323,10 @@ func (s *paramsScreen) visible() []*field {
 				}
 			case "folds":
 				if unsupervised || method != evalCV {
+					continue
+				}
+			case "test file":
+				if unsupervised || method != evalTest {
 					continue
 				}
 			}
@@ -468,7 +521,12 @@ func (s *paramsScreen) options() (eval.Options, error) {
 	if err != nil {
 		return o, err
 	}
-	o.LOO, o.Folds = method == evalLOO, 0
+	o.LOO, o.Folds, o.Test = method == evalLOO, 0, nil
+	if x, err := get("test file"); err != nil {
+		return o, err
+	} else if x != nil {
+		o.Test = s.test.set
+	}
 	if x, err := get("test fraction"); err != nil {
 		return o, err
 	} else if x != nil {

@@ -17,15 +17,20 @@ import (
 )
 
 type resultsKeys struct {
-	Retry     key.Binding
-	Warnings  key.Binding
-	SaveModel key.Binding
+	Retry    key.Binding
+	Warnings key.Binding
+	// NextTab and PrevTab change the tab while a view's fields have the
+	// other keys (viewTyper).
+	NextTab, PrevTab key.Binding
+	SaveModel        key.Binding
 }
 
 func defaultResultsKeys() resultsKeys {
 	return resultsKeys{
 		Retry:    bind("e", "edit & retrain", "e"),
 		Warnings: bind("w", "warnings", "w"),
+		NextTab:  bind("tab", "next tab", "tab"),
+		PrevTab:  bind("shift+tab", "previous tab", "shift+tab"),
 		// Shifted: a view's own s (sort) stays its own.
 		SaveModel: bind("S", "save model", "S"),
 	}
@@ -120,7 +125,14 @@ func (s *resultsScreen) resized() tea.Cmd {
 
 func (s *resultsScreen) shownRun() *runRecord { return s.run }
 
-func (s *resultsScreen) Typing() bool { return s.save.typing() }
+// Typing: the active view's fields have the keys.
+func (s *resultsScreen) Typing() bool {
+	if s.save.open {
+		return s.save.typing()
+	}
+	t, ok := s.active().(viewTyper)
+	return ok && t.Typing() && !s.showWarnings
+}
 
 func (s *resultsScreen) Back() bool {
 	if s.save.back() {
@@ -152,6 +164,9 @@ func (s *resultsScreen) ShortHelp() []key.Binding {
 	if s.save.open {
 		return s.save.keys()
 	}
+	if s.Typing() {
+		return append([]key.Binding{s.keys.NextTab}, s.activeKeys()...)
+	}
 	ks := []key.Binding{s.tabs.KeyMap.Next}
 	ks = append(ks, s.activeKeys()...)
 	if len(s.warnings()) > 0 {
@@ -161,6 +176,9 @@ func (s *resultsScreen) ShortHelp() []key.Binding {
 }
 
 func (s *resultsScreen) FullHelp() [][]key.Binding {
+	if s.Typing() {
+		return helpOf(s.ShortHelp(), []key.Binding{s.keys.PrevTab})
+	}
 	return helpOf(s.ShortHelp(), []key.Binding{s.tabs.KeyMap.Prev})
 }
 
@@ -191,9 +209,18 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	}
 	s.save.saved = ""
-	switch {
-	case s.save.open:
+	if s.save.open {
 		return s.save.update(km, s.run)
+	}
+	if s.Typing() {
+		if key.Matches(km, s.keys.NextTab, s.keys.PrevTab) {
+			var cmd tea.Cmd
+			s.tabs, cmd = s.tabs.Update(msg)
+			return cmd
+		}
+		return s.active().Update(msg)
+	}
+	switch {
 	case key.Matches(km, s.keys.SaveModel):
 		s.showWarnings = false
 		return s.save.openFor(s.run)

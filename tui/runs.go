@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +37,16 @@ type runRecord struct {
 	// how many, and whether that fold's fit had reported its last step.
 	fold, folds int
 	foldDone    bool
+
+	// The run's place in the run history: its id there ("" until it is
+	// recorded), its star and name; past marks a run of an earlier session.
+	histID  string
+	starred bool
+	title   string
+	past    bool
+
+	// hash receives the data's fingerprint from the run's worker.
+	hash *string
 }
 
 // observe notes how far the run has got.
@@ -115,6 +126,9 @@ func (r *runRecord) describeFigures(short bool) string {
 	case len(res.Folds) == 1:
 		return pick("1 fold of "+strconv.Itoa(max(r.folds, r.Options.Folds)), "of the one fold that finished")
 	}
+	if r.Options.Test != nil || r.Data.Test != "" {
+		return pick("", "on the ") + numfmt.Count(len(res.Actual), "row") + " of the supplied test set"
+	}
 	return pick("", "on the ") + numfmt.Count(len(res.Actual), "held-out row")
 }
 
@@ -152,6 +166,8 @@ func describeEval(o eval.Options, t datasets.Task) string {
 	switch {
 	case !t.Supervised():
 		return "all rows (no split)"
+	case o.Test != nil:
+		return "test set " + filepath.Base(o.Test.Source)
 	case o.LOO:
 		return "leave-one-out"
 	case o.Folds >= 2:
@@ -201,16 +217,50 @@ type runsKeys struct {
 	Sort     key.Binding
 	Pick     key.Binding
 	Open     key.Binding
+
+	Star, Rename, Delete, Replay key.Binding
+	Markdown, CSV, Recipe        key.Binding
+	Confirm, Keep                key.Binding // the delete's question; the name's field
 }
 
 func defaultRunsKeys() runsKeys {
 	return runsKeys{
-		Up:   bind("↑/k", "up", "up", "k"),
-		Down: bind("↓/j", "down", "down", "j"),
-		Sort: bind("s", "sort", "s"),
-		Pick: bind("space", "pick two to compare", " "),
-		Open: bind("enter", "open / compare", "enter"),
+		Up:       bind("↑/k", "up", "up", "k"),
+		Down:     bind("↓/j", "down", "down", "j"),
+		Sort:     bind("s", "sort", "s"),
+		Pick:     bind("space", "pick two to compare", " "),
+		Open:     bind("enter", "open / compare", "enter"),
+		Star:     bind("*", "star", "*"),
+		Rename:   bind("n", "name", "n"),
+		Delete:   bind("x", "delete", "x"),
+		Replay:   bind("r", "run again", "r"),
+		Markdown: bind("m", "export Markdown", "m"),
+		CSV:      bind("c", "export CSV (per fold)", "c"),
+		Recipe:   bind("w", "write recipe", "w"),
+		Confirm:  bind("y", "yes, delete", "y"),
+		Keep:     bind("enter", "keep name", "enter"),
 	}
+}
+
+// runAction is what the runs screen asks the root to do with a run.
+type runAction int
+
+const (
+	actStar runAction = iota
+	actRename
+	actDelete
+	actReplay
+	actMarkdown
+	actCSV
+	actRecipe
+)
+
+// runActionMsg: the runs screen asks for an action on run (its new name
+// for actRename).
+type runActionMsg struct {
+	run  int
+	do   runAction
+	name string
 }
 
 // sortCols are the columns s cycles through.
@@ -228,10 +278,17 @@ type runsScreen struct {
 	compare bool  // the two picked runs side by side
 	filter  listFilter
 	w, h    int
+
+	note     string    // what became of the last action (an export, the history)
+	renaming bool      // the name field has the keyboard
+	name     textField // the selected run's new name
+	deleting int       // the run whose deletion awaits a yes; 0 none
 }
 
 func newRunsScreen(c *common) *runsScreen {
-	s := &runsScreen{c: c, keys: defaultRunsKeys(), filter: newListFilter()}
+	s := &runsScreen{c: c, keys: defaultRunsKeys(), filter: newListFilter(), name: newInput()}
+	s.name.Prompt = "name: "
+	s.name.CharLimit = 80
 	km := table.DefaultKeyMap()
 	s.tbl = table.New(table.WithFocused(true), table.WithKeyMap(km))
 	return s
@@ -247,9 +304,14 @@ func (s *runsScreen) SetSize(w, h int) {
 	s.rebuild()
 }
 
-func (s *runsScreen) Typing() bool { return s.filter.editing }
+func (s *runsScreen) Typing() bool { return s.filter.editing || s.renaming || s.deleting != 0 }
 
 func (s *runsScreen) Back() bool {
+	if s.renaming || s.deleting != 0 {
+		s.renaming, s.deleting = false, 0
+		s.name.Blur()
+		return true
+	}
 	if !s.compare && s.filter.active() {
 		s.filter.clear()
 		s.rebuild()
@@ -270,15 +332,20 @@ func (s *runsScreen) ShortHelp() []key.Binding {
 		return nil
 	case s.filter.editing:
 		return s.filter.help()
+	case s.renaming:
+		return []key.Binding{s.keys.Keep, s.filter.keys.Clear}
+	case s.deleting != 0:
+		return []key.Binding{s.keys.Confirm}
 	}
-	return append([]key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort}, s.filter.help()...)
+	return append([]key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort, s.keys.Star, s.keys.Replay}, s.filter.help()...)
 }
 
 func (s *runsScreen) FullHelp() [][]key.Binding {
-	if s.compare || s.filter.editing {
+	if s.compare || s.filter.editing || s.renaming || s.deleting != 0 {
 		return helpOf(s.ShortHelp())
 	}
-	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Up, s.keys.Down})
+	k := s.keys
+	return helpOf(s.ShortHelp(), []key.Binding{k.Rename, k.Delete, k.Markdown, k.CSV, k.Recipe}, []key.Binding{k.Up, k.Down})
 }
 
 func (s *runsScreen) headerInfo() string {
@@ -290,11 +357,26 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 	if !ok || s.compare {
 		return nil
 	}
+	switch {
+	case s.renaming:
+		return s.updateName(km)
+	case s.deleting != 0:
+		id := s.deleting
+		s.deleting = 0
+		if key.Matches(km, s.keys.Confirm) {
+			return func() tea.Msg { return runActionMsg{run: id, do: actDelete} }
+		}
+		s.note = "kept"
+		return nil
+	}
 	if used, changed := s.filter.update(km); used {
 		if changed {
 			s.rebuild()
 		}
 		return nil
+	}
+	if cmd, used := s.act(km); used {
+		return cmd
 	}
 	switch {
 	case key.Matches(km, s.keys.Sort):
@@ -331,6 +413,57 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
+// act takes the keys that act on the selected run.
+func (s *runsScreen) act(km tea.KeyMsg) (tea.Cmd, bool) {
+	r := s.current()
+	if r == nil || !r.Done() {
+		return nil, false
+	}
+	ask := func(do runAction) tea.Cmd {
+		id := r.ID
+		return func() tea.Msg { return runActionMsg{run: id, do: do} }
+	}
+	k := s.keys
+	switch {
+	case key.Matches(km, k.Star):
+		return ask(actStar), true
+	case key.Matches(km, k.Rename):
+		s.renaming = true
+		s.name.SetValue(r.title)
+		s.name.CursorEnd()
+		return s.name.Focus(), true
+	case key.Matches(km, k.Delete):
+		s.deleting = r.ID
+		return nil, true
+	case key.Matches(km, k.Replay):
+		return ask(actReplay), true
+	case key.Matches(km, k.Markdown):
+		return ask(actMarkdown), true
+	case key.Matches(km, k.CSV):
+		return ask(actCSV), true
+	case key.Matches(km, k.Recipe):
+		return ask(actRecipe), true
+	}
+	return nil, false
+}
+
+// updateName edits the selected run's name; enter keeps it.
+func (s *runsScreen) updateName(km tea.KeyMsg) tea.Cmd {
+	if !key.Matches(km, s.keys.Keep) {
+		var cmd tea.Cmd
+		s.name, cmd = s.name.Update(km)
+		return cmd
+	}
+	s.renaming = false
+	s.name.Blur()
+	r := s.current()
+	if r == nil {
+		return nil
+	}
+	id, name := r.ID, strings.Join(strings.Fields(s.name.Value()), " ")
+	return func() tea.Msg { return runActionMsg{run: id, do: actRename, name: name} }
+}
+
 func (s *runsScreen) current() *runRecord {
 	i := s.tbl.Cursor()
 	if i < 0 || i >= len(s.order) {
@@ -347,9 +480,12 @@ func (s *runsScreen) rebuild() {
 	}
 	s.order = s.order[:0]
 	for _, r := range s.runs {
-		if s.filter.match(fmt.Sprintf("#%d %s %s %s %s", r.ID, r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.Params), r.status())) {
+		if s.filter.match(r.searchText()) {
 			s.order = append(s.order, r)
 		}
+	}
+	if !slices.ContainsFunc(s.order, func(r *runRecord) bool { return r.ID == cur }) {
+		cur = 0 // the run under the cursor is gone (deleted, filtered out): the first
 	}
 	by := sortCols[s.sortBy]
 	slices.SortStableFunc(s.order, func(a, b *runRecord) int {
@@ -413,6 +549,9 @@ func (s *runsScreen) rebuild() {
 		if slices.Contains(s.picked, r.ID) {
 			mark = "✓"
 		}
+		if r.starred {
+			mark = "★"
+		}
 		if r.ID == cur || (cur == 0 && i == 0) {
 			mark = "▸" + mark
 		} else {
@@ -438,8 +577,12 @@ func (s *runsScreen) rebuild() {
 		if r.Done() {
 			t = numfmt.Seconds(r.Wall.Seconds())
 		}
+		params := keyParams(r.Spec, r.Params)
+		if r.title != "" {
+			params = "“" + r.title + "” " + params
+		}
 		row := table.Row{
-			fmt.Sprintf("%s%2d", mark, r.ID), r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.Params),
+			fmt.Sprintf("%s%2d", mark, r.ID), r.dataLabel(), r.Spec.Name, params,
 			describeEval(r.Options, r.Task()), score, t,
 		}
 		if wide {
@@ -461,13 +604,17 @@ func (s *runsScreen) View() string {
 	if s.compare {
 		return s.compareView()
 	}
-	title := st.Title.Render(fmt.Sprintf(" Runs (%d)", len(s.runs))) +
+	count := fmt.Sprint(len(s.runs))
+	if n := s.pastRuns(); n > 0 {
+		count += fmt.Sprintf(", %d from earlier sessions", n)
+	}
+	title := st.Title.Render(" Runs ("+count+")") +
 		st.Muted.Render(fmt.Sprintf("   sort: %s ▾", sortCols[s.sortBy]))
 	if len(s.picked) > 0 {
 		title += st.Muted.Render(fmt.Sprintf("   picked %d of 2", len(s.picked)))
 	}
 	if len(s.runs) == 0 {
-		return title + "\n\n" + st.Muted.Render("  No runs yet: choose a dataset and a model, then train.")
+		return title + "\n\n" + st.Muted.Render("  No runs yet: choose a dataset and a model, then train.") + "\n\n" + st.Muted.Render(clip(" "+s.note, s.w))
 	}
 	if s.filter.active() {
 		title += "   " + s.filter.status(len(s.order), len(s.runs))
@@ -476,29 +623,77 @@ func (s *runsScreen) View() string {
 	return title + "\n" + fit(s.tbl.View(), s.w, max(s.h-1-runDetailLines, 3)) + "\n" + s.detail()
 }
 
+// pastRuns counts the runs of earlier sessions.
+func (s *runsScreen) pastRuns() int {
+	n := 0
+	for _, r := range s.runs {
+		if r.past {
+			n++
+		}
+	}
+	return n
+}
+
 // runDetailLines is the height of the selected run's detail under the
 // table.
 const runDetailLines = 3
 
 // detail shows the selected run in full, what the table's cells cut: its
-// data, model and parameters, evaluation and seed, wrapped to the width.
+// data, model and parameters, evaluation and seed, when it ran, wrapped to
+// the width; its last line is the name being typed, the question before a
+// deletion, or what became of the last action.
 func (s *runsScreen) detail() string {
 	st := s.c.styles
 	r := s.current()
+	var prompt string
+	switch {
+	case s.renaming:
+		prompt = " " + s.name.View()
+	case s.deleting != 0:
+		prompt = st.Warn.Render(fmt.Sprintf(" delete run #%d from the lab and the run history? y: yes, any other key: no", s.deleting))
+	case s.note != "":
+		prompt = st.Muted.Render(clip(" "+s.note, s.w))
+	}
 	if r == nil {
-		return st.Muted.Render(" no run matches the filter: esc clears it")
+		return st.Muted.Render(" no run matches the filter: esc clears it") + "\n" + prompt
 	}
 	text := fmt.Sprintf("#%d %s · %s (%s) · %s · %s · seed %d", r.ID, r.dataLabel(), r.Spec.Title, keyParams(r.Spec, r.Params),
 		r.evalDesc(), r.targetDesc(), r.Options.Seed)
+	if r.past {
+		text += " · an earlier session's, " + r.Started.Local().Format("2006-01-02 15:04")
+	}
+	if r.histID != "" {
+		text += " · history id " + r.histID
+	}
+	room := runDetailLines
+	if prompt != "" {
+		room--
+	}
 	lines := strings.Split(wrap(text, s.w-2), "\n")
-	if len(lines) > runDetailLines {
-		lines = lines[:runDetailLines]
-		lines[runDetailLines-1] = clip(lines[runDetailLines-1]+" …", s.w-2)
+	if len(lines) > room {
+		lines = lines[:room]
+		lines[room-1] = clip(lines[room-1]+" …", s.w-2)
 	}
 	for i, l := range lines {
 		lines[i] = " " + st.Text.Render(l)
 	}
+	if prompt != "" {
+		lines = append(lines, prompt)
+	}
 	return strings.Join(lines, "\n")
+}
+
+// searchText is what the filter searches: number, name, star, data,
+// model, parameters, status, and whether the run is an earlier session's.
+func (r *runRecord) searchText() string {
+	text := fmt.Sprintf("#%d %s %s %s %s %s", r.ID, r.title, r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.Params), r.status())
+	if r.starred {
+		text += " * ★ starred"
+	}
+	if r.past {
+		text += " earlier"
+	}
+	return text
 }
 
 // rebuildStyles keeps the table's styles in step with the theme.
@@ -539,7 +734,7 @@ func (s *runsScreen) compareView() string {
 		st.Title.Render(fmt.Sprintf(" Run #%d vs run #%d", a.ID, b.ID)) + st.Muted.Render("   (esc: back to the runs)"),
 		"",
 		row("dataset", a.dataLabel(), b.dataLabel(), st.Text, st.Text),
-		row("source", a.Dataset.Source, b.Dataset.Source, st.Text, st.Text),
+		row("source", a.sourceDesc(), b.sourceDesc(), st.Text, st.Text),
 		row("target", a.targetDesc(), b.targetDesc(), st.Text, st.Text),
 		row("model", a.Spec.Title, b.Spec.Title, st.Text, st.Text),
 		row("parameters", keyParams(a.Spec, a.Params), keyParams(b.Spec, b.Params), st.Text, st.Text),
@@ -610,10 +805,28 @@ func (s *runsScreen) compareView() string {
 const verdictTie = "≈ within noise: tie"
 
 func (r *runRecord) targetName() string {
+	if r.Dataset == nil { // a run of an earlier session, its data not open
+		switch r.Data.Target {
+		case "":
+			return "the last column"
+		case datasets.NoTarget:
+			return ""
+		}
+		return r.Data.Target
+	}
 	if r.Dataset.Target == nil {
 		return ""
 	}
 	return r.Dataset.Target.Name
+}
+
+// sourceDesc is where the run's data came from.
+func (r *runRecord) sourceDesc() string {
+	if r.Dataset == nil {
+		_, source := pastData(r.Record)
+		return source
+	}
+	return r.Dataset.Source
 }
 
 // targetDesc is "species · classification" or "none · clustering".
@@ -632,8 +845,12 @@ func (r *runRecord) dataLabel() string {
 	if r.label != "" {
 		return r.label
 	}
-	l := r.Dataset.Name
-	if k := knobsChanged(r.Dataset.Name, r.Dataset.Source); k != "" {
+	name, source := pastData(r.Record)
+	if r.Dataset != nil {
+		name, source = r.Dataset.Name, r.Dataset.Source
+	}
+	l := name
+	if k := knobsChanged(name, source); k != "" {
 		l += " " + k
 	}
 	if r.Data.Target != "" && r.Data.Target != datasets.NoTarget {
@@ -641,6 +858,20 @@ func (r *runRecord) dataLabel() string {
 	}
 	r.label = l
 	return l
+}
+
+// pastData is the name and provenance of a loaded run's data, as its
+// result and recipe recorded them: for a generator, its knobs as
+// Table.Source spells them ("moons(n=50, seed=1)").
+func pastData(r *runs.Record) (name, source string) {
+	name, source = r.Data.Source, r.Data.Source
+	if r.Result != nil && r.Result.Dataset != "" {
+		name = r.Result.Dataset
+	}
+	if n, knobs, ok := strings.Cut(r.Data.Source, ":"); ok && strings.EqualFold(n, name) {
+		source = name + "(" + strings.Join(strings.Split(knobs, ","), ", ") + ")"
+	}
+	return name, source
 }
 
 // knobsChanged lists the knobs of generator name that source (as

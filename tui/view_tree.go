@@ -180,16 +180,35 @@ func (v *treeView) parent(i int) int {
 // cursor goes to the leaf it reaches.
 func (v *treeView) setRow(i int) {
 	v.row, v.path = i, nil
-	d, res := v.r.Dataset, v.r.Result
-	if i < 0 || d == nil || res == nil || res.Prep == nil || i >= d.Rows() {
+	d := v.r.Dataset
+	if i < 0 || d == nil || i >= d.Rows() {
 		v.row = -1
 		return
 	}
 	_, p := d.X.Dims()
-	x, err := res.Prep.Apply(mat.NewDense(1, p, append([]float64(nil), d.X.RawRowView(i)[:p]...)))
-	if err != nil {
+	path := treePath(v.r.Result, v.t, d.X.RawRowView(i)[:p])
+	if len(path) == 0 {
 		v.row = -1
 		return
+	}
+	v.path = map[int]bool{}
+	for _, n := range path {
+		v.path[n] = true
+		v.open[n] = true
+	}
+	v.cur = path[len(path)-1]
+}
+
+// treePath is the path through t of a row of raw feature values, prepared
+// as the run's model saw its rows (Result.Prep): the nodes from the root
+// to the leaf it reaches; nil when the row cannot be prepared.
+func treePath(res *eval.Result, t *engine.Tree, raw []float64) []int {
+	if res == nil || res.Prep == nil {
+		return nil
+	}
+	x, err := res.Prep.Apply(mat.NewDense(1, len(raw), append([]float64(nil), raw...)))
+	if err != nil {
+		return nil
 	}
 	cols := res.Prep.Columns()
 	level := func(f, code int) string {
@@ -198,13 +217,7 @@ func (v *treeView) setRow(i int) {
 		}
 		return ""
 	}
-	path := v.t.Path(x.RawRowView(0), level)
-	v.path = map[int]bool{}
-	for _, n := range path {
-		v.path[n] = true
-		v.open[n] = true
-	}
-	v.cur = path[len(path)-1]
+	return t.Path(x.RawRowView(0), level)
 }
 
 func (v *treeView) SetSize(w, h int) { v.w, v.h = w, h }

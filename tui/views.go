@@ -38,6 +38,10 @@ type (
 	viewResizer interface{ Resized() tea.Cmd }
 	// viewCloser stops background work when the view is replaced.
 	viewCloser interface{ Close() }
+	// viewTyper is a view whose fields take the keys while it is active
+	// (letters, digits, ←/→); tab and shift+tab still change the tab, esc
+	// still goes back.
+	viewTyper interface{ Typing() bool }
 )
 
 // viewEnv is what a view may use besides its run.

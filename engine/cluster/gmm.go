@@ -72,6 +72,7 @@ type GMM struct {
 	weights []float64
 	means   *mat.Dense
 	chols   []*mat.Cholesky // full: each covariance's factor
+	covs    []*mat.SymDense // full: each covariance, which a model file keeps (its factor's condition number depends on it)
 	vars    *mat.Dense      // diagonal / spherical: k × d variances
 	labels  []int
 	loglik  float64
@@ -168,7 +169,7 @@ func (g *GMM) mStep(X, R *mat.Dense, reg float64) error {
 	}
 	diff := make([]float64, d)
 	if g.cov == CovFull {
-		g.chols = make([]*mat.Cholesky, k)
+		g.chols, g.covs = make([]*mat.Cholesky, k), make([]*mat.SymDense, k)
 		for c := range k {
 			S := mat.NewSymDense(d, nil)
 			mu := g.means.RawRowView(c)
@@ -190,7 +191,7 @@ func (g *GMM) mStep(X, R *mat.Dense, reg float64) error {
 			if !ch.Factorize(S) {
 				return fmt.Errorf("Gaussian mixture: component %d's covariance is singular; raise reg or use covariance=diagonal", c+1)
 			}
-			g.chols[c] = &ch
+			g.chols[c], g.covs[c] = &ch, S
 		}
 		return nil
 	}

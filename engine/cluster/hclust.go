@@ -73,6 +73,7 @@ type Hclust struct {
 
 	link   *engine.Linkage
 	labels []int
+	rows   *mat.Dense // the training rows, which Assign measures new rows against
 	fitted bool
 }
 
@@ -106,7 +107,7 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	if err != nil {
 		return err
 	}
-	h.link = &engine.Linkage{Merges: merges, Leaves: n, Method: method}
+	h.link, h.rows = &engine.Linkage{Merges: merges, Leaves: n, Method: method}, t.X
 	if h.Height > 0 {
 		h.labels = CutHeight(h.link, h.Height)
 	} else {

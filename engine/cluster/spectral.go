@@ -84,6 +84,7 @@ type Spectral struct {
 	Laplacian string
 
 	labels []int
+	rows   *mat.Dense // the training rows, which Assign measures new rows against
 	fitted bool
 }
 
@@ -145,7 +146,7 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 			}
 		}
 		labels, cut := sweepCut(W, deg, f, normalized)
-		s.labels, s.fitted = labels, true
+		s.labels, s.rows, s.fitted = labels, t.X, true
 		step++
 		if err := rec.Step(engine.Step{Step: step, TrainLoss: cut}); err != nil {
 			s.fitted = false
@@ -169,7 +170,7 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	if err := km.Fit(ctx, inner, kr); err != nil {
 		return err
 	}
-	s.labels, s.fitted = km.TrainingLabels(), true
+	s.labels, s.rows, s.fitted = km.TrainingLabels(), t.X, true
 	return ctx.Err()
 }
 

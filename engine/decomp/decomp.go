@@ -173,7 +173,7 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		if total > 0 {
 			comps.Ratio[c] = vals[c] / total
 		}
-		comps.Names = append(comps.Names, fmt.Sprintf("%s%d", m.prefix(), c+1))
+		comps.Names = append(comps.Names, m.componentName(c))
 		kept += vals[c]
 	}
 	m.comps, m.fitted = comps, true
@@ -227,11 +227,13 @@ func (m *PCA) Measures() map[string]float64 {
 	return map[string]float64{"reconstruction_rmse": math.Sqrt(m.recon / float64(len(m.mean)))}
 }
 
-func (m *PCA) prefix() string {
+// componentName names component c (from 0): PC1, PC2... or, for a
+// truncated SVD, the factors F1, F2...
+func (m *PCA) componentName(c int) string {
 	if m.Uncentred {
-		return "F"
+		return fmt.Sprintf("F%d", c+1)
 	}
-	return "PC"
+	return fmt.Sprintf("PC%d", c+1)
 }
 
 // Components implements engine.Componenter.
@@ -278,6 +280,10 @@ func JLDimensions(eps, delta float64) int {
 	return int(math.Ceil(2 * math.Log(1/delta) / (eps*eps/2 - eps*eps*eps/3)))
 }
 
+// halfOf is the k a random projection takes when the Johnson–Lindenstrauss
+// k is not below the d features.
+func halfOf(d int) int { return max((d+1)/2, 1) }
+
 // Fit implements engine.Model.
 func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	m.fitted, m.warnings = false, nil
@@ -295,7 +301,7 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 	if k == 0 {
 		k = JLDimensions(m.Eps, m.Delta)
 		if k >= d {
-			half := max((d+1)/2, 1)
+			half := halfOf(d)
 			m.warnings = append(m.warnings, fmt.Sprintf("eps=%g and delta=%g ask for %d dimensions (the Johnson–Lindenstrauss k), not fewer than the %d features: projected onto %d (half) instead, where the bound promises nothing; the measured distortion says what happened (set k to choose; the bound is meant for hundreds of features and more)",
 				m.Eps, m.Delta, k, d, half))
 			k = half

@@ -1,12 +1,14 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // Fold is one part of an evaluation: the rows a model trains on and the rows
@@ -90,6 +92,38 @@ func Plan(d *datasets.Dataset, opt Options) ([]Fold, string, error) {
 		}
 		return []Fold{{train, test}}, desc, nil
 	}
+}
+
+// withTestSet returns d with the supplied test set's rows (opt.Test) after
+// its own, and opt with the one fold that trains on d's rows and tests on
+// the test set's, described by where the test set came from.
+func withTestSet(d *datasets.Dataset, opt Options) (*datasets.Dataset, Options, error) {
+	t := opt.Test
+	switch {
+	case opt.LOO || opt.Folds != 0 || opt.Plan != nil:
+		return nil, opt, errors.New("evaluation: a supplied test set replaces the hold-out, cross-validation and leave-one-out: choose one")
+	case len(t.Features) != len(d.Features) || t.Rows() == 0 || (d.Y != nil && len(t.Y) != t.Rows()):
+		return nil, opt, fmt.Errorf("evaluation: the test set %s is not aligned to %s (Dataset.Align makes it so)", t.Name, d.Name)
+	}
+	n, m := d.Rows(), t.Rows()
+	f := Fold{Train: make([]int, n), Test: make([]int, m)}
+	for i := range f.Train {
+		f.Train[i] = i
+	}
+	for i := range f.Test {
+		f.Test[i] = n + i
+	}
+	opt.Plan, opt.PlanDesc = []Fold{f}, TestSetDesc(t)
+	return d.Append(t), opt, nil
+}
+
+// TestSetDesc describes an evaluation on the supplied test set t.
+func TestSetDesc(t *datasets.Dataset) string {
+	desc := fmt.Sprintf("supplied test set %s (%s", t.Source, numfmt.Count(t.Rows(), "row"))
+	if t.Dropped > 0 {
+		desc += fmt.Sprintf("; %d without a target left out", t.Dropped)
+	}
+	return desc + ")"
 }
 
 func pct(f float64) string {

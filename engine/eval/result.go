@@ -32,6 +32,12 @@ type Options struct {
 	// comparison or sweep reusing another run's folds); PlanDesc describes it.
 	Plan     []Fold `json:"-"`
 	PlanDesc string `json:"-"`
+	// Test, when set, is a supplied test set, its columns matched to the
+	// data's (Dataset.Align): the model is fitted on every row of the data
+	// and scored on Test's rows, as Weka's "supplied test set" is. It
+	// replaces the hold-out; cross-validation and leave-one-out exclude it.
+	// Only a classifier or a regressor is scored so.
+	Test *datasets.Dataset `json:"-"`
 	// Standardize overrides the spec's default when not nil.
 	Standardize *bool `json:"-"`
 	// Labels are known classes of the rows of a clustering (one per row):

@@ -114,6 +114,16 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if err := d.Trainable(); err != nil && task.Supervised() { // a clustering or reduction learns no target
 		return nil, err
 	}
+	warnings := adviseWarnings(d, spec)
+	if opt.Test != nil {
+		if !task.Supervised() {
+			return nil, fmt.Errorf("a supplied test set scores a classifier or a regressor; %s does %s, fitted and scored on every row: leave the test set out", spec.Name, task)
+		}
+		var err error
+		if d, opt, err = withTestSet(d, opt); err != nil {
+			return nil, err
+		}
+	}
 	std := spec.Standardize
 	if opt.Standardize != nil {
 		std = *opt.Standardize
@@ -127,7 +137,7 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if err := CheckMemory(d, spec, v, opt); err != nil {
 		return nil, err
 	}
-	rn.advise(adviseWarnings(d, spec)...)
+	rn.advise(warnings...)
 	res, err := rn.run()
 	if res != nil {
 		res.WallSecs = time.Since(rn.start).Seconds()
@@ -147,7 +157,10 @@ func (rn *runner) run() (*Result, error) {
 		return nil, err
 	}
 	rn.res.Eval = desc + prepNote(opt)
-	if len(folds) == 1 {
+	switch {
+	case opt.Test != nil:
+		rn.advise(testSetWarnings(len(folds[0].Test))...)
+	case len(folds) == 1:
 		rn.advise(holdoutWarnings(d, folds[0])...)
 	}
 	if len(folds) > LOOWarnRows && opt.LOO {
@@ -632,7 +645,7 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 			on := fmt.Sprintf("the %d training rows of fold 1", len(p.Train))
 			if len(folds) == 1 {
 				res.FoldHistories = nil
-				on = fmt.Sprintf("the %d training rows of the hold-out", len(p.Train))
+				on = rn.holdoutRows(len(p.Train))
 			}
 			rn.show(model, prep, on+", stopped early after "+one.stopped)
 			return rn.fail(err)
@@ -641,7 +654,7 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 	summarise(len(folds))
 	if len(folds) == 1 {
 		res.FoldHistories = nil
-		rn.show(firstModel, firstPrep, fmt.Sprintf("the %d training rows of the hold-out", len(folds[0].Train)))
+		rn.show(firstModel, firstPrep, rn.holdoutRows(len(folds[0].Train)))
 		return res, nil
 	}
 	if rn.opt.NoRefit {
@@ -650,6 +663,15 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 	}
 	rn.refit(len(folds), firstModel, firstPrep, len(folds[0].Train))
 	return res, nil
+}
+
+// holdoutRows says which rows a model fitted on the n training rows of a
+// single fold learnt from.
+func (rn *runner) holdoutRows(n int) string {
+	if rn.opt.Test != nil {
+		return fmt.Sprintf("all %d rows of the data", n)
+	}
+	return fmt.Sprintf("the %d training rows of the hold-out", n)
 }
 
 func plural(done, of int) string {

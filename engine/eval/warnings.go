@@ -52,6 +52,17 @@ func holdoutWarnings(d *datasets.Dataset, f Fold) []advice.Warning {
 	return out
 }
 
+// testSetWarnings says when a supplied test set of n rows is too small for
+// its scores to mean much; the training rows are all the data's, so no
+// hold-out remedy applies.
+func testSetWarnings(n int) []advice.Warning {
+	if n >= minTestRows {
+		return nil
+	}
+	return []advice.Warning{advice.Say("the supplied test set has %s: its scores move in steps of %s and mean little",
+		numfmt.Count(n, "row"), numfmt.Sig(1/float64(n), 2)).With(advice.Remedy{Kind: advice.CrossValidate})}
+}
+
 // adviseWarnings are warnings about the data before anything is fitted: the
 // model's own advice on these columns, columns that identify the rows or
 // have no name (datasets.ColumnWarnings), and nominal columns with so many

@@ -46,6 +46,8 @@ type CategoricalNB struct {
 	inv      *mat.Dense    // k x d: 1/(2σ²), numeric features
 	logNorm  *mat.Dense    // k x d: -½ ln(2πσ²), numeric features
 	logPrior []float64     // -Inf for a class without rows
+	vars     *mat.Dense    // k x d: smoothed σ², numeric features
+	rows     []float64     // training rows per class
 	dec      decider
 	fitted   bool
 }
@@ -232,8 +234,6 @@ func (m *CategoricalNB) Fit(ctx context.Context, t engine.Train, rec engine.Reco
 	if !(eps > 0) {
 		eps = vs
 	}
-	inv := mat.NewDense(k, d, nil)
-	logNorm := mat.NewDense(k, d, nil)
 	logProb := make([][][]float64, d)
 	for j := 0; j < d; j++ {
 		if nominal[j] {
@@ -249,22 +249,11 @@ func (m *CategoricalNB) Fit(ctx context.Context, t engine.Train, rec engine.Reco
 			continue
 		}
 		for c := 0; c < k; c++ {
-			v := vars.At(c, j) + eps
-			inv.Set(c, j, 0.5/v)
-			logNorm.Set(c, j, -0.5*math.Log(2*math.Pi*v))
+			vars.Set(c, j, vars.At(c, j)+eps)
 		}
 	}
-	logPrior := make([]float64, k)
-	for c := range logPrior {
-		switch {
-		case classRows[c] == 0:
-			logPrior[c] = math.Inf(-1)
-		case priors == PriorsUniform:
-			logPrior[c] = -math.Log(float64(present))
-		default:
-			logPrior[c] = math.Log(classRows[c] / float64(n))
-		}
-	}
+	inv, logNorm := cnbGaussians(nominal, vars)
+	logPrior := cnbLogPriors(classRows, priors)
 	// Publish the fit before its one step, so that the recorder can predict;
 	// a step that fails (or panics) leaves the model unfitted.
 	ok := false
@@ -275,6 +264,7 @@ func (m *CategoricalNB) Fit(ctx context.Context, t engine.Train, rec engine.Reco
 	}()
 	m.classes, m.features, m.k, m.d = classes, features, k, d
 	m.nominal, m.levels, m.logProb, m.mean, m.inv, m.logNorm, m.logPrior, m.dec = nominal, levels, logProb, mean, inv, logNorm, logPrior, dec
+	m.vars, m.rows = vars, classRows
 	m.fitted = true
 	// The training loss: the mean negative log-likelihood of (x_i, y_i).
 	J, err := m.joint(t.X)
@@ -290,6 +280,50 @@ func (m *CategoricalNB) Fit(ctx context.Context, t engine.Train, rec engine.Reco
 	}
 	ok = true
 	return nil
+}
+
+// cnbGaussians is 1/(2σ²) and -½ ln(2πσ²) of the numeric features' smoothed
+// variances (0 for the nominal features): what Fit, and loading a saved
+// state, compute from them.
+func cnbGaussians(nominal []bool, vars *mat.Dense) (inv, logNorm *mat.Dense) {
+	k, d := vars.Dims()
+	inv, logNorm = mat.NewDense(k, d, nil), mat.NewDense(k, d, nil)
+	for j := 0; j < d; j++ {
+		if nominal[j] {
+			continue
+		}
+		for c := 0; c < k; c++ {
+			v := vars.At(c, j)
+			inv.Set(c, j, 0.5/v)
+			logNorm.Set(c, j, -0.5*math.Log(2*math.Pi*v))
+		}
+	}
+	return inv, logNorm
+}
+
+// cnbLogPriors is ln π_k from the training rows of each class (-Inf for a
+// class without rows), the prior empirical or uniform over the classes
+// present.
+func cnbLogPriors(classRows []float64, priors string) []float64 {
+	n, present := 0.0, 0
+	for _, r := range classRows {
+		n += r
+		if r > 0 {
+			present++
+		}
+	}
+	logPrior := make([]float64, len(classRows))
+	for c := range logPrior {
+		switch {
+		case classRows[c] == 0:
+			logPrior[c] = math.Inf(-1)
+		case priors == PriorsUniform:
+			logPrior[c] = -math.Log(float64(present))
+		default:
+			logPrior[c] = math.Log(classRows[c] / n)
+		}
+	}
+	return logPrior
 }
 
 // joint returns the joint log densities ln π_k Π_j P(x_j | k), the missing

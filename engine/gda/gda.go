@@ -207,22 +207,31 @@ func newClassStats(ctx context.Context, t engine.Train, priors string, wantVar b
 			}
 		}
 	}
+	if err := s.tally(priors); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// tally finds, from the class weights, the classes present, their total
+// weight and their priors; fewer than two classes present is an error.
+func (s *classStats) tally(priors string) error {
 	var seen []string
-	for c := 0; c < k; c++ {
+	for c := 0; c < s.k; c++ {
 		if s.counts[c] > 0 {
 			s.present[c] = true
 			s.nPresent++
 			s.total += s.counts[c]
-			seen = append(seen, strconv.Quote(classes[c]))
+			seen = append(seen, strconv.Quote(s.classes[c]))
 		}
 	}
 	if s.nPresent < 2 {
 		if s.nPresent == 0 {
-			return nil, errors.New("no training rows with positive weight")
+			return errors.New("no training rows with positive weight")
 		}
-		return nil, fmt.Errorf("only one class (%s) in the training data; classification needs at least two", seen[0])
+		return fmt.Errorf("only one class (%s) in the training data; classification needs at least two", seen[0])
 	}
-	for c := 0; c < k; c++ {
+	for c := 0; c < s.k; c++ {
 		s.logPrior[c] = math.Inf(-1)
 		if !s.present[c] {
 			continue
@@ -235,7 +244,7 @@ func newClassStats(ctx context.Context, t engine.Train, priors string, wantVar b
 		}
 		s.logPrior[c] = math.Log(s.priors[c])
 	}
-	return s, nil
+	return nil
 }
 
 func badValue(i, j int, v float64, features []string) error {

@@ -101,25 +101,25 @@ func (m *GaussianNB) Fit(ctx context.Context, t engine.Train, rec engine.Recorde
 	eps := vs * maxVar
 
 	vars := mat.NewDense(k, d, nil)
-	inv := mat.NewDense(k, d, nil)
-	consts := make([]float64, k)
+	for c := 0; c < k; c++ {
+		if s.present[c] {
+			rv, v := raw.RawRowView(c), vars.RawRowView(c)
+			for j := range rv {
+				v[j] = rv[j] + eps
+			}
+		}
+	}
+	inv, consts, logDets := gaussianTerms(s, vars)
 	nll := s.priorEntropy()
 	for c := 0; c < k; c++ {
-		consts[c] = math.Inf(-1)
 		if !s.present[c] {
 			continue
 		}
-		rv, v, iv := raw.RawRowView(c), vars.RawRowView(c), inv.RawRowView(c)
-		frac := s.counts[c] / s.total
-		logDet, tr := 0.0, 0.0
-		for j := range rv {
-			v[j] = rv[j] + eps
-			iv[j] = 0.5 / v[j]
-			logDet += math.Log(2 * math.Pi * v[j])
-			tr += rv[j] / v[j]
+		tr := 0.0
+		for j, rv := range raw.RawRowView(c) {
+			tr += rv / vars.At(c, j)
 		}
-		consts[c] = s.logPrior[c] - 0.5*logDet
-		nll += frac * 0.5 * (logDet + tr)
+		nll += s.counts[c] / s.total * 0.5 * (logDets[c] + tr)
 	}
 	// Publish the fit before its one step, so that the recorder can predict;
 	// a step that fails (or panics) leaves the model unfitted.
@@ -136,6 +136,28 @@ func (m *GaussianNB) Fit(ctx context.Context, t engine.Train, rec engine.Recorde
 	}
 	ok = true
 	return nil
+}
+
+// gaussianTerms is, for the (smoothed) variances of every class with rows,
+// 1/(2σ²), the constant ln π_k - ½ Σ_j ln(2π σ²_kj) (-Inf for a class
+// without rows) and Σ_j ln(2π σ²_kj): what Fit, and loading a saved state,
+// compute from the variances.
+func gaussianTerms(s *classStats, vars *mat.Dense) (inv *mat.Dense, consts, logDets []float64) {
+	inv = mat.NewDense(s.k, s.d, nil)
+	consts, logDets = make([]float64, s.k), make([]float64, s.k)
+	for c := 0; c < s.k; c++ {
+		consts[c] = math.Inf(-1)
+		if !s.present[c] {
+			continue
+		}
+		v, iv := vars.RawRowView(c), inv.RawRowView(c)
+		for j := range v {
+			iv[j] = 0.5 / v[j]
+			logDets[c] += math.Log(2 * math.Pi * v[j])
+		}
+		consts[c] = s.logPrior[c] - 0.5*logDets[c]
+	}
+	return inv, consts, logDets
 }
 
 // joint returns the joint log densities ln π_k Π_j N(x_j; μ_kj, σ²_kj).

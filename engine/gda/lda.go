@@ -94,35 +94,12 @@ func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	}
 	cov := mat.NewSymDense(d, nil)
 	cov.ScaleSym(1/denom, S)
-	var ref []float64
 	if m.Reg > 0 {
 		shrink(cov, m.Reg, mat.Trace(cov)/float64(d))
-	} else {
-		ref = make([]float64, d)
-		for c := 0; c < s.k; c++ {
-			for j, v := range s.means.RawRowView(c) {
-				ref[j] = math.Max(ref[j], math.Abs(v))
-			}
-		}
 	}
-	g, err := factorCov(cov, s.features, ref, "the pooled within-class covariance", "within every class",
-		"set reg > 0 (shrinkage)", true)
+	g, coef, intercept, err := m.discriminants(s, cov)
 	if err != nil {
 		return err
-	}
-	// coef = M Σ⁺ = M W Wᵀ.
-	var mw mat.Dense
-	mw.Mul(s.means, g.w)
-	coef := mat.NewDense(s.k, d, nil)
-	coef.Mul(&mw, g.w.T())
-	intercept := make([]float64, s.k)
-	for c := 0; c < s.k; c++ {
-		if !s.present[c] {
-			coef.SetRow(c, make([]float64, d))
-			intercept[c] = math.Inf(-1)
-			continue
-		}
-		intercept[c] = -0.5*mat.Dot(coef.RowView(c), s.means.RowView(c)) + s.logPrior[c]
 	}
 	nll := s.priorEntropy() + 0.5*(float64(d)*ln2Pi+g.logDet) + 0.5*g.traceProd(S)/s.total
 	// Publish the fit before its one step, so that the recorder can predict;
@@ -140,6 +117,42 @@ func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	}
 	ok = true
 	return nil
+}
+
+// discriminants factors the shared covariance and returns its factor and
+// the class scores' weights and intercepts: what Fit, and loading a saved
+// state, compute from the class statistics and the covariance.
+func (m *LDA) discriminants(s *classStats, cov *mat.SymDense) (g gauss, coef *mat.Dense, intercept []float64, err error) {
+	d := s.d
+	var ref []float64
+	if m.Reg == 0 {
+		ref = make([]float64, d)
+		for c := 0; c < s.k; c++ {
+			for j, v := range s.means.RawRowView(c) {
+				ref[j] = math.Max(ref[j], math.Abs(v))
+			}
+		}
+	}
+	g, err = factorCov(cov, s.features, ref, "the pooled within-class covariance", "within every class",
+		"set reg > 0 (shrinkage)", true)
+	if err != nil {
+		return g, nil, nil, err
+	}
+	// coef = M Σ⁺ = M W Wᵀ.
+	var mw mat.Dense
+	mw.Mul(s.means, g.w)
+	coef = mat.NewDense(s.k, d, nil)
+	coef.Mul(&mw, g.w.T())
+	intercept = make([]float64, s.k)
+	for c := 0; c < s.k; c++ {
+		if !s.present[c] {
+			coef.SetRow(c, make([]float64, d))
+			intercept[c] = math.Inf(-1)
+			continue
+		}
+		intercept[c] = -0.5*mat.Dot(coef.RowView(c), s.means.RowView(c)) + s.logPrior[c]
+	}
+	return g, coef, intercept, nil
 }
 
 // joint returns the class scores μ_kᵀΣ⁻¹x - ½μ_kᵀΣ⁻¹μ_k + ln π_k: the joint

@@ -138,30 +138,17 @@ func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		s.scatter(t.X, rows, S)
 		cov := mat.NewSymDense(d, nil)
 		cov.ScaleSym(1/denom, S)
-		var ref []float64
 		if m.Reg > 0 {
 			size := mat.Trace(cov) / float64(d)
 			if !(size > 0) {
 				size = s.totalVariance(t.X)
 			}
 			shrink(cov, m.Reg, size)
-		} else {
-			ref = make([]float64, d)
-			for j, v := range s.means.RawRowView(c) {
-				ref[j] = math.Abs(v)
-			}
 		}
-		g, err := factorCov(cov, s.features, ref, name+": covariance", "within the class", "set reg > 0", false)
+		g, err := m.place(s, c, p, cov, W, off, consts)
 		if err != nil {
 			return err
 		}
-		if g.cond > illConditioned {
-			m.warnings = append(m.warnings, fmt.Sprintf("%s: its covariance is nearly singular (condition number %s), so its densities and posteriors are unreliable; set reg (e.g. reg=0.01) to shrink it",
-				name, numfmt.Sig(g.cond, 2)))
-		}
-		W.Slice(0, d, p*d, (p+1)*d).(*mat.Dense).Copy(g.w)
-		off.Slice(p, p+1, 0, d).(*mat.Dense).Mul(s.means.Slice(c, c+1, 0, d), g.w)
-		consts[c] = s.logPrior[c] - 0.5*g.logDet - 0.5*float64(d)*ln2Pi
 		frac := s.counts[c] / s.total
 		nll += frac*0.5*(float64(d)*ln2Pi+g.logDet) + 0.5*g.traceProd(S)/s.total
 		covs[c], slot[c] = cov, p
@@ -184,6 +171,34 @@ func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	m.warnings = warnings
 	ok = true
 	return nil
+}
+
+// place factors class c's covariance, writes its W_k into column block p
+// of W, μ_kᵀW_k into row p of off and its constant into consts, and notes
+// a nearly singular covariance in the warnings: what Fit, and loading a
+// saved state, do for every class with rows.
+func (m *QDA) place(s *classStats, c, p int, cov *mat.SymDense, W, off *mat.Dense, consts []float64) (gauss, error) {
+	d := s.d
+	name := "class " + strconv.Quote(s.classes[c])
+	var ref []float64
+	if m.Reg == 0 {
+		ref = make([]float64, d)
+		for j, v := range s.means.RawRowView(c) {
+			ref[j] = math.Abs(v)
+		}
+	}
+	g, err := factorCov(cov, s.features, ref, name+": covariance", "within the class", "set reg > 0", false)
+	if err != nil {
+		return g, err
+	}
+	if g.cond > illConditioned {
+		m.warnings = append(m.warnings, fmt.Sprintf("%s: its covariance is nearly singular (condition number %s), so its densities and posteriors are unreliable; set reg (e.g. reg=0.01) to shrink it",
+			name, numfmt.Sig(g.cond, 2)))
+	}
+	W.Slice(0, d, p*d, (p+1)*d).(*mat.Dense).Copy(g.w)
+	off.Slice(p, p+1, 0, d).(*mat.Dense).Mul(s.means.Slice(c, c+1, 0, d), g.w)
+	consts[c] = s.logPrior[c] - 0.5*g.logDet - 0.5*float64(d)*ln2Pi
+	return g, nil
 }
 
 // illConditioned is the condition number of a class's correlation matrix

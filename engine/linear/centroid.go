@@ -83,12 +83,10 @@ func (m *Centroid) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		floats.AddScaled(mu.RawRowView(j), w, d.X.RawRowView(i)[:p])
 		wsum[j] += w
 	}
-	half := make([]float64, len(present))
 	for j := range present {
-		row := mu.RawRowView(j)
-		floats.Scale(1/wsum[j], row)
-		half[j] = floats.Dot(row, row) / 2
+		floats.Scale(1/wsum[j], mu.RawRowView(j))
 	}
+	half := centroidHalves(mu)
 	m.nFeat, m.features, m.classes, m.present = p, d.Features, d.Classes, present
 	m.mu, m.half = mu, half
 	m.fitted = true

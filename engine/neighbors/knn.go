@@ -154,7 +154,7 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
-	met, algo := metricOf(m.Metric, m.P), m.Algorithm
+	met := metricOf(m.Metric, m.P)
 	if t.X == nil {
 		return fmt.Errorf("k nearest neighbours: no training rows")
 	}
@@ -181,17 +181,12 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	for i := range n {
 		copy(x[i*p:], t.X.RawRowView(i)[:p])
 	}
-	m.n, m.p, m.x, m.y, m.m = n, p, x, t.Y, met
+	m.n, m.p, m.y, m.m = n, p, t.Y, met
 	m.k, m.classes = 0, nil
 	if t.Classes != nil {
 		m.k, m.classes = len(t.Classes), t.Classes
 	}
-	if algo == KDTree || (algo == Auto && p <= treeDims(met)) {
-		m.tree = buildKD(x, n, p, m.LeafSize)
-		m.x = nil // the tree keeps its own copy, in its order
-	} else if met.p == 2 {
-		m.l2 = newL2Scan(x, n, p)
-	}
+	m.index(x)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -239,6 +234,18 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	}
 	m.kUse = 1 + argmin(m.loo)
 	return nil
+}
+
+// index builds the search structure the settings ask for over the
+// training rows x (n × p, row-major), as Fit and loading a saved state do.
+func (m *KNN) index(x []float64) {
+	m.x, m.tree, m.l2 = x, nil, nil
+	if m.Algorithm == KDTree || (m.Algorithm == Auto && m.p <= treeDims(m.m)) {
+		m.tree = buildKD(x, m.n, m.p, m.LeafSize)
+		m.x = nil // the tree keeps its own copy, in its order
+	} else if m.m.p == 2 {
+		m.l2 = newL2Scan(x, m.n, m.p)
+	}
 }
 
 func argmin(v []float64) int {

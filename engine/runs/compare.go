@@ -37,23 +37,51 @@ func (v Verdict) String() string {
 // level is the two-sided significance of every verdict.
 const level = 0.05
 
-// correctedT is the corrected resampled t-test of Nadeau and Bengio (2003),
-// as Weka's Experimenter uses it: the k fold differences d of k-fold
-// cross-validation share training rows, so their variance is inflated by
-// 1/k + n_test/n_train = 1/k + 1/(k-1) rather than divided by k. It reports
-// whether mean(d) differs from zero at the 5% level.
-func correctedT(d []float64) (mean float64, significant bool) {
-	k := len(d)
-	if k < 2 {
-		return math.NaN(), false
+// TTest is the outcome of a corrected resampled t-test of paired
+// differences (a minus b): their mean, the statistic, its degrees of
+// freedom, the two-sided p-value and whether it falls below 5%.
+type TTest struct {
+	Mean, T     float64
+	DF          int
+	P           float64
+	Significant bool
+}
+
+// CorrectedTTest is the corrected resampled t-test of Nadeau and Bengio
+// (2003), as Weka's Experimenter uses it. The n = k·r differences d of r
+// repeats of k-fold cross-validation share training rows, so their
+// variance is inflated by 1/n + testTrain (the ratio of test to training
+// rows, 1/(k-1) for k folds) rather than divided by n; df = n - 1.
+func CorrectedTTest(d []float64, testTrain float64) TTest {
+	n := len(d)
+	if n < 2 {
+		return TTest{Mean: math.NaN(), T: math.NaN(), P: math.NaN()}
 	}
 	mean, sd := stat.MeanStdDev(d, nil)
-	if sd == 0 {
-		return mean, mean != 0
+	tt := TTest{Mean: mean, DF: n - 1}
+	if sd == 0 { // identical differences: any non-zero mean is certain
+		tt.Significant = mean != 0
+		tt.T, tt.P = math.Copysign(math.Inf(1), mean), 0
+		if mean == 0 {
+			tt.T, tt.P = 0, 1
+		}
+		return tt
 	}
-	t := mean / (sd * math.Sqrt(1/float64(k)+1/float64(k-1)))
-	crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(k - 1)}.Quantile(1 - level/2)
-	return mean, math.Abs(t) > crit
+	tt.T = mean / (sd * math.Sqrt(1/float64(n)+testTrain))
+	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}
+	tt.P = 2 * dist.CDF(-math.Abs(tt.T))
+	tt.Significant = math.Abs(tt.T) > dist.Quantile(1-level/2)
+	return tt
+}
+
+// Verdict reads the test in metric's direction: which of a and b is
+// better, or a tie within noise.
+func (t TTest) Verdict(metric string) Verdict { return verdict(metric, t.Mean, t.Significant) }
+
+// correctedT tests the k fold differences of one k-fold cross-validation.
+func correctedT(d []float64) (mean float64, significant bool) {
+	t := CorrectedTTest(d, 1/float64(len(d)-1))
+	return t.Mean, t.Significant
 }
 
 // verdict turns a mean difference (a minus b) and its significance into a

@@ -42,6 +42,12 @@ type Data struct {
 	// RowNames is RowNamesNo when a file's row names are read as a column
 	// (--row-names no); "" reads them as row names (datasets.ReadDelimited).
 	RowNames string `json:"row_names,omitempty"`
+	// Test is a supplied test set the model was scored on (eval.Options.Test),
+	// read as Source is; "" when the data were split.
+	Test string `json:"test,omitempty"`
+	// Hash fingerprints the data as the run read them (HashData); a replay
+	// compares it with the data now.
+	Hash string `json:"hash,omitempty"`
 }
 
 // RowNamesNo, as Data.RowNames, reads a file's row names as a feature.
@@ -82,6 +88,23 @@ func (d Data) Open() (*datasets.Dataset, error) {
 	return tab.Dataset(d.Target, task)
 }
 
+// OpenTest loads the supplied test set (Test) as the data are read (the
+// format forced, the row names), with its columns matched to those of
+// train, the data opened (datasets.Dataset.Align); nil when there is none.
+func (d Data) OpenTest(train *datasets.Dataset) (*datasets.Dataset, error) {
+	if strings.TrimSpace(d.Test) == "" {
+		return nil, nil
+	}
+	tab, err := datasets.OpenFormat(d.Test, d.Format)
+	if err != nil {
+		return nil, fmt.Errorf("test set: %w", err)
+	}
+	if d.RowNames == RowNamesNo {
+		tab = tab.RowNamesAsColumn()
+	}
+	return train.Align(tab)
+}
+
 // Record is one run.
 type Record struct {
 	ID      int
@@ -110,13 +133,17 @@ func New(id int, data Data, d *datasets.Dataset, spec *engine.Spec, v engine.Val
 
 // Inputs are the files the record's data are read from, for CheckTarget:
 // the source when it is a file (a built-in or a generator is none), or
-// datasets.Stdin.
+// datasets.Stdin; and the supplied test set's file.
 func (r *Record) Inputs() []string {
+	var in []string
 	src := strings.TrimSpace(r.Data.Source)
-	if src == "" || (r.Dataset != nil && src != datasets.Stdin && strings.TrimSpace(r.Dataset.Source) != src) {
-		return nil
+	if !(src == "" || (r.Dataset != nil && src != datasets.Stdin && strings.TrimSpace(r.Dataset.Source) != src)) {
+		in = append(in, src)
 	}
-	return []string{src}
+	if r.Options.Test != nil && strings.TrimSpace(r.Options.Test.Source) == strings.TrimSpace(r.Data.Test) {
+		in = append(in, strings.TrimSpace(r.Data.Test))
+	}
+	return in
 }
 
 // Settings turns typed values back into settings as --param takes them.
@@ -232,16 +259,16 @@ func (r *Record) Command() string {
 	if r.Data.RowNames != "" {
 		args = append(args, "--row-names", r.Data.RowNames)
 	}
+	if r.Data.Test != "" {
+		args = append(args, "--test", r.Data.Test)
+	}
 	args = append(args, "--model", r.Model)
-	if spec, err := engine.Lookup(r.Model); err == nil {
-		for _, p := range spec.Params {
-			if x, ok := r.Params[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
-				args = append(args, "--param", p.Name+"="+engine.Format(x))
-			}
-		}
+	for _, kv := range r.ChangedParams() {
+		args = append(args, "--param", kv)
 	}
 	o := r.Options
 	switch {
+	case r.Data.Test != "": // --test replaces the split
 	case o.LOO:
 		args = append(args, "--loo")
 	case o.Folds >= 2:
@@ -259,6 +286,22 @@ func (r *Record) Command() string {
 		args = append(args, "--standardize", eval.StandardizeName(o.Standardize))
 	}
 	return ShellCommand("tealab train", args)
+}
+
+// ChangedParams lists the parameters set away from their defaults, as
+// --param takes them ("C=0.5"), in the spec's order.
+func (r *Record) ChangedParams() []string {
+	spec, err := engine.Lookup(r.Model)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range spec.Params {
+		if x, ok := r.Params[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
+			out = append(out, p.Name+"="+engine.Format(x))
+		}
+	}
+	return out
 }
 
 // ShellCommand joins a command line so that it can be pasted into a POSIX
@@ -298,14 +341,7 @@ type recipe struct {
 // that reproduces it; a run that failed before any result has only its
 // error beside the recipe.
 func (r Record) MarshalJSON() ([]byte, error) {
-	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
-		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
-	if r.Options.Standardize != nil {
-		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
-	}
-	if r.Dataset != nil {
-		rc.Source = r.Dataset.Source
-	}
+	rc := r.recipe()
 	tail := struct {
 		Status  Status `json:"status"`
 		Partial string `json:"partial,omitempty"`
@@ -328,6 +364,22 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	}
 	out := append(res[:len(res)-1:len(res)-1], ',')
 	return append(out, ext[1:]...), nil
+}
+
+// recipe is what reproduces the run.
+func (r *Record) recipe() recipe {
+	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
+		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
+	if r.Options.Standardize != nil {
+		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
+	}
+	if r.Data.Test != "" {
+		rc.Split = 0 // scored on the test set: no split was drawn
+	}
+	if r.Dataset != nil {
+		rc.Source = r.Dataset.Source
+	}
+	return rc
 }
 
 // UnmarshalJSON reads what MarshalJSON writes. The dataset and the fitted

@@ -1,0 +1,68 @@
+package runs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tealab/tealab/datasets"
+)
+
+// HashData fingerprints the data a run read, so that a recipe can tell
+// whether its data changed: "sha256:" and the file's bytes hashed for a
+// file, "spec:" and the source for a built-in or a generator (both are
+// deterministic: the name and knobs are the data). Standard input, gone
+// once read, has no fingerprint (""). d is the dataset opened from the
+// source, which tells a file from a name (Record.Inputs).
+func HashData(data Data, d *datasets.Dataset) (string, error) {
+	src := strings.TrimSpace(data.Source)
+	switch {
+	case src == "" || src == datasets.Stdin:
+		return "", nil
+	case d != nil && strings.TrimSpace(d.Source) != src:
+		return "spec:" + src, nil
+	}
+	return hashFile(src)
+}
+
+// hashFile is "sha256:" and the hex digest of the file's bytes.
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// DataChanged compares the data's fingerprint, as recorded, with the data
+// now (d freshly opened from them): "" when they agree or nothing was
+// recorded, else a sentence naming the source and both fingerprints.
+func DataChanged(data Data, d *datasets.Dataset) string {
+	if data.Hash == "" {
+		return ""
+	}
+	now, err := HashData(data, d)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("cannot check whether %s changed since the run: %v", data.Source, err)
+	case now == data.Hash:
+		return ""
+	}
+	return fmt.Sprintf("data changed since the recipe was written: %s had hash %s, now %s", data.Source, short(data.Hash), short(now))
+}
+
+// short cuts a fingerprint to what a person compares by eye.
+func short(h string) string {
+	if kind, hex, ok := strings.Cut(h, ":"); ok && kind == "sha256" && len(hex) > 16 {
+		return kind + ":" + hex[:16] + "…"
+	}
+	return h
+}

@@ -1,0 +1,66 @@
+package runs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tealab/tealab/engine"
+)
+
+// A recipe is a run's setup and nothing of its result: the "recipe"
+// section of a saved run, alone in a file ({"recipe": {...}}), so that
+// Load reads a recipe and a saved run alike. Replaying either with Again
+// repeats the run: the same data, model, parameters, folds and seed give
+// the same metrics.
+
+// SaveRecipe writes the run's recipe to path as indented JSON (WriteFile,
+// after CheckTarget).
+func SaveRecipe(path string, r *Record) error {
+	if err := CheckTarget(path, r.Inputs()...); err != nil {
+		return err
+	}
+	b, err := RecipeJSON(r)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return WriteFile(path, b)
+}
+
+// RecipeJSON is the run's recipe as a file holds it.
+func RecipeJSON(r *Record) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	err := enc.Encode(struct {
+		Recipe recipe `json:"recipe"`
+	}{r.recipe()})
+	return b.Bytes(), err
+}
+
+// Again makes a new record, numbered id, that repeats r: its data opened
+// again from their source, its model looked up, its parameters and
+// evaluation as they were. changed is "" or a warning that the data
+// differ from those the run read (DataChanged); the new record carries the
+// fingerprint of the data it will read.
+func (r *Record) Again(id int) (again *Record, changed string, err error) {
+	spec, err := engine.Lookup(r.Model)
+	if err != nil {
+		return nil, "", err
+	}
+	d, err := r.Data.Open()
+	if err != nil {
+		return nil, "", err
+	}
+	changed = DataChanged(r.Data, d)
+	data := r.Data
+	data.Drop = append([]string(nil), r.Data.Drop...)
+	if data.Hash, err = HashData(data, d); err != nil {
+		return nil, "", err
+	}
+	opt := r.Options
+	if opt.Test, err = data.OpenTest(d); err != nil { // a supplied test set is read again too
+		return nil, "", err
+	}
+	return New(id, data, d, spec, r.Params, opt), changed, nil
+}

@@ -1,0 +1,405 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/experiment"
+	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+// The Experimenter screen: several models marked on a list, run on
+// identical folds of repeated k-fold CV of the session's data, and the
+// results as tealab compare prints them (mean ± std, v/* against the first
+// marked model), with their validation curves overlaid. The ranking over
+// several datasets is the command line's (tealab compare).
+
+type expKeys struct {
+	Up, Down, Mark, Folds, Repeats, Run, Cancel, Export key.Binding
+}
+
+func defaultExpKeys() expKeys {
+	return expKeys{
+		Up:      bind("↑/k", "up", "up", "k"),
+		Down:    bind("↓/j", "down", "down", "j"),
+		Mark:    bind("space", "mark", " "),
+		Folds:   bind("f", "folds", "f"),
+		Repeats: bind("r", "repeats", "r"),
+		Run:     bind("enter", "run the marked models", "enter"),
+		Cancel:  bind("c", "cancel (keeps what finished)", "c"),
+		Export:  bind("e", "export .md and .csv", "e"),
+	}
+}
+
+var (
+	expFoldChoices   = []int{3, 5, 10}
+	expRepeatChoices = []int{1, 2, 5, 10}
+)
+
+// expMsg carries an experiment's progress or, with outcome set, its end.
+type expMsg struct {
+	id       int
+	progress experiment.Progress
+	outcome  *experiment.Outcome
+	err      error
+}
+
+type expScreen struct {
+	c       *common
+	ctx     context.Context // the lab's: quitting stops the experiment
+	keys    expKeys
+	ds      *datasets.Dataset
+	specs   []*engine.Spec
+	marked  []bool
+	order   []int // marked models in the order they were marked (the first is the baseline)
+	cursor  int
+	folds   int
+	repeats int
+
+	id       int // of the experiment in flight or shown
+	ch       chan expMsg
+	cancel   context.CancelFunc
+	progress string
+	outcome  *experiment.Outcome
+	note     string // what the last key did (an export, an error)
+	curves   widgets.LineChart
+	w, h     int
+}
+
+func newExpScreen(c *common, ctx context.Context) *expScreen {
+	return &expScreen{c: c, ctx: ctx, keys: defaultExpKeys(), folds: 5, repeats: 2}
+}
+
+// openExperimentMsg asks for the Experimenter on the session's data.
+type openExperimentMsg struct{}
+
+// setData lists the models that learn d's target, keeping the marks of
+// those still listed.
+func (s *expScreen) setData(d *datasets.Dataset) {
+	if d == s.ds && s.specs != nil {
+		return
+	}
+	s.stop()
+	s.ds, s.specs, s.marked, s.order, s.cursor, s.outcome, s.note = d, nil, nil, nil, 0, nil, ""
+	if d == nil || !d.Task.Supervised() {
+		return
+	}
+	for _, sp := range engine.Specs() {
+		if sp.Supports(d.Task) {
+			s.specs = append(s.specs, sp)
+		}
+	}
+	s.marked = make([]bool, len(s.specs))
+}
+
+func (s *expScreen) running() bool { return s.cancel != nil }
+
+// stop cancels the experiment in flight; its finished cells still arrive.
+func (s *expScreen) stop() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+func (s *expScreen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *expScreen) Typing() bool     { return false }
+
+// Back leaves the results for the list.
+func (s *expScreen) Back() bool {
+	if s.outcome != nil && !s.running() {
+		s.outcome, s.note = nil, ""
+		return true
+	}
+	return false
+}
+
+func (s *expScreen) ShortHelp() []key.Binding {
+	switch {
+	case s.running():
+		return []key.Binding{s.keys.Cancel}
+	case s.outcome != nil:
+		return []key.Binding{s.keys.Export}
+	case len(s.specs) == 0:
+		return nil
+	}
+	return []key.Binding{s.keys.Mark, s.keys.Run, s.keys.Folds, s.keys.Repeats}
+}
+
+func (s *expScreen) FullHelp() [][]key.Binding {
+	if s.running() || s.outcome != nil || len(s.specs) == 0 {
+		return helpOf(s.ShortHelp())
+	}
+	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Up, s.keys.Down})
+}
+
+func (s *expScreen) headerInfo() string {
+	return fmt.Sprintf("%d × %d-fold CV", s.repeats, s.folds)
+}
+
+func (s *expScreen) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case expMsg:
+		return s.receive(msg)
+	case tea.KeyMsg:
+		return s.key(msg)
+	}
+	return nil
+}
+
+func (s *expScreen) key(km tea.KeyMsg) tea.Cmd {
+	switch {
+	case s.running():
+		if key.Matches(km, s.keys.Cancel) {
+			s.stop()
+			s.progress = "cancelling…"
+		}
+	case s.outcome != nil:
+		if key.Matches(km, s.keys.Export) {
+			s.note = s.export()
+		}
+	case len(s.specs) == 0:
+	case key.Matches(km, s.keys.Up):
+		s.cursor = max(s.cursor-1, 0)
+	case key.Matches(km, s.keys.Down):
+		s.cursor = min(s.cursor+1, len(s.specs)-1)
+	case key.Matches(km, s.keys.Mark):
+		s.toggle(s.cursor)
+	case key.Matches(km, s.keys.Folds):
+		s.folds = next(expFoldChoices, s.folds)
+	case key.Matches(km, s.keys.Repeats):
+		s.repeats = next(expRepeatChoices, s.repeats)
+	case key.Matches(km, s.keys.Run):
+		return s.start()
+	}
+	return nil
+}
+
+// next is the choice after cur, round again after the last.
+func next(choices []int, cur int) int {
+	for i, c := range choices {
+		if c == cur {
+			return choices[(i+1)%len(choices)]
+		}
+	}
+	return choices[0]
+}
+
+func (s *expScreen) toggle(i int) {
+	s.marked[i] = !s.marked[i]
+	if s.marked[i] {
+		s.order = append(s.order, i)
+		return
+	}
+	for j, m := range s.order {
+		if m == i {
+			s.order = append(s.order[:j], s.order[j+1:]...)
+			break
+		}
+	}
+}
+
+// start runs the marked models in the background.
+func (s *expScreen) start() tea.Cmd {
+	if len(s.order) < 2 {
+		s.note = "mark two models or more with space first"
+		return nil
+	}
+	plan := experiment.Plan{Datasets: []*datasets.Dataset{s.ds}, Folds: s.folds, Repeats: s.repeats, Seed: 1, Jobs: runtime.NumCPU()}
+	for _, i := range s.order {
+		sp := s.specs[i]
+		plan.Models = append(plan.Models, experiment.Model{Label: sp.Name, Spec: sp, Values: sp.Defaults()})
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.id++
+	id, ch := s.id, make(chan expMsg, 1)
+	s.ch, s.cancel, s.note, s.outcome = ch, cancel, "", nil
+	s.progress = "starting…"
+	go func() {
+		o, err := experiment.Run(ctx, plan, func(p experiment.Progress) {
+			select { // the screen shows the latest; it may skip some
+			case ch <- expMsg{id: id, progress: p}:
+			default:
+			}
+		})
+		if o == nil && err == nil {
+			err = context.Canceled
+		}
+		ch <- expMsg{id: id, outcome: o, err: err}
+		close(ch)
+	}()
+	return s.wait()
+}
+
+func (s *expScreen) wait() tea.Cmd {
+	ch := s.ch
+	return func() tea.Msg {
+		if m, ok := <-ch; ok {
+			return m
+		}
+		return nil
+	}
+}
+
+func (s *expScreen) receive(m expMsg) tea.Cmd {
+	if m.id != s.id {
+		return nil
+	}
+	if m.outcome == nil && m.err == nil {
+		p := m.progress
+		if p.Done == 0 {
+			s.progress = numfmt.Count(p.Total, "model run") + " to run · c cancels"
+			return s.wait()
+		}
+		s.progress = fmt.Sprintf("%d of %s · %s, repeat %d · %s elapsed · c cancels", p.Done, numfmt.Count(p.Total, "model run"),
+			p.Model, p.Repeat, numfmt.Seconds(p.Elapsed.Seconds()))
+		return s.wait()
+	}
+	s.cancel()
+	s.cancel, s.progress = nil, ""
+	if m.err != nil {
+		s.note = "the experiment failed: " + m.err.Error()
+		return nil
+	}
+	s.outcome = m.outcome
+	s.setCurves()
+	return nil
+}
+
+// setCurves overlays each model's validation error over the first fold of
+// the first repeat.
+func (s *expScreen) setCurves() {
+	o := s.outcome
+	s.curves = widgets.NewLineChart("validation error, fold 1 of repeat 1", "step", s.c.styles)
+	var names []string
+	var ys [][]float64
+	for m, model := range o.Plan.Models {
+		c := o.Cell(0, m, 0)
+		y := make([]float64, len(c.History))
+		for i, p := range c.History {
+			y[i] = p.ValError
+		}
+		names, ys = append(names, model.Label), append(ys, y)
+	}
+	s.curves.SetSeries(names, ys)
+}
+
+// export writes the results as Markdown and every fold's scores as CSV in
+// the working directory.
+func (s *expScreen) export() string {
+	o := s.outcome
+	base := "experiment-" + strings.NewReplacer("/", "_", " ", "_").Replace(s.ds.Name)
+	var md, csv strings.Builder
+	if err := o.WriteMarkdown(&md, o.Columns(nil)); err != nil {
+		return "export: " + err.Error()
+	}
+	if err := o.WriteCSV(&csv); err != nil {
+		return "export: " + err.Error()
+	}
+	for name, text := range map[string]string{base + ".md": md.String(), base + ".csv": csv.String()} {
+		if err := runs.WriteFile(name, []byte(text)); err != nil {
+			return "export: " + err.Error()
+		}
+	}
+	dir, _ := os.Getwd()
+	return fmt.Sprintf("wrote %s.md and %s.csv in %s", base, base, dir)
+}
+
+func (s *expScreen) View() string {
+	st := s.c.styles
+	w := s.w
+	if s.ds == nil {
+		return st.Muted.Render(" Choose data first: the Experimenter compares models on the session's data.")
+	}
+	out := []string{st.Title.Render(" Experimenter: " + s.ds.Name)}
+	if len(s.specs) == 0 {
+		return strings.Join(append(out, st.Muted.Render(fmt.Sprintf("  An experiment compares models that predict a target; %s data have none.", s.ds.Task))), "\n")
+	}
+	if s.outcome != nil {
+		return fit(strings.Join(append(out, s.results()...), "\n"), w, s.h)
+	}
+	out = append(out, st.Muted.Render(clip(fmt.Sprintf(" mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them)", s.repeats, s.folds), w)))
+	status := s.progress
+	if status == "" {
+		status = s.note
+	}
+	out = append(out, " "+st.Accent.Render(clip(status, w-2)), "")
+	listH := max(s.h-len(out), 3)
+	first := min(max(s.cursor-listH+1, 0), max(len(s.specs)-listH, 0))
+	for i := first; i < len(s.specs) && i < first+listH; i++ {
+		sp := s.specs[i]
+		box := "[ ]"
+		if s.marked[i] {
+			box = "[x]"
+			if len(s.order) > 0 && s.order[0] == i {
+				box = "[b]"
+			}
+		}
+		line := clip(fmt.Sprintf(" %s %-14s %s", box, sp.Name, sp.Title), w)
+		if i == s.cursor {
+			line = st.SelectedRow.Render(fitWidth(line, w))
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// results are the table, with its marks in colour too, and the curves.
+func (s *expScreen) results() []string {
+	st := s.c.styles
+	o := s.outcome
+	cols := o.Columns(nil)
+	t := o.Table(cols)
+	var b strings.Builder
+	_ = t.WriteText(&b)
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	out := []string{st.Muted.Render(clip(" "+o.Title(), s.w)), ""}
+	for i, line := range lines {
+		styled := " " + line
+		if i >= 2 && i-2 < len(t.Marks) {
+			styled = " " + colourMarks(line, t.Rows[i-2], t.Marks[i-2], st.Good, st.Bad)
+		}
+		out = append(out, clip(styled, s.w))
+	}
+	for _, f := range o.Failures() {
+		out = append(out, " "+st.Error.Render(clip(f, s.w-2)))
+	}
+	if s.note != "" {
+		out = append(out, " "+st.Accent.Render(clip(s.note, s.w-2)))
+	}
+	out = append(out, "")
+	s.curves.SetSize(s.w, max(s.h-len(out)-1, 6))
+	return append(out, s.curves.View())
+}
+
+// colourMarks paints the cells of a row marked better or worse, finding
+// each cell after the one before (two cells may read the same).
+func colourMarks(line string, row []string, marks []experiment.Mark, good, bad interface{ Render(...string) string }) string {
+	pos := len(row[0])
+	for j, m := range marks {
+		cell := row[j+1]
+		i := strings.Index(line[pos:], cell)
+		if i < 0 {
+			continue
+		}
+		at, painted := pos+i, cell
+		switch m {
+		case experiment.Better:
+			painted = good.Render(cell)
+		case experiment.Worse:
+			painted = bad.Render(cell)
+		}
+		line = line[:at] + painted + line[at+len(cell):]
+		pos = at + len(painted)
+	}
+	return line
+}

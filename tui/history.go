@@ -1,0 +1,357 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/numfmt"
+)
+
+// The lab keeps its runs in the run history (runs.History): at start it
+// loads the runs of earlier sessions into the runs screen, and it appends
+// each run of this session when it ends. File work is done in commands,
+// off the UI goroutine; a history that cannot be read or written is a
+// note on the runs screen, never a lost run.
+
+// historyLoadedMsg: the history was read at start.
+type historyLoadedMsg struct {
+	entries []*runs.Entry
+	skipped int
+	err     error
+}
+
+// historySavedMsg: a run of this session was appended as entry id.
+type historySavedMsg struct {
+	run int
+	id  string
+	err error
+}
+
+// runsNoteMsg: what became of an action on the runs screen (an export, an
+// edit of the history), said on that screen.
+type runsNoteMsg struct{ note string }
+
+// pastDataMsg: the data of a run of an earlier session were opened again,
+// to draw its results.
+type pastDataMsg struct {
+	run     int
+	ds      *datasets.Dataset
+	changed string // the data differ from the run's (runs.DataChanged)
+	err     error
+}
+
+// replayMsg: the runs screen asks to run a run again, as it was set up.
+type replayMsg struct{ run int }
+
+// deleteRunMsg: the runs screen asks to delete a run.
+type deleteRunMsg struct{ run int }
+
+// openStore is the history the lab records in; nil when TEALAB_HISTORY is
+// off or there is no data directory.
+func openStore() *runs.History {
+	if !runs.HistoryOn() {
+		return nil
+	}
+	h, err := runs.OpenHistory()
+	if err != nil {
+		return nil
+	}
+	return h
+}
+
+// loadHistory reads the history in the background.
+func (a *app) loadHistory() tea.Cmd {
+	h := a.store
+	if h == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		es, skipped, err := h.Read()
+		return historyLoadedMsg{entries: es, skipped: skipped, err: err}
+	}
+}
+
+// historyLoaded puts the runs of earlier sessions before this session's,
+// numbered from 1 in the order they were made. Runs of a model this build
+// does not have are left out (and counted).
+func (a *app) historyLoaded(msg historyLoadedMsg) {
+	var notes []string
+	if msg.err != nil {
+		notes = append(notes, msg.err.Error())
+	}
+	var past []*runRecord
+	unknown := 0
+	for _, e := range msg.entries {
+		if e.Run.Spec == nil {
+			unknown++
+			continue
+		}
+		past = append(past, &runRecord{Record: e.Run, histID: e.ID, starred: e.Star, title: e.Name, past: true})
+	}
+	if msg.skipped > 0 {
+		notes = append(notes, numfmt.Count(msg.skipped, "line")+" of the run history could not be read (a run cut short by a crash?)")
+	}
+	if unknown > 0 {
+		notes = append(notes, numfmt.Count(unknown, "run")+" of models this tealab does not have left out")
+	}
+	first := 1
+	if a.job != nil { // a run began first (its messages carry its number): number after it
+		first = a.nextRun
+	} else {
+		for _, r := range a.history {
+			r.ID += len(past)
+		}
+	}
+	for i, r := range past {
+		r.ID = first + i
+	}
+	a.nextRun += len(past)
+	a.history = append(past, a.history...)
+	a.runs.setRuns(a.history)
+	a.runs.note = strings.Join(notes, "; ")
+}
+
+// recordRun appends a finished run to the history. The line is made here,
+// on the UI goroutine, so that the record is not read while it is written.
+func (a *app) recordRun(r *runRecord) tea.Cmd {
+	h := a.store
+	if h == nil || r.Result == nil {
+		return nil
+	}
+	e := runs.NewEntry(r.Record)
+	line, err := e.Line()
+	id := r.ID
+	return func() tea.Msg {
+		if err == nil {
+			err = h.AppendLine(line)
+		}
+		return historySavedMsg{run: id, id: e.ID, err: err}
+	}
+}
+
+// historySaved notes the run's place in the history, or why it has none;
+// a star or a name given while it was being written is written too.
+func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
+	if msg.err != nil {
+		a.runs.note = "not recorded: " + msg.err.Error()
+		return nil
+	}
+	r := a.run(msg.run)
+	if r == nil || a.store == nil {
+		return nil
+	}
+	r.histID = msg.id
+	if !r.starred && r.title == "" {
+		return nil
+	}
+	h, star, name := a.store, r.starred, r.title
+	return editHistory("", func() error {
+		if err := h.Star(msg.id, star); err != nil {
+			return err
+		}
+		return h.Rename(msg.id, name)
+	})
+}
+
+// openPast opens the data of a run of an earlier session again, so that
+// its results can be drawn; data that changed since are not drawn against
+// the run's figures.
+func openPast(r *runRecord) tea.Cmd {
+	id, data := r.ID, r.Data
+	return func() tea.Msg {
+		d, err := data.Open()
+		if err != nil {
+			return pastDataMsg{run: id, err: err}
+		}
+		return pastDataMsg{run: id, ds: d, changed: runs.DataChanged(data, d)}
+	}
+}
+
+// showPast shows a run of an earlier session once its data are open.
+func (a *app) showPast(msg pastDataMsg) tea.Cmd {
+	r := a.run(msg.run)
+	switch {
+	case r == nil:
+		return nil
+	case msg.err != nil:
+		a.runs.note = fmt.Sprintf("run #%d: %v", r.ID, msg.err)
+		return nil
+	case msg.changed != "":
+		a.runs.note = fmt.Sprintf("run #%d: %s; r runs it again on the data as they are", r.ID, msg.changed)
+		return nil
+	}
+	r.Dataset = msg.ds
+	return a.showRun(r)
+}
+
+// replay runs a run again as it was set up, through the start-up path:
+// its data are opened, its model chosen with its parameters, and it
+// trains.
+func (a *app) replay(r *runRecord) tea.Cmd {
+	if r.Data.Format != "" || r.Data.RowNames != "" {
+		a.runs.note = fmt.Sprintf("run #%d read its file with --format or --row-names, which the lab does not: replay it with tealab run", r.ID)
+		return nil
+	}
+	o := ReplayOptions(r.Record)
+	o.Theme = ""
+	a.startup = &o
+	a.startupTask = datasets.Auto
+	if o.Task != "" {
+		a.startupTask, _ = datasets.ParseTask(o.Task)
+	}
+	a.goTo(screenData)
+	return a.data.open(o.Data, o.Target, a.startupTask, o.Drop, true)
+}
+
+// ReplayOptions are the lab's start-up options that train r again as it
+// was set up (`tealab --recipe FILE`, the runs screen's replay key).
+func ReplayOptions(r *runs.Record) Options {
+	o := r.Options
+	return Options{Data: r.Data.Source, Target: r.Data.Target, Task: r.Data.Task, Drop: r.Data.Drop, Model: r.Model,
+		Params: engine.Values(r.Params), Train: true, Seed: o.Seed, Split: o.Split, Folds: o.Folds, LOO: o.LOO,
+		Reduce: o.Reduce, Standardize: o.Standardize}
+}
+
+// deleteRun removes a run from the lab and from the history.
+func (a *app) deleteRun(id int) tea.Cmd {
+	r := a.run(id)
+	if r == nil {
+		return nil
+	}
+	for i, x := range a.history {
+		if x == r {
+			a.history = append(a.history[:i:i], a.history[i+1:]...)
+			break
+		}
+	}
+	a.runs.setRuns(a.history)
+	a.runs.note = fmt.Sprintf("run #%d deleted", r.ID)
+	if a.store == nil || r.histID == "" {
+		return nil
+	}
+	h, histID := a.store, r.histID
+	return editHistory(fmt.Sprintf("run #%d deleted", r.ID), func() error { return h.Delete(histID) })
+}
+
+// editHistory makes an edit of the history in the background and says
+// how it went.
+func editHistory(done string, edit func() error) tea.Cmd {
+	return func() tea.Msg {
+		if err := edit(); err != nil {
+			return runsNoteMsg{note: "the run history was not changed: " + err.Error()}
+		}
+		return runsNoteMsg{note: done}
+	}
+}
+
+// entry is the run as the history holds it (its id there, or its number
+// in the lab when it is not recorded).
+func (r *runRecord) entry() *runs.Entry {
+	e := runs.NewEntry(r.Record)
+	e.ID, e.Star, e.Name = r.histID, r.starred, r.title
+	if e.ID == "" {
+		e.ID = fmt.Sprint(r.ID)
+	}
+	return e
+}
+
+// setStar stars or unstars the run, in the lab and in the history.
+func (a *app) setStar(r *runRecord, star bool) tea.Cmd {
+	r.starred = star
+	a.runs.rebuild()
+	if a.store == nil || r.histID == "" {
+		return nil
+	}
+	h, id := a.store, r.histID
+	done := fmt.Sprintf("run #%d starred", r.ID)
+	if !star {
+		done = fmt.Sprintf("run #%d unstarred", r.ID)
+	}
+	return editHistory(done, func() error { return h.Star(id, star) })
+}
+
+// runAction does what the runs screen asked of a run.
+func (a *app) runAction(msg runActionMsg) tea.Cmd {
+	r := a.run(msg.run)
+	if r == nil {
+		return nil
+	}
+	switch msg.do {
+	case actStar:
+		return a.setStar(r, !r.starred)
+	case actRename:
+		return a.rename(r, msg.name)
+	case actDelete:
+		return a.deleteRun(r.ID)
+	case actReplay:
+		return a.replay(r)
+	case actMarkdown:
+		return exportRun(r, "md")
+	case actCSV:
+		return exportRun(r, "csv")
+	case actRecipe:
+		return exportRun(r, "recipe")
+	}
+	return nil
+}
+
+// rename names the run ("" drops its name), in the lab and the history.
+func (a *app) rename(r *runRecord, name string) tea.Cmd {
+	r.title = name
+	a.runs.rebuild()
+	if a.store == nil || r.histID == "" {
+		return nil
+	}
+	h, id := a.store, r.histID
+	return editHistory(fmt.Sprintf("run #%d renamed", r.ID), func() error { return h.Rename(id, name) })
+}
+
+// exportDir is where exports are written: the working directory (tests
+// move it).
+var exportDir = "."
+
+// exportRun writes the run as a Markdown report, its per-fold scores as
+// CSV, or its recipe, to a file in the working directory named after it,
+// never over the data it read.
+func exportRun(r *runRecord, kind string) tea.Cmd {
+	e := r.entry()
+	name := filepath.Join(exportDir, "tealab-run-"+e.ID+"."+kind)
+	if kind == "recipe" {
+		name = filepath.Join(exportDir, "tealab-recipe-"+e.ID+".json")
+	}
+	var b strings.Builder
+	var err error
+	switch kind {
+	case "md":
+		err = runs.WriteMarkdown(&b, e)
+	case "csv":
+		err = runs.WriteCSV(&b, r.Record)
+	default:
+		var j []byte
+		j, err = runs.RecipeJSON(r.Record)
+		b.Write(j)
+	}
+	inputs := r.Inputs()
+	return func() tea.Msg {
+		if err == nil {
+			err = runs.CheckTarget(name, inputs...)
+		}
+		if err == nil {
+			err = runs.WriteFile(name, []byte(b.String()))
+		}
+		if err != nil {
+			return runsNoteMsg{note: fmt.Sprintf("run #%d not written: %v", r.ID, err)}
+		}
+		where := name
+		if abs, err := filepath.Abs(name); err == nil {
+			where = abs
+		}
+		return runsNoteMsg{note: fmt.Sprintf("run #%d written to %s", r.ID, where)}
+	}
+}

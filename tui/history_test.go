@@ -1,0 +1,200 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine/runs"
+)
+
+// withHistory turns the run history on, in a directory of the test's own.
+func withHistory(t *testing.T) *runs.History {
+	t.Helper()
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv("TEALAB_HISTORY", "")
+	h, err := runs.OpenHistory()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// trainedSession is a lab that trained model on data with options, its run
+// recorded in the history.
+func trainedSession(t *testing.T, data, model string, folds int) *harness {
+	t.Helper()
+	hs := newHarness(t, Options{Data: data, Model: model, Train: true, Folds: folds}, 120, 40)
+	hs.runUntil(func() bool { return hs.a.cur == screenResults })
+	hs.settle() // the history's append
+	if len(hs.a.history) != 1 || hs.a.history[0].histID == "" {
+		t.Fatalf("the run was not recorded (note %q)", hs.a.runs.note)
+	}
+	return hs
+}
+
+// Train in the lab, quit, start again: the run is on the runs screen,
+// marked as an earlier session's, and opens with its charts.
+func TestHistoryAcrossSessions(t *testing.T) {
+	h := withHistory(t)
+	first := trainedSession(t, "iris", "logistic", 3)
+	want := first.a.history[0].Result.Metrics["accuracy"]
+	first.press("q")
+
+	hs := newHarness(t, Options{}, 120, 40)
+	hs.press("R")
+	v := hs.view()
+	for _, s := range []string{"Runs (1, 1 from earlier sessions)", "iris", "logistic", "3-fold CV", "history id " + first.a.history[0].histID} {
+		if !strings.Contains(v, s) {
+			t.Errorf("runs screen of the new session lacks %q:\n%s", s, v)
+		}
+	}
+	hs.press("enter")
+	if hs.a.cur != screenResults {
+		t.Fatalf("enter on a run of an earlier session: screen %v, note %q", hs.a.cur, hs.a.runs.note)
+	}
+	if got := hs.a.results.run.Result.Metrics["accuracy"]; got != want {
+		t.Errorf("accuracy %v, want %v", got, want)
+	}
+	hs.resultTab(tabHistory)
+	if v := hs.view(); !strings.Contains(v, "training loss") {
+		t.Errorf("the history tab of a loaded run:\n%s", v)
+	}
+	for range hs.a.results.tabs.Names() { // every view draws
+		hs.press("tab")
+		checkFrame(t, hs.view(), 120, 40)
+	}
+	hs.press("esc")
+
+	// Star, name, delete: the history file follows.
+	hs.press("*", "n")
+	hs.typeText("best so far")
+	hs.press("enter")
+	hs.settle()
+	es, _, err := h.Read()
+	if err != nil || len(es) != 1 || !es[0].Star || es[0].Name != "best so far" {
+		t.Fatalf("after star and name: %v %+v", err, es)
+	}
+	if v := hs.view(); !strings.Contains(v, "★") || !strings.Contains(v, "“best so far”") {
+		t.Errorf("star and name not shown:\n%s", v)
+	}
+	hs.press("/")
+	hs.typeText("best")
+	hs.press("enter")
+	if len(hs.a.runs.order) != 1 {
+		t.Errorf("filter by name shows %d runs", len(hs.a.runs.order))
+	}
+	hs.press("esc", "x", "n")
+	if len(hs.a.history) != 1 {
+		t.Fatal("n answered the question to delete, and the run went")
+	}
+	hs.press("x", "y")
+	if es, _, _ := h.Read(); len(es) != 0 || len(hs.a.history) != 0 {
+		t.Errorf("after delete: %d in the history, %d in the lab", len(es), len(hs.a.history))
+	}
+}
+
+// A run of an earlier session replays to the same metrics (r on the runs
+// screen), and its exports and recipe are written where asked.
+func TestReplayAndExportFromRunsScreen(t *testing.T) {
+	withHistory(t)
+	first := trainedSession(t, "wine", "lda", 4)
+	want := first.a.history[0].Result
+	first.press("q")
+
+	hs := newHarness(t, Options{}, 120, 40)
+	hs.press("R", "r")
+	hs.runUntil(func() bool { return hs.a.cur == screenResults })
+	hs.settle()
+	if len(hs.a.history) != 2 {
+		t.Fatalf("after replay: %d runs", len(hs.a.history))
+	}
+	got := hs.a.history[1].Result
+	if !sameFloats(got.Metrics, want.Metrics) || len(got.Folds) != 4 {
+		t.Errorf("replayed metrics %v, want %v", got.Metrics, want.Metrics)
+	}
+	hs.press("R", "m", "c", "w")
+	id := hs.a.runs.current().histID
+	for _, name := range []string{"tealab-run-" + id + ".md", "tealab-run-" + id + ".csv", "tealab-recipe-" + id + ".json"} {
+		if _, err := os.Stat(filepath.Join(exportDir, name)); err != nil {
+			t.Errorf("export: %v (note %q)", err, hs.a.runs.note)
+		}
+	}
+	if rc, err := runs.Load(filepath.Join(exportDir, "tealab-recipe-"+id+".json")); err != nil || rc.Options.Folds != 4 || rc.Data.Hash != "spec:wine" {
+		t.Errorf("recipe: %v %+v", err, rc)
+	}
+}
+
+// A history that cannot be written is a note on the runs screen; the run
+// stays in the lab.
+func TestUnwritableHistoryInTheLab(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_DATA_HOME", notDir)
+	t.Setenv("TEALAB_HISTORY", "")
+	hs := newHarness(t, Options{Data: "iris", Model: "lda", Train: true}, 120, 40)
+	hs.runUntil(func() bool { return hs.a.cur == screenResults })
+	hs.settle()
+	hs.press("R")
+	if v := hs.view(); len(hs.a.history) != 1 || !strings.Contains(v, "not recorded: run history") {
+		t.Errorf("runs screen:\n%s", v)
+	}
+}
+
+func sameFloats(a, b map[string]float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || (v != w && v == v) {
+			return false
+		}
+	}
+	return true
+}
+
+// Every result view of a run read back from the history draws, whatever
+// the task: the history keeps no per-row predictions, no embedding and no
+// fitted model, and the views make do.
+func TestPastRunsDrawEveryView(t *testing.T) {
+	for _, c := range []struct{ data, model string }{
+		{"diabetes", "ridge"}, {"iris", "kmeans"}, {"wine", "pca"}, {"iris", "tree"}, {"moons", "knn"}, {"iris", "hclust"},
+	} {
+		t.Run(c.model, func(t *testing.T) {
+			withHistory(t)
+			trainedSession(t, c.data, c.model, 0).press("q")
+			hs := newHarness(t, Options{}, 120, 40)
+			hs.press("R", "enter")
+			if hs.a.cur != screenResults {
+				t.Fatalf("not opened: note %q", hs.a.runs.note)
+			}
+			for range hs.a.results.tabs.Names() {
+				hs.press("tab")
+				checkFrame(t, hs.view(), 120, 40)
+			}
+		})
+	}
+}
+
+// A lab started to train at once reads the history first, so that its run
+// is numbered after the earlier sessions' and finishes as any other.
+func TestStartupTrainAfterHistory(t *testing.T) {
+	withHistory(t)
+	trainedSession(t, "iris", "lda", 0).press("q")
+	a := newTestApp(t, Options{Data: "iris", Model: "gnb", Train: true}, 120, 40)
+	msg := a.Init()()
+	if _, ok := msg.(historyLoadedMsg); !ok {
+		t.Fatalf("the first message of a lab that trains at once is %T, not the history", msg)
+	}
+	hs := &harness{t: t, a: a, queue: []tea.Msg{msg}}
+	hs.runUntil(func() bool { return hs.a.cur == screenResults })
+	hs.settle()
+	if len(hs.a.history) != 2 || hs.a.history[1].ID != 2 || !hs.a.history[1].Done() || hs.a.history[0].ID != 1 || !hs.a.history[0].past {
+		t.Errorf("runs after start-up: %d, #%d %v", len(hs.a.history), hs.a.history[len(hs.a.history)-1].ID, hs.a.history[len(hs.a.history)-1].Status)
+	}
+}

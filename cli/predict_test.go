@@ -186,7 +186,7 @@ func TestPredictErrors(t *testing.T) {
 		{[]string{"--model-file", future, "--data", "iris"}, 1, future + ": model file version 2 was written by a newer tealab"},
 		{[]string{"--model-file", notModel, "--data", "iris"}, 1, notModel + `: not a model file (it has no "format"`},
 		{[]string{"--model-file", filepath.Join(dir, "none.json"), "--data", "iris"}, 1, "no such file"},
-		{[]string{"--model-file", file, "--data", short}, 1, `no column "petal_width_cm", which the model needs`},
+		{[]string{"--model-file", file, "--data", short}, 1, `no column "petal_width_cm", which the training data have`},
 		{[]string{"--model-file", reg, "--data", "diabetes", "--proba"}, 2, "gives no probabilities"},
 		{[]string{"--data", "iris"}, 2, "--model-file is required"},
 		{[]string{"--model-file", file}, 2, "--data is required"},

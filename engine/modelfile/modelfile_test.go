@@ -198,15 +198,15 @@ func TestNominalColumns(t *testing.T) {
 				}
 			}
 			_, err = m.Predict(readCSV(t, "odd.csv", "size,colour,legs\n1,purple,4\n"), false)
-			if err == nil || !strings.Contains(err.Error(), `column "colour", row 1: level "purple" was not seen in training (levels: red, blue, green)`) {
+			if err == nil || !strings.Contains(err.Error(), `column "colour" has level "purple" (row 1), which the training data do not have (levels: red, blue, green)`) {
 				t.Errorf("unseen level: %v", err)
 			}
 			_, err = m.Predict(readCSV(t, "short.csv", "size,legs\n1,4\n"), false)
-			if err == nil || !strings.Contains(err.Error(), `no column "colour", which the model needs`) {
+			if err == nil || !strings.Contains(err.Error(), `no column "colour", which the training data have`) {
 				t.Errorf("missing column: %v", err)
 			}
 			_, err = m.Predict(readCSV(t, "text.csv", "size,colour,legs\nbig,red,4\n"), false)
-			if err == nil || !strings.Contains(err.Error(), `column "size" holds text`) {
+			if err == nil || !strings.Contains(err.Error(), `column "size" is nominal here (big) but numeric in the training data`) {
 				t.Errorf("text for a number: %v", err)
 			}
 		})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -136,92 +135,41 @@ func (m *Model) project(Z *mat.Dense, out *Prediction) error {
 	return nil
 }
 
-// inputs gathers the model's features from t by name, recoding nominal
-// levels to the codes the model learned.
+// inputs gathers the model's features from t by name (datasets.Align),
+// recoding nominal levels to the codes the model learned; a feature the
+// preprocessing does not use is read as missing, whatever t holds.
 func (m *Model) inputs(t *datasets.Table) (*mat.Dense, error) {
-	n := t.Rows()
-	if n == 0 {
-		return nil, fmt.Errorf("%s: no rows to predict", t.Name)
-	}
 	feats := m.File.Features
-	X := mat.NewDense(n, len(feats), nil)
+	var used []datasets.Column
+	var at []int
 	for j, f := range feats {
-		if f.Unused { // dropped by the preprocessing: read as missing, whatever it holds
-			for i := range n {
-				X.Set(i, j, math.NaN())
-			}
-			continue
+		if !f.Unused {
+			used = append(used, f.column())
+			at = append(at, j)
 		}
-		src := t.ColumnIndex(f.Name)
-		if src < 0 {
-			return nil, fmt.Errorf("%s: no column %q, which the model needs (it needs %s)", t.Name, f.Name, featureList(feats))
+	}
+	a, err := (&datasets.Dataset{Features: used}).Align(t)
+	if err != nil {
+		return nil, err
+	}
+	n := a.Rows()
+	X := mat.NewDense(n, len(feats), nil)
+	for i := range n {
+		row := X.RawRowView(i)
+		for j := range row {
+			row[j] = math.NaN()
 		}
-		recode, err := recoder(t.Name, f, t.Columns[src])
-		if err != nil {
-			return nil, err
-		}
-		for i := range n {
-			v, err := recode(t.Data.At(i, src))
-			if err != nil {
-				return nil, fmt.Errorf("%s: column %q, row %d: %w", t.Name, f.Name, i+1, err)
-			}
-			X.Set(i, j, v)
+		for k, j := range at {
+			row[j] = a.X.At(i, k)
 		}
 	}
 	return X, nil
 }
 
-// recoder maps a value of the data's column c to the value the model takes
-// for feature f: a number as it is; a level to its code in training.
-func recoder(name string, f Feature, c datasets.Column) (func(float64) (float64, error), error) {
-	if f.Kind == "numeric" {
-		if c.Kind == datasets.Nominal {
-			return nil, fmt.Errorf("%s: column %q holds text (levels such as %q) where the model was trained on numbers", name, f.Name, firstLevel(c.Levels))
-		}
-		return func(v float64) (float64, error) { return v, nil }, nil
+// column is the feature as the training data described it.
+func (f Feature) column() datasets.Column {
+	if f.Kind == "nominal" {
+		return datasets.Column{Name: f.Name, Kind: datasets.Nominal, Levels: f.Levels}
 	}
-	code := make(map[string]float64, len(f.Levels))
-	for k, l := range f.Levels {
-		code[l] = float64(k)
-	}
-	lookup := func(level string) (float64, error) {
-		if k, ok := code[level]; ok {
-			return k, nil
-		}
-		return 0, fmt.Errorf("level %q was not seen in training (levels: %s)", level, strings.Join(f.Levels, ", "))
-	}
-	return func(v float64) (float64, error) {
-		if math.IsNaN(v) {
-			return v, nil // missing: the preprocessing fills it in
-		}
-		if c.Kind == datasets.Numeric {
-			return lookup(strconv.FormatFloat(v, 'g', -1, 64))
-		}
-		k := int(v)
-		if float64(k) != v || k < 0 || k >= len(c.Levels) {
-			return 0, fmt.Errorf("level code %v has no level", v)
-		}
-		return lookup(c.Levels[k])
-	}, nil
-}
-
-func firstLevel(levels []string) string {
-	if len(levels) == 0 {
-		return ""
-	}
-	return levels[0]
-}
-
-// featureList names the features the model uses, the first few.
-func featureList(feats []Feature) string {
-	var names []string
-	for _, f := range feats {
-		if !f.Unused {
-			names = append(names, f.Name)
-		}
-	}
-	if len(names) > 8 {
-		return strings.Join(names[:8], ", ") + fmt.Sprintf(", ... %d more", len(names)-8)
-	}
-	return strings.Join(names, ", ")
+	return datasets.Column{Name: f.Name}
 }

@@ -37,6 +37,8 @@
 package modelfile
 
 import (
+	"gonum.org/v1/gonum/mat"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -150,10 +152,23 @@ func Savable(spec *engine.Spec, m engine.Model, task string) error {
 		}
 		return nil
 	}
-	if _, ok := m.(engine.Predictor); !ok {
+	if _, ok := assigner(m); !ok {
 		return notSavablef("model %s cannot assign new rows (it labels only the rows it was fitted on), so a model file of it could not be applied", spec.Name)
 	}
 	return nil
+}
+
+// assigner is how a saved model answers for new rows: its predictions, or
+// for a clustering that labels only its own rows (hierarchical, spectral),
+// the cluster of each new row's nearest training row (engine.Assigner).
+func assigner(m engine.Model) (func(X mat.Matrix) ([]float64, error), bool) {
+	switch a := m.(type) {
+	case engine.Predictor:
+		return a.Predict, true
+	case engine.Assigner:
+		return a.Assign, true
+	}
+	return nil, false
 }
 
 // Encode is the model file Save writes, as indented JSON.

@@ -67,7 +67,8 @@ func (m *Model) Predict(t *datasets.Table, proba bool) (*Prediction, error) {
 		}
 		return out, m.project(Z, out)
 	}
-	pred, err := m.Fitted.(engine.Predictor).Predict(Z)
+	assign, _ := assigner(m.Fitted) // Load refused a model with neither
+	pred, err := assign(Z)
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", m.Spec.Name, err)
 	}

@@ -93,14 +93,14 @@ type Result struct {
 	Rows     int
 	Features int
 
-	Metrics  map[string]float64
-	Std      map[string]float64   // sample standard deviation over folds
-	Folds    []map[string]float64 // per-fold metrics under CV
+	Metrics map[string]float64
+	Std     map[string]float64   // sample standard deviation over folds
+	Folds   []map[string]float64 // per-fold metrics under CV
 	// TrainFolds are the metrics of each fold's model on its own training
 	// rows, when Options.TrainScores asked for them (one per fold that
 	// finished, hold-out included).
 	TrainFolds []map[string]float64
-	Baseline map[string]float64   // majority class / mean predictor, same evaluation (a reduction: the unreduced features)
+	Baseline   map[string]float64 // majority class / mean predictor, same evaluation (a reduction: the unreduced features)
 
 	Confusion *metrics.Confusion    // pooled over folds
 	Classes   []metrics.ClassReport // per class, from the pooled confusion

@@ -42,8 +42,8 @@ type Point struct {
 	Val    []float64     // the metric on each fold's held-out rows
 	// Means and sample standard deviations over folds (0 with one fold).
 	TrainMean, TrainStd, ValMean, ValStd float64
-	Done bool  // evaluated (perhaps with Err)
-	Err  error // the evaluation failed: this setting does not suit these data
+	Done                                 bool  // evaluated (perhaps with Err)
+	Err                                  error // the evaluation failed: this setting does not suit these data
 }
 
 // OK says whether the point was evaluated and scored.

@@ -63,6 +63,8 @@ func commands() []command {
 		{"describe", "tealab describe --data SOURCE [--format F] [--target COL] [--task T] [--drop COLS] [--row-names no] [--json]", "columns, kinds, missing counts, class balance or target summary", toOut(runDescribe)},
 		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", toOut(runBench)},
 		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--row-names no] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE] [--quiet]", "fit and evaluate a model, print a report", runTrain},
+		{"sweep", "tealab sweep --data SOURCE --model NAME --param 'k=1..50' [--param 'metric=l1,l2'] [--cv K] [--random N] [--metric M] [--jobs N] [--seed N] [--json] [--export FILE.md|FILE.csv]", "cross-validate a grid (or random draws) of one or two hyperparameters: the validation curve and the best setting", runSweep},
+		{"learning-curve", "tealab learning-curve --data SOURCE --model NAME [--param k=v]... [--cv K] [--sizes 0.1,0.3,1] [--metric M] [--jobs N] [--json] [--export FILE.md|FILE.csv]", "training and validation score against the size of the training part", runLearningCurve},
 	}
 }
 

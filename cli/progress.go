@@ -55,9 +55,20 @@ func (pl *progressLine) update(p eval.Progress) {
 		fmt.Fprintf(pl.w, "tealab: this run will take about %s (%s); ctrl+c stops it\n",
 			numfmt.Seconds((p.Elapsed + left).Seconds()), work(p))
 	}
+	pl.draw(describeProgress(p, left, known))
+}
+
+// say draws a line of progress of another kind of work (a sweep's points).
+func (pl *progressLine) say(line string) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.draw(line)
+}
+
+// draw rewrites the line, at most five times a second.
+func (pl *progressLine) draw(line string) {
 	if t := pl.now(); t.Sub(pl.last) >= 200*time.Millisecond {
 		pl.last = t
-		line := describeProgress(p, left, known)
 		pl.clear()
 		fmt.Fprint(pl.w, line)
 		pl.width = len([]rune(line))

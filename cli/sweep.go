@@ -159,7 +159,7 @@ func runLearningCurve(args []string, out, stderr io.Writer) error {
 	fs := newFlags("learning-curve")
 	var tf tuneFlags
 	tf.register(fs, "hyperparameter name=value (repeatable)")
-	sizes := fs.String("sizes", "", "fractions of each training part to train on, e.g. 0.1,0.3,1 (default 0.1,0.2,0.4,0.6,0.8,1)")
+	sizes := fs.String("sizes", "", "fractions of each training part to train on, e.g. 0.1,0.3,1 (default 0.1,0.25,0.4,0.55,0.7,0.85,1)")
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
 	}

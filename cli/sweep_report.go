@@ -14,6 +14,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/tune"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
 )
 
 // A sweep's report: a head line, the table of points (the best marked),
@@ -164,17 +165,11 @@ func scored(res *tune.Result) []tune.Point {
 	return out
 }
 
-var shades = []string{"░", "▒", "▓", "█"}
-
 // heatTable lays a two-parameter grid's validation means out as a table,
 // each cell shaded from the worst to the best score; nil otherwise.
 func heatTable(res *tune.Result) [][]string {
 	if len(res.Axes) != 2 || res.Random {
 		return nil
-	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range scored(res) {
-		lo, hi = math.Min(lo, p.ValMean), math.Max(hi, p.ValMean)
 	}
 	a, b := res.Axes[0], res.Axes[1]
 	head := []string{""}
@@ -186,25 +181,18 @@ func heatTable(res *tune.Result) [][]string {
 		row := []string{engine.Format(va)}
 		for j := range b.Values {
 			p := res.Points[i*len(b.Values)+j]
-			row = append(row, heatCell(res, p, i*len(b.Values)+j, lo, hi))
+			row = append(row, heatCell(res, p, i*len(b.Values)+j))
 		}
 		rows = append(rows, row)
 	}
 	return rows
 }
 
-func heatCell(res *tune.Result, p tune.Point, i int, lo, hi float64) string {
+func heatCell(res *tune.Result, p tune.Point, i int) string {
 	if !p.OK() {
 		return "-"
 	}
-	t := 1.0
-	if hi > lo {
-		t = (p.ValMean - lo) / (hi - lo)
-	}
-	if !res.Metric.Higher {
-		t = 1 - t
-	}
-	cell := shades[min(int(t*float64(len(shades))), len(shades)-1)] + " " + res.Metric.Format(p.ValMean)
+	cell := widgets.Shade(res.Standing(i)) + " " + res.Metric.Format(p.ValMean)
 	if i == res.Best {
 		cell += "*"
 	}

@@ -242,7 +242,7 @@ func DefaultRange(p engine.Param) string {
 			lo = math.Min(0, def-10)
 		}
 		if math.IsNaN(hi) || (p.Kind == engine.Int && hi-lo > 50) {
-			hi = math.Max(def*2, lo+10)
+			hi = math.Max(def*6, lo+20)
 			if !math.IsNaN(p.Max) {
 				hi = math.Min(hi, p.Max)
 			}

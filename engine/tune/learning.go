@@ -13,8 +13,9 @@ import (
 )
 
 // DefaultSizes are the fractions of each training part a learning curve
-// trains on when none are asked for.
-var DefaultSizes = []float64{0.1, 0.2, 0.4, 0.6, 0.8, 1}
+// trains on when none are asked for: evenly spaced, so a chart's x axis
+// is the fraction itself.
+var DefaultSizes = []float64{0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 1}
 
 // sizeParam names a learning curve's axis: the fraction of each training
 // part used.

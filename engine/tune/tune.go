@@ -82,6 +82,29 @@ func (r *Result) BestPoint() (Point, bool) {
 	return r.Points[r.Best], true
 }
 
+// Standing places point i among the scored points: 0 the worst mean
+// validation score, 1 the best (1 when all score alike); NaN when i has no
+// score. Heat tables shade by it.
+func (r *Result) Standing(i int) float64 {
+	if !r.Points[i].OK() {
+		return math.NaN()
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range r.Points {
+		if p.OK() {
+			lo, hi = math.Min(lo, p.ValMean), math.Max(hi, p.ValMean)
+		}
+	}
+	if hi == lo {
+		return 1
+	}
+	t := (r.Points[i].ValMean - lo) / (hi - lo)
+	if !r.Metric.Higher {
+		t = 1 - t
+	}
+	return t
+}
+
 // tieTolerance treats mean scores this close as equal, so that the order
 // in which folds are summed cannot change which point is best.
 const tieTolerance = 1e-12
@@ -94,9 +117,10 @@ func (r *Result) better(a, b float64) bool {
 	return a < b-tieTolerance
 }
 
-// pickBest finds the best scored point: the best mean validation score,
+// UpdateBest finds the best scored point: the best mean validation score,
 // the first in grid order among equals (as scikit-learn's GridSearchCV).
-func (r *Result) pickBest() {
+// A front end that fills Points as they arrive calls it after each.
+func (r *Result) UpdateBest() {
 	r.Best = -1
 	for i, p := range r.Points {
 		if p.OK() && (r.Best < 0 || r.better(p.ValMean, r.Points[r.Best].ValMean)) {
@@ -132,7 +156,7 @@ func Search(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, base en
 		return nil, err
 	}
 	res.Axes, res.Random = axes, opt.Random > 0
-	settings := grid(axes)
+	settings := Grid(axes)
 	if opt.Random > 0 {
 		settings = draw(axes, opt.Random, opt.Eval.Seed)
 	}
@@ -156,7 +180,7 @@ func start(d *datasets.Dataset, spec *engine.Spec, base engine.Values, opt Optio
 	if opt.Eval.LOO {
 		return nil, nil, errors.New("a sweep scores each fold; use k-fold CV (--cv K) rather than leave-one-out")
 	}
-	info, err := metricFor(task, opt.Metric)
+	info, err := MetricFor(task, opt.Metric)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -171,8 +195,8 @@ func start(d *datasets.Dataset, spec *engine.Spec, base engine.Values, opt Optio
 	return res, folds, nil
 }
 
-// metricFor finds the metric to compare, the task's primary one by default.
-func metricFor(task datasets.Task, name string) (metrics.Info, error) {
+// MetricFor finds the metric to compare, the task's primary one by default.
+func MetricFor(task datasets.Task, name string) (metrics.Info, error) {
 	if name == "" {
 		name = metrics.Primary(task, nil)
 	}
@@ -223,7 +247,7 @@ feed:
 	}
 	close(next)
 	wg.Wait()
-	res.pickBest()
+	res.UpdateBest()
 	if err := ctx.Err(); err != nil {
 		res.Cancelled = true
 		return err
@@ -312,8 +336,9 @@ func clone(v engine.Values) engine.Values {
 	return out
 }
 
-// grid is the product of the axes' values, the first axis outermost.
-func grid(axes []Axis) [][]any {
+// Grid is the product of the axes' values, the first axis outermost: the
+// order of a search's points.
+func Grid(axes []Axis) [][]any {
 	out := [][]any{nil}
 	for _, a := range axes {
 		var next [][]any

@@ -241,8 +241,12 @@ func DefaultRange(p engine.Param) string {
 		if math.IsNaN(lo) {
 			lo = math.Min(0, def-10)
 		}
-		if math.IsNaN(hi) || (p.Kind == engine.Int && hi-lo > 50) {
+		wide := hi-lo > 1000*math.Max(math.Abs(def), 1) // a penalty of 0..1e6
+		if math.IsNaN(hi) || (p.Kind == engine.Int && hi-lo > 50) || (p.Kind == engine.Float && wide) {
 			hi = math.Max(def*6, lo+20)
+			if p.Kind == engine.Float {
+				hi = math.Max(def*6, lo+1)
+			}
 			if !math.IsNaN(p.Max) {
 				hi = math.Min(hi, p.Max)
 			}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -51,7 +52,7 @@ func LearningCurve(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, 
 	if err != nil {
 		return nil, err
 	}
-	res.Axes = []Axis{{Param: sizeParam, Text: fmt.Sprint(sizes), Values: anys(sizes), lo: sizes[0], hi: 1}}
+	res.Axes = []Axis{{Param: sizeParam, Text: joinSizes(sizes), Values: anys(sizes), lo: sizes[0], hi: 1}}
 	orders := make([][]int, len(folds))
 	for f, fold := range folds {
 		orders[f] = balancedOrder(d, fold.Train, opt.Eval.Seed+uint64(f))
@@ -107,4 +108,13 @@ func anys(xs []float64) []any {
 		out[i] = x
 	}
 	return out
+}
+
+// joinSizes writes sizes as --sizes takes them: "0.1,0.5,1".
+func joinSizes(sizes []float64) string {
+	parts := make([]string, len(sizes))
+	for i, s := range sizes {
+		parts[i] = engine.Format(s)
+	}
+	return strings.Join(parts, ",")
 }

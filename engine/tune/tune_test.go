@@ -217,3 +217,31 @@ func TestLearningCurve(t *testing.T) {
 		t.Errorf("size 0: %v", err)
 	}
 }
+
+// The range offered for sweeping a parameter comes from its spec, and
+// every parameter's parses back within its bounds.
+func TestDefaultRangeFromTheSpec(t *testing.T) {
+	for _, c := range []struct{ model, param, want string }{
+		{"knn", "k", "1..30"},
+		{"logistic", "C", "0.01..100:10"},
+		{"tree", "max_depth", "0..20"},
+		{"tree", "ccp_alpha", "0..1:10"},
+		{"tree", "criterion", "gini,entropy,misclassification"},
+		{"lda", "reg", "0..1:10"},
+	} {
+		p, _ := lookup(t, c.model).Param(c.param)
+		if got := tune.DefaultRange(p); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.model, c.param, got, c.want)
+		}
+	}
+	for _, s := range engine.Specs() {
+		for _, p := range s.Params {
+			if p.Kind == engine.Text || p.Kind == engine.Ints {
+				continue
+			}
+			if _, err := tune.ParseRange(p, tune.DefaultRange(p)); err != nil {
+				t.Errorf("%s %s: the range offered does not parse: %v", s.Name, p.Name, err)
+			}
+		}
+	}
+}

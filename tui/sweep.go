@@ -406,7 +406,21 @@ func nanSeries(n int) []float64 {
 
 func (s *sweepScreen) chartWidth() int { return max(s.w-s.tableWidth()-1, 30) }
 
-func (s *sweepScreen) tableWidth() int { return min(max(s.w/3, 34), 46) }
+// tableWidth is what the point table needs, at most half the screen.
+func (s *sweepScreen) tableWidth() int { return min(s.labelWidth()+30, max(s.w/2, 34)) }
+
+// labelWidth is the width of the table's first column: the widest label.
+func (s *sweepScreen) labelWidth() int {
+	w := 4
+	if s.live == nil {
+		return w
+	}
+	w = max(w, len([]rune(strings.Join(axisNames(s.live), " "))))
+	for _, p := range s.live.Points {
+		w = max(w, len([]rune(strings.Join(pointValues(p), " "))))
+	}
+	return min(w, 16)
+}
 
 func (s *sweepScreen) View() string {
 	st := s.c.styles
@@ -486,12 +500,13 @@ func (s *sweepScreen) status() string {
 func (s *sweepScreen) pointTable(w, h int) string {
 	st := s.c.styles
 	r := s.live
+	lw := s.labelWidth()
 	head := strings.Join(axisNames(r), " ")
-	rows := []string{st.Header.Render(clip(fmt.Sprintf(" %-12s %-13s %s", clip(head, 12), "training", "validation"), w))}
+	rows := []string{st.Header.Render(clip(fmt.Sprintf(" %-*s %-13s %s", lw, clip(head, lw), "training", "validation"), w))}
 	first := min(max(s.sel-(h-2)/2, 0), max(len(r.Points)-(h-1), 0))
 	for i := first; i < len(r.Points) && len(rows) < h; i++ {
 		p := r.Points[i]
-		label := clip(strings.Join(pointValues(p), " "), 12)
+		label := clip(strings.Join(pointValues(p), " "), lw)
 		tr, va := "…", ""
 		switch {
 		case p.Err != nil:
@@ -508,7 +523,7 @@ func (s *sweepScreen) pointTable(w, h int) string {
 		case i == r.Best && !s.learning:
 			mark = "*"
 		}
-		line := clip(fmt.Sprintf("%s%-12s %-13s %s", mark, label, tr, va), w)
+		line := clip(fmt.Sprintf("%s%-*s %-13s %s", mark, lw, label, tr, va), w)
 		if i == s.sel {
 			line = st.SelectedRow.Render(fitWidth(line, w))
 		}

@@ -44,7 +44,7 @@ func TestSweepDrawsLiveAndCancels(t *testing.T) {
 		_, cmd = hs.a.Update(cmd())
 	}
 	v := hs.view()
-	mustContain(t, v, "running: 2 of 3 points", "── training 0.3333", "━━ validation 0.3333", "│ ▸1            0.333±0       0.333±0", "│  100000       …")
+	mustContain(t, v, "running: 2 of 3 points", "── training 0.3333", "━━ validation 0.3333", "│ ▸1      0.333±0       0.333±0", "│  100000 …")
 	hs.a.Update(keyMsg("c"))
 	for hs.a.sweep.mode == sweepRunning {
 		if cmd == nil {
@@ -53,7 +53,7 @@ func TestSweepDrawsLiveAndCancels(t *testing.T) {
 		_, cmd = hs.a.Update(cmd())
 	}
 	v = hs.view()
-	mustContain(t, v, "cancelled: 2 of 3 points kept", "│  100000       -")
+	mustContain(t, v, "cancelled: 2 of 3 points kept", "│  100000 -")
 	if hs.a.cur != screenSweep {
 		t.Errorf("cancelling left the sweep screen")
 	}

@@ -178,7 +178,7 @@ func start(d *datasets.Dataset, spec *engine.Spec, base engine.Values, opt Optio
 		return nil, nil, fmt.Errorf("model %s on %s: a sweep scores held-out rows, so it needs a classifier or a regressor on data with a target", spec.Name, d.Name)
 	}
 	if opt.Eval.LOO {
-		return nil, nil, errors.New("a sweep scores each fold; use k-fold CV (--cv K) rather than leave-one-out")
+		return nil, nil, errors.New("a sweep scores each fold; use k-fold cross-validation rather than leave-one-out")
 	}
 	info, err := MetricFor(task, opt.Metric)
 	if err != nil {
@@ -286,7 +286,7 @@ func evaluate(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *
 	for f := range val {
 		v, ok := val[f][key]
 		if !ok {
-			p.Err = fmt.Errorf("model %s gives no %s on these data (it has no scores); choose another --metric", spec.Name, res.Metric.Label)
+			p.Err = fmt.Errorf("model %s gives no %s on these data (it has no scores); choose another metric", spec.Name, res.Metric.Label)
 			return p, true
 		}
 		p.Val = append(p.Val, v)

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/guptarohit/asciigraph"
@@ -157,11 +159,7 @@ func scored(res *tune.Result) []tune.Point {
 		}
 	}
 	a := res.Axes[0]
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && a.Position(out[j].Values[0]) < a.Position(out[j-1].Values[0]); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortStableFunc(out, func(p, q tune.Point) int { return cmp.Compare(a.Position(p.Values[0]), a.Position(q.Values[0])) })
 	return out
 }
 
@@ -255,7 +253,7 @@ type pointJSON struct {
 
 func tuneJSON(res *tune.Result, again string) sweepJSON {
 	j := sweepJSON{Model: res.Model, Dataset: res.Dataset, Eval: res.Eval, Metric: res.Metric.Name, Higher: res.Metric.Higher,
-		Random: res.Random, Cancelled: res.Cancelled, Command: again, Fixed: runsSettings(res)}
+		Random: res.Random, Cancelled: res.Cancelled, Command: again, Fixed: fixedSettings(res)}
 	for _, a := range res.Axes {
 		j.Axes = append(j.Axes, axisJSON{Name: a.Param.Name, Range: a.Text, Log: a.Log(), Values: a.Values})
 	}
@@ -290,8 +288,8 @@ func pointValues(res *tune.Result, p tune.Point) map[string]any {
 	return m
 }
 
-// runsSettings are the parameters not swept, as --param takes them.
-func runsSettings(res *tune.Result) map[string]string {
+// fixedSettings are the parameters not swept, as --param takes them.
+func fixedSettings(res *tune.Result) map[string]string {
 	out := map[string]string{}
 	for k, v := range res.Base {
 		out[k] = engine.Format(v)

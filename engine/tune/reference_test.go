@@ -20,7 +20,7 @@ import (
 // folds of testdata/folds.json, written from this plan.
 var refEval = eval.Options{Folds: 5, Seed: 1}
 
-var refSets = []string{"breast_cancer", "wine"}
+var refSets = []string{"breast_cancer", "iris", "wine"}
 
 // foldOf gives each row the fold that holds it among its test rows, as
 // scikit-learn's PredefinedSplit takes it.

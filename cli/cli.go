@@ -64,9 +64,11 @@ func commands() []command {
 		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", toOut(runBench)},
 		{"compare", "tealab compare --data SOURCE [--data SOURCE]... --model NAME[:k=v,...] --model ... [--cv K] [--repeat R] [--seed N] [--baseline NAME] [--metric M,...] [--jobs N] [--json] [--export FILE.md|FILE.csv] [--quiet]", "several models on identical folds of repeated k-fold CV: mean ± std, t-test marks against a baseline, ranks over datasets", runCompare},
 		{"predict", "tealab predict --model-file FILE --data SOURCE [--format F] [--json | --csv] [--proba] [--out FILE]", "apply a saved model file to new rows: columns matched by name", toOut(runPredict)},
-		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--row-names no] [--split F | --cv K | --loo] [--seed N] [--json] [--save FILE] [--save-model FILE] [--quiet]", "fit and evaluate a model, print a report", runTrain},
+		{"train", "tealab train --data SOURCE --model NAME [--param k=v]... [--target COL] [--task T] [--drop COLS] [--row-names no] [--split F | --cv K | --loo | --test SOURCE] [--seed N] [--json] [--save FILE] [--save-model FILE] [--quiet] [--no-history]", "fit and evaluate a model, print a report", runTrain},
 		{"runs", "tealab runs [--filter TEXT] [--json] [--recipe ID | --export ID [--format md|csv] | --star ID | --unstar ID | --rename ID=NAME | --delete ID]", "list the run history, or print, export, star, rename or delete one run", toOut(runRuns)},
 		{"run", "tealab run RECIPE [--json] [--save FILE] [--save-model FILE] [--quiet] [--no-history]", "replay a recipe or a saved run: same data, model, folds and seed, same metrics", runRun},
+		{"sweep", "tealab sweep --data SOURCE --model NAME --param 'k=1..50' [--param 'metric=l1,l2'] [--cv K] [--random N] [--metric M] [--jobs N] [--seed N] [--json] [--export FILE.md|FILE.csv]", "cross-validate a grid (or random draws) of one or two hyperparameters: the validation curve and the best setting", runSweep},
+		{"learning-curve", "tealab learning-curve --data SOURCE --model NAME [--param k=v]... [--cv K] [--sizes 0.1,0.3,1] [--metric M] [--jobs N] [--json] [--export FILE.md|FILE.csv]", "training and validation score against the size of the training part", runLearningCurve},
 	}
 }
 

@@ -171,7 +171,7 @@ func runCompare(args []string, out, stderr io.Writer) error {
 	var progress func(experiment.Progress)
 	pl := newProgressLine(stderr)
 	if !cf.quiet && isTerminal(stderr) {
-		progress = func(p experiment.Progress) { pl.show(describeCells(p)) }
+		progress = func(p experiment.Progress) { pl.say(describeCells(p)) }
 	}
 	o, err := experiment.Run(ctx, plan, progress)
 	pl.done()

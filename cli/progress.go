@@ -55,23 +55,25 @@ func (pl *progressLine) update(p eval.Progress) {
 		fmt.Fprintf(pl.w, "tealab: this run will take about %s (%s); ctrl+c stops it\n",
 			numfmt.Seconds((p.Elapsed + left).Seconds()), work(p))
 	}
-	pl.draw(describeProgress(p, left, known))
+	pl.draw(func() string { return describeProgress(p, left, known) })
 }
 
-// show draws a line of another kind of work (an experiment's model runs).
-func (pl *progressLine) show(line string) {
+// say draws a line of progress of another kind of work (a sweep's points).
+func (pl *progressLine) say(line string) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	pl.draw(line)
+	pl.draw(func() string { return line })
 }
 
-// draw rewrites the line, at most five times a second.
-func (pl *progressLine) draw(line string) {
+// draw rewrites the line, at most five times a second; line is made only
+// then, not on every step of a fast fit.
+func (pl *progressLine) draw(line func() string) {
 	if t := pl.now(); t.Sub(pl.last) >= 200*time.Millisecond {
 		pl.last = t
+		text := line()
 		pl.clear()
-		fmt.Fprint(pl.w, line)
-		pl.width = len([]rune(line))
+		fmt.Fprint(pl.w, text)
+		pl.width = len([]rune(text))
 	}
 }
 

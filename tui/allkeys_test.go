@@ -204,11 +204,21 @@ func allPlaces(t *testing.T) []place {
 	} {
 		ps = append(ps, resultPlaces(t, opt)...)
 	}
+	sweepRange := then(start(Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"k": "3"})}), "down", "ctrl+s")
 	ps = append(ps,
 		place{name: "experimenter list", open: then(start(Options{Data: "iris"}), "enter", "X"),
 			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome == nil }},
 		place{name: "experimenter results", open: experimentOnIris,
 			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome != nil }},
+		place{name: "sweep range", open: sweepRange,
+			here:  func(a *app) bool { return a.cur == screenSweep && a.sweep.mode == sweepEditing },
+			field: func(a *app) *textField { return &a.sweep.input }},
+		place{name: "sweep done", open: func(t testing.TB) *harness {
+			hs := sweepRange(t)
+			hs.a.sweep.input.SetValue("k=1..3")
+			hs.press("enter")
+			return hs
+		}, here: func(a *app) bool { return a.cur == screenSweep && a.sweep.mode == sweepDone }},
 	)
 	twoRuns := then(start(Options{Data: "iris", Model: "gnb", Train: true}), "esc", "enter", "R")
 	ps = append(ps,

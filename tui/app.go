@@ -114,10 +114,11 @@ const (
 	screenResults
 	screenRuns
 	screenExperiment
+	screenSweep
 	numScreens
 )
 
-var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs", "experimenter"}
+var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs", "experimenter", "sweep"}
 
 // screen is one page of the lab. Screens are pointers mutated only in Update.
 type screen interface {
@@ -154,6 +155,7 @@ type app struct {
 	results *resultsScreen
 	runs    *runsScreen
 	exp     *expScreen
+	sweep   *sweepScreen
 
 	// The session: what has been chosen so far.
 	ds     *datasets.Dataset
@@ -197,7 +199,8 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a.results = newResultsScreen(c, ctx)
 	a.runs = newRunsScreen(c)
 	a.exp = newExpScreen(c, ctx)
-	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp}
+	a.sweep = newSweepScreen(c, ctx)
+	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep}
 	a.store = openStore()
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
@@ -264,6 +267,15 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case modelChosenMsg:
 		return a, a.chooseModel(msg.spec, nil)
 	case trainRequestMsg:
+		return a, a.startRun(msg.values, msg.opts)
+	case sweepRequestMsg:
+		cmd := a.sweep.open(a.ds, a.spec, msg)
+		a.goTo(screenSweep)
+		return a, cmd
+	case sweepPointsMsg, sweepDoneMsg: // the sweep's, whichever screen shows
+		return a, a.sweep.Update(msg)
+	case sweepTrainMsg:
+		a.params.setModel(a.ds, a.spec, msg.values, &msg.opts)
 		return a, a.startRun(msg.values, msg.opts)
 	case regionsMsg, regionsResizeMsg: // views work in the background whichever screen shows
 		return a, a.results.Update(msg)
@@ -401,6 +413,9 @@ func (a *app) back() tea.Cmd {
 	case screenExperiment:
 		a.exp.stop()
 		a.goTo(screenModel)
+	case screenSweep:
+		a.sweep.stop()
+		a.goTo(screenParams)
 	}
 	return nil
 }
@@ -412,11 +427,12 @@ func (a *app) goTo(s screenID) {
 
 // quit cancels a run in flight, waits briefly for it to stop, then quits.
 func (a *app) quit() tea.Cmd {
-	j := a.job
+	j, sw := a.job, a.sweep.job
 	a.job, a.quitJob = nil, j
 	a.cancel()
 	return func() tea.Msg {
 		j.stop(quitWait)
+		sw.stop()
 		return tea.QuitMsg{}
 	}
 }

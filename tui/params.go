@@ -24,6 +24,8 @@ type paramsKeys struct {
 	Train       key.Binding
 	StepUp      key.Binding
 	StepDown    key.Binding
+	Sweep       key.Binding
+	Learning    key.Binding
 }
 
 func defaultParamsKeys() paramsKeys {
@@ -39,6 +41,9 @@ func defaultParamsKeys() paramsKeys {
 		// they are typed: 1e-6 needs its minus).
 		StepUp:   bind("+/-", "step", "+"),
 		StepDown: bind("-", "step down", "-"),
+		// Control keys: letters are typed into the focused field.
+		Sweep:    bind("ctrl+s", "sweep this", "ctrl+s"),
+		Learning: bind("ctrl+l", "learning curve", "ctrl+l"),
 	}
 }
 
@@ -379,7 +384,53 @@ func (s *paramsScreen) ShortHelp() []key.Binding {
 			ks = append(ks, s.keys.StepUp)
 		}
 	}
+	if s.canSweep() {
+		ks = append(ks, s.keys.Sweep)
+	}
+	if s.supervised() {
+		ks = append(ks, s.keys.Learning)
+	}
 	return append(ks, s.keys.Reset)
+}
+
+// supervised says whether the model learns the data's target: sweeps and
+// learning curves score held-out rows.
+func (s *paramsScreen) supervised() bool {
+	return s.spec != nil && s.ds != nil && s.task().Supervised()
+}
+
+// canSweep says whether the focused field is a model parameter a sweep can
+// range over: a number, a choice or a switch.
+func (s *paramsScreen) canSweep() bool {
+	f := s.current()
+	if f == nil || !f.model || !s.supervised() {
+		return false
+	}
+	switch f.p.Kind {
+	case engine.Int, engine.Float, engine.Choice, engine.Bool:
+		return true
+	}
+	return false
+}
+
+// sweepRequest asks for a sweep of the focused parameter (or a learning
+// curve) with the form's other values, once the form is valid.
+func (s *paramsScreen) sweepRequest(learning bool) tea.Cmd {
+	param := ""
+	if f := s.current(); f != nil {
+		param = f.p.Name
+	}
+	submit := s.submit()
+	if submit == nil {
+		return nil
+	}
+	req, ok := submit().(trainRequestMsg)
+	if !ok {
+		return nil
+	}
+	return func() tea.Msg {
+		return sweepRequestMsg{values: req.values, opts: req.opts, param: param, learning: learning}
+	}
 }
 
 func (s *paramsScreen) FullHelp() [][]key.Binding {
@@ -406,6 +457,10 @@ func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(km, s.keys.Train):
 		return s.submit()
+	case key.Matches(km, s.keys.Sweep) && s.canSweep():
+		return s.sweepRequest(false)
+	case key.Matches(km, s.keys.Learning) && s.supervised():
+		return s.sweepRequest(true)
 	case key.Matches(km, s.keys.Up):
 		s.focus = (s.focus - 1 + n) % n
 		s.focusField()
@@ -567,7 +622,7 @@ func (s *paramsScreen) submit() tea.Cmd {
 	}
 	vis := s.visible()
 	for i, f := range vis {
-		if f.err != nil {
+		if f.validate(); f.err != nil { // what the field holds now, however it got there
 			s.focus = i
 			s.focusField()
 			s.err = f.err

@@ -48,6 +48,10 @@ type Options struct {
 	// fitted model shown is then the first fold's); for sweeps that only
 	// want scores.
 	NoRefit bool `json:"-"`
+	// TrainScores also scores each fold's model on its own training rows
+	// (Result.TrainFolds): what a validation or learning curve sets beside
+	// the held-out score to show over- and underfitting.
+	TrainScores bool `json:"-"`
 	// Consume gives a hold-out the dataset's rows: for a caller that needs
 	// them no more (tealab train). The rows are reordered, training rows
 	// first, and prepared in place, so that the parts are views of the
@@ -95,10 +99,14 @@ type Result struct {
 	Rows     int
 	Features int
 
-	Metrics  map[string]float64
-	Std      map[string]float64   // sample standard deviation over folds
-	Folds    []map[string]float64 // per-fold metrics under CV
-	Baseline map[string]float64   // majority class / mean predictor, same evaluation (a reduction: the unreduced features)
+	Metrics map[string]float64
+	Std     map[string]float64   // sample standard deviation over folds
+	Folds   []map[string]float64 // per-fold metrics under CV
+	// TrainFolds are the metrics of each fold's model on its own training
+	// rows, when Options.TrainScores asked for them (one per fold that
+	// finished, hold-out included).
+	TrainFolds []map[string]float64
+	Baseline   map[string]float64 // majority class / mean predictor, same evaluation (a reduction: the unreduced features)
 
 	Confusion *metrics.Confusion    // pooled over folds
 	Classes   []metrics.ClassReport // per class, from the pooled confusion

@@ -737,7 +737,30 @@ func (rn *runner) fold(f, k int, p Fold) (fitted, engine.Model, *datasets.Prep, 
 		}
 	}
 	rn.baseline(&one, p.Train)
+	if rn.opt.TrainScores && fitErr == nil {
+		m, err := rn.trainMetrics(model, tr)
+		if err != nil {
+			return one, nil, nil, err
+		}
+		res.TrainFolds = append(res.TrainFolds, m)
+	}
 	return one, model, prep, fitErr
+}
+
+// trainMetrics scores a fitted model on the rows it was trained on.
+func (rn *runner) trainMetrics(model engine.Model, tr engine.Train) (map[string]float64, error) {
+	pred, err := rn.predict(model, tr.X)
+	if err != nil {
+		return nil, err
+	}
+	var scores *mat.Dense
+	proba := false
+	if rn.task == datasets.Classification {
+		if scores, proba, err = rn.scores(model, tr.X); err != nil {
+			return nil, err
+		}
+	}
+	return rn.metricsOf(tr.Y, pred, scores, proba), nil
 }
 
 // refit fits the model on all rows after cross-validation: the model shown.

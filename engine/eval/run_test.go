@@ -771,3 +771,29 @@ func TestPointDetailJSON(t *testing.T) {
 		t.Errorf("read back %#v, %v; want no detail", back.Detail, err)
 	}
 }
+
+// A fold's training score is its model scored on the rows it learned from:
+// the same numbers as a run whose test part is that fold's training part.
+func TestTrainScores(t *testing.T) {
+	d := blobs(60, 3, 2)
+	opt := Options{Folds: 4, Seed: 3, TrainScores: true, NoRefit: true}
+	res := run(t, d, "evalfake", map[string]string{"steps": "2"}, opt)
+	if len(res.TrainFolds) != 4 {
+		t.Fatalf("%d training scores, want one per fold (4)", len(res.TrainFolds))
+	}
+	folds, _, err := Plan(d, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f, p := range folds {
+		same := run(t, d, "evalfake", map[string]string{"steps": "2"}, Options{Plan: []Fold{{p.Train, p.Train}}, Seed: 3})
+		for _, key := range []string{"accuracy", "log_loss", "auc"} {
+			if got, want := res.TrainFolds[f][key], same.Metrics[key]; got != want {
+				t.Errorf("fold %d %s on training rows: %v, want %v", f+1, key, got, want)
+			}
+		}
+	}
+	if plain := run(t, d, "evalfake", nil, Options{Folds: 4, Seed: 3}); plain.TrainFolds != nil {
+		t.Errorf("training scores without asking: %v", plain.TrainFolds)
+	}
+}

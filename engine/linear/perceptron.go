@@ -3,7 +3,9 @@ package linear
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -205,7 +207,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 	m.w, m.b = W, b
 
 	var touched float64
-	defer func() { touchSink = touched }()
+	defer func() { touchSink.Store(math.Float64bits(touched)) }()
 	for epoch := 1; epoch <= epochs; epoch++ {
 		for c := range mistakes {
 			mistakes[c] = 0
@@ -336,8 +338,8 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 }
 
 // touchSink keeps the block reads of stochastic epochs from being
-// optimised away.
-var touchSink float64
+// optimised away; atomic, as fits run side by side (a sweep's points).
+var touchSink atomic.Uint64
 
 // dot4 is w·x with four partial sums, so that the additions of one row do
 // not wait on one another (a single running sum makes the perceptron's

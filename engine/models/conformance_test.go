@@ -78,6 +78,7 @@ func TestConformance(t *testing.T) {
 			t.Run("cancel", func(t *testing.T) { checkCancel(t, s) })
 			t.Run("predict_in_step", func(t *testing.T) { checkPredictInStep(t, s) })
 			t.Run("stopped_early", func(t *testing.T) { checkStoppedEarly(t, s) })
+			t.Run("concurrent", func(t *testing.T) { checkConcurrent(t, s) })
 		})
 	}
 }
@@ -760,6 +761,44 @@ func checkPredictInStep(t *testing.T, s *engine.Spec) {
 		case rec.err != nil:
 			t.Errorf("model %s (%s): predicting from inside Recorder.Step failed (%v): publish the fitted state "+
 				"before calling Step (engine/model.go, contract 4)", s.Name, task, rec.err)
+		}
+	}
+}
+
+// checkConcurrent: two fits of the model at once (a sweep runs its points
+// side by side) share no state: under -race nothing races, and each gives
+// what a fit alone gives.
+func checkConcurrent(t *testing.T, s *engine.Spec) {
+	tr := train(t, s.Tasks[0], 60)
+	fit := func() (engine.Model, error) {
+		m := newModel(t, s)
+		var err error
+		guard(t, s.Name, "Fit", func() { err = m.Fit(context.Background(), tr, engine.NopRecorder{}) })
+		return m, err
+	}
+	alone, errAlone := fit()
+	models, errs := make([]engine.Model, 2), make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range models {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			models[i], errs[i] = fit()
+		}()
+	}
+	wg.Wait()
+	for i, m := range models {
+		if (errs[i] == nil) != (errAlone == nil) {
+			t.Fatalf("model %s: alone %v, beside another %v", s.Name, errAlone, errs[i])
+		}
+		p, ok := m.(engine.Predictor)
+		if !ok || errAlone != nil {
+			continue
+		}
+		got, err1 := p.Predict(tr.X)
+		want, err2 := alone.(engine.Predictor).Predict(tr.X)
+		if err1 != nil || err2 != nil || !sameFloats(got, want) {
+			t.Errorf("model %s: fitted beside another, it predicts otherwise (%v, %v)", s.Name, err1, err2)
 		}
 	}
 }

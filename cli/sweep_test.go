@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSweepReportsTheCurveAndTheBest(t *testing.T) {
+	out, errOut, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..12", "--cv", "5")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{
+		"sweep of knn on iris · stratified 5-fold CV · accuracy (higher is better) · 12 of 12 points",
+		"k   training       validation",
+		"1   1.000 ± 0      0.940 ± 0.037",
+		"10  0.978 ± 0.005  0.960 ± 0.028  ← best",
+		"accuracy against k, 1..12: · training, ─ validation",
+		"best: k=10 (validation accuracy 0.960 ± 0.028); to train it: tealab train --data iris --model knn --param k=10 --cv 5",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if errOut != "" {
+		t.Errorf("stderr off a terminal: %q", errOut)
+	}
+}
+
+func TestSweepOfTwoParametersDrawsAHeatTable(t *testing.T) {
+	out, _, status := run(t, "sweep", "--data", "wine", "--model", "knn", "--param", "k=1..9:5", "--param", "metric=l1,l2,linf", "--param", "leaf_size=10")
+	if status != 0 {
+		t.Fatalf("status %d", status)
+	}
+	for _, want := range []string{
+		"validation accuracy, k down, metric across (shade: worst ░ to best █)",
+		"   l1        l2       linf",
+		"9  █ 0.989*  █ 0.972  ░ 0.938",
+		"best: k=9 metric=l1 ", "--param k=9 --param metric=l1 --param leaf_size=10 --cv 5",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSweepJSON(t *testing.T) {
+	out, _, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..12", "--json", "--jobs", "1")
+	if status != 0 {
+		t.Fatal(status)
+	}
+	var j struct {
+		Metric string
+		Best   map[string]any
+		Points []struct {
+			Values  map[string]any
+			ValMean float64   `json:"val_mean"`
+			Val     []float64 `json:"val_folds"`
+		}
+		Command string
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Metric != "accuracy" || j.Best["k"] != 10.0 || len(j.Points) != 12 || len(j.Points[0].Val) != 5 ||
+		!strings.HasSuffix(j.Command, "--param k=10 --cv 5") {
+		t.Errorf("json: %+v", j)
+	}
+}
+
+func TestSweepExports(t *testing.T) {
+	dir := t.TempDir()
+	md, csv := filepath.Join(dir, "k.md"), filepath.Join(dir, "k.csv")
+	for _, file := range []string{md, csv} {
+		if _, errOut, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--cv", "3", "--export", file); status != 0 {
+			t.Fatalf("status %d: %s", status, errOut)
+		}
+	}
+	b, _ := os.ReadFile(md)
+	for _, want := range []string{"# sweep of knn on iris", "| k | training | validation |  |\n| --- | --- | --- | --- |\n| 1 | 1.000 ± 0 |", "```\n", "to train it: `tealab train"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, b)
+		}
+	}
+	b, _ = os.ReadFile(csv)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if lines[0] != "k,train_rows,fold,train_accuracy,val_accuracy" || len(lines) != 1+3*3 || !strings.HasPrefix(lines[1], "1,100,1,1,") {
+		t.Errorf("csv:\n%s", b)
+	}
+}
+
+func TestLearningCurveCommand(t *testing.T) {
+	out, errOut, status := run(t, "learning-curve", "--data", "iris", "--model", "knn", "--param", "k=1", "--sizes", "0.5,1")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{"learning curve of knn on iris", "train_size  rows  training   validation", "0.5         60    1.000 ± 0", "at the full training part: training 1.000"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSweepMistakes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=5"}, "sweep: no --param gives a range to sweep (e.g. --param 'k=1..50'; valid: choose_k, k,"},
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=0..5"}, "sweep: --param parameter k: \"0\" is out of range (int in [1, 1e6]) in range \"0..5\""},
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--param", "metric=l1,l2", "--param", "leaf_size=1..3"}, "sweep: 3 parameters given ranges; sweep one or two"},
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--metric", "r2"}, "sweep: metric \"r2\" is not a classification metric (valid: accuracy,"},
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--export", "x.txt"}, "sweep: --export \"x.txt\": name a .md or .csv file"},
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--random", "-1"}, "sweep: --random -1 is out of range"},
+		{[]string{"sweep", "--data", "iris", "--model", "kmeans", "--param", "k=1..3"}, "sweep: model kmeans does not learn the classification target of iris"},
+		{[]string{"learning-curve", "--data", "iris", "--model", "knn", "--param", "k=1..3"}, "learning-curve: --param k gives a range; give one value (tealab sweep sweeps it)"},
+		{[]string{"learning-curve", "--data", "iris", "--model", "knn", "--sizes", "0,1"}, "learning-curve: --sizes \"0,1\": \"0\" is not a fraction"},
+	} {
+		_, errOut, status := run(t, c.args...)
+		if status != 2 || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: status %d, %q; want 2 and %q", c.args, status, errOut, c.want)
+		}
+	}
+}
+
+// On a terminal the points are counted on stderr as they finish.
+func TestSweepProgressOnATerminal(t *testing.T) {
+	old := isTerminal
+	isTerminal = func(io.Writer) bool { return true }
+	t.Cleanup(func() { isTerminal = old })
+	_, errOut, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--cv", "3", "--jobs", "1")
+	if status != 0 || !strings.Contains(errOut, "sweep · 1 point done · ") {
+		t.Errorf("status %d, stderr %q", status, errOut)
+	}
+}

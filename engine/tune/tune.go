@@ -1,0 +1,393 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
+)
+
+// Options chooses how a search runs.
+type Options struct {
+	// Eval is the evaluation of every point (k-fold CV or a hold-out);
+	// its folds are drawn once and shared by every point.
+	Eval eval.Options
+	// Metric is the score compared; "" is the task's primary score.
+	Metric string
+	// Random, when above 0, draws that many settings from the axes'
+	// ranges (seeded by Eval.Seed) instead of walking the grid.
+	Random int
+	// Jobs is how many points are evaluated at once (at least 1). The
+	// result does not depend on it.
+	Jobs int
+}
+
+// Point is one setting and its scores.
+type Point struct {
+	Values []any         // one per axis (a learning curve: the fraction of training rows)
+	Params engine.Values // the whole setting evaluated
+	Rows   int           // training rows of the largest fold
+	Train  []float64     // the metric on each fold's training rows
+	Val    []float64     // the metric on each fold's held-out rows
+	// Means and sample standard deviations over folds (0 with one fold).
+	TrainMean, TrainStd, ValMean, ValStd float64
+	Done                                 bool  // evaluated (perhaps with Err)
+	Err                                  error // the evaluation failed: this setting does not suit these data
+}
+
+// OK says whether the point was evaluated and scored.
+func (p Point) OK() bool { return p.Done && p.Err == nil }
+
+// Result is a search or a learning curve as far as it went.
+type Result struct {
+	Model, Dataset string
+	Task           datasets.Task
+	Eval           string // e.g. "stratified 5-fold CV"
+	Metric         metrics.Info
+	Axes           []Axis
+	Base           engine.Values // the settings of parameters not swept
+	Random         bool
+	Points         []Point // in grid (or draw) order; those not reached have Done false
+	Best           int     // index of the best point; -1 before one is scored
+	Cancelled      bool
+}
+
+// Finished counts the points evaluated.
+func (r *Result) Finished() int {
+	n := 0
+	for _, p := range r.Points {
+		if p.Done {
+			n++
+		}
+	}
+	return n
+}
+
+// BestPoint is the best point, and false before any point is scored.
+func (r *Result) BestPoint() (Point, bool) {
+	if r.Best < 0 {
+		return Point{}, false
+	}
+	return r.Points[r.Best], true
+}
+
+// Standing places point i among the scored points: 0 the worst mean
+// validation score, 1 the best (1 when all score alike); NaN when i has no
+// score. Heat tables shade by it.
+func (r *Result) Standing(i int) float64 {
+	if !r.Points[i].OK() {
+		return math.NaN()
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range r.Points {
+		if p.OK() {
+			lo, hi = math.Min(lo, p.ValMean), math.Max(hi, p.ValMean)
+		}
+	}
+	if hi == lo {
+		return 1
+	}
+	t := (r.Points[i].ValMean - lo) / (hi - lo)
+	if !r.Metric.Higher {
+		t = 1 - t
+	}
+	return t
+}
+
+// tieTolerance treats mean scores this close as equal, so that the order
+// in which folds are summed cannot change which point is best.
+const tieTolerance = 1e-12
+
+// better says whether score a beats b.
+func (r *Result) better(a, b float64) bool {
+	if r.Metric.Higher {
+		return a > b+tieTolerance
+	}
+	return a < b-tieTolerance
+}
+
+// UpdateBest finds the best scored point: the best mean validation score,
+// the first in grid order among equals (as scikit-learn's GridSearchCV).
+// A front end that fills Points as they arrive calls it after each.
+func (r *Result) UpdateBest() {
+	r.Best = -1
+	for i, p := range r.Points {
+		if p.OK() && (r.Best < 0 || r.better(p.ValMean, r.Points[r.Best].ValMean)) {
+			r.Best = i
+		}
+	}
+}
+
+// job is one point to evaluate: its setting and the folds it is scored on.
+type job struct {
+	values []any
+	params engine.Values
+	plan   []eval.Fold
+}
+
+// Search evaluates spec over the grid of axes (the product of their
+// values, the first axis outermost), or over opt.Random settings drawn from
+// their ranges, with the other parameters at base (nil: the defaults).
+// Every point is cross-validated on the same folds. progress, which may be
+// nil, is called once per finished point, one call at a time.
+//
+// Cancelling ctx keeps the points that finished: Search returns the partial
+// Result, Cancelled set, with ctx.Err().
+func Search(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, base engine.Values, axes []Axis, opt Options, progress func(i int, p Point)) (*Result, error) {
+	if len(axes) == 0 || len(axes) > 2 {
+		return nil, fmt.Errorf("sweep one or two parameters, not %d", len(axes))
+	}
+	if len(axes) == 2 && axes[0].Param.Name == axes[1].Param.Name {
+		return nil, fmt.Errorf("parameter %s is swept twice; sweep two different parameters", axes[0].Param.Name)
+	}
+	res, folds, err := start(d, spec, base, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Axes, res.Random = axes, opt.Random > 0
+	settings := Grid(axes)
+	if opt.Random > 0 {
+		settings = draw(axes, opt.Random, opt.Eval.Seed)
+	}
+	jobs := make([]job, len(settings))
+	for i, vals := range settings {
+		params := clone(res.Base)
+		for a, v := range vals {
+			params[axes[a].Param.Name] = v
+		}
+		jobs[i] = job{values: vals, params: params, plan: folds}
+	}
+	return res, run(ctx, d, spec, res, jobs, opt, progress)
+}
+
+// start checks what a search needs and draws the folds every point shares.
+func start(d *datasets.Dataset, spec *engine.Spec, base engine.Values, opt Options) (*Result, []eval.Fold, error) {
+	task, ok := spec.RunsOn(d.Task)
+	if !ok || !task.Supervised() {
+		return nil, nil, fmt.Errorf("model %s on %s: a sweep scores held-out rows, so it needs a classifier or a regressor on data with a target", spec.Name, d.Name)
+	}
+	if opt.Eval.LOO {
+		return nil, nil, errors.New("a sweep scores each fold; use k-fold cross-validation rather than leave-one-out")
+	}
+	info, err := MetricFor(task, opt.Metric)
+	if err != nil {
+		return nil, nil, err
+	}
+	if base == nil {
+		base = spec.Defaults()
+	}
+	folds, desc, err := eval.Plan(d, opt.Eval)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := &Result{Model: spec.Name, Dataset: d.Name, Task: task, Eval: desc, Metric: info, Base: base, Best: -1}
+	return res, folds, nil
+}
+
+// MetricFor finds the metric to compare, the task's primary one by default.
+func MetricFor(task datasets.Task, name string) (metrics.Info, error) {
+	if name == "" {
+		name = metrics.Primary(task, nil)
+	}
+	var names []string
+	for _, m := range metrics.ForTask(task) {
+		if m.Name == name {
+			return m, nil
+		}
+		names = append(names, m.Name)
+	}
+	return metrics.Info{}, fmt.Errorf("metric %q is not a %s metric (valid: %s)", name, task, strings.Join(names, ", "))
+}
+
+// run evaluates the jobs on opt.Jobs workers into res.Points.
+func run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Result, jobs []job, opt Options, progress func(int, Point)) error {
+	res.Points = make([]Point, len(jobs))
+	for i, j := range jobs {
+		res.Points[i] = Point{Values: j.values, Params: j.params, Rows: maxTrain(j.plan)}
+	}
+	next := make(chan int)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range max(opt.Jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p, ok := evaluate(ctx, d, spec, res, jobs[i], opt.Eval)
+				if !ok { // cancelled part-way: not a point
+					continue
+				}
+				mu.Lock()
+				res.Points[i] = p
+				if progress != nil {
+					progress(i, p)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range jobs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	res.UpdateBest()
+	if err := ctx.Err(); err != nil {
+		res.Cancelled = true
+		return err
+	}
+	if res.Best < 0 {
+		for _, p := range res.Points {
+			if p.Err != nil {
+				return p.Err
+			}
+		}
+	}
+	return nil
+}
+
+// evaluate cross-validates one job. ok is false when ctx stopped it.
+func evaluate(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Result, j job, base eval.Options) (Point, bool) {
+	p := Point{Values: j.values, Params: j.params, Rows: maxTrain(j.plan), Done: true}
+	if ctx.Err() != nil {
+		return p, false
+	}
+	opt := base
+	opt.Plan, opt.PlanDesc, opt.NoRefit, opt.TrainScores, opt.Consume = j.plan, res.Eval, true, true, false
+	r, err := eval.Run(ctx, d, spec, j.params, opt, nil)
+	if ctx.Err() != nil {
+		return p, false
+	}
+	if err != nil {
+		p.Err = fmt.Errorf("%s: %w", strings.Join(describe(res.Axes, j.values), " "), err)
+		return p, true
+	}
+	val := r.Folds
+	if len(j.plan) == 1 {
+		val = []map[string]float64{r.Metrics}
+	}
+	key := res.Metric.Name
+	for f := range val {
+		v, ok := val[f][key]
+		if !ok {
+			p.Err = fmt.Errorf("model %s gives no %s on these data (it has no scores); choose another metric", spec.Name, res.Metric.Label)
+			return p, true
+		}
+		p.Val = append(p.Val, v)
+		p.Train = append(p.Train, r.TrainFolds[f][key])
+	}
+	p.TrainMean, p.TrainStd = meanStd(p.Train)
+	p.ValMean, p.ValStd = meanStd(p.Val)
+	return p, true
+}
+
+// describe is "k=5 weights=distance" for a point's values.
+func describe(axes []Axis, values []any) []string {
+	parts := make([]string, len(values))
+	for a, v := range values {
+		name := "train_size"
+		if a < len(axes) {
+			name = axes[a].Param.Name
+		}
+		parts[a] = name + "=" + engine.Format(v)
+	}
+	return parts
+}
+
+// Label is a point's setting as "k=5 weights=distance".
+func (r *Result) Label(p Point) string { return strings.Join(describe(r.Axes, p.Values), " ") }
+
+func meanStd(xs []float64) (mean, std float64) {
+	if len(xs) < 2 {
+		return xs[0], 0
+	}
+	return stat.MeanStdDev(xs, nil)
+}
+
+func maxTrain(plan []eval.Fold) int {
+	n := 0
+	for _, f := range plan {
+		n = max(n, len(f.Train))
+	}
+	return n
+}
+
+func clone(v engine.Values) engine.Values {
+	out := make(engine.Values, len(v))
+	for k, x := range v {
+		out[k] = x
+	}
+	return out
+}
+
+// Grid is the product of the axes' values, the first axis outermost: the
+// order of a search's points.
+func Grid(axes []Axis) [][]any {
+	out := [][]any{nil}
+	for _, a := range axes {
+		var next [][]any
+		for _, prefix := range out {
+			for _, v := range a.Values {
+				next = append(next, append(slices.Clone(prefix), v))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// drawStream keeps a random search's draws apart from the folds' and the
+// models' streams of the same seed.
+const drawStream = 0x7475_6e65 // "tune"
+
+// draw picks n distinct settings from the axes' ranges: a listed axis by
+// its values, a numeric range uniformly (log-uniformly on a log scale),
+// rounded for an int. Fewer come back when the ranges hold fewer.
+func draw(axes []Axis, n int, seed uint64) [][]any {
+	r := rand.New(rand.NewPCG(seed, drawStream))
+	var out [][]any
+	seen := map[string]bool{}
+	for tries := 0; len(out) < n && tries < 100*n; tries++ {
+		vals := make([]any, len(axes))
+		for a, ax := range axes {
+			vals[a] = ax.drawOne(r)
+		}
+		key := fmt.Sprint(describe(axes, vals))
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, vals)
+		}
+	}
+	return out
+}
+
+func (a Axis) drawOne(r *rand.Rand) any {
+	if a.list || a.lo == a.hi {
+		return a.Values[r.IntN(len(a.Values))]
+	}
+	u := r.Float64()
+	x := a.lo + u*(a.hi-a.lo)
+	if a.log {
+		x = math.Exp(math.Log(a.lo) + u*(math.Log(a.hi)-math.Log(a.lo)))
+	}
+	if a.Param.Kind == engine.Int {
+		return int(math.Min(math.Max(math.Round(x), a.lo), a.hi))
+	}
+	return tidy(x)
+}

@@ -1,0 +1,593 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/tune"
+	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+// The sweep screen cross-validates a grid of one or two hyperparameters
+// (or, as a learning curve, growing shares of the training rows) in the
+// background and draws the validation curve as the points arrive: the
+// training and validation means with their ±1 sd bands as faint lines, or
+// a heat table for two parameters. enter trains the selected point in
+// full.
+
+// sweepRequestMsg: the hyperparameter screen asks for a sweep of param
+// (with the form's other values), or for a learning curve.
+type sweepRequestMsg struct {
+	values   engine.Values
+	opts     eval.Options
+	param    string
+	learning bool
+}
+
+// sweepTrainMsg: the sweep screen asks for a full run of a point.
+type sweepTrainMsg struct {
+	values engine.Values
+	opts   eval.Options
+}
+
+type sweepMode int
+
+const (
+	sweepEditing sweepMode = iota // the range field has the keyboard
+	sweepRunning
+	sweepDone
+)
+
+type sweepKeys struct {
+	Start, Cancel, Prev, Next, Train, Edit key.Binding
+}
+
+func defaultSweepKeys() sweepKeys {
+	return sweepKeys{
+		Start:  bind("enter", "start", "enter"),
+		Cancel: bind("c", "cancel", "c"),
+		Prev:   bind("←/→", "select point", "left"),
+		Next:   bind("→", "next point", "right"),
+		Train:  bind("enter", "train selected", "enter"),
+		Edit:   bind("e", "edit ranges", "e"),
+	}
+}
+
+// sweepFolds is the cross-validation a sweep uses when the form asks for
+// a hold-out or leave-one-out: every point needs folds to spread over.
+const sweepFolds = 5
+
+type sweepScreen struct {
+	c        *common
+	keys     sweepKeys
+	ctx      context.Context
+	ds       *datasets.Dataset
+	spec     *engine.Spec
+	base     engine.Values
+	opts     eval.Options
+	learning bool
+	input    textField
+	err      error
+	mode     sweepMode
+	live     *tune.Result // the points so far, in grid order
+	sel      int
+	job      *sweepJob
+	jobs     int
+	started  time.Time
+	took     time.Duration
+	chart    widgets.LineChart
+	w, h     int
+}
+
+func newSweepScreen(c *common, ctx context.Context) *sweepScreen {
+	in := newInput()
+	in.CharLimit = 200
+	in.Width = 60
+	return &sweepScreen{c: c, keys: defaultSweepKeys(), ctx: ctx, input: in}
+}
+
+// open prepares a sweep of the request's parameter, its range taken from
+// the spec, or starts a learning curve at once.
+func (s *sweepScreen) open(ds *datasets.Dataset, spec *engine.Spec, msg sweepRequestMsg) tea.Cmd {
+	s.stop()
+	s.ds, s.spec, s.base, s.learning, s.err, s.live = ds, spec, msg.values, msg.learning, nil, nil
+	s.opts = msg.opts
+	if s.opts.LOO || s.opts.Folds < 2 {
+		s.opts.LOO, s.opts.Folds = false, sweepFolds
+	}
+	if s.learning {
+		return s.start()
+	}
+	if p, ok := spec.Param(msg.param); ok {
+		s.input.SetValue(p.Name + "=" + tune.DefaultRange(p))
+	}
+	s.input.CursorEnd()
+	s.edit()
+	return nil
+}
+
+func (s *sweepScreen) edit() {
+	s.mode = sweepEditing
+	s.input.Focus()
+}
+
+// axes reads the range field: one or two name=range settings.
+func (s *sweepScreen) axes() ([]tune.Axis, error) {
+	parts := strings.Fields(s.input.Value())
+	if len(parts) == 0 || len(parts) > 2 {
+		return nil, fmt.Errorf("give one or two ranges, e.g. k=1..30 or k=1..30 metric=l1,l2")
+	}
+	var axes []tune.Axis
+	for _, part := range parts {
+		a, err := tune.ParseAxis(s.spec, part)
+		if err != nil {
+			return nil, err
+		}
+		axes = append(axes, a)
+	}
+	return axes, nil
+}
+
+// start launches the search (or the learning curve) in the background.
+func (s *sweepScreen) start() tea.Cmd {
+	var axes []tune.Axis
+	var settings [][]any
+	if s.learning {
+		axes = []tune.Axis{{Param: engine.Param{Name: "train_size", Kind: engine.Float}, Values: anys(tune.DefaultSizes)}}
+		for _, v := range tune.DefaultSizes {
+			settings = append(settings, []any{v})
+		}
+	} else {
+		var err error
+		if axes, err = s.axes(); err != nil {
+			s.err = err
+			return nil
+		}
+		settings = tune.Grid(axes)
+	}
+	info, err := tune.MetricFor(s.ds.Task, "")
+	if err != nil {
+		s.err = err
+		return nil
+	}
+	s.live = &tune.Result{Model: s.spec.Name, Dataset: s.ds.Name, Task: s.ds.Task, Metric: info, Axes: axes, Base: s.base, Best: -1,
+		Eval: fmt.Sprintf("%d-fold CV", s.opts.Folds)}
+	for _, v := range settings {
+		s.live.Points = append(s.live.Points, tune.Point{Values: v})
+	}
+	s.err, s.sel, s.mode, s.started = nil, 0, sweepRunning, time.Now()
+	s.input.Blur()
+	ds, spec, base, opt := s.ds, s.spec, s.base, tune.Options{Eval: s.opts, Jobs: 2}
+	fn := func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {
+		if s.learning {
+			return tune.LearningCurve(ctx, ds, spec, base, nil, opt, progress)
+		}
+		return tune.Search(ctx, ds, spec, base, axes, opt, progress)
+	}
+	s.jobs++
+	s.job = startSweep(s.ctx, s.jobs, fn, s.c.logf)
+	s.redraw()
+	return waitSweep(s.job)
+}
+
+func anys(xs []float64) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// stop cancels a sweep in flight; its messages are dropped from now on.
+func (s *sweepScreen) stop() {
+	if s.job != nil {
+		s.job.cancel()
+		s.job = nil
+	}
+}
+
+func (s *sweepScreen) arrived(points []indexedPoint) {
+	for _, ip := range points {
+		if ip.i < len(s.live.Points) {
+			s.live.Points[ip.i] = ip.p
+		}
+	}
+	s.live.UpdateBest()
+	s.redraw()
+}
+
+func (s *sweepScreen) finish(msg sweepDoneMsg) {
+	s.arrived(msg.tail)
+	s.job, s.mode, s.took = nil, sweepDone, time.Since(s.started)
+	if msg.res != nil {
+		s.live.Eval, s.live.Cancelled = msg.res.Eval, msg.res.Cancelled
+	}
+	if msg.err != nil && (msg.res == nil || !msg.res.Cancelled) {
+		s.err = msg.err
+	}
+	if s.live.Best >= 0 {
+		s.sel = s.live.Best
+	}
+	s.redraw()
+}
+
+func (s *sweepScreen) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case sweepPointsMsg:
+		if s.job == nil || msg.job != s.job.id {
+			return nil
+		}
+		s.arrived(msg.points)
+		return waitSweep(s.job)
+	case sweepDoneMsg:
+		if s.job == nil || msg.job != s.job.id {
+			return nil
+		}
+		s.finish(msg)
+		return nil
+	case tea.KeyMsg:
+		return s.key(msg)
+	}
+	return nil
+}
+
+func (s *sweepScreen) key(km tea.KeyMsg) tea.Cmd {
+	if s.mode == sweepEditing {
+		if key.Matches(km, s.keys.Start) {
+			return s.start()
+		}
+		var cmd tea.Cmd
+		s.input, cmd = s.input.Update(km)
+		s.err = nil
+		return cmd
+	}
+	n := len(s.live.Points)
+	switch {
+	case key.Matches(km, s.keys.Prev):
+		s.sel = (s.sel - 1 + n) % n
+	case key.Matches(km, s.keys.Next):
+		s.sel = (s.sel + 1) % n
+	case s.mode == sweepRunning && key.Matches(km, s.keys.Cancel):
+		s.job.cancel() // the points that finished stay; the end still arrives
+		return nil
+	case s.mode == sweepDone && key.Matches(km, s.keys.Edit) && !s.learning:
+		s.edit()
+		return nil
+	case s.mode == sweepDone && key.Matches(km, s.keys.Train):
+		if p := s.live.Points[s.sel]; p.OK() {
+			v := p.Params
+			if s.learning {
+				v = s.base
+			}
+			o := s.opts
+			return func() tea.Msg { return sweepTrainMsg{values: v, opts: o} }
+		}
+		s.err = fmt.Errorf("%s has no scores to train from; select a scored point", s.live.Label(s.live.Points[s.sel]))
+		return nil
+	default:
+		return nil
+	}
+	s.redraw()
+	return nil
+}
+
+func (s *sweepScreen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.redraw()
+}
+
+func (s *sweepScreen) Typing() bool { return s.mode == sweepEditing }
+
+func (s *sweepScreen) Back() bool { return false }
+
+func (s *sweepScreen) ShortHelp() []key.Binding {
+	switch s.mode {
+	case sweepEditing:
+		return []key.Binding{s.keys.Start}
+	case sweepRunning:
+		return []key.Binding{s.keys.Cancel, s.keys.Prev}
+	}
+	ks := []key.Binding{s.keys.Train, s.keys.Prev}
+	if !s.learning {
+		ks = append(ks, s.keys.Edit)
+	}
+	return ks
+}
+
+func (s *sweepScreen) FullHelp() [][]key.Binding {
+	if s.mode == sweepEditing {
+		return helpOf(s.ShortHelp())
+	}
+	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Next})
+}
+
+func (s *sweepScreen) headerInfo() string {
+	if s.live == nil {
+		return fmt.Sprintf("%d-fold CV · seed %d", s.opts.Folds, s.opts.Seed)
+	}
+	return fmt.Sprintf("%s · seed %d · %d of %d points", s.live.Eval, s.opts.Seed, s.live.Finished(), len(s.live.Points))
+}
+
+// redraw feeds the chart the points so far.
+func (s *sweepScreen) redraw() {
+	r := s.live
+	if r == nil || (len(r.Axes) == 2 && !s.learning) {
+		return
+	}
+	n := len(r.Points)
+	train, val := nanSeries(n), nanSeries(n)
+	bands := [][]float64{nanSeries(n), nanSeries(n), nanSeries(n), nanSeries(n)}
+	for i, p := range r.Points {
+		if !p.OK() {
+			continue
+		}
+		train[i], val[i] = p.TrainMean, p.ValMean
+		bands[0][i], bands[1][i] = p.ValMean-p.ValStd, p.ValMean+p.ValStd
+		bands[2][i], bands[3][i] = p.TrainMean-p.TrainStd, p.TrainMean+p.TrainStd
+	}
+	a := r.Axes[0]
+	unit := a.Param.Name
+	if !evenlySpaced(a) {
+		unit = "point"
+	}
+	title := "validation curve: " + r.Metric.Label + " against " + a.Param.Name
+	if s.learning {
+		title, unit = "learning curve: "+r.Metric.Label+" against the share of each training part", "share"
+	}
+	s.chart = widgets.NewLineChart(title, unit, s.c.styles)
+	s.chart.SetSeries([]string{"training", "validation"}, [][]float64{train, val})
+	s.chart.SetGhosts(bands)
+	s.chart.SetLogY(false)
+	if evenlySpaced(a) {
+		x0 := toX(a.Values[0])
+		s.chart.SetXScale(x0, toX(a.Values[1])-x0)
+	}
+	switch best, ok := r.BestPoint(); {
+	case s.sel != r.Best && r.Points[s.sel].OK():
+		s.chart.SetMark(s.xOf(s.sel), r.Label(r.Points[s.sel]))
+	case ok && !s.learning:
+		s.chart.SetMark(s.xOf(r.Best), "best "+r.Label(best))
+	}
+	s.chart.SetSize(s.chartWidth(), max(s.h-4, 6))
+}
+
+// xOf is point i's place on the chart's x axis.
+func (s *sweepScreen) xOf(i int) float64 {
+	a := s.live.Axes[0]
+	if evenlySpaced(a) {
+		x0 := toX(a.Values[0])
+		return x0 + float64(i)*(toX(a.Values[1])-x0)
+	}
+	return float64(i + 1)
+}
+
+// evenlySpaced says whether the axis's values are numbers a constant step
+// apart, so that the chart's x axis can be the value itself.
+func evenlySpaced(a tune.Axis) bool {
+	if len(a.Values) < 2 || !a.Numeric() {
+		return false
+	}
+	step := toX(a.Values[1]) - toX(a.Values[0])
+	for i := 2; i < len(a.Values); i++ {
+		if math.Abs(toX(a.Values[i])-toX(a.Values[i-1])-step) > 1e-9*math.Max(1, math.Abs(step)) {
+			return false
+		}
+	}
+	return step > 0
+}
+
+func toX(v any) float64 {
+	switch x := v.(type) {
+	case int:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return math.NaN()
+}
+
+func nanSeries(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = math.NaN()
+	}
+	return out
+}
+
+func (s *sweepScreen) chartWidth() int { return max(s.w-s.tableWidth()-1, 30) }
+
+// tableWidth is what the point table needs, at most half the screen.
+func (s *sweepScreen) tableWidth() int { return min(s.labelWidth()+30, max(s.w/2, 34)) }
+
+// labelWidth is the width of the table's first column: the widest label.
+func (s *sweepScreen) labelWidth() int {
+	w := 4
+	if s.live == nil {
+		return w
+	}
+	w = max(w, len([]rune(strings.Join(axisNames(s.live), " "))))
+	for _, p := range s.live.Points {
+		w = max(w, len([]rune(strings.Join(pointValues(p), " "))))
+	}
+	return min(w, 16)
+}
+
+func (s *sweepScreen) View() string {
+	st := s.c.styles
+	if s.spec == nil {
+		return st.Muted.Render(" Choose a model first.")
+	}
+	what := "Sweep of " + s.spec.Title + " (" + s.spec.Name + ")"
+	if s.learning {
+		what = "Learning curve of " + s.spec.Title + " (" + s.spec.Name + ")"
+	}
+	lines := []string{st.Title.Render(clip(" "+what, s.w))}
+	if s.mode == sweepEditing {
+		lines = append(lines,
+			st.Muted.Render(clip(" Ranges: name=lo..hi (every whole number), lo..hi:N (N points, log-spaced for a log parameter or with log:), or a,b,c.", s.w)),
+			st.Muted.Render(clip(fmt.Sprintf(" A second range, after a space, makes a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
+			"", " "+s.input.View())
+		if s.err != nil {
+			lines = append(lines, "", st.Error.Render(clip(" "+s.err.Error(), s.w)))
+		}
+		return strings.Join(lines, "\n")
+	}
+	var body string
+	if len(s.live.Axes) == 2 && !s.learning {
+		body = s.heat(s.w - s.tableWidth() - 1)
+	} else {
+		body = s.chart.View()
+	}
+	table := s.pointTable(s.tableWidth(), max(s.h-4, 6))
+	lines = append(lines, joinColumns(body, table, s.chartWidth()))
+	lines = append(lines, s.status())
+	return strings.Join(lines, "\n")
+}
+
+// joinColumns sets b to the right of a (a padded to width w).
+func joinColumns(a, b string, w int) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	out := make([]string, max(len(al), len(bl)))
+	for i := range out {
+		l, r := "", ""
+		if i < len(al) {
+			l = al[i]
+		}
+		if i < len(bl) {
+			r = bl[i]
+		}
+		out[i] = fitWidth(l, w) + " " + r
+	}
+	return strings.Join(out, "\n")
+}
+
+// status is the line under the chart: progress, the best so far, the
+// selected point, what enter does.
+func (s *sweepScreen) status() string {
+	st := s.c.styles
+	r := s.live
+	var parts []string
+	switch {
+	case s.mode == sweepRunning:
+		parts = append(parts, fmt.Sprintf("running: %d of %d points · %s", r.Finished(), len(r.Points), numfmt.Seconds(time.Since(s.started).Seconds())))
+	case r.Cancelled:
+		parts = append(parts, fmt.Sprintf("cancelled: %d of %d points kept", r.Finished(), len(r.Points)))
+	default:
+		parts = append(parts, fmt.Sprintf("done: %d points in %s", len(r.Points), numfmt.Seconds(s.took.Seconds())))
+	}
+	if best, ok := r.BestPoint(); ok && !s.learning {
+		parts = append(parts, "best "+r.Label(best)+" "+r.Metric.Format(best.ValMean)+" ± "+r.Metric.Format(best.ValStd))
+	}
+	line := " " + strings.Join(parts, " · ")
+	if s.err != nil {
+		return st.Error.Render(clip(line+" · "+s.err.Error(), s.w))
+	}
+	return st.Muted.Render(clip(line, s.w))
+}
+
+// pointTable lists the points (value, training, validation), the
+// selected one highlighted and kept in view, the best starred.
+func (s *sweepScreen) pointTable(w, h int) string {
+	st := s.c.styles
+	r := s.live
+	lw := s.labelWidth()
+	head := strings.Join(axisNames(r), " ")
+	rows := []string{st.Header.Render(clip(fmt.Sprintf(" %-*s %-13s %s", lw, clip(head, lw), "training", "validation"), w))}
+	first := min(max(s.sel-(h-2)/2, 0), max(len(r.Points)-(h-1), 0))
+	for i := first; i < len(r.Points) && len(rows) < h; i++ {
+		p := r.Points[i]
+		label := clip(strings.Join(pointValues(p), " "), lw)
+		tr, va := "…", ""
+		switch {
+		case p.Err != nil:
+			tr = "failed"
+		case p.OK():
+			tr, va = r.Metric.Format(p.TrainMean)+"±"+r.Metric.Format(p.TrainStd), r.Metric.Format(p.ValMean)+"±"+r.Metric.Format(p.ValStd)
+		case s.mode == sweepDone:
+			tr = "-"
+		}
+		mark := " "
+		switch {
+		case i == s.sel:
+			mark = "▸"
+		case i == r.Best && !s.learning:
+			mark = "*"
+		}
+		line := clip(fmt.Sprintf("%s%-*s %-13s %s", mark, lw, label, tr, va), w)
+		if i == s.sel {
+			line = st.SelectedRow.Render(fitWidth(line, w))
+		}
+		rows = append(rows, line)
+	}
+	return strings.Join(rows, "\n")
+}
+
+func axisNames(r *tune.Result) []string {
+	var out []string
+	for _, a := range r.Axes {
+		out = append(out, a.Param.Name)
+	}
+	return out
+}
+
+func pointValues(p tune.Point) []string {
+	var out []string
+	for _, v := range p.Values {
+		out = append(out, engine.Format(v))
+	}
+	return out
+}
+
+// heat lays out a two-parameter grid: the first parameter down, the second
+// across, each cell its validation mean on the theme's heat scale (and a
+// shade glyph, so it reads without colour); the selected cell in brackets,
+// the best starred.
+func (s *sweepScreen) heat(w int) string {
+	st := s.c.styles
+	r := s.live
+	a, b := r.Axes[0], r.Axes[1]
+	cellW := 10
+	lines := []string{st.Muted.Render(clip(fmt.Sprintf(" validation %s: %s down, %s across", r.Metric.Label, a.Param.Name, b.Param.Name), w))}
+	head := fmt.Sprintf(" %-8s", "")
+	for _, v := range b.Values {
+		head += fmt.Sprintf("%*s", cellW, clip(engine.Format(v), cellW-1))
+	}
+	lines = append(lines, st.Header.Render(clip(head, w)))
+	for i, va := range a.Values {
+		var row strings.Builder
+		row.WriteString(fmt.Sprintf(" %-8s", clip(engine.Format(va), 8)))
+		for j := range b.Values {
+			k := i*len(b.Values) + j
+			p := r.Points[k]
+			text := "…"
+			if p.Err != nil {
+				text = "failed"
+			} else if p.OK() {
+				text = widgets.Shade(r.Standing(k)) + r.Metric.Format(p.ValMean)
+				if k == r.Best {
+					text += "*"
+				}
+			}
+			if k == s.sel {
+				text = "[" + text + "]"
+			}
+			cell := fmt.Sprintf("%*s", cellW, text)
+			if !st.Colorless && len(st.Heat) > 0 && p.OK() {
+				cell = st.Heat[min(int(r.Standing(k)*float64(len(st.Heat))), len(st.Heat)-1)].Render(cell)
+			}
+			row.WriteString(cell)
+		}
+		lines = append(lines, fitWidth(row.String(), w))
+	}
+	return strings.Join(lines, "\n")
+}

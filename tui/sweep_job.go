@@ -1,0 +1,121 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine/tune"
+)
+
+// A sweep runs as training does (jobs.go): a goroutine whose points reach
+// the UI by a tea.Cmd re-armed after each message, the end on its own
+// one-slot channel so that it is never lost. Points are few and each is a
+// whole cross-validation, so they are queued rather than throttled: a
+// one-slot signal says some are waiting, and the message takes them all.
+
+// sweepFunc is a blocking search: tune.Search or tune.LearningCurve.
+type sweepFunc func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error)
+
+// indexedPoint is a finished point and its place in the grid.
+type indexedPoint struct {
+	i int
+	p tune.Point
+}
+
+// sweepPointsMsg carries the points finished since the previous message.
+type sweepPointsMsg struct {
+	job    int
+	points []indexedPoint
+}
+
+// sweepDoneMsg ends a sweep: its result (partial when cancelled), the
+// error, and the points no message carried yet.
+type sweepDoneMsg struct {
+	job  int
+	res  *tune.Result
+	err  error
+	tail []indexedPoint
+}
+
+type sweepJob struct {
+	id       int
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	pending  []indexedPoint
+	ready    chan struct{}     // one slot: points are pending
+	done     chan sweepDoneMsg // one slot
+	finished chan struct{}     // closed when the worker has returned
+}
+
+func startSweep(parent context.Context, id int, fn sweepFunc, logf func(string, ...any)) *sweepJob {
+	ctx, cancel := context.WithCancel(parent)
+	j := &sweepJob{id: id, cancel: cancel, ready: make(chan struct{}, 1), done: make(chan sweepDoneMsg, 1), finished: make(chan struct{})}
+	go func() {
+		defer close(j.finished)
+		defer cancel()
+		var res *tune.Result
+		var err error
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					err = fmt.Errorf("the sweep crashed: %v", r)
+					if logf != nil {
+						logf("panic in sweep %d: %v\n%s", id, r, debug.Stack())
+					}
+				}
+			}()
+			res, err = fn(ctx, j.observe)
+		}()
+		j.done <- sweepDoneMsg{job: id, res: res, err: err}
+	}()
+	return j
+}
+
+// observe is the search's progress callback (called one at a time).
+func (j *sweepJob) observe(i int, p tune.Point) {
+	j.mu.Lock()
+	j.pending = append(j.pending, indexedPoint{i, p})
+	j.mu.Unlock()
+	select {
+	case j.ready <- struct{}{}:
+	default: // a signal is already waiting
+	}
+}
+
+func (j *sweepJob) take() []indexedPoint {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	p := j.pending
+	j.pending = nil
+	return p
+}
+
+// waitSweep is the job's next message: points, or its end.
+func waitSweep(j *sweepJob) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-j.ready:
+			return sweepPointsMsg{job: j.id, points: j.take()}
+		case d := <-j.done:
+			d.tail = j.take()
+			return d
+		}
+	}
+}
+
+// stop cancels the job and waits up to quitWait for it to return.
+func (j *sweepJob) stop() {
+	if j == nil {
+		return
+	}
+	j.cancel()
+	select {
+	case <-j.finished:
+	case <-time.After(quitWait):
+	}
+}

@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/engine/tune"
+)
+
+// sweepOf opens the sweep screen on model's parameter param, its range
+// field set to text (as typed) unless text is "".
+func sweepOf(t *testing.T, opt Options, param, text string) *harness {
+	t.Helper()
+	hs := newHarness(t, opt, 120, 40)
+	hs.focusParam(param)
+	hs.press("ctrl+s")
+	if hs.a.cur != screenSweep || hs.a.sweep.mode != sweepEditing {
+		t.Fatalf("ctrl+s on %s did not open the sweep's range:\n%s", param, hs.view())
+	}
+	if text != "" {
+		hs.a.sweep.input.SetValue(text)
+	}
+	return hs
+}
+
+// The range is offered from the spec, the curve is drawn as the points
+// arrive, c cancels keeping the points that finished.
+func TestSweepDrawsLiveAndCancels(t *testing.T) {
+	opt := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"sleep_us": "1000"})}
+	hs := sweepOf(t, opt, "steps", "")
+	if got := hs.a.sweep.input.Value(); got != "steps=1..300:10" {
+		t.Errorf("range offered %q, want one from the spec (default 50, max 1e7)", got)
+	}
+	// Two quick points, then one that would take minutes.
+	hs.a.sweep.input.SetValue("steps=1,2,100000")
+	_, cmd := hs.a.Update(keyMsg("enter"))
+	mustContain(t, hs.view(), "running: 0 of 3 points", "validation curve: accuracy against steps")
+	for hs.a.sweep.live.Finished() < 2 {
+		if cmd == nil {
+			t.Fatal("the sweep stopped before two points")
+		}
+		_, cmd = hs.a.Update(cmd())
+	}
+	v := hs.view()
+	mustContain(t, v, "running: 2 of 3 points", "── training 0.3333", "━━ validation 0.3333", "│ ▸1      0.333±0       0.333±0", "│  100000 …")
+	hs.a.Update(keyMsg("c"))
+	for hs.a.sweep.mode == sweepRunning {
+		if cmd == nil {
+			t.Fatal("no end after cancelling")
+		}
+		_, cmd = hs.a.Update(cmd())
+	}
+	v = hs.view()
+	mustContain(t, v, "cancelled: 2 of 3 points kept", "│  100000 -")
+	if hs.a.cur != screenSweep {
+		t.Errorf("cancelling left the sweep screen")
+	}
+}
+
+// enter on the best point trains it in full with the sweep's folds.
+func TestSweepBestIsOneKeyFromARun(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "")
+	if got := hs.a.sweep.input.Value(); got != "k=1..30" {
+		t.Errorf("range offered %q, want k=1..30", got)
+	}
+	hs.press("enter")
+	res := hs.a.sweep.live
+	best, ok := res.BestPoint()
+	if !ok || best.Params.Int("k") != 10 || hs.a.sweep.sel != res.Best {
+		t.Fatalf("best %v (GridSearchCV-style first of the ties: k=10), selected %d", best.Values, hs.a.sweep.sel)
+	}
+	mustContain(t, hs.view(), "done: 30 points", "best k=10 0.960 ± 0.028", "┊best k=10", "▸10 ")
+	hs.press("enter")
+	if hs.a.cur != screenResults {
+		t.Fatalf("enter did not train the best point:\n%s", hs.view())
+	}
+	r := hs.a.history[len(hs.a.history)-1]
+	if r.Params.Int("k") != 10 || r.Options.Folds != 5 || r.Result.Metrics["accuracy"] != best.ValMean {
+		t.Errorf("run k=%d folds %d accuracy %v, want k=10 5 %v", r.Params.Int("k"), r.Options.Folds, r.Result.Metrics["accuracy"], best.ValMean)
+	}
+}
+
+// Two parameters make a heat table; the arrows walk its cells.
+func TestSweepOfTwoParametersIsAHeatTable(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "wine", Model: "knn"}, "k", "k=1..9:5 metric=l1,l2,linf")
+	hs.press("enter")
+	mustContain(t, hs.view(), "validation accuracy: k down, metric across", "[█0.989*]", "best k=9 metric=l1 0.989")
+	hs.press("left")
+	mustContain(t, hs.view(), "▸7 linf", "[░0.927]")
+}
+
+func TestSweepRangeErrorsStayOnTheForm(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=0..3")
+	hs.press("enter")
+	mustContain(t, hs.view(), `parameter k: "0" is out of range (int in [1, 1e6]) in range "0..3"`)
+	if hs.a.sweep.mode != sweepEditing || hs.a.sweep.job != nil {
+		t.Errorf("a bad range started a sweep")
+	}
+}
+
+// ctrl+l draws the learning curve of the form's settings.
+func TestLearningCurveFromTheForm(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "knn"}, 120, 40)
+	hs.press("ctrl+l")
+	if hs.a.cur != screenSweep || !hs.a.sweep.learning {
+		t.Fatalf("ctrl+l did not open the learning curve")
+	}
+	mustContain(t, hs.view(), "Learning curve of k nearest neighbours", "learning curve: accuracy against the share", "done: 7 points")
+	if n := len(hs.a.sweep.live.Points); n != len(tune.DefaultSizes) {
+		t.Errorf("%d sizes", n)
+	}
+	hs.press("esc")
+	if hs.a.cur != screenParams {
+		t.Errorf("esc went to %s", screenNames[hs.a.cur])
+	}
+}
+
+// A sweep's points of an old sweep are dropped once another starts.
+func TestStaleSweepMessagesAreDropped(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..3")
+	hs.press("enter")
+	before := hs.view()
+	hs.a.Update(sweepDoneMsg{job: 99})
+	hs.a.Update(sweepPointsMsg{job: 99, points: []indexedPoint{{0, tune.Point{}}}})
+	if hs.view() != before {
+		t.Errorf("a stale message changed the view")
+	}
+	var _ tea.Msg = sweepTrainMsg{}
+}
+
+// The form offers the sweep only on a parameter it can range over.
+func TestSweepKeyOnlyOnSweepableFields(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "knn"}, 120, 40)
+	hs.focusParam("seed")
+	if strings.Contains(hs.view(), "ctrl+s") {
+		t.Errorf("the seed field offers a sweep")
+	}
+	hs.press("ctrl+s")
+	if hs.a.cur != screenParams {
+		t.Errorf("ctrl+s on the seed left the form")
+	}
+}

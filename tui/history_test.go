@@ -59,6 +59,15 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	if got := hs.a.results.run.Result.Metrics["accuracy"]; got != want {
 		t.Errorf("accuracy %v, want %v", got, want)
 	}
+	// What the figures were made of survives the file: the folds pooled
+	// 150 held-out rows, though the rows themselves are not kept.
+	if v := hs.view(); !strings.Contains(v, "mean of 3 folds") {
+		t.Errorf("the summary of a loaded run:\n%s", v)
+	}
+	hs.resultTab("Confusion")
+	if v := hs.view(); !strings.Contains(v, "(150 rows)") {
+		t.Errorf("the confusion matrix of a loaded run:\n%s", v)
+	}
 	hs.resultTab(tabHistory)
 	if v := hs.view(); !strings.Contains(v, "training loss") {
 		t.Errorf("the history tab of a loaded run:\n%s", v)

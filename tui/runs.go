@@ -119,17 +119,17 @@ func (r *runRecord) describeFigures(short bool) string {
 	case !r.Task().Supervised():
 		return pick("all ", "on all ") + numfmt.Count(res.Rows, "row")
 	case r.Options.LOO:
-		return pick("pooled over "+numfmt.Count(len(res.Actual), "row"),
-			"pooled over "+numfmt.Count(len(res.Actual), "one-row fold")+" (leave-one-out)")
+		return pick("pooled over "+numfmt.Count(res.ScoredRows(), "row"),
+			"pooled over "+numfmt.Count(res.ScoredRows(), "one-row fold")+" (leave-one-out)")
 	case len(res.Folds) > 1:
 		return pick("mean of ", "mean ± sd of ") + numfmt.Count(len(res.Folds), "fold")
 	case len(res.Folds) == 1:
 		return pick("1 fold of "+strconv.Itoa(max(r.folds, r.Options.Folds)), "of the one fold that finished")
 	}
 	if r.Options.Test != nil || r.Data.Test != "" {
-		return pick("", "on the ") + numfmt.Count(len(res.Actual), "row") + " of the supplied test set"
+		return pick("", "on the ") + numfmt.Count(res.ScoredRows(), "row") + " of the supplied test set"
 	}
-	return pick("", "on the ") + numfmt.Count(len(res.Actual), "held-out row")
+	return pick("", "on the ") + numfmt.Count(res.ScoredRows(), "held-out row")
 }
 
 // pooledNote says what a pooled view (confusion matrix, ROC) is made of
@@ -140,9 +140,9 @@ func (r *runRecord) pooledNote() string {
 	case res == nil || !r.Task().Supervised():
 		return ""
 	case r.Options.LOO:
-		return "pooled over " + numfmt.Count(len(res.Actual), "one-row fold") + ": every row held out once"
+		return "pooled over " + numfmt.Count(res.ScoredRows(), "one-row fold") + ": every row held out once"
 	case len(res.Folds) > 1:
-		return "pooled over the " + numfmt.Count(len(res.Folds), "fold") + "' held-out rows (" + numfmt.Count(len(res.Actual), "row") + "), not the mean of the folds"
+		return "pooled over the " + numfmt.Count(len(res.Folds), "fold") + "' held-out rows (" + numfmt.Count(res.ScoredRows(), "row") + "), not the mean of the folds"
 	}
 	return ""
 }

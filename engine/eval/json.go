@@ -123,6 +123,7 @@ type resultTail struct {
 	FittedOn     string   `json:"shown_model,omitempty"`
 	Cancelled    bool     `json:"cancelled,omitempty"`
 	StoppedEarly string   `json:"stopped_early,omitempty"`
+	ScoredRows   int      `json:"scored_rows"` // the rows the metrics were computed on
 	FitSecs      jfloat   `json:"fit_seconds"`
 	ScoreSecs    jfloat   `json:"score_seconds"`
 	WallSecs     jfloat   `json:"seconds"`
@@ -162,7 +163,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	for _, w := range r.Warnings {
 		warnings = append(warnings, w.String())
 	}
-	tail, err := json.Marshal(resultTail{warnings, r.WarningFolds, r.FittedOn, r.Cancelled, r.StoppedEarly,
+	tail, err := json.Marshal(resultTail{warnings, r.WarningFolds, r.FittedOn, r.Cancelled, r.StoppedEarly, r.ScoredRows(),
 		jfloat(r.FitSecs), jfloat(r.ScoreSecs), jfloat(r.WallSecs)})
 	if err != nil {
 		return nil, err
@@ -237,6 +238,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		Confusion: h.Confusion, Classes: h.Classes, ROC: h.ROC, History: h.History, FoldHistories: h.FoldHistories,
 		Warnings: unsaid(tail.Warnings), WarningFolds: tail.WarningFolds, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
 		FitSecs: float64(tail.FitSecs), ScoreSecs: float64(tail.ScoreSecs), WallSecs: float64(tail.WallSecs),
+		scoredRows: tail.ScoredRows,
 	}
 	for _, f := range h.Folds {
 		r.Folds = append(r.Folds, unjmap(f))

@@ -151,6 +151,18 @@ type Result struct {
 	FitSecs   float64
 	ScoreSecs float64
 	WallSecs  float64
+
+	scoredRows int // ScoredRows of a result read from JSON, which keeps no rows
+}
+
+// ScoredRows is the number of rows the metrics were computed on: the
+// held-out rows, pooled over the folds (0 for a clustering or reduction,
+// scored on all Rows).
+func (r *Result) ScoredRows() int {
+	if len(r.Actual) > 0 {
+		return len(r.Actual)
+	}
+	return r.scoredRows
 }
 
 // Features the shown model saw, after preprocessing; nil when unknown.

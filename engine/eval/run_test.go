@@ -641,6 +641,9 @@ func TestJSONRoundTrip(t *testing.T) {
 	if l, ok := back.Learned["linkage"].(*engine.Linkage); !ok || len(l.Merges) != 2 || l.Merges[1].Height != 1.25 {
 		t.Errorf("linkage read back as %#v", back.Learned["linkage"])
 	}
+	if back.ScoredRows() != 60 || len(back.Actual) != 0 { // every row held out once over the folds
+		t.Errorf("read back: %d rows scored, %d actual values; want 60 and none", back.ScoredRows(), len(back.Actual))
+	}
 	if len(back.FoldHistories) != 3 || len(back.FoldHistories[2]) != 12 {
 		t.Errorf("fold histories %d", len(back.FoldHistories))
 	}

@@ -138,7 +138,7 @@ func VersusBaseline(metric string, r *Record) Verdict {
 		m, sig := correctedT(d)
 		return verdict(metric, m, sig)
 	}
-	n := float64(len(res.Actual))
+	n := float64(res.ScoredRows())
 	var se float64
 	switch {
 	case r.Options.LOO && res.Std[metric] > 0:

@@ -206,7 +206,7 @@ func (r *Record) FoldsScored() (done, of int) {
 			done = 1
 		}
 	case o.LOO:
-		done = len(res.Actual)
+		done = res.ScoredRows()
 	default:
 		done = len(res.Folds)
 	}

@@ -22,6 +22,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
@@ -172,6 +173,7 @@ type app struct {
 	store   *runs.History // the run history; nil when off (history.go)
 
 	startup     *Options      // start-up choices not applied yet
+	replayOf    *runs.Data    // the data of the run being replayed, until its new run starts
 	startupTask datasets.Task // Options.Task parsed (datasets.Auto: infer)
 }
 
@@ -515,6 +517,9 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
 	r := &runRecord{Record: rec, hash: new(string)}
+	if a.replayOf != nil {
+		r.replayOf, a.replayOf = a.replayOf, nil
+	}
 	a.history = append(a.history, r)
 	ds, spec, hash := a.ds, a.spec, r.hash
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
@@ -539,6 +544,9 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 	r.Finish(msg.result, msg.err)
 	if r.hash != nil {
 		r.Data.Hash = *r.hash
+	}
+	if was := r.replayOf; was != nil && was.Hash != "" && r.Data.Hash != "" && was.Hash != r.Data.Hash && r.Result != nil {
+		r.Result.Warnings = append(r.Result.Warnings, advice.Warning{Text: runs.HashChanged(was.Source, was.Hash, r.Data.Hash)})
 	}
 	a.train.done(r)
 	if r.Result == nil || (r.Err != nil && !r.cancelled()) {

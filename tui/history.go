@@ -201,6 +201,7 @@ func (a *app) replay(r *runRecord) tea.Cmd {
 	o := ReplayOptions(r.Record)
 	o.Theme = ""
 	a.startup = &o
+	a.replayOf = &r.Data // the new run compares its data's fingerprint with this
 	a.startupTask = datasets.Auto
 	if o.Task != "" {
 		a.startupTask, _ = datasets.ParseTask(o.Task)
@@ -215,7 +216,7 @@ func ReplayOptions(r *runs.Record) Options {
 	o := r.Options
 	return Options{Data: r.Data.Source, Target: r.Data.Target, Task: r.Data.Task, Drop: r.Data.Drop, Model: r.Model,
 		Params: engine.Values(r.Params), Train: true, Seed: o.Seed, Split: o.Split, Folds: o.Folds, LOO: o.LOO,
-		Reduce: o.Reduce, Standardize: o.Standardize}
+		Reduce: o.Reduce, Standardize: o.Standardize, Test: r.Data.Test}
 }
 
 // deleteRun removes a run from the lab and from the history.

@@ -207,3 +207,33 @@ func TestStartupTrainAfterHistory(t *testing.T) {
 		t.Errorf("runs after start-up: %d, #%d %v", len(hs.a.history), hs.a.history[len(hs.a.history)-1].ID, hs.a.history[len(hs.a.history)-1].Status)
 	}
 }
+
+// A replay (r on the runs screen) of a run whose file has changed since
+// trains on the file as it is and says so among the run's warnings.
+func TestReplaySaysTheDataChanged(t *testing.T) {
+	withHistory(t)
+	path := filepath.Join(t.TempDir(), "points.csv")
+	write := func(extra string) {
+		if err := os.WriteFile(path, []byte("x,y,label\n1,2,a\n2,1,a\n1,1,a\n5,6,b\n6,5,b\n6,6,b\n1,3,a\n5,7,b\n2,2,a\n7,6,b\n"+extra), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("")
+	trainedSession(t, path, "lda", 0).press("q")
+	write("6,7,b\n")
+
+	hs := newHarness(t, Options{}, 120, 40)
+	hs.press("R", "r")
+	hs.runUntil(func() bool { return hs.a.cur == screenResults })
+	hs.settle()
+	if len(hs.a.history) != 2 {
+		t.Fatalf("after replay: %d runs", len(hs.a.history))
+	}
+	found := false
+	for _, w := range hs.a.history[1].Result.Warnings {
+		found = found || strings.Contains(w.Text, "data changed since the recipe was written: "+path)
+	}
+	if !found {
+		t.Errorf("the replay on changed data warns of %v", hs.a.history[1].Result.Warnings)
+	}
+}

@@ -45,8 +45,11 @@ type runRecord struct {
 	title   string
 	past    bool
 
-	// hash receives the data's fingerprint from the run's worker.
-	hash *string
+	// hash receives the data's fingerprint from the run's worker;
+	// replayOf is the data of the run this one replays, whose fingerprint
+	// it is checked against.
+	hash     *string
+	replayOf *runs.Data
 }
 
 // observe notes how far the run has got.

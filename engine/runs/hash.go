@@ -56,7 +56,12 @@ func DataChanged(data Data, d *datasets.Dataset) string {
 	case now == data.Hash:
 		return ""
 	}
-	return fmt.Sprintf("data changed since the recipe was written: %s had hash %s, now %s", data.Source, short(data.Hash), short(now))
+	return HashChanged(data.Source, data.Hash, now)
+}
+
+// HashChanged says that source's fingerprint was once was and is now now.
+func HashChanged(source, was, now string) string {
+	return fmt.Sprintf("data changed since the recipe was written: %s had hash %s, now %s", source, short(was), short(now))
 }
 
 // short cuts a fingerprint to what a person compares by eye.

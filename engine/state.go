@@ -33,6 +33,15 @@ func EncodeState(model string, state any) ([]byte, error) {
 	return b, nil
 }
 
+// MarshalFitted is a Persistent model's MarshalState: ErrNotFitted before
+// Fit, else its state, made only then, through EncodeState.
+func MarshalFitted(model string, fitted bool, state func() any) ([]byte, error) {
+	if !fitted {
+		return nil, ErrNotFitted
+	}
+	return EncodeState(model, state())
+}
+
 // DecodeState reads JSON that EncodeState wrote into state, strictly; its
 // errors begin "MODEL state:".
 func DecodeState(model string, data []byte, state any) error {

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -15,18 +14,6 @@ import (
 // row (centres, medoid rows, the mixture's components; for hierarchical
 // and spectral clustering, which have no rule of their own, the training
 // rows) and the cluster of each training row.
-
-// marshalState encodes a fitted model's state.
-func marshalState(model string, fitted bool, state func() any) ([]byte, error) {
-	if !fitted {
-		return nil, engine.ErrNotFitted
-	}
-	b, err := json.Marshal(state())
-	if err != nil {
-		return nil, fmt.Errorf("%s: model state: %w", model, err)
-	}
-	return b, nil
-}
 
 // unmarshalState decodes a state into s and checks it with check.
 func unmarshalState(model string, b []byte, s any, check func() error) error {
@@ -94,7 +81,7 @@ type kmeansState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *KMeans) MarshalState() ([]byte, error) {
-	return marshalState("k-means", m.fitted, func() any {
+	return engine.MarshalFitted("k-means", m.fitted, func() any {
 		return kmeansState{Centres: rowsOf(m.centres), Labels: m.labels, Inertia: m.inertia}
 	})
 }
@@ -125,7 +112,7 @@ type kmedoidsState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *KMedoids) MarshalState() ([]byte, error) {
-	return marshalState("k-medoids", m.fitted, func() any {
+	return engine.MarshalFitted("k-medoids", m.fitted, func() any {
 		s := kmedoidsState{Medoids: make([][]float64, len(m.medoids)), Labels: m.labels}
 		for c, i := range m.medoids {
 			s.Medoids[c] = mat.Row(nil, i, m.X)
@@ -173,7 +160,7 @@ type gmmState struct {
 
 // MarshalState implements engine.Persistent.
 func (g *GMM) MarshalState() ([]byte, error) {
-	return marshalState("Gaussian mixture", g.fitted, func() any {
+	return engine.MarshalFitted("Gaussian mixture", g.fitted, func() any {
 		s := gmmState{Weights: g.weights, Means: rowsOf(g.means), Labels: g.labels, LogLik: g.loglik}
 		if g.cov == CovFull {
 			for _, S := range g.covs {
@@ -331,7 +318,7 @@ type hclustState struct {
 
 // MarshalState implements engine.Persistent.
 func (h *Hclust) MarshalState() ([]byte, error) {
-	return marshalState("hierarchical clustering", h.fitted, func() any {
+	return engine.MarshalFitted("hierarchical clustering", h.fitted, func() any {
 		s := hclustState{rowsState: rowsState{Rows: rowsOf(h.rows), Labels: h.labels}}
 		for _, m := range h.link.Merges {
 			s.A, s.B, s.Height, s.Size = append(s.A, m.A), append(s.B, m.B), append(s.Height, m.Height), append(s.Size, m.Size)
@@ -398,7 +385,7 @@ func (h *Hclust) Assign(X mat.Matrix) ([]float64, error) {
 
 // MarshalState implements engine.Persistent.
 func (s *Spectral) MarshalState() ([]byte, error) {
-	return marshalState("spectral clustering", s.fitted, func() any {
+	return engine.MarshalFitted("spectral clustering", s.fitted, func() any {
 		return rowsState{Rows: rowsOf(s.rows), Labels: s.labels}
 	})
 }

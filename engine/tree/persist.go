@@ -1,7 +1,6 @@
 package tree
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -335,18 +334,6 @@ func missLeft(s string, i int) (bool, error) {
 	return false, fmt.Errorf("missing_left: node %d is %q, not 0 or 1", i, s[i])
 }
 
-// marshalState encodes a fitted model's state.
-func marshalState(model string, fitted bool, state func() any) ([]byte, error) {
-	if !fitted {
-		return nil, engine.ErrNotFitted
-	}
-	b, err := json.Marshal(state())
-	if err != nil {
-		return nil, fmt.Errorf("%s: model state: %w", model, err)
-	}
-	return b, nil
-}
-
 // stateError names the model whose state failed to load.
 func stateError(model string, err error) error {
 	return fmt.Errorf("%s: model state: %w", model, err)
@@ -359,7 +346,7 @@ type treeState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *DecisionTree) MarshalState() ([]byte, error) {
-	return marshalState("decision tree", m.fitted, func() any {
+	return engine.MarshalFitted("decision tree", m.fitted, func() any {
 		return treeState{Data: dataStateOf(m.d), Tree: grownStateOf(m.t)}
 	})
 }
@@ -396,7 +383,7 @@ type forestState struct {
 
 // MarshalState implements engine.Persistent.
 func (f *Forest) MarshalState() ([]byte, error) {
-	return marshalState(f.name(), f.fitted, func() any {
+	return engine.MarshalFitted(f.name(), f.fitted, func() any {
 		s := forestState{Data: dataStateOf(f.d), Trees: make([]packedState, len(f.trees)), Importances: f.imps}
 		for i, t := range f.trees {
 			s.Trees[i] = packedStateOf(t)
@@ -453,7 +440,7 @@ type boostState struct {
 
 // MarshalState implements engine.Persistent.
 func (a *AdaBoost) MarshalState() ([]byte, error) {
-	return marshalState("AdaBoost", a.fitted, func() any {
+	return engine.MarshalFitted("AdaBoost", a.fitted, func() any {
 		s := boostState{Data: dataStateOf(a.d), Trees: make([]grownState, len(a.trees)), Votes: a.beta}
 		for i, t := range a.trees {
 			s.Trees[i] = grownStateOf(t)

@@ -573,7 +573,7 @@ func (s *sweepScreen) heat(w int) string {
 			if p.Err != nil {
 				text = "failed"
 			} else if p.OK() {
-				text = widgets.Shade(r.Standing(k)) + r.Metric.Format(p.ValMean)
+				text = numfmt.Shade(r.Standing(k)) + r.Metric.Format(p.ValMean)
 				if k == r.Best {
 					text += "*"
 				}

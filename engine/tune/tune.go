@@ -156,10 +156,7 @@ func Search(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, base en
 		return nil, err
 	}
 	res.Axes, res.Random = axes, opt.Random > 0
-	settings := Grid(axes)
-	if opt.Random > 0 {
-		settings = draw(axes, opt.Random, opt.Eval.Seed)
-	}
+	settings := Settings(axes, opt)
 	jobs := make([]job, len(settings))
 	for i, vals := range settings {
 		params := clone(res.Base)
@@ -350,6 +347,15 @@ func Grid(axes []Axis) [][]any {
 		out = next
 	}
 	return out
+}
+
+// Settings are the values of a search's points in the order Search
+// numbers them: the grid, or opt.Random settings drawn with opt.Eval.Seed.
+func Settings(axes []Axis, opt Options) [][]any {
+	if opt.Random > 0 {
+		return draw(axes, opt.Random, opt.Eval.Seed)
+	}
+	return Grid(axes)
 }
 
 // drawStream keeps a random search's draws apart from the folds' and the

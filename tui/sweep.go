@@ -1,11 +1,9 @@
 package tui
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,8 +86,7 @@ type sweepScreen struct {
 	err      error
 	mode     sweepMode
 	data     runs.Data    // the session's data, for the command that trains a point
-	live     *tune.Result // the points so far, in grid order (a random search's sorted along the axes)
-	slot     []int        // a search's point i is live.Points[slot[i]]
+	live     *tune.Result // the points so far, in Search's order
 	note     string       // what the last key did (an export)
 	asking   bool         // whether to quit while the sweep runs is being asked
 	sel      int
@@ -192,10 +189,8 @@ func (s *sweepScreen) start() tea.Cmd {
 	}
 	s.live = &tune.Result{Model: s.spec.Name, Dataset: s.ds.Name, Task: s.ds.Task, Metric: info, Axes: axes, Base: s.base, Best: -1,
 		Eval: fmt.Sprintf("%d-fold CV", s.opts.Folds), Random: opt.Random > 0}
-	s.slot = placeAlong(axes, settings, s.live.Random)
-	s.live.Points = make([]tune.Point, len(settings))
-	for i, v := range settings {
-		s.live.Points[s.slot[i]] = tune.Point{Values: v}
+	for _, v := range settings {
+		s.live.Points = append(s.live.Points, tune.Point{Values: v})
 	}
 	s.err, s.note, s.sel, s.mode, s.started = nil, "", 0, sweepRunning, time.Now()
 	s.input.Blur()
@@ -210,31 +205,6 @@ func (s *sweepScreen) start() tea.Cmd {
 	s.job = startSweep(s.ctx, s.jobs, fn, s.c.logf)
 	s.redraw()
 	return waitSweep(s.job)
-}
-
-// placeAlong is where each setting goes in the screen's list: in place for
-// a grid, for drawn settings their order along the axes (the first axis,
-// then the second), so that the curve and the table read left to right.
-func placeAlong(axes []tune.Axis, settings [][]any, drawn bool) []int {
-	order := make([]int, len(settings))
-	for i := range order {
-		order[i] = i
-	}
-	if drawn {
-		slices.SortStableFunc(order, func(i, j int) int {
-			for a, ax := range axes {
-				if c := cmp.Compare(ax.Position(settings[i][a]), ax.Position(settings[j][a])); c != 0 {
-					return c
-				}
-			}
-			return 0
-		})
-	}
-	slot := make([]int, len(settings))
-	for place, i := range order {
-		slot[i] = place
-	}
-	return slot
 }
 
 func anys(xs []float64) []any {
@@ -255,8 +225,8 @@ func (s *sweepScreen) stop() {
 
 func (s *sweepScreen) arrived(points []indexedPoint) {
 	for _, ip := range points {
-		if ip.i < len(s.slot) {
-			s.live.Points[s.slot[ip.i]] = ip.p
+		if ip.i < len(s.live.Points) {
+			s.live.Points[ip.i] = ip.p
 		}
 	}
 	s.live.UpdateBest()
@@ -593,6 +563,9 @@ func (s *sweepScreen) View() string {
 		lines[len(lines)-1] = overlayBottom(lines[len(lines)-1], s.askView(), s.w)
 	}
 	lines = append(lines, s.status())
+	if s.note != "" {
+		lines = append(lines, " "+s.c.styles.Accent.Render(clip(s.note, s.w-2)))
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -629,9 +602,6 @@ func (s *sweepScreen) status() string {
 	}
 	if best, ok := r.BestPoint(); ok && !s.learning {
 		parts = append(parts, "best "+r.Label(best)+" "+r.Metric.Format(best.ValMean)+" ± "+r.Metric.Format(best.ValStd))
-	}
-	if s.note != "" {
-		parts = append(parts, s.note)
 	}
 	line := " " + strings.Join(parts, " · ")
 	if s.err != nil {

@@ -1,11 +1,9 @@
 package tune
 
 import (
-	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/guptarohit/asciigraph"
@@ -109,8 +107,7 @@ func Chart(res *Result) string {
 		asciigraph.SeriesChars(asciigraph.CreateCharSet("·"), asciigraph.DefaultCharSet))
 }
 
-// scored are the points with scores, sorted by their place on the axis (a
-// random search draws out of order).
+// scored are the points with scores, in their order along the axis.
 func scored(res *Result) []Point {
 	var out []Point
 	for _, p := range res.Points {
@@ -118,8 +115,6 @@ func scored(res *Result) []Point {
 			out = append(out, p)
 		}
 	}
-	a := res.Axes[0]
-	slices.SortStableFunc(out, func(p, q Point) int { return cmp.Compare(a.Position(p.Values[0]), a.Position(q.Values[0])) })
 	return out
 }
 

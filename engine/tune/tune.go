@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -364,7 +365,10 @@ const drawStream = 0x7475_6e65 // "tune"
 
 // draw picks n distinct settings from the axes' ranges: a listed axis by
 // its values, a numeric range uniformly (log-uniformly on a log scale),
-// rounded for an int. Fewer come back when the ranges hold fewer.
+// rounded for an int. Fewer come back when the ranges hold fewer. They
+// come back in order along the axes (the first, then the second), as a
+// grid's do, so that a table reads down the range and equal scores go to
+// the first as in a grid.
 func draw(axes []Axis, n int, seed uint64) [][]any {
 	r := rand.New(rand.NewPCG(seed, drawStream))
 	var out [][]any
@@ -380,6 +384,14 @@ func draw(axes []Axis, n int, seed uint64) [][]any {
 			out = append(out, vals)
 		}
 	}
+	slices.SortStableFunc(out, func(v, w []any) int {
+		for a, ax := range axes {
+			if c := cmp.Compare(ax.Position(v[a]), ax.Position(w[a])); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
 	return out
 }
 

@@ -558,7 +558,9 @@ func (s *sweepScreen) View() string {
 		body = s.chart.View()
 	}
 	table := s.pointTable(s.tableWidth(), max(s.h-4, 6))
-	lines = append(lines, joinColumns(body, table, s.chartWidth()))
+	// The title, the status and the note take three lines: a tall heat
+	// table is cut to the rest, so that the status and a question show.
+	lines = append(lines, fit(joinColumns(body, table, s.chartWidth()), s.w, max(s.h-3, 6)))
 	if s.asking {
 		lines[len(lines)-1] = overlayBottom(lines[len(lines)-1], s.askView(), s.w)
 	}

@@ -244,3 +244,12 @@ func TestSweepQuitAsksAndEscKeepsPoints(t *testing.T) {
 		t.Errorf("esc after the sweep went to %s, not back to the form", screenNames[hs.a.cur])
 	}
 }
+
+// A heat table taller than the screen is cut so that the status shows.
+func TestTallHeatTableKeepsTheStatus(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..60 metric=l1,l2")
+	hs.press("enter")
+	v := hs.view()
+	mustContain(t, v, "done: 120 points")
+	checkFrame(t, v, 120, 40)
+}

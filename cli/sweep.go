@@ -76,6 +76,11 @@ func (t *tuneFlags) setup(cmd string) (*datasets.Dataset, *engine.Spec, tune.Opt
 	if t.export != "" && exportFormat(t.export) == "" {
 		return nil, nil, opt, usagef("%s: --export %q: name a .md or .csv file", cmd, t.export)
 	}
+	if t.export != "" {
+		if err := runs.CheckTarget(t.export, t.data.source); err != nil {
+			return nil, nil, opt, usagef("%s: --export %v", cmd, err)
+		}
+	}
 	std, err := eval.ParseStandardize(t.standard)
 	if err != nil {
 		return nil, nil, opt, usagef("%s: --standardize %s", cmd, err)

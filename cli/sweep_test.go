@@ -93,6 +93,22 @@ func TestSweepExports(t *testing.T) {
 	}
 }
 
+// --export never writes the report over the data the sweep reads.
+func TestSweepExportRefusesItsInput(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "xor.csv")
+	text := "a,b,y\n0,0,n\n0,1,y\n1,0,y\n1,1,n\n0,0,n\n0,1,y\n1,0,y\n1,1,n\n"
+	if err := os.WriteFile(data, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, status := run(t, "sweep", "--data", data, "--model", "knn", "--param", "k=1..2", "--cv", "2", "--export", data)
+	if status != 2 || !strings.Contains(errOut, "sweep: --export "+data+" is the data") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("status %d, %q; want 2 and a refusal naming the data", status, errOut)
+	}
+	if b, _ := os.ReadFile(data); string(b) != text {
+		t.Errorf("the data was overwritten:\n%s", b)
+	}
+}
+
 func TestLearningCurveCommand(t *testing.T) {
 	out, errOut, status := run(t, "learning-curve", "--data", "iris", "--model", "knn", "--param", "k=1", "--sizes", "0.5,1")
 	if status != 0 {

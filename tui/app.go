@@ -271,6 +271,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case trainRequestMsg:
 		return a, a.startRun(msg.values, msg.opts)
 	case sweepRequestMsg:
+		a.sweep.data = a.runData()
 		cmd := a.sweep.open(a.ds, a.spec, msg)
 		a.goTo(screenSweep)
 		return a, cmd
@@ -503,6 +504,11 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 	return nil
 }
 
+// runData is the session's choice of data as a run records it.
+func (a *app) runData() runs.Data {
+	return runs.Data{Source: a.source, Target: a.target, Task: a.task, Drop: a.drop}
+}
+
 // startRun launches a run of the chosen model on the chosen dataset.
 func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	if a.ds == nil || a.spec == nil {
@@ -510,7 +516,7 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	}
 	a.abandon()
 	id := a.nextRun
-	data := runs.Data{Source: a.source, Target: a.target, Task: a.task, Drop: a.drop}
+	data := a.runData()
 	if opt.Test != nil {
 		data.Test = a.params.test.source
 	}

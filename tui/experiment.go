@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/experiment"
-	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/widgets"
 )
@@ -297,7 +295,6 @@ func (s *expScreen) setCurves() {
 // the working directory.
 func (s *expScreen) export() string {
 	o := s.outcome
-	base := "experiment-" + strings.NewReplacer("/", "_", " ", "_").Replace(s.ds.Name)
 	var md, csv strings.Builder
 	if err := o.WriteMarkdown(&md, o.Columns(nil)); err != nil {
 		return "export: " + err.Error()
@@ -305,13 +302,7 @@ func (s *expScreen) export() string {
 	if err := o.WriteCSV(&csv); err != nil {
 		return "export: " + err.Error()
 	}
-	for name, text := range map[string]string{base + ".md": md.String(), base + ".csv": csv.String()} {
-		if err := runs.WriteFile(name, []byte(text)); err != nil {
-			return "export: " + err.Error()
-		}
-	}
-	dir, _ := os.Getwd()
-	return fmt.Sprintf("wrote %s.md and %s.csv in %s", base, base, dir)
+	return writeReports(".", "experiment-"+s.ds.Name, report{"md", md.String()}, report{"csv", csv.String()})
 }
 
 func (s *expScreen) View() string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/engine/tune"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/widgets"
@@ -49,17 +51,21 @@ const (
 )
 
 type sweepKeys struct {
-	Start, Cancel, Prev, Next, Train, Edit key.Binding
+	Start, Cancel, Prev, Next, Train, Edit, Export, Confirm, Stay key.Binding
 }
 
 func defaultSweepKeys() sweepKeys {
 	return sweepKeys{
 		Start:  bind("enter", "start", "enter"),
-		Cancel: bind("c", "cancel", "c"),
+		Cancel: bind("c/esc", "cancel, keep finished points", "c", "esc"),
 		Prev:   bind("←/→", "select point", "left"),
 		Next:   bind("→", "next point", "right"),
 		Train:  bind("enter", "train selected", "enter"),
 		Edit:   bind("e", "edit ranges", "e"),
+		Export: bind("x", "export .md and .csv", "x"),
+		// Asked before quitting a running sweep, as the training screen does.
+		Confirm: bind("y", "quit (the sweep is lost)", "y", "enter"),
+		Stay:    bind("n/esc", "keep sweeping", "n", "esc"),
 	}
 }
 
@@ -79,7 +85,10 @@ type sweepScreen struct {
 	input    textField
 	err      error
 	mode     sweepMode
-	live     *tune.Result // the points so far, in grid order
+	data     runs.Data    // the session's data, for the command that trains a point
+	live     *tune.Result // the points so far, in Search's order
+	note     string       // what the last key did (an export)
+	asking   bool         // whether to quit while the sweep runs is being asked
 	sel      int
 	job      *sweepJob
 	jobs     int
@@ -121,27 +130,45 @@ func (s *sweepScreen) edit() {
 	s.input.Focus()
 }
 
-// axes reads the range field: one or two name=range settings.
-func (s *sweepScreen) axes() ([]tune.Axis, error) {
-	parts := strings.Fields(s.input.Value())
+// axes reads the range field: one or two name=range settings and,
+// optionally, random=N, the number of settings to draw instead of the grid
+// (0 when absent).
+func (s *sweepScreen) axes() ([]tune.Axis, int, error) {
+	var parts []string
+	random := 0
+	for _, part := range strings.Fields(s.input.Value()) {
+		n, ok := strings.CutPrefix(part, randomKey+"=")
+		if _, clash := s.spec.Param(randomKey); !ok || clash {
+			parts = append(parts, part)
+			continue
+		}
+		var err error
+		if random, err = strconv.Atoi(n); err != nil || random < 1 {
+			return nil, 0, fmt.Errorf("%s=%s: give how many settings to draw, a whole number of at least 1 (e.g. %s=8)", randomKey, n, randomKey)
+		}
+	}
 	if len(parts) == 0 || len(parts) > 2 {
-		return nil, fmt.Errorf("give one or two ranges, e.g. k=1..30 or k=1..30 metric=l1,l2")
+		return nil, 0, fmt.Errorf("give one or two ranges, e.g. k=1..30 or k=1..30 metric=l1,l2, and random=N to draw N of them")
 	}
 	var axes []tune.Axis
 	for _, part := range parts {
 		a, err := tune.ParseAxis(s.spec, part)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		axes = append(axes, a)
 	}
-	return axes, nil
+	return axes, random, nil
 }
+
+// randomKey, written key=N in the range field, asks for a random search.
+const randomKey = "random"
 
 // start launches the search (or the learning curve) in the background.
 func (s *sweepScreen) start() tea.Cmd {
 	var axes []tune.Axis
 	var settings [][]any
+	opt := tune.Options{Eval: s.opts, Jobs: 2}
 	if s.learning {
 		axes = []tune.Axis{{Param: engine.Param{Name: "train_size", Kind: engine.Float}, Values: anys(tune.DefaultSizes)}}
 		for _, v := range tune.DefaultSizes {
@@ -149,11 +176,11 @@ func (s *sweepScreen) start() tea.Cmd {
 		}
 	} else {
 		var err error
-		if axes, err = s.axes(); err != nil {
+		if axes, opt.Random, err = s.axes(); err != nil {
 			s.err = err
 			return nil
 		}
-		settings = tune.Grid(axes)
+		settings = tune.Settings(axes, opt)
 	}
 	info, err := tune.MetricFor(s.ds.Task, "")
 	if err != nil {
@@ -161,13 +188,13 @@ func (s *sweepScreen) start() tea.Cmd {
 		return nil
 	}
 	s.live = &tune.Result{Model: s.spec.Name, Dataset: s.ds.Name, Task: s.ds.Task, Metric: info, Axes: axes, Base: s.base, Best: -1,
-		Eval: fmt.Sprintf("%d-fold CV", s.opts.Folds)}
+		Eval: fmt.Sprintf("%d-fold CV", s.opts.Folds), Random: opt.Random > 0}
 	for _, v := range settings {
 		s.live.Points = append(s.live.Points, tune.Point{Values: v})
 	}
-	s.err, s.sel, s.mode, s.started = nil, 0, sweepRunning, time.Now()
+	s.err, s.note, s.sel, s.mode, s.started = nil, "", 0, sweepRunning, time.Now()
 	s.input.Blur()
-	ds, spec, base, opt := s.ds, s.spec, s.base, tune.Options{Eval: s.opts, Jobs: 2}
+	ds, spec, base := s.ds, s.spec, s.base
 	fn := func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {
 		if s.learning {
 			return tune.LearningCurve(ctx, ds, spec, base, nil, opt, progress)
@@ -208,7 +235,7 @@ func (s *sweepScreen) arrived(points []indexedPoint) {
 
 func (s *sweepScreen) finish(msg sweepDoneMsg) {
 	s.arrived(msg.tail)
-	s.job, s.mode, s.took = nil, sweepDone, time.Since(s.started)
+	s.job, s.mode, s.took, s.asking = nil, sweepDone, time.Since(s.started), false
 	if msg.res != nil {
 		s.live.Eval, s.live.Cancelled = msg.res.Eval, msg.res.Cancelled
 	}
@@ -251,8 +278,20 @@ func (s *sweepScreen) key(km tea.KeyMsg) tea.Cmd {
 		s.err = nil
 		return cmd
 	}
+	if s.asking {
+		switch {
+		case key.Matches(km, s.keys.Confirm):
+			return func() tea.Msg { return quitMsg{} }
+		case key.Matches(km, s.keys.Stay):
+			s.asking = false
+		}
+		return nil
+	}
 	n := len(s.live.Points)
 	switch {
+	case key.Matches(km, s.keys.Export) && s.live.Finished() > 0:
+		s.note = s.export()
+		return nil
 	case key.Matches(km, s.keys.Prev):
 		s.sel = (s.sel - 1 + n) % n
 	case key.Matches(km, s.keys.Next):
@@ -288,16 +327,70 @@ func (s *sweepScreen) SetSize(w, h int) {
 
 func (s *sweepScreen) Typing() bool { return s.mode == sweepEditing }
 
-func (s *sweepScreen) Back() bool { return false }
+// Back cancels a running sweep, keeping the points that finished (a second
+// esc leaves); while quitting is asked, it keeps sweeping.
+func (s *sweepScreen) Back() bool {
+	switch {
+	case s.asking:
+		s.asking = false
+		return true
+	case s.mode == sweepRunning:
+		s.job.cancel() // the end arrives with what finished
+		return true
+	}
+	return false
+}
+
+// askQuit asks before quitting while the sweep runs; false lets q quit.
+func (s *sweepScreen) askQuit() bool {
+	if s.mode == sweepRunning && !s.asking {
+		s.asking = true
+		return true
+	}
+	return false
+}
+
+// askView is the question asked before quitting a running sweep.
+func (s *sweepScreen) askView() string {
+	q := fmt.Sprintf("Quit while sweeping? The %d points that finished are lost (ctrl+c quits at once).", s.live.Finished())
+	return askPanel(s.c.styles, s.w, "a sweep is running", q, "y quit", "n keep sweeping")
+}
+
+// export writes the report as Markdown and every fold's scores as CSV in
+// the working directory, next to any earlier export rather than over it.
+func (s *sweepScreen) export() string {
+	var md, csv strings.Builder
+	if err := tune.WriteMarkdown(&md, s.live, s.command()); err != nil {
+		return "export: " + err.Error()
+	}
+	if err := tune.WriteCSV(&csv, s.live); err != nil {
+		return "export: " + err.Error()
+	}
+	return writeReports(exportDir, "tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, report{"md", md.String()}, report{"csv", csv.String()})
+}
+
+// command is the `tealab train` line that runs the best point in full.
+func (s *sweepScreen) command() string {
+	best, ok := s.live.BestPoint()
+	if !ok {
+		return ""
+	}
+	rec := runs.Record{Data: s.data, Model: s.spec.Name, Params: best.Params, Options: s.opts}
+	return rec.Command()
+}
 
 func (s *sweepScreen) ShortHelp() []key.Binding {
-	switch s.mode {
-	case sweepEditing:
+	export := s.keys.Export
+	export.SetEnabled(s.live != nil && s.live.Finished() > 0)
+	switch {
+	case s.mode == sweepEditing:
 		return []key.Binding{s.keys.Start}
-	case sweepRunning:
-		return []key.Binding{s.keys.Cancel, s.keys.Prev}
+	case s.asking:
+		return []key.Binding{s.keys.Confirm, s.keys.Stay}
+	case s.mode == sweepRunning:
+		return []key.Binding{s.keys.Cancel, s.keys.Prev, export}
 	}
-	ks := []key.Binding{s.keys.Train, s.keys.Prev}
+	ks := []key.Binding{s.keys.Train, s.keys.Prev, export}
 	if !s.learning {
 		ks = append(ks, s.keys.Edit)
 	}
@@ -305,7 +398,7 @@ func (s *sweepScreen) ShortHelp() []key.Binding {
 }
 
 func (s *sweepScreen) FullHelp() [][]key.Binding {
-	if s.mode == sweepEditing {
+	if s.mode == sweepEditing || s.asking {
 		return helpOf(s.ShortHelp())
 	}
 	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Next})
@@ -321,7 +414,7 @@ func (s *sweepScreen) headerInfo() string {
 // redraw feeds the chart the points so far.
 func (s *sweepScreen) redraw() {
 	r := s.live
-	if r == nil || (len(r.Axes) == 2 && !s.learning) {
+	if r == nil || s.heatTable() {
 		return
 	}
 	n := len(r.Points)
@@ -337,10 +430,13 @@ func (s *sweepScreen) redraw() {
 	}
 	a := r.Axes[0]
 	unit := a.Param.Name
-	if !evenlySpaced(a) {
+	if !s.evenX() {
 		unit = "point"
 	}
-	title := "validation curve: " + r.Metric.Label + " against " + a.Param.Name
+	title := "validation curve: " + r.Metric.Label + " against " + strings.Join(axisNames(r), ", ")
+	if r.Random {
+		title = "random search: " + r.Metric.Label + " of the drawn settings, in order of " + strings.Join(axisNames(r), ", ")
+	}
 	if s.learning {
 		title, unit = "learning curve: "+r.Metric.Label+" against the share of each training part", "share"
 	}
@@ -348,7 +444,7 @@ func (s *sweepScreen) redraw() {
 	s.chart.SetSeries([]string{"training", "validation"}, [][]float64{train, val})
 	s.chart.SetGhosts(bands)
 	s.chart.SetLogY(false)
-	if evenlySpaced(a) {
+	if s.evenX() {
 		x0 := toX(a.Values[0])
 		s.chart.SetXScale(x0, toX(a.Values[1])-x0)
 	}
@@ -364,11 +460,23 @@ func (s *sweepScreen) redraw() {
 // xOf is point i's place on the chart's x axis.
 func (s *sweepScreen) xOf(i int) float64 {
 	a := s.live.Axes[0]
-	if evenlySpaced(a) {
+	if s.evenX() {
 		x0 := toX(a.Values[0])
 		return x0 + float64(i)*(toX(a.Values[1])-x0)
 	}
 	return float64(i + 1)
+}
+
+// evenX says whether the chart's x axis is the swept value itself: a grid
+// of one evenly spaced parameter; otherwise the points are numbered.
+func (s *sweepScreen) evenX() bool {
+	return !s.live.Random && len(s.live.Axes) == 1 && evenlySpaced(s.live.Axes[0])
+}
+
+// heatTable says whether the sweep is drawn as a heat table: a grid of two
+// parameters.
+func (s *sweepScreen) heatTable() bool {
+	return len(s.live.Axes) == 2 && !s.live.Random
 }
 
 // evenlySpaced says whether the axis's values are numbers a constant step
@@ -436,6 +544,7 @@ func (s *sweepScreen) View() string {
 		lines = append(lines,
 			st.Muted.Render(clip(" Ranges: name=lo..hi (every whole number), lo..hi:N (N points, log-spaced for a log parameter or with log:), or a,b,c.", s.w)),
 			st.Muted.Render(clip(fmt.Sprintf(" A second range, after a space, makes a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
+			st.Muted.Render(clip(fmt.Sprintf(" Add %s=N to draw N settings from the ranges (seed %d) instead of the whole grid.", randomKey, s.opts.Seed), s.w)),
 			"", " "+s.input.View())
 		if s.err != nil {
 			lines = append(lines, "", st.Error.Render(clip(" "+s.err.Error(), s.w)))
@@ -443,14 +552,22 @@ func (s *sweepScreen) View() string {
 		return strings.Join(lines, "\n")
 	}
 	var body string
-	if len(s.live.Axes) == 2 && !s.learning {
+	if s.heatTable() {
 		body = s.heat(s.w - s.tableWidth() - 1)
 	} else {
 		body = s.chart.View()
 	}
 	table := s.pointTable(s.tableWidth(), max(s.h-4, 6))
-	lines = append(lines, joinColumns(body, table, s.chartWidth()))
+	// The title, the status and the note take three lines: a tall heat
+	// table is cut to the rest, so that the status and a question show.
+	lines = append(lines, fit(joinColumns(body, table, s.chartWidth()), s.w, max(s.h-3, 6)))
+	if s.asking {
+		lines[len(lines)-1] = overlayBottom(lines[len(lines)-1], s.askView(), s.w)
+	}
 	lines = append(lines, s.status())
+	if s.note != "" {
+		lines = append(lines, " "+s.c.styles.Accent.Render(clip(s.note, s.w-2)))
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -573,7 +690,7 @@ func (s *sweepScreen) heat(w int) string {
 			if p.Err != nil {
 				text = "failed"
 			} else if p.OK() {
-				text = widgets.Shade(r.Standing(k)) + r.Metric.Format(p.ValMean)
+				text = numfmt.Shade(r.Standing(k)) + r.Metric.Format(p.ValMean)
 				if k == r.Best {
 					text += "*"
 				}

@@ -1,11 +1,16 @@
 package tui
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/tune"
 )
 
@@ -141,4 +146,110 @@ func TestSweepKeyOnlyOnSweepableFields(t *testing.T) {
 	if hs.a.cur != screenParams {
 		t.Errorf("ctrl+s on the seed left the form")
 	}
+}
+
+// x writes the sweep's report as Markdown and CSV, never over an earlier
+// export: a second x numbers the names.
+func TestSweepExportsNextToEarlierOnes(t *testing.T) {
+	dir := t.TempDir()
+	defer func(old string) { exportDir = old }(exportDir)
+	exportDir = dir
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..3")
+	hs.press("enter", "x")
+	md, err := os.ReadFile(filepath.Join(dir, "tealab-sweep-iris-knn.md"))
+	if err != nil {
+		t.Fatalf("no Markdown export: %v\n%s", err, hs.view())
+	}
+	mustContain(t, string(md), "# sweep of knn on iris · stratified 5-fold CV · accuracy (higher is better) · 3 of 3 points",
+		"| k | training | validation |  |", "to train it: `tealab train --data iris --model knn --param k=")
+	csv, err := os.ReadFile(filepath.Join(dir, "tealab-sweep-iris-knn.csv"))
+	if lines := strings.Split(strings.TrimSpace(string(csv)), "\n"); err != nil || lines[0] != "k,train_rows,fold,train_accuracy,val_accuracy" || len(lines) != 1+3*5 {
+		t.Errorf("csv export (%v):\n%s", err, csv)
+	}
+	mustContain(t, hs.view(), "wrote tealab-sweep-iris-knn.md and tealab-sweep-iris-knn.csv in "+dir)
+	hs.press("x")
+	mustContain(t, hs.view(), "wrote tealab-sweep-iris-knn-2.md and tealab-sweep-iris-knn-2.csv")
+	if again, _ := os.ReadFile(filepath.Join(dir, "tealab-sweep-iris-knn-2.md")); string(again) != string(md) {
+		t.Errorf("the second export differs from the first:\n%s", again)
+	}
+}
+
+// random=N in the range field draws the CLI's --random N settings (the same
+// seed), laid out along the axis.
+func TestSweepRandomSearchFromTheRangeField(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..50 random=0")
+	mustContain(t, hs.view(), "Add random=N to draw N settings from the ranges (seed 1) instead of the whole grid.")
+	hs.press("enter")
+	mustContain(t, hs.view(), "random=0: give how many settings to draw, a whole number of at least 1 (e.g. random=8)")
+	hs.a.sweep.input.SetValue("k=1..50 random=8")
+	hs.press("enter")
+	live := hs.a.sweep.live
+	spec, _ := engine.Lookup("knn")
+	axis, err := tune.ParseAxis(spec, "k=1..50")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := tune.Search(context.Background(), hs.a.ds, spec, nil, []tune.Axis{axis}, tune.Options{Eval: eval.Options{Folds: 5, Seed: 1}, Random: 8, Jobs: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live.Points) != 8 || !live.Random {
+		t.Fatalf("%d points, random %v; want 8 drawn", len(live.Points), live.Random)
+	}
+	got := map[int]float64{}
+	for i, p := range live.Points {
+		got[p.Params.Int("k")] = p.ValMean
+		if i > 0 && live.Points[i-1].Params.Int("k") >= p.Params.Int("k") {
+			t.Errorf("points not in order of k: %v then %v", live.Points[i-1].Values, p.Values)
+		}
+	}
+	for _, p := range want.Points {
+		if v, ok := got[p.Params.Int("k")]; !ok || v != p.ValMean {
+			t.Errorf("k=%d: validation %v in the lab, %v from tune.Search", p.Params.Int("k"), v, p.ValMean)
+		}
+	}
+	wantBest, _ := want.BestPoint()
+	mustContain(t, hs.view(), "random search: accuracy of the drawn settings, in order of k", "done: 8 points", "best "+want.Label(wantBest))
+}
+
+// q during a sweep asks first; esc cancels it keeping the points that
+// finished, and stays to show them.
+func TestSweepQuitAsksAndEscKeepsPoints(t *testing.T) {
+	opt := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"sleep_us": "1000"})}
+	hs := sweepOf(t, opt, "steps", "steps=1,2,100000")
+	_, cmd := hs.a.Update(keyMsg("enter"))
+	for hs.a.sweep.live.Finished() < 2 {
+		_, cmd = hs.a.Update(cmd())
+	}
+	if _, q := hs.a.Update(keyMsg("q")); q != nil {
+		if _, quits := q().(tea.QuitMsg); quits {
+			t.Fatal("q quit a running sweep without asking")
+		}
+	}
+	mustContain(t, hs.view(), "Quit while sweeping? The 2 points that finished are lost", "y quit", "n keep sweeping")
+	hs.a.Update(keyMsg("n"))
+	if strings.Contains(hs.view(), "Quit while sweeping?") || hs.a.sweep.mode != sweepRunning {
+		t.Fatalf("n did not keep sweeping:\n%s", hs.view())
+	}
+	hs.a.Update(keyMsg("esc"))
+	if hs.a.cur != screenSweep {
+		t.Fatalf("esc left a running sweep for %s", screenNames[hs.a.cur])
+	}
+	for hs.a.sweep.mode == sweepRunning {
+		_, cmd = hs.a.Update(cmd())
+	}
+	mustContain(t, hs.view(), "cancelled: 2 of 3 points kept", "│  100000 -")
+	hs.a.Update(keyMsg("esc"))
+	if hs.a.cur != screenParams {
+		t.Errorf("esc after the sweep went to %s, not back to the form", screenNames[hs.a.cur])
+	}
+}
+
+// A heat table taller than the screen is cut so that the status shows.
+func TestTallHeatTableKeepsTheStatus(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..60 metric=l1,l2")
+	hs.press("enter")
+	v := hs.view()
+	mustContain(t, v, "done: 120 points")
+	checkFrame(t, v, 120, 40)
 }

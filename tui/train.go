@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/themes"
 )
 
 type trainKeys struct {
@@ -352,10 +353,16 @@ func (s *trainScreen) askView() string {
 		q = "Quit while training? This run is lost (ctrl+c quits at once)."
 		yes = "y quit"
 	}
-	w := min(s.w, ansi.StringWidth(q)+6)
+	return askPanel(st, s.w, "training is running", q, yes, "n keep training")
+}
+
+// askPanel is a question with its two answers, framed as a panel at most
+// w wide.
+func askPanel(st *themes.Styles, w int, title, q, yes, no string) string {
+	w = min(w, ansi.StringWidth(q)+6)
 	lines := strings.Split(wrap(q, w-4), "\n")
-	body := st.Warn.Render(strings.Join(lines, "\n")) + "\n" + st.Key.Render(yes) + st.Muted.Render("   ·   ") + st.Key.Render("n keep training")
-	return panel(st, "training is running", body, w, len(lines)+3, true)
+	body := st.Warn.Render(strings.Join(lines, "\n")) + "\n" + st.Key.Render(yes) + st.Muted.Render("   ·   ") + st.Key.Render(no)
+	return panel(st, title, body, w, len(lines)+3, true)
 }
 
 // statusLines are the progress bar and the latest values.

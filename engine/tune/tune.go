@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -156,10 +157,7 @@ func Search(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, base en
 		return nil, err
 	}
 	res.Axes, res.Random = axes, opt.Random > 0
-	settings := Grid(axes)
-	if opt.Random > 0 {
-		settings = draw(axes, opt.Random, opt.Eval.Seed)
-	}
+	settings := Settings(axes, opt)
 	jobs := make([]job, len(settings))
 	for i, vals := range settings {
 		params := clone(res.Base)
@@ -352,13 +350,25 @@ func Grid(axes []Axis) [][]any {
 	return out
 }
 
+// Settings are the values of a search's points in the order Search
+// numbers them: the grid, or opt.Random settings drawn with opt.Eval.Seed.
+func Settings(axes []Axis, opt Options) [][]any {
+	if opt.Random > 0 {
+		return draw(axes, opt.Random, opt.Eval.Seed)
+	}
+	return Grid(axes)
+}
+
 // drawStream keeps a random search's draws apart from the folds' and the
 // models' streams of the same seed.
 const drawStream = 0x7475_6e65 // "tune"
 
 // draw picks n distinct settings from the axes' ranges: a listed axis by
 // its values, a numeric range uniformly (log-uniformly on a log scale),
-// rounded for an int. Fewer come back when the ranges hold fewer.
+// rounded for an int. Fewer come back when the ranges hold fewer. They
+// come back in order along the axes (the first, then the second), as a
+// grid's do, so that a table reads down the range and equal scores go to
+// the first as in a grid.
 func draw(axes []Axis, n int, seed uint64) [][]any {
 	r := rand.New(rand.NewPCG(seed, drawStream))
 	var out [][]any
@@ -374,6 +384,14 @@ func draw(axes []Axis, n int, seed uint64) [][]any {
 			out = append(out, vals)
 		}
 	}
+	slices.SortStableFunc(out, func(v, w []any) int {
+		for a, ax := range axes {
+			if c := cmp.Compare(ax.Position(v[a]), ax.Position(w[a])); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
 	return out
 }
 

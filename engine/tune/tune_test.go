@@ -141,8 +141,11 @@ func TestRandomSearch(t *testing.T) {
 		t.Fatalf("%d points; same seed same draws: %v", len(a.Points), reflect.DeepEqual(a.Points, b.Points))
 	}
 	seen := map[string]bool{}
-	for _, p := range a.Points {
+	for i, p := range a.Points {
 		k := p.Values[0].(int)
+		if i > 0 && a.Points[i-1].Values[0].(int) > k {
+			t.Errorf("draws out of order along k: %s then %s", a.Label(a.Points[i-1]), a.Label(p))
+		}
 		if k < 1 || k > 40 || seen[a.Label(p)] {
 			t.Errorf("draw %s out of range or repeated", a.Label(p))
 		}

@@ -177,13 +177,13 @@ func interrupt(t *testing.T, test string, ready *regexp.Regexp, args ...string) 
 // ctrl+c during cross-validation prints the report of the folds that
 // finished, labelled as partial, saves it when asked, and exits 130. The
 // signal goes once a later fold is under way (fold 1 finished); progress is
-// drawn every 200 ms, and the ten folds of 200 trees take over a second, so
-// they cannot all finish before it arrives.
+// drawn every 200 ms, and the ten folds of 2,000 trees take seconds (the
+// forest stops within a tree), so they cannot all finish before it arrives.
 func TestInterruptReportsFinishedFolds(t *testing.T) {
 	interruptChild()
 	path := filepath.Join(t.TempDir(), "partial.json")
 	out, errLine, status := interrupt(t, "TestInterruptReportsFinishedFolds", regexp.MustCompile(`fold [2-9] of 10`),
-		"train", "--data", "moons:n=1000", "--model", "forest", "--param", "trees=200", "--cv", "10", "--save", path)
+		"train", "--data", "moons:n=1000", "--model", "forest", "--param", "trees=2000", "--cv", "10", "--save", path)
 	if status != exitInterrupted {
 		t.Errorf("exit status %d, want %d", status, exitInterrupted)
 	}

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,36 +19,9 @@ import (
 	"github.com/tealab/tealab/numfmt"
 )
 
-// ErrPanic is wrapped by the error Run returns when a model panicked. That is
-// a bug in the model; Run turns it into an error so that a run in the TUI
-// never takes the program down, and the conformance suite can tell it apart.
-var ErrPanic = errors.New("panicked")
-
 // LOOWarnRows is the number of rows above which leave-one-out gets a
 // warning saying how many fits it means.
 const LOOWarnRows = 500
-
-// DivergedError says that a fit's training loss became NaN or infinite. It
-// wraps engine.ErrDiverged.
-type DivergedError struct {
-	Model string  // spec name
-	Unit  string  // what a step is: "epoch", "iteration", ...
-	Step  int     // the step whose loss was not finite
-	Loss  float64 // that loss
-	Param string  // the learning-rate parameter to lower, if the model has one
-}
-
-func (e *DivergedError) Error() string {
-	hint := "try a smaller learning rate or standardised features"
-	if e.Param != "" {
-		hint = "try a smaller learning rate (" + e.Param + ")"
-	}
-	return fmt.Sprintf("%s diverged at %s %d (training loss is %s); %s",
-		e.Model, e.Unit, e.Step, strconv.FormatFloat(e.Loss, 'g', -1, 64), hint)
-}
-
-// Unwrap makes errors.Is(err, engine.ErrDiverged) true.
-func (e *DivergedError) Unwrap() error { return engine.ErrDiverged }
 
 // Run evaluates the model spec with hyperparameters v (nil: the defaults) on
 // d, honestly:
@@ -207,39 +178,6 @@ func prepNote(opt Options) string {
 	return note
 }
 
-// The choices of Options.Standardize as the CLI and the lab name them.
-const (
-	StandardizeAuto = "auto" // as the model expects (engine.Spec.Standardize)
-	StandardizeYes  = "yes"
-	StandardizeNo   = "no"
-)
-
-// ParseStandardize reads auto, yes or no (true/false, on/off too) into
-// Options.Standardize: nil for auto.
-func ParseStandardize(s string) (*bool, error) {
-	on, off := true, false
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case StandardizeAuto, "":
-		return nil, nil
-	case StandardizeYes, "true", "on":
-		return &on, nil
-	case StandardizeNo, "false", "off":
-		return &off, nil
-	}
-	return nil, fmt.Errorf("%q is not one of %s, %s, %s", s, StandardizeAuto, StandardizeYes, StandardizeNo)
-}
-
-// StandardizeName names Options.Standardize: auto, yes or no.
-func StandardizeName(b *bool) string {
-	switch {
-	case b == nil:
-		return StandardizeAuto
-	case *b:
-		return StandardizeYes
-	}
-	return StandardizeNo
-}
-
 func taskList(ts []engine.Task) string {
 	s := make([]string, len(ts))
 	for i, t := range ts {
@@ -290,31 +228,6 @@ func (rn *runner) splitInPlace(f *Fold) {
 func rowsView(X *mat.Dense, idx []int) *mat.Dense {
 	_, c := X.Dims()
 	return X.Slice(idx[0], idx[0]+len(idx), 0, c).(*mat.Dense)
-}
-
-// PanicError is the error of a model that panicked; it wraps ErrPanic and
-// keeps the stack for a bug report (Error is one line without it).
-type PanicError struct {
-	Model, Where string
-	Value        any
-	Stack        []byte
-}
-
-func (e *PanicError) Error() string {
-	return fmt.Sprintf("model %s panicked in %s: %v (a bug in the model)", e.Model, e.Where, e.Value)
-}
-
-// Unwrap makes errors.Is(err, ErrPanic) true.
-func (e *PanicError) Unwrap() error { return ErrPanic }
-
-// safely calls f, turning a panic into a *PanicError.
-func safely(model, where string, f func() error) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = &PanicError{Model: model, Where: where, Value: p, Stack: debug.Stack()}
-		}
-	}()
-	return f()
 }
 
 // warn adds warnings a person should read, each once; during a
@@ -790,16 +703,6 @@ func (rn *runner) refit(folds int, first engine.Model, firstPrep *datasets.Prep,
 		return
 	}
 	rn.show(model, prep, fmt.Sprintf("all %d rows (refit after cross-validation)", n))
-}
-
-// lrParam names the model's learning-rate parameter, if it has one.
-func lrParam(s *engine.Spec) string {
-	for _, name := range []string{"lr", "learning_rate", "eta", "step_size", "step"} {
-		if _, ok := s.Param(name); ok {
-			return name
-		}
-	}
-	return ""
 }
 
 // BaselineError is what a model that learned nothing gets on all of d: the

@@ -1,0 +1,327 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/numfmt"
+)
+
+// runRecord is one run of this session: the engine's record of it (what
+// was asked, how it went, what came of it) and what the lab adds to draw it.
+// It is written only in Update, on the UI goroutine (start, each progress
+// step, finish).
+type runRecord struct {
+	*runs.Record
+	label string // dataLabel, once made
+
+	// histFold is the fold whose history an abandoned run kept.
+	histFold int
+
+	// Where the fit had got to, from its progress: the fold (1-based) of
+	// how many, and whether that fold's fit had reported its last step.
+	fold, folds int
+	foldDone    bool
+
+	// The run's place in the run history: its id there ("" until it is
+	// recorded), its star and name; past marks a run of an earlier session.
+	histID  string
+	starred bool
+	title   string
+	past    bool
+
+	// hash receives the data's fingerprint from the run's worker;
+	// replayOf is the data of the run this one replays, whose fingerprint
+	// it is checked against.
+	hash     *string
+	replayOf *runs.Data
+}
+
+// observe notes how far the run has got.
+// lossTitle names what the run's model reports as its training loss
+// ("training loss", "out-of-bag error", "exponential loss").
+func lossTitle(r *runRecord) string { return r.Spec.LossName(r.Task()) }
+
+func (r *runRecord) observe(p eval.Progress) {
+	r.fold, r.folds = p.Fold, p.Folds
+	r.foldDone = p.Total > 0 && p.Point.Step >= p.Total
+}
+
+// cancelNote says what a cancelled run kept: the scores of the folds that
+// finished, and the histories. The folds are counted as the result counts
+// them (runs.Record.FoldsScored), so that the note and the figures below it
+// agree, leave-one-out's pooled rows included.
+func (r *runRecord) cancelNote() string {
+	n := 0
+	if r.Result != nil {
+		n = len(r.Result.History)
+	}
+	unit := unitOf(r.Spec)
+	scored, of := r.FoldsScored()
+	folds := max(of, r.folds, r.Options.Folds)
+	steps := numfmt.Count(n, unit)
+	if r.Status == runs.Abandoned {
+		if folds <= 1 {
+			return fmt.Sprintf("abandoned (esc) after %s: partial history, no final scores", steps)
+		}
+		f := max(r.histFold, 1)
+		return fmt.Sprintf("abandoned (esc) in fold %d of %d after %s: partial history of fold %d, no final scores", f, folds, steps, f)
+	}
+	switch {
+	case r.Result != nil && r.Result.StoppedEarly != "" && folds <= 1:
+		return fmt.Sprintf("cancelled: stopped early after %s, the model it had scored on the held-out rows", r.Result.StoppedEarly)
+	case r.Result != nil && r.Result.StoppedEarly != "":
+		return fmt.Sprintf("cancelled in fold 1 of %d: stopped early after %s, the model it had scored on fold 1's held-out rows", folds, r.Result.StoppedEarly)
+	case folds <= 1:
+		return fmt.Sprintf("cancelled after %s: partial history, no final scores", steps)
+	case scored == 0:
+		return fmt.Sprintf("cancelled in fold 1 of %d: partial history, no fold finished, no scores", folds)
+	case scored >= folds:
+		return fmt.Sprintf("cancelled in the final fit on all rows · scores of all %s · every fold's history", numfmt.Count(folds, "fold"))
+	}
+	return fmt.Sprintf("cancelled in fold %d of %d · scores of the %s that finished · every fold's history", scored+1, folds, numfmt.Count(scored, "fold"))
+}
+
+// figures says how the run's metrics were made from its folds (so that
+// pooled and per-fold-mean figures never appear unlabelled): "mean ± sd of
+// 5 folds", "pooled over 150 one-row folds (leave-one-out)", "on the 30
+// held-out rows", or "on all rows" without a split.
+func (r *runRecord) figures() string { return r.describeFigures(false) }
+
+// figuresShort is figures for the headline: "mean of 5 folds", "pooled
+// over 150 rows", "30 held-out rows".
+func (r *runRecord) figuresShort() string { return r.describeFigures(true) }
+
+func (r *runRecord) describeFigures(short bool) string {
+	res := r.Result
+	if res == nil {
+		return ""
+	}
+	pick := func(shortForm, longForm string) string {
+		if short {
+			return shortForm
+		}
+		return longForm
+	}
+	switch {
+	case !r.Task().Supervised():
+		return pick("all ", "on all ") + numfmt.Count(res.Rows, "row")
+	case r.Options.LOO:
+		return pick("pooled over "+numfmt.Count(res.ScoredRows(), "row"),
+			"pooled over "+numfmt.Count(res.ScoredRows(), "one-row fold")+" (leave-one-out)")
+	case len(res.Folds) > 1:
+		return pick("mean of ", "mean ± sd of ") + numfmt.Count(len(res.Folds), "fold")
+	case len(res.Folds) == 1:
+		return pick("1 fold of "+strconv.Itoa(max(r.folds, r.Options.Folds)), "of the one fold that finished")
+	}
+	if r.Options.Test != nil || r.Data.Test != "" {
+		return pick("", "on the ") + numfmt.Count(res.ScoredRows(), "row") + " of the supplied test set"
+	}
+	return pick("", "on the ") + numfmt.Count(res.ScoredRows(), "held-out row")
+}
+
+// pooledNote says what a pooled view (confusion matrix, ROC) is made of
+// when the run's metrics are fold means; "" when they are the same rows.
+func (r *runRecord) pooledNote() string {
+	res := r.Result
+	switch {
+	case res == nil || !r.Task().Supervised():
+		return ""
+	case r.Options.LOO:
+		return "pooled over " + numfmt.Count(res.ScoredRows(), "one-row fold") + ": every row held out once"
+	case len(res.Folds) > 1:
+		return "pooled over the " + numfmt.Count(len(res.Folds), "fold") + "' held-out rows (" + numfmt.Count(res.ScoredRows(), "row") + "), not the mean of the folds"
+	}
+	return ""
+}
+
+func (r *runRecord) cancelled() bool {
+	return r.Status == runs.Cancelled || r.Status == runs.Abandoned
+}
+
+// status is one word for the runs table.
+func (r *runRecord) status() string { return string(r.Status) }
+
+// evalDesc says how the run is evaluated.
+func (r *runRecord) evalDesc() string {
+	if r.Result != nil && r.Result.Eval != "" {
+		return r.Result.Eval
+	}
+	return describeEval(r.Options, r.Task())
+}
+
+func describeEval(o eval.Options, t datasets.Task) string {
+	switch {
+	case !t.Supervised():
+		return "all rows (no split)"
+	case o.Test != nil:
+		return "test set " + filepath.Base(o.Test.Source)
+	case o.LOO:
+		return "leave-one-out"
+	case o.Folds >= 2:
+		return fmt.Sprintf("%d-fold CV", o.Folds)
+	}
+	test := int(math.Round(o.Split * 100))
+	return fmt.Sprintf("%d/%d split", 100-test, test)
+}
+
+// score returns the run's primary metric, its spread over folds and its
+// baseline (NaN when unknown).
+func (r *runRecord) score() (name string, v, std, base float64) {
+	v, std, base = math.NaN(), math.NaN(), math.NaN()
+	if r.Result == nil {
+		return metrics.Primary(r.Task(), nil), v, std, base
+	}
+	name = metrics.Primary(r.Task(), r.Result.Metrics)
+	if x, ok := r.Result.Metrics[name]; ok {
+		v = x
+	}
+	if x, ok := r.Result.Std[name]; ok {
+		std = x
+	}
+	if x, ok := r.Result.Baseline[name]; ok {
+		base = x
+	}
+	return name, v, std, base
+}
+
+// keyParams lists the parameters set away from their defaults.
+func keyParams(spec *engine.Spec, v engine.Values) string {
+	var parts []string
+	for _, p := range spec.Params {
+		if x, ok := v[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
+			parts = append(parts, p.Name+"="+engine.Format(x))
+		}
+	}
+	if len(parts) == 0 {
+		return "defaults"
+	}
+	return strings.Join(parts, " ")
+}
+
+// searchText is what the filter searches: number, name, star, data,
+// model, parameters, status, and whether the run is an earlier session's.
+func (r *runRecord) searchText() string {
+	text := fmt.Sprintf("#%d %s %s %s %s %s", r.ID, r.title, r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.Params), r.status())
+	if r.starred {
+		text += " * ★ starred"
+	}
+	if r.past {
+		text += " earlier"
+	}
+	return text
+}
+
+func (r *runRecord) targetName() string {
+	if r.Dataset == nil { // a run of an earlier session, its data not open
+		switch r.Data.Target {
+		case "":
+			return "the last column"
+		case datasets.NoTarget:
+			return ""
+		}
+		return r.Data.Target
+	}
+	if r.Dataset.Target == nil {
+		return ""
+	}
+	return r.Dataset.Target.Name
+}
+
+// sourceDesc is where the run's data came from.
+func (r *runRecord) sourceDesc() string {
+	if r.Dataset == nil {
+		_, source := pastData(r.Record)
+		return source
+	}
+	return r.Dataset.Source
+}
+
+// targetDesc is "species · classification" or "none · clustering".
+func (r *runRecord) targetDesc() string {
+	t := r.targetName()
+	if t == "" {
+		t = "none"
+	}
+	return t + " · " + r.Task().String()
+}
+
+// dataLabel names the run's data in the runs table: the dataset's name,
+// with a generator's knobs where they differ from its defaults (moons
+// n=50), and the target when one other than the default was chosen.
+func (r *runRecord) dataLabel() string {
+	if r.label != "" {
+		return r.label
+	}
+	name, source := pastData(r.Record)
+	if r.Dataset != nil {
+		name, source = r.Dataset.Name, r.Dataset.Source
+	}
+	l := name
+	if k := knobsChanged(name, source); k != "" {
+		l += " " + k
+	}
+	if r.Data.Target != "" && r.Data.Target != datasets.NoTarget {
+		l += " →" + r.Data.Target
+	}
+	r.label = l
+	return l
+}
+
+// pastData is the name and provenance of a loaded run's data, as its
+// result and recipe recorded them: for a generator, its knobs as
+// Table.Source spells them ("moons(n=50, seed=1)").
+func pastData(r *runs.Record) (name, source string) {
+	name, source = r.Data.Source, r.Data.Source
+	if r.Result != nil && r.Result.Dataset != "" {
+		name = r.Result.Dataset
+	}
+	if n, knobs, ok := strings.Cut(r.Data.Source, ":"); ok && strings.EqualFold(n, name) {
+		source = name + "(" + strings.Join(strings.Split(knobs, ","), ", ") + ")"
+	}
+	return name, source
+}
+
+// knobsChanged lists the knobs of generator name that source (as
+// Table.Source spells it: "moons(n=50, noise=0.1, seed=1)") sets away from
+// their defaults; "" for other sources.
+func knobsChanged(name, source string) string {
+	inner, ok := strings.CutPrefix(source, name+"(")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return ""
+	}
+	inner = strings.TrimSuffix(inner, ")")
+	var knobs []datasets.Knob
+	for _, e := range datasets.Catalog() {
+		if e.Name == name && e.Kind == "generator" {
+			knobs = e.Knobs
+		}
+	}
+	var out []string
+	for _, kv := range strings.Split(inner, ", ") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		changed := true
+		for _, kn := range knobs {
+			if kn.Name == k {
+				if x, err := strconv.ParseFloat(v, 64); err == nil && x == kn.Default {
+					changed = false
+				}
+			}
+		}
+		if changed {
+			out = append(out, kv)
+		}
+	}
+	return strings.Join(out, " ")
+}

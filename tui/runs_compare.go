@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/numfmt"
+)
+
+// compareView shows the two picked runs side by side: settings, then every
+// metric either has with its verdict in words (better, worse, tie), or,
+// for runs on other data or other folds, why no winner can be declared.
+func (s *runsScreen) compareView() string {
+	st := s.c.styles
+	var a, b *runRecord
+	for _, r := range s.runs {
+		switch r.ID {
+		case s.picked[0]:
+			a = r
+		case s.picked[1]:
+			b = r
+		}
+	}
+	if a == nil || b == nil {
+		return st.Muted.Render(" the picked runs are gone")
+	}
+	label := 16
+	colW := max((s.w-label-4-ansi.StringWidth(verdictTie))/2, 20) // room for the verdict
+	cell := func(text string, style lipgloss.Style) string {
+		return style.Render(fitWidth(clip(text, colW-1), colW))
+	}
+	row := func(name, x, y string, sx, sy lipgloss.Style) string {
+		return " " + st.Muted.Render(fitWidth(name, label)) + cell(x, sx) + cell(y, sy)
+	}
+	lines := []string{
+		st.Title.Render(fmt.Sprintf(" Run #%d vs run #%d", a.ID, b.ID)) + st.Muted.Render("   (esc: back to the runs)"),
+		"",
+		row("dataset", a.dataLabel(), b.dataLabel(), st.Text, st.Text),
+		row("source", a.sourceDesc(), b.sourceDesc(), st.Text, st.Text),
+		row("target", a.targetDesc(), b.targetDesc(), st.Text, st.Text),
+		row("model", a.Spec.Title, b.Spec.Title, st.Text, st.Text),
+		row("parameters", keyParams(a.Spec, a.Params), keyParams(b.Spec, b.Params), st.Text, st.Text),
+		row("evaluation", a.evalDesc(), b.evalDesc(), st.Text, st.Text),
+		row("seed", fmt.Sprint(a.Options.Seed), fmt.Sprint(b.Options.Seed), st.Text, st.Text),
+		row("status", a.status(), b.status(), st.Text, st.Text),
+		row("time", numfmt.Seconds(a.Wall.Seconds()), numfmt.Seconds(b.Wall.Seconds()), st.Text, st.Text),
+		"",
+	}
+	names := map[string]bool{}
+	for _, r := range []*runRecord{a, b} {
+		if r.Result != nil {
+			for k := range r.Result.Metrics {
+				names[k] = true
+			}
+		}
+	}
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	get := func(r *runRecord, k string) float64 {
+		if r.Result == nil {
+			return math.NaN()
+		}
+		if v, ok := r.Result.Metrics[k]; ok {
+			return v
+		}
+		return math.NaN()
+	}
+	why := runs.Incomparable(a.Record, b.Record)
+	for _, k := range keys {
+		x, y := get(a, k), get(b, k)
+		tx, ty := numfmt.Score(x), numfmt.Score(y)
+		sx, sy := st.Text, st.Text
+		verdict := ""
+		switch {
+		case why != "" || math.IsNaN(x) || math.IsNaN(y):
+		case x == y:
+			verdict = "= equal"
+		default:
+			// Said in words as well as shown, and only beyond the folds'
+			// noise (the corrected resampled t-test on identical folds).
+			switch runs.Versus(k, a.Record, b.Record) {
+			case runs.Better:
+				tx, ty, sx, sy = tx+" ▲ better", ty+" ▼ worse", st.Good, st.Muted
+			case runs.Worse:
+				tx, ty, sx, sy = tx+" ▼ worse", ty+" ▲ better", st.Muted, st.Good
+			case runs.Tie:
+				verdict = verdictTie
+			default:
+				verdict = "? no spread"
+			}
+		}
+		lines = append(lines, row(metrics.Lookup(k).Label, tx, ty, sx, sy)+st.Muted.Render(verdict))
+	}
+	if why != "" {
+		return strings.Join(append(lines, "", st.Warn.Render(clip(" "+why+": no winner declared", s.w))), "\n")
+	}
+	lines = append(lines, "", st.Muted.Render(clip(" ▲ better, ▼ worse: beyond the folds' noise (corrected resampled t-test, 5%) · "+
+		verdictTie+" · ?: no spread", s.w)),
+		"", st.Muted.Render(" same data, target, task, evaluation and seed: identical splits, a fair comparison"))
+	return strings.Join(lines, "\n")
+}
+
+// verdictTie is the comparison's word for a difference within noise.
+const verdictTie = "≈ within noise: tie"

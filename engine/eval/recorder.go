@@ -22,6 +22,10 @@ type recorder struct {
 	yval        []float64
 	fold, folds int
 	final       bool
+	prep        *datasets.Prep // the fit's preprocessing, for Options.Snapshot
+
+	// snapAt is when Options.Snapshot was last called.
+	snapAt time.Time
 
 	history []Point
 	last    Point
@@ -86,10 +90,23 @@ func (rc *recorder) Step(s engine.Step) error {
 		rc.last = p
 	}
 	rc.history = append(rc.history, p)
+	rc.snapshot()
 	if rc.rn.progress != nil {
 		rc.rn.progress(Progress{Fold: rc.fold, Folds: rc.folds, Final: rc.final, Point: p, Total: s.Total, Elapsed: time.Since(rc.rn.start)})
 	}
 	return nil
+}
+
+// snapshot hands the model to Options.Snapshot when SnapshotEvery has
+// passed since it last did, and on a fit's first step.
+func (rc *recorder) snapshot() {
+	snap := rc.rn.opt.Snapshot
+	if snap == nil || rc.model == nil || time.Since(rc.snapAt) < SnapshotEvery {
+		return
+	}
+	defer func() { _ = recover() }() // a model that cannot predict mid-fit has no picture
+	snap(rc.model, rc.prep)
+	rc.snapAt = time.Now()
 }
 
 // finish completes the history once Fit has returned: a model that

@@ -58,7 +58,16 @@ type Options struct {
 	// table instead of copies beside it, and the dataset is released
 	// (Dataset.Release) once they are prepared.
 	Consume bool `json:"-"`
+	// Snapshot, when set, is called from the fitting goroutine between
+	// steps, at most every SnapshotEvery, with the model as it stands and
+	// the preprocessing fitted for it: the only safe moment to ask a model
+	// being fitted for predictions (the lab's live decision regions).
+	// It must return quickly and keep nothing of the model.
+	Snapshot func(m engine.Model, prep *datasets.Prep) `json:"-"`
 }
+
+// SnapshotEvery is the least time between two calls of Options.Snapshot.
+const SnapshotEvery = 250 * time.Millisecond
 
 // DefaultOptions is a stratified 80/20 hold-out with seed 1.
 func DefaultOptions() Options { return Options{Split: 0.2, Seed: 1} }
@@ -113,6 +122,10 @@ type Result struct {
 	ROC       []metrics.ROC         // one curve (binary) or one per class (one-vs-rest)
 	Actual    []float64             // held-out targets (or known classes), pooled over folds
 	Predicted []float64             // predictions (or cluster labels) for Actual
+	// TestRows are the rows of the data whose targets Actual holds, in
+	// order: a supplied test set's rows follow the data's (Rows and up).
+	// Nil for a result read from JSON.
+	TestRows []int `json:"-"`
 
 	History       []Point   // the first fold's fit, step by step
 	FoldHistories [][]Point // every fold's (History is FoldHistories[0]); nil with one fold

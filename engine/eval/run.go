@@ -458,6 +458,7 @@ func (rn *runner) scores(model engine.Model, X *mat.Dense) (*mat.Dense, bool, er
 // fitted is what one fold's fit gives the metrics.
 type fitted struct {
 	actual, pred []float64
+	rows         []int      // the data's rows actual holds
 	scores       *mat.Dense // probabilities, or decision scores; nil if neither
 	proba        bool       // scores are probabilities
 	basePred     []float64
@@ -479,7 +480,7 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 	// summarise scores the folds that finished (all of them, unless the run
 	// was cancelled part-way).
 	summarise := func(done int) {
-		res.Actual, res.Predicted = all.actual, all.pred
+		res.Actual, res.Predicted, res.TestRows = all.actual, all.pred, all.rows
 		if done == 0 {
 			return
 		}
@@ -548,6 +549,7 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 		}
 		all.actual = append(all.actual, one.actual...)
 		all.pred = append(all.pred, one.pred...)
+		all.rows = append(all.rows, one.rows...)
 		all.basePred = append(all.basePred, one.basePred...)
 		all.scores = stack(all.scores, one.scores)
 		all.baseProba = stack(all.baseProba, one.baseProba)
@@ -617,10 +619,11 @@ func (rn *runner) fold(f, k int, p Fold) (fitted, engine.Model, *datasets.Prep, 
 		d.Release()
 	}
 	one.actual = make([]float64, len(p.Test))
+	one.rows = slices.Clone(p.Test)
 	for r, i := range p.Test {
 		one.actual[r] = d.Y[i]
 	}
-	rec := &recorder{rn: rn, xval: Xte, yval: one.actual, fold: f + 1, folds: k}
+	rec := &recorder{rn: rn, xval: Xte, yval: one.actual, fold: f + 1, folds: k, prep: prep}
 	rn.inFit = f + 1
 	model, fitErr := rn.fitOne(tr, rec, true)
 	rn.inFit = 0
@@ -689,7 +692,7 @@ func (rn *runner) refit(folds int, first engine.Model, firstPrep *datasets.Prep,
 	prep, tr, err := rn.prepare(all)
 	var model engine.Model
 	if err == nil {
-		rec := &recorder{rn: rn, fold: folds + 1, folds: folds, final: true}
+		rec := &recorder{rn: rn, fold: folds + 1, folds: folds, final: true, prep: prep}
 		model, err = rn.fitOne(tr, rec, false)
 	}
 	rn.inFit = 0

@@ -1,0 +1,128 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/nn"
+)
+
+// fakeNet stands for a network family while the real one is written: its
+// steps carry nn.Epoch, it describes itself (nn.CapNetwork) and it
+// predicts with probabilities that change as it trains (a boundary on the
+// first feature moving from the left of the plane to its middle). Its
+// gradient norms fall an order of magnitude faster in the first layer
+// than in the output, as a sigmoid network's vanish.
+type fakeNet struct {
+	epochs  int           // 0: until cancelled
+	pause   time.Duration // per epoch
+	conv    bool
+	inputs  int
+	classes int
+	cut     float64 // the boundary on the first feature
+}
+
+func (m *fakeNet) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
+	_, m.inputs = d.X.Dims()
+	m.classes = max(len(d.Classes), 2)
+	for i := 1; m.epochs == 0 || i <= m.epochs; i++ {
+		time.Sleep(m.pause)
+		m.cut = -2 + 2*(1-1/float64(i))
+		f := float64(i)
+		e := nn.Epoch{LR: 0.1, Layers: []nn.LayerNorms{
+			{Name: "dense 1", Weight: 2 + 1/f, Grad: 1e-2 / (f * f)},
+			{Name: "output", Weight: 1 + 1/f, Grad: 1e-1 / f},
+		}}
+		if err := rec.Step(engine.Step{Step: i, Total: m.epochs, TrainLoss: 1 / f, Detail: e}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *fakeNet) PredictProba(X mat.Matrix) (*mat.Dense, error) {
+	r, _ := X.Dims()
+	P := mat.NewDense(r, m.classes, nil)
+	for i := range r {
+		p := 0.9
+		if X.At(i, 0) < m.cut {
+			p = 0.1
+		}
+		P.Set(i, 0, 1-p)
+		P.Set(i, 1, p)
+	}
+	return P, nil
+}
+
+func (m *fakeNet) Predict(X mat.Matrix) ([]float64, error) {
+	P, _ := m.PredictProba(X)
+	r, _ := X.Dims()
+	out := make([]float64, r)
+	for i := range r {
+		if P.At(i, 1) > 0.5 {
+			out[i] = 1
+		}
+	}
+	return out, nil
+}
+
+func (m *fakeNet) Network() nn.Network {
+	net := nn.Network{Inputs: m.inputs, Layers: []nn.Layer{
+		{Kind: "dense", Units: 8, Activation: "sigmoid"},
+		{Kind: "output", Units: m.classes, Activation: "softmax"},
+	}}
+	if m.conv {
+		net.Layers = append([]nn.Layer{{Kind: "conv", Units: 2, Activation: "relu", Shape: []int{2, 6, 6}}}, net.Layers...)
+		net.Filters = [][]float64{{1, 0, -1, 1, 0, -1, 1, 0, -1}, {1, 1, 1, 0, 0, 0, -1, -1, -1}}
+		net.FilterH, net.FilterW = 3, 3
+	}
+	return net
+}
+
+// fakeNetSpec is a spec of the fake, not put in the registry (it would join
+// the model lists of the other tests).
+func fakeNetSpec(m fakeNet) *engine.Spec {
+	return &engine.Spec{
+		Name: "tuitest_net", Title: "fake network", Family: "test models",
+		Summary: "a network that pretends", Notes: "none (tests)",
+		Tasks: []engine.Task{datasets.Classification}, Unit: "epoch",
+		New: func(engine.Values) (engine.Model, error) { c := m; return &c, nil },
+	}
+}
+
+func TestLiveNetworkNorms(t *testing.T) {
+	hs := sowingRun(t, fakeNetSpec(fakeNet{pause: time.Millisecond}), 120, 40)
+	hs.runUntil(func() bool { return trainSteps(hs) > 20 })
+	v := hs.view()
+	checkFrame(t, v, 120, 40)
+	mustContain(t, v, "gradient norm ‖∂L/∂W‖ per layer", "dense 1", "output", "‖W‖ 2.0", "‖∂L/∂W‖ 0.0")
+	// A run whose steps carry no epochs of a network has no such view.
+	slow, err := engine.Lookup("tuitest_slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := sowingRun(t, slow, 120, 40).view(); strings.Contains(v, "‖∂L/∂W‖") {
+		t.Errorf("a run without nn.Epoch drew the network's norms:\n%s", v)
+	}
+}
+
+func TestNetworkViewDrawsLayersAndFilters(t *testing.T) {
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		hs := sowingRun(t, fakeNetSpec(fakeNet{epochs: 3, conv: true}), size[0], size[1])
+		hs.runUntil(func() bool { return hs.a.cur == screenResults })
+		hs.resultTab("Network")
+		v := hs.view()
+		checkFrame(t, v, size[0], size[1])
+		mustContain(t, v, "inputs", " 4 ", "conv", "2 masks relu", "2×6×6", "dense", "8 sigmoid", "3 softmax",
+			"first-layer filters: 2 masks of 3×3")
+		// The first mask, a vertical edge: high on the left, low on the
+		// right; the second a horizontal one.
+		mustContain(t, v, " ██▓▓░░  ██████ ", " ██▓▓░░  ▓▓▓▓▓▓ ", " ██▓▓░░  ░░░░░░ ")
+	}
+}

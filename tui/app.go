@@ -527,6 +527,9 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 		r.replayOf, a.replayOf = a.replayOf, nil
 	}
 	a.history = append(a.history, r)
+	if r.regions = newLiveRegions(r.Task(), a.ds, opt); r.regions != nil {
+		opt.Snapshot = r.regions.snapshot // the record keeps the options without it
+	}
 	ds, spec, hash := a.ds, a.spec, r.hash
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
 		*hash, _ = runs.HashData(data, ds) // read in finishRun, after the run's end is received

@@ -83,7 +83,13 @@ func (v *sowingView) Panes() int { return 1 }
 // parameters screen, and returns once the training screen has a step.
 func sowingRun(t *testing.T, spec *engine.Spec, w, h int) *harness {
 	t.Helper()
-	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow"}, w, h)
+	return runOn(t, "iris", spec, w, h)
+}
+
+// runOn is sowingRun on data.
+func runOn(t *testing.T, data string, spec *engine.Spec, w, h int) *harness {
+	t.Helper()
+	hs := newHarness(t, Options{Data: data, Model: "tuitest_slow"}, w, h)
 	hs.a.spec = spec
 	v, err := spec.Parse(nil)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/engine/nn"
 )
 
@@ -125,4 +126,57 @@ func TestNetworkViewDrawsLayersAndFilters(t *testing.T) {
 		// right; the second a horizontal one.
 		mustContain(t, v, " ██▓▓░░  ██████ ", " ██▓▓░░  ▓▓▓▓▓▓ ", " ██▓▓░░  ░░░░░░ ")
 	}
+}
+
+// The decision regions of a model on two-feature data are redrawn while it
+// trains: the fake's boundary moves right as its epochs go by. The map is
+// drawn on the fitting goroutine between steps (go test -race checks that
+// nothing else touches the model).
+func TestLiveRegionsFollowTheFit(t *testing.T) {
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		hs := runOn(t, "moons", fakeNetSpec(fakeNet{pause: 2 * time.Millisecond}), size[0], size[1])
+		r := hs.a.history[0]
+		if r.regions == nil {
+			t.Fatal("a run on moons has no live regions")
+		}
+		first := regionsNow(t, hs)
+		// Later maps are other pictures: the boundary has moved.
+		var later *regionsShot
+		hs.runUntil(func() bool {
+			later = r.regions.latest.Load()
+			return later != nil && later.m != first.m && boundaryColumn(later.m) > boundaryColumn(first.m)
+		})
+		if later == nil || later.m == first.m || boundaryColumn(later.m) <= boundaryColumn(first.m) {
+			t.Fatalf("the regions did not follow the fit")
+		}
+		v := hs.view()
+		checkFrame(t, v, size[0], size[1])
+		mustContain(t, v, "decision regions as the model trains")
+	}
+	// Four features: no live regions.
+	if hs := sowingRun(t, fakeNetSpec(fakeNet{pause: time.Millisecond}), 120, 40); hs.a.history[0].regions != nil ||
+		strings.Contains(hs.view(), "as the model trains") {
+		t.Error("a run on iris (four features) drew live regions")
+	}
+}
+
+// regionsNow waits for the first live map of the run in hs.
+func regionsNow(t *testing.T, hs *harness) *regionsShot {
+	t.Helper()
+	var s *regionsShot
+	hs.runUntil(func() bool { s = hs.a.history[0].regions.latest.Load(); return s != nil })
+	if s == nil {
+		t.Fatalf("no live map was drawn:\n%s", hs.view())
+	}
+	return s
+}
+
+// boundaryColumn is the first column of a map's top row predicted class 1.
+func boundaryColumn(rm *inspect.RegionMap) int {
+	for c, k := range rm.Grid[0] {
+		if k == 1 {
+			return c
+		}
+	}
+	return len(rm.Grid[0])
 }

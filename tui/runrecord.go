@@ -43,6 +43,9 @@ type runRecord struct {
 	// it is checked against.
 	hash     *string
 	replayOf *runs.Data
+
+	// regions are the run's live decision regions; nil when it has none.
+	regions *liveRegions
 }
 
 // observe notes how far the run has got.

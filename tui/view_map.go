@@ -133,17 +133,7 @@ func (v *mapView) compute() tea.Cmd {
 	}
 	ax, ay := v.axes.x, v.axes.y
 	k, w, h := v.want, v.w, v.h
-	// The grid is the plot area the map will have: a private Scatter of the
-	// same size, with the same points and bounds, measures it. Its styles
-	// are a copy, since cycling the theme rewrites the shared ones.
-	st := *v.c.styles
-	size := func(rm *inspect.RegionMap) (int, int) {
-		sc := widgets.NewScatter(&st)
-		sc.SetSize(w, h)
-		showRegions(&sc, rm)
-		b := sc.Bounds()
-		return max(b.Cols, 8), max(b.Rows, 4)
-	}
+	size := plotArea(v.c, w, h)
 	return func() tea.Msg {
 		defer cancel()
 		pl, err := inspect.PlaneOf(d, ax, ay)
@@ -186,6 +176,21 @@ func (v *mapView) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	return nil
+}
+
+// plotArea chooses a map's grid: the plot area it will have in a w x h
+// Scatter, which a private Scatter with the same points and bounds
+// measures. Its styles are a copy, since cycling the theme rewrites the
+// shared ones (the grid may be chosen on another goroutine).
+func plotArea(c *common, w, h int) inspect.GridSize {
+	st := *c.styles
+	return func(rm *inspect.RegionMap) (int, int) {
+		sc := widgets.NewScatter(&st)
+		sc.SetSize(w, h)
+		showRegions(&sc, rm)
+		b := sc.Bounds()
+		return max(b.Cols, 8), max(b.Rows, 4)
+	}
 }
 
 // showRegions puts map rm on sc: points by true class (misclassified ones

@@ -275,49 +275,19 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 		}
 	}
 	cols, rows := size(rm)
-	if cols < 2 || rows < 2 {
-		return nil, fmt.Errorf("a map needs at least a 2x2 grid, have %dx%d", cols, rows)
+	if err := rm.layGrid(cols, rows); err != nil {
+		return nil, err
 	}
-	rm.XMin, rm.XMax, rm.YMin, rm.YMax = squareAspect(rm.XMin, rm.XMax, rm.YMin, rm.YMax, cols, rows)
-	xmin, xmax, ymin, ymax = rm.XMin, rm.XMax, rm.YMin, rm.YMax
-	rm.XCenters, rm.YCenters = make([]float64, cols), make([]float64, rows)
-	G := mat.NewDense(cols*rows, 2, nil)
-	for c := range cols {
-		rm.XCenters[c] = xmin + (float64(c)+0.5)*(xmax-xmin)/float64(cols)
-	}
-	for r := range rows {
-		rm.YCenters[r] = ymax - (float64(r)+0.5)*(ymax-ymin)/float64(rows)
-	}
-	for r := range rows {
-		for c := range cols {
-			G.Set(r*cols+c, 0, (rm.XCenters[c]-mean[0])/scale[0])
-			G.Set(r*cols+c, 1, (rm.YCenters[r]-mean[1])/scale[1])
-		}
+	G := rm.gridPoints()
+	for i := range cols * rows {
+		G.Set(i, 0, (G.At(i, 0)-mean[0])/scale[0])
+		G.Set(i, 1, (G.At(i, 1)-mean[1])/scale[1])
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	gp, err := pm.Predict(G)
-	if err != nil {
+	if err := rm.predictGrid(model, G, limit, d.Classes != nil); err != nil {
 		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
-	}
-	rm.Grid = make([][]int, rows)
-	for r := range rows {
-		rm.Grid[r] = make([]int, cols)
-		for c := range cols {
-			rm.Grid[r][c] = classCode(gp[r*cols+c], limit)
-		}
-	}
-	if pr, ok := model.(engine.Prober); ok && d.Classes != nil {
-		if P, err := pr.PredictProba(G); err == nil {
-			rm.Conf = make([][]float64, rows)
-			for r := range rows {
-				rm.Conf[r] = make([]float64, cols)
-				for c := range cols {
-					rm.Conf[r][c] = floats.Max(P.RawRowView(r*cols + c))
-				}
-			}
-		}
 	}
 	if rm.Classes == nil { // clustering: name the clusters
 		k := 0
@@ -341,6 +311,74 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 		rm.Title = fmt.Sprintf("%s vs %s · regions of %s refit on all %d rows", pl.YLabel, pl.XLabel, spec.Title, n)
 	}
 	return rm, nil
+}
+
+// layGrid sets the grid of cols x rows cells over the map's bounds, which
+// it widens to a square aspect first.
+func (rm *RegionMap) layGrid(cols, rows int) error {
+	if cols < 2 || rows < 2 {
+		return fmt.Errorf("a map needs at least a 2x2 grid, have %dx%d", cols, rows)
+	}
+	rm.XMin, rm.XMax, rm.YMin, rm.YMax = squareAspect(rm.XMin, rm.XMax, rm.YMin, rm.YMax, cols, rows)
+	rm.XCenters, rm.YCenters = make([]float64, cols), make([]float64, rows)
+	for c := range cols {
+		rm.XCenters[c] = rm.XMin + (float64(c)+0.5)*(rm.XMax-rm.XMin)/float64(cols)
+	}
+	for r := range rows {
+		rm.YCenters[r] = rm.YMax - (float64(r)+0.5)*(rm.YMax-rm.YMin)/float64(rows)
+	}
+	return nil
+}
+
+// gridPoints are the grid's cell centres, row by row from the top, one
+// point a row of the matrix.
+func (rm *RegionMap) gridPoints() *mat.Dense {
+	cols, rows := len(rm.XCenters), len(rm.YCenters)
+	G := mat.NewDense(cols*rows, 2, nil)
+	for r := range rows {
+		for c := range cols {
+			G.Set(r*cols+c, 0, rm.XCenters[c])
+			G.Set(r*cols+c, 1, rm.YCenters[r])
+		}
+	}
+	return G
+}
+
+// predictGrid sets the map's Grid (and Conf, when proba and the model
+// gives probabilities) from the model's predictions at the grid's points
+// G, as the model sees them; class codes at or above limit are -1.
+func (rm *RegionMap) predictGrid(model engine.Model, G *mat.Dense, limit int, proba bool) error {
+	pm, ok := model.(engine.Predictor)
+	if !ok {
+		return errors.New("it does not predict new rows")
+	}
+	cols, rows := len(rm.XCenters), len(rm.YCenters)
+	gp, err := pm.Predict(G)
+	if err != nil {
+		return err
+	}
+	if len(gp) != cols*rows {
+		return fmt.Errorf("%d predictions for %d points", len(gp), cols*rows)
+	}
+	rm.Grid = make([][]int, rows)
+	for r := range rows {
+		rm.Grid[r] = make([]int, cols)
+		for c := range cols {
+			rm.Grid[r][c] = classCode(gp[r*cols+c], limit)
+		}
+	}
+	if pr, ok := model.(engine.Prober); ok && proba {
+		if P, err := pr.PredictProba(G); err == nil && P.RawMatrix().Rows == cols*rows {
+			rm.Conf = make([][]float64, rows)
+			for r := range rows {
+				rm.Conf[r] = make([]float64, cols)
+				for c := range cols {
+					rm.Conf[r][c] = floats.Max(P.RawRowView(r*cols + c))
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // squareAspect widens the shorter side of the rectangle about its centre

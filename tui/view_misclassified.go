@@ -95,10 +95,10 @@ func (v *mistakesView) Update(msg tea.Msg) tea.Cmd {
 // two pixel rows in half blocks when rows are short (compact).
 func (v *mistakesView) cell() (w, h int, compact bool) {
 	w = max(2*v.side, 14) + 2
-	if full := v.side + 2; (v.h-2)/full >= 2 {
+	if full := v.side + 1; (v.h-2)/full >= 2 {
 		return w, full, false
 	}
-	return max(v.side, 14) + 2, (v.side+1)/2 + 2, true
+	return max(v.side, 14) + 2, (v.side+1)/2 + 1, true
 }
 
 // perPage is how many images a page holds.

@@ -1,0 +1,57 @@
+package inspect
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/engine"
+)
+
+// A live map is the Map view's picture of the same model: on moons, a
+// logistic regression fitted on the raw plane gives, in Frame's grid, the
+// regions Regions computes for the same fit.
+func TestLiveRegionsMatchRegions(t *testing.T) {
+	d := openDataset(t, "moons", "")
+	spec, err := engine.Lookup("logistic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Regions(context.Background(), d, spec, spec.Defaults(), 1, false, Plane{}, fixedGrid(30, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, err := Frame(d, fixedGrid(30, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if frame.XMin != want.XMin || frame.XMax != want.XMax || frame.YMin != want.YMin || frame.YMax != want.YMax || frame.Grid != nil {
+		t.Fatalf("frame [%v %v]x[%v %v] (grid %v), map [%v %v]x[%v %v]", frame.XMin, frame.XMax, frame.YMin, frame.YMax,
+			frame.Grid != nil, want.XMin, want.XMax, want.YMin, want.YMax)
+	}
+	m, err := spec.New(spec.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := engine.Train{X: mat.DenseCopyOf(d.X), Y: d.Y, Classes: d.Classes, Features: []string{"x0", "x1"}, Seed: 1}
+	if err := m.Fit(context.Background(), tr, engine.ContextRecorder{Ctx: context.Background()}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LiveRegions(frame, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := range want.Grid {
+		if !slices.Equal(got.Grid[r], want.Grid[r]) {
+			t.Errorf("row %d: live %v, map %v", r, got.Grid[r], want.Grid[r])
+		}
+	}
+	if got.Conf == nil || frame.Grid != nil {
+		t.Errorf("live map without confidence, or the frame was changed")
+	}
+	if _, err := Frame(openDataset(t, "iris", ""), fixedGrid(30, 10)); err == nil {
+		t.Error("a frame of iris's four features")
+	}
+}

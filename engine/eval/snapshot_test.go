@@ -45,9 +45,9 @@ func TestSnapshotSeesTheModelBetweenSteps(t *testing.T) {
 	if _, err := Run(context.Background(), d, s, params(t, s, map[string]string{"steps": "50"}), opt, nil); err != nil {
 		t.Fatal(err)
 	}
-	// 50 quick steps: the first is handed over, the others fall within
-	// SnapshotEvery of it.
-	if calls != 1 || predicted != 1 {
-		t.Errorf("Snapshot called %d times, predicted %d; want 1 and 1", calls, predicted)
+	// 50 quick steps: the first is handed over, nearly all the others
+	// fall within SnapshotEvery of the one before.
+	if calls < 1 || calls > 5 || predicted != calls {
+		t.Errorf("Snapshot called %d times for 50 quick steps, predicted %d times; want 1 (a few on a slow machine), each predicting", calls, predicted)
 	}
 }

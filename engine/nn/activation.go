@@ -77,10 +77,11 @@ func (a Activation) Backward(g, out []float64) {
 	out = out[:len(g)]
 	switch a.kind {
 	case actReLU:
+		// Branch-free (half the units are off, at random): o is +0 or
+		// positive, and only +0's bits minus one have the sign bit set.
 		for i, o := range out {
-			if o <= 0 {
-				g[i] = 0
-			}
+			off := uint64(int64(math.Float64bits(o)-1) >> 63)
+			g[i] = math.Float64frombits(math.Float64bits(g[i]) &^ off)
 		}
 	case actLeaky:
 		for i, o := range out {

@@ -62,7 +62,7 @@ func init() {
 		Standardize: true,
 		Params: []engine.Param{
 			{Name: "hidden", Kind: engine.Ints, Default: []int{100}, Min: 1, Max: 4096,
-				Help: "widths of the hidden layers, comma-separated (\"64,32\": two layers); two tanh units learn XOR from most starts but can stick in a local minimum (seed 3 does): 4 units learn it from every seed 1-5"},
+				Help: "widths of the hidden layers, comma-separated (\"64,32\": two layers); on XOR two tanh units can stick in a local minimum (seed 3 does), four learn it from seeds 1-5"},
 			{Name: "activation", Kind: engine.Choice, Default: ReLU, Choices: Activations,
 				Help: "hidden units' nonlinearity"},
 			{Name: "optimizer", Kind: engine.Choice, Default: Adam, Choices: Optimizers,
@@ -84,7 +84,7 @@ func init() {
 			{Name: "validation_fraction", Kind: engine.Float, Default: 0.1, Min: 0.01, Max: 0.5,
 				Help: "with patience > 0: the share of the training rows held back to decide when to stop"},
 			{Name: "init", Kind: engine.Choice, Default: "auto", Choices: []string{"auto", "he", "xavier"},
-				Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs), xavier (inputs + outputs); auto: he for relu, xavier otherwise"},
+				Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs), xavier (inputs + outputs); auto: he for relu and leaky_relu, xavier otherwise"},
 			{Name: "loss", Kind: engine.Choice, Default: "auto", Choices: []string{"auto", "sigmoid"},
 				Help: "auto: softmax + cross-entropy for classes, linear + squared error for regression; sigmoid: logistic outputs + squared error"},
 		},

@@ -48,8 +48,8 @@ func newMLPNet(sizes []int, act Activation, out int) *mlpNet {
 
 func (n *mlpNet) layers() int { return len(n.sizes) - 1 }
 
-// weight is a pointer-free address of W_l[j][u] (input j, unit u) in a slab
-// laid out as n.w.
+// weight is the index of W_l[j][u] (input j, unit u) in a slab laid out
+// as n.w.
 func (n *mlpNet) weight(l, j, u int) int {
 	return n.woff[l] + (u/8)*n.sizes[l-1]*8 + j*8 + u%8
 }

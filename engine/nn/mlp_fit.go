@@ -1,0 +1,184 @@
+package nn
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/tealab/tealab/engine"
+)
+
+// mlpExplode is the training loss past which a fit counts as diverged
+// before it reaches infinity: no loss of standardised targets or
+// probabilities gets near it while it is learning.
+const mlpExplode = 1e10
+
+// mlpPoll is how many mini-batches pass between two looks at the context,
+// so that a long epoch (stochastic steps on many rows) stops promptly.
+const mlpPoll = 64
+
+// mlpTol is the least fall of the held-back loss that counts as an
+// improvement (scikit-learn's tol).
+const mlpTol = 1e-4
+
+// mlpFit is one fit: the rows, the network, the optimiser and every buffer
+// the epochs reuse, so that an epoch allocates nothing.
+type mlpFit struct {
+	m          *MLP
+	net        *mlpNet
+	X          *mat.Dense
+	y          []float64
+	train, val []int
+	rng        *rand.Rand
+	opt        *Optimizer
+	batch      int
+	b          *mlpBatch
+	g, yb      []float64
+	good, best []float64 // the weights of the last good epoch, and of the best (early stopping)
+}
+
+func newMLPFit(m *MLP, X *mat.Dense, y []float64, train, val []int, sizes []int, act Activation, out int, rng *rand.Rand) *mlpFit {
+	net := newMLPNet(sizes, act, out)
+	batch := min(m.Batch, len(train))
+	opt, _ := NewOptimizer(m.Optimizer, len(net.w)) // Fit checked the name
+	f := &mlpFit{m: m, net: net, X: X, y: y, train: train, val: val, rng: rng, opt: opt, batch: batch,
+		b: newMLPBatch(net, batch, m.Dropout > 0), g: make([]float64, len(net.w)), yb: make([]float64, batch),
+		good: make([]float64, len(net.w))}
+	if len(val) > 0 {
+		f.best = make([]float64, len(net.w))
+	}
+	return f
+}
+
+// gather copies the rows idx into the input batch and their targets into yb.
+func (f *mlpFit) gather(idx []int) {
+	pad := f.net.pads[0]
+	for i, r := range idx {
+		copy(f.b.acts[0][i*pad:], f.X.RawRowView(r))
+		f.yb[i] = f.y[r]
+	}
+}
+
+// epoch trains on every training row once, in a fresh order, and returns
+// the mean mini-batch loss; stopped when the context ended it midway.
+func (f *mlpFit) epoch(done <-chan struct{}, lr float64) (loss float64, stopped bool) {
+	f.rng.Shuffle(len(f.train), func(i, j int) { f.train[i], f.train[j] = f.train[j], f.train[i] })
+	var drop *rand.Rand
+	if f.m.Dropout > 0 {
+		drop = f.rng
+	}
+	sum := 0.0
+	for k, start := 0, 0; start < len(f.train); k, start = k+1, start+f.batch {
+		if k > 0 && k%mlpPoll == 0 && engine.Stopped(done) {
+			return 0, true
+		}
+		rows := min(f.batch, len(f.train)-start)
+		f.gather(f.train[start : start+rows])
+		f.net.forward(f.b, rows, drop, f.m.Dropout)
+		l := f.net.loss(f.b, rows, f.yb) + f.net.penalty(f.m.L2, rows)
+		f.net.backward(f.b, rows, f.g, f.m.L2)
+		f.opt.Step(f.net.w, f.g, lr)
+		sum += l * float64(rows)
+	}
+	return sum / float64(len(f.train)), false
+}
+
+// valLoss is the mean loss of the held-back rows (no dropout, no penalty).
+func (f *mlpFit) valLoss() float64 {
+	sum := 0.0
+	for start := 0; start < len(f.val); start += f.batch {
+		rows := min(f.batch, len(f.val)-start)
+		f.gather(f.val[start : start+rows])
+		f.net.forward(f.b, rows, nil, 0)
+		sum += f.net.loss(f.b, rows, f.yb) * float64(rows)
+	}
+	return sum / float64(len(f.val))
+}
+
+// run trains epoch after epoch, reporting each. Whatever ends it (the last
+// epoch, patience, a cancel, a divergence), the model is left predictable:
+// with the best epoch's weights under early stopping, else with those of
+// the last epoch reported whose loss was finite.
+func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
+	m, net := f.m, f.net
+	he := m.Init == "he" || m.Init == "auto" && (net.act.kind == actReLU || net.act.kind == actLeaky)
+	net.initialise(f.rng, he)
+	copy(f.good, net.w)
+	bestLoss, bad := math.Inf(1), 0
+	keep := func() { // the weights a stopped fit keeps
+		if f.best != nil && m.best > 0 {
+			copy(net.w, f.best)
+		} else {
+			copy(net.w, f.good)
+		}
+	}
+	for e := 1; e <= m.Epochs; e++ {
+		lr := m.LR / (1 + m.LRDecay*float64(e-1))
+		loss, stopped := f.epoch(ctx.Done(), lr)
+		if stopped {
+			keep()
+			return ctx.Err()
+		}
+		diverged := math.IsNaN(loss) || math.IsInf(loss, 0) || loss > mlpExplode
+		if diverged {
+			copy(net.w, f.good)
+		} else {
+			copy(f.good, net.w)
+			m.epochs = e
+		}
+		if f.best != nil && !diverged {
+			if v := f.valLoss(); v < bestLoss-mlpTol {
+				bestLoss, bad, m.best = v, 0, e
+				copy(f.best, net.w)
+			} else {
+				bad++
+			}
+		}
+		m.fitted = true
+		if err := rec.Step(engine.Step{Step: e, Total: m.Epochs, TrainLoss: loss, Detail: f.norms(lr)}); err != nil {
+			if !diverged {
+				keep()
+			}
+			return err
+		}
+		if diverged {
+			return fmt.Errorf("mlp: %w: the training loss is %v at epoch %d; lower the learning rate (lr=%g) or use optimizer=adam; the weights of epoch %d are kept",
+				engine.ErrDiverged, loss, e, m.LR, e-1)
+		}
+		if err := ctx.Err(); err != nil {
+			keep()
+			return err
+		}
+		if f.best != nil && bad >= m.Patience {
+			break
+		}
+	}
+	if f.best != nil {
+		copy(net.w, f.best)
+	}
+	return nil
+}
+
+// norms is the epoch's payload: the learning rate and every layer's
+// weight and gradient norms (biases left out).
+func (f *mlpFit) norms(lr float64) Epoch {
+	net := f.net
+	L := net.layers()
+	e := Epoch{LR: lr, Layers: make([]LayerNorms, L)}
+	for l := 1; l <= L; l++ {
+		e.Layers[l-1] = LayerNorms{Name: layerName(l, L),
+			Weight: norm2(net.w[net.woff[l]:net.boff[l]]), Grad: norm2(f.g[net.woff[l]:net.boff[l]])}
+	}
+	return e
+}
+
+func norm2(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}

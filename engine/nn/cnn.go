@@ -141,6 +141,9 @@ func (m *CNN) imageShape(cols int) (int, int, error) {
 // keeps what that step showed.
 func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.net, m.best = nil, nil
+	if rec == nil {
+		rec = engine.NopRecorder{}
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ type convNet struct {
 	h, w, f, k, p int
 	ph, pw        int // pooled height and width
 	dense         []denseLayer
+	ranges        [][2]int // weightRanges, made once
 }
 
 // denseLayer is a fully connected layer's place in the slab.
@@ -32,6 +33,10 @@ func newConvNet(h, w, f, k, p int, hidden []int, classes int) *convNet {
 		n.dense = append(n.dense, denseLayer{in: in, out: out, wOff: off, bOff: off + in*out})
 		off += in*out + out
 		in = out
+	}
+	n.ranges = [][2]int{{0, f * k * k}}
+	for _, l := range n.dense {
+		n.ranges = append(n.ranges, [2]int{l.wOff, l.wOff + l.in*l.out})
 	}
 	return n
 }
@@ -262,10 +267,4 @@ func (n *convNet) backConv(x []float64, b *buffers, grad []float64) {
 
 // weightRanges are the slab's weight blocks (biases left out) by layer:
 // the conv masks, then each dense layer's matrix.
-func (n *convNet) weightRanges() [][2]int {
-	out := [][2]int{{0, n.f * n.k * n.k}}
-	for _, l := range n.dense {
-		out = append(out, [2]int{l.wOff, l.wOff + l.in*l.out})
-	}
-	return out
-}
+func (n *convNet) weightRanges() [][2]int { return n.ranges }

@@ -115,7 +115,7 @@ func (n *convNet) forward(wt, x []float64, b *buffers) []float64 {
 	return in
 }
 
-// convolve is the convolution with zero padding (k/2 before, the rest
+// convolve is the convolution with zero padding ((k−1)/2 before, the rest
 // after) followed by ReLU: out[c][i][j] = relu(b_c + Σ mask_c[a][e]·x[i+a−pad][j+e−pad]).
 func (n *convNet) convolve(wt, x, out []float64) {
 	h, w, k, pad := n.h, n.w, n.k, (n.k-1)/2

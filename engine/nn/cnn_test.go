@@ -298,3 +298,33 @@ func TestDigitsAccuracy(t *testing.T) {
 		t.Errorf("accuracy %.4f on digits' held-out rows, want at least 0.96", acc)
 	}
 }
+
+// The convolution with zero padding, ReLU and 2 × 2 max pooling of a 3 × 4
+// image by a Sobel mask with bias 0.5, against scipy 1.x:
+// maximum(correlate2d(x, mask, mode="same") + 0.5, 0), then the largest
+// of each window (the last row a partial window of its own).
+func TestConvolutionAndPoolingWorkedExample(t *testing.T) {
+	net := newConvNet(3, 4, 1, 3, 2, nil, 2)
+	wt := make([]float64, net.size())
+	copy(wt, []float64{1, 0, -1, 2, 0, -2, 1, 0, -1, 0.5})
+	x := make([]float64, 12)
+	for i := range x {
+		x[i] = float64(i+1) - 6
+	}
+	b := net.newBuffers()
+	net.forward(wt, x, b)
+	wantConv := []float64{8.5, 0, 0, 0, 0.5, 0, 0, 4.5, 0, 0, 0, 11.5}
+	wantPool := []float64{8.5, 4.5, 0, 11.5}
+	for i, w := range wantConv {
+		if b.conv[i] != w {
+			t.Errorf("conv %v, want %v", b.conv, wantConv)
+			break
+		}
+	}
+	for i, w := range wantPool {
+		if b.pool[i] != w {
+			t.Errorf("pool %v, want %v", b.pool, wantPool)
+			break
+		}
+	}
+}

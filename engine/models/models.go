@@ -11,5 +11,6 @@ import (
 	_ "github.com/tealab/tealab/engine/gda"
 	_ "github.com/tealab/tealab/engine/linear"
 	_ "github.com/tealab/tealab/engine/neighbors"
+	_ "github.com/tealab/tealab/engine/nn"
 	_ "github.com/tealab/tealab/engine/tree"
 )

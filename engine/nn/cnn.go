@@ -47,9 +47,10 @@ func cnnParams() []engine.Param {
 		{Name: "lr_decay", Kind: engine.Float, Default: 0.0, Min: 0, Max: 10, Help: "the rate of epoch t is lr/(1 + lr_decay·(t−1))"},
 		{Name: "batch", Kind: engine.Int, Default: 32, Min: 1, Max: 65536, Help: "rows per mini-batch"},
 		{Name: "epochs", Kind: engine.Int, Default: 60, Min: 1, Max: 100000, Help: "most passes over the training rows"},
-		{Name: "l2", Kind: engine.Float, Default: 1e-4, Min: 0, Max: 100, Log: true, Help: "weight decay: adds l2/2·‖W‖² to the loss (biases left out)"},
-		{Name: "patience", Kind: engine.Int, Default: 8, Min: 1, Max: 100000, Help: "epochs without a better validation loss before stopping; the best weights are kept"},
-		{Name: "init", Kind: engine.Choice, Default: "he", Choices: []string{"he", "xavier"}, Help: "how the weights start: he (for ReLU) or xavier"},
+		{Name: "l2", Kind: engine.Float, Default: 1e-4, Min: 0, Max: 100, Help: "L2 weight decay: adds l2/(2·batch)·‖W‖² to each mini-batch's loss (biases left out; scikit-learn's alpha)"},
+		{Name: "patience", Kind: engine.Int, Default: 8, Min: 0, Max: 100000, Help: "stop when the loss of held-back training rows has not improved for this many epochs, keeping the best weights; 0 trains every epoch"},
+		{Name: "validation_fraction", Kind: engine.Float, Default: 0.1, Min: 0.01, Max: 0.5, Help: "with patience > 0: the share of the training rows held back to decide when to stop"},
+		{Name: "init", Kind: engine.Choice, Default: "he", Choices: []string{"he", "xavier"}, Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs, for ReLU), xavier (inputs + outputs)"},
 	}
 }
 
@@ -88,6 +89,7 @@ type CNN struct {
 	lr, lrDecay, l2       float64
 	batch, epochs         int
 	patience              int
+	valFraction           float64
 
 	net         *convNet  // nil until fitted
 	best        []float64 // the weights Predict uses
@@ -98,7 +100,8 @@ func newCNN(v engine.Values) (engine.Model, error) {
 	m := &CNN{filters: v.Int("filters"), kernel: v.Int("kernel"), pool: v.Int("pool"),
 		optimizer: v.String("optimizer"), init: v.String("init"),
 		lr: v.Float("lr"), lrDecay: v.Float("lr_decay"), l2: v.Float("l2"),
-		batch: v.Int("batch"), epochs: v.Int("epochs"), patience: v.Int("patience")}
+		batch: v.Int("batch"), epochs: v.Int("epochs"), patience: v.Int("patience"),
+		valFraction: v.Float("validation_fraction")}
 	if s := v.String("shape"); s != "" {
 		var err error
 		if m.shapeH, m.shapeW, err = parseShape(s); err != nil {
@@ -134,11 +137,12 @@ func (m *CNN) imageShape(cols int) (int, int, error) {
 	return side, side, nil
 }
 
-// Fit trains on mini-batches of the rows, holding a tenth of them out
-// (when there are 20 or more) to stop early: after patience epochs without
-// a better validation loss it stops, keeping the best weights. Those are
-// the weights Predict uses at every step, so a fit cancelled at a step
-// keeps what that step showed.
+// Fit trains on mini-batches of the rows. With patience it holds a share
+// of them out (validation_fraction, when that is at least one row and
+// leaves one to train on) and stops after patience epochs without a
+// better validation loss (training loss, without rows held out), keeping
+// the best weights. Those are the weights Predict uses at every step, so a
+// fit cancelled at a step keeps what that step showed.
 func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.net, m.best = nil, nil
 	if rec == nil {
@@ -220,19 +224,19 @@ func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) *tr
 		buf: net.newBuffers(), rng: rand.New(rand.NewPCG(d.Seed, 0x5bd1e9955bd1e995))}
 	t.opt, _ = NewOptimizer(m.optimizer, net.size()) // the spec's choices are the optimisers
 	net.initWeights(t.wt, m.init, t.rng)
-	t.train, t.val = splitValidation(len(d.Y), t.rng)
+	t.train, t.val = splitValidation(len(d.Y), m.patience, m.valFraction, t.rng)
 	return t
 }
 
-// splitValidation shuffles the rows and holds a tenth out for early
-// stopping when there are 20 rows or more; fewer all train, and the
-// training loss decides.
-func splitValidation(n int, rng *rand.Rand) (train, val []int) {
+// splitValidation shuffles the rows and, with patience, holds a share of
+// them out to decide when to stop; none when that share is not a row or
+// would leave none to train on.
+func splitValidation(n, patience int, share float64, rng *rand.Rand) (train, val []int) {
 	order := rng.Perm(n)
-	if n < 20 {
+	k := int(math.Round(share * float64(n)))
+	if patience == 0 || k < 1 || k >= n {
 		return order, nil
 	}
-	k := n / 10
 	return order[k:], order[:k]
 }
 
@@ -250,7 +254,7 @@ func (t *trainer) run(ctx context.Context, rec engine.Recorder, publish func(bes
 		if len(t.val) > 0 {
 			watch = t.validationLoss()
 		}
-		if isFinite(watch) && (epoch == 1 || watch < bestLoss-1e-4*math.Abs(bestLoss)) {
+		if isFinite(watch) && (epoch == 1 || m.patience == 0 || watch < bestLoss-1e-4*math.Abs(bestLoss)) {
 			bestLoss, wait = watch, 0
 			copy(t.best, t.wt)
 			publish(t.best)
@@ -258,7 +262,8 @@ func (t *trainer) run(ctx context.Context, rec engine.Recorder, publish func(bes
 			wait++
 		}
 		total := m.epochs
-		if wait >= m.patience || !isFinite(loss) {
+		stop := m.patience > 0 && wait >= m.patience
+		if stop || !isFinite(loss) {
 			total = epoch
 		}
 		if err := rec.Step(engine.Step{Step: epoch, Total: total, TrainLoss: loss, Detail: t.detail(lr)}); err != nil {
@@ -267,7 +272,7 @@ func (t *trainer) run(ctx context.Context, rec engine.Recorder, publish func(bes
 		if !isFinite(loss) {
 			return fmt.Errorf("cnn: the training loss became %v at epoch %d (%w); lower the learning rate lr (now %g)", loss, epoch, engine.ErrDiverged, m.lr)
 		}
-		if wait >= m.patience {
+		if stop {
 			break
 		}
 	}
@@ -301,7 +306,7 @@ func (t *trainer) epoch(ctx context.Context, lr float64) (float64, error) {
 			batchLoss -= wgt * math.Log(max(p[y], 1e-300))
 			net.backward(t.wt, x, y, wgt*inv, t.buf, t.grad)
 		}
-		batchLoss = batchLoss*inv + t.decay()
+		batchLoss = (batchLoss + t.decay(len(rows))) * inv
 		total += batchLoss * float64(len(rows))
 		seen += len(rows)
 		t.opt.Step(t.wt, t.grad, lr)
@@ -309,9 +314,9 @@ func (t *trainer) epoch(ctx context.Context, lr float64) (float64, error) {
 	return total / float64(seen), nil
 }
 
-// decay adds l2·W to the gradient of every weight (not the biases) and
-// returns l2/2·‖W‖².
-func (t *trainer) decay() float64 {
+// decay adds l2·W/batch to the gradient of every weight (not the biases)
+// and returns l2/2·‖W‖², the batch's penalty before it is shared out.
+func (t *trainer) decay(batch int) float64 {
 	if t.m.l2 == 0 {
 		return 0
 	}
@@ -319,7 +324,7 @@ func (t *trainer) decay() float64 {
 	for _, r := range t.net.weightRanges() {
 		for i := r[0]; i < r[1]; i++ {
 			s += t.wt[i] * t.wt[i]
-			t.grad[i] += t.m.l2 * t.wt[i]
+			t.grad[i] += t.m.l2 * t.wt[i] / float64(batch)
 		}
 	}
 	return t.m.l2 / 2 * s

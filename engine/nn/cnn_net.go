@@ -52,18 +52,18 @@ func (n *convNet) convLen() int { return n.f * n.h * n.w }
 func (n *convNet) poolLen() int { return n.f * n.ph * n.pw }
 func (n *convNet) classes() int { return n.dense[len(n.dense)-1].out }
 
-// initWeights draws every weight (biases stay 0): He, N(0, 2/fan_in), or
-// Xavier (Glorot), U(±√(6/(fan_in+fan_out))).
+// initWeights draws every weight uniformly in ±√(6/fan) (biases stay 0):
+// He's fan is the inputs, Xavier's (Glorot's) the inputs and outputs.
 func (n *convNet) initWeights(wt []float64, kind string, rng *rand.Rand) {
 	clear(wt)
 	draw := func(ws []float64, fanIn, fanOut int) {
+		fan := fanIn
+		if kind == "xavier" {
+			fan += fanOut
+		}
+		a := math.Sqrt(6 / float64(fan))
 		for i := range ws {
-			if kind == "xavier" {
-				a := math.Sqrt(6 / float64(fanIn+fanOut))
-				ws[i] = (2*rng.Float64() - 1) * a
-			} else {
-				ws[i] = rng.NormFloat64() * math.Sqrt(2/float64(fanIn))
-			}
+			ws[i] = (2*rng.Float64() - 1) * a
 		}
 	}
 	kk := n.k * n.k

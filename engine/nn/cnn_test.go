@@ -169,6 +169,18 @@ func TestStopsEarlyKeepingTheBestWeights(t *testing.T) {
 	}
 }
 
+// Patience 0 trains every epoch on every row.
+func TestPatienceZeroTrainsEveryEpoch(t *testing.T) {
+	iris := persisttest.Builtin(t, "iris", datasets.Classification)
+	rec := &stepRecorder{}
+	if _, err := fitCNN(t, map[string]string{"patience": "0", "epochs": "40", "lr": "0.03"}, iris, rec); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rec.steps); n != 40 || rec.steps[n-1].Total != 40 {
+		t.Errorf("%d steps, want all 40", n)
+	}
+}
+
 // Each epoch reports its rate and every layer's norms, by name.
 func TestEpochDetail(t *testing.T) {
 	iris := persisttest.Builtin(t, "iris", datasets.Classification)

@@ -17,6 +17,7 @@ type convNet struct {
 	ph, pw        int // pooled height and width
 	dense         []denseLayer
 	ranges        [][2]int // weightRanges, made once
+	taps          []tap
 }
 
 // denseLayer is a fully connected layer's place in the slab.
@@ -34,6 +35,7 @@ func newConvNet(h, w, f, k, p int, hidden []int, classes int) *convNet {
 		off += in*out + out
 		in = out
 	}
+	n.taps = n.makeTaps()
 	n.ranges = [][2]int{{0, f * k * k}}
 	for _, l := range n.dense {
 		n.ranges = append(n.ranges, [2]int{l.wOff, l.wOff + l.in*l.out})
@@ -117,28 +119,52 @@ func (n *convNet) forward(wt, x []float64, b *buffers) []float64 {
 
 // convolve is the convolution with zero padding ((k−1)/2 before, the rest
 // after) followed by ReLU: out[c][i][j] = relu(b_c + Σ mask_c[a][e]·x[i+a−pad][j+e−pad]).
+// It goes mask value by mask value (a tap), adding a shifted copy of the
+// image to each plane, so that the inner loop runs along contiguous rows.
 func (n *convNet) convolve(wt, x, out []float64) {
-	h, w, k, pad := n.h, n.w, n.k, (n.k-1)/2
+	h, w, k := n.h, n.w, n.k
 	masks, bias := wt[:n.f*k*k], wt[n.f*k*k:n.f*k*k+n.f]
 	for c := range n.f {
-		mask := masks[c*k*k : (c+1)*k*k]
 		plane := out[c*h*w : (c+1)*h*w]
-		for i := range h {
-			a0, a1 := max(0, pad-i), min(k, h+pad-i)
-			for j := range w {
-				e0, e1 := max(0, pad-j), min(k, w+pad-j)
-				s := bias[c]
-				for a := a0; a < a1; a++ {
-					base := (i+a-pad)*w + j - pad
-					m := mask[a*k:]
-					for e := e0; e < e1; e++ {
-						s += m[e] * x[base+e]
-					}
+		for i := range plane {
+			plane[i] = bias[c]
+		}
+		for _, t := range n.taps {
+			m := masks[c*k*k+t.tap]
+			for i := t.i0; i < t.i1; i++ {
+				dst := plane[i*w+t.j0 : i*w+t.j1]
+				src := x[i*w+t.shift+t.j0:]
+				for j := range dst {
+					dst[j] += m * src[j]
 				}
-				plane[i*w+j] = max(s, 0)
+			}
+		}
+		for i, v := range plane {
+			plane[i] = max(v, 0)
+		}
+	}
+}
+
+// tap is one value of a mask and the outputs it reaches inside the image:
+// rows i0..i1, columns j0..j1, each taking the pixel shift places on.
+type tap struct {
+	tap, i0, i1, j0, j1, shift int
+}
+
+// makeTaps lists the taps of a k × k mask that reach some output.
+func (n *convNet) makeTaps() []tap {
+	var out []tap
+	h, w, k, pad := n.h, n.w, n.k, (n.k-1)/2
+	for a := range k {
+		for e := range k {
+			t := tap{tap: a*k + e, i0: max(0, pad-a), i1: min(h, h+pad-a), j0: max(0, pad-e), j1: min(w, w+pad-e),
+				shift: (a-pad)*w + e - pad}
+			if t.i0 < t.i1 && t.j0 < t.j1 {
+				out = append(out, t)
 			}
 		}
 	}
+	return out
 }
 
 // maxPool keeps each window's largest value and where it was.
@@ -239,28 +265,23 @@ func (n *convNet) backConv(x []float64, b *buffers, grad []float64) {
 			b.dconv[at] += d
 		}
 	}
-	h, w, k, pad := n.h, n.w, n.k, (n.k-1)/2
+	h, w, k := n.h, n.w, n.k
 	gMasks, gBias := grad[:n.f*k*k], grad[n.f*k*k:n.f*k*k+n.f]
 	for c := range n.f {
-		gm := gMasks[c*k*k : (c+1)*k*k]
 		plane := b.dconv[c*h*w : (c+1)*h*w]
-		for i := range h {
-			a0, a1 := max(0, pad-i), min(k, h+pad-i)
-			for j := range w {
-				d := plane[i*w+j]
-				if d == 0 {
-					continue
-				}
-				gBias[c] += d
-				e0, e1 := max(0, pad-j), min(k, w+pad-j)
-				for a := a0; a < a1; a++ {
-					base := (i+a-pad)*w + j - pad
-					g := gm[a*k:]
-					for e := e0; e < e1; e++ {
-						g[e] += d * x[base+e]
-					}
+		for _, d := range plane {
+			gBias[c] += d
+		}
+		for _, t := range n.taps {
+			s := 0.0
+			for i := t.i0; i < t.i1; i++ {
+				d := plane[i*w+t.j0 : i*w+t.j1]
+				src := x[i*w+t.shift+t.j0:]
+				for j, v := range d {
+					s += v * src[j]
 				}
 			}
+			gMasks[c*k*k+t.tap] += s
 		}
 	}
 }

@@ -37,8 +37,8 @@ func init() {
 
 func cnnParams() []engine.Param {
 	return []engine.Param{
-		{Name: "filters", Kind: engine.Int, Default: 16, Min: 1, Max: 256, Help: "number of convolution masks"},
-		{Name: "kernel", Kind: engine.Int, Default: 3, Min: 1, Max: 15, Help: "mask size (kernel × kernel pixels)"},
+		{Name: "filters", Kind: engine.Int, Default: 16, Min: 1, Max: 128, Help: "number of convolution masks"},
+		{Name: "kernel", Kind: engine.Int, Default: 3, Min: 1, Max: 7, Help: "mask size (kernel × kernel pixels)"},
 		{Name: "pool", Kind: engine.Int, Default: 2, Min: 1, Max: 8, Help: "max-pooling window (pool × pool), 1 for none"},
 		{Name: "shape", Kind: engine.Text, Default: "", Check: checkShape, Help: "image height x width, e.g. 8x8 (empty: a square number of columns)"},
 		{Name: "hidden", Kind: engine.Ints, Default: []int{0}, Min: 0, Max: 4096, Help: "widths of dense ReLU layers after pooling, e.g. 64 (0: none)"},
@@ -215,13 +215,18 @@ type trainer struct {
 	best       []float64
 	opt        *Optimizer
 	buf        *buffers
+	maskT      mat.Matrix  // the working masks, transposed, for the convolution
+	xs         [][]float64 // a batch's images
 	rng        *rand.Rand
 }
 
 func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) *trainer {
 	t := &trainer{m: m, net: net, X: X, cols: cols, y: d.Y, weight: d.Weights,
 		wt: make([]float64, net.size()), grad: make([]float64, net.size()), best: make([]float64, net.size()),
-		buf: net.newBuffers(), rng: rand.New(rand.NewPCG(d.Seed, 0x5bd1e9955bd1e995))}
+		rng: rand.New(rand.NewPCG(d.Seed, 0x5bd1e9955bd1e995))}
+	t.buf = net.newBuffers(min(m.batch, len(d.Y)))
+	t.xs = make([][]float64, 0, t.buf.size)
+	t.maskT = net.masks(t.wt).T()
 	t.opt, _ = NewOptimizer(m.optimizer, net.size()) // the spec's choices are the optimisers
 	net.initWeights(t.wt, m.init, t.rng)
 	t.train, t.val = splitValidation(len(d.Y), m.patience, m.valFraction, t.rng)
@@ -296,16 +301,17 @@ func (t *trainer) epoch(ctx context.Context, lr float64) (float64, error) {
 		clear(t.grad)
 		inv := 1 / float64(len(rows))
 		batchLoss := 0.0
-		for _, r := range rows {
-			x := t.X[r*t.cols : (r+1)*t.cols]
+		net.convolve(t.maskT, t.wt, t.images(rows), t.buf)
+		for k, r := range rows {
 			y, wgt := int(t.y[r]), 1.0
 			if t.weight != nil {
 				wgt = t.weight[r]
 			}
-			p := net.forward(t.wt, x, t.buf)
+			p := net.head(t.wt, k, t.buf)
 			batchLoss -= wgt * math.Log(max(p[y], 1e-300))
-			net.backward(t.wt, x, y, wgt*inv, t.buf, t.grad)
+			net.backward(t.wt, k, y, wgt*inv, t.buf, t.grad)
 		}
+		net.convBackward(len(rows), t.buf, t.grad)
 		batchLoss = (batchLoss + t.decay(len(rows))) * inv
 		total += batchLoss * float64(len(rows))
 		seen += len(rows)
@@ -334,11 +340,24 @@ func (t *trainer) decay(batch int) float64 {
 // current weights.
 func (t *trainer) validationLoss() float64 {
 	s := 0.0
-	for _, r := range t.val {
-		p := t.net.forward(t.wt, t.X[r*t.cols:(r+1)*t.cols], t.buf)
-		s -= math.Log(max(p[int(t.y[r])], 1e-300))
+	for start := 0; start < len(t.val); start += t.buf.size {
+		rows := t.val[start:min(start+t.buf.size, len(t.val))]
+		t.net.convolve(t.maskT, t.wt, t.images(rows), t.buf)
+		for k, r := range rows {
+			p := t.net.head(t.wt, k, t.buf)
+			s -= math.Log(max(p[int(t.y[r])], 1e-300))
+		}
 	}
 	return s / float64(len(t.val))
+}
+
+// images are the scaled rows' images, in t.xs.
+func (t *trainer) images(rows []int) [][]float64 {
+	t.xs = t.xs[:0]
+	for _, r := range rows {
+		t.xs = append(t.xs, t.X[r*t.cols:(r+1)*t.cols])
+	}
+	return t.xs
 }
 
 // detail is the epoch's rate and each layer's norms of weights and of the
@@ -377,12 +396,23 @@ func (m *CNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 		return nil, fmt.Errorf("cnn: %d columns, but the network was fitted on %d×%d = %d pixels", cols, m.net.h, m.net.w, m.net.pixels())
 	}
 	out := mat.NewDense(n, m.net.classes(), nil)
-	buf, x := m.net.newBuffers(), make([]float64, cols)
-	for i := range n {
-		for j := range x {
-			x[j] = (X.At(i, j) - m.mean) / m.scale
+	buf := m.net.newBuffers(max(1, min(n, 256)))
+	maskT := m.net.masks(m.best).T()
+	xs := make([][]float64, buf.size)
+	for i := range xs {
+		xs[i] = make([]float64, cols)
+	}
+	for start := 0; start < n; start += buf.size {
+		batch := xs[:min(buf.size, n-start)]
+		for k, x := range batch {
+			for j := range x {
+				x[j] = (X.At(start+k, j) - m.mean) / m.scale
+			}
 		}
-		copy(out.RawRowView(i), m.net.forward(m.best, x, buf))
+		m.net.convolve(maskT, m.best, batch, buf)
+		for k := range batch {
+			copy(out.RawRowView(start+k), m.net.head(m.best, k, buf))
+		}
 	}
 	return out, nil
 }

@@ -3,6 +3,8 @@ package nn
 import (
 	"math"
 	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // convNet is the arithmetic of the convolutional network: one image of
@@ -17,7 +19,7 @@ type convNet struct {
 	ph, pw        int // pooled height and width
 	dense         []denseLayer
 	ranges        [][2]int // weightRanges, made once
-	taps          []tap
+	src           []int    // im2col: the pixel under mask value t at output pixel q is src[q·k²+t] (−1: padding)
 }
 
 // denseLayer is a fully connected layer's place in the slab.
@@ -35,7 +37,7 @@ func newConvNet(h, w, f, k, p int, hidden []int, classes int) *convNet {
 		off += in*out + out
 		in = out
 	}
-	n.taps = n.makeTaps()
+	n.src = n.im2colIndex()
 	n.ranges = [][2]int{{0, f * k * k}}
 	for _, l := range n.dense {
 		n.ranges = append(n.ranges, [2]int{l.wOff, l.wOff + l.in*l.out})
@@ -75,21 +77,40 @@ func (n *convNet) initWeights(wt []float64, kind string, rng *rand.Rand) {
 	}
 }
 
-// buffers are one image's activations and deltas, reused from image to
-// image so that training allocates nothing per batch.
+// buffers hold a batch of up to size images in im2col form and their
+// convolutions, and one image's activations and deltas after them, reused
+// from image to image: training allocates nothing per batch.
 type buffers struct {
-	conv  []float64   // after ReLU, f × h × w
-	pool  []float64   // f × ph × pw
-	arg   []int       // for each pooled value, the index in conv it came from (-1: none)
-	acts  [][]float64 // output of each dense layer (the last: probabilities)
-	delta [][]float64 // ∂loss/∂(pre-activation) of each dense layer
-	dpool []float64
-	dconv []float64
+	size   int
+	cols   *mat.Dense // size·h·w × k²: each output pixel's patch
+	conv   *mat.Dense // size·h·w × f: after ReLU
+	dconv  *mat.Dense // ∂loss/∂conv, as conv
+	dconvT mat.Matrix // its transpose, made once (a Transpose in an interface allocates)
+	gMask  *mat.Dense // f × k²: the masks' gradient of a batch
+	// colChunks and convChunks are cols and conv in blocks of chunk rows,
+	// small enough for gonum's serial product (its parallel one starts
+	// goroutines, which allocate, on every call).
+	colChunks, convChunks []*mat.Dense
+	chunk                 int
+	pool                  []float64   // f × ph × pw
+	arg                   []int       // for each pooled value, the index in the image's conv block it came from
+	acts                  [][]float64 // output of each dense layer (the last: probabilities)
+	delta                 [][]float64 // ∂loss/∂(pre-activation) of each dense layer
+	dpool                 []float64
 }
 
-func (n *convNet) newBuffers() *buffers {
-	b := &buffers{conv: make([]float64, n.convLen()), pool: make([]float64, n.poolLen()),
-		arg: make([]int, n.poolLen()), dpool: make([]float64, n.poolLen()), dconv: make([]float64, n.convLen())}
+func (n *convNet) newBuffers(size int) *buffers {
+	hw, kk := n.pixels(), n.k*n.k
+	b := &buffers{size: size, cols: mat.NewDense(size*hw, kk, nil), conv: mat.NewDense(size*hw, n.f, nil),
+		dconv: mat.NewDense(size*hw, n.f, nil), gMask: mat.NewDense(n.f, kk, nil),
+		pool: make([]float64, n.poolLen()), arg: make([]int, n.poolLen()), dpool: make([]float64, n.poolLen())}
+	b.dconvT = b.dconv.T()
+	rows := size * hw
+	b.chunk = serialRows(n.f)
+	for r := 0; r < rows; r += b.chunk {
+		b.colChunks = append(b.colChunks, b.cols.Slice(r, min(r+b.chunk, rows), 0, kk).(*mat.Dense))
+		b.convChunks = append(b.convChunks, b.conv.Slice(r, min(r+b.chunk, rows), 0, n.f).(*mat.Dense))
+	}
 	for _, l := range n.dense {
 		b.acts = append(b.acts, make([]float64, l.out))
 		b.delta = append(b.delta, make([]float64, l.out))
@@ -97,10 +118,83 @@ func (n *convNet) newBuffers() *buffers {
 	return b
 }
 
-// forward computes the class probabilities of image x into b.acts' last.
+// serialRows is how many rows of patches one product with f masks can take
+// and stay below gonum's threshold for a parallel product: fewer than four
+// blocks of 64 × 64 in the result (the parameters' ranges keep f ≤ 128, and k² ≤ 64 keeps the
+// masks' gradient, f × k², serial too).
+func serialRows(f int) int {
+	return 64 * max(1, 3/((f+63)/64))
+}
+
+// masks is the slab's masks as an f × k² matrix (sharing its memory).
+func (n *convNet) masks(wt []float64) *mat.Dense {
+	return mat.NewDense(n.f, n.k*n.k, wt[:n.f*n.k*n.k])
+}
+
+// forward computes the class probabilities of image x alone, into b.
 func (n *convNet) forward(wt, x []float64, b *buffers) []float64 {
-	n.convolve(wt, x, b.conv)
-	n.maxPool(b.conv, b.pool, b.arg)
+	n.convolve(n.masks(wt).T(), wt, [][]float64{x}, b)
+	return n.head(wt, 0, b)
+}
+
+// im2colIndex is, for every output pixel and mask value, the input pixel
+// it reads, with zero padding ((k−1)/2 before, the rest after).
+func (n *convNet) im2colIndex() []int {
+	h, w, k, pad := n.h, n.w, n.k, (n.k-1)/2
+	src := make([]int, h*w*k*k)
+	for i := range h {
+		for j := range w {
+			for a := range k {
+				for e := range k {
+					ii, jj, at := i+a-pad, j+e-pad, -1
+					if ii >= 0 && ii < h && jj >= 0 && jj < w {
+						at = ii*w + jj
+					}
+					src[((i*w+j)*k+a)*k+e] = at
+				}
+			}
+		}
+	}
+	return src
+}
+
+// convolve is the convolution of the images xs (at most b.size) followed
+// by ReLU, out[q][c] = relu(b_c + Σ mask_c[a][e]·x[i+a−pad][j+e−pad]) for
+// output pixel q = (i, j), as one product of their patches (im2col) with
+// the masks' transpose maskT. Rows past the images keep stale values that
+// nothing reads.
+func (n *convNet) convolve(maskT mat.Matrix, wt []float64, xs [][]float64, b *buffers) {
+	hw, kk := n.pixels(), n.k*n.k
+	cols := b.cols.RawMatrix().Data
+	for r, x := range xs {
+		block := cols[r*hw*kk : (r+1)*hw*kk]
+		for i, at := range n.src {
+			if at >= 0 {
+				block[i] = x[at]
+			} else {
+				block[i] = 0
+			}
+		}
+	}
+	used := (len(xs)*hw + b.chunk - 1) / b.chunk
+	for i, c := range b.convChunks[:used] {
+		c.Mul(b.colChunks[i], maskT)
+	}
+	bias := wt[n.f*kk : n.f*kk+n.f]
+	conv := b.conv.RawMatrix().Data[:len(xs)*hw*n.f]
+	for q := 0; q < len(conv); q += n.f {
+		row := conv[q : q+n.f]
+		for c, v := range row {
+			row[c] = max(v+bias[c], 0)
+		}
+	}
+}
+
+// head pools image r of the batch and runs the dense layers to its class
+// probabilities (b.acts' last).
+func (n *convNet) head(wt []float64, r int, b *buffers) []float64 {
+	hw := n.pixels()
+	n.maxPool(b.conv.RawMatrix().Data[r*hw*n.f:(r+1)*hw*n.f], b.pool, b.arg)
 	in := b.pool
 	for i, l := range n.dense {
 		out := b.acts[i]
@@ -117,67 +211,18 @@ func (n *convNet) forward(wt, x []float64, b *buffers) []float64 {
 	return in
 }
 
-// convolve is the convolution with zero padding ((k−1)/2 before, the rest
-// after) followed by ReLU: out[c][i][j] = relu(b_c + Σ mask_c[a][e]·x[i+a−pad][j+e−pad]).
-// It goes mask value by mask value (a tap), adding a shifted copy of the
-// image to each plane, so that the inner loop runs along contiguous rows.
-func (n *convNet) convolve(wt, x, out []float64) {
-	h, w, k := n.h, n.w, n.k
-	masks, bias := wt[:n.f*k*k], wt[n.f*k*k:n.f*k*k+n.f]
-	for c := range n.f {
-		plane := out[c*h*w : (c+1)*h*w]
-		for i := range plane {
-			plane[i] = bias[c]
-		}
-		for _, t := range n.taps {
-			m := masks[c*k*k+t.tap]
-			for i := t.i0; i < t.i1; i++ {
-				dst := plane[i*w+t.j0 : i*w+t.j1]
-				src := x[i*w+t.shift+t.j0:]
-				for j := range dst {
-					dst[j] += m * src[j]
-				}
-			}
-		}
-		for i, v := range plane {
-			plane[i] = max(v, 0)
-		}
-	}
-}
-
-// tap is one value of a mask and the outputs it reaches inside the image:
-// rows i0..i1, columns j0..j1, each taking the pixel shift places on.
-type tap struct {
-	tap, i0, i1, j0, j1, shift int
-}
-
-// makeTaps lists the taps of a k × k mask that reach some output.
-func (n *convNet) makeTaps() []tap {
-	var out []tap
-	h, w, k, pad := n.h, n.w, n.k, (n.k-1)/2
-	for a := range k {
-		for e := range k {
-			t := tap{tap: a*k + e, i0: max(0, pad-a), i1: min(h, h+pad-a), j0: max(0, pad-e), j1: min(w, w+pad-e),
-				shift: (a-pad)*w + e - pad}
-			if t.i0 < t.i1 && t.j0 < t.j1 {
-				out = append(out, t)
-			}
-		}
-	}
-	return out
-}
-
-// maxPool keeps each window's largest value and where it was.
+// maxPool keeps each window's largest value and where it was; conv is one
+// image's block, pixel by pixel, each pixel's f values together.
 func (n *convNet) maxPool(conv, pool []float64, arg []int) {
-	h, w, p := n.h, n.w, n.p
-	for c := range n.f {
+	h, w, p, f := n.h, n.w, n.p, n.f
+	for c := range f {
 		for pi := range n.ph {
 			for pj := range n.pw {
 				best, at := math.Inf(-1), -1
 				for i := pi * p; i < min(h, (pi+1)*p); i++ {
 					for j := pj * p; j < min(w, (pj+1)*p); j++ {
-						if v := conv[c*h*w+i*w+j]; v > best {
-							best, at = v, c*h*w+i*w+j
+						if v := conv[(i*w+j)*f+c]; v > best {
+							best, at = v, (i*w+j)*f+c
 						}
 					}
 				}
@@ -216,9 +261,10 @@ func softmax(z []float64) {
 	}
 }
 
-// backward adds weight·∂(cross-entropy of class y)/∂wt for image x, whose
-// forward pass is in b, to grad.
-func (n *convNet) backward(wt, x []float64, y int, weight float64, b *buffers, grad []float64) {
+// backward adds weight·∂(cross-entropy of class y)/∂wt for image r of the
+// batch, whose head ran last, to grad: the dense layers' gradients at
+// once, the convolution's delta into b.dconv for convBackward.
+func (n *convNet) backward(wt []float64, r, y int, weight float64, b *buffers, grad []float64) {
 	last := len(n.dense) - 1
 	copy(b.delta[last], b.acts[last])
 	b.delta[last][y]--
@@ -253,36 +299,31 @@ func (n *convNet) backward(wt, x []float64, y int, weight float64, b *buffers, g
 			}
 		}
 	}
-	n.backConv(x, b, grad)
-}
-
-// backConv routes the pooled deltas to the values the windows kept, through
-// the ReLU, and adds the masks' and biases' gradients.
-func (n *convNet) backConv(x []float64, b *buffers, grad []float64) {
-	clear(b.dconv)
+	// To the values the windows kept, through the convolution's ReLU.
+	hw := n.pixels()
+	conv := b.conv.RawMatrix().Data[r*hw*n.f : (r+1)*hw*n.f]
+	dconv := b.dconv.RawMatrix().Data[r*hw*n.f : (r+1)*hw*n.f]
+	clear(dconv)
 	for o, d := range b.dpool {
-		if at := b.arg[o]; at >= 0 && b.conv[at] > 0 {
-			b.dconv[at] += d
+		if at := b.arg[o]; at >= 0 && conv[at] > 0 { // −1: a window of NaN
+			dconv[at] += d
 		}
 	}
-	h, w, k := n.h, n.w, n.k
-	gMasks, gBias := grad[:n.f*k*k], grad[n.f*k*k:n.f*k*k+n.f]
-	for c := range n.f {
-		plane := b.dconv[c*h*w : (c+1)*h*w]
-		for _, d := range plane {
-			gBias[c] += d
-		}
-		for _, t := range n.taps {
-			s := 0.0
-			for i := t.i0; i < t.i1; i++ {
-				d := plane[i*w+t.j0 : i*w+t.j1]
-				src := x[i*w+t.shift+t.j0:]
-				for j, v := range d {
-					s += v * src[j]
-				}
-			}
-			gMasks[c*k*k+t.tap] += s
-		}
+}
+
+// convBackward adds the masks' and biases' gradients of the batch's
+// first rows images to grad: the masks' is dconvᵀ·cols. (A view of the
+// first rows would allocate; a short batch multiplies zeros instead.)
+func (n *convNet) convBackward(rows int, b *buffers, grad []float64) {
+	hw, kk := n.pixels(), n.k*n.k
+	clear(b.dconv.RawMatrix().Data[rows*hw*n.f:]) // images past the batch's add nothing
+	b.gMask.Mul(b.dconvT, b.cols)
+	for i, v := range b.gMask.RawMatrix().Data {
+		grad[i] += v
+	}
+	gBias := grad[n.f*kk : n.f*kk+n.f]
+	for q, d := range b.dconv.RawMatrix().Data[:rows*hw*n.f] {
+		gBias[q%n.f] += d
 	}
 }
 

@@ -224,7 +224,7 @@ func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) *tr
 	t := &trainer{m: m, net: net, X: X, cols: cols, y: d.Y, weight: d.Weights,
 		wt: make([]float64, net.size()), grad: make([]float64, net.size()), best: make([]float64, net.size()),
 		rng: rand.New(rand.NewPCG(d.Seed, 0x5bd1e9955bd1e995))}
-	t.buf = net.newBuffers(min(m.batch, len(d.Y)))
+	t.buf = net.newBuffers(net.bufferImages(min(m.batch, len(d.Y))))
 	t.xs = make([][]float64, 0, t.buf.size)
 	t.maskT = net.masks(t.wt).T()
 	t.opt, _ = NewOptimizer(m.optimizer, net.size()) // the spec's choices are the optimisers
@@ -301,17 +301,20 @@ func (t *trainer) epoch(ctx context.Context, lr float64) (float64, error) {
 		clear(t.grad)
 		inv := 1 / float64(len(rows))
 		batchLoss := 0.0
-		net.convolve(t.maskT, t.wt, t.images(rows), t.buf)
-		for k, r := range rows {
-			y, wgt := int(t.y[r]), 1.0
-			if t.weight != nil {
-				wgt = t.weight[r]
+		for sub := 0; sub < len(rows); sub += t.buf.size {
+			part := rows[sub:min(sub+t.buf.size, len(rows))]
+			net.convolve(t.maskT, t.wt, t.images(part), t.buf)
+			for k, r := range part {
+				y, wgt := int(t.y[r]), 1.0
+				if t.weight != nil {
+					wgt = t.weight[r]
+				}
+				p := net.head(t.wt, k, t.buf)
+				batchLoss -= wgt * math.Log(max(p[y], 1e-300))
+				net.backward(t.wt, k, y, wgt*inv, t.buf, t.grad)
 			}
-			p := net.head(t.wt, k, t.buf)
-			batchLoss -= wgt * math.Log(max(p[y], 1e-300))
-			net.backward(t.wt, k, y, wgt*inv, t.buf, t.grad)
+			net.convBackward(len(part), t.buf, t.grad)
 		}
-		net.convBackward(len(rows), t.buf, t.grad)
 		batchLoss = (batchLoss + t.decay(len(rows))) * inv
 		total += batchLoss * float64(len(rows))
 		seen += len(rows)
@@ -396,7 +399,7 @@ func (m *CNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 		return nil, fmt.Errorf("cnn: %d columns, but the network was fitted on %d×%d = %d pixels", cols, m.net.h, m.net.w, m.net.pixels())
 	}
 	out := mat.NewDense(n, m.net.classes(), nil)
-	buf := m.net.newBuffers(max(1, min(n, 256)))
+	buf := m.net.newBuffers(m.net.bufferImages(min(n, 256)))
 	maskT := m.net.masks(m.best).T()
 	xs := make([][]float64, buf.size)
 	for i := range xs {

@@ -52,7 +52,6 @@ func (n *convNet) size() int {
 }
 
 func (n *convNet) pixels() int  { return n.h * n.w }
-func (n *convNet) convLen() int { return n.f * n.h * n.w }
 func (n *convNet) poolLen() int { return n.f * n.ph * n.pw }
 func (n *convNet) classes() int { return n.dense[len(n.dense)-1].out }
 
@@ -99,6 +98,13 @@ type buffers struct {
 	dpool                 []float64
 }
 
+// bufferImages is how many images buffers hold for batches of batch rows:
+// all of them, unless their patches would pass 8 MB (a large batch of
+// large images is then convolved a part at a time).
+func (n *convNet) bufferImages(batch int) int {
+	return max(1, min(batch, (1<<20)/(n.pixels()*max(n.k*n.k, n.f))))
+}
+
 func (n *convNet) newBuffers(size int) *buffers {
 	hw, kk := n.pixels(), n.k*n.k
 	b := &buffers{size: size, cols: mat.NewDense(size*hw, kk, nil), conv: mat.NewDense(size*hw, n.f, nil),
@@ -118,10 +124,10 @@ func (n *convNet) newBuffers(size int) *buffers {
 	return b
 }
 
-// serialRows is how many rows of patches one product with f masks can take
-// and stay below gonum's threshold for a parallel product: fewer than four
-// blocks of 64 × 64 in the result (the parameters' ranges keep f ≤ 128, and k² ≤ 64 keeps the
-// masks' gradient, f × k², serial too).
+// serialRows is how many rows of patches one product with f masks can
+// take and stay below gonum's threshold for a parallel product: fewer than
+// four blocks of 64 × 64 in the result. The parameters' ranges keep
+// f ≤ 128, and k² ≤ 64 keeps the masks' gradient, f × k², serial too.
 func serialRows(f int) int {
 	return 64 * max(1, 3/((f+63)/64))
 }
@@ -129,12 +135,6 @@ func serialRows(f int) int {
 // masks is the slab's masks as an f × k² matrix (sharing its memory).
 func (n *convNet) masks(wt []float64) *mat.Dense {
 	return mat.NewDense(n.f, n.k*n.k, wt[:n.f*n.k*n.k])
-}
-
-// forward computes the class probabilities of image x alone, into b.
-func (n *convNet) forward(wt, x []float64, b *buffers) []float64 {
-	n.convolve(n.masks(wt).T(), wt, [][]float64{x}, b)
-	return n.head(wt, 0, b)
 }
 
 // im2colIndex is, for every output pixel and mask value, the input pixel

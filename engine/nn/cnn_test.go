@@ -16,6 +16,12 @@ import (
 	"github.com/tealab/tealab/internal/sweep"
 )
 
+// forward computes the class probabilities of image x alone, into b.
+func (n *convNet) forward(wt, x []float64, b *buffers) []float64 {
+	n.convolve(n.masks(wt).T(), wt, [][]float64{x}, b)
+	return n.head(wt, 0, b)
+}
+
 // randomNet is a network with random weights (biases too, so that no
 // ReLU sits at its kink) and a random image for it.
 func randomNet(h, w, f, k, p int, hidden []int, classes int, seed uint64) (*convNet, []float64, []float64) {
@@ -341,6 +347,28 @@ func TestConvolutionAndPoolingWorkedExample(t *testing.T) {
 		if b.pool[i] != w {
 			t.Errorf("pool %v, want %v", b.pool, wantPool)
 			break
+		}
+	}
+}
+
+// A batch larger than the buffers (large images) is convolved a part at
+// a time, to the same step as in one piece.
+func TestBatchInParts(t *testing.T) {
+	d := persisttest.Builtin(t, "digits", datasets.Classification)
+	d.X, d.Y = d.X.Slice(0, 60, 0, 64).(*mat.Dense), d.Y[:60]
+	m := engine.MustBuild("cnn", map[string]string{"batch": "20"}).(*CNN)
+	X := append([]float64(nil), d.X.RawMatrix().Data...)
+	whole := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
+	parts := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
+	parts.buf = parts.net.newBuffers(3)
+	a, _ := whole.epoch(context.Background(), 0.01)
+	b, _ := parts.epoch(context.Background(), 0.01)
+	if math.Abs(a-b) > 1e-12 {
+		t.Errorf("loss %v in parts, %v whole", b, a)
+	}
+	for i := range whole.wt {
+		if math.Abs(whole.wt[i]-parts.wt[i]) > 1e-12 {
+			t.Fatalf("weight %d: %v in parts, %v whole", i, parts.wt[i], whole.wt[i])
 		}
 	}
 }

@@ -33,6 +33,9 @@ type PrepOptions struct {
 	// (for models that route or ignore them); a column with no value at all
 	// in the training rows is then dropped like a constant one.
 	KeepMissing bool
+	// KeepConstant keeps the columns that are constant on the training
+	// rows (an image's border pixels, which hold their place in it).
+	KeepConstant bool
 	// Reduce, when above 0, projects the prepared rows onto their first
 	// Reduce principal components (fitted on the training rows), the last
 	// stage: a model then learns from PC1..PCk ("reduce first").
@@ -184,7 +187,11 @@ func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Pr
 	for j, c := range outCols {
 		names[j] = c.Name
 	}
-	if err := p.dropper.Fit(Z, names); err != nil {
+	fitDropper := p.dropper.Fit
+	if opt.KeepConstant {
+		fitDropper = p.dropper.keepAll
+	}
+	if err := fitDropper(Z, names); err != nil {
 		return nil, nil, err
 	}
 	Z = p.dropper.transform(Z)

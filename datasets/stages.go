@@ -330,6 +330,22 @@ func (c *ConstantDropper) Fit(X *mat.Dense, names []string) error {
 	return nil
 }
 
+// keepAll is Fit for data whose every column keeps its place.
+func (c *ConstantDropper) keepAll(X *mat.Dense, names []string) error {
+	c.fitted = false
+	names, err := namesOrDefault("constant-column filter", X, names)
+	if err != nil {
+		return err
+	}
+	_, p := X.Dims()
+	c.keep, c.names = c.keep[:0], append(c.names[:0], names...)
+	for j := range p {
+		c.keep = append(c.keep, j)
+	}
+	c.in, c.fitted = p, true
+	return nil
+}
+
 func listNames(names []string, most int) string {
 	if len(names) <= most {
 		return strings.Join(names, ", ")

@@ -77,6 +77,9 @@ type Input struct {
 	// Missing: missing values reach the model as NaN, not imputed; the
 	// model routes or ignores them itself.
 	Missing bool
+	// Constant: columns constant on the training rows reach the model,
+	// not dropped, so that an image's pixels keep their places.
+	Constant bool
 }
 
 // Rows is the number of training observations.

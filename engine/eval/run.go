@@ -267,7 +267,8 @@ func (rn *runner) fail(err error) (*Result, error) {
 func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	d := rn.d
 	opt := datasets.PrepOptions{Standardize: rn.std, KeepNominal: rn.spec.Input.Nominal, KeepMissing: rn.spec.Input.Missing,
-		Reduce: rn.opt.Reduce}
+		KeepConstant: rn.spec.Input.Constant,
+		Reduce:       rn.opt.Reduce}
 	if opt.Reduce > 0 {
 		// Principal components are numeric and complete: nominal columns
 		// are encoded and missing values imputed first, whatever the model

@@ -171,6 +171,11 @@ var settings = map[string]map[string]string{
 	// diabetes' noise (scikit-learn's default tree scores R2 below 0 on it
 	// too); a stopping rule of the notes is what the model is for.
 	"tree/diabetes": {"min_samples_leaf": "20"},
+	// A convolutional network learns from images: it infers a square one
+	// from the columns' count, and wine's 13 and breast_cancer's 30 are not
+	// square, so their rows are laid out as strips and rectangles.
+	"cnn/wine":          {"shape": "1x13"},
+	"cnn/breast_cancer": {"shape": "5x6"},
 }
 
 // checkBadParams: the registry refuses a value beyond each end of a

@@ -407,7 +407,14 @@ func (m *CNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	}
 	for start := 0; start < n; start += buf.size {
 		batch := xs[:min(buf.size, n-start)]
+		dense, isDense := X.(*mat.Dense)
 		for k, x := range batch {
+			if isDense {
+				for j, v := range dense.RawRowView(start + k) {
+					x[j] = (v - m.mean) / m.scale
+				}
+				continue
+			}
 			for j := range x {
 				x[j] = (X.At(start+k, j) - m.mean) / m.scale
 			}
@@ -426,6 +433,29 @@ func (m *CNN) Predict(X mat.Matrix) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	return mostProbable(P), nil
+}
+
+// Stages implements engine.Staged: the live validation convolves the
+// held-out rows once a step for both the predictions and the
+// probabilities, where Predict and PredictProba would do it twice.
+func (m *CNN) Stages(X mat.Matrix) (engine.StageScorer, error) { return &cnnStages{m: m, X: X}, nil }
+
+type cnnStages struct {
+	m *CNN
+	X mat.Matrix
+}
+
+func (s *cnnStages) Scores() ([]float64, *mat.Dense, error) {
+	P, err := s.m.PredictProba(s.X)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mostProbable(P), P, nil
+}
+
+// mostProbable is the class of each row's largest probability.
+func mostProbable(P *mat.Dense) []float64 {
 	n, _ := P.Dims()
 	out := make([]float64, n)
 	for i := range n {
@@ -437,7 +467,7 @@ func (m *CNN) Predict(X mat.Matrix) ([]float64, error) {
 		}
 		out[i] = float64(k)
 	}
-	return out, nil
+	return out
 }
 
 // Network describes the layers and the first convolution's masks.

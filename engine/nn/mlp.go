@@ -224,6 +224,50 @@ func (m *MLP) Predict(X mat.Matrix) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	return m.decide(O), nil
+}
+
+// PredictProba implements engine.Prober: the softmax outputs (sigmoid
+// outputs normalised to sum to one).
+func (m *MLP) PredictProba(X mat.Matrix) (*mat.Dense, error) {
+	if m.fitted && m.classes == 0 {
+		return nil, fmt.Errorf("mlp: a regression has no class probabilities")
+	}
+	O, err := m.outputs(X)
+	if err != nil {
+		return nil, err
+	}
+	normaliseRows(O)
+	return O, nil
+}
+
+// Stages implements engine.Staged: the live validation pushes the
+// held-out rows through the network once a step for both the predictions
+// and the probabilities, where Predict and PredictProba would push them
+// twice.
+func (m *MLP) Stages(X mat.Matrix) (engine.StageScorer, error) { return &mlpStages{m: m, X: X}, nil }
+
+type mlpStages struct {
+	m *MLP
+	X mat.Matrix
+}
+
+func (s *mlpStages) Scores() ([]float64, *mat.Dense, error) {
+	O, err := s.m.outputs(s.X)
+	if err != nil {
+		return nil, nil, err
+	}
+	pred := s.m.decide(O)
+	if s.m.classes == 0 {
+		return pred, nil, nil
+	}
+	normaliseRows(O)
+	return pred, O, nil
+}
+
+// decide turns output units into predictions: the largest unit's class,
+// or the regression output in the target's units.
+func (m *MLP) decide(O *mat.Dense) []float64 {
 	n, _ := O.Dims()
 	pred := make([]float64, n)
 	for i := range n {
@@ -240,19 +284,12 @@ func (m *MLP) Predict(X mat.Matrix) ([]float64, error) {
 		}
 		pred[i] = float64(best)
 	}
-	return pred, nil
+	return pred
 }
 
-// PredictProba implements engine.Prober: the softmax outputs (sigmoid
-// outputs normalised to sum to one).
-func (m *MLP) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	if m.fitted && m.classes == 0 {
-		return nil, fmt.Errorf("mlp: a regression has no class probabilities")
-	}
-	O, err := m.outputs(X)
-	if err != nil {
-		return nil, err
-	}
+// normaliseRows makes each row of output units sum to one (softmax
+// outputs already do; sigmoid outputs are scaled), uniform where all are 0.
+func normaliseRows(O *mat.Dense) {
 	n, _ := O.Dims()
 	for i := range n {
 		row := O.RawRowView(i)
@@ -268,7 +305,6 @@ func (m *MLP) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 			}
 		}
 	}
-	return O, nil
 }
 
 // mlpChunk is how many rows a prediction pushes through at once.
@@ -293,8 +329,13 @@ func (m *MLP) outputs(X mat.Matrix) (*mat.Dense, error) {
 	pad0, padL := net.pads[0], net.pads[net.layers()]
 	for start := 0; start < n; start += mlpChunk {
 		rows := min(mlpChunk, n-start)
+		dense, isDense := X.(*mat.Dense)
 		for i := range rows {
 			row := b.acts[0][i*pad0 : i*pad0+p]
+			if isDense {
+				copy(row, dense.RawRowView(start+i))
+				continue
+			}
 			for j := range row {
 				row[j] = X.At(start+i, j)
 			}

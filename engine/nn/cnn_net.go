@@ -204,7 +204,7 @@ func (n *convNet) head(wt []float64, r int, b *buffers) []float64 {
 				out[j] = max(v, 0)
 			}
 		} else {
-			softmax(out)
+			Softmax(out)
 		}
 		in = out
 	}
@@ -242,22 +242,6 @@ func affine(wt []float64, l denseLayer, in, out []float64) {
 			s += v * in[i]
 		}
 		out[o] = s
-	}
-}
-
-// softmax turns scores into probabilities in place, stably.
-func softmax(z []float64) {
-	top := math.Inf(-1)
-	for _, v := range z {
-		top = max(top, v)
-	}
-	sum := 0.0
-	for i, v := range z {
-		z[i] = math.Exp(v - top)
-		sum += z[i]
-	}
-	for i := range z {
-		z[i] /= sum
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 )
 
 // Adam's first step has size exactly the learning rate in every
-// coordinate, whatever the gradient's scale (Kingma & Ba 2015, §2.1: the
+// coordinate, whatever the gradient's scale (Kingma & Ba 2015, section 2.1: the
 // bias correction makes m̂ = g and v̂ = g²), up to ε.
 func TestAdamFirstStepIsTheLearningRate(t *testing.T) {
 	o, err := NewOptimizer(Adam, 3)

@@ -391,6 +391,19 @@ func norm(v []float64) float64 {
 
 // PredictProba is each row's class probabilities.
 func (m *CNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
+	return m.proba(X, nil)
+}
+
+// cnnScratch is what scoring needs besides the network: the convolution's
+// buffers and the scaled images, kept by a scorer from step to step.
+type cnnScratch struct {
+	buf *buffers
+	xs  [][]float64
+}
+
+// proba is PredictProba with scratch s, made (or remade for another
+// network) when it does not fit.
+func (m *CNN) proba(X mat.Matrix, s *cnnScratch) (*mat.Dense, error) {
 	if m.net == nil {
 		return nil, engine.ErrNotFitted
 	}
@@ -398,13 +411,19 @@ func (m *CNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	if cols != m.net.pixels() {
 		return nil, fmt.Errorf("cnn: %d columns, but the network was fitted on %d×%d = %d pixels", cols, m.net.h, m.net.w, m.net.pixels())
 	}
-	out := mat.NewDense(n, m.net.classes(), nil)
-	buf := m.net.newBuffers(m.net.bufferImages(min(n, 256)))
-	maskT := m.net.masks(m.best).T()
-	xs := make([][]float64, buf.size)
-	for i := range xs {
-		xs[i] = make([]float64, cols)
+	if s == nil {
+		s = &cnnScratch{}
 	}
+	if s.buf == nil || len(s.xs) == 0 || len(s.xs[0]) != cols {
+		s.buf = m.net.newBuffers(m.net.bufferImages(min(n, 256)))
+		s.xs = make([][]float64, s.buf.size)
+		for i := range s.xs {
+			s.xs[i] = make([]float64, cols)
+		}
+	}
+	buf, xs := s.buf, s.xs
+	out := mat.NewDense(n, m.net.classes(), nil)
+	maskT := m.net.masks(m.best).T()
 	for start := 0; start < n; start += buf.size {
 		batch := xs[:min(buf.size, n-start)]
 		dense, isDense := X.(*mat.Dense)
@@ -442,12 +461,13 @@ func (m *CNN) Predict(X mat.Matrix) ([]float64, error) {
 func (m *CNN) Stages(X mat.Matrix) (engine.StageScorer, error) { return &cnnStages{m: m, X: X}, nil }
 
 type cnnStages struct {
-	m *CNN
-	X mat.Matrix
+	m       *CNN
+	X       mat.Matrix
+	scratch cnnScratch
 }
 
 func (s *cnnStages) Scores() ([]float64, *mat.Dense, error) {
-	P, err := s.m.PredictProba(s.X)
+	P, err := s.m.proba(s.X, &s.scratch)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -445,8 +445,8 @@ func (s *sweepScreen) redraw() {
 	s.chart.SetGhosts(bands)
 	s.chart.SetLogY(false)
 	if s.evenX() {
-		x0 := toX(a.Values[0])
-		s.chart.SetXScale(x0, toX(a.Values[1])-x0)
+		x0 := a.Position(a.Values[0])
+		s.chart.SetXScale(x0, a.Position(a.Values[1])-x0)
 	}
 	switch best, ok := r.BestPoint(); {
 	case s.sel != r.Best && r.Points[s.sel].OK():
@@ -461,8 +461,8 @@ func (s *sweepScreen) redraw() {
 func (s *sweepScreen) xOf(i int) float64 {
 	a := s.live.Axes[0]
 	if s.evenX() {
-		x0 := toX(a.Values[0])
-		return x0 + float64(i)*(toX(a.Values[1])-x0)
+		x0 := a.Position(a.Values[0])
+		return x0 + float64(i)*(a.Position(a.Values[1])-x0)
 	}
 	return float64(i + 1)
 }
@@ -485,23 +485,13 @@ func evenlySpaced(a tune.Axis) bool {
 	if len(a.Values) < 2 || !a.Numeric() {
 		return false
 	}
-	step := toX(a.Values[1]) - toX(a.Values[0])
+	step := a.Position(a.Values[1]) - a.Position(a.Values[0])
 	for i := 2; i < len(a.Values); i++ {
-		if math.Abs(toX(a.Values[i])-toX(a.Values[i-1])-step) > 1e-9*math.Max(1, math.Abs(step)) {
+		if math.Abs(a.Position(a.Values[i])-a.Position(a.Values[i-1])-step) > 1e-9*math.Max(1, math.Abs(step)) {
 			return false
 		}
 	}
 	return step > 0
-}
-
-func toX(v any) float64 {
-	switch x := v.(type) {
-	case int:
-		return float64(x)
-	case float64:
-		return x
-	}
-	return math.NaN()
 }
 
 func nanSeries(n int) []float64 {

@@ -94,7 +94,7 @@ func (p Param) Step(v float64, dir int) float64 {
 		if !math.IsNaN(p.Min) && !math.IsNaN(p.Max) && p.Max > p.Min {
 			step = roundStep((p.Max - p.Min) / 20)
 		}
-		next = tidyFloat((math.Round(v/step) + float64(sign(dir))) * step) // 0.15, not 0.15000000000000002
+		next = Tidy((math.Round(v/step) + float64(sign(dir))) * step) // 0.15, not 0.15000000000000002
 	}
 	if p.Kind == Int {
 		next = math.Round(next)
@@ -130,21 +130,21 @@ func logStep(v float64, dir int) float64 {
 	if dir > 0 {
 		for _, g := range grid {
 			if g > v*(1+1e-9) {
-				return tidyFloat(g)
+				return Tidy(g)
 			}
 		}
 	}
 	for i := len(grid) - 1; i >= 0; i-- {
 		if grid[i] < v*(1-1e-9) {
-			return tidyFloat(grid[i])
+			return Tidy(grid[i])
 		}
 	}
 	return v
 }
 
-// tidyFloat drops the float noise of a product (3e-05 from 3*1e-5 =
+// Tidy drops the float noise of a product (3e-05 from 3*1e-5 =
 // 3.0000000000000004e-05) by keeping 12 significant digits.
-func tidyFloat(x float64) float64 {
+func Tidy(x float64) float64 {
 	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
 	return y
 }
@@ -159,7 +159,7 @@ func roundStep(raw float64) float64 {
 			best = m * p
 		}
 	}
-	return tidyFloat(best)
+	return Tidy(best)
 }
 
 // Values holds a model's hyperparameters, keyed by name: int, float64, bool,

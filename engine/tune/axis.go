@@ -175,15 +175,9 @@ func (a Axis) at(i, n int) float64 {
 	}
 	t := float64(i) / float64(n-1)
 	if a.log {
-		return tidy(math.Exp(math.Log(a.lo) + t*(math.Log(a.hi)-math.Log(a.lo))))
+		return engine.Tidy(math.Exp(math.Log(a.lo) + t*(math.Log(a.hi)-math.Log(a.lo))))
 	}
-	return tidy(a.lo + t*(a.hi-a.lo))
-}
-
-// tidy keeps 12 significant digits: 0.001 rather than 0.0010000000000000002.
-func tidy(x float64) float64 {
-	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
-	return y
+	return engine.Tidy(a.lo + t*(a.hi-a.lo))
 }
 
 func toFloat(v any) float64 {
@@ -259,5 +253,5 @@ func DefaultRange(p engine.Param) string {
 		}
 		return fmt.Sprintf("%.0f..%.0f:10", lo, hi)
 	}
-	return engine.Format(tidy(lo)) + ".." + engine.Format(tidy(hi)) + ":10"
+	return engine.Format(engine.Tidy(lo)) + ".." + engine.Format(engine.Tidy(hi)) + ":10"
 }

@@ -407,5 +407,5 @@ func (a Axis) drawOne(r *rand.Rand) any {
 	if a.Param.Kind == engine.Int {
 		return int(math.Min(math.Max(math.Round(x), a.lo), a.hi))
 	}
-	return tidy(x)
+	return engine.Tidy(x)
 }

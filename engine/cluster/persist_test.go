@@ -13,28 +13,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/persisttest"
 )
 
 // persisted fits a clustering on blobs, writes its state and loads it into
 // a model built afresh with the same settings.
 func persisted(t *testing.T, name string, settings map[string]string, X *mat.Dense) (fitted, loaded engine.Model, state []byte) {
 	t.Helper()
-	fitted = engine.MustBuild(name, settings)
-	if _, err := fitted.(engine.Persistent).MarshalState(); !errors.Is(err, engine.ErrNotFitted) {
-		t.Fatalf("%s: MarshalState before Fit: %v, want ErrNotFitted", name, err)
-	}
-	if err := fitted.Fit(context.Background(), engine.Train{X: X, Seed: 1, KnownClasses: 3}, nil); err != nil {
-		t.Fatal(err)
-	}
-	state, err := fitted.(engine.Persistent).MarshalState()
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded = engine.MustBuild(name, settings)
-	if err := loaded.(engine.Persistent).UnmarshalState(state); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return fitted, loaded, state
+	return persisttest.Persisted(t, persisttest.Case{Name: name, Settings: settings, Train: engine.Train{X: X, Seed: 1, KnownClasses: 3}})
 }
 
 // placed is where a clustering puts new rows: Predict, or Assign for one

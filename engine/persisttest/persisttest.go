@@ -85,6 +85,28 @@ func (c Case) build(t testing.TB) engine.Persistent {
 	return m
 }
 
+// Persisted checks that MarshalState before Fit is ErrNotFitted, fits the
+// case's model, saves its state and loads it into a model built afresh.
+func Persisted(t testing.TB, c Case) (fitted, loaded engine.Model, state []byte) {
+	t.Helper()
+	f := c.build(t)
+	if _, err := f.MarshalState(); !errors.Is(err, engine.ErrNotFitted) {
+		t.Fatalf("%s: MarshalState before Fit: %v, want ErrNotFitted", c.Name, err)
+	}
+	if err := f.(engine.Model).Fit(t.Context(), c.Train, nil); err != nil {
+		t.Fatalf("%s: Fit: %v", c.Name, err)
+	}
+	state, err := f.MarshalState()
+	if err != nil {
+		t.Fatalf("%s: MarshalState: %v", c.Name, err)
+	}
+	l := c.build(t)
+	if err := l.UnmarshalState(state); err != nil {
+		t.Fatalf("%s: UnmarshalState of its own state: %v", c.Name, err)
+	}
+	return f.(engine.Model), l.(engine.Model), state
+}
+
 // RoundTrip checks that MarshalState before Fit is ErrNotFitted, fits the
 // model, saves its state, loads it into a model built afresh, and checks
 // that every answer (Predict, PredictProba, DecisionFunction, Transform,
@@ -92,28 +114,14 @@ func (c Case) build(t testing.TB) engine.Persistent {
 // that the loaded model saves the same state. It returns the state.
 func RoundTrip(t *testing.T, c Case) []byte {
 	t.Helper()
-	fitted := c.build(t)
-	if _, err := fitted.MarshalState(); !errors.Is(err, engine.ErrNotFitted) {
-		t.Fatalf("%s: MarshalState before Fit: %v, want ErrNotFitted", c.Name, err)
-	}
-	if err := fitted.(engine.Model).Fit(t.Context(), c.Train, nil); err != nil {
-		t.Fatalf("%s: Fit: %v", c.Name, err)
-	}
-	state, err := fitted.MarshalState()
-	if err != nil {
-		t.Fatalf("%s: MarshalState: %v", c.Name, err)
-	}
-	loaded := c.build(t)
-	if err := loaded.UnmarshalState(state); err != nil {
-		t.Fatalf("%s: UnmarshalState of its own state: %v", c.Name, err)
-	}
-	Same(t, c.Name, fitted.(engine.Model), loaded.(engine.Model), c.X)
+	fitted, loaded, state := Persisted(t, c)
+	Same(t, c.Name, fitted, loaded, c.X)
 	if c.Extra != nil {
-		if want, got := c.Extra(fitted.(engine.Model)), c.Extra(loaded.(engine.Model)); !reflect.DeepEqual(got, want) {
+		if want, got := c.Extra(fitted), c.Extra(loaded); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: after loading %+v, want %+v", c.Name, got, want)
 		}
 	}
-	again, err := loaded.MarshalState()
+	again, err := loaded.(engine.Persistent).MarshalState()
 	if err != nil {
 		t.Fatalf("%s: MarshalState after UnmarshalState: %v", c.Name, err)
 	}

@@ -148,9 +148,6 @@ func (m *MLP) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 	if err != nil {
 		return fmt.Errorf("mlp: %w", err)
 	}
-	if _, err := NewOptimizer(m.Optimizer, 0); err != nil {
-		return fmt.Errorf("mlp: %w", err)
-	}
 	classification := len(d.Classes) > 0
 	k := 1
 	m.classes = 0

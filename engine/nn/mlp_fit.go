@@ -43,7 +43,7 @@ type mlpFit struct {
 func newMLPFit(m *MLP, X *mat.Dense, y []float64, train, val []int, sizes []int, act Activation, out int, rng *rand.Rand) *mlpFit {
 	net := newMLPNet(sizes, act, out)
 	batch := min(m.Batch, len(train))
-	opt, _ := NewOptimizer(m.Optimizer, len(net.w)) // Fit checked the name
+	opt, _ := NewOptimizer(m.Optimizer, len(net.w)) // the spec's choices are the optimisers
 	f := &mlpFit{m: m, net: net, X: X, y: y, train: train, val: val, rng: rng, opt: opt, batch: batch,
 		b: newMLPBatch(net, batch, m.Dropout > 0), g: make([]float64, len(net.w)), yb: make([]float64, batch),
 		good: make([]float64, len(net.w))}

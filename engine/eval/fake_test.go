@@ -26,6 +26,7 @@ func init() {
 		{Name: "lr", Kind: engine.Float, Default: 1.0, Min: 0, Max: math.NaN(), Help: "learning rate"},
 		{Name: "panic", Kind: engine.Bool, Default: false, Help: "panic in Fit"},
 		{Name: "late", Kind: engine.Bool, Default: false, Help: "predictable only once Fit returns, like a one-step model"},
+		{Name: "layers", Kind: engine.Ints, Default: []int{4, 2}, Min: 1, Max: 64, Help: "unused: a list parameter for the JSON tests"},
 		{Name: "keep", Kind: engine.Bool, Default: false, Help: "keep the state of the last step when cancelled (a model stopped early)"},
 	}
 	newFake := func(v engine.Values) *fakeModel {

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/engine"
@@ -274,9 +275,17 @@ func decodeParams(model string, raw map[string]json.RawMessage) (engine.Values, 
 	settings := make(map[string]string, len(raw))
 	for k, v := range raw {
 		var s string
-		if json.Unmarshal(v, &s) == nil {
+		var list []json.RawMessage
+		switch {
+		case json.Unmarshal(v, &s) == nil:
 			settings[k] = s
-		} else {
+		case json.Unmarshal(v, &list) == nil: // a list parameter, as --param writes it: 64,32
+			parts := make([]string, len(list))
+			for i, x := range list {
+				parts[i] = string(x)
+			}
+			settings[k] = strings.Join(parts, ",")
+		default:
 			settings[k] = string(v)
 		}
 	}

@@ -111,6 +111,9 @@ func TestJSONRoundTrip(t *testing.T) {
 	if !math.IsNaN(back.Metrics["kappa"]) || back.Metrics["accuracy"] != res.Metrics["accuracy"] {
 		t.Errorf("metrics %v, want kappa NaN and accuracy %v", back.Metrics, res.Metrics["accuracy"])
 	}
+	if got := back.Params.Ints("layers"); len(got) != 2 || got[0] != 4 || got[1] != 2 {
+		t.Errorf("params %v: layers is not the list [4 2]", back.Params)
+	}
 	if back.Params.Int("steps") != 12 {
 		t.Errorf("params %v: steps is not the int 12", back.Params)
 	}

@@ -3,6 +3,7 @@ package experiment
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -233,7 +234,13 @@ func TestParseModel(t *testing.T) {
 	if err != nil || m.Spec.Name != "knn" || m.Values.Int("k") != 5 || m.Values.String("metric") != "l1" {
 		t.Fatalf("got %+v, %v", m, err)
 	}
+	// A list parameter's values continue after its =, up to the next name.
+	m, err = ParseModel("mlp:hidden=8,4,epochs=20")
+	if err != nil || fmt.Sprint(m.Values.Ints("hidden")) != "[8 4]" || m.Values.Int("epochs") != 20 {
+		t.Fatalf("a list parameter: got %+v, %v", m.Values, err)
+	}
 	for in, want := range map[string]string{
+		"knn:k=5,6":   `"5,6" is not a whole number`,
 		"nope":        `unknown model "nope"`,
 		"knn:k":       `"k" is not param=value`,
 		"knn:k=0":     "k",

@@ -25,19 +25,24 @@ func ParseModel(s string) (Model, error) {
 		return Model{}, err
 	}
 	settings := map[string]string{}
+	last := "" // a piece without = continues a list: hidden=64,32
 	for _, f := range strings.Split(args, ",") {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
 		}
 		k, v, ok := strings.Cut(f, "=")
 		k = strings.TrimSpace(k)
+		if !ok && last != "" {
+			settings[last] += "," + f
+			continue
+		}
 		if !ok || k == "" {
 			return Model{}, fmt.Errorf("model %q: %q is not param=value (e.g. knn:k=5,weights=distance)", s, f)
 		}
 		if _, dup := settings[k]; dup {
 			return Model{}, fmt.Errorf("model %q: parameter %s given twice", s, k)
 		}
-		settings[k] = strings.TrimSpace(v)
+		settings[k], last = strings.TrimSpace(v), k
 	}
 	v, err := spec.Parse(settings)
 	if err != nil {

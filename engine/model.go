@@ -188,6 +188,13 @@ type Scorer interface {
 	DecisionFunction(X mat.Matrix) (*mat.Dense, error)
 }
 
+// Marginer is a two-class classifier with a signed decision value f(x),
+// positive for the second class, whose margin is the band |f(x)| <= 1 (a
+// support vector machine): the lab shades that band on a plane.
+type Marginer interface {
+	Margin(X mat.Matrix) ([]float64, error)
+}
+
 // Staged is a model that scores fixed rows, step after step, for less than
 // Predict and PredictProba would: an ensemble that adds members one step at
 // a time (the trees of a forest, the rounds of boosting) keeps running sums

@@ -12,5 +12,6 @@ import (
 	_ "github.com/tealab/tealab/engine/linear"
 	_ "github.com/tealab/tealab/engine/neighbors"
 	_ "github.com/tealab/tealab/engine/nn"
+	_ "github.com/tealab/tealab/engine/svm"
 	_ "github.com/tealab/tealab/engine/tree"
 )

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -38,20 +37,20 @@ type LeastSquares struct {
 
 	lsqModel // with Degree > 1, names and coef are per monomial
 
-	p      int           // number of input features
-	poly   *lsqPolyTerms // nil when Degree <= 1
-	solver string        // the solver actually used
+	solver string // the solver actually used
 	rank   int
 }
 
 // lsqModel is the fitted state of the least-squares models (LeastSquares,
-// Ridge, Lasso, Stepwise): the prediction x·coef + icept.
+// Ridge, Lasso, Stepwise): the prediction x·coef + icept, x lifted first
+// when the model has a lift.
 type lsqModel struct {
 	fitted   bool
 	names    []string // one per coefficient
 	coef     []float64
 	icept    float64
 	warnings []string
+	lift     *lifted // nil: none
 }
 
 // lsqMaxCond is the largest estimated condition number of the equilibrated
@@ -115,23 +114,24 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	names := lsqFeatureNames(d)
-	X := d.X
-	var poly *lsqPolyTerms
 	if deg > 1 {
-		var err error
-		if poly, err = lsqNewPolyTerms(names, deg); err != nil {
-			return fmt.Errorf("linear: %w", err)
-		}
-		n := d.Rows()
-		if n*len(poly.parent) > lsqMaxCells {
+		n, p := d.X.Dims()
+		if terms := polyTerms(p, deg); terms > lsqMaxTerms {
+			return engine.Limitf("linear: degree %d on %d features makes more than %d terms; lower the degree or use fewer features", deg, p, lsqMaxTerms)
+		} else if n*terms > lsqMaxCells {
 			return engine.Limitf("linear: degree %d on %d rows makes a %d x %d matrix, too large; lower the degree or use fewer rows or features",
-				deg, n, n, len(poly.parent))
+				deg, n, n, terms)
 		}
-		X = poly.expand(d.X)
-		names = poly.names
 	}
-	f, err := lsqFitLS(X, d.Y, d.Weights, !m.NoIntercept, solver == "pinv", names)
+	// Least squares is invariant to the columns' scales (the normal
+	// equations are equilibrated): the monomials are fitted as they are, so
+	// that the coefficients are the polynomial's.
+	d, lift, err := liftTrain(d, deg, false, "linear")
+	if err != nil {
+		return err
+	}
+	names := lsqFeatureNames(d)
+	f, err := lsqFitLS(d.X, d.Y, d.Weights, !m.NoIntercept, solver == "pinv", names)
 	if errors.Is(err, errLsqNonFinite) {
 		return lsqNonFinite(d, "linear")
 	}
@@ -139,7 +139,7 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 		return fmt.Errorf("linear: %w", err)
 	}
 	// Publish the fit before its one step, so that the recorder can predict.
-	m.p, m.poly, m.names = d.Cols(), poly, names
+	m.lift, m.names = lift, names
 	m.coef, m.icept, m.solver, m.rank, m.warnings = f.coef, f.icept, f.solver, f.rank, f.warnings
 	m.fitted = true
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: f.mse,
@@ -155,15 +155,7 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 }
 
 // Predict implements engine.Model.
-func (m *LeastSquares) Predict(X mat.Matrix) ([]float64, error) {
-	if m.poly == nil {
-		return m.predict("linear", X)
-	}
-	if !m.fitted {
-		return nil, engine.ErrNotFitted
-	}
-	return lsqPredictPoly("linear", X, m.p, m.poly, m.coef, m.icept)
-}
+func (m *LeastSquares) Predict(X mat.Matrix) ([]float64, error) { return m.predict("linear", X) }
 
 // Coefficients implements engine.Coefficienter. With Degree > 1 the features
 // are the monomials, named like "bmi^2" and "age*bmi".
@@ -573,7 +565,7 @@ func (m *lsqModel) predict(model string, X mat.Matrix) ([]float64, error) {
 	if !m.fitted {
 		return nil, engine.ErrNotFitted
 	}
-	D, err := predictInput(X, len(m.coef), nil, model)
+	D, err := m.lift.input(X, len(m.coef), m.names, model)
 	if err != nil {
 		return nil, err
 	}
@@ -598,94 +590,10 @@ func (m *lsqModel) coefficients() engine.Coefficients {
 	}
 }
 
-// lsqPolyTerms lists the monomials of degree 1..D of p features in the order
-// of scikit-learn's PolynomialFeatures(include_bias=False): by degree, then
-// lexicographically. Term t is term parent[t] times feature factor[t]
-// (parent -1 for degree 1), so a row expands in one multiplication per term.
-type lsqPolyTerms struct {
-	p      int
-	parent []int
-	factor []int
-	names  []string
-}
-
-func lsqNewPolyTerms(names []string, degree int) (*lsqPolyTerms, error) {
-	p := len(names)
-	t := &lsqPolyTerms{p: p}
-	last := []int{} // last (largest) feature index of each term
-	var powers [][]int
-	for j := 0; j < p; j++ {
-		t.parent = append(t.parent, -1)
-		t.factor = append(t.factor, j)
-		last = append(last, j)
-		pw := make([]int, p)
-		pw[j] = 1
-		powers = append(powers, pw)
+// inputs is the number of features the model reads.
+func (m *LeastSquares) inputs() int {
+	if m.lift != nil {
+		return m.lift.inputs
 	}
-	lo, hi := 0, p // the terms of the previous degree
-	for d := 2; d <= degree; d++ {
-		for par := lo; par < hi; par++ {
-			for j := last[par]; j < p; j++ {
-				if len(t.parent) >= lsqMaxTerms {
-					return nil, engine.Limitf("degree %d on %d features makes more than %d terms; lower the degree or use fewer features", degree, p, lsqMaxTerms)
-				}
-				t.parent = append(t.parent, par)
-				t.factor = append(t.factor, j)
-				last = append(last, j)
-				pw := append([]int(nil), powers[par]...)
-				pw[j]++
-				powers = append(powers, pw)
-			}
-		}
-		lo, hi = hi, len(t.parent)
-	}
-	t.names = make([]string, len(powers))
-	for k, pw := range powers {
-		var parts []string
-		for j, e := range pw {
-			switch {
-			case e == 1:
-				parts = append(parts, names[j])
-			case e > 1:
-				parts = append(parts, fmt.Sprintf("%s^%d", names[j], e))
-			}
-		}
-		t.names[k] = strings.Join(parts, "*")
-	}
-	return t, nil
-}
-
-// expandRow writes the terms of row x into dst.
-func (t *lsqPolyTerms) expandRow(dst, x []float64) {
-	for k, par := range t.parent {
-		if par < 0 {
-			dst[k] = x[t.factor[k]]
-		} else {
-			dst[k] = dst[par] * x[t.factor[k]]
-		}
-	}
-}
-
-func (t *lsqPolyTerms) expand(X *mat.Dense) *mat.Dense {
-	n, _ := X.Dims()
-	out := mat.NewDense(n, len(t.parent), nil)
-	for i := 0; i < n; i++ {
-		t.expandRow(out.RawRowView(i), X.RawRowView(i))
-	}
-	return out
-}
-
-func lsqPredictPoly(model string, X mat.Matrix, p int, t *lsqPolyTerms, c []float64, b float64) ([]float64, error) {
-	D, err := predictInput(X, p, nil, model)
-	if err != nil {
-		return nil, err
-	}
-	n, _ := D.Dims()
-	out := make([]float64, n)
-	terms := make([]float64, len(t.parent))
-	for i := range out {
-		t.expandRow(terms, D.RawRowView(i))
-		out[i] = floats.Dot(terms, c) + b
-	}
-	return out, nil
+	return len(m.coef)
 }

@@ -50,7 +50,7 @@ func (s *lsqState) check(c *engine.StateCheck, intercept bool) {
 
 func (m *lsqModel) load(s lsqState) {
 	m.names, m.coef, m.icept, m.warnings = s.Features, s.Coef, s.Intercept, s.Warnings
-	m.fitted = true
+	m.lift, m.fitted = nil, true
 }
 
 // encodeFitted is engine.EncodeState, or ErrNotFitted before a fit.
@@ -73,7 +73,7 @@ type lsModelState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *LeastSquares) MarshalState() ([]byte, error) {
-	return encodeFitted(m.fitted, "linear", lsModelState{lsqState: m.state(), Inputs: m.p, Solver: m.solver, Rank: m.rank})
+	return encodeFitted(m.fitted, "linear", lsModelState{lsqState: m.state(), Inputs: m.inputs(), Solver: m.solver, Rank: m.rank})
 }
 
 // UnmarshalState implements engine.Persistent.
@@ -87,22 +87,18 @@ func (m *LeastSquares) UnmarshalState(data []byte) error {
 	c.That(s.Solver == "normal" || s.Solver == "pinv", "solver is %q; want normal or pinv", s.Solver)
 	c.That(m.Solver != "pinv" || s.Solver == "pinv", "solver is %q, but the model's solver is pinv", s.Solver)
 	c.Range("rank", s.Rank, 0, len(s.Coef))
-	var poly *lsqPolyTerms
+	var lift *lifted
 	if m.Degree <= 1 {
 		c.That(s.Inputs == len(s.Coef), "inputs is %d; a fit of degree 1 has one coefficient per input, %d", s.Inputs, len(s.Coef))
-	} else if c.Range("inputs", s.Inputs, 1, len(s.Coef)) {
-		var err error
-		if poly, err = lsqNewPolyTerms(s.Features[:s.Inputs], m.Degree); err != nil {
-			c.Failf("inputs: %v", err)
-		} else {
-			c.That(slices.Equal(s.Features, poly.names), "features are not the monomials of degree %d of the first %d", m.Degree, s.Inputs)
-		}
+	} else {
+		lift = liftState{Inputs: s.Inputs}.load(c, m.Degree, s.Features, false)
 	}
 	if err := c.Err(); err != nil {
 		return err
 	}
-	m.p, m.poly, m.solver, m.rank = s.Inputs, poly, s.Solver, s.Rank
+	m.solver, m.rank = s.Solver, s.Rank
 	m.load(s.lsqState)
+	m.lift = lift
 	return nil
 }
 

@@ -315,12 +315,3 @@ func logisticMemory(s engine.Shape, v engine.Values) engine.Need {
 	}
 	return engine.Matrix(u, u, "Newton Hessian").Times(2)
 }
-
-// polyTerms is the number of monomials of degree 1..degree in p features.
-func polyTerms(p, degree int) int {
-	terms := 1.0 // C(p+degree, degree), the constant included
-	for i := 1; i <= degree; i++ {
-		terms = terms * float64(p+i) / float64(i)
-	}
-	return int(min(terms-1, 1e9))
-}

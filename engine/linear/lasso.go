@@ -45,6 +45,8 @@ type Lasso struct {
 	Tol float64
 	// NoIntercept fits through the origin (no centring).
 	NoIntercept bool
+	// Lift fits on the monomials of degree 1..Lift (see lifted); <= 1: none.
+	Lift int
 
 	lsqModel
 	sweeps    int
@@ -70,12 +72,13 @@ func init() {
 			{Name: "tol", Kind: engine.Float, Default: 1e-4, Min: 1e-15, Max: 1, Log: true,
 				Help: "stop when the weight change and the duality gap (relative to ‖y‖²/n) are below this"},
 			{Name: "intercept", Kind: engine.Bool, Default: true, Help: "fit an unpenalised intercept (centre the data)"},
+			liftParam,
 		},
 		Bench:  []engine.BenchCase{{Name: "lasso", Data: "reg_20k_50", Task: datasets.Regression, Params: map[string]string{"alpha": "0.1"}}},
-		Memory: gramMemory,
+		Memory: liftMemory(gramMemory),
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Lasso{Alpha: v.Float("alpha"), MaxIter: v.Int("max_iter"), Tol: v.Float("tol"),
-				NoIntercept: !v.Bool("intercept")}, nil
+				NoIntercept: !v.Bool("intercept"), Lift: v.Int("lift")}, nil
 		},
 	})
 }
@@ -92,6 +95,10 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	rec = orNop(rec)
 	alpha, maxIter, tol := m.Alpha, m.MaxIter, m.Tol
 	if err := checkTrain(d, "lasso", false); err != nil {
+		return err
+	}
+	d, lift, err := liftTrain(d, m.Lift, true, "lasso")
+	if err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -131,7 +138,7 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	// Predict reads coef, which the sweeps update in place; the intercept is
 	// refreshed before every step, so the recorder sees the current weights.
 	m.names = append([]string(nil), lsqFeatureNames(d)...)
-	m.coef = coef
+	m.coef, m.lift = coef, lift
 	gapTol := tol * yy
 
 	var (

@@ -68,6 +68,7 @@ type Logistic struct {
 	MaxIter int     // most iterations (epochs for sgd)
 	Tol     float64 // gradient tolerance
 	LR      float64 // learning rate of gd and sgd
+	Lift    int     // fit on the monomials of degree 1..Lift (see lifted); <= 1: none
 
 	linearClassifier
 	kind     int    // logitBinary, logitMultinomial or logitOvR
@@ -118,9 +119,10 @@ func init() {
 			{Name: "lr", Kind: engine.Float, Default: 0.1, Min: 1e-8, Max: 1e6, Log: true,
 				When: &engine.Applies{Param: "solver", In: []string{"gd", "sgd"}},
 				Help: "gd and sgd: learning rate (gradient averaged over rows)"},
+			liftParam,
 		},
 		Bench:  []engine.BenchCase{{Name: "logistic", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"C": "1", "max_iter": "100"}}},
-		Memory: logisticMemory,
+		Memory: liftMemory(logisticMemory),
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Logistic{
 				Solver:  v.String("solver"),
@@ -129,6 +131,7 @@ func init() {
 				MaxIter: v.Int("max_iter"),
 				Tol:     v.Float("tol"),
 				LR:      v.Float("lr"),
+				Lift:    v.Int("lift"),
 			}, nil
 		},
 	})
@@ -152,6 +155,10 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	rec = orNop(rec)
 	set := m.settings()
 	present, err := presentClasses(d, logitName)
+	if err != nil {
+		return err
+	}
+	d, lift, err := liftTrain(d, m.Lift, true, logitName)
 	if err != nil {
 		return err
 	}
@@ -240,7 +247,7 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		}
 		m.fitted = true
 	}
-	m.nFeat, m.features, m.classes, m.present, m.kind = p, d.Features, d.Classes, present, kind
+	m.nFeat, m.features, m.classes, m.present, m.kind, m.lift = p, d.Features, d.Classes, present, kind, lift
 	m.w, m.b = W, b
 
 	gradTol := set.tol * set.C * data.wsum

@@ -52,6 +52,7 @@ type Perceptron struct {
 	Epochs    int     // most passes over the data
 	NoBias    bool    // true: boundary through the origin (no lifting)
 	NoShuffle bool    // true: stochastic mode visits points in row order
+	Lift      int     // fit on the monomials of degree 1..Lift (see lifted); <= 1: none
 
 	linearClassifier // one row of w per perceptron
 }
@@ -90,7 +91,9 @@ func init() {
 			{Name: "shuffle", Kind: engine.Bool, Default: true,
 				When: &engine.Applies{Param: "mode", In: []string{"stochastic"}},
 				Help: "stochastic mode: visit the points in a new seeded random order each epoch"},
+			liftParam,
 		},
+		Memory: liftMemory(nil),
 		Bench: []engine.BenchCase{{Name: "perceptron", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"epochs": "20"}}},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Perceptron{
@@ -99,6 +102,7 @@ func init() {
 				Epochs:    v.Int("epochs"),
 				NoBias:    !v.Bool("bias"),
 				NoShuffle: !v.Bool("shuffle"),
+				Lift:      v.Int("lift"),
 			}, nil
 		},
 	})
@@ -112,6 +116,10 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 	rec = orNop(rec)
 	mode, lr, epochs := m.Mode, m.LR, m.Epochs
 	present, err := presentClasses(d, percName)
+	if err != nil {
+		return err
+	}
+	d, lift, err := liftTrain(d, m.Lift, true, percName)
 	if err != nil {
 		return err
 	}
@@ -203,7 +211,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 	converged := make([]bool, np)
 	// Predict reads W and b, which are updated in place: from the first step
 	// on, the recorder sees the current perceptrons.
-	m.nFeat, m.features, m.classes, m.present = p, d.Features, d.Classes, present
+	m.nFeat, m.features, m.classes, m.present, m.lift = p, d.Features, d.Classes, present, lift
 	m.w, m.b = W, b
 
 	var touched float64

@@ -102,29 +102,41 @@ func (m *LeastSquares) UnmarshalState(data []byte) error {
 	return nil
 }
 
+// ridgeState is Ridge's state: its weights, and its lift.
+type ridgeState struct {
+	lsqState
+	liftState
+}
+
 // MarshalState implements engine.Persistent.
 func (m *Ridge) MarshalState() ([]byte, error) {
-	return encodeFitted(m.fitted, "ridge", m.state())
+	return encodeFitted(m.fitted, "ridge", ridgeState{lsqState: m.state(), liftState: m.lift.state()})
 }
 
 // UnmarshalState implements engine.Persistent.
 func (m *Ridge) UnmarshalState(data []byte) error {
-	var s lsqState
+	var s ridgeState
 	if err := engine.DecodeState("ridge", data, &s); err != nil {
 		return err
 	}
 	c := engine.NewStateCheck("ridge")
 	s.check(c, !m.NoIntercept)
+	var lift *lifted
+	if c.OK() {
+		lift = s.liftState.load(c, m.Lift, s.Features, true)
+	}
 	if err := c.Err(); err != nil {
 		return err
 	}
-	m.load(s)
+	m.load(s.lsqState)
+	m.lift = lift
 	return nil
 }
 
 // lassoState is Lasso's state and how its coordinate descent ended.
 type lassoState struct {
 	lsqState
+	liftState
 	Sweeps    int     `json:"sweeps"`
 	DualGap   float64 `json:"dual_gap"`
 	Converged bool    `json:"converged"`
@@ -133,7 +145,7 @@ type lassoState struct {
 // MarshalState implements engine.Persistent.
 func (m *Lasso) MarshalState() ([]byte, error) {
 	return encodeFitted(m.fitted, "lasso",
-		lassoState{lsqState: m.state(), Sweeps: m.sweeps, DualGap: m.gap, Converged: m.converged})
+		lassoState{lsqState: m.state(), liftState: m.lift.state(), Sweeps: m.sweeps, DualGap: m.gap, Converged: m.converged})
 }
 
 // UnmarshalState implements engine.Persistent.
@@ -146,10 +158,15 @@ func (m *Lasso) UnmarshalState(data []byte) error {
 	s.check(c, !m.NoIntercept)
 	c.Range("sweeps", s.Sweeps, 1, m.MaxIter)
 	c.Finite("dual_gap", s.DualGap)
+	var lift *lifted
+	if c.OK() {
+		lift = s.liftState.load(c, m.Lift, s.Features, true)
+	}
 	if err := c.Err(); err != nil {
 		return err
 	}
 	m.load(s.lsqState)
+	m.lift = lift
 	m.sweeps, m.gap, m.converged = s.Sweeps, s.DualGap, s.Converged
 	return nil
 }
@@ -200,18 +217,19 @@ func (m *Stepwise) UnmarshalState(data []byte) error {
 
 // classifierState is the state of a linear classifier scoring x·Wᵀ + b:
 // with two classes present one row of Weights (the larger code positive),
-// with more one row per present class.
+// with more one row per present class; x lifted first with a lift.
 type classifierState struct {
 	Features []string    `json:"features,omitempty"`
 	Classes  []string    `json:"classes"`
 	Present  []int       `json:"present"` // the class codes seen in training, increasing
 	Weights  [][]float64 `json:"weights"`
 	Bias     []float64   `json:"bias"`
+	liftState
 }
 
 func (m *linearClassifier) state() classifierState {
 	return classifierState{Features: m.features, Classes: m.classes, Present: m.present,
-		Weights: engine.StateRows(m.w), Bias: m.b}
+		Weights: engine.StateRows(m.w), Bias: m.b, liftState: m.lift.state()}
 }
 
 // checkPresent validates the present class codes: at least two, increasing,
@@ -226,8 +244,9 @@ func checkPresent(c *engine.StateCheck, present []int, classes int) {
 	}
 }
 
-// load validates s and returns the classifier it describes.
-func (s *classifierState) load(c *engine.StateCheck) linearClassifier {
+// load validates s for a model of this lift and returns the classifier it
+// describes.
+func (s *classifierState) load(c *engine.StateCheck, lift int) linearClassifier {
 	checkPresent(c, s.Present, len(s.Classes))
 	rows := len(s.Present)
 	if rows == 2 {
@@ -240,8 +259,12 @@ func (s *classifierState) load(c *engine.StateCheck) linearClassifier {
 	W := c.Matrix("weights", s.Weights, rows, p)
 	c.Vector("bias", s.Bias, rows)
 	c.Names("features", s.Features, p)
+	var l *lifted
+	if c.OK() {
+		l = s.liftState.load(c, lift, s.Features, true)
+	}
 	return linearClassifier{nFeat: p, features: s.Features, classes: s.Classes, present: s.Present,
-		w: W, b: s.Bias, fitted: true}
+		w: W, b: s.Bias, fitted: true, lift: l}
 }
 
 // logisticState is Logistic's state and the solver that ran.
@@ -265,7 +288,7 @@ func (m *Logistic) UnmarshalState(data []byte) error {
 		return err
 	}
 	c := engine.NewStateCheck("logistic")
-	lc := s.classifierState.load(c)
+	lc := s.classifierState.load(c, m.Lift)
 	c.That(slices.Contains([]string{"newton", "lbfgs", "gd", "sgd"}, s.Solver), "solver is %q; want newton, lbfgs, gd or sgd", s.Solver)
 	c.That(m.Solver == "auto" || s.Solver == m.Solver, "solver is %q, but the model's solver is %s", s.Solver, m.Solver)
 	if err := c.Err(); err != nil {
@@ -294,7 +317,7 @@ func (m *Perceptron) UnmarshalState(data []byte) error {
 		return err
 	}
 	c := engine.NewStateCheck("perceptron")
-	lc := s.load(c)
+	lc := s.load(c, m.Lift)
 	if m.NoBias {
 		for i, b := range s.Bias {
 			if !c.That(b == 0, "bias entry %d is %v, but the model has no bias", i+1, b) {

@@ -31,6 +31,8 @@ type Ridge struct {
 	Alpha float64
 	// NoIntercept fits through the origin (no centring).
 	NoIntercept bool
+	// Lift fits on the monomials of degree 1..Lift (see lifted); <= 1: none.
+	Lift int
 
 	lsqModel
 }
@@ -49,11 +51,12 @@ func init() {
 			{Name: "alpha", Kind: engine.Float, Default: 1.0, Min: 1e-8, Max: 1e8, Log: true,
 				Help: "penalty λ on ‖w‖² (larger: smaller weights, more bias, less variance)"},
 			{Name: "intercept", Kind: engine.Bool, Default: true, Help: "fit an unpenalised intercept (centre the data)"},
+			liftParam,
 		},
 		Bench:  []engine.BenchCase{{Name: "ridge", Data: "reg_100k_50", Task: datasets.Regression, Params: map[string]string{"alpha": "1"}}},
-		Memory: gramMemory,
+		Memory: liftMemory(gramMemory),
 		New: func(v engine.Values) (engine.Model, error) {
-			return &Ridge{Alpha: v.Float("alpha"), NoIntercept: !v.Bool("intercept")}, nil
+			return &Ridge{Alpha: v.Float("alpha"), NoIntercept: !v.Bool("intercept"), Lift: v.Int("lift")}, nil
 		},
 	})
 }
@@ -68,6 +71,10 @@ func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	rec = orNop(rec)
 	alpha := m.Alpha
 	if err := checkTrain(d, "ridge", false); err != nil {
+		return err
+	}
+	d, lift, err := liftTrain(d, m.Lift, true, "ridge")
+	if err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -114,7 +121,7 @@ func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	obj := rss + alpha*floats.Dot(coef, coef)
 	// Publish the fit before its one step, so that the recorder can predict.
 	m.names = append([]string(nil), lsqFeatureNames(d)...)
-	m.coef, m.icept, m.warnings = coef, icept, warn
+	m.coef, m.icept, m.warnings, m.lift = coef, icept, warn, lift
 	m.fitted = true
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: rss / sumw,
 		Detail: RidgeFit{Objective: obj}}); err != nil {

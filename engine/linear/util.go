@@ -183,6 +183,7 @@ type linearClassifier struct {
 	w        *mat.Dense // one row per output
 	b        []float64
 	fitted   bool
+	lift     *lifted // nil: none; nFeat and features are then the lifted columns
 }
 
 // scores returns X Wᵀ + b (n × outputs), or nil when X has no rows; model
@@ -191,7 +192,7 @@ func (m *linearClassifier) scores(model string, X mat.Matrix) (*mat.Dense, error
 	if !m.fitted {
 		return nil, engine.ErrNotFitted
 	}
-	D, err := predictInput(X, m.nFeat, m.features, model)
+	D, err := m.lift.input(X, m.nFeat, m.features, model)
 	if err != nil {
 		return nil, err
 	}

@@ -116,13 +116,15 @@ const polyTermsMax = 1e9
 // scale that standardise each of them (nil when they are taken as they are).
 //
 // The models that standardise their inputs (Spec.Standardize) standardise
-// the monomials too, for the same reason: a step size or a penalty means the
-// same on every column only when the columns have comparable scales, and
-// monomials of standardised inputs do not (x⁶ of a standardised feature has
-// a mean of about 15 and a spread in the hundreds). The perceptron needs
-// hundreds of epochs more on unscaled lifted circles, and ridge, lasso and
-// logistic regression would penalise the high powers by their units rather
-// than by what they explain. A nil *lifted is no lift.
+// the monomials too, for the same reason: a penalty or a step size treats
+// the columns alike only when their scales are comparable, and monomials of
+// standardised inputs are not (x⁶ of a Gaussian feature has mean 15 and
+// standard deviation about 100). Unscaled, ridge, lasso and logistic
+// regression would shrink each power by its units rather than by what it
+// explains, and the iterative solvers take longer (lasso with lift=2 on
+// diabetes: 300 sweeps instead of 141). Least squares, whose fit does not
+// depend on the columns' scales, takes the monomials as they are, so that
+// its coefficients are the polynomial's. A nil *lifted is no lift.
 type lifted struct {
 	inputs      int
 	terms       *monomials

@@ -82,3 +82,23 @@ func TestPersistRefusesNonFiniteState(t *testing.T) {
 		t.Errorf("MarshalState with a NaN weight: %v", err)
 	}
 }
+
+// A lifted model's file holds its inputs and the standardisation of its
+// monomials: loaded, it predicts (and scores, and gives probabilities) as
+// it did; a state whose lift does not match the model's is refused.
+func TestPersistLifted(t *testing.T) {
+	iris := persisttest.Builtin(t, "iris", datasets.Classification)
+	diabetes := persisttest.Builtin(t, "diabetes", datasets.Regression)
+	set, drop, shorten := persisttest.Set, persisttest.Drop, persisttest.Shorten
+	lift := []persisttest.Mutation{set("inputs", 3.0), set("inputs", 99.0), drop("inputs"), drop("lift_mean"),
+		shorten("lift_scale"), set("lift_scale.0", 0.0), set("lift_mean.1", "NaN")}
+	persisttest.Check(t, []persisttest.Case{
+		{Name: "ridge", Settings: map[string]string{"lift": "2"}, Train: diabetes, X: diabetes.X,
+			Edits: append(lift, set("features.11", "age*bmi"), set("features.0", "bmi"))},
+		{Name: "lasso", Settings: map[string]string{"lift": "2", "alpha": "0.5"}, Train: diabetes, X: diabetes.X, Edits: lift},
+		{Name: "logistic", Settings: map[string]string{"lift": "2"}, Train: iris, X: iris.X, Edits: append(lift, shorten("features"))},
+		{Name: "perceptron", Settings: map[string]string{"lift": "3"}, Train: iris, X: iris.X, Edits: lift},
+		// An unlifted model refuses a state that holds a lift.
+		{Name: "ridge", Train: diabetes, X: diabetes.X, Edits: []persisttest.Mutation{set("inputs", 10.0), set("lift_mean", []any{1.0})}},
+	})
+}

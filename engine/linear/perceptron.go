@@ -94,7 +94,7 @@ func init() {
 			liftParam,
 		},
 		Memory: liftMemory(nil),
-		Bench: []engine.BenchCase{{Name: "perceptron", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"epochs": "20"}}},
+		Bench:  []engine.BenchCase{{Name: "perceptron", Data: "clf_50k_20", Task: datasets.Classification, Params: map[string]string{"epochs": "20"}}},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &Perceptron{
 				Mode:      v.String("mode"),

@@ -128,11 +128,17 @@ func (m *KRidge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) e
 		r := fit.At(i, 0) - d.Y[i]
 		mse += kmWeight(d, i) * r * r
 	}
-	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: mse / wsum}); err != nil {
-		m.fitted = false
-		return err
+	if rec == nil {
+		rec = engine.NopRecorder{}
 	}
-	return nil
+	err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: mse / wsum})
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		m.fitted = false
+	}
+	return err
 }
 
 // krSystem is W½ K W½ + λI, the matrix kernel ridge solves with.

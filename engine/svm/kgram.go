@@ -437,6 +437,11 @@ func (m *kmClassifier) load(c *engine.StateCheck, s kmClassState, v engine.Value
 		outputs = 1
 	}
 	e := s.expansion(c, v, outputs)
+	for i, b := range s.Bias {
+		if !c.That(v.Bool("bias") || b == 0, "bias entry %d is %v, but the model is fitted without one", i+1, b) {
+			break
+		}
+	}
 	if !c.OK() {
 		return
 	}

@@ -113,6 +113,9 @@ func TestKRidgeMatchesScikitLearn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if w := m.(engine.Warner).Warnings(); (ref.Params["kernel"] == Sigmoid) != (len(w) == 1) {
+			t.Errorf("%s %v: warnings %q; want one, of the LU fallback, for the sigmoid kernel only", ref.Data, ref.Params, w)
+		}
 		scale := 0.0
 		for _, v := range ref.Predictions {
 			scale = math.Max(scale, math.Abs(v))
@@ -123,5 +126,73 @@ func TestKRidgeMatchesScikitLearn(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// With the linear kernel and no centring, kernel ridge is ridge regression
+// without an intercept (Shewchuk, lecture 16): Xᵀa = w = (XᵀX + λI)⁻¹Xᵀy,
+// so both predict Xw. Checked on diabetes against the normal equations.
+func TestKRidgeLinearKernelIsRidge(t *testing.T) {
+	tab, err := datasets.Open("diabetes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset("", datasets.Regression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lambda = 3.0
+	var A mat.Dense
+	A.Mul(d.X.T(), d.X)
+	_, p := d.X.Dims()
+	for j := range p {
+		A.Set(j, j, A.At(j, j)+lambda)
+	}
+	var xty, w mat.VecDense
+	xty.MulVec(d.X.T(), mat.NewVecDense(len(d.Y), d.Y))
+	if err := w.SolveVec(&A, &xty); err != nil {
+		t.Fatal(err)
+	}
+	var want mat.VecDense
+	want.MulVec(d.X, &w)
+	m := kmFit(t, "kridge", map[string]string{"kernel": "linear", "lambda": "3", "center_y": "false"}, engine.Train{X: d.X, Y: d.Y})
+	got, err := m.(engine.Predictor).Predict(d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range got {
+		if math.Abs(g-want.AtVec(i)) > 1e-8*math.Max(1, math.Abs(want.AtVec(i))) {
+			t.Fatalf("row %d: kernel ridge %.12g, ridge %.12g", i+1, g, want.AtVec(i))
+		}
+	}
+}
+
+// Kernel ridge with its defaults fits the sine wave: R² above 0.9 on the
+// rows, and within 0.25 of sin x across the middle of [0, 2π] where the
+// rows are (the noise is 0.2).
+func TestKRidgeFitsSine(t *testing.T) {
+	tr := kmCSV(t, "testdata/kridge_sine.csv")
+	m := kmFit(t, "kridge", nil, tr).(*KRidge)
+	fit, _ := m.Predict(tr.X)
+	mean := 0.0
+	for _, v := range tr.Y {
+		mean += v / float64(len(tr.Y))
+	}
+	var res, tot float64
+	for i, v := range tr.Y {
+		res += (v - fit[i]) * (v - fit[i])
+		tot += (v - mean) * (v - mean)
+	}
+	if r2 := 1 - res/tot; r2 < 0.9 {
+		t.Errorf("R² %.3f on the rows", r2)
+	}
+	for x := 0.5; x < 5.8; x += 0.25 {
+		got, _ := m.Predict(mat.NewDense(1, 1, []float64{x}))
+		if math.Abs(got[0]-math.Sin(x)) > 0.25 {
+			t.Errorf("f(%.2f) = %.3f, sin = %.3f", x, got[0], math.Sin(x))
+		}
+	}
+	if a, icept := m.Coef(); len(a) != len(tr.Y) || math.Abs(icept-mean) > 1e-12 {
+		t.Errorf("%d coefficients and intercept %g; want one a row and the mean of y, %g", len(a), icept, mean)
 	}
 }

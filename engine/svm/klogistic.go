@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -99,30 +100,36 @@ func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 	for i := range n {
 		wsum += kmWeight(d, i)
 	}
-	A := mat.NewDense(n, machines, nil)
+	// a and f of each model are rows of At and Ft: the epoch's product is
+	// Ft = At K (K is symmetric), whose inner loop runs along K's rows.
+	At := mat.NewDense(machines, n, nil)
+	Ft := mat.NewDense(machines, n, nil)
 	F := mat.NewDense(n, machines, nil)
 	lift := 0.0
 	if !m.NoBias {
 		lift = 1
 	}
 	m.features, m.classes, m.present = d.Features, d.Classes, present
-	m.exp = kmExpansion{kernel: k, rows: mat.DenseCopyOf(d.X), coef: A, bias: make([]float64, machines), norms: kmNorms(d.X)}
+	m.exp = kmExpansion{kernel: k, rows: mat.DenseCopyOf(d.X), coef: mat.NewDense(n, machines, nil), bias: make([]float64, machines), norms: kmNorms(d.X)}
 	shrink, step := 1-m.LR*m.Lambda, m.LR/wsum
 	for epoch := 1; epoch <= m.Epochs; epoch++ {
-		for i := range n {
-			a, f, w := A.RawRowView(i), F.RawRowView(i), kmWeight(d, i)
-			for c := range a {
-				y := (labels[c][i] + 1) / 2
-				a[c] = shrink*a[c] + step*w*(y-klSigmoid(f[c]))
-			}
-		}
-		F.Mul(K, A)
 		for c := range machines {
-			m.exp.bias[c] = lift * mat.Sum(A.ColView(c))
-			for i := range n {
-				F.Set(i, c, F.At(i, c)+m.exp.bias[c])
+			a, f := At.RawRowView(c), Ft.RawRowView(c)
+			for i := range a {
+				y := (labels[c][i] + 1) / 2
+				a[i] = shrink*a[i] + step*kmWeight(d, i)*(y-klSigmoid(f[i]))
 			}
 		}
+		Ft.Mul(At, K)
+		for c := range machines {
+			a, f := At.RawRowView(c), Ft.RawRowView(c)
+			m.exp.bias[c] = lift * floats.Sum(a)
+			for i := range f {
+				f[i] += m.exp.bias[c]
+			}
+		}
+		F.Copy(Ft.T())
+		m.exp.coef.Copy(At.T())
 		loss := klLogLoss(F, d, present)
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
 			return fmt.Errorf("%s: %w: the coefficients overflowed at epoch %d; try a smaller learning rate (lr=%g)", klName, engine.ErrDiverged, epoch, m.LR)

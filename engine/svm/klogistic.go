@@ -48,7 +48,7 @@ func init() {
 		Name:    klName,
 		Title:   "kernel logistic regression",
 		Family:  "kernel methods",
-		Summary: "logistic regression with a kernel, by batch gradient ascent on a (one-vs-rest for more than two classes)",
+		Summary: "batch gradient steps a ← a + ε(y − s(Ka)): logistic regression with a kernel (one-vs-rest for more classes)",
 		Notes:   "Shewchuk, Concise Machine Learning, lecture 16; Recht, Malik & Tu, CS 189, section 10",
 		Tasks:   []engine.Task{datasets.Classification},
 		Unit:    "epoch",

@@ -46,7 +46,7 @@ func init() {
 		Name:    krName,
 		Title:   "kernel ridge regression",
 		Family:  "kernel methods",
-		Summary: "ridge regression with a kernel: solves (K + λI) a = y, predicts Σ a_i k(x_i, x)",
+		Summary: "solves (K + λI) a = y and predicts Σ a_i k(x_i, x): ridge regression with a kernel",
 		Notes:   "Shewchuk, Concise Machine Learning, lecture 16; Recht, Malik & Tu, CS 189, section 10",
 		Tasks:   []engine.Task{datasets.Regression},
 		Unit:    "solve",

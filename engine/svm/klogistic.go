@@ -55,12 +55,12 @@ func init() {
 		Loss:    "log-loss",
 		// Kernel values of unscaled features are dominated by the widest.
 		Standardize: true,
-		// RBF by default: its values lie in (0, 1], so the step size ε = 1
-		// is stable on any data (the curvature of the mean loss is at most
-		// ¼ of (K + 1)'s largest eigenvalue over n, at most ½); a linear or
-		// polynomial kernel's values grow with the features.
+		// RBF by default: its values lie in (0, 1], so the step is stable
+		// for any data while ε < 4 (the mean loss's curvature is at most ¼
+		// of (K + 1)'s largest eigenvalue over n, which is at most 2); a
+		// linear or polynomial kernel's values grow with the features.
 		Params: append(KernelParams(RBF, Poly, Sigmoid, Linear),
-			engine.Param{Name: "lr", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e3, Log: true,
+			engine.Param{Name: "lr", Kind: engine.Float, Default: 3.0, Min: 1e-6, Max: 1e3, Log: true,
 				Help: "step size ε on the mean log-loss (the notes' ε times the rows)"},
 			engine.Param{Name: "epochs", Kind: engine.Int, Default: 300, Min: 1, Max: 100000,
 				Help: "gradient steps, each one product K·a"},
@@ -120,7 +120,7 @@ func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 				a[i] = shrink*a[i] + step*kmWeight(d, i)*(y-klSigmoid(f[i]))
 			}
 		}
-		Ft.Mul(At, K)
+		klProduct(Ft, At, K)
 		for c := range machines {
 			a, f := At.RawRowView(c), Ft.RawRowView(c)
 			m.exp.bias[c] = lift * floats.Sum(a)
@@ -145,6 +145,22 @@ func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 		}
 	}
 	return nil
+}
+
+// klProduct sets Ft = At K, K symmetric n × n: row by row of K, each
+// added to every model's f while it is in the cache, so that K is read
+// from memory once an epoch whatever the number of models.
+func klProduct(Ft, At, K *mat.Dense) {
+	Ft.Zero()
+	machines, n := At.Dims()
+	for l := range n {
+		row := K.RawRowView(l)
+		for c := range machines {
+			if a := At.At(c, l); a != 0 {
+				floats.AddScaled(Ft.RawRowView(c), a, row)
+			}
+		}
+	}
 }
 
 func klSigmoid(f float64) float64 { return 1 / (1 + math.Exp(-f)) }

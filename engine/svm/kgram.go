@@ -54,8 +54,9 @@ const kmBlock = 64
 // kmGram is the full n × n kernel matrix of the rows of X, exactly
 // symmetric. The dot products come from one syrk of Xᵀ (the fast kernel of
 // engine/kernel), over the upper triangle; the kernel is applied there and
-// mirrored below, block by block.
-func kmGram(k Kernel, X *mat.Dense) *mat.Dense {
+// mirrored below, block by block. It gives up, returning nil, when done
+// closes (nil never does).
+func kmGram(k Kernel, X *mat.Dense, done <-chan struct{}) *mat.Dense {
 	n, d := X.Dims()
 	if n == 0 {
 		return &mat.Dense{}
@@ -74,6 +75,9 @@ func kmGram(k Kernel, X *mat.Dense) *mat.Dense {
 		norms[i] = g[i*pad+i]
 	}
 	for i := range n {
+		if i%256 == 255 && engine.Stopped(done) {
+			return nil
+		}
 		row := g[i*pad : i*pad+n]
 		for j := i; j < n; j++ {
 			row[j] = kmApply(k, row[j], norms[i], norms[j], i == j)

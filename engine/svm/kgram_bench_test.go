@@ -31,7 +31,7 @@ func BenchmarkKernelMatrix(b *testing.B) {
 	tr := kmBenchRows(2000, 20)
 	k := Kernel{Kind: RBF, Gamma: 0.05}
 	for b.Loop() {
-		kmGram(k, tr.X)
+		kmGram(k, tr.X, nil)
 	}
 }
 

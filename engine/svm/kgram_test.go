@@ -20,7 +20,7 @@ func TestKernelMatrixIsEveryPair(t *testing.T) {
 	tr := persisttest.Builtin(t, "iris", datasets.Classification)
 	n, _ := tr.X.Dims()
 	for _, k := range []Kernel{{Kind: Linear}, {Kind: RBF, Gamma: 0.3}, {Kind: Poly, Degree: 3, Gamma: 0.1, Coef0: 1}, {Kind: Sigmoid, Gamma: 0.01, Coef0: -1}} {
-		K := kmGram(k, tr.X)
+		K := kmGram(k, tr.X, nil)
 		if r, c := K.Dims(); r != n || c != n {
 			t.Fatalf("%s: %d × %d", k, r, c)
 		}

@@ -93,7 +93,10 @@ func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 		return err
 	}
 	k := KernelOf(m.kernelOf, d.X)
-	K := kmGram(k, d.X)
+	K := kmGram(k, d.X, ctx.Done())
+	if K == nil {
+		return ctx.Err()
+	}
 	labels := kmTargets(d, present)
 	machines := len(labels)
 	wsum := 0.0

@@ -151,6 +151,7 @@ func (m *KPerceptron) Fit(ctx context.Context, d engine.Train, rec engine.Record
 		clear(mistakes)
 		for v, i := range order {
 			if v%1024 == 1023 && engine.Stopped(done) {
+				m.fitted = false
 				return ctx.Err()
 			}
 			var krow []float64
@@ -199,7 +200,7 @@ func (m *KPerceptron) Fit(ctx context.Context, d engine.Train, rec engine.Record
 func (m *KPerceptron) keep(d engine.Train, present []int, k Kernel, alpha, labels [][]float64, lift float64) {
 	n, p := d.X.Dims()
 	machines := len(alpha)
-	m.index, m.label = m.index[:0], m.label[:0]
+	m.index, m.label = nil, nil // fresh: support vectors handed out earlier stay as they were
 	var xs, coef []float64
 	bias := make([]float64, machines)
 	for i := range n {

@@ -110,9 +110,11 @@ func (m *KRidge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) e
 		b[i] = root[i] * (d.Y[i] - mean)
 	}
 	m.warnings = nil
-	if !krCholesky(k, d.X, root, m.Lambda, b) {
+	if ok, err := krCholesky(ctx, k, d.X, root, m.Lambda, b); err != nil {
+		return err
+	} else if !ok {
 		m.warnings = []string{"K + λI is not positive definite (the " + k.Kind + " kernel need not be): solved by LU instead of Cholesky; a larger lambda may make it so"}
-		if err := krLU(k, d.X, root, m.Lambda, b); err != nil {
+		if err := krLU(ctx, k, d.X, root, m.Lambda, b); err != nil {
 			return err
 		}
 	}
@@ -141,9 +143,13 @@ func (m *KRidge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) e
 	return err
 }
 
-// krSystem is W½ K W½ + λI, the matrix kernel ridge solves with.
-func krSystem(k Kernel, X *mat.Dense, root []float64, lambda float64) *mat.Dense {
-	K := kmGram(k, X)
+// krSystem is W½ K W½ + λI, the matrix kernel ridge solves with; the
+// context's error when it is cancelled first.
+func krSystem(ctx context.Context, k Kernel, X *mat.Dense, root []float64, lambda float64) (*mat.Dense, error) {
+	K := kmGram(k, X, ctx.Done())
+	if K == nil {
+		return nil, ctx.Err()
+	}
 	n, _ := K.Dims()
 	for i := range n {
 		row := K.RawRowView(i)
@@ -152,26 +158,33 @@ func krSystem(k Kernel, X *mat.Dense, root []float64, lambda float64) *mat.Dense
 		}
 		row[i] += lambda
 	}
-	return K
+	return K, nil
 }
 
 // krCholesky solves the system for b in place by Cholesky, factoring the
 // kernel matrix in place; false when it is not positive definite.
-func krCholesky(k Kernel, X *mat.Dense, root []float64, lambda float64, b []float64) bool {
-	raw := krSystem(k, X, root, lambda).RawMatrix()
+func krCholesky(ctx context.Context, k Kernel, X *mat.Dense, root []float64, lambda float64, b []float64) (bool, error) {
+	K, err := krSystem(ctx, k, X, root, lambda)
+	if err != nil {
+		return false, err
+	}
+	raw := K.RawMatrix()
 	t, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: raw.Rows, Stride: raw.Stride, Data: raw.Data})
 	if !ok {
-		return false
+		return false, nil
 	}
 	lapack64.Potrs(t, blas64.General{Rows: raw.Rows, Cols: 1, Stride: 1, Data: b})
-	return true
+	return true, nil
 }
 
 // krLU solves the system for b in place by LU with pivoting.
-func krLU(k Kernel, X *mat.Dense, root []float64, lambda float64, b []float64) error {
-	A := mat.DenseCopyOf(krSystem(k, X, root, lambda))
+func krLU(ctx context.Context, k Kernel, X *mat.Dense, root []float64, lambda float64, b []float64) error {
+	K, err := krSystem(ctx, k, X, root, lambda)
+	if err != nil {
+		return err
+	}
 	var lu mat.LU
-	lu.Factorize(A)
+	lu.Factorize(K) // into a copy: the second matrix krNeed counts
 	x := mat.NewVecDense(len(b), b)
 	if err := lu.SolveVecTo(x, false, x); err != nil {
 		if _, ill := err.(mat.Condition); !ill {

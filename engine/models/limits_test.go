@@ -179,6 +179,8 @@ func TestRefusedBeforeRunningOutOfMemory(t *testing.T) {
 		{levels, "gnb", "gnb on levels: a 50000 x 50001 matrix of prepared rows"},
 		{builtin(t, "moons:n=20000", ""), "hclust", "hclust on moons: a 20000 x 20000 matrix of pairwise distances needs 3.2 GB, more than the 2 GB $TEALAB_MEMORY allows (sample the rows, or use linkage=divisive or k-means)"},
 		{builtin(t, "moons:n=20000", ""), "spectral", "spectral on moons: a 20000 x 20000 affinity graph needs 9.6 GB"},
+		{builtin(t, "sine:n=200000", ""), "kridge", "kridge on sine: a 200000 x 200000 kernel matrix needs 320 GB, more than the 2 GB $TEALAB_MEMORY allows (sample the rows, or use kperceptron"},
+		{builtin(t, "moons:n=200000", ""), "klogistic", "klogistic on moons: a 200000 x 200000 kernel matrix needs 320 GB"},
 	}
 	for _, c := range cases {
 		spec, v := specWith(t, c.model, nil)

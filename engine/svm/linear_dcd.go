@@ -1,0 +1,207 @@
+package svm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// errNotSeparable is a hard margin asked of classes no hyperplane separates.
+var errNotSeparable = errors.New("svm: the classes are not linearly separable, so a hard margin has no solution: use margin=soft or a kernel")
+
+// linearHardFloor: a hard margin is declared impossible once the dual
+// certifies that no hyperplane separates the rows by more than this share
+// of their radius (see linearMarginBound).
+const linearHardFloor = 1e-4
+
+// linearDCD is the state of dual coordinate descent (Hsieh, Chang, Lin,
+// Keerthi & Sundararajan 2008, Algorithm 3, as LIBLINEAR's
+// solve_l2r_l1l2_svc for the hinge loss) on the dual
+// max Σα_i − ½‖Σ α_i y_i x̃_i‖², 0 ≤ α_i ≤ C_i, keeping w̃ = Σ α_i y_i x̃_i.
+type linearDCD struct {
+	r        *linearRows
+	m        linearModel
+	alpha    []float64
+	sumAlpha float64
+	support  int   // rows with α_i > 0
+	index    []int // rows in visiting order; the first active are not shrunk
+	active   int
+	// The projected gradient's extremes on the last pass, for shrinking.
+	pgMaxOld, pgMinOld float64
+}
+
+// solveLinearDCD runs dual coordinate descent with shrinking until the
+// projected gradient's spread is under o.Tol on every row.
+func solveLinearDCD(ctx context.Context, r *linearRows, o linearOptions, step func(int, Progress) error) (linearSolution, error) {
+	s := &linearDCD{r: r, m: linearModel{w: make([]float64, r.d)}, alpha: make([]float64, r.n),
+		index: make([]int, r.n), active: r.n, pgMaxOld: math.Inf(1), pgMinOld: math.Inf(-1)}
+	for i := range s.index {
+		s.index[i] = i
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x853c49e6748fea9b))
+	var budget linearPrimalBudget
+	sol := linearSolution{Alpha: s.alpha}
+	for sol.Passes < o.MaxIter {
+		if err := ctx.Err(); err != nil {
+			return linearSolution{}, err
+		}
+		sol.Passes++
+		budget.visited += s.active
+		sol.Converged = s.pass(rng, o.Tol)
+		last := sol.Converged || sol.Passes == o.MaxIter
+		pr := s.progress(&budget, last)
+		if err := step(sol.Passes, pr); err != nil {
+			return linearSolution{}, err
+		}
+		if sol.Converged {
+			break
+		}
+		if r.hardRows && s.marginBound() < linearHardFloor*r.maxRadius {
+			return linearSolution{}, errNotSeparable
+		}
+	}
+	if r.hardRows {
+		if err := s.checkSeparated(sol); err != nil {
+			return linearSolution{}, err
+		}
+	}
+	sol.W, sol.B = s.m.w, s.m.b
+	return sol, nil
+}
+
+// pass visits the active rows once in a random order, shrinking those at a
+// bound whose gradient pushes them further out, and says whether the
+// problem has converged: the projected gradient's spread under tol with
+// every row active. Convergence on the shrunk rows alone brings every row
+// back for another pass, as LIBLINEAR does.
+func (s *linearDCD) pass(rng *rand.Rand, tol float64) bool {
+	r := s.r
+	rng.Shuffle(s.active, func(a, b int) { s.index[a], s.index[b] = s.index[b], s.index[a] })
+	pgMax, pgMin := math.Inf(-1), math.Inf(1)
+	for k := 0; k < s.active; k++ {
+		i := s.index[k]
+		g := r.y[i]*s.m.decision(r, i) - 1
+		pg, shrink := s.projected(i, g)
+		if shrink {
+			s.active--
+			s.index[k], s.index[s.active] = s.index[s.active], s.index[k]
+			k--
+			continue
+		}
+		pgMax, pgMin = math.Max(pgMax, pg), math.Min(pgMin, pg)
+		if math.Abs(pg) > 1e-12 {
+			s.move(i, math.Min(math.Max(s.alpha[i]-g/r.xx[i], 0), r.upper[i]))
+		}
+	}
+	if pgMax-pgMin <= tol {
+		if s.active == r.n {
+			return true
+		}
+		s.active = r.n
+		s.pgMaxOld, s.pgMinOld = math.Inf(1), math.Inf(-1)
+		return false
+	}
+	s.pgMaxOld, s.pgMinOld = pgMax, pgMin
+	if s.pgMaxOld <= 0 {
+		s.pgMaxOld = math.Inf(1)
+	}
+	if s.pgMinOld >= 0 {
+		s.pgMinOld = math.Inf(-1)
+	}
+	return false
+}
+
+// projected is row i's projected gradient given its gradient g, and
+// whether the row is to be shrunk: at a bound, pushed outward harder than
+// any row's projected gradient reached on the last pass.
+func (s *linearDCD) projected(i int, g float64) (pg float64, shrink bool) {
+	switch a := s.alpha[i]; {
+	case a == 0:
+		if g > s.pgMaxOld {
+			return 0, true
+		}
+		return math.Min(g, 0), false
+	case a >= s.r.upper[i]:
+		if g < s.pgMinOld {
+			return 0, true
+		}
+		return math.Max(g, 0), false
+	}
+	return g, false
+}
+
+// move sets α_i and updates w̃ by (Δα_i) y_i x̃_i.
+func (s *linearDCD) move(i int, a float64) {
+	old := s.alpha[i]
+	if a == old {
+		return
+	}
+	s.alpha[i] = a
+	s.sumAlpha += a - old
+	switch {
+	case old == 0:
+		s.support++
+	case a == 0:
+		s.support--
+	}
+	s.m.addRow(s.r, i, (a-old)*s.r.y[i])
+}
+
+// progress is the dual objective every pass, and the primal and the gap
+// when the budget allows (NaN otherwise).
+func (s *linearDCD) progress(b *linearPrimalBudget, last bool) Progress {
+	pr := Progress{Dual: s.sumAlpha - s.m.halfNormSq(), Primal: math.NaN(), Gap: math.NaN(), SupportVectors: s.support}
+	if last || b.due(s.r.n) {
+		b.charge(s.r.n)
+		pr.Primal, _ = linearPrimal(s.r, &s.m)
+		pr.Gap = pr.Primal - pr.Dual
+	}
+	return pr
+}
+
+// linearMarginBound bounds the widest margin any hyperplane (with the
+// constant feature, unit normal v) can have on the rows, by weak duality:
+// the dual objective D never exceeds the optimal ½‖w̃*‖² = 1/(2γ*²), so
+// γ* ≤ 1/√(2D); and u = α/Σα weighs the rows so that
+// min_i y_i v·x̃_i ≤ Σ u_i y_i v·x̃_i ≤ ‖w̃‖/Σα. On rows no hyperplane
+// separates, α and D grow without bound and so the bound falls towards 0.
+func (s *linearDCD) marginBound() float64 {
+	bound := math.Inf(1)
+	if s.sumAlpha > 0 {
+		bound = math.Sqrt(2*s.m.halfNormSq()) / s.sumAlpha
+	}
+	if dual := s.sumAlpha - s.m.halfNormSq(); dual > 0 {
+		bound = math.Min(bound, 1/math.Sqrt(2*dual))
+	}
+	return bound
+}
+
+// checkSeparated vets a hard margin's result. Every row on its side
+// (y_i f(x_i) > 0) certifies that the classes are separable: the result
+// stands, converged or not. Otherwise a converged solver proves them
+// inseparable, and one out of passes found no separating hyperplane and
+// says how narrow any would be.
+func (s *linearDCD) checkSeparated(sol linearSolution) error {
+	if linearSmallestMargin(s.r, &s.m, false) > 0 {
+		return nil
+	}
+	if sol.Converged {
+		return errNotSeparable
+	}
+	return fmt.Errorf("svm: no hyperplane separates the classes after %d passes, and none could by more than %.3g: "+
+		"they are not linearly separable or barely so; use margin=soft, a kernel, or more passes", sol.Passes, s.marginBound())
+}
+
+// linearSmallestMargin is min_i y_i f(x_i) over every row, or over the
+// hard-margin rows only (+Inf when there are none).
+func linearSmallestMargin(r *linearRows, m *linearModel, hardOnly bool) float64 {
+	least := math.Inf(1)
+	for i := 0; i < r.n; i++ {
+		if !hardOnly || math.IsInf(r.upper[i], 1) {
+			least = math.Min(least, r.y[i]*m.decision(r, i))
+		}
+	}
+	return least
+}

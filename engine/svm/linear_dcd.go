@@ -90,9 +90,14 @@ func (s *linearDCD) pass(rng *rand.Rand, tol float64) bool {
 			k--
 			continue
 		}
-		pgMax, pgMin = math.Max(pgMax, pg), math.Min(pgMin, pg)
-		if math.Abs(pg) > 1e-12 {
-			s.move(i, math.Min(math.Max(s.alpha[i]-g/r.xx[i], 0), r.upper[i]))
+		if pg > pgMax {
+			pgMax = pg
+		}
+		if pg < pgMin {
+			pgMin = pg
+		}
+		if pg > 1e-12 || pg < -1e-12 {
+			s.move(i, s.clipped(i, s.alpha[i]-g/r.xx[i]))
 		}
 	}
 	if pgMax-pgMin <= tol {
@@ -122,14 +127,31 @@ func (s *linearDCD) projected(i int, g float64) (pg float64, shrink bool) {
 		if g > s.pgMaxOld {
 			return 0, true
 		}
-		return math.Min(g, 0), false
+		if g < 0 {
+			return g, false
+		}
+		return 0, false
 	case a >= s.r.upper[i]:
 		if g < s.pgMinOld {
 			return 0, true
 		}
-		return math.Max(g, 0), false
+		if g > 0 {
+			return g, false
+		}
+		return 0, false
 	}
 	return g, false
+}
+
+// clipped is a put in row i's box [0, C_i].
+func (s *linearDCD) clipped(i int, a float64) float64 {
+	if a < 0 {
+		return 0
+	}
+	if c := s.r.upper[i]; a > c {
+		return c
+	}
+	return a
 }
 
 // move sets α_i and updates w̃ by (Δα_i) y_i x̃_i.

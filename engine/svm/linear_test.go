@@ -393,7 +393,7 @@ func BenchmarkSolveLinear(b *testing.B) {
 	}
 }
 
-func linearBenchProblem(b *testing.B) linearProblem {
+func linearBenchProblem(b testing.TB) linearProblem {
 	const n, d = 16000, 20
 	if path := os.Getenv("TEALAB_SVM_BENCH_DATA"); path != "" {
 		p := linearProblemOf(b, path, "1", 1)

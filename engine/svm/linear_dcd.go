@@ -23,7 +23,7 @@ const linearHardFloor = 1e-4
 type linearDCD struct {
 	r        *linearRows
 	m        linearModel
-	alpha    []float64
+	row      []linearDCDRow
 	sumAlpha float64
 	support  int   // rows with α_i > 0
 	index    []int // rows in visiting order; the first active are not shrunk
@@ -32,17 +32,25 @@ type linearDCD struct {
 	pgMaxOld, pgMinOld float64
 }
 
+// linearDCDRow is what a coordinate step reads of its row besides x_i,
+// together: the steps visit rows in random order, and one cache line
+// serves them all.
+type linearDCDRow struct {
+	y, upper, xx, alpha float64
+}
+
 // solveLinearDCD runs dual coordinate descent with shrinking until the
 // projected gradient's spread is under o.Tol on every row.
 func solveLinearDCD(ctx context.Context, r *linearRows, o linearOptions, step func(int, Progress) error) (linearSolution, error) {
-	s := &linearDCD{r: r, m: linearModel{w: make([]float64, r.d)}, alpha: make([]float64, r.n),
+	s := &linearDCD{r: r, m: linearModel{w: make([]float64, r.d)}, row: make([]linearDCDRow, r.n),
 		index: make([]int, r.n), active: r.n, pgMaxOld: math.Inf(1), pgMinOld: math.Inf(-1)}
 	for i := range s.index {
 		s.index[i] = i
+		s.row[i] = linearDCDRow{y: r.y[i], upper: r.upper[i], xx: r.xx[i]}
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x853c49e6748fea9b))
 	var budget linearPrimalBudget
-	sol := linearSolution{Alpha: s.alpha}
+	var sol linearSolution
 	for sol.Passes < o.MaxIter {
 		if err := ctx.Err(); err != nil {
 			return linearSolution{}, err
@@ -68,6 +76,10 @@ func solveLinearDCD(ctx context.Context, r *linearRows, o linearOptions, step fu
 		}
 	}
 	sol.W, sol.B = s.m.w, s.m.b
+	sol.Alpha = make([]float64, r.n)
+	for i, row := range s.row {
+		sol.Alpha[i] = row.alpha
+	}
 	return sol, nil
 }
 
@@ -82,8 +94,9 @@ func (s *linearDCD) pass(rng *rand.Rand, tol float64) bool {
 	pgMax, pgMin := math.Inf(-1), math.Inf(1)
 	for k := 0; k < s.active; k++ {
 		i := s.index[k]
-		g := r.y[i]*s.m.decision(r, i) - 1
-		pg, shrink := s.projected(i, g)
+		row := &s.row[i]
+		g := row.y*s.m.decision(r, i) - 1
+		pg, shrink := s.projected(row, g)
 		if shrink {
 			s.active--
 			s.index[k], s.index[s.active] = s.index[s.active], s.index[k]
@@ -97,7 +110,7 @@ func (s *linearDCD) pass(rng *rand.Rand, tol float64) bool {
 			pgMin = pg
 		}
 		if pg > 1e-12 || pg < -1e-12 {
-			s.move(i, s.clipped(i, s.alpha[i]-g/r.xx[i]))
+			s.move(i, row, row.clipped(row.alpha-g/row.xx))
 		}
 	}
 	if pgMax-pgMin <= tol {
@@ -121,8 +134,8 @@ func (s *linearDCD) pass(rng *rand.Rand, tol float64) bool {
 // projected is row i's projected gradient given its gradient g, and
 // whether the row is to be shrunk: at a bound, pushed outward harder than
 // any row's projected gradient reached on the last pass.
-func (s *linearDCD) projected(i int, g float64) (pg float64, shrink bool) {
-	switch a := s.alpha[i]; {
+func (s *linearDCD) projected(row *linearDCDRow, g float64) (pg float64, shrink bool) {
+	switch a := row.alpha; {
 	case a == 0:
 		if g > s.pgMaxOld {
 			return 0, true
@@ -131,7 +144,7 @@ func (s *linearDCD) projected(i int, g float64) (pg float64, shrink bool) {
 			return g, false
 		}
 		return 0, false
-	case a >= s.r.upper[i]:
+	case a >= row.upper:
 		if g < s.pgMinOld {
 			return 0, true
 		}
@@ -143,24 +156,24 @@ func (s *linearDCD) projected(i int, g float64) (pg float64, shrink bool) {
 	return g, false
 }
 
-// clipped is a put in row i's box [0, C_i].
-func (s *linearDCD) clipped(i int, a float64) float64 {
+// clipped is a put in the row's box [0, C_i].
+func (row *linearDCDRow) clipped(a float64) float64 {
 	if a < 0 {
 		return 0
 	}
-	if c := s.r.upper[i]; a > c {
-		return c
+	if a > row.upper {
+		return row.upper
 	}
 	return a
 }
 
 // move sets α_i and updates w̃ by (Δα_i) y_i x̃_i.
-func (s *linearDCD) move(i int, a float64) {
-	old := s.alpha[i]
+func (s *linearDCD) move(i int, row *linearDCDRow, a float64) {
+	old := row.alpha
 	if a == old {
 		return
 	}
-	s.alpha[i] = a
+	row.alpha = a
 	s.sumAlpha += a - old
 	switch {
 	case old == 0:
@@ -168,7 +181,7 @@ func (s *linearDCD) move(i int, a float64) {
 	case a == 0:
 		s.support--
 	}
-	s.m.addRow(s.r, i, (a-old)*s.r.y[i])
+	s.m.addRow(s.r, i, (a-old)*row.y)
 }
 
 // progress is the dual objective every pass, and the primal and the gap

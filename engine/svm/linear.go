@@ -75,7 +75,8 @@ type linearRows struct {
 	stride    int
 	n, d      int
 	y, upper  []float64
-	hardRows  bool // some C_i is +Inf: a hard margin
+	someHard  bool // some C_i is +Inf: those rows must lie outside the margin
+	hard      bool // every C_i is +Inf: a hard margin
 	xx        []float64
 	maxRadius float64 // largest ‖(x_i, 1)‖
 }
@@ -90,7 +91,7 @@ func linearRowsOf(p linearProblem) (*linearRows, error) {
 		return nil, fmt.Errorf("svm: %d rows but %d labels and %d bounds", n, len(p.Y), len(p.Upper))
 	}
 	raw := p.X.RawMatrix()
-	r := &linearRows{data: raw.Data, stride: raw.Stride, n: n, d: d, y: p.Y, upper: p.Upper, xx: make([]float64, n)}
+	r := &linearRows{data: raw.Data, stride: raw.Stride, n: n, d: d, y: p.Y, upper: p.Upper, xx: make([]float64, n), hard: true}
 	for i := 0; i < n; i++ {
 		if p.Y[i] != 1 && p.Y[i] != -1 {
 			return nil, fmt.Errorf("svm: row %d has label %v: want +1 or -1", i, p.Y[i])
@@ -98,7 +99,8 @@ func linearRowsOf(p linearProblem) (*linearRows, error) {
 		if !(p.Upper[i] > 0) {
 			return nil, fmt.Errorf("svm: row %d has bound C_i = %v: want a number above 0 (+Inf for a hard margin)", i, p.Upper[i])
 		}
-		r.hardRows = r.hardRows || math.IsInf(p.Upper[i], 1)
+		inf := math.IsInf(p.Upper[i], 1)
+		r.someHard, r.hard = r.someHard || inf, r.hard && inf
 		x := r.row(i)
 		r.xx[i] = dot(x, x) + 1
 		if math.IsNaN(r.xx[i]) || math.IsInf(r.xx[i], 0) {
@@ -165,7 +167,7 @@ func (m *linearModel) halfNormSq() float64 {
 // (+Inf when some hard-margin row is on the wrong side).
 func linearPrimal(r *linearRows, m *linearModel) (primal float64, inside int) {
 	k := 1.0
-	if r.hardRows {
+	if r.someHard {
 		least := linearSmallestMargin(r, m, true)
 		if least <= 0 {
 			return math.Inf(1), r.n

@@ -13,7 +13,7 @@ var errNotSeparable = errors.New("svm: the classes are not linearly separable, s
 
 // linearHardFloor: a hard margin is declared impossible once the dual
 // certifies that no hyperplane separates the rows by more than this share
-// of their radius (see linearMarginBound).
+// of their largest norm (see marginBound).
 const linearHardFloor = 1e-4
 
 // linearDCD is the state of dual coordinate descent (Hsieh, Chang, Lin,
@@ -66,11 +66,11 @@ func solveLinearDCD(ctx context.Context, r *linearRows, o linearOptions, step fu
 		if sol.Converged {
 			break
 		}
-		if r.hardRows && s.marginBound() < linearHardFloor*r.maxRadius {
+		if r.hard && s.marginBound() < linearHardFloor*r.maxRadius {
 			return linearSolution{}, errNotSeparable
 		}
 	}
-	if r.hardRows {
+	if r.hard {
 		if err := s.checkSeparated(sol); err != nil {
 			return linearSolution{}, err
 		}
@@ -87,7 +87,9 @@ func solveLinearDCD(ctx context.Context, r *linearRows, o linearOptions, step fu
 // bound whose gradient pushes them further out, and says whether the
 // problem has converged: the projected gradient's spread under tol with
 // every row active. Convergence on the shrunk rows alone brings every row
-// back for another pass, as LIBLINEAR does.
+// back for another pass, as LIBLINEAR does. The spread alone would also
+// pass rows whose projected gradients are all well below 0 (α without a
+// top still rising): convergence also needs them to straddle 0.
 func (s *linearDCD) pass(rng *rand.Rand, tol float64) bool {
 	r := s.r
 	rng.Shuffle(s.active, func(a, b int) { s.index[a], s.index[b] = s.index[b], s.index[a] })
@@ -113,13 +115,14 @@ func (s *linearDCD) pass(rng *rand.Rand, tol float64) bool {
 			s.move(i, row, row.clipped(row.alpha-g/row.xx))
 		}
 	}
-	if pgMax-pgMin <= tol {
-		if s.active == r.n {
-			return true
-		}
+	settled := pgMax-pgMin <= tol
+	switch {
+	case settled && s.active < r.n:
 		s.active = r.n
 		s.pgMaxOld, s.pgMinOld = math.Inf(1), math.Inf(-1)
 		return false
+	case settled && pgMin <= 0 && pgMax >= 0:
+		return true
 	}
 	s.pgMaxOld, s.pgMinOld = pgMax, pgMin
 	if s.pgMaxOld <= 0 {
@@ -131,7 +134,7 @@ func (s *linearDCD) pass(rng *rand.Rand, tol float64) bool {
 	return false
 }
 
-// projected is row i's projected gradient given its gradient g, and
+// projected is the row's projected gradient given its gradient g, and
 // whether the row is to be shrunk: at a bound, pushed outward harder than
 // any row's projected gradient reached on the last pass.
 func (s *linearDCD) projected(row *linearDCDRow, g float64) (pg float64, shrink bool) {
@@ -156,7 +159,7 @@ func (s *linearDCD) projected(row *linearDCDRow, g float64) (pg float64, shrink 
 	return g, false
 }
 
-// clipped is a put in the row's box [0, C_i].
+// clipped is a moved into the row's box [0, C_i].
 func (row *linearDCDRow) clipped(a float64) float64 {
 	if a < 0 {
 		return 0
@@ -196,7 +199,7 @@ func (s *linearDCD) progress(b *linearPrimalBudget, last bool) Progress {
 	return pr
 }
 
-// linearMarginBound bounds the widest margin any hyperplane (with the
+// marginBound bounds the widest margin any hyperplane (with the
 // constant feature, unit normal v) can have on the rows, by weak duality:
 // the dual objective D never exceeds the optimal ½‖w̃*‖² = 1/(2γ*²), so
 // γ* ≤ 1/√(2D); and u = α/Σα weighs the rows so that
@@ -215,15 +218,12 @@ func (s *linearDCD) marginBound() float64 {
 
 // checkSeparated vets a hard margin's result. Every row on its side
 // (y_i f(x_i) > 0) certifies that the classes are separable: the result
-// stands, converged or not. Otherwise a converged solver proves them
-// inseparable, and one out of passes found no separating hyperplane and
-// says how narrow any would be.
+// stands, converged or not. (Converged, every row has y_i f(x_i) ≥ 1 − tol.)
+// Otherwise the passes ran out before any separating hyperplane was found,
+// and the error says how narrow any would be.
 func (s *linearDCD) checkSeparated(sol linearSolution) error {
 	if linearSmallestMargin(s.r, &s.m, false) > 0 {
 		return nil
-	}
-	if sol.Converged {
-		return errNotSeparable
 	}
 	return fmt.Errorf("svm: no hyperplane separates the classes after %d passes, and none could by more than %.3g: "+
 		"they are not linearly separable or barely so; use margin=soft, a kernel, or more passes", sol.Passes, s.marginBound())

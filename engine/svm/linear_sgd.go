@@ -45,7 +45,7 @@ const linearSGDPatience = 5
 // the iterates wander about the optimum, so one evaluation to the next says
 // little.
 func solveLinearSGD(ctx context.Context, r *linearRows, o linearOptions, step func(int, Progress) error) (linearSolution, error) {
-	if r.hardRows {
+	if r.someHard {
 		return linearSolution{}, errSGDHardMargin
 	}
 	s := newLinearSGD(r)

@@ -194,7 +194,7 @@ type linearPrimalBudget struct {
 	visited, spent int
 }
 
-func (b *linearPrimalBudget) due(n int) bool {
+func (b *linearPrimalBudget) due() bool {
 	return b.spent == 0 || 20*b.spent <= b.visited
 }
 

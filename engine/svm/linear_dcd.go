@@ -191,7 +191,7 @@ func (s *linearDCD) move(i int, row *linearDCDRow, a float64) {
 // when the budget allows (NaN otherwise).
 func (s *linearDCD) progress(b *linearPrimalBudget, last bool) Progress {
 	pr := Progress{Dual: s.sumAlpha - s.m.halfNormSq(), Primal: math.NaN(), Gap: math.NaN(), SupportVectors: s.support}
-	if last || b.due(s.r.n) {
+	if last || b.due() {
 		b.charge(s.r.n)
 		pr.Primal, _ = linearPrimal(s.r, &s.m)
 		pr.Gap = pr.Primal - pr.Dual

@@ -18,9 +18,8 @@ var errSGDHardMargin = errors.New("svm: solver sgd needs a soft margin (a finite
 // primal ½‖w̃‖² + Σ C_i max(0, 1 − y_i f(x_i)) divided by Σ C_i: the same
 // minimiser, and λ = 1/(C n) when every C_i is C. w̃ is kept as scale · v
 // so that the shrinking (1 − 1/t) w̃ of every step costs one multiplication.
-// The result is the mean of the iterates of the last pass (suffix
-// averaging: Rakhlin, Shamir & Sridharan 2012), far nearer the optimum than
-// the last iterate: kept lazily as sum · v − lag, where sum is Σ scale
+// A pass's result is the mean of its iterates (suffix averaging: Rakhlin,
+// Shamir & Sridharan 2012), steadier than the last iterate: kept lazily as sum · v − lag, where sum is Σ scale
 // over the pass's steps and lag collects each change of v times the sum
 // before it, so that averaging costs nothing on steps that change nothing.
 type linearSGD struct {
@@ -69,7 +68,7 @@ func solveLinearSGD(ctx context.Context, r *linearRows, o linearOptions, step fu
 			s.update(i)
 		}
 		pr := Progress{Primal: math.NaN(), Dual: math.NaN(), Gap: math.NaN()}
-		if sol.Passes == o.MaxIter || budget.due(r.n) {
+		if sol.Passes == o.MaxIter || budget.due() {
 			budget.charge(r.n)
 			m := s.model()
 			pr.Primal, pr.SupportVectors = linearPrimal(r, &m)

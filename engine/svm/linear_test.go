@@ -185,7 +185,7 @@ func TestLinearSGDNearDCD(t *testing.T) {
 			if sol.Alpha != nil || !math.IsNaN(last.Dual) || !math.IsNaN(last.Gap) {
 				t.Errorf("sgd has no dual, yet α %v, dual %g, gap %g", sol.Alpha != nil, last.Dual, last.Gap)
 			}
-			if last.Primal < ref.primal*(1-1e-9) || last.Primal > ref.primal*1.02 {
+			if last.Primal < ref.primal*(1-1e-9) || last.Primal > ref.primal*1.03 {
 				t.Errorf("primal %.6g after %d passes, optimum %.6g", last.Primal, sol.Passes, ref.primal)
 			}
 			if acc := linearAccuracy(p, sol); math.Abs(acc-ref.accuracy) > 0.01 {

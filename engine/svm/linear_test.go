@@ -21,18 +21,18 @@ import (
 // regularised constant feature as here, tol=1e-10) on standardised rows;
 // the positive class is malignant, or 1.
 var (
-	breastCancerW                = []float64{0.3164669637, 0.0958439223, 0.2915911156, 0.2685117821, -0.01479761872, -0.6192426015, 0.7575790185, 0.9071456792, 0.07827968033, -0.3493966758, 0.8394283367, -0.3076663056, 0.2369156398, 0.8938297772, 0.3546701622, -0.3928790435, -0.3793506337, 0.4609132544, -0.09815776139, -0.8816036931, 0.5912268693, 0.9745062815, 0.335596297, 0.7168573435, 0.4260344202, -0.1722766678, 1.03912704, 0.09532614263, 0.4450224724, 0.8545190335}
-	breastCancerB                = -0.04061238779
-	breastCancerAccuracy         = 0.9876977153
-	breastCancerPrimal           = 26.52635161
-	breastCancerWeightedW        = []float64{-0.1225315271, -0.2604445207, -0.09671436161, -0.2321206285, 0.2057864219, -0.7758115318, 0.6743373206, 0.7893971141, 0.3297727296, -0.2001684457, 1.093430759, -0.64636715, -0.000616150535, 0.9419007442, 0.4339871043, -0.3464589511, -0.3096103952, 0.6274019712, -0.02433777931, -1.16853365, 1.231496382, 1.536005951, 0.9176901788, 1.192529518, 0.144166371, 0.03868277961, 0.8126941617, -0.06093946153, 0.1794450249, 0.9194830517}
-	breastCancerWeightedB        = 0.40730394
-	breastCancerWeightedAccuracy = 0.9876977153
-	breastCancerWeightedPrimal   = 48.28817949
-	benchClfW                    = []float64{0.02167455842, 0.06972700337, -0.2622423187, 0.04183618139, -0.004654961047, 0.9108081857, 0.2072590443, -0.03026226226, 0.02948481481, -0.3065270999, 0.520803841, 0.03728042003, 0.003924070044, 0.1119538849, -0.9150111175, 0.1952507984, 0.07326112403, -0.4974489253, -0.2903139079, -0.112424775}
-	benchClfB                    = 0.03266714649
-	benchClfAccuracy             = 0.844
-	benchClfPrimal               = 783.6056239
+	linearSVCBreastCancerW                = []float64{0.3164669637, 0.0958439223, 0.2915911156, 0.2685117821, -0.01479761872, -0.6192426015, 0.7575790185, 0.9071456792, 0.07827968033, -0.3493966758, 0.8394283367, -0.3076663056, 0.2369156398, 0.8938297772, 0.3546701622, -0.3928790435, -0.3793506337, 0.4609132544, -0.09815776139, -0.8816036931, 0.5912268693, 0.9745062815, 0.335596297, 0.7168573435, 0.4260344202, -0.1722766678, 1.03912704, 0.09532614263, 0.4450224724, 0.8545190335}
+	linearSVCBreastCancerB                = -0.04061238779
+	linearSVCBreastCancerAccuracy         = 0.9876977153
+	linearSVCBreastCancerPrimal           = 26.52635161
+	linearSVCBreastCancerWeightedW        = []float64{-0.1225315271, -0.2604445207, -0.09671436161, -0.2321206285, 0.2057864219, -0.7758115318, 0.6743373206, 0.7893971141, 0.3297727296, -0.2001684457, 1.093430759, -0.64636715, -0.000616150535, 0.9419007442, 0.4339871043, -0.3464589511, -0.3096103952, 0.6274019712, -0.02433777931, -1.16853365, 1.231496382, 1.536005951, 0.9176901788, 1.192529518, 0.144166371, 0.03868277961, 0.8126941617, -0.06093946153, 0.1794450249, 0.9194830517}
+	linearSVCBreastCancerWeightedB        = 0.40730394
+	linearSVCBreastCancerWeightedAccuracy = 0.9876977153
+	linearSVCBreastCancerWeightedPrimal   = 48.28817949
+	linearSVCBenchClfW                    = []float64{0.02167455842, 0.06972700337, -0.2622423187, 0.04183618139, -0.004654961047, 0.9108081857, 0.2072590443, -0.03026226226, 0.02948481481, -0.3065270999, 0.520803841, 0.03728042003, 0.003924070044, 0.1119538849, -0.9150111175, 0.1952507984, 0.07326112403, -0.4974489253, -0.2903139079, -0.112424775}
+	linearSVCBenchClfB                    = 0.03266714649
+	linearSVCBenchClfAccuracy             = 0.844
+	linearSVCBenchClfPrimal               = 783.6056239
 )
 
 // linearRef is one reference fit of LinearSVC.
@@ -45,9 +45,9 @@ type linearRef struct {
 }
 
 var linearRefs = map[string]linearRef{
-	"breast_cancer":          {"breast_cancer", "malignant", 1, breastCancerW, breastCancerB, breastCancerAccuracy, breastCancerPrimal},
-	"breast_cancer weighted": {"breast_cancer", "malignant", 3, breastCancerWeightedW, breastCancerWeightedB, breastCancerWeightedAccuracy, breastCancerWeightedPrimal},
-	"bench rows":             {"testdata/linear_clf.csv.gz", "1", 1, benchClfW, benchClfB, benchClfAccuracy, benchClfPrimal},
+	"breast_cancer":          {"breast_cancer", "malignant", 1, linearSVCBreastCancerW, linearSVCBreastCancerB, linearSVCBreastCancerAccuracy, linearSVCBreastCancerPrimal},
+	"breast_cancer weighted": {"breast_cancer", "malignant", 3, linearSVCBreastCancerWeightedW, linearSVCBreastCancerWeightedB, linearSVCBreastCancerWeightedAccuracy, linearSVCBreastCancerWeightedPrimal},
+	"bench rows":             {"testdata/linear_clf.csv.gz", "1", 1, linearSVCBenchClfW, linearSVCBenchClfB, linearSVCBenchClfAccuracy, linearSVCBenchClfPrimal},
 }
 
 // linearProblemOf loads source, standardises its features (population

@@ -28,10 +28,11 @@ def write_clf():
     X, y = make_classification(n_samples=20_000, n_features=20, n_informative=10, n_redundant=4,
                                n_classes=2, flip_y=0.02, random_state=1)
     X, y = X[:2000], y[:2000]
-    with gzip.open("linear_clf.csv.gz", "wt") as f:
-        f.write(",".join([f"x{j}" for j in range(20)] + ["y"]) + "\n")
-        for row, t in zip(X, y):
-            f.write(",".join("%.6g" % v for v in row) + ",%d\n" % t)
+    lines = [",".join([f"x{j}" for j in range(20)] + ["y"])]
+    lines += [",".join("%.6g" % v for v in row) + ",%d" % t for row, t in zip(X, y)]
+    with open("linear_clf.csv.gz", "wb") as f:  # mtime 0: the same bytes on every run
+        with gzip.GzipFile(filename="", mode="wb", fileobj=f, mtime=0) as z:
+            z.write(("\n".join(lines) + "\n").encode())
     data = np.loadtxt("linear_clf.csv.gz", delimiter=",", skiprows=1)
     return data[:, :-1], data[:, -1].astype(int)
 
@@ -48,7 +49,7 @@ def fit(name, X, y, **kw):
 
 
 Xb, yb = load_breast_cancer()
-fit("breastCancer", Xb, yb)
-fit("breastCancerWeighted", Xb, yb, class_weight={0: 1, 1: 3})
+fit("linearSVCBreastCancer", Xb, yb)
+fit("linearSVCBreastCancerWeighted", Xb, yb, class_weight={0: 1, 1: 3})
 Xc, yc = write_clf()
-fit("benchClf", Xc, yc)
+fit("linearSVCBenchClf", Xc, yc)

@@ -680,16 +680,16 @@ func onBoundary(f func(c, r int) float64, c, r, pw, ph int) bool {
 func (s Scatter) marginLegend(classes []int) []legendEntry {
 	st := s.st
 	var out []legendEntry
-	if s.marginAt(1, 1) != nil {
+	if s.marginAt(1, 1) != nil && len(s.regions) > 0 {
 		band := legendEntry{st.Text, "", "blank: margin |f|≤1"}
-		if !st.Colorless {
+		if !st.Colorless && len(st.RegionShades) > 0 {
 			band.glyph, band.name = st.RegionShades[0][0].Render(" ")+st.RegionShades[1%len(st.RegionShades)][0].Render(" "), "margin |f|≤1"
 		}
 		out = append(out, legendEntry{st.Text.Bold(true), boundaryMarker, "boundary f=0"}, band)
 	}
 	if n := s.supports(); n > 0 {
 		var glyphs strings.Builder
-		for _, c := range classes {
+		for _, c := range classes[:min(len(classes), len(supportMarkers))] {
 			glyphs.WriteString(st.ClassStyle(c).Render(SupportMarker(c)))
 		}
 		if len(classes) == 0 {

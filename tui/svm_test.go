@@ -101,7 +101,7 @@ func TestSupportVectorsView(t *testing.T) {
 		t.Logf("%dx%d:\n%s", size[0], size[1], v)
 		checkFrame(t, v, size[0], size[1])
 		mustContain(t, v, "support vectors · kernel k(a,b) = a·b", "of class 0", "of class 1", "at the bound α = C",
-			"row", "class", "y·α", "at C", "yes", "order: by row")
+			"row", "class", "y·α", "at C", "yes", "order: by row", "features as the model saw them")
 		hs.press("s")
 		mustContain(t, hs.view(), "order: heaviest |α| first")
 		before := hs.view()

@@ -112,7 +112,8 @@ func (v *supportView) View() string {
 	counts = append(counts, fmt.Sprintf("%d at the bound α = C (margin errors)", atBound))
 	lines := []string{st.Title.Render(clip(title, v.w)), st.Text.Render(clip(" "+strings.Join(counts, " · "), v.w))}
 	cols := v.columns()
-	lines = append(lines, "", st.Header.Render(clip(v.rowText(cols, -1), v.w)))
+	lines = append(lines, st.Muted.Render(clip(" y·α: dual coefficient signed by the class · features as the model saw them (prepared)", v.w)),
+		st.Header.Render(clip(v.rowText(cols, -1), v.w)))
 	body := max(v.bodyRows(), 1)
 	v.off = min(v.off, max(len(v.order)-body, 0))
 	v.scrolls = len(v.order) > body

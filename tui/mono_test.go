@@ -201,6 +201,15 @@ func TestMonoGoldens(t *testing.T) {
 			mustSigns(t, ansi.Strip(check(t, hs)))
 		})
 	}
+	t.Run("margin", func(t *testing.T) {
+		hs := svmResults(t, "moons", "Map", w, h)
+		hs.runUntil(func() bool { return strings.Contains(hs.view(), "refit on all") })
+		v := ansi.Strip(check(t, hs))
+		mustContain(t, v, "· boundary f=0", "blank: margin |f|≤1", "◉◎ 71 support vectors")
+		if !regexp.MustCompile(`░[^░▒\n]*·[^░▒\n]*▒`).MatchString(v) {
+			t.Errorf("no blank band with a dotted boundary between the regions:\n%s", v)
+		}
+	})
 	t.Run("compare", func(t *testing.T) {
 		hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: paramsOf("tree", map[string]string{"max_depth": "1"}), Folds: 10, Train: true}, w, h)
 		hs.press("esc", "esc")

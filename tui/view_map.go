@@ -212,6 +212,8 @@ func showRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
 	sc.SetBounds(rm.XMin, rm.XMax, rm.YMin, rm.YMax)
 	sc.SetRegions(rm.Grid)
 	sc.SetConfidence(rm.Conf)
+	sc.SetMargin(rm.Margin)
+	sc.SetSupport(rm.Support)
 	sc.SetAxes(rm.Plane.XLabel, rm.Plane.YLabel)
 	sc.SetClassNames(rm.Classes)
 }

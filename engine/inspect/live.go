@@ -52,7 +52,7 @@ func LiveRegions(frame *RegionMap, model engine.Model, prep *datasets.Prep) (*Re
 		}
 	}
 	rm := *frame
-	rm.Grid, rm.Conf = nil, nil
+	rm.Grid, rm.Conf, rm.Margin = nil, nil, nil
 	if err := rm.predictGrid(model, G, len(rm.Classes), true); err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/svm"
 )
 
 // Plane is a dataset seen in two dimensions: its own two numeric features, or
@@ -183,7 +184,14 @@ type RegionMap struct {
 	// Conf[r][c] is the model's probability of the class it predicts
 	// there (the shading of a TensorFlow Playground map); nil when the
 	// model gives no probabilities.
-	Conf       [][]float64
+	Conf [][]float64
+	// Margin[r][c] is a two-class margin model's decision value f there
+	// (engine.Marginer): |f| <= 1 is its margin band, f = 0 its boundary;
+	// nil for other models.
+	Margin [][]float64
+	// Support are the points that are the plane model's support vectors
+	// (svm.SupportVectorer); nil when it keeps none.
+	Support    []int
 	XMin, XMax float64   // the x range the grid covers
 	YMin, YMax float64   // the y range the grid covers
 	XCenters   []float64 // x of each grid column's centre
@@ -268,6 +276,7 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 	for i, p := range pp {
 		rm.Pred[i] = classCode(p, limit)
 	}
+	rm.Support = supportPoints(model, n)
 	if d.Y != nil && !clustering { // a cluster is no class: nothing is "misclassified"
 		rm.Truth = make([]int, n)
 		for i, y := range d.Y {
@@ -344,10 +353,35 @@ func (rm *RegionMap) gridPoints() *mat.Dense {
 	return G
 }
 
+// supportPoints are the rows of the n a model was fitted on that it keeps
+// as support vectors, or nil.
+func supportPoints(model engine.Model, n int) []int {
+	s, ok := model.(svm.SupportVectorer)
+	if !ok {
+		return nil
+	}
+	sv := s.SupportVectors()
+	if sv == nil {
+		return nil
+	}
+	out := make([]int, 0, len(sv.Rows))
+	for _, i := range sv.Rows {
+		if i >= 0 && i < n {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // predictGrid sets the map's Grid (and Conf, when proba and the model
 // gives probabilities) from the model's predictions at the grid's points
-// G, as the model sees them; class codes at or above limit are -1.
+// G, as the model sees them; class codes at or above limit are -1. A
+// two-class margin model gives its decision values instead (Margin), the
+// regions their signs: one decision per cell.
 func (rm *RegionMap) predictGrid(model engine.Model, G *mat.Dense, limit int, proba bool) error {
+	if mg, ok := model.(engine.Marginer); ok && proba && limit == 2 {
+		return rm.marginGrid(mg, G)
+	}
 	pm, ok := model.(engine.Predictor)
 	if !ok {
 		return errors.New("it does not predict new rows")
@@ -375,6 +409,35 @@ func (rm *RegionMap) predictGrid(model engine.Model, G *mat.Dense, limit int, pr
 				for c := range cols {
 					rm.Conf[r][c] = floats.Max(P.RawRowView(r*cols + c))
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// marginGrid sets the map's Margin to mg's decision values at the grid's
+// points G and its Grid to the class each value's sign gives (positive:
+// the second class).
+func (rm *RegionMap) marginGrid(mg engine.Marginer, G *mat.Dense) error {
+	cols, rows := len(rm.XCenters), len(rm.YCenters)
+	f, err := mg.Margin(G)
+	if err != nil {
+		return err
+	}
+	if len(f) != cols*rows {
+		return fmt.Errorf("%d decision values for %d points", len(f), cols*rows)
+	}
+	rm.Grid, rm.Margin = make([][]int, rows), make([][]float64, rows)
+	for r := range rows {
+		rm.Grid[r], rm.Margin[r] = make([]int, cols), f[r*cols:(r+1)*cols:(r+1)*cols]
+		for c, v := range rm.Margin[r] {
+			switch {
+			case v > 0:
+				rm.Grid[r][c] = 1
+			case v <= 0:
+				rm.Grid[r][c] = 0
+			default: // NaN
+				rm.Grid[r][c] = -1
 			}
 		}
 	}

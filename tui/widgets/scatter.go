@@ -64,6 +64,8 @@ type Scatter struct {
 	marked         []bool
 	regions        [][]int
 	conf           [][]float64
+	margin         [][]float64
+	support        []bool
 	hideRegions    bool
 	xName, yName   string
 	classNames     []string
@@ -141,10 +143,45 @@ func (s *Scatter) SetConfidence(grid [][]float64) {
 	}
 }
 
+// SetMargin gives a margin classifier's decision value f in each cell of
+// the regions grid (same shape): the band |f| <= 1 is drawn faint (blank
+// without colour), the boundary f = 0 as dots. nil removes it.
+func (s *Scatter) SetMargin(grid [][]float64) {
+	s.margin = make([][]float64, len(grid))
+	for i, r := range grid {
+		s.margin[i] = append([]float64(nil), r...)
+	}
+	if grid == nil {
+		s.margin = nil
+	}
+}
+
+// SetSupport marks points by index as support vectors, drawn with their
+// own markers (SupportMarker); indices out of range are ignored.
+func (s *Scatter) SetSupport(idx []int) {
+	s.support = make([]bool, len(s.xs))
+	for _, i := range idx {
+		if i >= 0 && i < len(s.support) {
+			s.support[i] = true
+		}
+	}
+}
+
+// supports counts the points marked as support vectors.
+func (s Scatter) supports() int {
+	n := 0
+	for _, v := range s.support {
+		if v {
+			n++
+		}
+	}
+	return n
+}
+
 // Confidence reports whether the regions are shaded by probability (never
 // without colour, where a region's shade names its class).
 func (s Scatter) Confidence() bool {
-	return s.conf != nil && len(s.regions) > 0 && !s.hideRegions && !defaultStyles(s.st).Colorless
+	return s.conf != nil && s.margin == nil && len(s.regions) > 0 && !s.hideRegions && !defaultStyles(s.st).Colorless
 }
 
 // SetAxes names the axes.
@@ -326,7 +363,7 @@ func (s Scatter) View() string {
 	}
 	bgStyle := func(bg int) lipgloss.Style {
 		cls, level := bg/themes.RegionLevels, bg%themes.RegionLevels
-		if s.conf == nil {
+		if (s.conf == nil && s.margin == nil) || (s.margin != nil && level == themes.RegionLevels-1) {
 			return st.RegionStyle(cls)
 		}
 		return st.RegionShades[cls%max(len(st.RegionShades), 1)][level]
@@ -345,7 +382,7 @@ func (s Scatter) View() string {
 		memo[k] = id
 		return id
 	}
-	const subtleID, accentID, plainID, curveID = -2, -3, -4, -5
+	const subtleID, accentID, plainID, curveID, boundaryID = -2, -3, -4, -5, -6
 
 	// Regions.
 	regionAt := make([]int, g.pw*g.ph)
@@ -355,6 +392,7 @@ func (s Scatter) View() string {
 	if !s.hideRegions && len(s.regions) > 0 {
 		gr := len(s.regions)
 		fill := map[int]int{} // canvas style of each region background, made on first use
+		f := s.marginAt(g.pw, g.ph)
 		for r := 0; r < g.ph; r++ {
 			gi := min(r*gr/g.ph, gr-1)
 			gc := len(s.regions[gi])
@@ -370,13 +408,25 @@ func (s Scatter) View() string {
 				// Tints wrap around like the theme's, so any class
 				// number maps into a short table.
 				level := themes.RegionLevels - 1
-				if s.conf != nil && gi < len(s.conf) && gj < len(s.conf[gi]) {
+				band := f != nil && math.Abs(f(c, r)) <= 1
+				switch {
+				case band:
+					level = 0
+				case f == nil && s.conf != nil && gi < len(s.conf) && gj < len(s.conf[gi]):
 					level = themes.RegionLevel(s.conf[gi][gj])
 				}
 				key := (cls%max(len(st.Regions), 1))*themes.RegionLevels + level
 				regionAt[r*g.pw+c] = key
+				if f != nil && onBoundary(f, c, r, g.pw, g.ph) {
+					cv.set(c, r, boundaryMarker, styleFor(st.Text.Bold(true), boundaryID, false, key))
+					continue
+				}
 				if st.Colorless {
-					cv.set(c, r, regionShades[cls%len(regionShades)], -1)
+					shade := regionShades[cls%len(regionShades)]
+					if band {
+						shade = " "
+					}
+					cv.set(c, r, shade, -1)
 					continue
 				}
 				id, ok := fill[key]
@@ -435,15 +485,16 @@ func (s Scatter) View() string {
 			prev = r
 		}
 	}
-	// Points: unmarked first, then marked on top; on large data a hashed
-	// subset (drawn).
-	for pass := 0; pass < 2; pass++ {
+	// Points: unmarked first, then support vectors, then marked on top;
+	// on large data a hashed subset (drawn).
+	for pass := 0; pass < 3; pass++ {
 		for i := range s.xs {
 			if !drawn(i, g.stride) {
 				continue
 			}
 			marked := i < len(s.marked) && s.marked[i] && s.showMarks()
-			if marked != (pass == 1) {
+			support := !marked && i < len(s.support) && s.support[i]
+			if (pass == 1) != support || (pass == 2) != marked {
 				continue
 			}
 			c, okc := col(s.xs[i])
@@ -459,6 +510,9 @@ func (s Scatter) View() string {
 			fg, fgID := st.Accent, accentID
 			if cls >= 0 {
 				fg, fgID = st.ClassStyle(cls), cls
+			}
+			if support {
+				glyph = SupportMarker(cls)
 			}
 			if marked {
 				glyph = markedMarker
@@ -515,11 +569,7 @@ func (s Scatter) legend(stride, maxLines int) []string {
 		}
 	}
 	sort.Ints(classes)
-	type entry struct {
-		marker lipgloss.Style
-		glyph  string
-		name   string
-	}
+	type entry = legendEntry
 	var entries []entry
 	for _, c := range classes {
 		name := ""
@@ -531,6 +581,7 @@ func (s Scatter) legend(stride, maxLines int) []string {
 		}
 		entries = append(entries, entry{st.ClassStyle(c), ClassMarker(c), name})
 	}
+	entries = append(entries, s.marginLegend(classes)...)
 	switch {
 	case s.anyMarked() && s.showMarks():
 		entries = append(entries, entry{st.Bad, markedMarker, "misclassified"})
@@ -547,7 +598,7 @@ func (s Scatter) legend(stride, maxLines int) []string {
 		text := e.name
 		w := lipgloss.Width(text)
 		if e.glyph != "" {
-			w += 2
+			w += lipgloss.Width(e.glyph) + 1
 		}
 		sep := 1
 		if used > 0 {
@@ -578,6 +629,13 @@ func (s Scatter) legend(stride, maxLines int) []string {
 	return lines
 }
 
+// legendEntry is a glyph drawn in marker's style and what it means.
+type legendEntry struct {
+	marker lipgloss.Style
+	glyph  string
+	name   string
+}
+
 // interpolate is f(x) on the polyline (xs, ys), xs increasing; ok is false
 // outside it or where f is not finite.
 func interpolate(xs, ys []float64, x float64) (float64, bool) {
@@ -591,4 +649,53 @@ func interpolate(xs, ys []float64, x float64) (float64, bool) {
 	t := (x - xs[i-1]) / (xs[i] - xs[i-1])
 	y := ys[i-1] + t*(ys[i]-ys[i-1])
 	return y, finite(y)
+}
+
+// marginAt is the margin's decision value at plot cell (c, r) of a
+// pw × ph plot (the grid resampled to the nearest cell), or nil when no
+// margin is set or the regions are hidden.
+func (s Scatter) marginAt(pw, ph int) func(c, r int) float64 {
+	gr := len(s.margin)
+	if gr == 0 || s.hideRegions {
+		return nil
+	}
+	return func(c, r int) float64 {
+		row := s.margin[min(r*gr/ph, gr-1)]
+		if len(row) == 0 {
+			return math.NaN()
+		}
+		return row[min(c*len(row)/pw, len(row)-1)]
+	}
+}
+
+// onBoundary says the sign of f changes between plot cell (c, r) and the
+// cell to its right or below: the boundary f = 0 passes there.
+func onBoundary(f func(c, r int) float64, c, r, pw, ph int) bool {
+	here := f(c, r) > 0
+	return (c+1 < pw && (f(c+1, r) > 0) != here) || (r+1 < ph && (f(c, r+1) > 0) != here)
+}
+
+// marginLegend are the legend's entries for the margin band, the boundary
+// and the support vectors, those that are drawn.
+func (s Scatter) marginLegend(classes []int) []legendEntry {
+	st := s.st
+	var out []legendEntry
+	if s.marginAt(1, 1) != nil && len(s.regions) > 0 {
+		band := legendEntry{st.Text, "", "blank: margin |f|≤1"}
+		if !st.Colorless && len(st.RegionShades) > 0 {
+			band.glyph, band.name = st.RegionShades[0][0].Render(" ")+st.RegionShades[1%len(st.RegionShades)][0].Render(" "), "margin |f|≤1"
+		}
+		out = append(out, legendEntry{st.Text.Bold(true), boundaryMarker, "boundary f=0"}, band)
+	}
+	if n := s.supports(); n > 0 {
+		var glyphs strings.Builder
+		for _, c := range classes[:min(len(classes), len(supportMarkers))] {
+			glyphs.WriteString(st.ClassStyle(c).Render(SupportMarker(c)))
+		}
+		if len(classes) == 0 {
+			glyphs.WriteString(SupportMarker(-1))
+		}
+		out = append(out, legendEntry{st.NewStyle(), glyphs.String(), numfmt.Count(n, "support vector")})
+	}
+	return out
 }

@@ -56,6 +56,18 @@ func ClassMarker(i int) string {
 	return classMarkers[i%len(classMarkers)]
 }
 
+// supportMarkers are the markers of support vectors, one per class, each
+// its class marker circled or framed; a class without one wraps around.
+var supportMarkers = [...]string{"◉", "◎", "◈"}
+
+// boundaryMarker draws a margin classifier's boundary f = 0.
+const boundaryMarker = "·"
+
+// SupportMarker is the marker of a support vector of class i.
+func SupportMarker(i int) string {
+	return supportMarkers[max(i, 0)%len(supportMarkers)]
+}
+
 // regionShades are the fills of decision regions when colour is off, one
 // per class, chosen to be told apart side by side.
 var regionShades = [...]string{"░", "▒", " ", "▓", "·", ":", "-", "="}

@@ -1,0 +1,66 @@
+package inspect
+
+import (
+	"math"
+	"sort"
+
+	"github.com/tealab/tealab/engine/svm"
+)
+
+// ClassCount is how many support vectors a class has.
+type ClassCount struct {
+	Class string
+	N     int
+}
+
+// SupportCounts are a kernel machine's support vectors counted by class,
+// in the order of classes (then any class not among them; none for
+// regression), and how many are at the bound C (margin errors).
+func SupportCounts(sv *svm.SupportVectors, classes []string) (perClass []ClassCount, atBound int) {
+	at := map[string]int{}
+	for _, c := range classes {
+		at[c] = len(perClass)
+		perClass = append(perClass, ClassCount{Class: c})
+	}
+	for _, c := range sv.Class {
+		i, ok := at[c]
+		if !ok {
+			i = len(perClass)
+			at[c] = i
+			perClass = append(perClass, ClassCount{Class: c})
+		}
+		perClass[i].N++
+	}
+	if len(sv.Class) == 0 {
+		perClass = nil
+	}
+	for _, b := range sv.AtBound {
+		if b {
+			atBound++
+		}
+	}
+	return perClass, atBound
+}
+
+// SupportWeight is the largest |y·α| of vector i: how much it pulls on the
+// decision function (in any of its one-against-one pairs).
+func SupportWeight(sv *svm.SupportVectors, i int) float64 {
+	w := 0.0
+	if i < len(sv.Coef) {
+		for _, c := range sv.Coef[i] {
+			w = math.Max(w, math.Abs(c))
+		}
+	}
+	return w
+}
+
+// ByWeight are the indices of the support vectors, the heaviest
+// (SupportWeight) first; ties keep the vectors' order.
+func ByWeight(sv *svm.SupportVectors) []int {
+	order := make([]int, len(sv.Rows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return SupportWeight(sv, order[a]) > SupportWeight(sv, order[b]) })
+	return order
+}

@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/svm"
+	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+// The SVM solvers' live view: the primal objective and the dual climbing
+// to meet it, and the duality gap between them on a log axis, which falls
+// by decades as the solver converges (zero at the optimum); a solver with
+// no dual (SGD) shows the primal alone. The support vectors so far are a
+// number under the charts.
+func init() {
+	registerLiveView(liveViewSpec{order: 20, applies: carries[svm.Progress],
+		make: func(c *common, r *runRecord) liveView {
+			gap := widgets.NewLineChart(svmGapTitle, unitOf(r.Spec), c.styles)
+			gap.SetLogY(true)
+			return &svmLiveView{c: c, objective: widgets.NewLineChart(svmObjectiveTitle, unitOf(r.Spec), c.styles), gap: gap}
+		}})
+}
+
+const (
+	svmObjectiveTitle = "objective"
+	svmGapTitle       = "duality gap"
+)
+
+// svmLiveView draws the objectives of the fold being fitted.
+type svmLiveView struct {
+	c              *common
+	objective, gap widgets.LineChart
+	hasGap         bool         // the solver reports a dual
+	last           svm.Progress // the latest step's
+	w, h           int
+}
+
+func (v *svmLiveView) Show(folds [][]eval.Point, cur int, note string) {
+	if cur < 0 || cur >= len(folds) || len(folds[cur]) == 0 {
+		return
+	}
+	h := folds[cur]
+	primal, dx := foldSeries(h, detailOf(func(p svm.Progress) float64 { return p.Primal }))
+	dual, _ := foldSeries(h, detailOf(func(p svm.Progress) float64 { return p.Dual }))
+	gap, _ := foldSeries(h, detailOf(func(p svm.Progress) float64 { return p.Gap }))
+	v.hasGap = anyFinite(gap)
+	names, ys := []string{"primal"}, [][]float64{primal}
+	if anyFinite(dual) {
+		names, ys = append(names, "dual"), append(ys, dual)
+	}
+	v.objective.SetSeries(names, ys)
+	v.objective.SetTitle(svmObjectiveTitle + note)
+	v.gap.SetSeries([]string{"gap"}, [][]float64{gap})
+	v.gap.SetTitle(svmGapTitle + note)
+	for _, c := range []*widgets.LineChart{&v.objective, &v.gap} {
+		c.SetXScale(float64(h[0].Step), dx)
+	}
+	for i := len(h) - 1; i >= 0; i-- {
+		if p, ok := h[i].Detail.(svm.Progress); ok {
+			v.last = p
+			break
+		}
+	}
+	v.layout()
+}
+
+// anyFinite reports whether y has a finite value.
+func anyFinite(y []float64) bool {
+	for _, v := range y {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *svmLiveView) SetSize(w, h int) {
+	v.w, v.h = w, h
+	v.layout()
+}
+
+// layout gives the objective the rows, or half of them beside the gap
+// when the solver has one, under a line of figures.
+func (v *svmLiveView) layout() {
+	rows := max(v.h-1, 2)
+	if !v.hasGap {
+		v.objective.SetSize(v.w, rows)
+		return
+	}
+	v.objective.SetSize(v.w/2, rows)
+	v.gap.SetSize(v.w-v.w/2, rows)
+}
+
+func (v *svmLiveView) Panes() int { return 2 }
+
+func (v *svmLiveView) View() string {
+	charts := v.objective.View()
+	if v.hasGap {
+		charts = lipgloss.JoinHorizontal(lipgloss.Top, charts, v.gap.View())
+	}
+	return fit(lipgloss.JoinVertical(lipgloss.Left, v.figures(), charts), v.w, v.h)
+}
+
+// figures is the line of the latest step's support vectors, objectives
+// and gap.
+func (v *svmLiveView) figures() string {
+	st := v.c.styles
+	p := v.last
+	line := " " + st.Value.Render(fmt.Sprint(p.SupportVectors)) + st.Muted.Render(" support vectors")
+	if !math.IsNaN(p.Gap) {
+		line += st.Muted.Render(" · gap ") + st.Value.Render(numfmt.Sig(p.Gap, 3))
+	}
+	line += st.Muted.Render(" · primal ") + st.Value.Render(numfmt.Sig(p.Primal, 4))
+	if !math.IsNaN(p.Dual) {
+		line += st.Muted.Render(" · dual ") + st.Value.Render(numfmt.Sig(p.Dual, 4))
+	} else {
+		line += st.Muted.Render(" · primal only: this solver has no dual")
+	}
+	return clip(line, v.w)
+}

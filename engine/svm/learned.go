@@ -14,13 +14,13 @@ type SupportVectorer interface {
 // against one, Coef has k−1 entries per vector, as LIBSVM's sv_coef: its
 // coefficient y_i α_i in each of the pairs its class takes part in.
 type SupportVectors struct {
-	Features []string
-	Rows     []int       // index of each vector among the training rows
-	Class    []string    // class of each vector; empty for regression
-	X        [][]float64 // the vectors
-	Coef     [][]float64 // dual coefficients of each vector
-	AtBound  []bool      // α = C: on or inside the margin (a margin error)
-	Kernel   string      // the kernel as a formula, for the table's title
+	Features []string    `json:"features"`
+	Rows     []int       `json:"rows"`            // index of each vector among the training rows
+	Class    []string    `json:"class,omitempty"` // class of each vector; empty for regression
+	X        [][]float64 `json:"x"`               // the vectors
+	Coef     [][]float64 `json:"coef"`            // dual coefficients of each vector
+	AtBound  []bool      `json:"at_bound"`        // α = C: on or inside the margin (a margin error)
+	Kernel   string      `json:"kernel"`          // the kernel as a formula, for the table's title
 }
 
 // CapSupportVectors shows a kernel machine's support vectors.

@@ -21,6 +21,8 @@ type common struct {
 	theme         int // index into themes.All()
 	renderer      *lipgloss.Renderer
 	logf          func(string, ...any)
+	files         *Files    // confinement (session.go); nil: none
+	slot          TrainSlot // nil: train at once
 }
 
 func newCommon(theme string, r *lipgloss.Renderer) (*common, error) {

@@ -302,7 +302,7 @@ func (s *expScreen) export() string {
 	if err := o.WriteCSV(&csv); err != nil {
 		return "export: " + err.Error()
 	}
-	return writeReports(".", "experiment-"+s.ds.Name, report{"md", md.String()}, report{"csv", csv.String()})
+	return writeReports(s.c.reportDir("."), "experiment-"+s.ds.Name, report{"md", md.String()}, report{"csv", csv.String()})
 }
 
 func (s *expScreen) View() string {

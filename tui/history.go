@@ -162,10 +162,10 @@ func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
 // openPast opens the data of a run of an earlier session again, so that
 // its results can be drawn; data that changed since are not drawn against
 // the run's figures.
-func openPast(r *runRecord) tea.Cmd {
+func openPast(r *runRecord, c *common) tea.Cmd {
 	id, data := r.ID, r.Data
 	return func() tea.Msg {
-		d, err := data.Open()
+		d, err := c.openData(data)
 		if err != nil {
 			return pastDataMsg{run: id, err: err}
 		}
@@ -293,11 +293,11 @@ func (a *app) runAction(msg runActionMsg) tea.Cmd {
 	case actReplay:
 		return a.replay(r)
 	case actMarkdown:
-		return exportRun(r, "md")
+		return exportRun(r, "md", a.c.reportDir(exportDir))
 	case actCSV:
-		return exportRun(r, "csv")
+		return exportRun(r, "csv", a.c.reportDir(exportDir))
 	case actRecipe:
-		return exportRun(r, "recipe")
+		return exportRun(r, "recipe", a.c.reportDir(exportDir))
 	}
 	return nil
 }
@@ -320,11 +320,11 @@ var exportDir = "."
 // exportRun writes the run as a Markdown report, its per-fold scores as
 // CSV, or its recipe, to a file in the working directory named after it,
 // never over the data it read.
-func exportRun(r *runRecord, kind string) tea.Cmd {
+func exportRun(r *runRecord, kind, dir string) tea.Cmd {
 	e := r.entry()
-	name := filepath.Join(exportDir, "tealab-run-"+e.ID+"."+kind)
+	name := filepath.Join(dir, "tealab-run-"+e.ID+"."+kind)
 	if kind == "recipe" {
-		name = filepath.Join(exportDir, "tealab-recipe-"+e.ID+".json")
+		name = filepath.Join(dir, "tealab-recipe-"+e.ID+".json")
 	}
 	var b strings.Builder
 	var err error

@@ -82,6 +82,9 @@ const (
 // quitWait is how long quitting waits for a cancelled run to stop.
 const quitWait = 500 * time.Millisecond
 
+// saveWait is how long the end of the lab waits for files being written.
+const saveWait = 5 * time.Second
+
 // Run opens the lab on the terminal and returns when the person quits. The
 // error is non-nil only for failures (an unknown theme, a terminal error, a
 // panic: crash.go).

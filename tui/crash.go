@@ -128,6 +128,7 @@ func (g *guarded) end(runErr error) error {
 	a.cancel()
 	a.job.stop(quitWait)
 	a.quitJob.stop(quitWait)
+	a.c.waitWrites(saveWait)
 	c := g.crash
 	if c == nil && errors.Is(runErr, tea.ErrProgramPanic) {
 		c = &crash{where: "the lab", value: "bubbletea caught a panic (its report is above)"}

@@ -127,12 +127,12 @@ func (a *app) recordRun(r *runRecord) tea.Cmd {
 	e := runs.NewEntry(r.Record)
 	line, err := e.Line()
 	id := r.ID
-	return func() tea.Msg {
+	return a.c.writing(func() tea.Msg {
 		if err == nil {
 			err = h.AppendLine(line)
 		}
 		return historySavedMsg{run: id, id: e.ID, err: err}
-	}
+	})
 }
 
 // historySaved notes the run's place in the history, or why it has none;
@@ -151,7 +151,7 @@ func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
 		return nil
 	}
 	h, star, name := a.store, r.starred, r.title
-	return editHistory("", func() error {
+	return a.c.editHistory("", func() error {
 		if err := h.Star(msg.id, star); err != nil {
 			return err
 		}
@@ -237,18 +237,18 @@ func (a *app) deleteRun(id int) tea.Cmd {
 		return nil
 	}
 	h, histID := a.store, r.histID
-	return editHistory(fmt.Sprintf("run #%d deleted", r.ID), func() error { return h.Delete(histID) })
+	return a.c.editHistory(fmt.Sprintf("run #%d deleted", r.ID), func() error { return h.Delete(histID) })
 }
 
 // editHistory makes an edit of the history in the background and says
 // how it went.
-func editHistory(done string, edit func() error) tea.Cmd {
-	return func() tea.Msg {
+func (c *common) editHistory(done string, edit func() error) tea.Cmd {
+	return c.writing(func() tea.Msg {
 		if err := edit(); err != nil {
 			return runsNoteMsg{note: "the run history was not changed: " + err.Error()}
 		}
 		return runsNoteMsg{note: done}
-	}
+	})
 }
 
 // entry is the run as the history holds it (its id there, or its number
@@ -274,7 +274,7 @@ func (a *app) setStar(r *runRecord, star bool) tea.Cmd {
 	if !star {
 		done = fmt.Sprintf("run #%d unstarred", r.ID)
 	}
-	return editHistory(done, func() error { return h.Star(id, star) })
+	return a.c.editHistory(done, func() error { return h.Star(id, star) })
 }
 
 // runAction does what the runs screen asked of a run.
@@ -293,11 +293,11 @@ func (a *app) runAction(msg runActionMsg) tea.Cmd {
 	case actReplay:
 		return a.replay(r)
 	case actMarkdown:
-		return exportRun(r, "md", a.c.reportDir(exportDir))
+		return a.c.writing(exportRun(r, "md", a.c.reportDir(exportDir)))
 	case actCSV:
-		return exportRun(r, "csv", a.c.reportDir(exportDir))
+		return a.c.writing(exportRun(r, "csv", a.c.reportDir(exportDir)))
 	case actRecipe:
-		return exportRun(r, "recipe", a.c.reportDir(exportDir))
+		return a.c.writing(exportRun(r, "recipe", a.c.reportDir(exportDir)))
 	}
 	return nil
 }
@@ -310,7 +310,7 @@ func (a *app) rename(r *runRecord, name string) tea.Cmd {
 		return nil
 	}
 	h, id := a.store, r.histID
-	return editHistory(fmt.Sprintf("run #%d renamed", r.ID), func() error { return h.Rename(id, name) })
+	return a.c.editHistory(fmt.Sprintf("run #%d renamed", r.ID), func() error { return h.Rename(id, name) })
 }
 
 // exportDir is where exports are written: the working directory (tests

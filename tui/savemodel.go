@@ -85,7 +85,7 @@ func (p *savePrompt) update(km tea.KeyMsg, r *runRecord, c *common) tea.Cmd {
 		case "y":
 			path := p.confirm
 			p.confirm = ""
-			return saveModelCmd(r, path)
+			return c.writing(saveModelCmd(r, path))
 		case "n":
 			p.confirm = ""
 		}
@@ -104,7 +104,7 @@ func (p *savePrompt) update(km tea.KeyMsg, r *runRecord, c *common) tea.Cmd {
 			p.confirm = path
 			return nil
 		}
-		return saveModelCmd(r, path)
+		return c.writing(saveModelCmd(r, path))
 	default:
 		var cmd tea.Cmd
 		p.field, cmd = p.field.Update(km)

@@ -59,6 +59,7 @@ type Options struct {
 	Context   context.Context    // ends the lab's runs when done; nil: never
 	Files     *Files             // confines its files; nil: the process's
 	TrainSlot TrainSlot          // waits for a slot before each run; nil: none
+	Memory    *engine.Accountant // shares the memory with other labs' runs; nil: none
 }
 
 // evalOptions are the start-up evaluation settings, defaults filled in.
@@ -198,7 +199,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 			return nil, err
 		}
 	}
-	c.files, c.slot = opt.Files, opt.TrainSlot
+	c.files, c.slot, c.memory = opt.Files, opt.TrainSlot, opt.Memory
 	parent := opt.Context
 	if parent == nil {
 		parent = context.Background()
@@ -555,6 +556,9 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
 		*hash, _ = runs.HashData(data, ds) // read in finishRun, after the run's end is received
 		return eval.Run(ctx, ds, spec, v, opt, progress)
+	}
+	if a.c.memory != nil {
+		fn = reserving(a.c.memory, spec.Name+" on "+ds.Name, eval.MemoryNeed(ds, spec, v, opt), fn)
 	}
 	var queue chan int
 	if a.c.slot != nil {

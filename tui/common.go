@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/themes"
 )
 
@@ -24,8 +25,9 @@ type common struct {
 	theme         int // index into themes.All()
 	renderer      *lipgloss.Renderer
 	logf          func(string, ...any)
-	files         *Files         // confinement (session.go); nil: none
-	slot          TrainSlot      // nil: train at once
+	files         *Files    // confinement (session.go); nil: none
+	slot          TrainSlot // nil: train at once
+	memory        *engine.Accountant
 	writes        sync.WaitGroup // files being written (writing)
 }
 

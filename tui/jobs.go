@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 )
 
@@ -54,6 +55,19 @@ type trainJob struct {
 // queuedMsg: run is place-th in line for a training slot; 0 when it has
 // one.
 type queuedMsg struct{ run, place int }
+
+// reserving is fn run with need reserved in acc for its duration, or
+// acc's refusal when the memory, less what the other runs hold, is short.
+func reserving(acc *engine.Accountant, subject string, need engine.Need, fn runFunc) runFunc {
+	return func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
+		release, err := acc.Reserve(subject, need)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		return fn(ctx, progress)
+	}
+}
 
 // slotted is fn run once a slot is free, its place in line told on queue
 // (the latest place replacing one not yet read), and the slot given back

@@ -59,7 +59,7 @@ func (r *Root) Path(name string) (string, error) {
 		return "", fmt.Errorf("%s: %w", clean, err)
 	}
 	if !r.Contains(real) {
-		return "", fmt.Errorf("%s is outside %s: only files in it can be used here (name them relative to it, without ..)", clean, r.what)
+		return "", fmt.Errorf("%s is outside %s: only files in it can be used here (name them relative to it, without ..)", r.shown(clean), r.what)
 	}
 	return real, nil
 }
@@ -77,6 +77,15 @@ func (r *Root) Rel(p string) string {
 		return rel
 	}
 	return p
+}
+
+// shown is name as a message gives it: relative to the root when it is
+// spelled inside it, so that the server's own directories are not shown.
+func (r *Root) shown(name string) string {
+	if p := filepath.Clean(name); filepath.IsAbs(p) && r.Contains(p) {
+		return r.Rel(p)
+	}
+	return name
 }
 
 // resolve follows the links of p; the part of p that does not exist yet is

@@ -25,6 +25,7 @@ import (
 
 	"github.com/tealab/tealab/confine"
 	"github.com/tealab/tealab/engine"
+	_ "github.com/tealab/tealab/engine/models" // every model in the lab
 )
 
 // Config is what `tealab serve` is given.
@@ -182,12 +183,14 @@ func (s *Server) admit(l *lab) string {
 	return ""
 }
 
-// leave unregisters an admitted lab.
+// leave gives an admitted lab's place back (again is harmless). It is
+// called before the person is told that the lab has ended, so that they
+// can connect again at once; the handler's end (sessions.Done) comes after,
+// so that Shutdown waits until they have been told.
 func (s *Server) leave(l *lab) {
 	s.mu.Lock()
 	delete(s.labs, l)
 	s.mu.Unlock()
-	s.sessions.Done()
 }
 
 // Sessions is the number of labs open.

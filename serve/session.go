@@ -77,6 +77,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 		s.refuse(sess, why)
 		return
 	}
+	defer s.sessions.Done()
 	defer s.leave(l)
 	home, err := s.home(u)
 	if err != nil {
@@ -107,6 +108,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 	_, runErr := p.Run()
 	cancel() // the run in flight stops, and its slot is given back
 	err = end(runErr)
+	s.leave(l)
 	s.goodbye(sess, l, err, time.Since(start))
 }
 

@@ -34,8 +34,6 @@ func runServe(args []string, out, stderr io.Writer) error {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usagef("serve takes no arguments (got %q)", fs.Arg(0))
 	case *authorized == "":
 		return usagef("--authorized-keys FILE is required: only the public keys it lists may connect")
 	case *maxSessions < 1:

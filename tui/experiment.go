@@ -222,7 +222,15 @@ func (s *expScreen) start() tea.Cmd {
 	id, ch := s.id, make(chan expMsg, 1)
 	s.ch, s.cancel, s.note, s.outcome = ch, cancel, "", nil
 	s.progress = "starting…"
+	c := s.c
 	go func() {
+		release, err := c.holdSlot(ctx)
+		if err != nil {
+			ch <- expMsg{id: id, err: err}
+			close(ch)
+			return
+		}
+		defer release()
 		o, err := experiment.Run(ctx, plan, func(p experiment.Progress) {
 			select { // the screen shows the latest; it may skip some
 			case ch <- expMsg{id: id, progress: p}:

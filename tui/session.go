@@ -50,6 +50,16 @@ func NewProgram(opt Options, opts ...tea.ProgramOption) (p *tea.Program, end fun
 	return g.program(opts...), g.end, nil
 }
 
+// holdSlot waits for a training slot for a sweep or an experiment, as a
+// run does (without telling its place: those screens show their own
+// progress); release gives it back.
+func (c *common) holdSlot(ctx context.Context) (release func(), err error) {
+	if c.slot == nil {
+		return func() {}, nil
+	}
+	return c.slot(ctx, func(int) {})
+}
+
 // dataSource is the file source names inside the session's data directory,
 // resolved; built-in and generator names pass as they are.
 func (c *common) dataSource(source string) (string, error) {

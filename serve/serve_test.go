@@ -56,6 +56,21 @@ func TestOnlyListedKeysGetIn(t *testing.T) {
 		}
 		t.Fatalf("keyboard-interactive was offered (answered %v, err %v)", answered, err)
 	}
+	// A key that gets in still needs a terminal for its lab.
+	conn, err := ts.dial(gossh.PublicKeys(ts.alice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sess, err := conn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	sess.Stderr = &stderr
+	if err := sess.Run("ls /"); err == nil || !strings.Contains(stderr.String(), "the lab needs a terminal: connect with ssh -t") {
+		t.Fatalf("a command without a terminal: %v, told %q", err, stderr.String())
+	}
 	eventually(t, "the refusals logged", func() bool {
 		logs := ts.logs.String()
 		return strings.Contains(logs, `msg="authentication refused"`) && strings.Count(logs, `msg="connection failed"`) >= 3
@@ -85,7 +100,7 @@ func TestFilesOutsideTheDataDirectoryAreRefused(t *testing.T) {
 func trainIris(c *client) {
 	c.waitFor("Built-in sets")
 	c.keys(enter) // iris: load and preview
-	c.waitFor("150 rows")
+	c.waitFor("use this data")
 	c.keys(enter) // on to the models
 	c.waitFor("Models for classification")
 	c.keys(enter) // cnb
@@ -138,12 +153,12 @@ func TestDisconnectFreesTheTrainingSlot(t *testing.T) {
 	a := ts.open(t, ts.alice, xterm)
 	a.waitFor("Built-in sets")
 	a.keys(enter)
-	a.waitFor("150 rows")
+	a.waitFor("use this data")
 	a.keys(enter)
 	a.waitFor("Models for classification")
 	a.keys("/", "mlp", enter)
 	a.keys(enter)
-	a.waitFor("epochs")
+	a.waitFor("enter trains with these settings")
 	a.keys(down, down, down, down, down, down, bs, bs, bs, "100000", enter) // a long run
 	a.waitFor("epochs=100000")
 	eventually(t, "alice's run holding the slot", func() bool { n, _ := ts.Training(); return n == 1 })

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -94,7 +95,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 		Renderer: renderer, NoColor: noColor, Context: ctx,
 		Files: &tui.Files{Data: s.data, Home: home}, TrainSlot: s.slots.wait, Memory: &s.memory,
 	}, tea.WithInput(l.input), tea.WithOutput(sess), tea.WithAltScreen(), tea.WithoutSignalHandler(),
-		tea.WithEnvironment(append(sess.Environ(), "TERM="+pty.Term)))
+		tea.WithEnvironment(slices.Concat(sess.Environ(), []string{"TERM=" + pty.Term})))
 	if err != nil {
 		log.Error("lab did not open", "error", err.Error())
 		s.refuse(sess, err.Error())

@@ -68,6 +68,7 @@ func commands() []command {
 		{"runs", "tealab runs [--filter TEXT] [--json] [--recipe ID | --export ID [--format md|csv] | --star ID | --unstar ID | --rename ID=NAME | --delete ID]", "list the run history, or print, export, star, rename or delete one run", toOut(runRuns)},
 		{"run", "tealab run RECIPE [--json] [--save FILE] [--save-model FILE] [--quiet] [--no-history]", "replay a recipe or a saved run: same data, model, folds and seed, same metrics", runRun},
 		{"sweep", "tealab sweep --data SOURCE --model NAME --param 'k=1..50' [--param 'metric=l1,l2'] [--cv K] [--random N] [--metric M] [--jobs N] [--seed N] [--json] [--export FILE.md|FILE.csv]", "cross-validate a grid (or random draws) of one or two hyperparameters: the validation curve and the best setting", runSweep},
+		{"serve", "tealab serve --authorized-keys FILE [--listen 127.0.0.1:2222] [--host-key FILE] [--data-dir DIR] [--state-dir DIR] [--max-sessions N] [--max-training N] [--idle-timeout D]", "serve the lab over SSH: a lab of its own for each listed public key", runServe},
 		{"learning-curve", "tealab learning-curve --data SOURCE --model NAME [--param k=v]... [--cv K] [--sizes 0.1,0.3,1] [--metric M] [--jobs N] [--json] [--export FILE.md|FILE.csv]", "training and validation score against the size of the training part", runLearningCurve},
 	}
 }

@@ -104,6 +104,18 @@ func Open(source string) (*Table, error) {
 	return LoadFile(s)
 }
 
+// IsName reports whether Open reads source as a built-in or a generator
+// rather than as a file, so that a caller confining files (tealab serve)
+// checks only the names that are files.
+func IsName(source string) bool {
+	s := strings.TrimSpace(source)
+	name, _, hasArgs := splitSource(s)
+	if hasArgs && (findBuiltin(strings.ToLower(name)) != nil || findGenerator(strings.ToLower(name)) != nil) {
+		return true
+	}
+	return findBuiltin(strings.ToLower(s)) != nil || findGenerator(strings.ToLower(s)) != nil
+}
+
 func validSources() string {
 	return "give a file path (.csv, .tsv, .arff, optionally .gz), a built-in (" +
 		strings.Join(builtinNames(), ", ") + ") or a generator (" + strings.Join(generatorNames(), ", ") +

@@ -134,3 +134,14 @@ func TestCatalog(t *testing.T) {
 		t.Error("Catalog shares its knobs")
 	}
 }
+
+func TestIsName(t *testing.T) {
+	for source, want := range map[string]bool{
+		"iris": true, " IRIS ": true, "moons": true, "moons:n=50": true, "moons(n=5, noise=0.1)": true, "iris()": true,
+		"iris.csv": false, "./iris": false, "data/moons.csv": false, "foo:bar": false, "/etc/passwd": false, "": false,
+	} {
+		if got := IsName(source); got != want {
+			t.Errorf("IsName(%q) = %v, want %v", source, got, want)
+		}
+	}
+}

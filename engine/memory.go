@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/numfmt"
@@ -156,12 +157,62 @@ func Bytes(b float64) string {
 	return numfmt.Sig(b/1e3, 3) + " kB"
 }
 
+// Accountant shares the memory among fits that run at once in one process
+// (the labs of `tealab serve`): each fit reserves its estimate before it
+// starts and gives it back when it ends, and a fit is refused when its
+// estimate exceeds the memory less what the fits in progress have
+// reserved. The machine's available memory already counts what those fits
+// have allocated so far, so a reservation may be counted twice: the
+// accountant errs on the side of refusing rather than of running out.
+type Accountant struct {
+	mu   sync.Mutex
+	held float64
+}
+
+// Reserve reserves need for a fit called subject, or refuses it as
+// CheckNeed does, saying what the fits in progress hold; release gives
+// the reservation back (call it once the fit has ended).
+func (a *Accountant) Reserve(subject string, need Need) (release func(), err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	have, from := Memory()
+	if have > 0 && a.held > 0 {
+		from += fmt.Sprintf(", less %s reserved by the runs in progress", Bytes(a.held))
+		have = max(have-a.held, 1) // 0 would read as unknown
+	}
+	if err := refuse(subject, need, have, from); err != nil {
+		return nil, err
+	}
+	a.held += need.Bytes
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			a.mu.Lock()
+			a.held -= need.Bytes
+			a.mu.Unlock()
+		})
+	}, nil
+}
+
+// Held is the memory the fits in progress have reserved.
+func (a *Accountant) Held() float64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.held
+}
+
 // CheckNeed refuses a need the memory cannot hold: an ErrLimit error that
 // gives the estimate, the reason and what to do ("lda on wide: a 200000 x
 // 200000 covariance needs 320 GB, more than the 23.4 GB this machine has
 // available (...)"); nil when it fits or the memory is unknown.
 func CheckNeed(subject string, need Need) error {
 	have, from := Memory()
+	return refuse(subject, need, have, from)
+}
+
+// refuse is CheckNeed's verdict given the memory there is (have, said by
+// from); have 0 is unknown.
+func refuse(subject string, need Need, have float64, from string) error {
 	if have <= 0 || need.Bytes <= have {
 		return nil
 	}

@@ -213,8 +213,12 @@ func noColor() bool { return os.Getenv("NO_COLOR") != "" }
 // underline) would vanish. The mono theme sets no colour, so none is
 // drawn. Output that shows no attributes at all (not a terminal, or
 // TERM=dumb) keeps the ASCII profile. Call it before the theme is chosen.
-func KeepEmphasis(r *lipgloss.Renderer) {
-	if noColor() && r.Output().ColorProfile() != termenv.Ascii {
+func KeepEmphasis(r *lipgloss.Renderer) { KeepEmphasisFor(r, noColor()) }
+
+// KeepEmphasisFor is KeepEmphasis for a terminal whose NO_COLOR is known
+// apart from this process's environment (an SSH client's).
+func KeepEmphasisFor(r *lipgloss.Renderer, noColor bool) {
+	if noColor && r.Output().ColorProfile() != termenv.Ascii {
 		r.SetColorProfile(termenv.ANSI)
 	}
 }
@@ -232,8 +236,12 @@ func Default() Theme {
 // otherwise "dark" or "light" from the terminal's background. Asking for
 // the background may query the terminal, so call it before the program
 // starts reading input.
-func ForRenderer(r *lipgloss.Renderer) Theme {
-	if noColor() || colorless(r) {
+func ForRenderer(r *lipgloss.Renderer) Theme { return ForTerminal(r, noColor()) }
+
+// ForTerminal is ForRenderer for a terminal whose NO_COLOR is known apart
+// from this process's environment (an SSH client's).
+func ForTerminal(r *lipgloss.Renderer, noColor bool) Theme {
+	if noColor || colorless(r) {
 		return mono()
 	}
 	if r.HasDarkBackground() {

@@ -52,6 +52,14 @@ type Options struct {
 	// the evaluation starts as "supplied test set"; "" a split.
 	Test  string
 	Theme string // dark, light, high-contrast or mono; "" picks from the terminal
+
+	// For a lab on another terminal than the process's (session.go):
+	Renderer  *lipgloss.Renderer // draws for that terminal (NewProgram)
+	NoColor   bool               // that terminal's NO_COLOR
+	Context   context.Context    // ends the lab's runs when done; nil: never
+	Files     *Files             // confines its files; nil: the process's
+	TrainSlot TrainSlot          // waits for a slot before each run; nil: none
+	Memory    *engine.Accountant // shares the memory with other labs' runs; nil: none
 }
 
 // evalOptions are the start-up evaluation settings, defaults filled in.
@@ -74,6 +82,9 @@ const (
 
 // quitWait is how long quitting waits for a cancelled run to stop.
 const quitWait = 500 * time.Millisecond
+
+// saveWait is how long the end of the lab waits for files being written.
+const saveWait = 5 * time.Second
 
 // Run opens the lab on the terminal and returns when the person quits. The
 // error is non-nil only for failures (an unknown theme, a terminal error, a
@@ -188,7 +199,12 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 			return nil, err
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	c.files, c.slot, c.memory = opt.Files, opt.TrainSlot, opt.Memory
+	parent := opt.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
 	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
 	a.help.Styles = widgets.HelpStyles(c.styles)
 	a.help.ShortSeparator = " · "
@@ -203,7 +219,7 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	a.exp = newExpScreen(c, ctx)
 	a.sweep = newSweepScreen(c, ctx)
 	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep}
-	a.store = openStore()
+	a.store = c.store()
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
 		a.startup = &o
@@ -259,6 +275,12 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		a.train.progress(msg)
 		return a, waitFor(a.job)
+	case queuedMsg:
+		if a.job == nil || msg.run != a.job.id {
+			return a, nil
+		}
+		a.train.queued = msg.place
+		return a, waitFor(a.job)
 	case trainDoneMsg:
 		if a.job == nil || msg.run != a.job.id {
 			return a, nil
@@ -303,7 +325,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch r := a.run(msg.run); {
 		case r == nil || !r.Done():
 		case r.Dataset == nil:
-			return a, openPast(r)
+			return a, openPast(r, a.c)
 		default:
 			return a, a.showRun(r)
 		}
@@ -535,7 +557,16 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 		*hash, _ = runs.HashData(data, ds) // read in finishRun, after the run's end is received
 		return eval.Run(ctx, ds, spec, v, opt, progress)
 	}
+	if a.c.memory != nil {
+		fn = reserving(a.c.memory, spec.Name+" on "+ds.Name, eval.MemoryNeed(ds, spec, v, opt), fn)
+	}
+	var queue chan int
+	if a.c.slot != nil {
+		queue = make(chan int, 1)
+		fn = slotted(a.c.slot, queue, fn)
+	}
 	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.logf)
+	a.job.queue = queue
 	a.train.start(r)
 	a.goTo(screenTrain)
 	return waitFor(a.job)

@@ -181,7 +181,7 @@ func bigFolder(b *testing.B) string {
 func BenchmarkFileBrowserRead(b *testing.B) {
 	dir := bigFolder(b)
 	for b.Loop() {
-		fb := newFileBrowser()
+		fb := newFileBrowser(nil)
 		fb.update(fb.read(dir)())
 	}
 }
@@ -190,7 +190,7 @@ func BenchmarkFileBrowserRead(b *testing.B) {
 // redrawn: what a key costs.
 func BenchmarkFileBrowserKey(b *testing.B) {
 	c := newTestApp(b, Options{}, 120, 40).c
-	fb := newFileBrowser()
+	fb := newFileBrowser(nil)
 	fb.update(fb.read(bigFolder(b))())
 	keys := []string{"down", "down", "up"}
 	i := 0

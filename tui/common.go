@@ -3,12 +3,16 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/themes"
 )
 
@@ -21,6 +25,10 @@ type common struct {
 	theme         int // index into themes.All()
 	renderer      *lipgloss.Renderer
 	logf          func(string, ...any)
+	files         *Files    // confinement (session.go); nil: none
+	slot          TrainSlot // nil: train at once
+	memory        *engine.Accountant
+	writes        sync.WaitGroup // files being written (writing)
 }
 
 func newCommon(theme string, r *lipgloss.Renderer) (*common, error) {
@@ -45,6 +53,34 @@ func newCommon(theme string, r *lipgloss.Renderer) (*common, error) {
 	}
 	c.styles = themes.NewStyles(t, r)
 	return c, nil
+}
+
+// writing counts cmd among the files being written, which the end of the
+// lab waits for (waitWrites), so that closing a session loses no save.
+func (c *common) writing(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	c.writes.Add(1)
+	var once sync.Once
+	return func() tea.Msg {
+		defer once.Do(c.writes.Done)
+		return cmd()
+	}
+}
+
+// waitWrites waits up to d for the files being written: a command the
+// program never ran (it was killed first) is not waited for longer.
+func (c *common) waitWrites(d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		c.writes.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // cycleTheme switches to the next built-in theme. The styles are replaced in

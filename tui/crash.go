@@ -29,6 +29,7 @@ type crash struct {
 	where string // "the results screen", "drawing the runs screen"...
 	value any
 	stack []byte
+	home  string // where the session's runs are saved; "" the state directory
 }
 
 // crashMsg brings the panic of a command to Update.
@@ -128,6 +129,7 @@ func (g *guarded) end(runErr error) error {
 	a.cancel()
 	a.job.stop(quitWait)
 	a.quitJob.stop(quitWait)
+	a.c.waitWrites(saveWait)
 	c := g.crash
 	if c == nil && errors.Is(runErr, tea.ErrProgramPanic) {
 		c = &crash{where: "the lab", value: "bubbletea caught a panic (its report is above)"}
@@ -137,6 +139,9 @@ func (g *guarded) end(runErr error) error {
 	}
 	if a.c.logf != nil {
 		a.c.logf("panic in %s: %v\n%s", c.where, c.value, c.stack)
+	}
+	if a.c.files != nil { // a served lab's crash is its person's
+		c.home = a.c.files.Home.Dir()
 	}
 	line := fmt.Sprintf("internal error in %s: %v; the lab closed; %s", c.where, c.value, saveSession(c, a.history))
 	return errors.New(strings.Join(strings.Fields(line), " "))
@@ -153,7 +158,7 @@ func saveSession(c *crash, history []*runRecord) string {
 		}
 	}
 	what := "the session's " + numfmt.Count(len(done), "finished run")
-	dir, err := crashDir()
+	dir, err := crashDir(c.home)
 	if err == nil {
 		err = runs.WriteFile(filepath.Join(dir, "panic.txt"), fmt.Appendf(nil, "panic in %s: %v\n\n%s", c.where, c.value, c.stack))
 	}
@@ -185,9 +190,13 @@ func saveRun(path string, r *runs.Record) (err error) {
 	return runs.Save(path, r)
 }
 
-// crashDir makes a new folder for a crash in the state directory:
-// $XDG_STATE_HOME/tealab, else tealab in the user's cache directory.
-func crashDir() (string, error) {
+// crashDir makes a new folder for a crash in home or, when home is "", in
+// the state directory: $XDG_STATE_HOME/tealab, else tealab in the user's
+// cache directory.
+func crashDir(home string) (string, error) {
+	if home != "" {
+		return os.MkdirTemp(home, "crash-"+time.Now().Format("20060102-150405")+"-")
+	}
 	base := os.Getenv("XDG_STATE_HOME")
 	if !filepath.IsAbs(base) {
 		var err error

@@ -318,13 +318,18 @@ func (s *dataScreen) open(source, target string, task datasets.Task, drop []stri
 	s.seq++
 	seq := s.seq
 	s.loading, s.auto, s.pending, s.pendTask, s.pendDrop, s.loadErr = source, auto, target, task, drop, nil
+	c := s.c
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
 				msg = tableLoadedMsg{seq: seq, source: source, err: fmt.Errorf("%s: reading crashed: %v", source, r)}
 			}
 		}()
-		t, err := datasets.Open(source)
+		path, err := c.dataSource(source)
+		if err != nil {
+			return tableLoadedMsg{seq: seq, source: source, err: err}
+		}
+		t, err := datasets.Open(path)
 		if err == nil {
 			t = t.Printable() // names and levels with control characters, escaped
 		}
@@ -437,7 +442,7 @@ func (s *dataScreen) key(msg tea.KeyMsg) tea.Cmd {
 
 func (s *dataScreen) startPicker() tea.Cmd {
 	if s.picker.seq == 0 {
-		s.picker = newFileBrowser()
+		s.picker = newFileBrowser(s.c.files)
 	}
 	s.focus = focusPicker
 	return s.picker.read(s.picker.dir)

@@ -222,7 +222,15 @@ func (s *expScreen) start() tea.Cmd {
 	id, ch := s.id, make(chan expMsg, 1)
 	s.ch, s.cancel, s.note, s.outcome = ch, cancel, "", nil
 	s.progress = "starting…"
+	c := s.c
 	go func() {
+		release, err := c.holdSlot(ctx)
+		if err != nil {
+			ch <- expMsg{id: id, err: err}
+			close(ch)
+			return
+		}
+		defer release()
 		o, err := experiment.Run(ctx, plan, func(p experiment.Progress) {
 			select { // the screen shows the latest; it may skip some
 			case ch <- expMsg{id: id, progress: p}:
@@ -302,7 +310,7 @@ func (s *expScreen) export() string {
 	if err := o.WriteCSV(&csv); err != nil {
 		return "export: " + err.Error()
 	}
-	return writeReports(".", "experiment-"+s.ds.Name, report{"md", md.String()}, report{"csv", csv.String()})
+	return writeReports(s.c.reportDir("."), "experiment-"+s.ds.Name, report{"md", md.String()}, report{"csv", csv.String()})
 }
 
 func (s *expScreen) View() string {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/tealab/tealab/confine"
 )
 
 // A small file browser for data files. bubbles' filepicker (and the
@@ -66,11 +68,17 @@ type fileBrowser struct {
 	seq     int
 	err     error
 	loading bool
+	root    *confine.Root // the directory it may not leave; nil none
 }
 
-func newFileBrowser() fileBrowser {
+// newFileBrowser starts in the working directory or, confined, in the
+// data directory, above which it then never goes.
+func newFileBrowser(files *Files) fileBrowser {
 	b := fileBrowser{keys: defaultFilesKeys(), dir: "."}
-	if wd, err := os.Getwd(); err == nil {
+	if files != nil {
+		b.root = files.Data
+		b.dir = b.root.Dir()
+	} else if wd, err := os.Getwd(); err == nil {
 		b.dir = wd
 	}
 	return b
@@ -79,9 +87,16 @@ func newFileBrowser() fileBrowser {
 // read lists dir in the background.
 func (b *fileBrowser) read(dir string) tea.Cmd {
 	b.seq++
-	seq, hidden := b.seq, b.hidden
+	seq, hidden, root := b.seq, b.hidden, b.root
 	b.loading = true
 	return func() tea.Msg {
+		if root != nil {
+			real, err := root.Path(dir)
+			if err != nil {
+				return dirReadMsg{seq: seq, dir: dir, err: err}
+			}
+			dir = real
+		}
 		des, err := os.ReadDir(dir)
 		if err != nil {
 			return dirReadMsg{seq: seq, dir: dir, err: err}
@@ -151,6 +166,9 @@ func (b *fileBrowser) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, b.keys.Down) && n > 0:
 			b.cursor = (b.cursor + 1) % n
 		case key.Matches(msg, b.keys.Parent):
+			if b.root != nil && b.dir == b.root.Dir() {
+				return nil
+			}
 			return b.read(filepath.Dir(b.dir))
 		case key.Matches(msg, b.keys.Hidden):
 			b.hidden = !b.hidden
@@ -169,7 +187,11 @@ func (b *fileBrowser) update(msg tea.Msg) tea.Cmd {
 
 func (b *fileBrowser) view(c *common, w, h int) string {
 	st := c.styles
-	lines := []string{st.Muted.Render(clip(b.dir, w))}
+	shown := b.dir
+	if b.root != nil { // the server's own directories are not the person's business
+		shown = "data directory: " + b.root.Rel(b.dir)
+	}
+	lines := []string{st.Muted.Render(clip(shown, w))}
 	switch {
 	case b.err != nil:
 		lines = append(lines, st.Error.Render(clip(b.err.Error(), w)))

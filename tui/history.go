@@ -127,12 +127,12 @@ func (a *app) recordRun(r *runRecord) tea.Cmd {
 	e := runs.NewEntry(r.Record)
 	line, err := e.Line()
 	id := r.ID
-	return func() tea.Msg {
+	return a.c.writing(func() tea.Msg {
 		if err == nil {
 			err = h.AppendLine(line)
 		}
 		return historySavedMsg{run: id, id: e.ID, err: err}
-	}
+	})
 }
 
 // historySaved notes the run's place in the history, or why it has none;
@@ -151,7 +151,7 @@ func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
 		return nil
 	}
 	h, star, name := a.store, r.starred, r.title
-	return editHistory("", func() error {
+	return a.c.editHistory("", func() error {
 		if err := h.Star(msg.id, star); err != nil {
 			return err
 		}
@@ -162,10 +162,10 @@ func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
 // openPast opens the data of a run of an earlier session again, so that
 // its results can be drawn; data that changed since are not drawn against
 // the run's figures.
-func openPast(r *runRecord) tea.Cmd {
+func openPast(r *runRecord, c *common) tea.Cmd {
 	id, data := r.ID, r.Data
 	return func() tea.Msg {
-		d, err := data.Open()
+		d, err := c.openData(data)
 		if err != nil {
 			return pastDataMsg{run: id, err: err}
 		}
@@ -237,18 +237,18 @@ func (a *app) deleteRun(id int) tea.Cmd {
 		return nil
 	}
 	h, histID := a.store, r.histID
-	return editHistory(fmt.Sprintf("run #%d deleted", r.ID), func() error { return h.Delete(histID) })
+	return a.c.editHistory(fmt.Sprintf("run #%d deleted", r.ID), func() error { return h.Delete(histID) })
 }
 
 // editHistory makes an edit of the history in the background and says
 // how it went.
-func editHistory(done string, edit func() error) tea.Cmd {
-	return func() tea.Msg {
+func (c *common) editHistory(done string, edit func() error) tea.Cmd {
+	return c.writing(func() tea.Msg {
 		if err := edit(); err != nil {
 			return runsNoteMsg{note: "the run history was not changed: " + err.Error()}
 		}
 		return runsNoteMsg{note: done}
-	}
+	})
 }
 
 // entry is the run as the history holds it (its id there, or its number
@@ -274,7 +274,7 @@ func (a *app) setStar(r *runRecord, star bool) tea.Cmd {
 	if !star {
 		done = fmt.Sprintf("run #%d unstarred", r.ID)
 	}
-	return editHistory(done, func() error { return h.Star(id, star) })
+	return a.c.editHistory(done, func() error { return h.Star(id, star) })
 }
 
 // runAction does what the runs screen asked of a run.
@@ -293,11 +293,11 @@ func (a *app) runAction(msg runActionMsg) tea.Cmd {
 	case actReplay:
 		return a.replay(r)
 	case actMarkdown:
-		return exportRun(r, "md")
+		return a.c.writing(exportRun(r, "md", a.c.reportDir(exportDir)))
 	case actCSV:
-		return exportRun(r, "csv")
+		return a.c.writing(exportRun(r, "csv", a.c.reportDir(exportDir)))
 	case actRecipe:
-		return exportRun(r, "recipe")
+		return a.c.writing(exportRun(r, "recipe", a.c.reportDir(exportDir)))
 	}
 	return nil
 }
@@ -310,7 +310,7 @@ func (a *app) rename(r *runRecord, name string) tea.Cmd {
 		return nil
 	}
 	h, id := a.store, r.histID
-	return editHistory(fmt.Sprintf("run #%d renamed", r.ID), func() error { return h.Rename(id, name) })
+	return a.c.editHistory(fmt.Sprintf("run #%d renamed", r.ID), func() error { return h.Rename(id, name) })
 }
 
 // exportDir is where exports are written: the working directory (tests
@@ -320,11 +320,11 @@ var exportDir = "."
 // exportRun writes the run as a Markdown report, its per-fold scores as
 // CSV, or its recipe, to a file in the working directory named after it,
 // never over the data it read.
-func exportRun(r *runRecord, kind string) tea.Cmd {
+func exportRun(r *runRecord, kind, dir string) tea.Cmd {
 	e := r.entry()
-	name := filepath.Join(exportDir, "tealab-run-"+e.ID+"."+kind)
+	name := filepath.Join(dir, "tealab-run-"+e.ID+"."+kind)
 	if kind == "recipe" {
-		name = filepath.Join(exportDir, "tealab-recipe-"+e.ID+".json")
+		name = filepath.Join(dir, "tealab-recipe-"+e.ID+".json")
 	}
 	var b strings.Builder
 	var err error

@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 )
 
@@ -48,6 +49,52 @@ type trainJob struct {
 	events   chan progressMsg  // one slot; closed after done is written
 	done     chan trainDoneMsg // one slot
 	finished chan struct{}     // closed when the worker has returned
+	queue    chan int          // its place in line for a slot (queuedMsg); nil when none is waited for
+}
+
+// queuedMsg: run is place-th in line for a training slot; 0 when it has
+// one.
+type queuedMsg struct{ run, place int }
+
+// reserving is fn run with need reserved in acc for its duration, or
+// acc's refusal when the memory, less what the other runs hold, is short.
+func reserving(acc *engine.Accountant, subject string, need engine.Need, fn runFunc) runFunc {
+	return func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
+		release, err := acc.Reserve(subject, need)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		return fn(ctx, progress)
+	}
+}
+
+// slotted is fn run once a slot is free, its place in line told on queue
+// (the latest place replacing one not yet read), and the slot given back
+// when fn returns.
+func slotted(slot TrainSlot, queue chan int, fn runFunc) runFunc {
+	tell := func(place int) {
+		for {
+			select {
+			case queue <- place:
+				return
+			default:
+				select {
+				case <-queue: // an older place nobody read yet
+				default:
+				}
+			}
+		}
+	}
+	return func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
+		release, err := slot(ctx, tell)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		tell(0)
+		return fn(ctx, progress)
+	}
 }
 
 // throttle coalesces progress from the fitting goroutine(s).
@@ -141,10 +188,15 @@ func startJob(parent context.Context, id int, model string, fn runFunc, every ti
 // message of the current run.
 func waitFor(j *trainJob) tea.Cmd {
 	return func() tea.Msg {
-		if m, ok := <-j.events; ok {
-			return m
+		select {
+		case place := <-j.queue:
+			return queuedMsg{run: j.id, place: place}
+		case m, ok := <-j.events:
+			if ok {
+				return m
+			}
+			return <-j.done
 		}
-		return <-j.done
 	}
 }
 

@@ -157,7 +157,11 @@ func (s *paramsScreen) checkTest(text string) error {
 		return fmt.Errorf("type the path of a file with the same columns as %s (or a built-in or generator)", s.dataName())
 	}
 	if s.test.source != text || s.test.ds != s.ds || (s.test.set == nil && s.test.err == nil) {
-		set, err := runs.Data{Test: text}.OpenTest(s.ds)
+		path, err := s.c.dataSource(text)
+		var set *datasets.Dataset
+		if err == nil {
+			set, err = runs.Data{Test: path}.OpenTest(s.ds)
+		}
 		s.test = testSet{source: text, ds: s.ds, set: set, err: err}
 	}
 	return s.test.err

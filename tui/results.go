@@ -210,7 +210,7 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 	}
 	s.save.saved = ""
 	if s.save.open {
-		return s.save.update(km, s.run)
+		return s.save.update(km, s.run, s.c)
 	}
 	if s.Typing() {
 		if key.Matches(km, s.keys.NextTab, s.keys.PrevTab) {

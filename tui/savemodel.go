@@ -76,7 +76,7 @@ func (p *savePrompt) keys() []key.Binding {
 }
 
 // update handles a key while the panel is open.
-func (p *savePrompt) update(km tea.KeyMsg, r *runRecord) tea.Cmd {
+func (p *savePrompt) update(km tea.KeyMsg, r *runRecord, c *common) tea.Cmd {
 	switch {
 	case p.refusal != "":
 		p.open = false
@@ -85,21 +85,26 @@ func (p *savePrompt) update(km tea.KeyMsg, r *runRecord) tea.Cmd {
 		case "y":
 			path := p.confirm
 			p.confirm = ""
-			return saveModelCmd(r, path)
+			return c.writing(saveModelCmd(r, path))
 		case "n":
 			p.confirm = ""
 		}
 	case km.Type == tea.KeyEnter:
-		path := expandHome(strings.TrimSpace(p.field.Value()))
-		if path == "" {
+		name := strings.TrimSpace(p.field.Value())
+		if name == "" {
 			p.problem = "give the file a name"
+			return nil
+		}
+		path, err := c.writePath(name)
+		if err != nil {
+			p.problem = err.Error()
 			return nil
 		}
 		if _, err := os.Stat(path); err == nil {
 			p.confirm = path
 			return nil
 		}
-		return saveModelCmd(r, path)
+		return c.writing(saveModelCmd(r, path))
 	default:
 		var cmd tea.Cmd
 		p.field, cmd = p.field.Update(km)

@@ -183,7 +183,7 @@ func TestFileBrowser(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b := newFileBrowser()
+	b := newFileBrowser(nil)
 	b.update(b.read(dir)())
 	var names []string
 	for _, e := range b.entries {

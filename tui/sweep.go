@@ -195,7 +195,13 @@ func (s *sweepScreen) start() tea.Cmd {
 	s.err, s.note, s.sel, s.mode, s.started = nil, "", 0, sweepRunning, time.Now()
 	s.input.Blur()
 	ds, spec, base := s.ds, s.spec, s.base
+	c := s.c
 	fn := func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {
+		release, err := c.holdSlot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 		if s.learning {
 			return tune.LearningCurve(ctx, ds, spec, base, nil, opt, progress)
 		}
@@ -366,7 +372,7 @@ func (s *sweepScreen) export() string {
 	if err := tune.WriteCSV(&csv, s.live); err != nil {
 		return "export: " + err.Error()
 	}
-	return writeReports(exportDir, "tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, report{"md", md.String()}, report{"csv", csv.String()})
+	return writeReports(s.c.reportDir(exportDir), "tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, report{"md", md.String()}, report{"csv", csv.String()})
 }
 
 // command is the `tealab train` line that runs the best point in full.

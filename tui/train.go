@@ -44,9 +44,10 @@ func defaultTrainKeys() trainKeys {
 // trainDoneMsg) handled in Update. Leaving it (esc) or quitting (q) while
 // the fit runs asks first, and stopping keeps what finished.
 type trainScreen struct {
-	c    *common
-	keys trainKeys
-	run  *runRecord
+	c      *common
+	keys   trainKeys
+	run    *runRecord
+	queued int // the run's place in line for a training slot; 0 training
 
 	// hist holds each fold's history so far, one entry per step (NaN
 	// where validation was not computed); the last is the current fold.
@@ -78,7 +79,7 @@ func (s *trainScreen) start(r *runRecord) {
 	s.fold, s.folds = 1, 1
 	s.hist = [][]eval.Point{nil}
 	s.last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
-	s.stopping, s.finished, s.err, s.asking = false, false, nil, ""
+	s.stopping, s.finished, s.err, s.asking, s.queued = false, false, nil, "", 0
 	s.baseErr = eval.BaselineError(r.Dataset)
 	s.live = newLiveViews(s.c, r)
 	s.SetSize(s.w, s.h)
@@ -390,6 +391,8 @@ func (s *trainScreen) statusLines() string {
 	}
 	var info []string
 	switch {
+	case s.queued > 0:
+		info = append(info, "waiting for a training slot ("+numfmt.Ordinal(s.queued)+" in line)")
 	case !s.got:
 		info = append(info, "starting…")
 	case p.Total > 0:

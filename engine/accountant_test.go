@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Two fits of 600 kB each fit in 1 MB one after the other, not at once: the
+// second is refused while the first holds its reservation, saying so.
+func TestAccountantCountsTheOtherFits(t *testing.T) {
+	t.Setenv(MemoryEnv, "1MB")
+	var a Accountant
+	need := Need{Bytes: 600e3, What: "a 75000 x 1 test matrix"}
+	release, err := a.Reserve("first", need)
+	if err != nil {
+		t.Fatalf("first fit refused: %v", err)
+	}
+	if _, err := a.Reserve("second", need); err == nil || !errors.Is(err, ErrLimit) ||
+		!strings.Contains(err.Error(), "less 600 kB reserved by the runs in progress") {
+		t.Fatalf("second fit while the first runs: %v, want a refusal counting the first", err)
+	}
+	release()
+	release() // a second call gives nothing back twice
+	if a.Held() != 0 {
+		t.Fatalf("held %v after release, want 0", a.Held())
+	}
+	r2, err := a.Reserve("second", need)
+	if err != nil {
+		t.Fatalf("second fit after the first ended: %v", err)
+	}
+	r2()
+}
+
+// Reservations made at once never promise more than there is.
+func TestAccountantIsAtomic(t *testing.T) {
+	t.Setenv(MemoryEnv, "1MB")
+	var a Accountant
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	granted := 0
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := a.Reserve("fit", Need{Bytes: 300e3, What: "a matrix"}); err == nil {
+				mu.Lock()
+				granted++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if granted != 3 {
+		t.Fatalf("%d reservations of 300 kB granted in 1 MB, want 3", granted)
+	}
+}

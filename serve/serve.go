@@ -1,0 +1,213 @@
+// Package serve serves the lab over SSH (`tealab serve`): one process on a
+// strong machine, and a lab per connection. A connection is admitted only
+// with a public key listed in the authorized-keys file; its lab is drawn
+// for the client's own terminal (colour profile, background, NO_COLOR,
+// size), opens data under the data directory only, writes and keeps its
+// run history in a directory of that key's own, and trains in one of a
+// limited number of slots shared by every session. Events go to a
+// log/slog logger as structured lines.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/tealab/tealab/confine"
+	"github.com/tealab/tealab/engine"
+	_ "github.com/tealab/tealab/engine/models" // every model in the lab
+)
+
+// Config is what `tealab serve` is given.
+type Config struct {
+	Listen         string        // host:port
+	HostKey        string        // the server's private key; made when missing
+	AuthorizedKeys string        // the public keys that may connect (OpenSSH format)
+	DataDir        string        // what sessions may open
+	StateDir       string        // users/<key hash>/ holds each person's files and run history
+	MaxSessions    int           // labs open at once; more are refused
+	MaxTraining    int           // runs training at once; more wait in line
+	IdleTimeout    time.Duration // a lab with no key press for this long is closed; 0 never
+	Log            *slog.Logger  // nil: discard
+}
+
+// Server is a running `tealab serve`.
+type Server struct {
+	cfg    Config
+	log    *slog.Logger
+	ssh    *ssh.Server
+	users  map[string]user
+	data   *confine.Root
+	slots  *slots
+	memory engine.Accountant
+
+	mu       sync.Mutex
+	labs     map[*lab]struct{}
+	closing  bool
+	sessions sync.WaitGroup // the labs' handlers
+}
+
+// New checks cfg (the keys, the directories) and makes the server; nothing
+// listens until Serve.
+func New(cfg Config) (*Server, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxSessions < 1 || cfg.MaxTraining < 1 {
+		return nil, errors.New("--max-sessions and --max-training must be at least 1")
+	}
+	users, err := readAuthorizedKeys(cfg.AuthorizedKeys)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := hostSigner(cfg.HostKey)
+	if err != nil {
+		return nil, err
+	}
+	data, err := confine.New(cfg.DataDir, "the data directory")
+	if err != nil {
+		return nil, fmt.Errorf("--data-dir: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(cfg.StateDir, "users"), 0o700); err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	s := &Server{cfg: cfg, log: cfg.Log, users: users, data: data, slots: newSlots(cfg.MaxTraining), labs: map[*lab]struct{}{}}
+	s.ssh, err = wish.NewServer(
+		wish.WithAddress(cfg.Listen),
+		wish.WithPublicKeyAuth(s.authorise),
+		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return s.serveLab }),
+		func(srv *ssh.Server) error {
+			srv.AddHostKey(signer)
+			srv.ConnectionFailedCallback = s.connectionFailed
+			return nil
+		},
+	)
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("host key", "fingerprint", gossh.FingerprintSHA256(signer.PublicKey()), "file", cfg.HostKey, "users", len(users))
+	return s, nil
+}
+
+// authorise admits a key listed in the authorized-keys file; it is the only
+// way in (no password, no keyboard-interactive).
+func (s *Server) authorise(ctx ssh.Context, key ssh.PublicKey) bool {
+	u, ok := s.users[string(key.Marshal())]
+	if !ok {
+		s.log.Warn("authentication refused", "remote", ctx.RemoteAddr().String(), "login", ctx.User(), "key", gossh.FingerprintSHA256(key))
+		return false
+	}
+	ctx.SetValue(userKey{}, u)
+	return true
+}
+
+type userKey struct{}
+
+// connectionFailed logs a connection that ended before a session: a failed
+// authentication (a password tried, no key), a bad handshake.
+func (s *Server) connectionFailed(conn net.Conn, err error) {
+	s.log.Warn("connection failed", "remote", conn.RemoteAddr().String(), "error", err.Error())
+}
+
+// Serve accepts connections on ln until Shutdown; it returns nil then.
+func (s *Server) Serve(ln net.Listener) error {
+	s.log.Info("listening", "address", ln.Addr().String(), "data", s.data.Dir(), "max_sessions", s.cfg.MaxSessions, "max_training", s.cfg.MaxTraining)
+	err := s.ssh.Serve(ln)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// ListenAndServe listens on Config.Listen and serves.
+func (s *Server) ListenAndServe() error {
+	ln, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", s.cfg.Listen, err)
+	}
+	return s.Serve(ln)
+}
+
+// Shutdown stops accepting connections, tells every open lab that the
+// server is stopping and closes it (its run cancelled, its files being
+// written waited for), and waits for them until ctx ends; then it closes
+// what is left.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	open := len(s.labs)
+	for l := range s.labs {
+		l.close(closeShutdown)
+	}
+	s.mu.Unlock()
+	s.log.Info("shutting down", "sessions", open)
+	done := make(chan struct{})
+	go func() {
+		s.sessions.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("shutdown: labs still open after the wait: %w", ctx.Err())
+	}
+	if cerr := s.ssh.Close(); err == nil && cerr != nil && !errors.Is(cerr, ssh.ErrServerClosed) {
+		err = cerr
+	}
+	return err
+}
+
+// admit registers l, or says why it cannot open.
+func (s *Server) admit(l *lab) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing:
+		return "the server is shutting down; try again later"
+	case len(s.labs) >= s.cfg.MaxSessions:
+		return fmt.Sprintf("all %d labs of this server are in use; try again later", s.cfg.MaxSessions)
+	}
+	s.labs[l] = struct{}{}
+	s.sessions.Add(1) // under mu, so never after Shutdown began waiting
+	return ""
+}
+
+// leave gives an admitted lab's place back (again is harmless). It is
+// called before the person is told that the lab has ended, so that they
+// can connect again at once; the handler's end (sessions.Done) comes after,
+// so that Shutdown waits until they have been told.
+func (s *Server) leave(l *lab) {
+	s.mu.Lock()
+	delete(s.labs, l)
+	s.mu.Unlock()
+}
+
+// Sessions is the number of labs open.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.labs)
+}
+
+// Training is the number of runs training and of runs waiting for a slot.
+func (s *Server) Training() (training, queued int) { return s.slots.load(s.cfg.MaxTraining) }
+
+// home is u's own directory, made when missing.
+func (s *Server) home(u user) (*confine.Root, error) {
+	dir := filepath.Join(s.cfg.StateDir, "users", u.id)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	return confine.New(dir, "your own directory")
+}

@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tealab/tealab/confine"
+)
+
+// confined is a common whose files are kept in a data directory (holding
+// a.csv and sub/) and a home directory, both in a temporary directory.
+func confined(t *testing.T) (*common, string) {
+	t.Helper()
+	base := t.TempDir()
+	for _, d := range []string{"data/sub", "home"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(base, "data", "a.csv"), []byte("x\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := confine.New(filepath.Join(base, "data"), "the data directory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := confine.New(filepath.Join(base, "home"), "your own directory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newCommon("dark", asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.files = &Files{Data: data, Home: home}
+	return c, base
+}
+
+// A confined lab reads data in its data directory and writes in its home
+// only; built-in and generator names are not files.
+func TestConfinedPaths(t *testing.T) {
+	c, base := confined(t)
+	for _, name := range []string{"iris", "moons:n=50", "blobs(n=30)"} {
+		if got, err := c.dataSource(name); err != nil || got != name {
+			t.Errorf("dataSource(%q) = %q, %v: want it unchanged", name, got, err)
+		}
+	}
+	if got, err := c.dataSource("a.csv"); err != nil || got != filepath.Join(base, "data", "a.csv") {
+		t.Errorf("dataSource(a.csv) = %q, %v", got, err)
+	}
+	if _, err := c.dataSource("../home/x.csv"); err == nil || !strings.Contains(err.Error(), "outside the data directory") {
+		t.Errorf("a data file outside: %v", err)
+	}
+	if got, err := c.writePath("m.json"); err != nil || got != filepath.Join(base, "home", "m.json") {
+		t.Errorf("writePath(m.json) = %q, %v", got, err)
+	}
+	for _, name := range []string{"../data/m.json", "sub/../../x", filepath.Join(base, "m.json")} {
+		if _, err := c.writePath(name); err == nil || !strings.Contains(err.Error(), "outside your own directory") {
+			t.Errorf("writePath(%q): %v, want a refusal", name, err)
+		}
+	}
+	if c.reportDir(".") != filepath.Join(base, "home") || c.store().Dir != filepath.Join(base, "home") {
+		t.Error("exports or the run history are not in the home directory")
+	}
+}
+
+// A confined file browser starts in the data directory and never goes
+// above it.
+func TestConfinedFileBrowserStaysInside(t *testing.T) {
+	c, base := confined(t)
+	b := newFileBrowser(c.files)
+	if b.dir != filepath.Join(base, "data") {
+		t.Fatalf("starts in %s", b.dir)
+	}
+	b.update(b.read(b.dir)())
+	if cmd := b.update(keyMsg("backspace")); cmd != nil {
+		t.Fatalf("the parent of the data directory was read: %#v", cmd())
+	}
+	if msg := b.read(base)().(dirReadMsg); msg.err == nil {
+		t.Fatal("a directory above the data directory was listed")
+	}
+	if !strings.Contains(b.view(c, 60, 5), "data directory: .") {
+		t.Fatalf("the browser shows the server's path:\n%s", b.view(c, 60, 5))
+	}
+}

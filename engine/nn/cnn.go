@@ -94,6 +94,7 @@ type CNN struct {
 	net         *convNet  // nil until fitted
 	best        []float64 // the weights Predict uses
 	mean, scale float64   // pixel scaling: (x − mean)/scale
+	rows        pace      // the rows an epoch trains on and holds back
 }
 
 func newCNN(v engine.Values) (engine.Model, error) {
@@ -174,6 +175,7 @@ func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 		}
 	}
 	t := newTrainer(m, net, d, X, cols)
+	m.rows = pace{train: len(t.train), held: len(t.val)}
 	return t.run(ctx, rec, func(best []float64) {
 		m.net, m.best, m.mean, m.scale = net, best, mean, scale
 	})
@@ -218,6 +220,7 @@ type trainer struct {
 	maskT      mat.Matrix  // the working masks, transposed, for the convolution
 	xs         [][]float64 // a batch's images
 	rng        *rand.Rand
+	ticks      *epochTicks
 }
 
 func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) *trainer {
@@ -249,8 +252,10 @@ func splitValidation(n, patience int, share float64, rng *rand.Rand) (train, val
 func (t *trainer) run(ctx context.Context, rec engine.Recorder, publish func(best []float64)) error {
 	m := t.m
 	bestLoss, wait := math.Inf(1), 0
+	t.ticks = newEpochTicks(rec, m.epochs)
 	for epoch := 1; epoch <= m.epochs; epoch++ {
 		lr := m.lr / (1 + m.lrDecay*float64(epoch-1))
+		t.ticks.begin(epoch)
 		loss, err := t.epoch(ctx, lr)
 		if err != nil {
 			return err
@@ -294,8 +299,13 @@ func (t *trainer) epoch(ctx context.Context, lr float64) (float64, error) {
 	t.rng.Shuffle(len(t.train), func(i, j int) { t.train[i], t.train[j] = t.train[j], t.train[i] })
 	total, seen := 0.0, 0
 	for start := 0; start < len(t.train); start += m.batch {
-		if engine.Stopped(ctx.Done()) {
-			return 0, ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		if start > 0 {
+			if err := t.ticks.at(float64(start) / float64(len(t.train))); err != nil {
+				return 0, err
+			}
 		}
 		rows := t.train[start:min(start+m.batch, len(t.train))]
 		clear(t.grad)
@@ -389,6 +399,9 @@ func norm(v []float64) float64 {
 	return math.Sqrt(s)
 }
 
+// ValidateEvery implements engine.Paced.
+func (m *CNN) ValidateEvery(rows int) int { return m.rows.validateEvery(rows, cnnEpochCost) }
+
 // PredictProba is each row's class probabilities.
 func (m *CNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	return m.proba(X, nil)
@@ -397,8 +410,10 @@ func (m *CNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 // cnnScratch is what scoring needs besides the network: the convolution's
 // buffers and the scaled images, kept by a scorer from step to step.
 type cnnScratch struct {
-	buf *buffers
-	xs  [][]float64
+	buf  *buffers
+	xs   [][]float64
+	out  *mat.Dense // the probabilities
+	pred []float64
 }
 
 // proba is PredictProba with scratch s, made (or remade for another
@@ -421,8 +436,10 @@ func (m *CNN) proba(X mat.Matrix, s *cnnScratch) (*mat.Dense, error) {
 			s.xs[i] = make([]float64, cols)
 		}
 	}
-	buf, xs := s.buf, s.xs
-	out := mat.NewDense(n, m.net.classes(), nil)
+	if s.out == nil || s.out.RawMatrix().Rows != n || s.out.RawMatrix().Cols != m.net.classes() {
+		s.out = mat.NewDense(n, m.net.classes(), nil)
+	}
+	buf, xs, out := s.buf, s.xs, s.out
 	maskT := m.net.masks(m.best).T()
 	for start := 0; start < n; start += buf.size {
 		batch := xs[:min(buf.size, n-start)]
@@ -471,13 +488,20 @@ func (s *cnnStages) Scores() ([]float64, *mat.Dense, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return mostProbable(P), P, nil
+	s.scratch.pred = mostProbableInto(s.scratch.pred, P)
+	return s.scratch.pred, P, nil
 }
 
 // mostProbable is the class of each row's largest probability.
-func mostProbable(P *mat.Dense) []float64 {
+func mostProbable(P *mat.Dense) []float64 { return mostProbableInto(nil, P) }
+
+// mostProbableInto is mostProbable into out, reused when it has the rows'
+// length.
+func mostProbableInto(out []float64, P *mat.Dense) []float64 {
 	n, _ := P.Dims()
-	out := make([]float64, n)
+	if len(out) != n {
+		out = make([]float64, n)
+	}
 	for i := range n {
 		row, k := P.RawRowView(i), 0
 		for c, v := range row {

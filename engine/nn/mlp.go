@@ -45,6 +45,7 @@ type MLP struct {
 	shift, scale float64 // regression targets: y = shift + scale·output
 	epochs       int     // epochs run
 	best         int     // the epoch whose weights are kept (early stopping)
+	rows         pace    // the rows an epoch trains on and holds back
 }
 
 const mlpName = "mlp"
@@ -171,6 +172,7 @@ func (m *MLP) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	m.rows = pace{train: n - nval, held: nval}
 	f := newMLPFit(m, d.X, y, order[nval:], order[:nval], m.sizes(p, k), act, out, rng)
 	m.net = f.net
 	return f.run(ctx, rec)
@@ -214,6 +216,9 @@ func (m *MLP) targets(d engine.Train, out int) ([]float64, error) {
 	return y, nil
 }
 
+// ValidateEvery implements engine.Paced.
+func (m *MLP) ValidateEvery(rows int) int { return m.rows.validateEvery(rows, mlpEpochCost) }
+
 // Predict implements engine.Predictor: the most probable class, or the
 // regression output.
 func (m *MLP) Predict(X mat.Matrix) ([]float64, error) {
@@ -241,32 +246,40 @@ func (m *MLP) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 // Stages implements engine.Staged: the live validation pushes the
 // held-out rows through the network once a step for both the predictions
 // and the probabilities, where Predict and PredictProba would push them
-// twice.
+// twice, and into buffers kept from step to step, so that scoring
+// allocates nothing after its first call.
 func (m *MLP) Stages(X mat.Matrix) (engine.StageScorer, error) { return &mlpStages{m: m, X: X}, nil }
 
 type mlpStages struct {
-	m *MLP
-	X mat.Matrix
+	m       *MLP
+	X       mat.Matrix
+	scratch mlpScratch
+	pred    []float64
 }
 
 func (s *mlpStages) Scores() ([]float64, *mat.Dense, error) {
-	O, err := s.m.outputs(s.X)
+	O, err := s.m.outputsInto(s.X, &s.scratch)
 	if err != nil {
 		return nil, nil, err
 	}
-	pred := s.m.decide(O)
+	s.pred = s.m.decideInto(s.pred, O)
 	if s.m.classes == 0 {
-		return pred, nil, nil
+		return s.pred, nil, nil
 	}
 	normaliseRows(O)
-	return pred, O, nil
+	return s.pred, O, nil
 }
 
 // decide turns output units into predictions: the largest unit's class,
 // or the regression output in the target's units.
-func (m *MLP) decide(O *mat.Dense) []float64 {
+func (m *MLP) decide(O *mat.Dense) []float64 { return m.decideInto(nil, O) }
+
+// decideInto is decide into pred, reused when it has the rows' length.
+func (m *MLP) decideInto(pred []float64, O *mat.Dense) []float64 {
 	n, _ := O.Dims()
-	pred := make([]float64, n)
+	if len(pred) != n {
+		pred = make([]float64, n)
+	}
 	for i := range n {
 		row := O.RawRowView(i)
 		if m.classes == 0 {
@@ -307,8 +320,20 @@ func normaliseRows(O *mat.Dense) {
 // mlpChunk is how many rows a prediction pushes through at once.
 const mlpChunk = 256
 
+// mlpScratch is what pushing rows through a network needs besides it: a
+// batch's buffers and the output units, kept by a scorer from step to step.
+type mlpScratch struct {
+	b   *mlpBatch
+	net *mlpNet // the network b was made for
+	O   *mat.Dense
+}
+
 // outputs are the output units for the rows of X.
-func (m *MLP) outputs(X mat.Matrix) (*mat.Dense, error) {
+func (m *MLP) outputs(X mat.Matrix) (*mat.Dense, error) { return m.outputsInto(X, &mlpScratch{}) }
+
+// outputsInto is outputs with scratch s, (re)made when it does not fit;
+// the result is s.O.
+func (m *MLP) outputsInto(X mat.Matrix, s *mlpScratch) (*mat.Dense, error) {
 	if !m.fitted {
 		return nil, engine.ErrNotFitted
 	}
@@ -317,16 +342,18 @@ func (m *MLP) outputs(X mat.Matrix) (*mat.Dense, error) {
 	if p != net.sizes[0] {
 		return nil, fmt.Errorf("mlp: %d features, but the model was fitted on %d", p, net.sizes[0])
 	}
-	k := net.sizes[net.layers()]
-	O := mat.NewDense(max(n, 1), k, nil)
 	if n == 0 {
 		return &mat.Dense{}, nil
 	}
-	b := newMLPBatch(net, min(n, mlpChunk), false)
+	k := net.sizes[net.layers()]
+	if s.net != net || s.O == nil {
+		s.b, s.net, s.O = newMLPBatch(net, min(n, mlpChunk), false), net, mat.NewDense(n, k, nil)
+	}
+	b, O := s.b, s.O
 	pad0, padL := net.pads[0], net.pads[net.layers()]
+	dense, isDense := X.(*mat.Dense)
 	for start := 0; start < n; start += mlpChunk {
 		rows := min(mlpChunk, n-start)
-		dense, isDense := X.(*mat.Dense)
 		for i := range rows {
 			row := b.acts[0][i*pad0 : i*pad0+p]
 			if isDense {

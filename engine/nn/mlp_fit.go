@@ -38,6 +38,7 @@ type mlpFit struct {
 	b          *mlpBatch
 	g, yb      []float64
 	good, best []float64 // the weights of the last good epoch, and of the best (early stopping)
+	ticks      *epochTicks
 }
 
 func newMLPFit(m *MLP, X *mat.Dense, y []float64, train, val []int, sizes []int, act Activation, out int, rng *rand.Rand) *mlpFit {
@@ -63,8 +64,9 @@ func (f *mlpFit) gather(idx []int) {
 }
 
 // epoch trains on every training row once, in a fresh order, and returns
-// the mean mini-batch loss; stopped when the context ended it midway.
-func (f *mlpFit) epoch(done <-chan struct{}, lr float64) (loss float64, stopped bool) {
+// the mean mini-batch loss, or the error of the context (or of the
+// recorder's tick) that ended it midway.
+func (f *mlpFit) epoch(ctx context.Context, lr float64) (float64, error) {
 	f.rng.Shuffle(len(f.train), func(i, j int) { f.train[i], f.train[j] = f.train[j], f.train[i] })
 	var drop *rand.Rand
 	if f.m.Dropout > 0 {
@@ -72,8 +74,10 @@ func (f *mlpFit) epoch(done <-chan struct{}, lr float64) (loss float64, stopped 
 	}
 	sum := 0.0
 	for k, start := 0, 0; start < len(f.train); k, start = k+1, start+f.batch {
-		if k > 0 && k%mlpPoll == 0 && engine.Stopped(done) {
-			return 0, true
+		if k > 0 && k%mlpPoll == 0 {
+			if err := f.pause(ctx, start); err != nil {
+				return 0, err
+			}
 		}
 		rows := min(f.batch, len(f.train)-start)
 		f.gather(f.train[start : start+rows])
@@ -83,7 +87,16 @@ func (f *mlpFit) epoch(done <-chan struct{}, lr float64) (loss float64, stopped 
 		f.opt.Step(f.net.w, f.g, lr)
 		sum += l * float64(rows)
 	}
-	return sum / float64(len(f.train)), false
+	return sum / float64(len(f.train)), nil
+}
+
+// pause looks at the context and tells the recorder how far the epoch has
+// got, start rows in.
+func (f *mlpFit) pause(ctx context.Context, start int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return f.ticks.at(float64(start) / float64(len(f.train)))
 }
 
 // valLoss is the mean loss of the held-back rows (no dropout, no penalty).
@@ -115,12 +128,14 @@ func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
 			copy(net.w, f.good)
 		}
 	}
+	f.ticks = newEpochTicks(rec, m.Epochs)
 	for e := 1; e <= m.Epochs; e++ {
 		lr := m.LR / (1 + m.LRDecay*float64(e-1))
-		loss, stopped := f.epoch(ctx.Done(), lr)
-		if stopped {
+		f.ticks.begin(e)
+		loss, err := f.epoch(ctx, lr)
+		if err != nil {
 			keep()
-			return ctx.Err()
+			return err
 		}
 		diverged := math.IsNaN(loss) || math.IsInf(loss, 0) || loss > mlpExplode
 		if diverged {

@@ -243,8 +243,8 @@ func TestMLPDivergenceKeepsTheLastGoodWeights(t *testing.T) {
 func TestMLPEpochAllocatesNothing(t *testing.T) {
 	for _, dropout := range []float64{0, 0.3} {
 		f := digitsFit(t, dropout)
-		f.epoch(nil, 0.001)
-		if n := testing.AllocsPerRun(3, func() { f.epoch(nil, 0.001) }); n != 0 {
+		f.epoch(context.Background(), 0.001)
+		if n := testing.AllocsPerRun(3, func() { f.epoch(context.Background(), 0.001) }); n != 0 {
 			t.Errorf("dropout %v: an epoch allocates %v times", dropout, n)
 		}
 	}
@@ -266,11 +266,11 @@ func digitsFit(t testing.TB, dropout float64) *mlpFit {
 // units, batches of 200, Adam): run with -benchmem, it allocates nothing.
 func BenchmarkMLPEpoch(b *testing.B) {
 	f := digitsFit(b, 0)
-	f.epoch(nil, 0.001)
+	f.epoch(context.Background(), 0.001)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		f.epoch(nil, 0.001)
+		f.epoch(context.Background(), 0.001)
 	}
 }
 

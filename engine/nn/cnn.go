@@ -31,8 +31,39 @@ func init() {
 		Standardize: false,
 		Input:       engine.Input{Constant: true},
 		Params:      cnnParams(),
+		Memory:      cnnMemory,
 		New:         newCNN,
 	})
+}
+
+// cnnMemory counts the weights five times (the weights, their gradient,
+// the best, two optimiser moments), the scaled copy of the rows, and the
+// patches and convolutions of a batch of images for training and another
+// for scoring. Columns that are no image count as a 1 × cols strip: Fit
+// refuses them anyway.
+func cnnMemory(s engine.Shape, v engine.Values) engine.Need {
+	h, w := 1, s.Cols
+	if side := int(math.Round(math.Sqrt(float64(s.Cols)))); side*side == s.Cols {
+		h, w = side, side
+	}
+	if hh, ww, err := parseShape(v.String("shape")); err == nil {
+		h, w = hh, ww
+	}
+	f, k, p := v.Int("filters"), v.Int("kernel"), v.Int("pool")
+	in := f * ((h + p - 1) / p) * ((w + p - 1) / p)
+	weights := f*k*k + f
+	for _, out := range append(v.Ints("hidden"), max(s.Classes, 2)) {
+		if out > 0 {
+			weights += in*out + out
+			in = out
+		}
+	}
+	pixels := h * w
+	images := max(1, min(v.Int("batch"), max(s.Rows, 1), (1<<20)/max(pixels*max(k*k, f), 1)))
+	need := engine.Matrix(weights, 5, "set of network weights")
+	need.Advice = "use fewer filters or dense units, or a larger pool"
+	return need.Plus(engine.Matrix(s.Rows, s.Cols, "copy of the scaled pixels")).
+		Plus(engine.Matrices(2, images*pixels, k*k+2*f, "batch of patches and convolutions"))
 }
 
 func cnnParams() []engine.Param {

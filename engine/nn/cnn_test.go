@@ -372,3 +372,27 @@ func TestBatchInParts(t *testing.T) {
 		}
 	}
 }
+
+// A network too large for the memory there is (here as $TEALAB_MEMORY
+// says) is refused before it is fitted: 128 masks on 200 × 200 images,
+// unpooled, feed 5,120,000 values to the softmax head, whose weights are
+// 10,240,002 of 10,241,282; five copies of them need 410 MB, and the
+// patches and convolutions of one image for training and one for scoring
+// 2 × 40,000 × (9 + 2·128) values, 170 MB more.
+func TestCNNRefusedBeforeRunningOutOfMemory(t *testing.T) {
+	t.Setenv(engine.MemoryEnv, "100MB")
+	spec, _ := engine.Lookup("cnn")
+	v, err := spec.Parse(map[string]string{"filters": "128", "pool": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := spec.Memory(engine.Shape{Rows: 3, Cols: 200 * 200, Classes: 2}, v)
+	want := "a 10241282 x 5 set of network weights"
+	if need.What != want || math.Abs(need.Bytes-(8*5*10241282+8*3*40000+8*2*40000*265)) > 0.5 {
+		t.Errorf("the estimate is %.0f bytes for %q, want 580 MB for %q", need.Bytes, need.What, want)
+	}
+	err = engine.CheckNeed("cnn on images", need)
+	if !errors.Is(err, engine.ErrLimit) || !strings.Contains(err.Error(), "more than the 100 MB $TEALAB_MEMORY allows (use fewer filters") {
+		t.Errorf("refusal: %v", err)
+	}
+}

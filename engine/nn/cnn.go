@@ -67,22 +67,14 @@ func cnnMemory(s engine.Shape, v engine.Values) engine.Need {
 }
 
 func cnnParams() []engine.Param {
-	return []engine.Param{
+	return append(append([]engine.Param{
 		{Name: "filters", Kind: engine.Int, Default: 16, Min: 1, Max: 128, Help: "number of convolution masks"},
 		{Name: "kernel", Kind: engine.Int, Default: 3, Min: 1, Max: 7, Help: "mask size (kernel × kernel pixels)"},
 		{Name: "pool", Kind: engine.Int, Default: 2, Min: 1, Max: 8, Help: "max-pooling window (pool × pool), 1 for none"},
 		{Name: "shape", Kind: engine.Text, Default: "", Check: checkShape, Help: "image height x width, e.g. 8x8 (empty: a square number of columns)"},
 		{Name: "hidden", Kind: engine.Ints, Default: []int{0}, Min: 0, Max: 4096, Help: "widths of dense ReLU layers after pooling, e.g. 64 (0: none)"},
-		{Name: "optimizer", Kind: engine.Choice, Default: Adam, Choices: Optimizers, Help: "how the weights follow the gradient"},
-		{Name: "lr", Kind: engine.Float, Default: 0.003, Min: 1e-6, Max: 10, Log: true, Help: "learning rate"},
-		{Name: "lr_decay", Kind: engine.Float, Default: 0.0, Min: 0, Max: 10, Help: "the rate of epoch t is lr/(1 + lr_decay·(t−1))"},
-		{Name: "batch", Kind: engine.Int, Default: 32, Min: 1, Max: 65536, Help: "rows per mini-batch"},
-		{Name: "epochs", Kind: engine.Int, Default: 60, Min: 1, Max: 100000, Help: "most passes over the training rows"},
-		{Name: "l2", Kind: engine.Float, Default: 1e-4, Min: 0, Max: 100, Help: "L2 weight decay: adds l2/(2·batch)·‖W‖² to each mini-batch's loss (biases left out; scikit-learn's alpha)"},
-		{Name: "patience", Kind: engine.Int, Default: 8, Min: 0, Max: 100000, Help: "stop when the loss of held-back training rows has not improved for this many epochs, keeping the best weights; 0 trains every epoch"},
-		{Name: "validation_fraction", Kind: engine.Float, Default: 0.1, Min: 0.01, Max: 0.5, Help: "with patience > 0: the share of the training rows held back to decide when to stop"},
-		{Name: "init", Kind: engine.Choice, Default: "he", Choices: []string{"he", "xavier"}, Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs, for ReLU), xavier (inputs + outputs)"},
-	}
+	}, trainingParams(0.003, 60, 8)...),
+		engine.Param{Name: "init", Kind: engine.Choice, Default: "he", Choices: []string{"he", "xavier"}, Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs, for ReLU), xavier (inputs + outputs)"})
 }
 
 // checkShape accepts "" or "HxW" with whole numbers of at least 1.
@@ -170,9 +162,8 @@ func (m *CNN) imageShape(cols int) (int, int, error) {
 }
 
 // Fit trains on mini-batches of the rows. With patience it holds a share
-// of them out (validation_fraction, when that is at least one row and
-// leaves one to train on) and stops after patience epochs without a
-// better validation loss (training loss, without rows held out), keeping
+// of them out (validation_fraction, as holdBack rounds it) and stops
+// after patience epochs without a better validation loss, keeping
 // the best weights. Those are the weights Predict uses at every step, so a
 // fit cancelled at a step keeps what that step showed.
 func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
@@ -205,7 +196,10 @@ func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 			X[i*cols+j] = (v - mean) / scale
 		}
 	}
-	t := newTrainer(m, net, d, X, cols)
+	t, err := newTrainer(m, net, d, X, cols)
+	if err != nil {
+		return err
+	}
 	m.rows = pace{train: len(t.train), held: len(t.val)}
 	return t.run(ctx, rec, func(best []float64) {
 		m.net, m.best, m.mean, m.scale = net, best, mean, scale
@@ -254,7 +248,7 @@ type trainer struct {
 	ticks      *epochTicks
 }
 
-func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) *trainer {
+func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) (*trainer, error) {
 	t := &trainer{m: m, net: net, X: X, cols: cols, y: d.Y, weight: d.Weights,
 		wt: make([]float64, net.size()), grad: make([]float64, net.size()), best: make([]float64, net.size()),
 		rng: rand.New(rand.NewPCG(d.Seed, 0x5bd1e9955bd1e995))}
@@ -263,20 +257,9 @@ func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) *tr
 	t.maskT = net.masks(t.wt).T()
 	t.opt, _ = NewOptimizer(m.optimizer, net.size()) // the spec's choices are the optimisers
 	net.initWeights(t.wt, m.init, t.rng)
-	t.train, t.val = splitValidation(len(d.Y), m.patience, m.valFraction, t.rng)
-	return t
-}
-
-// splitValidation shuffles the rows and, with patience, holds a share of
-// them out to decide when to stop; none when that share is not a row or
-// would leave none to train on.
-func splitValidation(n, patience int, share float64, rng *rand.Rand) (train, val []int) {
-	order := rng.Perm(n)
-	k := int(math.Round(share * float64(n)))
-	if patience == 0 || k < 1 || k >= n {
-		return order, nil
-	}
-	return order[k:], order[:k]
+	var err error
+	t.train, t.val, err = holdBack("cnn", len(d.Y), m.patience, m.valFraction, t.rng)
+	return t, err
 }
 
 // run trains epoch after epoch; publish makes best the model's weights.

@@ -219,7 +219,7 @@ func TestEpochAllocatesNothing(t *testing.T) {
 	d.X, d.Y = d.X.Slice(0, 100, 0, 64).(*mat.Dense), d.Y[:100]
 	m := engine.MustBuild("cnn", map[string]string{"hidden": "8", "batch": "25"}).(*CNN)
 	net := newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10)
-	tr := newTrainer(m, net, d, append([]float64(nil), d.X.RawMatrix().Data...), 64)
+	tr, _ := newTrainer(m, net, d, append([]float64(nil), d.X.RawMatrix().Data...), 64)
 	ctx := context.Background()
 	if n := testing.AllocsPerRun(5, func() { _, _ = tr.epoch(ctx, 0.01) }); n != 0 {
 		t.Errorf("an epoch allocates %v times", n)
@@ -233,7 +233,7 @@ func TestDivergenceStops(t *testing.T) {
 	iris := persisttest.Builtin(t, "iris", datasets.Classification)
 	m := engine.MustBuild("cnn", nil).(*CNN)
 	net := newConvNet(2, 2, m.filters, m.kernel, m.pool, m.hidden, 3)
-	tr := newTrainer(m, net, iris, append([]float64(nil), iris.X.RawMatrix().Data...), 4)
+	tr, _ := newTrainer(m, net, iris, append([]float64(nil), iris.X.RawMatrix().Data...), 4)
 	for i := range tr.wt {
 		tr.wt[i] = 1e306
 	}
@@ -358,8 +358,8 @@ func TestBatchInParts(t *testing.T) {
 	d.X, d.Y = d.X.Slice(0, 60, 0, 64).(*mat.Dense), d.Y[:60]
 	m := engine.MustBuild("cnn", map[string]string{"batch": "20"}).(*CNN)
 	X := append([]float64(nil), d.X.RawMatrix().Data...)
-	whole := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
-	parts := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
+	whole, _ := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
+	parts, _ := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
 	parts.buf = parts.net.newBuffers(3)
 	a, _ := whole.epoch(context.Background(), 0.01)
 	b, _ := parts.epoch(context.Background(), 0.01)

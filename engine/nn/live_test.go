@@ -147,3 +147,36 @@ func bestEpoch(m engine.Model) int {
 	}
 	return 0
 }
+
+// Both networks define their training parameters once (only the defaults
+// differ) and hold back rows by one rule: at least one row when there is
+// patience, even where the share rounds to none, and one left to train on.
+func TestNetworksShareTheirTraining(t *testing.T) {
+	mlp, _ := engine.Lookup(mlpName)
+	cnn, _ := engine.Lookup("cnn")
+	for _, p := range trainingParams(0, 0, 0) {
+		a, okA := mlp.Param(p.Name)
+		b, okB := cnn.Param(p.Name)
+		if !okA || !okB || a.Min != b.Min || a.Max != b.Max || a.Help != b.Help || a.Kind != b.Kind {
+			t.Errorf("parameter %s: mlp %+v, cnn %+v; want one definition", p.Name, a, b)
+		}
+	}
+	four := persisttest.Builtin(t, "iris", datasets.Classification)
+	four.X, four.Y = four.X.Slice(0, 4, 0, 4).(*mat.Dense), four.Y[:4]
+	for _, name := range []string{mlpName, "cnn"} {
+		m := engine.MustBuild(name, map[string]string{"patience": "2", "epochs": "2"})
+		if err := m.Fit(context.Background(), four, nil); err != nil {
+			t.Fatal(err)
+		}
+		var rows pace
+		switch m := m.(type) {
+		case *MLP:
+			rows = m.rows
+		case *CNN:
+			rows = m.rows
+		}
+		if rows != (pace{train: 3, held: 1}) {
+			t.Errorf("%s with patience on 4 rows: %+v, want one held back", name, rows)
+		}
+	}
+}

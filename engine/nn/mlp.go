@@ -61,34 +61,19 @@ func init() {
 		Unit:    "epoch",
 		// Gradient descent wants features on one scale.
 		Standardize: true,
-		Params: []engine.Param{
+		Params: append(append([]engine.Param{
 			{Name: "hidden", Kind: engine.Ints, Default: []int{100}, Min: 1, Max: 4096,
 				Help: "widths of the hidden layers, comma-separated (\"64,32\": two layers); on XOR two tanh units can stick in a local minimum (seed 3 does), four learn it from seeds 1-5"},
 			{Name: "activation", Kind: engine.Choice, Default: ReLU, Choices: Activations,
 				Help: "hidden units' nonlinearity"},
-			{Name: "optimizer", Kind: engine.Choice, Default: Adam, Choices: Optimizers,
-				Help: "sgd: plain steps; momentum: heavy ball (0.9); rmsprop: steps scaled by the gradients' running RMS; adam: both, bias-corrected"},
-			{Name: "lr", Kind: engine.Float, Default: 0.001, Min: 1e-7, Max: 10, Log: true,
-				Help: "learning rate (sgd and momentum usually want 0.01-0.1)"},
-			{Name: "lr_decay", Kind: engine.Float, Default: 0.0, Min: 0, Max: 100,
-				Help: "epoch e uses lr/(1 + lr_decay·(e-1))"},
-			{Name: "batch", Kind: engine.Int, Default: 32, Min: 1, Max: 1 << 30,
-				Help: "rows a mini-batch: 1 is stochastic gradient descent, the number of rows or more is full batch"},
-			{Name: "epochs", Kind: engine.Int, Default: 200, Min: 1, Max: 100000,
-				Help: "passes over the training rows"},
-			{Name: "l2", Kind: engine.Float, Default: 0.0001, Min: 0, Max: 100,
-				Help: "L2 weight decay: adds l2/(2·batch)·‖W‖² to each mini-batch's loss (scikit-learn's alpha)"},
+		}, trainingParams(0.001, 200, 0)...), []engine.Param{
 			{Name: "dropout", Kind: engine.Float, Default: 0.0, Min: 0, Max: 0.9,
 				Help: "probability that a hidden unit is dropped in training"},
-			{Name: "patience", Kind: engine.Int, Default: 0, Min: 0, Max: 100000,
-				Help: "stop when the loss of held-back training rows has not improved for this many epochs, keeping the best weights; 0 trains every epoch"},
-			{Name: "validation_fraction", Kind: engine.Float, Default: 0.1, Min: 0.01, Max: 0.5,
-				Help: "with patience > 0: the share of the training rows held back to decide when to stop"},
 			{Name: "init", Kind: engine.Choice, Default: "auto", Choices: []string{"auto", "he", "xavier"},
 				Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs), xavier (inputs + outputs); auto: he for relu and leaky_relu, xavier otherwise"},
 			{Name: "loss", Kind: engine.Choice, Default: "auto", Choices: []string{"auto", "sigmoid"},
 				Help: "auto: softmax + cross-entropy for classes, linear + squared error for regression; sigmoid: logistic outputs + squared error"},
-		},
+		}...),
 		Bench: []engine.BenchCase{{Name: "mlp", Data: "digits", Task: datasets.Classification, Scale: true,
 			Params: map[string]string{"hidden": "100", "optimizer": "adam", "lr": "0.001", "batch": "200", "epochs": "50"}}},
 		Memory: mlpMemory,
@@ -161,19 +146,15 @@ func (m *MLP) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 		return err
 	}
 	rng := rand.New(rand.NewPCG(d.Seed, 0x9e3779b97f4a7c15))
-	order := rng.Perm(n)
-	nval := 0
-	if m.Patience > 0 {
-		if n < 2 {
-			return engine.Limitf("mlp: early stopping (patience=%d) needs at least 2 training rows to hold some back; set patience=0", m.Patience)
-		}
-		nval = min(max(int(math.Round(m.ValidationFraction*float64(n))), 1), n-1)
+	train, val, err := holdBack(mlpName, n, m.Patience, m.ValidationFraction, rng)
+	if err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	m.rows = pace{train: n - nval, held: nval}
-	f := newMLPFit(m, d.X, y, order[nval:], order[:nval], m.sizes(p, k), act, out, rng)
+	m.rows = pace{train: len(train), held: len(val)}
+	f := newMLPFit(m, d.X, y, train, val, m.sizes(p, k), act, out, rng)
 	m.net = f.net
 	return f.run(ctx, rec)
 }

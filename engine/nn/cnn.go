@@ -184,6 +184,9 @@ func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 	if err := engine.CheckFinite(d.X, d.Features); err != nil {
 		return fmt.Errorf("cnn: %w", err)
 	}
+	if err := engine.CheckWeights(d.Weights, n); err != nil {
+		return fmt.Errorf("cnn: %w", err)
+	}
 	h, w, err := m.imageShape(cols)
 	if err != nil {
 		return err
@@ -313,8 +316,8 @@ func (t *trainer) epoch(ctx context.Context, lr float64) (float64, error) {
 	t.rng.Shuffle(len(t.train), func(i, j int) { t.train[i], t.train[j] = t.train[j], t.train[i] })
 	total, seen := 0.0, 0
 	for start := 0; start < len(t.train); start += m.batch {
-		if err := ctx.Err(); err != nil {
-			return 0, err
+		if engine.Stopped(ctx.Done()) {
+			return 0, ctx.Err()
 		}
 		if start > 0 {
 			if err := t.ticks.at(float64(start) / float64(len(t.train))); err != nil {

@@ -3,7 +3,9 @@ package nn
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,5 +180,38 @@ func TestNetworksShareTheirTraining(t *testing.T) {
 		if rows != (pace{train: 3, held: 1}) {
 			t.Errorf("%s with patience on 4 rows: %+v, want one held back", name, rows)
 		}
+	}
+}
+
+// Sample weights weight each row's loss: rows of weight 0 do not count,
+// so relabelling them changes nothing, bit for bit, for either network.
+func TestZeroWeightRowsDoNotCount(t *testing.T) {
+	d := persisttest.Builtin(t, "iris", datasets.Classification)
+	d.Weights = make([]float64, d.Rows())
+	relabelled := d
+	relabelled.Y = slices.Clone(d.Y)
+	for i := range d.Weights {
+		d.Weights[i] = 1
+		if i%5 == 0 {
+			d.Weights[i] = 0
+			relabelled.Y[i] = float64((int(d.Y[i]) + 1) % 3)
+		}
+	}
+	for _, name := range []string{mlpName, "cnn"} {
+		var proba [2]*mat.Dense
+		for k, data := range []engine.Train{d, relabelled} {
+			m := engine.MustBuild(name, map[string]string{"epochs": "20", "patience": "0"})
+			if err := m.Fit(context.Background(), data, nil); err != nil {
+				t.Fatal(err)
+			}
+			proba[k], _ = m.(engine.Prober).PredictProba(d.X)
+		}
+		if !mat.Equal(proba[0], proba[1]) {
+			t.Errorf("%s: relabelling rows of weight 0 changed the fit", name)
+		}
+	}
+	d.Weights[3] = math.NaN()
+	if err := engine.MustBuild(mlpName, nil).Fit(context.Background(), d, nil); err == nil || !strings.Contains(err.Error(), "mlp: row 4: sample weight NaN must be a finite number >= 0") {
+		t.Errorf("a NaN weight: %v", err)
 	}
 }

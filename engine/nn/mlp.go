@@ -130,6 +130,9 @@ func (m *MLP) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 	if err := engine.CheckFinite(d.X, d.Features); err != nil {
 		return fmt.Errorf("mlp: %w", err)
 	}
+	if err := engine.CheckWeights(d.Weights, n); err != nil {
+		return fmt.Errorf("mlp: %w", err)
+	}
 	act, err := NewActivation(m.Activation)
 	if err != nil {
 		return fmt.Errorf("mlp: %w", err)
@@ -154,7 +157,7 @@ func (m *MLP) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 		return err
 	}
 	m.rows = pace{train: len(train), held: len(val)}
-	f := newMLPFit(m, d.X, y, train, val, m.sizes(p, k), act, out, rng)
+	f := newMLPFit(m, d.X, y, d.Weights, train, val, m.sizes(p, k), act, out, rng)
 	m.net = f.net
 	return f.run(ctx, rec)
 }

@@ -30,36 +30,43 @@ type mlpFit struct {
 	m          *MLP
 	net        *mlpNet
 	X          *mat.Dense
-	y          []float64
+	y, w       []float64 // targets, and sample weights (nil: all 1)
 	train, val []int
 	rng        *rand.Rand
 	opt        *Optimizer
 	batch      int
 	b          *mlpBatch
-	g, yb      []float64
+	g, yb, wb  []float64 // the gradient, a batch's targets and weights
 	good, best []float64 // the weights of the last good epoch, and of the best (early stopping)
 	ticks      *epochTicks
 }
 
-func newMLPFit(m *MLP, X *mat.Dense, y []float64, train, val []int, sizes []int, act Activation, out int, rng *rand.Rand) *mlpFit {
+func newMLPFit(m *MLP, X *mat.Dense, y, w []float64, train, val []int, sizes []int, act Activation, out int, rng *rand.Rand) *mlpFit {
 	net := newMLPNet(sizes, act, out)
 	batch := min(m.Batch, len(train))
 	opt, _ := NewOptimizer(m.Optimizer, len(net.w)) // the spec's choices are the optimisers
-	f := &mlpFit{m: m, net: net, X: X, y: y, train: train, val: val, rng: rng, opt: opt, batch: batch,
+	f := &mlpFit{m: m, net: net, X: X, y: y, w: w, train: train, val: val, rng: rng, opt: opt, batch: batch,
 		b: newMLPBatch(net, batch, m.Dropout > 0), g: make([]float64, len(net.w)), yb: make([]float64, batch),
 		good: make([]float64, len(net.w))}
+	if w != nil {
+		f.wb = make([]float64, batch)
+	}
 	if len(val) > 0 {
 		f.best = make([]float64, len(net.w))
 	}
 	return f
 }
 
-// gather copies the rows idx into the input batch and their targets into yb.
+// gather copies the rows idx into the input batch, their targets into yb
+// and their weights into wb.
 func (f *mlpFit) gather(idx []int) {
 	pad := f.net.pads[0]
 	for i, r := range idx {
 		copy(f.b.acts[0][i*pad:], f.X.RawRowView(r))
 		f.yb[i] = f.y[r]
+		if f.wb != nil {
+			f.wb[i] = f.w[r]
+		}
 	}
 }
 
@@ -82,7 +89,7 @@ func (f *mlpFit) epoch(ctx context.Context, lr float64) (float64, error) {
 		rows := min(f.batch, len(f.train)-start)
 		f.gather(f.train[start : start+rows])
 		f.net.forward(f.b, rows, drop, f.m.Dropout)
-		l := f.net.loss(f.b, rows, f.yb) + f.net.penalty(f.m.L2, rows)
+		l := f.net.loss(f.b, rows, f.yb, f.wb) + f.net.penalty(f.m.L2, rows)
 		f.net.backward(f.b, rows, f.g, f.m.L2)
 		f.opt.Step(f.net.w, f.g, lr)
 		sum += l * float64(rows)
@@ -93,8 +100,8 @@ func (f *mlpFit) epoch(ctx context.Context, lr float64) (float64, error) {
 // pause looks at the context and tells the recorder how far the epoch has
 // got, start rows in.
 func (f *mlpFit) pause(ctx context.Context, start int) error {
-	if err := ctx.Err(); err != nil {
-		return err
+	if engine.Stopped(ctx.Done()) {
+		return ctx.Err()
 	}
 	return f.ticks.at(float64(start) / float64(len(f.train)))
 }
@@ -106,7 +113,7 @@ func (f *mlpFit) valLoss() float64 {
 		rows := min(f.batch, len(f.val)-start)
 		f.gather(f.val[start : start+rows])
 		f.net.forward(f.b, rows, nil, 0)
-		sum += f.net.loss(f.b, rows, f.yb) * float64(rows)
+		sum += f.net.loss(f.b, rows, f.yb, f.wb) * float64(rows)
 	}
 	return sum / float64(len(f.val))
 }

@@ -538,7 +538,7 @@ func (m *CNN) Network() Network {
 	}
 	net := m.net
 	out := Network{Inputs: net.pixels(), FilterH: net.k, FilterW: net.k, Layers: []Layer{
-		{Kind: "conv", Units: net.f, Activation: "relu", Shape: []int{net.f, net.h, net.w}},
+		{Kind: "conv", Units: net.f, Activation: "relu", Shape: []int{net.f, net.h, net.w}, Weights: net.f * (net.k*net.k + 1)},
 		{Kind: "pool", Units: net.f, Shape: []int{net.f, net.ph, net.pw}},
 	}}
 	for i, l := range net.dense {
@@ -546,7 +546,7 @@ func (m *CNN) Network() Network {
 		if i == len(net.dense)-1 {
 			kind, act = "output", "softmax"
 		}
-		out.Layers = append(out.Layers, Layer{Kind: kind, Units: l.out, Activation: act})
+		out.Layers = append(out.Layers, Layer{Kind: kind, Units: l.out, Activation: act, Weights: (l.in + 1) * l.out})
 	}
 	kk := net.k * net.k
 	for c := range net.f {

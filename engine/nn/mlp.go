@@ -364,10 +364,11 @@ func (m *MLP) Network() Network {
 	s := m.net.sizes
 	nw := Network{Inputs: s[0]}
 	for l := 1; l < len(s)-1; l++ {
-		nw.Layers = append(nw.Layers, Layer{Kind: "dense", Units: s[l], Activation: m.net.act.Name()})
+		nw.Layers = append(nw.Layers, Layer{Kind: "dense", Units: s[l], Activation: m.net.act.Name(), Weights: (s[l-1] + 1) * s[l]})
 	}
 	outAct := [...]string{"softmax", "identity", "sigmoid"}[m.net.out]
-	nw.Layers = append(nw.Layers, Layer{Kind: "output", Units: s[len(s)-1], Activation: outAct})
+	L := len(s) - 1
+	nw.Layers = append(nw.Layers, Layer{Kind: "output", Units: s[L], Activation: outAct, Weights: (s[L-1] + 1) * s[L]})
 	return nw
 }
 

@@ -20,8 +20,9 @@ import (
 // regression (or, Loss "sigmoid", logistic outputs with squared error, the
 // notes' first network). Weights start He or Xavier uniform; each epoch
 // visits the training rows in a seeded random order, in mini-batches whose
-// mean loss, plus L2/(2·batch)·‖W‖² as scikit-learn's MLP adds it, one
-// optimiser step lowers (nn.Optimizer). Dropout is inverted dropout on the
+// mean loss (each row's weighted by Train.Weights when given), plus
+// L2/(2·batch)·‖W‖² as scikit-learn's MLP adds it, one optimiser step
+// lowers (nn.Optimizer). Dropout is inverted dropout on the
 // hidden units. With Patience > 0 a seeded share of the training rows
 // (ValidationFraction) is held back and the fit stops when their loss has
 // not improved for Patience epochs, keeping the best epoch's weights.

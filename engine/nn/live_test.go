@@ -215,3 +215,20 @@ func TestZeroWeightRowsDoNotCount(t *testing.T) {
 		t.Errorf("a NaN weight: %v", err)
 	}
 }
+
+// After its first call the live validation's scoring of an MLP allocates
+// nothing.
+func TestMLPScoringAllocatesNothing(t *testing.T) {
+	d := persisttest.Builtin(t, "digits", datasets.Classification)
+	m := engine.MustBuild(mlpName, map[string]string{"epochs": "1"})
+	if err := m.Fit(context.Background(), d, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := m.(engine.Staged).Stages(d.X)
+	if _, _, err := s.Scores(); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(3, func() { _, _, _ = s.Scores() }); n != 0 {
+		t.Errorf("a scoring allocates %v times", n)
+	}
+}

@@ -26,6 +26,28 @@ func CheckFinite(X *mat.Dense, features []string) error {
 	return nil
 }
 
+// CheckWeights validates optional sample weights (Train.Weights): nil, or
+// n finite non-negative values with a positive sum.
+func CheckWeights(w []float64, n int) error {
+	if w == nil {
+		return nil
+	}
+	if len(w) != n {
+		return fmt.Errorf("%d sample weights for %d rows", len(w), n)
+	}
+	sum := 0.0
+	for i, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Errorf("row %d: sample weight %v must be a finite number >= 0", i+1, v)
+		}
+		sum += v
+	}
+	if !(sum > 0) {
+		return fmt.Errorf("sample weights are all zero")
+	}
+	return nil
+}
+
 // FeatureName names column j for messages: its quoted name, or its
 // number (1-based) when it has none.
 func FeatureName(features []string, j int) string {

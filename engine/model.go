@@ -135,6 +135,28 @@ type Recorder interface {
 	Step(s Step) error
 }
 
+// Ticker is a Recorder that also hears how far a long step has got (an
+// epoch of many mini-batches) between two Steps: done is the share of
+// step (of total expected, 0 if unknown) made so far, which moves a front
+// end's progress. A tick is not a
+// step (histories keep one point a step); a non-nil error stops the fit
+// as Step's would.
+type Ticker interface {
+	Tick(step, total int, done float64) error
+}
+
+// Paced is a model whose steps are short next to scoring held-out rows
+// (a network's epoch passes each training row forward and back once, a
+// scoring passes each held-out row forward once), so that scoring them
+// after every step would cost a large share of the fit. ValidateEvery is
+// how many steps the live validation lets pass between two scorings of
+// rows held-out rows, at least 1: a rule of the row counts, never of the
+// clock, so that a run's history is the same every time. It is called on
+// the fitting goroutine, from the fit's first step.
+type Paced interface {
+	ValidateEvery(rows int) int
+}
+
 // Model is a learner: Fit learns from the training rows. What a fitted
 // model can then do is told by the interfaces it implements: Predictor
 // (every classifier and regressor), Labeler or Predictor (clusterings),

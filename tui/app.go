@@ -555,6 +555,8 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	ds, spec, hash := a.ds, a.spec, r.hash
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
 		*hash, _ = runs.HashData(data, ds) // read in finishRun, after the run's end is received
+		opt := opt
+		opt.Tick = progress // a long epoch's progress, which the training screen keeps out of the charts
 		return eval.Run(ctx, ds, spec, v, opt, progress)
 	}
 	if a.c.memory != nil {

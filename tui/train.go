@@ -93,6 +93,10 @@ func (s *trainScreen) progress(m progressMsg) {
 	}
 	relayout := false
 	for _, p := range m.steps {
+		if p.Within > 0 { // a long step's progress: the bar and the clock move, no chart does
+			s.last = p
+			continue
+		}
 		relayout = s.live.observe(p.Point) || relayout
 		if p.Fold != s.fold && p.Fold > 0 {
 			s.fold = p.Fold
@@ -382,7 +386,7 @@ func (s *trainScreen) statusLines() string {
 		folds++
 	}
 	if p.Total > 0 {
-		frac = (float64(p.Fold-1) + float64(p.Point.Step)/float64(p.Total)) / float64(folds)
+		frac = (float64(p.Fold-1) + (float64(p.Point.Step)+p.Within)/float64(p.Total)) / float64(folds)
 	} else if p.Folds > 1 {
 		frac = float64(p.Fold-1) / float64(folds)
 	}

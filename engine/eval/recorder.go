@@ -44,6 +44,9 @@ type recorder struct {
 	proba *mat.Dense
 	// scoreTime is the time spent scoring the held-out rows.
 	scoreTime time.Duration
+	// every is how many steps pass between two validations (engine.Paced);
+	// 0 until the first step asks the model.
+	every int
 }
 
 // validateAt says whether step is on the validation schedule: every step to
@@ -82,7 +85,7 @@ func (rc *recorder) Step(s engine.Step) error {
 		rc.history = append(rc.history, p)
 		return err
 	}
-	if rc.xval != nil && validateAt(s.Step) {
+	if rc.xval != nil && rc.due(s.Step) {
 		p.ValLoss, p.ValError = rc.validate()
 		// A model that cannot predict yet (one-step models report before
 		// they publish their state) is validated again by finish.
@@ -94,6 +97,39 @@ func (rc *recorder) Step(s engine.Step) error {
 	if rc.rn.progress != nil {
 		rc.rn.progress(Progress{Fold: rc.fold, Folds: rc.folds, Final: rc.final, Point: p, Total: s.Total, Elapsed: time.Since(rc.rn.start)})
 	}
+	return nil
+}
+
+// due says whether step is validated: the first, and those of the
+// schedule validateAt keeps in steps of the model's pace (engine.Paced).
+func (rc *recorder) due(step int) bool {
+	if rc.every == 0 {
+		rc.every = 1
+		if p, ok := rc.model.(engine.Paced); ok {
+			rows, _ := rc.xval.Dims()
+			rc.every = max(p.ValidateEvery(rows), 1)
+		}
+	}
+	return step == 1 || step%rc.every == 0 && validateAt(step/rc.every)
+}
+
+// Tick implements engine.Ticker: it stops the fit on cancellation and
+// hands how far the step has got to Options.Tick, and the model to
+// Options.Snapshot, so that a long epoch's picture moves too.
+func (rc *recorder) Tick(step, total int, done float64) error {
+	if err := rc.rn.ctx.Err(); err != nil {
+		return err
+	}
+	if tick := rc.rn.opt.Tick; tick != nil {
+		last := rc.last
+		if rc.steps == 0 {
+			last = Point{TrainLoss: math.NaN(), ValLoss: math.NaN(), ValError: math.NaN()}
+		}
+		last.Step = step - 1
+		tick(Progress{Fold: rc.fold, Folds: rc.folds, Final: rc.final, Point: last, Total: total,
+			Elapsed: time.Since(rc.rn.start), Within: done})
+	}
+	rc.snapshot()
 	return nil
 }
 

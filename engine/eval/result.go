@@ -64,6 +64,11 @@ type Options struct {
 	// being fitted for predictions (the lab's live decision regions).
 	// It must return quickly and keep nothing of the model.
 	Snapshot func(m engine.Model, prep *datasets.Prep) `json:"-"`
+	// Tick, when set, hears how far a long step has got between two
+	// steps of a model that ticks (engine.Ticker): a Progress whose Point
+	// is the last whole step's and whose Within is the share of the next
+	// step done. It never joins a history.
+	Tick func(Progress) `json:"-"`
 }
 
 // SnapshotEvery is the least time between two calls of Options.Snapshot.
@@ -93,6 +98,9 @@ type Progress struct {
 	Point   Point
 	Total   int // expected steps of this fit; 0 if unknown
 	Elapsed time.Duration
+	// Within is, for a tick (Options.Tick), the share of step Point.Step+1
+	// done; 0 for a whole step.
+	Within float64
 }
 
 // Result is everything an evaluation produced. Metrics are on held-out rows:

@@ -52,8 +52,9 @@ const LOOWarnRows = 500
 // While a model fits, every step goes to progress (which may be nil) with its
 // validation loss and error on the fold's held-out rows, computed on steps
 // 1..100, then every 10th to 1000, every 100th to 10000 and so on, and on the
-// last step (filled in after Fit returns). A Staged model is scored by
-// adding its new members only. Every fold's steps are kept.
+// last step (filled in after Fit returns); a Paced model's schedule is
+// stretched by its ValidateEvery. A Staged model is scored by adding its
+// new members only. Every fold's steps are kept.
 //
 // When ctx is cancelled, or a fit diverges, Run returns the partial Result
 // (the histories so far, the scores of the folds that finished; Cancelled

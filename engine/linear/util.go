@@ -19,25 +19,7 @@ func checkFinite(X *mat.Dense, features []string) error { return engine.CheckFin
 
 // checkWeights validates optional sample weights: nil, or n finite
 // non-negative values with a positive sum.
-func checkWeights(w []float64, n int) error {
-	if w == nil {
-		return nil
-	}
-	if len(w) != n {
-		return fmt.Errorf("%d sample weights for %d rows", len(w), n)
-	}
-	sum := 0.0
-	for i, v := range w {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return fmt.Errorf("row %d: sample weight %v must be a finite number >= 0", i+1, v)
-		}
-		sum += v
-	}
-	if !(sum > 0) {
-		return fmt.Errorf("sample weights are all zero")
-	}
-	return nil
-}
+func checkWeights(w []float64, n int) error { return engine.CheckWeights(w, n) }
 
 // orNop returns rec, or a Recorder that accepts every step when rec is nil.
 func orNop(rec engine.Recorder) engine.Recorder {

@@ -31,27 +31,50 @@ func init() {
 		Standardize: false,
 		Input:       engine.Input{Constant: true},
 		Params:      cnnParams(),
+		Memory:      cnnMemory,
 		New:         newCNN,
 	})
 }
 
+// cnnMemory counts the weights five times (the weights, their gradient,
+// the best, two optimiser moments), the scaled copy of the rows, and the
+// patches and convolutions of a batch of images for training and another
+// for scoring. Columns that are no image count as a 1 × cols strip: Fit
+// refuses them anyway.
+func cnnMemory(s engine.Shape, v engine.Values) engine.Need {
+	h, w := 1, s.Cols
+	if side := int(math.Round(math.Sqrt(float64(s.Cols)))); side*side == s.Cols {
+		h, w = side, side
+	}
+	if hh, ww, err := parseShape(v.String("shape")); err == nil {
+		h, w = hh, ww
+	}
+	f, k, p := v.Int("filters"), v.Int("kernel"), v.Int("pool")
+	in := f * ((h + p - 1) / p) * ((w + p - 1) / p)
+	weights := f*k*k + f
+	for _, out := range append(v.Ints("hidden"), max(s.Classes, 2)) {
+		if out > 0 {
+			weights += in*out + out
+			in = out
+		}
+	}
+	pixels := h * w
+	images := max(1, min(v.Int("batch"), max(s.Rows, 1), (1<<20)/max(pixels*max(k*k, f), 1)))
+	need := engine.Matrix(weights, 5, "set of network weights")
+	need.Advice = "use fewer filters or dense units, or a larger pool"
+	return need.Plus(engine.Matrix(s.Rows, s.Cols, "copy of the scaled pixels")).
+		Plus(engine.Matrices(2, images*pixels, k*k+2*f, "batch of patches and convolutions"))
+}
+
 func cnnParams() []engine.Param {
-	return []engine.Param{
+	return append(append([]engine.Param{
 		{Name: "filters", Kind: engine.Int, Default: 16, Min: 1, Max: 128, Help: "number of convolution masks"},
 		{Name: "kernel", Kind: engine.Int, Default: 3, Min: 1, Max: 7, Help: "mask size (kernel × kernel pixels)"},
 		{Name: "pool", Kind: engine.Int, Default: 2, Min: 1, Max: 8, Help: "max-pooling window (pool × pool), 1 for none"},
 		{Name: "shape", Kind: engine.Text, Default: "", Check: checkShape, Help: "image height x width, e.g. 8x8 (empty: a square number of columns)"},
 		{Name: "hidden", Kind: engine.Ints, Default: []int{0}, Min: 0, Max: 4096, Help: "widths of dense ReLU layers after pooling, e.g. 64 (0: none)"},
-		{Name: "optimizer", Kind: engine.Choice, Default: Adam, Choices: Optimizers, Help: "how the weights follow the gradient"},
-		{Name: "lr", Kind: engine.Float, Default: 0.003, Min: 1e-6, Max: 10, Log: true, Help: "learning rate"},
-		{Name: "lr_decay", Kind: engine.Float, Default: 0.0, Min: 0, Max: 10, Help: "the rate of epoch t is lr/(1 + lr_decay·(t−1))"},
-		{Name: "batch", Kind: engine.Int, Default: 32, Min: 1, Max: 65536, Help: "rows per mini-batch"},
-		{Name: "epochs", Kind: engine.Int, Default: 60, Min: 1, Max: 100000, Help: "most passes over the training rows"},
-		{Name: "l2", Kind: engine.Float, Default: 1e-4, Min: 0, Max: 100, Help: "L2 weight decay: adds l2/(2·batch)·‖W‖² to each mini-batch's loss (biases left out; scikit-learn's alpha)"},
-		{Name: "patience", Kind: engine.Int, Default: 8, Min: 0, Max: 100000, Help: "stop when the loss of held-back training rows has not improved for this many epochs, keeping the best weights; 0 trains every epoch"},
-		{Name: "validation_fraction", Kind: engine.Float, Default: 0.1, Min: 0.01, Max: 0.5, Help: "with patience > 0: the share of the training rows held back to decide when to stop"},
-		{Name: "init", Kind: engine.Choice, Default: "he", Choices: []string{"he", "xavier"}, Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs, for ReLU), xavier (inputs + outputs)"},
-	}
+	}, trainingParams(0.003, 60, 8)...),
+		engine.Param{Name: "init", Kind: engine.Choice, Default: "he", Choices: []string{"he", "xavier"}, Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs, for ReLU), xavier (inputs + outputs)"})
 }
 
 // checkShape accepts "" or "HxW" with whole numbers of at least 1.
@@ -94,6 +117,7 @@ type CNN struct {
 	net         *convNet  // nil until fitted
 	best        []float64 // the weights Predict uses
 	mean, scale float64   // pixel scaling: (x − mean)/scale
+	rows        pace      // the rows an epoch trains on and holds back
 }
 
 func newCNN(v engine.Values) (engine.Model, error) {
@@ -138,9 +162,8 @@ func (m *CNN) imageShape(cols int) (int, int, error) {
 }
 
 // Fit trains on mini-batches of the rows. With patience it holds a share
-// of them out (validation_fraction, when that is at least one row and
-// leaves one to train on) and stops after patience epochs without a
-// better validation loss (training loss, without rows held out), keeping
+// of them out (validation_fraction, as holdBack rounds it) and stops
+// after patience epochs without a better validation loss, keeping
 // the best weights. Those are the weights Predict uses at every step, so a
 // fit cancelled at a step keeps what that step showed.
 func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
@@ -161,6 +184,9 @@ func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 	if err := engine.CheckFinite(d.X, d.Features); err != nil {
 		return fmt.Errorf("cnn: %w", err)
 	}
+	if err := engine.CheckWeights(d.Weights, n); err != nil {
+		return fmt.Errorf("cnn: %w", err)
+	}
 	h, w, err := m.imageShape(cols)
 	if err != nil {
 		return err
@@ -173,7 +199,11 @@ func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 			X[i*cols+j] = (v - mean) / scale
 		}
 	}
-	t := newTrainer(m, net, d, X, cols)
+	t, err := newTrainer(m, net, d, X, cols)
+	if err != nil {
+		return err
+	}
+	m.rows = pace{train: len(t.train), held: len(t.val)}
 	return t.run(ctx, rec, func(best []float64) {
 		m.net, m.best, m.mean, m.scale = net, best, mean, scale
 	})
@@ -218,9 +248,10 @@ type trainer struct {
 	maskT      mat.Matrix  // the working masks, transposed, for the convolution
 	xs         [][]float64 // a batch's images
 	rng        *rand.Rand
+	ticks      *epochTicks
 }
 
-func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) *trainer {
+func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) (*trainer, error) {
 	t := &trainer{m: m, net: net, X: X, cols: cols, y: d.Y, weight: d.Weights,
 		wt: make([]float64, net.size()), grad: make([]float64, net.size()), best: make([]float64, net.size()),
 		rng: rand.New(rand.NewPCG(d.Seed, 0x5bd1e9955bd1e995))}
@@ -229,28 +260,19 @@ func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) *tr
 	t.maskT = net.masks(t.wt).T()
 	t.opt, _ = NewOptimizer(m.optimizer, net.size()) // the spec's choices are the optimisers
 	net.initWeights(t.wt, m.init, t.rng)
-	t.train, t.val = splitValidation(len(d.Y), m.patience, m.valFraction, t.rng)
-	return t
-}
-
-// splitValidation shuffles the rows and, with patience, holds a share of
-// them out to decide when to stop; none when that share is not a row or
-// would leave none to train on.
-func splitValidation(n, patience int, share float64, rng *rand.Rand) (train, val []int) {
-	order := rng.Perm(n)
-	k := int(math.Round(share * float64(n)))
-	if patience == 0 || k < 1 || k >= n {
-		return order, nil
-	}
-	return order[k:], order[:k]
+	var err error
+	t.train, t.val, err = holdBack("cnn", len(d.Y), m.patience, m.valFraction, t.rng)
+	return t, err
 }
 
 // run trains epoch after epoch; publish makes best the model's weights.
 func (t *trainer) run(ctx context.Context, rec engine.Recorder, publish func(best []float64)) error {
 	m := t.m
 	bestLoss, wait := math.Inf(1), 0
+	t.ticks = newEpochTicks(rec, m.epochs)
 	for epoch := 1; epoch <= m.epochs; epoch++ {
 		lr := m.lr / (1 + m.lrDecay*float64(epoch-1))
+		t.ticks.begin(epoch)
 		loss, err := t.epoch(ctx, lr)
 		if err != nil {
 			return err
@@ -296,6 +318,11 @@ func (t *trainer) epoch(ctx context.Context, lr float64) (float64, error) {
 	for start := 0; start < len(t.train); start += m.batch {
 		if engine.Stopped(ctx.Done()) {
 			return 0, ctx.Err()
+		}
+		if start > 0 {
+			if err := t.ticks.at(float64(start) / float64(len(t.train))); err != nil {
+				return 0, err
+			}
 		}
 		rows := t.train[start:min(start+m.batch, len(t.train))]
 		clear(t.grad)
@@ -389,6 +416,9 @@ func norm(v []float64) float64 {
 	return math.Sqrt(s)
 }
 
+// ValidateEvery implements engine.Paced.
+func (m *CNN) ValidateEvery(rows int) int { return m.rows.validateEvery(rows, cnnEpochCost) }
+
 // PredictProba is each row's class probabilities.
 func (m *CNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	return m.proba(X, nil)
@@ -397,8 +427,10 @@ func (m *CNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 // cnnScratch is what scoring needs besides the network: the convolution's
 // buffers and the scaled images, kept by a scorer from step to step.
 type cnnScratch struct {
-	buf *buffers
-	xs  [][]float64
+	buf  *buffers
+	xs   [][]float64
+	out  *mat.Dense // the probabilities
+	pred []float64
 }
 
 // proba is PredictProba with scratch s, made (or remade for another
@@ -421,8 +453,10 @@ func (m *CNN) proba(X mat.Matrix, s *cnnScratch) (*mat.Dense, error) {
 			s.xs[i] = make([]float64, cols)
 		}
 	}
-	buf, xs := s.buf, s.xs
-	out := mat.NewDense(n, m.net.classes(), nil)
+	if s.out == nil || s.out.RawMatrix().Rows != n || s.out.RawMatrix().Cols != m.net.classes() {
+		s.out = mat.NewDense(n, m.net.classes(), nil)
+	}
+	buf, xs, out := s.buf, s.xs, s.out
 	maskT := m.net.masks(m.best).T()
 	for start := 0; start < n; start += buf.size {
 		batch := xs[:min(buf.size, n-start)]
@@ -471,13 +505,20 @@ func (s *cnnStages) Scores() ([]float64, *mat.Dense, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return mostProbable(P), P, nil
+	s.scratch.pred = mostProbableInto(s.scratch.pred, P)
+	return s.scratch.pred, P, nil
 }
 
 // mostProbable is the class of each row's largest probability.
-func mostProbable(P *mat.Dense) []float64 {
+func mostProbable(P *mat.Dense) []float64 { return mostProbableInto(nil, P) }
+
+// mostProbableInto is mostProbable into out, reused when it has the rows'
+// length.
+func mostProbableInto(out []float64, P *mat.Dense) []float64 {
 	n, _ := P.Dims()
-	out := make([]float64, n)
+	if len(out) != n {
+		out = make([]float64, n)
+	}
 	for i := range n {
 		row, k := P.RawRowView(i), 0
 		for c, v := range row {
@@ -497,7 +538,7 @@ func (m *CNN) Network() Network {
 	}
 	net := m.net
 	out := Network{Inputs: net.pixels(), FilterH: net.k, FilterW: net.k, Layers: []Layer{
-		{Kind: "conv", Units: net.f, Activation: "relu", Shape: []int{net.f, net.h, net.w}},
+		{Kind: "conv", Units: net.f, Activation: "relu", Shape: []int{net.f, net.h, net.w}, Weights: net.f * (net.k*net.k + 1)},
 		{Kind: "pool", Units: net.f, Shape: []int{net.f, net.ph, net.pw}},
 	}}
 	for i, l := range net.dense {
@@ -505,7 +546,7 @@ func (m *CNN) Network() Network {
 		if i == len(net.dense)-1 {
 			kind, act = "output", "softmax"
 		}
-		out.Layers = append(out.Layers, Layer{Kind: kind, Units: l.out, Activation: act})
+		out.Layers = append(out.Layers, Layer{Kind: kind, Units: l.out, Activation: act, Weights: (l.in + 1) * l.out})
 	}
 	kk := net.k * net.k
 	for c := range net.f {

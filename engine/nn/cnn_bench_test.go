@@ -20,7 +20,7 @@ func BenchmarkCNNDigitsEpoch(b *testing.B) {
 	for i := range X {
 		X[i] = (X[i] - mean) / scale
 	}
-	tr := newTrainer(m, net, d, X, 64)
+	tr, _ := newTrainer(m, net, d, X, 64)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -219,7 +219,7 @@ func TestEpochAllocatesNothing(t *testing.T) {
 	d.X, d.Y = d.X.Slice(0, 100, 0, 64).(*mat.Dense), d.Y[:100]
 	m := engine.MustBuild("cnn", map[string]string{"hidden": "8", "batch": "25"}).(*CNN)
 	net := newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10)
-	tr := newTrainer(m, net, d, append([]float64(nil), d.X.RawMatrix().Data...), 64)
+	tr, _ := newTrainer(m, net, d, append([]float64(nil), d.X.RawMatrix().Data...), 64)
 	ctx := context.Background()
 	if n := testing.AllocsPerRun(5, func() { _, _ = tr.epoch(ctx, 0.01) }); n != 0 {
 		t.Errorf("an epoch allocates %v times", n)
@@ -233,7 +233,7 @@ func TestDivergenceStops(t *testing.T) {
 	iris := persisttest.Builtin(t, "iris", datasets.Classification)
 	m := engine.MustBuild("cnn", nil).(*CNN)
 	net := newConvNet(2, 2, m.filters, m.kernel, m.pool, m.hidden, 3)
-	tr := newTrainer(m, net, iris, append([]float64(nil), iris.X.RawMatrix().Data...), 4)
+	tr, _ := newTrainer(m, net, iris, append([]float64(nil), iris.X.RawMatrix().Data...), 4)
 	for i := range tr.wt {
 		tr.wt[i] = 1e306
 	}
@@ -358,8 +358,8 @@ func TestBatchInParts(t *testing.T) {
 	d.X, d.Y = d.X.Slice(0, 60, 0, 64).(*mat.Dense), d.Y[:60]
 	m := engine.MustBuild("cnn", map[string]string{"batch": "20"}).(*CNN)
 	X := append([]float64(nil), d.X.RawMatrix().Data...)
-	whole := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
-	parts := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
+	whole, _ := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
+	parts, _ := newTrainer(m, newConvNet(8, 8, m.filters, m.kernel, m.pool, m.hidden, 10), d, X, 64)
 	parts.buf = parts.net.newBuffers(3)
 	a, _ := whole.epoch(context.Background(), 0.01)
 	b, _ := parts.epoch(context.Background(), 0.01)
@@ -370,5 +370,29 @@ func TestBatchInParts(t *testing.T) {
 		if math.Abs(whole.wt[i]-parts.wt[i]) > 1e-12 {
 			t.Fatalf("weight %d: %v in parts, %v whole", i, parts.wt[i], whole.wt[i])
 		}
+	}
+}
+
+// A network too large for the memory there is (here as $TEALAB_MEMORY
+// says) is refused before it is fitted: 128 masks on 200 × 200 images,
+// unpooled, feed 5,120,000 values to the softmax head, whose weights are
+// 10,240,002 of 10,241,282; five copies of them need 410 MB, and the
+// patches and convolutions of one image for training and one for scoring
+// 2 × 40,000 × (9 + 2·128) values, 170 MB more.
+func TestCNNRefusedBeforeRunningOutOfMemory(t *testing.T) {
+	t.Setenv(engine.MemoryEnv, "100MB")
+	spec, _ := engine.Lookup("cnn")
+	v, err := spec.Parse(map[string]string{"filters": "128", "pool": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := spec.Memory(engine.Shape{Rows: 3, Cols: 200 * 200, Classes: 2}, v)
+	want := "a 10241282 x 5 set of network weights"
+	if need.What != want || math.Abs(need.Bytes-(8*5*10241282+8*3*40000+8*2*40000*265)) > 0.5 {
+		t.Errorf("the estimate is %.0f bytes for %q, want 580 MB for %q", need.Bytes, need.What, want)
+	}
+	err = engine.CheckNeed("cnn on images", need)
+	if !errors.Is(err, engine.ErrLimit) || !strings.Contains(err.Error(), "more than the 100 MB $TEALAB_MEMORY allows (use fewer filters") {
+		t.Errorf("refusal: %v", err)
 	}
 }

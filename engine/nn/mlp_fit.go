@@ -30,41 +30,50 @@ type mlpFit struct {
 	m          *MLP
 	net        *mlpNet
 	X          *mat.Dense
-	y          []float64
+	y, w       []float64 // targets, and sample weights (nil: all 1)
 	train, val []int
 	rng        *rand.Rand
 	opt        *Optimizer
 	batch      int
 	b          *mlpBatch
-	g, yb      []float64
+	g, yb, wb  []float64 // the gradient, a batch's targets and weights
 	good, best []float64 // the weights of the last good epoch, and of the best (early stopping)
+	ticks      *epochTicks
 }
 
-func newMLPFit(m *MLP, X *mat.Dense, y []float64, train, val []int, sizes []int, act Activation, out int, rng *rand.Rand) *mlpFit {
+func newMLPFit(m *MLP, X *mat.Dense, y, w []float64, train, val []int, sizes []int, act Activation, out int, rng *rand.Rand) *mlpFit {
 	net := newMLPNet(sizes, act, out)
 	batch := min(m.Batch, len(train))
 	opt, _ := NewOptimizer(m.Optimizer, len(net.w)) // the spec's choices are the optimisers
-	f := &mlpFit{m: m, net: net, X: X, y: y, train: train, val: val, rng: rng, opt: opt, batch: batch,
+	f := &mlpFit{m: m, net: net, X: X, y: y, w: w, train: train, val: val, rng: rng, opt: opt, batch: batch,
 		b: newMLPBatch(net, batch, m.Dropout > 0), g: make([]float64, len(net.w)), yb: make([]float64, batch),
 		good: make([]float64, len(net.w))}
+	if w != nil {
+		f.wb = make([]float64, batch)
+	}
 	if len(val) > 0 {
 		f.best = make([]float64, len(net.w))
 	}
 	return f
 }
 
-// gather copies the rows idx into the input batch and their targets into yb.
+// gather copies the rows idx into the input batch, their targets into yb
+// and their weights into wb.
 func (f *mlpFit) gather(idx []int) {
 	pad := f.net.pads[0]
 	for i, r := range idx {
 		copy(f.b.acts[0][i*pad:], f.X.RawRowView(r))
 		f.yb[i] = f.y[r]
+		if f.wb != nil {
+			f.wb[i] = f.w[r]
+		}
 	}
 }
 
 // epoch trains on every training row once, in a fresh order, and returns
-// the mean mini-batch loss; stopped when the context ended it midway.
-func (f *mlpFit) epoch(done <-chan struct{}, lr float64) (loss float64, stopped bool) {
+// the mean mini-batch loss, or the error of the context (or of the
+// recorder's tick) that ended it midway.
+func (f *mlpFit) epoch(ctx context.Context, lr float64) (float64, error) {
 	f.rng.Shuffle(len(f.train), func(i, j int) { f.train[i], f.train[j] = f.train[j], f.train[i] })
 	var drop *rand.Rand
 	if f.m.Dropout > 0 {
@@ -72,18 +81,29 @@ func (f *mlpFit) epoch(done <-chan struct{}, lr float64) (loss float64, stopped 
 	}
 	sum := 0.0
 	for k, start := 0, 0; start < len(f.train); k, start = k+1, start+f.batch {
-		if k > 0 && k%mlpPoll == 0 && engine.Stopped(done) {
-			return 0, true
+		if k > 0 && k%mlpPoll == 0 {
+			if err := f.pause(ctx, start); err != nil {
+				return 0, err
+			}
 		}
 		rows := min(f.batch, len(f.train)-start)
 		f.gather(f.train[start : start+rows])
 		f.net.forward(f.b, rows, drop, f.m.Dropout)
-		l := f.net.loss(f.b, rows, f.yb) + f.net.penalty(f.m.L2, rows)
+		l := f.net.loss(f.b, rows, f.yb, f.wb) + f.net.penalty(f.m.L2, rows)
 		f.net.backward(f.b, rows, f.g, f.m.L2)
 		f.opt.Step(f.net.w, f.g, lr)
 		sum += l * float64(rows)
 	}
-	return sum / float64(len(f.train)), false
+	return sum / float64(len(f.train)), nil
+}
+
+// pause looks at the context and tells the recorder how far the epoch has
+// got, start rows in.
+func (f *mlpFit) pause(ctx context.Context, start int) error {
+	if engine.Stopped(ctx.Done()) {
+		return ctx.Err()
+	}
+	return f.ticks.at(float64(start) / float64(len(f.train)))
 }
 
 // valLoss is the mean loss of the held-back rows (no dropout, no penalty).
@@ -93,7 +113,7 @@ func (f *mlpFit) valLoss() float64 {
 		rows := min(f.batch, len(f.val)-start)
 		f.gather(f.val[start : start+rows])
 		f.net.forward(f.b, rows, nil, 0)
-		sum += f.net.loss(f.b, rows, f.yb) * float64(rows)
+		sum += f.net.loss(f.b, rows, f.yb, f.wb) * float64(rows)
 	}
 	return sum / float64(len(f.val))
 }
@@ -115,12 +135,14 @@ func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
 			copy(net.w, f.good)
 		}
 	}
+	f.ticks = newEpochTicks(rec, m.Epochs)
 	for e := 1; e <= m.Epochs; e++ {
 		lr := m.LR / (1 + m.LRDecay*float64(e-1))
-		loss, stopped := f.epoch(ctx.Done(), lr)
-		if stopped {
+		f.ticks.begin(e)
+		loss, err := f.epoch(ctx, lr)
+		if err != nil {
 			keep()
-			return ctx.Err()
+			return err
 		}
 		diverged := math.IsNaN(loss) || math.IsInf(loss, 0) || loss > mlpExplode
 		if diverged {

@@ -166,27 +166,33 @@ func (n *mlpNet) forward(b *mlpBatch, rows int, rng *rand.Rand, p float64) {
 }
 
 // loss is the mean loss of the rows whose targets are y (class codes for
-// softmax, values otherwise), and sets the output layer's errors to the
-// gradient of that mean with respect to its pre-activations.
-func (n *mlpNet) loss(b *mlpBatch, rows int, y []float64) float64 {
+// softmax, values otherwise), each row's loss weighted by w (nil: all 1),
+// and sets the output layer's errors to the gradient of that mean with
+// respect to its pre-activations.
+func (n *mlpNet) loss(b *mlpBatch, rows int, y, w []float64) float64 {
 	L := n.layers()
 	k, pad := n.sizes[L], n.pads[L]
 	O, D := b.acts[L], b.deltas[L]
-	inv := 1 / float64(rows)
 	sum := 0.0
 	for i := range rows {
 		o, d := O[i*pad:i*pad+k], D[i*pad:i*pad+k]
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		inv := wi / float64(rows)
+		li := 0.0
 		switch n.out {
 		case outSoftmax:
 			c := int(y[i])
-			sum -= math.Log(max(o[c], 1e-300))
+			li = -math.Log(max(o[c], 1e-300))
 			for u, v := range o {
 				d[u] = v * inv
 			}
 			d[c] -= inv
 		case outLinear:
 			r := o[0] - y[i]
-			sum += r * r / 2
+			li = r * r / 2
 			d[0] = r * inv
 		case outSigmoid:
 			for u, v := range o {
@@ -198,12 +204,13 @@ func (n *mlpNet) loss(b *mlpBatch, rows int, y []float64) float64 {
 					}
 				}
 				r := v - t
-				sum += r * r / 2
+				li += r * r / 2
 				d[u] = r * v * (1 - v) * inv
 			}
 		}
+		sum += wi * li
 	}
-	return sum * inv
+	return sum / float64(rows)
 }
 
 // penalty is the L2 term l2/(2 rows)·‖W‖² (biases left out), as

@@ -49,7 +49,7 @@ func gradCase(t *testing.T, act string, out, k int) (*mlpNet, *mlpBatch, []float
 }
 
 // The backpropagated gradient of every activation and every output and
-// loss, with and without L2, agrees with central finite differences of
+// loss, with and without L2, with and without sample weights, agrees with central finite differences of
 // the loss (mean loss plus l2/(2·rows)·‖W‖²) in every weight and bias.
 func TestMLPGradientMatchesFiniteDifferences(t *testing.T) {
 	outs := []struct {
@@ -59,12 +59,16 @@ func TestMLPGradientMatchesFiniteDifferences(t *testing.T) {
 	}{{"softmax", outSoftmax, 3}, {"linear", outLinear, 1}, {"sigmoid classes", outSigmoid, 3}, {"sigmoid regression", outSigmoid, 1}}
 	for _, act := range Activations {
 		for _, o := range outs {
-			for _, l2 := range []float64{0, 0.3} {
+			for c, l2 := range []float64{0, 0.3, 0, 0.3} {
 				net, b, y := gradCase(t, act, o.out, o.k)
 				const rows = 7
+				var weights []float64
+				if c >= 2 {
+					weights = []float64{0.5, 2, 0, 1, 3, 0.25, 1.5}
+				}
 				objective := func() float64 {
 					net.forward(b, rows, nil, 0)
-					return net.loss(b, rows, y) + net.penalty(l2, rows)
+					return net.loss(b, rows, y, weights) + net.penalty(l2, rows)
 				}
 				objective()
 				g := make([]float64, len(net.w))
@@ -81,7 +85,7 @@ func TestMLPGradientMatchesFiniteDifferences(t *testing.T) {
 					worst = max(worst, math.Abs(fd-g[i])/max(1, math.Abs(fd)))
 				}
 				if worst > 1e-6 {
-					t.Errorf("%s, %s, l2=%v: the gradient differs from finite differences by %.3g", act, o.name, l2, worst)
+					t.Errorf("%s, %s, l2=%v, weights %v: the gradient differs from finite differences by %.3g", act, o.name, l2, weights, worst)
 				}
 			}
 		}
@@ -243,8 +247,8 @@ func TestMLPDivergenceKeepsTheLastGoodWeights(t *testing.T) {
 func TestMLPEpochAllocatesNothing(t *testing.T) {
 	for _, dropout := range []float64{0, 0.3} {
 		f := digitsFit(t, dropout)
-		f.epoch(nil, 0.001)
-		if n := testing.AllocsPerRun(3, func() { f.epoch(nil, 0.001) }); n != 0 {
+		f.epoch(context.Background(), 0.001)
+		if n := testing.AllocsPerRun(3, func() { f.epoch(context.Background(), 0.001) }); n != 0 {
 			t.Errorf("dropout %v: an epoch allocates %v times", dropout, n)
 		}
 	}
@@ -257,7 +261,7 @@ func digitsFit(t testing.TB, dropout float64) *mlpFit {
 	act, _ := NewActivation(ReLU)
 	rng := rand.New(rand.NewPCG(1, 2))
 	order := rng.Perm(d.Rows())
-	f := newMLPFit(m, d.X, d.Y, order, nil, m.sizes(d.Cols(), len(d.Classes)), act, outSoftmax, rng)
+	f := newMLPFit(m, d.X, d.Y, nil, order, nil, m.sizes(d.Cols(), len(d.Classes)), act, outSoftmax, rng)
 	f.net.initialise(rng, true)
 	return f
 }
@@ -266,11 +270,11 @@ func digitsFit(t testing.TB, dropout float64) *mlpFit {
 // units, batches of 200, Adam): run with -benchmem, it allocates nothing.
 func BenchmarkMLPEpoch(b *testing.B) {
 	f := digitsFit(b, 0)
-	f.epoch(nil, 0.001)
+	f.epoch(context.Background(), 0.001)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		f.epoch(nil, 0.001)
+		f.epoch(context.Background(), 0.001)
 	}
 }
 

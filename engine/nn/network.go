@@ -20,6 +20,7 @@ type Layer struct {
 	Units      int    `json:"units"`                // outputs (dense), masks (conv)
 	Activation string `json:"activation,omitempty"` // relu, tanh, sigmoid, leaky_relu, softmax, identity
 	Shape      []int  `json:"shape,omitempty"`      // output shape of a conv or pool layer: channels, height, width
+	Weights    int    `json:"weights,omitempty"`    // the layer's learned values, biases included (0 for pooling)
 }
 
 // Describer is a network that describes itself (CapNetwork).

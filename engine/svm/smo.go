@@ -129,6 +129,9 @@ func solveSMO(ctx context.Context, pr smoProblem, o smoOptions) (smoResult, erro
 			}
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return smoResult{}, err
+	}
 	if s.active < l {
 		s.reconstructGradient()
 		s.active = l

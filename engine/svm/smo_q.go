@@ -38,19 +38,17 @@ func (r *smoRows) row(i int) []float64 { return r.x[i*r.d : (i+1)*r.d : (i+1)*r.
 
 // fill sets out[j] = k(x_i, x_j) for j in [from, to).
 func (r *smoRows) fill(out []float64, i, from, to int) {
-	xi := r.row(i)
+	xi, sqi := r.row(i), r.sq[i]
 	for j := from; j < to; j++ {
-		out[j] = smoDot(xi, r.row(j))
+		out[j] = r.k.fromDot(smoDot(xi, r.row(j)), sqi, r.sq[j])
 	}
-	r.k.fromDots(out[from:to], r.sq[i], r.sq[from:to])
 }
 
-// eval is k(x_i, b) for a row b whose squared norm is sqb.
+// eval sets out[j] = k(x_j, b) for a row b whose squared norm is sqb.
 func (r *smoRows) eval(out []float64, b []float64, sqb float64) {
 	for j := range out {
-		out[j] = smoDot(r.row(j), b)
+		out[j] = r.k.fromDot(smoDot(r.row(j), b), sqb, r.sq[j])
 	}
-	r.k.fromDots(out, sqb, r.sq)
 }
 
 func (r *smoRows) swap(i, j int) {
@@ -61,24 +59,21 @@ func (r *smoRows) swap(i, j int) {
 	r.sq[i], r.sq[j] = r.sq[j], r.sq[i]
 }
 
-// fromDots turns dot products a·b_j into kernel values, in place; sqa and
-// sqb are the squared norms (only the RBF kernel reads them).
-func (k Kernel) fromDots(v []float64, sqa float64, sqb []float64) {
+// fromDot is k(a, b) from a·b and the squared norms (only RBF reads them).
+func (k Kernel) fromDot(ab, sqa, sqb float64) float64 {
 	switch k.Kind {
 	case RBF:
-		sqb = sqb[:len(v)]
-		for j, ab := range v {
-			v[j] = math.Exp(-k.Gamma * math.Max(0, sqa+sqb[j]-2*ab))
+		d := sqa + sqb - 2*ab
+		if d < 0 {
+			d = 0
 		}
+		return math.Exp(-k.Gamma * d)
 	case Poly:
-		for j, ab := range v {
-			v[j] = powInt(k.Gamma*ab+k.Coef0, k.Degree)
-		}
+		return powInt(k.Gamma*ab+k.Coef0, k.Degree)
 	case Sigmoid:
-		for j, ab := range v {
-			v[j] = math.Tanh(k.Gamma*ab + k.Coef0)
-		}
+		return math.Tanh(k.Gamma*ab + k.Coef0)
 	}
+	return ab
 }
 
 // smoDot is a·b with four running sums (the hot loop of a kernel row).
@@ -115,14 +110,21 @@ func newSVCQ(rows *smoRows, y []float64, budget int) *svcQ {
 	return q
 }
 
+// row fills what the cache lacks of row i; Q is symmetric, so an entry
+// whose transpose is cached (bit for bit the same value) is copied.
 func (q *svcQ) row(i, length int) []float64 {
 	buf, have := q.cache.get(i, length)
-	if have < length {
-		q.rows.fill(buf, i, have, length)
-		yi := q.y[i]
-		for j := have; j < length; j++ {
-			buf[j] *= yi * q.y[j]
+	if have >= length {
+		return buf[:length]
+	}
+	c, r := q.cache, q.rows
+	xi, sqi, yi := r.row(i), r.sq[i], q.y[i]
+	for j := have; j < length; j++ {
+		if c.lens[j] > i && j != i {
+			buf[j] = c.rows[j][i]
+			continue
 		}
+		buf[j] = yi * q.y[j] * r.k.fromDot(smoDot(xi, r.row(j)), sqi, r.sq[j])
 	}
 	return buf[:length]
 }
@@ -184,3 +186,4 @@ func (q *svrQ) swap(i, j int) {
 	q.sign[i], q.sign[j] = q.sign[j], q.sign[i]
 	q.index[i], q.index[j] = q.index[j], q.index[i]
 }
+

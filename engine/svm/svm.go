@@ -439,7 +439,7 @@ func (f *fitter) publish(current pairSolution) {
 // assemble pools the pairs' support vectors, ordered by class and row as
 // LIBSVM orders them.
 func (f *fitter) assemble(sols []pairSolution) *svcFit {
-	fit := &svcFit{features: f.d.Features, classes: len(f.d.Classes), present: f.present, kernel: f.kern, svRow: []int{}}
+	fit := &svcFit{features: f.d.Features, classes: len(f.d.Classes), present: f.present, kernel: f.kern, svRow: []int{}, svClass: []int{}}
 	used := make(map[int]bool)
 	for _, s := range sols {
 		for _, r := range s.rows {

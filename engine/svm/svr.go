@@ -126,7 +126,7 @@ func (m *SVR) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 // svrFromDual keeps the rows whose α_i − α*_i is not zero.
 func svrFromDual(d engine.Train, kern Kernel, rows []int, alpha, upper []float64, rho float64) *svrFit {
 	n := len(rows)
-	fit := &svrFit{features: d.Features, kernel: kern, rho: rho, svRow: []int{}}
+	fit := &svrFit{features: d.Features, kernel: kern, rho: rho, svRow: []int{}, coef: []float64{}, atBound: []bool{}}
 	for t, i := range rows {
 		if c := alpha[t] - alpha[t+n]; c != 0 {
 			fit.svRow = append(fit.svRow, i)

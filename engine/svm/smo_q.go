@@ -186,4 +186,3 @@ func (q *svrQ) swap(i, j int) {
 	q.sign[i], q.sign[j] = q.sign[j], q.sign[i]
 	q.index[i], q.index[j] = q.index[j], q.index[i]
 }
-

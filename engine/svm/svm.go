@@ -94,7 +94,7 @@ func init() {
 // smoParams are the SMO solver's settings, as scikit-learn names them.
 func smoParams(tol float64) []engine.Param {
 	return []engine.Param{
-		{Name: "cache_mb", Kind: engine.Float, Default: 200.0, Min: 0.01, Max: 1e6, Log: true,
+		{Name: "cache_mb", Kind: engine.Float, Default: 200.0, Min: 0.001, Max: 1e6, Log: true,
 			Help: "MB of kernel rows the solver keeps (as scikit-learn's cache_size)"},
 		{Name: "shrinking", Kind: engine.Bool, Default: true,
 			Help: "set aside the α that sit at a bound while SMO works on the others"},

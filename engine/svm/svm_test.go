@@ -1,0 +1,295 @@
+package svm
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+)
+
+// fitSMO builds model name with settings and fits it on d.
+func fitSMO(t *testing.T, name string, settings map[string]string, d engine.Train) engine.Model {
+	t.Helper()
+	m := engine.MustBuild(name, settings)
+	if err := m.Fit(context.Background(), d, nil); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// svcReference is what scikit-learn 1.2's SVC() (rbf, gamma=scale, C=1,
+// tol=1e-3) says on a standardised set: testdata/sklearn_svm.py, its
+// output in testdata/sklearn_svm.out.
+type svcReference struct {
+	set       string
+	nSupport  []int
+	accuracy  float64
+	intercept []float64
+	decision  [][]float64 // decision_function of rows 0..4 (one column for two classes)
+}
+
+var svcReferences = []svcReference{
+	{"breast_cancer", []int{60, 59}, 0.987698, []float64{-0.235402317176},
+		[][]float64{{-0.99974080091}, {-1.879941975015}, {-2.443842254461}, {-0.999839370051}, {-1.479995604791}}},
+	{"iris", []int{8, 22, 21}, 0.973333, []float64{0.019421347602, -0.131226720005, 0.062931084114},
+		[][]float64{{2.231851016922, 0.884340551985, -0.212266568213}, {2.226528920067, 0.938475664653, -0.218177102568},
+			{2.230892686611, 0.882568825025, -0.210332443709}}},
+	{"wine", []int{19, 31, 19}, 1, []float64{-0.784511772726, -0.083865739995, 0.466330160585},
+		[][]float64{{2.241346788363, 0.857589904014, -0.217504755994}, {2.228930093184, 0.940503430992, -0.221306542452}}},
+	{"moons", []int{23, 23}, 0.995, []float64{0.00599212846},
+		[][]float64{{1.390587093539}, {1.139277804917}, {-1.121673194217}, {1.106608302461}, {-1.219475559237}}},
+	{"circles", []int{19, 15}, 1, []float64{-1.229412498428},
+		[][]float64{{1.205108208668}, {1.367135225201}, {-1.352271857038}, {1.339348226719}, {-1.071323576654}}},
+}
+
+// referenceSet is a reference's rows, standardised as the script does.
+func referenceSet(t *testing.T, name string) engine.Train {
+	switch name {
+	case "moons", "circles":
+		return standardised(readSet(t, name, []string{"0", "1"}))
+	}
+	return standardised(openSet(t, name, datasets.Classification))
+}
+
+// The same SMO (WSS 2, the same stopping rule and bias) on the same rows
+// gives scikit-learn's support vectors, biases, decision values and
+// training accuracy, two classes and one-vs-one.
+func TestSVCAgainstScikitLearn(t *testing.T) {
+	for _, ref := range svcReferences {
+		t.Run(ref.set, func(t *testing.T) {
+			d := referenceSet(t, ref.set)
+			m := fitSMO(t, svcName, nil, d).(*SVC)
+			counts := make([]int, len(d.Classes))
+			for _, c := range m.fit.svClass {
+				counts[c]++
+			}
+			for c, want := range ref.nSupport {
+				if counts[c] != want {
+					t.Errorf("class %d: %d support vectors, scikit-learn %d", c, counts[c], want)
+				}
+			}
+			for p, pr := range m.fit.pairs {
+				got := -pr.Rho
+				if len(m.fit.pairs) == 1 { // scikit-learn turns a single pair round: positive for class 1
+					got = pr.Rho
+				}
+				if math.Abs(got-ref.intercept[p]) > 1e-3 {
+					t.Errorf("pair %d: intercept %.9f, scikit-learn %.9f", p, got, ref.intercept[p])
+				}
+			}
+			pred, _ := m.Predict(d.X)
+			right := 0
+			for i, p := range pred {
+				if p == d.Y[i] {
+					right++
+				}
+			}
+			if acc := float64(right) / float64(len(pred)); math.Abs(acc-ref.accuracy) > 1e-6 {
+				t.Errorf("training accuracy %.6f, scikit-learn %.6f", acc, ref.accuracy)
+			}
+			S, err := m.DecisionFunction(d.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, want := range ref.decision {
+				row := S.RawRowView(i)
+				if len(want) == 1 { // scikit-learn's one column is ours minus its negation, halved
+					row = []float64{row[1]}
+				}
+				for c, w := range want {
+					if math.Abs(row[c]-w) > 1e-3 {
+						t.Errorf("row %d, column %d: decision %.9f, scikit-learn %.9f", i, c, row[c], w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// At the solution the KKT conditions hold within tol: with f the decision
+// value, y f ≥ 1 where α = 0, y f = 1 where 0 < α < C, y f ≤ 1 where α = C
+// (LIBSVM stops when the largest violating pair violates by less than
+// tol, so every row is within tol of its condition).
+func TestSVCKKTConditions(t *testing.T) {
+	d := referenceSet(t, "breast_cancer")
+	const tol = 1e-3
+	m := fitSMO(t, svcName, map[string]string{"C": "3", "tol": "0.001"}, d).(*SVC)
+	f, err := m.Margin(d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alpha := make([]float64, d.Rows())
+	for _, p := range m.fit.pairs {
+		for s, sv := range p.SV {
+			alpha[m.fit.svRow[sv]] = math.Abs(p.Coef[s])
+		}
+	}
+	for i, a := range alpha {
+		y := 2*d.Y[i] - 1 // class 1 is positive for Margin
+		yf := y * f[i]
+		switch {
+		case a > 3 || a < 0:
+			t.Fatalf("row %d: α = %g outside [0, C]", i, a)
+		case a == 0 && yf < 1-tol:
+			t.Errorf("row %d: α = 0 but y f = %.6f < 1", i, yf)
+		case a == 3 && yf > 1+tol:
+			t.Errorf("row %d: α = C but y f = %.6f > 1", i, yf)
+		case a > 0 && a < 3 && math.Abs(yf-1) > tol:
+			t.Errorf("row %d: 0 < α < C but y f = %.6f ≠ 1", i, yf)
+		}
+	}
+	var sum float64
+	for i, a := range alpha {
+		sum += a * (2*d.Y[i] - 1)
+	}
+	if math.Abs(sum) > 1e-9 {
+		t.Errorf("Σ y α = %g, want 0", sum)
+	}
+}
+
+// scikit-learn's SVR(C=1, epsilon=0.1) on tealab's sine (x standardised):
+// testdata/sklearn_svm.py.
+func TestSVRAgainstScikitLearn(t *testing.T) {
+	d := standardised(readSet(t, "sine", nil))
+	m := fitSMO(t, svrName, nil, d).(*SVR)
+	if got := len(m.fit.svRow); got != 64 {
+		t.Errorf("%d support vectors, scikit-learn 64", got)
+	}
+	if got := -m.fit.rho; math.Abs(got-(-0.028250918182)) > 1e-3 {
+		t.Errorf("intercept %.9f, scikit-learn -0.028250918182", got)
+	}
+	pred, err := m.Predict(d.X.Slice(0, 5, 0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{-1.006026165362, -0.872847154447, -0.076256943361, 0.894998888013, -1.010761599528} {
+		if math.Abs(pred[i]-want) > 1e-3 {
+			t.Errorf("row %d: %.9f, scikit-learn %.9f", i, pred[i], want)
+		}
+	}
+}
+
+// A hard margin with the linear kernel on the margin generator (no point
+// nearer the hyperplane than 0.3) recovers the margin: the band 2/‖w‖ is
+// at least 2 × 0.3 and, with 400 points uniform in the square, hardly
+// wider; every row is outside the band.
+func TestHardMarginRecoversTheMargin(t *testing.T) {
+	d := openSet(t, "margin:n=400,margin=0.3", datasets.Classification)
+	m := fitSMO(t, svcName, map[string]string{"kernel": Linear, "solver": "smo", "margin": "hard", "tol": "1e-6"}, d).(*SVC)
+	sv := m.SupportVectors()
+	w := make([]float64, d.Cols())
+	for s, x := range sv.X {
+		for j := range w {
+			w[j] += sv.Coef[s][0] * x[j]
+		}
+	}
+	width := 2 / math.Sqrt(dot(w, w))
+	if width < 0.6-1e-6 || width > 0.62 {
+		t.Errorf("2/‖w‖ = %.6f, want 0.6 (twice the generating margin) to 0.62", width)
+	}
+	f, _ := m.Margin(d.X)
+	for i, v := range f {
+		if (2*d.Y[i]-1)*v < 1-1e-4 {
+			t.Fatalf("row %d: y f = %.6f inside the margin", i, (2*d.Y[i]-1)*v)
+		}
+	}
+}
+
+// Platt's sigmoid by Newton's method with backtracking equals scikit-learn's
+// _sigmoid_calibration (the same regularised targets, fitted by BFGS) on
+// the decision values of moons: A = -4.0729847448, B = 0.2921751346.
+func TestPlattSigmoidAgainstScikitLearn(t *testing.T) {
+	d := referenceSet(t, "moons")
+	m := fitSMO(t, svcName, nil, d).(*SVC)
+	f, _ := m.Margin(d.X)
+	y := make([]float64, len(d.Y))
+	for i, c := range d.Y {
+		y[i] = 2*c - 1
+	}
+	A, B := sigmoidTrain(f, y)
+	if math.Abs(A-(-4.0729847448)) > 1e-3 || math.Abs(B-0.2921751346) > 1e-3 {
+		t.Errorf("A, B = %.6f, %.6f; scikit-learn -4.072985, 0.292175", A, B)
+	}
+}
+
+// Probabilities: rows sum to one, and their argmax mostly agrees with the
+// votes; without probability=true the model is no Prober.
+func TestSVCProbabilities(t *testing.T) {
+	d := referenceSet(t, "iris")
+	if _, ok := engine.MustBuild(svcName, nil).(engine.Prober); ok {
+		t.Fatal("svm without probability=true claims probabilities")
+	}
+	m := fitSMO(t, svcName, map[string]string{"probability": "true"}, d)
+	P, err := m.(engine.Prober).PredictProba(d.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, _ := m.(engine.Predictor).Predict(d.X)
+	agree := 0
+	for i := range d.Rows() {
+		row := P.RawRowView(i)
+		if s := row[0] + row[1] + row[2]; math.Abs(s-1) > 1e-9 {
+			t.Fatalf("row %d: probabilities sum to %g", i, s)
+		}
+		best := 0
+		for c := range row {
+			if row[c] > row[best] {
+				best = c
+			}
+		}
+		if float64(best) == pred[i] {
+			agree++
+		}
+	}
+	if agree < 145 {
+		t.Errorf("argmax of the probabilities agrees with the votes on %d of 150 rows", agree)
+	}
+}
+
+// The kernel cache evicts the least recently used row, and a swap moves
+// entries within the rows long enough to hold both and drops the others.
+func TestSMOCache(t *testing.T) {
+	c := newSMOCache(4, 6)
+	r0, have := c.get(0, 3)
+	if have != 0 || len(r0) != 3 {
+		t.Fatalf("first get: have %d, len %d", have, len(r0))
+	}
+	copy(r0, []float64{10, 11, 12})
+	r1, _ := c.get(1, 2)
+	copy(r1, []float64{20, 21})
+	if _, have := c.get(0, 3); have != 3 {
+		t.Fatalf("row 0 cached with %d entries, want 3", have)
+	}
+	c.get(2, 3) // needs 3 values: evicts row 1, the least recently used
+	if c.lens[1] != 0 || c.lens[0] != 3 {
+		t.Fatalf("after eviction lens %v, want row 1 dropped and row 0 kept", c.lens)
+	}
+	c.swap(0, 2)
+	if c.lens[2] != 3 || c.rows[2][0] != 12 || c.rows[2][2] != 10 {
+		t.Errorf("swap(0, 2): row now at 2 is %v, want [12 11 10]", c.rows[2][:c.lens[2]])
+	}
+}
+
+// Memory: a cache too small for two kernel rows is refused with an error
+// naming cache_mb.
+func TestSMOCacheTooSmall(t *testing.T) {
+	d := referenceSet(t, "breast_cancer")
+	m := engine.MustBuild(svcName, map[string]string{"cache_mb": "0.005"})
+	err := m.Fit(context.Background(), d, nil)
+	if err == nil || !strings.Contains(err.Error(), "cache_mb") {
+		t.Fatalf("Fit with cache_mb=0.005 on 569 rows: %v, want an error naming cache_mb", err)
+	}
+	// A small cache that holds two rows still gives the same answer.
+	small := fitSMO(t, svcName, map[string]string{"cache_mb": "0.01"}, d).(*SVC)
+	big := fitSMO(t, svcName, nil, d).(*SVC)
+	a, _ := small.Margin(d.X)
+	b, _ := big.Margin(d.X)
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-9 {
+			t.Fatalf("row %d: %g with a small cache, %g with a big one", i, a[i], b[i])
+		}
+	}
+}

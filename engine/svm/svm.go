@@ -403,7 +403,7 @@ func (f *fitter) solveLinear(a, b int, rows []int, y, c []float64, report bool) 
 	sol, err := solveLinear(f.ctx, linearProblem{X: X, Y: y, Upper: c},
 		linearOptions{Solver: f.m.Solver, Tol: f.m.Tol, MaxIter: f.m.MaxIter, Seed: f.d.Seed}, step)
 	if err != nil {
-		return pairSolution{}, fmt.Errorf("%s: %w", svcName, err)
+		return pairSolution{}, err
 	}
 	out := pairSolution{pos: a, neg: b, w: sol.W, rho: -sol.B, iters: sol.Passes}
 	if sol.Alpha != nil {

@@ -1,21 +1,30 @@
 package svm
 
 // smoCache keeps the kernel rows the SMO solver asked for lately, least
-// recently used first out, within a budget of float64 values (LIBSVM's
-// Cache). A row may be cached only in part: its first lens[i] entries,
-// those of the variables that were active when it was computed.
+// recently used first out (LIBSVM's Cache). Its memory is one block of
+// slots, each as long as a whole row, allocated once: rows come and go
+// without the garbage collector. A row may be cached only in part, its
+// first lens[i] entries: those of the variables that were active when it
+// was computed.
 type smoCache struct {
-	rows   [][]float64
-	lens   []int
-	prev   []int // LRU list over row indices; index len(rows) is its head
-	next   []int
-	budget int // values that may still be cached
+	rows [][]float64 // the slot holding each row; nil when not cached
+	lens []int
+	free [][]float64 // slots no row holds
+	prev []int       // LRU list over row indices; index len(rows) is its head
+	next []int
 }
 
-// newSMOCache is a cache for n rows holding at most budget values.
+// newSMOCache is a cache for n rows of n values within budget values; it
+// holds at least two rows whatever the budget (every iteration of SMO
+// needs two).
 func newSMOCache(n, budget int) *smoCache {
-	c := &smoCache{rows: make([][]float64, n), lens: make([]int, n),
-		prev: make([]int, n+1), next: make([]int, n+1), budget: budget}
+	slots := min(n, max(2, budget/max(n, 1)))
+	slab := make([]float64, slots*n)
+	c := &smoCache{rows: make([][]float64, n), lens: make([]int, n), free: make([][]float64, slots),
+		prev: make([]int, n+1), next: make([]int, n+1)}
+	for s := range c.free {
+		c.free[s] = slab[s*n : (s+1)*n : (s+1)*n]
+	}
 	c.prev[n], c.next[n] = n, n
 	return c
 }
@@ -34,33 +43,31 @@ func (c *smoCache) linkLast(i int) {
 	c.prev[h] = i
 }
 
-// evict drops row i from the cache.
+// evict drops row i from the cache and frees its slot.
 func (c *smoCache) evict(i int) {
 	c.unlink(i)
-	c.budget += c.lens[i]
+	c.free = append(c.free, c.rows[i])
 	c.rows[i], c.lens[i] = nil, 0
 }
 
 // get returns row i with room for want entries and how many of them are
 // already computed; the caller fills the rest. The slice stays valid
-// until the next call of get or swap.
+// until the second next call of get (the row just used is never the
+// least recently used) or the next swap.
 func (c *smoCache) get(i, want int) ([]float64, int) {
-	have := c.lens[i]
-	if have > 0 {
+	if c.rows[i] == nil {
+		if len(c.free) == 0 {
+			c.evict(c.next[len(c.rows)])
+		}
+		c.rows[i] = c.free[len(c.free)-1]
+		c.free = c.free[:len(c.free)-1]
+	} else {
 		c.unlink(i)
 	}
-	if more := want - have; more > 0 {
-		h := len(c.rows)
-		for c.budget < more && c.next[h] != h {
-			c.evict(c.next[h])
-		}
-		grown := make([]float64, want)
-		copy(grown, c.rows[i][:have])
-		c.rows[i], c.lens[i] = grown, want
-		c.budget -= more
-	}
+	have := c.lens[i]
+	c.lens[i] = max(have, want)
 	c.linkLast(i)
-	return c.rows[i], have
+	return c.rows[i][:c.lens[i]], have
 }
 
 // swap exchanges the places of variables i and j (the solver's shrinking
@@ -73,18 +80,18 @@ func (c *smoCache) swap(i, j int) {
 	if i > j {
 		i, j = j, i
 	}
-	if c.lens[i] > 0 {
+	if c.rows[i] != nil {
 		c.unlink(i)
 	}
-	if c.lens[j] > 0 {
+	if c.rows[j] != nil {
 		c.unlink(j)
 	}
 	c.rows[i], c.rows[j] = c.rows[j], c.rows[i]
 	c.lens[i], c.lens[j] = c.lens[j], c.lens[i]
-	if c.lens[i] > 0 {
+	if c.rows[i] != nil {
 		c.linkLast(i)
 	}
-	if c.lens[j] > 0 {
+	if c.rows[j] != nil {
 		c.linkLast(j)
 	}
 	h := len(c.rows)

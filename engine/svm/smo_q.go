@@ -67,7 +67,7 @@ func (k Kernel) fromDot(ab, sqa, sqb float64) float64 {
 		if d < 0 {
 			d = 0
 		}
-		return math.Exp(-k.Gamma * d)
+		return smoExp(-k.Gamma * d)
 	case Poly:
 		return powInt(k.Gamma*ab+k.Coef0, k.Degree)
 	case Sigmoid:
@@ -110,20 +110,12 @@ func newSVCQ(rows *smoRows, y []float64, budget int) *svcQ {
 	return q
 }
 
-// row fills what the cache lacks of row i; Q is symmetric, so an entry
-// whose transpose is cached (bit for bit the same value) is copied.
+// row fills what the cache lacks of row i.
 func (q *svcQ) row(i, length int) []float64 {
 	buf, have := q.cache.get(i, length)
-	if have >= length {
-		return buf[:length]
-	}
-	c, r := q.cache, q.rows
+	r := q.rows
 	xi, sqi, yi := r.row(i), r.sq[i], q.y[i]
 	for j := have; j < length; j++ {
-		if c.lens[j] > i && j != i {
-			buf[j] = c.rows[j][i]
-			continue
-		}
 		buf[j] = yi * q.y[j] * r.k.fromDot(smoDot(xi, r.row(j)), sqi, r.sq[j])
 	}
 	return buf[:length]
@@ -185,4 +177,25 @@ func (q *svrQ) diag() []float64 { return q.qd }
 func (q *svrQ) swap(i, j int) {
 	q.sign[i], q.sign[j] = q.sign[j], q.sign[i]
 	q.index[i], q.index[j] = q.index[j], q.index[i]
+}
+
+// smoExp is e^x within a few units in the last place of math.Exp, and
+// faster where many are computed in a row (a kernel row): x = k ln2 + r
+// with |r| ≤ ln2/2, e^r by its Taylor polynomial of degree 13 (remainder
+// below 2e-16) evaluated in independent pieces, times 2^k set in the
+// exponent bits.
+func smoExp(x float64) float64 {
+	if !(x > -700 && x < 700) {
+		return math.Exp(x)
+	}
+	const ln2Hi, ln2Lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10
+	k := math.Floor(x*math.Log2E + 0.5)
+	r := (x - k*ln2Hi) - k*ln2Lo
+	r2 := r * r
+	r4 := r2 * r2
+	q0 := (1 + r) + r2*(0.5+r*(1.0/6))
+	q1 := (1.0/24 + r*(1.0/120)) + r2*(1.0/720+r*(1.0/5040))
+	q2 := (1.0/40320 + r*(1.0/362880)) + r2*(1.0/3628800+r*(1.0/39916800))
+	q3 := 1.0/479001600 + r*(1.0/6227020800)
+	return (q0 + r4*(q1+r4*(q2+r4*q3))) * math.Float64frombits(uint64(int64(k)+1023)<<52)
 }

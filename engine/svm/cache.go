@@ -1,30 +1,26 @@
 package svm
 
 // smoCache keeps the kernel rows the SMO solver asked for lately, least
-// recently used first out (LIBSVM's Cache). Its memory is one block of
-// slots, each as long as a whole row, allocated once: rows come and go
-// without the garbage collector. A row may be cached only in part, its
-// first lens[i] entries: those of the variables that were active when it
-// was computed.
+// recently used first out (LIBSVM's Cache). Its memory is slots as long
+// as a whole row, allocated as rows first need them and reused after
+// eviction, so that a fit touches only the memory its rows fill. A row
+// may be cached only in part, its first lens[i] entries: those of the
+// variables that were active when it was computed.
 type smoCache struct {
-	rows [][]float64 // the slot holding each row; nil when not cached
-	lens []int
-	free [][]float64 // slots no row holds
-	prev []int       // LRU list over row indices; index len(rows) is its head
-	next []int
+	rows  [][]float64 // the slot holding each row; nil when not cached
+	lens  []int
+	free  [][]float64 // slots no row holds
+	slots int         // slots that may still be allocated
+	prev  []int       // LRU list over row indices; index len(rows) is its head
+	next  []int
 }
 
 // newSMOCache is a cache for n rows of n values within budget values; it
 // holds at least two rows whatever the budget (every iteration of SMO
 // needs two).
 func newSMOCache(n, budget int) *smoCache {
-	slots := min(n, max(2, budget/max(n, 1)))
-	slab := make([]float64, slots*n)
-	c := &smoCache{rows: make([][]float64, n), lens: make([]int, n), free: make([][]float64, slots),
+	c := &smoCache{rows: make([][]float64, n), lens: make([]int, n), slots: min(n, max(2, budget/max(n, 1))),
 		prev: make([]int, n+1), next: make([]int, n+1)}
-	for s := range c.free {
-		c.free[s] = slab[s*n : (s+1)*n : (s+1)*n]
-	}
 	c.prev[n], c.next[n] = n, n
 	return c
 }
@@ -50,17 +46,28 @@ func (c *smoCache) evict(i int) {
 	c.rows[i], c.lens[i] = nil, 0
 }
 
+// slot is a free slot: a new one while the budget allows, else the least
+// recently used row's.
+func (c *smoCache) slot() []float64 {
+	if len(c.free) == 0 {
+		if c.slots > 0 {
+			c.slots--
+			return make([]float64, len(c.rows))
+		}
+		c.evict(c.next[len(c.rows)])
+	}
+	s := c.free[len(c.free)-1]
+	c.free = c.free[:len(c.free)-1]
+	return s
+}
+
 // get returns row i with room for want entries and how many of them are
 // already computed; the caller fills the rest. The slice stays valid
 // until the second next call of get (the row just used is never the
 // least recently used) or the next swap.
 func (c *smoCache) get(i, want int) ([]float64, int) {
 	if c.rows[i] == nil {
-		if len(c.free) == 0 {
-			c.evict(c.next[len(c.rows)])
-		}
-		c.rows[i] = c.free[len(c.free)-1]
-		c.free = c.free[:len(c.free)-1]
+		c.rows[i] = c.slot()
 	} else {
 		c.unlink(i)
 	}

@@ -20,8 +20,9 @@ import (
 // stay there, and an LRU cache keeps the rows of Q it computed.
 
 // smoMatrix is the Q of a dual: its row i over the first length
-// variables (valid until the next call), its diagonal, and the exchange of
-// two variables' places (shrinking moves inactive variables to the end).
+// variables (valid until the second next call), its diagonal, and the
+// exchange of two variables' places (shrinking moves inactive variables
+// to the end).
 type smoMatrix interface {
 	row(i, length int) []float64
 	diag() []float64

@@ -38,16 +38,18 @@ func (r *smoRows) row(i int) []float64 { return r.x[i*r.d : (i+1)*r.d : (i+1)*r.
 
 // fill sets out[j] = k(x_i, x_j) for j in [from, to).
 func (r *smoRows) fill(out []float64, i, from, to int) {
-	xi, sqi := r.row(i), r.sq[i]
+	r.dots(out, r.row(i), from, to)
+	sqi := r.sq[i]
 	for j := from; j < to; j++ {
-		out[j] = r.k.fromDot(smoDot(xi, r.row(j)), sqi, r.sq[j])
+		out[j] = r.k.fromDot(out[j], sqi, r.sq[j])
 	}
 }
 
 // eval sets out[j] = k(x_j, b) for a row b whose squared norm is sqb.
 func (r *smoRows) eval(out []float64, b []float64, sqb float64) {
-	for j := range out {
-		out[j] = r.k.fromDot(smoDot(r.row(j), b), sqb, r.sq[j])
+	r.dots(out, b, 0, len(out))
+	for j, ab := range out {
+		out[j] = r.k.fromDot(ab, sqb, r.sq[j])
 	}
 }
 
@@ -113,10 +115,10 @@ func newSVCQ(rows *smoRows, y []float64, budget int) *svcQ {
 // row fills what the cache lacks of row i.
 func (q *svcQ) row(i, length int) []float64 {
 	buf, have := q.cache.get(i, length)
-	r := q.rows
-	xi, sqi, yi := r.row(i), r.sq[i], q.y[i]
+	q.rows.fill(buf, i, have, length)
+	yi := q.y[i]
 	for j := have; j < length; j++ {
-		buf[j] = yi * q.y[j] * r.k.fromDot(smoDot(xi, r.row(j)), sqi, r.sq[j])
+		buf[j] *= yi * q.y[j]
 	}
 	return buf[:length]
 }
@@ -198,4 +200,27 @@ func smoExp(x float64) float64 {
 	q2 := (1.0/40320 + r*(1.0/362880)) + r2*(1.0/3628800+r*(1.0/39916800))
 	q3 := 1.0/479001600 + r*(1.0/6227020800)
 	return (q0 + r4*(q1+r4*(q2+r4*q3))) * math.Float64frombits(uint64(int64(k)+1023)<<52)
+}
+
+// dots sets out[j] = xi·x_j for j in [from, to), four rows at a time so
+// that each entry of xi is loaded once for four products.
+func (r *smoRows) dots(out, xi []float64, from, to int) {
+	d := r.d
+	xi = xi[:d]
+	j := from
+	for ; j+4 <= to; j += 4 {
+		block := r.x[j*d : (j+4)*d]
+		a, b, c, e := block[:d], block[d:2*d], block[2*d:3*d], block[3*d:4*d]
+		var s0, s1, s2, s3 float64
+		for f, v := range xi {
+			s0 += v * a[f]
+			s1 += v * b[f]
+			s2 += v * c[f]
+			s3 += v * e[f]
+		}
+		out[j], out[j+1], out[j+2], out[j+3] = s0, s1, s2, s3
+	}
+	for ; j < to; j++ {
+		out[j] = smoDot(xi, r.row(j))
+	}
 }

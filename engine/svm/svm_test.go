@@ -21,10 +21,11 @@ func fitSMO(t *testing.T, name string, settings map[string]string, d engine.Trai
 }
 
 // svcReference is what scikit-learn 1.2's SVC() (rbf, gamma=scale, C=1,
-// tol=1e-3) says on a standardised set: testdata/sklearn_svm.py, its
+// tol=1e-3; class weights as settings say) says on a standardised set: testdata/sklearn_svm.py, its
 // output in testdata/sklearn_svm.out.
 type svcReference struct {
 	set       string
+	settings  map[string]string
 	nSupport  []int
 	accuracy  float64
 	intercept []float64
@@ -32,16 +33,18 @@ type svcReference struct {
 }
 
 var svcReferences = []svcReference{
-	{"breast_cancer", []int{60, 59}, 0.987698, []float64{-0.235402317176},
+	{"breast_cancer", nil, []int{60, 59}, 0.987698, []float64{-0.235402317176},
 		[][]float64{{-0.99974080091}, {-1.879941975015}, {-2.443842254461}, {-0.999839370051}, {-1.479995604791}}},
-	{"iris", []int{8, 22, 21}, 0.973333, []float64{0.019421347602, -0.131226720005, 0.062931084114},
+	{"breast_cancer", map[string]string{"class_weight": "balanced"}, []int{57, 69}, 0.982425, []float64{-0.258791672955},
+		[][]float64{{-1.000174984414}, {-1.901672736701}, {-2.4122832953}, {-0.999785622502}, {-1.475476423925}}},
+	{"iris", nil, []int{8, 22, 21}, 0.973333, []float64{0.019421347602, -0.131226720005, 0.062931084114},
 		[][]float64{{2.231851016922, 0.884340551985, -0.212266568213}, {2.226528920067, 0.938475664653, -0.218177102568},
 			{2.230892686611, 0.882568825025, -0.210332443709}}},
-	{"wine", []int{19, 31, 19}, 1, []float64{-0.784511772726, -0.083865739995, 0.466330160585},
+	{"wine", nil, []int{19, 31, 19}, 1, []float64{-0.784511772726, -0.083865739995, 0.466330160585},
 		[][]float64{{2.241346788363, 0.857589904014, -0.217504755994}, {2.228930093184, 0.940503430992, -0.221306542452}}},
-	{"moons", []int{23, 23}, 0.995, []float64{0.00599212846},
+	{"moons", nil, []int{23, 23}, 0.995, []float64{0.00599212846},
 		[][]float64{{1.390587093539}, {1.139277804917}, {-1.121673194217}, {1.106608302461}, {-1.219475559237}}},
-	{"circles", []int{19, 15}, 1, []float64{-1.229412498428},
+	{"circles", nil, []int{19, 15}, 1, []float64{-1.229412498428},
 		[][]float64{{1.205108208668}, {1.367135225201}, {-1.352271857038}, {1.339348226719}, {-1.071323576654}}},
 }
 
@@ -59,9 +62,9 @@ func referenceSet(t *testing.T, name string) engine.Train {
 // training accuracy, two classes and one-vs-one.
 func TestSVCAgainstScikitLearn(t *testing.T) {
 	for _, ref := range svcReferences {
-		t.Run(ref.set, func(t *testing.T) {
+		t.Run(ref.set+ref.settings["class_weight"], func(t *testing.T) {
 			d := referenceSet(t, ref.set)
-			m := fitSMO(t, svcName, nil, d).(*SVC)
+			m := fitSMO(t, svcName, ref.settings, d).(*SVC)
 			counts := make([]int, len(d.Classes))
 			for _, c := range m.fit.svClass {
 				counts[c]++
@@ -314,5 +317,58 @@ func TestSMOExp(t *testing.T) {
 	}
 	if got := smoExp(math.Inf(-1)); got != 0 {
 		t.Errorf("smoExp(-Inf) = %g", got)
+	}
+}
+
+// Every step reports the solver's progress: the dual objective never
+// falls, and at the end the duality gap is small next to the primal.
+func TestSMOProgress(t *testing.T) {
+	d := referenceSet(t, "breast_cancer")
+	var steps []engine.Step
+	m := engine.MustBuild(svcName, map[string]string{"tol": "1e-4"})
+	rec := recorderFunc(func(s engine.Step) error { steps = append(steps, s); return nil })
+	if err := m.Fit(context.Background(), d, rec); err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) == 0 {
+		t.Fatal("no steps")
+	}
+	prev := math.Inf(-1)
+	for _, s := range steps {
+		p := s.Detail.(Progress)
+		if p.Dual < prev-1e-9 {
+			t.Errorf("step %d: dual %g fell from %g", s.Step, p.Dual, prev)
+		}
+		prev = p.Dual
+	}
+	last := steps[len(steps)-1].Detail.(Progress)
+	if last.Gap < -1e-6 || last.Gap > 1e-2*last.Primal {
+		t.Errorf("final gap %g with primal %g, dual %g", last.Gap, last.Primal, last.Dual)
+	}
+	if last.SupportVectors != len(m.(*SVC).fit.svRow) {
+		t.Errorf("final step: %d support vectors, the model has %d", last.SupportVectors, len(m.(*SVC).fit.svRow))
+	}
+}
+
+type recorderFunc func(engine.Step) error
+
+func (f recorderFunc) Step(s engine.Step) error { return f(s) }
+
+// A solver stopped by max_iter says so.
+func TestSMOWarnsAtMaxIter(t *testing.T) {
+	d := referenceSet(t, "breast_cancer")
+	for _, name := range []string{svcName, svrName} {
+		train := d
+		if name == svrName {
+			train.Classes = nil
+		}
+		m := fitSMO(t, name, map[string]string{"max_iter": "5"}, train)
+		w := m.(engine.Warner).Warnings()
+		if len(w) != 1 || !strings.Contains(w[0], "max_iter=5") {
+			t.Errorf("%s: warnings %q, want one naming max_iter=5", name, w)
+		}
+		if w := fitSMO(t, name, nil, train).(engine.Warner).Warnings(); len(w) != 0 {
+			t.Errorf("%s: warnings %q after converging", name, w)
+		}
 	}
 }

@@ -39,6 +39,7 @@ def classify(name, X, y, **kw):
 
 for name in ["breast_cancer", "iris", "wine"]:
     classify(name, *builtin(name))
+classify("breast_cancer", *builtin("breast_cancer"), class_weight="balanced")
 for name in ["moons", "circles"]:
     m, X = classify(name, *generated(name))
     if name == "moons":

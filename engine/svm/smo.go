@@ -47,7 +47,8 @@ type smoOptions struct {
 	Step func(s *smoSolver) error
 }
 
-// smoStepIters is how many SMO iterations one reported step spans.
+// smoStepIters is how many SMO iterations one reported step (an "SMO
+// round") spans.
 const smoStepIters = 200
 
 // smoTau stands for a non-positive curvature (LIBSVM's TAU).

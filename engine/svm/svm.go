@@ -66,7 +66,7 @@ func init() {
 		Summary:     "kernel SVM by SMO (LIBSVM's WSS2, shrinking, kernel cache); one-vs-one; Platt probabilities",
 		Notes:       "Shewchuk, Concise Machine Learning, lectures 3, 4 and 16; Verma, COMS 4771 notes, Kernelization and SVMs; Fan, Chen & Lin, JMLR 6 (2005); Platt (1999)",
 		Tasks:       []engine.Task{datasets.Classification},
-		Unit:        fmt.Sprintf("%d SMO iterations", smoStepIters),
+		Unit:        "SMO round", // smoStepIters iterations
 		Loss:        "dual objective ½αᵀQα − Σα",
 		Standardize: true,
 		Params:      params,

@@ -59,7 +59,7 @@ func init() {
 		Summary:     "ε-insensitive kernel regression by SMO (as LIBSVM's epsilon-SVR)",
 		Notes:       "Smola & Schölkopf, A tutorial on support vector regression (2004); Chang & Lin, LIBSVM (2011); Shewchuk, Concise Machine Learning, lecture 16",
 		Tasks:       []engine.Task{datasets.Regression},
-		Unit:        fmt.Sprintf("%d SMO iterations", smoStepIters),
+		Unit:        "SMO round", // smoStepIters iterations
 		Loss:        "dual objective",
 		Standardize: true,
 		Params:      append(params, smoParams(1e-3)...),

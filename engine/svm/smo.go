@@ -177,7 +177,9 @@ func (s *smoSolver) workingSet() (int, int, bool) {
 	}
 	qi := s.q.row(gi, s.active)
 	yi, qdi := s.y[gi], s.qd[gi]
-	best := math.Inf(1)
+	// The decrease −diff²/quad is compared as diff²·quad' ≥ diff'²·quad
+	// with the best so far (quad > 0): no division in the loop.
+	bestNum, bestDen := 0.0, 1.0
 	for t := 0; t < s.active; t++ {
 		var diff, quad float64
 		if s.y[t] > 0 {
@@ -203,8 +205,8 @@ func (s *smoSolver) workingSet() (int, int, bool) {
 			if quad <= 0 {
 				quad = smoTau
 			}
-			if obj := -diff * diff / quad; obj <= best {
-				gj, best = t, obj
+			if num := diff * diff; gj < 0 || num*bestDen >= bestNum*quad {
+				gj, bestNum, bestDen = t, num, quad
 			}
 		}
 	}

@@ -7,12 +7,13 @@ package svm
 // may be cached only in part, its first lens[i] entries: those of the
 // variables that were active when it was computed.
 type smoCache struct {
-	rows  [][]float64 // the slot holding each row; nil when not cached
-	lens  []int
-	free  [][]float64 // slots no row holds
-	slots int         // slots that may still be allocated
-	prev  []int       // LRU list over row indices; index len(rows) is its head
-	next  []int
+	rows    [][]float64 // the slot holding each row; nil when not cached
+	lens    []int
+	free    [][]float64 // slots no row holds
+	slots   int         // slots that may still be allocated
+	pending [][2]int    // swaps of places not yet applied to the rows' entries
+	prev    []int       // LRU list over row indices; index len(rows) is its head
+	next    []int
 }
 
 // newSMOCache is a cache for n rows of n values within budget values; it
@@ -66,6 +67,9 @@ func (c *smoCache) slot() []float64 {
 // until the second next call of get (the row just used is never the
 // least recently used) or the next swap.
 func (c *smoCache) get(i, want int) ([]float64, int) {
+	if len(c.pending) > 0 {
+		c.flush()
+	}
 	if c.rows[i] == nil {
 		c.rows[i] = c.slot()
 	} else {
@@ -78,8 +82,9 @@ func (c *smoCache) get(i, want int) ([]float64, int) {
 }
 
 // swap exchanges the places of variables i and j (the solver's shrinking
-// moves an inactive variable to the end): their rows, and their entries
-// in every cached row, dropping the rows too short to hold both.
+// moves an inactive variable to the end): their rows at once, and their
+// entries in every cached row at the next get (flush), dropping the rows
+// too short to hold both.
 func (c *smoCache) swap(i, j int) {
 	if i == j {
 		return
@@ -101,16 +106,29 @@ func (c *smoCache) swap(i, j int) {
 	if c.rows[j] != nil {
 		c.linkLast(j)
 	}
+	c.pending = append(c.pending, [2]int{i, j})
+}
+
+// flush applies the pending swaps to the entries of the cached rows, a
+// row at a time (whichever place the row now has, its entries move the
+// same way), so that a row stays in the processor's cache through all of
+// them: one pass of swaps over every row, not every row for each swap.
+func (c *smoCache) flush() {
 	h := len(c.rows)
 	for r := c.next[h]; r != h; {
 		nx := c.next[r]
-		if c.lens[r] > i {
-			if c.lens[r] > j {
-				c.rows[r][i], c.rows[r][j] = c.rows[r][j], c.rows[r][i]
-			} else {
-				c.evict(r)
+		row, n := c.rows[r], c.lens[r]
+		for _, p := range c.pending {
+			if n <= p[0] {
+				continue
 			}
+			if n <= p[1] {
+				c.evict(r)
+				break
+			}
+			row[p[0]], row[p[1]] = row[p[1]], row[p[0]]
 		}
 		r = nx
 	}
+	c.pending = c.pending[:0]
 }

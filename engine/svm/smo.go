@@ -74,6 +74,7 @@ type smoSolver struct {
 	l, active              int
 	y, p, alpha, upper     []float64
 	grad, gradBar, qd      []float64
+	upOff, lowOff          []float64 // 0 for the members of I_up and I_low, −∞ for the others
 	status                 []int8
 	place                  []int // original index of the variable at each place
 	tol                    float64
@@ -89,7 +90,8 @@ func solveSMO(ctx context.Context, pr smoProblem, o smoOptions) (smoResult, erro
 		y: append([]float64(nil), pr.Y...), p: append([]float64(nil), pr.P...),
 		upper: append([]float64(nil), pr.Upper...), alpha: make([]float64, l),
 		grad: append([]float64(nil), pr.P...), gradBar: make([]float64, l),
-		qd: append([]float64(nil), pr.Q.diag()...), status: make([]int8, l), place: make([]int, l)}
+		qd: append([]float64(nil), pr.Q.diag()...), status: make([]int8, l), place: make([]int, l),
+		upOff: make([]float64, l), lowOff: make([]float64, l)}
 	for i := range s.place {
 		s.place[i] = i
 		s.setStatus(i)
@@ -155,53 +157,53 @@ func (s *smoSolver) setStatus(i int) {
 	default:
 		s.status[i] = smoFree
 	}
+	// I_up: α_i may rise if y_i = 1, fall if y_i = −1; I_low the reverse.
+	rise, fall := s.status[i] != smoUpper, s.status[i] != smoLower
+	if s.y[i] < 0 {
+		rise, fall = fall, rise
+	}
+	s.upOff[i], s.lowOff[i] = smoOffset(rise), smoOffset(fall)
+}
+
+// smoOffset is 0 for a member of a set, −∞ for a stranger.
+func smoOffset(member bool) float64 {
+	if member {
+		return 0
+	}
+	return math.Inf(-1)
 }
 
 // workingSet is WSS 2: i maximises the violation −y_i∇_i over I_up, j the
 // second-order decrease of the objective over I_low; optimal when the
-// maximal violation is below tol.
+// maximal violation is below tol. Membership of I_up and I_low is read
+// as a 0 or −∞ added to each candidate (upOff, lowOff), so that the loops
+// do not branch on it.
 func (s *smoSolver) workingSet() (int, int, bool) {
+	n := s.active
+	y, grad, up, low := s.y[:n], s.grad[:n], s.upOff[:n], s.lowOff[:n]
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	gi, gj := -1, -1
-	for t := 0; t < s.active; t++ {
-		if s.y[t] > 0 {
-			if s.status[t] != smoUpper && -s.grad[t] >= gmax {
-				gmax, gi = -s.grad[t], t
-			}
-		} else if s.status[t] != smoLower && s.grad[t] >= gmax {
-			gmax, gi = s.grad[t], t
+	for t := range y {
+		if v := up[t] - y[t]*grad[t]; v >= gmax {
+			gmax, gi = v, t
 		}
 	}
-	if gi < 0 {
+	if math.IsInf(gmax, -1) {
 		return -1, -1, true
 	}
-	qi := s.q.row(gi, s.active)
+	qi := s.q.row(gi, n)[:n]
+	qd := s.qd[:n]
 	yi, qdi := s.y[gi], s.qd[gi]
 	// The decrease −diff²/quad is compared as diff²·quad' ≥ diff'²·quad
 	// with the best so far (quad > 0): no division in the loop.
 	bestNum, bestDen := 0.0, 1.0
-	for t := 0; t < s.active; t++ {
-		var diff, quad float64
-		if s.y[t] > 0 {
-			if s.status[t] == smoLower {
-				continue
-			}
-			diff = gmax + s.grad[t]
-			if s.grad[t] >= gmax2 {
-				gmax2 = s.grad[t]
-			}
-			quad = qdi + s.qd[t] - 2*yi*qi[t]
-		} else {
-			if s.status[t] == smoUpper {
-				continue
-			}
-			diff = gmax - s.grad[t]
-			if -s.grad[t] >= gmax2 {
-				gmax2 = -s.grad[t]
-			}
-			quad = qdi + s.qd[t] + 2*yi*qi[t]
+	for t := range y {
+		u := low[t] + y[t]*grad[t]
+		if u >= gmax2 {
+			gmax2 = u
 		}
-		if diff > 0 {
+		if diff := gmax + u; diff > 0 {
+			quad := qdi + qd[t] - 2*yi*y[t]*qi[t]
 			if quad <= 0 {
 				quad = smoTau
 			}
@@ -394,7 +396,7 @@ func (s *smoSolver) shrinkable(i int, g1, g2 float64) bool {
 
 func (s *smoSolver) swap(i, j int) {
 	s.q.swap(i, j)
-	for _, v := range [][]float64{s.y, s.p, s.alpha, s.upper, s.grad, s.gradBar, s.qd} {
+	for _, v := range [][]float64{s.y, s.p, s.alpha, s.upper, s.grad, s.gradBar, s.qd, s.upOff, s.lowOff} {
 		v[i], v[j] = v[j], v[i]
 	}
 	s.status[i], s.status[j] = s.status[j], s.status[i]

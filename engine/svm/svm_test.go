@@ -253,7 +253,8 @@ func TestSVCProbabilities(t *testing.T) {
 }
 
 // The kernel cache evicts the least recently used row, and a swap moves
-// entries within the rows long enough to hold both and drops the others.
+// entries within the rows long enough to hold both (once flushed) and
+// drops the others.
 func TestSMOCache(t *testing.T) {
 	c := newSMOCache(4, 6)
 	r0, have := c.get(0, 3)
@@ -271,6 +272,7 @@ func TestSMOCache(t *testing.T) {
 		t.Fatalf("after eviction lens %v, want row 1 dropped and row 0 kept", c.lens)
 	}
 	c.swap(0, 2)
+	c.flush()
 	if c.lens[2] != 3 || c.rows[2][0] != 12 || c.rows[2][2] != 10 {
 		t.Errorf("swap(0, 2): row now at 2 is %v, want [12 11 10]", c.rows[2][:c.lens[2]])
 	}

@@ -279,7 +279,7 @@ func TestSMOCache(t *testing.T) {
 }
 
 // Memory: a cache too small for two kernel rows is refused with an error
-// naming cache_mb.
+// naming cache_mb; a small one computes rows again, to the same end.
 func TestSMOCacheTooSmall(t *testing.T) {
 	d := referenceSet(t, "breast_cancer")
 	m := engine.MustBuild(svcName, map[string]string{"cache_mb": "0.005"})
@@ -287,9 +287,11 @@ func TestSMOCacheTooSmall(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cache_mb") {
 		t.Fatalf("Fit with cache_mb=0.005 on 569 rows: %v, want an error naming cache_mb", err)
 	}
-	// A small cache that holds two rows still gives the same answer.
-	small := fitSMO(t, svcName, map[string]string{"cache_mb": "0.01"}, d).(*SVC)
-	big := fitSMO(t, svcName, nil, d).(*SVC)
+	// A cache of eight rows, evicting and shrinking all along, gives the
+	// answer of one that holds them all.
+	d = standardised(openSet(t, "moons:n=1500,noise=0.3", datasets.Classification))
+	small := fitSMO(t, svcName, map[string]string{"cache_mb": "0.1", "C": "10"}, d).(*SVC)
+	big := fitSMO(t, svcName, map[string]string{"C": "10"}, d).(*SVC)
 	a, _ := small.Margin(d.X)
 	b, _ := big.Margin(d.X)
 	for i := range a {
@@ -371,6 +373,41 @@ func TestSMOWarnsAtMaxIter(t *testing.T) {
 		}
 		if w := fitSMO(t, name, nil, train).(engine.Warner).Warnings(); len(w) != 0 {
 			t.Errorf("%s: warnings %q after converging", name, w)
+		}
+	}
+}
+
+// Shrinking only saves work: without it the solution is the same within
+// tol, for the classifier and for ε-SVR (on rows enough for the solver to
+// shrink: it first tries after 1000 iterations).
+func TestSMOShrinkingChangesNothing(t *testing.T) {
+	d := standardised(openSet(t, "moons:n=1500,noise=0.3", datasets.Classification))
+	on := fitSMO(t, svcName, map[string]string{"C": "10"}, d).(*SVC)
+	off := fitSMO(t, svcName, map[string]string{"C": "10", "shrinking": "false"}, d).(*SVC)
+	if on.fit.iters <= 1000 {
+		t.Fatalf("%d iterations: the solver never shrank", on.fit.iters)
+	}
+	a, _ := on.Margin(d.X)
+	b, _ := off.Margin(d.X)
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-2 {
+			t.Fatalf("row %d: f = %g with shrinking, %g without", i, a[i], b[i])
+		}
+	}
+	r := d
+	r.Classes, r.Y = nil, append([]float64(nil), d.Y...)
+	for i := range r.Y {
+		r.Y[i] += d.X.At(i, 0)
+	}
+	svrOn := fitSMO(t, svrName, map[string]string{"C": "10"}, r).(*SVR)
+	if svrOn.fit.iters <= 1000 {
+		t.Fatalf("svr: %d iterations: the solver never shrank", svrOn.fit.iters)
+	}
+	pOn, _ := svrOn.Predict(r.X)
+	pOff, _ := fitSMO(t, svrName, map[string]string{"C": "10", "shrinking": "false"}, r).(*SVR).Predict(r.X)
+	for i := range pOn {
+		if math.Abs(pOn[i]-pOff[i]) > 1e-2 {
+			t.Fatalf("svr row %d: %g with shrinking, %g without", i, pOn[i], pOff[i])
 		}
 	}
 }

@@ -19,7 +19,7 @@ import (
 // tealab's own moons, circles and sine, written with every digit so that
 // scikit-learn fits the very same rows. Rewrite them with
 // TEALAB_WRITE_SVM_DATA=1 go test ./engine/svm -run TestWriteGeneratedSets.
-var generatedSets = []struct {
+var smoGeneratedSets = []struct {
 	name string
 	task datasets.Task
 }{{"moons", datasets.Classification}, {"circles", datasets.Classification}, {"sine", datasets.Regression}}
@@ -28,8 +28,8 @@ func TestWriteGeneratedSets(t *testing.T) {
 	if os.Getenv("TEALAB_WRITE_SVM_DATA") == "" {
 		t.Skip("set TEALAB_WRITE_SVM_DATA=1 to rewrite testdata/{moons,circles,sine}.csv")
 	}
-	for _, g := range generatedSets {
-		d := openSet(t, g.name, g.task)
+	for _, g := range smoGeneratedSets {
+		d := smoOpenSet(t, g.name, g.task)
 		var b strings.Builder
 		for i := range d.Rows() {
 			for _, v := range d.X.RawRowView(i) {
@@ -43,8 +43,8 @@ func TestWriteGeneratedSets(t *testing.T) {
 	}
 }
 
-// openSet is a built-in or generated set as training rows (seed 1).
-func openSet(t *testing.T, name string, task datasets.Task) engine.Train {
+// smoOpenSet is a built-in or generated set as training rows (seed 1).
+func smoOpenSet(t *testing.T, name string, task datasets.Task) engine.Train {
 	t.Helper()
 	tab, err := datasets.Open(name)
 	if err != nil {
@@ -57,8 +57,8 @@ func openSet(t *testing.T, name string, task datasets.Task) engine.Train {
 	return engine.Train{X: d.X, Y: d.Y, Classes: d.Classes, Features: d.FeatureNames(), Seed: 1}
 }
 
-// readSet reads testdata/NAME.csv (features, then the target; no header).
-func readSet(t *testing.T, name string, classes []string) engine.Train {
+// smoReadSet reads testdata/NAME.csv (features, then the target; no header).
+func smoReadSet(t *testing.T, name string, classes []string) engine.Train {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name+".csv"))
 	if err != nil {
@@ -88,9 +88,9 @@ func readSet(t *testing.T, name string, classes []string) engine.Train {
 	return engine.Train{X: mat.NewDense(len(y), d, x), Y: y, Classes: classes, Features: feat, Seed: 1}
 }
 
-// standardised is d with each column centred and scaled to unit
+// smoStandardised is d with each column centred and scaled to unit
 // (population) variance, as scikit-learn's StandardScaler.
-func standardised(d engine.Train) engine.Train {
+func smoStandardised(d engine.Train) engine.Train {
 	n, p := d.X.Dims()
 	X := mat.DenseCopyOf(d.X)
 	for j := 0; j < p; j++ {

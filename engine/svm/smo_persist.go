@@ -15,23 +15,23 @@ var (
 	_ engine.Persistent = (*SVR)(nil)
 )
 
-// kernelState is a Kernel with its parameters resolved.
-type kernelState struct {
+// smoKernelState is a Kernel with its parameters resolved.
+type smoKernelState struct {
 	Kind   string  `json:"kind"`
 	Degree int     `json:"degree"`
 	Gamma  float64 `json:"gamma"`
 	Coef0  float64 `json:"coef0"`
 }
 
-// svState is a kernel machine's support vectors.
-type svState struct {
-	Features []string    `json:"features,omitempty"`
-	Width    int         `json:"width"` // features each vector has
-	Kernel   kernelState `json:"kernel"`
-	Rows     []int       `json:"sv_rows"`
-	X        [][]float64 `json:"sv"`
-	Iters    int         `json:"iterations"`
-	Warnings []string    `json:"warnings,omitempty"`
+// smoSVState is a kernel machine's support vectors.
+type smoSVState struct {
+	Features []string       `json:"features,omitempty"`
+	Width    int            `json:"width"` // features each vector has
+	Kernel   smoKernelState `json:"kernel"`
+	Rows     []int          `json:"sv_rows"`
+	X        [][]float64    `json:"sv"`
+	Iters    int            `json:"iterations"`
+	Warnings []string       `json:"warnings,omitempty"`
 }
 
 type svcPairState struct {
@@ -47,7 +47,7 @@ type svcPairState struct {
 }
 
 type svcState struct {
-	svState
+	smoSVState
 	Classes int            `json:"classes"`
 	Present []int          `json:"present"`
 	SVClass []int          `json:"sv_class"`
@@ -55,14 +55,14 @@ type svcState struct {
 }
 
 type svrState struct {
-	svState
+	smoSVState
 	Coef    []float64 `json:"coef"`
 	AtBound []bool    `json:"at_bound"`
 	Rho     float64   `json:"rho"`
 }
 
-func newSVState(features []string, k Kernel, sv *smoRows, rows []int, iters int, warnings []string) svState {
-	s := svState{Features: features, Width: sv.d, Kernel: kernelState(k), Rows: rows, X: make([][]float64, len(rows)),
+func newSMOSVState(features []string, k Kernel, sv *smoRows, rows []int, iters int, warnings []string) smoSVState {
+	s := smoSVState{Features: features, Width: sv.d, Kernel: smoKernelState(k), Rows: rows, X: make([][]float64, len(rows)),
 		Iters: iters, Warnings: warnings}
 	for i := range rows {
 		s.X[i] = append([]float64(nil), sv.row(i)...)
@@ -71,7 +71,7 @@ func newSVState(features []string, k Kernel, sv *smoRows, rows []int, iters int,
 }
 
 // check validates the vectors against the model's kernel parameter.
-func (s *svState) check(c *engine.StateCheck, kind string) {
+func (s *smoSVState) check(c *engine.StateCheck, kind string) {
 	k := s.Kernel
 	c.That(k.Kind == kind, "kernel is %q, but the model's kernel is %q", k.Kind, kind)
 	c.That(k.Degree >= 1 && k.Degree <= 10, "kernel degree is %d; want 1 to 10", k.Degree)
@@ -89,7 +89,7 @@ func (s *svState) check(c *engine.StateCheck, kind string) {
 	c.That(s.Iters >= 0, "iterations is %d", s.Iters)
 }
 
-func (s *svState) rows() *smoRows {
+func (s *smoSVState) rows() *smoRows {
 	r := &smoRows{x: make([]float64, 0, len(s.X)*s.Width), d: s.Width, sq: make([]float64, len(s.X)), k: Kernel(s.Kernel)}
 	for i, x := range s.X {
 		r.x = append(r.x, x...)
@@ -102,7 +102,7 @@ func (s *svState) rows() *smoRows {
 func (m *SVC) MarshalState() ([]byte, error) {
 	return engine.MarshalFitted(svcName, m.fit != nil, func() any {
 		f := m.fit
-		s := svcState{svState: newSVState(f.features, f.kernel, f.sv, f.svRow, f.iters, m.warnings),
+		s := svcState{smoSVState: newSMOSVState(f.features, f.kernel, f.sv, f.svRow, f.iters, m.warnings),
 			Classes: f.classes, Present: f.present, SVClass: f.svClass}
 		for _, p := range f.pairs {
 			s.Pairs = append(s.Pairs, svcPairState(p))
@@ -165,7 +165,7 @@ func (s *svcState) checkPair(c *engine.StateCheck, p svcPairState) {
 func (m *SVR) MarshalState() ([]byte, error) {
 	return engine.MarshalFitted(svrName, m.fit != nil, func() any {
 		f := m.fit
-		return svrState{svState: newSVState(f.features, f.kernel, f.sv, f.svRow, f.iters, m.warnings),
+		return svrState{smoSVState: newSMOSVState(f.features, f.kernel, f.sv, f.svRow, f.iters, m.warnings),
 			Coef: f.coef, AtBound: f.atBound, Rho: f.rho}
 	})
 }

@@ -51,7 +51,7 @@ func (r *smoRows) fill(out []float64, i, from, to int) {
 func (r *smoRows) fromDots(v []float64, sqa float64, sqb []float64) {
 	if r.k.Kind != RBF {
 		for j, ab := range v {
-			v[j] = r.k.fromDot(ab, sqa, sqb[j])
+			v[j] = r.k.smoKernelValue(ab, sqa, sqb[j])
 		}
 		return
 	}
@@ -80,8 +80,8 @@ func (r *smoRows) swap(i, j int) {
 	r.sq[i], r.sq[j] = r.sq[j], r.sq[i]
 }
 
-// fromDot is k(a, b) from a·b and the squared norms (only RBF reads them).
-func (k Kernel) fromDot(ab, sqa, sqb float64) float64 {
+// smoKernelValue is k(a, b) from a·b and the squared norms (only RBF reads them).
+func (k Kernel) smoKernelValue(ab, sqa, sqb float64) float64 {
 	switch k.Kind {
 	case RBF:
 		d := sqa + sqb - 2*ab

@@ -133,9 +133,9 @@ type svcPair struct {
 	ProbB    float64
 }
 
-// pairSolution is one solved pair, by training rows, before the support
+// svcPairSolution is one solved pair, by training rows, before the support
 // vectors of every pair are pooled.
-type pairSolution struct {
+type svcPairSolution struct {
 	pos, neg     int
 	rows         []int
 	coef         []float64
@@ -166,7 +166,7 @@ func (m *SVC) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) (err
 	if err := m.checkCache(d, present, upper); err != nil {
 		return err
 	}
-	f := &fitter{m: m, d: d, kern: kern, present: present, rec: rec, ctx: ctx}
+	f := &svcFitter{m: m, d: d, kern: kern, present: present, rec: rec, ctx: ctx}
 	for a := 0; a < len(present); a++ {
 		for b := a + 1; b < len(present); b++ {
 			sol, err := f.solvePair(present[a], present[b], upper)
@@ -309,21 +309,21 @@ func smoCheckCache(model string, cacheMB float64, n int) error {
 // smoBudget is the values a cache of cacheMB holds.
 func smoBudget(cacheMB float64) int { return int(cacheMB * (1 << 20) / 8) }
 
-// fitter carries one fit's pairs as they are solved.
-type fitter struct {
+// svcFitter carries one fit's pairs as they are solved.
+type svcFitter struct {
 	m       *SVC
 	d       engine.Train
 	kern    Kernel
 	present []int
 	rec     engine.Recorder
 	ctx     context.Context
-	done    []pairSolution
+	done    []svcPairSolution
 	steps   int
 }
 
-// pairRows are the rows of classes a and b with a positive bound, their
+// svcPairRows are the rows of classes a and b with a positive bound, their
 // labels (+1 for a) and bounds.
-func pairRows(d engine.Train, a, b int, upper []float64, only []int) (rows []int, y, c []float64) {
+func svcPairRows(d engine.Train, a, b int, upper []float64, only []int) (rows []int, y, c []float64) {
 	add := func(i int) {
 		k := int(d.Y[i])
 		if (k != a && k != b) || upper[i] == 0 {
@@ -350,14 +350,14 @@ func pairRows(d engine.Train, a, b int, upper []float64, only []int) (rows []int
 }
 
 // solvePair solves classes a (+1) against b (−1) on every training row.
-func (f *fitter) solvePair(a, b int, upper []float64) (pairSolution, error) {
-	rows, y, c := pairRows(f.d, a, b, upper, nil)
+func (f *svcFitter) solvePair(a, b int, upper []float64) (svcPairSolution, error) {
+	rows, y, c := svcPairRows(f.d, a, b, upper, nil)
 	return f.solve(a, b, rows, y, c, true)
 }
 
 // solve solves one two-class problem on the training rows given; report
 // says whether its steps go to the recorder (the Platt folds' do not).
-func (f *fitter) solve(a, b int, rows []int, y, c []float64, report bool) (pairSolution, error) {
+func (f *svcFitter) solve(a, b int, rows []int, y, c []float64, report bool) (svcPairSolution, error) {
 	if f.m.Solver != "smo" {
 		return f.solveLinear(a, b, rows, y, c, report)
 	}
@@ -369,26 +369,26 @@ func (f *fitter) solve(a, b int, rows []int, y, c []float64, report bool) (pairS
 	o := smoOptions{Tol: f.m.Tol, Shrinking: f.m.Shrinking, MaxIter: f.m.MaxIter}
 	if report {
 		o.Step = func(s *smoSolver) error {
-			f.publish(pairFromDual(a, b, rows, y, s.alphas(), c, s.rho()))
+			f.publish(svcPairFromDual(a, b, rows, y, s.alphas(), c, s.rho()))
 			f.steps++
 			return f.rec.Step(engine.Step{Step: f.steps, TrainLoss: s.objective(), Detail: s.progress()})
 		}
 	}
 	res, err := solveSMO(f.ctx, smoProblem{Q: q, P: p, Y: y, Upper: c}, o)
 	if err != nil {
-		return pairSolution{}, err
+		return svcPairSolution{}, err
 	}
 	if report && !res.Converged {
 		f.m.warnings = append(f.m.warnings, fmt.Sprintf("%s: SMO stopped at max_iter=%d iterations before the KKT conditions held within tol (classes %s and %s); raise max_iter or tol",
 			svcName, res.Iters, f.d.Classes[a], f.d.Classes[b]))
 	}
-	sol := pairFromDual(a, b, rows, y, res.Alpha, c, res.Rho)
+	sol := svcPairFromDual(a, b, rows, y, res.Alpha, c, res.Rho)
 	sol.iters = res.Iters
 	return sol, nil
 }
 
 // solveLinear fits one pair with the linear SVM's own solvers.
-func (f *fitter) solveLinear(a, b int, rows []int, y, c []float64, report bool) (pairSolution, error) {
+func (f *svcFitter) solveLinear(a, b int, rows []int, y, c []float64, report bool) (svcPairSolution, error) {
 	X := mat.NewDense(len(rows), f.d.Cols(), nil)
 	for r, i := range rows {
 		mat.Row(X.RawRowView(r), i, f.d.X)
@@ -403,11 +403,11 @@ func (f *fitter) solveLinear(a, b int, rows []int, y, c []float64, report bool) 
 	sol, err := solveLinear(f.ctx, linearProblem{X: X, Y: y, Upper: c},
 		linearOptions{Solver: f.m.Solver, Tol: f.m.Tol, MaxIter: f.m.MaxIter, Seed: f.d.Seed}, step)
 	if err != nil {
-		return pairSolution{}, err
+		return svcPairSolution{}, err
 	}
-	out := pairSolution{pos: a, neg: b, w: sol.W, rho: -sol.B, iters: sol.Passes}
+	out := svcPairSolution{pos: a, neg: b, w: sol.W, rho: -sol.B, iters: sol.Passes}
 	if sol.Alpha != nil {
-		kept := pairFromDual(a, b, rows, y, sol.Alpha, c, 0)
+		kept := svcPairFromDual(a, b, rows, y, sol.Alpha, c, 0)
 		out.rows, out.coef, out.atBound = kept.rows, kept.coef, kept.atBound
 	}
 	if report && !sol.Converged {
@@ -417,9 +417,9 @@ func (f *fitter) solveLinear(a, b int, rows []int, y, c []float64, report bool) 
 	return out, nil
 }
 
-// pairFromDual keeps the rows with α > 0: the support vectors.
-func pairFromDual(a, b int, rows []int, y, alpha, upper []float64, rho float64) pairSolution {
-	s := pairSolution{pos: a, neg: b, rho: rho}
+// svcPairFromDual keeps the rows with α > 0: the support vectors.
+func svcPairFromDual(a, b int, rows []int, y, alpha, upper []float64, rho float64) svcPairSolution {
+	s := svcPairSolution{pos: a, neg: b, rho: rho}
 	for i, al := range alpha {
 		if al > 0 {
 			s.rows = append(s.rows, rows[i])
@@ -432,13 +432,13 @@ func pairFromDual(a, b int, rows []int, y, alpha, upper []float64, rho float64) 
 
 // publish makes the model predict with the pairs solved so far and the
 // one being solved, as a Recorder may ask from inside Step.
-func (f *fitter) publish(current pairSolution) {
+func (f *svcFitter) publish(current svcPairSolution) {
 	f.m.fit = f.assemble(append(f.done[:len(f.done):len(f.done)], current))
 }
 
 // assemble pools the pairs' support vectors, ordered by class and row as
 // LIBSVM orders them.
-func (f *fitter) assemble(sols []pairSolution) *svcFit {
+func (f *svcFitter) assemble(sols []svcPairSolution) *svcFit {
 	fit := &svcFit{features: f.d.Features, classes: len(f.d.Classes), present: f.present, kernel: f.kern, svRow: []int{}, svClass: []int{}}
 	used := make(map[int]bool)
 	for _, s := range sols {
@@ -470,8 +470,8 @@ func (f *fitter) assemble(sols []pairSolution) *svcFit {
 
 // platt fits the sigmoid of classes a and b on decision values of 5-fold
 // CV inside the training rows, as LIBSVM's svm_binary_svc_probability.
-func (f *fitter) platt(a, b int, upper []float64) (float64, float64, error) {
-	rows, y, _ := pairRows(f.d, a, b, upper, nil)
+func (f *svcFitter) platt(a, b int, upper []float64) (float64, float64, error) {
+	rows, y, _ := svcPairRows(f.d, a, b, upper, nil)
 	rng := rand.New(rand.NewPCG(f.d.Seed, uint64(a*1000+b)))
 	perm := rng.Perm(len(rows))
 	dec := make([]float64, len(rows))
@@ -482,7 +482,7 @@ func (f *fitter) platt(a, b int, upper []float64) (float64, float64, error) {
 		for _, t := range append(perm[:lo:lo], perm[hi:]...) {
 			train = append(train, rows[t])
 		}
-		tr, ty, tc := pairRows(f.d, a, b, upper, train)
+		tr, ty, tc := svcPairRows(f.d, a, b, upper, train)
 		pos, neg := 0, 0
 		for _, v := range ty {
 			if v > 0 {
@@ -510,7 +510,7 @@ func (f *fitter) platt(a, b int, upper []float64) (float64, float64, error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		one := f.assemble([]pairSolution{sol})
+		one := f.assemble([]svcPairSolution{sol})
 		x := make([]float64, f.d.Cols())
 		kv := make([]float64, len(one.svRow))
 		for _, t := range held {
@@ -518,7 +518,7 @@ func (f *fitter) platt(a, b int, upper []float64) (float64, float64, error) {
 			dec[t] = one.pairValue(&one.pairs[0], x, one.kernelValues(kv, x))
 		}
 	}
-	A, B := sigmoidTrain(dec, y)
+	A, B := plattTrain(dec, y)
 	return A, B, nil
 }
 

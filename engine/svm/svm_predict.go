@@ -159,10 +159,10 @@ func (m svcProba) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	p := make([]float64, k)
 	err := m.eachRow(X, func(i int, dec []float64) {
 		for t, pr := range m.fit.pairs {
-			q := math.Min(math.Max(sigmoidPredict(dec[t], pr.ProbA, pr.ProbB), 1e-7), 1-1e-7)
+			q := math.Min(math.Max(plattPredict(dec[t], pr.ProbA, pr.ProbB), 1e-7), 1-1e-7)
 			r[at[pr.Pos]][at[pr.Neg]], r[at[pr.Neg]][at[pr.Pos]] = q, 1-q
 		}
-		coupleProbabilities(r, p)
+		svcCoupleProbabilities(r, p)
 		row := P.RawRowView(i)
 		for j, c := range m.fit.present {
 			row[c] = p[j]
@@ -213,8 +213,8 @@ func (m *SVC) SupportVectors() *SupportVectors {
 	return sv
 }
 
-// sigmoidPredict is 1/(1 + exp(A f + B)), computed without overflow.
-func sigmoidPredict(f, A, B float64) float64 {
+// plattPredict is 1/(1 + exp(A f + B)), computed without overflow.
+func plattPredict(f, A, B float64) float64 {
 	t := f*A + B
 	if t >= 0 {
 		return math.Exp(-t) / (1 + math.Exp(-t))
@@ -222,10 +222,10 @@ func sigmoidPredict(f, A, B float64) float64 {
 	return 1 / (1 + math.Exp(t))
 }
 
-// sigmoidTrain fits Platt's A, B to decision values and labels ±1 by
+// plattTrain fits Platt's A, B to decision values and labels ±1 by
 // Newton's method with backtracking on the regularised targets (Lin, Lin
 // & Weng, Machine Learning 68, 2007; LIBSVM's sigmoid_train).
-func sigmoidTrain(dec, y []float64) (float64, float64) {
+func plattTrain(dec, y []float64) (float64, float64) {
 	var prior1, prior0 float64
 	for _, v := range y {
 		if v > 0 {
@@ -295,9 +295,9 @@ func sigmoidTrain(dec, y []float64) (float64, float64) {
 	return A, B
 }
 
-// coupleProbabilities turns pairwise probabilities r[i][j] = P(i | i or j)
+// svcCoupleProbabilities turns pairwise probabilities r[i][j] = P(i | i or j)
 // into class probabilities p (Wu, Lin & Weng 2004, method 2).
-func coupleProbabilities(r [][]float64, p []float64) {
+func svcCoupleProbabilities(r [][]float64, p []float64) {
 	k := len(p)
 	Q := make([][]float64, k)
 	for t := range Q {

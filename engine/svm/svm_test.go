@@ -48,13 +48,13 @@ var svcReferences = []svcReference{
 		[][]float64{{1.205108208668}, {1.367135225201}, {-1.352271857038}, {1.339348226719}, {-1.071323576654}}},
 }
 
-// referenceSet is a reference's rows, standardised as the script does.
-func referenceSet(t *testing.T, name string) engine.Train {
+// svcReferenceSet is a reference's rows, standardised as the script does.
+func svcReferenceSet(t *testing.T, name string) engine.Train {
 	switch name {
 	case "moons", "circles":
-		return standardised(readSet(t, name, []string{"0", "1"}))
+		return smoStandardised(smoReadSet(t, name, []string{"0", "1"}))
 	}
-	return standardised(openSet(t, name, datasets.Classification))
+	return smoStandardised(smoOpenSet(t, name, datasets.Classification))
 }
 
 // The same SMO (WSS 2, the same stopping rule and bias) on the same rows
@@ -63,7 +63,7 @@ func referenceSet(t *testing.T, name string) engine.Train {
 func TestSVCAgainstScikitLearn(t *testing.T) {
 	for _, ref := range svcReferences {
 		t.Run(ref.set+ref.settings["class_weight"], func(t *testing.T) {
-			d := referenceSet(t, ref.set)
+			d := svcReferenceSet(t, ref.set)
 			m := fitSMO(t, svcName, ref.settings, d).(*SVC)
 			counts := make([]int, len(d.Classes))
 			for _, c := range m.fit.svClass {
@@ -117,7 +117,7 @@ func TestSVCAgainstScikitLearn(t *testing.T) {
 // (LIBSVM stops when the largest violating pair violates by less than
 // tol, so every row is within tol of its condition).
 func TestSVCKKTConditions(t *testing.T) {
-	d := referenceSet(t, "breast_cancer")
+	d := svcReferenceSet(t, "breast_cancer")
 	const tol = 1e-3
 	m := fitSMO(t, svcName, map[string]string{"C": "3", "tol": "0.001"}, d).(*SVC)
 	f, err := m.Margin(d.X)
@@ -156,7 +156,7 @@ func TestSVCKKTConditions(t *testing.T) {
 // scikit-learn's SVR(C=1, epsilon=0.1) on tealab's sine (x standardised):
 // testdata/sklearn_svm.py.
 func TestSVRAgainstScikitLearn(t *testing.T) {
-	d := standardised(readSet(t, "sine", nil))
+	d := smoStandardised(smoReadSet(t, "sine", nil))
 	m := fitSMO(t, svrName, nil, d).(*SVR)
 	if got := len(m.fit.svRow); got != 64 {
 		t.Errorf("%d support vectors, scikit-learn 64", got)
@@ -180,7 +180,7 @@ func TestSVRAgainstScikitLearn(t *testing.T) {
 // at least 2 × 0.3 and, with 400 points uniform in the square, hardly
 // wider; every row is outside the band.
 func TestHardMarginRecoversTheMargin(t *testing.T) {
-	d := openSet(t, "margin:n=400,margin=0.3", datasets.Classification)
+	d := smoOpenSet(t, "margin:n=400,margin=0.3", datasets.Classification)
 	m := fitSMO(t, svcName, map[string]string{"kernel": Linear, "solver": "smo", "margin": "hard", "tol": "1e-6"}, d).(*SVC)
 	sv := m.SupportVectors()
 	w := make([]float64, d.Cols())
@@ -205,14 +205,14 @@ func TestHardMarginRecoversTheMargin(t *testing.T) {
 // _sigmoid_calibration (the same regularised targets, fitted by BFGS) on
 // the decision values of moons: A = -4.0729847448, B = 0.2921751346.
 func TestPlattSigmoidAgainstScikitLearn(t *testing.T) {
-	d := referenceSet(t, "moons")
+	d := svcReferenceSet(t, "moons")
 	m := fitSMO(t, svcName, nil, d).(*SVC)
 	f, _ := m.Margin(d.X)
 	y := make([]float64, len(d.Y))
 	for i, c := range d.Y {
 		y[i] = 2*c - 1
 	}
-	A, B := sigmoidTrain(f, y)
+	A, B := plattTrain(f, y)
 	if math.Abs(A-(-4.0729847448)) > 1e-3 || math.Abs(B-0.2921751346) > 1e-3 {
 		t.Errorf("A, B = %.6f, %.6f; scikit-learn -4.072985, 0.292175", A, B)
 	}
@@ -221,7 +221,7 @@ func TestPlattSigmoidAgainstScikitLearn(t *testing.T) {
 // Probabilities: rows sum to one, and their argmax mostly agrees with the
 // votes; without probability=true the model is no Prober.
 func TestSVCProbabilities(t *testing.T) {
-	d := referenceSet(t, "iris")
+	d := svcReferenceSet(t, "iris")
 	if _, ok := engine.MustBuild(svcName, nil).(engine.Prober); ok {
 		t.Fatal("svm without probability=true claims probabilities")
 	}
@@ -281,7 +281,7 @@ func TestSMOCache(t *testing.T) {
 // Memory: a cache too small for two kernel rows is refused with an error
 // naming cache_mb; a small one computes rows again, to the same end.
 func TestSMOCacheTooSmall(t *testing.T) {
-	d := referenceSet(t, "breast_cancer")
+	d := svcReferenceSet(t, "breast_cancer")
 	m := engine.MustBuild(svcName, map[string]string{"cache_mb": "0.005"})
 	err := m.Fit(context.Background(), d, nil)
 	if err == nil || !strings.Contains(err.Error(), "cache_mb") {
@@ -289,7 +289,7 @@ func TestSMOCacheTooSmall(t *testing.T) {
 	}
 	// A cache of eight rows, evicting and shrinking all along, gives the
 	// answer of one that holds them all.
-	d = standardised(openSet(t, "moons:n=1500,noise=0.3", datasets.Classification))
+	d = smoStandardised(smoOpenSet(t, "moons:n=1500,noise=0.3", datasets.Classification))
 	small := fitSMO(t, svcName, map[string]string{"cache_mb": "0.1", "C": "10"}, d).(*SVC)
 	big := fitSMO(t, svcName, map[string]string{"C": "10"}, d).(*SVC)
 	a, _ := small.Margin(d.X)
@@ -327,10 +327,10 @@ func TestSMOExp(t *testing.T) {
 // Every step reports the solver's progress: the dual objective never
 // falls, and at the end the duality gap is small next to the primal.
 func TestSMOProgress(t *testing.T) {
-	d := referenceSet(t, "breast_cancer")
+	d := svcReferenceSet(t, "breast_cancer")
 	var steps []engine.Step
 	m := engine.MustBuild(svcName, map[string]string{"tol": "1e-4"})
-	rec := recorderFunc(func(s engine.Step) error { steps = append(steps, s); return nil })
+	rec := smoRecorder(func(s engine.Step) error { steps = append(steps, s); return nil })
 	if err := m.Fit(context.Background(), d, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -354,13 +354,13 @@ func TestSMOProgress(t *testing.T) {
 	}
 }
 
-type recorderFunc func(engine.Step) error
+type smoRecorder func(engine.Step) error
 
-func (f recorderFunc) Step(s engine.Step) error { return f(s) }
+func (f smoRecorder) Step(s engine.Step) error { return f(s) }
 
 // A solver stopped by max_iter says so.
 func TestSMOWarnsAtMaxIter(t *testing.T) {
-	d := referenceSet(t, "breast_cancer")
+	d := svcReferenceSet(t, "breast_cancer")
 	for _, name := range []string{svcName, svrName} {
 		train := d
 		if name == svrName {
@@ -381,7 +381,7 @@ func TestSMOWarnsAtMaxIter(t *testing.T) {
 // tol, for the classifier and for ε-SVR (on rows enough for the solver to
 // shrink: it first tries after 1000 iterations).
 func TestSMOShrinkingChangesNothing(t *testing.T) {
-	d := standardised(openSet(t, "moons:n=1500,noise=0.3", datasets.Classification))
+	d := smoStandardised(smoOpenSet(t, "moons:n=1500,noise=0.3", datasets.Classification))
 	on := fitSMO(t, svcName, map[string]string{"C": "10"}, d).(*SVC)
 	off := fitSMO(t, svcName, map[string]string{"C": "10", "shrinking": "false"}, d).(*SVC)
 	if on.fit.iters <= 1000 {

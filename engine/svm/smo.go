@@ -479,3 +479,20 @@ func (s *smoSolver) progress() Progress {
 	}
 	return Progress{Primal: primal, Dual: dual, Gap: primal - dual, SupportVectors: svs}
 }
+
+// hardMarginWidth is 2√(αᵀQα) / Σα: for any α with Σ y_i α_i = 0 it is at
+// least the distance between the classes' convex hulls in the kernel's
+// space (Σ α_i y_i φ(x_i) is Σα/2 times the difference of two of their
+// points), and equal to the hard margin's width 2/‖w‖ at the optimum; on
+// classes that overlap it falls towards 0 as α grows without bound.
+func (s *smoSolver) hardMarginWidth() float64 {
+	var sum, quad float64
+	for i, a := range s.alpha {
+		sum += a
+		quad += a * (s.grad[i] - s.p[i])
+	}
+	if sum == 0 {
+		return math.Inf(1)
+	}
+	return 2 * math.Sqrt(math.Max(quad, 0)) / sum
+}

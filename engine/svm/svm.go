@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -90,6 +91,12 @@ func init() {
 		},
 	})
 }
+
+// smoHardNarrowest is the narrowest hard margin believed, as a share of
+// the rows' scale in the kernel's space (the root of the largest k(x, x)):
+// on classes that overlap, the margin SMO's iterates span keeps shrinking
+// towards 0, and a fit would otherwise run to max_iter.
+const smoHardNarrowest = 1e-4
 
 // smoParams are the SMO solver's settings, as scikit-learn names them.
 func smoParams(tol float64) []engine.Param {
@@ -366,14 +373,19 @@ func (f *svcFitter) solve(a, b int, rows []int, y, c []float64, report bool) (sv
 	for i := range p {
 		p[i] = -1
 	}
-	o := smoOptions{Tol: f.m.Tol, Shrinking: f.m.Shrinking, MaxIter: f.m.MaxIter}
-	if report {
-		o.Step = func(s *smoSolver) error {
-			f.publish(svcPairFromDual(a, b, rows, y, s.alphas(), c, s.rho()))
-			f.steps++
-			return f.rec.Step(engine.Step{Step: f.steps, TrainLoss: s.objective(), Detail: s.progress()})
+	hard := math.IsInf(f.m.C, 1)
+	o := smoOptions{Tol: f.m.Tol, Shrinking: f.m.Shrinking, MaxIter: f.m.MaxIter, Step: func(s *smoSolver) error {
+		if hard && s.hardMarginWidth() < smoHardNarrowest*math.Sqrt(floats.Max(q.qd)) {
+			return engine.Limitf("%s: margin=hard, but classes %s and %s are not separable with kernel=%s (the widest margin the solver finds shrinks towards 0); use margin=soft",
+				svcName, f.d.Classes[a], f.d.Classes[b], f.kern.Kind)
 		}
-	}
+		if !report {
+			return nil
+		}
+		f.publish(svcPairFromDual(a, b, rows, y, s.alphas(), c, s.rho()))
+		f.steps++
+		return f.rec.Step(engine.Step{Step: f.steps, TrainLoss: s.objective(), Detail: s.progress()})
+	}}
 	res, err := solveSMO(f.ctx, smoProblem{Q: q, P: p, Y: y, Upper: c}, o)
 	if err != nil {
 		return svcPairSolution{}, err

@@ -2,6 +2,7 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -409,5 +410,17 @@ func TestSMOShrinkingChangesNothing(t *testing.T) {
 		if math.Abs(pOn[i]-pOff[i]) > 1e-2 {
 			t.Fatalf("svr row %d: %g with shrinking, %g without", i, pOn[i], pOff[i])
 		}
+	}
+}
+
+// A hard margin on classes that overlap is refused as soon as the margin
+// the solver spans shrinks away, with what to do, instead of running to
+// max_iter.
+func TestHardMarginOnOverlappingClasses(t *testing.T) {
+	d := smoStandardised(smoReadSet(t, "circles", []string{"0", "1"}))
+	m := engine.MustBuild(svcName, map[string]string{"kernel": Linear, "solver": "smo", "margin": "hard"})
+	err := m.Fit(context.Background(), d, nil)
+	if !errors.Is(err, engine.ErrLimit) || !strings.Contains(err.Error(), "margin=soft") {
+		t.Fatalf("hard margin on circles with a linear kernel: %v, want a limit naming margin=soft", err)
 	}
 }

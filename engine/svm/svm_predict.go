@@ -353,12 +353,12 @@ func svcMemory(s engine.Shape, v engine.Values) engine.Need {
 	return smoMemory(s.Rows, s.Rows, s.Cols, v)
 }
 
-// smoMemory is the need of an SMO fit: rows copied for the kernel,
-// cached kernel rows of length rowLen (at most cache_mb, at most every
-// row), and some ten vectors of every variable.
-func smoMemory(rows, rowLen, cols int, v engine.Values) engine.Need {
-	cache := math.Min(v.Float("cache_mb")*(1<<20), 8*float64(rows)*float64(rowLen))
+// smoMemory is the need of an SMO fit over vars variables on rows rows:
+// the rows copied for the kernel, cached kernel rows (at most cache_mb,
+// at most every row whole), and some ten vectors of every variable.
+func smoMemory(rows, vars, cols int, v engine.Values) engine.Need {
+	cache := math.Min(v.Float("cache_mb")*(1<<20), 8*float64(rows)*float64(rows))
 	need := engine.Need{Bytes: cache, What: fmt.Sprintf("a kernel cache of %s (cache_mb)", engine.Bytes(cache)),
 		Advice: "lower cache_mb, or sample the rows"}
-	return need.Plus(engine.Matrix(rows, cols, "copy of the rows")).Plus(engine.Matrix(2*rows, 10, "solver's vectors"))
+	return need.Plus(engine.Matrix(rows, cols, "copy of the rows")).Plus(engine.Matrix(vars, 10, "solver's vectors"))
 }

@@ -424,3 +424,18 @@ func TestHardMarginOnOverlappingClasses(t *testing.T) {
 		t.Fatalf("hard margin on circles with a linear kernel: %v, want a limit naming margin=soft", err)
 	}
 }
+
+// The memory estimate holds the kernel cache as far as it can fill: all
+// of cache_mb on many rows, every row whole on few.
+func TestSMOMemory(t *testing.T) {
+	spec, _ := engine.Lookup(svcName)
+	v := spec.Defaults()
+	big := spec.Memory(engine.Shape{Rows: 100_000, Cols: 20, Classes: 2}, v)
+	if big.Bytes < 200*(1<<20) || big.Bytes > 200*(1<<20)+100_000*20*8+100_000*10*8+1 {
+		t.Errorf("100000 rows: %v bytes (%s), want the 200 MB cache, the rows and ten vectors", big.Bytes, big.What)
+	}
+	small := spec.Memory(engine.Shape{Rows: 100, Cols: 2, Classes: 2}, v)
+	if want := 8.0 * (100*100 + 100*2 + 100*10); small.Bytes != want {
+		t.Errorf("100 rows: %v bytes, want %v", small.Bytes, want)
+	}
+}

@@ -64,7 +64,7 @@ func init() {
 		Standardize: true,
 		Params:      append(params, smoParams(1e-3)...),
 		Memory: func(s engine.Shape, v engine.Values) engine.Need {
-			return smoMemory(2*s.Rows, s.Rows, s.Cols, v)
+			return smoMemory(s.Rows, 2*s.Rows, s.Cols, v)
 		},
 		New: func(v engine.Values) (engine.Model, error) {
 			return &SVR{values: v, C: v.Float("C"), Epsilon: v.Float("epsilon"), CacheMB: v.Float("cache_mb"),

@@ -170,7 +170,7 @@ func (m *SVC) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) (err
 	}
 	kern := KernelOf(m.values, d.X)
 	upper := m.rowBounds(d, present)
-	if err := m.checkCache(d, present, upper); err != nil {
+	if err := m.checkCache(d, present); err != nil {
 		return err
 	}
 	f := &svcFitter{m: m, d: d, kern: kern, present: present, rec: rec, ctx: ctx}
@@ -247,10 +247,15 @@ func smoCheckRows(d engine.Train, model string) error {
 	if len(d.Weights) != d.Rows() {
 		return fmt.Errorf("%s: %d sample weights for %d rows", model, len(d.Weights), d.Rows())
 	}
+	sum := 0.0
 	for i, w := range d.Weights {
 		if !(w >= 0) || math.IsInf(w, 0) {
 			return fmt.Errorf("%s: row %d: sample weight %v must be a finite number >= 0", model, i+1, w)
 		}
+		sum += w
+	}
+	if sum == 0 {
+		return fmt.Errorf("%s: every sample weight is 0; give some rows a positive weight", model)
 	}
 	return nil
 }
@@ -286,7 +291,7 @@ func (m *SVC) rowBounds(d engine.Train, present []int) []float64 {
 
 // checkCache refuses a cache that cannot hold two kernel rows of the
 // largest pair of classes, which SMO needs at every iteration.
-func (m *SVC) checkCache(d engine.Train, present []int, upper []float64) error {
+func (m *SVC) checkCache(d engine.Train, present []int) error {
 	if m.Solver != "smo" {
 		return nil
 	}

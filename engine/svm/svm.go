@@ -414,7 +414,11 @@ func (f *svcFitter) solveLinear(a, b int, rows []int, y, c []float64, report boo
 	if report {
 		step = func(pass int, pr Progress) error {
 			f.steps++
-			return f.rec.Step(engine.Step{Step: f.steps, TrainLoss: pr.Primal, Detail: pr})
+			loss := -pr.Dual // the spec's loss, ½αᵀQα − Σα, as SMO reports it
+			if math.IsNaN(loss) {
+				loss = pr.Primal // SGD has no dual
+			}
+			return f.rec.Step(engine.Step{Step: f.steps, TrainLoss: loss, Detail: pr})
 		}
 	}
 	sol, err := solveLinear(f.ctx, linearProblem{X: X, Y: y, Upper: c},

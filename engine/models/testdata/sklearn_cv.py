@@ -16,6 +16,7 @@ from sklearn.linear_model import Perceptron, LogisticRegression, LinearRegressio
 from sklearn.neighbors import NearestCentroid
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as LDA, QuadraticDiscriminantAnalysis as QDA
 from sklearn.naive_bayes import GaussianNB
+from sklearn.svm import SVC, SVR
 warnings.filterwarnings("ignore")
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -37,11 +38,13 @@ classifiers = {
     "lda": lambda: LDA(),
     "qda": lambda: QDA(),
     "gnb": lambda: GaussianNB(),
+    "svm": lambda: std(SVC()),
 }
 regressors = {
     "linear": lambda: LinearRegression(),
     "ridge": lambda: std(Ridge(alpha=1.0)),
     "lasso": lambda: std(Lasso(alpha=1.0)),
+    "svr": lambda: std(SVR()),
 }
 out = {}
 for ds in ["iris", "wine", "breast_cancer", "digits"]:

@@ -49,6 +49,7 @@ type svcPairState struct {
 type svcState struct {
 	smoSVState
 	Classes int            `json:"classes"`
+	Names   []string       `json:"class_names,omitempty"`
 	Present []int          `json:"present"`
 	SVClass []int          `json:"sv_class"`
 	Pairs   []svcPairState `json:"pairs"`
@@ -103,7 +104,7 @@ func (m *SVC) MarshalState() ([]byte, error) {
 	return engine.MarshalFitted(svcName, m.fit != nil, func() any {
 		f := m.fit
 		s := svcState{smoSVState: newSMOSVState(f.features, f.kernel, f.sv, f.svRow, f.iters, m.warnings),
-			Classes: f.classes, Present: f.present, SVClass: f.svClass}
+			Classes: f.classes, Names: f.names, Present: f.present, SVClass: f.svClass}
 		for _, p := range f.pairs {
 			s.Pairs = append(s.Pairs, svcPairState(p))
 		}
@@ -122,6 +123,7 @@ func (m *SVC) UnmarshalState(data []byte) error {
 	c.That(s.Classes >= 2, "classes is %d; want at least 2", s.Classes)
 	c.That(len(s.Present) >= 2 && slices.IsSorted(s.Present) && s.Present[0] >= 0 && s.Present[len(s.Present)-1] < s.Classes &&
 		len(slices.Compact(slices.Clone(s.Present))) == len(s.Present), "present is %v; want two or more increasing classes below %d", s.Present, s.Classes)
+	c.That(s.Names == nil || len(s.Names) == s.Classes, "class_names has %d names for %d classes", len(s.Names), s.Classes)
 	c.Len("sv_class", len(s.SVClass), len(s.Rows))
 	for _, k := range s.SVClass {
 		c.That(slices.Contains(s.Present, k), "sv_class holds %d, not a class present", k)
@@ -134,7 +136,7 @@ func (m *SVC) UnmarshalState(data []byte) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
-	fit := &svcFit{features: s.Features, classes: s.Classes, present: s.Present, kernel: Kernel(s.Kernel), sv: s.rows(),
+	fit := &svcFit{features: s.Features, classes: s.Classes, names: s.Names, present: s.Present, kernel: Kernel(s.Kernel), sv: s.rows(),
 		svRow: s.Rows, svClass: s.SVClass, iters: s.Iters}
 	for _, p := range s.Pairs {
 		fit.pairs = append(fit.pairs, svcPair(p))

@@ -116,8 +116,9 @@ func smoParams(tol float64) []engine.Param {
 // of classes, and one decision function per pair.
 type svcFit struct {
 	features []string
-	classes  int   // len(Train.Classes)
-	present  []int // class codes seen in training, increasing
+	classes  int      // len(Train.Classes)
+	names    []string // the class names, for the support-vector table; nil when a model file has none
+	present  []int    // class codes seen in training, increasing
 	kernel   Kernel
 	sv       *smoRows
 	svRow    []int // training row of each support vector
@@ -413,11 +414,14 @@ func (f *svcFitter) solveLinear(a, b int, rows []int, y, c []float64, report boo
 	step := func(pass int, pr Progress) error { return nil }
 	if report {
 		step = func(pass int, pr Progress) error {
-			f.steps++
 			loss := -pr.Dual // the spec's loss, ½αᵀQα − Σα, as SMO reports it
 			if math.IsNaN(loss) {
 				loss = pr.Primal // SGD has no dual
 			}
+			if math.IsNaN(loss) {
+				return nil // a pass on which SGD left its primal unevaluated (it costs a pass)
+			}
+			f.steps++
 			return f.rec.Step(engine.Step{Step: f.steps, TrainLoss: loss, Detail: pr})
 		}
 	}
@@ -460,7 +464,7 @@ func (f *svcFitter) publish(current svcPairSolution) {
 // assemble pools the pairs' support vectors, ordered by class and row as
 // LIBSVM orders them.
 func (f *svcFitter) assemble(sols []svcPairSolution) *svcFit {
-	fit := &svcFit{features: f.d.Features, classes: len(f.d.Classes), present: f.present, kernel: f.kern, svRow: []int{}, svClass: []int{}}
+	fit := &svcFit{features: f.d.Features, classes: len(f.d.Classes), names: f.d.Classes, present: f.present, kernel: f.kern, svRow: []int{}, svClass: []int{}}
 	used := make(map[int]bool)
 	for _, s := range sols {
 		for _, r := range s.rows {

@@ -3,6 +3,7 @@ package svm
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -193,6 +194,10 @@ func (m *SVC) SupportVectors() *SupportVectors {
 	sv.Coef = make([][]float64, len(fit.svRow))
 	sv.AtBound = make([]bool, len(fit.svRow))
 	for s := range fit.svRow {
+		sv.Class[s] = strconv.Itoa(fit.svClass[s])
+		if fit.names != nil {
+			sv.Class[s] = fit.names[fit.svClass[s]]
+		}
 		sv.X[s] = append([]float64(nil), fit.sv.row(s)...)
 		sv.Coef[s] = make([]float64, max(k-1, 1))
 	}

@@ -67,13 +67,16 @@ func init() {
 		Summary:     "kernel SVM by SMO (LIBSVM's WSS2, shrinking, kernel cache); one-vs-one; Platt probabilities",
 		Notes:       "Shewchuk, Concise Machine Learning, lectures 3, 4 and 16; Verma, COMS 4771 notes, Kernelization and SVMs; Fan, Chen & Lin, JMLR 6 (2005); Platt (1999)",
 		Tasks:       []engine.Task{datasets.Classification},
-		Unit:        "SMO round", // smoStepIters iterations
+		Unit:        "round", // smoStepIters iterations of SMO, or one pass of dcd or sgd
 		Loss:        "dual objective ½αᵀQα − Σα",
 		Standardize: true,
 		Params:      params,
 		Memory:      svcMemory,
 		Bench: []engine.BenchCase{{Name: "svm_rbf", Data: "clf_5k_20", Scale: true, Task: datasets.Classification,
-			Params: map[string]string{"kernel": RBF, "C": "1"}}},
+			Params: map[string]string{"kernel": RBF, "C": "1"}},
+			// LinearSVC's tolerance and the pass limit the reference script gives it.
+			{Name: "svm_linear", Data: "clf_20k_20", Scale: true, Task: datasets.Classification,
+				Params: map[string]string{"kernel": Linear, "C": "1", "solver": "dcd", "tol": "1e-4", "max_iter": "5000"}}},
 		New: func(v engine.Values) (engine.Model, error) {
 			m := &SVC{values: v, C: v.Float("C"), ClassWeight: v.String("class_weight"),
 				Probability: v.Bool("probability"), Solver: "smo"}

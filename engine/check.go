@@ -48,6 +48,41 @@ func CheckWeights(w []float64, n int) error {
 	return nil
 }
 
+// PresentClasses checks a classifier's class codes (0..len(Classes)-1) and
+// returns those present among rows of positive weight, in increasing order.
+// At least two must occur: a classifier learns nothing from one class.
+// Classes that do not occur (say, in a small CV fold) are never predicted.
+func PresentClasses(d Train, model string) ([]int, error) {
+	k := len(d.Classes)
+	if k == 0 {
+		return nil, fmt.Errorf("%s is a classifier: the training data has no classes", model)
+	}
+	seen := make([]bool, k)
+	for i, v := range d.Y {
+		c := int(v)
+		if float64(c) != v || c < 0 || c >= k {
+			return nil, fmt.Errorf("%s: row %d: class code %v is not one of 0..%d", model, i+1, v, k-1)
+		}
+		if d.Weights == nil || d.Weights[i] > 0 {
+			seen[c] = true
+		}
+	}
+	var present []int
+	for c, ok := range seen {
+		if ok {
+			present = append(present, c)
+		}
+	}
+	if len(present) < 2 {
+		name := "none"
+		if len(present) == 1 {
+			name = fmt.Sprintf("%q", d.Classes[present[0]])
+		}
+		return nil, fmt.Errorf("%s needs at least two classes; the training rows have only one (%s)", model, name)
+	}
+	return present, nil
+}
+
 // FeatureName names column j for messages: its quoted name, or its
 // number (1-based) when it has none.
 func FeatureName(features []string, j int) string {

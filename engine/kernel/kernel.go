@@ -134,6 +134,25 @@ func SqDist(a, b []float64) float64 {
 	return s
 }
 
+// Dot is a·b (b at least as long as a) with four running sums, so that the
+// additions do not wait on one another: the inner loop of the perceptron,
+// the linear SVM's solvers and kernel rows.
+func Dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	j := 0
+	for ; j+4 <= len(a); j += 4 {
+		s0 += a[j] * b[j]
+		s1 += a[j+1] * b[j+1]
+		s2 += a[j+2] * b[j+2]
+		s3 += a[j+3] * b[j+3]
+	}
+	for ; j < len(a); j++ {
+		s0 += a[j] * b[j]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
 // DotsBelow is the candidate scan of exhaustive nearest-neighbour search:
 // with q holding sixteen queries times −2 (d x 16, row-major) and nb the
 // rows' squared norms, nb[i] + Σ_j x[i·ldx+j]·q[j·16+v] is row i's squared

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // Perceptron is Rosenblatt's perceptron, as in Shewchuk, Concise Machine Learning, lectures 2-3:
@@ -232,7 +233,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 					}
 					wc := wraw[c*p : c*p+p][:len(x)]
 					y := yk[c]
-					if y*(b[c]+dot4(wc, x)) <= 0 {
+					if y*(b[c]+kernel.Dot(wc, x)) <= 0 {
 						step := lr * y * s
 						for j, v := range x {
 							wc[j] += step * v
@@ -348,25 +349,6 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 // touchSink keeps the block reads of stochastic epochs from being
 // optimised away; atomic, as fits run side by side (a sweep's points).
 var touchSink atomic.Uint64
-
-// dot4 is w·x with four partial sums, so that the additions of one row do
-// not wait on one another (a single running sum makes the perceptron's
-// inner loop one long chain of dependent additions).
-func dot4(w, x []float64) float64 {
-	x = x[:len(w)]
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(w); j += 4 {
-		s0 += w[j] * x[j]
-		s1 += w[j+1] * x[j+1]
-		s2 += w[j+2] * x[j+2]
-		s3 += w[j+3] * x[j+3]
-	}
-	for ; j < len(w); j++ {
-		s0 += w[j] * x[j]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
 
 // shuffleInts is Fisher-Yates, as rand.Shuffle but without a call per swap.
 func shuffleInts(r *rand.Rand, a []int) {

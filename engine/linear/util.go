@@ -75,42 +75,12 @@ func checkTrain(d engine.Train, model string, scanX bool) error {
 }
 
 // presentClasses validates a classifier's training data (checkTrain) and
-// class codes (integers in [0, len(Classes))), and returns the codes that
-// occur among the rows with a positive weight, in increasing order. At least
-// two must occur: a classifier learns nothing from one class. Classes that do
-// not occur (say, in a small CV fold) are never predicted.
+// returns its classes present (engine.PresentClasses).
 func presentClasses(d engine.Train, model string) ([]int, error) {
 	if err := checkTrain(d, model, true); err != nil {
 		return nil, err
 	}
-	k := len(d.Classes)
-	if k == 0 {
-		return nil, fmt.Errorf("%s is a classifier: the training data has no classes", model)
-	}
-	seen := make([]bool, k)
-	for i, v := range d.Y {
-		c := int(v)
-		if float64(c) != v || c < 0 || c >= k {
-			return nil, fmt.Errorf("%s: row %d: class code %v is not one of 0..%d", model, i+1, v, k-1)
-		}
-		if d.Weights == nil || d.Weights[i] > 0 {
-			seen[c] = true
-		}
-	}
-	var present []int
-	for c, ok := range seen {
-		if ok {
-			present = append(present, c)
-		}
-	}
-	if len(present) < 2 {
-		name := "none"
-		if len(present) == 1 {
-			name = fmt.Sprintf("%q", d.Classes[present[0]])
-		}
-		return nil, fmt.Errorf("%s needs at least two classes; the training rows have only one (%s)", model, name)
-	}
-	return present, nil
+	return engine.PresentClasses(d, model)
 }
 
 // predictInput validates X for a model fitted on p features and returns it as

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // The kernels a kernel method may use, as the kernel parameter spells them.
@@ -39,11 +40,11 @@ func (k Kernel) Eval(a, b []float64) float64 {
 		}
 		return math.Exp(-k.Gamma * s)
 	case Poly:
-		return powInt(k.Gamma*dot(a, b)+k.Coef0, k.Degree)
+		return powInt(k.Gamma*kernel.Dot(a, b)+k.Coef0, k.Degree)
 	case Sigmoid:
-		return math.Tanh(k.Gamma*dot(a, b) + k.Coef0)
+		return math.Tanh(k.Gamma*kernel.Dot(a, b) + k.Coef0)
 	default:
-		return dot(a, b)
+		return kernel.Dot(a, b)
 	}
 }
 
@@ -61,14 +62,6 @@ func (k Kernel) String() string {
 	default:
 		return "a·b"
 	}
-}
-
-func dot(a, b []float64) float64 {
-	var s float64
-	for i, ai := range a {
-		s += ai * b[i]
-	}
-	return s
 }
 
 // powInt is x^n for a small whole n ≥ 0, by squaring.

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // The degree-2 polynomial kernel (1 + a·b)² is the inner product of the
@@ -21,7 +22,7 @@ func TestPolyKernelIsTheLiftedDotProduct(t *testing.T) {
 	pts := [][]float64{{0, 0}, {1, 2}, {-3, 0.5}, {2.5, -1.25}, {0.1, 7}}
 	for _, a := range pts {
 		for _, b := range pts {
-			if got, want := k.Eval(a, b), dot(phi(a), phi(b)); math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			if got, want := k.Eval(a, b), kernel.Dot(phi(a), phi(b)); math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
 				t.Errorf("k(%v,%v) = %g, Φ(a)·Φ(b) = %g", a, b, got, want)
 			}
 		}

@@ -24,7 +24,7 @@ func kmNorms(X *mat.Dense) []float64 {
 	n, _ := X.Dims()
 	out := make([]float64, n)
 	for i := range out {
-		out[i] = dot(X.RawRowView(i), X.RawRowView(i))
+		out[i] = kernel.Dot(X.RawRowView(i), X.RawRowView(i))
 	}
 	return out
 }
@@ -102,7 +102,7 @@ func kmGram(k Kernel, X *mat.Dense, done <-chan struct{}) *mat.Dense {
 func kmRow(k Kernel, X *mat.Dense, norms []float64, i int, out []float64) {
 	xi := X.RawRowView(i)
 	for j := range out {
-		out[j] = kmApply(k, dot(xi, X.RawRowView(j)), norms[i], norms[j], i == j)
+		out[j] = kmApply(k, kernel.Dot(xi, X.RawRowView(j)), norms[i], norms[j], i == j)
 	}
 }
 
@@ -141,7 +141,7 @@ func (e *kmExpansion) decision(X *mat.Dense) *mat.Dense {
 		Gc := G.Slice(0, hi-lo, 0, s).(*mat.Dense)
 		Gc.Mul(Xc, e.rows.T())
 		for i := lo; i < hi; i++ {
-			ni := dot(X.RawRowView(i), X.RawRowView(i))
+			ni := kernel.Dot(X.RawRowView(i), X.RawRowView(i))
 			row := Gc.RawRowView(i - lo)
 			for j, g := range row {
 				row[j] = kmApply(e.kernel, g, ni, e.norms[j], false)
@@ -210,37 +210,13 @@ func kmWeight(d engine.Train, i int) float64 {
 	return d.Weights[i]
 }
 
-// kmClasses validates a classifier's training rows (kmCheck) and class
-// codes and returns the codes present among rows of positive weight, in
-// increasing order; at least two must be.
+// kmClasses validates a classifier's training rows (kmCheck) and returns
+// its classes present (engine.PresentClasses).
 func kmClasses(d engine.Train, model string) ([]int, error) {
 	if err := kmCheck(d, model); err != nil {
 		return nil, err
 	}
-	k := len(d.Classes)
-	if k == 0 {
-		return nil, fmt.Errorf("%s is a classifier: the training data has no classes", model)
-	}
-	seen := make([]bool, k)
-	for i, v := range d.Y {
-		c := int(v)
-		if float64(c) != v || c < 0 || c >= k {
-			return nil, fmt.Errorf("%s: row %d: class code %v is not one of 0..%d", model, i+1, v, k-1)
-		}
-		if kmWeight(d, i) > 0 {
-			seen[c] = true
-		}
-	}
-	var present []int
-	for c, ok := range seen {
-		if ok {
-			present = append(present, c)
-		}
-	}
-	if len(present) < 2 {
-		return nil, fmt.Errorf("%s needs at least two classes; the training rows have only %d", model, len(present))
-	}
-	return present, nil
+	return engine.PresentClasses(d, model)
 }
 
 // kmTargets are the ±1 labels of each machine of a classifier, one row per

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tealab/tealab/engine/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -102,7 +103,7 @@ func linearRowsOf(p linearProblem) (*linearRows, error) {
 		inf := math.IsInf(p.Upper[i], 1)
 		r.someHard, r.hard = r.someHard || inf, r.hard && inf
 		x := r.row(i)
-		r.xx[i] = dot(x, x) + 1
+		r.xx[i] = kernel.Dot(x, x) + 1
 		if math.IsNaN(r.xx[i]) || math.IsInf(r.xx[i], 0) {
 			return nil, fmt.Errorf("svm: row %d has a missing or infinite feature: impute or drop it first", i)
 		}
@@ -124,25 +125,7 @@ type linearModel struct {
 
 // decision is f(x_i) = w·x_i + b.
 func (m *linearModel) decision(r *linearRows, i int) float64 {
-	return linearDot(m.w, r.row(i)) + m.b
-}
-
-// linearDot is w·x with four running sums: the solvers' inner loop, where
-// one sum's chain of dependent additions would bound the speed.
-func linearDot(w, x []float64) float64 {
-	x = x[:len(w)]
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(w); j += 4 {
-		s0 += w[j] * x[j]
-		s1 += w[j+1] * x[j+1]
-		s2 += w[j+2] * x[j+2]
-		s3 += w[j+3] * x[j+3]
-	}
-	for ; j < len(w); j++ {
-		s0 += w[j] * x[j]
-	}
-	return (s0 + s1) + (s2 + s3)
+	return kernel.Dot(m.w, r.row(i)) + m.b
 }
 
 // addRow is w̃ += a x̃_i.
@@ -156,7 +139,7 @@ func (m *linearModel) addRow(r *linearRows, i int, a float64) {
 
 // halfNormSq is ½‖w̃‖² = ½(‖w‖² + b²).
 func (m *linearModel) halfNormSq() float64 {
-	return 0.5 * (dot(m.w, m.w) + m.b*m.b)
+	return 0.5 * (kernel.Dot(m.w, m.w) + m.b*m.b)
 }
 
 // linearPrimal is the primal objective ½‖w̃‖² + Σ C_i max(0, 1 − y_i f(x_i))

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // Reference solutions printed by testdata/linear_ref.py (scikit-learn
@@ -91,7 +92,7 @@ func linearStandardised(X *mat.Dense) *mat.Dense {
 func linearAccuracy(p linearProblem, s linearSolution) float64 {
 	right := 0
 	for i, y := range p.Y {
-		if y*(dot(s.W, p.X.RawRowView(i))+s.B) > 0 {
+		if y*(kernel.Dot(s.W, p.X.RawRowView(i))+s.B) > 0 {
 			right++
 		}
 	}
@@ -156,7 +157,7 @@ func linearCheckKKT(t *testing.T, p linearProblem, sol linearSolution, tol float
 			w[j] += a * p.Y[i] * x[j]
 		}
 		b += a * p.Y[i]
-		margin := p.Y[i] * (dot(sol.W, x) + sol.B)
+		margin := p.Y[i] * (kernel.Dot(sol.W, x) + sol.B)
 		switch {
 		case a < 0 || a > p.Upper[i]:
 			t.Fatalf("α_%d = %g outside [0, %g]", i, a, p.Upper[i])
@@ -267,7 +268,7 @@ func TestLinearHardMarginRecoversMargin(t *testing.T) {
 			p.Upper[i] = math.Inf(1)
 		}
 		sol, last := linearLast(t, p, linearOptions{Solver: "dcd", MaxIter: 100000, Seed: 1})
-		width := 2 / math.Sqrt(dot(sol.W, sol.W))
+		width := 2 / math.Sqrt(kernel.Dot(sol.W, sol.W))
 		t.Logf("%s: 2/‖w‖ = %.5f after %d passes, b = %.4f", src, width, sol.Passes, sol.B)
 		if !sol.Converged || width < 2*tc.margin*(1-1e-3) || width > 2*tc.margin+0.02 {
 			t.Errorf("%s: 2/‖w‖ = %.5f, converged %v; the generator's margin is %g on either side", src, width, sol.Converged, tc.margin)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // engine.Persistent for the SMO models: the support vectors (in the units
@@ -94,7 +95,7 @@ func (s *smoSVState) rows() *smoRows {
 	r := &smoRows{x: make([]float64, 0, len(s.X)*s.Width), d: s.Width, sq: make([]float64, len(s.X)), k: Kernel(s.Kernel)}
 	for i, x := range s.X {
 		r.x = append(r.x, x...)
-		r.sq[i] = dot(x, x)
+		r.sq[i] = kernel.Dot(x, x)
 	}
 	return r
 }

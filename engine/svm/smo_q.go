@@ -3,6 +3,7 @@ package svm
 import (
 	"math"
 
+	"github.com/tealab/tealab/engine/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -29,7 +30,7 @@ func newSMORows(X mat.Matrix, idx []int, k Kernel) *smoRows {
 	for i, src := range idx {
 		row := r.row(i)
 		mat.Row(row, src, X)
-		r.sq[i] = dot(row, row)
+		r.sq[i] = kernel.Dot(row, row)
 	}
 	return r
 }
@@ -95,23 +96,6 @@ func (k Kernel) smoKernelValue(ab, sqa, sqb float64) float64 {
 		return math.Tanh(k.Gamma*ab + k.Coef0)
 	}
 	return ab
-}
-
-// smoDot is a·b with four running sums (the hot loop of a kernel row).
-func smoDot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // svcQ is Q_ij = y_i y_j k(x_i, x_j) of a two-class SVM; its rows, the
@@ -249,6 +233,6 @@ func (r *smoRows) dots(out, xi []float64, from, to int) {
 		out[j], out[j+1], out[j+2], out[j+3] = s0, s1, s2, s3
 	}
 	for ; j < to; j++ {
-		out[j] = smoDot(xi, r.row(j))
+		out[j] = kernel.Dot(xi, r.row(j))
 	}
 }

@@ -202,27 +202,7 @@ func svcCheck(d engine.Train) ([]int, error) {
 	if err := smoCheckRows(d, svcName); err != nil {
 		return nil, err
 	}
-	k := len(d.Classes)
-	seen := make([]bool, k)
-	for i, v := range d.Y {
-		c := int(v)
-		if float64(c) != v || c < 0 || c >= k {
-			return nil, fmt.Errorf("%s: row %d: class code %v is not one of 0..%d", svcName, i+1, v, k-1)
-		}
-		if d.Weights == nil || d.Weights[i] > 0 {
-			seen[c] = true
-		}
-	}
-	var present []int
-	for c, ok := range seen {
-		if ok {
-			present = append(present, c)
-		}
-	}
-	if len(present) < 2 {
-		return nil, fmt.Errorf("%s: the training rows hold %d class; an SVM separates two or more", svcName, len(present))
-	}
-	return present, nil
+	return engine.PresentClasses(d, svcName)
 }
 
 // smoCheckRows checks what every SMO model needs: rows, features, finite

@@ -8,18 +8,19 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // kernelValues sets kv[s] = k(SV_s, x).
 func (fit *svcFit) kernelValues(kv, x []float64) []float64 {
-	fit.sv.eval(kv, x, dot(x, x))
+	fit.sv.eval(kv, x, kernel.Dot(x, x))
 	return kv
 }
 
 // pairValue is f(x) of pair p given the kernel values kv.
 func (fit *svcFit) pairValue(p *svcPair, x, kv []float64) float64 {
 	if p.W != nil {
-		return dot(p.W, x) - p.Rho
+		return kernel.Dot(p.W, x) - p.Rho
 	}
 	var s float64
 	for t, sv := range p.SV {

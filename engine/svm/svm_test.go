@@ -9,6 +9,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // fitSMO builds model name with settings and fits it on d.
@@ -190,7 +191,7 @@ func TestHardMarginRecoversTheMargin(t *testing.T) {
 			w[j] += sv.Coef[s][0] * x[j]
 		}
 	}
-	width := 2 / math.Sqrt(dot(w, w))
+	width := 2 / math.Sqrt(kernel.Dot(w, w))
 	if width < 0.6-1e-6 || width > 0.62 {
 		t.Errorf("2/‖w‖ = %.6f, want 0.6 (twice the generating margin) to 0.62", width)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // SVR is ε-support vector regression as LIBSVM and scikit-learn's SVR
@@ -153,8 +154,8 @@ func (m *SVR) Predict(X mat.Matrix) ([]float64, error) {
 	kv := make([]float64, len(fit.svRow))
 	for i := range out {
 		mat.Row(x, i, X)
-		fit.sv.eval(kv, x, dot(x, x))
-		out[i] = dot(fit.coef, kv) - fit.rho
+		fit.sv.eval(kv, x, kernel.Dot(x, x))
+		out[i] = kernel.Dot(fit.coef, kv) - fit.rho
 	}
 	return out, nil
 }

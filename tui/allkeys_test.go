@@ -275,21 +275,38 @@ func knobPlaces(t *testing.T) []place {
 func formsWithEveryKind(t *testing.T) []Options {
 	var out []Options
 	missing := map[engine.ParamKind]bool{engine.Int: true, engine.Float: true, engine.Bool: true, engine.Choice: true, engine.Text: true}
-	for _, s := range engine.Specs() {
+	covered := func(s *engine.Spec) int {
+		kinds := map[engine.ParamKind]bool{}
 		for _, p := range s.Params {
-			if missing[p.Kind] && !strings.HasPrefix(s.Name, "tuitest") {
-				if s.Supports(datasets.Classification) {
-					out = append(out, Options{Data: "iris", Model: s.Name})
-					for _, q := range s.Params {
-						delete(missing, q.Kind)
-					}
-					break
-				}
+			kinds[p.Kind] = kinds[p.Kind] || missing[p.Kind]
+		}
+		n := 0
+		for _, m := range kinds {
+			if m {
+				n++
 			}
 		}
+		return n
 	}
-	if len(missing) > 0 {
-		t.Fatalf("no model on iris has parameters of kinds %v", missing)
+	// The fewest fields that cover the kinds: every field is a place,
+	// and each place is opened again for every key.
+	specs := slices.DeleteFunc(engine.Specs(), func(s *engine.Spec) bool {
+		return strings.HasPrefix(s.Name, "tuitest") || !s.Supports(datasets.Classification)
+	})
+	for len(missing) > 0 {
+		best := slices.MaxFunc(specs, func(a, b *engine.Spec) int {
+			if c := covered(a) - covered(b); c != 0 {
+				return c
+			}
+			return len(b.Params) - len(a.Params)
+		})
+		if covered(best) == 0 {
+			t.Fatalf("no model on iris has parameters of kinds %v", missing)
+		}
+		out = append(out, Options{Data: "iris", Model: best.Name})
+		for _, q := range best.Params {
+			delete(missing, q.Kind)
+		}
 	}
 	return out
 }

@@ -14,23 +14,27 @@ import (
 // the help with the same words, and every key the help lists does
 // something there.
 func TestFooterAndHelpAgree(t *testing.T) {
-	t.Chdir(browsableDir(t))
+	t.Chdir(browsableDir(t)) // the subtests run before it is undone
 	for _, p := range allPlaces(t) {
-		hs := p.open(t)
-		footerKeys, helpKeys := shownKeys(hs.a)
-		closeHarness(hs)
-		for _, k := range footerKeys {
-			if !slices.ContainsFunc(helpKeys, func(h key.Binding) bool { return h.Help() == k.Help() }) {
-				t.Errorf("%s: the footer shows %q %q, the help does not", p.name, k.Help().Key, k.Help().Desc)
-			}
-		}
-		for _, b := range helpKeys {
-			for _, k := range b.Keys() {
-				if !reacts(t, p, helpKeys, k) {
-					t.Errorf("%s: the help lists %q (%s), which does nothing", p.name, k, b.Help().Desc)
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			hs := p.open(t)
+			footerKeys, helpKeys := shownKeys(hs.a)
+			closeHarness(hs)
+			for _, k := range footerKeys {
+				if !slices.ContainsFunc(helpKeys, func(h key.Binding) bool { return h.Help() == k.Help() }) {
+					t.Errorf("the footer shows %q %q, the help does not", k.Help().Key, k.Help().Desc)
 				}
 			}
-		}
+			useless := map[string]bool{} // keys that leave p: no use pressing them first
+			for _, b := range helpKeys {
+				for _, k := range b.Keys() {
+					if !reacts(t, p, helpKeys, k, useless) {
+						t.Errorf("the help lists %q (%s), which does nothing", k, b.Help().Desc)
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -49,8 +53,9 @@ func shownKeys(a *app) (footer, help []key.Binding) {
 
 // reacts says whether key k changes what place p shows (or quits), pressed
 // as it opens or, when that shows nothing new (up on the first row), after
-// another of the help's keys.
-func reacts(t *testing.T, p place, help []key.Binding, k string) bool {
+// another of the help's keys. Keys found to leave p (or quit, or open a
+// field) go into useless, not to be pressed first again.
+func reacts(t *testing.T, p place, help []key.Binding, k string, useless map[string]bool) bool {
 	changes := func(first string) bool {
 		hs := p.open(t)
 		defer closeHarness(hs)
@@ -60,6 +65,7 @@ func reacts(t *testing.T, p place, help []key.Binding, k string) bool {
 			// Not a key that leaves, quits or opens a field (where k
 			// would be typed).
 			if !p.here(hs.a) || hs.a.ctx.Err() != nil || !typing && hs.a.screens[hs.a.cur].Typing() {
+				useless[first] = true
 				return false
 			}
 		}
@@ -72,7 +78,7 @@ func reacts(t *testing.T, p place, help []key.Binding, k string) bool {
 	}
 	for _, b := range help {
 		for _, first := range b.Keys() {
-			if first != k && changes(first) {
+			if first != k && !useless[first] && changes(first) {
 				return true
 			}
 		}

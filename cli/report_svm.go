@@ -40,9 +40,13 @@ func writeSupportVectors(out io.Writer, r *runs.Record) {
 	if len(order) == 0 {
 		return
 	}
-	table := [][]string{{"row", "class", "y·α", "at C"}}
+	coefHead := "y·α"
+	if len(sv.Coef) > 0 && len(sv.Coef[0]) > 1 {
+		coefHead = "y·α in its one-vs-one pairs"
+	}
+	table := [][]string{{"training row", "class", coefHead, "at C"}}
 	for _, i := range order[:min(topVectors, len(order))] {
-		row := []string{fmt.Sprint(sv.Rows[i]), "", "", ""}
+		row := []string{fmt.Sprint(sv.Rows[i] + 1), "", "", ""}
 		if i < len(sv.Class) {
 			row[1] = trunc(sv.Class[i], 16)
 		}
@@ -51,7 +55,7 @@ func writeSupportVectors(out io.Writer, r *runs.Record) {
 			for _, c := range sv.Coef[i] {
 				cs = append(cs, fmt.Sprintf("%.4g", c))
 			}
-			row[2] = strings.Join(cs, " ")
+			row[2] = strings.Join(cs, ", ")
 		}
 		if i < len(sv.AtBound) && sv.AtBound[i] {
 			row[3] = "yes"

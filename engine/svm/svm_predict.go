@@ -3,6 +3,7 @@ package svm
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
@@ -43,9 +44,13 @@ func (m *SVC) eachRow(X mat.Matrix, do func(i int, dec []float64)) error {
 	x := make([]float64, d)
 	kv := make([]float64, len(fit.svRow))
 	dec := make([]float64, len(fit.pairs))
+	// The linear solvers' pairs predict from w: no kernel values needed.
+	expand := slices.ContainsFunc(fit.pairs, func(p svcPair) bool { return p.W == nil })
 	for i := 0; i < n; i++ {
 		mat.Row(x, i, X)
-		fit.kernelValues(kv, x)
+		if expand {
+			fit.kernelValues(kv, x)
+		}
 		for p := range fit.pairs {
 			dec[p] = fit.pairValue(&fit.pairs[p], x, kv)
 		}

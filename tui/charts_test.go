@@ -116,3 +116,20 @@ func TestBiplot(t *testing.T) {
 		t.Errorf("%d arrow heads, want 10:\n%s", a, v)
 	}
 }
+
+// A classifier without probabilities (an SVM, a perceptron) has a
+// validation error but never a log-loss: its pane says so rather than
+// waiting for data that will not come.
+func TestLogLossPaneSaysWhyItIsEmpty(t *testing.T) {
+	a := trainingApp(t, 120, 40, 0)
+	steps := make([]eval.Progress, 5)
+	for i := range steps {
+		p := eval.Point{Step: i + 1, TrainLoss: 1 / float64(i+1), ValLoss: math.NaN(), ValError: 0.3 / float64(i+1)}
+		steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 10, Point: p, Elapsed: time.Duration(i) * time.Millisecond}
+	}
+	a.train.progress(progressMsg{run: 1, steps: steps})
+	v := view(a)
+	if p := strings.Join(pane(v, "validation log-loss"), "\n"); !strings.Contains(p, "none: the model gives no probabilities") {
+		t.Errorf("the log-loss pane:\n%s", p)
+	}
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -22,6 +23,9 @@ type quantity struct {
 	title  string // the chart's title: the quantity and what it is measured on
 	legend string // the series' name in the legend
 	get    func(eval.Point) float64
+	// never is why a run whose other validation figures arrive has none of
+	// this one ("the model gives no probabilities"); "" when it always has.
+	never string
 }
 
 // quantitiesOf lists the charts of a run's history: its training loss, then
@@ -50,7 +54,7 @@ func validationQuantities(r *runRecord) []quantity {
 		return []quantity{{title: "validation RMSE", legend: errName, get: valErr}}
 	}
 	return []quantity{
-		{title: "validation log-loss", legend: lossName, get: valLoss},
+		{title: "validation log-loss", legend: lossName, get: valLoss, never: "none: the model gives no probabilities"},
 		{title: "validation error rate", legend: errName, get: valErr}}
 }
 
@@ -160,6 +164,11 @@ func drawQuantity(c *widgets.LineChart, q quantity, folds [][]eval.Point, cur in
 	cur = min(max(cur, 0), len(folds)-1)
 	y, dx := foldSeries(folds[cur], q.get)
 	c.SetSeries([]string{q.legend}, [][]float64{y})
+	c.SetEmpty("")
+	if q.never != "" && !slices.ContainsFunc(folds[cur], func(p eval.Point) bool { return !math.IsNaN(q.get(p)) }) &&
+		slices.ContainsFunc(folds[cur], func(p eval.Point) bool { return !math.IsNaN(p.ValError) }) {
+		c.SetEmpty(q.never)
+	}
 	// At most maxGhosts folds, the nearest to cur: leave-one-out has a
 	// fold per row, and a thousand ghosts say nothing and draw slowly.
 	var ghosts [][]float64

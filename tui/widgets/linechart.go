@@ -60,6 +60,7 @@ type LineChart struct {
 	x0, dx       float64
 	yMode        yMode
 	mark         *lineMark
+	empty        string // what an empty chart says; "" is "no data yet"
 	w, h         int
 }
 
@@ -102,6 +103,10 @@ func (m *LineChart) SetSeries(names []string, ys [][]float64) {
 		m.ys[i] = c
 	}
 }
+
+// SetEmpty sets what the chart says while it has no points ("" for "no
+// data yet"): why it never will, when that is known.
+func (m *LineChart) SetEmpty(msg string) { m.empty = msg }
 
 // SetGhosts sets the faint series drawn under the named ones (nil: none).
 // They share the x axis and count in the y range.

@@ -49,7 +49,11 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 	series, nmax, ok := prepared(m.ys, logY)
 	ghosts, gmax, gok := prepared(m.ghosts, logY)
 	if !ok && !gok {
-		return placeholder(st, "no data yet", iw, ih), ""
+		msg := m.empty
+		if msg == "" {
+			msg = "no data yet"
+		}
+		return placeholder(st, msg, iw, ih), ""
 	}
 	nmax = max(nmax, gmax)
 	var notes []string

@@ -59,7 +59,7 @@ func init() {
 		engine.Param{Name: "probability", Kind: engine.Bool, Default: false,
 			Help: "Platt-scaled probabilities, fitted by 5-fold CV inside the training rows (five times the fits)"},
 	)
-	params = append(params, smoParams(1e-3)...)
+	params = append(params, smoParams(1e-3, true)...)
 	engine.Register(engine.Spec{
 		Name:        svcName,
 		Title:       "support vector machine",
@@ -101,17 +101,24 @@ func init() {
 // towards 0, and a fit would otherwise run to max_iter.
 const smoHardNarrowest = 1e-4
 
-// smoParams are the SMO solver's settings, as scikit-learn names them.
-func smoParams(tol float64) []engine.Param {
+// smoParams are the SMO solver's settings, as scikit-learn names them;
+// linear adds what tol and max_iter mean to the linear kernel's solvers.
+func smoParams(tol float64, linear bool) []engine.Param {
+	tolHelp := "stop when the maximal violating pair violates the KKT conditions by less"
+	iterHelp := "most SMO iterations per problem; -1: no limit but LIBSVM's max(10⁷, 100n)"
+	if linear {
+		tolHelp += " (dcd: the projected gradient's spread; sgd: the primal's gain)"
+		iterHelp += " (dcd and sgd: passes over the rows, 1000 at -1)"
+	}
 	return []engine.Param{
 		{Name: "cache_mb", Kind: engine.Float, Default: 200.0, Min: 0.001, Max: 1e6, Log: true,
 			Help: "MB of kernel rows the solver keeps (as scikit-learn's cache_size)"},
 		{Name: "shrinking", Kind: engine.Bool, Default: true,
 			Help: "set aside the α that sit at a bound while SMO works on the others"},
 		{Name: "tol", Kind: engine.Float, Default: tol, Min: 1e-12, Max: 1, Log: true,
-			Help: "stop when the maximal violating pair violates the KKT conditions by less"},
+			Help: tolHelp},
 		{Name: "max_iter", Kind: engine.Int, Default: -1, Min: -1, Max: 1e9,
-			Help: "most SMO iterations per problem; -1: no limit but LIBSVM's max(10⁷, 100n)"},
+			Help: iterHelp},
 	}
 }
 

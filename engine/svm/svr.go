@@ -63,7 +63,7 @@ func init() {
 		Unit:        "SMO round", // smoStepIters iterations
 		Loss:        "dual objective",
 		Standardize: true,
-		Params:      append(params, smoParams(1e-3)...),
+		Params:      append(params, smoParams(1e-3, false)...),
 		Memory: func(s engine.Shape, v engine.Values) engine.Need {
 			return smoMemory(s.Rows, 2*s.Rows, s.Cols, v)
 		},

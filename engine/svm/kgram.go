@@ -247,8 +247,12 @@ type kmClassifier struct {
 	classes  []string
 	present  []int
 	exp      kmExpansion
+	warnings []string
 	fitted   bool
 }
+
+// Warnings implements engine.Warner.
+func (m *kmClassifier) Warnings() []string { return m.warnings }
 
 // scores is f(X) per machine after checking X; nil for no rows.
 func (m *kmClassifier) scores(model string, X mat.Matrix) (*mat.Dense, error) {
@@ -394,12 +398,13 @@ func (s *kmState) expansion(c *engine.StateCheck, v engine.Values, outputs int) 
 // kmClassState is a kernel classifier in a model file.
 type kmClassState struct {
 	kmState
-	Classes []string `json:"classes"`
-	Present []int    `json:"present"`
+	Classes  []string `json:"classes"`
+	Present  []int    `json:"present"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func (m *kmClassifier) state() kmClassState {
-	return kmClassState{kmState: kmStateOf(m.features, m.exp), Classes: m.classes, Present: m.present}
+	return kmClassState{kmState: kmStateOf(m.features, m.exp), Classes: m.classes, Present: m.present, Warnings: m.warnings}
 }
 
 // load checks s (see kmState.expansion) and, when it is sound, makes m
@@ -425,5 +430,5 @@ func (m *kmClassifier) load(c *engine.StateCheck, s kmClassState, v engine.Value
 	if !c.OK() {
 		return
 	}
-	m.features, m.classes, m.present, m.exp, m.fitted = s.Features, s.Classes, s.Present, e, true
+	m.features, m.classes, m.present, m.exp, m.warnings, m.fitted = s.Features, s.Classes, s.Present, e, s.Warnings, true
 }

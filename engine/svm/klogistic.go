@@ -10,6 +10,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // KLogistic is kernel logistic regression (Shewchuk, Concise Machine
@@ -115,6 +116,9 @@ func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 	m.features, m.classes, m.present = d.Features, d.Classes, present
 	m.exp = kmExpansion{kernel: k, rows: mat.DenseCopyOf(d.X), coef: mat.NewDense(n, machines, nil), bias: make([]float64, machines), norms: kmNorms(d.X)}
 	shrink, step := 1-m.LR*m.Lambda, m.LR/wsum
+	m.warnings = nil
+	best, bestEpoch := math.Inf(1), 0
+	defer func() { m.warnings = klUnsettled(best, bestEpoch, m.LR, F, d, present, m.fitted) }()
 	for epoch := 1; epoch <= m.Epochs; epoch++ {
 		for c := range machines {
 			a, f := At.RawRowView(c), Ft.RawRowView(c)
@@ -137,6 +141,9 @@ func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
 			return fmt.Errorf("%s: %w: the coefficients overflowed at epoch %d; try a smaller learning rate (lr=%g)", klName, engine.ErrDiverged, epoch, m.LR)
 		}
+		if loss < best {
+			best, bestEpoch = loss, epoch
+		}
 		m.fitted = true
 		if err := rec.Step(engine.Step{Step: epoch, Total: m.Epochs, TrainLoss: loss}); err != nil {
 			m.fitted = false
@@ -148,6 +155,21 @@ func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 		}
 	}
 	return nil
+}
+
+// klUnsettled warns when the fit ended well above the least log-loss it
+// reached: steps too large for the kernel make the loss jump about rather
+// than fall (the default lr is stable for the RBF kernel only).
+func klUnsettled(best float64, bestEpoch int, lr float64, F *mat.Dense, d engine.Train, present []int, fitted bool) []string {
+	if !fitted || bestEpoch == 0 {
+		return nil
+	}
+	last := klLogLoss(F, d, present)
+	if last <= 1.5*best || last-best < 0.05 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: the training log-loss ended at %s after reaching %s at epoch %d: the step is too large to settle; lower lr (%s)",
+		klName, numfmt.Sig(last, 3), numfmt.Sig(best, 3), bestEpoch, engine.Format(lr))}
 }
 
 // klProduct sets Ft = At K, K symmetric n × n: row by row of K, each

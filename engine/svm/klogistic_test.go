@@ -113,3 +113,28 @@ func TestKLogisticFitsXORAndGuardsDivergence(t *testing.T) {
 		t.Errorf("lr=1000 lambda=10: %v, want a divergence naming lr", err)
 	}
 }
+
+// Steps too large for the kernel make the loss jump about; the fit says so
+// (and a model file keeps the warning), while the default steps settle.
+func TestKLogisticWarnsWhenTheLossDoesNotSettle(t *testing.T) {
+	tr := svcReferenceSet(t, "iris")
+	if w := kmFit(t, "klogistic", nil, tr).(engine.Warner).Warnings(); len(w) != 0 {
+		t.Errorf("default lr: %v", w)
+	}
+	m := kmFit(t, "klogistic", map[string]string{"lr": "1000"}, tr)
+	w := m.(engine.Warner).Warnings()
+	if len(w) != 1 || !strings.Contains(w[0], "lower lr (1000)") {
+		t.Fatalf("lr=1000: warnings %q", w)
+	}
+	data, err := m.(engine.Persistent).MarshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, back, _ := engine.New("klogistic", map[string]string{"lr": "1000"})
+	if err := back.(engine.Persistent).UnmarshalState(data); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.(engine.Warner).Warnings(); len(got) != 1 || got[0] != w[0] {
+		t.Errorf("read back: %q, want %q", got, w)
+	}
+}

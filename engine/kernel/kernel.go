@@ -153,6 +153,37 @@ func Dot(a, b []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// DotRows sets out[i] = Σ_j x[i·ldx+j]·q[j] for the rows i < rows of x
+// (row-major, stride ldx ≥ len(q)): one point's dot products with many
+// rows, as a kernel machine's kernel rows need them. The assembly kernel
+// takes four rows and four values at a time; the sums differ from Dot's
+// only by rounding.
+func DotRows(out []float64, x []float64, ldx, rows int, q []float64) {
+	if rows <= 0 {
+		return
+	}
+	d := len(q)
+	_ = out[rows-1]
+	if d == 0 {
+		clear(out[:rows])
+		return
+	}
+	_ = x[(rows-1)*ldx+d-1]
+	quads, done := 0, 0
+	if useAVX && rows >= 4 && d >= 4 {
+		quads, done = d/4, rows&^3
+		dotRows(&out[0], &x[0], ldx, &q[0], quads, done/4)
+		if tail := q[4*quads:]; len(tail) > 0 {
+			for i := range done {
+				out[i] += Dot(tail, x[i*ldx+4*quads:])
+			}
+		}
+	}
+	for i := done; i < rows; i++ {
+		out[i] = Dot(q, x[i*ldx:])
+	}
+}
+
 // DotsBelow is the candidate scan of exhaustive nearest-neighbour search:
 // with q holding sixteen queries times −2 (d x 16, row-major) and nb the
 // rows' squared norms, nb[i] + Σ_j x[i·ldx+j]·q[j·16+v] is row i's squared

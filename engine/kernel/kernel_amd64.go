@@ -21,3 +21,14 @@ func rowDots(out *float64, ldo int, x *float64, ldx int, cen *float64, d, panels
 //
 //go:noescape
 func dotsBelow(hits *uint32, x *float32, ldx int, q *float32, d int, nb, thr *float32, panels int) int
+
+// dotRows is DotRows' kernel over panels of four rows and the first
+// 4·quads values of each.
+//
+//go:noescape
+func dotRows(out *float64, x *float64, ldx int, q *float64, quads, panels int)
+
+// rbfRow is RBFRow's kernel over quads of four values; c is rbfConsts.
+//
+//go:noescape
+func rbfRow(out, dots, sqb *float64, quads int, sqa, negGamma float64, c *float64)

@@ -211,3 +211,37 @@ func TestDotsBelow(t *testing.T) {
 		}
 	}
 }
+
+// DotRows gives Dot's sums, up to rounding, for every shape: rows and
+// widths on either side of the kernel's multiples of four, strides wider
+// than the rows.
+func TestDotRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for d := 0; d <= 13; d++ {
+		for rows := 0; rows <= 11; rows++ {
+			for _, pad := range []int{0, 3} {
+				ldx := d + pad
+				x := make([]float64, max(rows*ldx, 1))
+				for i := range x {
+					x[i] = rng.NormFloat64()
+				}
+				q := make([]float64, d)
+				for i := range q {
+					q[i] = rng.NormFloat64()
+				}
+				out := make([]float64, rows+1)
+				out[rows] = 42 // beyond the rows: left alone
+				DotRows(out, x, ldx, rows, q)
+				for i := range rows {
+					want := Dot(q, x[i*ldx:])
+					if math.Abs(out[i]-want) > 1e-12*(1+math.Abs(want)) {
+						t.Fatalf("d=%d rows=%d ldx=%d: row %d: %g, want %g", d, rows, ldx, i, out[i], want)
+					}
+				}
+				if out[rows] != 42 {
+					t.Fatalf("d=%d rows=%d: wrote past the rows", d, rows)
+				}
+			}
+		}
+	}
+}

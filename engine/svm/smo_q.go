@@ -48,7 +48,7 @@ func (r *smoRows) fill(out []float64, i, from, to int) {
 
 // fromDots turns the dot products v[j] = a·b_j into kernel values, in
 // place, given ‖a‖² and each ‖b_j‖²; the RBF kernel, the one that costs,
-// has a loop of its own.
+// is computed four values at a time (kernel.RBFRow).
 func (r *smoRows) fromDots(v []float64, sqa float64, sqb []float64) {
 	if r.k.Kind != RBF {
 		for j, ab := range v {
@@ -56,15 +56,7 @@ func (r *smoRows) fromDots(v []float64, sqa float64, sqb []float64) {
 		}
 		return
 	}
-	g := r.k.Gamma
-	sqb = sqb[:len(v)]
-	for j, ab := range v {
-		d := sqa + sqb[j] - 2*ab
-		if d < 0 {
-			d = 0
-		}
-		v[j] = smoExp(-g * d)
-	}
+	kernel.RBFRow(v, v, sqb, sqa, r.k.Gamma)
 }
 
 // eval sets out[j] = k(x_j, b) for a row b whose squared norm is sqb.
@@ -89,7 +81,7 @@ func (k Kernel) smoKernelValue(ab, sqa, sqb float64) float64 {
 		if d < 0 {
 			d = 0
 		}
-		return smoExp(-k.Gamma * d)
+		return kernel.Exp(-k.Gamma * d)
 	case Poly:
 		return powInt(k.Gamma*ab+k.Coef0, k.Degree)
 	case Sigmoid:
@@ -184,55 +176,10 @@ func (q *svrQ) swap(i, j int) {
 	q.index[i], q.index[j] = q.index[j], q.index[i]
 }
 
-// smoExp is e^x within a couple of units in the last place of math.Exp,
-// and faster where many are computed in a row (a kernel row): x =
-// (k/64) ln2 + r with |r| ≤ ln2/128, so e^x = 2^⌊k/64⌋ · 2^((k mod 64)/64)
-// · e^r, the middle factor from a table and e^r from its Taylor
-// polynomial of degree 5 (remainder below 4e-17).
-func smoExp(x float64) float64 {
-	if !(x > -700 && x < 700) {
-		return math.Exp(x)
-	}
-	const ln2Hi, ln2Lo = 6.93147180369123816490e-01 / 64, 1.90821492927058770002e-10 / 64
-	t := x * (64 * math.Log2E)
-	ki := int64(t + 0.5)
-	if t < 0 {
-		ki = int64(t - 0.5)
-	}
-	k := float64(ki)
-	r := (x - k*ln2Hi) - k*ln2Lo
-	r2 := r * r
-	p := (1 + r) + r2*((0.5+r*(1.0/6))+r2*(1.0/24+r*(1.0/120)))
-	return p * smoExp2Table[ki&63] * math.Float64frombits(uint64((ki>>6)+1023)<<52)
-}
-
-// smoExp2Table holds 2^(j/64), j = 0..63.
-var smoExp2Table = func() (t [64]float64) {
-	for j := range t {
-		t[j] = math.Exp2(float64(j) / 64)
-	}
-	return t
-}()
-
-// dots sets out[j] = xi·x_j for j in [from, to), four rows at a time so
-// that each entry of xi is loaded once for four products.
+// dots sets out[j] = xi·x_j for j in [from, to) (kernel.DotRows: four rows
+// and four features at a time).
 func (r *smoRows) dots(out, xi []float64, from, to int) {
-	d := r.d
-	xi = xi[:d]
-	j := from
-	for ; j+4 <= to; j += 4 {
-		block := r.x[j*d : (j+4)*d]
-		a, b, c, e := block[:d], block[d:2*d], block[2*d:3*d], block[3*d:4*d]
-		var s0, s1, s2, s3 float64
-		for f, v := range xi {
-			s0 += v * a[f]
-			s1 += v * b[f]
-			s2 += v * c[f]
-			s3 += v * e[f]
-		}
-		out[j], out[j+1], out[j+2], out[j+3] = s0, s1, s2, s3
-	}
-	for ; j < to; j++ {
-		out[j] = kernel.Dot(xi, r.row(j))
+	if from < to {
+		kernel.DotRows(out[from:to], r.x[from*r.d:], r.d, to-from, xi[:r.d])
 	}
 }

@@ -303,29 +303,6 @@ func TestSMOCacheTooSmall(t *testing.T) {
 	}
 }
 
-// smoExp agrees with math.Exp to a few units in the last place over the
-// range the RBF kernel uses, and hands the extremes to it.
-func TestSMOExp(t *testing.T) {
-	worst := 0.0
-	for x := -720.0; x <= 1; x += 0.00731 {
-		want := math.Exp(x)
-		got := smoExp(x)
-		if want == 0 {
-			if got != 0 {
-				t.Fatalf("smoExp(%g) = %g, want 0", x, got)
-			}
-			continue
-		}
-		worst = math.Max(worst, math.Abs(got-want)/want)
-	}
-	if worst > 1e-15 {
-		t.Errorf("largest relative error %g, want at most 1e-15", worst)
-	}
-	if got := smoExp(math.Inf(-1)); got != 0 {
-		t.Errorf("smoExp(-Inf) = %g", got)
-	}
-}
-
 // Every step reports the solver's progress: the dual objective never
 // falls, and at the end the duality gap is small next to the primal.
 func TestSMOProgress(t *testing.T) {

@@ -1,5 +1,6 @@
 // Package kernel holds the few hot loops that decide tealab's speed on the
-// BLAS-shaped cases (least squares, ridge, covariances, k-means distances):
+// BLAS-shaped cases (least squares, ridge, covariances, k-means distances,
+// a kernel machine's kernel rows):
 // plain Go, with an AVX2/FMA path in Go assembly on amd64 processors that
 // have it. Go assembly is not cgo: the default `go build` stays one static
 // binary, and every other platform (or an old amd64) runs the portable

@@ -44,9 +44,14 @@ func writeSupportVectors(out io.Writer, r *runs.Record) {
 	if len(sv.Coef) > 0 && len(sv.Coef[0]) > 1 {
 		coefHead = "y·α in its one-vs-one pairs"
 	}
-	table := [][]string{{"training row", "class", coefHead, "at C"}}
+	rowHead := "row"
+	if _, known := inspect.DataRow(r.Result, 0); !known {
+		rowHead = "training row"
+	}
+	table := [][]string{{rowHead, "class", coefHead, "at C"}}
 	for _, i := range order[:min(topVectors, len(order))] {
-		row := []string{fmt.Sprint(sv.Rows[i] + 1), "", "", ""}
+		n, _ := inspect.DataRow(r.Result, sv.Rows[i])
+		row := []string{fmt.Sprint(n), "", "", ""}
 		if i < len(sv.Class) {
 			row[1] = trunc(sv.Class[i], 16)
 		}

@@ -19,7 +19,7 @@ func TestSupportVectorsSection(t *testing.T) {
 		t.Fatalf("status %d: %s", status, errOut)
 	}
 	t.Log(out)
-	m := regexp.MustCompile(`\n(\d+) support vectors \(model fitted on [^)]*\), kernel k\(a,b\) = a·b:\n  (\d+) of class 0, (\d+) of class 1, (\d+) at the bound C \(margin errors\)\n  the heaviest by \|α\|:\n  training row +class +y·α +at C\n`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`\n(\d+) support vectors \(model fitted on [^)]*\), kernel k\(a,b\) = a·b:\n  (\d+) of class 0, (\d+) of class 1, (\d+) at the bound C \(margin errors\)\n  the heaviest by \|α\|:\n  row +class +y·α +at C\n`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("no support-vector section:\n%s", out)
 	}

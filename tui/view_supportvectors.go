@@ -103,7 +103,10 @@ func (v *supportView) View() string {
 	perClass, atBound := inspect.SupportCounts(sv, v.r.Dataset.Classes)
 	title := fmt.Sprintf(" %s · kernel k(a,b) = %s", numfmt.Count(len(sv.Rows), "support vector"), sv.Kernel)
 	if res := v.r.Result; res != nil && res.FittedOn != "" {
-		title += " · model fitted on " + res.FittedOn + " (row: its number among them)"
+		title += " · model fitted on " + res.FittedOn
+		if _, known := inspect.DataRow(res, 0); !known {
+			title += " (row: its number among them)"
+		}
 	}
 	var counts []string
 	for _, c := range perClass {
@@ -149,7 +152,8 @@ func (v *supportView) columns() supportColumns {
 	sv := v.sv
 	c := supportColumns{row: len("row") + 1, class: len("class")}
 	for i, r := range sv.Rows {
-		c.row = max(c.row, len(fmt.Sprint(r+1))+1)
+		n, _ := inspect.DataRow(v.r.Result, r)
+		c.row = max(c.row, len(fmt.Sprint(n))+1)
 		if i < len(sv.Class) {
 			c.class = max(c.class, min(ansi.StringWidth(sv.Class[i]), 14))
 		}
@@ -188,7 +192,8 @@ func (v *supportView) rowText(c supportColumns, i int) string {
 		}
 		return b.String()
 	}
-	b.WriteString(fmt.Sprintf(" %*d ", c.row, sv.Rows[i]+1))
+	n, _ := inspect.DataRow(v.r.Result, sv.Rows[i])
+	b.WriteString(fmt.Sprintf(" %*d ", c.row, n))
 	if c.class > 0 {
 		name := ""
 		if i < len(sv.Class) {

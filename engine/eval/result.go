@@ -157,6 +157,11 @@ type Result struct {
 	Fitted   engine.Model
 	Prep     *datasets.Prep
 	FittedOn string
+	// FittedRows are the rows of the data (0-based) the shown model was
+	// fitted on, in the order it saw them, so that what it says of its
+	// training rows (a support vector's index) can name a row of the
+	// data; nil when it saw every row in order. Not kept in a run file.
+	FittedRows []int
 
 	Cancelled bool
 	// StoppedEarly, on a cancelled run, says how far the fit whose scores

@@ -199,8 +199,10 @@ type runner struct {
 	start    time.Time
 	res      *Result
 	// inPlace: the rows of d are the hold-out's, training rows first, and
-	// the runner's to prepare in place (Options.Consume).
+	// the runner's to prepare in place (Options.Consume); moved[r] is then
+	// the data's row that row r of d was.
 	inPlace bool
+	moved   []int
 	// inFit is the fit under way when a cross-validation's fits raise
 	// warnings: fold k (1-based), finalFit, or 0 for none; the warnings
 	// are gathered in foldWarn and added once each when the folds end.
@@ -218,6 +220,7 @@ const finalFit = -1
 func (rn *runner) splitInPlace(f *Fold) {
 	order := append(append(make([]int, 0, rn.d.Rows()), f.Train...), f.Test...)
 	rn.d.Permute(order)
+	rn.moved = slices.Clone(order)
 	for r := range order {
 		order[r] = r // the fold's own lists may be a caller's plan: renumber a copy
 	}
@@ -385,10 +388,17 @@ func hugeValue(tr engine.Train) error {
 }
 
 // show makes model (fitted on the rows it says, with prep) the one the
-// result shows, and keeps what it learned.
-func (rn *runner) show(model engine.Model, prep *datasets.Prep, on string) {
+// result shows, and keeps what it learned; rows are the data's rows it was
+// fitted on (nil: all, in order).
+func (rn *runner) show(model engine.Model, prep *datasets.Prep, on string, rows []int) {
 	res := rn.res
-	res.Fitted, res.Prep, res.FittedOn = model, prep, on
+	if rows != nil && rn.moved != nil {
+		rows = slices.Clone(rows)
+		for i, r := range rows {
+			rows[i] = rn.moved[r]
+		}
+	}
+	res.Fitted, res.Prep, res.FittedOn, res.FittedRows = model, prep, on, rows
 	learned, err := engine.Learned(model)
 	res.Learned = learned
 	if err != nil {
@@ -564,21 +574,21 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 				res.FoldHistories = nil
 				on = rn.holdoutRows(len(p.Train))
 			}
-			rn.show(model, prep, on+", stopped early after "+one.stopped)
+			rn.show(model, prep, on+", stopped early after "+one.stopped, p.Train)
 			return rn.fail(err)
 		}
 	}
 	summarise(len(folds))
 	if len(folds) == 1 {
 		res.FoldHistories = nil
-		rn.show(firstModel, firstPrep, rn.holdoutRows(len(folds[0].Train)))
+		rn.show(firstModel, firstPrep, rn.holdoutRows(len(folds[0].Train)), folds[0].Train)
 		return res, nil
 	}
 	if rn.opt.NoRefit {
-		rn.show(firstModel, firstPrep, fmt.Sprintf("the %d training rows of fold 1", len(folds[0].Train)))
+		rn.show(firstModel, firstPrep, fmt.Sprintf("the %d training rows of fold 1", len(folds[0].Train)), folds[0].Train)
 		return res, nil
 	}
-	rn.refit(len(folds), firstModel, firstPrep, len(folds[0].Train))
+	rn.refit(len(folds), firstModel, firstPrep, folds[0].Train)
 	return res, nil
 }
 
@@ -684,7 +694,7 @@ func (rn *runner) trainMetrics(model engine.Model, tr engine.Train) (map[string]
 // refit fits the model on all rows after cross-validation: the model shown.
 // Its failure or cancellation leaves the scores as they are and shows the
 // first fold's model instead, saying so.
-func (rn *runner) refit(folds int, first engine.Model, firstPrep *datasets.Prep, firstRows int) {
+func (rn *runner) refit(folds int, first engine.Model, firstPrep *datasets.Prep, firstRows []int) {
 	n := rn.d.Rows()
 	all := make([]int, n)
 	for i := range all {
@@ -704,10 +714,10 @@ func (rn *runner) refit(folds int, first engine.Model, firstPrep *datasets.Prep,
 			why = "was cancelled"
 		}
 		rn.warn(fmt.Sprintf("the final fit on all %d rows %s: the model shown is fold 1's", n, why))
-		rn.show(first, firstPrep, fmt.Sprintf("the %d training rows of fold 1", firstRows))
+		rn.show(first, firstPrep, fmt.Sprintf("the %d training rows of fold 1", len(firstRows)), firstRows)
 		return
 	}
-	rn.show(model, prep, fmt.Sprintf("all %d rows (refit after cross-validation)", n))
+	rn.show(model, prep, fmt.Sprintf("all %d rows (refit after cross-validation)", n), nil)
 }
 
 // BaselineError is what a model that learned nothing gets on all of d: the

@@ -69,7 +69,7 @@ func (rn *runner) unsupervised() (*Result, error) {
 	if err != nil {
 		return rn.fail(err)
 	}
-	rn.show(model, prep, fmt.Sprintf("all %d rows", n))
+	rn.show(model, prep, fmt.Sprintf("all %d rows", n), nil)
 	if m, ok := model.(engine.Measurer); ok {
 		_ = safely(rn.spec.Name, "Measures", func() error {
 			for k, v := range m.Measures() {

@@ -3,7 +3,9 @@ package inspect
 import (
 	"math"
 	"sort"
+	"strings"
 
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/svm"
 )
 
@@ -63,4 +65,24 @@ func ByWeight(sv *svm.SupportVectors) []int {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return SupportWeight(sv, order[a]) > SupportWeight(sv, order[b]) })
 	return order
+}
+
+// DataRow is the row of the data (1-based) that the shown model's training
+// row i (0-based, as a support vector's index) was, and whether that is
+// known: a model fitted on all the rows in order saw them as they are; one
+// fitted on a part keeps which (eval.Result.FittedRows) until the result
+// is written to a file. Unknown, DataRow is i+1, the training row's place.
+func DataRow(res *eval.Result, i int) (int, bool) {
+	switch {
+	case res == nil:
+		return i + 1, false
+	case res.FittedRows != nil:
+		if i >= 0 && i < len(res.FittedRows) {
+			return res.FittedRows[i] + 1, true
+		}
+		return i + 1, false
+	case strings.HasPrefix(res.FittedOn, "all "):
+		return i + 1, true
+	}
+	return i + 1, false
 }

@@ -279,9 +279,13 @@ func (l *lifted) state() liftState {
 
 // load validates s for a model of this degree whose weights are on the
 // columns features, and returns the lift it describes (nil when degree <=
-// 1). The monomials are rebuilt from the first Inputs names, as Fit builds
-// them.
+// 1, or when c has already failed: features may then not be what they
+// claim). The monomials are rebuilt from the first Inputs names, as Fit
+// builds them.
 func (s liftState) load(c *engine.StateCheck, degree int, features []string, standardised bool) *lifted {
+	if !c.OK() {
+		return nil
+	}
 	if degree <= 1 {
 		c.That(s.Inputs == 0 && s.Mean == nil && s.Scale == nil, "the state holds a lift, but the model's lift is 1")
 		return nil

@@ -121,10 +121,7 @@ func (m *Ridge) UnmarshalState(data []byte) error {
 	}
 	c := engine.NewStateCheck("ridge")
 	s.check(c, !m.NoIntercept)
-	var lift *lifted
-	if c.OK() {
-		lift = s.liftState.load(c, m.Lift, s.Features, true)
-	}
+	lift := s.liftState.load(c, m.Lift, s.Features, true)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -158,10 +155,7 @@ func (m *Lasso) UnmarshalState(data []byte) error {
 	s.check(c, !m.NoIntercept)
 	c.Range("sweeps", s.Sweeps, 1, m.MaxIter)
 	c.Finite("dual_gap", s.DualGap)
-	var lift *lifted
-	if c.OK() {
-		lift = s.liftState.load(c, m.Lift, s.Features, true)
-	}
+	lift := s.liftState.load(c, m.Lift, s.Features, true)
 	if err := c.Err(); err != nil {
 		return err
 	}
@@ -259,10 +253,7 @@ func (s *classifierState) load(c *engine.StateCheck, lift int) linearClassifier 
 	W := c.Matrix("weights", s.Weights, rows, p)
 	c.Vector("bias", s.Bias, rows)
 	c.Names("features", s.Features, p)
-	var l *lifted
-	if c.OK() {
-		l = s.liftState.load(c, lift, s.Features, true)
-	}
+	l := s.liftState.load(c, lift, s.Features, true)
 	return linearClassifier{nFeat: p, features: s.Features, classes: s.Classes, present: s.Present,
 		w: W, b: s.Bias, fitted: true, lift: l}
 }

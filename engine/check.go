@@ -48,6 +48,40 @@ func CheckWeights(w []float64, n int) error {
 	return nil
 }
 
+// CheckTrain checks what every supervised model needs of its training
+// rows: rows and features, one finite target per row, valid sample weights
+// (CheckWeights) and, with scanX, finite features (CheckFinite; a model
+// that reads every value anyway may check them as it goes). Errors start
+// with the model's name.
+func CheckTrain(d Train, model string, scanX bool) error {
+	if d.X == nil {
+		return fmt.Errorf("%s: no training data", model)
+	}
+	n, p := d.X.Dims()
+	switch {
+	case n == 0:
+		return fmt.Errorf("%s: no training rows", model)
+	case p == 0:
+		return fmt.Errorf("%s: no features", model)
+	case len(d.Y) != n:
+		return fmt.Errorf("%s: %d targets for %d rows", model, len(d.Y), n)
+	}
+	if scanX {
+		if err := CheckFinite(d.X, d.Features); err != nil {
+			return fmt.Errorf("%s: %w", model, err)
+		}
+	}
+	for i, v := range d.Y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s: row %d: target is %v", model, i+1, v)
+		}
+	}
+	if err := CheckWeights(d.Weights, n); err != nil {
+		return fmt.Errorf("%s: %w", model, err)
+	}
+	return nil
+}
+
 // PresentClasses checks a classifier's class codes (0..len(Classes)-1) and
 // returns those present among rows of positive weight, in increasing order.
 // At least two must occur: a classifier learns nothing from one class.

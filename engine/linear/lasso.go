@@ -94,7 +94,7 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	alpha, maxIter, tol := m.Alpha, m.MaxIter, m.Tol
-	if err := checkTrain(d, "lasso", false); err != nil {
+	if err := engine.CheckTrain(d, "lasso", false); err != nil {
 		return err
 	}
 	d, lift, err := liftTrain(d, m.Lift, true, "lasso")

@@ -108,7 +108,7 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	solver, deg := m.Solver, m.Degree
-	if err := checkTrain(d, "linear", false); err != nil {
+	if err := engine.CheckTrain(d, "linear", false); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -183,7 +183,7 @@ type lsqFit struct {
 
 // lsqFitLS fits (weighted) least squares on all the columns of X: the
 // equilibrated normal equations first unless forcePinv, then the SVD. X and y
-// must be finite (see checkTrain); errLsqNonFinite says they are not.
+// must be finite (see engine.CheckTrain); errLsqNonFinite says they are not.
 func lsqFitLS(X *mat.Dense, y, w []float64, intercept, forcePinv bool, names []string) (*lsqFit, error) {
 	n, p := X.Dims()
 	var warn []string

@@ -70,7 +70,7 @@ func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	alpha := m.Alpha
-	if err := checkTrain(d, "ridge", false); err != nil {
+	if err := engine.CheckTrain(d, "ridge", false); err != nil {
 		return err
 	}
 	d, lift, err := liftTrain(d, m.Lift, true, "ridge")

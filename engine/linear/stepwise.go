@@ -198,7 +198,7 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	defer unfitUnless(&ok, &m.fitted)
 	rec = orNop(rec)
 	crit, folds, holdout := m.Criterion, m.Folds, m.Holdout
-	if err := checkTrain(d, "stepwise", false); err != nil {
+	if err := engine.CheckTrain(d, "stepwise", false); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

@@ -17,10 +17,6 @@ import (
 // checkFinite is engine.CheckFinite.
 func checkFinite(X *mat.Dense, features []string) error { return engine.CheckFinite(X, features) }
 
-// checkWeights validates optional sample weights: nil, or n finite
-// non-negative values with a positive sum.
-func checkWeights(w []float64, n int) error { return engine.CheckWeights(w, n) }
-
 // orNop returns rec, or a Recorder that accepts every step when rec is nil.
 func orNop(rec engine.Recorder) engine.Recorder {
 	if rec == nil {
@@ -39,45 +35,10 @@ func unfitUnless(ok, fitted *bool) {
 	}
 }
 
-// checkTrain validates what every model of this package needs: a non-empty
-// finite X, one finite target per row, and valid sample weights. The model
-// name prefixes every error. With scanX false X is not scanned for NaN and
-// Inf: the least-squares models detect those for free in the sums of squares
-// they compute anyway, and then call lsqNonFinite.
-func checkTrain(d engine.Train, model string, scanX bool) error {
-	if d.X == nil {
-		return fmt.Errorf("%s: no training data", model)
-	}
-	n, p := d.X.Dims()
-	if n == 0 {
-		return fmt.Errorf("%s: no training rows", model)
-	}
-	if p == 0 {
-		return fmt.Errorf("%s: no features", model)
-	}
-	if len(d.Y) != n {
-		return fmt.Errorf("%s: %d targets for %d rows", model, len(d.Y), n)
-	}
-	if scanX {
-		if err := checkFinite(d.X, d.Features); err != nil {
-			return fmt.Errorf("%s: %w", model, err)
-		}
-	}
-	for i, v := range d.Y {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%s: row %d: target is %v", model, i+1, v)
-		}
-	}
-	if err := checkWeights(d.Weights, n); err != nil {
-		return fmt.Errorf("%s: %w", model, err)
-	}
-	return nil
-}
-
-// presentClasses validates a classifier's training data (checkTrain) and
+// presentClasses validates a classifier's training data (engine.CheckTrain) and
 // returns its classes present (engine.PresentClasses).
 func presentClasses(d engine.Train, model string) ([]int, error) {
-	if err := checkTrain(d, model, true); err != nil {
+	if err := engine.CheckTrain(d, model, true); err != nil {
 		return nil, err
 	}
 	return engine.PresentClasses(d, model)

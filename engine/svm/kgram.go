@@ -159,49 +159,6 @@ func (e *kmExpansion) decision(X *mat.Dense) *mat.Dense {
 	return Z
 }
 
-// kmCheck validates what every kernel method needs: a non-empty finite X,
-// one finite target per row and valid sample weights; model prefixes every
-// error.
-func kmCheck(d engine.Train, model string) error {
-	if d.X == nil {
-		return fmt.Errorf("%s: no training data", model)
-	}
-	n, p := d.X.Dims()
-	switch {
-	case n == 0:
-		return fmt.Errorf("%s: no training rows", model)
-	case p == 0:
-		return fmt.Errorf("%s: no features", model)
-	case len(d.Y) != n:
-		return fmt.Errorf("%s: %d targets for %d rows", model, len(d.Y), n)
-	}
-	if err := engine.CheckFinite(d.X, d.Features); err != nil {
-		return fmt.Errorf("%s: %w", model, err)
-	}
-	for i, v := range d.Y {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%s: row %d: target is %v", model, i+1, v)
-		}
-	}
-	if d.Weights == nil {
-		return nil
-	}
-	if len(d.Weights) != n {
-		return fmt.Errorf("%s: %d sample weights for %d rows", model, len(d.Weights), n)
-	}
-	sum := 0.0
-	for i, w := range d.Weights {
-		if !(w >= 0) || math.IsInf(w, 0) {
-			return fmt.Errorf("%s: row %d: sample weight %v must be a finite number >= 0", model, i+1, w)
-		}
-		sum += w
-	}
-	if !(sum > 0) {
-		return fmt.Errorf("%s: the sample weights are all zero", model)
-	}
-	return nil
-}
-
 // kmWeight is row i's sample weight (1 without weights).
 func kmWeight(d engine.Train, i int) float64 {
 	if d.Weights == nil {
@@ -210,10 +167,10 @@ func kmWeight(d engine.Train, i int) float64 {
 	return d.Weights[i]
 }
 
-// kmClasses validates a classifier's training rows (kmCheck) and returns
+// kmClasses validates a classifier's training rows (engine.CheckTrain) and returns
 // its classes present (engine.PresentClasses).
 func kmClasses(d engine.Train, model string) ([]int, error) {
-	if err := kmCheck(d, model); err != nil {
+	if err := engine.CheckTrain(d, model, true); err != nil {
 		return nil, err
 	}
 	return engine.PresentClasses(d, model)

@@ -82,7 +82,7 @@ func krNeed(n int, kind string) engine.Need {
 // Fit implements engine.Model: one step, the solve.
 func (m *KRidge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fitted = false
-	if err := kmCheck(d, krName); err != nil {
+	if err := engine.CheckTrain(d, krName, true); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

@@ -206,49 +206,10 @@ func (m *SVC) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) (err
 // svcCheck validates a classifier's training rows and returns the class
 // codes present with a positive weight, at least two.
 func svcCheck(d engine.Train) ([]int, error) {
-	if err := smoCheckRows(d, svcName); err != nil {
+	if err := engine.CheckTrain(d, svcName, true); err != nil {
 		return nil, err
 	}
 	return engine.PresentClasses(d, svcName)
-}
-
-// smoCheckRows checks what every SMO model needs: rows, features, finite
-// values, one target per row and valid sample weights.
-func smoCheckRows(d engine.Train, model string) error {
-	if d.X == nil || d.Rows() == 0 {
-		return fmt.Errorf("%s: no training rows", model)
-	}
-	if d.Cols() == 0 {
-		return fmt.Errorf("%s: no features", model)
-	}
-	if len(d.Y) != d.Rows() {
-		return fmt.Errorf("%s: %d targets for %d rows", model, len(d.Y), d.Rows())
-	}
-	if err := engine.CheckFinite(d.X, d.Features); err != nil {
-		return fmt.Errorf("%s: %w", model, err)
-	}
-	for i, y := range d.Y {
-		if math.IsNaN(y) || math.IsInf(y, 0) {
-			return fmt.Errorf("%s: row %d: target is %v", model, i+1, y)
-		}
-	}
-	if d.Weights == nil {
-		return nil
-	}
-	if len(d.Weights) != d.Rows() {
-		return fmt.Errorf("%s: %d sample weights for %d rows", model, len(d.Weights), d.Rows())
-	}
-	sum := 0.0
-	for i, w := range d.Weights {
-		if !(w >= 0) || math.IsInf(w, 0) {
-			return fmt.Errorf("%s: row %d: sample weight %v must be a finite number >= 0", model, i+1, w)
-		}
-		sum += w
-	}
-	if sum == 0 {
-		return fmt.Errorf("%s: every sample weight is 0; give some rows a positive weight", model)
-	}
-	return nil
 }
 
 // rowBounds is C_i = C × class weight × sample weight of every row.

@@ -80,7 +80,7 @@ func (m *SVR) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 	if rec == nil {
 		rec = engine.NopRecorder{}
 	}
-	if err := smoCheckRows(d, svrName); err != nil {
+	if err := engine.CheckTrain(d, svrName, true); err != nil {
 		return err
 	}
 	kern := KernelOf(m.values, d.X)

@@ -48,6 +48,21 @@ func (k Kernel) Eval(a, b []float64) float64 {
 	}
 }
 
+// fromDot is k(a, b) from a·b and the squared norms ‖a‖², ‖b‖² (only the
+// RBF reads them: ‖a − b‖² = ‖a‖² + ‖b‖² − 2a·b, rounding below 0 taken
+// as 0), for code that has the dot products already.
+func (k Kernel) fromDot(ab, sqa, sqb float64) float64 {
+	switch k.Kind {
+	case RBF:
+		return kernel.Exp(-k.Gamma * max(0, sqa+sqb-2*ab))
+	case Poly:
+		return powInt(k.Gamma*ab+k.Coef0, k.Degree)
+	case Sigmoid:
+		return math.Tanh(k.Gamma*ab + k.Coef0)
+	}
+	return ab
+}
+
 // String is the kernel as a formula, for reports: "exp(−0.5‖a−b‖²)".
 func (k Kernel) String() string {
 	g := engine.Format(engine.Tidy(k.Gamma))

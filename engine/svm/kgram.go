@@ -33,18 +33,10 @@ func kmNorms(X *mat.Dense) []float64 {
 // the kernel's value; same says they are one row (the RBF's distance is then
 // exactly 0, not a rounding of it).
 func kmApply(k Kernel, g, na, nb float64, same bool) float64 {
-	switch k.Kind {
-	case RBF:
-		if same {
-			return 1
-		}
-		return math.Exp(-k.Gamma * math.Max(0, na+nb-2*g))
-	case Poly:
-		return powInt(k.Gamma*g+k.Coef0, k.Degree)
-	case Sigmoid:
-		return math.Tanh(k.Gamma*g + k.Coef0)
+	if same && k.Kind == RBF {
+		return 1
 	}
-	return g
+	return k.fromDot(g, na, nb)
 }
 
 // kmBlock is the side of the square blocks in which kmGram mirrors the

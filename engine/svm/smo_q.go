@@ -1,8 +1,6 @@
 package svm
 
 import (
-	"math"
-
 	"github.com/tealab/tealab/engine/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -52,7 +50,7 @@ func (r *smoRows) fill(out []float64, i, from, to int) {
 func (r *smoRows) fromDots(v []float64, sqa float64, sqb []float64) {
 	if r.k.Kind != RBF {
 		for j, ab := range v {
-			v[j] = r.k.smoKernelValue(ab, sqa, sqb[j])
+			v[j] = r.k.fromDot(ab, sqa, sqb[j])
 		}
 		return
 	}
@@ -71,23 +69,6 @@ func (r *smoRows) swap(i, j int) {
 		a[t], b[t] = b[t], a[t]
 	}
 	r.sq[i], r.sq[j] = r.sq[j], r.sq[i]
-}
-
-// smoKernelValue is k(a, b) from a·b and the squared norms (only RBF reads them).
-func (k Kernel) smoKernelValue(ab, sqa, sqb float64) float64 {
-	switch k.Kind {
-	case RBF:
-		d := sqa + sqb - 2*ab
-		if d < 0 {
-			d = 0
-		}
-		return kernel.Exp(-k.Gamma * d)
-	case Poly:
-		return powInt(k.Gamma*ab+k.Coef0, k.Degree)
-	case Sigmoid:
-		return math.Tanh(k.Gamma*ab + k.Coef0)
-	}
-	return ab
 }
 
 // svcQ is Q_ij = y_i y_j k(x_i, x_j) of a two-class SVM; its rows, the

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -42,6 +43,28 @@ func (f *listFilter) query() string { return strings.TrimSpace(f.field.Value()) 
 func (f *listFilter) match(text string) bool {
 	q := f.query()
 	return q == "" || strings.Contains(strings.ToLower(text), strings.ToLower(q))
+}
+
+// exactness ranks how exactly an item answers the query, for the cursor:
+// 2 when its name or whole title is the query, 1 when a whole word of its
+// title is, 0 otherwise (any case; 0 without a query). A list puts its
+// cursor on its best item, so that /tree lands on the decision tree, not
+// on AdaBoost, the first of "trees and ensembles", and /logistic on
+// logistic, not klogistic.
+func (f *listFilter) exactness(name, title string) int {
+	q := f.query()
+	switch {
+	case q == "":
+		return 0
+	case strings.EqualFold(name, q) || strings.EqualFold(title, q):
+		return 2
+	}
+	for _, w := range strings.FieldsFunc(title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if strings.EqualFold(w, q) {
+			return 1
+		}
+	}
+	return 0
 }
 
 // update takes the key when the filter wants it: / opens the field; while

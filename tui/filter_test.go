@@ -132,3 +132,49 @@ func TestRunsFilterAndDetail(t *testing.T) {
 	v = hs.view()
 	mustContain(t, v, "1 of 2", "#2 moons n=123")
 }
+
+// An exact name, or else a whole word of a title, wins over a match of
+// part of a name or a family: /tree then enter (keep the filter) and enter
+// (choose) opens the decision tree, not AdaBoost (first of "trees and
+// ensembles"); /logistic opens logistic, not klogistic; with no exact
+// match the first match is chosen, as before.
+func TestModelFilterExactNameWins(t *testing.T) {
+	for _, c := range []struct{ data, query, want string }{
+		{"iris", "tree", "tree"}, {"iris", "logistic", "logistic"}, {"iris", "TREE", "tree"},
+		{"iris", "perceptron", "perceptron"}, {"diabetes", "ridge", "ridge"}, {"iris", "boost", "adaboost"},
+	} {
+		hs := newHarness(t, Options{Data: c.data}, 80, 24)
+		hs.press("enter", "/")
+		hs.typeText(c.query)
+		hs.press("enter", "enter")
+		if hs.a.cur != screenParams || hs.a.spec == nil || hs.a.spec.Name != c.want {
+			name := ""
+			if hs.a.spec != nil {
+				name = hs.a.spec.Name
+			}
+			t.Errorf("/%s, enter, enter: screen %v, model %q; want the form of %s", c.query, hs.a.cur, name, c.want)
+		}
+	}
+}
+
+// The filter's ranking: the name or the whole title, then a whole word of
+// the title (the decision tree's "tree" over "trees and ensembles").
+func TestFilterExactness(t *testing.T) {
+	f := newListFilter()
+	f.field.SetValue("Tree")
+	for _, c := range []struct {
+		name, title string
+		want        int
+	}{
+		{"tree", "decision tree", 2}, {"cart", "Decision tree", 1}, {"x", "tree", 2},
+		{"adaboost", "AdaBoost", 0}, {"trees", "bagged trees", 0}, {"t", "tree-based (k-d)", 1},
+	} {
+		if got := f.exactness(c.name, c.title); got != c.want {
+			t.Errorf("/Tree on %q %q: exactness %d, want %d", c.name, c.title, got, c.want)
+		}
+	}
+	f.field.SetValue("")
+	if got := f.exactness("tree", "tree"); got != 0 {
+		t.Errorf("no query: exactness %d, want 0", got)
+	}
+}

@@ -95,14 +95,22 @@ func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
 	s.refilter(keep)
 }
 
-// refilter lists the models the filter keeps, the cursor on keep if
-// listed, else on the first.
+// refilter lists the models the filter keeps, the cursor on the one the
+// query names exactly (listFilter.exactness), else on keep if listed, else
+// on the first.
 func (s *modelScreen) refilter(keep string) {
 	s.specs = s.specs[:0]
+	best, exact := "", 0
 	for _, sp := range s.all {
 		if s.filter.match(sp.Name + " " + sp.Title + " " + sp.Family) {
 			s.specs = append(s.specs, sp)
+			if e := s.filter.exactness(sp.Name, sp.Title); e > exact {
+				best, exact = sp.Name, e
+			}
 		}
+	}
+	if exact > 0 {
+		keep = best
 	}
 	s.cursor, s.offset = 0, 0
 	s.point(keep)

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -93,4 +95,75 @@ func TestROCUsesTheRoom(t *testing.T) {
 	v := hs.view()
 	checkFrame(t, v, 200, 60)
 	mustContain(t, v, "area under each curve", "macro mean", "versicolor")
+}
+
+// The live charts were 2-3 rows tall at 80x24 and 120x40 (the validation
+// curves, the decision map and a family's view all stacked beside the
+// training loss): every pane now has at least eight rows, the views that
+// do not fit are on further pages, tab shows them in turn, and the footer
+// says which page is shown.
+func TestLiveChartsHaveRoom(t *testing.T) {
+	slow := paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})
+	for _, c := range []struct {
+		w, h, pages int
+	}{{80, 24, 2}, {120, 40, 1}, {200, 60, 1}} {
+		hs := newHarness(t, Options{Data: "moons", Model: "tuitest_slow", Params: slow}, c.w, c.h)
+		hs.queue = append(hs.queue, keyMsg("enter"))
+		if !hs.runUntil(func() bool { return trainSteps(hs) > 3 }) {
+			t.Fatal("no progress")
+		}
+		job := hs.a.job
+		t.Cleanup(func() { job.stop(5 * time.Second) })
+		lv := &hs.a.train.live
+		if len(lv.views) != 3 {
+			t.Fatalf("%dx%d: %d live views, want the loss, the validation curves and the map", c.w, c.h, len(lv.views))
+		}
+		seen := map[int]bool{}
+		for page := range c.pages {
+			v := hs.view()
+			checkFrame(t, v, c.w, c.h)
+			if c.pages > 1 {
+				mustContain(t, v, fmt.Sprintf("tab charts %d/%d", page+1, c.pages))
+			} else {
+				mustNotShow(t, v, "tab charts")
+			}
+			for i, lvw := range lv.views {
+				if !strings.Contains(v, firstLine(lvw.View())) {
+					continue
+				}
+				seen[i] = true
+				if rows := lipgloss.Height(lvw.View()); rows < 8*lvw.Panes() {
+					t.Errorf("%dx%d: view %d (%T) has %d rows for %d panes, want at least 8 a pane", c.w, c.h, i, lvw, rows, lvw.Panes())
+				}
+			}
+			hs.a.Update(keyMsg("tab")) // not hs.press: the run would have to end first
+		}
+		if len(seen) != len(lv.views) {
+			t.Errorf("%dx%d: views %v shown over %d pages, want all %d", c.w, c.h, seen, c.pages, len(lv.views))
+		}
+		if c.pages > 1 {
+			mustContain(t, hs.view(), "tab charts 1/") // after the last, the first
+		}
+	}
+}
+
+// firstLine is a view's first line without its styles, trimmed: enough to
+// find it on the screen.
+func firstLine(v string) string {
+	l, _, _ := strings.Cut(ansi.Strip(v), "\n")
+	return strings.TrimSpace(l)
+}
+
+// showLive turns the training screen's pages of charts (tab) until one
+// shows text; it reports whether one did. It sends the key without
+// settling, as the run is still going.
+func showLive(hs *harness, text string) bool {
+	_, pages := hs.a.train.live.pageOf()
+	for range max(pages, 1) {
+		if strings.Contains(hs.view(), text) {
+			return true
+		}
+		hs.a.Update(keyMsg("tab"))
+	}
+	return false
 }

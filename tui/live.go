@@ -82,13 +82,18 @@ func init() {
 }
 
 // liveViews are the views a training screen shows of its run, in the
-// registry's order.
+// registry's order. When the screen is too short for all of them at a
+// readable height, the views after the first are shown a page at a time,
+// and the page key cycles them (the training loss always stays).
 type liveViews struct {
 	c     *common
 	run   *runRecord
 	made  []liveView // by index in liveViewSpecs; nil until the view applies
 	views []liveView // the views made, in order
 	logY  bool
+	lead  bool    // views[0] has its own column, beside the pages
+	pages [][]int // the paged views, by index in views, page by page
+	page  int     // the page shown
 }
 
 // newLiveViews makes the views that apply to run r before any step.
@@ -140,29 +145,66 @@ func (lv *liveViews) setLogY(on bool) {
 	}
 }
 
+// minPaneRows is the fewest rows a pane is stacked in: a chart's frame,
+// legend and x axis take five of them, which leaves three for the plot.
+// Views that would get less go on further pages.
+const minPaneRows = 8
+
 // setSize lays the views out in w x h: the first (the training loss) at
 // full height on the left and the others stacked on the right, or, in a
-// column, all of them stacked. Stacked views share the rows by their panes.
+// column, all of them stacked. Stacked views share the rows by their panes,
+// as many panes a page as fit minPaneRows each (a view with more panes than
+// that has a page of its own); every view is sized, shown or not.
 func (lv *liveViews) setSize(w, h int, column bool) {
-	views := lv.views
-	if !column && len(views) > 1 {
+	views, first := lv.views, 0
+	lv.lead = !column && len(views) > 1
+	if lv.lead {
 		views[0].SetSize(w/2, h)
-		views, w = views[1:], w-w/2
+		first, w = 1, w-w/2
 	}
-	panes := 0
-	for _, v := range views {
-		panes += v.Panes()
-	}
-	at := 0
-	for _, v := range views {
-		rows := 0
-		for range v.Panes() {
-			rows += paneRows(at, panes, h)
-			at++
+	lv.pages = pagesOf(views[first:], first, max(h/minPaneRows, 1))
+	lv.page = min(lv.page, max(len(lv.pages)-1, 0))
+	for _, page := range lv.pages {
+		panes := 0
+		for _, i := range page {
+			panes += views[i].Panes()
 		}
-		v.SetSize(w, rows)
+		at := 0
+		for _, i := range page {
+			rows := 0
+			for range views[i].Panes() {
+				rows += paneRows(at, panes, h)
+				at++
+			}
+			views[i].SetSize(w, rows)
+		}
 	}
 }
+
+// pagesOf groups views, in order, into pages of at most most panes; their
+// indices start at first.
+func pagesOf(views []liveView, first, most int) [][]int {
+	var pages [][]int
+	panes := 0
+	for i, v := range views {
+		if len(pages) == 0 || panes+v.Panes() > most {
+			pages, panes = append(pages, nil), 0
+		}
+		pages[len(pages)-1] = append(pages[len(pages)-1], first+i)
+		panes += v.Panes()
+	}
+	return pages
+}
+
+// nextPage shows the next page of views, after the last the first.
+func (lv *liveViews) nextPage() {
+	if len(lv.pages) > 1 {
+		lv.page = (lv.page + 1) % len(lv.pages)
+	}
+}
+
+// pageOf is the page shown and the number of pages, counted from 1.
+func (lv *liveViews) pageOf() (page, pages int) { return lv.page + 1, len(lv.pages) }
 
 // paneRows is the height of pane i of n stacked in h rows: an equal share,
 // the last panes taking the rows left over (as stack does).
@@ -173,16 +215,20 @@ func paneRows(i, n, h int) int {
 	return h / n
 }
 
-// view draws the views as setSize laid them out.
-func (lv *liveViews) view(column bool) string {
-	views := make([]string, len(lv.views))
-	for i, v := range lv.views {
-		views[i] = v.View()
+// view draws the views as setSize laid them out: the first beside the page
+// shown, or the page alone.
+func (lv *liveViews) view() string {
+	var stacked []string
+	if lv.page < len(lv.pages) {
+		for _, i := range lv.pages[lv.page] {
+			stacked = append(stacked, lv.views[i].View())
+		}
 	}
-	if column || len(views) < 2 {
-		return lipgloss.JoinVertical(lipgloss.Left, views...)
+	page := lipgloss.JoinVertical(lipgloss.Left, stacked...)
+	if !lv.lead {
+		return page
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, views[0], lipgloss.JoinVertical(lipgloss.Left, views[1:]...))
+	return lipgloss.JoinHorizontal(lipgloss.Top, lv.views[0].View(), page)
 }
 
 // curvesView is a live view of quantities of the steps, one line chart

@@ -149,6 +149,7 @@ func TestLiveRegionsFollowTheFit(t *testing.T) {
 		if later == nil || later.m == first.m || boundaryColumn(later.m) <= boundaryColumn(first.m) {
 			t.Fatalf("the regions did not follow the fit")
 		}
+		showLive(hs, "decision regions as the model trains")
 		v := hs.view()
 		checkFrame(t, v, size[0], size[1])
 		mustContain(t, v, "decision regions as the model trains")

@@ -124,6 +124,7 @@ func TestLiveSVMObjectives(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := runOn(t, "circles", svmSpec(engine.Values{"epochs": 10000}, time.Millisecond), size[0], size[1])
 		hs.runUntil(func() bool { return trainSteps(hs) > 10 })
+		showLive(hs, "support vectors · gap ")
 		v := hs.view()
 		t.Logf("%dx%d:\n%s", size[0], size[1], v)
 		checkFrame(t, v, size[0], size[1])
@@ -138,6 +139,7 @@ func TestLiveSVMObjectives(t *testing.T) {
 	}
 	hs := runOn(t, "circles", svmSpec(engine.Values{"epochs": 10000, "primal_only": true}, time.Millisecond), 120, 40)
 	hs.runUntil(func() bool { return trainSteps(hs) > 10 })
+	showLive(hs, "primal only")
 	v := hs.view()
 	mustContain(t, v, "objective", "── primal", "primal only")
 	if strings.Contains(v, "duality gap") || strings.Contains(v, "━━ dual") {

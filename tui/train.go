@@ -23,6 +23,7 @@ import (
 type trainKeys struct {
 	Cancel  key.Binding
 	LogY    key.Binding
+	Page    key.Binding
 	Confirm key.Binding
 	Stay    key.Binding
 }
@@ -31,6 +32,7 @@ func defaultTrainKeys() trainKeys {
 	return trainKeys{
 		Cancel:  bind("c", "cancel (keeps what finished)", "c"),
 		LogY:    bind("L", "log/linear y", "L"),
+		Page:    bind("tab", "more charts", "tab"),
 		Confirm: bind("y", "stop, keep what finished", "y", "enter"),
 		Stay:    bind("n/esc", "keep training", "n", "esc"),
 	}
@@ -226,7 +228,17 @@ func (s *trainScreen) ShortHelp() []key.Binding {
 	}
 	c := s.keys.Cancel
 	c.SetEnabled(s.running() && !s.stopping)
-	return []key.Binding{c, s.keys.LogY}
+	return []key.Binding{c, s.pageKey(), s.keys.LogY}
+}
+
+// pageKey is the key to the next page of charts, saying which is shown
+// ("charts 1/3"); disabled when they all fit.
+func (s *trainScreen) pageKey() key.Binding {
+	k := s.keys.Page
+	page, pages := s.live.pageOf()
+	k.SetHelp("tab", fmt.Sprintf("charts %d/%d", page, pages))
+	k.SetEnabled(pages > 1 && !s.oneStepCard())
+	return k
 }
 
 func (s *trainScreen) FullHelp() [][]key.Binding {
@@ -267,6 +279,8 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 		return s.cancel()
 	case key.Matches(km, s.keys.LogY):
 		s.live.setLogY(!s.live.logY)
+	case key.Matches(km, s.pageKey()):
+		s.live.nextPage()
 	}
 	return nil
 }
@@ -291,19 +305,23 @@ func (s *trainScreen) View() string {
 		return s.errorView()
 	}
 	var body string
-	if s.got && s.last.Total == 1 && oneStep(s.hist) {
+	if s.oneStepCard() {
 		body = oneStepCard(s.c, s.run, s.hist, s.last.Elapsed.Seconds(), s.w)
 		body = fit(body, s.w, max(s.h-3, 5))
 	} else if s.wide() {
-		body = lipgloss.JoinHorizontal(lipgloss.Top, s.live.view(true), s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, s.live.view(), s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
 	} else {
-		body = s.live.view(false)
+		body = s.live.view()
 	}
 	if s.asking != "" {
 		body = overlayBottom(body, s.askView(), s.w)
 	}
 	return body + "\n" + s.statusLines()
 }
+
+// oneStepCard says the run is drawn as a card, not as charts: every fold
+// was fitted in one step.
+func (s *trainScreen) oneStepCard() bool { return s.got && s.last.Total == 1 && oneStep(s.hist) }
 
 // liveFigures is the wide layout's column: the latest values against the
 // baseline, each finished fold's last validation figures, and the run's

@@ -14,8 +14,16 @@ import (
 // Frame is the map of a classification whose data have exactly two
 // numeric features, before any model: the points by class, the bounds and
 // a grid of the size that size chooses, but no regions. LiveRegions fills
-// it in with the model being fitted, as it stands.
+// it in with the model being fitted, as it stands. Unlike Regions' map,
+// its axes have scales of their own: the bounds are the data's, so that a
+// pane much wider than tall is filled by the data rather than by empty
+// margins widened to one scale.
 func Frame(d *datasets.Dataset, size GridSize) (*RegionMap, error) {
+	return frameOf(d, size, false)
+}
+
+// frameOf is Frame, its axes at one scale when square (as Regions' are).
+func frameOf(d *datasets.Dataset, size GridSize, square bool) (*RegionMap, error) {
 	if d.Task != datasets.Classification || len(d.Features) != 2 {
 		return nil, errors.New("live regions need a classification with two features")
 	}
@@ -33,7 +41,7 @@ func Frame(d *datasets.Dataset, size GridSize) (*RegionMap, error) {
 	rm.Pred = rm.Truth // nothing is marked wrong while the model trains
 	rm.Title = fmt.Sprintf("%s vs %s · regions of the model as it trains", pl.YLabel, pl.XLabel)
 	cols, rows := size(rm)
-	if err := rm.layGrid(cols, rows); err != nil {
+	if err := rm.layGrid(cols, rows, square); err != nil {
 		return nil, err
 	}
 	return rm, nil

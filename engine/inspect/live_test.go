@@ -11,8 +11,8 @@ import (
 )
 
 // A live map is the Map view's picture of the same model: on moons, a
-// logistic regression fitted on the raw plane gives, in Frame's grid, the
-// regions Regions computes for the same fit.
+// logistic regression fitted on the raw plane gives, in a frame of the same
+// square aspect, the regions Regions computes for the same fit.
 func TestLiveRegionsMatchRegions(t *testing.T) {
 	d := openDataset(t, "moons", "")
 	spec, err := engine.Lookup("logistic")
@@ -23,7 +23,7 @@ func TestLiveRegionsMatchRegions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame, err := Frame(d, fixedGrid(30, 10))
+	frame, err := frameOf(d, fixedGrid(30, 10), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,5 +53,31 @@ func TestLiveRegionsMatchRegions(t *testing.T) {
 	}
 	if _, err := Frame(openDataset(t, "iris", ""), fixedGrid(30, 10)); err == nil {
 		t.Error("a frame of iris's four features")
+	}
+}
+
+// The live frame's bounds are the data's, padded by 5%, whatever the grid's
+// shape: a pane four times as wide as tall (in cells twice as tall as wide)
+// is filled by the moons, where one scale for both axes left them in its
+// middle third.
+func TestFrameFillsThePane(t *testing.T) {
+	d := openDataset(t, "moons", "")
+	xs, ys := mat.Col(nil, 0, d.X), mat.Col(nil, 1, d.X)
+	for _, g := range [][2]int{{80, 10}, {10, 40}} {
+		f, err := Frame(d, fixedGrid(g[0], g[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			axis   string
+			vals   []float64
+			lo, hi float64
+		}{{"x", xs, f.XMin, f.XMax}, {"y", ys, f.YMin, f.YMax}} {
+			vlo, vhi := slices.Min(c.vals), slices.Max(c.vals)
+			if span := vhi - vlo; (vhi-vlo)/(c.hi-c.lo) < 0.9 || c.lo > vlo || c.hi < vhi {
+				t.Errorf("%dx%d grid: %s bounds [%v, %v] for data [%v, %v] (span %v): the data fill %.0f%% of the axis, want 90%%",
+					g[0], g[1], c.axis, c.lo, c.hi, vlo, vhi, span, 100*span/(c.hi-c.lo))
+			}
+		}
 	}
 }

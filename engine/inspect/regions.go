@@ -284,7 +284,7 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 		}
 	}
 	cols, rows := size(rm)
-	if err := rm.layGrid(cols, rows); err != nil {
+	if err := rm.layGrid(cols, rows, true); err != nil {
 		return nil, err
 	}
 	G := rm.gridPoints()
@@ -323,12 +323,14 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 }
 
 // layGrid sets the grid of cols x rows cells over the map's bounds, which
-// it widens to a square aspect first.
-func (rm *RegionMap) layGrid(cols, rows int) error {
+// it widens to a square aspect first when square.
+func (rm *RegionMap) layGrid(cols, rows int, square bool) error {
 	if cols < 2 || rows < 2 {
 		return fmt.Errorf("a map needs at least a 2x2 grid, have %dx%d", cols, rows)
 	}
-	rm.XMin, rm.XMax, rm.YMin, rm.YMax = squareAspect(rm.XMin, rm.XMax, rm.YMin, rm.YMax, cols, rows)
+	if square {
+		rm.XMin, rm.XMax, rm.YMin, rm.YMax = squareAspect(rm.XMin, rm.XMax, rm.YMin, rm.YMax, cols, rows)
+	}
 	rm.XCenters, rm.YCenters = make([]float64, cols), make([]float64, rows)
 	for c := range cols {
 		rm.XCenters[c] = rm.XMin + (float64(c)+0.5)*(rm.XMax-rm.XMin)/float64(cols)

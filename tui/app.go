@@ -641,11 +641,13 @@ func (a *app) View() string {
 }
 
 // globals are the global keys as the footer and the help show them: the
-// theme key names the theme in use.
+// theme key names the theme in use; esc is not offered where it does
+// nothing (the first screen with nothing open).
 func (a *app) globals() globalKeys {
 	g := a.keys
 	g.Theme.SetHelp("t", "theme: "+a.c.themeName())
 	g.Runs.SetEnabled(a.cur != screenRuns) // there already
+	g.Back.SetEnabled(a.cur != screenData || !a.data.closed())
 	return g
 }
 

@@ -197,6 +197,13 @@ func (s *dataScreen) Back() bool {
 	return false
 }
 
+// closed says esc has nothing to close: the list, its filter clear. The
+// data screen is the first, so esc then does nothing and is not offered.
+func (s *dataScreen) closed() bool {
+	f := s.filterOf()
+	return s.focus == focusList && (f == nil || !f.active())
+}
+
 func (s *dataScreen) ShortHelp() []key.Binding {
 	if f := s.filterOf(); f != nil && f.editing {
 		return f.help()

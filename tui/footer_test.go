@@ -85,3 +85,40 @@ func TestFullHelpFitsAt80(t *testing.T) {
 		}
 	}
 }
+
+// On the first screen, the data list, esc has nowhere to go back to: the
+// footer and the help do not offer it there (they said "esc back", which
+// did nothing); the preview, the list's filter and the next screens do.
+func TestNoEscBackOnTheFirstScreen(t *testing.T) {
+	hs := newHarness(t, Options{}, 120, 30)
+	offers := func(where, want string, on bool) {
+		t.Helper()
+		f := lastLine(hs.view())
+		if strings.Contains(f, want) != on {
+			t.Errorf("%s: footer %q, want %q shown %v", where, f, want, on)
+		}
+		hs.press("?")
+		if help := hs.view(); strings.Contains(help, "esc") != on {
+			t.Errorf("%s: the help lists esc %v, want %v:\n%s", where, !on, on, help)
+		}
+		hs.press("?")
+	}
+	offers("data list", "esc back", false)
+	hs.press("esc")
+	if hs.a.cur != screenData || hs.a.ctx.Err() != nil {
+		t.Fatal("esc on the data list left it")
+	}
+	hs.pickData("iris")
+	offers("data preview", "esc back", true)
+	hs.press("esc")
+	offers("data list again", "esc back", false)
+	hs.press("/")
+	hs.typeText("ir")
+	hs.press("enter")
+	offers("a kept filter", "esc clear filter", true)
+	hs.press("esc", "enter")
+	if hs.a.cur != screenModel {
+		t.Fatalf("screen %v, want the models", hs.a.cur)
+	}
+	offers("model list", "esc back", true)
+}

@@ -178,3 +178,35 @@ func TestFilterExactness(t *testing.T) {
 		t.Errorf("no query: exactness %d, want 0", got)
 	}
 }
+
+// The model cursor starts on a model made for the data: on all-numeric
+// iris it started on categorical naive Bayes (naive Bayes on level counts,
+// Gaussian naive Bayes under another name on numeric columns); now on the
+// first model that does not ask for nominal codes, while on data with
+// nominal columns it starts on the first that takes them as they are. A
+// model chosen before is kept.
+func TestModelCursorStartsOnAFit(t *testing.T) {
+	for _, c := range []struct {
+		data    string
+		nominal bool
+	}{{"iris", false}, {"../datasets/testdata/weather.nominal.arff", true}, {"digits", false}} {
+		hs := newHarness(t, Options{Data: c.data}, 120, 40)
+		hs.press("enter")
+		sp := hs.a.model.selected()
+		if hs.a.cur != screenModel || sp == nil {
+			t.Fatalf("%s: screen %v, no model under the cursor", c.data, hs.a.cur)
+		}
+		if sp.Input.Nominal != c.nominal || !sp.Supports(hs.a.model.task) {
+			t.Errorf("%s: the cursor starts on %s (takes nominal codes: %v), want a model for %s that takes them: %v",
+				c.data, sp.Name, sp.Input.Nominal, hs.a.model.task, c.nominal)
+		}
+		if sp.Advise != nil && len(sp.Advise(hs.a.ds.Features)) > 0 {
+			t.Errorf("%s: the cursor starts on %s, which warns about these data", c.data, sp.Name)
+		}
+	}
+	hs := newHarness(t, Options{Data: "iris", Model: "cnb"}, 120, 40)
+	hs.press("esc", "esc", "enter")
+	if sp := hs.a.model.selected(); hs.a.cur != screenModel || sp == nil || sp.Name != "cnb" {
+		t.Errorf("the model chosen before is not under the cursor: %v", sp)
+	}
+}

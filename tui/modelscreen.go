@@ -48,7 +48,8 @@ type modelScreen struct {
 	// list greys it and says so; the form may still choose settings that
 	// fit (fewer trees, another linkage).
 	tooBig map[string]string
-	others int // registered models for other tasks
+	others int    // registered models for other tasks
+	start  string // the model the cursor starts on (startModel)
 	cursor int
 	offset int // first list line shown
 	err    error
@@ -92,12 +93,40 @@ func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
 		return int(u)
 	}
 	slices.SortStableFunc(s.all, func(a, b *engine.Spec) int { return rank(a) - rank(b) })
+	s.start = s.startModel(d)
 	s.refilter(keep)
+}
+
+// startModel is the model the cursor starts on for d: the first listed
+// that learns d's task, fits the machine's memory, has no advice against
+// d's columns (Spec.Advise), and is made for data like d: a model that
+// asks for nominal codes as they are (Input.Nominal) when d has nominal
+// columns, one that does not when they are all numeric (naive Bayes on
+// level counts is Gaussian naive Bayes under another name on numeric
+// columns). Failing that, the first that fits the memory; "" before data.
+func (s *modelScreen) startModel(d *datasets.Dataset) string {
+	if d == nil {
+		return ""
+	}
+	nominal := slices.ContainsFunc(d.Features, func(c datasets.Column) bool { return c.Kind == datasets.Nominal })
+	fallback := ""
+	for _, sp := range s.all {
+		if _, big := s.tooBig[sp.Name]; big || !sp.Supports(s.task) {
+			continue
+		}
+		if sp.Input.Nominal == nominal && (sp.Advise == nil || len(sp.Advise(d.Features)) == 0) {
+			return sp.Name
+		}
+		if fallback == "" {
+			fallback = sp.Name
+		}
+	}
+	return fallback
 }
 
 // refilter lists the models the filter keeps, the cursor on the one the
 // query names exactly (listFilter.exactness), else on keep if listed, else
-// on the first.
+// on the start model if listed, else on the first.
 func (s *modelScreen) refilter(keep string) {
 	s.specs = s.specs[:0]
 	best, exact := "", 0
@@ -113,6 +142,7 @@ func (s *modelScreen) refilter(keep string) {
 		keep = best
 	}
 	s.cursor, s.offset = 0, 0
+	s.point(s.start)
 	s.point(keep)
 }
 

@@ -75,6 +75,9 @@ type paramJSON struct {
 	// When: the parameter has an effect only when another has one of
 	// these values, e.g. {"solver": ["gd", "sgd"]}.
 	When map[string][]string `json:"when,omitempty"`
+	// WhenAbove: the parameter has an effect only when another is above
+	// this number, e.g. {"patience": 0}.
+	WhenAbove map[string]float64 `json:"when_above,omitempty"`
 }
 
 func bound(x float64) *float64 {
@@ -118,7 +121,11 @@ func runModels(args []string, out io.Writer) error {
 				if p.Kind == engine.Int || p.Kind == engine.Float || p.Kind == engine.Ints {
 					pj.Min, pj.Max = bound(p.Min), bound(p.Max)
 				}
-				if p.When != nil {
+				switch {
+				case p.When == nil:
+				case len(p.When.In) == 0:
+					pj.WhenAbove = map[string]float64{p.When.Param: p.When.Above}
+				default:
 					pj.When = map[string][]string{p.When.Param: p.When.In}
 				}
 				m.Params = append(m.Params, pj)

@@ -48,31 +48,56 @@ type Param struct {
 	When *Applies
 }
 
-// Applies is "parameter Param has one of the values In" (a Choice or a
-// Bool, spelled as Format spells it).
+// Applies is when a parameter has an effect: parameter Param has one of
+// the values In (a Choice or a Bool, spelled as Format spells it), or, with
+// In empty, Param is an Int or a Float above Above (validation_fraction
+// only when patience > 0).
 type Applies struct {
 	Param string
 	In    []string
+	Above float64
+}
+
+// String says the condition: "solver is gd or sgd", "patience > 0".
+func (a Applies) String() string {
+	if len(a.In) == 0 {
+		return a.Param + " > " + numfmt.Param(a.Above)
+	}
+	list := a.In[len(a.In)-1]
+	if len(a.In) > 1 {
+		list = strings.Join(a.In[:len(a.In)-1], ", ") + " or " + list
+	}
+	return a.Param + " is " + list
+}
+
+// holds reports whether values v meet the condition; a value missing or of
+// another type does not.
+func (a Applies) holds(v Values) bool {
+	if len(a.In) == 0 {
+		switch x := v[a.Param].(type) {
+		case int:
+			return float64(x) > a.Above
+		case float64:
+			return x > a.Above
+		}
+		return false
+	}
+	got := Format(v[a.Param])
+	for _, want := range a.In {
+		if got == want {
+			return true
+		}
+	}
+	return false
 }
 
 // AppliesTo reports whether p has an effect with values v and, when it does
-// not, says why ("only when solver is gd or sgd").
+// not, says why ("only when solver is gd or sgd", "only when patience > 0").
 func (p Param) AppliesTo(v Values) (bool, string) {
-	if p.When == nil {
+	if p.When == nil || p.When.holds(v) {
 		return true, ""
 	}
-	got := Format(v[p.When.Param])
-	for _, want := range p.When.In {
-		if got == want {
-			return true, ""
-		}
-	}
-	in := p.When.In
-	list := in[len(in)-1]
-	if len(in) > 1 {
-		list = strings.Join(in[:len(in)-1], ", ") + " or " + list
-	}
-	return false, "only when " + p.When.Param + " is " + list
+	return false, "only when " + p.When.String()
 }
 
 // Step moves a numeric value one step up (dir > 0) or down within the

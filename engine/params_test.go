@@ -133,6 +133,60 @@ func TestAppliesToAndStep(t *testing.T) {
 	}
 }
 
+// A parameter may apply only when a number is above a bound
+// (validation_fraction only when patience > 0): it says so, its title
+// leaves it out, and a spec whose condition a parameter cannot both meet
+// and fail is refused when registered.
+func TestAppliesAbove(t *testing.T) {
+	s := &Spec{Name: "net", New: func(Values) (Model, error) { return constModel{}, nil }, Tasks: []Task{0}, Params: []Param{
+		{Name: "patience", Kind: Int, Default: 10, Min: 0, Max: 1000},
+		{Name: "tol", Kind: Float, Default: 0.0, Min: 0, Max: 1},
+		{Name: "validation_fraction", Kind: Float, Default: 0.1, Min: 0.01, Max: 0.5, When: &Applies{Param: "patience"}},
+		{Name: "step", Kind: Float, Default: 0.5, Min: 0, Max: 1, When: &Applies{Param: "tol", Above: 0.25}},
+	}}
+	vf, _ := s.Param("validation_fraction")
+	for _, c := range []struct {
+		v    Values
+		want bool
+	}{{Values{"patience": 0}, false}, {Values{"patience": 1}, true}, {Values{"patience": 1.5}, true}, {Values{"patience": "5"}, false}, {nil, false}} {
+		ok, why := vf.AppliesTo(c.v)
+		if ok != c.want || (!ok && why != "only when patience > 0") {
+			t.Errorf("%v: applies %v (%q), want %v", c.v, ok, why, c.want)
+		}
+	}
+	step, _ := s.Param("step")
+	if ok, why := step.AppliesTo(Values{"tol": 0.25}); ok || why != "only when tol > 0.25" {
+		t.Errorf("tol 0.25: %v %q", ok, why)
+	}
+	if ok, _ := step.AppliesTo(Values{"tol": 0.3}); !ok {
+		t.Error("tol 0.3: step does not apply")
+	}
+	v := s.Defaults()
+	v["patience"] = 0
+	if got := s.Describe(v); got != "patience=0 tol=0" {
+		t.Errorf("patience 0: %q", got)
+	}
+	s.Name = "test-applies-above"
+	Register(*s)
+	for _, bad := range []Applies{{Param: "patience", Above: 1000}, {Param: "patience", Above: -1}, {Param: "step"}, {Param: "nothing"}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("a parameter that applies only when %s was registered", bad)
+				}
+			}()
+			b := *s
+			b.Name = "test-applies-bad"
+			b.Params = append([]Param{{Name: "c", Kind: Choice, Choices: []string{"a"}, Default: "a"}}, s.Params...)
+			b.Params[3].When = &bad
+			if bad.Param == "step" {
+				b.Params[3].When = &Applies{Param: "c"}
+			}
+			Register(b)
+		}()
+	}
+}
+
 // A title names only the parameters that apply and are set.
 func TestDescribeLeavesOutWhatDoesNotApply(t *testing.T) {
 	s := &Spec{Name: "m", Params: []Param{

@@ -115,9 +115,9 @@ func Register(s Spec) {
 		if _, err := p.ParseValue(Format(p.Default)); err != nil {
 			panic(fmt.Sprintf("engine: model %s: bad default: %v", s.Name, err))
 		}
-		if p.When != nil && !s.hasChoice(p.When) {
-			panic(fmt.Sprintf("engine: model %s: parameter %s applies when %s is %v, which that parameter cannot be",
-				s.Name, p.Name, p.When.Param, p.When.In))
+		if p.When != nil && !s.canMeet(p.When) {
+			panic(fmt.Sprintf("engine: model %s: parameter %s applies only when %s, which that parameter cannot both meet and fail",
+				s.Name, p.Name, p.When))
 		}
 	}
 	registry[s.Name] = &s
@@ -189,19 +189,23 @@ func MustBuild(name string, settings map[string]string) Model {
 	return m
 }
 
-// hasChoice reports whether c names a Choice or Bool parameter of s and
-// only values it can take.
-func (s *Spec) hasChoice(c *Applies) bool {
+// canMeet reports whether c names a parameter of s that can both meet
+// and fail it: a Choice or a Bool and only values it can take, or an Int or
+// a Float whose range has values on both sides of c.Above.
+func (s *Spec) canMeet(c *Applies) bool {
 	for _, q := range s.Params {
 		if q.Name != c.Param {
 			continue
+		}
+		if len(c.In) == 0 {
+			return (q.Kind == Int || q.Kind == Float) && !(q.Min > c.Above) && !(q.Max <= c.Above)
 		}
 		for _, v := range c.In {
 			if _, err := q.ParseValue(v); err != nil || (q.Kind != Choice && q.Kind != Bool) {
 				return false
 			}
 		}
-		return len(c.In) > 0
+		return true
 	}
 	return false
 }

@@ -97,3 +97,17 @@ func TestSeedMaxUint64(t *testing.T) {
 		t.Errorf("MaxUint64 rejected: %v", f.err)
 	}
 }
+
+// A network's validation_fraction is dimmed while patience is 0 (no early
+// stopping, no rows held back) and says why; it was never dimmed.
+func TestValidationFractionDimmedWithoutPatience(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "mlp", Params: paramsOf("mlp", map[string]string{"patience": "0"})}, 120, 40)
+	mustContain(t, hs.view(), "(only when patience > 0)")
+	hs.focusParam("validation_fraction")
+	mustContain(t, hs.view(), "Not used now: only when patience >")
+	hs.focusParam("patience")
+	hs.press("+")
+	if strings.Contains(hs.view(), "only when patience > 0") {
+		t.Error("with patience=1, validation_fraction applies and should not be dimmed")
+	}
+}

@@ -26,8 +26,8 @@ func trainingParams(lr float64, epochs, patience int) []engine.Param {
 			Help: "L2 weight decay: adds l2/(2·batch)·‖W‖² to each mini-batch's loss, biases left out (scikit-learn's alpha)"},
 		{Name: "patience", Kind: engine.Int, Default: patience, Min: 0, Max: 100000,
 			Help: "stop when the loss of held-back training rows has not improved for this many epochs, keeping the best weights; 0 trains every epoch"},
-		{Name: "validation_fraction", Kind: engine.Float, Default: 0.1, Min: 0.01, Max: 0.5,
-			Help: "with patience > 0: the share of the training rows held back to decide when to stop (at least one row, and one left to train on)"},
+		{Name: "validation_fraction", Kind: engine.Float, Default: 0.1, Min: 0.01, Max: 0.5, When: &engine.Applies{Param: "patience"},
+			Help: "the share of the training rows held back to decide when to stop (at least one row, and one left to train on)"},
 	}
 }
 

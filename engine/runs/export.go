@@ -19,12 +19,15 @@ import (
 
 // LossChart draws the run's training loss per step, with the validation
 // figure on the same scale where known (a classifier's error beside an
-// error rate, else the validation loss), as a text chart with its caption;
-// "" when there are fewer than two finite steps. The text report and the
-// Markdown export draw the same chart.
+// error rate, else the validation loss), as a text chart with a legend
+// under it: the training loss in dots and the validation figure as a line,
+// as tune.Chart draws training and validation scores; "" when there are
+// fewer than two finite steps. Both lie on one step axis (validation is
+// computed at fewer steps). The text report and the Markdown export draw
+// the same chart.
 func LossChart(r *Record, width, height int) string {
 	h := r.Result.History
-	if len(h) < 2 || r.Spec == nil {
+	if len(h) < 2 || r.Spec == nil || width < 2 {
 		return ""
 	}
 	unit := r.Spec.Unit
@@ -35,25 +38,55 @@ func LossChart(r *Record, width, height int) string {
 	if r.Spec.ErrorLoss && r.Task() == datasets.Classification {
 		valName, valOf = "validation error", func(p eval.Point) float64 { return p.ValError }
 	}
-	train := finite(h, func(p eval.Point) float64 { return p.TrainLoss })
-	if len(train) < 2 {
+	train := alongSteps(h, func(p eval.Point) float64 { return p.TrainLoss }, width)
+	if train == nil {
 		return ""
 	}
-	series, legend := [][]float64{train}, []string{r.Spec.LossName(r.Task())}
-	if val := finite(h, valOf); len(val) >= 2 {
-		series, legend = append(series, val), append(legend, valName)
+	// The dots are drawn last, over the line where the two meet.
+	series, chars := [][]float64{train}, []asciigraph.CharSet{asciigraph.CreateCharSet("·")}
+	legend := []string{"· " + r.Spec.LossName(r.Task())}
+	if val := alongSteps(h, valOf, width); val != nil {
+		series, chars = [][]float64{val, train}, []asciigraph.CharSet{asciigraph.DefaultCharSet, chars[0]}
+		legend = append(legend, "─ "+valName)
 	}
-	return asciigraph.PlotMany(series, asciigraph.Height(height), asciigraph.Width(width), asciigraph.Precision(3),
-		asciigraph.Caption(fmt.Sprintf("%s per %s (1..%d)", strings.Join(legend, " and "), unit, h[len(h)-1].Step)))
+	return asciigraph.PlotMany(series, asciigraph.Height(height), asciigraph.Precision(3), asciigraph.SeriesChars(chars...),
+		asciigraph.Caption(fmt.Sprintf("%s; per %s (%d..%d)", strings.Join(legend, ", "), unit, h[0].Step, h[len(h)-1].Step)))
 }
 
-// finite picks the finite values of one series, in step order.
-func finite(h []eval.Point, get func(eval.Point) float64) []float64 {
-	var out []float64
+// alongSteps is one quantity of a history at width evenly spaced steps
+// from its first step to its last: straight between the steps that have a
+// finite value, NaN (a gap) outside them; nil when fewer than two have one.
+func alongSteps(h []eval.Point, get func(eval.Point) float64, width int) []float64 {
+	var xs, ys []float64
 	for _, p := range h {
-		if v := get(p); !math.IsNaN(v) && !math.IsInf(v, 0) {
-			out = append(out, v)
+		v := get(p)
+		switch {
+		case math.IsNaN(v) || math.IsInf(v, 0):
+		case len(xs) > 0 && float64(p.Step) <= xs[len(xs)-1]: // a step reported again: the later value
+			ys[len(ys)-1] = v
+		default:
+			xs, ys = append(xs, float64(p.Step)), append(ys, v)
 		}
+	}
+	if len(xs) < 2 {
+		return nil
+	}
+	lo, hi := float64(h[0].Step), float64(h[len(h)-1].Step)
+	out := make([]float64, width)
+	j := 0
+	for c := range out {
+		x := lo + (hi-lo)*float64(c)/float64(width-1)
+		if c == width-1 {
+			x = hi
+		}
+		for j+2 < len(xs) && xs[j+1] < x {
+			j++
+		}
+		if x < xs[0] || x > xs[len(xs)-1] {
+			out[c] = math.NaN()
+			continue
+		}
+		out[c] = ys[j] + (x-xs[j])/(xs[j+1]-xs[j])*(ys[j+1]-ys[j])
 	}
 	return out
 }

@@ -32,7 +32,7 @@ func defaultTrainKeys() trainKeys {
 	return trainKeys{
 		Cancel:  bind("c", "cancel (keeps what finished)", "c"),
 		LogY:    bind("L", "log/linear y", "L"),
-		Page:    bind("tab", "more charts", "tab"),
+		Page:    bind("tab", "charts", "tab"), // its help says which page (pageKey)
 		Confirm: bind("y", "stop, keep what finished", "y", "enter"),
 		Stay:    bind("n/esc", "keep training", "n", "esc"),
 	}

@@ -237,3 +237,27 @@ func TestReplaySaysTheDataChanged(t *testing.T) {
 		t.Errorf("the replay on changed data warns of %v", hs.a.history[1].Result.Warnings)
 	}
 }
+
+// The same run trained in two sessions, picked on the runs screen, was
+// refused as "runs on different data: builtin:iris vs iris", the earlier
+// run's target "the last column": it is compared, a tie, its target named.
+func TestSameRunAcrossSessionsCompared(t *testing.T) {
+	withHistory(t)
+	trainedSession(t, "iris", "knn", 5).press("q")
+
+	hs := newHarness(t, Options{Data: "iris", Model: "knn", Train: true, Folds: 5}, 120, 40)
+	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
+	hs.settle()
+	hs.press("R")
+	if r := hs.a.runs.current(); r == nil || r.ID != 2 {
+		t.Fatalf("the runs screen opens on run %v, want the newest, #2", r)
+	}
+	hs.press(" ", "down", " ", "enter")
+	v := hs.view()
+	if !hs.a.runs.compare || strings.Contains(v, "different data") || !strings.Contains(v, "= equal") || !strings.Contains(v, "fair comparison") {
+		t.Errorf("the same run of two sessions compared:\n%s", v)
+	}
+	if strings.Contains(v, "the last column") || strings.Count(v, "species · classification") != 2 || strings.Count(v, "builtin:iris") != 2 {
+		t.Errorf("the earlier run's data are not named as the new one's:\n%s", v)
+	}
+}

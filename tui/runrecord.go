@@ -224,28 +224,24 @@ func (r *runRecord) searchText() string {
 }
 
 func (r *runRecord) targetName() string {
-	if r.Dataset == nil { // a run of an earlier session, its data not open
-		switch r.Data.Target {
-		case "":
-			return "the last column"
-		case datasets.NoTarget:
-			return ""
-		}
-		return r.Data.Target
-	}
-	if r.Dataset.Target == nil {
+	switch t := r.Target(); t {
+	case "": // a run of an older history, its data not open
+		return "the last column"
+	case datasets.NoTarget:
 		return ""
+	default:
+		return t
 	}
-	return r.Dataset.Target.Name
 }
 
-// sourceDesc is where the run's data came from.
+// sourceDesc is where the run's data came from, a built-in or a
+// generator named as its table names it whether its data are open or not.
 func (r *runRecord) sourceDesc() string {
-	if r.Dataset == nil {
-		_, source := pastData(r.Record)
-		return source
+	_, source := pastData(r.Record)
+	if r.Dataset != nil && !datasets.IsName(r.Data.Source) {
+		return r.Dataset.Source
 	}
-	return r.Dataset.Source
+	return source
 }
 
 // targetDesc is "species · classification" or "none · clustering".
@@ -280,15 +276,15 @@ func (r *runRecord) dataLabel() string {
 }
 
 // pastData is the name and provenance of a loaded run's data, as its
-// result and recipe recorded them: for a generator, its knobs as
-// Table.Source spells them ("moons(n=50, seed=1)").
+// result and recipe recorded them: for a built-in or a generator, as its
+// table spells it ("builtin:iris", "moons(n=50, noise=0.1, seed=1)").
 func pastData(r *runs.Record) (name, source string) {
 	name, source = r.Data.Source, r.Data.Source
 	if r.Result != nil && r.Result.Dataset != "" {
 		name = r.Result.Dataset
 	}
-	if n, knobs, ok := strings.Cut(r.Data.Source, ":"); ok && strings.EqualFold(n, name) {
-		source = name + "(" + strings.Join(strings.Split(knobs, ","), ", ") + ")"
+	if p, ok := datasets.Provenance(r.Data.Source); ok {
+		source = p
 	}
 	return name, source
 }

@@ -87,6 +87,7 @@ type runsScreen struct {
 	renaming bool      // the name field has the keyboard
 	name     textField // the selected run's new name
 	deleting int       // the run whose deletion awaits a yes; 0 none
+	newest   int       // the newest run's number, which the cursor goes to when it comes
 }
 
 func newRunsScreen(c *common) *runsScreen {
@@ -98,8 +99,20 @@ func newRunsScreen(c *common) *runsScreen {
 	return s
 }
 
+// setRuns shows runs; a run new to the table (this session's latest, or
+// the history's newest at start) takes the cursor, so that the screen
+// opens on the run just made.
 func (s *runsScreen) setRuns(runs []*runRecord) {
+	newest := 0
+	for _, r := range runs {
+		newest = max(newest, r.ID)
+	}
 	s.runs = runs
+	if newest != s.newest {
+		s.newest = newest
+		s.rebuildAt(newest)
+		return
+	}
 	s.rebuild()
 }
 
@@ -276,12 +289,18 @@ func (s *runsScreen) current() *runRecord {
 	return s.order[i]
 }
 
-// rebuild sorts the runs and refills the table.
+// rebuild sorts the runs and refills the table, the cursor kept on its run.
 func (s *runsScreen) rebuild() {
 	var cur int
 	if r := s.current(); r != nil {
 		cur = r.ID
 	}
+	s.rebuildAt(cur)
+}
+
+// rebuildAt sorts the runs and refills the table, the cursor on run cur
+// (the first row when cur is not shown).
+func (s *runsScreen) rebuildAt(cur int) {
 	s.order = s.order[:0]
 	for _, r := range s.runs {
 		if s.filter.match(r.searchText()) {

@@ -19,12 +19,13 @@ import (
 // for runs on other data or other folds, why no winner can be declared.
 func (s *runsScreen) compareView() string {
 	st := s.c.styles
-	var a, b *runRecord
+	var a, b *runRecord // the older on the left, in whichever order they were picked
+	first, second := min(s.picked[0], s.picked[1]), max(s.picked[0], s.picked[1])
 	for _, r := range s.runs {
 		switch r.ID {
-		case s.picked[0]:
+		case first:
 			a = r
-		case s.picked[1]:
+		case second:
 			b = r
 		}
 	}

@@ -31,7 +31,7 @@ func TestCompareSaysWithinNoise(t *testing.T) {
 	hs.a.spec = hs.a.params.spec
 	hs.press("enter")
 	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
-	hs.press("R", " ", "up", " ", "enter")
+	hs.press("R", " ", "down", " ", "enter")
 	v := hs.view()
 	mustContain(t, v, "Run #", "≈ within noise", "identical splits")
 	checkFrame(t, v, 120, 40)

@@ -161,6 +161,16 @@ func (r *runRecord) evalDesc() string {
 	return describeEval(r.Options, r.Task())
 }
 
+// evalShort says how the run is evaluated in the runs table's narrow
+// column: a run read from the history keeps its supplied test set's name
+// (Data.Test), not the set itself.
+func (r *runRecord) evalShort() string {
+	if r.Options.Test == nil && r.Data.Test != "" && r.Task().Supervised() {
+		return "test set " + filepath.Base(r.Data.Test)
+	}
+	return describeEval(r.Options, r.Task())
+}
+
 func describeEval(o eval.Options, t datasets.Task) string {
 	switch {
 	case !t.Supervised():

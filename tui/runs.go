@@ -406,7 +406,7 @@ func (s *runsScreen) rebuildAt(cur int) {
 		}
 		row := table.Row{
 			fmt.Sprintf("%s%2d", mark, r.ID), r.dataLabel(), r.Spec.Name, params,
-			describeEval(r.Options, r.Task()), score, t,
+			r.evalShort(), score, t,
 		}
 		if wide {
 			row = append(row, vs)

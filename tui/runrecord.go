@@ -146,6 +146,17 @@ func (r *runRecord) pooledNote() string {
 	return ""
 }
 
+// noModel says what a run without its fitted model cannot do, and how
+// to get it back; "" when the model is at hand. A run read from the
+// history keeps its scores and what its model learned (the charts), not
+// the model.
+func (r *runRecord) noModel() string {
+	if r.Result == nil || r.Result.Fitted != nil || !r.past {
+		return ""
+	}
+	return "a run of an earlier session keeps its scores and charts, not its fitted model: it cannot be tried (Try) or saved (S); r on the runs screen (R) runs it again"
+}
+
 func (r *runRecord) cancelled() bool {
 	return r.Status == runs.Cancelled || r.Status == runs.Abandoned
 }

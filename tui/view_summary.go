@@ -200,8 +200,26 @@ func (v *summaryView) View() string {
 		left = append(left, wrapItems(row, 46)...)
 	}
 	lw := 52
-	if v.w < lw+2+60 { // too narrow for two columns: the settings go below
-		out := make([]string, 0, len(left)+len(right)+1)
+	narrow := v.w < lw+2+60 // too narrow for two columns: the settings go below
+	// What a run without its model cannot do comes first, where it is seen.
+	var lacks []string
+	if note := r.noModel(); note != "" {
+		width := 57
+		if narrow {
+			width = v.w - 2
+		}
+		for _, l := range strings.Split(wrap(note, width), "\n") {
+			lacks = append(lacks, st.Warn.Render(l))
+		}
+		if !narrow {
+			right = append(append(lacks, ""), right...)
+		}
+	}
+	if narrow {
+		out := make([]string, 0, len(lacks)+len(left)+len(right)+1)
+		for _, l := range lacks {
+			out = append(out, " "+l)
+		}
 		for _, l := range left {
 			out = append(out, " "+l)
 		}

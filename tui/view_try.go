@@ -20,7 +20,8 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Try", order: 58, // before the map, which is last needs: canTry,
+	registerView(viewSpec{name: "Try", order: 58, // before the map, which is last
+		needs: canTry,
 		make: func(env viewEnv, r *runRecord) resultView { return newTryView(env.c, r) }})
 }
 

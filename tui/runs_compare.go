@@ -85,7 +85,7 @@ func (s *runsScreen) compareView() string {
 		switch {
 		case why != "" || math.IsNaN(x) || math.IsNaN(y):
 		case x == y:
-			verdict = "= equal"
+			verdict = "= equal: tie"
 		default:
 			// Said in words as well as shown, and only beyond the folds'
 			// noise (the corrected resampled t-test on identical folds).

@@ -88,3 +88,43 @@ func TestRunsCompareProvenance(t *testing.T) {
 		}
 	}
 }
+
+// The summary marked a score ▲ whenever it was numerically above the
+// baseline, where the runs screen and a comparison mean "beyond noise":
+// a score within the folds' noise of its baseline is ≈, with a legend.
+func TestSummaryMarksBeyondNoise(t *testing.T) {
+	c, err := newCommon("dark", asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := datasets.Open("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tb.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := []float64{0.30, 0.42, 0.33, 0.31, 0.44} // mean 0.36 over a baseline of 0.333: noise
+	var folds []map[string]float64
+	for _, a := range acc {
+		folds = append(folds, map[string]float64{"accuracy": a, "error": 1 - a})
+	}
+	res := &eval.Result{Task: "classification", Folds: folds, Rows: 150,
+		Metrics:  map[string]float64{"accuracy": 0.36, "error": 0.64},
+		Std:      map[string]float64{"accuracy": 0.06, "error": 0.06},
+		Baseline: map[string]float64{"accuracy": 0.3333, "error": 0.6667}}
+	r := newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)
+	for _, v := range viewsFor(r) {
+		if v.name != tabSummary {
+			continue
+		}
+		view := v.make(viewEnv{c: c}, r)
+		view.SetSize(118, 36)
+		out := view.View()
+		if l := metricLine(out, " accuracy "); strings.Contains(l, "▲") || !strings.Contains(l, "≈") {
+			t.Errorf("accuracy within noise of its baseline: %q", l)
+		}
+		mustContain(t, out, "▲ better, ▼ worse than the baseline beyond noise", "≈ within noise")
+	}
+}

@@ -197,6 +197,20 @@ func describeEval(o eval.Options, t datasets.Task) string {
 	return fmt.Sprintf("%d/%d split", 100-test, test)
 }
 
+// wall is the run's time in seconds, one definition for the runs table,
+// the comparison and the summary: the evaluation's wall time
+// (eval.Result.Timing: fitting, scoring and the rest), not the start of
+// its worker and the hashing of its data around it; Record.Wall for a
+// run without a result.
+func (r *runRecord) wall() float64 {
+	if r.Result != nil {
+		if t, _ := r.Result.Timing(); t > 0 {
+			return t
+		}
+	}
+	return r.Wall.Seconds()
+}
+
 // score returns the run's primary metric, its spread over folds and its
 // baseline (NaN when unknown).
 func (r *runRecord) score() (name string, v, std, base float64) {

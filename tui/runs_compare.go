@@ -51,8 +51,11 @@ func (s *runsScreen) compareView() string {
 		row("evaluation", a.evalDesc(), b.evalDesc(), st.Text, st.Text),
 		row("seed", fmt.Sprint(a.Options.Seed), fmt.Sprint(b.Options.Seed), st.Text, st.Text),
 		row("status", a.status(), b.status(), st.Text, st.Text),
-		row("time", numfmt.Seconds(a.Wall.Seconds()), numfmt.Seconds(b.Wall.Seconds()), st.Text, st.Text),
+		row("wall time", numfmt.Seconds(a.wall()), numfmt.Seconds(b.wall()), st.Text, st.Text),
 		"",
+	}
+	if a.title != "" || b.title != "" { // a name said first, as the runs were picked by it
+		lines = slices.Insert(lines, 2, row("name", a.title, b.title, st.Text, st.Text))
 	}
 	names := map[string]bool{}
 	for _, r := range []*runRecord{a, b} {

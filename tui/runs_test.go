@@ -4,9 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // "better" only beyond the folds' noise.
@@ -126,5 +129,44 @@ func TestSummaryMarksBeyondNoise(t *testing.T) {
 			t.Errorf("accuracy within noise of its baseline: %q", l)
 		}
 		mustContain(t, out, "▲ better, ▼ worse than the baseline beyond noise", "≈ within noise")
+	}
+}
+
+// The runs screen at 80x24 lost its time and "vs baseline" columns; a
+// picked starred run showed ★ alone; a name was squeezed into the key
+// params and missing from the comparison; the naming prompt's footer
+// offered "esc clear filter"; a run's time read otherwise than on its
+// summary; an empty screen offered to compare.
+func TestRunsTableShowsWhatMatters(t *testing.T) {
+	empty := newHarness(t, Options{}, 80, 24)
+	empty.press("R")
+	if v := empty.view(); strings.Contains(v, "compare") || strings.Contains(v, "pick") {
+		t.Errorf("an empty runs screen offers to compare:\n%s", v)
+	}
+
+	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Folds: 5, Train: true}, 80, 24)
+	hs.press("esc", "enter")
+	hs.runUntil(func() bool { return len(hs.a.history) == 2 && hs.a.history[1].Done() })
+	hs.press("R", "*", " ", "n")
+	v := hs.view()
+	mustContain(t, v, "esc cancel")
+	if strings.Contains(v, "clear filter") {
+		t.Errorf("the naming prompt's footer:\n%s", v)
+	}
+	hs.typeText("gauss")
+	hs.press("enter")
+	v = hs.view()
+	checkFrame(t, v, 80, 24)
+	mustContain(t, v, "vs base", "wall", "★✓  2", "name", "gauss")
+	r := hs.a.history[1]
+	if row := strings.Join(linesWith(v, "★✓  2"), ""); !strings.Contains(row, numfmt.Seconds(r.wall())) || !strings.Contains(row, "better") {
+		t.Errorf("the run's row lacks its wall time %s or its verdict: %q", numfmt.Seconds(r.wall()), row)
+	}
+	hs.press("down", " ", "enter")
+	mustContain(t, hs.view(), "name", "gauss", "wall time")
+	hs.press("esc", "up", "enter")
+	hs.send(tea.WindowSizeMsg{Width: 120, Height: 40}) // the settings beside the scores
+	if s := strings.Join(linesWith(hs.view(), "wall time"), ""); !strings.Contains(s, numfmt.Seconds(r.wall())) {
+		t.Errorf("the summary's time %q is not the runs table's %s", s, numfmt.Seconds(r.wall()))
 	}
 }

@@ -182,7 +182,7 @@ func (v *summaryView) View() string {
 	kv("seed", fmt.Sprint(r.Options.Seed))
 	if res != nil {
 		total, parts := res.Timing()
-		kv("time", numfmt.Seconds(total))
+		kv("wall time", numfmt.Seconds(total)) // runRecord.wall, as the runs table has it
 		for _, p := range parts {
 			kv("  "+p.What, numfmt.Seconds(p.Secs))
 		}

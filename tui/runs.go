@@ -464,7 +464,7 @@ func (r *runRecord) scoreCell() string {
 	}
 	score := metrics.Lookup(name).Short + " " + numfmt.Score(v)
 	if !math.IsNaN(std) && r.Options.Folds >= 2 {
-		score += " ±" + strings.TrimPrefix(numfmt.Score(std), "0")
+		score += " " + numfmt.Spread(std)
 	}
 	return score
 }

@@ -170,3 +170,24 @@ func TestRunsTableShowsWhatMatters(t *testing.T) {
 		t.Errorf("the summary's time %q is not the runs table's %s", s, numfmt.Seconds(r.wall()))
 	}
 }
+
+// A score whose folds agree exactly showed a bare "±" in the runs table.
+func TestRunsTableZeroSpread(t *testing.T) {
+	c, err := newCommon("dark", asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := datasets.Open("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tb.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &eval.Result{Task: "classification", Rows: 150, Metrics: map[string]float64{"accuracy": 1}, Std: map[string]float64{"accuracy": 0}}
+	s := newRunsScreen(c)
+	s.SetSize(80, 22)
+	s.setRuns([]*runRecord{newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)})
+	mustContain(t, s.View(), "acc 1.000 ± 0 ")
+}

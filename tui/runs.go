@@ -381,9 +381,9 @@ type runsColumn struct {
 // shows in full anyway.
 func (s *runsScreen) columns(w int) ([]table.Column, []func(*runRecord, bool) string) {
 	wide := w >= 110
-	modelW, scoreW, vsW, vsTitle := 9, 15, 9, "vs base"
+	modelW, scoreW, vsW, vsTitle, evalW := 9, 15, 9, "vs base", 11
 	if wide {
-		modelW, scoreW, vsW, vsTitle = 14, 17, 12, "vs baseline"
+		modelW, scoreW, vsW, vsTitle, evalW = 14, 17, 12, "vs baseline", 17
 	}
 	dsW, named := 8, 0
 	for _, r := range s.order {
@@ -399,7 +399,7 @@ func (s *runsScreen) columns(w int) ([]table.Column, []func(*runRecord, bool) st
 		{"wall", 7, 7, func(r *runRecord, _ bool) string { return r.wallCell() }},
 	}
 	optional := []runsColumn{
-		{"evaluation", 11, 11, func(r *runRecord, _ bool) string { return r.evalShort() }},
+		{"evaluation", evalW, 11, func(r *runRecord, _ bool) string { return r.evalShort() }},
 		{"key params", 0, 8, func(r *runRecord, _ bool) string { return keyParams(r.Spec, r.Params) }},
 	}
 	if named > 0 {

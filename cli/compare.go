@@ -44,8 +44,8 @@ type compareFlags struct {
 func (c *compareFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.data, "data", "dataset (repeatable): built-in name, generator[:knobs] or file; its last column is the target")
 	fs.Var(&c.models, "model", "model (repeatable), with parameters as name:param=value,param=value, e.g. knn:k=5")
-	fs.IntVar(&c.folds, "cv", 10, "folds of each cross-validation")
-	fs.IntVar(&c.repeats, "repeat", 10, "repeats of the cross-validation, each on folds drawn from seed+repeat")
+	fs.IntVar(&c.folds, "cv", experiment.DefaultFolds, "folds of each cross-validation")
+	fs.IntVar(&c.repeats, "repeat", experiment.DefaultRepeats, "repeats of the cross-validation, each on folds drawn from seed+repeat")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the first repeat's folds and of the models")
 	fs.StringVar(&c.baseline, "baseline", "", "model the others are tested against (default: the first)")
 	fs.Var(&c.metrics, "metric", "metrics shown, e.g. accuracy,macro_f1 (default: the headline metrics with one dataset, the primary one with several)")

@@ -59,6 +59,9 @@ func builtinNames() []string {
 	return names
 }
 
+// builtinSource is a built-in's provenance, as its table records it.
+func builtinSource(name string) string { return "builtin:" + name }
+
 // load parses the embedded CSV once and returns a deep copy, so that callers
 // may change their table freely.
 func (b *builtinSet) load() (*Table, error) {
@@ -74,7 +77,7 @@ func (b *builtinSet) load() (*Table, error) {
 			return
 		}
 		t.Name = b.name
-		t.Source = "builtin:" + b.name
+		t.Source = builtinSource(b.name)
 		b.table = t
 	})
 	if b.err != nil {

@@ -116,6 +116,36 @@ func IsName(source string) bool {
 	return findBuiltin(strings.ToLower(s)) != nil || findGenerator(strings.ToLower(s)) != nil
 }
 
+// Provenance is the Source that Open's table records for a built-in or a
+// generator ("builtin:iris", "moons(n=500, noise=0.3, seed=7)"), worked out
+// without reading or drawing the data, so that two spellings of one source
+// ("IRIS" and "iris"; "moons:seed=7" and "moons(seed=7, n=500)") are known
+// to be the same data. ok is false for a file, or a source Open refuses.
+func Provenance(source string) (prov string, ok bool) {
+	s := strings.TrimSpace(source)
+	name, args, hasArgs := splitSource(s)
+	if !hasArgs || (findBuiltin(strings.ToLower(name)) == nil && findGenerator(strings.ToLower(name)) == nil) {
+		name, args = s, "" // as Open does: the whole source as a name
+	}
+	lname := strings.ToLower(name)
+	if b := findBuiltin(lname); b != nil && strings.TrimSpace(args) == "" {
+		return builtinSource(b.name), true
+	}
+	g := findGenerator(lname)
+	if g == nil {
+		return "", false
+	}
+	knobs, err := parseKnobs(g.name, args)
+	if err != nil {
+		return "", false
+	}
+	v, err := g.resolve(knobs)
+	if err != nil {
+		return "", false
+	}
+	return g.describe(v), true
+}
+
 func validSources() string {
 	return "give a file path (.csv, .tsv, .arff, optionally .gz), a built-in (" +
 		strings.Join(builtinNames(), ", ") + ") or a generator (" + strings.Join(generatorNames(), ", ") +

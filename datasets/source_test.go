@@ -145,3 +145,25 @@ func TestIsName(t *testing.T) {
 		}
 	}
 }
+
+// Provenance names a source as its opened table does, however it is
+// spelled, without opening it; a file has none.
+func TestProvenance(t *testing.T) {
+	for _, src := range []string{"iris", " IRIS ", "iris()", "moons", "moons:n=50,seed=3", "moons:seed=3 n=50", "Moons(n=50, noise=0.2)"} {
+		tab, err := Open(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := Provenance(src); !ok || got != tab.Source {
+			t.Errorf("Provenance(%q) = %q, %v; the opened table says %q", src, got, ok, tab.Source)
+		}
+		if again, ok := Provenance(tab.Source); tab.Source != "builtin:iris" && (!ok || again != tab.Source) { // a generator's, as Open reads it too
+			t.Errorf("Provenance(%q) = %q, %v: not a fixed point", tab.Source, again, ok)
+		}
+	}
+	for _, src := range []string{"iris.csv", "./iris", "foo:bar", "moons:n=abc", "iris:n=3", ""} {
+		if got, ok := Provenance(src); ok {
+			t.Errorf("Provenance(%q) = %q, want none", src, got)
+		}
+	}
+}

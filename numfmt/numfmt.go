@@ -44,6 +44,20 @@ func Score(v float64) string {
 	return Sig(v, 3)
 }
 
+// Spread formats a standard deviation compactly after a score, as a
+// narrow table has room for: "±.037" (Score without its leading zero),
+// "±1.25", and "± 0" for none, which trimming would leave a bare "±".
+func Spread(sd float64) string {
+	s := Score(sd)
+	if s == "0" {
+		return "± 0"
+	}
+	if t, ok := strings.CutPrefix(s, "0."); ok {
+		s = "." + t
+	}
+	return "±" + s
+}
+
 // Fixed formats v with d decimals and never shows "-0".
 func Fixed(v float64, d int) string {
 	if s, ok := special(v); ok {

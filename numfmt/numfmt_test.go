@@ -113,3 +113,12 @@ func TestOrdinal(t *testing.T) {
 		}
 	}
 }
+
+// An sd of 0 rendered as a bare "±" once its leading zero was trimmed.
+func TestSpread(t *testing.T) {
+	for sd, want := range map[float64]string{0: "± 0", 0.037: "±.037", 0.0004: "±.0004", 1.25: "±1.250"} {
+		if got := Spread(sd); got != want {
+			t.Errorf("Spread(%v) = %q, want %q", sd, got, want)
+		}
+	}
+}

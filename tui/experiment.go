@@ -11,6 +11,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/experiment"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/widgets"
@@ -33,7 +34,7 @@ func defaultExpKeys() expKeys {
 		Mark:    bind("space", "mark", " "),
 		Folds:   bind("f", "folds", "f"),
 		Repeats: bind("r", "repeats", "r"),
-		Run:     bind("enter", "run the marked models", "enter"),
+		Run:     bind("enter", "run", "enter"), // short, so that f and r keep their place in an 80-cell footer
 		Cancel:  bind("c", "cancel (keeps what finished)", "c"),
 		Export:  bind("e", "export .md and .csv", "e"),
 	}
@@ -75,7 +76,7 @@ type expScreen struct {
 }
 
 func newExpScreen(c *common, ctx context.Context) *expScreen {
-	return &expScreen{c: c, ctx: ctx, keys: defaultExpKeys(), folds: 5, repeats: 2}
+	return &expScreen{c: c, ctx: ctx, keys: defaultExpKeys(), folds: experiment.DefaultFolds, repeats: experiment.DefaultRepeats}
 }
 
 // openExperimentMsg asks for the Experimenter on the session's data.
@@ -93,11 +94,23 @@ func (s *expScreen) setData(d *datasets.Dataset) {
 		return
 	}
 	for _, sp := range engine.Specs() {
-		if sp.Supports(d.Task) {
+		if sp.Supports(d.Task) && modelFits(d, sp) == nil {
 			s.specs = append(s.specs, sp)
 		}
 	}
 	s.marked = make([]bool, len(s.specs))
+}
+
+// modelFits says why a model cannot be fitted on d with its defaults, nil
+// when it can: a model of images (one that keeps constant columns in place,
+// engine.Input.Constant) on data that are no image (imageSide), or a fit
+// the machine's memory cannot hold. The model list marks such a model;
+// the Experimenter, which runs models with their defaults, leaves it out.
+func modelFits(d *datasets.Dataset, sp *engine.Spec) error {
+	if sp.Input.Constant && imageSide(d) == 0 {
+		return fmt.Errorf("%s learns from images, and these %s are no square image of numeric pixels (at least 4x4); set its shape to use it", sp.Name, numfmt.Count(len(d.Features), "column"))
+	}
+	return eval.CheckMemory(d, sp, nil, eval.DefaultOptions())
 }
 
 func (s *expScreen) running() bool { return s.cancel != nil }
@@ -281,22 +294,40 @@ func (s *expScreen) receive(m expMsg) tea.Cmd {
 	return nil
 }
 
+// curvePoints is how many points each model's curve is drawn at: one
+// per percent of its training.
+const curvePoints = 100
+
 // setCurves overlays each model's validation error over the first fold of
-// the first repeat.
+// the first repeat. The models' steps are of different units (a Newton
+// iteration, a tree's level, an epoch, one fit), so each curve is drawn
+// against the share of its own training done, and the legend names how
+// many steps of which unit that was.
 func (s *expScreen) setCurves() {
 	o := s.outcome
-	s.curves = widgets.NewLineChart("validation error, fold 1 of repeat 1", "step", s.c.styles)
+	s.curves = widgets.NewLineChart("validation error, fold 1 of repeat 1", "% of each model's steps", s.c.styles)
 	var names []string
 	var ys [][]float64
 	for m, model := range o.Plan.Models {
-		c := o.Cell(0, m, 0)
-		y := make([]float64, len(c.History))
-		for i, p := range c.History {
-			y[i] = p.ValError
-		}
-		names, ys = append(names, model.Label), append(ys, y)
+		h := o.Cell(0, m, 0).History
+		names = append(names, model.Label+" ("+numfmt.Count(len(h), model.Spec.Unit)+")")
+		ys = append(ys, overTraining(h))
 	}
 	s.curves.SetSeries(names, ys)
+}
+
+// overTraining spreads a history's validation errors over curvePoints
+// points, step i of n holding from i/n to (i+1)/n of the training: point j
+// is the step under way at (j+1)% of it. Nil for no history.
+func overTraining(h []eval.Point) []float64 {
+	if len(h) == 0 {
+		return nil
+	}
+	y := make([]float64, curvePoints)
+	for j := range y {
+		y[j] = h[min(j*len(h)/curvePoints, len(h)-1)].ValError
+	}
+	return y
 }
 
 // export writes the results as Markdown and every fold's scores as CSV in
@@ -326,7 +357,9 @@ func (s *expScreen) View() string {
 	if s.outcome != nil {
 		return fit(strings.Join(append(out, s.results()...), "\n"), w, s.h)
 	}
-	out = append(out, st.Muted.Render(clip(fmt.Sprintf(" mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them)", s.repeats, s.folds), w)))
+	for _, l := range strings.Split(wrap(fmt.Sprintf("mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them)", s.repeats, s.folds), w-2), "\n") {
+		out = append(out, st.Muted.Render(" "+l))
+	}
 	status := s.progress
 	if status == "" {
 		status = s.note
@@ -361,7 +394,16 @@ func (s *expScreen) results() []string {
 	var b strings.Builder
 	_ = t.WriteText(&b)
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	out := []string{st.Muted.Render(clip(" "+o.Title(), s.w)), ""}
+	var out []string
+	if s.note != "" { // what an export did, first, where a tall table cannot push it out
+		for _, l := range strings.Split(wrap(s.note, s.w-2), "\n") {
+			out = append(out, " "+st.Accent.Render(l))
+		}
+	}
+	for _, l := range strings.Split(wrap(o.Title(), s.w-2), "\n") { // the legend of v and *, whole
+		out = append(out, st.Muted.Render(" "+l))
+	}
+	out = append(out, "")
 	for i, line := range lines {
 		styled := " " + line
 		if i >= 2 && i-2 < len(t.Marks) {
@@ -371,9 +413,6 @@ func (s *expScreen) results() []string {
 	}
 	for _, f := range o.Failures() {
 		out = append(out, " "+st.Error.Render(clip(f, s.w-2)))
-	}
-	if s.note != "" {
-		out = append(out, " "+st.Accent.Render(clip(s.note, s.w-2)))
 	}
 	out = append(out, "")
 	s.curves.SetSize(s.w, max(s.h-len(out)-1, 6))

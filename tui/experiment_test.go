@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/tealab/tealab/engine/experiment"
 )
 
@@ -25,8 +27,8 @@ func markModels(t testing.TB, hs *harness, names ...string) {
 }
 
 // experimentOnIris opens the Experimenter from the model list, marks LDA
-// and a tree, sets 3 × 3-fold CV... (f: 5 → 10 → 3; r: 2 → 5 → 10 → 1) and
-// runs it to the end.
+// and a tree, sets 1 × 3-fold CV (f: 10 → 3; r: 10 → 1) and runs it to
+// the end.
 func experimentOnIris(t testing.TB) *harness {
 	hs := newHarness(t, Options{Data: "iris"}, 120, 40)
 	hs.press("enter", "X")
@@ -34,7 +36,7 @@ func experimentOnIris(t testing.TB) *harness {
 		t.Fatalf("X on the model list: on the %s screen", screenNames[hs.a.cur])
 	}
 	markModels(t, hs, "lda", "tree")
-	hs.press("f", "f", "r", "r", "r", "enter")
+	hs.press("f", "r", "enter")
 	return hs
 }
 
@@ -101,5 +103,64 @@ func TestColourMarksSameCells(t *testing.T) {
 	want := "knn  <0.940 ± 0.057 v>  <0.940 ± 0.057 v>  [0.995 ± 0.012 *]"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// The Experimenter defaulted to 2 × 5-fold CV where tealab compare runs
+// 10 × 10; its footer lost r at 80 cells; it listed cnn for data that are
+// no image; its legend was cut at 120 cells and its export's confirmation
+// fell off an 80x24 screen under a tall table; its curves overlaid
+// different units on one "step" axis.
+func TestExperimenterAt80x24(t *testing.T) {
+	t.Chdir(t.TempDir())
+	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
+	defer closeHarness(hs)
+	hs.press("enter", "X")
+	e := hs.a.exp
+	if e.folds != experiment.DefaultFolds || e.repeats != experiment.DefaultRepeats {
+		t.Errorf("the lab's default is %d × %d-fold, the command line's %d × %d", e.repeats, e.folds, experiment.DefaultRepeats, experiment.DefaultFolds)
+	}
+	v := hs.view()
+	mustContain(t, v, "r repeats", "f folds", "10 × 10-fold CV")
+	for _, sp := range e.specs {
+		if sp.Name == "cnn" {
+			t.Error("cnn is listed for iris, whose 4 columns are no image")
+		}
+	}
+	if why := hs.a.model.tooBig["cnn"]; !strings.Contains(why, "no square image") {
+		t.Errorf("the model list does not mark cnn on iris: %q", why)
+	}
+	markModels(t, hs, "lda", "gnb", "centroid", "knn", "tree", "logistic", "qda", "perceptron", "cnb", "forest")
+	hs.press("f", "r", "enter")
+	hs.runUntil(func() bool { return e.outcome != nil })
+	hs.press("e")
+	v = hs.view()
+	checkFrame(t, v, 80, 24)
+	mustContain(t, v, "wrote experiment-iris.md")
+	// Each model's curve over its own training, the unit named.
+	mustContain(t, v, "x: % of each model's steps")
+	if got := overTraining(e.outcome.Cell(0, 5, 0).History); len(got) != curvePoints {
+		t.Errorf("logistic's curve has %d points, want %d", len(got), curvePoints)
+	}
+	if got := overTraining(e.outcome.Cell(0, 3, 0).History); len(got) != curvePoints || got[0] != got[curvePoints-1] {
+		t.Errorf("k-NN's one step spread over its training: %v", got)
+	}
+	hs.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	v = hs.view()
+	mustContain(t, strings.Join(strings.Fields(v), " "), "(corrected resampled t-test, α = 0.05)", "lda (1 fit)")
+	checkFrame(t, v, 120, 40)
+}
+
+// On images (digits' 8x8 pixels) the Experimenter lists cnn.
+func TestExperimenterListsCNNForImages(t *testing.T) {
+	hs := newHarness(t, Options{Data: "digits"}, 120, 40)
+	defer closeHarness(hs)
+	hs.press("enter", "X")
+	listed := false
+	for _, sp := range hs.a.exp.specs {
+		listed = listed || sp.Name == "cnn"
+	}
+	if !listed || hs.a.model.tooBig["cnn"] != "" {
+		t.Errorf("cnn on digits: listed %v, marked %q", listed, hs.a.model.tooBig["cnn"])
 	}
 }

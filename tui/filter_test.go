@@ -115,9 +115,9 @@ func TestDataFilters(t *testing.T) {
 	}
 }
 
-// The runs list filters, and shows the selected run in full at 80x24:
-// its data (a generator's knobs the table cuts), model, parameters,
-// evaluation and seed.
+// The runs list filters, and shows the selected run (the newest, where
+// the cursor starts) in full at 80x24: its data (a generator's knobs the
+// table cuts), model, parameters, evaluation and seed.
 func TestRunsFilterAndDetail(t *testing.T) {
 	hs := newHarness(t, Options{Data: "moons:n=123,noise=0.25", Model: "gnb", Train: true}, 80, 24)
 	hs.press("esc", "enter", "R")
@@ -126,11 +126,11 @@ func TestRunsFilterAndDetail(t *testing.T) {
 	}
 	v := hs.view()
 	checkFrame(t, v, 80, 24)
-	mustContain(t, v, "#1 moons n=123 noise=0.25 · Gaussian naive Bayes (defaults) · stratified 80/20", "seed 1")
+	mustContain(t, v, "#2 moons n=123 noise=0.25 · Gaussian naive Bayes (defaults) · stratified 80/20", "seed 1")
 	hs.press("/")
-	hs.typeText("#2")
+	hs.typeText("#1")
 	v = hs.view()
-	mustContain(t, v, "1 of 2", "#2 moons n=123")
+	mustContain(t, v, "1 of 2", "#1 moons n=123")
 }
 
 // An exact name, or else a whole word of a title, wins over a match of

@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -235,5 +236,54 @@ func TestReplaySaysTheDataChanged(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the replay on changed data warns of %v", hs.a.history[1].Result.Warnings)
+	}
+}
+
+// The same run trained in two sessions, picked on the runs screen, was
+// refused as "runs on different data: builtin:iris vs iris", the earlier
+// run's target "the last column": it is compared, a tie, its target named.
+func TestSameRunAcrossSessionsCompared(t *testing.T) {
+	withHistory(t)
+	trainedSession(t, "iris", "knn", 5).press("q")
+
+	hs := newHarness(t, Options{Data: "iris", Model: "knn", Train: true, Folds: 5}, 120, 40)
+	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
+	hs.settle()
+	hs.press("R")
+	if r := hs.a.runs.current(); r == nil || r.ID != 2 {
+		t.Fatalf("the runs screen opens on run %v, want the newest, #2", r)
+	}
+	hs.press(" ", "down", " ", "enter")
+	v := hs.view()
+	if !hs.a.runs.compare || strings.Contains(v, "different data") || !strings.Contains(v, "= equal") || !strings.Contains(v, "fair comparison") {
+		t.Errorf("the same run of two sessions compared:\n%s", v)
+	}
+	if strings.Contains(v, "the last column") || strings.Count(v, "species · classification") != 2 || strings.Count(v, "builtin:iris") != 2 {
+		t.Errorf("the earlier run's data are not named as the new one's:\n%s", v)
+	}
+}
+
+// A run reopened from the history offered Try ("preprocessing: transform
+// is not fitted") and S ("no fitted model to save"): it has neither, and
+// its summary says so and how to train it again.
+func TestEarlierRunSaysWhatItLacks(t *testing.T) {
+	withHistory(t)
+	trainedSession(t, "iris", "tree", 3).press("q")
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		hs := newHarness(t, Options{}, size[0], size[1])
+		hs.press("R", "enter")
+		if hs.a.cur != screenResults {
+			t.Fatalf("the earlier run did not open: %q", hs.a.runs.note)
+		}
+		if slices.Contains(hs.a.results.tabs.Names(), "Try") {
+			t.Errorf("an earlier run offers Try: %v", hs.a.results.tabs.Names())
+		}
+		v := hs.view()
+		if strings.Contains(v, "S save model") || !strings.Contains(v, "cannot be tried (Try)") || !strings.Contains(v, "runs it again") {
+			t.Errorf("%dx%d: the earlier run's summary:\n%s", size[0], size[1], v)
+		}
+		checkFrame(t, v, size[0], size[1])
+		hs.press("S")
+		mustContain(t, hs.view(), "not its fitted", "runs it again")
 	}
 }

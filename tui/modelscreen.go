@@ -11,7 +11,6 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
-	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
 )
 
@@ -43,10 +42,11 @@ type modelScreen struct {
 	specs []*engine.Spec // those of all the filter keeps
 	// filter narrows the list by name, title or family (/).
 	filter listFilter
-	// tooBig says why the machine's memory cannot hold a model's fit of
-	// the data with its defaults (eval.CheckMemory), by model name: the
-	// list greys it and says so; the form may still choose settings that
-	// fit (fewer trees, another linkage).
+	// tooBig says why a model's fit of the data with its defaults cannot
+	// be made (modelFits: the machine's memory, or an image model on data
+	// that are no image), by model name: the list greys it and says so;
+	// the form may still choose settings that fit (fewer trees, another
+	// linkage, a shape).
 	tooBig map[string]string
 	others int    // registered models for other tasks
 	start  string // the model the cursor starts on (startModel)
@@ -78,7 +78,7 @@ func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
 			if d == nil {
 				continue
 			}
-			if err := eval.CheckMemory(d, sp, nil, eval.DefaultOptions()); err != nil {
+			if err := modelFits(d, sp); err != nil {
 				s.tooBig[sp.Name] = errText(err)
 			}
 		} else {

@@ -216,7 +216,7 @@ func TestMonoGoldens(t *testing.T) {
 		hs.pickModel("logistic")
 		hs.press("enter")
 		hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
-		hs.press("R", "space", "up", "space", "enter") // the runs open on the run shown
+		hs.press("R", "space", "down", "space", "enter") // the runs open on the newest
 		v := ansi.Strip(check(t, hs))
 		mustContain(t, v, "▲ better", "▼ worse", "identical splits")
 		// Run #1 (a tree of depth 1) against run #2 (logistic regression).

@@ -172,7 +172,11 @@ func (s *resultsScreen) ShortHelp() []key.Binding {
 	if len(s.warnings()) > 0 {
 		ks = append(ks, s.keys.Warnings)
 	}
-	return append(ks, s.keys.Retry, s.keys.SaveModel)
+	ks = append(ks, s.keys.Retry)
+	if s.run == nil || s.run.noModel() == "" { // a run without its model says why on the summary
+		ks = append(ks, s.keys.SaveModel)
+	}
+	return ks
 }
 
 func (s *resultsScreen) FullHelp() [][]key.Binding {

@@ -146,6 +146,17 @@ func (r *runRecord) pooledNote() string {
 	return ""
 }
 
+// noModel says what a run without its fitted model cannot do, and how
+// to get it back; "" when the model is at hand. A run read from the
+// history keeps its scores and what its model learned (the charts), not
+// the model.
+func (r *runRecord) noModel() string {
+	if r.Result == nil || r.Result.Fitted != nil || !r.past {
+		return ""
+	}
+	return "a run of an earlier session keeps its scores and charts, not its fitted model: it cannot be tried (Try) or saved (S); r on the runs screen (R) runs it again"
+}
+
 func (r *runRecord) cancelled() bool {
 	return r.Status == runs.Cancelled || r.Status == runs.Abandoned
 }
@@ -157,6 +168,16 @@ func (r *runRecord) status() string { return string(r.Status) }
 func (r *runRecord) evalDesc() string {
 	if r.Result != nil && r.Result.Eval != "" {
 		return r.Result.Eval
+	}
+	return describeEval(r.Options, r.Task())
+}
+
+// evalShort says how the run is evaluated in the runs table's narrow
+// column: a run read from the history keeps its supplied test set's name
+// (Data.Test), not the set itself.
+func (r *runRecord) evalShort() string {
+	if r.Options.Test == nil && r.Data.Test != "" && r.Task().Supervised() {
+		return "test set " + filepath.Base(r.Data.Test)
 	}
 	return describeEval(r.Options, r.Task())
 }
@@ -174,6 +195,20 @@ func describeEval(o eval.Options, t datasets.Task) string {
 	}
 	test := int(math.Round(o.Split * 100))
 	return fmt.Sprintf("%d/%d split", 100-test, test)
+}
+
+// wall is the run's time in seconds, one definition for the runs table,
+// the comparison and the summary: the evaluation's wall time
+// (eval.Result.Timing: fitting, scoring and the rest), not the start of
+// its worker and the hashing of its data around it; Record.Wall for a
+// run without a result.
+func (r *runRecord) wall() float64 {
+	if r.Result != nil {
+		if t, _ := r.Result.Timing(); t > 0 {
+			return t
+		}
+	}
+	return r.Wall.Seconds()
 }
 
 // score returns the run's primary metric, its spread over folds and its
@@ -224,28 +259,24 @@ func (r *runRecord) searchText() string {
 }
 
 func (r *runRecord) targetName() string {
-	if r.Dataset == nil { // a run of an earlier session, its data not open
-		switch r.Data.Target {
-		case "":
-			return "the last column"
-		case datasets.NoTarget:
-			return ""
-		}
-		return r.Data.Target
-	}
-	if r.Dataset.Target == nil {
+	switch t := r.Target(); t {
+	case "": // a run of an older history, its data not open
+		return "the last column"
+	case datasets.NoTarget:
 		return ""
+	default:
+		return t
 	}
-	return r.Dataset.Target.Name
 }
 
-// sourceDesc is where the run's data came from.
+// sourceDesc is where the run's data came from, a built-in or a
+// generator named as its table names it whether its data are open or not.
 func (r *runRecord) sourceDesc() string {
-	if r.Dataset == nil {
-		_, source := pastData(r.Record)
-		return source
+	_, source := pastData(r.Record)
+	if r.Dataset != nil && !datasets.IsName(r.Data.Source) {
+		return r.Dataset.Source
 	}
-	return r.Dataset.Source
+	return source
 }
 
 // targetDesc is "species · classification" or "none · clustering".
@@ -280,15 +311,15 @@ func (r *runRecord) dataLabel() string {
 }
 
 // pastData is the name and provenance of a loaded run's data, as its
-// result and recipe recorded them: for a generator, its knobs as
-// Table.Source spells them ("moons(n=50, seed=1)").
+// result and recipe recorded them: for a built-in or a generator, as its
+// table spells it ("builtin:iris", "moons(n=50, noise=0.1, seed=1)").
 func pastData(r *runs.Record) (name, source string) {
 	name, source = r.Data.Source, r.Data.Source
 	if r.Result != nil && r.Result.Dataset != "" {
 		name = r.Result.Dataset
 	}
-	if n, knobs, ok := strings.Cut(r.Data.Source, ":"); ok && strings.EqualFold(n, name) {
-		source = name + "(" + strings.Join(strings.Split(knobs, ","), ", ") + ")"
+	if p, ok := datasets.Provenance(r.Data.Source); ok {
+		source = p
 	}
 	return name, source
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -24,7 +25,7 @@ type runsKeys struct {
 
 	Star, Rename, Delete, Replay key.Binding
 	Markdown, CSV, Recipe        key.Binding
-	Confirm, Keep                key.Binding // the delete's question; the name's field
+	Confirm, Keep, Cancel        key.Binding // the delete's question; the name's field
 }
 
 func defaultRunsKeys() runsKeys {
@@ -43,6 +44,7 @@ func defaultRunsKeys() runsKeys {
 		Recipe:   bind("w", "write recipe", "w"),
 		Confirm:  bind("y", "yes, delete", "y"),
 		Keep:     bind("enter", "keep name", "enter"),
+		Cancel:   bind("esc", "cancel", "esc"), // the name's field: the name stays as it was
 	}
 }
 
@@ -87,6 +89,7 @@ type runsScreen struct {
 	renaming bool      // the name field has the keyboard
 	name     textField // the selected run's new name
 	deleting int       // the run whose deletion awaits a yes; 0 none
+	newest   int       // the newest run's number, which the cursor goes to when it comes
 }
 
 func newRunsScreen(c *common) *runsScreen {
@@ -98,8 +101,20 @@ func newRunsScreen(c *common) *runsScreen {
 	return s
 }
 
+// setRuns shows runs; a run new to the table (this session's latest, or
+// the history's newest at start) takes the cursor, so that the screen
+// opens on the run just made.
 func (s *runsScreen) setRuns(runs []*runRecord) {
+	newest := 0
+	for _, r := range runs {
+		newest = max(newest, r.ID)
+	}
 	s.runs = runs
+	if newest != s.newest {
+		s.newest = newest
+		s.rebuildAt(newest)
+		return
+	}
 	s.rebuild()
 }
 
@@ -137,15 +152,17 @@ func (s *runsScreen) ShortHelp() []key.Binding {
 	case s.filter.editing:
 		return s.filter.help()
 	case s.renaming:
-		return []key.Binding{s.keys.Keep, s.filter.keys.Clear}
+		return []key.Binding{s.keys.Keep, s.keys.Cancel}
 	case s.deleting != 0:
 		return []key.Binding{s.keys.Confirm}
+	case len(s.runs) == 0: // nothing to open, pick or sort
+		return nil
 	}
 	return append([]key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort, s.keys.Star, s.keys.Replay}, s.filter.help()...)
 }
 
 func (s *runsScreen) FullHelp() [][]key.Binding {
-	if s.compare || s.filter.editing || s.renaming || s.deleting != 0 {
+	if s.compare || s.filter.editing || s.renaming || s.deleting != 0 || len(s.runs) == 0 {
 		return helpOf(s.ShortHelp())
 	}
 	k := s.keys
@@ -276,12 +293,18 @@ func (s *runsScreen) current() *runRecord {
 	return s.order[i]
 }
 
-// rebuild sorts the runs and refills the table.
+// rebuild sorts the runs and refills the table, the cursor kept on its run.
 func (s *runsScreen) rebuild() {
 	var cur int
 	if r := s.current(); r != nil {
 		cur = r.ID
 	}
+	s.rebuildAt(cur)
+}
+
+// rebuildAt sorts the runs and refills the table, the cursor on run cur
+// (the first row when cur is not shown).
+func (s *runsScreen) rebuildAt(cur int) {
 	s.order = s.order[:0]
 	for _, r := range s.runs {
 		if s.filter.match(r.searchText()) {
@@ -315,82 +338,21 @@ func (s *runsScreen) rebuild() {
 			}
 			return 0
 		case "time":
-			return int(a.Wall - b.Wall)
+			return cmp.Compare(a.wall(), b.wall())
 		}
 		return b.ID - a.ID // newest first
 	})
 	w := max(s.w, minWidth)
-	// Each cell has one space of padding on either side.
-	wide := w >= 110
-	nameW, scoreW := 10, 14
-	if wide {
-		nameW, scoreW = 14, 17
-	}
-	dsW := nameW
-	for _, r := range s.order {
-		dsW = max(dsW, min(len([]rune(r.dataLabel())), nameW+8))
-	}
-	cols := []table.Column{
-		{Title: "   #", Width: 5}, {Title: "dataset", Width: dsW}, {Title: "model", Width: nameW},
-		{Title: "key params", Width: 0}, {Title: "evaluation", Width: 11},
-		{Title: "score", Width: scoreW}, {Title: "time", Width: 6},
-	}
-	if wide {
-		cols = append(cols, table.Column{Title: "vs baseline", Width: 12})
-	}
-	used := 0
-	for _, c := range cols {
-		used += c.Width + 2
-	}
-	cols[3].Width = max(w-used-2, 8)
+	cols, cells := s.columns(w)
 	rows := make([]table.Row, 0, len(s.order))
 	cursor := 0
 	for i, r := range s.order {
 		if r.ID == cur {
 			cursor = i
 		}
-		mark := " "
-		if slices.Contains(s.picked, r.ID) {
-			mark = "✓"
-		}
-		if r.starred {
-			mark = "★"
-		}
-		if r.ID == cur || (cur == 0 && i == 0) {
-			mark = "▸" + mark
-		} else {
-			mark = " " + mark
-		}
-		name, v, std, base := r.score()
-		score := "–"
-		if st := r.status(); st != "done" {
-			score = st
-		}
-		if !math.IsNaN(v) {
-			score = metrics.Lookup(name).Short + " " + numfmt.Score(v)
-			if !math.IsNaN(std) && r.Options.Folds >= 2 {
-				score += " ±" + strings.TrimPrefix(numfmt.Score(std), "0")
-			}
-		}
-		vs := r.status()
-		if r.Done() && r.Err == nil && !math.IsNaN(v) && !math.IsNaN(base) {
-			// Better or worse only beyond the folds' noise.
-			vs = runs.VersusBaseline(name, r.Record).String()
-		}
-		t := "–"
-		if r.Done() {
-			t = numfmt.Seconds(r.Wall.Seconds())
-		}
-		params := keyParams(r.Spec, r.Params)
-		if r.title != "" {
-			params = "“" + r.title + "” " + params
-		}
-		row := table.Row{
-			fmt.Sprintf("%s%2d", mark, r.ID), r.dataLabel(), r.Spec.Name, params,
-			describeEval(r.Options, r.Task()), score, t,
-		}
-		if wide {
-			row = append(row, vs)
+		row := make(table.Row, len(cells))
+		for j, cell := range cells {
+			row[j] = cell(r, r.ID == cur || (cur == 0 && i == 0))
 		}
 		rows = append(rows, row)
 	}
@@ -401,6 +363,137 @@ func (s *runsScreen) rebuild() {
 	s.tbl.SetHeight(max(s.h-3-runDetailLines, 3))
 	s.rebuildStyles()
 	s.tbl.SetCursor(cursor)
+}
+
+// runsColumn is a column of the runs table: its title, its width (0: the
+// room left), the least it may be cut to, and its cell for a run (cursor:
+// the run is under it).
+type runsColumn struct {
+	title        string
+	width, least int
+	cell         func(r *runRecord, cursor bool) string
+}
+
+// columns lays the table out in w cells. What must be seen to choose a
+// run (number and marks, data, model, score, against the baseline, wall
+// time) always is; then, as room allows, the runs' names, the
+// evaluation and the parameters set, which the detail under the table
+// shows in full anyway.
+func (s *runsScreen) columns(w int) ([]table.Column, []func(*runRecord, bool) string) {
+	wide := w >= 110
+	modelW, scoreW, vsW, vsTitle, evalW := 9, 15, 9, "vs base", 11
+	if wide {
+		modelW, scoreW, vsW, vsTitle, evalW = 14, 17, 12, "vs baseline", 17
+	}
+	dsW, named := 8, 0
+	for _, r := range s.order {
+		dsW = max(dsW, min(len([]rune(r.dataLabel())), modelW+8))
+		named = max(named, min(len([]rune(r.title)), 20))
+	}
+	must := []runsColumn{
+		{"    #", 6, 6, runMarks(s.picked)},
+		{"dataset", dsW, dsW, func(r *runRecord, _ bool) string { return r.dataLabel() }},
+		{"model", modelW, modelW, func(r *runRecord, _ bool) string { return r.Spec.Name }},
+		{"score", scoreW, scoreW, func(r *runRecord, _ bool) string { return r.scoreCell() }},
+		{vsTitle, vsW, vsW, func(r *runRecord, _ bool) string { return r.vsBaseline(wide) }},
+		{"wall", 7, 7, func(r *runRecord, _ bool) string { return r.wallCell() }},
+	}
+	optional := []runsColumn{
+		{"evaluation", evalW, 11, func(r *runRecord, _ bool) string { return r.evalShort() }},
+		{"key params", 0, 8, func(r *runRecord, _ bool) string { return keyParams(r.Spec, r.Params) }},
+	}
+	if named > 0 {
+		name := runsColumn{"name", max(named, 4), 6, func(r *runRecord, _ bool) string { return r.title }}
+		optional = append([]runsColumn{name}, optional...)
+	}
+	room := w - 2 // the table's own margin
+	for _, c := range must {
+		room -= c.width + 2 // one space of padding on either side
+	}
+	chosen := must
+	for _, c := range optional {
+		if room < c.least+2 {
+			continue
+		}
+		if c.width == 0 || c.width > room-2 {
+			c.width = room - 2
+		}
+		room -= c.width + 2
+		chosen = append(chosen, c)
+	}
+	// The columns keep their order of reading: the optional ones go
+	// between the model and the score.
+	ordered := append([]runsColumn{}, chosen[:3]...)
+	ordered = append(ordered, chosen[len(must):]...)
+	ordered = append(ordered, chosen[3:len(must)]...)
+	cols := make([]table.Column, len(ordered))
+	cells := make([]func(*runRecord, bool) string, len(ordered))
+	for i, c := range ordered {
+		cols[i], cells[i] = table.Column{Title: c.title, Width: c.width}, c.cell
+	}
+	return cols, cells
+}
+
+// runMarks is the first cell: the cursor (▸), a star (★), a pick (✓),
+// then the run's number.
+func runMarks(picked []int) func(r *runRecord, cursor bool) string {
+	return func(r *runRecord, cursor bool) string {
+		m := []rune("   ")
+		if cursor {
+			m[0] = '▸'
+		}
+		if r.starred {
+			m[1] = '★'
+		}
+		if slices.Contains(picked, r.ID) {
+			m[2] = '✓'
+		}
+		return fmt.Sprintf("%s%3d", string(m), r.ID)
+	}
+}
+
+// scoreCell is the run's primary metric, its spread over folds, or how
+// the run stands when it has none.
+func (r *runRecord) scoreCell() string {
+	name, v, std, _ := r.score()
+	if math.IsNaN(v) {
+		if st := r.status(); st != "done" {
+			return st
+		}
+		return "–"
+	}
+	score := metrics.Lookup(name).Short + " " + numfmt.Score(v)
+	if !math.IsNaN(std) && r.Options.Folds >= 2 {
+		score += " " + numfmt.Spread(std)
+	}
+	return score
+}
+
+// vsBaseline says how the run's primary score compares with its baseline,
+// only beyond the folds' noise; short for a narrow table.
+func (r *runRecord) vsBaseline(long bool) string {
+	name, v, _, base := r.score()
+	if !r.Done() || r.Err != nil || math.IsNaN(v) || math.IsNaN(base) {
+		return r.status()
+	}
+	vs := runs.VersusBaseline(name, r.Record)
+	if !long {
+		switch vs {
+		case runs.Tie:
+			return "≈ noise"
+		case runs.Unknown:
+			return "? spread"
+		}
+	}
+	return vs.String()
+}
+
+// wallCell is the run's wall time (runRecord.wall), "–" while it runs.
+func (r *runRecord) wallCell() string {
+	if !r.Done() {
+		return "–"
+	}
+	return numfmt.Seconds(r.wall())
 }
 
 func (s *runsScreen) View() string {
@@ -461,7 +554,11 @@ func (s *runsScreen) detail() string {
 	if r == nil {
 		return st.Muted.Render(" no run matches the filter: esc clears it") + "\n" + prompt
 	}
-	text := fmt.Sprintf("#%d %s · %s (%s) · %s · %s · seed %d", r.ID, r.dataLabel(), r.Spec.Title, keyParams(r.Spec, r.Params),
+	name := ""
+	if r.title != "" {
+		name = "“" + r.title + "” "
+	}
+	text := fmt.Sprintf("#%d %s%s · %s (%s) · %s · %s · seed %d", r.ID, name, r.dataLabel(), r.Spec.Title, keyParams(r.Spec, r.Params),
 		r.evalDesc(), r.targetDesc(), r.Options.Seed)
 	if r.past {
 		text += " · an earlier session's, " + r.Started.Local().Format("2006-01-02 15:04")

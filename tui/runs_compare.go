@@ -19,12 +19,13 @@ import (
 // for runs on other data or other folds, why no winner can be declared.
 func (s *runsScreen) compareView() string {
 	st := s.c.styles
-	var a, b *runRecord
+	var a, b *runRecord // the older on the left, in whichever order they were picked
+	first, second := min(s.picked[0], s.picked[1]), max(s.picked[0], s.picked[1])
 	for _, r := range s.runs {
 		switch r.ID {
-		case s.picked[0]:
+		case first:
 			a = r
-		case s.picked[1]:
+		case second:
 			b = r
 		}
 	}
@@ -39,8 +40,16 @@ func (s *runsScreen) compareView() string {
 	row := func(name, x, y string, sx, sy lipgloss.Style) string {
 		return " " + st.Muted.Render(fitWidth(name, label)) + cell(x, sx) + cell(y, sy)
 	}
+	why := runs.Incomparable(a.Record, b.Record)
+	// Whether a winner can be declared comes first, where a short screen
+	// still shows it.
+	fair := st.Muted.Render(clip(" same data, target, evaluation and seed: identical splits, a fair comparison", s.w))
+	if why != "" {
+		fair = st.Warn.Render(clip(" "+why+": no winner declared", s.w))
+	}
 	lines := []string{
 		st.Title.Render(fmt.Sprintf(" Run #%d vs run #%d", a.ID, b.ID)) + st.Muted.Render("   (esc: back to the runs)"),
+		fair,
 		"",
 		row("dataset", a.dataLabel(), b.dataLabel(), st.Text, st.Text),
 		row("source", a.sourceDesc(), b.sourceDesc(), st.Text, st.Text),
@@ -50,8 +59,11 @@ func (s *runsScreen) compareView() string {
 		row("evaluation", a.evalDesc(), b.evalDesc(), st.Text, st.Text),
 		row("seed", fmt.Sprint(a.Options.Seed), fmt.Sprint(b.Options.Seed), st.Text, st.Text),
 		row("status", a.status(), b.status(), st.Text, st.Text),
-		row("time", numfmt.Seconds(a.Wall.Seconds()), numfmt.Seconds(b.Wall.Seconds()), st.Text, st.Text),
+		row("wall time", numfmt.Seconds(a.wall()), numfmt.Seconds(b.wall()), st.Text, st.Text),
 		"",
+	}
+	if a.title != "" || b.title != "" { // a name said first, as the runs were picked by it
+		lines = slices.Insert(lines, 3, row("name", a.title, b.title, st.Text, st.Text))
 	}
 	names := map[string]bool{}
 	for _, r := range []*runRecord{a, b} {
@@ -75,7 +87,6 @@ func (s *runsScreen) compareView() string {
 		}
 		return math.NaN()
 	}
-	why := runs.Incomparable(a.Record, b.Record)
 	for _, k := range keys {
 		x, y := get(a, k), get(b, k)
 		tx, ty := numfmt.Score(x), numfmt.Score(y)
@@ -84,7 +95,7 @@ func (s *runsScreen) compareView() string {
 		switch {
 		case why != "" || math.IsNaN(x) || math.IsNaN(y):
 		case x == y:
-			verdict = "= equal"
+			verdict = "= equal: tie"
 		default:
 			// Said in words as well as shown, and only beyond the folds'
 			// noise (the corrected resampled t-test on identical folds).
@@ -101,12 +112,13 @@ func (s *runsScreen) compareView() string {
 		}
 		lines = append(lines, row(metrics.Lookup(k).Label, tx, ty, sx, sy)+st.Muted.Render(verdict))
 	}
-	if why != "" {
-		return strings.Join(append(lines, "", st.Warn.Render(clip(" "+why+": no winner declared", s.w))), "\n")
+	if why == "" {
+		lines = append(lines, "")
+		for _, l := range strings.Split(wrap("▲ better, ▼ worse: beyond the folds' noise (corrected resampled t-test, 5%) · "+
+			verdictTie+" · ?: no spread", s.w-2), "\n") {
+			lines = append(lines, st.Muted.Render(" "+l))
+		}
 	}
-	lines = append(lines, "", st.Muted.Render(clip(" ▲ better, ▼ worse: beyond the folds' noise (corrected resampled t-test, 5%) · "+
-		verdictTie+" · ?: no spread", s.w)),
-		"", st.Muted.Render(" same data, target, task, evaluation and seed: identical splits, a fair comparison"))
 	return strings.Join(lines, "\n")
 }
 

@@ -4,9 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // "better" only beyond the folds' noise.
@@ -31,7 +34,7 @@ func TestCompareSaysWithinNoise(t *testing.T) {
 	hs.a.spec = hs.a.params.spec
 	hs.press("enter")
 	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
-	hs.press("R", " ", "up", " ", "enter")
+	hs.press("R", " ", "down", " ", "enter")
 	v := hs.view()
 	mustContain(t, v, "Run #", "≈ within noise", "identical splits")
 	checkFrame(t, v, 120, 40)
@@ -87,4 +90,104 @@ func TestRunsCompareProvenance(t *testing.T) {
 			mustContain(t, s.View(), "moons n=50")
 		}
 	}
+}
+
+// The summary marked a score ▲ whenever it was numerically above the
+// baseline, where the runs screen and a comparison mean "beyond noise":
+// a score within the folds' noise of its baseline is ≈, with a legend.
+func TestSummaryMarksBeyondNoise(t *testing.T) {
+	c, err := newCommon("dark", asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := datasets.Open("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tb.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := []float64{0.30, 0.42, 0.33, 0.31, 0.44} // mean 0.36 over a baseline of 0.333: noise
+	var folds []map[string]float64
+	for _, a := range acc {
+		folds = append(folds, map[string]float64{"accuracy": a, "error": 1 - a})
+	}
+	res := &eval.Result{Task: "classification", Folds: folds, Rows: 150,
+		Metrics:  map[string]float64{"accuracy": 0.36, "error": 0.64},
+		Std:      map[string]float64{"accuracy": 0.06, "error": 0.06},
+		Baseline: map[string]float64{"accuracy": 0.3333, "error": 0.6667}}
+	r := newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)
+	for _, v := range viewsFor(r) {
+		if v.name != tabSummary {
+			continue
+		}
+		view := v.make(viewEnv{c: c}, r)
+		view.SetSize(118, 36)
+		out := view.View()
+		if l := metricLine(out, " accuracy "); strings.Contains(l, "▲") || !strings.Contains(l, "≈") {
+			t.Errorf("accuracy within noise of its baseline: %q", l)
+		}
+		mustContain(t, out, "▲ better, ▼ worse than the baseline beyond noise", "≈ within noise")
+	}
+}
+
+// The runs screen at 80x24 lost its time and "vs baseline" columns; a
+// picked starred run showed ★ alone; a name was squeezed into the key
+// params and missing from the comparison; the naming prompt's footer
+// offered "esc clear filter"; a run's time read otherwise than on its
+// summary; an empty screen offered to compare.
+func TestRunsTableShowsWhatMatters(t *testing.T) {
+	empty := newHarness(t, Options{}, 80, 24)
+	empty.press("R")
+	if v := empty.view(); strings.Contains(v, "compare") || strings.Contains(v, "pick") {
+		t.Errorf("an empty runs screen offers to compare:\n%s", v)
+	}
+
+	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Folds: 5, Train: true}, 80, 24)
+	hs.press("esc", "enter")
+	hs.runUntil(func() bool { return len(hs.a.history) == 2 && hs.a.history[1].Done() })
+	hs.press("R", "*", " ", "n")
+	v := hs.view()
+	mustContain(t, v, "esc cancel")
+	if strings.Contains(v, "clear filter") {
+		t.Errorf("the naming prompt's footer:\n%s", v)
+	}
+	hs.typeText("gauss")
+	hs.press("enter")
+	v = hs.view()
+	checkFrame(t, v, 80, 24)
+	mustContain(t, v, "vs base", "wall", "★✓  2", "name", "gauss")
+	r := hs.a.history[1]
+	if row := strings.Join(linesWith(v, "★✓  2"), ""); !strings.Contains(row, numfmt.Seconds(r.wall())) || !strings.Contains(row, "better") {
+		t.Errorf("the run's row lacks its wall time %s or its verdict: %q", numfmt.Seconds(r.wall()), row)
+	}
+	hs.press("down", " ", "enter")
+	mustContain(t, hs.view(), "name", "gauss", "wall time", "a fair comparison") // the verdict's ground on a short screen too
+	hs.press("esc", "up", "enter")
+	hs.send(tea.WindowSizeMsg{Width: 120, Height: 40}) // the settings beside the scores
+	if s := strings.Join(linesWith(hs.view(), "wall time"), ""); !strings.Contains(s, numfmt.Seconds(r.wall())) {
+		t.Errorf("the summary's time %q is not the runs table's %s", s, numfmt.Seconds(r.wall()))
+	}
+}
+
+// A score whose folds agree exactly showed a bare "±" in the runs table.
+func TestRunsTableZeroSpread(t *testing.T) {
+	c, err := newCommon("dark", asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := datasets.Open("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tb.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &eval.Result{Task: "classification", Rows: 150, Metrics: map[string]float64{"accuracy": 1}, Std: map[string]float64{"accuracy": 0}}
+	s := newRunsScreen(c)
+	s.SetSize(80, 22)
+	s.setRuns([]*runRecord{newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)})
+	mustContain(t, s.View(), "acc 1.000 ± 0 ")
 }

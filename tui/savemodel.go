@@ -47,6 +47,9 @@ func (p *savePrompt) openFor(r *runRecord) tea.Cmd {
 	case r.cancelled() || r.Err != nil || r.Result == nil:
 		p.refusal = "only a finished run's model can be saved; this run did not finish"
 		return nil
+	case r.noModel() != "":
+		p.refusal = r.noModel()
+		return nil
 	default:
 		if err := modelfile.Savable(r.Spec, r.Result.Fitted, r.Result.Task); err != nil {
 			p.refusal = err.Error()

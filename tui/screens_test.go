@@ -647,7 +647,7 @@ func TestRunsSortPickCompare(t *testing.T) {
 	mustContain(t, hs.view(), "Runs (2)", "sort: # ▾", "logistic", "gnb", "acc 0.9")
 	hs.press("s", "s", "s")
 	mustContain(t, hs.view(), "sort: score ▾")
-	hs.press("space", "down", "space", "enter")
+	hs.press("home", "space", "down", "space", "enter")
 	mustContain(t, hs.view(), "vs run #", "parameters", "accuracy", "identical splits")
 	hs.press("esc")
 	mustContain(t, hs.view(), "Runs (2)")

@@ -82,3 +82,36 @@ func TestRetrainKeepsTheTestSet(t *testing.T) {
 		t.Errorf("options %+v, %v", o, err)
 	}
 }
+
+// r on the runs screen replayed a run scored on a supplied test set as a
+// stratified hold-out, and after a restart the table listed such a run as
+// a "100/0 split": the replay is scored on the test set, and the table
+// names it, in this session and the next.
+func TestReplayKeepsTheTestSet(t *testing.T) {
+	withHistory(t)
+	good := writeFile(t, "good.csv", irisTest)
+	first := newHarness(t, Options{Data: "iris", Model: "lda", Test: good, Train: true}, 120, 40)
+	first.runUntil(func() bool { return first.a.cur == screenResults })
+	first.settle()
+	first.press("R")
+	mustContain(t, first.view(), "test set")
+	first.press("r")
+	first.runUntil(func() bool { return len(first.a.history) == 2 && first.a.history[1].Done() })
+	first.settle()
+	if r := first.a.history[1]; r.Data.Test != good || r.Options.Test == nil || len(r.Result.Actual) != 10 {
+		t.Errorf("the replay: test %q, eval %q, %d rows scored; want scored on the 10 rows of %s", r.Data.Test, r.evalDesc(), len(r.Result.Actual), good)
+	}
+	first.press("q")
+
+	hs := newHarness(t, Options{}, 120, 40)
+	hs.press("R")
+	v := hs.view()
+	if strings.Contains(v, "100/0") || strings.Count(v, "test set") < 3 { // two rows and the detail
+		t.Errorf("the runs on a test set, read from the history:\n%s", v)
+	}
+	hs.press("r")
+	hs.runUntil(func() bool { return len(hs.a.history) == 3 && hs.a.history[2].Done() })
+	if r := hs.a.history[2]; r.Options.Test == nil || len(r.Result.Actual) != 10 {
+		t.Errorf("replayed from the history: eval %q, %d rows scored", r.evalDesc(), len(r.Result.Actual))
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/widgets"
@@ -99,17 +100,26 @@ func (v *summaryView) View() string {
 		head += fmt.Sprintf(" %9s", sdHead)
 	}
 	left = append(left, st.Header.Render(head))
+	marked := false // a metric has a verdict against its baseline: the legend says what it means
 	if res != nil {
 		for _, k := range metrics.Ordered(task, res.Metrics) {
 			info := metrics.Lookup(k)
 			val := res.Metrics[k]
 			base, hasBase := res.Baseline[k]
-			vs, mark := st.Value, "  " // better or worse than the baseline: a glyph as well as colour
-			if hasBase && !math.IsNaN(val) && !math.IsNaN(base) && val != base {
-				if info.Compare(val, base) > 0 {
+			// Better or worse than the baseline beyond noise, as the runs
+			// screen and a comparison judge it: a glyph as well as colour.
+			vs, mark := st.Value, "  "
+			if hasBase && !math.IsNaN(val) && !math.IsNaN(base) {
+				switch runs.VersusBaseline(k, r.Record) {
+				case runs.Better:
 					vs, mark = st.Good, " ▲"
-				} else {
+					marked = true
+				case runs.Worse:
 					vs, mark = st.Bad, " ▼"
+					marked = true
+				case runs.Tie:
+					mark = " ≈"
+					marked = true
 				}
 			}
 			bs, sd := "", ""
@@ -130,6 +140,11 @@ func (v *summaryView) View() string {
 			left = append(left, st.Muted.Render("no scores (the run did not finish)"))
 		} else if f := r.figures(); f != "" {
 			for _, l := range strings.Split(wrap("scores "+f+" (the baseline's too)", 50), "\n") {
+				left = append(left, st.Muted.Render(l))
+			}
+		}
+		if marked {
+			for _, l := range strings.Split(wrap(baselineLegend, 50), "\n") {
 				left = append(left, st.Muted.Render(l))
 			}
 		}
@@ -167,7 +182,7 @@ func (v *summaryView) View() string {
 	kv("seed", fmt.Sprint(r.Options.Seed))
 	if res != nil {
 		total, parts := res.Timing()
-		kv("time", numfmt.Seconds(total))
+		kv("wall time", numfmt.Seconds(total)) // runRecord.wall, as the runs table has it
 		for _, p := range parts {
 			kv("  "+p.What, numfmt.Seconds(p.Secs))
 		}
@@ -200,8 +215,26 @@ func (v *summaryView) View() string {
 		left = append(left, wrapItems(row, 46)...)
 	}
 	lw := 52
-	if v.w < lw+2+60 { // too narrow for two columns: the settings go below
-		out := make([]string, 0, len(left)+len(right)+1)
+	narrow := v.w < lw+2+60 // too narrow for two columns: the settings go below
+	// What a run without its model cannot do comes first, where it is seen.
+	var lacks []string
+	if note := r.noModel(); note != "" {
+		width := 57
+		if narrow {
+			width = v.w - 2
+		}
+		for _, l := range strings.Split(wrap(note, width), "\n") {
+			lacks = append(lacks, st.Warn.Render(l))
+		}
+		if !narrow {
+			right = append(append(lacks, ""), right...)
+		}
+	}
+	if narrow {
+		out := make([]string, 0, len(lacks)+len(left)+len(right)+1)
+		for _, l := range lacks {
+			out = append(out, " "+l)
+		}
 		for _, l := range left {
 			out = append(out, " "+l)
 		}
@@ -234,6 +267,10 @@ func (v *summaryView) View() string {
 	}
 	return v.window(out)
 }
+
+// baselineLegend says what the summary's marks against the baseline mean:
+// what the runs screen's "vs baseline" and a comparison's marks mean.
+const baselineLegend = "▲ better, ▼ worse than the baseline beyond noise (a 5% test); ≈ within noise; unmarked: no spread"
 
 // chart lays the run's curves out in w x h for the wide summary; "" when
 // it has none.

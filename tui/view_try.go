@@ -20,8 +20,9 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Try", order: 58, // before the map, which is last needs: canTry,
-		make: func(env viewEnv, r *runRecord) resultView { return newTryView(env.c, r) }})
+	registerView(viewSpec{name: "Try", order: 58, // before the map, which is last
+		needs: canTry,
+		make:  func(env viewEnv, r *runRecord) resultView { return newTryView(env.c, r) }})
 }
 
 // canTry says whether a run's shown model can be tried on a typed row: it

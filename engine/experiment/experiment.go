@@ -18,6 +18,15 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 )
 
+// DefaultFolds and DefaultRepeats are the cross-validation an experiment
+// runs unless asked otherwise, in the lab as on the command line: 10 × 10,
+// as Weka's Experimenter, whose corrected t-test (Nadeau and Bengio) was
+// studied with them.
+const (
+	DefaultFolds   = 10
+	DefaultRepeats = 10
+)
+
 // Plan is what an experiment runs: every model on every dataset, on
 // Repeats draws of Folds-fold cross-validation. Repeat r draws its folds
 // from seed Seed+r, the same for every model of a dataset.

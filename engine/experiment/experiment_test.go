@@ -266,3 +266,39 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// Friedman's test over 2-3 datasets printed its p-value as if the χ²
+// approximation held: with fewer than FewDatasets datasets the text, the
+// Markdown and the JSON say it is a rough guide; with five they do not.
+func TestFriedmanFewDatasetsCaveat(t *testing.T) {
+	run := func(sources ...string) *Outcome {
+		p := Plan{Models: models(t, "gnb", "centroid"), Folds: 2, Repeats: 1, Seed: 1, Jobs: 1}
+		for _, s := range sources {
+			p.Datasets = append(p.Datasets, open(t, s))
+		}
+		o, err := Run(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	few := run("iris", "wine", "moons:n=60")
+	cols := few.Columns(nil)
+	var text, md bytes.Buffer
+	if err := few.WriteRanking(&text, RankMetric(cols), 72); err != nil {
+		t.Fatal(err)
+	}
+	if err := few.WriteMarkdown(&md, cols); err != nil {
+		t.Fatal(err)
+	}
+	const caveat = "with 3 datasets (fewer than 5) the χ² and F approximations behind p are poor"
+	for name, out := range map[string]string{"text": text.String(), "Markdown": md.String(), "JSON": few.Summarise(cols).Ranking.Caveat} {
+		if !strings.Contains(out, caveat) {
+			t.Errorf("%s lacks the small-sample caveat:\n%s", name, out)
+		}
+	}
+	enough := run("iris", "wine", "moons:n=60", "blobs:n=60", "circles:n=60")
+	if c := enough.Rank(RankMetric(enough.Columns(nil))).SmallSample(); c != "" {
+		t.Errorf("five datasets: %q", c)
+	}
+}

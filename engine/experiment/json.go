@@ -51,6 +51,8 @@ type RankingJSON struct {
 	FF       numfmt.Float   `json:"friedman_f"`
 	P        numfmt.Float   `json:"friedman_p"`
 	CD       numfmt.Float   `json:"critical_difference"`
+	// Caveat says why p is rough with few datasets (Ranking.SmallSample).
+	Caveat string `json:"caveat,omitempty"`
 }
 
 // Summarise collects the columns' results, the W/T/L counts and, over
@@ -80,7 +82,8 @@ func (o *Outcome) Summarise(cols []Column) Summary {
 	if len(p.Datasets) > 1 && len(cols) > 0 {
 		rk := o.Rank(RankMetric(cols))
 		s.Ranking = &RankingJSON{Metric: rk.Metric, Datasets: rk.Datasets, Ranks: numfmt.Floats(rk.Ranks),
-			ChiSq: numfmt.Float(rk.ChiSq), FF: numfmt.Float(rk.FF), P: numfmt.Float(rk.P), CD: numfmt.Float(rk.CD)}
+			ChiSq: numfmt.Float(rk.ChiSq), FF: numfmt.Float(rk.FF), P: numfmt.Float(rk.P), CD: numfmt.Float(rk.CD),
+			Caveat: rk.SmallSample()}
 	}
 	return s
 }

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // Ranking ranks the models over several datasets by one metric (Demšar
@@ -24,6 +25,21 @@ type Ranking struct {
 	FF       float64   // Iman and Davenport's F form of it
 	P        float64   // of FF, on (k-1, (k-1)(N-1)) degrees of freedom
 	CD       float64   // Nemenyi critical difference; NaN beyond len(qAlpha05)+1 models
+}
+
+// FewDatasets is the number of datasets below which the Friedman test's
+// χ² and F approximations are poor (Demšar 2006, §3.2.2: "for a small
+// number of data sets"), and its p-value only a rough guide.
+const FewDatasets = 5
+
+// SmallSample says, for a ranking over fewer than FewDatasets datasets,
+// why its p-value is rough; "" otherwise.
+func (rk Ranking) SmallSample() string {
+	if n := len(rk.Datasets); n >= 2 && n < FewDatasets {
+		return fmt.Sprintf("with %s (fewer than %d) the χ² and F approximations behind p are poor: a rough guide, not a test",
+			numfmt.Count(n, "dataset"), FewDatasets)
+	}
+	return ""
 }
 
 // qAlpha05 are the Nemenyi test's critical values q_0.05 for 2..10 models

@@ -224,6 +224,9 @@ func (o *Outcome) WriteRanking(w io.Writer, metric string, width int) error {
 			f = "every dataset ranks them alike"
 		}
 		fmt.Fprintf(&b, "Friedman χ² = %s, %s, p = %s: %s.\n", numfmt.Score(rk.ChiSq), f, numfmt.Score(rk.P), verdict)
+		if caveat := rk.SmallSample(); caveat != "" {
+			b.WriteString("Caveat: " + caveat + ".\n")
+		}
 	}
 	if len(rk.Skipped) > 0 {
 		fmt.Fprintf(&b, "Not ranked (a model did not finish): %s.\n", strings.Join(rk.Skipped, ", "))

@@ -3,11 +3,14 @@ package runs
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/metrics"
 )
 
@@ -176,18 +179,21 @@ func foldScores(r *Record, metric string) []float64 {
 // winner needs the same rows with the same target and task (the same
 // data) scored on the same folds (the same evaluation and seed). Anything
 // else (model, parameters, preprocessing, dropped columns) is what a
-// comparison compares.
+// comparison compares. Data are known by their fingerprint (Data.Hash)
+// and resolved target, not by how they were spelled or whether they are
+// open, so that a run of an earlier session, read from the history, is
+// compared with the same run of this one.
 func Incomparable(a, b *Record) string {
 	da, db := dataOf(a), dataOf(b)
 	switch {
-	case da.name != db.name:
-		return "runs on different data: " + da.name + " vs " + db.name
-	case da.source != db.source:
-		return "runs on different data: " + da.source + " vs " + db.source
+	case !da.same(db) && da.label == db.label:
+		return "runs on different data: " + da.label + " changed between them (" + short(da.id) + " vs " + short(db.id) + ")"
+	case !da.same(db):
+		return "runs on different data: " + da.label + " vs " + db.label
 	case da.rows != db.rows:
-		return fmt.Sprintf("runs on different data: %s with %d rows vs %d rows", da.name, da.rows, db.rows)
-	case da.target != db.target:
-		return "runs on different targets: " + da.target + " vs " + db.target
+		return fmt.Sprintf("runs on different data: %s with %d rows vs %d rows", da.label, da.rows, db.rows)
+	case !sameTarget(a, b):
+		return "runs on different targets: " + targetLabel(a) + " vs " + targetLabel(b)
 	case a.Task() != b.Task():
 		return "runs on different tasks: " + a.Task().String() + " vs " + b.Task().String()
 	}
@@ -202,30 +208,69 @@ func Incomparable(a, b *Record) string {
 
 // runData is what makes a run's data the same as another's.
 type runData struct {
-	name, source, target string
-	rows                 int
+	label  string // the data as a refusal names them: the source, a generator's knobs spelled out
+	id     string // the fingerprint, a name's in its one spelling; "" none recorded
+	source string // the source, a name in its one spelling: what is compared without a fingerprint
+	rows   int
 }
 
-// dataOf reads a run's data from its dataset, or, for a run loaded from a
-// file without it, from its recipe and result.
+// same says whether two runs read the same data: by their fingerprints
+// when both have one (a file's bytes, wherever it was), else by their
+// sources.
+func (d runData) same(e runData) bool {
+	if d.id != "" && e.id != "" {
+		return d.id == e.id
+	}
+	return d.source == e.source
+}
+
+// dataOf reads a run's data from its record, as a run of this session and
+// one read back from the history both have it.
 func dataOf(r *Record) runData {
-	d := runData{name: r.Data.Source, source: r.Data.Source, target: r.Data.Target}
+	src := strings.TrimSpace(r.Data.Source)
+	d := runData{label: src, source: src, id: r.Data.Hash}
+	if p, ok := datasets.Provenance(src); ok {
+		d.label, d.source = strings.TrimPrefix(p, "builtin:"), p
+	} else if src != datasets.Stdin && src != "" {
+		d.source = filepath.Clean(src)
+	}
+	if spec, ok := strings.CutPrefix(d.id, specHash); ok { // a name: its one spelling
+		if p, ok := datasets.Provenance(spec); ok {
+			d.id = specHash + p
+		}
+	}
 	if r.Result != nil {
 		d.rows = r.Result.Rows
-		if r.Result.Dataset != "" {
-			d.name = r.Result.Dataset
-		}
 	}
-	if ds := r.Dataset; ds != nil {
-		d.name, d.source, d.target = ds.Name, ds.Source, "none"
-		if ds.Target != nil {
-			d.target = ds.Target.Name
-		}
-		if d.rows == 0 {
-			d.rows = ds.Rows()
-		}
+	if d.rows == 0 && r.Dataset != nil {
+		d.rows = r.Dataset.Rows()
 	}
 	return d
+}
+
+// sameTarget says whether two runs predict the same column: by the names
+// they resolved; a run of an older history, which did not keep the name of
+// the last column, by the target as chosen ("" the last column), which may
+// also name the other's resolved target.
+func sameTarget(a, b *Record) bool {
+	ta, tb := a.Target(), b.Target()
+	if ta != "" && tb != "" {
+		return ta == tb
+	}
+	sa, sb := a.Data.Target, b.Data.Target
+	return sa == sb || (ta != "" && ta == sb) || (tb != "" && tb == sa)
+}
+
+// targetLabel names a run's target in a refusal.
+func targetLabel(r *Record) string {
+	switch t := r.Target(); t {
+	case "":
+		return "the last column"
+	case datasets.NoTarget:
+		return "none"
+	default:
+		return t
+	}
 }
 
 // scheme names how a run splits its rows, the seed aside: "10-fold CV",

@@ -23,10 +23,13 @@ func HashData(data Data, d *datasets.Dataset) (string, error) {
 	case src == "" || src == datasets.Stdin:
 		return "", nil
 	case d != nil && strings.TrimSpace(d.Source) != src:
-		return "spec:" + src, nil
+		return specHash + src, nil
 	}
 	return hashFile(src)
 }
+
+// specHash starts the fingerprint of a built-in or a generator.
+const specHash = "spec:"
 
 // hashFile is "sha256:" and the hex digest of the file's bytes.
 func hashFile(path string) (string, error) {

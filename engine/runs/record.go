@@ -46,8 +46,13 @@ type Data struct {
 	// read as Source is; "" when the data were split.
 	Test string `json:"test,omitempty"`
 	// Hash fingerprints the data as the run read them (HashData); a replay
-	// compares it with the data now.
+	// compares it with the data now, and a comparison knows the data by it.
 	Hash string `json:"hash,omitempty"`
+	// TargetName is the target as the run resolved it ("species" for
+	// iris's last column), NoTarget for none, so that a run read back
+	// without its data still names it; "" in a run recorded before it was
+	// kept.
+	TargetName string `json:"target_name,omitempty"`
 }
 
 // RowNamesNo, as Data.RowNames, reads a file's row names as a feature.
@@ -127,8 +132,34 @@ type Record struct {
 // New starts a record for spec on d with every parameter's value, as
 // Spec.Parse or a form made them, and the options.
 func New(id int, data Data, d *datasets.Dataset, spec *engine.Spec, v engine.Values, opt eval.Options) *Record {
+	if d != nil {
+		data.TargetName = targetOf(d)
+	}
 	return &Record{ID: id, Data: data, Model: spec.Name, Params: maps.Clone(v), Options: opt,
 		Status: Running, Started: time.Now(), Dataset: d, Spec: spec}
+}
+
+// Target is the name of the run's target column ("species"), NoTarget
+// for none: as recorded, or from its dataset; "" when neither tells (a run
+// of an older history, its data not open, its target the last column).
+func (r *Record) Target() string {
+	switch {
+	case r.Data.TargetName != "":
+		return r.Data.TargetName
+	case r.Dataset != nil:
+		return targetOf(r.Dataset)
+	case r.Data.Target != "":
+		return r.Data.Target
+	}
+	return ""
+}
+
+// targetOf is d's target as Data.TargetName records it.
+func targetOf(d *datasets.Dataset) string {
+	if d.Target == nil {
+		return datasets.NoTarget
+	}
+	return d.Target.Name
 }
 
 // Inputs are the files the record's data are read from, for CheckTarget:

@@ -42,7 +42,7 @@ type svmLiveView struct {
 	// and evaluatedAt its step number; 0 when none.
 	evaluated   svm.Progress
 	evaluatedAt int
-	w, h           int
+	w, h        int
 }
 
 func (v *svmLiveView) Show(folds [][]eval.Point, cur int, note string) {

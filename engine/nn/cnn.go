@@ -12,6 +12,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 )
 
 func init() {
@@ -299,7 +300,7 @@ func (t *trainer) run(ctx context.Context, rec engine.Recorder, publish func(bes
 			return err
 		}
 		if !isFinite(loss) {
-			return fmt.Errorf("cnn: the training loss became %v at epoch %d (%w); lower the learning rate lr (now %g)", loss, epoch, engine.ErrDiverged, m.lr)
+			return fmt.Errorf("cnn: the training loss became %s at epoch %d (%w); lower the learning rate lr (now %s)", numfmt.Sig(loss, 2), epoch, engine.ErrDiverged, numfmt.Param(m.lr))
 		}
 		if stop {
 			break

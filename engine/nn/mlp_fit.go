@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // mlpExplode is the training loss past which a fit counts as diverged
@@ -175,8 +176,8 @@ func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
 			return err
 		}
 		if diverged {
-			return fmt.Errorf("mlp: %w: the training loss is %v at epoch %d; lower the learning rate (lr=%g) or use optimizer=adam; the weights of epoch %d are kept",
-				engine.ErrDiverged, loss, e, m.LR, e-1)
+			return fmt.Errorf("mlp: %w: the training loss is %s at epoch %d; lower the learning rate (lr=%s) or use optimizer=adam",
+				engine.ErrDiverged, numfmt.Sig(loss, 2), e, numfmt.Param(m.LR))
 		}
 		if err := ctx.Err(); err != nil {
 			keep()

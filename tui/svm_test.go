@@ -89,7 +89,7 @@ func TestMapShowsMarginAndSupportVectors(t *testing.T) {
 		v := hs.view()
 		t.Logf("%dx%d:\n%s", size[0], size[1], v)
 		checkFrame(t, v, size[0], size[1])
-		mustContain(t, v, "boundary f=0", "margin |f|≤1", "support vectors")
+		mustContain(t, v, "boundary f=0", "margin |f|≤1", "support vectors of this refit", "refit on all 200 rows")
 		if n := strings.Count(v, widgets.SupportMarker(0)) + strings.Count(v, widgets.SupportMarker(1)); n < 10 {
 			t.Errorf("%d support-vector markers on the map of a linear SVM on circles:\n%s", n, v)
 		}
@@ -102,7 +102,7 @@ func TestSupportVectorsView(t *testing.T) {
 		v := hs.view()
 		t.Logf("%dx%d:\n%s", size[0], size[1], v)
 		checkFrame(t, v, size[0], size[1])
-		mustContain(t, v, "support vectors · kernel k(a,b) = a·b", "of class 0", "of class 1", "at the bound α = C",
+		mustContain(t, v, "support vectors of the shown model · kernel k(a,b) = a·b", "of class 0", "of class 1", "at the bound α = C",
 			"row", "class", "y·α", "at C", "yes", "order: by row", "features as the model saw them")
 		hs.press("s")
 		mustContain(t, hs.view(), "order: heaviest |α| first")

@@ -424,7 +424,7 @@ func TestSMOMemory(t *testing.T) {
 // gradients of the variables set aside are stale until they are
 // reconstructed, and a dual read from them once rose above the optimum.)
 func TestSMOProgressUnderShrinking(t *testing.T) {
-	d := smoStandardised(smoOpenSet(t, "moons:n=800,noise=0.3", datasets.Classification))
+	d := smoStandardised(smoOpenSet(t, "moons:n=500,noise=0.3", datasets.Classification))
 	r := d
 	r.Classes, r.Y = nil, append([]float64(nil), d.Y...)
 	for i := range r.Y {

@@ -87,9 +87,9 @@ type smoSolver struct {
 	// from the two variables it moves, whose gradients are exact even
 	// while others are shrunk (the gradients of those are stale).
 	obj float64
-	// work counts the gradient entries the iterations updated and spent
-	// those that rebuilding shrunk variables' gradients for a step's
-	// primal cost (smoPrimalShare).
+	// work counts the gradient entries the iterations updated, spent the
+	// products that rebuilding shrunk variables' gradients for the steps'
+	// primal took: the primal's budget (smoPrimalShare).
 	work, spent int
 }
 
@@ -321,7 +321,7 @@ func (s *smoSolver) moveBound(i int) {
 }
 
 // reconstructGradient recomputes the gradient of the inactive variables
-// and says how many kernel products it took.
+// and says how many products of a Q entry and an α it took.
 func (s *smoSolver) reconstructGradient() int {
 	if s.active == s.l {
 		return 0

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/kernel"
 )
 
 // Epoch is what a network's fit says of each step (engine.Step.Detail)
@@ -85,11 +86,6 @@ func (g *gradNorms) layer(l int, name string, w []float64) LayerNorms {
 	return out
 }
 
-// norm is the Euclidean norm of v.
-func norm(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
-}
+// norm is the Euclidean norm of v (four running sums: it is taken of
+// every mini-batch's gradient).
+func norm(v []float64) float64 { return math.Sqrt(kernel.Dot(v, v)) }

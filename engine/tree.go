@@ -34,14 +34,17 @@ func (n TreeNode) Leaf() bool { return len(n.Children) == 0 }
 
 // Condition is a test on one feature: x <= t or x > t for a numeric feature,
 // x in {levels} or not for a nominal one. Missing says rows whose value is
-// missing take this branch too.
+// missing take this branch too; MissingDefault says a missing value takes
+// it although no training row had one for this feature (a tree sends it
+// where most training weight went), which the test as written leaves out.
 type Condition struct {
-	Feature   int      // column index as the model saw the features
-	Name      string   // that column's name
-	Op        string   // "<=", ">", "in", "not in", "=", "!="
-	Threshold float64  // numeric tests
-	Levels    []string // nominal tests
-	Missing   bool     // missing values go this way
+	Feature        int      // column index as the model saw the features
+	Name           string   // that column's name
+	Op             string   // "<=", ">", "in", "not in", "=", "!="
+	Threshold      float64  // numeric tests
+	Levels         []string // nominal tests
+	Missing        bool     // missing values go this way
+	MissingDefault bool     // missing values, unseen in training, go this way
 }
 
 // String is the test as a person reads it: "petal_length <= 2.45",
@@ -150,6 +153,7 @@ type treeNodeJSON struct {
 	Threshold *numfmt.Float   `json:"threshold,omitempty"`
 	Levels    []string        `json:"levels,omitempty"`
 	Missing   bool            `json:"missing,omitempty"`
+	Default   bool            `json:"missing_default,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Samples   int             `json:"samples"`
 	Impurity  numfmt.Float    `json:"impurity"`
@@ -177,7 +181,7 @@ func (t Tree) MarshalJSON() ([]byte, error) {
 		if i != 0 {
 			c := nd.Cond
 			f, th := c.Feature, numfmt.Float(c.Threshold)
-			j.Condition, j.Feature, j.Op, j.Levels, j.Missing, j.Name = c.String(), &f, c.Op, c.Levels, c.Missing, c.Name
+			j.Condition, j.Feature, j.Op, j.Levels, j.Missing, j.Default, j.Name = c.String(), &f, c.Op, c.Levels, c.Missing, c.MissingDefault, c.Name
 			if c.Op == "<=" || c.Op == ">" {
 				j.Threshold = &th
 			}
@@ -211,7 +215,8 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 		}
 		nd := TreeNode{Samples: j.Samples, Impurity: float64(j.Impurity), Counts: numfmt.Unfloats(j.Counts), Value: float64(j.Value)}
 		if j.Feature != nil {
-			nd.Cond = Condition{Feature: *j.Feature, Name: j.Name, Op: j.Op, Levels: j.Levels, Missing: j.Missing, Threshold: math.NaN()}
+			nd.Cond = Condition{Feature: *j.Feature, Name: j.Name, Op: j.Op, Levels: j.Levels, Missing: j.Missing,
+				MissingDefault: j.Default, Threshold: math.NaN()}
 			if j.Threshold != nil {
 				nd.Cond.Threshold = float64(*j.Threshold)
 			}
@@ -238,7 +243,7 @@ func nan() float64 { return math.NaN() }
 // level names a nominal feature's code.
 func (c Condition) Holds(v float64, level func(code int) string) bool {
 	if v != v {
-		return c.Missing
+		return c.Missing || c.MissingDefault
 	}
 	switch c.Op {
 	case "<=":
@@ -259,9 +264,10 @@ func (c Condition) Holds(v float64, level func(code int) string) bool {
 }
 
 // Path is the nodes a row passes from the root to the leaf it reaches (x
-// holds the row's features as the model saw them). It stops early at a
-// node none of whose branches takes the row (a missing value the tree
-// never saw there).
+// holds the row's features as the model saw them), a missing value taking
+// the branch its conditions send it down. It stops early at a node none of
+// whose branches takes the row (a tree that does not say where missing
+// values go, as one saved before it did).
 func (t *Tree) Path(x []float64, level func(feature, code int) string) []int {
 	if t == nil || len(t.Nodes) == 0 {
 		return nil

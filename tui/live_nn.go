@@ -14,17 +14,24 @@ import (
 )
 
 // The network family's live view: each layer's gradient norm over the
-// epochs on a log axis, so that vanishing gradients (sigmoid, deep nets)
-// show as the lines of the first layers falling decades below the last,
-// and the network as a column of its layers with their latest norms.
+// epochs on a log axis (each epoch's mean over its mini-batches), so that
+// vanishing gradients (sigmoid, deep nets) show as the lines of the first
+// layers falling decades below the last, and the network as a column of
+// its layers with their latest norms and the spread of the epoch's
+// batches.
 func init() {
 	registerLiveView(liveViewSpec{order: 20, applies: carries[nn.Epoch],
 		make: func(c *common, r *runRecord) liveView {
-			chart := widgets.NewLineChart("gradient norm ‖∂L/∂W‖ per layer", unitOf(r.Spec), c.styles)
+			chart := widgets.NewLineChart(nnChartTitle, unitOf(r.Spec), c.styles)
 			chart.SetLogY(true)
 			return &nnLiveView{c: c, chart: chart}
 		}})
 }
+
+// nnChartTitle says what a point is: the mean norm of the epoch's
+// mini-batches (one batch's norm would swing by orders of magnitude from
+// batch to batch when batches are small).
+const nnChartTitle = "gradient norm ‖∂L/∂W‖ per layer, batch mean"
 
 // nnLiveView draws the layer norms of the fold being fitted.
 type nnLiveView struct {
@@ -41,7 +48,7 @@ func (v *nnLiveView) Show(folds [][]eval.Point, cur int, note string) {
 	}
 	names, grads, dx := layerSeries(folds[cur])
 	v.chart.SetSeries(names, grads)
-	v.chart.SetTitle("gradient norm ‖∂L/∂W‖ per layer" + note)
+	v.chart.SetTitle(nnChartTitle + note)
 	if len(folds[cur]) > 0 {
 		v.chart.SetXScale(float64(folds[cur][0].Step), dx)
 	}
@@ -105,18 +112,22 @@ func (v *nnLiveView) column() string {
 	if rows < 1 {
 		return ""
 	}
-	lines := []string{st.Header.Render(clip(" layers, inputs to output · last epoch's ‖W‖ and ‖∂L/∂W‖", v.w))}
+	lines := []string{st.Header.Render(clip(" layers · last epoch's ‖W‖ · mean ‖∂L/∂W‖ (batch range)", v.w))}
 	wmax, nameW := 0.0, 0
 	for _, l := range v.layers {
 		wmax = math.Max(wmax, l.Weight)
 		nameW = max(nameW, lipgloss.Width(l.Name))
 	}
-	barW := max(min(v.w-nameW-34, 30), 4)
+	barW := max(min(v.w-nameW-54, 30), 4)
 	for i, l := range v.layers[:min(len(v.layers), rows-1)] {
 		bar := normBar(l.Weight, wmax, barW)
 		pad := strings.Repeat(" ", barW-lipgloss.Width(bar))
-		lines = append(lines, clip(fmt.Sprintf(" %-*s %s%s ‖W‖ %s · ‖∂L/∂W‖ %s", nameW, l.Name,
-			st.SeriesStyle(i).Render(bar), pad, numfmt.Sig(l.Weight, 3), numfmt.Sig(l.Grad, 3)), v.w))
+		spread := ""
+		if l.GradMax > l.GradMin { // one batch an epoch has none
+			spread = st.Muted.Render(fmt.Sprintf(" (%s–%s)", numfmt.Sig(l.GradMin, 2), numfmt.Sig(l.GradMax, 2)))
+		}
+		lines = append(lines, clip(fmt.Sprintf(" %-*s %s%s ‖W‖ %s · ‖∂L/∂W‖ %s%s", nameW, l.Name,
+			st.SeriesStyle(i).Render(bar), pad, numfmt.Sig(l.Weight, 3), numfmt.Sig(l.Grad, 3), spread), v.w))
 	}
 	return strings.Join(lines, "\n")
 }

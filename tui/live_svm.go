@@ -37,7 +37,12 @@ type svmLiveView struct {
 	objective, gap widgets.LineChart
 	hasGap         bool         // the solver reports a dual
 	last           svm.Progress // the latest step's
-	w, h           int
+	// evaluated is the latest step whose primal was evaluated (solvers
+	// evaluate it on some steps only while it costs a pass over the rows)
+	// and evaluatedAt its step number; 0 when none.
+	evaluated   svm.Progress
+	evaluatedAt int
+	w, h        int
 }
 
 func (v *svmLiveView) Show(folds [][]eval.Point, cur int, note string) {
@@ -63,6 +68,13 @@ func (v *svmLiveView) Show(folds [][]eval.Point, cur int, note string) {
 	for i := len(h) - 1; i >= 0; i-- {
 		if p, ok := h[i].Detail.(svm.Progress); ok {
 			v.last = p
+			break
+		}
+	}
+	v.evaluatedAt = 0
+	for i := len(h) - 1; i >= 0; i-- {
+		if p, ok := h[i].Detail.(svm.Progress); ok && !math.IsNaN(p.Primal) {
+			v.evaluated, v.evaluatedAt = p, h[i].Step
 			break
 		}
 	}
@@ -106,16 +118,22 @@ func (v *svmLiveView) View() string {
 	return fit(lipgloss.JoinVertical(lipgloss.Left, v.figures(), charts), v.w, v.h)
 }
 
-// figures is the line of the latest step's support vectors, objectives
-// and gap.
+// figures is the line of the latest step's support vectors and dual, and
+// the latest evaluated primal and gap, with their step when it is an
+// earlier one.
 func (v *svmLiveView) figures() string {
 	st := v.c.styles
 	p := v.last
 	line := " " + st.Value.Render(fmt.Sprint(p.SupportVectors)) + st.Muted.Render(" support vectors")
-	if !math.IsNaN(p.Gap) {
-		line += st.Muted.Render(" · gap ") + st.Value.Render(numfmt.Sig(p.Gap, 3))
+	if e := v.evaluated; v.evaluatedAt > 0 {
+		if !math.IsNaN(e.Gap) {
+			line += st.Muted.Render(" · gap ") + st.Value.Render(numfmt.Sig(e.Gap, 3))
+		}
+		line += st.Muted.Render(" · primal ") + st.Value.Render(numfmt.Sig(e.Primal, 4))
+		if math.IsNaN(p.Primal) {
+			line += st.Muted.Render(fmt.Sprintf(" (step %d)", v.evaluatedAt))
+		}
 	}
-	line += st.Muted.Render(" · primal ") + st.Value.Render(numfmt.Sig(p.Primal, 4))
 	if !math.IsNaN(p.Dual) {
 		line += st.Muted.Render(" · dual ") + st.Value.Render(numfmt.Sig(p.Dual, 4))
 	} else {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,8 +38,8 @@ func (m *fakeNet) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) 
 		m.cut = -2 + 2*(1-1/float64(i))
 		f := float64(i)
 		e := nn.Epoch{LR: 0.1, Layers: []nn.LayerNorms{
-			{Name: "dense 1", Weight: 2 + 1/f, Grad: 1e-2 / (f * f)},
-			{Name: "output", Weight: 1 + 1/f, Grad: 1e-1 / f},
+			{Name: "dense 1", Weight: 2 + 1/f, Grad: 1e-2 / (f * f), GradMin: 1e-3 / (f * f), GradMax: 3e-2 / (f * f)},
+			{Name: "output", Weight: 1 + 1/f, Grad: 1e-1 / f, GradMin: 1e-1 / f, GradMax: 1e-1 / f},
 		}}
 		if err := rec.Step(engine.Step{Step: i, Total: m.epochs, TrainLoss: 1 / f, Detail: e}); err != nil {
 			return err
@@ -102,7 +103,12 @@ func TestLiveNetworkNorms(t *testing.T) {
 	hs.runUntil(func() bool { return trainSteps(hs) > 20 })
 	v := hs.view()
 	checkFrame(t, v, 120, 40)
-	mustContain(t, v, "gradient norm ‖∂L/∂W‖ per layer", "dense 1", "output", "‖W‖ 2.0", "‖∂L/∂W‖ 0.0")
+	mustContain(t, v, "gradient norm ‖∂L/∂W‖ per layer, batch mean", "dense 1", "output", "‖W‖ 2.0", "‖∂L/∂W‖ 0.0",
+		"mean ‖∂L/∂W‖ (batch range)")
+	// The first layer's batches spread, the output's do not (one value).
+	if !regexp.MustCompile(`dense 1 .*‖∂L/∂W‖ \S+ \(\S+–\S+\)`).MatchString(v) || regexp.MustCompile(`output .*‖∂L/∂W‖ \S+ \(`).MatchString(v) {
+		t.Errorf("the layers' spread of batch norms is not as given:\n%s", v)
+	}
 	// A run whose steps carry no epochs of a network has no such view.
 	slow, err := engine.Lookup("tuitest_slow")
 	if err != nil {

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"maps"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/svm"
 	"github.com/tealab/tealab/internal/fakemodels/fakesvm"
 	"github.com/tealab/tealab/tui/widgets"
@@ -87,7 +89,7 @@ func TestMapShowsMarginAndSupportVectors(t *testing.T) {
 		v := hs.view()
 		t.Logf("%dx%d:\n%s", size[0], size[1], v)
 		checkFrame(t, v, size[0], size[1])
-		mustContain(t, v, "boundary f=0", "margin |f|≤1", "support vectors")
+		mustContain(t, v, "boundary f=0", "margin |f|≤1", "support vectors of this refit", "refit on all 200 rows")
 		if n := strings.Count(v, widgets.SupportMarker(0)) + strings.Count(v, widgets.SupportMarker(1)); n < 10 {
 			t.Errorf("%d support-vector markers on the map of a linear SVM on circles:\n%s", n, v)
 		}
@@ -100,7 +102,7 @@ func TestSupportVectorsView(t *testing.T) {
 		v := hs.view()
 		t.Logf("%dx%d:\n%s", size[0], size[1], v)
 		checkFrame(t, v, size[0], size[1])
-		mustContain(t, v, "support vectors · kernel k(a,b) = a·b", "of class 0", "of class 1", "at the bound α = C",
+		mustContain(t, v, "support vectors of the shown model · kernel k(a,b) = a·b", "of class 0", "of class 1", "at the bound α = C",
 			"row", "class", "y·α", "at C", "yes", "order: by row", "features as the model saw them")
 		hs.press("s")
 		mustContain(t, hs.view(), "order: heaviest |α| first")
@@ -151,5 +153,32 @@ func TestLiveSVMObjectives(t *testing.T) {
 	}
 	if v := sowingRun(t, slow, 120, 40).view(); strings.Contains(v, "── primal") {
 		t.Errorf("a run without svm.Progress drew the SVM's objectives:\n%s", v)
+	}
+}
+
+// A solver that evaluates its primal on some steps only (SMO while it has
+// shrunk variables, dcd on a budget): the figures under the charts give
+// the latest primal and gap evaluated, with their step, never NaN.
+func TestLiveSVMFiguresBetweenPrimals(t *testing.T) {
+	c, err := newCommon("dark", asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nan := math.NaN()
+	h := []eval.Point{
+		{Step: 1, Detail: svm.Progress{Primal: 50, Dual: 10, Gap: 40, SupportVectors: 9}},
+		{Step: 2, Detail: svm.Progress{Primal: nan, Dual: 12, Gap: nan, SupportVectors: 8}},
+	}
+	v := &svmLiveView{c: c, objective: widgets.NewLineChart("objective", "step", c.styles), gap: widgets.NewLineChart("gap", "step", c.styles)}
+	v.SetSize(100, 10)
+	v.Show([][]eval.Point{h}, 0, "")
+	got := v.figures()
+	for _, want := range []string{"8 support vectors", "gap 40", "primal 50 (step 1)", "dual 12"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("figures %q lack %q", got, want)
+		}
+	}
+	if strings.Contains(got, "NaN") {
+		t.Errorf("figures %q show NaN", got)
 	}
 }

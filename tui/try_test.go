@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
 
@@ -101,6 +102,48 @@ func TestTryARowIsPrepared(t *testing.T) {
 				t.Errorf("test row %d: probabilities %v, want %v", i+1, tv.out.proba, mat.Row(nil, 0, P))
 				break
 			}
+		}
+	}
+}
+
+// A row with a missing value goes down the tree the way the model sends
+// it, and the Try tab says how: the path ends at the leaf whose outcome is
+// the prediction, for every row of weather.nominal (unpruned) and iris
+// with each feature missing in turn; weather's outlook missing says it
+// took the heavier branch.
+func TestTryATreePathWithMissingValues(t *testing.T) {
+	for _, opts := range []Options{
+		{Data: "../datasets/testdata/weather.nominal.arff", Model: "tree", Params: paramsOf("tree", map[string]string{"prune": "none"}), Train: true},
+		{Data: "iris", Model: "tree", Train: true},
+	} {
+		hs := newHarness(t, opts, 120, 40)
+		hs.resultTab("Try")
+		tv := hs.a.results.active().(*tryView)
+		d := tv.r.Dataset
+		for i := range d.Rows() {
+			for _, in := range tv.in {
+				tv.fill(i)
+				if in.col.Kind == datasets.Nominal {
+					in.level = len(in.col.Levels)
+				} else {
+					in.text.SetValue("")
+				}
+				tv.predict()
+				o := tv.out
+				if o.err != nil || len(o.path) == 0 {
+					t.Fatalf("%s row %d, %s missing: %v, path %v", opts.Data, i+1, in.col.Name, o.err, o.path)
+				}
+				if leaf := o.path[len(o.path)-1]; !tv.tree.Nodes[leaf].Leaf() || tv.tree.Outcome(leaf) != o.pred {
+					t.Fatalf("%s row %d, %s missing: predicted %s, the path %v ends at %s", opts.Data, i+1, in.col.Name, o.pred, o.path, tv.tree.Outcome(leaf))
+				}
+			}
+		}
+		if strings.HasSuffix(opts.Data, "weather.nominal.arff") {
+			tv.fill(0)
+			tv.in[0].level = len(tv.in[0].col.Levels) // outlook ?
+			tv.predict()
+			v := hs.view()
+			mustContain(t, v, "predicted "+tv.out.pred, "→ "+tv.out.pred+" (a leaf of", "└ outlook in {overcast, rainy}", "missing: sent with most training weight (6 of 11 rows)")
 		}
 	}
 }

@@ -214,6 +214,10 @@ func showRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
 	sc.SetConfidence(rm.Conf)
 	sc.SetMargin(rm.Margin)
 	sc.SetSupport(rm.Support)
+	// Only the Map's model has them (a live map has none), and they are
+	// not the shown model's (the Support vectors tab's): the title says it
+	// was refit on the plane and every row.
+	sc.SetSupportOf("of this refit")
 	sc.SetAxes(rm.Plane.XLabel, rm.Plane.YLabel)
 	sc.SetClassNames(rm.Classes)
 }

@@ -101,9 +101,11 @@ func (v *supportView) View() string {
 	st := v.c.styles
 	sv := v.sv
 	perClass, atBound := inspect.SupportCounts(sv, v.r.Dataset.Classes)
-	title := fmt.Sprintf(" %s · kernel k(a,b) = %s", numfmt.Count(len(sv.Rows), "support vector"), sv.Kernel)
+	// The shown model's vectors: the Map counts those of its own model,
+	// refit on two features and every row, which differ.
+	title := fmt.Sprintf(" %s of the shown model · kernel k(a,b) = %s", numfmt.Count(len(sv.Rows), "support vector"), sv.Kernel)
 	if res := v.r.Result; res != nil && res.FittedOn != "" {
-		title += " · model fitted on " + res.FittedOn
+		title += " · fitted on " + res.FittedOn
 		if _, known := inspect.DataRow(res, 0); !known {
 			title += " (row: its number among them)"
 		}

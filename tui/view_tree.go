@@ -186,7 +186,7 @@ func (v *treeView) setRow(i int) {
 		return
 	}
 	_, p := d.X.Dims()
-	path := treePath(v.r.Result, v.t, d.X.RawRowView(i)[:p])
+	path, _ := treePath(v.r.Result, v.t, d.X.RawRowView(i)[:p])
 	if len(path) == 0 {
 		v.row = -1
 		return
@@ -201,14 +201,15 @@ func (v *treeView) setRow(i int) {
 
 // treePath is the path through t of a row of raw feature values, prepared
 // as the run's model saw its rows (Result.Prep): the nodes from the root
-// to the leaf it reaches; nil when the row cannot be prepared.
-func treePath(res *eval.Result, t *engine.Tree, raw []float64) []int {
+// to the leaf it reaches, and the prepared row; nil when the row cannot be
+// prepared.
+func treePath(res *eval.Result, t *engine.Tree, raw []float64) ([]int, []float64) {
 	if res == nil || res.Prep == nil {
-		return nil
+		return nil, nil
 	}
 	x, err := res.Prep.Apply(mat.NewDense(1, len(raw), append([]float64(nil), raw...)))
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	cols := res.Prep.Columns()
 	level := func(f, code int) string {
@@ -217,7 +218,8 @@ func treePath(res *eval.Result, t *engine.Tree, raw []float64) []int {
 		}
 		return ""
 	}
-	return t.Path(x.RawRowView(0), level)
+	row := x.RawRowView(0)
+	return t.Path(row, level), row
 }
 
 func (v *treeView) SetSize(w, h int) { v.w, v.h = w, h }
@@ -275,8 +277,11 @@ func (v *treeView) rowNote() string {
 	} else if v.row < len(d.Y) {
 		note += " (target " + numfmt.Sig(d.Y[v.row], 4) + ")"
 	}
-	leaf := v.cur
-	return note + " reaches a leaf that predicts " + v.t.Outcome(leaf) + " · [ ] other rows · p stops"
+	reach := " reaches a leaf that predicts "
+	if !v.t.Nodes[v.cur].Leaf() { // a tree that does not say where missing values go
+		reach = " stops at a missing value, at a node whose majority is "
+	}
+	return note + reach + v.t.Outcome(v.cur) + " · [ ] other rows · p stops"
 }
 
 // nodeLine draws one node: guides, fold marker, test, rows, impurity,

@@ -74,6 +74,7 @@ type tryOutcome struct {
 	pred  string
 	proba []float64 // per class; nil without probabilities
 	path  []int     // through the tree; nil without one
+	x     []float64 // the row as the tree saw it (NaN: missing)
 	err   error
 }
 
@@ -190,12 +191,29 @@ func (v *tryView) predict() {
 		return nil
 	})
 	if v.tree != nil && out.err == nil {
-		out.path = treePath(res, v.tree, x)
+		out.path, out.x = treePath(res, v.tree, x)
 	}
 	v.out = out
 	if out.proba != nil {
 		v.bars.SetData(d.Classes, out.proba)
 	}
+}
+
+// missingRoute says, under the test leading from node parent to its child
+// (which names the feature), how a row missing that feature went that
+// way: the tree sends it down the branch that took more training weight,
+// whether or not the training rows had missing values there; "" when the
+// row has the value.
+func missingRoute(t *engine.Tree, parent, child int, x []float64) string {
+	c := t.Nodes[child].Cond
+	if c.Feature >= len(x) || !math.IsNaN(x[c.Feature]) {
+		return ""
+	}
+	also := ""
+	if c.Missing {
+		also = ", as in training"
+	}
+	return fmt.Sprintf("missing: sent with most training weight (%d of %d rows)%s", t.Nodes[child].Samples, t.Nodes[parent].Samples, also)
 }
 
 // outcomeText names a prediction: its class, its value or its cluster.
@@ -363,11 +381,21 @@ func (v *tryView) outcomeView(w, h int) string {
 		t := v.tree
 		out = append(out, "", st.Header.Render("path through the tree"))
 		for k, n := range o.path[1:] {
-			out = append(out, st.Text.Render(clip(strings.Repeat("  ", k)+"└ "+t.Nodes[n].Cond.String(), w)))
+			indent := strings.Repeat("  ", k)
+			out = append(out, st.Text.Render(clip(indent+"└ "+t.Nodes[n].Cond.String(), w)))
+			if note := missingRoute(t, o.path[k], n, o.x); note != "" {
+				out = append(out, st.Muted.Render(clip(indent+"  "+note, w)))
+			}
 		}
-		leaf := o.path[len(o.path)-1]
-		out = append(out, st.Accent.Render(clip(fmt.Sprintf("%s→ %s (a leaf of %s)", strings.Repeat("  ", len(o.path)-1),
-			t.Outcome(leaf), numfmt.Count(t.Nodes[leaf].Samples, "training row")), w)))
+		last := o.path[len(o.path)-1]
+		indent := strings.Repeat("  ", len(o.path)-1)
+		if nd := t.Nodes[last]; nd.Leaf() {
+			out = append(out, st.Accent.Render(clip(fmt.Sprintf("%s→ %s (a leaf of %s)", indent,
+				t.Outcome(last), numfmt.Count(nd.Samples, "training row")), w)))
+		} else { // a tree that does not say where missing values go (saved before it did)
+			out = append(out, st.Muted.Render(clip(fmt.Sprintf("%s→ stops: %s is missing and this tree does not say where missing values go",
+				indent, t.Nodes[nd.Children[0]].Cond.Name), w)))
+		}
 	}
 	return strings.Join(out, "\n")
 }

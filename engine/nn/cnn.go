@@ -12,6 +12,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 )
 
 func init() {
@@ -244,6 +245,7 @@ type trainer struct {
 	wt, grad   []float64
 	best       []float64
 	opt        *Optimizer
+	grads      *gradNorms // the epoch's gradient norms, per layer
 	buf        *buffers
 	maskT      mat.Matrix  // the working masks, transposed, for the convolution
 	xs         [][]float64 // a batch's images
@@ -259,6 +261,7 @@ func newTrainer(m *CNN, net *convNet, d engine.Train, X []float64, cols int) (*t
 	t.xs = make([][]float64, 0, t.buf.size)
 	t.maskT = net.masks(t.wt).T()
 	t.opt, _ = NewOptimizer(m.optimizer, net.size()) // the spec's choices are the optimisers
+	t.grads = newGradNorms(net.weightRanges())
 	net.initWeights(t.wt, m.init, t.rng)
 	var err error
 	t.train, t.val, err = holdBack("cnn", len(d.Y), m.patience, m.valFraction, t.rng)
@@ -297,7 +300,7 @@ func (t *trainer) run(ctx context.Context, rec engine.Recorder, publish func(bes
 			return err
 		}
 		if !isFinite(loss) {
-			return fmt.Errorf("cnn: the training loss became %v at epoch %d (%w); lower the learning rate lr (now %g)", loss, epoch, engine.ErrDiverged, m.lr)
+			return fmt.Errorf("cnn: the training loss became %s at epoch %d (%w); lower the learning rate lr (now %s)", numfmt.Sig(loss, 2), epoch, engine.ErrDiverged, numfmt.Param(m.lr))
 		}
 		if stop {
 			break
@@ -314,6 +317,7 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 func (t *trainer) epoch(ctx context.Context, lr float64) (float64, error) {
 	m, net := t.m, t.net
 	t.rng.Shuffle(len(t.train), func(i, j int) { t.train[i], t.train[j] = t.train[j], t.train[i] })
+	t.grads.reset()
 	total, seen := 0.0, 0
 	for start := 0; start < len(t.train); start += m.batch {
 		if engine.Stopped(ctx.Done()) {
@@ -345,6 +349,7 @@ func (t *trainer) epoch(ctx context.Context, lr float64) (float64, error) {
 		batchLoss = (batchLoss + t.decay(len(rows))) * inv
 		total += batchLoss * float64(len(rows))
 		seen += len(rows)
+		t.grads.add(t.grad)
 		t.opt.Step(t.wt, t.grad, lr)
 	}
 	return total / float64(seen), nil
@@ -391,29 +396,21 @@ func (t *trainer) images(rows []int) [][]float64 {
 }
 
 // detail is the epoch's rate and each layer's norms of weights and of the
-// last batch's gradient.
+// epoch's gradients.
 func (t *trainer) detail(lr float64) Epoch {
-	ranges := t.net.weightRanges()
-	e := Epoch{LR: lr, Layers: make([]LayerNorms, len(ranges))}
-	for i, r := range ranges {
+	n := len(t.grads.ranges)
+	e := Epoch{LR: lr, Layers: make([]LayerNorms, n)}
+	for i := range n {
 		name := fmt.Sprintf("dense %d", i)
 		switch {
 		case i == 0:
 			name = "conv 1"
-		case i == len(ranges)-1:
+		case i == n-1:
 			name = "output"
 		}
-		e.Layers[i] = LayerNorms{Name: name, Weight: norm(t.wt[r[0]:r[1]]), Grad: norm(t.grad[r[0]:r[1]])}
+		e.Layers[i] = t.grads.layer(i, name, t.wt)
 	}
 	return e
-}
-
-func norm(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
 }
 
 // ValidateEvery implements engine.Paced.

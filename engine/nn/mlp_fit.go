@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // mlpExplode is the training loss past which a fit counts as diverged
@@ -34,6 +35,7 @@ type mlpFit struct {
 	train, val []int
 	rng        *rand.Rand
 	opt        *Optimizer
+	grads      *gradNorms // the epoch's gradient norms, per layer
 	batch      int
 	b          *mlpBatch
 	g, yb, wb  []float64 // the gradient, a batch's targets and weights
@@ -48,6 +50,11 @@ func newMLPFit(m *MLP, X *mat.Dense, y, w []float64, train, val []int, sizes []i
 	f := &mlpFit{m: m, net: net, X: X, y: y, w: w, train: train, val: val, rng: rng, opt: opt, batch: batch,
 		b: newMLPBatch(net, batch, m.Dropout > 0), g: make([]float64, len(net.w)), yb: make([]float64, batch),
 		good: make([]float64, len(net.w))}
+	ranges := make([][2]int, net.layers())
+	for l := range ranges {
+		ranges[l] = [2]int{net.woff[l+1], net.boff[l+1]}
+	}
+	f.grads = newGradNorms(ranges)
 	if w != nil {
 		f.wb = make([]float64, batch)
 	}
@@ -75,6 +82,7 @@ func (f *mlpFit) gather(idx []int) {
 // recorder's tick) that ended it midway.
 func (f *mlpFit) epoch(ctx context.Context, lr float64) (float64, error) {
 	f.rng.Shuffle(len(f.train), func(i, j int) { f.train[i], f.train[j] = f.train[j], f.train[i] })
+	f.grads.reset()
 	var drop *rand.Rand
 	if f.m.Dropout > 0 {
 		drop = f.rng
@@ -91,6 +99,7 @@ func (f *mlpFit) epoch(ctx context.Context, lr float64) (float64, error) {
 		f.net.forward(f.b, rows, drop, f.m.Dropout)
 		l := f.net.loss(f.b, rows, f.yb, f.wb) + f.net.penalty(f.m.L2, rows)
 		f.net.backward(f.b, rows, f.g, f.m.L2)
+		f.grads.add(f.g)
 		f.opt.Step(f.net.w, f.g, lr)
 		sum += l * float64(rows)
 	}
@@ -167,8 +176,8 @@ func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
 			return err
 		}
 		if diverged {
-			return fmt.Errorf("mlp: %w: the training loss is %v at epoch %d; lower the learning rate (lr=%g) or use optimizer=adam; the weights of epoch %d are kept",
-				engine.ErrDiverged, loss, e, m.LR, e-1)
+			return fmt.Errorf("mlp: %w: the training loss is %s at epoch %d; lower the learning rate (lr=%s) or use optimizer=adam",
+				engine.ErrDiverged, numfmt.Sig(loss, 2), e, numfmt.Param(m.LR))
 		}
 		if err := ctx.Err(); err != nil {
 			keep()
@@ -185,22 +194,12 @@ func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
 }
 
 // norms is the epoch's payload: the learning rate and every layer's
-// weight and gradient norms (biases left out).
+// weight norm and gradient norms over the epoch (biases left out).
 func (f *mlpFit) norms(lr float64) Epoch {
-	net := f.net
-	L := net.layers()
+	L := f.net.layers()
 	e := Epoch{LR: lr, Layers: make([]LayerNorms, L)}
 	for l := 1; l <= L; l++ {
-		e.Layers[l-1] = LayerNorms{Name: layerName(l, L),
-			Weight: norm2(net.w[net.woff[l]:net.boff[l]]), Grad: norm2(f.g[net.woff[l]:net.boff[l]])}
+		e.Layers[l-1] = f.grads.layer(l-1, layerName(l, L), f.net.w)
 	}
 	return e
-}
-
-func norm2(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
 }

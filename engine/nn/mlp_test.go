@@ -6,9 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -240,6 +245,31 @@ func TestMLPDivergenceKeepsTheLastGoodWeights(t *testing.T) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			t.Fatalf("after the divergence (%v) it predicts %v", err, v)
 		}
+	}
+}
+
+// A divergence says the loss as numbers are written elsewhere (1.7e61,
+// not 1.72635065950067e+61) and promises nothing the run does not
+// deliver: a diverged run reports no model.
+func TestMLPDivergenceMessage(t *testing.T) {
+	d := persisttest.Builtin(t, "digits", datasets.Classification)
+	X := mat.DenseCopyOf(d.X)
+	n, c := X.Dims()
+	for j := range c { // standardised, as the lab and the command line give them
+		col := mat.Col(nil, j, X)
+		mean, sd := stat.MeanStdDev(col, nil)
+		for i := range n {
+			X.Set(i, j, (col[i]-mean)/max(sd, 1e-12))
+		}
+	}
+	d.X = X
+	_, err := fitMLP(t, d, map[string]string{"optimizer": "sgd", "lr": "10", "epochs": "2"})
+	if !errors.Is(err, engine.ErrDiverged) {
+		t.Fatalf("Fit returned %v, want a divergence", err)
+	}
+	if msg := err.Error(); !regexp.MustCompile(`training loss is \d(\.\d+)?e\d+ at epoch 1; lower the learning rate \(lr=10\)`).MatchString(msg) ||
+		strings.Contains(msg, "kept") {
+		t.Errorf("divergence: %q", msg)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/tealab/tealab/engine"
 )
 
@@ -81,7 +83,21 @@ type smoSolver struct {
 	shrinking, unshrunk    bool
 	iters                  int
 	scratchAlpha, scratchG []float64
+	// obj is the objective ½αᵀQα + pᵀα, kept up to date by each update
+	// from the two variables it moves, whose gradients are exact even
+	// while others are shrunk (the gradients of those are stale).
+	obj float64
+	// work counts the gradient entries the iterations updated, spent the
+	// products that rebuilding shrunk variables' gradients for the steps'
+	// primal took: the primal's budget (smoPrimalShare).
+	work, spent int
 }
+
+// smoPrimalShare: a step evaluates the primal objective while the
+// solver has shrunk variables only while the gradients rebuilt for it
+// have cost at most this share of the iterations' own work (every step
+// when nothing is shrunk, as the gradients are then exact and free).
+const smoPrimalShare = 20
 
 // solveSMO solves pr from α = 0.
 func solveSMO(ctx context.Context, pr smoProblem, o smoOptions) (smoResult, error) {
@@ -276,6 +292,8 @@ func (s *smoSolver) update(i, j int) {
 	di, dj := a[i]-ai, a[j]-aj
 	g := s.grad[:s.active]
 	qi, qj = qi[:len(g)], qj[:len(g)]
+	s.obj += s.grad[i]*di + s.grad[j]*dj + 0.5*(s.qd[i]*di*di+s.qd[j]*dj*dj) + qi[j]*di*dj
+	s.work += 2 * len(g)
 	for k := range g {
 		g[k] += qi[k]*di + qj[k]*dj
 	}
@@ -302,10 +320,11 @@ func (s *smoSolver) moveBound(i int) {
 	}
 }
 
-// reconstructGradient recomputes the gradient of the inactive variables.
-func (s *smoSolver) reconstructGradient() {
+// reconstructGradient recomputes the gradient of the inactive variables
+// and says how many products of a Q entry and an α it took.
+func (s *smoSolver) reconstructGradient() int {
 	if s.active == s.l {
-		return
+		return 0
 	}
 	for j := s.active; j < s.l; j++ {
 		s.grad[j] = s.gradBar[j] + s.p[j]
@@ -325,17 +344,15 @@ func (s *smoSolver) reconstructGradient() {
 				}
 			}
 		}
-		return
+		return (s.l - s.active) * s.active
 	}
 	for i := 0; i < s.active; i++ {
 		if s.status[i] != smoFree {
 			continue
 		}
-		qi, ai := s.q.row(i, s.l), s.alpha[i]
-		for j := s.active; j < s.l; j++ {
-			s.grad[j] += ai * qi[j]
-		}
+		floats.AddScaled(s.grad[s.active:], s.alpha[i], s.q.row(i, s.l)[s.active:])
 	}
+	return free * (s.l - s.active)
 }
 
 // shrink sets aside the variables at a bound whose gradient says they
@@ -435,13 +452,16 @@ func (s *smoSolver) rho() float64 {
 	return (ub + lb) / 2
 }
 
-// objective is ½αᵀQα + pᵀα = ½ Σ α_i (∇_i + p_i).
-func (s *smoSolver) objective() float64 {
-	var v float64
+// objective is ½αᵀQα + pᵀα, as the updates kept it.
+func (s *smoSolver) objective() float64 { return s.obj }
+
+// quadratic is αᵀQα = 2(objective − pᵀα).
+func (s *smoSolver) quadratic() float64 {
+	var pa float64
 	for i, a := range s.alpha {
-		v += a * (s.grad[i] + s.p[i])
+		pa += a * s.p[i]
 	}
-	return v / 2
+	return 2 * (s.obj - pa)
 }
 
 // alphas is α in the problem's order.
@@ -453,31 +473,37 @@ func (s *smoSolver) alphas() []float64 {
 	return out
 }
 
-// progress is the dual objective as a maximum (−objective), the primal
-// ½‖w‖² + Σ C_i ξ_i with ξ_i = max(0, y_iρ − ∇_i) and their gap (NaN
-// without an upper bound), and the support vectors so far. Shrunk
-// variables count with their gradient as it was when they were set
-// aside, so the primal is approximate until the solver unshrinks.
+// progress is the dual objective as a maximum (−objective), exact at
+// every step; the primal ½‖w‖² + Σ C_i ξ_i with ξ_i = max(0, y_iρ − ∇_i)
+// and their gap when the gradients of all variables are exact or the
+// budget allows rebuilding those of the shrunk ones (NaN otherwise: a
+// primal from stale gradients could fall below the dual); and the
+// support vectors so far.
 func (s *smoSolver) progress() Progress {
-	rho := s.rho()
-	var quad, lin, slack float64
 	svs := 0
-	for i, a := range s.alpha {
+	for _, a := range s.alpha {
 		if a > 0 {
 			svs++
-			quad += a * (s.grad[i] - s.p[i])
-			lin += a * s.p[i]
 		}
+	}
+	pr := Progress{Primal: math.NaN(), Dual: -s.obj, Gap: math.NaN(), SupportVectors: svs}
+	if s.active < s.l {
+		if smoPrimalShare*s.spent > s.work {
+			return pr
+		}
+		s.spent += s.reconstructGradient()
+	}
+	rho := s.rho()
+	var slack float64
+	for i := range s.alpha {
 		if xi := s.y[i]*rho - s.grad[i]; xi > 0 {
 			slack += s.upper[i] * xi
 		}
 	}
-	dual := -(quad/2 + lin)
-	primal := quad/2 + slack
-	if math.IsInf(primal, 0) || math.IsNaN(primal) {
-		return Progress{Primal: math.NaN(), Dual: dual, Gap: math.NaN(), SupportVectors: svs}
+	if primal := s.quadratic()/2 + slack; !math.IsInf(primal, 0) && !math.IsNaN(primal) {
+		pr.Primal, pr.Gap = primal, primal-pr.Dual
 	}
-	return Progress{Primal: primal, Dual: dual, Gap: primal - dual, SupportVectors: svs}
+	return pr
 }
 
 // hardMarginWidth is 2√(αᵀQα) / Σα: for any α with Σ y_i α_i = 0 it is at
@@ -486,13 +512,12 @@ func (s *smoSolver) progress() Progress {
 // points), and equal to the hard margin's width 2/‖w‖ at the optimum; on
 // classes that overlap it falls towards 0 as α grows without bound.
 func (s *smoSolver) hardMarginWidth() float64 {
-	var sum, quad float64
-	for i, a := range s.alpha {
+	var sum float64
+	for _, a := range s.alpha {
 		sum += a
-		quad += a * (s.grad[i] - s.p[i])
 	}
 	if sum == 0 {
 		return math.Inf(1)
 	}
-	return 2 * math.Sqrt(math.Max(quad, 0)) / sum
+	return 2 * math.Sqrt(math.Max(s.quadratic(), 0)) / sum
 }

@@ -7,7 +7,8 @@ import "github.com/tealab/tealab/engine"
 // ½‖w‖² + C Σ ξ_i, the dual objective, the duality gap between them (zero
 // at the optimum; the dual never exceeds the primal), and how many rows
 // are support vectors so far. A quantity a solver does not compute (SGD
-// has no dual) is NaN and left out of Figures.
+// has no dual; dcd, and SMO while it has shrunk variables, evaluate the
+// primal on a budget) is NaN and left out of Figures.
 type Progress struct {
 	Primal, Dual, Gap float64
 	SupportVectors    int

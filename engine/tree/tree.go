@@ -12,7 +12,8 @@
 //     while it sweeps, then sends them with the side that holds more
 //     training weight, and scores the split that way; a missing value at
 //     prediction takes the same side. The condition says "or missing" on
-//     that side when the feature had missing values in training.
+//     that side when the feature had missing values in training, and
+//     MissingDefault marks it when it had none.
 //   - Weights (Train.Weights, bootstrap counts, boosting weights) weigh the
 //     impurities; the size rules (min_samples_leaf, min_samples_split)
 //     count rows.
@@ -436,8 +437,8 @@ func (d *data) export(t *grown, criterion string) *engine.Tree {
 			continue
 		}
 		f := int(nd.feature)
-		l := engine.Condition{Feature: f, Name: d.names[f], Missing: nd.missLeft && d.missing[f]}
-		r := engine.Condition{Feature: f, Name: d.names[f], Missing: !nd.missLeft && d.missing[f]}
+		l := engine.Condition{Feature: f, Name: d.names[f], Missing: nd.missLeft && d.missing[f], MissingDefault: nd.missLeft && !d.missing[f]}
+		r := engine.Condition{Feature: f, Name: d.names[f], Missing: !nd.missLeft && d.missing[f], MissingDefault: !nd.missLeft && !d.missing[f]}
 		if set := t.levels(&nd); set != nil {
 			var in []string
 			for lv := range d.levels[f] {

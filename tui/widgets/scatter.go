@@ -66,6 +66,7 @@ type Scatter struct {
 	conf           [][]float64
 	margin         [][]float64
 	support        []bool
+	supportOf      string // whose support vectors, after their count in the legend
 	hideRegions    bool
 	xName, yName   string
 	classNames     []string
@@ -166,6 +167,10 @@ func (s *Scatter) SetSupport(idx []int) {
 		}
 	}
 }
+
+// SetSupportOf says whose support vectors the marked points are, after
+// their count in the legend ("of the map's model"); "" says nothing more.
+func (s *Scatter) SetSupportOf(whose string) { s.supportOf = whose }
 
 // supports counts the points marked as support vectors.
 func (s Scatter) supports() int {
@@ -695,7 +700,11 @@ func (s Scatter) marginLegend(classes []int) []legendEntry {
 		if len(classes) == 0 {
 			glyphs.WriteString(SupportMarker(-1))
 		}
-		out = append(out, legendEntry{st.NewStyle(), glyphs.String(), numfmt.Count(n, "support vector")})
+		name := numfmt.Count(n, "support vector")
+		if s.supportOf != "" {
+			name += " " + s.supportOf
+		}
+		out = append(out, legendEntry{st.NewStyle(), glyphs.String(), name})
 	}
 	return out
 }

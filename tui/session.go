@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -23,6 +25,17 @@ import (
 type Files struct {
 	Data *confine.Root
 	Home *confine.Root
+}
+
+// OwnFile reports whether rel, a name relative to a person's own
+// directory, is a file the lab keeps there itself: the run history, its
+// lock and the temporary file a rewrite of it goes through. A saved model,
+// an export or an upload must never replace one.
+func OwnFile(rel string) bool {
+	rel = filepath.Clean(rel)
+	base := runs.HistoryFile
+	return rel == base || rel == "history.lock" ||
+		strings.HasPrefix(rel, "."+base+".") && strings.HasSuffix(rel, ".tmp")
 }
 
 // TrainSlot waits for the right to train (a server's cap on concurrent

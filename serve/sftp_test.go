@@ -1,0 +1,156 @@
+package serve
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pkg/sftp"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// sftpClient opens an SFTP session as signer.
+func (ts *testServer) sftpClient(t *testing.T, signer gossh.Signer) *sftp.Client {
+	t.Helper()
+	conn, err := ts.dial(gossh.PublicKeys(signer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	c, err := sftp.NewClient(conn)
+	if err != nil {
+		t.Fatalf("sftp: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func names(t *testing.T, c *sftp.Client, dir string) []string {
+	t.Helper()
+	infos, err := c.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("ls %s: %v", dir, err)
+	}
+	var ns []string
+	for _, fi := range infos {
+		ns = append(ns, fi.Name())
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// Over SFTP a person sees their own directory as "/": they list and fetch
+// their files, upload data, and reach nothing outside it, by .., by an
+// absolute path or by a link; the lab's own history can be fetched, not
+// replaced; bob sees none of alice's files.
+func TestSFTPServesTheUsersOwnDirectoryOnly(t *testing.T) {
+	ts := startServer(t, nil)
+	home := userDir(ts, ts.alice)
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(home, "model.json"), "{}\n")
+	writeFile(t, filepath.Join(home, "history.jsonl"), "{\"id\":\"1\"}\n")
+	secret := filepath.Join(filepath.Dir(ts.dataDir), "secret.csv")
+	if err := os.Symlink(secret, filepath.Join(home, "link.csv")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Dir(ts.dataDir), filepath.Join(home, "up")); err != nil {
+		t.Fatal(err)
+	}
+	c := ts.sftpClient(t, ts.alice)
+
+	if got := names(t, c, "/"); !slices.Equal(got, []string{"history.jsonl", "link.csv", "model.json", "up"}) {
+		t.Fatalf("ls /: %v", got)
+	}
+	if wd, err := c.Getwd(); err != nil || wd != "/" {
+		t.Fatalf("the working directory is %q (%v), want /", wd, err)
+	}
+	read := func(name string) (string, error) {
+		f, err := c.Open(name)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		b, err := io.ReadAll(f)
+		return string(b), err
+	}
+	if got, err := read("model.json"); err != nil || got != "{}\n" {
+		t.Fatalf("get model.json: %q, %v", got, err)
+	}
+	for _, name := range []string{"../secret.csv", "/../../secret.csv", "../../data/flowers.csv", "link.csv", "up/secret.csv", secret, "/etc/passwd"} {
+		if got, err := read(name); err == nil {
+			t.Errorf("get %s from outside: read %q", name, got)
+		}
+		if _, err := c.ReadDir(filepath.Dir(name)); err == nil && strings.Contains(name, "up/") {
+			t.Errorf("ls %s: listed a directory outside", filepath.Dir(name))
+		}
+	}
+	if ns := names(t, c, "/.."); slices.Contains(ns, "secret.csv") || slices.Contains(ns, "data") {
+		t.Fatalf("ls /..: %v", ns)
+	}
+
+	// Uploads land in the directory; the lab's own files stay its own.
+	f, err := c.Create("upload.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("a,y\n1,x\n")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if b, err := os.ReadFile(filepath.Join(home, "upload.csv")); err != nil || string(b) != "a,y\n1,x\n" {
+		t.Fatalf("the upload: %q, %v", b, err)
+	}
+	if err := c.Mkdir("sets"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Rename("upload.csv", "sets/upload.csv"); err != nil {
+		t.Fatal(err)
+	}
+	for what, err := range map[string]error{
+		"put history.jsonl":    func() error { _, err := c.Create("history.jsonl"); return err }(),
+		"rm history.jsonl":     c.Remove("history.jsonl"),
+		"rename onto history":  c.PosixRename("sets/upload.csv", "history.jsonl"),
+		"put through a link":   func() error { _, err := c.Create("up/x.csv"); return err }(),
+		"write through a link": func() error { _, err := c.OpenFile("link.csv", os.O_WRONLY); return err }(),
+		"symlink":              c.Symlink("/etc/passwd", "p"),
+	} {
+		if err == nil {
+			t.Errorf("%s: allowed", what)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "history.jsonl")); string(b) != "{\"id\":\"1\"}\n" {
+		t.Fatalf("the history was changed: %q", b)
+	}
+	if f, err := c.Create("../../x.csv"); err != nil { // "/.." is "/"
+		t.Fatal(err)
+	} else {
+		f.Close()
+	}
+	if _, err := os.Stat(filepath.Join(home, "x.csv")); err != nil {
+		t.Fatalf("../../x.csv is not in the directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(ts.dataDir), "x.csv")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a file was written outside: %v", err)
+	}
+	if b, _ := os.ReadFile(secret); string(b) != "s,t\n1,2\n" {
+		t.Fatalf("the file outside was changed: %q", b)
+	}
+	if _, err := c.ReadLink("link.csv"); err == nil {
+		t.Error("a link's target (a server path) was told")
+	}
+
+	// Bob's directory is his own.
+	if got := names(t, ts.sftpClient(t, ts.bob), "/"); len(got) != 0 {
+		t.Fatalf("bob sees %v", got)
+	}
+	eventually(t, "the sessions logged", func() bool {
+		return strings.Contains(ts.logs.String(), `msg="sftp start"`) && strings.Contains(ts.logs.String(), `msg="sftp refused"`)
+	})
+}

@@ -41,6 +41,7 @@ func (s *Server) serveFiles(sess ssh.Session) {
 	log := s.log.With("user", u.name, "key", u.fingerprint, "remote", sess.RemoteAddr().String())
 	if why != "" {
 		log.Warn("sftp refused", "reason", why)
+		_ = sess.Exit(1)
 		return
 	}
 	home, err := s.home(u)
@@ -50,6 +51,7 @@ func (s *Server) serveFiles(sess ssh.Session) {
 	}
 	if err != nil {
 		log.Error("no directory for the user", "error", err.Error())
+		_ = sess.Exit(1)
 		return
 	}
 	defer root.Close()
@@ -68,13 +70,13 @@ func (s *Server) serveFiles(sess ssh.Session) {
 	s.mu.Unlock()
 	if why != "" {
 		log.Info("sftp refused", "reason", why)
-		rs.Close()
+		_ = sess.Exit(1)
 		return
 	}
 	defer s.sessions.Done()
 	log.Info("sftp start")
 	err = rs.Serve()
-	rs.Close()
+	// not rs.Close: the session ends with its exit status (ssh.Session.Exit)
 	s.mu.Lock()
 	delete(s.transfers, rs)
 	s.mu.Unlock()

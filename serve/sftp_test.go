@@ -1,10 +1,15 @@
 package serve
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"errors"
 	"io"
 	"io/fs"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -153,4 +158,65 @@ func TestSFTPServesTheUsersOwnDirectoryOnly(t *testing.T) {
 	eventually(t, "the sessions logged", func() bool {
 		return strings.Contains(ts.logs.String(), `msg="sftp start"`) && strings.Contains(ts.logs.String(), `msg="sftp refused"`)
 	})
+}
+
+// The system's sftp and scp (when installed) list and fetch the person's
+// files, exit 0, and get nothing from outside.
+func TestSystemSFTPAndSCP(t *testing.T) {
+	sftpBin, err1 := exec.LookPath("sftp")
+	scpBin, err2 := exec.LookPath("scp")
+	if err1 != nil || err2 != nil {
+		t.Skip("no sftp or scp here")
+	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := gossh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "id")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startServerWith(t, func(_ *testServer, c *Config) {
+		writeFile(t, c.AuthorizedKeys, string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
+	})
+	home := userDir(ts, signer)
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(home, "model.json"), "{}\n")
+	_, port, _ := net.SplitHostPort(ts.addr)
+	opts := []string{"-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+		"-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes", "-i", keyFile, "-P", port}
+	run := func(bin string, stdin string, args ...string) (string, error) {
+		cmd := exec.Command(bin, append(slices.Clone(opts), args...)...)
+		cmd.Dir, cmd.Stdin = dir, strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run(sftpBin, "ls\nget model.json got.json\n-get ../../secret.csv s.csv\n-get /etc/passwd p\n", "-b", "-", "tester@127.0.0.1")
+	if err != nil || !strings.Contains(out, "model.json") {
+		t.Fatalf("sftp: %v\n%s", err, out)
+	}
+	if out, err := run(scpBin, "", "tester@127.0.0.1:model.json", "scp.json"); err != nil {
+		t.Fatalf("scp: %v\n%s", err, out)
+	}
+	for _, name := range []string{"got.json", "scp.json"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != "{}\n" {
+			t.Errorf("%s: %q, %v", name, b, err)
+		}
+	}
+	for _, name := range []string{"s.csv", "p"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s was fetched from outside", name)
+		}
+	}
 }

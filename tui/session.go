@@ -46,7 +46,9 @@ type TrainSlot func(ctx context.Context, queued func(place int)) (release func()
 // NewProgram makes the lab a program on a terminal given by opts (input,
 // output), drawn with opt.Renderer. Run the program, then call end with
 // its error: end stops the session's runs and turns a crash into one line,
-// as Run does for the local terminal.
+// as Run does for the local terminal, and records a run the lab was
+// training when it was ended from outside (Kill: its connection dropped,
+// its server stopping), as a cancelled run.
 func NewProgram(opt Options, opts ...tea.ProgramOption) (p *tea.Program, end func(error) error, err error) {
 	if opt.Renderer == nil {
 		return nil, nil, errors.New("tui.NewProgram needs the terminal's renderer (Options.Renderer)")
@@ -60,7 +62,12 @@ func NewProgram(opt Options, opts ...tea.ProgramOption) (p *tea.Program, end fun
 		return nil, nil, err
 	}
 	g := &guarded{a: a}
-	return g.program(opts...), g.end, nil
+	end = func(runErr error) error {
+		err := g.end(runErr) // the run in flight told to stop, and waited for briefly
+		a.recordInterrupted()
+		return err
+	}
+	return g.program(opts...), end, nil
 }
 
 // holdSlot waits for a training slot for a sweep or an experiment, as a

@@ -339,7 +339,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.showPast(msg)
 	case runsNoteMsg:
 		if msg.note != "" {
-			a.runs.note = msg.note
+			a.runs.note = a.c.hide(msg.note)
 		}
 		return a, nil
 	case runActionMsg:

@@ -4,8 +4,13 @@
 // for the client's own terminal (colour profile, background, NO_COLOR,
 // size), opens data under the data directory only, writes and keeps its
 // run history in a directory of that key's own, and trains in one of a
-// limited number of slots shared by every session. Events go to a
-// log/slog logger as structured lines.
+// limited number of slots shared by every session. The same key reaches
+// that directory, and nothing else, over SFTP (sftp.go). The server holds
+// against anyone before login (gate.go: a handshake timeout, caps on
+// connections not logged in) and against any listed key (keys.go: the
+// authorized_keys options; terminal.go: a client's terminal is never
+// waited on, its size clamped). Events go to a log/slog logger as
+// structured lines.
 package serve
 
 import (

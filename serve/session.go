@@ -203,9 +203,9 @@ func (s *Server) goodbye(sess ssh.Session, l *lab, err error, open time.Duration
 	status, note := 0, ""
 	switch l.reason.Load() {
 	case closeIdle:
-		note = fmt.Sprintf("tealab: this lab closed after %s without a key press; connect again to go on (finished runs are in your history)", s.cfg.IdleTimeout)
+		note = fmt.Sprintf("tealab: this lab closed after %s without a key press; connect again to go on (your runs are in your history, one in progress as cancelled)", s.cfg.IdleTimeout)
 	case closeShutdown:
-		note = "tealab: the server is shutting down; finished runs are in your history; connect again once it is back"
+		note = "tealab: the server is shutting down; your runs are in your history (one in progress as cancelled); connect again once it is back"
 	}
 	reason := [...]string{"quit", "idle", "shutdown"}[l.reason.Load()]
 	if err != nil && l.reason.Load() == closeNone && sess.Context().Err() == nil {

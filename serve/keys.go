@@ -59,6 +59,9 @@ func (g grant) admits(ip netip.Addr, now time.Time) string {
 // admit is the first of u's grants that admits a connection from ip at
 // now, or why none does.
 func (u user) admit(ip netip.Addr, now time.Time) (grant, string) {
+	if len(u.grants) == 0 {
+		return grant{}, "the key is not listed"
+	}
 	var why []string
 	for _, g := range u.grants {
 		w := g.admits(ip, now)

@@ -57,6 +57,12 @@ func (s *Server) serveFiles(sess ssh.Session) {
 	defer root.Close()
 	f := &userFiles{home: home, root: root, log: log}
 	rs := sftp.NewRequestServer(sess, f.handlers())
+	// Shutdown cuts the connection: closing the session alone would leave
+	// a write to a client that reads nothing waiting.
+	var conn io.Closer = sess
+	if c, ok := sess.Context().Value(ssh.ContextKeyConn).(io.Closer); ok {
+		conn = &struct{ io.Closer }{c} // one key per session, however many a connection has
+	}
 	s.mu.Lock()
 	switch {
 	case s.closing:
@@ -64,7 +70,7 @@ func (s *Server) serveFiles(sess ssh.Session) {
 	case len(s.transfers) >= s.cfg.MaxSessions:
 		why = fmt.Sprintf("all %d SFTP sessions of this server are in use", s.cfg.MaxSessions)
 	default:
-		s.transfers[rs] = struct{}{}
+		s.transfers[conn] = struct{}{}
 		s.sessions.Add(1)
 	}
 	s.mu.Unlock()
@@ -78,7 +84,7 @@ func (s *Server) serveFiles(sess ssh.Session) {
 	err = rs.Serve()
 	// not rs.Close: the session ends with its exit status (ssh.Session.Exit)
 	s.mu.Lock()
-	delete(s.transfers, rs)
+	delete(s.transfers, conn)
 	s.mu.Unlock()
 	if err != nil && !errors.Is(err, io.EOF) {
 		log.Info("sftp ended by an error", "error", err.Error())
@@ -283,7 +289,11 @@ func (f *userFiles) setstat(r *sftp.Request) error {
 		if err != nil {
 			return shown(r.Filepath, err)
 		}
-		err = file.Truncate(int64(min(attrs.Size, maxUpload)))
+		if attrs.Size > maxUpload {
+			err = fmt.Errorf("a file here may hold at most %d bytes", maxUpload)
+		} else {
+			err = file.Truncate(int64(attrs.Size))
+		}
 		file.Close()
 		if err != nil {
 			return shown(r.Filepath, err)

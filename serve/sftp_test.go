@@ -220,3 +220,28 @@ func TestSystemSFTPAndSCP(t *testing.T) {
 		}
 	}
 }
+
+// SFTP sessions count against the cap (as labs, apart from them), and
+// shutdown ends them.
+func TestSFTPSessionsAreCappedAndEndAtShutdown(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.MaxSessions = 1 })
+	c := ts.sftpClient(t, ts.alice)
+	if _, err := c.Getwd(); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := ts.dial(gossh.PublicKeys(ts.bob))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if extra, err := sftp.NewClient(conn); err == nil {
+		_, err = extra.ReadDir("/")
+		if err == nil {
+			t.Fatal("a second SFTP session beyond the cap of 1 was served")
+		}
+	}
+	ts.stop(t)
+	if _, err := c.ReadDir("/"); err == nil {
+		t.Fatal("the SFTP session outlived the server's shutdown")
+	}
+}

@@ -82,12 +82,13 @@ func (g *gate) admit(ctx ssh.Context, conn net.Conn) net.Conn {
 	g.total++
 	g.mu.Unlock()
 	p := &pending{g: g, addr: addr}
-	p.timer = time.AfterFunc(g.timeout, func() {
+	p.timer = time.AfterFunc(time.Hour, func() {
 		if p.done() {
 			g.log.Warn("handshake timed out", "remote", conn.RemoteAddr().String(), "seconds", g.timeout.Seconds())
 			conn.Close()
 		}
 	})
+	p.timer.Reset(g.timeout) // now that p.timer is set for done to stop
 	ctx.SetValue(pendingKey{}, p)
 	return &gatedConn{Conn: conn, p: p}
 }

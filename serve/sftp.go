@@ -56,7 +56,9 @@ func (s *Server) serveFiles(sess ssh.Session) {
 	}
 	defer root.Close()
 	f := &userFiles{home: home, root: root, log: log}
-	rs := sftp.NewRequestServer(sess, f.handlers())
+	in := &requests{Session: sess}
+	in.last.Store(time.Now().UnixNano())
+	rs := sftp.NewRequestServer(in, f.handlers())
 	// Shutdown cuts the connection: closing the session alone would leave
 	// a write to a client that reads nothing waiting.
 	var conn io.Closer = sess
@@ -81,7 +83,10 @@ func (s *Server) serveFiles(sess ssh.Session) {
 	}
 	defer s.sessions.Done()
 	log.Info("sftp start")
+	served := make(chan struct{})
+	go s.idleFiles(in, conn, served, log)
 	err = rs.Serve()
+	close(served)
 	// not rs.Close: the session ends with its exit status (ssh.Session.Exit)
 	s.mu.Lock()
 	delete(s.transfers, conn)
@@ -90,6 +95,45 @@ func (s *Server) serveFiles(sess ssh.Session) {
 		log.Info("sftp ended by an error", "error", err.Error())
 	}
 	log.Info("sftp end", "files_read", f.read.Load(), "files_written", f.written.Load())
+}
+
+// requests is an SFTP session's stream, noting when the client last asked
+// for something.
+type requests struct {
+	ssh.Session
+	last atomic.Int64 // unix nanoseconds
+}
+
+func (r *requests) Read(p []byte) (int, error) {
+	n, err := r.Session.Read(p)
+	if n > 0 {
+		r.last.Store(time.Now().UnixNano())
+	}
+	return n, err
+}
+
+// idleFiles cuts an SFTP session's connection once it has asked for
+// nothing for --idle-timeout, as a lab nobody types in is closed: the
+// sessions are capped, and one held open for ever would keep a place.
+func (s *Server) idleFiles(in *requests, conn io.Closer, served <-chan struct{}, log *slog.Logger) {
+	d := s.cfg.IdleTimeout
+	if d <= 0 {
+		return
+	}
+	t := time.NewTicker(max(d/10, 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-served:
+			return
+		case <-t.C:
+			if time.Since(time.Unix(0, in.last.Load())) >= d {
+				log.Info("sftp closed", "reason", "idle", "seconds", d.Seconds())
+				_ = conn.Close()
+				return
+			}
+		}
+	}
 }
 
 // userFiles serves one SFTP session of one person.

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pkg/sftp"
 	gossh "golang.org/x/crypto/ssh"
@@ -244,4 +245,24 @@ func TestSFTPSessionsAreCappedAndEndAtShutdown(t *testing.T) {
 	if _, err := c.ReadDir("/"); err == nil {
 		t.Fatal("the SFTP session outlived the server's shutdown")
 	}
+}
+
+// An SFTP session that asks for nothing for --idle-timeout is closed, and
+// its place freed.
+func TestIdleSFTPSessionIsClosed(t *testing.T) {
+	ts := startServer(t, func(c *Config) {
+		c.IdleTimeout = 200 * time.Millisecond
+		c.MaxSessions = 1
+	})
+	c := ts.sftpClient(t, ts.alice)
+	if _, err := c.Getwd(); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the idle session closed and ended", func() bool {
+		return strings.Contains(ts.logs.String(), `msg="sftp closed"`) && strings.Contains(ts.logs.String(), `msg="sftp end"`)
+	})
+	if _, err := c.ReadDir("/"); err == nil {
+		t.Fatal("the idle session still answers")
+	}
+	ts.sftpClient(t, ts.bob) // its place is free
 }

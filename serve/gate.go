@@ -103,14 +103,6 @@ func (g *gate) config(ctx ssh.Context) *gossh.ServerConfig {
 	}}
 }
 
-// counts is the number of connections waiting to log in from addr and
-// in all.
-func (g *gate) counts(addr netip.Addr) (fromAddr, total int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.pending[addr], g.total
-}
-
 // gatedConn takes itself off the gate when closed before logging in.
 type gatedConn struct {
 	net.Conn

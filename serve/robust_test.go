@@ -3,6 +3,7 @@ package serve
 import (
 	"io"
 	"net"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -157,3 +158,11 @@ func TestClientThatReadsNothingIsCut(t *testing.T) {
 }
 
 func sshKey(ts *testServer) gossh.AuthMethod { return gossh.PublicKeys(ts.alice) }
+
+// counts is the number of connections waiting to log in from addr and
+// in all.
+func (g *gate) counts(addr netip.Addr) (fromAddr, total int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.pending[addr], g.total
+}

@@ -16,6 +16,9 @@ import (
 	"strings"
 )
 
+// ErrOutside is the error (wrapped) of a name that leaves the root.
+var ErrOutside = errors.New("outside the directory")
+
 // Root is a directory that names are confined to.
 type Root struct {
 	dir  string // absolute, symbolic links resolved
@@ -56,13 +59,24 @@ func (r *Root) Path(name string) (string, error) {
 	}
 	real, err := resolve(filepath.Clean(p))
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", clean, err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // its path would name the server's directories
+			err = pe.Err
+		}
+		return "", fmt.Errorf("%s: %w", r.shown(clean), err)
 	}
 	if !r.Contains(real) {
-		return "", fmt.Errorf("%s is outside %s: only files in it can be used here (name them relative to it, without ..)", r.shown(clean), r.what)
+		return "", &outside{fmt.Sprintf("%s is outside %s: only files in it can be used here (name them relative to it, without ..)", r.shown(clean), r.what)}
 	}
 	return real, nil
 }
+
+// outside is the error of a name leaving the root: its message, and
+// errors.Is(err, ErrOutside).
+type outside struct{ msg string }
+
+func (e *outside) Error() string        { return e.msg }
+func (e *outside) Is(target error) bool { return target == ErrOutside }
 
 // Contains reports whether the resolved path p is the root or inside it.
 func (r *Root) Contains(p string) bool {

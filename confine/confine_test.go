@@ -1,6 +1,7 @@
 package confine
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,6 +83,21 @@ func TestNewNeedsADirectory(t *testing.T) {
 	for _, dir := range []string{f, filepath.Join(t.TempDir(), "none")} {
 		if _, err := New(dir, "the data directory"); err == nil || !strings.Contains(err.Error(), "the data directory") {
 			t.Errorf("New(%s): %v, want an error naming the data directory", dir, err)
+		}
+	}
+}
+
+// A refusal can be told apart (ErrOutside), and no error names the
+// root's own place on the machine.
+func TestErrorsNeverNameTheRoot(t *testing.T) {
+	r, _ := root(t)
+	if _, err := r.Path("../secret/key.csv"); !errors.Is(err, ErrOutside) {
+		t.Fatalf("a name outside: %v, want ErrOutside", err)
+	}
+	for _, name := range []string{"a.csv/x.csv", filepath.Join(r.Dir(), "a.csv", "x.csv"), "dangling"} {
+		_, err := r.Path(name)
+		if err == nil || strings.Contains(err.Error(), r.Dir()) || errors.Is(err, ErrOutside) {
+			t.Errorf("%s: %v; want an error not naming %s", name, err, r.Dir())
 		}
 	}
 }

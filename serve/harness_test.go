@@ -74,6 +74,16 @@ func writeFile(t *testing.T, path, text string) {
 // startServer starts a server; tune changes its configuration first.
 func startServer(t *testing.T, tune func(*Config)) *testServer {
 	t.Helper()
+	return startServerWith(t, func(_ *testServer, c *Config) {
+		if tune != nil {
+			tune(c)
+		}
+	})
+}
+
+// startServerWith is startServer with the server's keys at hand to tune.
+func startServerWith(t *testing.T, tune func(*testServer, *Config)) *testServer {
+	t.Helper()
 	t.Setenv("TEALAB_MEMORY", "") // the machine's memory, not a test's setting
 	base := t.TempDir()
 	ts := &testServer{alice: newSigner(t), bob: newSigner(t), eve: newSigner(t), logs: &syncBuffer{},
@@ -92,9 +102,7 @@ func startServer(t *testing.T, tune func(*Config)) *testServer {
 	cfg := Config{Listen: "127.0.0.1:0", HostKey: filepath.Join(ts.stateDir, "host_key"), AuthorizedKeys: filepath.Join(base, "authorized_keys"),
 		DataDir: ts.dataDir, StateDir: ts.stateDir, MaxSessions: 8, MaxTraining: 2,
 		Log: slog.New(slog.NewTextHandler(ts.logs, nil))}
-	if tune != nil {
-		tune(&cfg)
-	}
+	tune(ts, &cfg)
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +157,8 @@ type terminal struct {
 	width, height int
 	env           map[string]string
 	light         bool // the background it reports
+	mute          bool // it never answers the terminal queries
+	deaf          bool // it never reads what the lab draws
 }
 
 var xterm = terminal{width: 100, height: 30}
@@ -198,16 +208,18 @@ func (ts *testServer) connect(signer gossh.Signer, term terminal) (*client, erro
 	if err := c.sess.Shell(); err != nil {
 		return fail(err)
 	}
-	go c.read(stdout, term.light)
+	if !term.deaf {
+		go c.read(stdout, term)
+	}
 	go func() { c.done <- c.sess.Wait() }()
 	return c, nil
 }
 
 // read keeps the output and answers the background query (OSC 11 and the
 // primary device attributes that follow it).
-func (c *client) read(r io.Reader, light bool) {
+func (c *client) read(r io.Reader, term terminal) {
 	colour := "0000/0000/0000"
-	if light {
+	if term.light {
 		colour = "ffff/ffff/ffff"
 	}
 	buf := make([]byte, 32<<10)
@@ -215,7 +227,7 @@ func (c *client) read(r io.Reader, light bool) {
 		n, err := r.Read(buf)
 		if n > 0 {
 			chunk := buf[:n]
-			if bytes.Contains(chunk, []byte("\x1b]11;?")) {
+			if bytes.Contains(chunk, []byte("\x1b]11;?")) && !term.mute {
 				_, _ = io.WriteString(c.stdin, "\x1b]11;rgb:"+colour+"\x07\x1b[?62;22c")
 			}
 			_, _ = c.out.Write(chunk)

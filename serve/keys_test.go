@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,16 +53,16 @@ func TestAuthorizedKeysErrorsNameTheLine(t *testing.T) {
 	} {
 		path := filepath.Join(dir, "keys")
 		writeFile(t, path, text)
-		_, err := readAuthorizedKeys(path)
+		_, err := readAuthorizedKeys(path, slog.New(slog.DiscardHandler))
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("authorized keys %q: %v, want one line saying %q", text, err, want)
 		}
 	}
-	if _, err := readAuthorizedKeys(filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "--authorized-keys") {
+	if _, err := readAuthorizedKeys(filepath.Join(dir, "none"), slog.New(slog.DiscardHandler)); err == nil || !strings.Contains(err.Error(), "--authorized-keys") {
 		t.Errorf("a missing file: %v", err)
 	}
 	writeFile(t, filepath.Join(dir, "keys"), key+" ann@example\n")
-	users, err := readAuthorizedKeys(filepath.Join(dir, "keys"))
+	users, err := readAuthorizedKeys(filepath.Join(dir, "keys"), slog.New(slog.DiscardHandler))
 	if err != nil || len(users) != 1 {
 		t.Fatalf("one key: %v, %d users", err, len(users))
 	}

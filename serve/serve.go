@@ -4,14 +4,20 @@
 // for the client's own terminal (colour profile, background, NO_COLOR,
 // size), opens data under the data directory only, writes and keeps its
 // run history in a directory of that key's own, and trains in one of a
-// limited number of slots shared by every session. Events go to a
-// log/slog logger as structured lines.
+// limited number of slots shared by every session. The same key reaches
+// that directory, and nothing else, over SFTP (sftp.go). The server holds
+// against anyone before login (gate.go: a handshake timeout, caps on
+// connections not logged in) and against any listed key (keys.go: the
+// authorized_keys options; terminal.go: a client's terminal is never
+// waited on, its size clamped). Events go to a log/slog logger as
+// structured lines.
 package serve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -39,6 +45,11 @@ type Config struct {
 	MaxTraining    int           // runs training at once; more wait in line
 	IdleTimeout    time.Duration // a lab with no key press for this long is closed; 0 never
 	Log            *slog.Logger  // nil: discard
+
+	// Zero for the defaults (gate.go, session.go); tests shorten them.
+	handshakeTimeout                 time.Duration
+	maxPendingPerAddr, maxPendingAll int
+	closeGrace, backgroundWait       time.Duration
 }
 
 // Server is a running `tealab serve`.
@@ -50,11 +61,15 @@ type Server struct {
 	data   *confine.Root
 	slots  *slots
 	memory engine.Accountant
+	gate   *gate
 
-	mu       sync.Mutex
-	labs     map[*lab]struct{}
-	closing  bool
-	sessions sync.WaitGroup // the labs' handlers
+	closeGrace, backgroundWait time.Duration
+
+	mu        sync.Mutex
+	labs      map[*lab]struct{}
+	transfers map[io.Closer]struct{} // SFTP sessions
+	closing   bool
+	sessions  sync.WaitGroup // the labs' handlers
 }
 
 // New checks cfg (the keys, the directories) and makes the server; nothing
@@ -66,7 +81,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxSessions < 1 || cfg.MaxTraining < 1 {
 		return nil, errors.New("--max-sessions and --max-training must be at least 1")
 	}
-	users, err := readAuthorizedKeys(cfg.AuthorizedKeys)
+	users, err := readAuthorizedKeys(cfg.AuthorizedKeys, cfg.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +96,10 @@ func New(cfg Config) (*Server, error) {
 	if err := os.MkdirAll(filepath.Join(cfg.StateDir, "users"), 0o700); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Log, users: users, data: data, slots: newSlots(cfg.MaxTraining), labs: map[*lab]struct{}{}}
+	s := &Server{cfg: cfg, log: cfg.Log, users: users, data: data, slots: newSlots(cfg.MaxTraining),
+		labs: map[*lab]struct{}{}, transfers: map[io.Closer]struct{}{},
+		gate:       newGate(cfg.Log, or(cfg.handshakeTimeout, handshakeTimeout), or(cfg.maxPendingPerAddr, maxPendingPerAddr), or(cfg.maxPendingAll, maxPendingOverall)),
+		closeGrace: or(cfg.closeGrace, closeGrace), backgroundWait: or(cfg.backgroundWait, backgroundWait)}
 	s.ssh, err = wish.NewServer(
 		wish.WithAddress(cfg.Listen),
 		wish.WithPublicKeyAuth(s.authorise),
@@ -89,6 +107,10 @@ func New(cfg Config) (*Server, error) {
 		func(srv *ssh.Server) error {
 			srv.AddHostKey(signer)
 			srv.ConnectionFailedCallback = s.connectionFailed
+			srv.ConnCallback = s.gate.admit
+			srv.ServerConfigCallback = s.gate.config
+			srv.PtyCallback = s.mayHaveTerminal
+			srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{"sftp": s.serveFiles}
 			return nil
 		},
 	)
@@ -99,19 +121,48 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// authorise admits a key listed in the authorized-keys file; it is the only
-// way in (no password, no keyboard-interactive).
+// authorise admits a key listed in the authorized-keys file, from where
+// and until when its line's options allow; it is the only way in (no
+// password, no keyboard-interactive).
 func (s *Server) authorise(ctx ssh.Context, key ssh.PublicKey) bool {
 	u, ok := s.users[string(key.Marshal())]
 	if !ok {
 		s.log.Warn("authentication refused", "remote", ctx.RemoteAddr().String(), "login", ctx.User(), "key", gossh.FingerprintSHA256(key))
 		return false
 	}
-	ctx.SetValue(userKey{}, u)
+	if _, why := u.admit(remoteIP(ctx.RemoteAddr()), time.Now()); why != "" {
+		s.log.Warn("authentication refused", "remote", ctx.RemoteAddr().String(), "login", ctx.User(), "user", u.name, "key", u.fingerprint, "reason", why)
+		return false
+	}
 	return true
 }
 
-type userKey struct{}
+// userOf is who a session's key belongs to, and the grant that admits it
+// from where it is now; why not when none does.
+func (s *Server) userOf(sess ssh.Session) (u user, g grant, why string) {
+	key := sess.PublicKey()
+	if key == nil {
+		return u, g, "no public key"
+	}
+	u, ok := s.users[string(key.Marshal())]
+	if !ok {
+		return u, g, "the key is not listed"
+	}
+	g, why = u.admit(remoteIP(sess.RemoteAddr()), time.Now())
+	return u, g, why
+}
+
+// mayHaveTerminal is the PtyCallback: a key listed with no-pty (or
+// restrict) gets no terminal, as in sshd.
+func (s *Server) mayHaveTerminal(ctx ssh.Context, _ ssh.Pty) bool {
+	key, _ := ctx.Value(ssh.ContextKeyPublicKey).(ssh.PublicKey)
+	if key == nil {
+		return false
+	}
+	u := s.users[string(key.Marshal())]
+	g, why := u.admit(remoteIP(ctx.RemoteAddr()), time.Now())
+	return why == "" && !g.noPty
+}
 
 // connectionFailed logs a connection that ended before a session: a failed
 // authentication (a password tried, no key), a bad handshake.
@@ -148,6 +199,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	open := len(s.labs)
 	for l := range s.labs {
 		l.close(closeShutdown)
+	}
+	for t := range s.transfers {
+		_ = t.Close()
 	}
 	s.mu.Unlock()
 	s.log.Info("shutting down", "sessions", open)
@@ -202,6 +256,15 @@ func (s *Server) Sessions() int {
 
 // Training is the number of runs training and of runs waiting for a slot.
 func (s *Server) Training() (training, queued int) { return s.slots.load(s.cfg.MaxTraining) }
+
+// or is v, or def when v is zero.
+func or[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
 
 // home is u's own directory, made when missing.
 func (s *Server) home(u user) (*confine.Root, error) {

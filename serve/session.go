@@ -13,7 +13,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
-	bm "github.com/charmbracelet/wish/bubbletea"
 
 	"github.com/tealab/tealab/tui"
 )
@@ -25,54 +24,74 @@ const (
 	closeShutdown
 )
 
+// closeGrace is how long a lab the server closes has to end before its
+// connection is cut: a client that reads nothing holds the lab's writes,
+// and only a closed connection frees them.
+const closeGrace = 5 * time.Second
+
 // lab is one session's lab while it runs.
 type lab struct {
 	log     *slog.Logger
 	program *tea.Program
 	reason  atomic.Int32 // closeIdle, closeShutdown
-	input   *activity
+	input   *input
+	conn    io.Closer // the session's connection
+	grace   time.Duration
 	once    sync.Once
 	ready   chan struct{} // closed once program is set
+	ended   chan struct{} // closed when the session's handler returns
+	clamped atomic.Bool   // the terminal was larger than a lab is drawn for
 }
 
-// close ends the lab for reason (the first reason given sticks).
+// close ends the lab for reason (the first reason given sticks), and
+// cuts its connection if it has not ended after the grace.
 func (l *lab) close(reason int32) {
 	l.reason.CompareAndSwap(closeNone, reason)
 	go func() {
-		<-l.ready
-		l.once.Do(l.program.Kill)
+		select {
+		case <-l.ready:
+			l.once.Do(l.program.Kill)
+		case <-l.ended:
+			return
+		}
+		t := time.NewTimer(l.grace)
+		defer t.Stop()
+		select {
+		case <-l.ended:
+		case <-t.C:
+			l.log.Warn("connection cut", "reason", "the lab did not end once closed (the client reads nothing)")
+			_ = l.conn.Close()
+		}
 	}()
 }
-
-// activity is the session's input, noting when the person last typed.
-type activity struct {
-	r    io.Reader
-	last atomic.Int64 // unix nanoseconds
-}
-
-func (a *activity) Read(p []byte) (int, error) {
-	n, err := a.r.Read(p)
-	if n > 0 {
-		a.last.Store(time.Now().UnixNano())
-	}
-	return n, err
-}
-
-func (a *activity) idle() time.Duration { return time.Since(time.Unix(0, a.last.Load())) }
 
 // serveLab is the session handler: it admits the session, opens its lab and
 // runs it until the person quits, the connection drops, the lab is idle
 // for too long or the server shuts down.
 func (s *Server) serveLab(sess ssh.Session) {
-	u, _ := sess.Context().Value(userKey{}).(user)
+	u, g, why := s.userOf(sess)
 	log := s.log.With("user", u.name, "key", u.fingerprint, "remote", sess.RemoteAddr().String())
-	pty, windows, ok := sess.Pty()
-	if !ok {
-		log.Info("session refused", "reason", "no terminal")
-		s.refuse(sess, "the lab needs a terminal: connect with ssh -t")
+	if why != "" {
+		log.Warn("session refused", "reason", why)
+		s.refuse(sess, "this key may not connect now")
 		return
 	}
-	l := &lab{log: log, input: &activity{r: sess}, ready: make(chan struct{})}
+	pty, windows, ok := sess.Pty()
+	if !ok {
+		log.Info("session refused", "reason", "no terminal", "command", sess.RawCommand())
+		switch {
+		case g.noPty:
+			s.refuse(sess, "this key may not open a terminal (no-pty or restrict in the server's authorized keys), and the lab needs one; sftp reaches your files")
+		case strings.HasPrefix(sess.RawCommand(), "scp "):
+			s.refuse(sess, "the server speaks SFTP only: use sftp, or scp without -O")
+		default:
+			s.refuse(sess, "the lab needs a terminal: connect with ssh -t")
+		}
+		return
+	}
+	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(io.Closer)
+	l := &lab{log: log, conn: conn, grace: s.closeGrace, ready: make(chan struct{}), ended: make(chan struct{})}
+	defer close(l.ended)
 	if why := s.admit(l); why != "" {
 		log.Info("session refused", "reason", why)
 		s.refuse(sess, why)
@@ -80,6 +99,10 @@ func (s *Server) serveLab(sess ssh.Session) {
 	}
 	defer s.sessions.Done()
 	defer s.leave(l)
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	l.input = newInput(ctx, sess) // the idle clock starts now
+	go s.watch(ctx, l, windows)
 	home, err := s.home(u)
 	if err != nil {
 		log.Error("no directory for the user", "error", err.Error())
@@ -87,12 +110,9 @@ func (s *Server) serveLab(sess ssh.Session) {
 		return
 	}
 	noColor := sessionEnv(sess, "NO_COLOR") != ""
-	renderer := bm.MakeRenderer(sess) // the client's TERM, NO_COLOR and background
-	ctx, cancel := context.WithCancel(sess.Context())
-	defer cancel()
-	l.input.last.Store(time.Now().UnixNano())
+	dark, known := l.input.askBackground(sess, s.backgroundWait)
 	p, end, err := tui.NewProgram(tui.Options{
-		Renderer: renderer, NoColor: noColor, Context: ctx,
+		Renderer: renderer(sess, pty.Term, dark), NoColor: noColor, Context: ctx,
 		Files: &tui.Files{Data: s.data, Home: home}, TrainSlot: s.slots.wait, Memory: &s.memory,
 	}, tea.WithInput(l.input), tea.WithOutput(sess), tea.WithAltScreen(), tea.WithoutSignalHandler(),
 		tea.WithEnvironment(slices.Concat(sess.Environ(), []string{"TERM=" + pty.Term})))
@@ -103,8 +123,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 	}
 	l.program = p
 	close(l.ready)
-	log.Info("session start", "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height, "no_color", noColor, "sessions", s.Sessions())
-	go s.watch(ctx, l, pty.Window, windows)
+	log.Info("session start", "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height, "no_color", noColor, "background_known", known, "sessions", s.Sessions())
 	start := time.Now()
 	_, runErr := p.Run()
 	cancel() // the run in flight stops, and its slot is given back
@@ -113,10 +132,35 @@ func (s *Server) serveLab(sess ssh.Session) {
 	s.goodbye(sess, l, err, time.Since(start))
 }
 
-// watch sends the lab its size and each resize, and closes it when the
-// connection ends or it is idle for longer than the timeout.
-func (s *Server) watch(ctx context.Context, l *lab, size ssh.Window, windows <-chan ssh.Window) {
-	l.program.Send(tea.WindowSizeMsg{Width: size.Width, Height: size.Height})
+// watch passes the terminal's size on to the lab and closes the lab when
+// the connection ends or it is idle for longer than the timeout. It never
+// waits on the lab: resizes are taken as they come (a connection's
+// requests wait on them) and the latest is handed on by a goroutine of
+// its own, so that a burst of them costs one redraw.
+func (s *Server) watch(ctx context.Context, l *lab, windows <-chan ssh.Window) {
+	var (
+		mu     sync.Mutex
+		latest tea.WindowSizeMsg
+		resize = make(chan struct{}, 1)
+	)
+	go func() {
+		select {
+		case <-l.ready:
+		case <-ctx.Done():
+			return
+		}
+		for {
+			select {
+			case <-resize:
+				mu.Lock()
+				msg := latest
+				mu.Unlock()
+				l.program.Send(msg) // returns once the program has ended
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	var tick <-chan time.Time
 	if d := s.cfg.IdleTimeout; d > 0 {
 		t := time.NewTicker(max(d/10, 10*time.Millisecond))
@@ -133,11 +177,21 @@ func (s *Server) watch(ctx context.Context, l *lab, size ssh.Window, windows <-c
 				windows = nil
 				continue
 			}
-			l.program.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			width, height, clamped := clamp(w)
+			if clamped && !l.clamped.Swap(true) {
+				l.log.Warn("terminal size clamped", "width", w.Width, "height", w.Height, "drawn_width", width, "drawn_height", height)
+			}
+			mu.Lock()
+			latest = tea.WindowSizeMsg{Width: width, Height: height}
+			mu.Unlock()
+			select {
+			case resize <- struct{}{}:
+			default: // one is on its way; it will take the latest
+			}
 		case <-tick:
 			if l.input.idle() >= s.cfg.IdleTimeout {
 				l.close(closeIdle)
-				return
+				tick = nil // and go on taking resizes until the session ends
 			}
 		}
 	}
@@ -149,9 +203,9 @@ func (s *Server) goodbye(sess ssh.Session, l *lab, err error, open time.Duration
 	status, note := 0, ""
 	switch l.reason.Load() {
 	case closeIdle:
-		note = fmt.Sprintf("tealab: this lab closed after %s without a key press; connect again to go on (finished runs are in your history)", s.cfg.IdleTimeout)
+		note = fmt.Sprintf("tealab: this lab closed after %s without a key press; connect again to go on (your runs are in your history, one in progress as cancelled)", s.cfg.IdleTimeout)
 	case closeShutdown:
-		note = "tealab: the server is shutting down; finished runs are in your history; connect again once it is back"
+		note = "tealab: the server is shutting down; your runs are in your history (one in progress as cancelled); connect again once it is back"
 	}
 	reason := [...]string{"quit", "idle", "shutdown"}[l.reason.Load()]
 	if err != nil && l.reason.Load() == closeNone && sess.Context().Err() == nil {
@@ -160,6 +214,9 @@ func (s *Server) goodbye(sess ssh.Session, l *lab, err error, open time.Duration
 	}
 	if sess.Context().Err() != nil {
 		reason = "disconnected"
+	}
+	if l.clamped.Load() {
+		note = strings.TrimPrefix(note+"\r\n", "\r\n") + fmt.Sprintf("tealab: your terminal was larger than a lab is drawn for; it was drawn at most %dx%d", maxWidth, maxHeight)
 	}
 	if note != "" {
 		_, _ = io.WriteString(sess.Stderr(), "\r\n"+note+"\r\n")

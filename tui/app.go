@@ -339,7 +339,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.showPast(msg)
 	case runsNoteMsg:
 		if msg.note != "" {
-			a.runs.note = msg.note
+			a.runs.note = a.c.hide(msg.note)
 		}
 		return a, nil
 	case runActionMsg:
@@ -577,6 +577,24 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 // finishRun records the end of the current run and shows its results, or
 // its error on the training screen.
 func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
+	r := a.settleRun(msg)
+	if r == nil {
+		return nil // the training screen shows the error, esc goes back
+	}
+	a.runs.setRuns(a.history)
+	record := a.recordRun(r)
+	if a.cur == screenTrain {
+		cmd := a.results.show(r)
+		a.results.fromRuns = false
+		a.goTo(screenResults)
+		return tea.Batch(cmd, record)
+	}
+	return record
+}
+
+// settleRun ends the current run with msg's result; it returns the run
+// when it has a result to record.
+func (a *app) settleRun(msg trainDoneMsg) *runRecord {
 	a.job = nil
 	a.train.progress(progressMsg{run: msg.run, steps: msg.tail})
 	r := a.run(msg.run)
@@ -592,17 +610,36 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 	}
 	a.train.done(r)
 	if r.Result == nil || (r.Err != nil && !r.cancelled()) {
-		return nil // the training screen shows the error, esc goes back
+		return nil
 	}
-	a.runs.setRuns(a.history)
-	record := a.recordRun(r)
-	if a.cur == screenTrain {
-		cmd := a.results.show(r)
-		a.results.fromRuns = false
-		a.goTo(screenResults)
-		return tea.Batch(cmd, record)
+	return r
+}
+
+// recordInterrupted records the run still in flight once a lab has been
+// ended from outside (its connection dropped, its server stopping) as a
+// cancelled run, as cancelling it would have: with its partial result when
+// it stopped in time, else with the history the training screen had. It
+// runs after the program, on the caller's goroutine, once the run was
+// told to stop; a run the person quit is not in flight.
+func (a *app) recordInterrupted() {
+	j := a.job
+	if j == nil {
+		return
 	}
-	return record
+	var r *runRecord
+	select {
+	case <-j.finished: // its message may have been taken by a command the program never delivered
+		r = a.settleRun(j.final)
+	default:
+		a.abandon()
+		r = a.run(j.id)
+	}
+	if r == nil {
+		return
+	}
+	if record := a.recordRun(r); record != nil {
+		record()
+	}
 }
 
 // showRun opens a finished run's results from the runs screen.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -337,10 +338,12 @@ func (s *dataScreen) open(source, target string, task datasets.Task, drop []stri
 			return tableLoadedMsg{seq: seq, source: source, err: err}
 		}
 		t, err := datasets.Open(path)
-		if err == nil {
-			t = t.Printable() // names and levels with control characters, escaped
+		if err != nil {
+			return tableLoadedMsg{seq: seq, source: source, err: errors.New(c.hide(err.Error()))}
 		}
-		return tableLoadedMsg{seq: seq, source: source, table: t, err: err}
+		t = t.Printable() // names and levels with control characters, escaped
+		t.Source = c.shown(t.Source)
+		return tableLoadedMsg{seq: seq, source: source, table: t}
 	}
 }
 
@@ -399,7 +402,7 @@ func (s *dataScreen) key(msg tea.KeyMsg) tea.Cmd {
 			}
 			s.path.Blur()
 			s.focus = focusList
-			return s.open(expandHome(p), "", datasets.Auto, nil, false)
+			return s.open(s.c.typedPath(p), "", datasets.Auto, nil, false)
 		}
 		var cmd tea.Cmd
 		s.path, cmd = s.path.Update(msg)

@@ -341,7 +341,7 @@ func (s *expScreen) export() string {
 	if err := o.WriteCSV(&csv); err != nil {
 		return "export: " + err.Error()
 	}
-	return writeReports(s.c.reportDir("."), "experiment-"+s.ds.Name, report{"md", md.String()}, report{"csv", csv.String()})
+	return s.c.writeReports(".", "experiment-"+s.ds.Name, report{"md", md.String()}, report{"csv", csv.String()})
 }
 
 func (s *expScreen) View() string {

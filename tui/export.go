@@ -42,6 +42,12 @@ func writeReports(dir, base string, files ...report) string {
 	return fmt.Sprintf("wrote %s in %s", strings.Join(names, " and "), where)
 }
 
+// writeReports is writeReports in the lab's export directory (def, or,
+// confined, the person's own), its note naming no server directory.
+func (c *common) writeReports(def, base string, files ...report) string {
+	return c.hide(writeReports(c.reportDir(def), base, files...))
+}
+
 // freeStem is base, or base-N, such that no file of files exists yet.
 func freeStem(dir, base string, files []report) (string, error) {
 	for n := 1; n <= maxExportNames; n++ {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -99,6 +100,10 @@ func (b *fileBrowser) read(dir string) tea.Cmd {
 		}
 		des, err := os.ReadDir(dir)
 		if err != nil {
+			var pe *fs.PathError
+			if root != nil && errors.As(err, &pe) { // its path names the server's directories
+				err = fmt.Errorf("%s: %w", root.Rel(dir), pe.Err)
+			}
 			return dirReadMsg{seq: seq, dir: dir, err: err}
 		}
 		var out []fileEntry
@@ -178,6 +183,9 @@ func (b *fileBrowser) update(msg tea.Msg) tea.Cmd {
 			p := filepath.Join(b.dir, e.name)
 			if e.dir {
 				return b.read(p)
+			}
+			if b.root != nil { // named in the data directory, as a person would type it
+				p = b.root.Rel(p)
 			}
 			return func() tea.Msg { return fileChosenMsg{path: p} }
 		}

@@ -49,6 +49,7 @@ type trainJob struct {
 	events   chan progressMsg  // one slot; closed after done is written
 	done     chan trainDoneMsg // one slot
 	finished chan struct{}     // closed when the worker has returned
+	final    trainDoneMsg      // what it sent on done; read once finished is closed
 	queue    chan int          // its place in line for a slot (queuedMsg); nil when none is waited for
 }
 
@@ -177,7 +178,8 @@ func startJob(parent context.Context, id int, model string, fn runFunc, every ti
 			res, err = fn(ctx, th.observe)
 		}()
 		tail := th.finish()
-		j.done <- trainDoneMsg{run: id, result: res, err: err, tail: tail}
+		j.final = trainDoneMsg{run: id, result: res, err: err, tail: tail}
+		j.done <- j.final
 		close(j.events)
 	}()
 	return j

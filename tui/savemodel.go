@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -88,7 +89,7 @@ func (p *savePrompt) update(km tea.KeyMsg, r *runRecord, c *common) tea.Cmd {
 		case "y":
 			path := p.confirm
 			p.confirm = ""
-			return c.writing(saveModelCmd(r, path))
+			return c.writing(saveModelCmd(r, path, c))
 		case "n":
 			p.confirm = ""
 		}
@@ -107,7 +108,7 @@ func (p *savePrompt) update(km tea.KeyMsg, r *runRecord, c *common) tea.Cmd {
 			p.confirm = path
 			return nil
 		}
-		return c.writing(saveModelCmd(r, path))
+		return c.writing(saveModelCmd(r, path, c))
 	default:
 		var cmd tea.Cmd
 		p.field, cmd = p.field.Update(km)
@@ -129,12 +130,16 @@ func (p *savePrompt) back() bool {
 	return true
 }
 
-// saveModelCmd writes r's model to path off the update loop.
-func saveModelCmd(r *runRecord, path string) tea.Cmd {
+// saveModelCmd writes r's model to path off the update loop; the message
+// names the path as the lab shows it (c.shown).
+func saveModelCmd(r *runRecord, path string, c *common) tea.Cmd {
 	res, d, spec, v, inputs, id := r.Result, r.Dataset, r.Spec, r.Params, r.Inputs(), r.ID
 	return func() tea.Msg {
 		err := modelfile.WriteFile(path, res, d, spec, v, inputs...)
-		return modelSavedMsg{run: id, path: path, err: err}
+		if err != nil {
+			err = errors.New(c.hide(err.Error()))
+		}
+		return modelSavedMsg{run: id, path: c.shown(path), err: err}
 	}
 }
 
@@ -156,7 +161,7 @@ func (p *savePrompt) view(s *resultsScreen) string {
 	case p.refusal != "":
 		b = append(b, st.Warn.Render(wrap(p.refusal, s.w-6)), "", st.Muted.Render("any key closes"))
 	case p.confirm != "":
-		b = append(b, st.Warn.Render(wrap(p.confirm+" exists: replace it? y replaces, n or esc keeps it", s.w-6)))
+		b = append(b, st.Warn.Render(wrap(s.c.shown(p.confirm)+" exists: replace it? y replaces, n or esc keeps it", s.w-6)))
 	default:
 		p.field.Width = max(s.w-14, 10)
 		b = append(b, st.Text.Render("Save the shown model, fitted on "+s.run.Result.FittedOn+", as a model file"),

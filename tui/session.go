@@ -3,6 +3,9 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -25,6 +28,17 @@ type Files struct {
 	Home *confine.Root
 }
 
+// OwnFile reports whether rel, a name relative to a person's own
+// directory, is a file the lab keeps there itself: the run history, its
+// lock and the temporary file a rewrite of it goes through. A saved model,
+// an export or an upload must never replace one.
+func OwnFile(rel string) bool {
+	rel = filepath.Clean(rel)
+	base := runs.HistoryFile
+	return rel == base || rel == "history.lock" ||
+		strings.HasPrefix(rel, "."+base+".") && strings.HasSuffix(rel, ".tmp")
+}
+
 // TrainSlot waits for the right to train (a server's cap on concurrent
 // runs), telling queued its place in line (1: next) while it waits, and
 // returns what gives the slot back; an error when ctx ends first.
@@ -33,7 +47,9 @@ type TrainSlot func(ctx context.Context, queued func(place int)) (release func()
 // NewProgram makes the lab a program on a terminal given by opts (input,
 // output), drawn with opt.Renderer. Run the program, then call end with
 // its error: end stops the session's runs and turns a crash into one line,
-// as Run does for the local terminal.
+// as Run does for the local terminal, and records a run the lab was
+// training when it was ended from outside (Kill: its connection dropped,
+// its server stopping), as a cancelled run.
 func NewProgram(opt Options, opts ...tea.ProgramOption) (p *tea.Program, end func(error) error, err error) {
 	if opt.Renderer == nil {
 		return nil, nil, errors.New("tui.NewProgram needs the terminal's renderer (Options.Renderer)")
@@ -47,7 +63,15 @@ func NewProgram(opt Options, opts ...tea.ProgramOption) (p *tea.Program, end fun
 		return nil, nil, err
 	}
 	g := &guarded{a: a}
-	return g.program(opts...), g.end, nil
+	end = func(runErr error) error {
+		err := g.end(runErr) // the run in flight told to stop, and waited for briefly
+		a.recordInterrupted()
+		if err != nil && a.c.hide(err.Error()) != err.Error() { // a crash names where it was saved
+			err = errors.New(a.c.hide(err.Error()))
+		}
+		return err
+	}
+	return g.program(opts...), end, nil
 }
 
 // holdSlot waits for a training slot for a sweep or an experiment, as a
@@ -71,11 +95,65 @@ func (c *common) dataSource(source string) (string, error) {
 
 // writePath is where a file the person names is written: the name itself
 // (a leading ~/ is their home), or, confined, inside their own directory.
+// The lab's own files (its run history) are refused: a saved model must
+// never replace them.
 func (c *common) writePath(name string) (string, error) {
-	if c.files == nil {
-		return expandHome(name), nil
+	path := c.typedPath(name)
+	if c.files != nil {
+		var err error
+		if path, err = c.files.Home.Path(name); err != nil {
+			return "", err
+		}
 	}
-	return c.files.Home.Path(name)
+	if h := c.store(); h != nil {
+		dir, _ := filepath.Abs(h.Dir)
+		at, _ := filepath.Abs(path)
+		if filepath.Dir(at) == dir && OwnFile(filepath.Base(at)) {
+			return "", fmt.Errorf("%s is the lab's own file (your run history): choose another name", c.shown(at))
+		}
+	}
+	return path, nil
+}
+
+// typedPath is a path the person typed: a leading ~/ is their home
+// directory, except in a confined lab, where the server's home is not
+// theirs and names are relative to the directory they are confined to.
+func (c *common) typedPath(p string) string {
+	if c.files != nil {
+		return p
+	}
+	return expandHome(p)
+}
+
+// shown is a path as the lab shows it: in a confined lab, relative to the
+// person's own directory or to the data directory, never naming the
+// server's directories; elsewhere p itself.
+func (c *common) shown(p string) string {
+	if c.files == nil || !filepath.IsAbs(p) {
+		return p
+	}
+	for _, r := range []*confine.Root{c.files.Home, c.files.Data} {
+		if r.Contains(p) {
+			return r.Rel(p)
+		}
+	}
+	return filepath.Base(p)
+}
+
+// hide is a message with the confined directories' places on the server
+// taken out (an operating system's error names the full path); msg itself
+// in a lab that is not confined.
+func (c *common) hide(msg string) string {
+	if c.files == nil {
+		return msg
+	}
+	for _, r := range []struct {
+		dir, name string
+	}{{c.files.Home.Dir(), "your directory"}, {c.files.Data.Dir(), "the data directory"}} {
+		msg = strings.ReplaceAll(msg, r.dir+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, r.dir, r.name)
+	}
+	return msg
 }
 
 // reportDir is the directory exports are written in: def, or, confined,
@@ -96,11 +174,17 @@ func (c *common) store() *runs.History {
 	return openStore()
 }
 
-// openData is runs.Data.Open with its source confined.
+// openData is runs.Data.Open with its source confined, and named as the
+// data screen names it (shown).
 func (c *common) openData(d runs.Data) (*datasets.Dataset, error) {
 	var err error
 	if d.Source, err = c.dataSource(d.Source); err != nil {
 		return nil, err
 	}
-	return d.Open()
+	ds, err := d.Open()
+	if err != nil {
+		return nil, errors.New(c.hide(err.Error()))
+	}
+	ds.Source = c.shown(ds.Source)
+	return ds, nil
 }

@@ -85,3 +85,47 @@ func TestConfinedFileBrowserStaysInside(t *testing.T) {
 		t.Fatalf("the browser shows the server's path:\n%s", b.view(c, 60, 5))
 	}
 }
+
+// S never replaces the lab's own files: the run history and its lock.
+func TestWritePathRefusesTheLabsOwnFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dir)
+	t.Setenv("TEALAB_HISTORY", "")
+	c := &common{}
+	for _, name := range []string{"history.jsonl", "history.lock"} {
+		if _, err := c.writePath(filepath.Join(dir, "tealab", name)); err == nil || !strings.Contains(err.Error(), "the lab's own file") {
+			t.Errorf("saving as %s: %v, want a refusal", name, err)
+		}
+	}
+	if p, err := c.writePath(filepath.Join(dir, "tealab", "model.json")); err != nil || filepath.Base(p) != "model.json" {
+		t.Errorf("model.json: %q, %v", p, err)
+	}
+}
+
+// A confined lab names files relative to its directories and takes their
+// places on the server out of messages; ~ is not the server's home there,
+// and its own history cannot be saved over.
+func TestConfinedLabShowsNoServerPath(t *testing.T) {
+	c, base := confined(t)
+	home, data := c.files.Home.Dir(), c.files.Data.Dir()
+	if got := c.shown(filepath.Join(data, "sub", "a.csv")); got != filepath.Join("sub", "a.csv") {
+		t.Errorf("a data file shown as %q", got)
+	}
+	if got := c.shown(filepath.Join(home, "m.json")); got != "m.json" {
+		t.Errorf("a file of the person's shown as %q", got)
+	}
+	if got := c.shown("builtin:iris"); got != "builtin:iris" {
+		t.Errorf("a built-in shown as %q", got)
+	}
+	for _, msg := range []string{"open " + filepath.Join(home, "m.json") + ": permission denied", "wrote a.md in " + home, "lstat " + data + ": denied"} {
+		if got := c.hide(msg); strings.Contains(got, base) {
+			t.Errorf("%q hidden as %q", msg, got)
+		}
+	}
+	if got := c.typedPath("~/x.csv"); got != "~/x.csv" {
+		t.Errorf("~/x.csv typed in a confined lab became %q", got)
+	}
+	if _, err := c.writePath("history.jsonl"); err == nil || strings.Contains(err.Error(), base) {
+		t.Errorf("saving over the history: %v", err)
+	}
+}

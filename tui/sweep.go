@@ -372,7 +372,7 @@ func (s *sweepScreen) export() string {
 	if err := tune.WriteCSV(&csv, s.live); err != nil {
 		return "export: " + err.Error()
 	}
-	return writeReports(s.c.reportDir(exportDir), "tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, report{"md", md.String()}, report{"csv", csv.String()})
+	return s.c.writeReports(exportDir, "tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, report{"md", md.String()}, report{"csv", csv.String()})
 }
 
 // command is the `tealab train` line that runs the best point in full.

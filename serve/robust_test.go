@@ -1,0 +1,168 @@
+package serve
+
+import (
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// A terminal that never answers the question about its background gets
+// its lab all the same, and the idle clock, started at connection, closes
+// it.
+func TestIdleClockRunsForATerminalThatNeverAnswers(t *testing.T) {
+	ts := startServer(t, func(c *Config) {
+		c.IdleTimeout = 300 * time.Millisecond
+		c.backgroundWait = 100 * time.Millisecond
+	})
+	c := ts.open(t, ts.alice, terminal{width: 100, height: 30, mute: true})
+	if st := c.wait(); st != 0 || !strings.Contains(c.errOut.String(), "this lab closed after 300ms without a key press") {
+		t.Fatalf("exit %d, told %q", st, c.errOut.String())
+	}
+	eventually(t, "the lab's place given back", func() bool { return ts.Sessions() == 0 })
+}
+
+// A key typed before the terminal's answer (or in place of it) reaches the
+// lab.
+func TestKeysTypedBeforeTheLabDrawsAreKept(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.backgroundWait = 100 * time.Millisecond })
+	c := ts.open(t, ts.alice, terminal{width: 100, height: 30, mute: true})
+	eventually(t, "the question asked", func() bool { return strings.Contains(c.out.String(), "\x1b]11;?") })
+	c.keys("q")
+	if st := c.wait(); st != 0 {
+		t.Fatalf("q before the lab drew: exit %d; the lab showed:\n%s", st, tail(c.screen(), 2000))
+	}
+}
+
+// A connection that never logs in is closed once its time is up, and no
+// more than a few may wait from one address; a listed key still gets in.
+func TestHandshakesTimeOutAndAreCapped(t *testing.T) {
+	ts := startServer(t, func(c *Config) {
+		c.handshakeTimeout = 300 * time.Millisecond
+		c.maxPendingPerAddr = 3
+	})
+	closed := func(conn net.Conn) bool { // read until EOF, for at most 5 s
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, err := io.Copy(io.Discard, conn)
+		return err == nil
+	}
+	var idle []net.Conn
+	for range 3 {
+		conn, err := net.Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		idle = append(idle, conn)
+	}
+	eventually(t, "three waiting", func() bool { _, n := ts.gate.counts(remoteIP(idle[0].LocalAddr())); return n == 3 })
+	extra, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	extra.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := extra.Read(make([]byte, 64)); err != io.EOF || n != 0 {
+		t.Fatalf("a fourth connection from one address: read %d bytes, %v; want it closed at once", n, err)
+	}
+	for i, conn := range idle {
+		if !closed(conn) {
+			t.Fatalf("connection %d was not closed after the handshake timeout", i)
+		}
+	}
+	c, err := ts.dial(sshKey(ts))
+	if err != nil {
+		t.Fatalf("a listed key after the timeouts: %v", err)
+	}
+	c.Close()
+	if _, n := ts.gate.counts(remoteIP(idle[0].LocalAddr())); n != 0 {
+		t.Fatalf("%d connections still counted as waiting", n)
+	}
+	for _, want := range []string{`msg="connection refused"`, `msg="handshake timed out"`} {
+		if !strings.Contains(ts.logs.String(), want) {
+			t.Errorf("log lacks %s:\n%s", want, ts.logs.String())
+		}
+	}
+}
+
+// A terminal of any size gets a lab no larger than maxWidth x maxHeight,
+// at the start and after a resize, and is told so.
+func TestHugeTerminalsAreClamped(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.open(t, ts.alice, terminal{width: 65535, height: 65535})
+	eventually(t, "the lab drawn 1000 wide", func() bool { return hasLineOfWidth(c.screen(), "╭─ Data", maxWidth) })
+	if err := c.sess.WindowChange(100, 120); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the lab drawn 120 wide", func() bool { return hasLineOfWidth(c.screen(), "╭─ Data", 120) })
+	c.mark()
+	if err := c.sess.WindowChange(30000, 30000); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the lab drawn 1000 wide again", func() bool { return hasLineOfWidth(c.screen(), "╭─ Data", maxWidth) })
+	c.keys("q")
+	c.wait()
+	if !strings.Contains(c.errOut.String(), "drawn at most 1000x500") || !strings.Contains(ts.logs.String(), `msg="terminal size clamped"`) {
+		t.Fatalf("told %q; log:\n%s", c.errOut.String(), ts.logs.String())
+	}
+}
+
+// A burst of resizes neither deadlocks the session nor holds its writer:
+// the lab is redrawn at the last size, quits, and its place is freed.
+func TestResizeStormIsCoalesced(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.open(t, ts.alice, terminal{width: 100, height: 30})
+	c.waitFor("Built-in sets")
+	for i := range 1000 {
+		if err := c.sess.WindowChange(499+i%2, 999+i%2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.mark()
+	if err := c.sess.WindowChange(40, 130); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the lab redrawn 130 wide", func() bool { return hasLineOfWidth(c.screen(), "╭─ Data", 130) })
+	c.keys("q")
+	if st := c.wait(); st != 0 {
+		t.Fatalf("exit %d", st)
+	}
+	eventually(t, "the lab's place given back", func() bool { return ts.Sessions() == 0 })
+}
+
+// A client that reads nothing the lab draws cannot hold it: once the lab
+// is closed (idle here), its connection is cut after the grace.
+func TestClientThatReadsNothingIsCut(t *testing.T) {
+	ts := startServer(t, func(c *Config) {
+		c.IdleTimeout = 700 * time.Millisecond
+		c.closeGrace = 200 * time.Millisecond
+		c.backgroundWait = 50 * time.Millisecond
+	})
+	c := ts.open(t, ts.alice, terminal{width: 1000, height: 500, deaf: true})
+	eventually(t, "the lab open", func() bool { return strings.Contains(ts.logs.String(), `msg="session start"`) })
+	for i := range 40 { // redraws enough to fill the connection's window
+		if err := c.sess.WindowChange(499+i%2, 999+i%2); err != nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	eventually(t, "the lab's place given back", func() bool { return ts.Sessions() == 0 })
+	ts.stop(t)
+	if !strings.Contains(ts.logs.String(), `msg="connection cut"`) {
+		t.Fatalf("the lab ended without being cut:\n%s", ts.logs.String())
+	}
+}
+
+func sshKey(ts *testServer) gossh.AuthMethod { return gossh.PublicKeys(ts.alice) }
+
+// counts is the number of connections waiting to log in from addr and
+// in all.
+func (g *gate) counts(addr netip.Addr) (fromAddr, total int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.pending[addr], g.total
+}

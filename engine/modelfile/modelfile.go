@@ -47,7 +47,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/tealab/tealab/datasets"
@@ -188,7 +187,7 @@ func Encode(res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.V
 		return nil, err
 	}
 	f := &File{
-		Format: Format, Version: Version, Tealab: tealabVersion(), Model: spec.Name,
+		Format: Format, Version: Version, Tealab: runs.Version, Model: spec.Name,
 		Params: runs.Settings(v), Task: res.Task, Features: features(d.Features, res.Prep.Used()),
 		Preprocessing: prep, State: state, Metrics: finite(res.Metrics),
 		TrainedOn: TrainedOn{Source: d.Source, Dataset: d.Name, Rows: d.Rows(), Eval: res.Eval,
@@ -263,13 +262,4 @@ func checksum(f *File) (string, error) {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), nil
-}
-
-// tealabVersion is the module version tealab was built as ("devel" for a
-// build from a work tree).
-func tealabVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }

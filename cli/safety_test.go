@@ -293,3 +293,38 @@ func TestReportOfARunWithNothingFinished(t *testing.T) {
 		t.Errorf("stderr note %q", got)
 	}
 }
+
+// `tealab run R --save R` and `--save-model R` are refused before anything
+// runs, under any spelling of R (another path, a hard or symbolic link):
+// exit 2, one line, the recipe byte for byte as it was.
+func TestRunRefusesToSaveOverItsRecipe(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if _, errOut, status := run(t, "train", "--data", "iris", "--model", "lda", "--no-history", "--save", "r.json"); status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	recipe, err := os.ReadFile("r.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link("r.json", "hard.json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("r.json", "soft.json"); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"--save", "--save-model"} {
+		for _, name := range []string{"r.json", "./r.json", filepath.Join(dir, "r.json"), "hard.json", "soft.json"} {
+			out, errOut, status := run(t, "run", "r.json", "--no-history", flag, name)
+			if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "is the recipe this run replays") {
+				t.Errorf("run r.json %s %s: status %d, out %q, stderr %q; want 2 and the recipe named", flag, name, status, out, errOut)
+			}
+		}
+	}
+	if b, _ := os.ReadFile("r.json"); !bytes.Equal(b, recipe) {
+		t.Errorf("the recipe changed: %.80q...", b)
+	}
+	if _, errOut, status := run(t, "run", "r.json", "--no-history", "--quiet", "--save-model", "m.json"); status != 0 {
+		t.Errorf("another file name: status %d: %s", status, errOut)
+	}
+}

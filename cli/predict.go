@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,7 +46,7 @@ func runPredict(args []string, out io.Writer) error {
 			return usagef("predict: --out %v", err)
 		}
 	}
-	m, err := loadModelFile(*file)
+	m, err := modelfile.Open(*file)
 	if err != nil {
 		return err
 	}
@@ -79,20 +78,6 @@ func runPredict(args []string, out io.Writer) error {
 	}
 	_, err = out.Write(buf.Bytes())
 	return err
-}
-
-// loadModelFile opens and loads a model file; its errors name the file.
-func loadModelFile(path string) (*modelfile.Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := modelfile.Load(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
 }
 
 // predictionHeader names the columns after the row names: the target (or

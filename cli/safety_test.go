@@ -328,3 +328,34 @@ func TestRunRefusesToSaveOverItsRecipe(t *testing.T) {
 		t.Errorf("another file name: status %d: %s", status, errOut)
 	}
 }
+
+// `predict --model-file` looks before it reads: /dev/zero, a named pipe, a
+// directory and a file over 1 GiB are refused without reading them (a
+// pipe with no writer would block the open; /dev/zero never ends).
+func TestPredictRefusesWhatIsNotAModelFile(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "model.fifo")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	for file, want := range map[string]string{
+		"/dev/zero": "is a character device, not a regular file",
+		pipe:        "is a named pipe (FIFO), not a regular file",
+		dir:         "is a directory, not a regular file",
+		big:         "holds 2.15 GB, more than the 1.07 GB",
+	} {
+		_, errOut, status := run(t, "predict", "--model-file", file, "--data", "iris")
+		if status != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, file) {
+			t.Errorf("--model-file %s: status %d, %q; want 1 and %q", file, status, errOut, want)
+		}
+	}
+}

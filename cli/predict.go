@@ -152,6 +152,11 @@ func writePredictionCSV(out io.Writer, m *modelfile.Model, p *modelfile.Predicti
 		}
 		rows = append(rows, cells)
 	}
+	for _, row := range rows { // names from files may hold a terminal's escapes, as writeTable says
+		for j := range row {
+			row[j] = datasets.Printable(row[j])
+		}
+	}
 	return w.WriteAll(rows)
 }
 

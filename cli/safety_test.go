@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -356,6 +357,49 @@ func TestPredictRefusesWhatIsNotAModelFile(t *testing.T) {
 		_, errOut, status := run(t, "predict", "--model-file", file, "--data", "iris")
 		if status != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, file) {
 			t.Errorf("--model-file %s: status %d, %q; want 1 and %q", file, status, errOut, want)
+		}
+	}
+}
+
+// Class names from a file reach the terminal escaped in every output of
+// predict (here --csv), never as raw escape bytes.
+func TestPredictCSVEscapesNames(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "esc.csv")
+	var b strings.Builder
+	b.WriteString("x,kind\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "%d,%s\n", i, []string{"plain", "red\x1b[31m"}[i%2])
+	}
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.json")
+	if _, errOut, status := run(t, "train", "--data", data, "--model", "knn", "--no-history", "--quiet", "--save-model", model); status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	out, errOut, status := run(t, "predict", "--model-file", model, "--data", data, "--csv", "--proba")
+	if status != 0 || strings.ContainsRune(out, 0x1b) || !strings.Contains(out, `red\x1b[31m`) {
+		t.Errorf("status %d, stderr %q; output %q: want the escape written as \\x1b", status, errOut, out)
+	}
+}
+
+// A recipe naming a file that is not data (a password file) is refused
+// without quoting the file: no line of it in the message.
+func TestRecipeErrorsDoNotQuoteTheFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("secret.txt", []byte("root:$6$secretHASH:19000:0:99999:7:::\n\x1b[31mred\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, recipe := range []string{`{"recipe":{"data":"secret.txt","model":"lda"}}`, `{"recipe":{"data":"secret.txt","model":"lda","target":"x"}}`} {
+		if err := os.WriteFile("r.json", []byte(recipe), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, status := run(t, "run", "r.json")
+		if status == 0 || strings.Contains(errOut, "secretHASH") || strings.ContainsRune(errOut, 0x1b) ||
+			!strings.Contains(errOut, "tealab describe --data secret.txt") {
+			t.Errorf("%s: status %d, %q", recipe, status, errOut)
 		}
 	}
 }

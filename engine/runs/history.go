@@ -267,8 +267,8 @@ func eachLine(r io.Reader, fn func(line []byte)) error {
 	}
 }
 
-// parseEntry reads one line of a history file; nil when it is not an
-// entry. ids counts the ids read so far: the second run of an old history
+// parseEntry reads one line of a history file, its curves thinned; nil
+// when it is not an entry. ids counts the ids read so far: the second run of an old history
 // to carry an id (eight hex digits could collide) is given that id with
 // "-2" after it, the third "-3", so that every run can be addressed, and
 // edit addresses the same line by it.
@@ -283,7 +283,7 @@ func parseEntry(line []byte, ids map[string]int) *Entry {
 	}
 	e.ID = nthID(ids, e.ID)
 	e.Run.Started, e.Run.Wall = e.Time, time.Duration(e.Seconds*float64(time.Second))
-	return &e
+	return e.thinned() // a line from before curves were thinned holds no more in memory than a new one
 }
 
 // nthID is id as the history addresses its next occurrence (parseEntry).

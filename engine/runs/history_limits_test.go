@@ -2,6 +2,7 @@ package runs
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -155,6 +156,14 @@ func TestHistoryThinsCurves(t *testing.T) {
 	}
 	if !bytes.HasSuffix(line, []byte("\n")) {
 		t.Error("no newline")
+	}
+	// A line written before curves were thinned is thinned as it is read.
+	old, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := parseEntry(old, map[string]int{}); len(back.Run.Result.History) > MaxCurve || len(back.Run.Result.ROC[0].FPR) > MaxCurve {
+		t.Errorf("an old line read back with %d points", len(back.Run.Result.History))
 	}
 }
 

@@ -112,7 +112,7 @@ func newID() string {
 }
 
 // Line is the entry as the history holds it, one JSON line, its curves
-// thinned (Thin): a run on a million rows must not add megabytes of ROC
+// thinned to MaxCurve points: a run on a million rows must not add megabytes of ROC
 // points and per-step losses to a file read at every start.
 func (e *Entry) Line() ([]byte, error) {
 	line, err := json.Marshal(e.thinned())

@@ -398,8 +398,32 @@ func TestRecipeErrorsDoNotQuoteTheFile(t *testing.T) {
 		}
 		_, errOut, status := run(t, "run", "r.json")
 		if status == 0 || strings.Contains(errOut, "secretHASH") || strings.ContainsRune(errOut, 0x1b) ||
-			!strings.Contains(errOut, "tealab describe --data secret.txt") {
+			!strings.Contains(errOut, "data secret.txt cannot be read as the recipe says") {
 			t.Errorf("%s: status %d, %q", recipe, status, errOut)
 		}
+	}
+}
+
+// A full history records no more runs: the run still reports and exits 0,
+// with one warning saying how to make room.
+func TestTrainWithAFullHistory(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	dir := filepath.Join(data, "tealab")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, runs.HistoryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(runs.MaxHistory); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	out, errOut, status := run(t, "train", "--data", "iris", "--model", "lda", "--quiet")
+	if status != 0 || out == "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "the run history is full") ||
+		!strings.Contains(errOut, "tealab runs --delete ID") {
+		t.Errorf("status %d, stderr %q", status, errOut)
 	}
 }

@@ -301,7 +301,10 @@ func recordRun(rec *runs.Record, stderr io.Writer) {
 	if err == nil {
 		err = h.Append(runs.NewEntry(rec))
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, runs.ErrHistoryFull):
+		fmt.Fprintln(stderr, "tealab: warning: "+oneLine(err.Error())+" (tealab runs lists them, tealab runs --delete ID deletes one; --no-history skips recording)")
+	case err != nil:
 		fmt.Fprintln(stderr, "tealab: warning: "+oneLine(err.Error())+" (the run was not recorded; --no-history skips it)")
 	}
 }

@@ -158,7 +158,7 @@ func (h *History) AppendLine(line []byte) error {
 	case err == nil && !fi.Mode().IsRegular():
 		return h.notRegular(fi)
 	case err == nil && fi.Size()+int64(len(line)) > MaxHistory:
-		return fmt.Errorf("run history %s: %w at %s: this run was not recorded; delete runs you no longer need (tealab runs --delete ID, or d on the lab's Runs screen), or move the file away to start a new one",
+		return fmt.Errorf("run history %s: %w at %s: this run was not recorded; delete runs you no longer need, or move the file away to start a new one",
 			h.Path(), ErrHistoryFull, engine.Bytes(float64(fi.Size())))
 	}
 	f, err := os.OpenFile(h.Path(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)

@@ -106,7 +106,7 @@ func TestHistoryCap(t *testing.T) {
 	}
 	f.Close()
 	err = h.Append(NewEntry(finished(t, "iris", "lda")))
-	if !errors.Is(err, ErrHistoryFull) || !strings.Contains(err.Error(), "tealab runs --delete") {
+	if !errors.Is(err, ErrHistoryFull) || !strings.Contains(err.Error(), "delete runs you no longer need") {
 		t.Errorf("append past the cap: %v", err)
 	}
 	if fi, _ := os.Stat(h.Path()); fi.Size() != MaxHistory-10 {

@@ -84,6 +84,6 @@ func unread(source string, err error) error {
 	if p := (*datasets.ParseError)(nil); errors.As(err, &p) && p.Line > 0 {
 		where = fmt.Sprintf(" (at line %d)", p.Line)
 	}
-	return fmt.Errorf("data %s cannot be read as the recipe says%s; look at it with %s",
-		datasets.Printable(source), where, datasets.Printable(ShellCommand("tealab describe --data", []string{source})))
+	return fmt.Errorf("data %s cannot be read as the recipe says%s (what the file holds is not repeated here, since a recipe may name any file); describe the data to see why",
+		datasets.Printable(source), where)
 }

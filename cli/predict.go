@@ -42,7 +42,10 @@ func runPredict(args []string, out io.Writer) error {
 		return usagef("predict: --format %q: use one of %s", *format, strings.Join(datasets.Formats, ", "))
 	}
 	if *outFile != "" {
-		if err := runs.CheckTarget(*outFile, *file, *source); err != nil {
+		if sameFile(*outFile, *file) {
+			return usagef("predict: --out %s is the model file this prediction reads (%s): writing there would replace it; choose another file name", *outFile, *file)
+		}
+		if err := runs.CheckTarget(*outFile, *source); err != nil {
 			return usagef("predict: --out %v", err)
 		}
 	}

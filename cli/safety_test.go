@@ -427,3 +427,25 @@ func TestTrainWithAFullHistory(t *testing.T) {
 		t.Errorf("status %d, stderr %q", status, errOut)
 	}
 }
+
+// predict --out never replaces the model file it reads, under any name.
+func TestPredictRefusesToWriteOverItsModelFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if _, errOut, status := run(t, "train", "--data", "iris", "--model", "lda", "--no-history", "--quiet", "--save-model", "m.json"); status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	before, _ := os.ReadFile("m.json")
+	if err := os.Symlink("m.json", "link.json"); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{"m.json", "./m.json", "link.json"} {
+		_, errOut, status := run(t, "predict", "--model-file", "m.json", "--data", "iris", "--out", out)
+		if status != 2 || !strings.Contains(errOut, "is the model file this prediction reads") {
+			t.Errorf("--out %s: status %d, %q", out, status, errOut)
+		}
+	}
+	if after, _ := os.ReadFile("m.json"); !bytes.Equal(after, before) {
+		t.Error("the model file changed")
+	}
+}

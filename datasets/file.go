@@ -115,9 +115,9 @@ func readStream(in io.Reader, path, format string, hint int64) (*Table, error) {
 	return t, nil
 }
 
-// parseStream is readStream's parsing: it reads the bytes from in, teed
-// through to the fingerprint (file is in itself, for what reads a file by
-// offset without moving it).
+// parseStream is readStream's parsing. It reads the bytes from in, which
+// tees them to the fingerprint; file is the input itself, for what reads a
+// file by offset without moving it (countLines, gzipSizeHint).
 func parseStream(file, in io.Reader, path, format string, hint int64) (*Table, error) {
 	name, ext, gzExt := splitExt(path)
 	switch format {

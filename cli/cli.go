@@ -70,6 +70,7 @@ func commands() []command {
 		{"sweep", "tealab sweep --data SOURCE --model NAME --param 'k=1..50' [--param 'metric=l1,l2'] [--cv K] [--random N] [--metric M] [--jobs N] [--seed N] [--json] [--export FILE.md|FILE.csv]", "cross-validate a grid (or random draws) of one or two hyperparameters: the validation curve and the best setting", runSweep},
 		{"serve", "tealab serve --authorized-keys FILE [--listen 127.0.0.1:2222] [--host-key FILE] [--data-dir DIR] [--state-dir DIR] [--max-sessions N] [--max-training N] [--idle-timeout D]", "serve the lab over SSH: a lab of its own for each listed public key", runServe},
 		{"learning-curve", "tealab learning-curve --data SOURCE --model NAME [--param k=v]... [--cv K] [--sizes 0.1,0.3,1] [--metric M] [--jobs N] [--json] [--export FILE.md|FILE.csv]", "training and validation score against the size of the training part", runLearningCurve},
+		{"version", "tealab version", "print tealab's version and the commit it was built from (also tealab --version)", toOut(runVersion)},
 	}
 }
 
@@ -138,6 +139,7 @@ func runHelp(args []string, out io.Writer) error {
 usage:
   tealab [--data SOURCE] [--model NAME] [--param k=v]... [--train]   open the lab
   tealab --recipe FILE                                               open the lab and train a recipe again
+  tealab --version                                                   print the version and the commit it was built from
 `)
 	for _, c := range commands() {
 		fmt.Fprintf(out, "  %-66s %s\n", strings.SplitN(c.synopsis, " [", 2)[0]+" ...", c.help)
@@ -150,6 +152,16 @@ Exit status: 0 success, 2 usage error (or a choice these data do not allow), 130
 by ctrl+c (after the report of what finished), 1 any other error.
 `)
 	return nil
+}
+
+// runVersion prints the version line: the module version, and the commit
+// the build was stamped with.
+func runVersion(args []string, out io.Writer) error {
+	if err := parseFlags(newFlags("version"), args, out); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(out, runs.ThisBuild)
+	return err
 }
 
 // newFlags makes a flag set that reports errors instead of printing them.

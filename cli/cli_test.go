@@ -257,6 +257,20 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// tealab --version and tealab version print one line naming the version
+// (and the commit when the build was stamped with it), exit 0; help lists it.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}, {"--data", "iris", "--version"}} {
+		out, errOut, status := run(t, args...)
+		if status != 0 || errOut != "" || out != runs.ThisBuild.String()+"\n" || !strings.HasPrefix(out, "tealab ") {
+			t.Errorf("%v: status %d, out %q, stderr %q", args, status, out, errOut)
+		}
+	}
+	if out, _, _ := run(t, "help"); !strings.Contains(out, "--version") {
+		t.Errorf("help does not mention --version:\n%s", out)
+	}
+}
+
 func TestRecipeCommandIsShellQuoted(t *testing.T) {
 	got := runs.ShellCommand("tealab train", []string{"--data", "my data.csv", "--param", "loss=0,1;5,0", "--param", "x=it's"})
 	want := `tealab train --data 'my data.csv' --param 'loss=0,1;5,0' --param 'x=it'\''s'`

@@ -22,8 +22,12 @@ func runLab(args []string, out, stderr io.Writer) error {
 	train := fs.Bool("train", false, "start training at once (needs --data and --model)")
 	theme := fs.String("theme", "", "colour theme: dark, light, high-contrast or mono")
 	recipe := fs.String("recipe", "", "open the lab on a recipe (or a saved run) and train it again, as tealab run does")
+	version := fs.Bool("version", false, "print the version and the commit tealab was built from, and exit")
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
+	}
+	if *version {
+		return runVersion(nil, out)
 	}
 	if *recipe != "" {
 		return labRecipe(fs, *recipe, *theme, stderr)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,11 +42,14 @@ func runPredict(args []string, out io.Writer) error {
 		return usagef("predict: --format %q: use one of %s", *format, strings.Join(datasets.Formats, ", "))
 	}
 	if *outFile != "" {
-		if err := runs.CheckTarget(*outFile, *file, *source); err != nil {
+		if sameFile(*outFile, *file) {
+			return usagef("predict: --out %s is the model file this prediction reads (%s): writing there would replace it; choose another file name", *outFile, *file)
+		}
+		if err := runs.CheckTarget(*outFile, *source); err != nil {
 			return usagef("predict: --out %v", err)
 		}
 	}
-	m, err := loadModelFile(*file)
+	m, err := modelfile.Open(*file)
 	if err != nil {
 		return err
 	}
@@ -79,20 +81,6 @@ func runPredict(args []string, out io.Writer) error {
 	}
 	_, err = out.Write(buf.Bytes())
 	return err
-}
-
-// loadModelFile opens and loads a model file; its errors name the file.
-func loadModelFile(path string) (*modelfile.Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	m, err := modelfile.Load(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
 }
 
 // predictionHeader names the columns after the row names: the target (or
@@ -166,6 +154,11 @@ func writePredictionCSV(out io.Writer, m *modelfile.Model, p *modelfile.Predicti
 			cells = append([]string{p.RowNames[i]}, cells...)
 		}
 		rows = append(rows, cells)
+	}
+	for _, row := range rows { // names from files may hold a terminal's escapes, as writeTable says
+		for j := range row {
+			row[j] = datasets.Printable(row[j])
+		}
 	}
 	return w.WriteAll(rows)
 }

@@ -70,11 +70,12 @@ func runRuns(args []string, out io.Writer) error {
 	case *star != "" || *unstar != "" || *rename != "" || *del != "":
 		return editRun(h, entries, find, *star, *unstar, *rename, *del, out)
 	}
+	short := runs.ShortIDs(entries) // unique among all the runs, not only those shown
 	entries = runs.Filter(entries, *filter)
 	if *asJSON {
 		return writeJSON(out, append([]*runs.Entry{}, entries...))
 	}
-	writeRuns(out, entries, h.Path(), *filter)
+	writeRuns(out, entries, short, h.Path(), *filter)
 	if skipped > 0 {
 		fmt.Fprintf(out, "(skipped %s of %s that could not be read: a run cut short by a crash, or an edit by hand)\n",
 			numfmt.Count(skipped, "line"), h.Path())
@@ -108,13 +109,14 @@ func editRun(h *runs.History, entries []*runs.Entry, find func(string) (*runs.En
 		err = h.Delete(e.ID)
 	}
 	if err == nil {
-		fmt.Fprintf(out, "run %s: done\n", e.ID)
+		fmt.Fprintf(out, "run %s: done\n", runs.ShortIDs(entries)[e.ID])
 	}
 	return err
 }
 
 // writeRuns prints the runs as a table, newest last.
-func writeRuns(out io.Writer, entries []*runs.Entry, path, filter string) {
+// Ids are shown by their short form (short, runs.ShortIDs).
+func writeRuns(out io.Writer, entries []*runs.Entry, short map[string]string, path, filter string) {
 	if len(entries) == 0 && filter != "" {
 		fmt.Fprintf(out, "no run in %s matches %q\n", path, filter)
 		return
@@ -134,7 +136,7 @@ func writeRuns(out io.Writer, entries []*runs.Entry, path, filter string) {
 		if r.Result != nil {
 			ev = r.Result.Eval
 		}
-		rows = append(rows, []string{e.ID, mark, e.Time.Local().Format("2006-01-02 15:04"), trunc(r.Data.Source, 24), r.Model,
+		rows = append(rows, []string{short[e.ID], mark, e.Time.Local().Format("2006-01-02 15:04"), trunc(r.Data.Source, 24), r.Model,
 			trunc(changedParams(r), 30), ev, scoreText(r), e.Name})
 	}
 	writeTable(out, rows)
@@ -177,6 +179,10 @@ func runRun(args []string, out, stderr io.Writer) error {
 	}
 	if file == "" {
 		return usagef("run: give the recipe file: tealab run RECIPE (a file tealab train --save or tealab runs --recipe wrote)")
+	}
+	of.recipe = file
+	if err := of.checkRecipe(); err != nil {
+		return err
 	}
 	rc, err := runs.Load(file)
 	if err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -291,5 +292,160 @@ func TestReportOfARunWithNothingFinished(t *testing.T) {
 	}
 	if got := interruptNote(rec); got != "interrupted before the fit finished: no scores; the report above has only the run's settings" {
 		t.Errorf("stderr note %q", got)
+	}
+}
+
+// `tealab run R --save R` and `--save-model R` are refused before anything
+// runs, under any spelling of R (another path, a hard or symbolic link):
+// exit 2, one line, the recipe byte for byte as it was.
+func TestRunRefusesToSaveOverItsRecipe(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if _, errOut, status := run(t, "train", "--data", "iris", "--model", "lda", "--no-history", "--save", "r.json"); status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	recipe, err := os.ReadFile("r.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link("r.json", "hard.json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("r.json", "soft.json"); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"--save", "--save-model"} {
+		for _, name := range []string{"r.json", "./r.json", filepath.Join(dir, "r.json"), "hard.json", "soft.json"} {
+			out, errOut, status := run(t, "run", "r.json", "--no-history", flag, name)
+			if status != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "is the recipe this run replays") {
+				t.Errorf("run r.json %s %s: status %d, out %q, stderr %q; want 2 and the recipe named", flag, name, status, out, errOut)
+			}
+		}
+	}
+	if b, _ := os.ReadFile("r.json"); !bytes.Equal(b, recipe) {
+		t.Errorf("the recipe changed: %.80q...", b)
+	}
+	if _, errOut, status := run(t, "run", "r.json", "--no-history", "--quiet", "--save-model", "m.json"); status != 0 {
+		t.Errorf("another file name: status %d: %s", status, errOut)
+	}
+}
+
+// `predict --model-file` looks before it reads: /dev/zero, a named pipe, a
+// directory and a file over 1 GiB are refused without reading them (a
+// pipe with no writer would block the open; /dev/zero never ends).
+func TestPredictRefusesWhatIsNotAModelFile(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "model.fifo")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	for file, want := range map[string]string{
+		"/dev/zero": "is a character device, not a regular file",
+		pipe:        "is a named pipe (FIFO), not a regular file",
+		dir:         "is a directory, not a regular file",
+		big:         "holds 2.15 GB, more than the 1.07 GB",
+	} {
+		_, errOut, status := run(t, "predict", "--model-file", file, "--data", "iris")
+		if status != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, file) {
+			t.Errorf("--model-file %s: status %d, %q; want 1 and %q", file, status, errOut, want)
+		}
+	}
+}
+
+// Class names from a file reach the terminal escaped in every output of
+// predict (here --csv), never as raw escape bytes.
+func TestPredictCSVEscapesNames(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "esc.csv")
+	var b strings.Builder
+	b.WriteString("x,kind\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "%d,%s\n", i, []string{"plain", "red\x1b[31m"}[i%2])
+	}
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.json")
+	if _, errOut, status := run(t, "train", "--data", data, "--model", "knn", "--no-history", "--quiet", "--save-model", model); status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	out, errOut, status := run(t, "predict", "--model-file", model, "--data", data, "--csv", "--proba")
+	if status != 0 || strings.ContainsRune(out, 0x1b) || !strings.Contains(out, `red\x1b[31m`) {
+		t.Errorf("status %d, stderr %q; output %q: want the escape written as \\x1b", status, errOut, out)
+	}
+}
+
+// A recipe naming a file that is not data (a password file) is refused
+// without quoting the file: no line of it in the message.
+func TestRecipeErrorsDoNotQuoteTheFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("secret.txt", []byte("root:$6$secretHASH:19000:0:99999:7:::\n\x1b[31mred\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, recipe := range []string{`{"recipe":{"data":"secret.txt","model":"lda"}}`, `{"recipe":{"data":"secret.txt","model":"lda","target":"x"}}`} {
+		if err := os.WriteFile("r.json", []byte(recipe), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, status := run(t, "run", "r.json")
+		if status == 0 || strings.Contains(errOut, "secretHASH") || strings.ContainsRune(errOut, 0x1b) ||
+			!strings.Contains(errOut, "data secret.txt cannot be read as the recipe says") {
+			t.Errorf("%s: status %d, %q", recipe, status, errOut)
+		}
+	}
+}
+
+// A full history records no more runs: the run still reports and exits 0,
+// with one warning saying how to make room.
+func TestTrainWithAFullHistory(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	dir := filepath.Join(data, "tealab")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, runs.HistoryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(runs.MaxHistory); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	out, errOut, status := run(t, "train", "--data", "iris", "--model", "lda", "--quiet")
+	if status != 0 || out == "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "the run history is full") ||
+		!strings.Contains(errOut, "tealab runs --delete ID") {
+		t.Errorf("status %d, stderr %q", status, errOut)
+	}
+}
+
+// predict --out never replaces the model file it reads, under any name.
+func TestPredictRefusesToWriteOverItsModelFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if _, errOut, status := run(t, "train", "--data", "iris", "--model", "lda", "--no-history", "--quiet", "--save-model", "m.json"); status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	before, _ := os.ReadFile("m.json")
+	if err := os.Symlink("m.json", "link.json"); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{"m.json", "./m.json", "link.json"} {
+		_, errOut, status := run(t, "predict", "--model-file", "m.json", "--data", "iris", "--out", out)
+		if status != 2 || !strings.Contains(errOut, "is the model file this prediction reads") {
+			t.Errorf("--out %s: status %d, %q", out, status, errOut)
+		}
+	}
+	if after, _ := os.ReadFile("m.json"); !bytes.Equal(after, before) {
+		t.Error("the model file changed")
 	}
 }

@@ -187,6 +187,7 @@ func runTrain(args []string, out, stderr io.Writer) error {
 // print it, save it, record it in the history.
 type outputFlags struct {
 	cmd                      string // the command, for messages
+	recipe                   string // the recipe tealab run replays: an input too
 	asJSON, quiet, noHistory bool
 	save, saveModel          string
 }
@@ -207,6 +208,9 @@ func (o *outputFlags) run(rec *runs.Record, out, stderr io.Writer) error {
 	spec, d := rec.Spec, rec.Dataset
 	collectHarder(d)
 	rec.Options.Consume = true // the report needs the results, not the rows
+	if err := o.checkRecipe(); err != nil {
+		return err
+	}
 	if o.save != "" {
 		if err := runs.CheckTarget(o.save, rec.Inputs()...); err != nil {
 			return usagef("%s: --save %v", o.cmd, err)
@@ -270,6 +274,22 @@ func (o *outputFlags) run(rec *runs.Record, out, stderr io.Writer) error {
 	return nil
 }
 
+// checkRecipe refuses, before the fit, a --save or --save-model that names
+// the recipe being replayed, under any spelling or link: the write would
+// replace the recipe with the run.
+func (o *outputFlags) checkRecipe() error {
+	if o.recipe == "" {
+		return nil
+	}
+	for _, f := range []struct{ flag, path string }{{"--save", o.save}, {"--save-model", o.saveModel}} {
+		if f.path != "" && sameFile(f.path, o.recipe) {
+			return usagef("%s: %s %s is the recipe this run replays (%s): saving there would replace it; choose another file name",
+				o.cmd, f.flag, f.path, o.recipe)
+		}
+	}
+	return nil
+}
+
 // recordRun appends the run to the history, unless TEALAB_HISTORY is
 // off; a history that cannot be written is one warning on stderr, never
 // an error: the run's report is already out.
@@ -281,7 +301,10 @@ func recordRun(rec *runs.Record, stderr io.Writer) {
 	if err == nil {
 		err = h.Append(runs.NewEntry(rec))
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, runs.ErrHistoryFull):
+		fmt.Fprintln(stderr, "tealab: warning: "+oneLine(err.Error())+" (tealab runs lists them, tealab runs --delete ID deletes one; --no-history skips recording)")
+	case err != nil:
 		fmt.Fprintln(stderr, "tealab: warning: "+oneLine(err.Error())+" (the run was not recorded; --no-history skips it)")
 	}
 }

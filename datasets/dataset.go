@@ -102,8 +102,13 @@ func ParseTask(s string) (Task, error) {
 
 // Table is data as loaded: every column, no target chosen yet.
 type Table struct {
-	Name    string     // short name, e.g. "iris" or the file's base name
-	Source  string     // provenance: the file path, or generator, knobs and seed
+	Name   string // short name, e.g. "iris" or the file's base name
+	Source string // provenance: the file path, or generator, knobs and seed
+	// SHA256 is the hex SHA-256 of the bytes read (compressed or not) when
+	// the table was read from a file or a stream; "" for a built-in or a
+	// generator. It is taken while reading, so that fingerprinting the data
+	// never opens them a second time (a named pipe can be read only once).
+	SHA256  string
 	Columns []Column   // one per column of Data
 	Data    *mat.Dense // rows are observations
 	// RowNames label the rows when the file had them: an unnamed first
@@ -142,6 +147,7 @@ const maxIntegerClasses = 20
 type Dataset struct {
 	Name     string
 	Source   string
+	SHA256   string     // Table.SHA256: the bytes read, when from a file or stream
 	Features []Column   // the feature columns, in the order of X's columns
 	X        *mat.Dense // n x len(Features); NaN is missing
 	Target   *Column    // nil when there is no target
@@ -227,7 +233,7 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 		if task == Auto {
 			task = Clustering
 		}
-		return &Dataset{Name: t.Name, Source: t.Source, Features: append([]Column(nil), t.Columns...),
+		return &Dataset{Name: t.Name, Source: t.Source, SHA256: t.SHA256, Features: append([]Column(nil), t.Columns...),
 			X: t.Data, Task: task, RowNames: t.RowNames}, nil
 	}
 	if p == 1 {
@@ -284,7 +290,7 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 			}
 		}
 	}
-	d := &Dataset{Name: t.Name, Source: t.Source, Features: feats, X: X, Y: y, Dropped: missing, RowNames: t.RowNames}
+	d := &Dataset{Name: t.Name, Source: t.Source, SHA256: t.SHA256, Features: feats, X: X, Y: y, Dropped: missing, RowNames: t.RowNames}
 	if keep != nil {
 		d.RowNames = gatherNames(t.RowNames, keep)
 	}
@@ -489,7 +495,7 @@ func (t *Table) Drop(names ...string) (*Table, error) {
 	if len(gone) == p {
 		return nil, fmt.Errorf("%s: dropping %s leaves no column", t.Name, strings.Join(names, ", "))
 	}
-	out := &Table{Name: t.Name, Source: t.Source, RowNames: rowNames}
+	out := &Table{Name: t.Name, Source: t.Source, SHA256: t.SHA256, RowNames: rowNames}
 	var keep []int
 	for j, c := range t.Columns {
 		if !gone[j] {

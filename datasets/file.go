@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -99,6 +101,24 @@ func ReadFrom(r io.Reader, name, format string) (*Table, error) {
 // through a buffer to recognise gzip and ARFF. hint is the input's size in
 // bytes when known (0 otherwise), to size the matrix once.
 func readStream(in io.Reader, path, format string, hint int64) (*Table, error) {
+	h := sha256.New()
+	t, err := parseStream(in, io.TeeReader(in, h), path, format, hint)
+	if err != nil {
+		return nil, err
+	}
+	// The parsers stop at the end of the data; what follows (a gzip
+	// stream's padding) is part of the bytes the fingerprint covers.
+	if _, err := io.Copy(h, in); err != nil {
+		return nil, errAt(path, 0, "%v", err)
+	}
+	t.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return t, nil
+}
+
+// parseStream is readStream's parsing. It reads the bytes from in, which
+// tees them to the fingerprint; file is the input itself, for what reads a
+// file by offset without moving it (countLines, gzipSizeHint).
+func parseStream(file, in io.Reader, path, format string, hint int64) (*Table, error) {
 	name, ext, gzExt := splitExt(path)
 	switch format {
 	case "csv":
@@ -109,7 +129,7 @@ func readStream(in io.Reader, path, format string, hint int64) (*Table, error) {
 		ext = ".arff"
 	}
 	var lines int64
-	if f, ok := in.(*os.File); ok && hint > 0 && !gzExt && ext != ".arff" {
+	if f, ok := file.(*os.File); ok && hint > 0 && !gzExt && ext != ".arff" {
 		lines = countLines(f, hint) // before anything reads f
 	}
 	br := bufio.NewReaderSize(in, 256<<10)
@@ -127,7 +147,7 @@ func readStream(in io.Reader, path, format string, hint int64) (*Table, error) {
 	var r io.Reader = br
 	if isGzip {
 		lines = 0
-		if f, ok := in.(*os.File); ok && hint > 0 {
+		if f, ok := file.(*os.File); ok && hint > 0 {
 			hint = gzipSizeHint(f, hint)
 		} else {
 			hint = 0

@@ -3,6 +3,8 @@ package datasets
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -210,5 +212,34 @@ func TestLoadFileAllocatesTheTableOnce(t *testing.T) {
 	table := float64(rows * cols * 8)
 	if got := float64(after.TotalAlloc-before.TotalAlloc) / table; got > 1.5 {
 		t.Errorf("loading allocated %.2f times the table", got)
+	}
+}
+
+// A table read from a file or a stream carries the SHA-256 of the bytes
+// read (compressed, for a gzip file), taken while reading.
+func TestReadFingerprintsTheBytes(t *testing.T) {
+	raw := []byte("a,b,y\n1,2,x\n3,4,y\n5,6,x\n")
+	dir := t.TempDir()
+	for name, b := range map[string][]byte{"plain.csv": raw, "packed.csv.gz": gz(t, raw)} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b)
+		want := hex.EncodeToString(sum[:])
+		tb, err := LoadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tb.SHA256 != want {
+			t.Errorf("%s: LoadFile SHA256 %q, want %q", name, tb.SHA256, want)
+		}
+		if tb, err = ReadFrom(bytes.NewReader(b), name, ""); err != nil || tb.SHA256 != want {
+			t.Errorf("%s: ReadFrom SHA256 %q (%v), want %q", name, tb.SHA256, err, want)
+		}
+		d, err := tb.Dataset("", Auto)
+		if err != nil || d.SHA256 != want {
+			t.Errorf("%s: Dataset SHA256 %q (%v), want %q", name, d.SHA256, err, want)
+		}
 	}
 }

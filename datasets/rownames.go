@@ -78,7 +78,7 @@ func (t *Table) RowNamesAsColumn() *Table {
 			vals[i] = float64(i) // distinct names: row i has level i
 		}
 	}
-	out := &Table{Name: t.Name, Source: t.Source, Columns: append([]Column{c}, t.Columns...)}
+	out := &Table{Name: t.Name, Source: t.Source, SHA256: t.SHA256, Columns: append([]Column{c}, t.Columns...)}
 	out.Data = mat.NewDense(n, p+1, nil)
 	for i := range n {
 		row := out.Data.RawRowView(i)

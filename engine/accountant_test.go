@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
@@ -54,5 +55,41 @@ func TestAccountantIsAtomic(t *testing.T) {
 	wg.Wait()
 	if granted != 3 {
 		t.Fatalf("%d reservations of 300 kB granted in 1 MB, want 3", granted)
+	}
+}
+
+// ReserveWait waits for the fits in progress to give memory back rather
+// than refuse; a need too large even alone is refused at once, and a
+// cancelled wait returns the context's error.
+func TestAccountantReserveWait(t *testing.T) {
+	t.Setenv(MemoryEnv, "1MB")
+	var a Accountant
+	need := Need{Bytes: 600e3, What: "a matrix"}
+	release, err := a.Reserve("first", need)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ReserveWait(context.Background(), "huge", Need{Bytes: 2e6, What: "a huge matrix"}); !errors.Is(err, ErrLimit) {
+		t.Errorf("a need larger than the memory: %v, want a refusal at once", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := a.ReserveWait(ctx, "cancelled", need); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled wait: %v", err)
+	}
+	got := make(chan error)
+	go func() {
+		r, err := a.ReserveWait(context.Background(), "second", need)
+		if err == nil {
+			r()
+		}
+		got <- err
+	}()
+	release() // the second may reserve only now
+	if err := <-got; err != nil {
+		t.Errorf("second after the first: %v", err)
+	}
+	if a.Held() != 0 {
+		t.Errorf("held %v at the end", a.Held())
 	}
 }

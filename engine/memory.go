@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -165,8 +166,9 @@ func Bytes(b float64) string {
 // have allocated so far, so a reservation may be counted twice: the
 // accountant errs on the side of refusing rather than of running out.
 type Accountant struct {
-	mu   sync.Mutex
-	held float64
+	mu    sync.Mutex
+	held  float64
+	freed chan struct{} // closed when a reservation is given back (ReserveWait)
 }
 
 // Reserve reserves need for a fit called subject, or refuses it as
@@ -175,6 +177,11 @@ type Accountant struct {
 func (a *Accountant) Reserve(subject string, need Need) (release func(), err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.reserve(subject, need)
+}
+
+// reserve is Reserve with a.mu held.
+func (a *Accountant) reserve(subject string, need Need) (release func(), err error) {
 	have, from := Memory()
 	if have > 0 && a.held > 0 {
 		from += fmt.Sprintf(", less %s reserved by the runs in progress", Bytes(a.held))
@@ -189,9 +196,39 @@ func (a *Accountant) Reserve(subject string, need Need) (release func(), err err
 		once.Do(func() {
 			a.mu.Lock()
 			a.held -= need.Bytes
+			if a.freed != nil {
+				close(a.freed)
+				a.freed = nil
+			}
 			a.mu.Unlock()
 		})
 	}, nil
+}
+
+// ReserveWait is Reserve for fits queued together (the points of a
+// search on a pool of workers): while the need is refused only because of
+// what the fits in progress hold, it waits for them to give memory back
+// (or for ctx to end, whose error it returns); a need the memory cannot
+// hold even alone is refused at once, as Reserve refuses it.
+func (a *Accountant) ReserveWait(ctx context.Context, subject string, need Need) (release func(), err error) {
+	for {
+		a.mu.Lock()
+		release, err := a.reserve(subject, need)
+		if have, _ := Memory(); err == nil || a.held == 0 || need.Bytes > have {
+			a.mu.Unlock()
+			return release, err
+		}
+		if a.freed == nil {
+			a.freed = make(chan struct{})
+		}
+		freed := a.freed
+		a.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 }
 
 // Held is the memory the fits in progress have reserved.

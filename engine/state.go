@@ -215,22 +215,56 @@ func (c *StateCheck) Names(field string, names []string, n int) bool {
 	return c.That(len(names) == 0 || len(names) == n, "%s has %d names; want %d (or none)", field, len(names), n)
 }
 
-// Matrix checks that rows is an r × cols matrix of finite values (r and
-// cols at least 1) and returns it as a *mat.Dense; nil after a problem.
-func (c *StateCheck) Matrix(field string, rows [][]float64, r, cols int) *mat.Dense {
+// Shape checks, without allocating, that rows is an r × cols matrix of
+// finite values (r and cols at least 1). A size a state declares (its
+// inputs, its classes, an image's height) is only trusted once the arrays
+// it sizes are found to have it: a model file's checksum is no signature,
+// so a file edited to declare a billion inputs over a few weights must be
+// refused by this check, not by the system running out of memory when the
+// model makes room for them.
+func (c *StateCheck) Shape(field string, rows [][]float64, r, cols int) bool {
 	if !c.That(r > 0 && cols > 0, "%s would be %d × %d; want at least one row and column", field, r, cols) ||
 		!c.That(len(rows) == r, "%s has %d rows; want %d", field, len(rows), r) {
+		return false
+	}
+	for i, row := range rows {
+		if !c.Vector(fmt.Sprintf("%s row %d", field, i+1), row, cols) {
+			return false
+		}
+	}
+	return true
+}
+
+// Matrix checks rows as Shape does and returns them as a *mat.Dense; nil
+// after a problem.
+func (c *StateCheck) Matrix(field string, rows [][]float64, r, cols int) *mat.Dense {
+	if !c.Shape(field, rows, r, cols) {
 		return nil
 	}
 	data := make([]float64, 0, r*cols)
-	for i, row := range rows {
-		name := fmt.Sprintf("%s row %d", field, i+1)
-		if !c.Vector(name, row, cols) {
-			return nil
-		}
+	for _, row := range rows {
 		data = append(data, row...)
 	}
 	return mat.NewDense(r, cols, data)
+}
+
+// Alloc checks, before a model builds what its state implies beyond the
+// arrays the state holds (a network's working buffers, an index, a tally
+// per class), that count values of size bytes each fit in the memory
+// tealab may use (Memory), and that count is a size at all; what names
+// them ("the image's pixel index").
+func (c *StateCheck) Alloc(what string, count, size float64) bool {
+	if c.err != nil {
+		return false
+	}
+	if !(count >= 0 && count < 1<<47) { // NaN, negative, or beyond any slice
+		return c.Failf("%s would hold %v values: the sizes it is built from cannot be a fitted model's", what, count)
+	}
+	if have, from := Memory(); have > 0 && count*size > have {
+		return c.Failf("%s would need %s, more than the %s %s: the sizes it is built from cannot be a fitted model's",
+			what, Bytes(count*size), Bytes(have), from)
+	}
+	return true
 }
 
 // kindName says what a value of type t is written as in JSON.

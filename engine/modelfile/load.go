@@ -10,6 +10,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/runs"
 )
 
 // maxFileSize bounds what Load reads: a model file larger than this is not
@@ -24,6 +25,22 @@ type Model struct {
 	Values engine.Values
 	Fitted engine.Model
 	Prep   *datasets.Prep
+}
+
+// Open loads the model file at path (links followed): anything but a
+// regular file of at most 1 GiB (a named pipe, /dev/zero, a directory) is
+// refused before a byte is read. Errors name path.
+func Open(path string) (*Model, error) {
+	f, err := runs.OpenRegular(path, "model file", maxFileSize, false)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := Load(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
 
 // Load reads and checks a model file and rebuilds its model. Nothing the

@@ -46,8 +46,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/tealab/tealab/datasets"
@@ -188,11 +186,11 @@ func Encode(res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.V
 		return nil, err
 	}
 	f := &File{
-		Format: Format, Version: Version, Tealab: tealabVersion(), Model: spec.Name,
+		Format: Format, Version: Version, Tealab: runs.Version, Model: spec.Name,
 		Params: runs.Settings(v), Task: res.Task, Features: features(d.Features, res.Prep.Used()),
 		Preprocessing: prep, State: state, Metrics: finite(res.Metrics),
 		TrainedOn: TrainedOn{Source: d.Source, Dataset: d.Name, Rows: d.Rows(), Eval: res.Eval,
-			FittedOn: res.FittedOn, SHA256: fileHash(d.Source)},
+			FittedOn: res.FittedOn, SHA256: d.SHA256},
 		Created: time.Now().UTC().Truncate(time.Second),
 	}
 	if d.Target != nil && (res.Task == datasets.Classification.String() || res.Task == datasets.Regression.String()) {
@@ -235,24 +233,6 @@ func finite(m map[string]float64) map[string]float64 {
 	return out
 }
 
-// fileHash is the SHA-256 of the file at path, or "" when path is not a
-// regular file (a built-in, a generator, standard input).
-func fileHash(path string) string {
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return ""
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return ""
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // checksum is the SHA-256 of f without its checksum, as compact JSON.
 func checksum(f *File) (string, error) {
 	g := *f
@@ -263,13 +243,4 @@ func checksum(f *File) (string, error) {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), nil
-}
-
-// tealabVersion is the module version tealab was built as ("devel" for a
-// build from a work tree).
-func tealabVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }

@@ -65,12 +65,18 @@ func (m *Model) Predict(t *datasets.Table, proba bool) (*Prediction, error) {
 		if proba {
 			return nil, fmt.Errorf("model %s is a reduction: it %w", m.Spec.Name, ErrNoProba)
 		}
-		return out, m.project(Z, out)
+		if err := m.project(Z, out); err != nil {
+			return nil, err
+		}
+		return out, m.finite("component", out.Components)
 	}
 	assign, _ := assigner(m.Fitted) // Load refused a model with neither
 	pred, err := assign(Z)
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", m.Spec.Name, err)
+	}
+	if err := m.finite("prediction", column(pred)); err != nil {
+		return nil, err
 	}
 	if m.File.Task != datasets.Classification.String() {
 		if proba {
@@ -82,11 +88,70 @@ func (m *Model) Predict(t *datasets.Table, proba bool) (*Prediction, error) {
 	if out.Labels, err = m.labels(pred); err != nil {
 		return nil, err
 	}
+	if err := m.finiteScores(Z, proba); err != nil {
+		return nil, err
+	}
 	if proba {
-		return out, m.probabilities(Z, out)
+		if err := m.probabilities(Z, out); err != nil {
+			return nil, err
+		}
+		return out, m.finite("probability", out.Proba)
 	}
 	return out, nil
 }
+
+// finite refuses a prediction that is NaN or infinite: a state whose
+// finite values overflow when used (a scale of 5e-324, a support vector of
+// 1e308: an edited file, since the checksum is no signature) must not give
+// a row a number with exit status 0.
+func (m *Model) finite(what string, M rowViewer) error {
+	rows, _ := M.Dims()
+	for i := range rows {
+		for _, v := range M.RawRowView(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("model %s gives %s %v for row %d: its state does not compute (a file edited and re-signed?); save the model again from a fit",
+					m.Spec.Name, what, v, i+1)
+			}
+		}
+	}
+	return nil
+}
+
+// finiteScores checks a classifier's scores (its decision values, else
+// its probabilities unless they are asked for, and so checked anyway): a
+// class chosen from NaN scores is a label like any other, so the scores
+// behind it are where an overflowing state shows.
+func (m *Model) finiteScores(Z *mat.Dense, proba bool) error {
+	var S *mat.Dense
+	var err error
+	switch f := m.Fitted.(type) {
+	case engine.Scorer:
+		S, err = f.DecisionFunction(Z)
+	case engine.Prober:
+		if proba {
+			return nil
+		}
+		S, err = f.PredictProba(Z)
+	default:
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("model %s: %w", m.Spec.Name, err)
+	}
+	return m.finite("score", S)
+}
+
+// rowViewer is a table of figures, a row each: a *mat.Dense or a column.
+type rowViewer interface {
+	Dims() (r, c int)
+	RawRowView(i int) []float64
+}
+
+// column is one figure a row.
+type column []float64
+
+func (c column) Dims() (int, int)           { return len(c), 1 }
+func (c column) RawRowView(i int) []float64 { return c[i : i+1] }
 
 // labels names the predicted class codes.
 func (m *Model) labels(pred []float64) ([]string, error) {

@@ -29,6 +29,16 @@ type denseLayer struct {
 }
 
 func newConvNet(h, w, f, k, p int, hidden []int, classes int) *convNet {
+	n := layoutConvNet(h, w, f, k, p, hidden, classes)
+	n.src = n.im2colIndex()
+	return n
+}
+
+// layoutConvNet is newConvNet without the pixel index (h·w·k² entries):
+// the layers and the slab's layout only, so that a saved state's weights
+// can be checked against the size its shape implies before anything is
+// made at that shape.
+func layoutConvNet(h, w, f, k, p int, hidden []int, classes int) *convNet {
 	n := &convNet{h: h, w: w, f: f, k: k, p: p, ph: (h + p - 1) / p, pw: (w + p - 1) / p}
 	off := f*k*k + f
 	in := f * n.ph * n.pw
@@ -37,7 +47,6 @@ func newConvNet(h, w, f, k, p int, hidden []int, classes int) *convNet {
 		off += in*out + out
 		in = out
 	}
-	n.src = n.im2colIndex()
 	n.ranges = [][2]int{{0, f * k * k}}
 	for _, l := range n.dense {
 		n.ranges = append(n.ranges, [2]int{l.wOff, l.wOff + l.in*l.out})

@@ -41,10 +41,15 @@ func (m *CNN) UnmarshalState(data []byte) error {
 	if !c.OK() {
 		return c.Err()
 	}
-	net := newConvNet(s.Height, s.Width, m.filters, m.kernel, m.pool, m.hidden, s.Classes)
-	if !c.Vector("weights", s.Weights, net.size()) {
+	// The weights must be as many as the shape implies before the pixel
+	// index is made at that shape: a file of a few weights declaring a
+	// 4096x4096 image is refused here, not after gigabytes of index.
+	net := layoutConvNet(s.Height, s.Width, m.filters, m.kernel, m.pool, m.hidden, s.Classes)
+	if !c.Vector("weights", s.Weights, net.size()) ||
+		!c.Alloc("the image's pixel index", float64(s.Height)*float64(s.Width)*float64(m.kernel*m.kernel), 8) {
 		return c.Err()
 	}
+	net.src = net.im2colIndex()
 	m.net, m.best, m.mean, m.scale = net, s.Weights, s.Mean, s.Scale
 	return nil
 }

@@ -273,7 +273,8 @@ func TestPersist(t *testing.T) {
 	digits.X, digits.Y = digits.X.Slice(0, 200, 0, 64).(*mat.Dense), digits.Y[:200]
 	set, shorten, lengthen, drop := persisttest.Set, persisttest.Shorten, persisttest.Lengthen, persisttest.Drop
 	edits := []persisttest.Mutation{shorten("weights"), lengthen("weights"), set("weights.3", "x"), drop("mean"),
-		set("height", 0.0), set("width", 3.0), set("classes", 1.0), set("classes", 4.0), set("scale", 0.0), set("scale", -1.0)}
+		set("height", 0.0), set("width", 3.0), set("classes", 1.0), set("classes", 4.0), set("scale", 0.0), set("scale", -1.0),
+		set("classes", float64(1<<20)), {Name: "a 4096x4096 image", Edit: func(s map[string]any) { s["height"], s["width"] = 4096.0, 4096.0 }}}
 	persisttest.Check(t, []persisttest.Case{
 		{Name: "cnn", Settings: map[string]string{"epochs": "5"}, Train: iris, X: iris.X, Edits: edits},
 		{Name: "cnn", Settings: map[string]string{"shape": "8x8", "hidden": "8", "filters": "3", "epochs": "3"}, Train: digits, X: digits.X,

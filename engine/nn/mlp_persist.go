@@ -76,23 +76,26 @@ func (m *MLP) UnmarshalState(data []byte) error {
 	if err != nil {
 		return fmt.Errorf("mlp state: %w", err)
 	}
-	net := newMLPNet(sizes, act, out)
-	c.Len("weights", len(s.Weights), net.layers())
-	c.Len("biases", len(s.Biases), net.layers())
-	for l := 1; c.OK() && l <= net.layers(); l++ {
-		W := c.Matrix(fmt.Sprintf("weights layer %d", l), s.Weights[l-1], sizes[l-1], sizes[l])
-		if !c.Vector(fmt.Sprintf("biases layer %d", l), s.Biases[l-1], sizes[l]) {
-			break
-		}
-		for j := range sizes[l-1] {
-			for u := range sizes[l] {
-				net.w[net.weight(l, j, u)] = W.At(j, u)
-			}
-		}
-		copy(net.w[net.boff[l]:], s.Biases[l-1])
+	// The weights must have the declared sizes before the network is made
+	// at those sizes: inputs or classes edited to 1e9 are refused here.
+	layers := len(sizes) - 1
+	c.Len("weights", len(s.Weights), layers)
+	c.Len("biases", len(s.Biases), layers)
+	for l := 1; c.OK() && l <= layers; l++ {
+		c.Shape(fmt.Sprintf("weights layer %d", l), s.Weights[l-1], sizes[l-1], sizes[l])
+		c.Vector(fmt.Sprintf("biases layer %d", l), s.Biases[l-1], sizes[l])
 	}
 	if err := c.Err(); err != nil {
 		return err
+	}
+	net := newMLPNet(sizes, act, out)
+	for l := 1; l <= layers; l++ {
+		for j, row := range s.Weights[l-1] {
+			for u, w := range row {
+				net.w[net.weight(l, j, u)] = w
+			}
+		}
+		copy(net.w[net.boff[l]:], s.Biases[l-1])
 	}
 	m.net, m.classes, m.shift, m.scale, m.epochs, m.best = net, s.Classes, s.Shift, s.Scale, s.Epochs, s.Best
 	m.fitted = true

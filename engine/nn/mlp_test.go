@@ -314,7 +314,7 @@ func TestMLPPersist(t *testing.T) {
 	set, drop, shorten := persisttest.Set, persisttest.Drop, persisttest.Shorten
 	edits := []persisttest.Mutation{shorten("weights"), shorten("weights.0"), shorten("weights.1.0"), shorten("biases.0"),
 		set("weights.0.0.0", "NaN"), set("hidden", []any{3.0}), set("activation", "relu"), set("output", "identity"),
-		set("scale", 0.0), set("best", 99.0), drop("inputs"), set("inputs", 0.0)}
+		set("scale", 0.0), set("best", 99.0), drop("inputs"), set("inputs", 0.0), set("inputs", 1e9), set("classes", 1e9)}
 	persisttest.Check(t, []persisttest.Case{
 		{Name: mlpName, Settings: map[string]string{"hidden": "6,4", "activation": "tanh", "epochs": "5"}, Train: iris, X: iris.X, Edits: edits},
 		{Name: mlpName, Settings: map[string]string{"hidden": "6,4", "activation": "tanh", "epochs": "5", "loss": "sigmoid"}, Train: diabetes, X: diabetes.X,

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -224,10 +225,15 @@ type Mutation struct {
 	Edit func(state map[string]any)
 }
 
+// refusalBytes bounds what refusing an edited state may allocate: a size
+// the state declares (1e9 classes, a 4096x4096 image) must be checked
+// against the arrays it holds before anything is made at that size.
+const refusalBytes = 256 << 20
+
 // Corrupt checks that a model built as c refuses every edited state with an
-// error that names the model, without a panic, and stays unfitted. Besides
-// the mutations given, it tries truncations, non-objects and an unknown
-// field.
+// error that names the model, without a panic and without allocating more
+// than refusalBytes, and stays unfitted. Besides the mutations given, it
+// tries truncations, non-objects and an unknown field.
 func Corrupt(t *testing.T, c Case, state []byte, mutations ...Mutation) {
 	t.Helper()
 	edited := map[string][]byte{
@@ -255,7 +261,13 @@ func Corrupt(t *testing.T, c Case, state []byte, mutations ...Mutation) {
 	}
 	for what, data := range edited {
 		m := c.build(t)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		err := unmarshalNoPanic(m, data)
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > refusalBytes {
+			t.Errorf("%s: state edited (%s): loading allocated %d MB before it was refused", c.Name, what, grew>>20)
+		}
 		if err == nil {
 			t.Errorf("%s: state edited (%s) was accepted:\n%s", c.Name, what, data)
 			continue

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
 )
 
 // Save writes the record as indented JSON to path, atomically (WriteFile),
@@ -115,6 +116,40 @@ func CheckTarget(path string, inputs ...string) error {
 			path, inputName(path, in))
 	}
 	return nil
+}
+
+// OpenRegular opens path to be read whole, after looking at what it is: a
+// regular file (through symbolic links unless noLinks) of at most max
+// bytes. Anything else is refused before it is opened or read, since a
+// named pipe blocks the open, /dev/zero never ends and a huge file is not
+// one tealab wrote; what names the file in the errors ("model file").
+func OpenRegular(path, what string, max int64, noLinks bool) (*os.File, error) {
+	stat := os.Stat
+	if noLinks {
+		stat = os.Lstat
+	}
+	fi, err := stat(path)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return nil, fmt.Errorf("%s %s is a symbolic link; tealab reads it only as a regular file (replace the link by the file)", what, path)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s %s is %s, not a regular file", what, path, kindOf(fi.Mode()))
+	case fi.Size() > max:
+		return nil, fmt.Errorf("%s %s holds %s, more than the %s a %s tealab wrote can hold", what, path,
+			engine.Bytes(float64(fi.Size())), engine.Bytes(float64(max)), what)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if now, err := f.Stat(); err != nil || !os.SameFile(fi, now) {
+		f.Close()
+		return nil, fmt.Errorf("%s %s changed while it was opened; try again", what, path)
+	}
+	return f, nil
 }
 
 // maxLinks is how many symbolic links writable follows before it gives up

@@ -16,7 +16,9 @@ import (
 // file, "spec:" and the source for a built-in or a generator (both are
 // deterministic: the name and knobs are the data). Standard input, gone
 // once read, has no fingerprint (""). d is the dataset opened from the
-// source, which tells a file from a name (Record.Inputs).
+// source, which tells a file from a name (Record.Inputs), and whose
+// SHA256 was taken as it was read: the file is not opened again (a named
+// pipe could not be), and the fingerprint is of the very bytes trained on.
 func HashData(data Data, d *datasets.Dataset) (string, error) {
 	src := strings.TrimSpace(data.Source)
 	switch {
@@ -24,6 +26,8 @@ func HashData(data Data, d *datasets.Dataset) (string, error) {
 		return "", nil
 	case d != nil && strings.TrimSpace(d.Source) != src:
 		return specHash + src, nil
+	case d != nil && d.SHA256 != "":
+		return "sha256:" + d.SHA256, nil
 	}
 	return hashFile(src)
 }

@@ -8,13 +8,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
+	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/tealab/tealab/engine"
 )
 
 // The run history is one JSON line per run in history.jsonl under the
@@ -97,22 +100,36 @@ func NewEntry(r *Record) *Entry {
 		Version: Version, Run: r}
 }
 
-// newID is eight random hex digits: short enough to type, and two
-// processes appending at once never need to agree on a counter.
+// newID is 128 random bits in hex: two processes appending at once never
+// need to agree on a counter, and a history of millions of runs never
+// holds one id twice (eight hex digits, as ids once were, collide in a
+// history of some ten thousand). A person types a prefix (Find), and
+// lists show the shortest prefix that is unique (ShortIDs).
 func newID() string {
-	var b [4]byte
+	var b [16]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
 
-// Line is the entry as the history holds it, one JSON line.
+// Line is the entry as the history holds it, one JSON line, its curves
+// thinned to MaxCurve points: a run on a million rows must not add megabytes of ROC
+// points and per-step losses to a file read at every start.
 func (e *Entry) Line() ([]byte, error) {
-	line, err := json.Marshal(e)
+	line, err := json.Marshal(e.thinned())
 	if err != nil {
 		return nil, fmt.Errorf("run history: %w", err)
 	}
 	return append(line, '\n'), nil
 }
+
+// MaxHistory is the size the history may grow to by appending: a run that
+// would take it past this is not recorded, with a message saying how to
+// make room. Reading has no limit (the file is read a line at a time).
+const MaxHistory = 64 << 20
+
+// ErrHistoryFull is returned (wrapped) by AppendLine when the history has
+// reached MaxHistory.
+var ErrHistoryFull = errors.New("the run history is full")
 
 // Append adds the entry as one line. It creates the directory when
 // needed; an error (a full disk, a read-only directory) leaves the history
@@ -136,6 +153,14 @@ func (h *History) AppendLine(line []byte) error {
 		return fmt.Errorf("run history: %w", err)
 	}
 	defer unlock()
+	fi, err := os.Lstat(h.Path())
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return h.notRegular(fi)
+	case err == nil && fi.Size()+int64(len(line)) > MaxHistory:
+		return fmt.Errorf("run history %s: %w at %s: this run was not recorded; delete runs you no longer need, or move the file away to start a new one",
+			h.Path(), ErrHistoryFull, engine.Bytes(float64(fi.Size())))
+	}
 	f, err := os.OpenFile(h.Path(), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("run history: %w", err)
@@ -171,46 +196,110 @@ func endsTorn(f *os.File) (bool, error) {
 	return b[0] != '\n', nil
 }
 
-// Read reads every entry, oldest first. Lines that are not entries (a
-// torn last line after a crash, a line edited by hand) are skipped and
-// counted in skipped; a history that does not exist yet is empty.
+// notRegular refuses a history that is not a regular file: a link could
+// send the writes elsewhere, a named pipe would block, /dev/zero never end.
+func (h *History) notRegular(fi fs.FileInfo) error {
+	kind := kindOf(fi.Mode())
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		kind = "a symbolic link"
+	}
+	return fmt.Errorf("run history %s is %s, not a regular file: move it away (tealab then starts a new history)", h.Path(), kind)
+}
+
+// Read reads every entry, oldest first, a line at a time. Lines that are
+// not entries (a torn last line after a crash, a line edited by hand) are
+// skipped and counted in skipped; a history that does not exist yet is
+// empty, and one that is not a regular file is refused.
 func (h *History) Read() (entries []*Entry, skipped int, err error) {
-	b, err := os.ReadFile(h.Path())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, nil
+	f, err := h.open()
+	if f == nil || err != nil {
+		return nil, 0, err
 	}
+	defer f.Close()
+	ids := map[string]int{}
+	err = eachLine(f, func(line []byte) {
+		if e := parseEntry(line, ids); e != nil {
+			entries = append(entries, e)
+		} else if len(bytes.TrimSpace(line)) > 0 {
+			skipped++
+		}
+	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("run history: %w", err)
+		return nil, 0, fmt.Errorf("run history %s: %w", h.Path(), err)
 	}
-	entries, skipped = parseEntries(b)
 	return entries, skipped, nil
 }
 
-// parseEntries reads the lines of a history file.
-func parseEntries(b []byte) (entries []*Entry, skipped int) {
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, len(b)+1)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var e Entry
-		if err := json.Unmarshal(line, &e); err != nil || e.ID == "" || e.Run == nil {
-			skipped++
-			continue
-		}
-		e.Run.Started, e.Run.Wall = e.Time, time.Duration(e.Seconds*float64(time.Second))
-		entries = append(entries, &e)
+// open opens the history to read it: nil and no error when there is none
+// yet.
+func (h *History) open() (*os.File, error) {
+	fi, err := os.Lstat(h.Path())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("run history: %w", err)
+	case !fi.Mode().IsRegular():
+		return nil, h.notRegular(fi)
 	}
-	return entries, skipped
+	f, err := OpenRegular(h.Path(), "run history", math.MaxInt64, true)
+	if err != nil {
+		return nil, fmt.Errorf("run history: %w", err)
+	}
+	return f, nil
+}
+
+// eachLine calls fn with each line of r (its newline included, when it has
+// one), holding one line at a time.
+func eachLine(r io.Reader, fn func(line []byte)) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			fn(line)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// parseEntry reads one line of a history file, its curves thinned; nil
+// when it is not an entry. ids counts the ids read so far: the second run of an old history
+// to carry an id (eight hex digits could collide) is given that id with
+// "-2" after it, the third "-3", so that every run can be addressed, and
+// edit addresses the same line by it.
+func parseEntry(line []byte, ids map[string]int) *Entry {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return nil
+	}
+	var e Entry
+	if err := json.Unmarshal(line, &e); err != nil || e.ID == "" || e.Run == nil {
+		return nil
+	}
+	e.ID = nthID(ids, e.ID)
+	e.Run.Started, e.Run.Wall = e.Time, time.Duration(e.Seconds*float64(time.Second))
+	return e.thinned() // a line from before curves were thinned holds no more in memory than a new one
+}
+
+// nthID is id as the history addresses its next occurrence (parseEntry).
+func nthID(ids map[string]int, id string) string {
+	ids[id]++
+	if n := ids[id]; n > 1 {
+		return fmt.Sprintf("%s-%d", id, n)
+	}
+	return id
 }
 
 // ErrNoRun says an id names no run of the history.
 var ErrNoRun = errors.New("no such run in the history")
 
 // Find is the entry whose id is id, or starts with it when that prefix
-// is unique.
+// is unique; a prefix of several runs is refused, naming them.
 func Find(entries []*Entry, id string) (*Entry, error) {
 	id = strings.ToLower(strings.TrimSpace(id))
 	var found []*Entry
@@ -228,7 +317,46 @@ func Find(entries []*Entry, id string) (*Entry, error) {
 	case 0:
 		return nil, fmt.Errorf("%q: %w ('tealab runs' lists the ids)", id, ErrNoRun)
 	}
-	return nil, fmt.Errorf("%q names %d runs: give more of the id", id, len(found))
+	var names []string
+	for _, e := range found[:min(len(found), 3)] {
+		names = append(names, e.ID[:min(len(e.ID), len(id)+4)]+"…")
+	}
+	more := ""
+	if len(found) > 3 {
+		more = ", …"
+	}
+	return nil, fmt.Errorf("id %s matches %d runs: %s%s; give more characters", id, len(found), strings.Join(names, ", "), more)
+}
+
+// ShortIDs maps each entry's id to its shortest prefix no other entry
+// shares, of at least 8 characters, as lists show them (Find takes any
+// unique prefix).
+func ShortIDs(entries []*Entry) map[string]string {
+	sorted := make([]string, len(entries))
+	for i, e := range entries {
+		sorted[i] = e.ID
+	}
+	slices.Sort(sorted)
+	out := make(map[string]string, len(entries))
+	for _, e := range entries {
+		n := 8
+		at, _ := slices.BinarySearch(sorted, e.ID)
+		for _, j := range []int{at - 1, at + 1} { // the neighbours in order share the longest prefixes
+			if j >= 0 && j < len(sorted) {
+				n = max(n, commonPrefix(e.ID, sorted[j])+1)
+			}
+		}
+		out[e.ID] = e.ID[:min(n, len(e.ID))]
+	}
+	return out
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }
 
 // Star marks or unmarks the run id.
@@ -255,39 +383,46 @@ func (h *History) edit(id string, change func(*Entry) *Entry) error {
 		return fmt.Errorf("run history: %w", err)
 	}
 	defer unlock()
-	b, err := os.ReadFile(h.Path())
-	if err != nil {
-		return fmt.Errorf("run history: %w", err)
+	f, err := h.open()
+	if f == nil && err == nil {
+		err = fmt.Errorf("%q: %w", id, ErrNoRun)
 	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
 	var out bytes.Buffer
 	found := false
-	for line := range bytes.Lines(b) {
-		var head struct {
-			ID string `json:"id"`
-		}
-		if json.Unmarshal(line, &head) != nil || head.ID != id {
+	ids := map[string]int{}
+	var failed error
+	err = eachLine(f, func(line []byte) {
+		// Lines are told apart as Read tells them, so the id a person was
+		// shown is the line changed, even among an old history's repeats.
+		e := parseEntry(line, ids)
+		if e == nil || e.ID != id || failed != nil {
 			out.Write(line)
 			if !bytes.HasSuffix(line, []byte{'\n'}) {
 				out.WriteByte('\n')
 			}
-			continue
+			return
 		}
 		found = true
-		entries, _ := parseEntries(line)
-		if len(entries) != 1 {
-			return fmt.Errorf("run history: run %s cannot be read back", id)
+		if e = change(e); e == nil { // a repeated old id is written as its own ("-2") from now on
+			return
 		}
-		e := change(entries[0])
-		if e == nil {
-			continue
-		}
-		nb, err := json.Marshal(e)
+		nb, err := e.Line()
 		if err != nil {
-			return fmt.Errorf("run history: %w", err)
+			failed = err
+			return
 		}
-		out.Write(append(nb, '\n'))
-	}
-	if !found {
+		out.Write(nb)
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("run history %s: %w", h.Path(), err)
+	case failed != nil:
+		return failed
+	case !found:
 		return fmt.Errorf("%q: %w", id, ErrNoRun)
 	}
 	return WriteFile(h.Path(), out.Bytes())

@@ -117,3 +117,5 @@ func lines(h *History) int {
 	b, _ := os.ReadFile(h.Path())
 	return bytes.Count(b, []byte{'\n'})
 }
+
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o600) }

@@ -3,8 +3,12 @@ package runs
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
 
@@ -50,7 +54,7 @@ func (r *Record) Again(id int) (again *Record, changed string, err error) {
 	}
 	d, err := r.Data.Open()
 	if err != nil {
-		return nil, "", err
+		return nil, "", unread(r.Data.Source, err)
 	}
 	changed = DataChanged(r.Data, d)
 	data := r.Data
@@ -60,7 +64,26 @@ func (r *Record) Again(id int) (again *Record, changed string, err error) {
 	}
 	opt := r.Options
 	if opt.Test, err = data.OpenTest(d); err != nil { // a supplied test set is read again too
-		return nil, "", err
+		return nil, "", unread(data.Test, err)
 	}
 	return New(id, data, d, spec, r.Params, opt), changed, nil
+}
+
+// unread words an error reading the data a recipe names without what the
+// file holds: a recipe may come from someone else and name any file (a
+// key, a password file), whose first line the reader's messages would
+// quote as a header or a value. What a system call said (no such file,
+// permission denied) is kept; for the rest the file's own command says
+// more, to the person who chose to read it.
+func unread(source string, err error) error {
+	var pe *fs.PathError
+	if _, serr := os.Stat(source); serr != nil || errors.As(err, &pe) || datasets.IsName(source) {
+		return err // no file, or a name: nothing of a file's content in the message
+	}
+	where := ""
+	if p := (*datasets.ParseError)(nil); errors.As(err, &p) && p.Line > 0 {
+		where = fmt.Sprintf(" (at line %d)", p.Line)
+	}
+	return fmt.Errorf("data %s cannot be read as the recipe says%s (what the file holds is not repeated here, since a recipe may name any file); describe the data to see why",
+		datasets.Printable(source), where)
 }

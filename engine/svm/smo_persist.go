@@ -124,7 +124,9 @@ func (m *SVC) UnmarshalState(data []byte) error {
 	c.That(s.Classes >= 2, "classes is %d; want at least 2", s.Classes)
 	c.That(len(s.Present) >= 2 && slices.IsSorted(s.Present) && s.Present[0] >= 0 && s.Present[len(s.Present)-1] < s.Classes &&
 		len(slices.Compact(slices.Clone(s.Present))) == len(s.Present), "present is %v; want two or more increasing classes below %d", s.Present, s.Classes)
-	c.That(s.Names == nil || len(s.Names) == s.Classes, "class_names has %d names for %d classes", len(s.Names), s.Classes)
+	// Every class has its name: a count of classes that no list backs would
+	// size each prediction's tally (1e9 classes: minutes per row).
+	c.That(len(s.Names) == s.Classes, "class_names has %d names for %d classes", len(s.Names), s.Classes)
 	c.Len("sv_class", len(s.SVClass), len(s.Rows))
 	for _, k := range s.SVClass {
 		c.That(slices.Contains(s.Present, k), "sv_class holds %d, not a class present", k)

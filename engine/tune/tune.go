@@ -32,6 +32,12 @@ type Options struct {
 	// Jobs is how many points are evaluated at once (at least 1). The
 	// result does not depend on it.
 	Jobs int
+	// Memory shares the memory among the points evaluated at once (and
+	// with other fits of the process, as tealab serve's labs share one):
+	// each point reserves its estimate (eval.MemoryNeed) before it is
+	// fitted, waiting while the points in progress hold what it needs. nil
+	// is an account of the search's own.
+	Memory *engine.Accountant
 }
 
 // Point is one setting and its scores.
@@ -214,6 +220,9 @@ func run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Resul
 	for i, j := range jobs {
 		res.Points[i] = Point{Values: j.values, Params: j.params, Rows: maxTrain(j.plan)}
 	}
+	if opt.Memory == nil {
+		opt.Memory = &engine.Accountant{}
+	}
 	next := make(chan int)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -222,7 +231,7 @@ func run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Resul
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				p, ok := evaluate(ctx, d, spec, res, jobs[i], opt.Eval)
+				p, ok := evaluate(ctx, d, spec, res, jobs[i], opt.Eval, opt.Memory)
 				if !ok { // cancelled part-way: not a point
 					continue
 				}
@@ -260,20 +269,31 @@ feed:
 	return nil
 }
 
-// evaluate cross-validates one job. ok is false when ctx stopped it.
-func evaluate(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Result, j job, base eval.Options) (Point, bool) {
+// evaluate cross-validates one job, its memory reserved in acc while it
+// runs. ok is false when ctx stopped it.
+func evaluate(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Result, j job, base eval.Options, acc *engine.Accountant) (Point, bool) {
 	p := Point{Values: j.values, Params: j.params, Rows: maxTrain(j.plan), Done: true}
 	if ctx.Err() != nil {
 		return p, false
 	}
 	opt := base
 	opt.Plan, opt.PlanDesc, opt.NoRefit, opt.TrainScores, opt.Consume = j.plan, res.Eval, true, true, false
+	label := strings.Join(describe(res.Axes, j.values), " ")
+	release, err := acc.ReserveWait(ctx, spec.Name+" on "+d.Name, eval.MemoryNeed(d, spec, j.params, opt))
+	if ctx.Err() != nil {
+		return p, false
+	}
+	if err != nil {
+		p.Err = fmt.Errorf("%s: %w", label, err)
+		return p, true
+	}
+	defer release()
 	r, err := eval.Run(ctx, d, spec, j.params, opt, nil)
 	if ctx.Err() != nil {
 		return p, false
 	}
 	if err != nil {
-		p.Err = fmt.Errorf("%s: %w", strings.Join(describe(res.Axes, j.values), " "), err)
+		p.Err = fmt.Errorf("%s: %w", label, err)
 		return p, true
 	}
 	val := r.Folds

@@ -65,9 +65,14 @@ func (b Build) Short() string {
 }
 
 // String is what `tealab --version` prints: "tealab v1.2.3", then the
-// commit when the build knows it, "(commit 2ca1128, modified)".
+// commit when the build knows it, "(commit 2ca1128, modified)". A work-tree
+// build that Go did not stamp says so and how to stamp it, rather than
+// leaving a bare "(devel)" that cannot be told from any other.
 func (b Build) String() string {
 	s := "tealab " + b.Module
+	if b.Commit == "" && !b.released() {
+		return s + " (no commit stamped: build in a git clone with -buildvcs=true)"
+	}
 	if b.Commit == "" {
 		return s
 	}

@@ -18,8 +18,8 @@ func TestBuildVersion(t *testing.T) {
 		read        func() (*debug.BuildInfo, bool)
 		short, line string
 	}{
-		{func() (*debug.BuildInfo, bool) { return nil, false }, "devel", "tealab (devel)"},
-		{info("(devel)"), "devel", "tealab (devel)"},
+		{func() (*debug.BuildInfo, bool) { return nil, false }, "devel", "tealab (devel) (no commit stamped: build in a git clone with -buildvcs=true)"},
+		{info("(devel)"), "devel", "tealab (devel) (no commit stamped: build in a git clone with -buildvcs=true)"},
 		{info("(devel)", revision, modified), "devel-2ca1128c0ab1+dirty", "tealab (devel) (commit 2ca1128, modified)"},
 		{info("(devel)", revision), "devel-2ca1128c0ab1", "tealab (devel) (commit 2ca1128)"},
 		{info("v0.3.0"), "v0.3.0", "tealab v0.3.0"},

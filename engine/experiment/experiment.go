@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 )
 
@@ -38,6 +39,11 @@ type Plan struct {
 	Seed     uint64
 	Baseline int // index into Models of the model the others are tested against
 	Jobs     int // cells run at once (at least 1); results do not depend on it
+	// Memory shares the memory among the cells run at once (and, in a
+	// served lab, with the other labs' runs): each cell reserves its
+	// estimate before it fits and waits while the others hold what it
+	// needs. Nil: an account of the experiment's own.
+	Memory *engine.Accountant
 }
 
 // Cell is one model on one dataset in one repeat: Folds fits.
@@ -110,6 +116,9 @@ func Run(ctx context.Context, p Plan, progress func(Progress)) (*Outcome, error)
 	folds, err := drawFolds(p)
 	if err != nil {
 		return nil, err
+	}
+	if p.Memory == nil {
+		p.Memory = &engine.Accountant{}
 	}
 	o := &Outcome{Plan: p, Cells: make([]Cell, len(p.Datasets)*len(p.Models)*p.Repeats)}
 	todo := make(chan int)
@@ -187,7 +196,14 @@ func (o *Outcome) run(ctx context.Context, c *Cell, folds []eval.Fold) {
 	m := p.Models[c.Model]
 	opt := eval.Options{Folds: p.Folds, Seed: p.Seed + uint64(c.Repeat), Plan: folds,
 		PlanDesc: fmt.Sprintf("%d-fold CV", p.Folds), NoRefit: true}
-	res, err := eval.Run(ctx, p.Datasets[c.Dataset], m.Spec, m.Values, opt, nil)
+	d := p.Datasets[c.Dataset]
+	release, err := p.Memory.ReserveWait(ctx, m.Spec.Name+" on "+d.Name, eval.MemoryNeed(d, m.Spec, m.Values, opt))
+	if err != nil {
+		c.Err = err
+		return
+	}
+	defer release()
+	res, err := eval.Run(ctx, d, m.Spec, m.Values, opt, nil)
 	if res != nil {
 		c.Folds, c.History = res.Folds, res.History
 		if len(res.Folds) == 0 && len(folds) == 1 {

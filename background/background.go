@@ -33,7 +33,8 @@ import (
 const Wait = 150 * time.Millisecond
 
 // commands are tealab's sub-commands: none draws in colour.
-var commands = []string{"datasets", "models", "describe", "bench", "train", "help"}
+var commands = []string{"datasets", "models", "describe", "bench", "train", "run", "runs", "predict",
+	"compare", "sweep", "learning-curve", "serve", "version", "--version", "-version", "help"}
 
 var dark = true // what start-up settled
 

@@ -225,7 +225,7 @@ func (s *expScreen) start() tea.Cmd {
 		s.note = "mark two models or more with space first"
 		return nil
 	}
-	plan := experiment.Plan{Datasets: []*datasets.Dataset{s.ds}, Folds: s.folds, Repeats: s.repeats, Seed: 1, Jobs: runtime.NumCPU(), Memory: s.c.memory}
+	plan := experiment.Plan{Datasets: []*datasets.Dataset{s.ds}, Folds: s.folds, Repeats: s.repeats, Seed: 1, Jobs: runtime.NumCPU()}
 	for _, i := range s.order {
 		sp := s.specs[i]
 		plan.Models = append(plan.Models, experiment.Model{Label: sp.Name, Spec: sp, Values: sp.Defaults()})

@@ -168,7 +168,7 @@ const randomKey = "random"
 func (s *sweepScreen) start() tea.Cmd {
 	var axes []tune.Axis
 	var settings [][]any
-	opt := tune.Options{Eval: s.opts, Jobs: 2, Memory: s.c.memory} // a served lab shares the server's account
+	opt := tune.Options{Eval: s.opts, Jobs: 2}
 	if s.learning {
 		axes = []tune.Axis{{Param: engine.Param{Name: "train_size", Kind: engine.Float}, Values: anys(tune.DefaultSizes)}}
 		for _, v := range tune.DefaultSizes {

@@ -84,7 +84,9 @@ func init() {
 // liveViews are the views a training screen shows of its run, in the
 // registry's order. When the screen is too short for all of them at a
 // readable height, the views after the first are shown a page at a time,
-// and the page key cycles them (the training loss always stays).
+// and the page key cycles them (the training loss stays in a column of its
+// own beside them, except in the stacked column of a wide screen, where it
+// is paged with the rest).
 type liveViews struct {
 	c     *common
 	run   *runRecord

@@ -42,10 +42,7 @@ func runPredict(args []string, out io.Writer) error {
 		return usagef("predict: --format %q: use one of %s", *format, strings.Join(datasets.Formats, ", "))
 	}
 	if *outFile != "" {
-		if sameFile(*outFile, *file) {
-			return usagef("predict: --out %s is the model file this prediction reads (%s): writing there would replace it; choose another file name", *outFile, *file)
-		}
-		if err := runs.CheckTarget(*outFile, *source); err != nil {
+		if err := runs.CheckReads(*outFile, runs.Read{Path: *source}, runs.Read{Path: *file, What: "the model file this prediction reads"}); err != nil {
 			return usagef("predict: --out %v", err)
 		}
 	}

@@ -203,13 +203,18 @@ func TestPredictErrors(t *testing.T) {
 func TestSaveModelRefusals(t *testing.T) {
 	dir := t.TempDir()
 	data := irisReversed(t)
+	if err := os.Symlink(dir, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--model", "clitest_fortune", "--data", "iris", "--save-model", filepath.Join(dir, "m.json")}, "model clitest_fortune cannot be saved to a model file yet"},
 		{[]string{"--model", "fake-centroid", "--data", data, "--target", "species", "--save-model", data}, "--save-model"},
-		{[]string{"--model", "fake-centroid", "--data", "iris", "--save-model", filepath.Join(dir, "x.json"), "--save", filepath.Join(dir, "x.json")}, "name the same file"},
+		{[]string{"--model", "fake-centroid", "--data", "iris", "--save-model", filepath.Join(dir, "x.json"), "--save", filepath.Join(dir, "x.json")}, "is also the --save file"},
+		// A new name reached through a linked directory is that name too.
+		{[]string{"--model", "fake-centroid", "--data", "iris", "--save-model", filepath.Join(dir, "y.json"), "--save", filepath.Join(dir, "link", "y.json")}, "is also the --save file"},
 	} {
 		out, errOut, status := run(t, append([]string{"train"}, c.args...)...)
 		if status != 2 || !strings.Contains(errOut, c.want) || out != "" {

@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/tealab/tealab/engine/modelfile"
 	"github.com/tealab/tealab/engine/runs"
@@ -14,11 +12,15 @@ import (
 // written: a target that is an input or not writable, the --save file, or
 // a model that cannot be saved.
 func checkSaveModel(cmd, path, save string, rec *runs.Record) error {
-	if err := runs.CheckTarget(path, rec.Inputs()...); err != nil {
-		return usagef("%s: --save-model %v", cmd, err)
+	reads := make([]runs.Read, 0, 3)
+	for _, in := range rec.Inputs() {
+		reads = append(reads, runs.Read{Path: in})
 	}
-	if save != "" && sameFile(path, save) {
-		return usagef("%s: --save-model and --save name the same file %s; give each its own", cmd, path)
+	if save != "" {
+		reads = append(reads, runs.Read{Path: save, What: "also the --save file"})
+	}
+	if err := runs.CheckReads(path, reads...); err != nil {
+		return usagef("%s: --save-model %v", cmd, err)
 	}
 	m, err := rec.Spec.New(rec.Params)
 	if err != nil {
@@ -29,18 +31,6 @@ func checkSaveModel(cmd, path, save string, rec *runs.Record) error {
 		return usagef("%s: --save-model: %v; leave out --save-model, or use --save to keep the run", cmd, err)
 	}
 	return nil
-}
-
-// sameFile says whether a and b name one file (or one new name).
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	absA, _ := filepath.Abs(a)
-	absB, _ := filepath.Abs(b)
-	return absA == absB
 }
 
 // saveModelFile writes the run's shown model after the report, and says

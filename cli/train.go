@@ -282,9 +282,11 @@ func (o *outputFlags) checkRecipe() error {
 		return nil
 	}
 	for _, f := range []struct{ flag, path string }{{"--save", o.save}, {"--save-model", o.saveModel}} {
-		if f.path != "" && sameFile(f.path, o.recipe) {
-			return usagef("%s: %s %s is the recipe this run replays (%s): saving there would replace it; choose another file name",
-				o.cmd, f.flag, f.path, o.recipe)
+		if f.path == "" {
+			continue
+		}
+		if err := runs.CheckReads(f.path, runs.Read{Path: o.recipe, What: "the recipe this run replays"}); err != nil {
+			return usagef("%s: %s %v", o.cmd, f.flag, err)
 		}
 	}
 	return nil

@@ -542,9 +542,14 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	if opt.Test != nil {
 		data.Test = a.params.test.source
 	}
+	// The data's identity (fingerprint, and the target New resolves) is
+	// the record's from its start, so that a run interrupted before its
+	// end (recordInterrupted) is compared by content as a finished one is.
+	// Cheap: a file's bytes were hashed as they were read.
+	data.Hash, _ = runs.HashData(data, a.ds)
 	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
-	r := &runRecord{Record: rec, hash: new(string)}
+	r := &runRecord{Record: rec}
 	if a.replayOf != nil {
 		r.replayOf, a.replayOf = a.replayOf, nil
 	}
@@ -552,9 +557,8 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	if r.regions = newLiveRegions(r.Task(), a.ds, opt); r.regions != nil {
 		opt.Snapshot = r.regions.snapshot // the record keeps the options without it
 	}
-	ds, spec, hash := a.ds, a.spec, r.hash
+	ds, spec := a.ds, a.spec
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
-		*hash, _ = runs.HashData(data, ds) // read in finishRun, after the run's end is received
 		opt := opt
 		opt.Tick = progress // a long epoch's progress, which the training screen keeps out of the charts
 		return eval.Run(ctx, ds, spec, v, opt, progress)
@@ -602,9 +606,6 @@ func (a *app) settleRun(msg trainDoneMsg) *runRecord {
 		return nil
 	}
 	r.Finish(msg.result, msg.err)
-	if r.hash != nil {
-		r.Data.Hash = *r.hash
-	}
 	if was := r.replayOf; was != nil && was.Hash != "" && r.Data.Hash != "" && was.Hash != r.Data.Hash && r.Result != nil {
 		r.Result.Warnings = append(r.Result.Warnings, advice.Warning{Text: runs.HashChanged(was.Source, was.Hash, r.Data.Hash)})
 	}

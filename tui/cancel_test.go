@@ -64,3 +64,27 @@ func TestAbandonedRunKeepsPartialHistory(t *testing.T) {
 	}
 	mustContain(t, v, "abandoned (esc) after "+strconv.Itoa(seen)+" epochs")
 }
+
+// A run still training when its lab is ended from outside (a dropped
+// connection) is recorded knowing its data as a finished run does, by
+// fingerprint and resolved target: compared by its source alone, it was
+// never found to be on the same data as a finished run.
+func TestInterruptedRunKnowsItsData(t *testing.T) {
+	h := withHistory(t)
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
+		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})}, 120, 40)
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	if !hs.runUntil(func() bool { return trainSteps(hs) > 0 }) {
+		t.Fatal("no progress")
+	}
+	job := hs.a.job
+	t.Cleanup(func() { job.stop(5 * time.Second) })
+	hs.a.recordInterrupted() // still training: abandoned, not settled
+	es, _, err := h.Read()
+	if err != nil || len(es) != 1 {
+		t.Fatalf("history: %d entries, %v", len(es), err)
+	}
+	if d := es[0].Run.Data; d.Hash != "spec:iris" || d.TargetName != "species" {
+		t.Errorf("interrupted run's data: hash %q, target %q; want spec:iris and species", d.Hash, d.TargetName)
+	}
+}

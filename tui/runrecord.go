@@ -38,10 +38,8 @@ type runRecord struct {
 	title   string
 	past    bool
 
-	// hash receives the data's fingerprint from the run's worker;
 	// replayOf is the data of the run this one replays, whose fingerprint
 	// it is checked against.
-	hash     *string
 	replayOf *runs.Data
 
 	// regions are the run's live decision regions; nil when it has none.

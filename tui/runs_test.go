@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -190,4 +191,27 @@ func TestRunsTableZeroSpread(t *testing.T) {
 	s.SetSize(80, 22)
 	s.setRuns([]*runRecord{newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)})
 	mustContain(t, s.View(), "acc 1.000 ± 0 ")
+}
+
+// A result that kept no wall time of its own (a run of an older history, a
+// partial result) showed the run's time in the runs table and 0 s on its
+// summary: both give the one time runRecord.wall says.
+func TestSummaryTimeIsTheRunsTables(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Folds: 5, Train: true}, 120, 40)
+	hs.runUntil(func() bool { return len(hs.a.history) == 1 && hs.a.history[0].Done() })
+	r := hs.a.history[0]
+	r.Result.WallSecs, r.Result.FitSecs, r.Result.ScoreSecs = 0, 0, 0
+	r.Wall = 7300 * time.Microsecond
+	want := numfmt.Seconds(r.wall())
+	if want != numfmt.Seconds(0.0073) {
+		t.Fatalf("runRecord.wall %s, want the record's 7.3 ms", want)
+	}
+	hs.press("R")
+	if row := strings.Join(linesWith(hs.view(), "iris"), ""); !strings.Contains(row, want) {
+		t.Errorf("the runs table's row lacks %s: %q", want, row)
+	}
+	hs.press("enter")
+	if s := strings.Join(linesWith(hs.view(), "wall time"), ""); !strings.Contains(s, want) {
+		t.Errorf("the summary's time %q is not the runs table's %s", s, want)
+	}
 }

@@ -181,10 +181,11 @@ func (v *summaryView) View() string {
 	kv("evaluation", r.evalDesc())
 	kv("seed", fmt.Sprint(r.Options.Seed))
 	if res != nil {
-		total, parts := res.Timing()
-		kv("wall time", numfmt.Seconds(total)) // runRecord.wall, as the runs table has it
-		for _, p := range parts {
-			kv("  "+p.What, numfmt.Seconds(p.Secs))
+		kv("wall time", numfmt.Seconds(r.wall()))    // the one time the runs table and the comparison give
+		if total, parts := res.Timing(); total > 0 { // its parts, when the result kept them
+			for _, p := range parts {
+				kv("  "+p.What, numfmt.Seconds(p.Secs))
+			}
 		}
 		if f := res.PreparedFeatures(); f != nil && len(f) != len(d.Features) {
 			kv("model saw", numfmt.Count(len(f), "feature")+" after preprocessing")

@@ -12,22 +12,51 @@ import (
 )
 
 // hog is a classifier whose fit says it needs 400 MB, and notes how many
-// of its fits run at once.
+// of its fits run at once. Its fits meet: each waits until four run at
+// once, so that four workers free to fit together certainly do; once one
+// has waited 200 ms in vain (the memory kept the others out) none waits
+// any more, which bounds the test's time.
 type hog struct{}
 
 var hogs struct {
 	sync.Mutex
 	running, most int
+	met           chan struct{} // closed once four fits ran at once, or one waited in vain
+}
+
+// resetHogs starts a count afresh.
+func resetHogs() {
+	hogs.Lock()
+	defer hogs.Unlock()
+	hogs.most, hogs.met = 0, make(chan struct{})
+}
+
+// meet ends the fits' waiting (hogs held).
+func meet() {
+	select {
+	case <-hogs.met:
+	default:
+		close(hogs.met)
+	}
 }
 
 func (hog) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	hogs.Lock()
 	hogs.running++
 	hogs.most = max(hogs.most, hogs.running)
+	if hogs.running == 4 {
+		meet()
+	}
+	met := hogs.met
 	hogs.Unlock()
-	// Time for the other workers to start a fit beside this one, if the
-	// memory let them (it bounds the wait; it measures nothing).
-	time.Sleep(10 * time.Millisecond)
+	select {
+	case <-met:
+	case <-ctx.Done():
+	case <-time.After(200 * time.Millisecond):
+		hogs.Lock()
+		meet()
+		hogs.Unlock()
+	}
 	hogs.Lock()
 	hogs.running--
 	hogs.Unlock()
@@ -52,22 +81,28 @@ func init() {
 // An experiment on four workers under a memory limit that holds two
 // cells' fits runs at most two at once: each cell reserves its estimate
 // and waits for what the others hold, rather than each being checked
-// against the limit alone.
+// against the limit alone. Under a limit that holds them all, four run at
+// once: the count can see an overlap.
 func TestCellsShareTheMemory(t *testing.T) {
-	t.Setenv(engine.MemoryEnv, "1GB")
-	hogs.most = 0
 	p := Plan{Datasets: []*datasets.Dataset{open(t, "iris")}, Models: models(t, "experimenttest_hog", "experimenttest_hog"),
 		Folds: 2, Repeats: 4, Seed: 1, Jobs: 4}
-	o, err := Run(context.Background(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range o.Cells {
-		if c.Err != nil {
-			t.Errorf("cell %d/%d/%d: %v", c.Dataset, c.Model, c.Repeat, c.Err)
+	for _, c := range []struct {
+		limit string
+		most  int
+	}{{"100GB", 4}, {"1GB", 2}} {
+		t.Setenv(engine.MemoryEnv, c.limit)
+		resetHogs()
+		o, err := Run(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if hogs.most > 2 {
-		t.Errorf("%d fits of 400 MB ran at once under 1 GB; want at most 2", hogs.most)
+		for _, c := range o.Cells {
+			if c.Err != nil {
+				t.Errorf("cell %d/%d/%d: %v", c.Dataset, c.Model, c.Repeat, c.Err)
+			}
+		}
+		if c.most == 4 && hogs.most != 4 || hogs.most > c.most {
+			t.Errorf("under %s, %d fits of 400 MB ran at once; want %d", c.limit, hogs.most, c.most)
+		}
 	}
 }

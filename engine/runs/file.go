@@ -92,30 +92,70 @@ func WriteFile(path string, data []byte) (err error) {
 
 // CheckTarget says whether tealab may write a file at path (WriteFile's
 // rules: a regular file, a new name in a directory that exists, or a
-// symbolic link to either) and that path is none of inputs, the files a run
-// reads (paths; datasets.Stdin is standard input when it is a file). Files
-// are compared by identity, so a hard link, a symbolic link or another
-// spelling of an input is that input. A person hears of a target that
-// cannot be written before a long fit, not after.
+// symbolic link to either) and that path is none of inputs, the data files
+// a run reads (paths; datasets.Stdin is standard input when it is a file).
+// CheckReads checks against other files too.
 func CheckTarget(path string, inputs ...string) error {
-	_, old, err := writable(path)
-	if err != nil || old == nil {
+	reads := make([]Read, len(inputs))
+	for i, in := range inputs {
+		reads[i] = Read{Path: in}
+	}
+	return CheckReads(path, reads...)
+}
+
+// A Read is a file a run reads or writes besides path, for CheckReads:
+// What says what it is to the run, as a refusal names it ("the recipe this
+// run replays"); "" is the run's data.
+type Read struct{ Path, What string }
+
+// CheckReads is CheckTarget against any files: path must not be one of
+// reads. Files are compared by identity, so a hard link, a symbolic link or
+// another spelling of one is that file; a new name is compared with the
+// new names among reads (another output) by its directory and base name.
+// A person hears of a target that cannot be written before a long fit, not
+// after.
+func CheckReads(path string, reads ...Read) error {
+	target, old, err := writable(path)
+	if err != nil {
 		return err
 	}
-	for _, in := range inputs {
-		var fi os.FileInfo
-		if strings.TrimSpace(in) == datasets.Stdin {
-			fi, err = os.Stdin.Stat()
-		} else {
-			fi, err = os.Stat(in)
-		}
-		if err != nil || !fi.Mode().IsRegular() || !os.SameFile(fi, old) {
+	for _, in := range reads {
+		if !isTarget(target, old, in.Path) {
 			continue
 		}
-		return fmt.Errorf("%s is %s: saving there would replace the data with the report; choose another file name",
-			path, inputName(path, in))
+		if in.What == "" {
+			return fmt.Errorf("%s is %s: saving there would replace the data with the report; choose another file name",
+				path, inputName(path, in.Path))
+		}
+		return fmt.Errorf("%s is %s (%s): writing there would replace it; choose another file name", path, in.What, in.Path)
 	}
 	return nil
+}
+
+// isTarget says whether in is the file target (writable's: old describes
+// it, nil for a new name).
+func isTarget(target string, old os.FileInfo, in string) bool {
+	stdin := strings.TrimSpace(in) == datasets.Stdin
+	if old == nil {
+		if stdin {
+			return false
+		}
+		other, was, err := writable(in)
+		if err != nil || was != nil || filepath.Base(other) != filepath.Base(target) {
+			return false
+		}
+		da, errA := os.Stat(filepath.Dir(target))
+		db, errB := os.Stat(filepath.Dir(other))
+		return errA == nil && errB == nil && os.SameFile(da, db)
+	}
+	var fi os.FileInfo
+	var err error
+	if stdin {
+		fi, err = os.Stdin.Stat()
+	} else {
+		fi, err = os.Stat(in)
+	}
+	return err == nil && fi.Mode().IsRegular() && os.SameFile(fi, old)
 }
 
 // OpenRegular opens path to be read whole, after looking at what it is: a

@@ -189,4 +189,15 @@ func TestRecordInputs(t *testing.T) {
 	if got := (&Record{Data: Data{Source: " - "}}).Inputs(); len(got) != 1 || got[0] != "-" {
 		t.Errorf("standard input: %q", got)
 	}
+	// A served lab shows the file by another name (Dataset.Source): it is
+	// still the run's input, not a built-in.
+	data := Data{Source: path}
+	d, err := data.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Source = "d.csv"
+	if got := (&Record{Data: data, Dataset: d}).Inputs(); len(got) != 1 || got[0] != path {
+		t.Errorf("a file shown as d.csv: inputs %q, want %q", got, path)
+	}
 }

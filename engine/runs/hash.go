@@ -24,10 +24,12 @@ func HashData(data Data, d *datasets.Dataset) (string, error) {
 	switch {
 	case src == "" || src == datasets.Stdin:
 		return "", nil
-	case d != nil && strings.TrimSpace(d.Source) != src:
-		return specHash + src, nil
 	case d != nil && d.SHA256 != "":
+		// Checked first: a file always has its bytes hashed, and a lab
+		// may show it by another name than src (Dataset.Source).
 		return "sha256:" + d.SHA256, nil
+	case d != nil && strings.TrimSpace(d.Source) != src:
+		return specHash + src, nil // a built-in or a generator: no bytes hashed
 	}
 	return hashFile(src)
 }

@@ -42,6 +42,8 @@ type Entry struct {
 	Star    bool      `json:"star,omitempty"`
 	Name    string    `json:"name,omitempty"`
 	Run     *Record   `json:"run"`
+
+	held string // the id the line holds, when reading gave the run another (nthID)
 }
 
 // Title is the entry's name, or its data and model.
@@ -268,10 +270,10 @@ func eachLine(r io.Reader, fn func(line []byte)) error {
 }
 
 // parseEntry reads one line of a history file, its curves thinned; nil
-// when it is not an entry. ids counts the ids read so far: the second run of an old history
-// to carry an id (eight hex digits could collide) is given that id with
-// "-2" after it, the third "-3", so that every run can be addressed, and
-// edit addresses the same line by it.
+// when it is not an entry. ids holds the ids read so far (nthID): a run of
+// an old history whose id an earlier line already holds (eight hex digits
+// could collide) is given a free id of its own, so that every run can be
+// addressed, and edit writes it back under that id.
 func parseEntry(line []byte, ids map[string]int) *Entry {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
@@ -281,18 +283,29 @@ func parseEntry(line []byte, ids map[string]int) *Entry {
 	if err := json.Unmarshal(line, &e); err != nil || e.ID == "" || e.Run == nil {
 		return nil
 	}
-	e.ID = nthID(ids, e.ID)
+	if id := nthID(ids, e.ID); id != e.ID {
+		e.ID, e.held = id, e.ID
+	}
 	e.Run.Started, e.Run.Wall = e.Time, time.Duration(e.Seconds*float64(time.Second))
 	return e.thinned() // a line from before curves were thinned holds no more in memory than a new one
 }
 
-// nthID is id as the history addresses its next occurrence (parseEntry).
+// nthID is the id the history gives the next line holding id: id itself
+// when no earlier line took it, else the first of id-2, id-3, … no earlier
+// line took, literally or so. ids maps each id taken to the last number
+// tried after it. Ids never repeat, whatever an old file holds, and once
+// edit has written them back they read the same however lines are deleted.
 func nthID(ids map[string]int, id string) string {
-	ids[id]++
-	if n := ids[id]; n > 1 {
-		return fmt.Sprintf("%s-%d", id, n)
+	if ids[id] == 0 {
+		ids[id] = 1
+		return id
 	}
-	return id
+	for n := ids[id] + 1; ; n++ {
+		if nth := fmt.Sprintf("%s-%d", id, n); ids[nth] == 0 {
+			ids[id], ids[nth] = n, 1
+			return nth
+		}
+	}
 }
 
 // ErrNoRun says an id names no run of the history.
@@ -399,17 +412,22 @@ func (h *History) edit(id string, change func(*Entry) *Entry) error {
 		// Lines are told apart as Read tells them, so the id a person was
 		// shown is the line changed, even among an old history's repeats.
 		e := parseEntry(line, ids)
-		if e == nil || e.ID != id || failed != nil {
+		if e == nil || failed != nil || (e.ID != id && e.held == "") {
 			out.Write(line)
 			if !bytes.HasSuffix(line, []byte{'\n'}) {
 				out.WriteByte('\n')
 			}
 			return
 		}
-		found = true
-		if e = change(e); e == nil { // a repeated old id is written as its own ("-2") from now on
-			return
+		if e.ID == id {
+			found = true
+			if e = change(e); e == nil {
+				return
+			}
 		}
+		// The changed run, and every run of an old history read under an id
+		// its line does not hold ("-2"), are written under the id they were
+		// read as: deleting a line then renumbers no other.
 		nb, err := e.Line()
 		if err != nil {
 			failed = err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,4 +175,49 @@ func hasStep(h []eval.Point, step int) bool {
 		}
 	}
 	return false
+}
+
+// An old history holding one id three times reads it as ID, ID-2, ID-3;
+// starring the second then deleting it removes that run alone, and the
+// other two keep the ids they had: an edit writes every repeat as its own
+// id, and reading never hands out an id a line already holds literally.
+func TestHistoryRepeatedIDsStayStable(t *testing.T) {
+	h := tempHistory(t)
+	r := finished(t, "iris", "lda")
+	for range 3 {
+		e := NewEntry(r)
+		e.ID = "3fa2c1d0"
+		if err := h.Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"3fa2c1d0", "3fa2c1d0-2", "3fa2c1d0-3"}
+	if es, _ := readAll(t, h); !slices.Equal(ids(es), want) {
+		t.Fatalf("ids read: %v, want %v", ids(es), want)
+	}
+	if err := h.Star("3fa2c1d0-2", true); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := readAll(t, h)
+	if !slices.Equal(ids(es), want) || !es[1].Star || es[0].Star || es[2].Star {
+		t.Fatalf("after starring the second: %v", ids(es))
+	}
+	if err := h.Delete("3fa2c1d0-2"); err != nil {
+		t.Fatal(err)
+	}
+	es, _ = readAll(t, h)
+	if want := []string{"3fa2c1d0", "3fa2c1d0-3"}; !slices.Equal(ids(es), want) || es[0].Star || es[1].Star {
+		t.Fatalf("after deleting the second: %v, want %v unstarred", ids(es), want)
+	}
+
+	// A line written literally as ID-2 before the second plain ID is read
+	// keeps it; the plain repeat takes the next free number.
+	taken := map[string]int{}
+	var got []string
+	for _, id := range []string{"ab", "ab-2", "ab", "ab-2"} {
+		got = append(got, nthID(taken, id))
+	}
+	if want := []string{"ab", "ab-2", "ab-3", "ab-2-2"}; !slices.Equal(got, want) {
+		t.Errorf("nthID: %v, want %v", got, want)
+	}
 }

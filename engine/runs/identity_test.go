@@ -128,3 +128,37 @@ func TestComparedWithOldHistoryLines(t *testing.T) {
 		t.Error("an old line on iris against wine: compared")
 	}
 }
+
+// A served lab shows a file by another name than it was opened by (its
+// Dataset.Source rewritten to "latest.csv"): the file is still known by the
+// hash of its bytes, not by that name, so a changed file is noticed and two
+// files of different contents never pass for the same data. Built-ins and
+// generators, which have no bytes hashed, are known by their spelling.
+func TestHashDataIsOfTheBytesWhateverTheShownName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "latest.csv")
+	if err := os.WriteFile(path, []byte("x,y\n1,a\n2,b\n3,a\n4,b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := Data{Source: path}
+	d, err := data.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Source = "latest.csv" // as the lab shows it
+	if data.Hash, err = HashData(data, d); err != nil || data.Hash != "sha256:"+d.SHA256 || d.SHA256 == "" {
+		t.Fatalf("fingerprint of a file shown as latest.csv: %q %v", data.Hash, err)
+	}
+	changed := *d
+	changed.SHA256 = "0123456789abcdef0123456789abcdef"
+	if msg := DataChanged(data, &changed); msg == "" {
+		t.Errorf("a file with other bytes, shown by the same name, is not noticed")
+	}
+	iris, err := Data{Source: "iris"}.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := HashData(Data{Source: "iris"}, iris); err != nil || h != "spec:iris" {
+		t.Errorf("built-in iris: %q %v, want spec:iris", h, err)
+	}
+}

@@ -168,7 +168,7 @@ func targetOf(d *datasets.Dataset) string {
 func (r *Record) Inputs() []string {
 	var in []string
 	src := strings.TrimSpace(r.Data.Source)
-	if !(src == "" || (r.Dataset != nil && src != datasets.Stdin && strings.TrimSpace(r.Dataset.Source) != src)) {
+	if src != "" && !datasets.IsName(src) { // by the source's spelling: a lab may show a file by another name (Dataset.Source)
 		in = append(in, src)
 	}
 	if r.Options.Test != nil && strings.TrimSpace(r.Options.Test.Source) == strings.TrimSpace(r.Data.Test) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -453,10 +454,22 @@ func TestSMOProgressUnderShrinking(t *testing.T) {
 					t.Errorf("%s shrinking=%s step %d: dual %.10g above the primal %.10g", c.name, shrinking, k+1, p.Dual, p.Primal)
 				}
 			}
-			finals[shrinking] = steps[len(steps)-1]
-			if math.IsNaN(finals[shrinking].Primal) {
-				t.Errorf("%s shrinking=%s: the last step has no primal", c.name, shrinking)
+			var fin []int
+			for k, p := range steps {
+				if !math.IsNaN(p.Primal) {
+					fin = append(fin, k)
+				}
 			}
+			// "Never above the primal" holds vacuously at a step without
+			// one (NaN: most steps while shrunk); it must bite at several,
+			// the last and some in the middle half of the run among them.
+			// (Measured: svc has 9 of 42, svr 18 of 180; the budget counts
+			// work, not time, so these do not vary.)
+			mid := slices.ContainsFunc(fin, func(k int) bool { return k >= len(steps)/4 && k < 3*len(steps)/4 })
+			if len(fin) < 5 || fin[len(fin)-1] != len(steps)-1 || !mid {
+				t.Errorf("%s shrinking=%s: a primal at steps %v of %d; want at least 5, the last and one in the middle half", c.name, shrinking, fin, len(steps))
+			}
+			finals[shrinking] = steps[len(steps)-1]
 		}
 		// Each final dual is at most the optimum, which is at most the
 		// other's primal; and they agree within tol's reach.

@@ -16,7 +16,7 @@ import (
 	"github.com/pkg/sftp"
 
 	"github.com/tealab/tealab/confine"
-	"github.com/tealab/tealab/tui"
+	"github.com/tealab/tealab/engine/runs"
 )
 
 // A person reaches their own directory over SFTP (sftp, scp, rsync over
@@ -180,7 +180,7 @@ func (f *userFiles) rel(name string) (string, error) {
 // writable is rel for a name about to be written, removed or renamed.
 func (f *userFiles) writable(name string) (string, error) {
 	rel, err := f.rel(name)
-	if err == nil && (rel == "." || tui.OwnFile(rel)) {
+	if err == nil && (rel == "." || runs.OwnFile(rel)) {
 		f.log.Warn("sftp refused", "path", name, "reason", "the lab's own file")
 		return "", &fs.PathError{Op: "write", Path: name, Err: errReserved}
 	}

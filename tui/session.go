@@ -28,17 +28,6 @@ type Files struct {
 	Home *confine.Root
 }
 
-// OwnFile reports whether rel, a name relative to a person's own
-// directory, is a file the lab keeps there itself: the run history, its
-// lock and the temporary file a rewrite of it goes through. A saved model,
-// an export or an upload must never replace one.
-func OwnFile(rel string) bool {
-	rel = filepath.Clean(rel)
-	base := runs.HistoryFile
-	return rel == base || rel == "history.lock" ||
-		strings.HasPrefix(rel, "."+base+".") && strings.HasSuffix(rel, ".tmp")
-}
-
 // TrainSlot waits for the right to train (a server's cap on concurrent
 // runs), telling queued its place in line (1: next) while it waits, and
 // returns what gives the slot back; an error when ctx ends first.
@@ -108,7 +97,7 @@ func (c *common) writePath(name string) (string, error) {
 	if h := c.store(); h != nil {
 		dir, _ := filepath.Abs(h.Dir)
 		at, _ := filepath.Abs(path)
-		if filepath.Dir(at) == dir && OwnFile(filepath.Base(at)) {
+		if filepath.Dir(at) == dir && runs.OwnFile(filepath.Base(at)) {
 			return "", fmt.Errorf("%s is the lab's own file (your run history): choose another name", c.shown(at))
 		}
 	}

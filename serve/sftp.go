@@ -258,7 +258,7 @@ type capped struct {
 }
 
 func (c *capped) WriteAt(p []byte, off int64) (int, error) {
-	if off < 0 || off+int64(len(p)) > maxUpload {
+	if off < 0 || off > maxUpload-int64(len(p)) { // not off+len(p): it overflows near MaxInt64
 		return 0, &fs.PathError{Op: "write", Path: c.name, Err: fmt.Errorf("a file here may hold at most %d bytes", maxUpload)}
 	}
 	n, err := c.File.WriteAt(p, off)

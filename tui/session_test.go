@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,5 +128,21 @@ func TestConfinedLabShowsNoServerPath(t *testing.T) {
 	}
 	if _, err := c.writePath("history.jsonl"); err == nil || strings.Contains(err.Error(), base) {
 		t.Errorf("saving over the history: %v", err)
+	}
+}
+
+// Why the run history could not be read or written is told without the
+// server's path of it (a served lab's history refused by its size cap).
+func TestHistoryErrorsShowNoServerPath(t *testing.T) {
+	c, base := confined(t)
+	a := newTestApp(t, Options{Files: c.files}, 100, 30)
+	err := errors.New(filepath.Join(c.files.Home.Dir(), "history.jsonl") + " is larger than 64 MB")
+	a.historyLoaded(historyLoadedMsg{err: err})
+	if strings.Contains(a.runs.note, base) || !strings.Contains(a.runs.note, "history.jsonl is larger") {
+		t.Errorf("loading told %q", a.runs.note)
+	}
+	a.historySaved(historySavedMsg{err: err})
+	if strings.Contains(a.runs.note, base) || !strings.Contains(a.runs.note, "not recorded: history.jsonl is larger") {
+		t.Errorf("saving told %q", a.runs.note)
 	}
 }

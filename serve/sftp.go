@@ -112,9 +112,12 @@ func (r *requests) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// idleFiles cuts an SFTP session's connection once it has asked for
-// nothing for --idle-timeout, as a lab nobody types in is closed: the
-// sessions are capped, and one held open for ever would keep a place.
+// idleFiles closes an SFTP session once it has asked for nothing for
+// --idle-timeout, as a lab nobody types in is closed: the sessions are
+// capped, and one held open for ever would keep a place. It closes the
+// session alone (a lab may share its connection, multiplexed by the
+// client), and cuts the connection only when the session has not ended
+// after the grace (a client that reads nothing holds its writes).
 func (s *Server) idleFiles(in *requests, conn io.Closer, served <-chan struct{}, log *slog.Logger) {
 	d := s.cfg.IdleTimeout
 	if d <= 0 {
@@ -127,11 +130,20 @@ func (s *Server) idleFiles(in *requests, conn io.Closer, served <-chan struct{},
 		case <-served:
 			return
 		case <-t.C:
-			if time.Since(time.Unix(0, in.last.Load())) >= d {
-				log.Info("sftp closed", "reason", "idle", "seconds", d.Seconds())
-				_ = conn.Close()
-				return
+			if time.Since(time.Unix(0, in.last.Load())) < d {
+				continue
 			}
+			log.Info("sftp closed", "reason", "idle", "seconds", d.Seconds())
+			_ = in.Session.Close()
+			grace := time.NewTimer(s.closeGrace)
+			defer grace.Stop()
+			select {
+			case <-served:
+			case <-grace.C:
+				log.Warn("connection cut", "reason", "the SFTP session did not end once closed (the client reads nothing)")
+				_ = conn.Close()
+			}
+			return
 		}
 	}
 }

@@ -174,3 +174,60 @@ func (g *gate) counts(addr netip.Addr) (fromAddr, total int) {
 	defer g.mu.Unlock()
 	return g.pending[addr], g.total
 }
+
+// A listed key cannot hold connections without using them: one logged in
+// that opens no session in time is closed, and a key, and the server in
+// all, may hold only so many logged in; each refusal is logged.
+func TestLoggedInConnectionsAreCappedAndMustOpenASession(t *testing.T) {
+	t.Run("cap", func(t *testing.T) {
+		ts := startServer(t, func(c *Config) {
+			c.handshakeTimeout = time.Minute
+			c.maxLoggedInPerKey, c.maxLoggedInAll = 2, 3
+		})
+		login := func(s gossh.Signer) error {
+			c, err := ts.dial(gossh.PublicKeys(s))
+			if err == nil {
+				t.Cleanup(func() { c.Close() })
+			}
+			return err
+		}
+		for i, s := range []gossh.Signer{ts.alice, ts.alice, ts.bob} {
+			if err := login(s); err != nil {
+				t.Fatalf("connection %d: %v", i+1, err)
+			}
+		}
+		if err := login(ts.alice); err == nil {
+			t.Fatal("a third connection of one key logged in; the cap is 2")
+		}
+		if err := login(ts.bob); err == nil {
+			t.Fatal("a fourth connection logged in; the cap is 3")
+		}
+		for _, want := range []string{"this key has 2 connections logged in already", "3 connections are logged in already"} {
+			if !strings.Contains(ts.logs.String(), want) {
+				t.Errorf("log lacks %q:\n%s", want, ts.logs.String())
+			}
+		}
+	})
+	t.Run("no session", func(t *testing.T) {
+		ts := startServer(t, func(c *Config) { c.handshakeTimeout = 300 * time.Millisecond })
+		idle, err := ts.dial(sshKey(ts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer idle.Close()
+		files := ts.sftpClient(t, ts.alice) // a session opened at once
+		waited := make(chan error, 1)
+		go func() { waited <- idle.Wait() }()
+		select {
+		case <-waited:
+		case <-time.After(5 * time.Second):
+			t.Fatal("a connection that opened no session was not closed")
+		}
+		if _, err := files.Getwd(); err != nil {
+			t.Fatalf("a connection with a session was closed too: %v", err)
+		}
+		if !strings.Contains(ts.logs.String(), "no session opened after login") {
+			t.Errorf("log:\n%s", ts.logs.String())
+		}
+	})
+}

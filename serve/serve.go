@@ -7,9 +7,10 @@
 // limited number of slots shared by every session. The same key reaches
 // that directory, and nothing else, over SFTP (sftp.go). The server holds
 // against anyone before login (gate.go: a handshake timeout, caps on
-// connections not logged in) and against any listed key (keys.go: the
-// authorized_keys options; terminal.go: a client's terminal is never
-// waited on, its size clamped). Events go to a log/slog logger as
+// connections not logged in) and against any listed key (gate.go: a
+// logged-in connection must open a session in time, and each key may
+// hold only a few; keys.go: the authorized_keys options; terminal.go: a
+// client's terminal is never waited on, its size clamped). Events go to a log/slog logger as
 // structured lines.
 package serve
 
@@ -47,9 +48,10 @@ type Config struct {
 	Log            *slog.Logger  // nil: discard
 
 	// Zero for the defaults (gate.go, session.go); tests shorten them.
-	handshakeTimeout                 time.Duration
-	maxPendingPerAddr, maxPendingAll int
-	closeGrace, backgroundWait       time.Duration
+	handshakeTimeout                  time.Duration
+	maxPendingPerAddr, maxPendingAll  int
+	maxLoggedInPerKey, maxLoggedInAll int
+	closeGrace, backgroundWait        time.Duration
 }
 
 // Server is a running `tealab serve`.
@@ -98,7 +100,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, users: users, data: data, slots: newSlots(cfg.MaxTraining),
 		labs: map[*lab]struct{}{}, transfers: map[io.Closer]struct{}{},
-		gate:       newGate(cfg.Log, or(cfg.handshakeTimeout, handshakeTimeout), or(cfg.maxPendingPerAddr, maxPendingPerAddr), or(cfg.maxPendingAll, maxPendingOverall)),
+		gate: newGate(cfg.Log, or(cfg.handshakeTimeout, handshakeTimeout), or(cfg.maxPendingPerAddr, maxPendingPerAddr), or(cfg.maxPendingAll, maxPendingOverall),
+			// a person's labs and SFTP sessions, each on a connection of its
+			// own or multiplexed; the server's labs and SFTP sessions in all
+			or(cfg.maxLoggedInPerKey, cfg.MaxSessions+4), or(cfg.maxLoggedInAll, 2*cfg.MaxSessions+8)),
 		closeGrace: or(cfg.closeGrace, closeGrace), backgroundWait: or(cfg.backgroundWait, backgroundWait)}
 	s.ssh, err = wish.NewServer(
 		wish.WithAddress(cfg.Listen),
@@ -111,6 +116,7 @@ func New(cfg Config) (*Server, error) {
 			srv.ServerConfigCallback = s.gate.config
 			srv.PtyCallback = s.mayHaveTerminal
 			srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{"sftp": s.serveFiles}
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.gate.session}
 			return nil
 		},
 	)
@@ -134,6 +140,7 @@ func (s *Server) authorise(ctx ssh.Context, key ssh.PublicKey) bool {
 		s.log.Warn("authentication refused", "remote", ctx.RemoteAddr().String(), "login", ctx.User(), "user", u.name, "key", u.fingerprint, "reason", why)
 		return false
 	}
+	ctx.SetValue(acceptedKey{}, key) // for the gate's count of the key's connections
 	return true
 }
 

@@ -73,11 +73,15 @@ func (c *common) holdSlot(ctx context.Context) (release func(), err error) {
 	return c.slot(ctx, func(int) {})
 }
 
-// dataSource is the file source names inside the session's data directory,
+// dataSource is the file source names inside the session's data
+// directory, or, after ~/, inside the person's own (their uploads),
 // resolved; built-in and generator names pass as they are.
 func (c *common) dataSource(source string) (string, error) {
 	if c.files == nil || datasets.IsName(source) {
 		return source, nil
+	}
+	if own, ok := strings.CutPrefix(source, "~/"); ok {
+		return c.files.Home.Path(own)
 	}
 	return c.files.Data.Path(source)
 }

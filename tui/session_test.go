@@ -146,3 +146,34 @@ func TestHistoryErrorsShowNoServerPath(t *testing.T) {
 		t.Errorf("saving told %q", a.runs.note)
 	}
 }
+
+// A confined lab opens the person's own files (their uploads) too, named
+// ~/, from the file browser's ~ or typed, and still nothing outside.
+func TestConfinedLabOpensTheUsersOwnFiles(t *testing.T) {
+	c, base := confined(t)
+	if err := os.WriteFile(filepath.Join(base, "home", "up.csv"), []byte("x\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.dataSource("~/up.csv"); err != nil || got != filepath.Join(base, "home", "up.csv") {
+		t.Errorf("dataSource(~/up.csv) = %q, %v", got, err)
+	}
+	if _, err := c.dataSource("~/../data/a.csv"); err == nil || !strings.Contains(err.Error(), "outside your own directory") {
+		t.Errorf("~/.. reached outside: %v", err)
+	}
+	b := newFileBrowser(c.files)
+	b.update(b.read(b.dir)())
+	b.update(b.update(keyMsg("~"))())
+	if v := b.view(c, 60, 5); !strings.Contains(v, "your files: ~") || !strings.Contains(v, "up.csv") || strings.Contains(v, base) {
+		t.Fatalf("~ shows:\n%s", v)
+	}
+	if cmd := b.update(keyMsg("backspace")); cmd != nil {
+		t.Fatalf("the parent of the person's directory was read: %#v", cmd())
+	}
+	if msg, _ := b.update(keyMsg("enter"))().(fileChosenMsg); msg.path != filepath.Join("~", "up.csv") {
+		t.Fatalf("opening up.csv chose %q", msg.path)
+	}
+	b.update(b.update(keyMsg("~"))())
+	if v := b.view(c, 60, 5); !strings.Contains(v, "data directory: .") || !strings.Contains(v, "a.csv") {
+		t.Fatalf("~ again shows:\n%s", v)
+	}
+}

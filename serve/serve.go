@@ -51,6 +51,7 @@ type Config struct {
 	handshakeTimeout                  time.Duration
 	maxPendingPerAddr, maxPendingAll  int
 	maxLoggedInPerKey, maxLoggedInAll int
+	maxOwn                            int64 // bytes a person's directory may hold
 	closeGrace, backgroundWait        time.Duration
 }
 
@@ -70,6 +71,7 @@ type Server struct {
 	mu        sync.Mutex
 	labs      map[*lab]struct{}
 	transfers map[io.Closer]struct{} // SFTP sessions
+	usage     map[string]*usage      // by user id: what their directory holds
 	closing   bool
 	sessions  sync.WaitGroup // the labs' handlers
 }
@@ -99,7 +101,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, users: users, data: data, slots: newSlots(cfg.MaxTraining),
-		labs: map[*lab]struct{}{}, transfers: map[io.Closer]struct{}{},
+		labs: map[*lab]struct{}{}, transfers: map[io.Closer]struct{}{}, usage: map[string]*usage{},
 		gate: newGate(cfg.Log, or(cfg.handshakeTimeout, handshakeTimeout), or(cfg.maxPendingPerAddr, maxPendingPerAddr), or(cfg.maxPendingAll, maxPendingOverall),
 			// a person's labs and SFTP sessions, each on a connection of its
 			// own or multiplexed; the server's labs and SFTP sessions in all

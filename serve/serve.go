@@ -2,8 +2,9 @@
 // strong machine, and a lab per connection. A connection is admitted only
 // with a public key listed in the authorized-keys file; its lab is drawn
 // for the client's own terminal (colour profile, background, NO_COLOR,
-// size), opens data under the data directory only, writes and keeps its
-// run history in a directory of that key's own, and trains in one of a
+// size), opens data under the data directory and that key's own
+// directory only, writes and keeps its run history in the latter, and
+// trains in one of a
 // limited number of slots shared by every session. The same key reaches
 // that directory, and nothing else, over SFTP (sftp.go). The server holds
 // against anyone before login (gate.go: a handshake timeout, caps on

@@ -21,8 +21,9 @@ import (
 // connection, its files and a slot to train in. Nothing here is global, so
 // that many labs share one process without seeing each other.
 
-// Files confines a session's files: data are opened under Data only; saved
-// models, exports and the run history are written under Home only.
+// Files confines a session's files: data are opened under Data, or under
+// Home when named ~/ (the person's uploads), only; saved models, exports
+// and the run history are written under Home only.
 type Files struct {
 	Data *confine.Root
 	Home *confine.Root

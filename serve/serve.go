@@ -4,8 +4,7 @@
 // for the client's own terminal (colour profile, background, NO_COLOR,
 // size), opens data under the data directory and that key's own
 // directory only, writes and keeps its run history in the latter, and
-// trains in one of a
-// limited number of slots shared by every session. The same key reaches
+// trains in one of a limited number of slots shared by every session. The same key reaches
 // that directory, and nothing else, over SFTP (sftp.go). The server holds
 // against anyone before login (gate.go: a handshake timeout, caps on
 // connections not logged in) and against any listed key (gate.go: a

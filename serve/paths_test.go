@@ -15,7 +15,7 @@ func TestLabNeverShowsTheServersPaths(t *testing.T) {
 	c := ts.open(t, ts.alice, terminal{width: 160, height: 40})
 	c.waitFor("Built-in sets")
 	c.keys("p", ctrlU, "~/x.csv", enter)
-	c.waitFor(`"~/x.csv": no such file`) // the server's home is not theirs
+	c.waitFor(`"x.csv": no such file`) // ~ is their own directory, not the server's home
 	c.keys("p", ctrlU, "flowers.csv", enter)
 	c.waitFor("4 rows")
 	c.waitFor("flowers · flowers.csv")

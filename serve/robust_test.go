@@ -40,53 +40,61 @@ func TestKeysTypedBeforeTheLabDrawsAreKept(t *testing.T) {
 
 // A connection that never logs in is closed once its time is up, and no
 // more than a few may wait from one address; a listed key still gets in.
+// The cap is checked with a timeout no connection reaches, so that a slow
+// machine cannot time the first ones out before the last arrives.
 func TestHandshakesTimeOutAndAreCapped(t *testing.T) {
-	ts := startServer(t, func(c *Config) {
-		c.handshakeTimeout = 300 * time.Millisecond
-		c.maxPendingPerAddr = 3
-	})
-	closed := func(conn net.Conn) bool { // read until EOF, for at most 5 s
-		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		_, err := io.Copy(io.Discard, conn)
-		return err == nil
-	}
-	var idle []net.Conn
-	for range 3 {
+	dial := func(t *testing.T, ts *testServer) net.Conn {
 		conn, err := net.Dial("tcp", ts.addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer conn.Close()
-		idle = append(idle, conn)
+		t.Cleanup(func() { conn.Close() })
+		return conn
 	}
-	eventually(t, "three waiting", func() bool { _, n := ts.gate.counts(remoteIP(idle[0].LocalAddr())); return n == 3 })
-	extra, err := net.Dial("tcp", ts.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer extra.Close()
-	extra.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if n, err := extra.Read(make([]byte, 64)); err != io.EOF || n != 0 {
-		t.Fatalf("a fourth connection from one address: read %d bytes, %v; want it closed at once", n, err)
-	}
-	for i, conn := range idle {
-		if !closed(conn) {
-			t.Fatalf("connection %d was not closed after the handshake timeout", i)
+	waiting := func(ts *testServer, conn net.Conn) int { _, n := ts.gate.counts(remoteIP(conn.LocalAddr())); return n }
+	loggedIn := func(t *testing.T, ts *testServer, want string) {
+		c, err := ts.dial(sshKey(ts))
+		if err != nil {
+			t.Fatalf("a listed key: %v", err)
 		}
-	}
-	c, err := ts.dial(sshKey(ts))
-	if err != nil {
-		t.Fatalf("a listed key after the timeouts: %v", err)
-	}
-	c.Close()
-	if _, n := ts.gate.counts(remoteIP(idle[0].LocalAddr())); n != 0 {
-		t.Fatalf("%d connections still counted as waiting", n)
-	}
-	for _, want := range []string{`msg="connection refused"`, `msg="handshake timed out"`} {
+		c.Close()
 		if !strings.Contains(ts.logs.String(), want) {
 			t.Errorf("log lacks %s:\n%s", want, ts.logs.String())
 		}
 	}
+	t.Run("cap", func(t *testing.T) {
+		ts := startServer(t, func(c *Config) {
+			c.handshakeTimeout = time.Minute
+			c.maxPendingPerAddr = 3
+		})
+		var idle []net.Conn
+		for range 3 {
+			idle = append(idle, dial(t, ts))
+		}
+		eventually(t, "three waiting", func() bool { return waiting(ts, idle[0]) == 3 })
+		extra := dial(t, ts)
+		extra.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if n, err := extra.Read(make([]byte, 64)); err != io.EOF || n != 0 {
+			t.Fatalf("a fourth connection from one address: read %d bytes, %v; want it closed at once", n, err)
+		}
+		for _, conn := range idle {
+			conn.Close()
+		}
+		eventually(t, "none waiting once they left", func() bool { return waiting(ts, idle[0]) == 0 })
+		loggedIn(t, ts, `msg="connection refused"`)
+	})
+	t.Run("timeout", func(t *testing.T) {
+		ts := startServer(t, func(c *Config) { c.handshakeTimeout = 300 * time.Millisecond })
+		conn := dial(t, ts)
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := io.Copy(io.Discard, conn); err != nil {
+			t.Fatalf("a connection that never logs in was not closed after the handshake timeout: %v", err)
+		}
+		if n := waiting(ts, conn); n != 0 {
+			t.Fatalf("%d connections still counted as waiting", n)
+		}
+		loggedIn(t, ts, `msg="handshake timed out"`)
+	})
 }
 
 // A terminal of any size gets a lab no larger than maxWidth x maxHeight,
@@ -165,4 +173,61 @@ func (g *gate) counts(addr netip.Addr) (fromAddr, total int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.pending[addr], g.total
+}
+
+// A listed key cannot hold connections without using them: one logged in
+// that opens no session in time is closed, and a key, and the server in
+// all, may hold only so many logged in; each refusal is logged.
+func TestLoggedInConnectionsAreCappedAndMustOpenASession(t *testing.T) {
+	t.Run("cap", func(t *testing.T) {
+		ts := startServer(t, func(c *Config) {
+			c.handshakeTimeout = time.Minute
+			c.maxLoggedInPerKey, c.maxLoggedInAll = 2, 3
+		})
+		login := func(s gossh.Signer) error {
+			c, err := ts.dial(gossh.PublicKeys(s))
+			if err == nil {
+				t.Cleanup(func() { c.Close() })
+			}
+			return err
+		}
+		for i, s := range []gossh.Signer{ts.alice, ts.alice, ts.bob} {
+			if err := login(s); err != nil {
+				t.Fatalf("connection %d: %v", i+1, err)
+			}
+		}
+		if err := login(ts.alice); err == nil {
+			t.Fatal("a third connection of one key logged in; the cap is 2")
+		}
+		if err := login(ts.bob); err == nil {
+			t.Fatal("a fourth connection logged in; the cap is 3")
+		}
+		for _, want := range []string{"this key has 2 connections logged in already", "3 connections are logged in already"} {
+			if !strings.Contains(ts.logs.String(), want) {
+				t.Errorf("log lacks %q:\n%s", want, ts.logs.String())
+			}
+		}
+	})
+	t.Run("no session", func(t *testing.T) {
+		ts := startServer(t, func(c *Config) { c.handshakeTimeout = 300 * time.Millisecond })
+		idle, err := ts.dial(sshKey(ts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer idle.Close()
+		files := ts.sftpClient(t, ts.alice) // a session opened at once
+		waited := make(chan error, 1)
+		go func() { waited <- idle.Wait() }()
+		select {
+		case <-waited:
+		case <-time.After(5 * time.Second):
+			t.Fatal("a connection that opened no session was not closed")
+		}
+		if _, err := files.Getwd(); err != nil {
+			t.Fatalf("a connection with a session was closed too: %v", err)
+		}
+		if !strings.Contains(ts.logs.String(), "no session opened after login") {
+			t.Errorf("log:\n%s", ts.logs.String())
+		}
+	})
 }

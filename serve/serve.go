@@ -2,14 +2,15 @@
 // strong machine, and a lab per connection. A connection is admitted only
 // with a public key listed in the authorized-keys file; its lab is drawn
 // for the client's own terminal (colour profile, background, NO_COLOR,
-// size), opens data under the data directory only, writes and keeps its
-// run history in a directory of that key's own, and trains in one of a
-// limited number of slots shared by every session. The same key reaches
+// size), opens data under the data directory and that key's own
+// directory only, writes and keeps its run history in the latter, and
+// trains in one of a limited number of slots shared by every session. The same key reaches
 // that directory, and nothing else, over SFTP (sftp.go). The server holds
 // against anyone before login (gate.go: a handshake timeout, caps on
-// connections not logged in) and against any listed key (keys.go: the
-// authorized_keys options; terminal.go: a client's terminal is never
-// waited on, its size clamped). Events go to a log/slog logger as
+// connections not logged in) and against any listed key (gate.go: a
+// logged-in connection must open a session in time, and each key may
+// hold only a few; keys.go: the authorized_keys options; terminal.go: a
+// client's terminal is never waited on, its size clamped). Events go to a log/slog logger as
 // structured lines.
 package serve
 
@@ -47,9 +48,11 @@ type Config struct {
 	Log            *slog.Logger  // nil: discard
 
 	// Zero for the defaults (gate.go, session.go); tests shorten them.
-	handshakeTimeout                 time.Duration
-	maxPendingPerAddr, maxPendingAll int
-	closeGrace, backgroundWait       time.Duration
+	handshakeTimeout                  time.Duration
+	maxPendingPerAddr, maxPendingAll  int
+	maxLoggedInPerKey, maxLoggedInAll int
+	maxOwn                            int64 // bytes a person's directory may hold
+	closeGrace, backgroundWait        time.Duration
 }
 
 // Server is a running `tealab serve`.
@@ -68,6 +71,7 @@ type Server struct {
 	mu        sync.Mutex
 	labs      map[*lab]struct{}
 	transfers map[io.Closer]struct{} // SFTP sessions
+	usage     map[string]*usage      // by user id: what their directory holds
 	closing   bool
 	sessions  sync.WaitGroup // the labs' handlers
 }
@@ -97,8 +101,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, users: users, data: data, slots: newSlots(cfg.MaxTraining),
-		labs: map[*lab]struct{}{}, transfers: map[io.Closer]struct{}{},
-		gate:       newGate(cfg.Log, or(cfg.handshakeTimeout, handshakeTimeout), or(cfg.maxPendingPerAddr, maxPendingPerAddr), or(cfg.maxPendingAll, maxPendingOverall)),
+		labs: map[*lab]struct{}{}, transfers: map[io.Closer]struct{}{}, usage: map[string]*usage{},
+		gate: newGate(cfg.Log, or(cfg.handshakeTimeout, handshakeTimeout), or(cfg.maxPendingPerAddr, maxPendingPerAddr), or(cfg.maxPendingAll, maxPendingOverall),
+			// a person's labs and SFTP sessions, each on a connection of its
+			// own or multiplexed; the server's labs and SFTP sessions in all
+			or(cfg.maxLoggedInPerKey, cfg.MaxSessions+4), or(cfg.maxLoggedInAll, 2*cfg.MaxSessions+8)),
 		closeGrace: or(cfg.closeGrace, closeGrace), backgroundWait: or(cfg.backgroundWait, backgroundWait)}
 	s.ssh, err = wish.NewServer(
 		wish.WithAddress(cfg.Listen),
@@ -111,6 +118,7 @@ func New(cfg Config) (*Server, error) {
 			srv.ServerConfigCallback = s.gate.config
 			srv.PtyCallback = s.mayHaveTerminal
 			srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{"sftp": s.serveFiles}
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.gate.session}
 			return nil
 		},
 	)
@@ -134,6 +142,7 @@ func (s *Server) authorise(ctx ssh.Context, key ssh.PublicKey) bool {
 		s.log.Warn("authentication refused", "remote", ctx.RemoteAddr().String(), "login", ctx.User(), "user", u.name, "key", u.fingerprint, "reason", why)
 		return false
 	}
+	ctx.SetValue(acceptedKey{}, key) // for the gate's count of the key's connections
 	return true
 }
 

@@ -24,9 +24,11 @@ const (
 	closeShutdown
 )
 
-// closeGrace is how long a lab the server closes has to end before its
-// connection is cut: a client that reads nothing holds the lab's writes,
-// and only a closed connection frees them.
+// closeGrace is how long a closed lab has to end its program, and then to
+// say goodbye, before its connection is cut: a client that reads nothing
+// holds the lab's writes, and only a closed connection frees them. The
+// lab's own end in between (its run stopped and recorded, its files
+// written: up to 2 quitWait + saveWait) is not counted.
 const closeGrace = 5 * time.Second
 
 // lab is one session's lab while it runs.
@@ -39,12 +41,16 @@ type lab struct {
 	grace   time.Duration
 	once    sync.Once
 	ready   chan struct{} // closed once program is set
+	stopped chan struct{} // closed once the program has ended
+	saved   chan struct{} // closed once the lab's own end is done
 	ended   chan struct{} // closed when the session's handler returns
 	clamped atomic.Bool   // the terminal was larger than a lab is drawn for
 }
 
-// close ends the lab for reason (the first reason given sticks), and
-// cuts its connection if it has not ended after the grace.
+// close ends the lab for reason (the first reason given sticks). A lab
+// closed from outside (idle, shutdown) has the grace to end its program;
+// any lab has the grace to say goodbye once its own end is done; past
+// either, its connection is cut.
 func (l *lab) close(reason int32) {
 	l.reason.CompareAndSwap(closeNone, reason)
 	go func() {
@@ -54,15 +60,32 @@ func (l *lab) close(reason int32) {
 		case <-l.ended:
 			return
 		}
-		t := time.NewTimer(l.grace)
-		defer t.Stop()
+		if reason != closeNone && !l.within(l.stopped) {
+			return
+		}
 		select {
+		case <-l.saved:
+			l.within(l.ended)
 		case <-l.ended:
-		case <-t.C:
-			l.log.Warn("connection cut", "reason", "the lab did not end once closed (the client reads nothing)")
-			_ = l.conn.Close()
 		}
 	}()
+}
+
+// within waits for done for the grace; past it, it cuts the connection
+// and says false. The lab's end counts as done.
+func (l *lab) within(done <-chan struct{}) bool {
+	t := time.NewTimer(l.grace)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-l.ended:
+		return false
+	case <-t.C:
+		l.log.Warn("connection cut", "reason", "the lab did not end once closed (the client reads nothing)")
+		_ = l.conn.Close()
+		return false
+	}
 }
 
 // serveLab is the session handler: it admits the session, opens its lab and
@@ -90,7 +113,8 @@ func (s *Server) serveLab(sess ssh.Session) {
 		return
 	}
 	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(io.Closer)
-	l := &lab{log: log, conn: conn, grace: s.closeGrace, ready: make(chan struct{}), ended: make(chan struct{})}
+	l := &lab{log: log, conn: conn, grace: s.closeGrace, ready: make(chan struct{}),
+		stopped: make(chan struct{}), saved: make(chan struct{}), ended: make(chan struct{})}
 	defer close(l.ended)
 	if why := s.admit(l); why != "" {
 		log.Info("session refused", "reason", why)
@@ -126,8 +150,10 @@ func (s *Server) serveLab(sess ssh.Session) {
 	log.Info("session start", "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height, "no_color", noColor, "background_known", known, "sessions", s.Sessions())
 	start := time.Now()
 	_, runErr := p.Run()
+	close(l.stopped)
 	cancel() // the run in flight stops, and its slot is given back
 	err = end(runErr)
+	close(l.saved)
 	s.leave(l)
 	s.goodbye(sess, l, err, time.Since(start))
 }

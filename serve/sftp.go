@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -16,7 +17,8 @@ import (
 	"github.com/pkg/sftp"
 
 	"github.com/tealab/tealab/confine"
-	"github.com/tealab/tealab/tui"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/runs"
 )
 
 // A person reaches their own directory over SFTP (sftp, scp, rsync over
@@ -30,8 +32,61 @@ import (
 // own (the run history and its lock); links are never made, nor read (a
 // link's target would name the server's directories).
 
-// maxUpload is the largest file an upload may write.
-const maxUpload = 1 << 30
+// maxUpload is the largest file an upload may write; maxOwn is what a
+// person's directory may hold in all (uploads, and what their labs wrote
+// there), past which uploads are refused.
+const (
+	maxUpload = 1 << 30
+	maxOwn    = 2e9
+)
+
+// usage is what a person's directory holds, shared by their SFTP sessions:
+// measured when a file is opened for writing, grown by each write.
+type usage struct {
+	mu    sync.Mutex
+	bytes int64
+	limit int64
+}
+
+// measure counts the directory's regular files again (labs write there
+// too, and files are removed).
+func (u *usage) measure(dir string) {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	u.mu.Lock()
+	u.bytes = n
+	u.mu.Unlock()
+}
+
+// grow takes n more bytes, or refuses them past the limit.
+func (u *usage) grow(name string, n int64) error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if n > u.limit-u.bytes {
+		return &fs.PathError{Op: "write", Path: name, Err: fmt.Errorf("your directory may hold at most %s in all; remove files to make room", engine.Bytes(float64(u.limit)))}
+	}
+	u.bytes += n
+	return nil
+}
+
+// usageOf is u's usage, shared by their sessions.
+func (s *Server) usageOf(u user) *usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	us, ok := s.usage[u.id]
+	if !ok {
+		us = &usage{limit: int64(or(s.cfg.maxOwn, maxOwn))}
+		s.usage[u.id] = us
+	}
+	return us
+}
 
 // serveFiles is the "sftp" subsystem's handler: the person's own
 // directory, for as long as the session lasts. SFTP sessions count apart
@@ -55,7 +110,7 @@ func (s *Server) serveFiles(sess ssh.Session) {
 		return
 	}
 	defer root.Close()
-	f := &userFiles{home: home, root: root, log: log}
+	f := &userFiles{home: home, root: root, log: log, used: s.usageOf(u)}
 	in := &requests{Session: sess}
 	in.last.Store(time.Now().UnixNano())
 	rs := sftp.NewRequestServer(in, f.handlers())
@@ -112,9 +167,12 @@ func (r *requests) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// idleFiles cuts an SFTP session's connection once it has asked for
-// nothing for --idle-timeout, as a lab nobody types in is closed: the
-// sessions are capped, and one held open for ever would keep a place.
+// idleFiles closes an SFTP session once it has asked for nothing for
+// --idle-timeout, as a lab nobody types in is closed: the sessions are
+// capped, and one held open for ever would keep a place. It closes the
+// session alone (a lab may share its connection, multiplexed by the
+// client), and cuts the connection only when the session has not ended
+// after the grace (a client that reads nothing holds its writes).
 func (s *Server) idleFiles(in *requests, conn io.Closer, served <-chan struct{}, log *slog.Logger) {
 	d := s.cfg.IdleTimeout
 	if d <= 0 {
@@ -127,11 +185,20 @@ func (s *Server) idleFiles(in *requests, conn io.Closer, served <-chan struct{},
 		case <-served:
 			return
 		case <-t.C:
-			if time.Since(time.Unix(0, in.last.Load())) >= d {
-				log.Info("sftp closed", "reason", "idle", "seconds", d.Seconds())
-				_ = conn.Close()
-				return
+			if time.Since(time.Unix(0, in.last.Load())) < d {
+				continue
 			}
+			log.Info("sftp closed", "reason", "idle", "seconds", d.Seconds())
+			_ = in.Session.Close()
+			grace := time.NewTimer(s.closeGrace)
+			defer grace.Stop()
+			select {
+			case <-served:
+			case <-grace.C:
+				log.Warn("connection cut", "reason", "the SFTP session did not end once closed (the client reads nothing)")
+				_ = conn.Close()
+			}
+			return
 		}
 	}
 }
@@ -141,6 +208,7 @@ type userFiles struct {
 	home          *confine.Root
 	root          *os.Root
 	log           *slog.Logger
+	used          *usage
 	read, written atomic.Int64 // files opened
 }
 
@@ -180,7 +248,7 @@ func (f *userFiles) rel(name string) (string, error) {
 // writable is rel for a name about to be written, removed or renamed.
 func (f *userFiles) writable(name string) (string, error) {
 	rel, err := f.rel(name)
-	if err == nil && (rel == "." || tui.OwnFile(rel)) {
+	if err == nil && (rel == "." || runs.OwnFile(rel)) {
 		f.log.Warn("sftp refused", "path", name, "reason", "the lab's own file")
 		return "", &fs.PathError{Op: "write", Path: name, Err: errReserved}
 	}
@@ -242,25 +310,42 @@ func (f *userFiles) Filewrite(r *sftp.Request) (io.WriterAt, error) {
 	if err != nil {
 		return nil, shown(r.Filepath, err)
 	}
-	if fi, err := file.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := file.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		file.Close()
 		return nil, &fs.PathError{Op: "open", Path: r.Filepath, Err: errors.New("not a regular file")}
 	}
 	f.written.Add(1)
 	f.log.Info("sftp write", "path", r.Filepath)
-	return &capped{File: file, name: r.Filepath}, nil
+	f.used.measure(f.home.Dir())
+	return &capped{File: file, name: r.Filepath, used: f.used, end: fi.Size(), log: f.log}, nil
 }
 
-// capped refuses writes past maxUpload.
+// capped refuses writes past maxUpload, and past what the person's
+// directory may hold.
 type capped struct {
 	*os.File
 	name string
+	used *usage
+	log  *slog.Logger
+	mu   sync.Mutex
+	end  int64 // the file's size as its writes grew it
 }
 
 func (c *capped) WriteAt(p []byte, off int64) (int, error) {
-	if off < 0 || off+int64(len(p)) > maxUpload {
+	if off < 0 || off > maxUpload-int64(len(p)) { // not off+len(p): it overflows near MaxInt64
 		return 0, &fs.PathError{Op: "write", Path: c.name, Err: fmt.Errorf("a file here may hold at most %d bytes", maxUpload)}
 	}
+	c.mu.Lock()
+	if end := off + int64(len(p)); end > c.end {
+		if err := c.used.grow(c.name, end-c.end); err != nil {
+			c.mu.Unlock()
+			c.log.Warn("sftp refused", "path", c.name, "reason", "the user's directory is full")
+			return 0, err
+		}
+		c.end = end
+	}
+	c.mu.Unlock()
 	n, err := c.File.WriteAt(p, off)
 	return n, shown(c.name, err)
 }
@@ -333,9 +418,16 @@ func (f *userFiles) setstat(r *sftp.Request) error {
 		if err != nil {
 			return shown(r.Filepath, err)
 		}
-		if attrs.Size > maxUpload {
+		var fi fs.FileInfo
+		switch fi, err = file.Stat(); {
+		case err != nil:
+		case attrs.Size > maxUpload:
 			err = fmt.Errorf("a file here may hold at most %d bytes", maxUpload)
-		} else {
+		case int64(attrs.Size) > fi.Size():
+			f.used.measure(f.home.Dir())
+			err = f.used.grow(r.Filepath, int64(attrs.Size)-fi.Size())
+		}
+		if err == nil {
 			err = file.Truncate(int64(attrs.Size))
 		}
 		file.Close()

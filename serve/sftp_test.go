@@ -266,3 +266,32 @@ func TestIdleSFTPSessionIsClosed(t *testing.T) {
 	}
 	ts.sftpClient(t, ts.bob) // its place is free
 }
+
+// An idle SFTP session is closed alone: a lab on the same connection (as
+// OpenSSH's ControlMaster multiplexes them) goes on.
+func TestIdleSFTPSessionLeavesItsConnection(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.IdleTimeout = 300 * time.Millisecond })
+	lab := ts.open(t, ts.alice, xterm)
+	lab.waitFor("Built-in sets")
+	files, err := sftp.NewClient(lab.conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer files.Close()
+	if _, err := files.Getwd(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(ts.logs.String(), `msg="sftp end"`); { // the lab kept busy meanwhile
+		if time.Now().After(deadline) {
+			t.Fatal("the idle SFTP session never ended")
+		}
+		lab.keys(down)
+	}
+	if _, err := files.ReadDir("/"); err == nil {
+		t.Fatal("the idle SFTP session still answers")
+	}
+	lab.keys("q")
+	if st := lab.wait(); st != 0 {
+		t.Fatalf("the lab on the same connection: exit %d", st)
+	}
+}

@@ -213,7 +213,7 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 	case focusKnobs:
 		return []key.Binding{s.keys.Generate, s.keys.NextField}
 	case focusPicker:
-		return []key.Binding{s.picker.keys.Open, s.picker.keys.Parent, s.picker.keys.Hidden}
+		return []key.Binding{s.picker.keys.Open, s.picker.keys.Parent, s.picker.keys.Hidden, s.picker.keys.Roots}
 	case focusPath:
 		open := s.keys.OpenTyped
 		open.SetEnabled(strings.TrimSpace(s.path.Value()) != "")

@@ -28,6 +28,7 @@ type filesKeys struct {
 	Open     key.Binding
 	Parent   key.Binding
 	Hidden   key.Binding
+	Roots    key.Binding // confined: the data directory or the person's own
 }
 
 func defaultFilesKeys() filesKeys {
@@ -37,6 +38,7 @@ func defaultFilesKeys() filesKeys {
 		Open:   bind("enter", "open", "enter", "right"),
 		Parent: bind("backspace/←", "parent directory", "backspace", "left", "h"),
 		Hidden: bind(".", "hidden files", "."),
+		Roots:  bind("~", "data / your files", "~"),
 	}
 }
 
@@ -70,12 +72,15 @@ type fileBrowser struct {
 	err     error
 	loading bool
 	root    *confine.Root // the directory it may not leave; nil none
+	files   *Files        // confined: the roots ~ goes between
 }
 
 // newFileBrowser starts in the working directory or, confined, in the
-// data directory, above which it then never goes.
+// data directory, above which it then never goes; ~ goes to the person's
+// own directory (their uploads) and back.
 func newFileBrowser(files *Files) fileBrowser {
-	b := fileBrowser{keys: defaultFilesKeys(), dir: "."}
+	b := fileBrowser{keys: defaultFilesKeys(), dir: ".", files: files}
+	b.keys.Roots.SetEnabled(files != nil)
 	if files != nil {
 		b.root = files.Data
 		b.dir = b.root.Dir()
@@ -84,6 +89,9 @@ func newFileBrowser(files *Files) fileBrowser {
 	}
 	return b
 }
+
+// inHome says whether a confined browser is in the person's own directory.
+func (b *fileBrowser) inHome() bool { return b.files != nil && b.root == b.files.Home }
 
 // read lists dir in the background.
 func (b *fileBrowser) read(dir string) tea.Cmd {
@@ -178,13 +186,24 @@ func (b *fileBrowser) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, b.keys.Hidden):
 			b.hidden = !b.hidden
 			return b.read(b.dir)
+		case key.Matches(msg, b.keys.Roots):
+			if b.inHome() {
+				b.root = b.files.Data
+			} else {
+				b.root = b.files.Home
+			}
+			b.entries, b.cursor = nil, 0
+			return b.read(b.root.Dir())
 		case key.Matches(msg, b.keys.Open) && n > 0:
 			e := b.entries[b.cursor]
 			p := filepath.Join(b.dir, e.name)
 			if e.dir {
 				return b.read(p)
 			}
-			if b.root != nil { // named in the data directory, as a person would type it
+			switch { // named as a person would type it
+			case b.inHome():
+				p = filepath.Join("~", b.root.Rel(p))
+			case b.root != nil:
 				p = b.root.Rel(p)
 			}
 			return func() tea.Msg { return fileChosenMsg{path: p} }
@@ -196,7 +215,10 @@ func (b *fileBrowser) update(msg tea.Msg) tea.Cmd {
 func (b *fileBrowser) view(c *common, w, h int) string {
 	st := c.styles
 	shown := b.dir
-	if b.root != nil { // the server's own directories are not the person's business
+	switch { // the server's own directories are not the person's business
+	case b.inHome():
+		shown = "your files: " + filepath.Join("~", b.root.Rel(b.dir))
+	case b.root != nil:
 		shown = "data directory: " + b.root.Rel(b.dir)
 	}
 	lines := []string{st.Muted.Render(clip(shown, w))}

@@ -83,7 +83,7 @@ func (a *app) loadHistory() tea.Cmd {
 func (a *app) historyLoaded(msg historyLoadedMsg) {
 	var notes []string
 	if msg.err != nil {
-		notes = append(notes, msg.err.Error())
+		notes = append(notes, a.c.hide(msg.err.Error()))
 	}
 	var past []*runRecord
 	unknown := 0
@@ -139,7 +139,7 @@ func (a *app) recordRun(r *runRecord) tea.Cmd {
 // a star or a name given while it was being written is written too.
 func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
 	if msg.err != nil {
-		a.runs.note = "not recorded: " + msg.err.Error()
+		a.runs.note = "not recorded: " + a.c.hide(msg.err.Error())
 		return nil
 	}
 	r := a.run(msg.run)

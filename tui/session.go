@@ -21,22 +21,12 @@ import (
 // connection, its files and a slot to train in. Nothing here is global, so
 // that many labs share one process without seeing each other.
 
-// Files confines a session's files: data are opened under Data only; saved
-// models, exports and the run history are written under Home only.
+// Files confines a session's files: data are opened under Data, or under
+// Home when named ~/ (the person's uploads), only; saved models, exports
+// and the run history are written under Home only.
 type Files struct {
 	Data *confine.Root
 	Home *confine.Root
-}
-
-// OwnFile reports whether rel, a name relative to a person's own
-// directory, is a file the lab keeps there itself: the run history, its
-// lock and the temporary file a rewrite of it goes through. A saved model,
-// an export or an upload must never replace one.
-func OwnFile(rel string) bool {
-	rel = filepath.Clean(rel)
-	base := runs.HistoryFile
-	return rel == base || rel == "history.lock" ||
-		strings.HasPrefix(rel, "."+base+".") && strings.HasSuffix(rel, ".tmp")
 }
 
 // TrainSlot waits for the right to train (a server's cap on concurrent
@@ -84,11 +74,15 @@ func (c *common) holdSlot(ctx context.Context) (release func(), err error) {
 	return c.slot(ctx, func(int) {})
 }
 
-// dataSource is the file source names inside the session's data directory,
+// dataSource is the file source names inside the session's data
+// directory, or, after ~/, inside the person's own (their uploads),
 // resolved; built-in and generator names pass as they are.
 func (c *common) dataSource(source string) (string, error) {
 	if c.files == nil || datasets.IsName(source) {
 		return source, nil
+	}
+	if own, ok := strings.CutPrefix(source, "~/"); ok {
+		return c.files.Home.Path(own)
 	}
 	return c.files.Data.Path(source)
 }
@@ -108,7 +102,7 @@ func (c *common) writePath(name string) (string, error) {
 	if h := c.store(); h != nil {
 		dir, _ := filepath.Abs(h.Dir)
 		at, _ := filepath.Abs(path)
-		if filepath.Dir(at) == dir && OwnFile(filepath.Base(at)) {
+		if filepath.Dir(at) == dir && runs.OwnFile(filepath.Base(at)) {
 			return "", fmt.Errorf("%s is the lab's own file (your run history): choose another name", c.shown(at))
 		}
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,5 +128,52 @@ func TestConfinedLabShowsNoServerPath(t *testing.T) {
 	}
 	if _, err := c.writePath("history.jsonl"); err == nil || strings.Contains(err.Error(), base) {
 		t.Errorf("saving over the history: %v", err)
+	}
+}
+
+// Why the run history could not be read or written is told without the
+// server's path of it (a served lab's history refused by its size cap).
+func TestHistoryErrorsShowNoServerPath(t *testing.T) {
+	c, base := confined(t)
+	a := newTestApp(t, Options{Files: c.files}, 100, 30)
+	err := errors.New(filepath.Join(c.files.Home.Dir(), "history.jsonl") + " is larger than 64 MB")
+	a.historyLoaded(historyLoadedMsg{err: err})
+	if strings.Contains(a.runs.note, base) || !strings.Contains(a.runs.note, "history.jsonl is larger") {
+		t.Errorf("loading told %q", a.runs.note)
+	}
+	a.historySaved(historySavedMsg{err: err})
+	if strings.Contains(a.runs.note, base) || !strings.Contains(a.runs.note, "not recorded: history.jsonl is larger") {
+		t.Errorf("saving told %q", a.runs.note)
+	}
+}
+
+// A confined lab opens the person's own files (their uploads) too, named
+// ~/, from the file browser's ~ or typed, and still nothing outside.
+func TestConfinedLabOpensTheUsersOwnFiles(t *testing.T) {
+	c, base := confined(t)
+	if err := os.WriteFile(filepath.Join(base, "home", "up.csv"), []byte("x\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c.dataSource("~/up.csv"); err != nil || got != filepath.Join(base, "home", "up.csv") {
+		t.Errorf("dataSource(~/up.csv) = %q, %v", got, err)
+	}
+	if _, err := c.dataSource("~/../data/a.csv"); err == nil || !strings.Contains(err.Error(), "outside your own directory") {
+		t.Errorf("~/.. reached outside: %v", err)
+	}
+	b := newFileBrowser(c.files)
+	b.update(b.read(b.dir)())
+	b.update(b.update(keyMsg("~"))())
+	if v := b.view(c, 60, 5); !strings.Contains(v, "your files: ~") || !strings.Contains(v, "up.csv") || strings.Contains(v, base) {
+		t.Fatalf("~ shows:\n%s", v)
+	}
+	if cmd := b.update(keyMsg("backspace")); cmd != nil {
+		t.Fatalf("the parent of the person's directory was read: %#v", cmd())
+	}
+	if msg, _ := b.update(keyMsg("enter"))().(fileChosenMsg); msg.path != filepath.Join("~", "up.csv") {
+		t.Fatalf("opening up.csv chose %q", msg.path)
+	}
+	b.update(b.update(keyMsg("~"))())
+	if v := b.view(c, 60, 5); !strings.Contains(v, "data directory: .") || !strings.Contains(v, "a.csv") {
+		t.Fatalf("~ again shows:\n%s", v)
 	}
 }

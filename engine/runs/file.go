@@ -42,6 +42,10 @@ func Load(path string) (*Record, error) {
 	return &r, nil
 }
 
+// tempPattern is the name (os.CreateTemp's pattern) of the temporary file
+// WriteFile writes before renaming it to base.
+func tempPattern(base string) string { return "." + base + ".*.tmp" }
+
 // WriteFile writes data to path so that path holds either its old content
 // or all of data, never a part: it writes a temporary file in the same
 // directory, syncs it, then renames it over path. Every file tealab
@@ -60,7 +64,7 @@ func WriteFile(path string, data []byte) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	f, err := os.CreateTemp(dir, tempPattern(base))
 	if err != nil {
 		return err
 	}

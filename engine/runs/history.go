@@ -94,7 +94,20 @@ func OpenHistory() (*History, error) {
 // Path is the history file.
 func (h *History) Path() string { return filepath.Join(h.Dir, HistoryFile) }
 
-func (h *History) lockPath() string { return filepath.Join(h.Dir, "history.lock") }
+func (h *History) lockPath() string { return filepath.Join(h.Dir, lockFileName) }
+
+// lockFileName is the history's lock's name in its directory.
+const lockFileName = "history.lock"
+
+// OwnFile reports whether name, relative to a history's directory, is a
+// file the history keeps there itself: the history, its lock and the
+// temporary file a rewrite of it goes through (WriteFile's). A saved
+// model, an export or an upload must never replace one.
+func OwnFile(name string) bool {
+	name = filepath.Clean(name)
+	temp, _ := filepath.Match(tempPattern(HistoryFile), name)
+	return name == HistoryFile || name == lockFileName || temp
+}
 
 // NewEntry makes the history's entry for a finished run, with a new id.
 func NewEntry(r *Record) *Entry {

@@ -39,11 +39,6 @@ type Plan struct {
 	Seed     uint64
 	Baseline int // index into Models of the model the others are tested against
 	Jobs     int // cells run at once (at least 1); results do not depend on it
-	// Memory shares the memory among the cells run at once (and, in a
-	// served lab, with the other labs' runs): each cell reserves its
-	// estimate before it fits and waits while the others hold what it
-	// needs. Nil: an account of the experiment's own.
-	Memory *engine.Accountant
 }
 
 // Cell is one model on one dataset in one repeat: Folds fits.
@@ -70,6 +65,10 @@ type Outcome struct {
 	Plan      Plan
 	Cells     []Cell
 	Cancelled bool // stopped before every cell finished; unfinished cells have Err set
+	// memory is shared by the cells run at once: each reserves its
+	// estimate before it fits, and waits while the others hold what it
+	// needs, rather than each being checked against the memory alone.
+	memory engine.Accountant
 }
 
 // Cell returns the cell of model m on dataset d in repeat r.
@@ -116,9 +115,6 @@ func Run(ctx context.Context, p Plan, progress func(Progress)) (*Outcome, error)
 	folds, err := drawFolds(p)
 	if err != nil {
 		return nil, err
-	}
-	if p.Memory == nil {
-		p.Memory = &engine.Accountant{}
 	}
 	o := &Outcome{Plan: p, Cells: make([]Cell, len(p.Datasets)*len(p.Models)*p.Repeats)}
 	todo := make(chan int)
@@ -197,7 +193,7 @@ func (o *Outcome) run(ctx context.Context, c *Cell, folds []eval.Fold) {
 	opt := eval.Options{Folds: p.Folds, Seed: p.Seed + uint64(c.Repeat), Plan: folds,
 		PlanDesc: fmt.Sprintf("%d-fold CV", p.Folds), NoRefit: true}
 	d := p.Datasets[c.Dataset]
-	release, err := p.Memory.ReserveWait(ctx, m.Spec.Name+" on "+d.Name, eval.MemoryNeed(d, m.Spec, m.Values, opt))
+	release, err := o.memory.ReserveWait(ctx, m.Spec.Name+" on "+d.Name, eval.MemoryNeed(d, m.Spec, m.Values, opt))
 	if err != nil {
 		c.Err = err
 		return

@@ -32,12 +32,6 @@ type Options struct {
 	// Jobs is how many points are evaluated at once (at least 1). The
 	// result does not depend on it.
 	Jobs int
-	// Memory shares the memory among the points evaluated at once (and
-	// with other fits of the process, as tealab serve's labs share one):
-	// each point reserves its estimate (eval.MemoryNeed) before it is
-	// fitted, waiting while the points in progress hold what it needs. nil
-	// is an account of the search's own.
-	Memory *engine.Accountant
 }
 
 // Point is one setting and its scores.
@@ -220,9 +214,10 @@ func run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Resul
 	for i, j := range jobs {
 		res.Points[i] = Point{Values: j.values, Params: j.params, Rows: maxTrain(j.plan)}
 	}
-	if opt.Memory == nil {
-		opt.Memory = &engine.Accountant{}
-	}
+	// The points evaluated at once share the memory: each reserves its
+	// estimate (eval.MemoryNeed) before it is fitted, waiting while the
+	// points in progress hold what it needs.
+	var memory engine.Accountant
 	next := make(chan int)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -231,7 +226,7 @@ func run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Resul
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				p, ok := evaluate(ctx, d, spec, res, jobs[i], opt.Eval, opt.Memory)
+				p, ok := evaluate(ctx, d, spec, res, jobs[i], opt.Eval, &memory)
 				if !ok { // cancelled part-way: not a point
 					continue
 				}

@@ -180,8 +180,7 @@ func runRun(args []string, out, stderr io.Writer) error {
 	if file == "" {
 		return usagef("run: give the recipe file: tealab run RECIPE (a file tealab train --save or tealab runs --recipe wrote)")
 	}
-	of.recipe = file
-	if err := of.checkRecipe(); err != nil {
+	if err := of.checkRecipe(file); err != nil {
 		return err
 	}
 	rc, err := runs.Load(file)

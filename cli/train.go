@@ -187,7 +187,6 @@ func runTrain(args []string, out, stderr io.Writer) error {
 // print it, save it, record it in the history.
 type outputFlags struct {
 	cmd                      string // the command, for messages
-	recipe                   string // the recipe tealab run replays: an input too
 	asJSON, quiet, noHistory bool
 	save, saveModel          string
 }
@@ -208,9 +207,6 @@ func (o *outputFlags) run(rec *runs.Record, out, stderr io.Writer) error {
 	spec, d := rec.Spec, rec.Dataset
 	collectHarder(d)
 	rec.Options.Consume = true // the report needs the results, not the rows
-	if err := o.checkRecipe(); err != nil {
-		return err
-	}
 	if o.save != "" {
 		if err := runs.CheckTarget(o.save, rec.Inputs()...); err != nil {
 			return usagef("%s: --save %v", o.cmd, err)
@@ -277,15 +273,12 @@ func (o *outputFlags) run(rec *runs.Record, out, stderr io.Writer) error {
 // checkRecipe refuses, before the fit, a --save or --save-model that names
 // the recipe being replayed, under any spelling or link: the write would
 // replace the recipe with the run.
-func (o *outputFlags) checkRecipe() error {
-	if o.recipe == "" {
-		return nil
-	}
+func (o *outputFlags) checkRecipe(recipe string) error {
 	for _, f := range []struct{ flag, path string }{{"--save", o.save}, {"--save-model", o.saveModel}} {
 		if f.path == "" {
 			continue
 		}
-		if err := runs.CheckReads(f.path, runs.Read{Path: o.recipe, What: "the recipe this run replays"}); err != nil {
+		if err := runs.CheckReads(f.path, runs.Read{Path: recipe, What: "the recipe this run replays"}); err != nil {
 			return usagef("%s: %s %v", o.cmd, f.flag, err)
 		}
 	}

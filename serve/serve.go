@@ -15,6 +15,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -102,11 +103,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, log: cfg.Log, users: users, data: data, slots: newSlots(cfg.MaxTraining),
 		labs: map[*lab]struct{}{}, transfers: map[io.Closer]struct{}{}, usage: map[string]*usage{},
-		gate: newGate(cfg.Log, or(cfg.handshakeTimeout, handshakeTimeout), or(cfg.maxPendingPerAddr, maxPendingPerAddr), or(cfg.maxPendingAll, maxPendingOverall),
+		gate: newGate(cfg.Log, cmp.Or(cfg.handshakeTimeout, handshakeTimeout), cmp.Or(cfg.maxPendingPerAddr, maxPendingPerAddr), cmp.Or(cfg.maxPendingAll, maxPendingOverall),
 			// a person's labs and SFTP sessions, each on a connection of its
 			// own or multiplexed; the server's labs and SFTP sessions in all
-			or(cfg.maxLoggedInPerKey, cfg.MaxSessions+4), or(cfg.maxLoggedInAll, 2*cfg.MaxSessions+8)),
-		closeGrace: or(cfg.closeGrace, closeGrace), backgroundWait: or(cfg.backgroundWait, backgroundWait)}
+			cmp.Or(cfg.maxLoggedInPerKey, cfg.MaxSessions+4), cmp.Or(cfg.maxLoggedInAll, 2*cfg.MaxSessions+8)),
+		closeGrace: cmp.Or(cfg.closeGrace, closeGrace), backgroundWait: cmp.Or(cfg.backgroundWait, backgroundWait)}
 	s.ssh, err = wish.NewServer(
 		wish.WithAddress(cfg.Listen),
 		wish.WithPublicKeyAuth(s.authorise),
@@ -265,15 +266,6 @@ func (s *Server) Sessions() int {
 
 // Training is the number of runs training and of runs waiting for a slot.
 func (s *Server) Training() (training, queued int) { return s.slots.load(s.cfg.MaxTraining) }
-
-// or is v, or def when v is zero.
-func or[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
-}
 
 // home is u's own directory, made when missing.
 func (s *Server) home(u user) (*confine.Root, error) {

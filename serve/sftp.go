@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -82,7 +83,7 @@ func (s *Server) usageOf(u user) *usage {
 	defer s.mu.Unlock()
 	us, ok := s.usage[u.id]
 	if !ok {
-		us = &usage{limit: int64(or(s.cfg.maxOwn, maxOwn))}
+		us = &usage{limit: cmp.Or(s.cfg.maxOwn, maxOwn)}
 		s.usage[u.id] = us
 	}
 	return us

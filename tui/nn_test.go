@@ -119,6 +119,19 @@ func TestLiveNetworkNorms(t *testing.T) {
 	}
 }
 
+// The wide screen's live figures name each figure whole: a layer's least
+// and greatest batch gradient norm were both cut to "dense 1 |grad| m…".
+func TestLiveFiguresNameEachFigureWhole(t *testing.T) {
+	hs := sowingRun(t, fakeNetSpec(fakeNet{pause: time.Millisecond}), 200, 60)
+	hs.runUntil(func() bool { return trainSteps(hs) > 5 })
+	v := hs.view()
+	checkFrame(t, v, 200, 60)
+	mustContain(t, v, "live figures", "dense 1 |grad| min", "dense 1 |grad| max")
+	if strings.Contains(v, "|grad| m…") { // the status line under the panel names them whole anyway
+		t.Errorf("a figure's name is cut in the live figures:\n%s", v)
+	}
+}
+
 func TestNetworkViewDrawsLayersAndFilters(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := sowingRun(t, fakeNetSpec(fakeNet{epochs: 3, conv: true}), size[0], size[1])

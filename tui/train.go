@@ -329,14 +329,23 @@ func (s *trainScreen) oneStepCard() bool { return s.got && s.last.Total == 1 && 
 func (s *trainScreen) liveFigures(w, h int) string {
 	st := s.c.styles
 	r := s.run
-	kv := func(k, v string) string { // a space after the longest names ("out-of-bag error")
-		return st.Muted.Render(fitWidth(k, 17)) + st.Value.Render(v)
+	// The names are as wide as the longest the step reports ("dense 1
+	// |grad| min" beside "dense 1 |grad| max"), with a space after them,
+	// as far as the column leaves room for a value.
+	figures := engine.FiguresOf(s.last.Point.Detail)
+	keyW := len("out-of-bag error") + 1
+	for _, f := range figures {
+		keyW = max(keyW, lipgloss.Width(figureName(f))+1)
+	}
+	keyW = min(keyW, max(w-4-10, 17))
+	kv := func(k, v string) string {
+		return st.Muted.Render(fitWidth(k, keyW)) + st.Value.Render(v)
 	}
 	lossName, errName := valNames(r.Task())
 	lines := []string{st.Header.Render("now"), kv(lossTitle(r), numfmt.Score(s.last.Point.TrainLoss))}
 	// What the model reports besides (a tree's nodes, a forest's
 	// out-of-bag rows, a boosting round's weighted error and vote).
-	for _, f := range engine.FiguresOf(s.last.Point.Detail) {
+	for _, f := range figures {
 		lines = append(lines, kv(figureName(f), figureValue(f)))
 	}
 	if r.Task().Supervised() {

@@ -369,3 +369,27 @@ func paramsOf(model string, settings map[string]string) engine.Values {
 	}
 	return v
 }
+
+// plainCommon is the lab's common state, dark theme, drawn without colour.
+func plainCommon(t testing.TB) *common {
+	t.Helper()
+	c, err := newCommon("dark", asciiRenderer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// openDataset opens source with its last column the target.
+func openDataset(t testing.TB, source string) *datasets.Dataset {
+	t.Helper()
+	tb, err := datasets.Open(source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tb.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

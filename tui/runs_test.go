@@ -44,10 +44,7 @@ func TestCompareSaysWithinNoise(t *testing.T) {
 // Runs on moons and moons:n=50, or on one file with two targets, are not
 // "a fair comparison".
 func TestRunsCompareProvenance(t *testing.T) {
-	c, err := newCommon("dark", asciiRenderer())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := plainCommon(t)
 	spec, err := engine.Lookup("gnb")
 	if err != nil {
 		t.Fatal(err)
@@ -97,18 +94,7 @@ func TestRunsCompareProvenance(t *testing.T) {
 // baseline, where the runs screen and a comparison mean "beyond noise":
 // a score within the folds' noise of its baseline is ≈, with a legend.
 func TestSummaryMarksBeyondNoise(t *testing.T) {
-	c, err := newCommon("dark", asciiRenderer())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb, err := datasets.Open("iris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := tb.Dataset("", datasets.Auto)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d := plainCommon(t), openDataset(t, "iris")
 	acc := []float64{0.30, 0.42, 0.33, 0.31, 0.44} // mean 0.36 over a baseline of 0.333: noise
 	var folds []map[string]float64
 	for _, a := range acc {
@@ -174,18 +160,7 @@ func TestRunsTableShowsWhatMatters(t *testing.T) {
 
 // A score whose folds agree exactly showed a bare "±" in the runs table.
 func TestRunsTableZeroSpread(t *testing.T) {
-	c, err := newCommon("dark", asciiRenderer())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb, err := datasets.Open("iris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := tb.Dataset("", datasets.Auto)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d := plainCommon(t), openDataset(t, "iris")
 	res := &eval.Result{Task: "classification", Rows: 150, Metrics: map[string]float64{"accuracy": 1}, Std: map[string]float64{"accuracy": 0}}
 	s := newRunsScreen(c)
 	s.SetSize(80, 22)

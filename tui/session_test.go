@@ -31,10 +31,7 @@ func confined(t *testing.T) (*common, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := newCommon("dark", asciiRenderer())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := plainCommon(t)
 	c.files = &Files{Data: data, Home: home}
 	return c, base
 }

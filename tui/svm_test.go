@@ -160,10 +160,7 @@ func TestLiveSVMObjectives(t *testing.T) {
 // shrunk variables, dcd on a budget): the figures under the charts give
 // the latest primal and gap evaluated, with their step, never NaN.
 func TestLiveSVMFiguresBetweenPrimals(t *testing.T) {
-	c, err := newCommon("dark", asciiRenderer())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := plainCommon(t)
 	nan := math.NaN()
 	h := []eval.Point{
 		{Step: 1, Detail: svm.Progress{Primal: 50, Dual: 10, Gap: 40, SupportVectors: 9}},

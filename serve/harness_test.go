@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -31,6 +32,7 @@ type testServer struct {
 	dataDir, stateDir string
 	logs              *syncBuffer
 	served            chan error
+	sendBuffer        int // the socket send buffer of the connections it accepts; 0 the system's
 }
 
 // syncBuffer is a bytes.Buffer safe to write from the server's goroutines.
@@ -111,10 +113,28 @@ func startServerWith(t *testing.T, tune func(*testServer, *Config)) *testServer 
 	if err != nil {
 		t.Fatal(err)
 	}
+	if ts.sendBuffer > 0 {
+		ln = smallSends{ln, ts.sendBuffer}
+	}
 	ts.Server, ts.addr = srv, ln.Addr().String()
 	go func() { ts.served <- srv.Serve(ln) }()
 	t.Cleanup(func() { ts.stop(t) })
 	return ts
+}
+
+// smallSends gives the connections it accepts a small send buffer, so
+// that writes to a client that reads nothing block soon.
+type smallSends struct {
+	net.Listener
+	size int
+}
+
+func (l smallSends) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(l.size)
+	}
+	return c, err
 }
 
 // stop shuts the server down (once) and checks that Serve returned.
@@ -139,9 +159,50 @@ func (ts *testServer) dial(auth ...gossh.AuthMethod) (*gossh.Client, error) {
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
 }
 
-// client is one person's terminal on a lab: it answers the server's
-// question about its background colour as a terminal would, and keeps
-// everything the lab drew.
+// dialStalling connects with signer, as dial does, on a connection that
+// stops reading when stall is called; its receive buffer is kept small,
+// so that the server's writes block soon after.
+func (ts *testServer) dialStalling(signer gossh.Signer) (conn *gossh.Client, stall func(), err error) {
+	raw, err := net.DialTimeout("tcp", ts.addr, 5*time.Second)
+	if err != nil {
+		return nil, nil, err
+	}
+	_ = raw.(*net.TCPConn).SetReadBuffer(4 << 10)
+	sc := &stallingConn{Conn: raw, stop: make(chan struct{}), closed: make(chan struct{})}
+	cc, chans, reqs, err := gossh.NewClientConn(sc, ts.addr, &gossh.ClientConfig{User: "tester", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
+	if err != nil {
+		sc.Close()
+		return nil, nil, err
+	}
+	return gossh.NewClient(cc, chans, reqs), func() { sc.once.Do(func() { close(sc.stop) }) }, nil
+}
+
+// stallingConn stops reading once stop is closed, until it is closed.
+type stallingConn struct {
+	net.Conn
+	stop, closed chan struct{}
+	once, close  sync.Once
+}
+
+func (c *stallingConn) Read(p []byte) (int, error) {
+	select {
+	case <-c.stop:
+		<-c.closed
+		return 0, net.ErrClosed
+	default:
+		return c.Conn.Read(p)
+	}
+}
+
+func (c *stallingConn) Close() error {
+	c.close.Do(func() { close(c.closed) })
+	return c.Conn.Close()
+}
+
+// client is one person's terminal on a lab: it answers the lab's question
+// about its background colour as a terminal would, keeps everything the
+// lab drew, and shows it on a terminal emulator of its size.
 type client struct {
 	t      *testing.T
 	conn   *gossh.Client
@@ -150,6 +211,12 @@ type client struct {
 	out    syncBuffer
 	errOut syncBuffer
 	done   chan error // the session's end (its exit status)
+
+	mu     sync.Mutex
+	vt     *vt.Emulator // what the terminal shows; nil until it reads
+	resize [2]int       // the size vt is to take before it shows more
+	shown  string       // vt's screen, as display last read it
+	stale  bool         // vt changed since
 }
 
 // terminal describes the client's terminal.
@@ -158,7 +225,9 @@ type terminal struct {
 	env           map[string]string
 	light         bool // the background it reports
 	mute          bool // it never answers the terminal queries
-	deaf          bool // it never reads what the lab draws
+	// deaf stops reading its connection once the lab is open (a client
+	// stopped, a network stalled): what the lab draws fills the socket.
+	deaf bool
 }
 
 var xterm = terminal{width: 100, height: 30}
@@ -177,7 +246,16 @@ func (ts *testServer) open(t *testing.T, signer gossh.Signer, term terminal) *cl
 
 // connect is open without a test to fail: for clients on goroutines.
 func (ts *testServer) connect(signer gossh.Signer, term terminal) (*client, error) {
-	conn, err := ts.dial(gossh.PublicKeys(signer))
+	var (
+		conn  *gossh.Client
+		stall func()
+		err   error
+	)
+	if term.deaf {
+		conn, stall, err = ts.dialStalling(signer)
+	} else {
+		conn, err = ts.dial(gossh.PublicKeys(signer))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
 	}
@@ -208,16 +286,23 @@ func (ts *testServer) connect(signer gossh.Signer, term terminal) (*client, erro
 	if err := c.sess.Shell(); err != nil {
 		return fail(err)
 	}
-	if !term.deaf {
+	if term.deaf {
+		stall()
+	} else {
+		w, h := emulated(term.width, term.height)
+		c.vt = vt.NewEmulator(w, h)
+		c.resize, c.stale = [2]int{w, h}, true
+		go func() { _, _ = io.Copy(io.Discard, c.vt) }() // its own answers: read's are the client's
 		go c.read(stdout, term)
 	}
 	go func() { c.done <- c.sess.Wait() }()
 	return c, nil
 }
 
-// read keeps the output and answers the background query (OSC 11 and the
-// primary device attributes that follow it).
+// read keeps the output, shows it and answers the background query
+// (OSC 11 and the primary device attributes that follow it).
 func (c *client) read(r io.Reader, term terminal) {
+	defer c.vt.InputPipe().(*io.PipeWriter).Close() // ends the copy of its answers
 	colour := "0000/0000/0000"
 	if term.light {
 		colour = "ffff/ffff/ffff"
@@ -231,6 +316,11 @@ func (c *client) read(r io.Reader, term terminal) {
 				_, _ = io.WriteString(c.stdin, "\x1b]11;rgb:"+colour+"\x07\x1b[?62;22c")
 			}
 			_, _ = c.out.Write(chunk)
+			c.mu.Lock()
+			c.resized()
+			_, _ = c.vt.Write(chunk)
+			c.stale = true
+			c.mu.Unlock()
 		}
 		if err != nil {
 			return
@@ -240,6 +330,48 @@ func (c *client) read(r io.Reader, term terminal) {
 
 // screen is what the lab drew so far, escape sequences removed.
 func (c *client) screen() string { return ansi.Strip(c.out.String()) }
+
+// display is what the terminal shows now, line by line.
+func (c *client) display() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.resized()
+	if c.stale {
+		c.shown, c.stale = c.vt.String(), false
+	}
+	return c.shown
+}
+
+// windowChange resizes the terminal: the client's emulator, then the
+// session's window.
+func (c *client) windowChange(width, height int) error {
+	c.mu.Lock()
+	c.resize[0], c.resize[1] = emulated(width, height)
+	c.mu.Unlock()
+	return c.sess.WindowChange(height, width)
+}
+
+// resized gives vt the size it is to have (c.mu held); a burst of
+// resizes costs one.
+func (c *client) resized() {
+	if w, h := c.resize[0], c.resize[1]; w != c.vt.Width() || h != c.vt.Height() {
+		c.vt.Resize(w, h)
+		c.stale = true
+	}
+}
+
+// emulated is the size of the emulator for a terminal of width x height:
+// 80x24 for a size of 0, and at most a cell more than a lab is drawn
+// (past it, a lab drawn too large shows as one cell too wide or tall).
+func emulated(width, height int) (int, int) {
+	if width <= 0 {
+		width = 80
+	}
+	if height <= 0 {
+		height = 24
+	}
+	return min(width, maxWidth+1), min(height, maxHeight+1)
+}
 
 // waitFor waits until the lab has drawn text.
 func (c *client) waitFor(text string) {

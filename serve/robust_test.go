@@ -11,27 +11,23 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// A terminal that never answers the question about its background gets
-// its lab all the same, and the idle clock, started at connection, closes
-// it.
+// A terminal that never answers the lab's questions (its background) gets
+// its lab all the same, at once, and the idle clock, started at
+// connection, closes it.
 func TestIdleClockRunsForATerminalThatNeverAnswers(t *testing.T) {
-	ts := startServer(t, func(c *Config) {
-		c.IdleTimeout = 300 * time.Millisecond
-		c.backgroundWait = 100 * time.Millisecond
-	})
+	ts := startServer(t, func(c *Config) { c.IdleTimeout = time.Second })
 	c := ts.open(t, ts.alice, terminal{width: 100, height: 30, mute: true})
-	if st := c.wait(); st != 0 || !strings.Contains(c.errOut.String(), "this lab closed after 300ms without a key press") {
+	c.waitFor("Built-in sets")
+	if st := c.wait(); st != 0 || !strings.Contains(c.errOut.String(), "this lab closed after 1s without a key press") {
 		t.Fatalf("exit %d, told %q", st, c.errOut.String())
 	}
 	eventually(t, "the lab's place given back", func() bool { return ts.Sessions() == 0 })
 }
 
-// A key typed before the terminal's answer (or in place of it) reaches the
-// lab.
+// A key typed before the lab has drawn anything reaches the lab.
 func TestKeysTypedBeforeTheLabDrawsAreKept(t *testing.T) {
-	ts := startServer(t, func(c *Config) { c.backgroundWait = 100 * time.Millisecond })
+	ts := startServer(t, nil)
 	c := ts.open(t, ts.alice, terminal{width: 100, height: 30, mute: true})
-	eventually(t, "the question asked", func() bool { return strings.Contains(c.out.String(), "\x1b]11;?") })
 	c.keys("q")
 	if st := c.wait(); st != 0 {
 		t.Fatalf("q before the lab drew: exit %d; the lab showed:\n%s", st, tail(c.screen(), 2000))
@@ -102,16 +98,15 @@ func TestHandshakesTimeOutAndAreCapped(t *testing.T) {
 func TestHugeTerminalsAreClamped(t *testing.T) {
 	ts := startServer(t, nil)
 	c := ts.open(t, ts.alice, terminal{width: 65535, height: 65535})
-	eventually(t, "the lab drawn 1000 wide", func() bool { return hasLineOfWidth(c.screen(), "╭─ Data", maxWidth) })
-	if err := c.sess.WindowChange(100, 120); err != nil {
+	eventually(t, "the lab drawn 1000 wide", func() bool { return hasLineOfWidth(c.display(), "╭─ Data", maxWidth) })
+	if err := c.windowChange(120, 100); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the lab drawn 120 wide", func() bool { return hasLineOfWidth(c.screen(), "╭─ Data", 120) })
-	c.mark()
-	if err := c.sess.WindowChange(30000, 30000); err != nil {
+	eventually(t, "the lab drawn 120 wide", func() bool { return hasLineOfWidth(c.display(), "╭─ Data", 120) })
+	if err := c.windowChange(30000, 30000); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the lab drawn 1000 wide again", func() bool { return hasLineOfWidth(c.screen(), "╭─ Data", maxWidth) })
+	eventually(t, "the lab drawn 1000 wide again", func() bool { return hasLineOfWidth(c.display(), "╭─ Data", maxWidth) })
 	c.keys("q")
 	c.wait()
 	if !strings.Contains(c.errOut.String(), "drawn at most 1000x500") || !strings.Contains(ts.logs.String(), `msg="terminal size clamped"`) {
@@ -126,15 +121,14 @@ func TestResizeStormIsCoalesced(t *testing.T) {
 	c := ts.open(t, ts.alice, terminal{width: 100, height: 30})
 	c.waitFor("Built-in sets")
 	for i := range 1000 {
-		if err := c.sess.WindowChange(499+i%2, 999+i%2); err != nil {
+		if err := c.windowChange(999+i%2, 499+i%2); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c.mark()
-	if err := c.sess.WindowChange(40, 130); err != nil {
+	if err := c.windowChange(130, 40); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the lab redrawn 130 wide", func() bool { return hasLineOfWidth(c.screen(), "╭─ Data", 130) })
+	eventually(t, "the lab redrawn 130 wide", func() bool { return hasLineOfWidth(c.display(), "╭─ Data", 130) })
 	c.keys("q")
 	if st := c.wait(); st != 0 {
 		t.Fatalf("exit %d", st)
@@ -143,20 +137,24 @@ func TestResizeStormIsCoalesced(t *testing.T) {
 }
 
 // A client that reads nothing the lab draws cannot hold it: once the lab
-// is closed (idle here), its connection is cut after the grace.
+// is closed (idle here), its connection is cut after the grace. The
+// client stops reading once its lab is open, and resizes it: each resize
+// redraws it all, more than the connection holds.
 func TestClientThatReadsNothingIsCut(t *testing.T) {
-	ts := startServer(t, func(c *Config) {
-		c.IdleTimeout = 700 * time.Millisecond
+	ts := startServerWith(t, func(ts *testServer, c *Config) {
+		c.IdleTimeout = time.Second
 		c.closeGrace = 200 * time.Millisecond
-		c.backgroundWait = 50 * time.Millisecond
+		ts.sendBuffer = 4 << 10
 	})
-	c := ts.open(t, ts.alice, terminal{width: 1000, height: 500, deaf: true})
+	c := ts.open(t, ts.alice, terminal{width: 300, height: 100, deaf: true})
 	eventually(t, "the lab open", func() bool { return strings.Contains(ts.logs.String(), `msg="session start"`) })
-	for i := range 40 { // redraws enough to fill the connection's window
-		if err := c.sess.WindowChange(499+i%2, 999+i%2); err != nil {
+	for i := 0; ts.Sessions() > 0 && i < 500; i++ {
+		// no answer asked for: the client would never read it
+		window := gossh.Marshal(struct{ Width, Height, WidthPx, HeightPx uint32 }{uint32(299 + i%2), uint32(99 + i%2), 0, 0})
+		if _, err := c.sess.SendRequest("window-change", false, window); err != nil {
 			break
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 	eventually(t, "the lab's place given back", func() bool { return ts.Sessions() == 0 })
 	ts.stop(t)
@@ -230,4 +228,37 @@ func TestLoggedInConnectionsAreCappedAndMustOpenASession(t *testing.T) {
 			t.Errorf("log:\n%s", ts.logs.String())
 		}
 	})
+}
+
+// A client whose pty is 0x0 (ssh -tt from a script: no terminal of its
+// own) and that never answers the lab's questions gets an 80x24 lab at
+// once, a resize to 0x0 too, and q ends it.
+func TestZeroSizedTerminalGetsAnEightyByTwentyFourLab(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.open(t, ts.alice, terminal{mute: true})
+	c.waitFor("Built-in sets")
+	drawn := func(w, h int) func() bool {
+		return func() bool {
+			screen := c.display()
+			lines := strings.Split(screen, "\n")
+			return hasLineOfWidth(screen, "╭─ Data", w) && len(lines) == h &&
+				strings.Contains(lines[0], "tealab") && strings.Contains(lines[h-1], "quit")
+		}
+	}
+	eventually(t, "the lab drawn 80x24", drawn(80, 24))
+	if err := c.windowChange(120, 30); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the lab drawn 120x30", drawn(120, 30))
+	if err := c.windowChange(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the lab drawn 80x24 again", drawn(80, 24))
+	c.keys("q")
+	if st := c.wait(); st != 0 {
+		t.Fatalf("q: exit %d, told %q", st, c.errOut.String())
+	}
+	if !strings.Contains(ts.logs.String(), "width=0 height=0") {
+		t.Errorf("the start's log does not say the client's size:\n%s", ts.logs.String())
+	}
 }

@@ -10,8 +10,8 @@
 // connections not logged in) and against any listed key (gate.go: a
 // logged-in connection must open a session in time, and each key may
 // hold only a few; keys.go: the authorized_keys options; terminal.go: a
-// client's terminal is never waited on, its size clamped). Events go to a log/slog logger as
-// structured lines.
+// client's terminal is never waited on, its size clamped, a size of 0
+// drawn 80x24). Events go to a log/slog logger as structured lines.
 package serve
 
 import (
@@ -27,8 +27,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/charmbracelet/ssh"
-	"github.com/charmbracelet/wish"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/tealab/tealab/confine"
@@ -53,7 +53,7 @@ type Config struct {
 	maxPendingPerAddr, maxPendingAll  int
 	maxLoggedInPerKey, maxLoggedInAll int
 	maxOwn                            int64 // bytes a person's directory may hold
-	closeGrace, backgroundWait        time.Duration
+	closeGrace                        time.Duration
 }
 
 // Server is a running `tealab serve`.
@@ -67,7 +67,7 @@ type Server struct {
 	memory engine.Accountant
 	gate   *gate
 
-	closeGrace, backgroundWait time.Duration
+	closeGrace time.Duration
 
 	mu        sync.Mutex
 	labs      map[*lab]struct{}
@@ -107,7 +107,7 @@ func New(cfg Config) (*Server, error) {
 			// a person's labs and SFTP sessions, each on a connection of its
 			// own or multiplexed; the server's labs and SFTP sessions in all
 			cmp.Or(cfg.maxLoggedInPerKey, cfg.MaxSessions+4), cmp.Or(cfg.maxLoggedInAll, 2*cfg.MaxSessions+8)),
-		closeGrace: cmp.Or(cfg.closeGrace, closeGrace), backgroundWait: cmp.Or(cfg.backgroundWait, backgroundWait)}
+		closeGrace: cmp.Or(cfg.closeGrace, closeGrace)}
 	s.ssh, err = wish.NewServer(
 		wish.WithAddress(cfg.Listen),
 		wish.WithPublicKeyAuth(s.authorise),

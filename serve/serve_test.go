@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,25 @@ func TestFilesOutsideTheDataDirectoryAreRefused(t *testing.T) {
 	}
 	c.keys("p", ctrlU, "flowers.csv", enter)
 	c.waitFor("4 rows")
+}
+
+// Keys typed in one write, faster than the lab draws, and a paste reach
+// the lab whole and in order; a paste outside a text field is not taken
+// for keys (a pasted q does not quit).
+func TestFastTypingAndPastes(t *testing.T) {
+	ts := startServer(t, nil)
+	c := ts.open(t, ts.alice, terminal{width: 160, height: 30})
+	c.waitFor("Built-in sets")
+	paste := func(s string) string { return "\x1b[200~" + s + "\x1b[201~" }
+	c.keys(paste("q"))
+	c.keys("p", ctrlU, paste("../secret.csv"), enter)
+	c.waitFor("../secret.csv is outside the data directory")
+	c.keys("p" + ctrlU + "flowers.csv" + enter)
+	c.waitFor("4 rows")
+	c.keys("q")
+	if st := c.wait(); st != 0 {
+		t.Fatalf("q: exit %d", st)
+	}
 }
 
 // trainIris trains categorical naive Bayes (the first classifier listed)
@@ -225,43 +245,60 @@ func TestShutdownTellsEveryone(t *testing.T) {
 }
 
 // Each lab is drawn for its own terminal: its size and resizes, its
-// colours (256 here, none under NO_COLOR) and its background.
+// colours (256 here, none under NO_COLOR) and its background (dark at
+// first, light once a light terminal has said so); the footer names the
+// theme when the terminal is wide enough.
 func TestEachLabIsDrawnForItsTerminal(t *testing.T) {
 	ts := startServer(t, nil)
-	dark := ts.open(t, ts.alice, terminal{width: 100, height: 30})
-	plain := ts.open(t, ts.bob, terminal{width: 90, height: 28, env: map[string]string{"NO_COLOR": "1"}})
-	light := ts.open(t, ts.alice, terminal{width: 110, height: 30, light: true})
+	dark := ts.open(t, ts.alice, terminal{width: 140, height: 30})
+	plain := ts.open(t, ts.bob, terminal{width: 130, height: 28, env: map[string]string{"NO_COLOR": "1"}})
+	light := ts.open(t, ts.alice, terminal{width: 150, height: 30, light: true})
 	for _, c := range []*client{dark, plain, light} {
 		c.waitFor("Built-in sets")
 	}
-	if !hasLineOfWidth(dark.screen(), "╭─ Data", 100) || !hasLineOfWidth(plain.screen(), "╭─ Data", 90) || !hasLineOfWidth(light.screen(), "╭─ Data", 110) {
-		t.Fatal("a lab is not as wide as its terminal")
+	eventually(t, "each lab as wide as its terminal", func() bool {
+		return hasLineOfWidth(dark.display(), "╭─ Data", 140) && hasLineOfWidth(plain.display(), "╭─ Data", 130) && hasLineOfWidth(light.display(), "╭─ Data", 150)
+	})
+	for _, tc := range []struct {
+		c     *client
+		theme string
+	}{{dark, "dark"}, {plain, "mono"}, {light, "light"}} {
+		eventually(t, "theme: "+tc.theme+" in the footer", func() bool { return strings.Contains(tc.c.display(), "theme: "+tc.theme) })
 	}
 	if !strings.Contains(dark.out.String(), "38;5;") {
 		t.Error("the 256-colour terminal got no 256-colour text")
 	}
 	if raw := plain.out.String(); strings.Contains(raw, "38;5;") || strings.Contains(raw, "48;5;") {
 		t.Error("the NO_COLOR terminal got colours")
+	} else if !reverse.MatchString(raw) {
+		t.Error("the NO_COLOR terminal got no reverse video (its selection)")
 	}
 	if colours(dark.out.String()) == colours(light.out.String()) {
 		t.Error("the dark and the light terminal got the same colours")
 	}
-	dark.mark()
-	if err := dark.sess.WindowChange(40, 130); err != nil {
+	if err := dark.windowChange(160, 40); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the lab redrawn 130 wide", func() bool { return hasLineOfWidth(dark.screen(), "╭─ Data", 130) })
+	eventually(t, "the lab redrawn 160 wide", func() bool { return hasLineOfWidth(dark.display(), "╭─ Data", 160) })
+	if strings.Contains(dark.display(), "theme: light") {
+		t.Error("the dark terminal got the light theme")
+	}
 }
 
-// hasLineOfWidth reports whether a line holding text is w cells wide.
+// hasLineOfWidth reports whether a line holding text is w cells wide and
+// ends a panel there (╮, not a line cut at the edge).
 func hasLineOfWidth(screen, text string, w int) bool {
 	for _, line := range strings.FieldsFunc(screen, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if strings.Contains(line, text) && ansi.StringWidth(strings.TrimRight(line, " ")) == w {
+		line = strings.TrimRight(line, " ")
+		if strings.Contains(line, text) && strings.HasSuffix(line, "╮") && ansi.StringWidth(line) == w {
 			return true
 		}
 	}
 	return false
 }
+
+// reverse is an SGR sequence that turns reverse video on.
+var reverse = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m`)
 
 // colours is the set of 256-colour codes in raw output, in order of first use.
 func colours(raw string) string {

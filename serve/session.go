@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/ssh"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
 
 	"github.com/tealab/tealab/tui"
 )
@@ -39,27 +39,26 @@ type lab struct {
 	input   *input
 	conn    io.Closer // the session's connection
 	grace   time.Duration
-	once    sync.Once
-	ready   chan struct{} // closed once program is set
-	stopped chan struct{} // closed once the program has ended
-	saved   chan struct{} // closed once the lab's own end is done
-	ended   chan struct{} // closed when the session's handler returns
-	clamped atomic.Bool   // the terminal was larger than a lab is drawn for
+	kill    context.CancelFunc // ends the program (its context)
+	ready   chan struct{}      // closed once program is set
+	stopped chan struct{}      // closed once the program has ended
+	saved   chan struct{}      // closed once the lab's own end is done
+	ended   chan struct{}      // closed when the session's handler returns
+	clamped atomic.Bool        // the terminal was larger than a lab is drawn for
 }
 
 // close ends the lab for reason (the first reason given sticks). A lab
 // closed from outside (idle, shutdown) has the grace to end its program;
 // any lab has the grace to say goodbye once its own end is done; past
 // either, its connection is cut.
+//
+// The program is ended by its context, not by Kill: Kill returns only
+// once the program's writes have (never, to a client that reads nothing,
+// until its connection is cut), and may not come before Run.
 func (l *lab) close(reason int32) {
 	l.reason.CompareAndSwap(closeNone, reason)
+	l.kill()
 	go func() {
-		select {
-		case <-l.ready:
-			l.once.Do(l.program.Kill)
-		case <-l.ended:
-			return
-		}
 		if reason != closeNone && !l.within(l.stopped) {
 			return
 		}
@@ -113,7 +112,11 @@ func (s *Server) serveLab(sess ssh.Session) {
 		return
 	}
 	conn, _ := sess.Context().Value(ssh.ContextKeyConn).(io.Closer)
-	l := &lab{log: log, conn: conn, grace: s.closeGrace, ready: make(chan struct{}),
+	ctx, cancel := context.WithCancel(sess.Context())
+	defer cancel()
+	run, kill := context.WithCancel(ctx)
+	defer kill()
+	l := &lab{log: log, conn: conn, grace: s.closeGrace, kill: kill, ready: make(chan struct{}),
 		stopped: make(chan struct{}), saved: make(chan struct{}), ended: make(chan struct{})}
 	defer close(l.ended)
 	if why := s.admit(l); why != "" {
@@ -123,23 +126,23 @@ func (s *Server) serveLab(sess ssh.Session) {
 	}
 	defer s.sessions.Done()
 	defer s.leave(l)
-	ctx, cancel := context.WithCancel(sess.Context())
-	defer cancel()
 	l.input = newInput(ctx, sess) // the idle clock starts now
-	go s.watch(ctx, l, windows)
+	width, height, _ := size(pty.Window)
+	go s.watch(ctx, l, windows, tea.WindowSizeMsg{Width: width, Height: height}) // it logs a clamp
 	home, err := s.home(u)
 	if err != nil {
 		log.Error("no directory for the user", "error", err.Error())
 		s.refuse(sess, "your directory on the server could not be made; tell the server's keeper")
 		return
 	}
+	env := slices.Concat(sess.Environ(), []string{"TERM=" + pty.Term})
 	noColor := sessionEnv(sess, "NO_COLOR") != ""
-	dark, known := l.input.askBackground(sess, s.backgroundWait)
+	prof := profile(env, pty.Term, noColor)
 	p, end, err := tui.NewProgram(tui.Options{
-		Renderer: renderer(sess, pty.Term, dark), NoColor: noColor, Context: ctx,
+		Profile: prof, NoColor: noColor, Context: ctx,
 		Files: &tui.Files{Data: s.data, Home: home}, TrainSlot: s.slots.wait, Memory: &s.memory,
-	}, tea.WithInput(l.input), tea.WithOutput(sess), tea.WithAltScreen(), tea.WithoutSignalHandler(),
-		tea.WithEnvironment(slices.Concat(sess.Environ(), []string{"TERM=" + pty.Term})))
+	}, tea.WithContext(run), tea.WithInput(l.input), tea.WithOutput(sess), tea.WithoutSignalHandler(),
+		tea.WithEnvironment(env), tea.WithWindowSize(width, height))
 	if err != nil {
 		log.Error("lab did not open", "error", err.Error())
 		s.refuse(sess, err.Error())
@@ -147,7 +150,7 @@ func (s *Server) serveLab(sess ssh.Session) {
 	}
 	l.program = p
 	close(l.ready)
-	log.Info("session start", "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height, "no_color", noColor, "background_known", known, "sessions", s.Sessions())
+	log.Info("session start", "term", pty.Term, "width", pty.Window.Width, "height", pty.Window.Height, "profile", prof.String(), "no_color", noColor, "sessions", s.Sessions())
 	start := time.Now()
 	_, runErr := p.Run()
 	close(l.stopped)
@@ -158,15 +161,16 @@ func (s *Server) serveLab(sess ssh.Session) {
 	s.goodbye(sess, l, err, time.Since(start))
 }
 
-// watch passes the terminal's size on to the lab and closes the lab when
-// the connection ends or it is idle for longer than the timeout. It never
-// waits on the lab: resizes are taken as they come (a connection's
-// requests wait on them) and the latest is handed on by a goroutine of
-// its own, so that a burst of them costs one redraw.
-func (s *Server) watch(ctx context.Context, l *lab, windows <-chan ssh.Window) {
+// watch passes the terminal's size on to the lab (it starts at first)
+// and closes the lab when the connection ends or it is idle for longer
+// than the timeout. It never waits on the lab: resizes are taken as they
+// come (a connection's requests wait on them) and the latest is handed on
+// by a goroutine of its own, so that a burst of them costs one redraw; a
+// size the lab has, or is about to be given, costs none.
+func (s *Server) watch(ctx context.Context, l *lab, windows <-chan ssh.Window, first tea.WindowSizeMsg) {
 	var (
 		mu     sync.Mutex
-		latest tea.WindowSizeMsg
+		latest = first
 		resize = make(chan struct{}, 1)
 	)
 	go func() {
@@ -203,13 +207,17 @@ func (s *Server) watch(ctx context.Context, l *lab, windows <-chan ssh.Window) {
 				windows = nil
 				continue
 			}
-			width, height, clamped := clamp(w)
+			width, height, clamped := size(w)
 			if clamped && !l.clamped.Swap(true) {
 				l.log.Warn("terminal size clamped", "width", w.Width, "height", w.Height, "drawn_width", width, "drawn_height", height)
 			}
 			mu.Lock()
+			same := latest == tea.WindowSizeMsg{Width: width, Height: height}
 			latest = tea.WindowSizeMsg{Width: width, Height: height}
 			mu.Unlock()
+			if same {
+				continue
+			}
 			select {
 			case resize <- struct{}{}:
 			default: // one is on its way; it will take the latest

@@ -3,35 +3,35 @@ package serve
 import (
 	"context"
 	"io"
-	"regexp"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/ssh"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
+	"charm.land/ssh"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // A session's terminal is the client's: the server never waits on it. Its
 // input is read by one goroutine from the moment the session opens, so
-// that the idle clock runs from then on and nothing the person types is
-// lost to the question about the terminal's background (asked once, for
-// at most backgroundWait, its answer picked out of the input). Its size
-// is clamped (maxWidth x maxHeight): the lab's screen is held in memory at
-// that size, and a client could claim any.
-
-// backgroundWait is how long a new session waits for the terminal to say
-// its background colour.
-const backgroundWait = time.Second
+// that the idle clock runs from then on; every byte goes to the lab, the
+// terminal's answers to its questions (its background) included. Its size
+// comes from the client's pty request: a size of 0 (a client without a
+// terminal of its own, as ssh -tt from a script) is drawn at 80x24, and
+// any size is clamped (maxWidth x maxHeight): the lab's screen is held in
+// memory at that size, and a client could claim any. The lab draws on the
+// session itself, which writes \n as \r\n (ssh's emulated pty), as
+// bubbletea's renderer expects of an output that is not a tty it set raw.
 
 // The largest terminal a lab is drawn for.
 const (
 	maxWidth  = 1000
 	maxHeight = 500
+)
+
+// The size a lab is drawn at when the client says 0.
+const (
+	defaultWidth  = 80
+	defaultHeight = 24
 )
 
 // input is a session's keyboard: read ahead on its own goroutine,
@@ -71,9 +71,8 @@ func newInput(ctx context.Context, r io.Reader) *input {
 
 func (in *input) idle() time.Duration { return time.Since(time.Unix(0, in.last.Load())) }
 
-// Read gives what the person typed, with the terminal's answers to the
-// background question taken out (one that comes late would otherwise
-// read as keys); io.EOF once the session's input or ctx ends.
+// Read gives what the client sent, as it came; io.EOF once the session's
+// input or ctx ends.
 func (in *input) Read(p []byte) (int, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -83,7 +82,7 @@ func (in *input) Read(p []byte) (int, error) {
 			if !ok {
 				return 0, io.EOF
 			}
-			in.pending = answers.ReplaceAll(chunk, nil)
+			in.pending = chunk
 		case <-in.ctx.Done():
 			return 0, io.EOF
 		}
@@ -93,92 +92,29 @@ func (in *input) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// answers are a terminal's replies to OSC 11 (its background) and to the
-// primary device attributes query.
-var answers = regexp.MustCompile("\x1b\\]11;[^\x07\x1b]*(?:\x07|\x1b\\\\)|\x1b\\[\\?[0-9;]*c")
-
-var deviceAttributes = regexp.MustCompile("\x1b\\[\\?[0-9;]*c")
-
-var background = regexp.MustCompile("\x1b\\]11;rgb:([0-9a-fA-F]{1,4})/([0-9a-fA-F]{1,4})/([0-9a-fA-F]{1,4})")
-
-// askBackground asks the terminal its background colour and waits up to
-// wait for the answer (the device attributes, which every terminal
-// answers, end it). What the person types meanwhile is kept for the lab.
-// It reports whether the background is dark, and whether the terminal
-// said.
-func (in *input) askBackground(out io.Writer, wait time.Duration) (dark, known bool) {
-	if _, err := io.WriteString(out, ansi.RequestBackgroundColor+ansi.RequestPrimaryDeviceAttributes); err != nil {
-		return true, false
-	}
-	timeout := time.NewTimer(wait)
-	defer timeout.Stop()
-	var got []byte
-	defer func() {
-		in.mu.Lock()
-		in.pending = append(in.pending, answers.ReplaceAll(got, nil)...)
-		in.mu.Unlock()
-	}()
-	for {
-		select {
-		case chunk, ok := <-in.chunks:
-			if !ok {
-				return true, false
-			}
-			got = append(got, chunk...)
-			if m := background.FindSubmatch(got); m != nil {
-				dark, known = lightness(m[1:]) < 0.5, true
-			}
-			if deviceAttributes.Match(got) {
-				return dark || !known, known
-			}
-		case <-timeout.C:
-			return dark || !known, known
-		case <-in.ctx.Done():
-			return true, false
-		}
-	}
-}
-
-// lightness is the HSL lightness of an rgb: answer's three hex parts.
-func lightness(parts [][]byte) float64 {
-	lo, hi := 1.0, 0.0
-	for _, p := range parts {
-		v, _ := strconv.ParseUint(string(p), 16, 64)
-		f := float64(v) / float64(uint64(1)<<(4*len(p))-1)
-		lo, hi = min(lo, f), max(hi, f)
-	}
-	return (lo + hi) / 2
-}
-
-// renderer draws for the session's terminal: its TERM and NO_COLOR, and
-// the background it said it has (dark when it did not say).
-func renderer(sess ssh.Session, term string, dark bool) *lipgloss.Renderer {
+// profile is the colour profile of the client's terminal, from env (the
+// client's environment, TERM the pty's last): none without a TERM or on a
+// dumb one; no colour, but bold and reverse, under NO_COLOR of any value.
+func profile(env []string, term string, noColor bool) colorprofile.Profile {
 	if term == "" || term == "dumb" {
-		return lipgloss.NewRenderer(sess, termenv.WithProfile(termenv.Ascii))
+		return colorprofile.NoTTY
 	}
-	env := environ(append(sess.Environ(), "TERM="+term))
-	r := lipgloss.NewRenderer(sess, termenv.WithEnvironment(env), termenv.WithUnsafe(), termenv.WithColorCache(true))
-	r.SetHasDarkBackground(dark)
-	return r
+	p := colorprofile.Env(env)
+	if noColor {
+		p = min(p, colorprofile.ASCII)
+	}
+	return p
 }
 
-// environ is the client's environment as termenv reads it.
-type environ []string
-
-func (e environ) Environ() []string { return e }
-
-func (e environ) Getenv(name string) string {
-	for i := len(e) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(e[i], name+"="); ok {
-			return v
-		}
+// size is the size a lab is drawn at in window w: 80x24 where w says 0,
+// no larger than maxWidth x maxHeight; and whether w was larger.
+func size(w ssh.Window) (width, height int, clamped bool) {
+	width, height = w.Width, w.Height
+	if width <= 0 {
+		width = defaultWidth
 	}
-	return ""
-}
-
-// clamp is a window no larger than a lab is drawn for, and whether it was
-// larger.
-func clamp(w ssh.Window) (width, height int, clamped bool) {
-	width, height = min(w.Width, maxWidth), min(w.Height, maxHeight)
-	return width, height, width != w.Width || height != w.Height
+	if height <= 0 {
+		height = defaultHeight
+	}
+	return min(width, maxWidth), min(height, maxHeight), width > maxWidth || height > maxHeight
 }

@@ -5,21 +5,26 @@ import (
 
 	colorful "github.com/lucasb-eyer/go-colorful"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// Styles are the lipgloss styles of one theme on one renderer. Build them
-// with NewStyles; widgets and screens take a *Styles and never create
-// colours themselves.
+// Styles are the lipgloss styles of one theme for a terminal of one colour
+// profile. Build them with NewStyles; widgets and screens take a *Styles
+// and never create colours themselves. They render the theme's colours as
+// they are: bubbletea brings them down to what the terminal shows (16
+// colours, none, or no escape at all: termtest.Show does the same for
+// tests).
 type Styles struct {
 	Theme Theme
+	// Profile is the colour profile the styles were built for.
+	Profile colorprofile.Profile
 	// Colorless is true when colour cannot carry meaning: the theme is
-	// "mono" or the renderer has an ASCII (no colour) profile. Widgets then
+	// "mono" or the profile has no colour (ASCII, NoTTY). Widgets then
 	// add glyphs (markers, brackets, shades) for what colour would show.
 	Colorless bool
 
-	r  *lipgloss.Renderer
 	bg string // SGR that sets the theme's background; "" when there is none
 
 	// Plain text roles.
@@ -54,51 +59,38 @@ type Styles struct {
 	Heat         []lipgloss.Style // background, low to high
 }
 
-// colorless reports whether a renderer has no colour (ASCII profile).
-func colorless(r *lipgloss.Renderer) bool {
-	return r.ColorProfile() == termenv.Ascii
-}
-
-// NewStyles builds the styles of theme t for renderer r (nil means
-// lipgloss.DefaultRenderer()). Use one renderer per output: per terminal,
-// or per SSH session.
-func NewStyles(t Theme, r *lipgloss.Renderer) *Styles {
-	if r == nil {
-		r = lipgloss.DefaultRenderer()
+// NewStyles builds the styles of theme t for a terminal of colour profile
+// p: use one per output, per terminal or per SSH session.
+func NewStyles(t Theme, p colorprofile.Profile) *Styles {
+	s := &Styles{Theme: t, Profile: p, Colorless: t.Mono || p <= colorprofile.ASCII}
+	if !s.Colorless {
+		s.bg = strings.TrimSuffix(strings.TrimPrefix(ansi.NewStyle().BackgroundColor(t.Background).String(), "\x1b["), "m")
 	}
-	s := &Styles{Theme: t, r: r, Colorless: t.Mono || colorless(r)}
-	if c, ok := t.Background.(lipgloss.Color); ok && !s.Colorless {
-		if seq := r.ColorProfile().Color(string(c)); seq != nil {
-			if p := seq.Sequence(true); p != "" {
-				s.bg = p
-			}
-		}
-	}
-	fg := func(c Color) lipgloss.Style { return r.NewStyle().Foreground(c) }
-	bg := func(c Color) lipgloss.Style { return r.NewStyle().Background(c) }
+	fg := func(c Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(colour(c)) }
+	bg := func(c Color) lipgloss.Style { return lipgloss.NewStyle().Background(colour(c)) }
 
 	if t.Mono {
-		plain := r.NewStyle()
+		plain := lipgloss.NewStyle()
 		s.Text = plain
-		s.Muted = r.NewStyle().Faint(true)
-		s.Subtle = r.NewStyle().Faint(true)
-		s.Accent = r.NewStyle().Bold(true)
-		s.Good = r.NewStyle().Bold(true)
-		s.Bad = r.NewStyle().Underline(true)
-		s.Warn = r.NewStyle().Bold(true).Underline(true)
-		s.Title = r.NewStyle().Bold(true)
-		s.Header = r.NewStyle().Bold(true).Underline(true)
+		s.Muted = lipgloss.NewStyle().Faint(true)
+		s.Subtle = lipgloss.NewStyle().Faint(true)
+		s.Accent = lipgloss.NewStyle().Bold(true)
+		s.Good = lipgloss.NewStyle().Bold(true)
+		s.Bad = lipgloss.NewStyle().Underline(true)
+		s.Warn = lipgloss.NewStyle().Bold(true).Underline(true)
+		s.Title = lipgloss.NewStyle().Bold(true)
+		s.Header = lipgloss.NewStyle().Bold(true).Underline(true)
 		s.StatusBar = plain
-		s.Key = r.NewStyle().Bold(true)
+		s.Key = lipgloss.NewStyle().Bold(true)
 		s.KeyDesc = plain
-		s.KeySep = r.NewStyle().Faint(true)
+		s.KeySep = lipgloss.NewStyle().Faint(true)
 		s.Border = plain
-		s.PanelTitle = r.NewStyle().Bold(true)
-		s.SelectedRow = r.NewStyle().Reverse(true)
-		s.TabActive = r.NewStyle().Reverse(true).Bold(true)
+		s.PanelTitle = lipgloss.NewStyle().Bold(true)
+		s.SelectedRow = lipgloss.NewStyle().Reverse(true)
+		s.TabActive = lipgloss.NewStyle().Reverse(true).Bold(true)
 		s.TabInactive = plain
-		s.Error = r.NewStyle().Bold(true).Reverse(true)
-		s.Value = r.NewStyle().Bold(true)
+		s.Error = lipgloss.NewStyle().Bold(true).Reverse(true)
+		s.Value = lipgloss.NewStyle().Bold(true)
 	} else {
 		s.Text = fg(t.Text)
 		s.Muted = fg(t.Muted)
@@ -121,11 +113,11 @@ func NewStyles(t Theme, r *lipgloss.Renderer) *Styles {
 		s.Error = fg(t.Bad).Bold(true)
 		s.Value = fg(t.Text).Bold(true)
 	}
-	s.Help = r.NewStyle().PaddingLeft(1)
-	s.Panel = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border)
-	s.PanelFocus = r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(t.Accent)
+	s.Help = lipgloss.NewStyle().PaddingLeft(1)
+	s.Panel = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(colour(t.Border))
+	s.PanelFocus = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(colour(t.Accent))
 	if t.Mono {
-		s.PanelFocus = r.NewStyle().Border(lipgloss.ThickBorder())
+		s.PanelFocus = lipgloss.NewStyle().Border(lipgloss.ThickBorder())
 	}
 
 	s.Series = make([]lipgloss.Style, len(t.Series))
@@ -154,12 +146,17 @@ func NewStyles(t Theme, r *lipgloss.Renderer) *Styles {
 	return s
 }
 
-// Renderer returns the renderer the styles were built for.
-func (s *Styles) Renderer() *lipgloss.Renderer { return s.r }
+// colour is c for a style: nil (none) for the mono theme's NoColor.
+func colour(c Color) Color {
+	if _, none := c.(lipgloss.NoColor); none {
+		return nil
+	}
+	return c
+}
 
-// NewStyle returns an empty style on the same renderer, for layout-only
-// styling (padding, width, alignment) by callers.
-func (s *Styles) NewStyle() lipgloss.Style { return s.r.NewStyle() }
+// NewStyle returns an empty style, for layout-only styling (padding, width,
+// alignment) by callers.
+func (s *Styles) NewStyle() lipgloss.Style { return lipgloss.NewStyle() }
 
 func pick(ss []lipgloss.Style, i int, fallback lipgloss.Style) lipgloss.Style {
 	if len(ss) == 0 {
@@ -178,7 +175,7 @@ func (s *Styles) SeriesStyle(i int) lipgloss.Style { return pick(s.Series, i, s.
 func (s *Styles) ClassStyle(i int) lipgloss.Style { return pick(s.Classes, i, s.Text) }
 
 // RegionStyle is the background tint of class i's region (wrapping around).
-func (s *Styles) RegionStyle(i int) lipgloss.Style { return pick(s.Regions, i, s.r.NewStyle()) }
+func (s *Styles) RegionStyle(i int) lipgloss.Style { return pick(s.Regions, i, lipgloss.NewStyle()) }
 
 // RegionLevels is the number of confidence levels a region is shaded in.
 const RegionLevels = 4
@@ -190,14 +187,9 @@ var regionLevelMix = [RegionLevels]float64{0.25, 0.55, 0.85, 1.25}
 // regionShade blends the theme's background with region tint c for level
 // k; without a background or a hex colour it is c itself.
 func regionShade(t Theme, i int, c Color, k int) Color {
-	bgc, ok1 := t.Background.(lipgloss.Color)
-	rc, ok2 := c.(lipgloss.Color)
+	b, ok1 := rgb(t.Background)
+	r, ok2 := rgb(c)
 	if !ok1 || !ok2 {
-		return c
-	}
-	b, err1 := colorful.Hex(string(bgc))
-	r, err2 := colorful.Hex(string(rc))
-	if err1 != nil || err2 != nil {
 		return c
 	}
 	mix := regionLevelMix[k]
@@ -205,14 +197,22 @@ func regionShade(t Theme, i int, c Color, k int) Color {
 	if mix <= 1 {
 		out = b.BlendRgb(r, mix)
 	} else {
-		cc, ok := t.Classes[i%len(t.Classes)].(lipgloss.Color)
-		cl, err := colorful.Hex(string(cc))
-		if !ok || err != nil {
+		cl, ok := rgb(t.Classes[i%len(t.Classes)])
+		if !ok {
 			return c
 		}
 		out = r.BlendRgb(cl, mix-1)
 	}
 	return lipgloss.Color(out.Clamped().Hex())
+}
+
+// rgb is c as a colourful colour; false for none (NoColor).
+func rgb(c Color) (colorful.Color, bool) {
+	if _, none := c.(lipgloss.NoColor); none || c == nil {
+		return colorful.Color{}, false
+	}
+	cc, ok := colorful.MakeColor(c)
+	return cc, ok
 }
 
 // RegionShadeStyle is the background of class i's region where the model
@@ -247,7 +247,7 @@ func RegionLevel(p float64) int {
 // values outside are clamped and NaN gives the lowest step.
 func (s *Styles) HeatStyle(v float64) lipgloss.Style {
 	if len(s.Heat) == 0 {
-		return s.r.NewStyle()
+		return lipgloss.NewStyle()
 	}
 	return s.Heat[HeatIndex(v, len(s.Heat))]
 }

@@ -6,16 +6,16 @@
 //     and palettes (Series for chart lines, Classes and Regions for class
 //     colours, Heat for sequential shading). Nothing else in the repository
 //     may hold a colour literal; widgets ask for tokens or styles.
-//   - Styles are built by NewStyles from a Theme and a *lipgloss.Renderer,
-//     never from package-level lipgloss.NewStyle values, so that a future SSH
-//     server can render with each connection's own colour profile.
+//   - Styles are built by NewStyles from a Theme and the terminal's colour
+//     profile, never from package-level lipgloss.NewStyle values, so that
+//     each SSH session renders with its own terminal's profile.
 //   - The "mono" theme carries no colour at all. Everything must stay usable
-//     with it (and with an ASCII colour profile, where even bold disappears):
+//     with it (and with the NoTTY profile, where even bold disappears):
 //     widgets use bold/underline/reverse and distinct marker glyphs, and
 //     Styles.Colorless tells them when colour cannot carry meaning.
-//   - NO_COLOR (https://no-color.org) selects "mono" in Default and
-//     ForRenderer, and KeepEmphasis keeps its bold, faint, underline and
-//     reverse: NO_COLOR forbids colour, not emphasis.
+//   - NO_COLOR (https://no-color.org) selects "mono" in Default and For,
+//     and keeps bold, faint, underline and reverse: NO_COLOR forbids colour,
+//     not emphasis (its colour profile is ASCII, which keeps them).
 //
 // The palettes are colour-blind safe: chart series and class colours are
 // the Okabe-Ito set (Okabe & Ito, "Color Universal Design", 2008), and
@@ -24,16 +24,17 @@
 package themes
 
 import (
+	"image/color"
 	"os"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // Color is a terminal colour token. Concrete tokens are lipgloss.Color hex
-// strings, or lipgloss.NoColor in the mono theme.
-type Color = lipgloss.TerminalColor
+// colours, or lipgloss.NoColor in the mono theme.
+type Color = color.Color
 
 // Theme is a named set of semantic colour tokens. Every token is set in
 // every built-in theme (NoColor counts as set for "mono").
@@ -203,49 +204,27 @@ func ByName(name string) (Theme, bool) {
 	return Theme{}, false
 }
 
-// noColor reports whether the NO_COLOR convention asks for no colour: the
-// variable is present and not empty.
-func noColor() bool { return os.Getenv("NO_COLOR") != "" }
-
-// KeepEmphasis gives r, under NO_COLOR, the 16-colour profile instead of
-// the ASCII one termenv picks for NO_COLOR, which drops every attribute
-// with the colours: the mono theme's cursor (reverse) and verdicts (bold,
-// underline) would vanish. The mono theme sets no colour, so none is
-// drawn. Output that shows no attributes at all (not a terminal, or
-// TERM=dumb) keeps the ASCII profile. Call it before the theme is chosen.
-func KeepEmphasis(r *lipgloss.Renderer) { KeepEmphasisFor(r, noColor()) }
-
-// KeepEmphasisFor is KeepEmphasis for a terminal whose NO_COLOR is known
-// apart from this process's environment (an SSH client's).
-func KeepEmphasisFor(r *lipgloss.Renderer, noColor bool) {
-	if noColor && r.Output().ColorProfile() != termenv.Ascii {
-		r.SetColorProfile(termenv.ANSI)
-	}
-}
-
 // Default returns "mono" when NO_COLOR is set and "dark" otherwise.
 func Default() Theme {
-	if noColor() {
+	if NoColor(os.Getenv) {
 		return mono()
 	}
 	return dark()
 }
 
-// ForRenderer picks a theme for a renderer (a local terminal or an SSH
-// session): "mono" under NO_COLOR or when the renderer has no colour,
-// otherwise "dark" or "light" from the terminal's background. Asking for
-// the background may query the terminal, so call it before the program
-// starts reading input.
-func ForRenderer(r *lipgloss.Renderer) Theme { return ForTerminal(r, noColor()) }
-
-// ForTerminal is ForRenderer for a terminal whose NO_COLOR is known apart
-// from this process's environment (an SSH client's).
-func ForTerminal(r *lipgloss.Renderer, noColor bool) Theme {
-	if noColor || colorless(r) {
+// For picks a theme for a terminal (the local one or an SSH session's):
+// "mono" under NO_COLOR or when its profile has no colour, otherwise "dark"
+// or "light" from its background.
+func For(profile colorprofile.Profile, noColor, darkBackground bool) Theme {
+	if noColor || profile <= colorprofile.ASCII {
 		return mono()
 	}
-	if r.HasDarkBackground() {
+	if darkBackground {
 		return dark()
 	}
 	return light()
 }
+
+// NoColor reports whether an environment (this process's, or an SSH
+// client's) asks for no colour: NO_COLOR is present and not empty.
+func NoColor(getenv func(string) string) bool { return getenv("NO_COLOR") != "" }

@@ -1,7 +1,6 @@
 package themes
 
 import (
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,8 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/tealab/tealab/internal/termtest"
 )
 
 var colorType = reflect.TypeOf((*Color)(nil)).Elem()
@@ -54,8 +56,6 @@ func TestEveryThemeDefinesEveryToken(t *testing.T) {
 	}
 }
 
-var hexRe = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
-
 func checkColor(t *testing.T, th Theme, field string, c any) {
 	t.Helper()
 	switch c := c.(type) {
@@ -65,12 +65,12 @@ func checkColor(t *testing.T, th Theme, field string, c any) {
 		if !th.Mono {
 			t.Errorf("%s is NoColor in a colour theme", field)
 		}
-	case lipgloss.Color:
+	case color.RGBA: // what lipgloss.Color makes of a #RRGGBB colour
 		if th.Mono {
-			t.Errorf("%s is a colour (%s) in the mono theme", field, c)
+			t.Errorf("%s is a colour (%v) in the mono theme", field, c)
 		}
-		if !hexRe.MatchString(string(c)) {
-			t.Errorf("%s = %q is not a #RRGGBB colour", field, c)
+		if c.A != 0xff {
+			t.Errorf("%s = %v is not opaque", field, c)
 		}
 	default:
 		t.Errorf("%s has unexpected type %T", field, c)
@@ -97,56 +97,55 @@ func TestDefaultRespectsNoColor(t *testing.T) {
 	if got := Default(); got.Name != "mono" || !got.Mono {
 		t.Errorf("NO_COLOR=1: Default() = %q, want mono", got.Name)
 	}
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.TrueColor)
-	if got := ForRenderer(r); got.Name != "mono" {
-		t.Errorf("NO_COLOR=1: ForRenderer = %q, want mono", got.Name)
+	if got := For(colorprofile.TrueColor, NoColor(os.Getenv), true); got.Name != "mono" {
+		t.Errorf("NO_COLOR=1: For = %q, want mono", got.Name)
 	}
 	// An empty NO_COLOR does not count (no-color.org).
 	t.Setenv("NO_COLOR", "")
 	if got := Default(); got.Name != "dark" {
 		t.Errorf("NO_COLOR empty: Default() = %q, want dark", got.Name)
 	}
-	r.SetHasDarkBackground(false)
-	if got := ForRenderer(r); got.Name != "light" {
-		t.Errorf("light background: ForRenderer = %q, want light", got.Name)
+	if got := For(colorprofile.TrueColor, NoColor(os.Getenv), false); got.Name != "light" {
+		t.Errorf("light background: For = %q, want light", got.Name)
 	}
-	a := lipgloss.NewRenderer(io.Discard)
-	a.SetColorProfile(termenv.Ascii)
-	if got := ForRenderer(a); got.Name != "mono" {
-		t.Errorf("ASCII profile: ForRenderer = %q, want mono", got.Name)
+	for _, p := range []colorprofile.Profile{colorprofile.ASCII, colorprofile.NoTTY} {
+		if got := For(p, false, true); got.Name != "mono" {
+			t.Errorf("%v profile: For = %q, want mono", p, got.Name)
+		}
 	}
 }
 
 func TestNewStyles(t *testing.T) {
 	for _, th := range All() {
-		for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI, termenv.ANSI256, termenv.TrueColor} {
-			r := lipgloss.NewRenderer(io.Discard)
-			r.SetColorProfile(p)
-			s := NewStyles(th, r)
-			if s.Renderer() != r {
-				t.Fatal("styles lost their renderer")
+		for _, p := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.ASCII, colorprofile.ANSI, colorprofile.ANSI256, colorprofile.TrueColor} {
+			s := NewStyles(th, p)
+			if s.Profile != p {
+				t.Fatal("styles lost their profile")
 			}
-			if want := th.Mono || p == termenv.Ascii; s.Colorless != want {
+			if want := th.Mono || p <= colorprofile.ASCII; s.Colorless != want {
 				t.Errorf("%s/%v: Colorless = %v, want %v", th.Name, p, s.Colorless, want)
 			}
 			if len(s.Series) != len(th.Series) || len(s.Heat) != len(th.Heat) ||
 				len(s.Classes) != len(th.Classes) || len(s.Regions) != len(th.Regions) {
 				t.Errorf("%s: palette styles do not match the theme", th.Name)
 			}
-			out := s.Title.Render("x") + s.ClassStyle(-9).Render("y") + s.SeriesStyle(100).Render("z") +
-				s.HeatStyle(0.5).Render("h") + s.RegionStyle(3).Render("r")
-			plain := strings.Contains(out, "\x1b[")
-			if p == termenv.Ascii && plain {
-				t.Errorf("%s: ASCII profile rendered escapes: %q", th.Name, out)
-			}
-			if p == termenv.TrueColor && !th.Mono && !plain {
-				t.Errorf("%s: true colour rendered no escapes", th.Name)
+			out := termtest.Show(s.Title.Render("x")+s.ClassStyle(-9).Render("y")+s.SeriesStyle(100).Render("z")+
+				s.HeatStyle(0.5).Render("h")+s.RegionStyle(3).Render("r"), p)
+			escapes := strings.Contains(out, "\x1b[")
+			colour := regexp.MustCompile(`\x1b\[[0-9;]*[34][0-9;]*m`).MatchString(strings.ReplaceAll(out, "\x1b[1m", ""))
+			switch {
+			case p == colorprofile.NoTTY && escapes:
+				t.Errorf("%s: NoTTY rendered escapes: %q", th.Name, out)
+			case p == colorprofile.ASCII && colour:
+				t.Errorf("%s: ASCII profile rendered colour: %q", th.Name, out)
+			case p == colorprofile.ASCII && !strings.Contains(out, "\x1b[1m"):
+				t.Errorf("%s: ASCII profile lost the title's bold: %q", th.Name, out)
+			case p == colorprofile.TrueColor && !th.Mono && !strings.Contains(out, "38;2;"):
+				t.Errorf("%s: true colour rendered no true colour: %q", th.Name, out)
+			case p == colorprofile.ANSI && strings.Contains(out, "38;5;"):
+				t.Errorf("%s: 16 colours rendered a 256-colour escape: %q", th.Name, out)
 			}
 		}
-	}
-	if NewStyles(Default(), nil).Renderer() == nil {
-		t.Error("nil renderer not replaced by the default one")
 	}
 }
 
@@ -213,10 +212,8 @@ func TestNoColourLiteralsOutsideThemes(t *testing.T) {
 // colour fills the whole frame with its own: each line starts with it and
 // each reset returns to it.
 func TestPaintBackground(t *testing.T) {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.TrueColor)
 	light, _ := ByName("light")
-	s := NewStyles(light, r)
+	s := NewStyles(light, colorprofile.TrueColor)
 	frame := s.Text.Render("a") + "  " + s.Muted.Render("b") + "\n   "
 	out := s.PaintBackground(frame)
 	const bg = "48;2;250;250;247"
@@ -229,57 +226,40 @@ func TestPaintBackground(t *testing.T) {
 		t.Errorf("resets inside the frame do not return to the background: %q", out)
 	}
 	mono, _ := ByName("mono")
-	if got := NewStyles(mono, r).PaintBackground(frame); got != frame {
+	if got := NewStyles(mono, colorprofile.TrueColor).PaintBackground(frame); got != frame {
 		t.Errorf("mono painted a background: %q", got)
 	}
 }
 
-// fakeEnv is a terminal's environment for termenv.
-type fakeEnv map[string]string
-
-func (e fakeEnv) Environ() []string {
-	var out []string
-	for k, v := range e {
-		out = append(out, k+"="+v)
-	}
-	return out
-}
-
-func (e fakeEnv) Getenv(k string) string { return e[k] }
-
-// NO_COLOR selects termenv's ASCII profile, which drops bold,
-// faint, underline and reverse with the colours. KeepEmphasis gives a
-// terminal that shows attributes the 16-colour profile, on which the mono
-// theme draws its emphasis and no colour; other output stays ASCII.
-func TestKeepEmphasis(t *testing.T) {
+// NO_COLOR forbids colour, not emphasis: on a terminal its profile is
+// ASCII, on which the mono theme draws its bold, faint, underline and
+// reverse and no colour; output that shows no attributes (TERM=dumb, not a
+// terminal) gets no escape at all.
+func TestNoColorKeepsEmphasis(t *testing.T) {
 	mono, _ := ByName("mono")
 	for _, tc := range []struct {
-		name    string
-		noColor string
-		term    string
-		tty     bool
-		want    termenv.Profile
+		name string
+		term string
+		tty  bool
+		want colorprofile.Profile
 	}{
-		{"NO_COLOR on a colour terminal", "1", "xterm-256color", true, termenv.ANSI},
-		{"NO_COLOR on a dumb terminal", "1", "dumb", true, termenv.Ascii},
-		{"NO_COLOR, not a terminal", "1", "xterm-256color", false, termenv.Ascii},
-		{"no NO_COLOR", "", "xterm-256color", true, termenv.ANSI256},
+		{"NO_COLOR on a colour terminal", "xterm-256color", true, colorprofile.ASCII},
+		{"NO_COLOR on a dumb terminal", "dumb", true, colorprofile.NoTTY},
+		{"NO_COLOR, not a terminal", "xterm-256color", false, colorprofile.NoTTY},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("NO_COLOR", tc.noColor)
-			env := fakeEnv{"TERM": tc.term, "NO_COLOR": tc.noColor}
-			r := lipgloss.NewRenderer(io.Discard, termenv.WithTTY(tc.tty), termenv.WithEnvironment(env))
-			KeepEmphasis(r)
-			if got := r.ColorProfile(); got != tc.want {
-				t.Fatalf("profile %v, want %v", got, tc.want)
+			env := []string{"TERM=" + tc.term, "NO_COLOR=1"}
+			p := colorprofile.NoTTY
+			if tc.tty {
+				p = colorprofile.Env(env)
 			}
-			if tc.noColor == "" {
-				return
+			if p != tc.want {
+				t.Fatalf("profile %v, want %v", p, tc.want)
 			}
-			s := NewStyles(ForRenderer(r), r)
-			out := s.SelectedRow.Render("cursor") + s.Title.Render("title") + s.Muted.Render("m") + s.Bad.Render("b")
+			s := NewStyles(For(p, true, true), p)
+			out := termtest.Show(s.SelectedRow.Render("cursor")+s.Title.Render("title")+s.Muted.Render("m")+s.Bad.Render("b"), p)
 			want := []string{"\x1b[7m", "\x1b[1m", "\x1b[2m", "\x1b[4"} // underline comes as 4;4
-			if tc.want == termenv.Ascii {
+			if tc.want == colorprofile.NoTTY {
 				want = nil
 			}
 			for _, w := range want {
@@ -287,7 +267,7 @@ func TestKeepEmphasis(t *testing.T) {
 					t.Errorf("mono drew no %q: %q", w, out)
 				}
 			}
-			if tc.want == termenv.Ascii && strings.Contains(out, "\x1b[") {
+			if tc.want == colorprofile.NoTTY && strings.Contains(out, "\x1b[") {
 				t.Errorf("output that shows no attributes got escapes: %q", out)
 			}
 			if s.Theme.Name != mono.Name {

@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/table"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/internal/termtest"
 )
 
 // Every key, on every screen and in every text field, in every state of the
@@ -465,37 +466,8 @@ func collectKeys(v reflect.Value, set map[string]bool) {
 	walk(v)
 }
 
-// namedKeys maps key names as bindings spell them ("enter", "alt+left",
-// "ctrl+w", " ") to key messages, for every key type bubbletea names.
-var namedKeys = func() map[string]tea.KeyMsg {
-	m := map[string]tea.KeyMsg{}
-	for t := tea.KeyType(-1000); t < 1000; t++ {
-		for _, alt := range []bool{false, true} {
-			k := tea.KeyMsg{Type: t, Alt: alt}
-			if t == tea.KeySpace {
-				k.Runes = []rune{' '}
-			}
-			if s := k.String(); t != tea.KeyRunes && s != "" && s != "alt+" {
-				if _, dup := m[s]; !dup {
-					m[s] = k
-				}
-			}
-		}
-	}
-	return m
-}()
-
-// namedKey is the key message for a binding's key name: a named key, or
-// runes (with alt when the name says so).
-func namedKey(name string) tea.KeyMsg {
-	if k, ok := namedKeys[name]; ok {
-		return k
-	}
-	if r, ok := strings.CutPrefix(name, "alt+"); ok && r != "" {
-		return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(r), Alt: true}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
-}
+// namedKey is the key message for a binding's key name.
+func namedKey(name string) tea.KeyPressMsg { return termtest.Press(name) }
 
 // browsableDir is a folder with a data file and a sub-folder, for the file
 // browser to list.
@@ -508,19 +480,4 @@ func browsableDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-func TestNamedKeys(t *testing.T) {
-	for name, want := range map[string]tea.KeyMsg{
-		"alt+d":     {Type: tea.KeyRunes, Runes: []rune("d"), Alt: true},
-		"alt+right": {Type: tea.KeyRight, Alt: true},
-		"ctrl+w":    {Type: tea.KeyCtrlW},
-		"enter":     {Type: tea.KeyEnter},
-		" ":         {Type: tea.KeySpace, Runes: []rune{' '}},
-		"R":         {Type: tea.KeyRunes, Runes: []rune("R")},
-	} {
-		if got := namedKey(name); got.String() != name || got.Type != want.Type || got.Alt != want.Alt {
-			t.Errorf("namedKey(%q) = %#v (%q), want %#v", name, got, got.String(), want)
-		}
-	}
 }

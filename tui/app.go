@@ -17,10 +17,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/datasets"
@@ -53,9 +54,11 @@ type Options struct {
 	Test  string
 	Theme string // dark, light, high-contrast or mono; "" picks from the terminal
 
+	// The terminal: Run fills these in for the process's own.
+	Profile colorprofile.Profile // its colour profile (NoTTY, ASCII: no colour)
+	NoColor bool                 // its NO_COLOR
+
 	// For a lab on another terminal than the process's (session.go):
-	Renderer  *lipgloss.Renderer // draws for that terminal (NewProgram)
-	NoColor   bool               // that terminal's NO_COLOR
 	Context   context.Context    // ends the lab's runs when done; nil: never
 	Files     *Files             // confines its files; nil: the process's
 	TrainSlot TrainSlot          // waits for a slot before each run; nil: none
@@ -99,16 +102,15 @@ func Run(opt Options) error {
 		defer f.Close()
 		logf = log.Printf
 	}
-	r := lipgloss.DefaultRenderer()
-	themes.KeepEmphasis(r)
-	themes.SettleBackground(r)
-	a, err := newApp(opt, r)
+	opt.Profile = colorprofile.Detect(os.Stdout, os.Environ())
+	opt.NoColor = themes.NoColor(os.Getenv)
+	a, err := newApp(opt)
 	if err != nil {
 		return err
 	}
 	a.c.logf = logf
 	g := &guarded{a: a}
-	_, err = g.program(tea.WithAltScreen()).Run()
+	_, err = g.program(tea.WithColorProfile(opt.Profile)).Run()
 	if err = g.end(err); errors.Is(err, tea.ErrInterrupted) {
 		return nil
 	}
@@ -188,8 +190,8 @@ type app struct {
 	startupTask datasets.Task // Options.Task parsed (datasets.Auto: infer)
 }
 
-func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
-	c, err := newCommon(opt.Theme, r)
+func newApp(opt Options) (*app, error) {
+	c, err := newCommon(opt.Theme, opt.Profile, opt.NoColor)
 	if err != nil {
 		return nil, err
 	}
@@ -227,14 +229,20 @@ func newApp(opt Options, r *lipgloss.Renderer) (*app, error) {
 	return a, nil
 }
 
-// Init reads the run history first (history.go), then applies the
-// start-up choice, so that the session's runs are numbered after the
-// earlier sessions'.
+// Init asks the terminal its background colour, when the theme follows it,
+// and reads the run history first (history.go), then applies the start-up
+// choice, so that the session's runs are numbered after the earlier
+// sessions'. The first frame does not wait for the background: it is drawn
+// dark, and redrawn light if the terminal says so.
 func (a *app) Init() tea.Cmd {
-	if cmd := a.loadHistory(); cmd != nil {
-		return cmd
+	var ask tea.Cmd
+	if a.c.followsBackground() {
+		ask = tea.RequestBackgroundColor
 	}
-	return a.openStartup()
+	if cmd := a.loadHistory(); cmd != nil {
+		return tea.Batch(ask, cmd)
+	}
+	return tea.Batch(ask, a.openStartup())
 }
 
 // openStartup opens the start-up choice of data, if any.
@@ -248,24 +256,31 @@ func (a *app) openStartup() tea.Cmd {
 	return nil
 }
 
-func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		a.c.setBackground(msg.IsDark())
+		return a, nil
+	case tea.ColorProfileMsg:
+		a.c.setProfile(msg.Profile)
+		return a, nil
+	case tea.PasteMsg:
+		// A paste is text for the field being typed in, never commands:
+		// it reaches the field as one key press that types it all (the way
+		// every field takes typed text), and is dropped when none is.
+		if !a.screens[a.cur].Typing() || msg.Content == "" {
+			return a, nil
+		}
+		return a, a.screens[a.cur].Update(tea.KeyPressMsg{Text: msg.Content})
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
 		a.c.width, a.c.height = max(msg.Width, minWidth), max(msg.Height-2, minHeight-2)
-		a.help.Width = a.c.width
+		a.help.SetWidth(a.c.width)
 		for _, s := range a.screens {
 			s.SetSize(a.c.width, a.c.height)
 		}
 		return a, a.results.resized()
-	case tea.KeyMsg:
-		if keys := splitKeys(msg); keys != nil {
-			cmds := make([]tea.Cmd, len(keys))
-			for i, k := range keys {
-				_, cmds[i] = a.Update(k)
-			}
-			return a, tea.Batch(cmds...)
-		}
+	case tea.KeyPressMsg:
 		if cmd, done := a.globalKey(msg); done {
 			return a, cmd
 		}
@@ -359,29 +374,11 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, a.screens[a.cur].Update(msg)
 }
 
-// splitKeys is one message per key of keys typed faster than the terminal
-// is read (bubbletea reports "/tre" as one message, as is common over SSH),
-// so that each is matched as a binding; nil when msg is one key. A paste
-// stays whole: its text is not a string of commands.
-func splitKeys(msg tea.KeyMsg) []tea.KeyMsg {
-	if msg.Type != tea.KeyRunes || msg.Paste || msg.Alt || len(msg.Runes) < 2 {
-		return nil
-	}
-	keys := make([]tea.KeyMsg, len(msg.Runes))
-	for i, r := range msg.Runes {
-		keys[i] = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}
-		if r == ' ' {
-			keys[i] = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{r}}
-		}
-	}
-	return keys
-}
-
 // globalKey handles the keys every screen shares; done says the key was used.
-func (a *app) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
+func (a *app) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	typing := a.screens[a.cur].Typing()
 	switch {
-	case msg.Type == tea.KeyCtrlC:
+	case msg.String() == "ctrl+c":
 		return a.quit(), true
 	case !typing && key.Matches(msg, a.keys.Quit):
 		// A screen with work to lose (a running fit) asks first.
@@ -389,7 +386,7 @@ func (a *app) globalKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return a.quit(), true
-	case typing && msg.Type != tea.KeyEsc:
+	case typing && msg.String() != "esc":
 		return nil, false
 	case key.Matches(msg, a.keys.Help):
 		a.full = !a.full

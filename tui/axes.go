@@ -3,8 +3,8 @@ package tui
 import (
 	"strconv"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/datasets"
 )
@@ -60,7 +60,7 @@ func (a axisPicker) Keys() []key.Binding {
 
 // Update moves an axis on x, y or p; it reports whether the plane changed.
 func (a *axisPicker) Update(msg tea.Msg) bool {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(a.numeric) < 2 {
 		return false
 	}

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
@@ -35,7 +36,7 @@ func trainingApp(b testing.TB, w, h, n int) *app {
 // trainingScreenFor is the app at w x h on the training screen of run 1, of
 // model on iris, before its first step.
 func trainingScreenFor(b testing.TB, model string, w, h int) *app {
-	a, err := newApp(Options{Theme: "dark"}, asciiRenderer())
+	a, err := newApp(Options{Theme: "dark", Profile: colorprofile.NoTTY})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,10 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tealab/tealab/engine"
@@ -17,13 +16,16 @@ import (
 )
 
 // common is what every screen shares (soft-serve's Common): the size a screen
-// may draw in, the styles of the current theme, and the renderer. Screens hold
-// a pointer to the one common; only the root's Update writes it.
+// may draw in, the styles of the current theme, and the terminal's colour
+// profile. Screens hold a pointer to the one common; only the root's Update
+// writes it.
 type common struct {
 	width, height int // the screen body: the terminal minus header and status bar
 	styles        *themes.Styles
-	theme         int // index into themes.All()
-	renderer      *lipgloss.Renderer
+	theme         int  // index into themes.All()
+	auto          bool // the theme follows the terminal (none was named, none picked since)
+	noColor       bool // the terminal's NO_COLOR
+	profile       colorprofile.Profile
 	logf          func(string, ...any)
 	files         *Files    // confinement (session.go); nil: none
 	slot          TrainSlot // nil: train at once
@@ -31,28 +33,63 @@ type common struct {
 	writes        sync.WaitGroup // files being written (writing)
 }
 
-func newCommon(theme string, r *lipgloss.Renderer) (*common, error) {
-	if r == nil {
-		r = lipgloss.DefaultRenderer()
-	}
-	c := &common{renderer: r}
-	all := themes.All()
-	var t themes.Theme
-	if theme == "" {
-		t = themes.ForRenderer(r)
-	} else {
+// newCommon is the common state of a lab drawing theme (by name; "" follows
+// the terminal: mono without colour, else dark until it says its
+// background) on a terminal of the given profile and NO_COLOR.
+func newCommon(theme string, profile colorprofile.Profile, noColor bool) (*common, error) {
+	c := &common{profile: profile, noColor: noColor, auto: theme == ""}
+	t := themes.For(profile, noColor, true)
+	if theme != "" {
 		var ok bool
 		if t, ok = themes.ByName(theme); !ok {
 			return nil, fmt.Errorf("unknown theme %q (valid: %s)", theme, strings.Join(themes.Names(), ", "))
 		}
 	}
-	for i, a := range all {
+	c.setTheme(t)
+	return c, nil
+}
+
+// setTheme draws with t from now on. The styles are replaced in place, so
+// that every widget holding the pointer draws with the new theme.
+func (c *common) setTheme(t themes.Theme) {
+	for i, a := range themes.All() {
 		if a.Name == t.Name {
 			c.theme = i
 		}
 	}
-	c.styles = themes.NewStyles(t, r)
-	return c, nil
+	st := themes.NewStyles(t, c.profile)
+	if c.styles == nil {
+		c.styles = st
+		return
+	}
+	*c.styles = *st
+}
+
+// followsBackground reports whether the theme would change with the
+// terminal's background: it was not chosen, and there is colour to choose.
+func (c *common) followsBackground() bool {
+	return c.auto && !c.noColor && c.profile > colorprofile.ASCII
+}
+
+// setBackground takes the terminal's answer about its background: a light
+// one gets the light theme, unless a theme was named or picked meanwhile.
+func (c *common) setBackground(dark bool) {
+	if c.followsBackground() {
+		c.setTheme(themes.For(c.profile, c.noColor, dark))
+	}
+}
+
+// setProfile takes the colour profile bubbletea settled for the terminal.
+func (c *common) setProfile(p colorprofile.Profile) {
+	if p == c.profile {
+		return
+	}
+	c.profile = p
+	t := c.styles.Theme
+	if c.auto {
+		t = themes.For(p, c.noColor, t.Name != "light")
+	}
+	c.setTheme(t)
 }
 
 // writing counts cmd among the files being written, which the end of the
@@ -83,12 +120,12 @@ func (c *common) waitWrites(d time.Duration) {
 	}
 }
 
-// cycleTheme switches to the next built-in theme. The styles are replaced in
-// place, so that every widget holding the pointer draws with the new theme.
+// cycleTheme switches to the next built-in theme, which the terminal's
+// background no longer changes.
 func (c *common) cycleTheme() {
 	all := themes.All()
-	c.theme = (c.theme + 1) % len(all)
-	*c.styles = *themes.NewStyles(all[c.theme], c.renderer)
+	c.auto = false
+	c.setTheme(all[(c.theme+1)%len(all)])
 }
 
 func (c *common) themeName() string { return c.styles.Theme.Name }
@@ -98,7 +135,10 @@ func (c *common) themeName() string { return c.styles.Theme.Name }
 func newInput() textField {
 	in := textinput.New()
 	in.Prompt = ""
-	in.Cursor.SetMode(cursor.CursorStatic)
+	in.SetStyles(textinput.Styles{}) // Cursor.Blink false
+	// ctrl+v would read the clipboard of the machine the lab runs on (a
+	// server's, under tealab serve): pastes come from the terminal.
+	in.KeyMap.Paste.SetEnabled(false)
 	return textField{in}
 }
 

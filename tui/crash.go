@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime/debug"
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
@@ -71,13 +70,21 @@ func (g *guarded) Update(msg tea.Msg) (m tea.Model, cmd tea.Cmd) {
 	return g, g.protect(cmd, where)
 }
 
-func (g *guarded) View() (v string) {
+// View is the app's frame on the alternate screen, so that the person's
+// terminal is as it was once the lab ends.
+func (g *guarded) View() tea.View {
+	v := tea.NewView(g.frame())
+	v.AltScreen = true
+	return v
+}
+
+func (g *guarded) frame() (f string) {
 	if g.crash != nil {
 		return ""
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			g.crash, v = newCrash("drawing "+g.screenName(), r), ""
+			g.crash, f = newCrash("drawing "+g.screenName(), r), ""
 			if g.quit != nil {
 				go g.quit() // Quit waits for the loop that called View
 			}
@@ -96,12 +103,9 @@ func (g *guarded) catch(where string, cmd *tea.Cmd) {
 	}
 }
 
-// cmdType is tea.Cmd, to find the commands inside tea.Batch's and
-// tea.Sequence's messages (the latter's type is unexported).
-var cmdType = reflect.TypeFor[tea.Cmd]()
-
 // protect makes cmd's panic a crashMsg. bubbletea runs the commands of a
-// batch or a sequence apart, so each of them is protected in turn.
+// batch apart, so each of them is protected in turn. (The lab makes no
+// tea.Sequence, whose commands are out of reach: TestNoSequence.)
 func (g *guarded) protect(cmd tea.Cmd, where string) tea.Cmd {
 	if cmd == nil {
 		return nil
@@ -113,10 +117,12 @@ func (g *guarded) protect(cmd tea.Cmd, where string) tea.Cmd {
 			}
 		}()
 		msg = cmd()
-		if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == cmdType {
-			for i := range v.Len() {
-				v.Index(i).Set(reflect.ValueOf(g.protect(v.Index(i).Interface().(tea.Cmd), where)))
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			protected := make(tea.BatchMsg, len(batch))
+			for i, c := range batch {
+				protected[i] = g.protect(c, where)
 			}
+			return protected
 		}
 		return msg
 	}

@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/table"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -140,7 +140,7 @@ func newDataScreen(c *common) *dataScreen {
 		for _, k := range e.Knobs {
 			in := newInput()
 			in.CharLimit = 20
-			in.Width = 10
+			in.SetWidth(10)
 			in.SetValue(engine.Format(k.Default))
 			s.knobs[e.Name] = append(s.knobs[e.Name], &knobField{knob: k, input: in})
 		}
@@ -170,7 +170,7 @@ func (s *dataScreen) SetSize(w, h int) {
 	s.balance.SetSize(pw-4, th+1)
 	s.plot.SetSize(pw-4, th+1)
 	s.hists.SetSize(pw-4, th+1)
-	s.path.Width = max(pw-14, 10)
+	s.path.SetWidth(max(pw-14, 10))
 	s.refreshColumns()
 	s.refreshRows()
 }
@@ -382,13 +382,13 @@ func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 		return s.open(msg.path, "", datasets.Auto, nil, false)
 	case dirReadMsg:
 		return s.picker.update(msg)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return s.key(msg)
 	}
 	return nil
 }
 
-func (s *dataScreen) key(msg tea.KeyMsg) tea.Cmd {
+func (s *dataScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch s.focus {
 	case focusKnobs:
 		return s.keyKnobs(msg)
@@ -462,7 +462,7 @@ func (s *dataScreen) updatePicker(msg tea.Msg) tea.Cmd {
 	return s.picker.update(msg)
 }
 
-func (s *dataScreen) keyPreview(msg tea.KeyMsg) tea.Cmd {
+func (s *dataScreen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 	if s.filterKey(msg) {
 		return nil
 	}

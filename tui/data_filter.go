@@ -1,9 +1,9 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/table"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
+	tea "charm.land/bubbletea/v2"
 )
 
 // The data screen's two filters (/): one narrows the list of built-in sets
@@ -22,7 +22,7 @@ func (s *dataScreen) filterOf() *listFilter {
 
 // filterKey gives msg to the filter where the focus is; used says it took
 // the key.
-func (s *dataScreen) filterKey(msg tea.KeyMsg) bool {
+func (s *dataScreen) filterKey(msg tea.KeyPressMsg) bool {
 	f := s.filterOf()
 	if f == nil {
 		return false
@@ -121,5 +121,5 @@ func (s *dataScreen) selectedColumn() (int, bool) {
 
 // columnsStatus is the column filter's line above the table.
 func (s *dataScreen) columnsStatus() string {
-	return s.colFilter.status(len(s.colIdx), len(s.table.Columns))
+	return s.colFilter.status(s.c.styles, len(s.colIdx), len(s.table.Columns))
 }

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/numfmt"
@@ -22,7 +22,7 @@ type knobField struct {
 	err   error
 }
 
-func (s *dataScreen) keyKnobs(msg tea.KeyMsg) tea.Cmd {
+func (s *dataScreen) keyKnobs(msg tea.KeyPressMsg) tea.Cmd {
 	e := s.selectedEntry()
 	if e == nil {
 		s.focus = focusList

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -298,7 +298,7 @@ func (h *dataHistograms) SetSize(w, hh int) { h.w, h.h = w, hh }
 func (h *dataHistograms) Keys() []key.Binding { return []key.Binding{h.keys.Up, h.keys.Down} }
 
 func (h *dataHistograms) Update(msg tea.Msg) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(h.cols) == 0 {
 		return
 	}

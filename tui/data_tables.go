@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/table"
+	"charm.land/bubbles/v2/table"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/numfmt"

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/numfmt"
@@ -40,7 +40,7 @@ func (s *dataScreen) listView(w, h int) string {
 		lines = append(lines, s.listItem(i, e.Name, fmt.Sprintf("%d×%d", e.Rows, e.Cols), taskShort(e.Task), w-3))
 	}
 	if s.listFilter.active() {
-		lines = append([]string{clip(s.listFilter.status(len(s.shownEntries()), len(s.entries)), w-4)}, lines...)
+		lines = append([]string{clip(s.listFilter.status(s.c.styles, len(s.shownEntries()), len(s.entries)), w-4)}, lines...)
 	}
 	lines = append(lines, "", st.Header.Render("Files"))
 	lines = append(lines, s.listItem(len(s.entries), "open a file…", "o / p", "", w-3))
@@ -122,10 +122,8 @@ func (s *dataScreen) previewView(w, h int) string {
 	case focusPicker:
 		return panel(st, "Open a file", s.picker.view(s.c, iw, h-2), w, h, true)
 	case focusPath:
-		path := s.path
-		path.PlaceholderStyle = st.Muted // bubbles' own is a grey, drawn even by the mono theme
 		body := st.Text.Render("Type the path of a .csv, .tsv or .arff file (gzipped too).") + "\n\n" +
-			path.View() + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
+			s.path.view(st, 0) + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
 		return panel(st, "Open a file by path", body, w, h, true)
 	}
 	var top []string
@@ -156,9 +154,7 @@ func (s *dataScreen) previewView(w, h int) string {
 				if s.focus == focusKnobs && i == s.kfocus {
 					mark = st.Accent.Render("▸ ")
 				}
-				in := f.input
-				in.Width = 10
-				box, sep := "["+fitWidth(in.View(), 11)+"]", " "
+				box, sep := "["+fitWidth(f.input.view(st, 10), 11)+"]", " "
 				if f.err != nil { // marked, not only coloured
 					box, sep = st.Bad.Render(box), st.Bad.Render("✗")
 				}

@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -31,7 +31,7 @@ func defaultExpKeys() expKeys {
 	return expKeys{
 		Up:      bind("↑/k", "up", "up", "k"),
 		Down:    bind("↓/j", "down", "down", "j"),
-		Mark:    bind("space", "mark", " "),
+		Mark:    bind("space", "mark", "space"),
 		Folds:   bind("f", "folds", "f"),
 		Repeats: bind("r", "repeats", "r"),
 		Run:     bind("enter", "run", "enter"), // short, so that f and r keep their place in an 80-cell footer
@@ -161,13 +161,13 @@ func (s *expScreen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case expMsg:
 		return s.receive(msg)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return s.key(msg)
 	}
 	return nil
 }
 
-func (s *expScreen) key(km tea.KeyMsg) tea.Cmd {
+func (s *expScreen) key(km tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case s.running():
 		if key.Matches(km, s.keys.Cancel) {

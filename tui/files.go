@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/confine"
 )
@@ -171,7 +171,7 @@ func (b *fileBrowser) update(msg tea.Msg) tea.Cmd {
 		}
 		b.dir, b.entries, b.err, b.cursor = msg.dir, msg.entries, nil, 0
 		return nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		n := len(b.entries)
 		switch {
 		case key.Matches(msg, b.keys.Up) && n > 0:

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/tealab/tealab/themes"
 )
 
 // listFilter narrows a long list as bubbles' list does: / opens a field,
@@ -70,7 +71,7 @@ func (f *listFilter) exactness(name, title string) int {
 // update takes the key when the filter wants it: / opens the field; while
 // it is open every key edits it, enter keeps and esc clears; a kept filter
 // is cleared by esc. changed says the query may have changed.
-func (f *listFilter) update(msg tea.KeyMsg) (used, changed bool) {
+func (f *listFilter) update(msg tea.KeyPressMsg) (used, changed bool) {
 	if !f.editing {
 		switch {
 		case key.Matches(msg, f.keys.Open):
@@ -115,13 +116,13 @@ func (f *listFilter) help() []key.Binding {
 
 // status is the filter's line: the field while typed, the kept query, and
 // how many items of all pass ("12 of 26"); "" without a filter.
-func (f *listFilter) status(shown, all int) string {
+func (f *listFilter) status(st *themes.Styles, shown, all int) string {
 	if !f.active() {
 		return ""
 	}
 	count := fmt.Sprintf("%d of %d", shown, all)
 	if f.editing {
-		return f.field.View() + "  " + count
+		return f.field.view(st, 0) + "  " + count
 	}
 	return "/" + f.query() + "  " + count + " (esc clears)"
 }

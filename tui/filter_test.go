@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
@@ -52,20 +51,26 @@ func TestModelListFilter(t *testing.T) {
 	}
 }
 
-// Keys typed faster than the terminal is read arrive as one message
-// ("/kmeans"); each still acts as the key it is: / opens the filter, the rest
-// are typed into it.
+// Keys typed faster than the terminal is read ("/kmeans" in one read, as
+// over SSH) each act as the key they are: / opens the filter, the rest are
+// typed into it. A paste is text, not keys: pasted into the open filter it
+// is typed, and its q does not quit.
 func TestKeysTypedAtOnce(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
-	hs.press("enter")
-	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/kmeans")})
-	mustContain(t, hs.view(), "/kmeans", fmt.Sprintf("1 of %d", len(hs.a.model.all)))
-	// A paste is text, not keys: pasted into the open filter it is typed.
-	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q/"), Paste: true})
-	if hs.a.ctx.Err() != nil {
-		t.Fatal("a pasted q quit the lab")
+	tm := startFlow(t, Options{Data: "iris"})
+	waitScreen(t, tm, "iris")
+	tm.Type("\r")
+	waitScreen(t, tm, "Models for classification")
+	tm.Type("/kmeans")
+	waitScreen(t, tm, "/kmeans", "1 of ")
+	tm.Type("\x1b[200~q/\x1b[201~")
+	waitScreen(t, tm, "/kmeansq/")
+	tm.Type("\x1b") // esc: the query cleared
+	waitScreen(t, tm, "linear models", "q quit")
+	tm.Type("q")
+	a := finalApp(t, tm)
+	if a.cur != screenModel {
+		t.Errorf("the lab ended on the %s screen", screenNames[a.cur])
 	}
-	mustContain(t, hs.view(), "/kmeansq/")
 }
 
 // "Models for classification (N)" counts the models that learn

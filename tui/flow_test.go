@@ -2,28 +2,29 @@ package tui
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/vt"
 )
 
-// Whole flows through a real tea.Program driven by teatest: keys in,
-// frames out.
+// Whole flows through a real tea.Program on a terminal emulator (x/vt):
+// bytes in as a person types them, frames out as a terminal shows them.
 //
-// testProgram wraps teatest.TestModel and keeps everything the program has
-// drawn: teatest.WaitFor consumes the output it reads, and the renderer only
-// repaints lines that changed, so a wait for several strings must look at the
-// whole output so far, not at what arrived since the last wait.
+// testProgram keeps what the screen shows (the emulator's cells, which the
+// cell renderer updates in place) and everything the program has written
+// (out: what was ever drawn, and the escapes it sent).
 type testProgram struct {
-	tm   *teatest.TestModel
+	p    *tea.Program
+	term *termScreen
 	out  *syncBuffer
-	stop chan struct{}
+	done chan tea.Model
 }
 
 type syncBuffer struct {
@@ -43,49 +44,91 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func newTestProgram(t *testing.T, m tea.Model, w, h int) *testProgram {
+// termScreen is a terminal emulator shared by the program's writer and the
+// test's reads. The program reads the emulator's answers and the keys
+// typed from it (Read is the emulator's own input pipe, which needs no lock).
+// Its line discipline maps a newline to CR LF, as a pseudo-terminal's does
+// (bubbletea counts on it when its input is not a terminal it set raw).
+type termScreen struct {
+	mu  sync.Mutex
+	emu *vt.Emulator
+}
+
+func (s *termScreen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.emu.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (s *termScreen) Read(p []byte) (int, error) { return s.emu.Read(p) }
+
+// close ends the terminal's input: its reader gets io.EOF. (The emulator's
+// own Close races with a Read in progress.)
+func (s *termScreen) close() { _ = s.emu.InputPipe().(io.Closer).Close() }
+
+// text is what the screen shows, line by line, without styles.
+func (s *termScreen) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.emu.String()
+}
+
+func newTestProgram(t *testing.T, a *app, w, h int, opts ...tea.ProgramOption) *testProgram {
 	t.Helper()
-	tp := &testProgram{tm: teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h)),
-		out: &syncBuffer{}, stop: make(chan struct{})}
-	copied := make(chan struct{})
+	tp := &testProgram{term: &termScreen{emu: vt.NewEmulator(w, h)}, out: &syncBuffer{}, done: make(chan tea.Model, 1)}
+	g := &guarded{a: a}
+	tp.p = g.program(append([]tea.ProgramOption{tea.WithInput(tp.term), tea.WithOutput(io.MultiWriter(tp.term, tp.out)),
+		tea.WithoutSignals(), tea.WithWindowSize(w, h), tea.WithColorProfile(a.c.profile)}, opts...)...)
+	ended := make(chan struct{})
 	go func() {
-		defer close(copied)
-		for {
-			_, _ = io.Copy(tp.out, tp.tm.Output())
-			select {
-			case <-tp.stop:
-				return
-			case <-time.After(10 * time.Millisecond):
-			}
+		defer close(ended)
+		m, err := tp.p.Run()
+		if err = g.end(err); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+			t.Errorf("the lab ended with %v", err)
 		}
+		tp.done <- m
 	}()
 	t.Cleanup(func() {
-		close(tp.stop)
-		<-copied
-		tp.tm.GetProgram().Kill()
+		tp.p.Kill()
+		<-ended
+		tp.term.close()
 	})
 	return tp
 }
 
-func (tp *testProgram) Send(m tea.Msg) { tp.tm.Send(m) }
+func (tp *testProgram) Send(m tea.Msg) { tp.p.Send(m) }
 
-// WaitFor polls everything drawn so far (escapes stripped) until cond holds.
+// Type writes keys to the terminal's input as a person's keyboard does.
+func (tp *testProgram) Type(keys string) {
+	_, _ = io.WriteString(tp.term.emu.InputPipe(), keys)
+}
+
+// WaitFor polls what the screen shows until cond holds.
 func (tp *testProgram) WaitFor(t *testing.T, cond func(string) bool, d time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
-		if cond(ansi.Strip(tp.out.String())) {
+		if cond(tp.term.text()) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("condition not met in %v; last output:\n%s", d, tail(ansi.Strip(tp.out.String()), 3000))
+	t.Fatalf("condition not met in %v; the screen:\n%s", d, tp.term.text())
 }
 
 // FinalModel waits for the program to end and returns its model.
 func (tp *testProgram) FinalModel(t *testing.T, d time.Duration) tea.Model {
 	t.Helper()
-	return tp.tm.FinalModel(t, teatest.WithFinalTimeout(d))
+	select {
+	case m := <-tp.done:
+		return m
+	case <-time.After(d):
+		t.Fatalf("the program did not end in %v; the screen:\n%s", d, tp.term.text())
+	}
+	return nil
 }
 
 func tail(s string, n int) string {
@@ -98,7 +141,8 @@ func tail(s string, n int) string {
 func startFlow(t *testing.T, opt Options) *testProgram {
 	t.Helper()
 	opt.Theme = "dark"
-	a, err := newApp(opt, asciiRenderer())
+	opt.Profile = colorprofile.NoTTY
+	a, err := newApp(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,11 +170,11 @@ func sendKeys(tm *testProgram, keys ...string) {
 func finalApp(t *testing.T, tm *testProgram) *app {
 	t.Helper()
 	fm := tm.FinalModel(t, 10*time.Second)
-	a, ok := fm.(*app)
+	g, ok := fm.(*guarded)
 	if !ok {
 		t.Fatalf("final model is %T", fm)
 	}
-	return a
+	return g.a
 }
 
 // The main path: pick iris, pick logistic, train, see the confusion matrix, quit.
@@ -194,7 +238,7 @@ func TestFlowQuitWhileTraining(t *testing.T) {
 	tm := startFlow(t, Options{Data: "iris", Model: "tuitest_slow", Train: true,
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})})
 	waitScreen(t, tm, "/1000000 epochs")
-	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	sendKeys(tm, "ctrl+c")
 	a := finalApp(t, tm)
 	if !strings.Contains(tm.out.String(), "training loss") {
 		t.Error("the training screen was never drawn")

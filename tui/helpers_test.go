@@ -2,15 +2,14 @@ package tui
 
 import (
 	"context"
-	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -18,50 +17,40 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	_ "github.com/tealab/tealab/engine/models"
 	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/internal/termtest"
+	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-func init() {
-	// Goldens and string checks see no escapes (gh-dash's habit).
-	lipgloss.SetColorProfile(termenv.Ascii)
-}
-
-// asciiRenderer renders without colour, so Views can be compared as text.
-func asciiRenderer() *lipgloss.Renderer {
-	return lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-}
-
 // look is the theme and colour profile newTestApp builds apps with: dark
-// on ASCII (so no escapes) unless a test changes it with withLook.
+// for a terminal that shows no escapes (NoTTY), so that a view's text is
+// what the person reads, unless a test changes it with withLook.
 var look = struct {
 	theme   string
-	profile termenv.Profile
-}{"dark", termenv.Ascii}
+	profile colorprofile.Profile
+}{"dark", colorprofile.NoTTY}
 
 // withLook makes newTestApp build apps with theme on profile for the rest
-// of the test, and lipgloss's default renderer (which bubbles' own default
-// styles use) draw with profile too, as the binary's one renderer does.
-func withLook(t testing.TB, theme string, profile termenv.Profile) {
+// of the test.
+func withLook(t testing.TB, theme string, profile colorprofile.Profile) {
 	old := look
 	look.theme, look.profile = theme, profile
-	lipgloss.SetColorProfile(profile)
-	t.Cleanup(func() {
-		look = old
-		lipgloss.SetColorProfile(old.profile)
-	})
+	t.Cleanup(func() { look = old })
 }
 
 // newTestApp builds the root model at w x h with the look's theme (the
-// dark theme on an ASCII renderer unless withLook changed it; "" is the
-// theme the lab picks for the renderer).
+// dark theme for NoTTY unless withLook changed it; "" is the theme the lab
+// picks for the terminal).
 func newTestApp(t testing.TB, opt Options, w, h int) *app {
 	t.Helper()
 	if opt.Theme == "" {
 		opt.Theme = look.theme
 	}
-	r := asciiRenderer()
-	r.SetColorProfile(look.profile)
-	a, err := newApp(opt, r)
+	if opt.Profile == colorprofile.Unknown {
+		opt.Profile = look.profile
+	}
+	opt.NoColor = opt.NoColor || themes.NoColor(os.Getenv)
+	a, err := newApp(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +131,8 @@ func (hs *harness) press(keys ...string) {
 
 // typeText types runes into the focused field.
 func (hs *harness) typeText(s string) {
-	for _, r := range s {
-		hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	for _, k := range termtest.Type(s) {
+		hs.send(k)
 	}
 }
 
@@ -176,48 +165,8 @@ func (hs *harness) previewTab(name string) {
 	toTab(hs.t, name, func() widgets.Tabs { return hs.a.data.tabs }, func() { hs.press("tab") })
 }
 
-// keys turns "enter", "esc", "down", "a", ... into key messages.
-func keyMsg(k string) tea.KeyMsg {
-	switch k {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "space":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	case "ctrl+r":
-		return tea.KeyMsg{Type: tea.KeyCtrlR}
-	case "ctrl+s":
-		return tea.KeyMsg{Type: tea.KeyCtrlS}
-	case "ctrl+l":
-		return tea.KeyMsg{Type: tea.KeyCtrlL}
-	case "home":
-		return tea.KeyMsg{Type: tea.KeyHome}
-	case "end":
-		return tea.KeyMsg{Type: tea.KeyEnd}
-	case "pgup":
-		return tea.KeyMsg{Type: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyMsg{Type: tea.KeyPgDown}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-}
+// keyMsg is the key message of a key by its name: "enter", "esc", "a"...
+func keyMsg(k string) tea.KeyPressMsg { return termtest.Press(k) }
 
 // view is the app's View without escapes.
 func view(a *app) string { return ansi.Strip(a.View()) }
@@ -373,7 +322,7 @@ func paramsOf(model string, settings map[string]string) engine.Values {
 // plainCommon is the lab's common state, dark theme, drawn without colour.
 func plainCommon(t testing.TB) *common {
 	t.Helper()
-	c, err := newCommon("dark", asciiRenderer())
+	c, err := newCommon("dark", colorprofile.NoTTY, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/key"
+	"charm.land/bubbles/v2/key"
 )
 
 // The footer and the full help come from one source (they

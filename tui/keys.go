@@ -3,7 +3,7 @@ package tui
 import (
 	"slices"
 
-	"github.com/charmbracelet/bubbles/key"
+	"charm.land/bubbles/v2/key"
 )
 
 // globalKeys are the keys the root handles on every screen. Letter keys give

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/svm"

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tealab/tealab/datasets"
@@ -225,7 +225,7 @@ func (s *modelScreen) headerInfo() string {
 }
 
 func (s *modelScreen) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
@@ -296,7 +296,7 @@ func (s *modelScreen) View() string {
 	case s.err != nil:
 		out = append(out, " "+st.Error.Render(clip(s.err.Error(), w-2)))
 	case s.filter.active():
-		out = append(out, " "+clip(s.filter.status(len(s.specs), len(s.all)), w-2))
+		out = append(out, " "+clip(s.filter.status(s.c.styles, len(s.specs), len(s.all)), w-2))
 	default:
 		out = append(out, "")
 	}

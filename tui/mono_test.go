@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"io"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -9,21 +9,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/muesli/termenv"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
-	"github.com/tealab/tealab/themes"
 )
 
 // Readable without colour. Under NO_COLOR the lab draws the mono
-// theme on a profile that keeps emphasis (themes.KeepEmphasis): bold,
-// faint, underline and reverse carry the cursor and the verdicts, and no
-// colour is drawn anywhere.
+// theme on the ASCII profile, which keeps emphasis: bold, faint, underline
+// and reverse carry the cursor and the verdicts, and no colour is drawn
+// anywhere.
 
 // sgrRe matches one Select Graphic Rendition sequence; group 1 holds its
 // parameters.
@@ -71,13 +69,11 @@ func emphasisSGR(s string) []string {
 
 // withNoColor makes newTestApp build apps as the binary does under
 // NO_COLOR on a colour terminal: the theme it picks (mono), on the profile
-// themes.KeepEmphasis leaves.
+// bubbletea detects (ASCII).
 func withNoColor(t testing.TB) {
 	t.Setenv("NO_COLOR", "1")
 	t.Setenv("TERM", "xterm-256color")
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithTTY(true))
-	themes.KeepEmphasis(r)
-	withLook(t, "", r.ColorProfile())
+	withLook(t, "", colorprofile.Env(os.Environ()))
 }
 
 // Every place of the lab (every screen, mode, form, results tab, the
@@ -252,7 +248,7 @@ func mustSigns(t *testing.T, v string) {
 // A tie is said in words, and runs on other data or other folds
 // get no winner, only the reason.
 func TestCompareVerdictsInWords(t *testing.T) {
-	c, err := newCommon("mono", asciiRenderer()) // no emphasis at all: the words must do
+	c, err := newCommon("mono", colorprofile.NoTTY, false) // no emphasis at all: the words must do
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +281,7 @@ func TestCompareVerdictsInWords(t *testing.T) {
 		s.SetSize(120, 30)
 		s.setRuns([]*runRecord{tc.a, tc.b})
 		s.picked, s.compare = []int{1, 2}, true
-		v := s.View()
+		v := ansi.Strip(s.View())
 		mustContain(t, v, tc.want)
 		acc := metricLine(v, " accuracy ")
 		if winner := strings.Contains(acc, "better") || strings.Contains(acc, "worse"); winner != (tc.name == "a winner") {

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -33,7 +33,7 @@ func defaultParamsKeys() paramsKeys {
 		Down:   bind("↓/tab", "next", "down", "tab"),
 		Left:   bind("←", "previous choice", "left"),
 		Right:  bind("→", "next choice", "right"),
-		Toggle: bind("space", "toggle", " "),
+		Toggle: bind("space", "toggle", "space"),
 		Reset:  bind("ctrl+r", "defaults", "ctrl+r"),
 		Train:  bind("enter", "train", "enter"),
 		// + and - step a number while its text is a whole number (else
@@ -80,7 +80,7 @@ func newField(p engine.Param, model bool, v any) *field {
 		f.input = newInput()
 		f.input.CharLimit = 64
 		f.input.SetValue(engine.Format(v))
-		f.input.Width = 12
+		f.input.SetWidth(12)
 	}
 	f.validate()
 	return f
@@ -448,7 +448,7 @@ func (s *paramsScreen) headerInfo() string {
 }
 
 func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || s.spec == nil {
 		return nil
 	}
@@ -518,7 +518,7 @@ func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
 // stepKey is +1 or -1 when km steps numeric field f, 0 when the key is
 // to be typed: + and - step only an Int or Float whose text is a valid
 // number ending in a digit (so "1e-" still takes its minus).
-func (s *paramsScreen) stepKey(km tea.KeyMsg, f *field) int {
+func (s *paramsScreen) stepKey(km tea.KeyPressMsg, f *field) int {
 	if f.p.Kind != engine.Int && f.p.Kind != engine.Float {
 		return 0
 	}

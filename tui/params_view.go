@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
@@ -219,9 +219,7 @@ func (s *paramsScreen) control(f *field, focused bool, ctlW int, applies bool) s
 		}
 		return st.Value.Render(fitWidth(box, ctlW))
 	}
-	in := f.input
-	in.Width = ctlW - 3
-	v := "[" + fitWidth(in.View(), ctlW-2) + "]"
+	v := "[" + fitWidth(f.input.view(st, ctlW-3), ctlW-2) + "]"
 	if f.err != nil {
 		return st.Bad.Render(v)
 	}

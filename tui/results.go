@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/engine"
@@ -197,7 +197,7 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 	if s.run == nil {
 		return nil
 	}
-	km, isKey := msg.(tea.KeyMsg)
+	km, isKey := msg.(tea.KeyPressMsg)
 	if saved, ok := msg.(modelSavedMsg); ok {
 		if saved.run == s.run.ID {
 			s.save.done(saved, s.run)

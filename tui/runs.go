@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/table"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/engine/runs"
@@ -33,7 +33,7 @@ func defaultRunsKeys() runsKeys {
 		Up:       bind("↑/k", "up", "up", "k"),
 		Down:     bind("↓/j", "down", "down", "j"),
 		Sort:     bind("s", "sort", "s"),
-		Pick:     bind("space", "pick two to compare", " "),
+		Pick:     bind("space", "pick two to compare", "space"),
 		Open:     bind("enter", "open / compare", "enter"),
 		Star:     bind("*", "star", "*"),
 		Rename:   bind("n", "name", "n"),
@@ -174,7 +174,7 @@ func (s *runsScreen) headerInfo() string {
 }
 
 func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || s.compare {
 		return nil
 	}
@@ -235,7 +235,7 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 }
 
 // act takes the keys that act on the selected run.
-func (s *runsScreen) act(km tea.KeyMsg) (tea.Cmd, bool) {
+func (s *runsScreen) act(km tea.KeyPressMsg) (tea.Cmd, bool) {
 	r := s.current()
 	if r == nil || !r.Done() {
 		return nil, false
@@ -269,7 +269,7 @@ func (s *runsScreen) act(km tea.KeyMsg) (tea.Cmd, bool) {
 }
 
 // updateName edits the selected run's name; enter keeps it.
-func (s *runsScreen) updateName(km tea.KeyMsg) tea.Cmd {
+func (s *runsScreen) updateName(km tea.KeyPressMsg) tea.Cmd {
 	if !key.Matches(km, s.keys.Keep) {
 		var cmd tea.Cmd
 		s.name, cmd = s.name.Update(km)
@@ -514,7 +514,7 @@ func (s *runsScreen) View() string {
 		return title + "\n\n" + st.Muted.Render("  No runs yet: choose a dataset and a model, then train.") + "\n\n" + st.Muted.Render(clip(" "+s.note, s.w))
 	}
 	if s.filter.active() {
-		title += "   " + s.filter.status(len(s.order), len(s.runs))
+		title += "   " + s.filter.status(s.c.styles, len(s.order), len(s.runs))
 	}
 	s.rebuildStyles()
 	return title + "\n" + fit(s.tbl.View(), s.w, max(s.h-1-runDetailLines, 3)) + "\n" + s.detail()
@@ -545,7 +545,7 @@ func (s *runsScreen) detail() string {
 	var prompt string
 	switch {
 	case s.renaming:
-		prompt = " " + s.name.View()
+		prompt = " " + s.name.view(st, 0)
 	case s.deleting != 0:
 		prompt = st.Warn.Render(fmt.Sprintf(" delete run #%d from the lab and the run history? y: yes, any other key: no", s.deleting))
 	case s.note != "":

@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/modelfile"
 )
@@ -80,7 +80,7 @@ func (p *savePrompt) keys() []key.Binding {
 }
 
 // update handles a key while the panel is open.
-func (p *savePrompt) update(km tea.KeyMsg, r *runRecord, c *common) tea.Cmd {
+func (p *savePrompt) update(km tea.KeyPressMsg, r *runRecord, c *common) tea.Cmd {
 	switch {
 	case p.refusal != "":
 		p.open = false
@@ -93,7 +93,7 @@ func (p *savePrompt) update(km tea.KeyMsg, r *runRecord, c *common) tea.Cmd {
 		case "n":
 			p.confirm = ""
 		}
-	case km.Type == tea.KeyEnter:
+	case km.String() == "enter":
 		name := strings.TrimSpace(p.field.Value())
 		if name == "" {
 			p.problem = "give the file a name"
@@ -163,9 +163,8 @@ func (p *savePrompt) view(s *resultsScreen) string {
 	case p.confirm != "":
 		b = append(b, st.Warn.Render(wrap(s.c.shown(p.confirm)+" exists: replace it? y replaces, n or esc keeps it", s.w-6)))
 	default:
-		p.field.Width = max(s.w-14, 10)
 		b = append(b, st.Text.Render("Save the shown model, fitted on "+s.run.Result.FittedOn+", as a model file"),
-			st.Muted.Render("(tealab predict --model-file FILE --data SOURCE applies it)"), "", p.field.View())
+			st.Muted.Render("(tealab predict --model-file FILE --data SOURCE applies it)"), "", p.field.view(st, max(s.w-14, 10)))
 		if p.problem != "" {
 			b = append(b, "", st.Error.Render(" "+wrap(p.problem, s.w-8)))
 		}

@@ -7,17 +7,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/tealab/tealab/confine"
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/runs"
-	"github.com/tealab/tealab/themes"
 )
 
 // A lab that is not the process's own (one SSH session of `tealab serve`)
 // takes what would otherwise come from the process through Options: its
-// terminal's renderer and NO_COLOR, a context that ends with the
+// terminal's colour profile and NO_COLOR, a context that ends with the
 // connection, its files and a slot to train in. Nothing here is global, so
 // that many labs share one process without seeing each other.
 
@@ -35,20 +35,16 @@ type Files struct {
 type TrainSlot func(ctx context.Context, queued func(place int)) (release func(), err error)
 
 // NewProgram makes the lab a program on a terminal given by opts (input,
-// output), drawn with opt.Renderer. Run the program, then call end with
-// its error: end stops the session's runs and turns a crash into one line,
-// as Run does for the local terminal, and records a run the lab was
+// output, size), drawn for opt.Profile. Run the program, then call end
+// with its error: end stops the session's runs and turns a crash into one
+// line, as Run does for the local terminal, and records a run the lab was
 // training when it was ended from outside (Kill: its connection dropped,
 // its server stopping), as a cancelled run.
 func NewProgram(opt Options, opts ...tea.ProgramOption) (p *tea.Program, end func(error) error, err error) {
-	if opt.Renderer == nil {
-		return nil, nil, errors.New("tui.NewProgram needs the terminal's renderer (Options.Renderer)")
+	if opt.Profile == colorprofile.Unknown {
+		return nil, nil, errors.New("tui.NewProgram needs the terminal's colour profile (Options.Profile)")
 	}
-	themes.KeepEmphasisFor(opt.Renderer, opt.NoColor)
-	if opt.Theme == "" {
-		opt.Theme = themes.ForTerminal(opt.Renderer, opt.NoColor).Name
-	}
-	a, err := newApp(opt, opt.Renderer)
+	a, err := newApp(opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -61,7 +57,7 @@ func NewProgram(opt Options, opts ...tea.ProgramOption) (p *tea.Program, end fun
 		}
 		return err
 	}
-	return g.program(opts...), end, nil
+	return g.program(append([]tea.ProgramOption{tea.WithColorProfile(opt.Profile)}, opts...)...), end, nil
 }
 
 // holdSlot waits for a training slot for a sweep or an experiment, as a

@@ -5,6 +5,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -14,25 +15,25 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/vt"
 	"golang.org/x/sys/unix"
 )
 
 // The lab on a pseudo-terminal, started as the binary starts it (Run, in a
 // process of its own: this test binary again, running TestStartUpChild).
 // Asked for its background colour, a terminal answers with OSC 11 or not at
-// all; termenv then waits five seconds, and bubbletea asked as the program
-// loaded. Now package background settles it first: a named theme asks
-// nothing, and a terminal that never answers is waited for briefly.
+// all. The lab asks once it is drawn and takes the answer when it comes: the
+// first frame never waits, a named theme asks nothing, and a terminal that
+// never answers keeps the dark theme.
 
 const startUpChild = "TEALAB_STARTUP_CHILD" // the theme the child starts with, "-" for none
 
-// backgroundQuery is how termenv asks for the background colour.
+// backgroundQuery is how bubbletea asks for the background colour.
 const backgroundQuery = "\x1b]11;?"
 
 // firstFrameWait is a hang guard, not a timing target (that is
 // BenchmarkStartUpOnMuteTerminal): well beyond a start-up, well short of
-// termenv's five seconds.
+// the five seconds bubbletea v1 waited for an answer.
 const firstFrameWait = 3 * time.Second
 
 func TestStartUpChild(t *testing.T) {
@@ -40,9 +41,6 @@ func TestStartUpChild(t *testing.T) {
 	if !ok {
 		return
 	}
-	// Undo this package's init (an ASCII default renderer): the binary's
-	// renderer reads the terminal's colours from the environment.
-	lipgloss.SetDefaultRenderer(lipgloss.NewRenderer(os.Stdout))
 	if theme == "-" {
 		theme = ""
 	}
@@ -61,7 +59,7 @@ func TestStartUpOnAnyTerminal(t *testing.T) {
 		want        string // the theme the footer names
 	}{
 		{"a terminal that never answers", "-", "", true, "dark"},
-		{"a light terminal", "-", "\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[5;1R", true, "light"},
+		{"a light terminal", "-", "\x1b]11;rgb:ffff/ffff/ffff\x1b\\", true, "light"},
 		{"a named theme", "light", "", false, "light"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -80,8 +78,8 @@ func TestStartUpOnAnyTerminal(t *testing.T) {
 	}
 }
 
-// Under NO_COLOR the lab drew no escape at all, termenv's ASCII
-// profile dropping reverse and bold with the colours, and the cursor was
+// Under NO_COLOR the lab once drew no escape at all (termenv's ASCII
+// profile dropped reverse and bold with the colours), and the cursor was
 // gone. A terminal that shows attributes gets them, and no colour; a dumb
 // one gets no SGR at all.
 func TestNoColorKeepsEmphasis(t *testing.T) {
@@ -131,7 +129,8 @@ type ptyLab struct {
 	cmd    *exec.Cmd
 	master *os.File
 	mu     sync.Mutex
-	out    bytes.Buffer
+	out    bytes.Buffer  // every byte the lab wrote
+	screen *termScreen   // what the terminal shows
 	more   chan struct{} // a token each time output arrives
 	done   chan struct{} // closed when the output ends
 }
@@ -146,7 +145,7 @@ func startOnPTY(t testing.TB, theme, answer string, env ...string) *ptyLab {
 		t.Fatal(err)
 	}
 	args := []string{"-test.run=^TestStartUpChild$"}
-	if theme != "-" { // as the binary is started: package background reads the flag before bubbletea's init
+	if theme != "-" {
 		args = append(args, "--", "--theme", theme)
 	}
 	cmd := exec.Command(os.Args[0], args...)
@@ -159,7 +158,9 @@ func startOnPTY(t testing.TB, theme, answer string, env ...string) *ptyLab {
 		t.Fatal(err)
 	}
 	slave.Close()
-	lab := &ptyLab{cmd: cmd, master: master, more: make(chan struct{}, 1), done: make(chan struct{})}
+	lab := &ptyLab{cmd: cmd, master: master, screen: &termScreen{emu: vt.NewEmulator(120, 40)},
+		more: make(chan struct{}, 1), done: make(chan struct{})}
+	go func() { _, _ = io.Copy(io.Discard, lab.screen) }() // the emulator's own answers: this terminal gives only answer
 	go lab.read(answer)
 	t.Cleanup(lab.quit)
 	return lab
@@ -173,8 +174,9 @@ func (l *ptyLab) read(answer string) {
 		n, err := l.master.Read(buf)
 		l.mu.Lock()
 		l.out.Write(buf[:n])
-		ask := answer != "" && strings.Contains(l.out.String(), "\x1b[6n")
+		ask := answer != "" && strings.Contains(l.out.String(), backgroundQuery)
 		l.mu.Unlock()
+		_, _ = l.screen.Write(buf[:n])
 		if ask {
 			l.master.WriteString(answer)
 			answer = ""
@@ -195,14 +197,14 @@ func (l *ptyLab) output() string {
 	return l.out.String()
 }
 
-// waitFor waits up to d for the output to contain s.
+// waitFor waits up to d for the screen to show s.
 func (l *ptyLab) waitFor(s string, d time.Duration) bool {
 	deadline := time.After(d)
-	for !strings.Contains(l.output(), s) {
+	for !strings.Contains(l.screen.text(), s) {
 		select {
 		case <-l.more:
 		case <-l.done:
-			return strings.Contains(l.output(), s)
+			return strings.Contains(l.screen.text(), s)
 		case <-deadline:
 			return false
 		}
@@ -225,6 +227,7 @@ func (l *ptyLab) quit() {
 	}
 	l.master.Close()
 	<-l.done
+	l.screen.close()
 }
 
 // openPTY opens a pseudo-terminal pair: the master end and the terminal.

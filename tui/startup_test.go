@@ -44,7 +44,7 @@ func TestStartupTaskAndLOO(t *testing.T) {
 	if hs.a.data.ds.Task != datasets.Classification {
 		t.Errorf("a target chosen in the preview kept the forced task")
 	}
-	if _, err := newApp(Options{Data: p, Task: "sorting"}, asciiRenderer()); err == nil ||
+	if _, err := newApp(Options{Data: p, Task: "sorting"}); err == nil ||
 		!strings.Contains(err.Error(), "sorting") {
 		t.Errorf("unknown task: err %v", err)
 	}

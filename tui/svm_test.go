@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/svm"
@@ -169,7 +170,7 @@ func TestLiveSVMFiguresBetweenPrimals(t *testing.T) {
 	v := &svmLiveView{c: c, objective: widgets.NewLineChart("objective", "step", c.styles), gap: widgets.NewLineChart("gap", "step", c.styles)}
 	v.SetSize(100, 10)
 	v.Show([][]eval.Point{h}, 0, "")
-	got := v.figures()
+	got := ansi.Strip(v.figures())
 	for _, want := range []string{"8 support vectors", "gap 40", "primal 50 (step 1)", "dual 12"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("figures %q lack %q", got, want)

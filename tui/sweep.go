@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -101,7 +101,7 @@ type sweepScreen struct {
 func newSweepScreen(c *common, ctx context.Context) *sweepScreen {
 	in := newInput()
 	in.CharLimit = 200
-	in.Width = 60
+	in.SetWidth(60)
 	return &sweepScreen{c: c, keys: defaultSweepKeys(), ctx: ctx, input: in}
 }
 
@@ -268,13 +268,13 @@ func (s *sweepScreen) Update(msg tea.Msg) tea.Cmd {
 		}
 		s.finish(msg)
 		return nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return s.key(msg)
 	}
 	return nil
 }
 
-func (s *sweepScreen) key(km tea.KeyMsg) tea.Cmd {
+func (s *sweepScreen) key(km tea.KeyPressMsg) tea.Cmd {
 	if s.mode == sweepEditing {
 		if key.Matches(km, s.keys.Start) {
 			return s.start()
@@ -541,7 +541,7 @@ func (s *sweepScreen) View() string {
 			st.Muted.Render(clip(" Ranges: name=lo..hi (every whole number), lo..hi:N (N points, log-spaced for a log parameter or with log:), or a,b,c.", s.w)),
 			st.Muted.Render(clip(fmt.Sprintf(" A second range, after a space, makes a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
 			st.Muted.Render(clip(fmt.Sprintf(" Add %s=N to draw N settings from the ranges (seed %d) instead of the whole grid.", randomKey, s.opts.Seed), s.w)),
-			"", " "+s.input.View())
+			"", " "+s.input.view(st, 0))
 		if s.err != nil {
 			lines = append(lines, "", st.Error.Render(clip(" "+s.err.Error(), s.w)))
 		}

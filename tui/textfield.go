@@ -3,20 +3,36 @@ package tui
 import (
 	"unicode"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tealab/tealab/themes"
 )
 
-// textField is every text field of the lab: a bubbles text input whose
-// delete-word-forward (alt+d, alt+delete) is done here, because bubbles
-// v1.0.0 indexes past the end of the text when the cursor stands on its
-// last character, and the panic would close the lab.
+// textField is every text field of the lab: a bubbles text input drawn in
+// the lab's theme, whose delete-word-forward (alt+d, alt+delete) is done
+// here, because bubbles (v1.0.0 to v2.2.1) indexes past the end of the text
+// when the cursor stands on its last character, and the panic would close
+// the lab.
 type textField struct{ textinput.Model }
+
+// view draws the field width cells wide (0: as it is) in the theme of st:
+// its placeholder muted (bubbles' own is a grey, drawn even by the mono
+// theme), its text and its steady cursor (reverse) in no colour of their
+// own.
+func (f textField) view(st *themes.Styles, width int) string {
+	muted := textinput.StyleState{Placeholder: st.Muted, Suggestion: st.Muted}
+	f.SetStyles(textinput.Styles{Focused: muted, Blurred: muted})
+	if width > 0 {
+		f.SetWidth(width)
+	}
+	return f.Model.View()
+}
 
 // Update is the input's Update, the delete-word-forward keys excepted.
 func (f textField) Update(msg tea.Msg) (textField, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok && f.Focused() && key.Matches(km, f.KeyMap.DeleteWordForward) {
+	if km, ok := msg.(tea.KeyPressMsg); ok && f.Focused() && key.Matches(km, f.KeyMap.DeleteWordForward) {
 		f.deleteWordForward()
 		return f, nil
 	}

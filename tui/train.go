@@ -7,10 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/progress"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tealab/tealab/datasets"
@@ -256,7 +256,7 @@ func (s *trainScreen) headerInfo() string {
 type quitMsg struct{}
 
 func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
@@ -486,17 +486,11 @@ func (s *trainScreen) statusLines() string {
 // progressBar is a bubbles progress bar in the theme's accent colour, drawn
 // with ViewAs (no animation: the bar follows the messages).
 func (s *trainScreen) progressBar(w int) progress.Model {
-	if s.barTheme != s.c.themeName() || s.bar.Width != w {
-		opts := []progress.Option{progress.WithWidth(w), progress.WithoutPercentage(),
-			progress.WithFillCharacters('█', '░'), progress.WithColorProfile(s.c.renderer.ColorProfile())}
-		if c, ok := s.c.styles.Theme.Accent.(lipgloss.Color); ok && !s.c.styles.Colorless {
-			opts = append(opts, progress.WithSolidFill(string(c)))
-		}
-		s.bar = progress.New(opts...)
+	if s.barTheme != s.c.themeName() || s.bar.Width() != w {
+		s.bar = progress.New(progress.WithWidth(w), progress.WithoutPercentage(), progress.WithFillCharacters('█', '░'))
+		s.bar.FullColor, s.bar.EmptyColor = s.c.styles.Theme.Accent, s.c.styles.Theme.Subtle
 		if s.c.styles.Colorless { // bubbles' own colours would show even in the mono theme
-			s.bar.FullColor, s.bar.EmptyColor = "", ""
-		} else if e, ok := s.c.styles.Theme.Subtle.(lipgloss.Color); ok {
-			s.bar.EmptyColor = string(e)
+			s.bar.FullColor, s.bar.EmptyColor = nil, nil
 		}
 		s.barTheme = s.c.themeName()
 	}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -103,7 +103,7 @@ func (v *clusterScatterView) Update(msg tea.Msg) tea.Cmd {
 		v.SetSize(v.w, v.h)
 		return nil
 	}
-	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, v.toggle) && v.classes && !v.sideBySide() {
+	if km, ok := msg.(tea.KeyPressMsg); ok && key.Matches(km, v.toggle) && v.classes && !v.sideBySide() {
 		v.showClass = !v.showClass
 	}
 	return nil

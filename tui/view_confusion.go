@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/themes"
@@ -49,7 +49,7 @@ type confusionView struct {
 
 func (v *confusionView) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	if _, ok := msg.(tea.KeyMsg); ok {
+	if _, ok := msg.(tea.KeyPressMsg); ok {
 		v.m, cmd = v.m.Update(msg)
 	}
 	return cmd

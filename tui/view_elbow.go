@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/cluster"
 	"github.com/tealab/tealab/numfmt"
@@ -88,7 +88,7 @@ func (v *elbowView) Update(msg tea.Msg) tea.Cmd {
 				v.plot()
 			}
 		}
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		var cmd tea.Cmd
 		v.chart, cmd = v.chart.Update(msg)
 		return cmd

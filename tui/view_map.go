@@ -6,8 +6,8 @@ import (
 	"maps"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -167,7 +167,7 @@ func (v *mapView) Update(msg tea.Msg) tea.Cmd {
 		if msg.run == v.r.ID && msg.key == v.sizeKey() && v.stale() {
 			return v.compute()
 		}
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if v.axes.Update(msg) {
 			return v.compute()
 		}

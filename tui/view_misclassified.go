@@ -5,9 +5,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/numfmt"
@@ -78,7 +78,7 @@ func (v *mistakesView) SetSize(w, h int)    { v.w, v.h = w, h }
 func (v *mistakesView) Keys() []key.Binding { return []key.Binding{v.prev, v.next} }
 
 func (v *mistakesView) Update(msg tea.Msg) tea.Cmd {
-	if km, ok := msg.(tea.KeyMsg); ok {
+	if km, ok := msg.(tea.KeyPressMsg); ok {
 		pages := v.pages()
 		switch {
 		case key.Matches(km, v.prev):

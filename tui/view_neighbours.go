@@ -3,8 +3,8 @@ package tui
 import (
 	"fmt"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/neighbors"
@@ -46,7 +46,7 @@ type neighboursView struct {
 
 func (v *neighboursView) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	if _, ok := msg.(tea.KeyMsg); ok && v.ch.Chosen {
+	if _, ok := msg.(tea.KeyPressMsg); ok && v.ch.Chosen {
 		v.chart, cmd = v.chart.Update(msg)
 	}
 	return cmd

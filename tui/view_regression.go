@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -67,7 +67,7 @@ type scatterView struct {
 
 func (v *scatterView) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	if _, ok := msg.(tea.KeyMsg); ok {
+	if _, ok := msg.(tea.KeyPressMsg); ok {
 		v.m, cmd = v.m.Update(msg)
 	}
 	return cmd

@@ -5,9 +5,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
@@ -44,7 +44,7 @@ type rocView struct {
 
 func (v *rocView) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	if _, ok := msg.(tea.KeyMsg); ok {
+	if _, ok := msg.(tea.KeyPressMsg); ok {
 		v.m, cmd = v.m.Update(msg)
 	}
 	return cmd

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
@@ -63,7 +63,7 @@ func (v *rulesView) order() []int {
 }
 
 func (v *rulesView) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
@@ -143,7 +143,7 @@ type importanceView struct {
 
 func (v *importanceView) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	if _, ok := msg.(tea.KeyMsg); ok {
+	if _, ok := msg.(tea.KeyPressMsg); ok {
 		v.bars, cmd = v.bars.Update(msg)
 	}
 	return cmd

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
@@ -41,7 +41,7 @@ type summaryView struct {
 }
 
 func (v *summaryView) Update(msg tea.Msg) tea.Cmd {
-	if km, ok := msg.(tea.KeyMsg); ok {
+	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, v.up):
 			v.off = max(v.off-1, 0)

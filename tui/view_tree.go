@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -50,7 +50,7 @@ func newTreeView(c *common, r *runRecord, t *engine.Tree) *treeView {
 	v := &treeView{c: c, r: r, t: t, open: make([]bool, len(t.Nodes)), row: -1, depthCol: 2,
 		keys: treeKeys{
 			Up: bind("↑", "up", "up", "k"), Down: bind("↓", "down", "down", "j"),
-			Fold: bind("enter", "fold/unfold", "enter", " "), Parent: bind("u", "up a level", "u"),
+			Fold: bind("enter", "fold/unfold", "enter", "space"), Parent: bind("u", "up a level", "u"),
 			All: bind("a", "unfold all / fold", "a"), Row: bind("p", "send a row down", "p"),
 			PrevRow: bind("[", "previous row", "["), NextRow: bind("]", "next row", "]"),
 		}}
@@ -110,7 +110,7 @@ func (v *treeView) lines() []treeLine {
 }
 
 func (v *treeView) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -242,7 +242,7 @@ func recovered(f func() error) (err error) {
 }
 
 func (v *tryView) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(v.in) == 0 {
 		return nil
 	}
@@ -345,9 +345,7 @@ func (v *tryView) control(in *tryInput, focused bool, ctlW int) string {
 		}
 		return st.Value.Render(fitWidth("  "+clip(level, ctlW-4), ctlW))
 	}
-	f := in.text
-	f.Width = ctlW - 3
-	box := "[" + fitWidth(f.View(), ctlW-2) + "]"
+	box := "[" + fitWidth(in.text.view(st, ctlW-3), ctlW-2) + "]"
 	switch {
 	case in.err != nil:
 		return st.Bad.Render(box)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -38,7 +38,7 @@ type componentsView struct {
 }
 
 func (v *componentsView) Update(msg tea.Msg) tea.Cmd {
-	if km, ok := msg.(tea.KeyMsg); ok {
+	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, v.up):
 			v.off = max(v.off-1, 0)

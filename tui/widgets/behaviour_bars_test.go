@@ -20,17 +20,17 @@ func TestBars(t *testing.T) {
 	}
 	b := NewBars([]string{"a", "b", "c"}, []float64{1, -3, 2}, asciiStyles())
 	b.SetSize(30, 3)
-	lines := strings.Split(b.View(), "\n")
+	lines := strings.Split(plain(b.View()), "\n")
 	if !strings.HasPrefix(lines[1], "b ") || !strings.Contains(lines[1], "█│") || !strings.Contains(lines[0], "│█") {
-		t.Errorf("negative bars do not grow left of the zero line:\n%s", b.View())
+		t.Errorf("negative bars do not grow left of the zero line:\n%s", plain(b.View()))
 	}
 	b, _ = b.Update(keyMsg("s"))
-	if !b.Sorted() || !strings.HasPrefix(b.View(), "b ") {
-		t.Errorf("s did not sort by magnitude:\n%s", b.View())
+	if !b.Sorted() || !strings.HasPrefix(plain(b.View()), "b ") {
+		t.Errorf("s did not sort by magnitude:\n%s", plain(b.View()))
 	}
 	b.SetSize(30, 2)
-	if !b.KeyMap.Down.Enabled() || !strings.Contains(b.View(), "… 2 more") {
-		t.Errorf("overflow:\n%s", b.View())
+	if !b.KeyMap.Down.Enabled() || !strings.Contains(plain(b.View()), "… 2 more") {
+		t.Errorf("overflow:\n%s", plain(b.View()))
 	}
 	b, _ = b.Update(keyMsg("down"))
 	b, _ = b.Update(keyMsg("down"))
@@ -45,8 +45,8 @@ func TestBars(t *testing.T) {
 func TestBarsHugeValuesKeepBothSides(t *testing.T) {
 	b := NewBars([]string{"neg", "pos"}, []float64{-1.7e308, 1.7e308}, asciiStyles())
 	b.SetSize(40, 2)
-	lines := strings.Split(b.View(), "\n")
+	lines := strings.Split(plain(b.View()), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], "█│") || !strings.Contains(lines[1], "│█") {
-		t.Errorf("huge values do not get a bar on each side of the zero line:\n%s", b.View())
+		t.Errorf("huge values do not get a bar on each side of the zero line:\n%s", plain(b.View()))
 	}
 }

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 )
 
 func TestResample(t *testing.T) {
@@ -147,13 +146,13 @@ func TestLineChart(t *testing.T) {
 		t.Errorf("x scale not applied:\n%s", c.View())
 	}
 	// Colour profiles: asciigraph escapes only when there is colour.
-	col := NewLineChart("loss", "epoch", stylesFor("dark", termenv.ANSI256))
+	col := NewLineChart("loss", "epoch", stylesFor("dark", colorprofile.ANSI256))
 	col.SetSeries(names, ys)
 	col.SetSize(80, 16)
 	if !strings.Contains(col.View(), "\x1b[38;5;") {
 		t.Error("ANSI256 profile: series not coloured")
 	}
-	mono := NewLineChart("loss", "epoch", stylesFor("mono", termenv.TrueColor))
+	mono := NewLineChart("loss", "epoch", stylesFor("mono", colorprofile.TrueColor))
 	mono.SetSeries(names, ys)
 	mono.SetSize(80, 16)
 	if strings.Contains(mono.View(), "\x1b[38;") {
@@ -188,10 +187,10 @@ func TestLineChartLegendKeepsEverySeries(t *testing.T) {
 	}
 	c.SetSeries([]string{"val log-loss", "val error"}, [][]float64{vl, ve})
 	c.SetSize(50, 27)
-	legend := strings.Join(legendOf(c.View()), "\n")
+	legend := strings.Join(legendOf(plain(c.View())), "\n")
 	for _, want := range []string{"── val log-loss 0.1217", "━━ val error 0.039"} {
 		if !strings.Contains(legend, want) {
-			t.Errorf("legend lacks %q:\n%s", want, c.View())
+			t.Errorf("legend lacks %q:\n%s", want, plain(c.View()))
 		}
 	}
 
@@ -205,14 +204,14 @@ func TestLineChartLegendKeepsEverySeries(t *testing.T) {
 	c.SetSeries(names, ys)
 	for _, sz := range [][2]int{{120, 20}, {80, 16}, {50, 27}, {40, 12}, {30, 9}, {24, 7}} {
 		c.SetSize(sz[0], sz[1])
-		legend := strings.Join(legendOf(c.View()), "\n")
+		legend := strings.Join(legendOf(plain(c.View())), "\n")
 		for i, cs := range lineStyles {
 			if !strings.Contains(legend, cs.Horizontal+cs.Horizontal) {
-				t.Errorf("%dx%d: legend lacks series %d (%s):\n%s", sz[0], sz[1], i, cs.Horizontal, c.View())
+				t.Errorf("%dx%d: legend lacks series %d (%s):\n%s", sz[0], sz[1], i, cs.Horizontal, plain(c.View()))
 			}
 		}
 		if sz[0] >= 120 && !strings.Contains(legend, "name F") {
-			t.Errorf("%dx%d: names abbreviated though the legend could wrap:\n%s", sz[0], sz[1], c.View())
+			t.Errorf("%dx%d: names abbreviated though the legend could wrap:\n%s", sz[0], sz[1], plain(c.View()))
 		}
 	}
 }
@@ -239,14 +238,14 @@ func TestLineChartXAxisShowsLatestStep(t *testing.T) {
 		}
 		c.SetSeries([]string{"train loss"}, [][]float64{y})
 		c.SetSize(tc.w, 20)
-		lines := strings.Split(c.View(), "\n")
+		lines := strings.Split(plain(c.View()), "\n")
 		labels := strings.TrimRight(strings.Trim(lines[len(lines)-2], "│"), " ")
 		fields := strings.Fields(labels)
 		if len(fields) == 0 || fields[len(fields)-1] != tc.label {
 			t.Errorf("%d steps at width %d: labels %q do not end with %s", tc.n, tc.w, labels, tc.label)
 		}
 		if !strings.Contains(labels, tc.unit) && !strings.Contains(lines[0], "x: "+tc.unit) {
-			t.Errorf("%d steps at width %d: unit %q neither under the axis nor in the title:\n%s", tc.n, tc.w, tc.unit, c.View())
+			t.Errorf("%d steps at width %d: unit %q neither under the axis nor in the title:\n%s", tc.n, tc.w, tc.unit, plain(c.View()))
 		}
 		for _, f := range fields {
 			if f != tc.unit && strings.Trim(f, "0123456789") != "" {
@@ -319,7 +318,7 @@ func TestAutoYRange(t *testing.T) {
 	if !c.LogY() || !strings.Contains(ansi.Strip(c.View()), "log y") {
 		t.Error("values over decades should switch the axis to log")
 	}
-	c, _ = c.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("L")})
+	c, _ = c.Update(keyMsg("L"))
 	if c.LogY() {
 		t.Error("L should switch the automatic log axis back to linear")
 	}

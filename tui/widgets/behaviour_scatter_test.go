@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/colorprofile"
 )
 
 func TestScatter(t *testing.T) {
@@ -68,7 +68,7 @@ func TestScatter(t *testing.T) {
 // the region is shaded strongly, where it hesitates faintly; without colour
 // the shade names the class and says nothing of probability.
 func TestRegionsShadedByConfidence(t *testing.T) {
-	s := NewScatter(stylesFor("dark", termenv.TrueColor))
+	s := NewScatter(stylesFor("dark", colorprofile.TrueColor))
 	s.SetSize(40, 10)
 	s.SetBounds(0, 1, 0, 1)
 	s.SetRegions([][]int{{0, 0, 1, 1}})
@@ -83,7 +83,7 @@ func TestRegionsShadedByConfidence(t *testing.T) {
 	if len(bg) < 4 { // two classes, each sure and unsure
 		t.Errorf("%d region backgrounds, want one per class and confidence level (4): %v", len(bg), bg)
 	}
-	mono := NewScatter(stylesFor("mono", termenv.TrueColor))
+	mono := NewScatter(stylesFor("mono", colorprofile.TrueColor))
 	mono.SetRegions([][]int{{0, 1}})
 	mono.SetConfidence([][]float64{{0.9, 0.6}})
 	if mono.Confidence() {

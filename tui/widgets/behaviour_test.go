@@ -7,29 +7,14 @@ import (
 	"math"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tealab/tealab/internal/termtest"
 )
 
-func keyMsg(s string) tea.KeyMsg {
-	switch s {
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "left":
-		return tea.KeyMsg{Type: tea.KeyLeft}
-	case "right":
-		return tea.KeyMsg{Type: tea.KeyRight}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
+func keyMsg(s string) tea.KeyPressMsg { return termtest.Press(s) }
 
 const tol = 1e-9
 
@@ -60,7 +45,7 @@ func TestKeyMaps(t *testing.T) {
 	}
 	h := help.New()
 	h.Styles = HelpStyles(asciiStyles())
-	h.Width = 200
+	h.SetWidth(200)
 	for name, km := range maps {
 		if len(km.ShortHelp()) == 0 || len(km.FullHelp()) == 0 {
 			t.Errorf("%s: empty help", name)

@@ -4,14 +4,14 @@ import (
 	"math"
 	"testing"
 
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // BenchmarkLineChartView draws a chart filling a 200x60 screen with 1,000
 // steps of three series in true colour. Target: well under 2 ms per View
 // (the UI redraws at up to 60 fps while training).
 func BenchmarkLineChartView(b *testing.B) {
-	c := NewLineChart("training", "iteration", stylesFor("dark", termenv.TrueColor))
+	c := NewLineChart("training", "iteration", stylesFor("dark", colorprofile.TrueColor))
 	ys := make([][]float64, 3)
 	for s := range ys {
 		ys[s] = make([]float64, 1000)
@@ -30,7 +30,7 @@ func BenchmarkLineChartView(b *testing.B) {
 // BenchmarkConfusionView draws the digits matrix at 80x20 in true colour.
 func BenchmarkConfusionView(b *testing.B) {
 	_, sum := irisConfusion()
-	c := NewConfusion(digitsConfusion(), nil, sum, stylesFor("dark", termenv.TrueColor))
+	c := NewConfusion(digitsConfusion(), nil, sum, stylesFor("dark", colorprofile.TrueColor))
 	c.SetSize(80, 20)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -40,7 +40,7 @@ func BenchmarkConfusionView(b *testing.B) {
 
 // BenchmarkScatterView draws 1,000 points over decision regions at 200x60.
 func BenchmarkScatterView(b *testing.B) {
-	s := NewScatter(stylesFor("dark", termenv.TrueColor))
+	s := NewScatter(stylesFor("dark", colorprofile.TrueColor))
 	xs, ys, cls := make([]float64, 1000), make([]float64, 1000), make([]int, 1000)
 	for i := range xs {
 		a := float64(i) * 0.1

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/themes"
 )
@@ -143,7 +143,7 @@ func (c *Confusion) SetSize(w, h int) {
 
 // Update handles toggling and scrolling.
 func (c Confusion) Update(msg tea.Msg) (Confusion, tea.Cmd) {
-	k, ok := msg.(tea.KeyMsg)
+	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return c, nil
 	}

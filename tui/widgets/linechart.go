@@ -3,8 +3,8 @@ package widgets
 import (
 	"math"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/tealab/tealab/themes"
 )
 
@@ -164,7 +164,7 @@ func (m *LineChart) SetSize(w, h int) { m.w, m.h = w, h }
 
 // Update handles the chart's keys.
 func (m LineChart) Update(msg tea.Msg) (LineChart, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, m.KeyMap.ToggleLog) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.KeyMap.ToggleLog) {
 		m.SetLogY(!m.LogY())
 	}
 	return m, nil

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/tealab/tealab/themes"
 )
@@ -20,7 +20,7 @@ func TestLineChartMark(t *testing.T) {
 	for i := range y {
 		y[i] = 1 / float64(i+1)
 	}
-	for _, st := range []*themes.Styles{asciiStyles(), stylesFor("dark", termenv.TrueColor)} {
+	for _, st := range []*themes.Styles{asciiStyles(), stylesFor("dark", colorprofile.TrueColor)} {
 		c := NewLineChart("error against k", "k", st)
 		c.SetSeries([]string{"validation"}, [][]float64{y})
 		c.SetMark(5, "k=5")

@@ -5,15 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 )
 
 // marginScatter is a plane split down the middle by a margin model: f
 // runs from −3 on the left to 3 on the right, the band |f| ≤ 1 in the
 // middle third; one point of each class, the second a support vector.
 func marginScatter(theme string) Scatter {
-	s := NewScatter(stylesFor(theme, termenv.TrueColor))
+	s := NewScatter(stylesFor(theme, colorprofile.TrueColor))
 	s.SetSize(50, 10)
 	s.SetBounds(0, 1, 0, 1)
 	s.SetPoints([]float64{0.1, 0.9}, []float64{0.5, 0.5}, []int{0, 1})

@@ -4,9 +4,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/themes"
 )
@@ -82,7 +82,7 @@ func (r *ROC) SetSize(w, h int) { r.w, r.h = w, h }
 
 // Update handles the curve cycling key.
 func (r ROC) Update(msg tea.Msg) (ROC, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, r.KeyMap.Cycle) && len(r.curves) > 1 {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, r.KeyMap.Cycle) && len(r.curves) > 1 {
 		r.sel++
 		if r.sel >= len(r.curves) {
 			r.sel = -1

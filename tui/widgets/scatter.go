@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
 )
@@ -221,7 +221,7 @@ func (s *Scatter) SetSize(w, h int) { s.w, s.h = w, h }
 
 // Update handles the region toggle.
 func (s Scatter) Update(msg tea.Msg) (Scatter, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, s.KeyMap.ToggleRegions) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, s.KeyMap.ToggleRegions) {
 		s.hideRegions = !s.hideRegions
 	}
 	return s, nil

@@ -3,9 +3,9 @@ package widgets
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/tealab/tealab/themes"
 )
 
@@ -77,7 +77,7 @@ func (t *Tabs) SetSize(w, h int) { t.w, t.h = w, h }
 
 // Update handles the tab keys.
 func (t Tabs) Update(msg tea.Msg) (Tabs, tea.Cmd) {
-	k, ok := msg.(tea.KeyMsg)
+	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(t.names) == 0 {
 		return t, nil
 	}

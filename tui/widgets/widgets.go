@@ -30,10 +30,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/help"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
 )
@@ -77,7 +77,7 @@ func defaultStyles(st *themes.Styles) *themes.Styles {
 	if st != nil {
 		return st
 	}
-	return themes.NewStyles(themes.Default(), nil)
+	return themes.NewStyles(themes.Default(), colorprofile.TrueColor)
 }
 
 // HelpStyles returns bubbles help styles built from the theme, for
@@ -335,21 +335,20 @@ func render(style lipgloss.Style, s string) string {
 }
 
 // paletteIndex converts a theme colour to the nearest index of the
-// renderer's 256- (or 16-) colour palette, for drawing code that writes its
-// own escapes (asciigraph).
+// terminal's 256- (or 16-) colour palette, for drawing code that writes its
+// own escapes (asciigraph); false for none (mono, a profile without colour).
 func paletteIndex(st *themes.Styles, c themes.Color) (int, bool) {
-	lc, ok := c.(lipgloss.Color)
-	if !ok || lc == "" {
+	if _, none := c.(lipgloss.NoColor); none || c == nil || st.Profile <= colorprofile.ASCII {
 		return 0, false
 	}
-	p := termenv.ANSI256
-	if st.Renderer().ColorProfile() == termenv.ANSI {
-		p = termenv.ANSI
+	p := colorprofile.ANSI256
+	if st.Profile == colorprofile.ANSI {
+		p = colorprofile.ANSI
 	}
-	switch v := p.Color(string(lc)).(type) {
-	case termenv.ANSI256Color:
+	switch v := p.Convert(c).(type) {
+	case ansi.IndexedColor:
 		return int(v), true
-	case termenv.ANSIColor:
+	case ansi.BasicColor:
 		return int(v), true
 	}
 	return 0, false

@@ -102,8 +102,11 @@ func Run(opt Options) error {
 		defer f.Close()
 		logf = log.Printf
 	}
-	opt.Profile = colorprofile.Detect(os.Stdout, os.Environ())
 	opt.NoColor = themes.NoColor(os.Getenv)
+	opt.Profile = colorprofile.Detect(os.Stdout, os.Environ())
+	if opt.NoColor { // any value: colorprofile reads only NO_COLOR=1, true...
+		opt.Profile = min(opt.Profile, colorprofile.ASCII)
+	}
 	a, err := newApp(opt)
 	if err != nil {
 		return err

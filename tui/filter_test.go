@@ -57,7 +57,7 @@ func TestModelListFilter(t *testing.T) {
 // is typed, and its q does not quit.
 func TestKeysTypedAtOnce(t *testing.T) {
 	tm := startFlow(t, Options{Data: "iris"})
-	waitScreen(t, tm, "iris")
+	waitScreen(t, tm, "target species", "use this data") // the preview is open: enter goes on
 	tm.Type("\r")
 	waitScreen(t, tm, "Models for classification")
 	tm.Type("/kmeans")

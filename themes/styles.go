@@ -154,10 +154,6 @@ func colour(c Color) Color {
 	return c
 }
 
-// NewStyle returns an empty style, for layout-only styling (padding, width,
-// alignment) by callers.
-func (s *Styles) NewStyle() lipgloss.Style { return lipgloss.NewStyle() }
-
 func pick(ss []lipgloss.Style, i int, fallback lipgloss.Style) lipgloss.Style {
 	if len(ss) == 0 {
 		return fallback

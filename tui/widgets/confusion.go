@@ -460,7 +460,7 @@ func (c Confusion) View() string {
 	}
 	cellPaint := make([][3]paint, levels)
 	for l := range cellPaint {
-		bg := st.NewStyle()
+		bg := lipgloss.NewStyle()
 		if !st.Colorless && len(st.Heat) > 0 {
 			bg = st.Heat[l]
 		}

@@ -436,7 +436,7 @@ func (s Scatter) View() string {
 				}
 				id, ok := fill[key]
 				if !ok {
-					id = styleFor(st.NewStyle(), plainID, false, key)
+					id = styleFor(lipgloss.NewStyle(), plainID, false, key)
 					fill[key] = id
 				}
 				cv.set(c, r, " ", id)
@@ -704,7 +704,7 @@ func (s Scatter) marginLegend(classes []int) []legendEntry {
 		if s.supportOf != "" {
 			name += " " + s.supportOf
 		}
-		out = append(out, legendEntry{st.NewStyle(), glyphs.String(), name})
+		out = append(out, legendEntry{lipgloss.NewStyle(), glyphs.String(), name})
 	}
 	return out
 }

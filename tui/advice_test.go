@@ -13,14 +13,14 @@ import (
 // where to drop it.
 func TestWarningsSayTheLabsWords(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", Split: 0.97, Train: true}, 160, 40)
-	mustContain(t, hs.view(), "⚠ the training part has 4 rows")
+	mustContain(t, hs.View(), "⚠ the training part has 4 rows")
 	hs.press("w")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "hold out less (lower the test fraction on the parameters screen)")
 	hs = newHarness(t, Options{Data: "../datasets/testdata/iris_id.csv", Model: "tree", Train: true}, 200, 40)
 	hs.press("w")
-	v += hs.view()
-	mustContain(t, hs.view(), `drop it (select "id" in the Columns tab and press d on the data screen)`)
+	v += hs.View()
+	mustContain(t, hs.View(), `drop it (select "id" in the Columns tab and press d on the data screen)`)
 	if strings.Contains(v, "--") {
 		t.Errorf("the lab names a flag:\n%s", v)
 	}

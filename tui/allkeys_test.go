@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/internal/termtest"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // Every key, on every screen and in every text field, in every state of the
@@ -32,7 +33,7 @@ type place struct {
 	open  func(t testing.TB) *harness // a new app there
 	back  func(hs *harness)           // back there from a nearby place (nil: open anew)
 	here  func(a *app) bool           // the app is there
-	field func(a *app) *textField     // the text field, nil for none
+	field func(a *app) *kit.TextField // the text field, nil for none
 }
 
 // reach brings hs back to p, or opens a new app there.
@@ -159,7 +160,7 @@ func allPlaces(t *testing.T) []place {
 		place{name: "data list", open: start(Options{}), here: onData(focusList)},
 		place{name: "file browser", open: then(start(Options{}), "o"), here: onData(focusPicker)},
 		place{name: "path field", open: then(start(Options{}), "p"), here: onData(focusPath),
-			field: func(a *app) *textField { return &a.data.path }},
+			field: func(a *app) *kit.TextField { return &a.data.path }},
 	)
 	for _, tab := range []string{previewColumns, previewPlot, previewHist, previewRows, previewBalance} {
 		ps = append(ps, place{name: "data preview " + tab,
@@ -213,7 +214,7 @@ func allPlaces(t *testing.T) []place {
 			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome != nil }},
 		place{name: "sweep range", open: sweepRange,
 			here:  func(a *app) bool { return a.cur == screenSweep && a.sweep.mode == sweepEditing },
-			field: func(a *app) *textField { return &a.sweep.input }},
+			field: func(a *app) *kit.TextField { return &a.sweep.input }},
 		place{name: "sweep done", open: func(t testing.TB) *harness {
 			hs := sweepRange(t)
 			hs.a.sweep.input.SetValue("k=1..3")
@@ -262,7 +263,7 @@ func knobPlaces(t *testing.T) []place {
 				here: func(a *app) bool {
 					return a.cur == screenData && a.data.focus == focusKnobs && a.data.cursor == i && a.data.kfocus == k
 				},
-				field: func(a *app) *textField { return &a.data.knobs[e.Name][k].input }})
+				field: func(a *app) *kit.TextField { return &a.data.knobs[e.Name][k].input }})
 		}
 	}
 	if len(ps) == 0 {
@@ -340,7 +341,7 @@ func formPlaces(t *testing.T, opt Options, keep func(*field) bool) []place {
 				return a.cur == screenParams && f != nil && f.p.Name == name
 			}}
 		if f.text() {
-			p.field = func(a *app) *textField { return &a.params.current().input }
+			p.field = func(a *app) *kit.TextField { return &a.params.current().input }
 		}
 		ps = append(ps, p)
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -60,8 +61,8 @@ type Options struct {
 
 	// For a lab on another terminal than the process's (session.go):
 	Context   context.Context    // ends the lab's runs when done; nil: never
-	Files     *Files             // confines its files; nil: the process's
-	TrainSlot TrainSlot          // waits for a slot before each run; nil: none
+	Files     *kit.Files         // confines its files; nil: the process's
+	TrainSlot kit.TrainSlot      // waits for a slot before each run; nil: none
 	Memory    *engine.Accountant // shares the memory with other labs' runs; nil: none
 }
 
@@ -111,7 +112,7 @@ func Run(opt Options) error {
 	if err != nil {
 		return err
 	}
-	a.c.logf = logf
+	a.c.Logf = logf
 	g := &guarded{a: a}
 	_, err = g.program(tea.WithColorProfile(opt.Profile)).Run()
 	if err = g.end(err); errors.Is(err, tea.ErrInterrupted) {
@@ -154,8 +155,8 @@ type screen interface {
 
 // app is the root model.
 type app struct {
-	c      *common
-	keys   globalKeys
+	c      *kit.Common
+	keys   kit.GlobalKeys
 	help   help.Model
 	full   bool // full help shown
 	w, h   int  // terminal size
@@ -185,7 +186,7 @@ type app struct {
 	job     *trainJob // the run in flight, nil when none
 	quitJob *trainJob // the run quit() stopped (Run waits for it too)
 	nextRun int
-	history []*runRecord
+	history []*kit.RunRecord
 	store   *runs.History // the run history; nil when off (history.go)
 
 	startup     *Options      // start-up choices not applied yet
@@ -194,7 +195,7 @@ type app struct {
 }
 
 func newApp(opt Options) (*app, error) {
-	c, err := newCommon(opt.Theme, opt.Profile, opt.NoColor)
+	c, err := kit.NewCommon(opt.Theme, opt.Profile, opt.NoColor)
 	if err != nil {
 		return nil, err
 	}
@@ -204,14 +205,14 @@ func newApp(opt Options) (*app, error) {
 			return nil, err
 		}
 	}
-	c.files, c.slot, c.memory = opt.Files, opt.TrainSlot, opt.Memory
+	c.Files, c.Slot, c.Memory = opt.Files, opt.TrainSlot, opt.Memory
 	parent := opt.Context
 	if parent == nil {
 		parent = context.Background()
 	}
 	ctx, cancel := context.WithCancel(parent)
-	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
-	a.help.Styles = widgets.HelpStyles(c.styles)
+	a := &app{c: c, keys: kit.DefaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
+	a.help.Styles = widgets.HelpStyles(c.Styles)
 	a.help.ShortSeparator = " · "
 	evalOpts := opt.evalOptions()
 	a.data = newDataScreen(c)
@@ -224,7 +225,7 @@ func newApp(opt Options) (*app, error) {
 	a.exp = newExpScreen(c, ctx)
 	a.sweep = newSweepScreen(c, ctx)
 	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep}
-	a.store = c.store()
+	a.store = c.Store()
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
 		a.startup = &o
@@ -239,7 +240,7 @@ func newApp(opt Options) (*app, error) {
 // dark, and redrawn light if the terminal says so.
 func (a *app) Init() tea.Cmd {
 	var ask tea.Cmd
-	if a.c.followsBackground() {
+	if a.c.FollowsBackground() {
 		ask = tea.RequestBackgroundColor
 	}
 	if cmd := a.loadHistory(); cmd != nil {
@@ -262,10 +263,10 @@ func (a *app) openStartup() tea.Cmd {
 func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
-		a.c.setBackground(msg.IsDark())
+		a.c.SetBackground(msg.IsDark())
 		return a, nil
 	case tea.ColorProfileMsg:
-		a.c.setProfile(msg.Profile)
+		a.c.SetProfile(msg.Profile)
 		return a, nil
 	case tea.PasteMsg:
 		// A paste is text for the field being typed in, never commands:
@@ -277,10 +278,10 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.screens[a.cur].Update(tea.KeyPressMsg{Text: msg.Content})
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
-		a.c.width, a.c.height = max(msg.Width, minWidth), max(msg.Height-2, minHeight-2)
-		a.help.SetWidth(a.c.width)
+		a.c.Width, a.c.Height = max(msg.Width, minWidth), max(msg.Height-2, minHeight-2)
+		a.help.SetWidth(a.c.Width)
 		for _, s := range a.screens {
-			s.SetSize(a.c.width, a.c.height)
+			s.SetSize(a.c.Width, a.c.Height)
 		}
 		return a, a.results.resized()
 	case tea.KeyPressMsg:
@@ -357,7 +358,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.showPast(msg)
 	case runsNoteMsg:
 		if msg.note != "" {
-			a.runs.note = a.c.hide(msg.note)
+			a.runs.note = a.c.Hide(msg.note)
 		}
 		return a, nil
 	case runActionMsg:
@@ -395,8 +396,8 @@ func (a *app) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		a.full = !a.full
 		return nil, true
 	case key.Matches(msg, a.keys.Theme):
-		a.c.cycleTheme()
-		a.help.Styles = widgets.HelpStyles(a.c.styles)
+		a.c.CycleTheme()
+		a.help.Styles = widgets.HelpStyles(a.c.Styles)
 		return nil, true
 	case key.Matches(msg, a.keys.Runs) && a.cur != screenRuns:
 		a.prev = a.cur
@@ -470,7 +471,7 @@ func (a *app) abandon() {
 		if r := a.run(a.job.id); r != nil && !r.Done() {
 			hist, fold := a.train.partial(r.ID)
 			r.Abandon(hist)
-			r.histFold = fold
+			r.HistFold = fold
 		}
 		a.job = nil
 	}
@@ -549,13 +550,13 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	data.Hash, _ = runs.HashData(data, a.ds)
 	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
-	r := &runRecord{Record: rec}
+	r := &kit.RunRecord{Record: rec}
 	if a.replayOf != nil {
-		r.replayOf, a.replayOf = a.replayOf, nil
+		r.ReplayOf, a.replayOf = a.replayOf, nil
 	}
 	a.history = append(a.history, r)
-	if r.regions = newLiveRegions(r.Task(), a.ds, opt); r.regions != nil {
-		opt.Snapshot = r.regions.snapshot // the record keeps the options without it
+	if r.Regions = kit.NewLiveRegions(r.Task(), a.ds, opt); r.Regions != nil {
+		opt.Snapshot = r.Regions.Snapshot // the record keeps the options without it
 	}
 	ds, spec := a.ds, a.spec
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
@@ -563,15 +564,15 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 		opt.Tick = progress // a long epoch's progress, which the training screen keeps out of the charts
 		return eval.Run(ctx, ds, spec, v, opt, progress)
 	}
-	if a.c.memory != nil {
-		fn = reserving(a.c.memory, spec.Name+" on "+ds.Name, eval.MemoryNeed(ds, spec, v, opt), fn)
+	if a.c.Memory != nil {
+		fn = reserving(a.c.Memory, spec.Name+" on "+ds.Name, eval.MemoryNeed(ds, spec, v, opt), fn)
 	}
 	var queue chan int
-	if a.c.slot != nil {
+	if a.c.Slot != nil {
 		queue = make(chan int, 1)
-		fn = slotted(a.c.slot, queue, fn)
+		fn = slotted(a.c.Slot, queue, fn)
 	}
-	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.logf)
+	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.Logf)
 	a.job.queue = queue
 	a.train.start(r)
 	a.goTo(screenTrain)
@@ -598,7 +599,7 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 
 // settleRun ends the current run with msg's result; it returns the run
 // when it has a result to record.
-func (a *app) settleRun(msg trainDoneMsg) *runRecord {
+func (a *app) settleRun(msg trainDoneMsg) *kit.RunRecord {
 	a.job = nil
 	a.train.progress(progressMsg{run: msg.run, steps: msg.tail})
 	r := a.run(msg.run)
@@ -606,11 +607,11 @@ func (a *app) settleRun(msg trainDoneMsg) *runRecord {
 		return nil
 	}
 	r.Finish(msg.result, msg.err)
-	if was := r.replayOf; was != nil && was.Hash != "" && r.Data.Hash != "" && was.Hash != r.Data.Hash && r.Result != nil {
+	if was := r.ReplayOf; was != nil && was.Hash != "" && r.Data.Hash != "" && was.Hash != r.Data.Hash && r.Result != nil {
 		r.Result.Warnings = append(r.Result.Warnings, advice.Warning{Text: runs.HashChanged(was.Source, was.Hash, r.Data.Hash)})
 	}
 	a.train.done(r)
-	if r.Result == nil || (r.Err != nil && !r.cancelled()) {
+	if r.Result == nil || (r.Err != nil && !r.Cancelled()) {
 		return nil
 	}
 	return r
@@ -627,7 +628,7 @@ func (a *app) recordInterrupted() {
 	if j == nil {
 		return
 	}
-	var r *runRecord
+	var r *kit.RunRecord
 	select {
 	case <-j.finished: // its message may have been taken by a command the program never delivered
 		r = a.settleRun(j.final)
@@ -644,14 +645,14 @@ func (a *app) recordInterrupted() {
 }
 
 // showRun opens a finished run's results from the runs screen.
-func (a *app) showRun(r *runRecord) tea.Cmd {
+func (a *app) showRun(r *kit.RunRecord) tea.Cmd {
 	cmd := a.results.show(r)
 	a.results.fromRuns = true
 	a.goTo(screenResults)
 	return cmd
 }
 
-func (a *app) run(id int) *runRecord {
+func (a *app) run(id int) *kit.RunRecord {
 	for _, r := range a.history {
 		if r.ID == id {
 			return r
@@ -664,40 +665,40 @@ func (a *app) View() string {
 	if a.w == 0 {
 		return ""
 	}
-	st := a.c.styles
+	st := a.c.Styles
 	if a.w < minWidth || a.h < minHeight {
 		return st.PaintBackground(lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, st.Warn.Render(tooSmall(a.w, a.h)),
 			lipgloss.WithWhitespaceChars(" ")))
 	}
 	s := a.screens[a.cur]
-	body := fit(s.View(), a.c.width, a.c.height)
+	body := kit.Fit(s.View(), a.c.Width, a.c.Height)
 	if a.full {
-		body = overlayBottom(body, a.fullHelp(s), a.c.width)
+		body = overlayBottom(body, a.fullHelp(s), a.c.Width)
 	}
-	status := footer(a.help.Styles, s.ShortHelp(), a.globals(), s.Typing(), a.c.width)
-	return st.PaintBackground(a.header() + "\n" + body + "\n" + fitWidth(st.StatusBar.Render(status), a.c.width))
+	status := kit.Footer(a.help.Styles, s.ShortHelp(), a.globals(), s.Typing(), a.c.Width)
+	return st.PaintBackground(a.header() + "\n" + body + "\n" + kit.FitWidth(st.StatusBar.Render(status), a.c.Width))
 }
 
 // globals are the global keys as the footer and the help show them: the
 // theme key names the theme in use; esc is not offered where it does
 // nothing (the first screen with nothing open).
-func (a *app) globals() globalKeys {
+func (a *app) globals() kit.GlobalKeys {
 	g := a.keys
-	g.Theme.SetHelp("t", "theme: "+a.c.themeName())
+	g.Theme.SetHelp("t", "theme: "+a.c.ThemeName())
 	g.Runs.SetEnabled(a.cur != screenRuns) // there already
 	g.Back.SetEnabled(a.cur != screenData || !a.data.closed())
 	return g
 }
 
 func (a *app) fullHelp(s screen) string {
-	keys := helpKeys{screen: s, global: a.globals().now(slices.Concat(s.FullHelp()...), s.Typing())}
-	return a.c.styles.Panel.Render(fullHelpBlock(a.help.Styles, keys.FullHelp(), a.c.width-4))
+	keys := kit.HelpKeys{Screen: s, Global: a.globals().Now(slices.Concat(s.FullHelp()...), s.Typing())}
+	return a.c.Styles.Panel.Render(kit.FullHelpBlock(a.help.Styles, keys.FullHelp(), a.c.Width-4))
 }
 
 // header is the breadcrumb (tealab ▸ dataset ▸ model ▸ screen) and, on the
 // right, what the screen says about itself.
 func (a *app) header() string {
-	st := a.c.styles
+	st := a.c.Styles
 	crumbs := []string{st.Title.Render("tealab")}
 	dsName, model := "", ""
 	if a.ds != nil && a.cur > screenData {
@@ -707,7 +708,7 @@ func (a *app) header() string {
 		model = a.spec.Title
 	}
 	// The training and results screens name their own run's data and model.
-	if r, ok := a.screens[a.cur].(interface{ shownRun() *runRecord }); ok && r.shownRun() != nil {
+	if r, ok := a.screens[a.cur].(interface{ shownRun() *kit.RunRecord }); ok && r.shownRun() != nil {
 		dsName, model = r.shownRun().Dataset.Name, r.shownRun().Spec.Title
 	}
 	for _, c := range []string{dsName, model} {
@@ -722,7 +723,7 @@ func (a *app) header() string {
 		right = h.headerInfo()
 	}
 	right = st.Muted.Render(right + " ")
-	return spread(left, right, a.c.width)
+	return kit.Spread(left, right, a.c.Width)
 }
 
 // tooSmall is the one line shown below the smallest usable size: the size
@@ -750,7 +751,7 @@ func overlayBottom(body, block string, w int) string {
 	}
 	start := len(lines) - len(bl)
 	for i, l := range bl {
-		lines[start+i] = fitWidth(lipgloss.PlaceHorizontal(w, lipgloss.Center, l), w)
+		lines[start+i] = kit.FitWidth(lipgloss.PlaceHorizontal(w, lipgloss.Center, l), w)
 	}
 	return strings.Join(lines, "\n")
 }

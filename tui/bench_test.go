@@ -14,6 +14,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // trainingApp is the app on the training screen at w x h with n steps drawn
@@ -94,7 +95,7 @@ func TestTrainingViewFrame(t *testing.T) {
 
 func TestReduceSeries(t *testing.T) {
 	short := []float64{3, 1, 2}
-	if got, dx := reduceSeries(short, 8); len(got) != 3 || dx != 1 {
+	if got, dx := kit.ReduceSeries(short, 8); len(got) != 3 || dx != 1 {
 		t.Fatalf("a short series changed: %v, dx %v", got, dx)
 	}
 	y := make([]float64, 10000)
@@ -107,7 +108,7 @@ func TestReduceSeries(t *testing.T) {
 	y[1234] = 99 // a spike
 	y[8000] = -5 // a dip
 	y[9999] = 0.5
-	got, dx := reduceSeries(y, 100)
+	got, dx := kit.ReduceSeries(y, 100)
 	if len(got) != 100 || dx != 100 {
 		t.Fatalf("len %d, dx %v; want 100 points of 100 steps", len(got), dx)
 	}
@@ -126,7 +127,7 @@ func TestReduceSeries(t *testing.T) {
 	for i := range allNaN {
 		allNaN[i] = math.NaN()
 	}
-	for _, v := range must(reduceSeries(allNaN, 10)) {
+	for _, v := range must(kit.ReduceSeries(allNaN, 10)) {
 		if !math.IsNaN(v) {
 			t.Fatal("an all-NaN series gained values")
 		}
@@ -144,7 +145,7 @@ func BenchmarkDendrogramCut(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		hs.press(keys[i%2])
-		_ = hs.view()
+		_ = hs.View()
 		i++
 	}
 }
@@ -183,7 +184,7 @@ func BenchmarkFileBrowserRead(b *testing.B) {
 	dir := bigFolder(b)
 	for b.Loop() {
 		fb := newFileBrowser(nil)
-		fb.update(fb.read(dir)())
+		fb.Update(fb.read(dir)())
 	}
 }
 
@@ -192,12 +193,12 @@ func BenchmarkFileBrowserRead(b *testing.B) {
 func BenchmarkFileBrowserKey(b *testing.B) {
 	c := newTestApp(b, Options{}, 120, 40).c
 	fb := newFileBrowser(nil)
-	fb.update(fb.read(bigFolder(b))())
+	fb.Update(fb.read(bigFolder(b))())
 	keys := []string{"down", "down", "up"}
 	i := 0
 	for b.Loop() {
-		fb.update(keyMsg(keys[i%len(keys)]))
+		fb.Update(keyMsg(keys[i%len(keys)]))
 		i++
-		_ = fb.view(c, 100, 36)
+		_ = fb.View(c, 100, 36)
 	}
 }

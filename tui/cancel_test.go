@@ -48,12 +48,12 @@ func TestAbandonedRunKeepsPartialHistory(t *testing.T) {
 	hs.a.abandon()
 	hs.a.goTo(screenParams)
 	hs.press("esc", "R") // parameters (a text field has the keys) -> models
-	mustContain(t, hs.view(), "abandoned")
+	mustContain(t, hs.View(), "abandoned")
 	hs.press("enter")
 	if hs.a.cur != screenResults {
 		t.Fatalf("enter on the abandoned run: screen %v", hs.a.cur)
 	}
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "abandoned (esc) after ", "epochs: partial history", "[History]")
 	if strings.Contains(v, "context canceled") {
 		t.Errorf("raw error shown:\n%s", v)

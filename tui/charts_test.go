@@ -106,7 +106,7 @@ func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
 func TestBiplot(t *testing.T) {
 	hs := newHarness(t, Options{Data: "wine", Model: "pca", Params: paramsOf("pca", map[string]string{"scale": "true"}), Train: true}, 120, 40)
 	hs.resultTab("Biplot")
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "rows: PC1 (36.2% of the variance) across, PC2 (19.2%) up", "10 longest of 13", "flavanoids", "color_intensity")
 	if p := strings.Count(v, "·"); p < 50 {

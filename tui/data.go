@@ -3,8 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,6 +12,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -41,26 +40,26 @@ type dataKeys struct {
 
 func defaultDataKeys() dataKeys {
 	return dataKeys{
-		Up:        bind("↑/k", "up", "up", "k"),
-		Down:      bind("↓/j", "down", "down", "j"),
-		Load:      bind("enter", "load & preview", "enter"),
-		Use:       bind("enter", "use this data →", "enter"),
-		Knobs:     bind("e", "edit knobs", "e"),
-		Browse:    bind("o", "browse files", "o"),
-		Path:      bind("p", "type a path", "p"),
-		Preview:   bind("→/l", "preview", "right", "l"),
-		SetTarget: bind("s", "set as target", "s"),
-		NoTarget:  bind("u", "no target (clustering)", "u"),
-		DropCol:   bind("d", "drop column", "d"),
-		Restore:   bind("r", "restore dropped", "r"),
-		ScrollL:   bind("h", "columns left", "h"),
-		ScrollR:   bind("l", "columns right", "l"),
-		NextField: bind("↓/tab", "next knob", "down", "tab"),
-		PrevField: bind("↑/shift+tab", "previous knob", "up", "shift+tab"),
-		Generate:  bind("enter", "generate", "enter"),
-		OpenTyped: bind("enter", "open", "enter"),
-		PageUp:    bind("[", "earlier rows", "["),
-		PageDown:  bind("]", "later rows", "]"),
+		Up:        kit.Bind("↑/k", "up", "up", "k"),
+		Down:      kit.Bind("↓/j", "down", "down", "j"),
+		Load:      kit.Bind("enter", "load & preview", "enter"),
+		Use:       kit.Bind("enter", "use this data →", "enter"),
+		Knobs:     kit.Bind("e", "edit knobs", "e"),
+		Browse:    kit.Bind("o", "browse files", "o"),
+		Path:      kit.Bind("p", "type a path", "p"),
+		Preview:   kit.Bind("→/l", "preview", "right", "l"),
+		SetTarget: kit.Bind("s", "set as target", "s"),
+		NoTarget:  kit.Bind("u", "no target (clustering)", "u"),
+		DropCol:   kit.Bind("d", "drop column", "d"),
+		Restore:   kit.Bind("r", "restore dropped", "r"),
+		ScrollL:   kit.Bind("h", "columns left", "h"),
+		ScrollR:   kit.Bind("l", "columns right", "l"),
+		NextField: kit.Bind("↓/tab", "next knob", "down", "tab"),
+		PrevField: kit.Bind("↑/shift+tab", "previous knob", "up", "shift+tab"),
+		Generate:  kit.Bind("enter", "generate", "enter"),
+		OpenTyped: kit.Bind("enter", "open", "enter"),
+		PageUp:    kit.Bind("[", "earlier rows", "["),
+		PageDown:  kit.Bind("]", "later rows", "]"),
 	}
 }
 
@@ -92,7 +91,7 @@ const maxPreviewRows = 1000
 // the columns (kind, missing, levels or range), the rows and the class
 // balance, and lets the person choose the target column.
 type dataScreen struct {
-	c       *common
+	c       *kit.Common
 	keys    dataKeys
 	entries []datasets.Entry
 	cursor  int // over entries, then one "open a file" item
@@ -100,7 +99,7 @@ type dataScreen struct {
 	knobs   map[string][]*knobField
 	kfocus  int
 	picker  fileBrowser
-	path    textField
+	path    kit.TextField
 
 	loading   string // the source being loaded, "" when idle
 	seq       int
@@ -128,33 +127,33 @@ type dataScreen struct {
 	rowOff    int // first row of the rows table's page
 	// listFilter narrows the list, colFilter the columns (colIdx: the
 	// column of each row of cols).
-	listFilter, colFilter listFilter
+	listFilter, colFilter kit.ListFilter
 	colIdx                []int
 	w, h                  int
 }
 
-func newDataScreen(c *common) *dataScreen {
+func newDataScreen(c *kit.Common) *dataScreen {
 	s := &dataScreen{c: c, keys: defaultDataKeys(), entries: datasets.Catalog(), knobs: map[string][]*knobField{},
-		listFilter: newListFilter(), colFilter: newListFilter()}
+		listFilter: kit.NewListFilter(), colFilter: kit.NewListFilter()}
 	for _, e := range s.entries {
 		for _, k := range e.Knobs {
-			in := newInput()
+			in := kit.NewInput()
 			in.CharLimit = 20
 			in.SetWidth(10)
 			in.SetValue(engine.Format(k.Default))
 			s.knobs[e.Name] = append(s.knobs[e.Name], &knobField{knob: k, input: in})
 		}
 	}
-	s.path = newInput()
+	s.path = kit.NewInput()
 	s.path.Prompt = "path: "
 	s.path.Placeholder = "data.csv, data.tsv, data.arff (.gz too)"
 	s.path.CharLimit = 4096
-	s.tabs = widgets.NewTabs([]string{previewColumns, previewPlot, previewHist, previewRows, previewBalance}, c.styles)
+	s.tabs = widgets.NewTabs([]string{previewColumns, previewPlot, previewHist, previewRows, previewBalance}, c.Styles)
 	s.plot = newDataPlot(c)
 	s.hists = newDataHistograms(c)
 	s.cols = table.New()
 	s.rows = table.New()
-	s.balance = widgets.NewBars(nil, nil, c.styles)
+	s.balance = widgets.NewBars(nil, nil, c.Styles)
 	return s
 }
 
@@ -181,7 +180,7 @@ func (s *dataScreen) previewSize() (int, int) { return s.w - s.listWidth() - 1, 
 
 func (s *dataScreen) Typing() bool {
 	f := s.filterOf()
-	return s.focus == focusKnobs || s.focus == focusPath || f != nil && f.editing
+	return s.focus == focusKnobs || s.focus == focusPath || f != nil && f.Editing
 }
 
 func (s *dataScreen) Back() bool {
@@ -202,12 +201,12 @@ func (s *dataScreen) Back() bool {
 // data screen is the first, so esc then does nothing and is not offered.
 func (s *dataScreen) closed() bool {
 	f := s.filterOf()
-	return s.focus == focusList && (f == nil || !f.active())
+	return s.focus == focusList && (f == nil || !f.Active())
 }
 
 func (s *dataScreen) ShortHelp() []key.Binding {
-	if f := s.filterOf(); f != nil && f.editing {
-		return f.help()
+	if f := s.filterOf(); f != nil && f.Editing {
+		return f.Help()
 	}
 	switch s.focus {
 	case focusKnobs:
@@ -251,12 +250,12 @@ func (s *dataScreen) ShortHelp() []key.Binding {
 }
 
 func (s *dataScreen) FullHelp() [][]key.Binding {
-	return helpOf(s.ShortHelp(), s.navKeys())
+	return kit.HelpOf(s.ShortHelp(), s.navKeys())
 }
 
 // navKeys move about where the focus is: only the help lists them.
 func (s *dataScreen) navKeys() []key.Binding {
-	if f := s.filterOf(); f != nil && f.editing {
+	if f := s.filterOf(); f != nil && f.Editing {
 		return nil
 	}
 	switch s.focus {
@@ -287,7 +286,7 @@ func (s *dataScreen) loadOrUse() key.Binding {
 
 func (s *dataScreen) headerInfo() string {
 	if s.loading != "" {
-		return "loading " + clip(s.loading, 30) + "…"
+		return "loading " + kit.Clip(s.loading, 30) + "…"
 	}
 	return fmt.Sprintf("%d built-in sets and generators", len(s.entries))
 }
@@ -333,16 +332,16 @@ func (s *dataScreen) open(source, target string, task datasets.Task, drop []stri
 				msg = tableLoadedMsg{seq: seq, source: source, err: fmt.Errorf("%s: reading crashed: %v", source, r)}
 			}
 		}()
-		path, err := c.dataSource(source)
+		path, err := c.DataSource(source)
 		if err != nil {
 			return tableLoadedMsg{seq: seq, source: source, err: err}
 		}
 		t, err := datasets.Open(path)
 		if err != nil {
-			return tableLoadedMsg{seq: seq, source: source, err: errors.New(c.hide(err.Error()))}
+			return tableLoadedMsg{seq: seq, source: source, err: errors.New(c.Hide(err.Error()))}
 		}
 		t = t.Printable() // names and levels with control characters, escaped
-		t.Source = c.shown(t.Source)
+		t.Source = c.Shown(t.Source)
 		return tableLoadedMsg{seq: seq, source: source, table: t}
 	}
 }
@@ -381,14 +380,14 @@ func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 		s.focus = focusList
 		return s.open(msg.path, "", datasets.Auto, nil, false)
 	case dirReadMsg:
-		return s.picker.update(msg)
+		return s.picker.Update(msg)
 	case tea.KeyPressMsg:
-		return s.key(msg)
+		return s.Key(msg)
 	}
 	return nil
 }
 
-func (s *dataScreen) key(msg tea.KeyPressMsg) tea.Cmd {
+func (s *dataScreen) Key(msg tea.KeyPressMsg) tea.Cmd {
 	switch s.focus {
 	case focusKnobs:
 		return s.keyKnobs(msg)
@@ -402,7 +401,7 @@ func (s *dataScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			s.path.Blur()
 			s.focus = focusList
-			return s.open(s.c.typedPath(p), "", datasets.Auto, nil, false)
+			return s.open(s.c.TypedPath(p), "", datasets.Auto, nil, false)
 		}
 		var cmd tea.Cmd
 		s.path, cmd = s.path.Update(msg)
@@ -452,14 +451,14 @@ func (s *dataScreen) key(msg tea.KeyPressMsg) tea.Cmd {
 
 func (s *dataScreen) startPicker() tea.Cmd {
 	if s.picker.seq == 0 {
-		s.picker = newFileBrowser(s.c.files)
+		s.picker = newFileBrowser(s.c.Files)
 	}
 	s.focus = focusPicker
 	return s.picker.read(s.picker.dir)
 }
 
 func (s *dataScreen) updatePicker(msg tea.Msg) tea.Cmd {
-	return s.picker.update(msg)
+	return s.picker.Update(msg)
 }
 
 func (s *dataScreen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
@@ -597,13 +596,4 @@ func (s *dataScreen) targetIndex() int {
 		return len(s.table.Columns) - 1
 	}
 	return s.table.ColumnIndex(s.target)
-}
-
-func expandHome(p string) string {
-	if strings.HasPrefix(p, "~/") {
-		if h, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(h, p[2:])
-		}
-	}
-	return p
 }

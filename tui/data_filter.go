@@ -4,13 +4,14 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
 	tea "charm.land/bubbletea/v2"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // The data screen's two filters (/): one narrows the list of built-in sets
 // and generators, the other the preview's columns.
 
 // filterOf is the filter the keys go to where the focus is, nil for none.
-func (s *dataScreen) filterOf() *listFilter {
+func (s *dataScreen) filterOf() *kit.ListFilter {
 	switch {
 	case s.focus == focusList:
 		return &s.listFilter
@@ -27,7 +28,7 @@ func (s *dataScreen) filterKey(msg tea.KeyPressMsg) bool {
 	if f == nil {
 		return false
 	}
-	used, changed := f.update(msg)
+	used, changed := f.Update(msg)
 	if changed {
 		s.refilter(f)
 	}
@@ -38,15 +39,15 @@ func (s *dataScreen) filterKey(msg tea.KeyPressMsg) bool {
 // active.
 func (s *dataScreen) clearFilter() bool {
 	f := s.filterOf()
-	if f == nil || !f.active() {
+	if f == nil || !f.Active() {
 		return false
 	}
-	f.clear()
+	f.Clear()
 	s.refilter(f)
 	return true
 }
 
-func (s *dataScreen) refilter(f *listFilter) {
+func (s *dataScreen) refilter(f *kit.ListFilter) {
 	if f == &s.colFilter {
 		s.refreshColumns()
 		return
@@ -62,14 +63,14 @@ func (s *dataScreen) refilter(f *listFilter) {
 // filterHelp is the keys of the filter where the focus is.
 func (s *dataScreen) filterHelp() []key.Binding {
 	if f := s.filterOf(); f != nil {
-		return f.help()
+		return f.Help()
 	}
 	return nil
 }
 
 func (s *dataScreen) entryShown(i int) bool {
 	e := s.entries[i]
-	return s.listFilter.match(e.Name + " " + e.Kind + " " + e.Task.String())
+	return s.listFilter.Match(e.Name + " " + e.Kind + " " + e.Task.String())
 }
 
 // shownEntries are the entries the list filter keeps.
@@ -102,7 +103,7 @@ func (s *dataScreen) keepColumns(rows []table.Row) []table.Row {
 	s.colIdx = s.colIdx[:0]
 	var kept []table.Row
 	for j, r := range rows {
-		if s.colFilter.match(s.table.Columns[j].Name) {
+		if s.colFilter.Match(s.table.Columns[j].Name) {
 			kept = append(kept, r)
 			s.colIdx = append(s.colIdx, j)
 		}
@@ -121,5 +122,5 @@ func (s *dataScreen) selectedColumn() (int, bool) {
 
 // columnsStatus is the column filter's line above the table.
 func (s *dataScreen) columnsStatus() string {
-	return s.colFilter.status(s.c.styles, len(s.colIdx), len(s.table.Columns))
+	return s.colFilter.Status(s.c.Styles, len(s.colIdx), len(s.table.Columns))
 }

@@ -13,12 +13,13 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // knobField edits one generator knob.
 type knobField struct {
 	knob  datasets.Knob
-	input textField
+	input kit.TextField
 	err   error
 }
 

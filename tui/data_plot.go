@@ -13,6 +13,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -39,23 +40,23 @@ func sampleRows(n, limit int) []int {
 // chosen features or its first two principal directions; points coloured
 // by class, or by the target's range for regression.
 type dataPlot struct {
-	c     *common
+	c     *kit.Common
 	d     *datasets.Dataset
-	axes  axisPicker
+	axes  kit.AxisPicker
 	sc    widgets.Scatter
 	title string
 	err   string
 	w, h  int
 }
 
-func newDataPlot(c *common) *dataPlot {
-	return &dataPlot{c: c, sc: widgets.NewScatter(c.styles)}
+func newDataPlot(c *kit.Common) *dataPlot {
+	return &dataPlot{c: c, sc: widgets.NewScatter(c.Styles)}
 }
 
 // set shows dataset d (nil: nothing).
 func (p *dataPlot) set(d *datasets.Dataset) {
 	p.d = d
-	p.axes = newAxisPicker(d)
+	p.axes = kit.NewAxisPicker(d)
 	p.refresh()
 }
 
@@ -85,15 +86,15 @@ func (p *dataPlot) refresh() {
 		sub = d.Subset(idx)
 	}
 	var xs, ys []float64
-	numeric := len(p.axes.numeric)
+	numeric := len(p.axes.Numeric)
 	switch {
 	case numeric == 1 && d.Task == datasets.Regression:
-		j := p.axes.numeric[0]
+		j := p.axes.Numeric[0]
 		xs, ys = mat.Col(nil, j, sub.X), sub.Y
 		p.sc.SetAxes(d.Features[j].Name, d.Target.Name)
 		p.title = d.Target.Name + " against " + d.Features[j].Name
 	case numeric >= 2:
-		pl, err := inspect.PlaneOf(sub, p.axes.x, p.axes.y)
+		pl, err := inspect.PlaneOf(sub, p.axes.X, p.axes.Y)
 		if err != nil {
 			p.err = err.Error()
 			return
@@ -185,11 +186,11 @@ func quantileBins(y []float64, k int) ([]int, []string) {
 }
 
 func (p *dataPlot) View() string {
-	st := p.c.styles
+	st := p.c.Styles
 	if p.err != "" {
-		return st.Muted.Render(wrap(p.err, max(p.w, 20)))
+		return st.Muted.Render(kit.Wrap(p.err, max(p.w, 20)))
 	}
-	return st.Muted.Render(clip(p.title, p.w)) + "\n" + p.sc.View()
+	return st.Muted.Render(kit.Clip(p.title, p.w)) + "\n" + p.sc.View()
 }
 
 // dataHistograms draws a histogram per column: every feature's
@@ -198,7 +199,7 @@ func (p *dataPlot) View() string {
 // for regression) in bins chosen from its values, a nominal one as a bar
 // per level.
 type dataHistograms struct {
-	c     *common
+	c     *kit.Common
 	d     *datasets.Dataset
 	sub   *datasets.Dataset // the rows drawn: d, or an even sample of large data
 	cls   []int             // colour class of each row of sub
@@ -227,14 +228,14 @@ type cachedSpark struct {
 // colour class (maxBins 0: none yet).
 type cachedBins struct {
 	maxBins int
-	b       binning
+	b       kit.Binning
 	counts  [][]float64
 }
 
-func newDataHistograms(c *common) *dataHistograms {
+func newDataHistograms(c *kit.Common) *dataHistograms {
 	h := &dataHistograms{c: c}
-	h.keys.Up = bind("↑", "previous column", "up", "k")
-	h.keys.Down = bind("↓", "next column", "down", "j")
+	h.keys.Up = kit.Bind("↑", "previous column", "up", "k")
+	h.keys.Down = kit.Bind("↓", "next column", "down", "j")
 	return h
 }
 
@@ -282,13 +283,13 @@ func (h *dataHistograms) sparkOf(j, w int) (string, string) {
 
 // binsOf is numeric feature j's bins (at most maxBins) and their counts
 // by colour class, counted once per maxBins.
-func (h *dataHistograms) binsOf(j, maxBins int) (binning, [][]float64) {
+func (h *dataHistograms) binsOf(j, maxBins int) (kit.Binning, [][]float64) {
 	if c := h.bins[j]; c.maxBins == maxBins {
 		return c.b, c.counts
 	}
 	col := h.column(j)
-	b := chooseBins(col, maxBins)
-	counts := b.count(col, h.cls, len(h.names))
+	b := kit.ChooseBins(col, maxBins)
+	counts := b.Count(col, h.cls, len(h.names))
 	h.bins[j] = cachedBins{maxBins: maxBins, b: b, counts: counts}
 	return b, counts
 }
@@ -355,7 +356,7 @@ func levelCounts(col []float64, c datasets.Column) []levelCount {
 }
 
 func (h *dataHistograms) View() string {
-	st := h.c.styles
+	st := h.c.Styles
 	d := h.d
 	if d == nil || len(h.cols) == 0 {
 		return st.Muted.Render("no column to draw")
@@ -378,7 +379,7 @@ func (h *dataHistograms) View() string {
 			mark, name = st.Accent.Render("▸ "), st.Accent
 		}
 		spark, note := h.sparkOf(j, sparkW)
-		lines = append(lines, mark+name.Render(fitWidth(clip(d.Features[j].Name, nameW), nameW))+" "+
+		lines = append(lines, mark+name.Render(kit.FitWidth(kit.Clip(d.Features[j].Name, nameW), nameW))+" "+
 			st.Series[0].Render(spark)+" "+st.Muted.Render(note))
 	}
 	if len(h.cols) > listH {
@@ -410,8 +411,8 @@ func (h *dataHistograms) drawSpark(j, w int) (string, string) {
 		return sparkline(counts, w), numfmt.Count(len(levels), "level")
 	}
 	col := h.column(j)
-	b := chooseBins(col, w)
-	return sparkline(firstClass(b.count(col, nil, 1)), w), numfmt.Sig(b.vmin, 3) + " – " + numfmt.Sig(b.vmax, 3)
+	b := kit.ChooseBins(col, w)
+	return sparkline(firstClass(b.Count(col, nil, 1)), w), numfmt.Sig(b.Vmin, 3) + " – " + numfmt.Sig(b.Vmax, 3)
 }
 
 // firstClass is the counts of bins counted with one class.
@@ -426,7 +427,7 @@ func firstClass(counts [][]float64) []float64 {
 // levelBars draws nominal feature j as a bar per level, most frequent
 // first, in at most rows lines; the levels left out are counted.
 func (h *dataHistograms) levelBars(j, rows int) []string {
-	st, c := h.c.styles, h.d.Features[j]
+	st, c := h.c.Styles, h.d.Features[j]
 	levels := h.levelsOf(j)
 	shown := levels
 	if len(levels) > rows-1 {
@@ -439,7 +440,7 @@ func (h *dataHistograms) levelBars(j, rows int) []string {
 	}
 	bars := widgets.NewBars(labels, vals, st)
 	bars.SetSize(h.w, len(shown))
-	lines := []string{"", st.Header.Render(clip(c.Name+" · rows per level, most frequent first", h.w))}
+	lines := []string{"", st.Header.Render(kit.Clip(c.Name+" · rows per level, most frequent first", h.w))}
 	lines = append(lines, strings.Split(bars.View(), "\n")...)
 	if rest := levels[len(shown):]; len(rest) > 0 {
 		n := 0.0
@@ -455,12 +456,12 @@ func (h *dataHistograms) levelBars(j, rows int) []string {
 // the target's range for regression) in barH lines, with its axis and the
 // classes' legend.
 func (h *dataHistograms) stackedBars(j, barH int) []string {
-	st, d := h.c.styles, h.d
+	st, d := h.c.Styles, h.d
 	name, names := d.Features[j].Name, h.names
 	ncls := len(names)
 	b, counts := h.binsOf(j, max(min((h.w-2)/2, 40), 4))
 	// Each bin is bw cells: its bar and a space.
-	bw := max(min((h.w-2)/b.k, 6), 2)
+	bw := max(min((h.w-2)/b.K, 6), 2)
 	peak := 0.0
 	for _, c := range counts {
 		t := 0.0
@@ -476,7 +477,7 @@ func (h *dataHistograms) stackedBars(j, barH int) []string {
 			by = " by " + d.Target.Name
 		}
 	}
-	lines := []string{"", st.Header.Render(clip(name+by, h.w))}
+	lines := []string{"", st.Header.Render(kit.Clip(name+by, h.w))}
 	glyphs := []string{"█", "▓", "▒", "░", "▚", "▞", "▙", "▟"}
 	for r := barH - 1; r >= 0; r-- {
 		var sb strings.Builder
@@ -518,32 +519,32 @@ func (h *dataHistograms) stackedBars(j, barH int) []string {
 			}
 			leg = append(leg, st.ClassStyle(ci).Render(g)+" "+st.Text.Render(n))
 		}
-		lines = append(lines, clip(strings.Join(leg, "  "), h.w))
+		lines = append(lines, kit.Clip(strings.Join(leg, "  "), h.w))
 	}
 	return lines
 }
 
 // binAxis labels bins bw cells wide: each value under its bar when there
 // is a bar per value and the labels fit, else the two ends of the range.
-func binAxis(b binning, bw int) string {
-	if b.perUnit {
+func binAxis(b kit.Binning, bw int) string {
+	if b.PerUnit {
 		var sb strings.Builder
 		fits := true
-		for i := range b.k {
-			l := b.label(i)
+		for i := range b.K {
+			l := b.Label(i)
 			if len(l) > bw-1 {
 				fits = false
 				break
 			}
-			sb.WriteString(fitWidth(l, bw))
+			sb.WriteString(kit.FitWidth(l, bw))
 		}
 		if fits {
 			return sb.String()
 		}
 	}
-	lo, hi := numfmt.Sig(b.edge(0), 3), numfmt.Sig(b.edge(b.k), 3)
-	if b.integer {
-		lo, hi = numfmt.Sig(b.vmin, 3), numfmt.Sig(b.edge(b.k)-0.5, 3)
+	lo, hi := numfmt.Sig(b.Edge(0), 3), numfmt.Sig(b.Edge(b.K), 3)
+	if b.Integer {
+		lo, hi = numfmt.Sig(b.Vmin, 3), numfmt.Sig(b.Edge(b.K)-0.5, 3)
 	}
-	return lo + strings.Repeat(" ", max(bw*b.k-len(lo)-len(hi), 1)) + hi
+	return lo + strings.Repeat(" ", max(bw*b.K-len(lo)-len(hi), 1)) + hi
 }

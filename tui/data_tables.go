@@ -14,14 +14,15 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func (s *dataScreen) tableStyles() table.Styles {
 	st := table.DefaultStyles()
-	st.Header = s.c.styles.Header.Padding(0, 1)
-	st.Cell = s.c.styles.Text.Padding(0, 1)
-	st.Selected = s.c.styles.SelectedRow
+	st.Header = s.c.Styles.Header.Padding(0, 1)
+	st.Cell = s.c.Styles.Text.Padding(0, 1)
+	st.Selected = s.c.Styles.SelectedRow
 	return st
 }
 
@@ -76,7 +77,7 @@ func (s *dataScreen) refreshColumns() {
 		}
 		name := c.Name
 		if j == ti && !wideRole {
-			name = clip(name, nameW-2) + " ◂"
+			name = kit.Clip(name, nameW-2) + " ◂"
 		}
 		kind := c.Kind.String()
 		if compact {
@@ -247,12 +248,12 @@ func (s *dataScreen) refreshBalance() {
 		for i, c := range counts {
 			vals[i] = float64(c)
 		}
-		s.balance = widgets.NewBars(d.Classes, vals, s.c.styles)
+		s.balance = widgets.NewBars(d.Classes, vals, s.c.Styles)
 		s.balance.SetClassColors(true)
 		s.balanceOK = true
 	case datasets.Regression:
 		labels, vals := histogram(d.Y, 12)
-		s.balance = widgets.NewBars(labels, vals, s.c.styles)
+		s.balance = widgets.NewBars(labels, vals, s.c.Styles)
 		s.balanceOK = true
 	}
 	pw, ph := s.previewSize()
@@ -276,13 +277,13 @@ func histogram(y []float64, k int) ([]string, []float64) {
 	var labels []string
 	var counts []float64
 	if finite > 0 {
-		b := chooseBins(y, k)
-		c := b.count(y, nil, 1)
-		if b.vmin == b.vmax {
-			labels, counts = []string{numfmt.Score(b.vmin)}, []float64{float64(finite)}
+		b := kit.ChooseBins(y, k)
+		c := b.Count(y, nil, 1)
+		if b.Vmin == b.Vmax {
+			labels, counts = []string{numfmt.Score(b.Vmin)}, []float64{float64(finite)}
 		} else {
-			for i := range b.k {
-				labels = append(labels, b.label(i))
+			for i := range b.K {
+				labels = append(labels, b.Label(i))
 				counts = append(counts, c[i][0])
 			}
 		}

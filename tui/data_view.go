@@ -10,6 +10,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 func (s *dataScreen) View() string {
@@ -21,7 +22,7 @@ func (s *dataScreen) View() string {
 }
 
 func (s *dataScreen) listView(w, h int) string {
-	st := s.c.styles
+	st := s.c.Styles
 	var lines []string
 	kind := ""
 	for _, i := range s.shownEntries() {
@@ -39,19 +40,19 @@ func (s *dataScreen) listView(w, h int) string {
 		}
 		lines = append(lines, s.listItem(i, e.Name, fmt.Sprintf("%d×%d", e.Rows, e.Cols), taskShort(e.Task), w-3))
 	}
-	if s.listFilter.active() {
-		lines = append([]string{clip(s.listFilter.status(s.c.styles, len(s.shownEntries()), len(s.entries)), w-4)}, lines...)
+	if s.listFilter.Active() {
+		lines = append([]string{kit.Clip(s.listFilter.Status(s.c.Styles, len(s.shownEntries()), len(s.entries)), w-4)}, lines...)
 	}
 	lines = append(lines, "", st.Header.Render("Files"))
 	lines = append(lines, s.listItem(len(s.entries), "open a file…", "o / p", "", w-3))
 	focus := s.focus == focusList
-	return panel(st, "Data", strings.Join(scrollTo(lines, s.cursorLine(), h-2), "\n"), w, h, focus)
+	return kit.Panel(st, "Data", strings.Join(scrollTo(lines, s.cursorLine(), h-2), "\n"), w, h, focus)
 }
 
 // cursorLine is the list line of the cursor (for scrolling).
 func (s *dataScreen) cursorLine() int {
 	line, kind := 0, ""
-	if s.listFilter.active() {
+	if s.listFilter.Active() {
 		line++ // the filter's line
 	}
 	for n, i := range s.shownEntries() {
@@ -89,16 +90,16 @@ func visibleRange(n, cur, h int) (from, to int) {
 }
 
 func (s *dataScreen) listItem(i int, name, shape, task string, w int) string {
-	st := s.c.styles
+	st := s.c.Styles
 	loaded := ""
 	if s.table != nil && i < len(s.entries) && strings.SplitN(s.source, ":", 2)[0] == s.entries[i].Name {
 		loaded = "•"
 	}
-	text := fmt.Sprintf("%-1s%-14s %8s", loaded, clip(name, 14), shape)
+	text := fmt.Sprintf("%-1s%-14s %8s", loaded, kit.Clip(name, 14), shape)
 	if w-2 >= 30 {
 		text += fmt.Sprintf(" %5s", task)
 	}
-	text = fitWidth(text, w-2)
+	text = kit.FitWidth(text, w-2)
 	if i == s.cursor {
 		return st.SelectedRow.Render("▸ " + text)
 	}
@@ -116,22 +117,22 @@ func taskShort(t datasets.Task) string {
 }
 
 func (s *dataScreen) previewView(w, h int) string {
-	st := s.c.styles
+	st := s.c.Styles
 	iw := w - 4
 	switch s.focus {
 	case focusPicker:
-		return panel(st, "Open a file", s.picker.view(s.c, iw, h-2), w, h, true)
+		return kit.Panel(st, "Open a file", s.picker.View(s.c, iw, h-2), w, h, true)
 	case focusPath:
 		body := st.Text.Render("Type the path of a .csv, .tsv or .arff file (gzipped too).") + "\n\n" +
-			s.path.view(st, 0) + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
-		return panel(st, "Open a file by path", body, w, h, true)
+			s.path.View(st, 0) + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
+		return kit.Panel(st, "Open a file by path", body, w, h, true)
 	}
 	var top []string
 	if s.loading != "" {
-		top = append(top, st.Muted.Render("loading "+clip(s.loading, iw-12)+"…"))
+		top = append(top, st.Muted.Render("loading "+kit.Clip(s.loading, iw-12)+"…"))
 	}
 	if s.loadErr != nil {
-		top = append(top, st.Error.Render("could not load the data"), st.Text.Render(wrap(s.loadErr.Error(), iw)), "")
+		top = append(top, st.Error.Render("could not load the data"), st.Text.Render(kit.Wrap(s.loadErr.Error(), iw)), "")
 	}
 	e := s.selectedEntry()
 	showDetails := s.table == nil || (s.focus != focusPreview && s.highlightedSource() != s.source) || s.focus == focusKnobs
@@ -141,11 +142,11 @@ func (s *dataScreen) previewView(w, h int) string {
 		if e == nil {
 			b = append(b, st.Text.Render("Open your own data: a CSV, TSV or ARFF file, gzipped or not."), "",
 				st.Key.Render("o")+st.Muted.Render(" browse for a file   ")+st.Key.Render("p")+st.Muted.Render(" type its path"),
-				"", st.Muted.Render(wrap("The target is the last column unless you choose another in the preview; "+
+				"", st.Muted.Render(kit.Wrap("The target is the last column unless you choose another in the preview; "+
 					"nominal targets mean classification, numeric ones regression, none clustering.", iw)))
-			return panel(st, "Files", strings.Join(b, "\n"), w, h, false)
+			return kit.Panel(st, "Files", strings.Join(b, "\n"), w, h, false)
 		}
-		b = append(b, st.Text.Render(wrap(e.Summary, iw)), "")
+		b = append(b, st.Text.Render(kit.Wrap(e.Summary, iw)), "")
 		b = append(b, st.Muted.Render(numfmt.Count(e.Rows, "row")+" · "+numfmt.Count(e.Cols, "feature")+" · "+e.Task.String()))
 		if fs := s.knobs[e.Name]; len(fs) > 0 {
 			b = append(b, "", st.Header.Render("Knobs"))
@@ -154,15 +155,15 @@ func (s *dataScreen) previewView(w, h int) string {
 				if s.focus == focusKnobs && i == s.kfocus {
 					mark = st.Accent.Render("▸ ")
 				}
-				box, sep := "["+fitWidth(f.input.view(st, 10), 11)+"]", " "
+				box, sep := "["+kit.FitWidth(f.input.View(st, 10), 11)+"]", " "
 				if f.err != nil { // marked, not only coloured
 					box, sep = st.Bad.Render(box), st.Bad.Render("✗")
 				}
 				rng := numfmt.Bound(f.knob.Min) + "…" + numfmt.Bound(f.knob.Max)
-				b = append(b, mark+fitWidth(f.knob.Name, 8)+box+sep+st.Muted.Render(clip(rng+" · "+f.knob.Help, iw-24)))
+				b = append(b, mark+kit.FitWidth(f.knob.Name, 8)+box+sep+st.Muted.Render(kit.Clip(rng+" · "+f.knob.Help, iw-24)))
 			}
 			if f := s.focusedKnobErr(e); f != nil {
-				b = append(b, "", st.Error.Render(clip(f.Error(), iw)))
+				b = append(b, "", st.Error.Render(kit.Clip(f.Error(), iw)))
 			} else if s.focus != focusKnobs {
 				b = append(b, "", st.Muted.Render("e edits the knobs · enter generates"))
 			} else {
@@ -171,7 +172,7 @@ func (s *dataScreen) previewView(w, h int) string {
 		} else {
 			b = append(b, "", st.Muted.Render("enter loads it and shows a preview"))
 		}
-		return panel(st, e.Name, strings.Join(b, "\n"), w, h, s.focus == focusKnobs)
+		return kit.Panel(st, e.Name, strings.Join(b, "\n"), w, h, s.focus == focusKnobs)
 	}
 	// The preview of the loaded table.
 	t := s.table
@@ -183,7 +184,7 @@ func (s *dataScreen) previewView(w, h int) string {
 	}
 	switch {
 	case s.dsErr != nil:
-		b = append(b, st.Text.Render(info), st.Error.Render(clip(s.dsErr.Error(), iw)))
+		b = append(b, st.Text.Render(info), st.Error.Render(kit.Clip(s.dsErr.Error(), iw)))
 	case s.ds.Task == datasets.Clustering:
 		b = append(b, st.Text.Render(info), st.Text.Render("no target: clustering"))
 	default:
@@ -193,17 +194,17 @@ func (s *dataScreen) previewView(w, h int) string {
 		if s.ds.Dropped > 0 {
 			info += " · " + numfmt.Count(s.ds.Dropped, "row") + " without a target dropped"
 		}
-		b = append(b, st.Text.Render(clip(info, iw)),
-			st.Text.Render(clip("target "+s.ds.Target.Name+" · "+s.ds.Task.String(), iw)))
+		b = append(b, st.Text.Render(kit.Clip(info, iw)),
+			st.Text.Render(kit.Clip("target "+s.ds.Target.Name+" · "+s.ds.Task.String(), iw)))
 	}
 	if len(s.dropped) > 0 {
-		b = append(b, st.Muted.Render(clip("dropped: "+strings.Join(s.dropped, ", ")+" (r restores)", iw)))
+		b = append(b, st.Muted.Render(kit.Clip("dropped: "+strings.Join(s.dropped, ", ")+" (r restores)", iw)))
 	}
 	b = append(b, s.tabs.View())
 	switch s.tabs.ActiveName() {
 	case previewColumns:
 		if st := s.columnsStatus(); st != "" {
-			b = append(b, clip(st, iw))
+			b = append(b, kit.Clip(st, iw))
 		}
 		b = append(b, s.cols.View())
 	case previewPlot:
@@ -241,7 +242,7 @@ func (s *dataScreen) previewView(w, h int) string {
 	case t.Source != "" && t.Source != "builtin:"+t.Name:
 		title += " · " + t.Source
 	}
-	return panel(st, title, strings.Join(b, "\n"), w, h, s.focus == focusPreview)
+	return kit.Panel(st, title, strings.Join(b, "\n"), w, h, s.focus == focusPreview)
 }
 
 func (s *dataScreen) focusedKnobErr(e *datasets.Entry) error {

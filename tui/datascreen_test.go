@@ -79,7 +79,7 @@ func TestDataFileWithHugeTarget(t *testing.T) {
 		t.Fatalf("screen %v, focus %v", hs.a.cur, hs.a.data.focus)
 	}
 	hs.previewTab(previewBalance)
-	mustContain(t, hs.view(), "distribution of y", "-1.7e308")
+	mustContain(t, hs.View(), "distribution of y", "-1.7e308")
 }
 
 // A load finishing while another screen shows (R during a start-up load)
@@ -119,31 +119,31 @@ func TestDataShownBeforeTraining(t *testing.T) {
 	if hs.a.cur != screenData || hs.a.data.tabs.ActiveName() != previewPlot {
 		t.Fatalf("--data moons: screen %v, tab %q; want the data's plot", hs.a.cur, hs.a.data.tabs.ActiveName())
 	}
-	mustContain(t, hs.view(), "x1 against x0 · by class", "●", "○", "● 0", "○ 1")
+	mustContain(t, hs.View(), "x1 against x0 · by class", "●", "○", "● 0", "○ 1")
 
 	hs = newHarness(t, Options{Data: "iris"}, 120, 40)
 	hs.previewTab(previewPlot)
-	mustContain(t, hs.view(), "first two principal directions", "● setosa")
+	mustContain(t, hs.View(), "first two principal directions", "● setosa")
 	hs.press("x")
-	mustContain(t, hs.view(), "sepal_width_cm against petal_length_cm")
+	mustContain(t, hs.View(), "sepal_width_cm against petal_length_cm")
 	hs.press("p")
-	mustContain(t, hs.view(), "first two principal directions")
+	mustContain(t, hs.View(), "first two principal directions")
 	hs.previewTab(previewHist)
-	mustContain(t, hs.view(), "petal_width_cm", "sepal_length_cm by class", "versicolor")
+	mustContain(t, hs.View(), "petal_width_cm", "sepal_length_cm by class", "versicolor")
 
 	hs = newHarness(t, Options{Data: "cubic"}, 120, 40)
-	mustContain(t, hs.view(), "y against x0 · by y")
+	mustContain(t, hs.View(), "y against x0 · by y")
 }
 
 // Rows of large data page past the first thousand.
 func TestRowsPage(t *testing.T) {
 	hs := newHarness(t, Options{Data: "digits"}, 120, 40)
 	hs.previewTab(previewRows)
-	mustContain(t, hs.view(), "rows 1-1000 of 1797")
+	mustContain(t, hs.View(), "rows 1-1000 of 1797")
 	hs.press("]")
-	mustContain(t, hs.view(), "rows 1001-1797 of 1797")
+	mustContain(t, hs.View(), "rows 1001-1797 of 1797")
 	hs.press("[")
-	mustContain(t, hs.view(), "rows 1-1000 of 1797")
+	mustContain(t, hs.View(), "rows 1-1000 of 1797")
 }
 
 // A newline or an escape sequence in a column's level or name is shown
@@ -160,11 +160,11 @@ func TestPreviewEscapesControlCharacters(t *testing.T) {
 		if key != "" {
 			hs.press(key)
 		}
-		v := hs.view()
+		v := hs.View()
 		checkFrame(t, v, 120, 40)
 		if strings.Contains(v, "\x1b[2J") {
 			t.Fatalf("the raw escape reached the screen")
 		}
 	}
-	mustContain(t, hs.view(), "[Rows]", `x\ny`, `c\x1b[2J`)
+	mustContain(t, hs.View(), "[Rows]", `x\ny`, `c\x1b[2J`)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/experiment"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -29,14 +30,14 @@ type expKeys struct {
 
 func defaultExpKeys() expKeys {
 	return expKeys{
-		Up:      bind("↑/k", "up", "up", "k"),
-		Down:    bind("↓/j", "down", "down", "j"),
-		Mark:    bind("space", "mark", "space"),
-		Folds:   bind("f", "folds", "f"),
-		Repeats: bind("r", "repeats", "r"),
-		Run:     bind("enter", "run", "enter"), // short, so that f and r keep their place in an 80-cell footer
-		Cancel:  bind("c", "cancel (keeps what finished)", "c"),
-		Export:  bind("e", "export .md and .csv", "e"),
+		Up:      kit.Bind("↑/k", "up", "up", "k"),
+		Down:    kit.Bind("↓/j", "down", "down", "j"),
+		Mark:    kit.Bind("space", "mark", "space"),
+		Folds:   kit.Bind("f", "folds", "f"),
+		Repeats: kit.Bind("r", "repeats", "r"),
+		Run:     kit.Bind("enter", "run", "enter"), // short, so that f and r keep their place in an 80-cell footer
+		Cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
+		Export:  kit.Bind("e", "export .md and .csv", "e"),
 	}
 }
 
@@ -54,7 +55,7 @@ type expMsg struct {
 }
 
 type expScreen struct {
-	c       *common
+	c       *kit.Common
 	ctx     context.Context // the lab's: quitting stops the experiment
 	keys    expKeys
 	ds      *datasets.Dataset
@@ -75,7 +76,7 @@ type expScreen struct {
 	w, h     int
 }
 
-func newExpScreen(c *common, ctx context.Context) *expScreen {
+func newExpScreen(c *kit.Common, ctx context.Context) *expScreen {
 	return &expScreen{c: c, ctx: ctx, keys: defaultExpKeys(), folds: experiment.DefaultFolds, repeats: experiment.DefaultRepeats}
 }
 
@@ -148,9 +149,9 @@ func (s *expScreen) ShortHelp() []key.Binding {
 
 func (s *expScreen) FullHelp() [][]key.Binding {
 	if s.running() || s.outcome != nil || len(s.specs) == 0 {
-		return helpOf(s.ShortHelp())
+		return kit.HelpOf(s.ShortHelp())
 	}
-	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Up, s.keys.Down})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Up, s.keys.Down})
 }
 
 func (s *expScreen) headerInfo() string {
@@ -162,12 +163,12 @@ func (s *expScreen) Update(msg tea.Msg) tea.Cmd {
 	case expMsg:
 		return s.receive(msg)
 	case tea.KeyPressMsg:
-		return s.key(msg)
+		return s.Key(msg)
 	}
 	return nil
 }
 
-func (s *expScreen) key(km tea.KeyPressMsg) tea.Cmd {
+func (s *expScreen) Key(km tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case s.running():
 		if key.Matches(km, s.keys.Cancel) {
@@ -237,7 +238,7 @@ func (s *expScreen) start() tea.Cmd {
 	s.progress = "starting…"
 	c := s.c
 	go func() {
-		release, err := c.holdSlot(ctx)
+		release, err := c.HoldSlot(ctx)
 		if err != nil {
 			ch <- expMsg{id: id, err: err}
 			close(ch)
@@ -305,7 +306,7 @@ const curvePoints = 100
 // many steps of which unit that was.
 func (s *expScreen) setCurves() {
 	o := s.outcome
-	s.curves = widgets.NewLineChart("validation error, fold 1 of repeat 1", "% of each model's steps", s.c.styles)
+	s.curves = widgets.NewLineChart("validation error, fold 1 of repeat 1", "% of each model's steps", s.c.Styles)
 	var names []string
 	var ys [][]float64
 	for m, model := range o.Plan.Models {
@@ -341,11 +342,11 @@ func (s *expScreen) export() string {
 	if err := o.WriteCSV(&csv); err != nil {
 		return "export: " + err.Error()
 	}
-	return s.c.writeReports(".", "experiment-"+s.ds.Name, report{"md", md.String()}, report{"csv", csv.String()})
+	return s.c.WriteReports(".", "experiment-"+s.ds.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
 }
 
 func (s *expScreen) View() string {
-	st := s.c.styles
+	st := s.c.Styles
 	w := s.w
 	if s.ds == nil {
 		return st.Muted.Render(" Choose data first: the Experimenter compares models on the session's data.")
@@ -355,16 +356,16 @@ func (s *expScreen) View() string {
 		return strings.Join(append(out, st.Muted.Render(fmt.Sprintf("  An experiment compares models that predict a target; %s data have none.", s.ds.Task))), "\n")
 	}
 	if s.outcome != nil {
-		return fit(strings.Join(append(out, s.results()...), "\n"), w, s.h)
+		return kit.Fit(strings.Join(append(out, s.results()...), "\n"), w, s.h)
 	}
-	for _, l := range strings.Split(wrap(fmt.Sprintf("mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them)", s.repeats, s.folds), w-2), "\n") {
+	for _, l := range strings.Split(kit.Wrap(fmt.Sprintf("mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them)", s.repeats, s.folds), w-2), "\n") {
 		out = append(out, st.Muted.Render(" "+l))
 	}
 	status := s.progress
 	if status == "" {
 		status = s.note
 	}
-	out = append(out, " "+st.Accent.Render(clip(status, w-2)), "")
+	out = append(out, " "+st.Accent.Render(kit.Clip(status, w-2)), "")
 	listH := max(s.h-len(out), 3)
 	first := min(max(s.cursor-listH+1, 0), max(len(s.specs)-listH, 0))
 	for i := first; i < len(s.specs) && i < first+listH; i++ {
@@ -376,9 +377,9 @@ func (s *expScreen) View() string {
 				box = "[b]"
 			}
 		}
-		line := clip(fmt.Sprintf(" %s %-14s %s", box, sp.Name, sp.Title), w)
+		line := kit.Clip(fmt.Sprintf(" %s %-14s %s", box, sp.Name, sp.Title), w)
 		if i == s.cursor {
-			line = st.SelectedRow.Render(fitWidth(line, w))
+			line = st.SelectedRow.Render(kit.FitWidth(line, w))
 		}
 		out = append(out, line)
 	}
@@ -387,7 +388,7 @@ func (s *expScreen) View() string {
 
 // results are the table, with its marks in colour too, and the curves.
 func (s *expScreen) results() []string {
-	st := s.c.styles
+	st := s.c.Styles
 	o := s.outcome
 	cols := o.Columns(nil)
 	t := o.Table(cols)
@@ -396,11 +397,11 @@ func (s *expScreen) results() []string {
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	var out []string
 	if s.note != "" { // what an export did, first, where a tall table cannot push it out
-		for _, l := range strings.Split(wrap(s.note, s.w-2), "\n") {
+		for _, l := range strings.Split(kit.Wrap(s.note, s.w-2), "\n") {
 			out = append(out, " "+st.Accent.Render(l))
 		}
 	}
-	for _, l := range strings.Split(wrap(o.Title(), s.w-2), "\n") { // the legend of v and *, whole
+	for _, l := range strings.Split(kit.Wrap(o.Title(), s.w-2), "\n") { // the legend of v and *, whole
 		out = append(out, st.Muted.Render(" "+l))
 	}
 	out = append(out, "")
@@ -409,10 +410,10 @@ func (s *expScreen) results() []string {
 		if i >= 2 && i-2 < len(t.Marks) {
 			styled = " " + colourMarks(line, t.Rows[i-2], t.Marks[i-2], st.Good, st.Bad)
 		}
-		out = append(out, clip(styled, s.w))
+		out = append(out, kit.Clip(styled, s.w))
 	}
 	for _, f := range o.Failures() {
-		out = append(out, " "+st.Error.Render(clip(f, s.w-2)))
+		out = append(out, " "+st.Error.Render(kit.Clip(f, s.w-2)))
 	}
 	out = append(out, "")
 	s.curves.SetSize(s.w, max(s.h-len(out)-1, 6))

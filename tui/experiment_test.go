@@ -46,12 +46,12 @@ func TestExperimenterRunsTwoModels(t *testing.T) {
 	defer closeHarness(hs)
 	o := hs.a.exp.outcome
 	if o == nil {
-		t.Fatalf("no results:\n%s", hs.view())
+		t.Fatalf("no results:\n%s", hs.View())
 	}
 	if o.Plan.Folds != 3 || o.Plan.Repeats != 1 || len(o.Plan.Models) != 2 || o.Plan.Models[0].Label != "lda" {
 		t.Fatalf("plan %d × %d folds, models %v", o.Plan.Repeats, o.Plan.Folds, o.Plan.Models)
 	}
-	v := hs.view()
+	v := hs.View()
 	for _, want := range []string{"2 models on iris, 1 × 3-fold CV", "than lda", "accuracy", "macro F1", "(v/ /*)",
 		"lda ", "tree ", "(0/", "validation error"} {
 		if !strings.Contains(v, want) {
@@ -67,12 +67,12 @@ func TestExperimenterRunsTwoModels(t *testing.T) {
 			t.Errorf("export %s: %v", name, err)
 		}
 	}
-	if !strings.Contains(hs.view(), "wrote experiment-iris.md and experiment-iris.csv") {
-		t.Errorf("export not said:\n%s", hs.view())
+	if !strings.Contains(hs.View(), "wrote experiment-iris.md and experiment-iris.csv") {
+		t.Errorf("export not said:\n%s", hs.View())
 	}
 	hs.press("esc")
-	if hs.a.cur != screenExperiment || hs.a.exp.outcome != nil || !strings.Contains(hs.view(), "[b] lda") {
-		t.Errorf("esc from the results: want the list with lda the baseline:\n%s", hs.view())
+	if hs.a.cur != screenExperiment || hs.a.exp.outcome != nil || !strings.Contains(hs.View(), "[b] lda") {
+		t.Errorf("esc from the results: want the list with lda the baseline:\n%s", hs.View())
 	}
 	hs.press("esc")
 	if hs.a.cur != screenModel {
@@ -86,8 +86,8 @@ func TestExperimenterNeedsTwoModels(t *testing.T) {
 	hs.press("enter", "X")
 	markModels(t, hs, "lda")
 	hs.press("enter")
-	if hs.a.exp.running() || hs.a.exp.outcome != nil || !strings.Contains(hs.view(), "mark two models or more") {
-		t.Errorf("one model ran:\n%s", hs.view())
+	if hs.a.exp.running() || hs.a.exp.outcome != nil || !strings.Contains(hs.View(), "mark two models or more") {
+		t.Errorf("one model ran:\n%s", hs.View())
 	}
 }
 
@@ -120,7 +120,7 @@ func TestExperimenterAt80x24(t *testing.T) {
 	if e.folds != experiment.DefaultFolds || e.repeats != experiment.DefaultRepeats {
 		t.Errorf("the lab's default is %d × %d-fold, the command line's %d × %d", e.repeats, e.folds, experiment.DefaultRepeats, experiment.DefaultFolds)
 	}
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "r repeats", "f folds", "10 × 10-fold CV")
 	for _, sp := range e.specs {
 		if sp.Name == "cnn" {
@@ -134,7 +134,7 @@ func TestExperimenterAt80x24(t *testing.T) {
 	hs.press("f", "r", "enter")
 	hs.runUntil(func() bool { return e.outcome != nil })
 	hs.press("e")
-	v = hs.view()
+	v = hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "wrote experiment-iris.md")
 	// Each model's curve over its own training, the unit named.
@@ -146,7 +146,7 @@ func TestExperimenterAt80x24(t *testing.T) {
 		t.Errorf("k-NN's one step spread over its training: %v", got)
 	}
 	hs.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, strings.Join(strings.Fields(v), " "), "(corrected resampled t-test, α = 0.05)", "lda (1 fit)")
 	checkFrame(t, v, 120, 40)
 }

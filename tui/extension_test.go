@@ -10,6 +10,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // The platform's promise: a new family is its package, one registration and
@@ -39,7 +40,7 @@ func init() {
 		New: func(engine.Values) (engine.Model, error) { return &starModel{slowModel{steps: 1}}, nil },
 	})
 	registerView(viewSpec{name: "Stars", order: 45, needs: hasLearned(capHoroscope.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			text, _ := eval.LearnedAs[string](r.Result, capHoroscope.Name)
 			return &starsView{text: text}
 		}})
@@ -59,7 +60,7 @@ func TestNewCapabilityGetsItsView(t *testing.T) {
 		t.Fatalf("tabs %v lack the new view", names)
 	}
 	hs.resultTab("Stars")
-	mustContain(t, hs.view(), "the stars say: a tall dark tree awaits")
+	mustContain(t, hs.View(), "the stars say: a tall dark tree awaits")
 	// The order is stable: Summary first, the new view after Coefficients'
 	// place and before the map.
 	if names[0] != tabSummary || names[len(names)-1] != "Map" {

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/confine"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // A small file browser for data files. bubbles' filepicker (and the
@@ -33,12 +34,12 @@ type filesKeys struct {
 
 func defaultFilesKeys() filesKeys {
 	return filesKeys{
-		Up:     bind("↑/k", "up", "up", "k"),
-		Down:   bind("↓/j", "down", "down", "j"),
-		Open:   bind("enter", "open", "enter", "right"),
-		Parent: bind("backspace/←", "parent directory", "backspace", "left", "h"),
-		Hidden: bind(".", "hidden files", "."),
-		Roots:  bind("~", "data / your files", "~"),
+		Up:     kit.Bind("↑/k", "up", "up", "k"),
+		Down:   kit.Bind("↓/j", "down", "down", "j"),
+		Open:   kit.Bind("enter", "open", "enter", "right"),
+		Parent: kit.Bind("backspace/←", "parent directory", "backspace", "left", "h"),
+		Hidden: kit.Bind(".", "hidden files", "."),
+		Roots:  kit.Bind("~", "data / your files", "~"),
 	}
 }
 
@@ -72,13 +73,13 @@ type fileBrowser struct {
 	err     error
 	loading bool
 	root    *confine.Root // the directory it may not leave; nil none
-	files   *Files        // confined: the roots ~ goes between
+	files   *kit.Files    // confined: the roots ~ goes between
 }
 
 // newFileBrowser starts in the working directory or, confined, in the
 // data directory, above which it then never goes; ~ goes to the person's
 // own directory (their uploads) and back.
-func newFileBrowser(files *Files) fileBrowser {
+func newFileBrowser(files *kit.Files) fileBrowser {
 	b := fileBrowser{keys: defaultFilesKeys(), dir: ".", files: files}
 	b.keys.Roots.SetEnabled(files != nil)
 	if files != nil {
@@ -158,7 +159,7 @@ func isDataFile(name string) bool {
 	return false
 }
 
-func (b *fileBrowser) update(msg tea.Msg) tea.Cmd {
+func (b *fileBrowser) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case dirReadMsg:
 		if msg.seq != b.seq {
@@ -212,8 +213,8 @@ func (b *fileBrowser) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (b *fileBrowser) view(c *common, w, h int) string {
-	st := c.styles
+func (b *fileBrowser) View(c *kit.Common, w, h int) string {
+	st := c.Styles
 	shown := b.dir
 	switch { // the server's own directories are not the person's business
 	case b.inHome():
@@ -221,10 +222,10 @@ func (b *fileBrowser) view(c *common, w, h int) string {
 	case b.root != nil:
 		shown = "data directory: " + b.root.Rel(b.dir)
 	}
-	lines := []string{st.Muted.Render(clip(shown, w))}
+	lines := []string{st.Muted.Render(kit.Clip(shown, w))}
 	switch {
 	case b.err != nil:
-		lines = append(lines, st.Error.Render(clip(b.err.Error(), w)))
+		lines = append(lines, st.Error.Render(kit.Clip(b.err.Error(), w)))
 	case b.loading && len(b.entries) == 0:
 		lines = append(lines, st.Muted.Render("reading…"))
 	case len(b.entries) == 0:
@@ -239,7 +240,7 @@ func (b *fileBrowser) view(c *common, w, h int) string {
 			name += "/"
 			size = ""
 		}
-		text := spread(clip(name, w-12), size, w-2)
+		text := kit.Spread(kit.Clip(name, w-12), size, w-2)
 		switch {
 		case i == b.cursor:
 			lines = append(lines, st.SelectedRow.Render("▸ "+text))

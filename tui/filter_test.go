@@ -7,6 +7,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // mustNotShow fails when v shows any of bad.
@@ -26,26 +27,26 @@ func TestModelListFilter(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
 	hs.press("enter")
 	all := len(hs.a.model.all)
-	mustContain(t, hs.view(), "/ filter")
+	mustContain(t, hs.View(), "/ filter")
 	hs.press("/")
 	hs.typeText("KMEANSq")
 	if hs.a.ctx.Err() != nil {
 		t.Fatal("q typed in the filter quit the lab")
 	}
 	hs.press("backspace")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "kmeans", fmt.Sprintf("1 of %d", all), "enter keep filter")
 	mustNotShow(t, v, " lda ")
 	hs.press("enter")
 	if hs.a.model.Typing() {
 		t.Error("enter did not give the keys back to the list")
 	}
-	mustContain(t, hs.view(), "/KMEANS", fmt.Sprintf("1 of %d", all), "esc clear filter")
+	mustContain(t, hs.View(), "/KMEANS", fmt.Sprintf("1 of %d", all), "esc clear filter")
 	hs.press("esc")
 	if hs.a.cur != screenModel {
 		t.Fatal("esc left the screen instead of clearing the filter")
 	}
-	mustContain(t, hs.view(), "▸ kmeans") // the cursor stays on the model it was on
+	mustContain(t, hs.View(), "▸ kmeans") // the cursor stays on the model it was on
 	if len(hs.a.model.specs) != all {
 		t.Errorf("%d models listed after esc, want all %d", len(hs.a.model.specs), all)
 	}
@@ -88,7 +89,7 @@ func TestModelCountIsOfItsHeading(t *testing.T) {
 	if own == len(hs.a.model.all) {
 		t.Fatal("every listed model classifies: the test needs clustering models registered")
 	}
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, fmt.Sprintf("Models for classification (%d)", own), fmt.Sprintf("+%d that cluster or reduce", len(hs.a.model.all)-own),
 		fmt.Sprintf("%d models for classification", own))
 }
@@ -100,7 +101,7 @@ func TestDataFilters(t *testing.T) {
 	hs.press("/")
 	hs.typeText("moo")
 	hs.press("enter")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "moons", fmt.Sprintf("1 of %d", len(hs.a.data.entries)))
 	mustNotShow(t, v, "iris")
 	if e := hs.a.data.selectedEntry(); e == nil || e.Name != "moons" {
@@ -112,7 +113,7 @@ func TestDataFilters(t *testing.T) {
 	hs.press("/")
 	hs.typeText("width")
 	hs.press("enter", "down", "s")
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, v, "2 of 5")
 	mustNotShow(t, v, "sepal_length_cm")
 	if hs.a.data.target != "petal_width_cm" {
@@ -129,12 +130,12 @@ func TestRunsFilterAndDetail(t *testing.T) {
 	if hs.a.cur != screenRuns || len(hs.a.runs.runs) != 2 {
 		t.Fatalf("on %s with %d runs, want the runs screen with 2", screenNames[hs.a.cur], len(hs.a.runs.runs))
 	}
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "#2 moons n=123 noise=0.25 · Gaussian naive Bayes (defaults) · stratified 80/20", "seed 1")
 	hs.press("/")
 	hs.typeText("#1")
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, v, "1 of 2", "#1 moons n=123")
 }
 
@@ -165,8 +166,8 @@ func TestModelFilterExactNameWins(t *testing.T) {
 // The filter's ranking: the name or the whole title, then a whole word of
 // the title (the decision tree's "tree" over "trees and ensembles").
 func TestFilterExactness(t *testing.T) {
-	f := newListFilter()
-	f.field.SetValue("Tree")
+	f := kit.NewListFilter()
+	f.Field.SetValue("Tree")
 	for _, c := range []struct {
 		name, title string
 		want        int
@@ -174,12 +175,12 @@ func TestFilterExactness(t *testing.T) {
 		{"tree", "decision tree", 2}, {"cart", "Decision tree", 1}, {"x", "tree", 2},
 		{"adaboost", "AdaBoost", 0}, {"trees", "bagged trees", 0}, {"t", "tree-based (k-d)", 1},
 	} {
-		if got := f.exactness(c.name, c.title); got != c.want {
+		if got := f.Exactness(c.name, c.title); got != c.want {
 			t.Errorf("/Tree on %q %q: exactness %d, want %d", c.name, c.title, got, c.want)
 		}
 	}
-	f.field.SetValue("")
-	if got := f.exactness("tree", "tree"); got != 0 {
+	f.Field.SetValue("")
+	if got := f.Exactness("tree", "tree"); got != 0 {
 		t.Errorf("no query: exactness %d, want 0", got)
 	}
 }

@@ -81,7 +81,7 @@ func newTestProgram(t *testing.T, a *app, w, h int, opts ...tea.ProgramOption) *
 	tp := &testProgram{term: &termScreen{emu: vt.NewEmulator(w, h)}, out: &syncBuffer{}, done: make(chan tea.Model, 1)}
 	g := &guarded{a: a}
 	tp.p = g.program(append([]tea.ProgramOption{tea.WithInput(tp.term), tea.WithOutput(io.MultiWriter(tp.term, tp.out)),
-		tea.WithoutSignals(), tea.WithWindowSize(w, h), tea.WithColorProfile(a.c.profile)}, opts...)...)
+		tea.WithoutSignals(), tea.WithWindowSize(w, h), tea.WithColorProfile(a.c.Profile)}, opts...)...)
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
@@ -225,7 +225,7 @@ func TestFlowCancel(t *testing.T) {
 	sendKeys(tm, "q")
 	a := finalApp(t, tm)
 	r := a.history[0]
-	if !r.cancelled() || r.Result == nil || len(r.Result.History) == 0 {
+	if !r.Cancelled() || r.Result == nil || len(r.Result.History) == 0 {
 		t.Fatalf("after cancel: err %v, result %v", r.Err, r.Result)
 	}
 	if a.job != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/internal/termtest"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -136,7 +137,7 @@ func (hs *harness) typeText(s string) {
 	}
 }
 
-func (hs *harness) view() string { return view(hs.a) }
+func (hs *harness) View() string { return view(hs.a) }
 
 // toTab presses tab until the tabs that tabs returns show name, at most
 // once per tab; then the test fails naming the tab it did not find.
@@ -286,9 +287,9 @@ func (m *splitModel) Predict(X mat.Matrix) ([]float64, error) {
 }
 
 // newRun makes a run of spec on d, as the lab does; with res it is done.
-func newRun(t testing.TB, id int, source, target string, d *datasets.Dataset, spec *engine.Spec, opt eval.Options, res *eval.Result) *runRecord {
+func newRun(t testing.TB, id int, source, target string, d *datasets.Dataset, spec *engine.Spec, opt eval.Options, res *eval.Result) *kit.RunRecord {
 	t.Helper()
-	r := &runRecord{Record: runs.New(id, runs.Data{Source: source, Target: target}, d, spec, spec.Defaults(), opt)}
+	r := &kit.RunRecord{Record: runs.New(id, runs.Data{Source: source, Target: target}, d, spec, spec.Defaults(), opt)}
 	if res != nil {
 		r.Finish(res, nil)
 	}
@@ -320,9 +321,9 @@ func paramsOf(model string, settings map[string]string) engine.Values {
 }
 
 // plainCommon is the lab's common state, dark theme, drawn without colour.
-func plainCommon(t testing.TB) *common {
+func plainCommon(t testing.TB) *kit.Common {
 	t.Helper()
-	c, err := newCommon("dark", colorprofile.NoTTY, false)
+	c, err := kit.NewCommon("dark", colorprofile.NoTTY, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func trainedSession(t *testing.T, data, model string, folds int) *harness {
 	hs := newHarness(t, Options{Data: data, Model: model, Train: true, Folds: folds}, 120, 40)
 	hs.runUntil(func() bool { return hs.a.cur == screenResults })
 	hs.settle() // the history's append
-	if len(hs.a.history) != 1 || hs.a.history[0].histID == "" {
+	if len(hs.a.history) != 1 || hs.a.history[0].HistID == "" {
 		t.Fatalf("the run was not recorded (note %q)", hs.a.runs.note)
 	}
 	return hs
@@ -47,8 +47,8 @@ func TestHistoryAcrossSessions(t *testing.T) {
 
 	hs := newHarness(t, Options{}, 120, 40)
 	hs.press("R")
-	v := hs.view()
-	for _, s := range []string{"Runs (1, 1 from earlier sessions)", "iris", "logistic", "3-fold CV", "history id " + first.a.history[0].histID} {
+	v := hs.View()
+	for _, s := range []string{"Runs (1, 1 from earlier sessions)", "iris", "logistic", "3-fold CV", "history id " + first.a.history[0].HistID} {
 		if !strings.Contains(v, s) {
 			t.Errorf("runs screen of the new session lacks %q:\n%s", s, v)
 		}
@@ -62,20 +62,20 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	}
 	// What the figures were made of survives the file: the folds pooled
 	// 150 held-out rows, though the rows themselves are not kept.
-	if v := hs.view(); !strings.Contains(v, "mean of 3 folds") {
+	if v := hs.View(); !strings.Contains(v, "mean of 3 folds") {
 		t.Errorf("the summary of a loaded run:\n%s", v)
 	}
 	hs.resultTab("Confusion")
-	if v := hs.view(); !strings.Contains(v, "(150 rows)") {
+	if v := hs.View(); !strings.Contains(v, "(150 rows)") {
 		t.Errorf("the confusion matrix of a loaded run:\n%s", v)
 	}
 	hs.resultTab(tabHistory)
-	if v := hs.view(); !strings.Contains(v, "training loss") {
+	if v := hs.View(); !strings.Contains(v, "training loss") {
 		t.Errorf("the history tab of a loaded run:\n%s", v)
 	}
 	for range hs.a.results.tabs.Names() { // every view draws
 		hs.press("tab")
-		checkFrame(t, hs.view(), 120, 40)
+		checkFrame(t, hs.View(), 120, 40)
 	}
 	hs.press("esc")
 
@@ -88,7 +88,7 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	if err != nil || len(es) != 1 || !es[0].Star || es[0].Name != "best so far" {
 		t.Fatalf("after star and name: %v %+v", err, es)
 	}
-	if v := hs.view(); !strings.Contains(v, "★") || !strings.Contains(v, "“best so far”") {
+	if v := hs.View(); !strings.Contains(v, "★") || !strings.Contains(v, "“best so far”") {
 		t.Errorf("star and name not shown:\n%s", v)
 	}
 	hs.press("/")
@@ -127,7 +127,7 @@ func TestReplayAndExportFromRunsScreen(t *testing.T) {
 		t.Errorf("replayed metrics %v, want %v", got.Metrics, want.Metrics)
 	}
 	hs.press("R", "m", "c", "w")
-	id := hs.a.runs.current().histID
+	id := hs.a.runs.current().HistID
 	for _, name := range []string{"tealab-run-" + id + ".md", "tealab-run-" + id + ".csv", "tealab-recipe-" + id + ".json"} {
 		if _, err := os.Stat(filepath.Join(exportDir, name)); err != nil {
 			t.Errorf("export: %v (note %q)", err, hs.a.runs.note)
@@ -151,7 +151,7 @@ func TestUnwritableHistoryInTheLab(t *testing.T) {
 	hs.runUntil(func() bool { return hs.a.cur == screenResults })
 	hs.settle()
 	hs.press("R")
-	if v := hs.view(); len(hs.a.history) != 1 || !strings.Contains(v, "not recorded: run history") {
+	if v := hs.View(); len(hs.a.history) != 1 || !strings.Contains(v, "not recorded: run history") {
 		t.Errorf("runs screen:\n%s", v)
 	}
 }
@@ -185,7 +185,7 @@ func TestPastRunsDrawEveryView(t *testing.T) {
 			}
 			for range hs.a.results.tabs.Names() {
 				hs.press("tab")
-				checkFrame(t, hs.view(), 120, 40)
+				checkFrame(t, hs.View(), 120, 40)
 			}
 		})
 	}
@@ -204,7 +204,7 @@ func TestStartupTrainAfterHistory(t *testing.T) {
 	hs := &harness{t: t, a: a, queue: []tea.Msg{msg}}
 	hs.runUntil(func() bool { return hs.a.cur == screenResults })
 	hs.settle()
-	if len(hs.a.history) != 2 || hs.a.history[1].ID != 2 || !hs.a.history[1].Done() || hs.a.history[0].ID != 1 || !hs.a.history[0].past {
+	if len(hs.a.history) != 2 || hs.a.history[1].ID != 2 || !hs.a.history[1].Done() || hs.a.history[0].ID != 1 || !hs.a.history[0].Past {
 		t.Errorf("runs after start-up: %d, #%d %v", len(hs.a.history), hs.a.history[len(hs.a.history)-1].ID, hs.a.history[len(hs.a.history)-1].Status)
 	}
 }
@@ -254,7 +254,7 @@ func TestSameRunAcrossSessionsCompared(t *testing.T) {
 		t.Fatalf("the runs screen opens on run %v, want the newest, #2", r)
 	}
 	hs.press(" ", "down", " ", "enter")
-	v := hs.view()
+	v := hs.View()
 	if !hs.a.runs.compare || strings.Contains(v, "different data") || !strings.Contains(v, "= equal") || !strings.Contains(v, "fair comparison") {
 		t.Errorf("the same run of two sessions compared:\n%s", v)
 	}
@@ -278,12 +278,12 @@ func TestEarlierRunSaysWhatItLacks(t *testing.T) {
 		if slices.Contains(hs.a.results.tabs.Names(), "Try") {
 			t.Errorf("an earlier run offers Try: %v", hs.a.results.tabs.Names())
 		}
-		v := hs.view()
+		v := hs.View()
 		if strings.Contains(v, "S save model") || !strings.Contains(v, "cannot be tried (Try)") || !strings.Contains(v, "runs it again") {
 			t.Errorf("%dx%d: the earlier run's summary:\n%s", size[0], size[1], v)
 		}
 		checkFrame(t, v, size[0], size[1])
 		hs.press("S")
-		mustContain(t, hs.view(), "not its fitted", "runs it again")
+		mustContain(t, hs.View(), "not its fitted", "runs it again")
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // Training runs as a stream of messages: a run is a goroutine; its progress
@@ -73,7 +74,7 @@ func reserving(acc *engine.Accountant, subject string, need engine.Need, fn runF
 // slotted is fn run once a slot is free, its place in line told on queue
 // (the latest place replacing one not yet read), and the slot given back
 // when fn returns.
-func slotted(slot TrainSlot, queue chan int, fn runFunc) runFunc {
+func slotted(slot kit.TrainSlot, queue chan int, fn runFunc) runFunc {
 	tell := func(place int) {
 		for {
 			select {
@@ -113,7 +114,7 @@ type throttle struct {
 // observe is the progress callback handed to the evaluation. eval.Run hands
 // over a fresh Point on every call (its Detail a value the step owns), so
 // the steps are kept as they are.
-func (t *throttle) observe(p eval.Progress) {
+func (t *throttle) Observe(p eval.Progress) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -175,7 +176,7 @@ func startJob(parent context.Context, id int, model string, fn runFunc, every ti
 					}
 				}
 			}()
-			res, err = fn(ctx, th.observe)
+			res, err = fn(ctx, th.Observe)
 		}()
 		tail := th.finish()
 		j.final = trainDoneMsg{run: id, result: res, err: err, tail: tail}

@@ -99,7 +99,7 @@ func TestThrottleRule(t *testing.T) {
 	// 1000 steps 1 ms apart, the UI reading after each: a message at
 	// 0 ms, 40 ms, ..., 960 ms, that is 25.
 	for i := 1; i <= 1000; i++ {
-		th.observe(eval.Progress{Point: eval.Point{Step: i}})
+		th.Observe(eval.Progress{Point: eval.Point{Step: i}})
 		take()
 		clock = clock.Add(time.Millisecond)
 	}
@@ -121,20 +121,20 @@ func TestThrottleRule(t *testing.T) {
 	out2 := make(chan progressMsg, 1)
 	th2 := &throttle{run: 4, every: 40 * time.Millisecond, out: out2, now: func() time.Time { return clock }}
 	for i := 1; i <= 200; i++ {
-		th2.observe(eval.Progress{Point: eval.Point{Step: i}})
+		th2.Observe(eval.Progress{Point: eval.Point{Step: i}})
 		clock = clock.Add(time.Millisecond)
 	}
 	first := <-out2
 	if len(first.steps) != 1 || len(out2) != 0 {
 		t.Fatalf("unread UI: first message has %d steps, %d more queued", len(first.steps), len(out2))
 	}
-	th2.observe(eval.Progress{Point: eval.Point{Step: 201}})
+	th2.Observe(eval.Progress{Point: eval.Point{Step: 201}})
 	second := <-out2
 	if len(second.steps) != 200 || second.steps[0].Point.Step != 2 || second.steps[199].Point.Step != 201 {
 		t.Fatalf("after a read: %d steps coalesced, want steps 2..201", len(second.steps))
 	}
 	// Within the interval nothing leaves.
-	th2.observe(eval.Progress{Point: eval.Point{Step: 202}})
+	th2.Observe(eval.Progress{Point: eval.Point{Step: 202}})
 	if len(out2) != 0 {
 		t.Error("a message left before the interval had passed")
 	}

@@ -36,7 +36,7 @@ func TestModelColumnsAligned(t *testing.T) {
 		// The summary column starts at the same cell on every model line.
 		col := -1
 		for _, sp := range hs.a.model.specs {
-			for _, line := range strings.Split(hs.view(), "\n") {
+			for _, line := range strings.Split(hs.View(), "\n") {
 				if !strings.Contains(line, " "+sp.Name+" ") || strings.Contains(line, "╭") {
 					continue
 				}
@@ -64,7 +64,7 @@ func TestModelColumnsAligned(t *testing.T) {
 // scrolls instead of losing its last lines.
 func TestSpaceAtEverySize(t *testing.T) {
 	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: paramsOf("logistic", map[string]string{"solver": "gd", "max_iter": "50"}), Folds: 5, Train: true}, 200, 60)
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "accuracy per fold", "validation log-loss · fold 1, others faint", "validation error rate · fold 1, others faint")
 	checkFrame(t, v, 200, 60)
 
@@ -78,13 +78,13 @@ func TestSpaceAtEverySize(t *testing.T) {
 	mustContain(t, view(hs.a), "live figures", "baseline error", "settings")
 
 	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 80, 24)
-	v = hs.view()
+	v = hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "accuracy", "↑/↓ scroll")
 	for range 30 {
 		hs.press("down")
 	}
-	mustContain(t, hs.view(), "seed", "fitting", "shown model")
+	mustContain(t, hs.View(), "seed", "fitting", "shown model")
 }
 
 // At 200x60 the ROC plot keeps a square aspect and lists the areas beside
@@ -92,7 +92,7 @@ func TestSpaceAtEverySize(t *testing.T) {
 func TestROCUsesTheRoom(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 200, 60)
 	hs.resultTab("ROC")
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 200, 60)
 	mustContain(t, v, "area under each curve", "macro mean", "versicolor")
 }
@@ -120,7 +120,7 @@ func TestLiveChartsHaveRoom(t *testing.T) {
 		}
 		seen := map[int]bool{}
 		for page := range c.pages {
-			v := hs.view()
+			v := hs.View()
 			checkFrame(t, v, c.w, c.h)
 			if c.pages > 1 {
 				mustContain(t, v, fmt.Sprintf("tab charts %d/%d", page+1, c.pages))
@@ -142,7 +142,7 @@ func TestLiveChartsHaveRoom(t *testing.T) {
 			t.Errorf("%dx%d: views %v shown over %d pages, want all %d", c.w, c.h, seen, c.pages, len(lv.views))
 		}
 		if c.pages > 1 {
-			mustContain(t, hs.view(), "tab charts 1/") // after the last, the first
+			mustContain(t, hs.View(), "tab charts 1/") // after the last, the first
 		}
 	}
 }
@@ -160,7 +160,7 @@ func firstLine(v string) string {
 func showLive(hs *harness, text string) bool {
 	_, pages := hs.a.train.live.pageOf()
 	for range max(pages, 1) {
-		if strings.Contains(hs.view(), text) {
+		if strings.Contains(hs.View(), text) {
 			return true
 		}
 		hs.a.Update(keyMsg("tab"))

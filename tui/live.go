@@ -8,6 +8,7 @@ import (
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // The training screen draws a run through live views: the training loss,
@@ -42,8 +43,8 @@ type liveLogY interface {
 // it is made.
 type liveViewSpec struct {
 	order   int
-	applies func(r *runRecord, p eval.Point) bool
-	make    func(c *common, r *runRecord) liveView
+	applies func(r *kit.RunRecord, p eval.Point) bool
+	make    func(c *kit.Common, r *kit.RunRecord) liveView
 }
 
 var liveViewSpecs []liveViewSpec
@@ -55,7 +56,7 @@ func registerLiveView(v liveViewSpec) {
 }
 
 // carries is a live view's applies for the steps whose detail is a D.
-func carries[D engine.Detail](_ *runRecord, p eval.Point) bool {
+func carries[D engine.Detail](_ *kit.RunRecord, p eval.Point) bool {
 	_, ok := p.Detail.(D)
 	return ok
 }
@@ -73,11 +74,11 @@ func detailOf[D engine.Detail](get func(D) float64) func(eval.Point) float64 {
 }
 
 func init() {
-	registerLiveView(liveViewSpec{order: 0, make: func(c *common, r *runRecord) liveView {
-		return newCurvesView([]quantity{lossQuantity(r)}, r, c)
+	registerLiveView(liveViewSpec{order: 0, make: func(c *kit.Common, r *kit.RunRecord) liveView {
+		return newCurvesView([]kit.Quantity{kit.LossQuantity(r)}, r, c)
 	}})
-	registerLiveView(liveViewSpec{order: 10, make: func(c *common, r *runRecord) liveView {
-		return newCurvesView(validationQuantities(r), r, c)
+	registerLiveView(liveViewSpec{order: 10, make: func(c *kit.Common, r *kit.RunRecord) liveView {
+		return newCurvesView(kit.ValidationQuantities(r), r, c)
 	}})
 }
 
@@ -88,8 +89,8 @@ func init() {
 // own beside them, except in the stacked column of a wide screen, where it
 // is paged with the rest).
 type liveViews struct {
-	c     *common
-	run   *runRecord
+	c     *kit.Common
+	run   *kit.RunRecord
 	made  []liveView // by index in liveViewSpecs; nil until the view applies
 	views []liveView // the views made, in order
 	logY  bool
@@ -99,15 +100,15 @@ type liveViews struct {
 }
 
 // newLiveViews makes the views that apply to run r before any step.
-func newLiveViews(c *common, r *runRecord) liveViews {
+func newLiveViews(c *kit.Common, r *kit.RunRecord) liveViews {
 	lv := liveViews{c: c, run: r, made: make([]liveView, len(liveViewSpecs))}
-	lv.observe(eval.Point{TrainLoss: math.NaN(), ValLoss: math.NaN(), ValError: math.NaN()})
+	lv.Observe(eval.Point{TrainLoss: math.NaN(), ValLoss: math.NaN(), ValError: math.NaN()})
 	return lv
 }
 
 // observe makes the views step p makes apply; it reports whether it made
 // one (the layout then changes).
-func (lv *liveViews) observe(p eval.Point) bool {
+func (lv *liveViews) Observe(p eval.Point) bool {
 	added := false
 	for i, spec := range liveViewSpecs {
 		if lv.made[i] != nil || spec.applies != nil && !spec.applies(lv.run, p) {
@@ -138,7 +139,7 @@ func (lv *liveViews) show(folds [][]eval.Point, cur int, note string) {
 }
 
 // setLogY switches every view that has a y axis to log10 or linear.
-func (lv *liveViews) setLogY(on bool) {
+func (lv *liveViews) SetLogY(on bool) {
 	lv.logY = on
 	for _, v := range lv.views {
 		if l, ok := v.(liveLogY); ok {
@@ -157,7 +158,7 @@ const minPaneRows = 8
 // column, all of them stacked. Stacked views share the rows by their panes,
 // as many panes a page as fit minPaneRows each (a view with more panes than
 // that has a page of its own); every view is sized, shown or not.
-func (lv *liveViews) setSize(w, h int, column bool) {
+func (lv *liveViews) SetSize(w, h int, column bool) {
 	views, first := lv.views, 0
 	lv.lead = !column && len(views) > 1
 	if lv.lead {
@@ -219,7 +220,7 @@ func paneRows(i, n, h int) int {
 
 // view draws the views as setSize laid them out: the first beside the page
 // shown, or the page alone.
-func (lv *liveViews) view() string {
+func (lv *liveViews) View() string {
 	var stacked []string
 	if lv.page < len(lv.pages) {
 		for _, i := range lv.pages[lv.page] {
@@ -235,19 +236,19 @@ func (lv *liveViews) view() string {
 
 // curvesView is a live view of quantities of the steps, one line chart
 // each, stacked: the current fold bright, the others faint.
-type curvesView struct{ fc foldCharts }
+type curvesView struct{ fc kit.FoldCharts }
 
-func newCurvesView(qs []quantity, r *runRecord, c *common) *curvesView {
-	return &curvesView{chartsOf(qs, r, c.styles)}
+func newCurvesView(qs []kit.Quantity, r *kit.RunRecord, c *kit.Common) *curvesView {
+	return &curvesView{kit.ChartsOf(qs, r, c.Styles)}
 }
 
 func (v *curvesView) Show(folds [][]eval.Point, cur int, note string) {
-	v.fc.setNote(note)
-	v.fc.draw(folds, cur)
+	v.fc.SetNote(note)
+	v.fc.Draw(folds, cur)
 }
 
-func (v *curvesView) SetSize(w, h int) { v.fc.setSize(w, h, true) }
-func (v *curvesView) View() string     { return v.fc.view(true) }
-func (v *curvesView) Panes() int       { return len(v.fc.charts) }
-func (v *curvesView) SetLogY(on bool)  { v.fc.setLogY(on) }
-func (v *curvesView) LogY() bool       { return v.fc.logY() }
+func (v *curvesView) SetSize(w, h int) { v.fc.SetSize(w, h, true) }
+func (v *curvesView) View() string     { return v.fc.View(true) }
+func (v *curvesView) Panes() int       { return len(v.fc.Charts) }
+func (v *curvesView) SetLogY(on bool)  { v.fc.SetLogY(on) }
+func (v *curvesView) LogY() bool       { return v.fc.LogY() }

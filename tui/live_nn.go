@@ -10,6 +10,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/nn"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -21,8 +22,8 @@ import (
 // batches.
 func init() {
 	registerLiveView(liveViewSpec{order: 20, applies: carries[nn.Epoch],
-		make: func(c *common, r *runRecord) liveView {
-			chart := widgets.NewLineChart(nnChartTitle, unitOf(r.Spec), c.styles)
+		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+			chart := widgets.NewLineChart(nnChartTitle, kit.UnitOf(r.Spec), c.Styles)
 			chart.SetLogY(true)
 			return &nnLiveView{c: c, chart: chart}
 		}})
@@ -35,7 +36,7 @@ const nnChartTitle = "gradient norm ‖∂L/∂W‖ per layer, batch mean"
 
 // nnLiveView draws the layer norms of the fold being fitted.
 type nnLiveView struct {
-	c      *common
+	c      *kit.Common
 	chart  widgets.LineChart
 	layers []nn.LayerNorms // the latest epoch's
 	note   string
@@ -84,7 +85,7 @@ func layerSeries(h []eval.Point) ([]string, [][]float64, float64) {
 			}
 			return math.NaN()
 		})
-		ys[i], dx = foldSeries(h, get)
+		ys[i], dx = kit.FoldSeries(h, get)
 	}
 	return names, ys, dx
 }
@@ -101,18 +102,18 @@ func (v *nnLiveView) Panes() int { return 2 }
 
 func (v *nnLiveView) View() string {
 	v.chart.SetSize(v.w, max(v.h-v.columnRows(), 3))
-	return fit(lipgloss.JoinVertical(lipgloss.Left, v.chart.View(), v.column()), v.w, v.h)
+	return kit.Fit(lipgloss.JoinVertical(lipgloss.Left, v.chart.View(), v.column()), v.w, v.h)
 }
 
 // column draws the layers from the inputs down to the output, each with
 // its weight norm as a bar (scaled to the largest) and its gradient norm.
 func (v *nnLiveView) column() string {
-	st := v.c.styles
+	st := v.c.Styles
 	rows := v.columnRows()
 	if rows < 1 {
 		return ""
 	}
-	lines := []string{st.Header.Render(clip(" layers · last epoch's ‖W‖ · mean ‖∂L/∂W‖ (batch range)", v.w))}
+	lines := []string{st.Header.Render(kit.Clip(" layers · last epoch's ‖W‖ · mean ‖∂L/∂W‖ (batch range)", v.w))}
 	wmax, nameW := 0.0, 0
 	for _, l := range v.layers {
 		wmax = math.Max(wmax, l.Weight)
@@ -126,7 +127,7 @@ func (v *nnLiveView) column() string {
 		if l.GradMax > l.GradMin { // one batch an epoch has none
 			spread = st.Muted.Render(fmt.Sprintf(" (%s–%s)", numfmt.Sig(l.GradMin, 2), numfmt.Sig(l.GradMax, 2)))
 		}
-		lines = append(lines, clip(fmt.Sprintf(" %-*s %s%s ‖W‖ %s · ‖∂L/∂W‖ %s%s", nameW, l.Name,
+		lines = append(lines, kit.Clip(fmt.Sprintf(" %-*s %s%s ‖W‖ %s · ‖∂L/∂W‖ %s%s", nameW, l.Name,
 			st.SeriesStyle(i).Render(bar), pad, numfmt.Sig(l.Weight, 3), numfmt.Sig(l.Grad, 3), spread), v.w))
 	}
 	return strings.Join(lines, "\n")

@@ -1,12 +1,10 @@
 package tui
 
 import (
-	"sync/atomic"
-
 	"github.com/tealab/tealab/datasets"
-	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/inspect"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -20,54 +18,20 @@ import (
 
 func init() {
 	registerLiveView(liveViewSpec{order: 15,
-		applies: func(r *runRecord, _ eval.Point) bool { return r.regions != nil },
-		make: func(c *common, r *runRecord) liveView {
-			return &regionsLiveView{c: c, live: r.regions, d: r.Dataset, sc: widgets.NewScatter(c.styles)}
+		applies: func(r *kit.RunRecord, _ eval.Point) bool { return r.Regions != nil },
+		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+			return &regionsLiveView{c: c, live: r.Regions, d: r.Dataset, sc: widgets.NewScatter(c.Styles)}
 		}})
-}
-
-// liveRegions is what the fitting goroutine and the training screen share:
-// the frame the screen wants (points, bounds and a grid sized to its view)
-// and the last map the fit drew in a frame.
-type liveRegions struct {
-	frame  atomic.Pointer[inspect.RegionMap]
-	latest atomic.Pointer[regionsShot]
-}
-
-// regionsShot is a map and the frame it was drawn in.
-type regionsShot struct{ frame, m *inspect.RegionMap }
-
-// newLiveRegions is the live regions of a run of task on d with opt, or
-// nil when there are none: only a classification of data with exactly two
-// numeric features, seen by the model as they are (no reduction first).
-func newLiveRegions(task engine.Task, d *datasets.Dataset, opt eval.Options) *liveRegions {
-	if task != datasets.Classification || d.Task != datasets.Classification || opt.Reduce > 0 ||
-		len(d.Features) != 2 || len(numericFeatures(d)) != 2 {
-		return nil
-	}
-	return &liveRegions{}
-}
-
-// snapshot is the run's eval.Options.Snapshot: it draws the model as it
-// stands in the frame the view last asked for.
-func (l *liveRegions) snapshot(m engine.Model, prep *datasets.Prep) {
-	f := l.frame.Load()
-	if f == nil {
-		return
-	}
-	if rm, err := inspect.LiveRegions(f, m, prep); err == nil {
-		l.latest.Store(&regionsShot{frame: f, m: rm})
-	}
 }
 
 // regionsLiveView draws the last map the fit drew for its frame.
 type regionsLiveView struct {
-	c     *common
-	live  *liveRegions
+	c     *kit.Common
+	live  *kit.LiveRegions
 	d     *datasets.Dataset
 	sc    widgets.Scatter
 	frame *inspect.RegionMap // the frame asked for at this size
-	shown *regionsShot
+	shown *kit.RegionsShot
 	note  string
 	w, h  int
 }
@@ -87,7 +51,7 @@ func (v *regionsLiveView) SetSize(w, h int) {
 		f = nil
 	}
 	v.frame = f
-	v.live.frame.Store(f)
+	v.live.Frame.Store(f)
 	if f != nil {
 		showRegions(&v.sc, f)
 	}
@@ -95,23 +59,23 @@ func (v *regionsLiveView) SetSize(w, h int) {
 
 func (v *regionsLiveView) Show(_ [][]eval.Point, _ int, note string) {
 	v.note = note
-	if s := v.live.latest.Load(); s != nil && s != v.shown && s.frame == v.frame {
-		showRegions(&v.sc, s.m)
+	if s := v.live.Latest.Load(); s != nil && s != v.shown && s.Frame == v.frame {
+		showRegions(&v.sc, s.M)
 		v.shown = s
 	}
 }
 
 func (v *regionsLiveView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	if v.frame == nil {
-		return fit(st.Muted.Render(" no map at this size"), v.w, v.h)
+		return kit.Fit(st.Muted.Render(" no map at this size"), v.w, v.h)
 	}
 	title := " decision regions as the model trains" + v.note
 	switch {
-	case v.shown == nil || v.shown.frame != v.frame:
+	case v.shown == nil || v.shown.Frame != v.frame:
 		title += " · drawing…"
 	case v.sc.Confidence():
 		title += " · shade = probability"
 	}
-	return fit(st.Title.Render(clip(title, v.w))+"\n"+v.sc.View(), v.w, v.h)
+	return kit.Fit(st.Title.Render(kit.Clip(title, v.w))+"\n"+v.sc.View(), v.w, v.h)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/svm"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -19,10 +20,10 @@ import (
 // number under the charts.
 func init() {
 	registerLiveView(liveViewSpec{order: 20, applies: carries[svm.Progress],
-		make: func(c *common, r *runRecord) liveView {
-			gap := widgets.NewLineChart(svmGapTitle, unitOf(r.Spec), c.styles)
+		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+			gap := widgets.NewLineChart(svmGapTitle, kit.UnitOf(r.Spec), c.Styles)
 			gap.SetLogY(true)
-			return &svmLiveView{c: c, objective: widgets.NewLineChart(svmObjectiveTitle, unitOf(r.Spec), c.styles), gap: gap}
+			return &svmLiveView{c: c, objective: widgets.NewLineChart(svmObjectiveTitle, kit.UnitOf(r.Spec), c.Styles), gap: gap}
 		}})
 }
 
@@ -33,7 +34,7 @@ const (
 
 // svmLiveView draws the objectives of the fold being fitted.
 type svmLiveView struct {
-	c              *common
+	c              *kit.Common
 	objective, gap widgets.LineChart
 	hasGap         bool         // the solver reports a dual
 	last           svm.Progress // the latest step's
@@ -50,9 +51,9 @@ func (v *svmLiveView) Show(folds [][]eval.Point, cur int, note string) {
 		return
 	}
 	h := folds[cur]
-	primal, dx := foldSeries(h, detailOf(func(p svm.Progress) float64 { return p.Primal }))
-	dual, _ := foldSeries(h, detailOf(func(p svm.Progress) float64 { return p.Dual }))
-	gap, _ := foldSeries(h, detailOf(func(p svm.Progress) float64 { return p.Gap }))
+	primal, dx := kit.FoldSeries(h, detailOf(func(p svm.Progress) float64 { return p.Primal }))
+	dual, _ := kit.FoldSeries(h, detailOf(func(p svm.Progress) float64 { return p.Dual }))
+	gap, _ := kit.FoldSeries(h, detailOf(func(p svm.Progress) float64 { return p.Gap }))
 	v.hasGap = anyFinite(gap)
 	names, ys := []string{"primal"}, [][]float64{primal}
 	if anyFinite(dual) {
@@ -115,14 +116,14 @@ func (v *svmLiveView) View() string {
 	if v.hasGap {
 		charts = lipgloss.JoinHorizontal(lipgloss.Top, charts, v.gap.View())
 	}
-	return fit(lipgloss.JoinVertical(lipgloss.Left, v.figures(), charts), v.w, v.h)
+	return kit.Fit(lipgloss.JoinVertical(lipgloss.Left, v.Figures(), charts), v.w, v.h)
 }
 
 // figures is the line of the latest step's support vectors and dual, and
 // the latest evaluated primal and gap, with their step when it is an
 // earlier one.
-func (v *svmLiveView) figures() string {
-	st := v.c.styles
+func (v *svmLiveView) Figures() string {
+	st := v.c.Styles
 	p := v.last
 	line := " " + st.Value.Render(fmt.Sprint(p.SupportVectors)) + st.Muted.Render(" support vectors")
 	if e := v.evaluated; v.evaluatedAt > 0 {
@@ -139,5 +140,5 @@ func (v *svmLiveView) figures() string {
 	} else {
 		line += st.Muted.Render(" · primal only: this solver has no dual")
 	}
-	return clip(line, v.w)
+	return kit.Clip(line, v.w)
 }

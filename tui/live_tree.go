@@ -5,6 +5,7 @@ import (
 
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/tree"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // The tree family's live views: a decision tree's size as it grows level
@@ -12,16 +13,16 @@ import (
 // did on the weighted rows and the vote it was given for that.
 func init() {
 	registerLiveView(liveViewSpec{order: 20, applies: carries[tree.Growth],
-		make: func(c *common, r *runRecord) liveView {
-			return newCurvesView([]quantity{{title: "tree size: leaves as it grows, then as it is pruned", legend: "leaves", get: treeLeaves}}, r, c)
+		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+			return newCurvesView([]kit.Quantity{{Title: "tree size: leaves as it grows, then as it is pruned", Legend: "leaves", Get: treeLeaves}}, r, c)
 		}})
 	registerLiveView(liveViewSpec{order: 20, applies: carries[tree.BoostRound],
-		make: func(c *common, r *runRecord) liveView {
-			return newCurvesView([]quantity{
-				{title: "this round's tree: weighted training error", legend: "weighted error",
-					get: detailOf(func(b tree.BoostRound) float64 { return b.WeightedError })},
-				{title: "this round's tree: its vote β", legend: "vote β",
-					get: detailOf(func(b tree.BoostRound) float64 { return b.Vote })},
+		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+			return newCurvesView([]kit.Quantity{
+				{Title: "this round's tree: weighted training error", Legend: "weighted error",
+					Get: detailOf(func(b tree.BoostRound) float64 { return b.WeightedError })},
+				{Title: "this round's tree: its vote β", Legend: "vote β",
+					Get: detailOf(func(b tree.BoostRound) float64 { return b.Vote })},
 			}, r, c)
 		}})
 }

@@ -19,7 +19,7 @@ func TestMistakesDrawsMisclassifiedDigits(t *testing.T) {
 			t.Fatal("gnb misclassified no digit")
 		}
 		hs.resultTab("Mistakes")
-		v := hs.view()
+		v := hs.View()
 		checkFrame(t, v, size[0], size[1])
 		mustContain(t, v, fmt.Sprintf("%d of %d held-out rows misclassified", len(wrong), len(r.Result.Actual)), "page 1 of")
 		// The first mistake's row, its label and its pixels as they are.
@@ -29,7 +29,7 @@ func TestMistakesDrawsMisclassifiedDigits(t *testing.T) {
 			t.Errorf("a right prediction listed as a mistake")
 		}
 		hs.press("]")
-		if v2 := hs.view(); !strings.Contains(v2, "page 2 of") {
+		if v2 := hs.View(); !strings.Contains(v2, "page 2 of") {
 			t.Errorf("] did not turn the page:\n%s", v2)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 type modelKeys struct {
@@ -22,26 +23,26 @@ type modelKeys struct {
 
 func defaultModelKeys() modelKeys {
 	return modelKeys{
-		Up:     bind("↑/k", "up", "up", "k"),
-		Down:   bind("↓/j", "down", "down", "j"),
-		PgUp:   bind("pgup", "page up", "pgup"),
-		PgDown: bind("pgdn", "page down", "pgdown"),
-		Choose: bind("enter", "choose", "enter"),
+		Up:     kit.Bind("↑/k", "up", "up", "k"),
+		Down:   kit.Bind("↓/j", "down", "down", "j"),
+		PgUp:   kit.Bind("pgup", "page up", "pgup"),
+		PgDown: kit.Bind("pgdn", "page down", "pgdown"),
+		Choose: kit.Bind("enter", "choose", "enter"),
 		// several models on identical folds (the Experimenter screen)
-		Experiment: bind("X", "experimenter", "X"),
+		Experiment: kit.Bind("X", "experimenter", "X"),
 	}
 }
 
 // modelScreen lists the registered models that can learn the dataset's task,
 // grouped by family (the registry drives it: no model is named here).
 type modelScreen struct {
-	c     *common
+	c     *kit.Common
 	keys  modelKeys
 	task  datasets.Task
 	all   []*engine.Spec // those that run on the data, by family then name
 	specs []*engine.Spec // those of all the filter keeps
 	// filter narrows the list by name, title or family (/).
-	filter listFilter
+	filter kit.ListFilter
 	// tooBig says why a model's fit of the data with its defaults cannot
 	// be made (modelFits: the machine's memory, or an image model on data
 	// that are no image), by model name: the list greys it and says so;
@@ -56,8 +57,8 @@ type modelScreen struct {
 	w, h   int
 }
 
-func newModelScreen(c *common) *modelScreen {
-	s := &modelScreen{c: c, keys: defaultModelKeys(), filter: newListFilter()}
+func newModelScreen(c *kit.Common) *modelScreen {
+	s := &modelScreen{c: c, keys: defaultModelKeys(), filter: kit.NewListFilter()}
 	s.setData(nil, "")
 	return s
 }
@@ -131,9 +132,9 @@ func (s *modelScreen) refilter(keep string) {
 	s.specs = s.specs[:0]
 	best, exact := "", 0
 	for _, sp := range s.all {
-		if s.filter.match(sp.Name + " " + sp.Title + " " + sp.Family) {
+		if s.filter.Match(sp.Name + " " + sp.Title + " " + sp.Family) {
 			s.specs = append(s.specs, sp)
-			if e := s.filter.exactness(sp.Name, sp.Title); e > exact {
+			if e := s.filter.Exactness(sp.Name, sp.Title); e > exact {
 				best, exact = sp.Name, e
 			}
 		}
@@ -180,15 +181,15 @@ func (s *modelScreen) point(name string) {
 }
 
 func (s *modelScreen) SetSize(w, h int) { s.w, s.h = w, h }
-func (s *modelScreen) Typing() bool     { return s.filter.editing }
+func (s *modelScreen) Typing() bool     { return s.filter.Editing }
 
 // Back clears the filter, if any.
 func (s *modelScreen) Back() bool {
-	if !s.filter.active() {
+	if !s.filter.Active() {
 		return false
 	}
 	keep := s.selected()
-	s.filter.clear()
+	s.filter.Clear()
 	s.refilter(nameOf(keep))
 	return true
 }
@@ -201,19 +202,19 @@ func nameOf(sp *engine.Spec) string {
 }
 
 func (s *modelScreen) ShortHelp() []key.Binding {
-	if s.filter.editing {
-		return s.filter.help()
+	if s.filter.Editing {
+		return s.filter.Help()
 	}
-	return append([]key.Binding{s.keys.Choose, s.keys.Experiment}, s.filter.help()...)
+	return append([]key.Binding{s.keys.Choose, s.keys.Experiment}, s.filter.Help()...)
 }
 
 func (s *modelScreen) FullHelp() [][]key.Binding {
-	return helpOf(s.ShortHelp(), s.navKeys())
+	return kit.HelpOf(s.ShortHelp(), s.navKeys())
 }
 
 // navKeys move the cursor; typing in the filter, they are the field's.
 func (s *modelScreen) navKeys() []key.Binding {
-	if s.filter.editing {
+	if s.filter.Editing {
 		return nil
 	}
 	return []key.Binding{s.keys.Up, s.keys.Down, s.keys.PgUp, s.keys.PgDown}
@@ -229,7 +230,7 @@ func (s *modelScreen) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if used, changed := s.filter.update(km); used {
+	if used, changed := s.filter.Update(km); used {
 		if changed {
 			s.refilter(nameOf(s.selected()))
 		}
@@ -276,7 +277,7 @@ func (s *modelScreen) detailHeight() int {
 }
 
 func (s *modelScreen) View() string {
-	st := s.c.styles
+	st := s.c.Styles
 	w := s.w
 	var out []string
 	own, anyData := s.ownTask()
@@ -289,14 +290,14 @@ func (s *modelScreen) View() string {
 		more = append(more, fmt.Sprintf("%d for other tasks", s.others))
 	}
 	if len(more) > 0 {
-		title += st.Muted.Render(clip("   "+strings.Join(more, " · "), max(w-ansi.StringWidth(title), 0)))
+		title += st.Muted.Render(kit.Clip("   "+strings.Join(more, " · "), max(w-ansi.StringWidth(title), 0)))
 	}
 	out = append(out, title)
 	switch {
 	case s.err != nil:
-		out = append(out, " "+st.Error.Render(clip(s.err.Error(), w-2)))
-	case s.filter.active():
-		out = append(out, " "+clip(s.filter.status(s.c.styles, len(s.specs), len(s.all)), w-2))
+		out = append(out, " "+st.Error.Render(kit.Clip(s.err.Error(), w-2)))
+	case s.filter.Active():
+		out = append(out, " "+kit.Clip(s.filter.Status(s.c.Styles, len(s.specs), len(s.all)), w-2))
 	default:
 		out = append(out, "")
 	}
@@ -337,9 +338,9 @@ func (s *modelScreen) View() string {
 		}
 		// Columns by display cells (a title cut with … is one cell, three
 		// bytes): name, title and summary; the sources are in the detail.
-		left := fitWidth(clip(sp.Name, nameW), nameW) + " " + fitWidth(clip(sp.Title, titleW), titleW) + " "
+		left := kit.FitWidth(kit.Clip(sp.Name, nameW), nameW) + " " + kit.FitWidth(kit.Clip(sp.Title, titleW), titleW) + " "
 		sumW := max(w-4-ansi.StringWidth(left), 0)
-		text := left + fitWidth(clip(sp.Summary, sumW), sumW)
+		text := left + kit.FitWidth(kit.Clip(sp.Summary, sumW), sumW)
 		switch _, big := s.tooBig[sp.Name]; {
 		case i == s.cursor:
 			lines = append(lines, line{text: " " + st.SelectedRow.Render("▸ "+text), model: i})
@@ -374,15 +375,15 @@ func (s *modelScreen) View() string {
 
 // detail is a panel with the model's summary and its hyperparameters.
 func (s *modelScreen) detail(sp *engine.Spec, w, h int) string {
-	st := s.c.styles
+	st := s.c.Styles
 	var b []string
 	if why, big := s.tooBig[sp.Name]; big {
-		for _, l := range strings.Split(wrap("⚠ with its defaults, "+why, w-4), "\n") {
+		for _, l := range strings.Split(kit.Wrap("⚠ with its defaults, "+why, w-4), "\n") {
 			b = append(b, st.Error.Render(l))
 		}
 	}
-	b = append(b, st.Text.Render(clip(sp.Summary, w-4)))
-	for _, l := range strings.Split(wrap("sources: "+sp.Notes, w-4), "\n") {
+	b = append(b, st.Text.Render(kit.Clip(sp.Summary, w-4)))
+	for _, l := range strings.Split(kit.Wrap("sources: "+sp.Notes, w-4), "\n") {
 		b = append(b, st.Muted.Render(l))
 	}
 	var meta []string
@@ -393,7 +394,7 @@ func (s *modelScreen) detail(sp *engine.Spec, w, h int) string {
 		meta = append(meta, "features standardised")
 	}
 	if len(meta) > 0 {
-		b = append(b, st.Muted.Render(clip(strings.Join(meta, " · "), w-4)))
+		b = append(b, st.Muted.Render(kit.Clip(strings.Join(meta, " · "), w-4)))
 	}
 	if len(sp.Params) == 0 {
 		b = append(b, st.Muted.Render("no hyperparameters"))
@@ -406,12 +407,12 @@ func (s *modelScreen) detail(sp *engine.Spec, w, h int) string {
 	}
 	nameW, defW, rngW = min(nameW, 18), min(defW, 12), min(rngW, 30)
 	for _, p := range sp.Params {
-		b = append(b, clip(fitWidth(clip(p.Name, nameW), nameW)+" "+fitWidth(clip(engine.Format(p.Default), defW), defW)+" "+
-			fitWidth(clip(p.Range(), rngW), rngW)+"  "+p.Help, w-4))
+		b = append(b, kit.Clip(kit.FitWidth(kit.Clip(p.Name, nameW), nameW)+" "+kit.FitWidth(kit.Clip(engine.Format(p.Default), defW), defW)+" "+
+			kit.FitWidth(kit.Clip(p.Range(), rngW), rngW)+"  "+p.Help, w-4))
 	}
 	if len(b) > h-2 {
 		more := len(b) - (h - 3)
 		b = append(b[:h-3], st.Muted.Render(fmt.Sprintf("… %d more", more)))
 	}
-	return panel(st, sp.Title+" ("+sp.Name+")", strings.Join(b, "\n"), w, h, false)
+	return kit.Panel(st, sp.Title+" ("+sp.Name+")", strings.Join(b, "\n"), w, h, false)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 type paramsKeys struct {
@@ -29,20 +30,20 @@ type paramsKeys struct {
 
 func defaultParamsKeys() paramsKeys {
 	return paramsKeys{
-		Up:     bind("↑/shift+tab", "previous", "up", "shift+tab"),
-		Down:   bind("↓/tab", "next", "down", "tab"),
-		Left:   bind("←", "previous choice", "left"),
-		Right:  bind("→", "next choice", "right"),
-		Toggle: bind("space", "toggle", "space"),
-		Reset:  bind("ctrl+r", "defaults", "ctrl+r"),
-		Train:  bind("enter", "train", "enter"),
+		Up:     kit.Bind("↑/shift+tab", "previous", "up", "shift+tab"),
+		Down:   kit.Bind("↓/tab", "next", "down", "tab"),
+		Left:   kit.Bind("←", "previous choice", "left"),
+		Right:  kit.Bind("→", "next choice", "right"),
+		Toggle: kit.Bind("space", "toggle", "space"),
+		Reset:  kit.Bind("ctrl+r", "defaults", "ctrl+r"),
+		Train:  kit.Bind("enter", "train", "enter"),
 		// + and - step a number while its text is a whole number (else
 		// they are typed: 1e-6 needs its minus).
-		StepUp:   bind("+/-", "step", "+"),
-		StepDown: bind("-", "step down", "-"),
+		StepUp:   kit.Bind("+/-", "step", "+"),
+		StepDown: kit.Bind("-", "step down", "-"),
 		// Control keys: letters are typed into the focused field.
-		Sweep:    bind("ctrl+s", "sweep this", "ctrl+s"),
-		Learning: bind("ctrl+l", "learning curve", "ctrl+l"),
+		Sweep:    kit.Bind("ctrl+s", "sweep this", "ctrl+s"),
+		Learning: kit.Bind("ctrl+l", "learning curve", "ctrl+l"),
 	}
 }
 
@@ -59,7 +60,7 @@ const (
 type field struct {
 	p      engine.Param
 	model  bool // a model hyperparameter (else an evaluation setting)
-	input  textField
+	input  kit.TextField
 	choice int  // Choice
 	on     bool // Bool
 	err    error
@@ -77,7 +78,7 @@ func newField(p engine.Param, model bool, v any) *field {
 	case engine.Bool:
 		f.on, _ = v.(bool)
 	default:
-		f.input = newInput()
+		f.input = kit.NewInput()
 		f.input.CharLimit = 64
 		f.input.SetValue(engine.Format(v))
 		f.input.SetWidth(12)
@@ -123,7 +124,7 @@ func (f *field) value() any {
 // paramsScreen is the hyperparameter form, generated from spec.Params, with
 // the evaluation settings below it.
 type paramsScreen struct {
-	c      *common
+	c      *kit.Common
 	keys   paramsKeys
 	ds     *datasets.Dataset
 	spec   *engine.Spec
@@ -157,7 +158,7 @@ func (s *paramsScreen) checkTest(text string) error {
 		return fmt.Errorf("type the path of a file with the same columns as %s (or a built-in or generator)", s.dataName())
 	}
 	if s.test.source != text || s.test.ds != s.ds || (s.test.set == nil && s.test.err == nil) {
-		path, err := s.c.dataSource(text)
+		path, err := s.c.DataSource(text)
 		var set *datasets.Dataset
 		if err == nil {
 			set, err = runs.Data{Test: path}.OpenTest(s.ds)
@@ -174,7 +175,7 @@ func (s *paramsScreen) dataName() string {
 	return s.ds.Name
 }
 
-func newParamsScreen(c *common, opt eval.Options) *paramsScreen {
+func newParamsScreen(c *kit.Common, opt eval.Options) *paramsScreen {
 	return &paramsScreen{c: c, keys: defaultParamsKeys(), evalOf: opt}
 }
 
@@ -380,7 +381,7 @@ func (s *paramsScreen) ShortHelp() []key.Binding {
 	if f := s.current(); f != nil {
 		switch f.p.Kind {
 		case engine.Choice:
-			ks = append(ks, bind("←/→", "change", "left", "right"))
+			ks = append(ks, kit.Bind("←/→", "change", "left", "right"))
 		case engine.Bool:
 			ks = append(ks, s.keys.Toggle)
 		case engine.Int, engine.Float:
@@ -437,12 +438,12 @@ func (s *paramsScreen) sweepRequest(learning bool) tea.Cmd {
 }
 
 func (s *paramsScreen) FullHelp() [][]key.Binding {
-	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Up})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Up})
 }
 
 func (s *paramsScreen) headerInfo() string {
 	if o, err := s.options(); err == nil && s.ds != nil {
-		return fmt.Sprintf("%s · seed %d", describeEval(o, s.task()), o.Seed)
+		return fmt.Sprintf("%s · seed %d", kit.DescribeEval(o, s.task()), o.Seed)
 	}
 	return ""
 }

@@ -8,12 +8,13 @@ import (
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // View draws the form, the focused parameter's help beside it (under it
 // when narrow) and the evaluation settings.
 func (s *paramsScreen) View() string {
-	st := s.c.styles
+	st := s.c.Styles
 	if s.spec == nil {
 		return st.Muted.Render(" Choose a model first.")
 	}
@@ -26,8 +27,8 @@ func (s *paramsScreen) View() string {
 	}
 	formW := w - sideW
 	var out []string
-	out = append(out, st.Title.Render(clip(" Hyperparameters of "+s.spec.Title+" ("+s.spec.Name+")", formW)))
-	out = append(out, st.Muted.Render(clip(" "+s.spec.Summary, formW)))
+	out = append(out, st.Title.Render(kit.Clip(" Hyperparameters of "+s.spec.Title+" ("+s.spec.Name+")", formW)))
+	out = append(out, st.Muted.Render(kit.Clip(" "+s.spec.Summary, formW)))
 	nameW, ctlW := 16, 18
 	rngW := min(30, max(formW-nameW-ctlW-8, 12))
 	helpW := formW - nameW - ctlW - rngW - 8
@@ -52,7 +53,7 @@ func (s *paramsScreen) View() string {
 			}
 			rows = append(rows, st.Header.Render(" "+sec))
 			if sec == "Evaluation" && !s.task().Supervised() {
-				for _, l := range strings.Split(wrap(s.unsupervisedNote(), formW-4), "\n") {
+				for _, l := range strings.Split(kit.Wrap(s.unsupervisedNote(), formW-4), "\n") {
 					rows = append(rows, st.Muted.Render("   "+l))
 				}
 			}
@@ -65,7 +66,7 @@ func (s *paramsScreen) View() string {
 		if f == cur {
 			mark = st.Accent.Render("▸ ")
 		}
-		name := fitWidth(clip(f.p.Name, nameW), nameW)
+		name := kit.FitWidth(kit.Clip(f.p.Name, nameW), nameW)
 		switch {
 		case f == cur:
 			name = st.Accent.Render(name)
@@ -82,17 +83,17 @@ func (s *paramsScreen) View() string {
 		var tail string
 		switch {
 		case f.err != nil:
-			tail = st.Bad.Render("✗ " + clip(shortErr(f.err), rngW+helpW))
+			tail = st.Bad.Render("✗ " + kit.Clip(shortErr(f.err), rngW+helpW))
 		case !applies:
-			tail = st.Subtle.Render(clip("("+why+")", rngW+helpW+2))
+			tail = st.Subtle.Render(kit.Clip("("+why+")", rngW+helpW+2))
 		default:
-			tail = st.Muted.Render(fitWidth(clip(rng, rngW), rngW))
+			tail = st.Muted.Render(kit.FitWidth(kit.Clip(rng, rngW), rngW))
 			if helpW > 0 {
 				help := f.p.Help
 				if def := engine.Format(f.p.Default); f.model && f.raw() != def {
 					help = "default " + def + " · " + help
 				}
-				tail += "  " + st.Muted.Render(clip(help, helpW))
+				tail += "  " + st.Muted.Render(kit.Clip(help, helpW))
 			}
 		}
 		if f == cur {
@@ -128,9 +129,9 @@ func (s *paramsScreen) View() string {
 	}
 	switch {
 	case s.err != nil:
-		out = append(out, " "+st.Error.Render(clip(errText(s.err), formW-2)))
+		out = append(out, " "+st.Error.Render(kit.Clip(errText(s.err), formW-2)))
 	case cur != nil && cur.err != nil:
-		out = append(out, " "+st.Error.Render(clip(cur.err.Error(), formW-2)))
+		out = append(out, " "+st.Error.Render(kit.Clip(cur.err.Error(), formW-2)))
 	default:
 		out = append(out, st.Muted.Render(" enter trains with these settings"))
 	}
@@ -139,9 +140,9 @@ func (s *paramsScreen) View() string {
 		n := s.ds.Rows()
 		msg := fmt.Sprintf(" leave-one-out fits the model %d times, once per row (and once more on all rows)", n)
 		if n > eval.LOOWarnRows { // as eval warns after the run
-			out = append(out, st.Warn.Render(clip("⚠"+msg+": k-fold CV is far quicker", formW-1)))
+			out = append(out, st.Warn.Render(kit.Clip("⚠"+msg+": k-fold CV is far quicker", formW-1)))
 		} else {
-			out = append(out, st.Muted.Render(clip(msg, formW)))
+			out = append(out, st.Muted.Render(kit.Clip(msg, formW)))
 		}
 	}
 	form := strings.Join(out, "\n")
@@ -149,18 +150,18 @@ func (s *paramsScreen) View() string {
 		return form
 	}
 	lines := s.about(cur, values, sideW-4)
-	side := panel(st, cur.p.Name, strings.Join(lines, "\n"), sideW, min(s.h, len(lines)+2), false)
-	return lipgloss.JoinHorizontal(lipgloss.Top, fit(form, formW, s.h), side)
+	side := kit.Panel(st, cur.p.Name, strings.Join(lines, "\n"), sideW, min(s.h, len(lines)+2), false)
+	return lipgloss.JoinHorizontal(lipgloss.Top, kit.Fit(form, formW, s.h), side)
 }
 
 // about is everything there is to know about field f, wrapped to w cells:
 // its help in full, kind and range, default, its choices, how + and -
 // step it, and whether it applies.
 func (s *paramsScreen) about(f *field, values engine.Values, w int) []string {
-	st := s.c.styles
+	st := s.c.Styles
 	var lines []string
 	add := func(sty lipgloss.Style, text string) {
-		for _, l := range strings.Split(wrap(text, w), "\n") {
+		for _, l := range strings.Split(kit.Wrap(text, w), "\n") {
 			lines = append(lines, sty.Render(l))
 		}
 	}
@@ -197,29 +198,29 @@ func (s *paramsScreen) about(f *field, values engine.Values, w int) []string {
 // control draws a field's editor ctlW cells wide, dimmed when the
 // parameter does not apply.
 func (s *paramsScreen) control(f *field, focused bool, ctlW int, applies bool) string {
-	st := s.c.styles
+	st := s.c.Styles
 	if !applies && !focused {
-		return st.Subtle.Render(fitWidth(" "+clip(f.raw(), ctlW-2), ctlW))
+		return st.Subtle.Render(kit.FitWidth(" "+kit.Clip(f.raw(), ctlW-2), ctlW))
 	}
 	switch f.p.Kind {
 	case engine.Choice:
 		c := f.raw()
-		text := "‹ " + clip(c, ctlW-4) + " ›"
+		text := "‹ " + kit.Clip(c, ctlW-4) + " ›"
 		if focused {
-			return st.SelectedRow.Render(fitWidth(text, ctlW))
+			return st.SelectedRow.Render(kit.FitWidth(text, ctlW))
 		}
-		return st.Value.Render(fitWidth("  "+clip(c, ctlW-4), ctlW))
+		return st.Value.Render(kit.FitWidth("  "+kit.Clip(c, ctlW-4), ctlW))
 	case engine.Bool:
 		box := "[ ] false"
 		if f.on {
 			box = "[x] true"
 		}
 		if focused {
-			return st.SelectedRow.Render(fitWidth(box, ctlW))
+			return st.SelectedRow.Render(kit.FitWidth(box, ctlW))
 		}
-		return st.Value.Render(fitWidth(box, ctlW))
+		return st.Value.Render(kit.FitWidth(box, ctlW))
 	}
-	v := "[" + fitWidth(f.input.view(st, ctlW-3), ctlW-2) + "]"
+	v := "[" + kit.FitWidth(f.input.View(st, ctlW-3), ctlW-2) + "]"
 	if f.err != nil {
 		return st.Bad.Render(v)
 	}

@@ -30,19 +30,19 @@ func TestFormStepsDimsAndExplains(t *testing.T) {
 	if f := hs.a.params.current(); f.raw() != "1e-6" || f.err != nil {
 		t.Errorf("typing 1e-6: %q (%v)", f.raw(), f.err)
 	}
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "(only when solver is gd or sgd)", "+ and - step it along 1, 3, 10, 30")
 	hs.focusParam("lr")
-	mustContain(t, hs.view(), "Not used now: only when solver is gd")
+	mustContain(t, hs.View(), "Not used now: only when solver is gd")
 	hs.focusParam("solver")
 	hs.press("right", "right", "right") // auto → newton → lbfgs → gd
-	if strings.Contains(hs.view(), "(only when solver is gd or sgd)") {
+	if strings.Contains(hs.View(), "(only when solver is gd or sgd)") {
 		t.Error("with solver=gd, lr applies and should not be dimmed")
 	}
 	// The help is never cut: at 80 columns it goes under the form, whole.
 	hs = newHarness(t, Options{Data: "iris", Model: "logistic"}, 80, 30)
 	hs.focusParam("solver")
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, v, "sgd: stochastic gradient", "descent", "←/→ choose: auto, newton, lbfgs, gd, sgd")
 }
 
@@ -61,7 +61,7 @@ func TestKnobRangesReadable(t *testing.T) {
 	for hs.a.data.selectedEntry() == nil || hs.a.data.selectedEntry().Name != "moons" {
 		hs.press("down")
 	}
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "0…2^53")
 	if strings.Contains(v, "e15") || strings.Contains(v, "e+") {
 		t.Errorf("float noise in the knobs:\n%s", v)
@@ -76,7 +76,7 @@ func TestSeedMaxUint64(t *testing.T) {
 	if got := hs.a.params.current().raw(); got != "18446744073709551615" {
 		t.Fatalf("seed field %q", got)
 	}
-	mustContain(t, hs.view(), "int in [0, 2^64-1]")
+	mustContain(t, hs.View(), "int in [0, 2^64-1]")
 	hs.press("enter")
 	if len(hs.a.history) != 1 {
 		t.Fatalf("no run: %v", hs.a.params.err)
@@ -102,12 +102,12 @@ func TestSeedMaxUint64(t *testing.T) {
 // stopping, no rows held back) and says why; it was never dimmed.
 func TestValidationFractionDimmedWithoutPatience(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "mlp", Params: paramsOf("mlp", map[string]string{"patience": "0"})}, 120, 40)
-	mustContain(t, hs.view(), "(only when patience > 0)")
+	mustContain(t, hs.View(), "(only when patience > 0)")
 	hs.focusParam("validation_fraction")
-	mustContain(t, hs.view(), "Not used now: only when patience >")
+	mustContain(t, hs.View(), "Not used now: only when patience >")
 	hs.focusParam("patience")
 	hs.press("+")
-	if strings.Contains(hs.view(), "only when patience > 0") {
+	if strings.Contains(hs.View(), "only when patience > 0") {
 		t.Error("with patience=1, validation_fraction applies and should not be dimmed")
 	}
 }

@@ -10,9 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/advice"
-	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -27,22 +27,22 @@ type resultsKeys struct {
 
 func defaultResultsKeys() resultsKeys {
 	return resultsKeys{
-		Retry:    bind("e", "edit & retrain", "e"),
-		Warnings: bind("w", "warnings", "w"),
-		NextTab:  bind("tab", "next tab", "tab"),
-		PrevTab:  bind("shift+tab", "previous tab", "shift+tab"),
+		Retry:    kit.Bind("e", "edit & retrain", "e"),
+		Warnings: kit.Bind("w", "warnings", "w"),
+		NextTab:  kit.Bind("tab", "next tab", "tab"),
+		PrevTab:  kit.Bind("shift+tab", "previous tab", "shift+tab"),
 		// Shifted: a view's own s (sort) stays its own.
-		SaveModel: bind("S", "save model", "S"),
+		SaveModel: kit.Bind("S", "save model", "S"),
 	}
 }
 
 // resultsScreen shows what a finished (or cancelled) run learned, through
 // the views registered for what the run has (views.go).
 type resultsScreen struct {
-	c        *common
+	c        *kit.Common
 	ctx      context.Context
 	keys     resultsKeys
-	run      *runRecord
+	run      *kit.RunRecord
 	fromRuns bool // opened from the runs table: esc goes back there
 
 	tabs         widgets.Tabs
@@ -52,12 +52,12 @@ type resultsScreen struct {
 	w, h         int
 }
 
-func newResultsScreen(c *common, ctx context.Context) *resultsScreen {
-	return &resultsScreen{c: c, ctx: ctx, keys: defaultResultsKeys(), tabs: widgets.NewTabs(nil, c.styles)}
+func newResultsScreen(c *kit.Common, ctx context.Context) *resultsScreen {
+	return &resultsScreen{c: c, ctx: ctx, keys: defaultResultsKeys(), tabs: widgets.NewTabs(nil, c.Styles)}
 }
 
 // show builds the views of run r and returns the work they start.
-func (s *resultsScreen) show(r *runRecord) tea.Cmd {
+func (s *resultsScreen) show(r *kit.RunRecord) tea.Cmd {
 	s.close()
 	s.run, s.showWarnings, s.save = r, false, savePrompt{}
 	env := viewEnv{c: s.c, ctx: s.ctx}
@@ -66,9 +66,9 @@ func (s *resultsScreen) show(r *runRecord) tea.Cmd {
 		s.views = append(s.views, spec.make(env, r))
 		names = append(names, spec.name)
 	}
-	s.tabs = widgets.NewTabs(names, s.c.styles)
+	s.tabs = widgets.NewTabs(names, s.c.Styles)
 	// A cancelled run opens on what it has: its history.
-	if r.cancelled() && slices.Contains(names, tabHistory) {
+	if r.Cancelled() && slices.Contains(names, tabHistory) {
 		s.tabs.SetActive(slices.Index(names, tabHistory))
 	}
 	s.SetSize(s.w, s.h)
@@ -92,7 +92,7 @@ func (s *resultsScreen) close() {
 }
 
 // active is the view of the active tab; nil when there is none.
-func (s *resultsScreen) active() resultView {
+func (s *resultsScreen) Active() resultView {
 	i := s.tabs.Active()
 	if i < 0 || i >= len(s.views) {
 		return nil
@@ -123,14 +123,14 @@ func (s *resultsScreen) resized() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (s *resultsScreen) shownRun() *runRecord { return s.run }
+func (s *resultsScreen) shownRun() *kit.RunRecord { return s.run }
 
 // Typing: the active view's fields have the keys.
 func (s *resultsScreen) Typing() bool {
 	if s.save.open {
 		return s.save.typing()
 	}
-	t, ok := s.active().(viewTyper)
+	t, ok := s.Active().(viewTyper)
 	return ok && t.Typing() && !s.showWarnings
 }
 
@@ -154,7 +154,7 @@ func (s *resultsScreen) warnings() []string {
 }
 
 func (s *resultsScreen) activeKeys() []key.Binding {
-	if v := s.active(); v != nil {
+	if v := s.Active(); v != nil {
 		return v.Keys()
 	}
 	return nil
@@ -173,7 +173,7 @@ func (s *resultsScreen) ShortHelp() []key.Binding {
 		ks = append(ks, s.keys.Warnings)
 	}
 	ks = append(ks, s.keys.Retry)
-	if s.run == nil || s.run.noModel() == "" { // a run without its model says why on the summary
+	if s.run == nil || s.run.NoModel() == "" { // a run without its model says why on the summary
 		ks = append(ks, s.keys.SaveModel)
 	}
 	return ks
@@ -181,16 +181,16 @@ func (s *resultsScreen) ShortHelp() []key.Binding {
 
 func (s *resultsScreen) FullHelp() [][]key.Binding {
 	if s.Typing() {
-		return helpOf(s.ShortHelp(), []key.Binding{s.keys.PrevTab})
+		return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.PrevTab})
 	}
-	return helpOf(s.ShortHelp(), []key.Binding{s.tabs.KeyMap.Prev})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.tabs.KeyMap.Prev})
 }
 
 func (s *resultsScreen) headerInfo() string {
 	if s.run == nil {
 		return ""
 	}
-	return fmt.Sprintf("run %d · seed %d · %s", s.run.ID, s.run.Options.Seed, s.run.evalDesc())
+	return fmt.Sprintf("run %d · seed %d · %s", s.run.ID, s.run.Options.Seed, s.run.EvalDesc())
 }
 
 func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
@@ -214,7 +214,7 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 	}
 	s.save.saved = ""
 	if s.save.open {
-		return s.save.update(km, s.run, s.c)
+		return s.save.Update(km, s.run, s.c)
 	}
 	if s.Typing() {
 		if key.Matches(km, s.keys.NextTab, s.keys.PrevTab) {
@@ -222,7 +222,7 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 			s.tabs, cmd = s.tabs.Update(msg)
 			return cmd
 		}
-		return s.active().Update(msg)
+		return s.Active().Update(msg)
 	}
 	switch {
 	case key.Matches(km, s.keys.SaveModel):
@@ -239,23 +239,23 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 		s.tabs, cmd = s.tabs.Update(msg)
 		return cmd
 	}
-	if v := s.active(); v != nil {
+	if v := s.Active(); v != nil {
 		return v.Update(msg)
 	}
 	return nil
 }
 
 func (s *resultsScreen) View() string {
-	st := s.c.styles
+	st := s.c.Styles
 	if s.run == nil {
 		return st.Muted.Render(" No results yet.")
 	}
 	var top string
 	switch {
-	case s.run.cancelled():
-		top = st.Warn.Render(clip(" "+s.run.cancelNote(), s.w))
+	case s.run.Cancelled():
+		top = st.Warn.Render(kit.Clip(" "+s.run.CancelNote(), s.w))
 	case s.run.Err != nil:
-		top = st.Error.Render(" " + clip(errText(s.run.Err), s.w-2))
+		top = st.Error.Render(" " + kit.Clip(errText(s.run.Err), s.w-2))
 	default:
 		top = s.scoreLine()
 	}
@@ -267,30 +267,30 @@ func (s *resultsScreen) View() string {
 		} else {
 			more = " (w)"
 		}
-		warn = st.Warn.Render(clip(" ⚠ "+ws[0], s.w-len([]rune(more))-1) + more)
+		warn = st.Warn.Render(kit.Clip(" ⚠ "+ws[0], s.w-len([]rune(more))-1) + more)
 	}
 	body := ""
-	if v := s.active(); v != nil {
+	if v := s.Active(); v != nil {
 		body = v.View()
 	}
 	if s.showWarnings {
 		body = s.warningsView()
 	}
 	if s.save.open {
-		body = s.save.view(s)
+		body = s.save.View(s)
 	}
 	if s.save.saved != "" {
-		warn = st.Good.Render(clip(" ✓ "+s.save.saved, s.w))
+		warn = st.Good.Render(kit.Clip(" ✓ "+s.save.saved, s.w))
 	}
 	return s.tabs.View() + "\n" + top + "\n" + warn + "\n" + body
 }
 
 // warningsView lists every warning of the run.
 func (s *resultsScreen) warningsView() string {
-	st := s.c.styles
+	st := s.c.Styles
 	var b []string
 	for _, w := range s.warnings() {
-		for i, line := range strings.Split(wrap(w, s.w-8), "\n") {
+		for i, line := range strings.Split(kit.Wrap(w, s.w-8), "\n") {
 			mark := "  "
 			if i == 0 {
 				mark = "⚠ "
@@ -299,19 +299,12 @@ func (s *resultsScreen) warningsView() string {
 		}
 	}
 	b = append(b, "", st.Muted.Render("w or esc closes"))
-	return panel(st, "Warnings", strings.Join(b, "\n"), s.w, min(len(b)+2, s.bodyHeight()), true)
-}
-
-func unitOf(sp *engine.Spec) string {
-	if sp.Unit == "" {
-		return "step"
-	}
-	return sp.Unit
+	return kit.Panel(st, "Warnings", strings.Join(b, "\n"), s.w, min(len(b)+2, s.bodyHeight()), true)
 }
 
 // scoreLine is the headline: the task's main metrics beside the baseline.
 func (s *resultsScreen) scoreLine() string {
-	st := s.c.styles
+	st := s.c.Styles
 	res := s.run.Result
 	if res == nil {
 		return ""
@@ -332,7 +325,7 @@ func (s *resultsScreen) scoreLine() string {
 		parts = append(parts, p)
 	}
 	lead := ""
-	if f := s.run.figuresShort(); f != "" && len(parts) > 0 {
+	if f := s.run.FiguresShort(); f != "" && len(parts) > 0 {
 		lead = st.Muted.Render(f + ": ")
 	}
 	return " " + lead + strings.Join(parts, st.Muted.Render(" · "))

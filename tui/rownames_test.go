@@ -15,9 +15,9 @@ func TestRowsViewShowsRowNames(t *testing.T) {
 	if hs.a.data.table == nil || len(hs.a.data.table.RowNames) != 12 {
 		t.Fatalf("the file's 12 row names did not load: %+v", hs.a.data.table)
 	}
-	mustContain(t, hs.view(), "12 rows × 11 columns + row names")
+	mustContain(t, hs.View(), "12 rows × 11 columns + row names")
 	hs.previewTab(previewRows)
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "row name          │  mpg", "Mazda RX4 Wag     │  21", "row names, then columns 1-")
 	// Beside their own row: the Valiant's mpg is 18.1.
@@ -32,7 +32,7 @@ func TestRowsViewShowsRowNames(t *testing.T) {
 func TestDendrogramLeavesNamedByRowNames(t *testing.T) {
 	hs := newHarness(t, Options{Data: mtcarsR, Target: "-", Model: "hclust", Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "Hornet Sportabout", "Merc 450SE")
 	if strings.Contains(v, "row 1 ") {

@@ -11,9 +11,8 @@ import (
 	"charm.land/bubbles/v2/table"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/tealab/tealab/engine/metrics"
-	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // runsKeys are the runs screen's keys.
@@ -30,21 +29,21 @@ type runsKeys struct {
 
 func defaultRunsKeys() runsKeys {
 	return runsKeys{
-		Up:       bind("↑/k", "up", "up", "k"),
-		Down:     bind("↓/j", "down", "down", "j"),
-		Sort:     bind("s", "sort", "s"),
-		Pick:     bind("space", "pick two to compare", "space"),
-		Open:     bind("enter", "open / compare", "enter"),
-		Star:     bind("*", "star", "*"),
-		Rename:   bind("n", "name", "n"),
-		Delete:   bind("x", "delete", "x"),
-		Replay:   bind("r", "run again", "r"),
-		Markdown: bind("m", "export Markdown", "m"),
-		CSV:      bind("c", "export CSV (per fold)", "c"),
-		Recipe:   bind("w", "write recipe", "w"),
-		Confirm:  bind("y", "yes, delete", "y"),
-		Keep:     bind("enter", "keep name", "enter"),
-		Cancel:   bind("esc", "cancel", "esc"), // the name's field: the name stays as it was
+		Up:       kit.Bind("↑/k", "up", "up", "k"),
+		Down:     kit.Bind("↓/j", "down", "down", "j"),
+		Sort:     kit.Bind("s", "sort", "s"),
+		Pick:     kit.Bind("space", "pick two to compare", "space"),
+		Open:     kit.Bind("enter", "open / compare", "enter"),
+		Star:     kit.Bind("*", "star", "*"),
+		Rename:   kit.Bind("n", "name", "n"),
+		Delete:   kit.Bind("x", "delete", "x"),
+		Replay:   kit.Bind("r", "run again", "r"),
+		Markdown: kit.Bind("m", "export Markdown", "m"),
+		CSV:      kit.Bind("c", "export CSV (per fold)", "c"),
+		Recipe:   kit.Bind("w", "write recipe", "w"),
+		Confirm:  kit.Bind("y", "yes, delete", "y"),
+		Keep:     kit.Bind("enter", "keep name", "enter"),
+		Cancel:   kit.Bind("esc", "cancel", "esc"), // the name's field: the name stays as it was
 	}
 }
 
@@ -74,26 +73,26 @@ var sortCols = [...]string{"#", "dataset", "model", "score", "time"}
 
 // runsScreen is the leaderboard of the session's runs.
 type runsScreen struct {
-	c       *common
+	c       *kit.Common
 	keys    runsKeys
-	runs    []*runRecord
-	order   []*runRecord // runs in display order
+	runs    []*kit.RunRecord
+	order   []*kit.RunRecord // runs in display order
 	sortBy  int
 	tbl     table.Model
 	picked  []int // run ids, at most two
 	compare bool  // the two picked runs side by side
-	filter  listFilter
+	filter  kit.ListFilter
 	w, h    int
 
-	note     string    // what became of the last action (an export, the history)
-	renaming bool      // the name field has the keyboard
-	name     textField // the selected run's new name
-	deleting int       // the run whose deletion awaits a yes; 0 none
-	newest   int       // the newest run's number, which the cursor goes to when it comes
+	note     string        // what became of the last action (an export, the history)
+	renaming bool          // the name field has the keyboard
+	name     kit.TextField // the selected run's new name
+	deleting int           // the run whose deletion awaits a yes; 0 none
+	newest   int           // the newest run's number, which the cursor goes to when it comes
 }
 
-func newRunsScreen(c *common) *runsScreen {
-	s := &runsScreen{c: c, keys: defaultRunsKeys(), filter: newListFilter(), name: newInput()}
+func newRunsScreen(c *kit.Common) *runsScreen {
+	s := &runsScreen{c: c, keys: defaultRunsKeys(), filter: kit.NewListFilter(), name: kit.NewInput()}
 	s.name.Prompt = "name: "
 	s.name.CharLimit = 80
 	km := table.DefaultKeyMap()
@@ -104,7 +103,7 @@ func newRunsScreen(c *common) *runsScreen {
 // setRuns shows runs; a run new to the table (this session's latest, or
 // the history's newest at start) takes the cursor, so that the screen
 // opens on the run just made.
-func (s *runsScreen) setRuns(runs []*runRecord) {
+func (s *runsScreen) setRuns(runs []*kit.RunRecord) {
 	newest := 0
 	for _, r := range runs {
 		newest = max(newest, r.ID)
@@ -123,7 +122,7 @@ func (s *runsScreen) SetSize(w, h int) {
 	s.rebuild()
 }
 
-func (s *runsScreen) Typing() bool { return s.filter.editing || s.renaming || s.deleting != 0 }
+func (s *runsScreen) Typing() bool { return s.filter.Editing || s.renaming || s.deleting != 0 }
 
 func (s *runsScreen) Back() bool {
 	if s.renaming || s.deleting != 0 {
@@ -131,8 +130,8 @@ func (s *runsScreen) Back() bool {
 		s.name.Blur()
 		return true
 	}
-	if !s.compare && s.filter.active() {
-		s.filter.clear()
+	if !s.compare && s.filter.Active() {
+		s.filter.Clear()
 		s.rebuild()
 		return true
 	}
@@ -149,8 +148,8 @@ func (s *runsScreen) ShortHelp() []key.Binding {
 	switch {
 	case s.compare:
 		return nil
-	case s.filter.editing:
-		return s.filter.help()
+	case s.filter.Editing:
+		return s.filter.Help()
 	case s.renaming:
 		return []key.Binding{s.keys.Keep, s.keys.Cancel}
 	case s.deleting != 0:
@@ -158,15 +157,15 @@ func (s *runsScreen) ShortHelp() []key.Binding {
 	case len(s.runs) == 0: // nothing to open, pick or sort
 		return nil
 	}
-	return append([]key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort, s.keys.Star, s.keys.Replay}, s.filter.help()...)
+	return append([]key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort, s.keys.Star, s.keys.Replay}, s.filter.Help()...)
 }
 
 func (s *runsScreen) FullHelp() [][]key.Binding {
-	if s.compare || s.filter.editing || s.renaming || s.deleting != 0 || len(s.runs) == 0 {
-		return helpOf(s.ShortHelp())
+	if s.compare || s.filter.Editing || s.renaming || s.deleting != 0 || len(s.runs) == 0 {
+		return kit.HelpOf(s.ShortHelp())
 	}
 	k := s.keys
-	return helpOf(s.ShortHelp(), []key.Binding{k.Rename, k.Delete, k.Markdown, k.CSV, k.Recipe}, []key.Binding{k.Up, k.Down})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{k.Rename, k.Delete, k.Markdown, k.CSV, k.Recipe}, []key.Binding{k.Up, k.Down})
 }
 
 func (s *runsScreen) headerInfo() string {
@@ -190,7 +189,7 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 		s.note = "kept"
 		return nil
 	}
-	if used, changed := s.filter.update(km); used {
+	if used, changed := s.filter.Update(km); used {
 		if changed {
 			s.rebuild()
 		}
@@ -250,7 +249,7 @@ func (s *runsScreen) act(km tea.KeyPressMsg) (tea.Cmd, bool) {
 		return ask(actStar), true
 	case key.Matches(km, k.Rename):
 		s.renaming = true
-		s.name.SetValue(r.title)
+		s.name.SetValue(r.Title)
 		s.name.CursorEnd()
 		return s.name.Focus(), true
 	case key.Matches(km, k.Delete):
@@ -285,7 +284,7 @@ func (s *runsScreen) updateName(km tea.KeyPressMsg) tea.Cmd {
 	return func() tea.Msg { return runActionMsg{run: id, do: actRename, name: name} }
 }
 
-func (s *runsScreen) current() *runRecord {
+func (s *runsScreen) current() *kit.RunRecord {
 	i := s.tbl.Cursor()
 	if i < 0 || i >= len(s.order) {
 		return nil
@@ -307,23 +306,23 @@ func (s *runsScreen) rebuild() {
 func (s *runsScreen) rebuildAt(cur int) {
 	s.order = s.order[:0]
 	for _, r := range s.runs {
-		if s.filter.match(r.searchText()) {
+		if s.filter.Match(r.SearchText()) {
 			s.order = append(s.order, r)
 		}
 	}
-	if !slices.ContainsFunc(s.order, func(r *runRecord) bool { return r.ID == cur }) {
+	if !slices.ContainsFunc(s.order, func(r *kit.RunRecord) bool { return r.ID == cur }) {
 		cur = 0 // the run under the cursor is gone (deleted, filtered out): the first
 	}
 	by := sortCols[s.sortBy]
-	slices.SortStableFunc(s.order, func(a, b *runRecord) int {
+	slices.SortStableFunc(s.order, func(a, b *kit.RunRecord) int {
 		switch by {
 		case "dataset":
-			return strings.Compare(a.dataLabel(), b.dataLabel())
+			return strings.Compare(a.DataLabel(), b.DataLabel())
 		case "model":
 			return strings.Compare(a.Spec.Name, b.Spec.Name)
 		case "score": // best first; unknown last
-			_, va, _, _ := a.score()
-			_, vb, _, _ := b.score()
+			_, va, _, _ := a.Score()
+			_, vb, _, _ := b.Score()
 			switch {
 			case math.IsNaN(va) && math.IsNaN(vb):
 				return 0
@@ -338,7 +337,7 @@ func (s *runsScreen) rebuildAt(cur int) {
 			}
 			return 0
 		case "time":
-			return cmp.Compare(a.wall(), b.wall())
+			return cmp.Compare(a.WallSeconds(), b.WallSeconds())
 		}
 		return b.ID - a.ID // newest first
 	})
@@ -371,7 +370,7 @@ func (s *runsScreen) rebuildAt(cur int) {
 type runsColumn struct {
 	title        string
 	width, least int
-	cell         func(r *runRecord, cursor bool) string
+	cell         func(r *kit.RunRecord, cursor bool) string
 }
 
 // columns lays the table out in w cells. What must be seen to choose a
@@ -379,7 +378,7 @@ type runsColumn struct {
 // time) always is; then, as room allows, the runs' names, the
 // evaluation and the parameters set, which the detail under the table
 // shows in full anyway.
-func (s *runsScreen) columns(w int) ([]table.Column, []func(*runRecord, bool) string) {
+func (s *runsScreen) columns(w int) ([]table.Column, []func(*kit.RunRecord, bool) string) {
 	wide := w >= 110
 	modelW, scoreW, vsW, vsTitle, evalW := 9, 15, 9, "vs base", 11
 	if wide {
@@ -387,23 +386,23 @@ func (s *runsScreen) columns(w int) ([]table.Column, []func(*runRecord, bool) st
 	}
 	dsW, named := 8, 0
 	for _, r := range s.order {
-		dsW = max(dsW, min(len([]rune(r.dataLabel())), modelW+8))
-		named = max(named, min(len([]rune(r.title)), 20))
+		dsW = max(dsW, min(len([]rune(r.DataLabel())), modelW+8))
+		named = max(named, min(len([]rune(r.Title)), 20))
 	}
 	must := []runsColumn{
 		{"    #", 6, 6, runMarks(s.picked)},
-		{"dataset", dsW, dsW, func(r *runRecord, _ bool) string { return r.dataLabel() }},
-		{"model", modelW, modelW, func(r *runRecord, _ bool) string { return r.Spec.Name }},
-		{"score", scoreW, scoreW, func(r *runRecord, _ bool) string { return r.scoreCell() }},
-		{vsTitle, vsW, vsW, func(r *runRecord, _ bool) string { return r.vsBaseline(wide) }},
-		{"wall", 7, 7, func(r *runRecord, _ bool) string { return r.wallCell() }},
+		{"dataset", dsW, dsW, func(r *kit.RunRecord, _ bool) string { return r.DataLabel() }},
+		{"model", modelW, modelW, func(r *kit.RunRecord, _ bool) string { return r.Spec.Name }},
+		{"score", scoreW, scoreW, func(r *kit.RunRecord, _ bool) string { return r.ScoreCell() }},
+		{vsTitle, vsW, vsW, func(r *kit.RunRecord, _ bool) string { return r.VsBaseline(wide) }},
+		{"wall", 7, 7, func(r *kit.RunRecord, _ bool) string { return r.WallCell() }},
 	}
 	optional := []runsColumn{
-		{"evaluation", evalW, 11, func(r *runRecord, _ bool) string { return r.evalShort() }},
-		{"key params", 0, 8, func(r *runRecord, _ bool) string { return keyParams(r.Spec, r.Params) }},
+		{"evaluation", evalW, 11, func(r *kit.RunRecord, _ bool) string { return r.EvalShort() }},
+		{"key params", 0, 8, func(r *kit.RunRecord, _ bool) string { return kit.KeyParams(r.Spec, r.Params) }},
 	}
 	if named > 0 {
-		name := runsColumn{"name", max(named, 4), 6, func(r *runRecord, _ bool) string { return r.title }}
+		name := runsColumn{"name", max(named, 4), 6, func(r *kit.RunRecord, _ bool) string { return r.Title }}
 		optional = append([]runsColumn{name}, optional...)
 	}
 	room := w - 2 // the table's own margin
@@ -427,7 +426,7 @@ func (s *runsScreen) columns(w int) ([]table.Column, []func(*runRecord, bool) st
 	ordered = append(ordered, chosen[len(must):]...)
 	ordered = append(ordered, chosen[3:len(must)]...)
 	cols := make([]table.Column, len(ordered))
-	cells := make([]func(*runRecord, bool) string, len(ordered))
+	cells := make([]func(*kit.RunRecord, bool) string, len(ordered))
 	for i, c := range ordered {
 		cols[i], cells[i] = table.Column{Title: c.title, Width: c.width}, c.cell
 	}
@@ -436,13 +435,13 @@ func (s *runsScreen) columns(w int) ([]table.Column, []func(*runRecord, bool) st
 
 // runMarks is the first cell: the cursor (▸), a star (★), a pick (✓),
 // then the run's number.
-func runMarks(picked []int) func(r *runRecord, cursor bool) string {
-	return func(r *runRecord, cursor bool) string {
+func runMarks(picked []int) func(r *kit.RunRecord, cursor bool) string {
+	return func(r *kit.RunRecord, cursor bool) string {
 		m := []rune("   ")
 		if cursor {
 			m[0] = '▸'
 		}
-		if r.starred {
+		if r.Starred {
 			m[1] = '★'
 		}
 		if slices.Contains(picked, r.ID) {
@@ -452,52 +451,8 @@ func runMarks(picked []int) func(r *runRecord, cursor bool) string {
 	}
 }
 
-// scoreCell is the run's primary metric, its spread over folds, or how
-// the run stands when it has none.
-func (r *runRecord) scoreCell() string {
-	name, v, std, _ := r.score()
-	if math.IsNaN(v) {
-		if st := r.status(); st != "done" {
-			return st
-		}
-		return "–"
-	}
-	score := metrics.Lookup(name).Short + " " + numfmt.Score(v)
-	if !math.IsNaN(std) && r.Options.Folds >= 2 {
-		score += " " + numfmt.Spread(std)
-	}
-	return score
-}
-
-// vsBaseline says how the run's primary score compares with its baseline,
-// only beyond the folds' noise; short for a narrow table.
-func (r *runRecord) vsBaseline(long bool) string {
-	name, v, _, base := r.score()
-	if !r.Done() || r.Err != nil || math.IsNaN(v) || math.IsNaN(base) {
-		return r.status()
-	}
-	vs := runs.VersusBaseline(name, r.Record)
-	if !long {
-		switch vs {
-		case runs.Tie:
-			return "≈ noise"
-		case runs.Unknown:
-			return "? spread"
-		}
-	}
-	return vs.String()
-}
-
-// wallCell is the run's wall time (runRecord.wall), "–" while it runs.
-func (r *runRecord) wallCell() string {
-	if !r.Done() {
-		return "–"
-	}
-	return numfmt.Seconds(r.wall())
-}
-
 func (s *runsScreen) View() string {
-	st := s.c.styles
+	st := s.c.Styles
 	if s.compare {
 		return s.compareView()
 	}
@@ -511,20 +466,20 @@ func (s *runsScreen) View() string {
 		title += st.Muted.Render(fmt.Sprintf("   picked %d of 2", len(s.picked)))
 	}
 	if len(s.runs) == 0 {
-		return title + "\n\n" + st.Muted.Render("  No runs yet: choose a dataset and a model, then train.") + "\n\n" + st.Muted.Render(clip(" "+s.note, s.w))
+		return title + "\n\n" + st.Muted.Render("  No runs yet: choose a dataset and a model, then train.") + "\n\n" + st.Muted.Render(kit.Clip(" "+s.note, s.w))
 	}
-	if s.filter.active() {
-		title += "   " + s.filter.status(s.c.styles, len(s.order), len(s.runs))
+	if s.filter.Active() {
+		title += "   " + s.filter.Status(s.c.Styles, len(s.order), len(s.runs))
 	}
 	s.rebuildStyles()
-	return title + "\n" + fit(s.tbl.View(), s.w, max(s.h-1-runDetailLines, 3)) + "\n" + s.detail()
+	return title + "\n" + kit.Fit(s.tbl.View(), s.w, max(s.h-1-runDetailLines, 3)) + "\n" + s.detail()
 }
 
 // pastRuns counts the runs of earlier sessions.
 func (s *runsScreen) pastRuns() int {
 	n := 0
 	for _, r := range s.runs {
-		if r.past {
+		if r.Past {
 			n++
 		}
 	}
@@ -540,40 +495,40 @@ const runDetailLines = 3
 // the width; its last line is the name being typed, the question before a
 // deletion, or what became of the last action.
 func (s *runsScreen) detail() string {
-	st := s.c.styles
+	st := s.c.Styles
 	r := s.current()
 	var prompt string
 	switch {
 	case s.renaming:
-		prompt = " " + s.name.view(st, 0)
+		prompt = " " + s.name.View(st, 0)
 	case s.deleting != 0:
 		prompt = st.Warn.Render(fmt.Sprintf(" delete run #%d from the lab and the run history? y: yes, any other key: no", s.deleting))
 	case s.note != "":
-		prompt = st.Muted.Render(clip(" "+s.note, s.w))
+		prompt = st.Muted.Render(kit.Clip(" "+s.note, s.w))
 	}
 	if r == nil {
 		return st.Muted.Render(" no run matches the filter: esc clears it") + "\n" + prompt
 	}
 	name := ""
-	if r.title != "" {
-		name = "“" + r.title + "” "
+	if r.Title != "" {
+		name = "“" + r.Title + "” "
 	}
-	text := fmt.Sprintf("#%d %s%s · %s (%s) · %s · %s · seed %d", r.ID, name, r.dataLabel(), r.Spec.Title, keyParams(r.Spec, r.Params),
-		r.evalDesc(), r.targetDesc(), r.Options.Seed)
-	if r.past {
+	text := fmt.Sprintf("#%d %s%s · %s (%s) · %s · %s · seed %d", r.ID, name, r.DataLabel(), r.Spec.Title, kit.KeyParams(r.Spec, r.Params),
+		r.EvalDesc(), r.TargetDesc(), r.Options.Seed)
+	if r.Past {
 		text += " · an earlier session's, " + r.Started.Local().Format("2006-01-02 15:04")
 	}
-	if r.histID != "" {
-		text += " · history id " + r.histID
+	if r.HistID != "" {
+		text += " · history id " + r.HistID
 	}
 	room := runDetailLines
 	if prompt != "" {
 		room--
 	}
-	lines := strings.Split(wrap(text, s.w-2), "\n")
+	lines := strings.Split(kit.Wrap(text, s.w-2), "\n")
 	if len(lines) > room {
 		lines = lines[:room]
-		lines[room-1] = clip(lines[room-1]+" …", s.w-2)
+		lines[room-1] = kit.Clip(lines[room-1]+" …", s.w-2)
 	}
 	for i, l := range lines {
 		lines[i] = " " + st.Text.Render(l)
@@ -587,8 +542,8 @@ func (s *runsScreen) detail() string {
 // rebuildStyles keeps the table's styles in step with the theme.
 func (s *runsScreen) rebuildStyles() {
 	st := table.DefaultStyles()
-	st.Header = s.c.styles.Header.Padding(0, 1)
-	st.Cell = s.c.styles.Text.Padding(0, 1)
-	st.Selected = s.c.styles.SelectedRow
+	st.Header = s.c.Styles.Header.Padding(0, 1)
+	st.Cell = s.c.Styles.Text.Padding(0, 1)
+	st.Selected = s.c.Styles.SelectedRow
 	s.tbl.SetStyles(st)
 }

@@ -12,14 +12,15 @@ import (
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // compareView shows the two picked runs side by side: settings, then every
 // metric either has with its verdict in words (better, worse, tie), or,
 // for runs on other data or other folds, why no winner can be declared.
 func (s *runsScreen) compareView() string {
-	st := s.c.styles
-	var a, b *runRecord // the older on the left, in whichever order they were picked
+	st := s.c.Styles
+	var a, b *kit.RunRecord // the older on the left, in whichever order they were picked
 	first, second := min(s.picked[0], s.picked[1]), max(s.picked[0], s.picked[1])
 	for _, r := range s.runs {
 		switch r.ID {
@@ -35,38 +36,38 @@ func (s *runsScreen) compareView() string {
 	label := 16
 	colW := max((s.w-label-4-ansi.StringWidth(verdictTie))/2, 20) // room for the verdict
 	cell := func(text string, style lipgloss.Style) string {
-		return style.Render(fitWidth(clip(text, colW-1), colW))
+		return style.Render(kit.FitWidth(kit.Clip(text, colW-1), colW))
 	}
 	row := func(name, x, y string, sx, sy lipgloss.Style) string {
-		return " " + st.Muted.Render(fitWidth(name, label)) + cell(x, sx) + cell(y, sy)
+		return " " + st.Muted.Render(kit.FitWidth(name, label)) + cell(x, sx) + cell(y, sy)
 	}
 	why := runs.Incomparable(a.Record, b.Record)
 	// Whether a winner can be declared comes first, where a short screen
 	// still shows it.
-	fair := st.Muted.Render(clip(" same data, target, evaluation and seed: identical splits, a fair comparison", s.w))
+	fair := st.Muted.Render(kit.Clip(" same data, target, evaluation and seed: identical splits, a fair comparison", s.w))
 	if why != "" {
-		fair = st.Warn.Render(clip(" "+why+": no winner declared", s.w))
+		fair = st.Warn.Render(kit.Clip(" "+why+": no winner declared", s.w))
 	}
 	lines := []string{
 		st.Title.Render(fmt.Sprintf(" Run #%d vs run #%d", a.ID, b.ID)) + st.Muted.Render("   (esc: back to the runs)"),
 		fair,
 		"",
-		row("dataset", a.dataLabel(), b.dataLabel(), st.Text, st.Text),
-		row("source", a.sourceDesc(), b.sourceDesc(), st.Text, st.Text),
-		row("target", a.targetDesc(), b.targetDesc(), st.Text, st.Text),
+		row("dataset", a.DataLabel(), b.DataLabel(), st.Text, st.Text),
+		row("source", a.SourceDesc(), b.SourceDesc(), st.Text, st.Text),
+		row("target", a.TargetDesc(), b.TargetDesc(), st.Text, st.Text),
 		row("model", a.Spec.Title, b.Spec.Title, st.Text, st.Text),
-		row("parameters", keyParams(a.Spec, a.Params), keyParams(b.Spec, b.Params), st.Text, st.Text),
-		row("evaluation", a.evalDesc(), b.evalDesc(), st.Text, st.Text),
+		row("parameters", kit.KeyParams(a.Spec, a.Params), kit.KeyParams(b.Spec, b.Params), st.Text, st.Text),
+		row("evaluation", a.EvalDesc(), b.EvalDesc(), st.Text, st.Text),
 		row("seed", fmt.Sprint(a.Options.Seed), fmt.Sprint(b.Options.Seed), st.Text, st.Text),
-		row("status", a.status(), b.status(), st.Text, st.Text),
-		row("wall time", numfmt.Seconds(a.wall()), numfmt.Seconds(b.wall()), st.Text, st.Text),
+		row("status", a.StatusText(), b.StatusText(), st.Text, st.Text),
+		row("wall time", numfmt.Seconds(a.WallSeconds()), numfmt.Seconds(b.WallSeconds()), st.Text, st.Text),
 		"",
 	}
-	if a.title != "" || b.title != "" { // a name said first, as the runs were picked by it
-		lines = slices.Insert(lines, 3, row("name", a.title, b.title, st.Text, st.Text))
+	if a.Title != "" || b.Title != "" { // a name said first, as the runs were picked by it
+		lines = slices.Insert(lines, 3, row("name", a.Title, b.Title, st.Text, st.Text))
 	}
 	names := map[string]bool{}
-	for _, r := range []*runRecord{a, b} {
+	for _, r := range []*kit.RunRecord{a, b} {
 		if r.Result != nil {
 			for k := range r.Result.Metrics {
 				names[k] = true
@@ -78,7 +79,7 @@ func (s *runsScreen) compareView() string {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	get := func(r *runRecord, k string) float64 {
+	get := func(r *kit.RunRecord, k string) float64 {
 		if r.Result == nil {
 			return math.NaN()
 		}
@@ -114,7 +115,7 @@ func (s *runsScreen) compareView() string {
 	}
 	if why == "" {
 		lines = append(lines, "")
-		for _, l := range strings.Split(wrap("▲ better, ▼ worse: beyond the folds' noise (corrected resampled t-test, 5%) · "+
+		for _, l := range strings.Split(kit.Wrap("▲ better, ▼ worse: beyond the folds' noise (corrected resampled t-test, 5%) · "+
 			verdictTie+" · ?: no spread", s.w-2), "\n") {
 			lines = append(lines, st.Muted.Render(" "+l))
 		}

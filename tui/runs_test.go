@@ -11,16 +11,17 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // "better" only beyond the folds' noise.
 func TestRunsVerdictsAllowForNoise(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 140, 40)
 	hs.press("R")
-	mustContain(t, hs.view(), "better")
+	mustContain(t, hs.View(), "better")
 	hs = newHarness(t, Options{Data: "diabetes", Model: "linear", Train: true}, 140, 40)
 	hs.press("R")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "no spread")
 	if strings.Contains(v, "better") {
 		t.Errorf("one hold-out's R² cannot be called better than the baseline's:\n%s", v)
@@ -36,7 +37,7 @@ func TestCompareSaysWithinNoise(t *testing.T) {
 	hs.press("enter")
 	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
 	hs.press("R", " ", "down", " ", "enter")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "Run #", "≈ within noise", "identical splits")
 	checkFrame(t, v, 120, 40)
 }
@@ -49,7 +50,7 @@ func TestRunsCompareProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := func(id int, source, target string, task datasets.Task) *runRecord {
+	rec := func(id int, source, target string, task datasets.Task) *kit.RunRecord {
 		tb, err := datasets.Open(source)
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +65,7 @@ func TestRunsCompareProvenance(t *testing.T) {
 	csv := writeFile(t, "two.csv", "a,b,c\n1,2,0\n2,1,1\n3,3,0\n4,0,1\n5,2,0\n")
 	for _, tc := range []struct {
 		name string
-		a, b *runRecord
+		a, b *kit.RunRecord
 		want []string
 	}{
 		{"same data", rec(1, "moons", "", auto), rec(2, "moons", "", auto), []string{"identical splits"}},
@@ -76,7 +77,7 @@ func TestRunsCompareProvenance(t *testing.T) {
 	} {
 		s := newRunsScreen(c)
 		s.SetSize(120, 30)
-		s.setRuns([]*runRecord{tc.a, tc.b})
+		s.setRuns([]*kit.RunRecord{tc.a, tc.b})
 		s.picked, s.compare = []int{1, 2}, true
 		v := s.View()
 		mustContain(t, v, tc.want...)
@@ -127,7 +128,7 @@ func TestSummaryMarksBeyondNoise(t *testing.T) {
 func TestRunsTableShowsWhatMatters(t *testing.T) {
 	empty := newHarness(t, Options{}, 80, 24)
 	empty.press("R")
-	if v := empty.view(); strings.Contains(v, "compare") || strings.Contains(v, "pick") {
+	if v := empty.View(); strings.Contains(v, "compare") || strings.Contains(v, "pick") {
 		t.Errorf("an empty runs screen offers to compare:\n%s", v)
 	}
 
@@ -135,26 +136,26 @@ func TestRunsTableShowsWhatMatters(t *testing.T) {
 	hs.press("esc", "enter")
 	hs.runUntil(func() bool { return len(hs.a.history) == 2 && hs.a.history[1].Done() })
 	hs.press("R", "*", " ", "n")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "esc cancel")
 	if strings.Contains(v, "clear filter") {
 		t.Errorf("the naming prompt's footer:\n%s", v)
 	}
 	hs.typeText("gauss")
 	hs.press("enter")
-	v = hs.view()
+	v = hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "vs base", "wall", "★✓  2", "name", "gauss")
 	r := hs.a.history[1]
-	if row := strings.Join(linesWith(v, "★✓  2"), ""); !strings.Contains(row, numfmt.Seconds(r.wall())) || !strings.Contains(row, "better") {
-		t.Errorf("the run's row lacks its wall time %s or its verdict: %q", numfmt.Seconds(r.wall()), row)
+	if row := strings.Join(linesWith(v, "★✓  2"), ""); !strings.Contains(row, numfmt.Seconds(r.WallSeconds())) || !strings.Contains(row, "better") {
+		t.Errorf("the run's row lacks its wall time %s or its verdict: %q", numfmt.Seconds(r.WallSeconds()), row)
 	}
 	hs.press("down", " ", "enter")
-	mustContain(t, hs.view(), "name", "gauss", "wall time", "a fair comparison") // the verdict's ground on a short screen too
+	mustContain(t, hs.View(), "name", "gauss", "wall time", "a fair comparison") // the verdict's ground on a short screen too
 	hs.press("esc", "up", "enter")
 	hs.send(tea.WindowSizeMsg{Width: 120, Height: 40}) // the settings beside the scores
-	if s := strings.Join(linesWith(hs.view(), "wall time"), ""); !strings.Contains(s, numfmt.Seconds(r.wall())) {
-		t.Errorf("the summary's time %q is not the runs table's %s", s, numfmt.Seconds(r.wall()))
+	if s := strings.Join(linesWith(hs.View(), "wall time"), ""); !strings.Contains(s, numfmt.Seconds(r.WallSeconds())) {
+		t.Errorf("the summary's time %q is not the runs table's %s", s, numfmt.Seconds(r.WallSeconds()))
 	}
 }
 
@@ -164,7 +165,7 @@ func TestRunsTableZeroSpread(t *testing.T) {
 	res := &eval.Result{Task: "classification", Rows: 150, Metrics: map[string]float64{"accuracy": 1}, Std: map[string]float64{"accuracy": 0}}
 	s := newRunsScreen(c)
 	s.SetSize(80, 22)
-	s.setRuns([]*runRecord{newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)})
+	s.setRuns([]*kit.RunRecord{newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)})
 	mustContain(t, s.View(), "acc 1.000 ± 0 ")
 }
 
@@ -177,16 +178,16 @@ func TestSummaryTimeIsTheRunsTables(t *testing.T) {
 	r := hs.a.history[0]
 	r.Result.WallSecs, r.Result.FitSecs, r.Result.ScoreSecs = 0, 0, 0
 	r.Wall = 7300 * time.Microsecond
-	want := numfmt.Seconds(r.wall())
+	want := numfmt.Seconds(r.WallSeconds())
 	if want != numfmt.Seconds(0.0073) {
 		t.Fatalf("runRecord.wall %s, want the record's 7.3 ms", want)
 	}
 	hs.press("R")
-	if row := strings.Join(linesWith(hs.view(), "iris"), ""); !strings.Contains(row, want) {
+	if row := strings.Join(linesWith(hs.View(), "iris"), ""); !strings.Contains(row, want) {
 		t.Errorf("the runs table's row lacks %s: %q", want, row)
 	}
 	hs.press("enter")
-	if s := strings.Join(linesWith(hs.view(), "wall time"), ""); !strings.Contains(s, want) {
+	if s := strings.Join(linesWith(hs.View(), "wall time"), ""); !strings.Contains(s, want) {
 		t.Errorf("the summary's time %q is not the runs table's %s", s, want)
 	}
 }

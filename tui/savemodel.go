@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/modelfile"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // modelSavedMsg says how writing a model file went.
@@ -25,7 +26,7 @@ type modelSavedMsg struct {
 // file, and what became of the last save.
 type savePrompt struct {
 	open    bool
-	field   textField
+	field   kit.TextField
 	refusal string // why this run's model cannot be saved; no field then
 	confirm string // the existing file a save would replace, awaiting y/n
 	problem string // the last attempt's error
@@ -34,7 +35,7 @@ type savePrompt struct {
 
 // defaultModelFile is "<data>-<model>-run<N>.tealab.json", with what a
 // file name should not hold replaced.
-func defaultModelFile(r *runRecord) string {
+func defaultModelFile(r *kit.RunRecord) string {
 	name := fmt.Sprintf("%s-%s-run%d.tealab.json", r.Dataset.Name, r.Spec.Name, r.ID)
 	return unsafeInName.ReplaceAllString(name, "-")
 }
@@ -42,14 +43,14 @@ func defaultModelFile(r *runRecord) string {
 var unsafeInName = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
 
 // openFor opens the panel for run r: the field, or why r cannot be saved.
-func (p *savePrompt) openFor(r *runRecord) tea.Cmd {
-	*p = savePrompt{open: true, field: newInput()}
+func (p *savePrompt) openFor(r *kit.RunRecord) tea.Cmd {
+	*p = savePrompt{open: true, field: kit.NewInput()}
 	switch {
-	case r.cancelled() || r.Err != nil || r.Result == nil:
+	case r.Cancelled() || r.Err != nil || r.Result == nil:
 		p.refusal = "only a finished run's model can be saved; this run did not finish"
 		return nil
-	case r.noModel() != "":
-		p.refusal = r.noModel()
+	case r.NoModel() != "":
+		p.refusal = r.NoModel()
 		return nil
 	default:
 		if err := modelfile.Savable(r.Spec, r.Result.Fitted, r.Result.Task); err != nil {
@@ -74,13 +75,13 @@ func (p *savePrompt) keys() []key.Binding {
 	case p.refusal != "":
 		return nil
 	case p.confirm != "":
-		return []key.Binding{bind("y", "replace", "y"), bind("n", "keep it", "n")}
+		return []key.Binding{kit.Bind("y", "replace", "y"), kit.Bind("n", "keep it", "n")}
 	}
-	return []key.Binding{bind("enter", "save", "enter")}
+	return []key.Binding{kit.Bind("enter", "save", "enter")}
 }
 
 // update handles a key while the panel is open.
-func (p *savePrompt) update(km tea.KeyPressMsg, r *runRecord, c *common) tea.Cmd {
+func (p *savePrompt) Update(km tea.KeyPressMsg, r *kit.RunRecord, c *kit.Common) tea.Cmd {
 	switch {
 	case p.refusal != "":
 		p.open = false
@@ -89,7 +90,7 @@ func (p *savePrompt) update(km tea.KeyPressMsg, r *runRecord, c *common) tea.Cmd
 		case "y":
 			path := p.confirm
 			p.confirm = ""
-			return c.writing(saveModelCmd(r, path, c))
+			return c.Writing(saveModelCmd(r, path, c))
 		case "n":
 			p.confirm = ""
 		}
@@ -99,7 +100,7 @@ func (p *savePrompt) update(km tea.KeyPressMsg, r *runRecord, c *common) tea.Cmd
 			p.problem = "give the file a name"
 			return nil
 		}
-		path, err := c.writePath(name)
+		path, err := c.WritePath(name)
 		if err != nil {
 			p.problem = err.Error()
 			return nil
@@ -108,7 +109,7 @@ func (p *savePrompt) update(km tea.KeyPressMsg, r *runRecord, c *common) tea.Cmd
 			p.confirm = path
 			return nil
 		}
-		return c.writing(saveModelCmd(r, path, c))
+		return c.Writing(saveModelCmd(r, path, c))
 	default:
 		var cmd tea.Cmd
 		p.field, cmd = p.field.Update(km)
@@ -132,19 +133,19 @@ func (p *savePrompt) back() bool {
 
 // saveModelCmd writes r's model to path off the update loop; the message
 // names the path as the lab shows it (c.shown).
-func saveModelCmd(r *runRecord, path string, c *common) tea.Cmd {
+func saveModelCmd(r *kit.RunRecord, path string, c *kit.Common) tea.Cmd {
 	res, d, spec, v, inputs, id := r.Result, r.Dataset, r.Spec, r.Params, r.Inputs(), r.ID
 	return func() tea.Msg {
 		err := modelfile.WriteFile(path, res, d, spec, v, inputs...)
 		if err != nil {
-			err = errors.New(c.hide(err.Error()))
+			err = errors.New(c.Hide(err.Error()))
 		}
-		return modelSavedMsg{run: id, path: c.shown(path), err: err}
+		return modelSavedMsg{run: id, path: c.Shown(path), err: err}
 	}
 }
 
 // done takes the outcome of a save of run r.
-func (p *savePrompt) done(msg modelSavedMsg, r *runRecord) {
+func (p *savePrompt) done(msg modelSavedMsg, r *kit.RunRecord) {
 	if msg.err != nil {
 		p.open, p.problem = true, msg.err.Error()
 		return
@@ -154,21 +155,21 @@ func (p *savePrompt) done(msg modelSavedMsg, r *runRecord) {
 }
 
 // view draws the panel w wide.
-func (p *savePrompt) view(s *resultsScreen) string {
-	st := s.c.styles
+func (p *savePrompt) View(s *resultsScreen) string {
+	st := s.c.Styles
 	var b []string
 	switch {
 	case p.refusal != "":
-		b = append(b, st.Warn.Render(wrap(p.refusal, s.w-6)), "", st.Muted.Render("any key closes"))
+		b = append(b, st.Warn.Render(kit.Wrap(p.refusal, s.w-6)), "", st.Muted.Render("any key closes"))
 	case p.confirm != "":
-		b = append(b, st.Warn.Render(wrap(s.c.shown(p.confirm)+" exists: replace it? y replaces, n or esc keeps it", s.w-6)))
+		b = append(b, st.Warn.Render(kit.Wrap(s.c.Shown(p.confirm)+" exists: replace it? y replaces, n or esc keeps it", s.w-6)))
 	default:
 		b = append(b, st.Text.Render("Save the shown model, fitted on "+s.run.Result.FittedOn+", as a model file"),
-			st.Muted.Render("(tealab predict --model-file FILE --data SOURCE applies it)"), "", p.field.view(st, max(s.w-14, 10)))
+			st.Muted.Render("(tealab predict --model-file FILE --data SOURCE applies it)"), "", p.field.View(st, max(s.w-14, 10)))
 		if p.problem != "" {
-			b = append(b, "", st.Error.Render(" "+wrap(p.problem, s.w-8)))
+			b = append(b, "", st.Error.Render(" "+kit.Wrap(p.problem, s.w-8)))
 		}
 		b = append(b, "", st.Muted.Render("enter saves · esc closes"))
 	}
-	return panel(st, "Save model", strings.Join(b, "\n"), s.w, min(len(b)+2, s.bodyHeight()), true)
+	return kit.Panel(st, "Save model", strings.Join(b, "\n"), s.w, min(len(b)+2, s.bodyHeight()), true)
 }

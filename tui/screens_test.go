@@ -74,31 +74,31 @@ func TestStartNothingParsed(t *testing.T) {
 	if hs.a.data.table != nil || hs.a.ds != nil {
 		t.Fatal("a dataset was loaded before one was chosen")
 	}
-	mustContain(t, hs.view(), "Built-in sets", "iris", "Generators", "moons", "open a file", "150 rows · 4 features")
+	mustContain(t, hs.View(), "Built-in sets", "iris", "Generators", "moons", "open a file", "150 rows · 4 features")
 }
 
 func TestDataPreviewAndTarget(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
 	hs.pickData("iris")
-	mustContain(t, hs.view(), "150 rows × 5 columns · 3 classes", "target species", "3 classes",
+	mustContain(t, hs.View(), "150 rows × 5 columns · 3 classes", "target species", "3 classes",
 		"petal_width_cm", "numeric", "nominal", "3: setosa, versicolor", "0.1–2.5")
 	// Choose a numeric target: regression.
 	hs.press("down", "s")
 	if d := hs.a.data.ds; d == nil || d.Task != datasets.Regression || d.Target.Name != "sepal_width_cm" {
 		t.Fatalf("after s on sepal_width_cm: %+v", d)
 	}
-	mustContain(t, hs.view(), "target sepal_width_cm · regression")
+	mustContain(t, hs.View(), "target sepal_width_cm · regression")
 	// No target: clustering.
 	hs.press("u")
-	mustContain(t, hs.view(), "no target: clustering")
+	mustContain(t, hs.View(), "no target: clustering")
 	// Rows and balance.
 	hs.press("up", "up", "end")
 	hs.a.data.cols.SetCursor(4)
 	hs.press("s")
 	hs.previewTab(previewRows)
-	mustContain(t, hs.view(), "5.1", "setosa", "columns 1-5 of 5")
+	mustContain(t, hs.View(), "5.1", "setosa", "columns 1-5 of 5")
 	hs.previewTab(previewBalance)
-	mustContain(t, hs.view(), "class balance", "versicolor", "50")
+	mustContain(t, hs.View(), "class balance", "versicolor", "50")
 	// enter uses it.
 	hs.press("enter")
 	if hs.a.cur != screenModel || hs.a.ds == nil || hs.a.ds.Task != datasets.Classification {
@@ -112,13 +112,13 @@ func TestDataPreviewAndTarget(t *testing.T) {
 func TestDataPreviewNarrow(t *testing.T) {
 	hs := newHarness(t, Options{}, 80, 24)
 	hs.pickData("iris")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "4.3–7.9", "2–4.4", "1–6.9", "0.1–2.5", "num", "nom", "3: setosa")
 	checkFrame(t, v, 80, 24)
 	hs.send(tea.WindowSizeMsg{Width: 160, Height: 40})
-	mustContain(t, hs.view(), "numeric", "missing", "3: setosa, versicolor, virginica")
+	mustContain(t, hs.View(), "numeric", "missing", "3: setosa, versicolor, virginica")
 	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	mustContain(t, hs.view(), "4.3–7.9", "num")
+	mustContain(t, hs.View(), "4.3–7.9", "num")
 }
 
 func TestGeneratorKnobs(t *testing.T) {
@@ -134,7 +134,7 @@ func TestGeneratorKnobs(t *testing.T) {
 		hs.press("backspace")
 	}
 	hs.typeText("abc")
-	mustContain(t, hs.view(), `knob n: "abc" is not a number`)
+	mustContain(t, hs.View(), `knob n: "abc" is not a number`)
 	hs.press("enter") // refused: the knob is invalid
 	if hs.a.data.loading != "" || hs.a.data.table != nil {
 		t.Fatal("generated with an invalid knob")
@@ -147,7 +147,7 @@ func TestGeneratorKnobs(t *testing.T) {
 	if tb := hs.a.data.table; tb == nil || tb.Rows() != 50 {
 		t.Fatalf("moons:n=50 gave %v", tb)
 	}
-	mustContain(t, hs.view(), "50 rows × 3 columns", "moons(n=50")
+	mustContain(t, hs.View(), "50 rows × 3 columns", "moons(n=50")
 }
 
 func TestOpenFileByPath(t *testing.T) {
@@ -163,14 +163,14 @@ func TestOpenFileByPath(t *testing.T) {
 	}
 	hs.typeText(filepath.Join(dir, "missing.csv"))
 	hs.press("enter")
-	mustContain(t, hs.view(), "could not load the data", "missing.csv")
+	mustContain(t, hs.View(), "could not load the data", "missing.csv")
 	hs.press("p")
 	for range 200 {
 		hs.press("backspace")
 	}
 	hs.typeText(good)
 	hs.press("enter")
-	mustContain(t, hs.view(), "4 rows × 3 columns", "target label")
+	mustContain(t, hs.View(), "4 rows × 3 columns", "target label")
 }
 
 func TestFileBrowser(t *testing.T) {
@@ -184,7 +184,7 @@ func TestFileBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newFileBrowser(nil)
-	b.update(b.read(dir)())
+	b.Update(b.read(dir)())
 	var names []string
 	for _, e := range b.entries {
 		names = append(names, e.name)
@@ -192,17 +192,17 @@ func TestFileBrowser(t *testing.T) {
 	if got := strings.Join(names, " "); got != "sub a.arff b.csv" {
 		t.Fatalf("entries %q, want folders first, data files only, no hidden", got)
 	}
-	b.update(keyMsg("down"))
-	msg := b.update(keyMsg("enter"))()
+	b.Update(keyMsg("down"))
+	msg := b.Update(keyMsg("enter"))()
 	if fc, ok := msg.(fileChosenMsg); !ok || fc.path != filepath.Join(dir, "a.arff") {
 		t.Fatalf("enter gave %#v", msg)
 	}
-	b.update(keyMsg("up"))
-	b.update(b.update(keyMsg("enter"))()) // into sub/
+	b.Update(keyMsg("up"))
+	b.Update(b.Update(keyMsg("enter"))()) // into sub/
 	if b.dir != filepath.Join(dir, "sub") {
 		t.Fatalf("dir %q after entering sub", b.dir)
 	}
-	b.update(b.update(keyMsg("backspace"))())
+	b.Update(b.Update(keyMsg("backspace"))())
 	if b.dir != dir {
 		t.Fatalf("dir %q after going up", b.dir)
 	}
@@ -218,7 +218,7 @@ func TestModelsFilteredByTask(t *testing.T) {
 	} {
 		hs := newHarness(t, Options{Data: tc.data}, 120, 40)
 		hs.press("enter") // from the data's preview on to the models
-		v := hs.view()
+		v := hs.View()
 		if hs.a.cur != screenModel {
 			t.Fatalf("%s: start-up with data only is on screen %v", tc.data, hs.a.cur)
 		}
@@ -238,7 +238,7 @@ func TestParamsFormValidates(t *testing.T) {
 	if hs.a.cur != screenParams {
 		t.Fatalf("screen %v, want parameters", hs.a.cur)
 	}
-	mustContain(t, hs.view(), "solver", "auto", "float in [1e-6, 1e6]", "Evaluation", "test fraction")
+	mustContain(t, hs.View(), "solver", "auto", "float in [1e-6, 1e6]", "Evaluation", "test fraction")
 	// A choice cycles with right.
 	hs.focusParam("solver")
 	hs.press("right")
@@ -251,17 +251,17 @@ func TestParamsFormValidates(t *testing.T) {
 		hs.press("backspace")
 	}
 	hs.typeText("abc")
-	mustContain(t, hs.view(), "✗", `"abc" is not a number`)
+	mustContain(t, hs.View(), "✗", `"abc" is not a number`)
 	hs.press("enter")
 	if hs.a.cur != screenParams || len(hs.a.history) != 0 {
 		t.Fatal("trained with an invalid C")
 	}
-	mustContain(t, hs.view(), `parameter C: "abc" is not a number (float in [1e-6, 1e6])`)
+	mustContain(t, hs.View(), `parameter C: "abc" is not a number (float in [1e-6, 1e6])`)
 	for range 3 {
 		hs.press("backspace")
 	}
 	hs.typeText("1e9")
-	mustContain(t, hs.view(), `"1e9" is out of range`)
+	mustContain(t, hs.View(), `"1e9" is out of range`)
 	for range 3 {
 		hs.press("backspace")
 	}
@@ -269,7 +269,7 @@ func TestParamsFormValidates(t *testing.T) {
 	// k-fold CV shows the folds field.
 	hs.focusParam("evaluation")
 	hs.press("right")
-	mustContain(t, hs.view(), "folds")
+	mustContain(t, hs.View(), "folds")
 	o, err := hs.a.params.options()
 	if err != nil || o.Folds != 5 || o.LOO {
 		t.Fatalf("options %+v, %v; want 5 folds", o, err)
@@ -295,10 +295,10 @@ func TestStartupErrors(t *testing.T) {
 	if hs.a.cur != screenModel {
 		t.Fatalf("unknown model: screen %v", hs.a.cur)
 	}
-	mustContain(t, hs.view(), `unknown model "nope"`)
+	mustContain(t, hs.View(), `unknown model "nope"`)
 
 	hs = newHarness(t, Options{Data: "no-such-file.csv"}, 120, 40)
-	mustContain(t, hs.view(), "could not load the data", "no-such-file.csv")
+	mustContain(t, hs.View(), "could not load the data", "no-such-file.csv")
 }
 
 func TestStartupTrainShowsResults(t *testing.T) {
@@ -306,9 +306,9 @@ func TestStartupTrainShowsResults(t *testing.T) {
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v, want results", hs.a.cur)
 	}
-	mustContain(t, hs.view(), "Summary", "Confusion", "Coefficients", "Map", "accuracy", "baseline")
+	mustContain(t, hs.View(), "Summary", "Confusion", "Coefficients", "Map", "accuracy", "baseline")
 	hs.press("tab")
-	mustContain(t, hs.view(), "predicted", "setosa", "precision", "recall")
+	mustContain(t, hs.View(), "predicted", "setosa", "precision", "recall")
 }
 
 func TestResultViewsByCapability(t *testing.T) {
@@ -338,11 +338,11 @@ func TestResultViewsByCapability(t *testing.T) {
 func TestMapTab(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	hs.resultTab("Map")
-	mustContain(t, hs.view(), "first two principal directions (96% of variance)", "refit on this 2-D projection", "PC1")
+	mustContain(t, hs.View(), "first two principal directions (96% of variance)", "refit on this 2-D projection", "PC1")
 
 	hs = newHarness(t, Options{Data: "moons", Model: "logistic", Train: true}, 120, 40)
 	hs.resultTab("Map")
-	mustContain(t, hs.view(), "x1 vs x0", "misclassified")
+	mustContain(t, hs.View(), "x1 vs x0", "misclassified")
 }
 
 // TestMapFollowsResize: after a resize the map is refit for the new size
@@ -368,7 +368,7 @@ func TestMapFollowsResize(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("the settled size started no computation")
 	}
-	mustContain(t, hs.view(), "redrawing for the new size")
+	mustContain(t, hs.View(), "redrawing for the new size")
 	m, ok := cmd().(regionsMsg)
 	if !ok || m.err != nil || m.key != rz.key {
 		t.Fatalf("map computation gave %#v", m)
@@ -383,7 +383,7 @@ func TestMapFollowsResize(t *testing.T) {
 	if rs.key != rz.key || len(m.m.Grid) != b.Rows || len(m.m.Grid[0]) != b.Cols {
 		t.Fatalf("map %q grid %dx%d, plot area %dx%d", rs.key, len(m.m.Grid[0]), len(m.m.Grid), b.Cols, b.Rows)
 	}
-	if v := hs.view(); strings.Contains(v, "redrawing") {
+	if v := hs.View(); strings.Contains(v, "redrawing") {
 		t.Errorf("still redrawing:\n%s", v)
 	}
 	// The same size again asks for nothing.
@@ -395,9 +395,9 @@ func TestMapFollowsResize(t *testing.T) {
 func TestClusteringPath(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Target: "-", Model: "tuitest_split", Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
-		t.Fatalf("screen %v, want results:\n%s", hs.a.cur, hs.view())
+		t.Fatalf("screen %v, want results:\n%s", hs.a.cur, hs.View())
 	}
-	mustContain(t, hs.view(), "silhouette 0.", "clusters 2 ", "all 150 rows, no split", "Map")
+	mustContain(t, hs.View(), "silhouette 0.", "clusters 2 ", "all 150 rows, no split", "Map")
 }
 
 func TestTrainErrorState(t *testing.T) {
@@ -405,7 +405,7 @@ func TestTrainErrorState(t *testing.T) {
 	if hs.a.cur != screenTrain {
 		t.Fatalf("screen %v, want the training screen with the error", hs.a.cur)
 	}
-	mustContain(t, hs.view(), "training failed", "tuitest_crash", "esc back to the parameters")
+	mustContain(t, hs.View(), "training failed", "tuitest_crash", "esc back to the parameters")
 	hs.press("esc")
 	if hs.a.cur != screenParams {
 		t.Fatalf("esc from the error: screen %v", hs.a.cur)
@@ -483,8 +483,8 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 		t.Errorf("A's messages moved the UI: screen %v, job %v, training screen shows run %d (finished %v)",
 			hs.a.cur, hs.a.job, hs.a.train.run.ID, hs.a.train.finished)
 	}
-	if a := hs.a.history[0]; a.Result != recA.Result || a.Err != recA.Err || a.status() != "abandoned" {
-		t.Errorf("A's done message rewrote its record: status %q", a.status())
+	if a := hs.a.history[0]; a.Result != recA.Result || a.Err != recA.Err || a.StatusText() != "abandoned" {
+		t.Errorf("A's done message rewrote its record: status %q", a.StatusText())
 	}
 	if b := hs.a.history[1]; b.Done() {
 		t.Error("A's done message finished run B")
@@ -498,16 +498,16 @@ func TestCancelKeepsPartialHistory(t *testing.T) {
 	if !hs.runUntil(func() bool { return trainSteps(hs) >= 5 }) {
 		t.Fatal("no progress")
 	}
-	mustContain(t, hs.view(), "training loss", "validation", "/100000 epochs", "ETA", "baseline error 0.667")
+	mustContain(t, hs.View(), "training loss", "validation", "/100000 epochs", "ETA", "baseline error 0.667")
 	hs.queue = append(hs.queue, keyMsg("c"))
 	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
-		t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+		t.Fatalf("cancel did not lead to the results:\n%s", hs.View())
 	}
 	r := hs.a.history[0]
-	if !r.cancelled() || r.Result == nil || len(r.Result.History) == 0 {
+	if !r.Cancelled() || r.Result == nil || len(r.Result.History) == 0 {
 		t.Fatalf("run after cancel: err %v, result %+v", r.Err, r.Result)
 	}
-	mustContain(t, hs.view(), "cancelled after", "partial history", "[History]")
+	mustContain(t, hs.View(), "cancelled after", "partial history", "[History]")
 }
 
 // TestCancelUnderCV: a run cancelled in a later fold keeps the scores of
@@ -528,9 +528,9 @@ func TestCancelUnderCV(t *testing.T) {
 		}
 		hs.queue = append(hs.queue, keyMsg("c"))
 		if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
-			t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+			t.Fatalf("cancel did not lead to the results:\n%s", hs.View())
 		}
-		mustContain(t, hs.view(), tc.want...)
+		mustContain(t, hs.View(), tc.want...)
 	}
 }
 
@@ -560,10 +560,10 @@ func TestEscAsksBeforeLeavingTraining(t *testing.T) {
 		t.Fatalf("y did not stop the run and show its results: screen %v", hs.a.cur)
 	}
 	<-job.finished
-	if st := hs.a.history[0].status(); st != "cancelled" {
+	if st := hs.a.history[0].StatusText(); st != "cancelled" {
 		t.Errorf("stopped run status %q, want cancelled", st)
 	}
-	mustContain(t, hs.view(), "cancelled after")
+	mustContain(t, hs.View(), "cancelled after")
 }
 
 func TestQuitStopsTraining(t *testing.T) {
@@ -597,16 +597,16 @@ func TestSizes(t *testing.T) {
 		hs.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		for s := range numScreens {
 			hs.a.cur = s
-			checkFrame(t, hs.view(), sz[0], sz[1])
+			checkFrame(t, hs.View(), sz[0], sz[1])
 		}
 		hs.a.cur = screenResults
 		for range len(hs.a.results.tabs.Names()) {
 			hs.press("tab")
-			checkFrame(t, hs.view(), sz[0], sz[1])
+			checkFrame(t, hs.View(), sz[0], sz[1])
 		}
 	}
 	hs.send(tea.WindowSizeMsg{Width: 60, Height: 15})
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "enlarge the terminal (need 80x24, have 60x15)")
 	checkFrame(t, v, 60, 15)
 }
@@ -614,11 +614,11 @@ func TestSizes(t *testing.T) {
 func TestGlobalKeys(t *testing.T) {
 	hs := newHarness(t, Options{}, 100, 30)
 	hs.press("t")
-	if hs.a.c.themeName() != "light" {
-		t.Errorf("t: theme %q, want light", hs.a.c.themeName())
+	if hs.a.c.ThemeName() != "light" {
+		t.Errorf("t: theme %q, want light", hs.a.c.ThemeName())
 	}
 	hs.press("?")
-	mustContain(t, hs.view(), "browse files", "/     filter", "theme", "quit")
+	mustContain(t, hs.View(), "browse files", "/     filter", "theme", "quit")
 	hs.press("esc")
 	if hs.a.full {
 		t.Error("esc did not close the full help")
@@ -626,8 +626,8 @@ func TestGlobalKeys(t *testing.T) {
 	// Letters typed in a text field are text, not commands.
 	hs.press("p")
 	hs.typeText("tq?")
-	if hs.a.c.themeName() != "light" || hs.a.full || !strings.Contains(hs.a.data.path.Value(), "tq?") {
-		t.Errorf("typing reached the global keys: theme %s, help %v, path %q", hs.a.c.themeName(), hs.a.full, hs.a.data.path.Value())
+	if hs.a.c.ThemeName() != "light" || hs.a.full || !strings.Contains(hs.a.data.path.Value(), "tq?") {
+		t.Errorf("typing reached the global keys: theme %s, help %v, path %q", hs.a.c.ThemeName(), hs.a.full, hs.a.data.path.Value())
 	}
 	hs.press("esc")
 	if hs.a.data.Typing() {
@@ -644,13 +644,13 @@ func TestRunsSortPickCompare(t *testing.T) {
 		t.Fatalf("%d runs", len(hs.a.history))
 	}
 	hs.press("R")
-	mustContain(t, hs.view(), "Runs (2)", "sort: # ▾", "logistic", "gnb", "acc 0.9")
+	mustContain(t, hs.View(), "Runs (2)", "sort: # ▾", "logistic", "gnb", "acc 0.9")
 	hs.press("s", "s", "s")
-	mustContain(t, hs.view(), "sort: score ▾")
+	mustContain(t, hs.View(), "sort: score ▾")
 	hs.press("home", "space", "down", "space", "enter")
-	mustContain(t, hs.view(), "vs run #", "parameters", "accuracy", "identical splits")
+	mustContain(t, hs.View(), "vs run #", "parameters", "accuracy", "identical splits")
 	hs.press("esc")
-	mustContain(t, hs.view(), "Runs (2)")
+	mustContain(t, hs.View(), "Runs (2)")
 	hs.press("enter") // open the highlighted run
 	if hs.a.cur != screenResults {
 		t.Fatalf("enter on a run: screen %v", hs.a.cur)
@@ -701,13 +701,13 @@ func TestCancelLOOHeaderAgreesWithBody(t *testing.T) {
 	}
 	hs.queue = append(hs.queue, keyMsg("c"))
 	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
-		t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+		t.Fatalf("cancel did not lead to the results:\n%s", hs.View())
 	}
 	r := hs.a.history[0]
 	done, of := r.FoldsScored()
 	if done == 0 || of != 150 {
 		t.Fatalf("result scored %d of %d folds, want some of 150", done, of)
 	}
-	mustContain(t, hs.view(), fmt.Sprintf("cancelled in fold %d of 150 · scores of the %d folds that finished", done+1, done))
-	mustContain(t, r.figures(), fmt.Sprintf("pooled over %d one-row folds", done))
+	mustContain(t, hs.View(), fmt.Sprintf("cancelled in fold %d of 150 · scores of the %d folds that finished", done+1, done))
+	mustContain(t, r.Figures(), fmt.Sprintf("pooled over %d one-row folds", done))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/engine/tune"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -56,16 +57,16 @@ type sweepKeys struct {
 
 func defaultSweepKeys() sweepKeys {
 	return sweepKeys{
-		Start:  bind("enter", "start", "enter"),
-		Cancel: bind("c/esc", "cancel, keep finished points", "c", "esc"),
-		Prev:   bind("←/→", "select point", "left"),
-		Next:   bind("→", "next point", "right"),
-		Train:  bind("enter", "train selected", "enter"),
-		Edit:   bind("e", "edit ranges", "e"),
-		Export: bind("x", "export .md and .csv", "x"),
+		Start:  kit.Bind("enter", "start", "enter"),
+		Cancel: kit.Bind("c/esc", "cancel, keep finished points", "c", "esc"),
+		Prev:   kit.Bind("←/→", "select point", "left"),
+		Next:   kit.Bind("→", "next point", "right"),
+		Train:  kit.Bind("enter", "train selected", "enter"),
+		Edit:   kit.Bind("e", "edit ranges", "e"),
+		Export: kit.Bind("x", "export .md and .csv", "x"),
 		// Asked before quitting a running sweep, as the training screen does.
-		Confirm: bind("y", "quit (the sweep is lost)", "y", "enter"),
-		Stay:    bind("n/esc", "keep sweeping", "n", "esc"),
+		Confirm: kit.Bind("y", "quit (the sweep is lost)", "y", "enter"),
+		Stay:    kit.Bind("n/esc", "keep sweeping", "n", "esc"),
 	}
 }
 
@@ -74,7 +75,7 @@ func defaultSweepKeys() sweepKeys {
 const sweepFolds = 5
 
 type sweepScreen struct {
-	c        *common
+	c        *kit.Common
 	keys     sweepKeys
 	ctx      context.Context
 	ds       *datasets.Dataset
@@ -82,7 +83,7 @@ type sweepScreen struct {
 	base     engine.Values
 	opts     eval.Options
 	learning bool
-	input    textField
+	input    kit.TextField
 	err      error
 	mode     sweepMode
 	data     runs.Data    // the session's data, for the command that trains a point
@@ -98,8 +99,8 @@ type sweepScreen struct {
 	w, h     int
 }
 
-func newSweepScreen(c *common, ctx context.Context) *sweepScreen {
-	in := newInput()
+func newSweepScreen(c *kit.Common, ctx context.Context) *sweepScreen {
+	in := kit.NewInput()
 	in.CharLimit = 200
 	in.SetWidth(60)
 	return &sweepScreen{c: c, keys: defaultSweepKeys(), ctx: ctx, input: in}
@@ -197,7 +198,7 @@ func (s *sweepScreen) start() tea.Cmd {
 	ds, spec, base := s.ds, s.spec, s.base
 	c := s.c
 	fn := func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {
-		release, err := c.holdSlot(ctx)
+		release, err := c.HoldSlot(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -208,7 +209,7 @@ func (s *sweepScreen) start() tea.Cmd {
 		return tune.Search(ctx, ds, spec, base, axes, opt, progress)
 	}
 	s.jobs++
-	s.job = startSweep(s.ctx, s.jobs, fn, s.c.logf)
+	s.job = startSweep(s.ctx, s.jobs, fn, s.c.Logf)
 	s.redraw()
 	return waitSweep(s.job)
 }
@@ -269,12 +270,12 @@ func (s *sweepScreen) Update(msg tea.Msg) tea.Cmd {
 		s.finish(msg)
 		return nil
 	case tea.KeyPressMsg:
-		return s.key(msg)
+		return s.Key(msg)
 	}
 	return nil
 }
 
-func (s *sweepScreen) key(km tea.KeyPressMsg) tea.Cmd {
+func (s *sweepScreen) Key(km tea.KeyPressMsg) tea.Cmd {
 	if s.mode == sweepEditing {
 		if key.Matches(km, s.keys.Start) {
 			return s.start()
@@ -359,7 +360,7 @@ func (s *sweepScreen) askQuit() bool {
 // askView is the question asked before quitting a running sweep.
 func (s *sweepScreen) askView() string {
 	q := fmt.Sprintf("Quit while sweeping? The %d points that finished are lost (ctrl+c quits at once).", s.live.Finished())
-	return askPanel(s.c.styles, s.w, "a sweep is running", q, "y quit", "n keep sweeping")
+	return askPanel(s.c.Styles, s.w, "a sweep is running", q, "y quit", "n keep sweeping")
 }
 
 // export writes the report as Markdown and every fold's scores as CSV in
@@ -372,7 +373,7 @@ func (s *sweepScreen) export() string {
 	if err := tune.WriteCSV(&csv, s.live); err != nil {
 		return "export: " + err.Error()
 	}
-	return s.c.writeReports(exportDir, "tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, report{"md", md.String()}, report{"csv", csv.String()})
+	return s.c.WriteReports(exportDir, "tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
 }
 
 // command is the `tealab train` line that runs the best point in full.
@@ -405,9 +406,9 @@ func (s *sweepScreen) ShortHelp() []key.Binding {
 
 func (s *sweepScreen) FullHelp() [][]key.Binding {
 	if s.mode == sweepEditing || s.asking {
-		return helpOf(s.ShortHelp())
+		return kit.HelpOf(s.ShortHelp())
 	}
-	return helpOf(s.ShortHelp(), []key.Binding{s.keys.Next})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Next})
 }
 
 func (s *sweepScreen) headerInfo() string {
@@ -446,7 +447,7 @@ func (s *sweepScreen) redraw() {
 	if s.learning {
 		title, unit = "learning curve: "+r.Metric.Label+" against the share of each training part", "share"
 	}
-	s.chart = widgets.NewLineChart(title, unit, s.c.styles)
+	s.chart = widgets.NewLineChart(title, unit, s.c.Styles)
 	s.chart.SetSeries([]string{"training", "validation"}, [][]float64{train, val})
 	s.chart.SetGhosts(bands)
 	s.chart.SetLogY(false)
@@ -527,7 +528,7 @@ func (s *sweepScreen) labelWidth() int {
 }
 
 func (s *sweepScreen) View() string {
-	st := s.c.styles
+	st := s.c.Styles
 	if s.spec == nil {
 		return st.Muted.Render(" Choose a model first.")
 	}
@@ -535,15 +536,15 @@ func (s *sweepScreen) View() string {
 	if s.learning {
 		what = "Learning curve of " + s.spec.Title + " (" + s.spec.Name + ")"
 	}
-	lines := []string{st.Title.Render(clip(" "+what, s.w))}
+	lines := []string{st.Title.Render(kit.Clip(" "+what, s.w))}
 	if s.mode == sweepEditing {
 		lines = append(lines,
-			st.Muted.Render(clip(" Ranges: name=lo..hi (every whole number), lo..hi:N (N points, log-spaced for a log parameter or with log:), or a,b,c.", s.w)),
-			st.Muted.Render(clip(fmt.Sprintf(" A second range, after a space, makes a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
-			st.Muted.Render(clip(fmt.Sprintf(" Add %s=N to draw N settings from the ranges (seed %d) instead of the whole grid.", randomKey, s.opts.Seed), s.w)),
-			"", " "+s.input.view(st, 0))
+			st.Muted.Render(kit.Clip(" Ranges: name=lo..hi (every whole number), lo..hi:N (N points, log-spaced for a log parameter or with log:), or a,b,c.", s.w)),
+			st.Muted.Render(kit.Clip(fmt.Sprintf(" A second range, after a space, makes a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
+			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=N to draw N settings from the ranges (seed %d) instead of the whole grid.", randomKey, s.opts.Seed), s.w)),
+			"", " "+s.input.View(st, 0))
 		if s.err != nil {
-			lines = append(lines, "", st.Error.Render(clip(" "+s.err.Error(), s.w)))
+			lines = append(lines, "", st.Error.Render(kit.Clip(" "+s.err.Error(), s.w)))
 		}
 		return strings.Join(lines, "\n")
 	}
@@ -556,13 +557,13 @@ func (s *sweepScreen) View() string {
 	table := s.pointTable(s.tableWidth(), max(s.h-4, 6))
 	// The title, the status and the note take three lines: a tall heat
 	// table is cut to the rest, so that the status and a question show.
-	lines = append(lines, fit(joinColumns(body, table, s.chartWidth()), s.w, max(s.h-3, 6)))
+	lines = append(lines, kit.Fit(joinColumns(body, table, s.chartWidth()), s.w, max(s.h-3, 6)))
 	if s.asking {
 		lines[len(lines)-1] = overlayBottom(lines[len(lines)-1], s.askView(), s.w)
 	}
-	lines = append(lines, s.status())
+	lines = append(lines, s.Status())
 	if s.note != "" {
-		lines = append(lines, " "+s.c.styles.Accent.Render(clip(s.note, s.w-2)))
+		lines = append(lines, " "+s.c.Styles.Accent.Render(kit.Clip(s.note, s.w-2)))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -579,15 +580,15 @@ func joinColumns(a, b string, w int) string {
 		if i < len(bl) {
 			r = bl[i]
 		}
-		out[i] = fitWidth(l, w) + " " + r
+		out[i] = kit.FitWidth(l, w) + " " + r
 	}
 	return strings.Join(out, "\n")
 }
 
 // status is the line under the chart: progress, the best so far, the
 // selected point, what enter does.
-func (s *sweepScreen) status() string {
-	st := s.c.styles
+func (s *sweepScreen) Status() string {
+	st := s.c.Styles
 	r := s.live
 	var parts []string
 	switch {
@@ -603,23 +604,23 @@ func (s *sweepScreen) status() string {
 	}
 	line := " " + strings.Join(parts, " · ")
 	if s.err != nil {
-		return st.Error.Render(clip(line+" · "+s.err.Error(), s.w))
+		return st.Error.Render(kit.Clip(line+" · "+s.err.Error(), s.w))
 	}
-	return st.Muted.Render(clip(line, s.w))
+	return st.Muted.Render(kit.Clip(line, s.w))
 }
 
 // pointTable lists the points (value, training, validation), the
 // selected one highlighted and kept in view, the best starred.
 func (s *sweepScreen) pointTable(w, h int) string {
-	st := s.c.styles
+	st := s.c.Styles
 	r := s.live
 	lw := s.labelWidth()
 	head := strings.Join(axisNames(r), " ")
-	rows := []string{st.Header.Render(clip(fmt.Sprintf(" %-*s %-13s %s", lw, clip(head, lw), "training", "validation"), w))}
+	rows := []string{st.Header.Render(kit.Clip(fmt.Sprintf(" %-*s %-13s %s", lw, kit.Clip(head, lw), "training", "validation"), w))}
 	first := min(max(s.sel-(h-2)/2, 0), max(len(r.Points)-(h-1), 0))
 	for i := first; i < len(r.Points) && len(rows) < h; i++ {
 		p := r.Points[i]
-		label := clip(strings.Join(pointValues(p), " "), lw)
+		label := kit.Clip(strings.Join(pointValues(p), " "), lw)
 		tr, va := "…", ""
 		switch {
 		case p.Err != nil:
@@ -636,9 +637,9 @@ func (s *sweepScreen) pointTable(w, h int) string {
 		case i == r.Best && !s.learning:
 			mark = "*"
 		}
-		line := clip(fmt.Sprintf("%s%-*s %-13s %s", mark, lw, label, tr, va), w)
+		line := kit.Clip(fmt.Sprintf("%s%-*s %-13s %s", mark, lw, label, tr, va), w)
 		if i == s.sel {
-			line = st.SelectedRow.Render(fitWidth(line, w))
+			line = st.SelectedRow.Render(kit.FitWidth(line, w))
 		}
 		rows = append(rows, line)
 	}
@@ -666,19 +667,19 @@ func pointValues(p tune.Point) []string {
 // shade glyph, so it reads without colour); the selected cell in brackets,
 // the best starred.
 func (s *sweepScreen) heat(w int) string {
-	st := s.c.styles
+	st := s.c.Styles
 	r := s.live
 	a, b := r.Axes[0], r.Axes[1]
 	cellW := 10
-	lines := []string{st.Muted.Render(clip(fmt.Sprintf(" validation %s: %s down, %s across", r.Metric.Label, a.Param.Name, b.Param.Name), w))}
+	lines := []string{st.Muted.Render(kit.Clip(fmt.Sprintf(" validation %s: %s down, %s across", r.Metric.Label, a.Param.Name, b.Param.Name), w))}
 	head := fmt.Sprintf(" %-8s", "")
 	for _, v := range b.Values {
-		head += fmt.Sprintf("%*s", cellW, clip(engine.Format(v), cellW-1))
+		head += fmt.Sprintf("%*s", cellW, kit.Clip(engine.Format(v), cellW-1))
 	}
-	lines = append(lines, st.Header.Render(clip(head, w)))
+	lines = append(lines, st.Header.Render(kit.Clip(head, w)))
 	for i, va := range a.Values {
 		var row strings.Builder
-		row.WriteString(fmt.Sprintf(" %-8s", clip(engine.Format(va), 8)))
+		row.WriteString(fmt.Sprintf(" %-8s", kit.Clip(engine.Format(va), 8)))
 		for j := range b.Values {
 			k := i*len(b.Values) + j
 			p := r.Points[k]
@@ -700,7 +701,7 @@ func (s *sweepScreen) heat(w int) string {
 			}
 			row.WriteString(cell)
 		}
-		lines = append(lines, fitWidth(row.String(), w))
+		lines = append(lines, kit.FitWidth(row.String(), w))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -69,7 +69,7 @@ func startSweep(parent context.Context, id int, fn sweepFunc, logf func(string, 
 					}
 				}
 			}()
-			res, err = fn(ctx, j.observe)
+			res, err = fn(ctx, j.Observe)
 		}()
 		j.done <- sweepDoneMsg{job: id, res: res, err: err}
 	}()
@@ -77,7 +77,7 @@ func startSweep(parent context.Context, id int, fn sweepFunc, logf func(string, 
 }
 
 // observe is the search's progress callback (called one at a time).
-func (j *sweepJob) observe(i int, p tune.Point) {
+func (j *sweepJob) Observe(i int, p tune.Point) {
 	j.mu.Lock()
 	j.pending = append(j.pending, indexedPoint{i, p})
 	j.mu.Unlock()

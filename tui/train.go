@@ -18,6 +18,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 type trainKeys struct {
@@ -30,11 +31,11 @@ type trainKeys struct {
 
 func defaultTrainKeys() trainKeys {
 	return trainKeys{
-		Cancel:  bind("c", "cancel (keeps what finished)", "c"),
-		LogY:    bind("L", "log/linear y", "L"),
-		Page:    bind("tab", "charts", "tab"), // its help says which page (pageKey)
-		Confirm: bind("y", "stop, keep what finished", "y", "enter"),
-		Stay:    bind("n/esc", "keep training", "n", "esc"),
+		Cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
+		LogY:    kit.Bind("L", "log/linear y", "L"),
+		Page:    kit.Bind("tab", "charts", "tab"), // its help says which page (pageKey)
+		Confirm: kit.Bind("y", "stop, keep what finished", "y", "enter"),
+		Stay:    kit.Bind("n/esc", "keep training", "n", "esc"),
 	}
 }
 
@@ -46,9 +47,9 @@ func defaultTrainKeys() trainKeys {
 // trainDoneMsg) handled in Update. Leaving it (esc) or quitting (q) while
 // the fit runs asks first, and stopping keeps what finished.
 type trainScreen struct {
-	c      *common
+	c      *kit.Common
 	keys   trainKeys
-	run    *runRecord
+	run    *kit.RunRecord
 	queued int // the run's place in line for a training slot; 0 training
 
 	// hist holds each fold's history so far, one entry per step (NaN
@@ -71,12 +72,12 @@ type trainScreen struct {
 	w, h     int
 }
 
-func newTrainScreen(c *common) *trainScreen {
+func newTrainScreen(c *kit.Common) *trainScreen {
 	return &trainScreen{c: c, keys: defaultTrainKeys()}
 }
 
 // start resets the screen for run r.
-func (s *trainScreen) start(r *runRecord) {
+func (s *trainScreen) start(r *kit.RunRecord) {
 	s.run = r
 	s.fold, s.folds = 1, 1
 	s.hist = [][]eval.Point{nil}
@@ -99,7 +100,7 @@ func (s *trainScreen) progress(m progressMsg) {
 			s.last = p
 			continue
 		}
-		relayout = s.live.observe(p.Point) || relayout
+		relayout = s.live.Observe(p.Point) || relayout
 		if p.Fold != s.fold && p.Fold > 0 {
 			s.fold = p.Fold
 			s.hist = append(s.hist, nil)
@@ -112,7 +113,7 @@ func (s *trainScreen) progress(m progressMsg) {
 		}
 		s.last = p
 		s.got = true
-		s.run.observe(p)
+		s.run.Observe(p)
 	}
 	if relayout {
 		s.SetSize(s.w, s.h)
@@ -137,14 +138,6 @@ func (s *trainScreen) refreshCharts() {
 	s.live.show(s.hist, len(s.hist)-1, foldNote)
 }
 
-// valNames names the validation series as eval computes them.
-func valNames(t datasets.Task) (loss, err string) {
-	if t == datasets.Regression {
-		return "val MSE", "val RMSE"
-	}
-	return "val log-loss", "val error"
-}
-
 // partial is the history of run id received so far (the current fold's)
 // and that fold (1-based), for a run abandoned before its result came.
 func (s *trainScreen) partial(id int) ([]eval.Point, int) {
@@ -155,12 +148,12 @@ func (s *trainScreen) partial(id int) ([]eval.Point, int) {
 }
 
 // done shows how the run ended (the root then switches to the results).
-func (s *trainScreen) done(r *runRecord) {
+func (s *trainScreen) done(r *kit.RunRecord) {
 	if s.run == nil || r.ID != s.run.ID {
 		return
 	}
 	s.finished, s.stopping, s.asking = true, false, ""
-	if r.Err != nil && !r.cancelled() {
+	if r.Err != nil && !r.Cancelled() {
 		s.err = r.Err
 	}
 }
@@ -184,13 +177,13 @@ func (s *trainScreen) SetSize(w, h int) {
 	}
 	ch := max(h-3, 5)
 	if s.wide() {
-		s.live.setSize(w-s.sideWidth(), ch, true)
+		s.live.SetSize(w-s.sideWidth(), ch, true)
 		return
 	}
-	s.live.setSize(w, ch, false)
+	s.live.SetSize(w, ch, false)
 }
 
-func (s *trainScreen) shownRun() *runRecord { return s.run }
+func (s *trainScreen) shownRun() *kit.RunRecord { return s.run }
 
 func (s *trainScreen) Typing() bool { return false }
 
@@ -249,7 +242,7 @@ func (s *trainScreen) headerInfo() string {
 	if s.run == nil {
 		return ""
 	}
-	return fmt.Sprintf("run %d · seed %d · %s", s.run.ID, s.run.Options.Seed, s.run.evalDesc())
+	return fmt.Sprintf("run %d · seed %d · %s", s.run.ID, s.run.Options.Seed, s.run.EvalDesc())
 }
 
 // quitMsg: the person confirmed quitting while a fit ran.
@@ -278,7 +271,7 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, s.keys.Cancel) && s.running() && !s.stopping:
 		return s.cancel()
 	case key.Matches(km, s.keys.LogY):
-		s.live.setLogY(!s.live.logY)
+		s.live.SetLogY(!s.live.logY)
 	case key.Matches(km, s.pageKey()):
 		s.live.nextPage()
 	}
@@ -297,7 +290,7 @@ func (s *trainScreen) cancel() tea.Cmd {
 }
 
 func (s *trainScreen) View() string {
-	st := s.c.styles
+	st := s.c.Styles
 	if s.run == nil {
 		return st.Muted.Render(" Nothing is training. Choose a model and press enter on its parameters.")
 	}
@@ -306,12 +299,12 @@ func (s *trainScreen) View() string {
 	}
 	var body string
 	if s.oneStepCard() {
-		body = oneStepCard(s.c, s.run, s.hist, s.last.Elapsed.Seconds(), s.w)
-		body = fit(body, s.w, max(s.h-3, 5))
+		body = kit.OneStepCard(s.c, s.run, s.hist, s.last.Elapsed.Seconds(), s.w)
+		body = kit.Fit(body, s.w, max(s.h-3, 5))
 	} else if s.wide() {
-		body = lipgloss.JoinHorizontal(lipgloss.Top, s.live.view(), s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, s.live.View(), s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
 	} else {
-		body = s.live.view()
+		body = s.live.View()
 	}
 	if s.asking != "" {
 		body = overlayBottom(body, s.askView(), s.w)
@@ -321,13 +314,13 @@ func (s *trainScreen) View() string {
 
 // oneStepCard says the run is drawn as a card, not as charts: every fold
 // was fitted in one step.
-func (s *trainScreen) oneStepCard() bool { return s.got && s.last.Total == 1 && oneStep(s.hist) }
+func (s *trainScreen) oneStepCard() bool { return s.got && s.last.Total == 1 && kit.OneStep(s.hist) }
 
 // liveFigures is the wide layout's column: the latest values against the
 // baseline, each finished fold's last validation figures, and the run's
 // settings.
 func (s *trainScreen) liveFigures(w, h int) string {
-	st := s.c.styles
+	st := s.c.Styles
 	r := s.run
 	// The names are as wide as the longest the step reports ("dense 1
 	// |grad| min" beside "dense 1 |grad| max"), with a space after them,
@@ -339,10 +332,10 @@ func (s *trainScreen) liveFigures(w, h int) string {
 	}
 	keyW = min(keyW, max(w-4-10, 17))
 	kv := func(k, v string) string {
-		return st.Muted.Render(fitWidth(k, keyW)) + st.Value.Render(v)
+		return st.Muted.Render(kit.FitWidth(k, keyW)) + st.Value.Render(v)
 	}
-	lossName, errName := valNames(r.Task())
-	lines := []string{st.Header.Render("now"), kv(lossTitle(r), numfmt.Score(s.last.Point.TrainLoss))}
+	lossName, errName := kit.ValNames(r.Task())
+	lines := []string{st.Header.Render("now"), kv(kit.LossTitle(r), numfmt.Score(s.last.Point.TrainLoss))}
 	// What the model reports besides (a tree's nodes, a forest's
 	// out-of-bag rows, a boosting round's weighted error and vote).
 	for _, f := range figures {
@@ -369,16 +362,16 @@ func (s *trainScreen) liveFigures(w, h int) string {
 		}
 	}
 	lines = append(lines, "", st.Header.Render("settings"))
-	for _, l := range strings.Split(wrap(keyParams(r.Spec, r.Params), w-4), "\n") {
+	for _, l := range strings.Split(kit.Wrap(kit.KeyParams(r.Spec, r.Params), w-4), "\n") {
 		lines = append(lines, st.Text.Render(l))
 	}
-	lines = append(lines, st.Muted.Render(clip(r.evalDesc()+" · seed "+fmt.Sprint(r.Options.Seed), w-4)))
-	return panel(st, "live figures", strings.Join(lines, "\n"), w, h, false)
+	lines = append(lines, st.Muted.Render(kit.Clip(r.EvalDesc()+" · seed "+fmt.Sprint(r.Options.Seed), w-4)))
+	return kit.Panel(st, "live figures", strings.Join(lines, "\n"), w, h, false)
 }
 
 // askView is the question asked before leaving or quitting a running fit.
 func (s *trainScreen) askView() string {
-	st := s.c.styles
+	st := s.c.Styles
 	q := "Stop training? The folds that finished keep their scores, and every history is kept."
 	yes := "y stop and show what finished"
 	if s.asking == "quit" {
@@ -392,14 +385,14 @@ func (s *trainScreen) askView() string {
 // w wide.
 func askPanel(st *themes.Styles, w int, title, q, yes, no string) string {
 	w = min(w, ansi.StringWidth(q)+6)
-	lines := strings.Split(wrap(q, w-4), "\n")
+	lines := strings.Split(kit.Wrap(q, w-4), "\n")
 	body := st.Warn.Render(strings.Join(lines, "\n")) + "\n" + st.Key.Render(yes) + st.Muted.Render("   ·   ") + st.Key.Render(no)
-	return panel(st, title, body, w, len(lines)+3, true)
+	return kit.Panel(st, title, body, w, len(lines)+3, true)
 }
 
 // statusLines are the progress bar and the latest values.
 func (s *trainScreen) statusLines() string {
-	st := s.c.styles
+	st := s.c.Styles
 	p := s.last
 	unit := s.run.Spec.Unit
 	if unit == "" {
@@ -461,8 +454,8 @@ func (s *trainScreen) statusLines() string {
 	}
 	line1 := " " + barView + "  " + st.Text.Render(strings.Join(info, " · "))
 
-	lossName, errName := valNames(s.run.Task())
-	vals := []string{st.Muted.Render(lossTitle(s.run)+" ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
+	lossName, errName := kit.ValNames(s.run.Task())
+	vals := []string{st.Muted.Render(kit.LossTitle(s.run)+" ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
 	for _, f := range engine.FiguresOf(p.Point.Detail) {
 		vals = append(vals, st.Muted.Render(figureName(f)+" ")+st.Value.Render(figureValue(f)))
 	}
@@ -479,27 +472,27 @@ func (s *trainScreen) statusLines() string {
 		}
 	}
 	line2 := " " + strings.Join(vals, "   ")
-	line3 := " " + st.Muted.Render(clip(s.run.Spec.Title+" · "+keyParams(s.run.Spec, s.run.Params), s.w-2))
+	line3 := " " + st.Muted.Render(kit.Clip(s.run.Spec.Title+" · "+kit.KeyParams(s.run.Spec, s.run.Params), s.w-2))
 	return line1 + "\n" + line2 + "\n" + line3
 }
 
 // progressBar is a bubbles progress bar in the theme's accent colour, drawn
 // with ViewAs (no animation: the bar follows the messages).
 func (s *trainScreen) progressBar(w int) progress.Model {
-	if s.barTheme != s.c.themeName() || s.bar.Width() != w {
+	if s.barTheme != s.c.ThemeName() || s.bar.Width() != w {
 		s.bar = progress.New(progress.WithWidth(w), progress.WithoutPercentage(), progress.WithFillCharacters('█', '░'))
-		s.bar.FullColor, s.bar.EmptyColor = s.c.styles.Theme.Accent, s.c.styles.Theme.Subtle
-		if s.c.styles.Colorless { // bubbles' own colours would show even in the mono theme
+		s.bar.FullColor, s.bar.EmptyColor = s.c.Styles.Theme.Accent, s.c.Styles.Theme.Subtle
+		if s.c.Styles.Colorless { // bubbles' own colours would show even in the mono theme
 			s.bar.FullColor, s.bar.EmptyColor = nil, nil
 		}
-		s.barTheme = s.c.themeName()
+		s.barTheme = s.c.ThemeName()
 	}
 	return s.bar
 }
 
 // errorView explains a failed run and the way back.
 func (s *trainScreen) errorView() string {
-	st := s.c.styles
+	st := s.c.Styles
 	var hint string
 	var de *eval.DivergedError
 	switch {
@@ -513,33 +506,10 @@ func (s *trainScreen) errorView() string {
 		hint = "Change the parameters or the data and train again."
 	}
 	body := st.Error.Render("training failed") + "\n\n" +
-		st.Text.Render(wrap(errText(s.err), s.w-8)) + "\n\n" +
-		st.Muted.Render(wrap(hint, s.w-8)) + "\n\n" +
+		st.Text.Render(kit.Wrap(errText(s.err), s.w-8)) + "\n\n" +
+		st.Muted.Render(kit.Wrap(hint, s.w-8)) + "\n\n" +
 		st.Key.Render("esc") + st.Muted.Render(" back to the parameters")
-	return panel(st, fmt.Sprintf("run %d · %s", s.run.ID, s.run.Spec.Title), body, s.w, min(s.h, 14), true)
-}
-
-// wrap breaks plain text into lines of at most w cells at spaces.
-func wrap(text string, w int) string {
-	if w < 10 {
-		return text
-	}
-	var out []string
-	for _, para := range strings.Split(text, "\n") {
-		line := ""
-		for _, word := range strings.Fields(para) {
-			if line != "" && len([]rune(line))+1+len([]rune(word)) > w {
-				out = append(out, line)
-				line = ""
-			}
-			if line != "" {
-				line += " "
-			}
-			line += word
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
+	return kit.Panel(st, fmt.Sprintf("run %d · %s", s.run.ID, s.run.Spec.Title), body, s.w, min(s.h, 14), true)
 }
 
 // figureName is how a step's figure is labelled: its name in words.

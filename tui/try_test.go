@@ -26,14 +26,14 @@ func (hs *harness) setValue(text string) {
 func TestTryARowOfATree(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tree", Train: true}, 120, 40)
 	hs.resultTab("Try")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "filled from row 1 of 150", "predicted setosa · the row's actual setosa", "class probabilities",
 		"path through the tree", "└ petal_length_cm <= 2.45", "→ setosa (a leaf of")
 	hs.press("down", "down") // petal length
 	hs.setValue("5")
 	hs.press("down") // petal width
 	hs.setValue("1.7")
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, v, "edited", "predicted virginica", "petal_length_cm > 2.45", "petal_width_cm > 1.65", "→ virginica")
 	if strings.Contains(v, "the row's actual") {
 		t.Errorf("an edited row is not the data's row:\n%s", v)
@@ -42,9 +42,9 @@ func TestTryARowOfATree(t *testing.T) {
 	if hs.a.cur != screenResults || hs.a.results.tabs.ActiveName() != "Try" {
 		t.Fatalf("typing e and q left the Try tab: screen %v", hs.a.cur)
 	}
-	mustContain(t, hs.view(), `petal_width_cm: "1.7eq" is not a number`)
+	mustContain(t, hs.View(), `petal_width_cm: "1.7eq" is not a number`)
 	hs.press("]")
-	mustContain(t, hs.view(), "filled from row 2 of 150", "[4.9")
+	mustContain(t, hs.View(), "filled from row 2 of 150", "[4.9")
 	hs.press("tab")
 	if hs.a.results.tabs.ActiveName() == "Try" {
 		t.Errorf("tab did not leave the Try tab")
@@ -66,15 +66,15 @@ func TestTryARowNominal(t *testing.T) {
 	p := writeFile(t, "nominal.csv", b.String())
 	hs := newHarness(t, Options{Data: p, Model: "tree", Train: true}, 120, 40)
 	hs.resultTab("Try")
-	mustContain(t, hs.view(), "  red ", "predicted no")
+	mustContain(t, hs.View(), "  red ", "predicted no")
 	hs.press("down")
-	mustContain(t, hs.view(), "‹ red ›", "←/→ change level")
+	mustContain(t, hs.View(), "‹ red ›", "←/→ change level")
 	hs.press("right")
-	mustContain(t, hs.view(), "‹ green ›", "predicted yes")
+	mustContain(t, hs.View(), "‹ green ›", "predicted yes")
 	hs.press("right", "right")
-	mustContain(t, hs.view(), "‹ ? (missing) ›")
+	mustContain(t, hs.View(), "‹ ? (missing) ›")
 	hs.press("left", "left", "left")
-	mustContain(t, hs.view(), "‹ red ›", "predicted no")
+	mustContain(t, hs.View(), "‹ red ›", "predicted no")
 }
 
 // What the Try tab shows is the run's model on the row prepared with the
@@ -85,7 +85,7 @@ func TestTryARowIsPrepared(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Test: good, Train: true}, 120, 40)
 	res := hs.a.history[0].Result
 	hs.resultTab("Try")
-	tv := hs.a.results.active().(*tryView)
+	tv := hs.a.results.Active().(*tryView)
 	test := hs.a.history[0].Options.Test
 	for i := range test.Rows() {
 		for j := range 4 {
@@ -118,7 +118,7 @@ func TestTryATreePathWithMissingValues(t *testing.T) {
 	} {
 		hs := newHarness(t, opts, 120, 40)
 		hs.resultTab("Try")
-		tv := hs.a.results.active().(*tryView)
+		tv := hs.a.results.Active().(*tryView)
 		d := tv.r.Dataset
 		for i := range d.Rows() {
 			for _, in := range tv.in {
@@ -142,7 +142,7 @@ func TestTryATreePathWithMissingValues(t *testing.T) {
 			tv.fill(0)
 			tv.in[0].level = len(tv.in[0].col.Levels) // outlook ?
 			tv.predict()
-			v := hs.view()
+			v := hs.View()
 			mustContain(t, v, "predicted "+tv.out.pred, "→ "+tv.out.pred+" (a leaf of", "└ outlook in {overcast, rainy}", "missing: sent with most training weight (6 of 11 rows)")
 		}
 	}

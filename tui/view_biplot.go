@@ -12,12 +12,13 @@ import (
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Biplot", order: 35, // after Components, which it draws from
-		needs: func(r *runRecord) bool {
+		needs: func(r *kit.RunRecord) bool {
 			if !hasLearned(engine.CapComponents.Name)(r) || r.Result.Embedding == nil {
 				return false
 			}
@@ -34,7 +35,7 @@ func init() {
 // scaled together so that the longest reaches most of the way to the
 // farthest row; only their directions and relative lengths mean anything.
 type biplotView struct {
-	c    *common
+	c    *kit.Common
 	head string
 	plot widgets.Biplot
 	w    int
@@ -44,14 +45,14 @@ type biplotView struct {
 // readable.
 const maxArrows = 10
 
-func newBiplotView(env viewEnv, r *runRecord) resultView {
+func newBiplotView(env viewEnv, r *kit.RunRecord) resultView {
 	comps := r.Result.Learned[engine.CapComponents.Name].(*engine.Components)
 	E := r.Result.Embedding
 	var arrows []widgets.Arrow
 	for _, j := range longestLoadings(comps) {
 		arrows = append(arrows, widgets.Arrow{X: comps.Vectors.At(0, j), Y: comps.Vectors.At(1, j), Label: comps.Features[j]})
 	}
-	v := &biplotView{c: env.c, plot: widgets.NewBiplot(env.c.styles)}
+	v := &biplotView{c: env.c, plot: widgets.NewBiplot(env.c.Styles)}
 	v.plot.SetData(mat.Col(nil, 0, E), mat.Col(nil, 1, E), arrows)
 	v.head = fmt.Sprintf("rows: %s (%s of the variance) across, %s (%s) up · arrows: feature loadings, scaled together",
 		comps.Names[0], numfmt.Percent(comps.Ratio[0]), comps.Names[1], numfmt.Percent(comps.Ratio[1]))
@@ -70,9 +71,9 @@ func (v *biplotView) SetSize(w, h int) {
 }
 
 func (v *biplotView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	body := " " + strings.ReplaceAll(v.plot.View(), "\n", "\n ")
-	return st.Muted.Render(clip(" "+v.head, v.w)) + "\n" + body
+	return st.Muted.Render(kit.Clip(" "+v.head, v.w)) + "\n" + body
 }
 
 // longestLoadings are the features with the longest arrows in the first

@@ -11,16 +11,17 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/inspect"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Scatter", order: 34,
-		needs: func(r *runRecord) bool {
+		needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Clustering && len(r.Result.Predicted) > 0 &&
-				len(numericFeatures(r.Dataset)) >= 2
+				len(kit.NumericFeatures(r.Dataset)) >= 2
 		},
-		make: func(env viewEnv, r *runRecord) resultView { return newClusterScatterView(env.c, r) }})
+		make: func(env viewEnv, r *kit.RunRecord) resultView { return newClusterScatterView(env.c, r) }})
 }
 
 // clusterScatterView shows the rows in their first two principal directions
@@ -29,11 +30,11 @@ func init() {
 // classes (when the data have them): what the clustering found next to
 // what was there.
 type clusterScatterView struct {
-	c         *common
-	r         *runRecord
+	c         *kit.Common
+	r         *kit.RunRecord
 	plane     inspect.Plane
 	err       error
-	axes      axisPicker
+	axes      kit.AxisPicker
 	byCluster widgets.Scatter
 	byClass   widgets.Scatter
 	classes   bool
@@ -42,9 +43,9 @@ type clusterScatterView struct {
 	w, h      int
 }
 
-func newClusterScatterView(c *common, r *runRecord) *clusterScatterView {
-	v := &clusterScatterView{c: c, r: r, byCluster: widgets.NewScatter(c.styles), byClass: widgets.NewScatter(c.styles),
-		toggle: bind("c", "clusters / classes", "c"), axes: newAxisPicker(r.Dataset)}
+func newClusterScatterView(c *kit.Common, r *kit.RunRecord) *clusterScatterView {
+	v := &clusterScatterView{c: c, r: r, byCluster: widgets.NewScatter(c.Styles), byClass: widgets.NewScatter(c.Styles),
+		toggle: kit.Bind("c", "clusters / classes", "c"), axes: kit.NewAxisPicker(r.Dataset)}
 	v.place()
 	return v
 }
@@ -52,7 +53,7 @@ func newClusterScatterView(c *common, r *runRecord) *clusterScatterView {
 // place draws the rows in the plane the axis picker names.
 func (v *clusterScatterView) place() {
 	d := v.r.Dataset
-	v.plane, v.err = inspect.PlaneOf(d, v.axes.x, v.axes.y)
+	v.plane, v.err = inspect.PlaneOf(d, v.axes.X, v.axes.Y)
 	if v.err != nil {
 		return
 	}
@@ -130,18 +131,18 @@ func (v *clusterScatterView) Keys() []key.Binding {
 }
 
 func (v *clusterScatterView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	if v.err != nil {
 		return st.Muted.Render(" no scatter: " + v.err.Error())
 	}
 	head := fmt.Sprintf(" the rows in their first two principal directions (%.0f%% of the variance)", 100*v.plane.VarExplained)
 	if !v.plane.Projected {
 		head = fmt.Sprintf(" the rows, %s against %s", v.plane.YLabel, v.plane.XLabel)
-		if len(v.axes.numeric) > 2 { // the footer may have no room for p
+		if len(v.axes.Numeric) > 2 { // the footer may have no room for p
 			head += " · p: principal plane"
 		}
 	}
-	out := st.Title.Render(clip(head, v.w)) + "\n"
+	out := st.Title.Render(kit.Clip(head, v.w)) + "\n"
 	switch {
 	case v.sideBySide():
 		half := (v.w - 2) / 2

@@ -16,16 +16,17 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Coefficients", order: 40, needs: hasLearned(engine.CapCoefficients.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			c, _ := eval.LearnedAs[*engine.Coefficients](r.Result, engine.CapCoefficients.Name)
-			v := &coefsView{c: env.c, r: r, co: c, scale: weightScale(c), output: bind("o", "next output", "o"),
-				modeKey: bind("m", "bars/table/pictures", "m"),
-				up:      bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j")}
+			v := &coefsView{c: env.c, r: r, co: c, scale: weightScale(c), output: kit.Bind("o", "next output", "o"),
+				modeKey: kit.Bind("m", "bars/table/pictures", "m"),
+				up:      kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j")}
 			v.setOutput(0)
 			if v.outputs() > 1 {
 				v.mode = coefTable // all classes at once
@@ -41,8 +42,8 @@ func init() {
 // at a time; as a feature × class heat table, every class at once; or, for
 // image data (digits), each class's weights drawn as a picture. m cycles.
 type coefsView struct {
-	c        *common
-	r        *runRecord
+	c        *kit.Common
+	r        *kit.RunRecord
 	co       *engine.Coefficients
 	bars     widgets.Bars
 	out      int // output shown
@@ -116,7 +117,7 @@ func (v *coefsView) setOutput(i int) {
 		}
 	}
 	sorted := v.bars.Sorted()
-	v.bars = widgets.NewBars(labels, vals, v.c.styles)
+	v.bars = widgets.NewBars(labels, vals, v.c.Styles)
 	v.bars.SetSigned(true)
 	v.bars.SetSorted(sorted)
 	v.bars.SetSize(v.w, max(v.h-1, 1))
@@ -185,7 +186,7 @@ func (v *coefsView) View() string {
 	case coefPictures:
 		return v.picturesView()
 	}
-	st := v.c.styles
+	st := v.c.Styles
 	name := "the target"
 	if v.out < len(v.co.Outputs) {
 		name = v.co.Outputs[v.out]
@@ -200,7 +201,7 @@ func (v *coefsView) View() string {
 	if res := v.r.Result; res != nil && res.FittedOn != "" {
 		t += " · model fitted on " + res.FittedOn
 	}
-	return st.Title.Render(clip(t, v.w)) + "\n" + v.bars.View()
+	return st.Title.Render(kit.Clip(t, v.w)) + "\n" + v.bars.View()
 }
 
 // fittedNote says which rows the weights were fitted on.
@@ -242,7 +243,7 @@ func weightScale(co *engine.Coefficients) float64 {
 // output (class), each cell shaded by its magnitude and coloured by its
 // sign (good: positive, bad: negative).
 func (v *coefsView) tableView() string {
-	st := v.c.styles
+	st := v.c.Styles
 	rows, p := v.co.Weights.Dims()
 	nameW := len("(intercept)")
 	for _, f := range v.co.Features {
@@ -282,19 +283,19 @@ func (v *coefsView) tableView() string {
 	if st.Colorless {
 		sign = "+ or - = sign"
 	}
-	top := st.Title.Render(clip(fmt.Sprintf(" weights: %d features × %d classes · shade = size, %s%s",
+	top := st.Title.Render(kit.Clip(fmt.Sprintf(" weights: %d features × %d classes · shade = size, %s%s",
 		p, rows, sign, v.fittedNote()), v.w))
-	head := fitWidth("", nameW+1)
+	head := kit.FitWidth("", nameW+1)
 	for i := range shown {
 		name := fmt.Sprint(i)
 		if i < len(v.co.Outputs) {
 			name = v.co.Outputs[i]
 		}
-		head += padCell(clip(name, cellW-1), cellW)
+		head += padCell(kit.Clip(name, cellW-1), cellW)
 	}
 	lines := []string{top, st.Header.Render(head)}
 	if len(v.co.Intercept) == rows {
-		l := st.Muted.Render(fitWidth(clip("(intercept)", nameW), nameW+1))
+		l := st.Muted.Render(kit.FitWidth(kit.Clip("(intercept)", nameW), nameW+1))
 		for i := range shown {
 			l += st.Muted.Render(padCell(num(numfmt.Denoise(v.co.Intercept[i], m)), cellW))
 		}
@@ -307,7 +308,7 @@ func (v *coefsView) tableView() string {
 		if j < len(v.co.Features) {
 			name = v.co.Features[j]
 		}
-		l := st.Text.Render(fitWidth(clip(name, nameW), nameW+1))
+		l := st.Text.Render(kit.FitWidth(kit.Clip(name, nameW), nameW+1))
 		for i := range shown {
 			w := v.co.Weights.At(i, j)
 			fg := st.Good
@@ -350,7 +351,7 @@ func padCell(s string, w int) string {
 // weight's size, its colour the sign; features the model did not see
 // (constant pixels) are blank.
 func (v *coefsView) picturesView() string {
-	st := v.c.styles
+	st := v.c.Styles
 	side := v.image()
 	rows, _ := v.co.Weights.Dims()
 	col := map[string]int{}
@@ -370,7 +371,7 @@ func (v *coefsView) picturesView() string {
 	if st.Colorless {
 		signs = "░▒▓█ = positive, ·:=# = negative"
 	}
-	lines := []string{st.Title.Render(clip(" each class's weights as a picture · dense = large, "+signs+v.fittedNote(), v.w))}
+	lines := []string{st.Title.Render(kit.Clip(" each class's weights as a picture · dense = large, "+signs+v.fittedNote(), v.w))}
 	for start := 0; start < rows; start += perRow {
 		end := min(start+perRow, rows)
 		head := " "
@@ -379,7 +380,7 @@ func (v *coefsView) picturesView() string {
 			if i < len(v.co.Outputs) {
 				name = v.co.Outputs[i]
 			}
-			head += fitWidth(clip(name, side*px), side*px) + "  "
+			head += kit.FitWidth(kit.Clip(name, side*px), side*px) + "  "
 		}
 		lines = append(lines, st.Header.Render(head))
 		for y := range side {

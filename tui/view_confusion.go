@@ -6,17 +6,18 @@ import (
 
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Confusion", order: 10,
-		needs: func(r *runRecord) bool {
+		needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Result.Confusion != nil && len(r.Result.Confusion.Labels) > 0
 		},
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			res := r.Result
-			note := r.pooledNote()
+			note := r.PooledNote()
 			sum := map[string]float64{}
 			if note == "" {
 				for k, v := range res.Metrics {
@@ -34,8 +35,8 @@ func init() {
 				sum["macro_f1"], sum["weighted_f1"] = macro.F1, weighted.F1
 				sum["kappa"], sum["mcc"] = metrics.CohenKappa(c), metrics.MCC(c)
 			}
-			return &confusionView{m: widgets.NewConfusion(*res.Confusion, res.Classes, sum, env.c.styles),
-				note: note, st: env.c.styles}
+			return &confusionView{m: widgets.NewConfusion(*res.Confusion, res.Classes, sum, env.c.Styles),
+				note: note, st: env.c.Styles}
 		}})
 }
 

@@ -12,18 +12,19 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Dendrogram", order: 35, needs: hasLearned(engine.CapLinkage.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			l, _ := eval.LearnedAs[*engine.Linkage](r.Result, engine.CapLinkage.Name)
 			v := &dendrogramView{c: env.c, r: r, l: l,
-				up:   bind("↑", "cut higher (fewer clusters)", "up", "k"),
-				down: bind("↓", "cut lower (more clusters)", "down", "j"),
-				prev: bind("pgup", "scroll up", "pgup"), next: bind("pgdn", "scroll down", "pgdown"),
-				scroll: bind("pgup/pgdn", "scroll", "pgup", "pgdown")}
+				up:   kit.Bind("↑", "cut higher (fewer clusters)", "up", "k"),
+				down: kit.Bind("↓", "cut lower (more clusters)", "down", "j"),
+				prev: kit.Bind("pgup", "scroll up", "pgup"), next: kit.Bind("pgdn", "scroll down", "pgdown"),
+				scroll: kit.Bind("pgup/pgdn", "scroll", "pgup", "pgdown")}
 			v.k = 2
 			if labels := r.Result.Predicted; len(labels) > 0 {
 				top := 0.0
@@ -40,8 +41,8 @@ func init() {
 // the leaves take their cluster's colour, and the cluster count and the
 // agreement with the known classes follow the cut live.
 type dendrogramView struct {
-	c              *common
-	r              *runRecord
+	c              *kit.Common
+	r              *kit.RunRecord
 	l              *engine.Linkage
 	k              int // clusters at the cut
 	off            int // first line shown
@@ -108,7 +109,7 @@ func (v *dendrogramView) body() int { return max(v.h-3, 1) }
 func (v *dendrogramView) scrolls() bool { return v.layout != nil && len(v.layout.Lines) > v.body() }
 
 func (v *dendrogramView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	if v.layout == nil {
 		v.SetSize(v.w, v.h)
 	}
@@ -144,7 +145,7 @@ func (v *dendrogramView) View() string {
 		hint += fmt.Sprintf(" · pgup/pgdn: leaves %d-%d of %d", v.off+1, min(v.off+body, len(d.Lines)), len(d.Lines))
 	}
 	hint += " · leaves coloured by cluster · merge height →"
-	out := []string{st.Title.Render(clip(head, v.w)), st.Muted.Render(clip(hint, v.w))}
+	out := []string{st.Title.Render(kit.Clip(head, v.w)), st.Muted.Render(kit.Clip(hint, v.w))}
 	cutCol := d.Column(cutH)
 	for i := v.off; i < min(len(d.Lines), v.off+body); i++ {
 		rows := v.groups[i]

@@ -9,12 +9,13 @@ import (
 
 	"github.com/tealab/tealab/engine/cluster"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Elbow", order: 36, needs: hasLearned(cluster.CapCentres.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			return &elbowView{c: env.c, ctx: env.ctx, r: r, chart: elbowChart(env.c)}
 		}})
 }
@@ -22,8 +23,8 @@ func init() {
 // elbowChart plots the objective on a linear axis from k = 1 on: the
 // automatic axis would clip k = 1 as an early spike or go logarithmic, and
 // either flattens the fall to the knee that the plot is for.
-func elbowChart(c *common) widgets.LineChart {
-	ch := widgets.NewLineChart("within-cluster sum of squares ÷ k = 1's, against k", "k", c.styles)
+func elbowChart(c *kit.Common) widgets.LineChart {
+	ch := widgets.NewLineChart("within-cluster sum of squares ÷ k = 1's, against k", "k", c.Styles)
 	ch.SetLogY(false)
 	return ch
 }
@@ -42,9 +43,9 @@ type elbowMsg struct {
 // elbowView plots the k-means objective against k, the run's k marked: the
 // elbow a person reads k from.
 type elbowView struct {
-	c      *common
+	c      *kit.Common
 	ctx    context.Context
-	r      *runRecord
+	r      *kit.RunRecord
 	chart  widgets.LineChart
 	obj    []float64 // the objective for k = 1..elbowMax
 	knee   int       // the k at the bend of obj, 0 for none
@@ -117,7 +118,7 @@ func (v *elbowView) SetSize(w, h int) {
 func (v *elbowView) Keys() []key.Binding { return v.chart.KeyMap.ShortHelp() }
 
 func (v *elbowView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	switch {
 	case v.err != nil:
 		return st.Muted.Render(" no elbow plot: " + v.err.Error())
@@ -135,5 +136,5 @@ func (v *elbowView) View() string {
 	if v.knee > 0 {
 		note += fmt.Sprintf(" · knee k = %d: more clusters buy little", v.knee)
 	}
-	return st.Accent.Render(clip(note, v.w)) + "\n" + v.chart.View()
+	return st.Accent.Render(kit.Clip(note, v.w)) + "\n" + v.chart.View()
 }

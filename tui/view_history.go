@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -14,7 +15,7 @@ const tabHistory = "History"
 
 func init() {
 	registerView(viewSpec{name: tabHistory, order: 30,
-		needs: func(r *runRecord) bool { return r.Result != nil && len(r.Result.History) > 0 },
+		needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.History) > 0 },
 		make:  newHistoryView})
 }
 
@@ -23,43 +24,43 @@ func init() {
 // step through the folds. A closed-form fit (one step) gets a card instead
 // of empty axes.
 type historyView struct {
-	c      *common
-	r      *runRecord
+	c      *kit.Common
+	r      *kit.RunRecord
 	folds  [][]eval.Point
 	cur    int
-	charts foldCharts
+	charts kit.FoldCharts
 	keys   historyKeys
 	w, h   int
 }
 
 type historyKeys struct{ Prev, Next key.Binding }
 
-func newHistoryView(env viewEnv, r *runRecord) resultView {
+func newHistoryView(env viewEnv, r *kit.RunRecord) resultView {
 	res := r.Result
 	v := &historyView{
 		c: env.c, r: r,
-		charts: newFoldCharts(r, env.c.styles),
-		keys:   historyKeys{Prev: bind("[", "previous fold", "["), Next: bind("]", "next fold", "]")},
+		charts: kit.NewFoldCharts(r, env.c.Styles),
+		keys:   historyKeys{Prev: kit.Bind("[", "previous fold", "["), Next: kit.Bind("]", "next fold", "]")},
 	}
 	v.folds = res.FoldHistories
 	if len(v.folds) == 0 {
 		v.folds = [][]eval.Point{res.History}
 	}
-	if f := r.histFold; f > 0 && len(v.folds) == 1 {
+	if f := r.HistFold; f > 0 && len(v.folds) == 1 {
 		v.cur = 0 // an abandoned run kept one fold's history: that one
 	}
-	v.draw()
+	v.Draw()
 	return v
 }
 
-func (v *historyView) draw() {
+func (v *historyView) Draw() {
 	n := len(v.folds)
-	v.charts.draw(v.folds, v.cur)
+	v.charts.Draw(v.folds, v.cur)
 	switch {
 	case n > 1:
-		v.charts.setNote(fmt.Sprintf(" · fold %d of %d (others faint)", v.cur+1, n))
-	case v.r.histFold > 0:
-		v.charts.setNote(fmt.Sprintf(" · fold %d", v.r.histFold))
+		v.charts.SetNote(fmt.Sprintf(" · fold %d of %d (others faint)", v.cur+1, n))
+	case v.r.HistFold > 0:
+		v.charts.SetNote(fmt.Sprintf(" · fold %d", v.r.HistFold))
 	}
 }
 
@@ -71,27 +72,27 @@ func (v *historyView) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(km, v.keys.Prev) && len(v.folds) > 1:
 		v.cur = (v.cur - 1 + len(v.folds)) % len(v.folds)
-		v.draw()
+		v.Draw()
 		return nil
 	case key.Matches(km, v.keys.Next) && len(v.folds) > 1:
 		v.cur = (v.cur + 1) % len(v.folds)
-		v.draw()
+		v.Draw()
 		return nil
 	}
-	v.charts.update(msg)
+	v.charts.Update(msg)
 	return nil
 }
 
 func (v *historyView) View() string {
-	if oneStep(v.folds) {
-		return oneStepCard(v.c, v.r, v.folds, v.r.Result.FitSecs, v.w)
+	if kit.OneStep(v.folds) {
+		return kit.OneStepCard(v.c, v.r, v.folds, v.r.Result.FitSecs, v.w)
 	}
-	return v.charts.view(false)
+	return v.charts.View(false)
 }
 
 func (v *historyView) SetSize(w, h int) {
 	v.w, v.h = w, h
-	v.charts.setSize(w, h, false)
+	v.charts.SetSize(w, h, false)
 }
 
 func (v *historyView) Keys() []key.Binding {

@@ -13,15 +13,16 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/inspect"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Map", order: 60,
-		needs: func(r *runRecord) bool {
+		needs: func(r *kit.RunRecord) bool {
 			t := r.Task()
-			if r.Result == nil || t == datasets.Regression || t == datasets.Reduction || r.cancelled() || r.Err != nil ||
-				len(numericFeatures(r.Dataset)) < 2 {
+			if r.Result == nil || t == datasets.Regression || t == datasets.Reduction || r.Cancelled() || r.Err != nil ||
+				len(kit.NumericFeatures(r.Dataset)) < 2 {
 				return false
 			}
 			// Regions are predictions over the plane: a clustering that only
@@ -30,9 +31,9 @@ func init() {
 			_, predicts := r.Result.Fitted.(engine.Predictor)
 			return t != datasets.Clustering || predicts
 		},
-		make: func(env viewEnv, r *runRecord) resultView {
-			return &mapView{c: env.c, ctx: env.ctx, r: r, regions: widgets.NewScatter(env.c.styles), state: "computing",
-				axes: newAxisPicker(r.Dataset)}
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
+			return &mapView{c: env.c, ctx: env.ctx, r: r, regions: widgets.NewScatter(env.c.Styles), state: "computing",
+				axes: kit.NewAxisPicker(r.Dataset)}
 		}})
 }
 
@@ -58,11 +59,11 @@ type regionsResizeMsg struct {
 // two features, or its first two principal directions), the model refit on
 // that plane off the UI goroutine (engine/inspect computes it).
 type mapView struct {
-	c       *common
+	c       *kit.Common
 	ctx     context.Context
-	r       *runRecord
+	r       *kit.RunRecord
 	regions widgets.Scatter
-	axes    axisPicker
+	axes    kit.AxisPicker
 
 	cancel context.CancelFunc
 	state  string // "computing", "ready", or the reason there is no map
@@ -92,7 +93,7 @@ func (v *mapView) Keys() []key.Binding {
 
 // sizeKey names the map the view needs now: its run, its axes and its
 // size.
-func (v *mapView) sizeKey() string { return fmt.Sprintf("%d:%s:%dx%d", v.r.ID, v.axes.key(), v.w, v.h) }
+func (v *mapView) sizeKey() string { return fmt.Sprintf("%d:%s:%dx%d", v.r.ID, v.axes.Key(), v.w, v.h) }
 
 func (v *mapView) hasMap() bool { return v.state == "computing" || v.state == "ready" }
 
@@ -131,7 +132,7 @@ func (v *mapView) compute() tea.Cmd {
 	if o := v.r.Options.Standardize; o != nil {
 		std = *o
 	}
-	ax, ay := v.axes.x, v.axes.y
+	ax, ay := v.axes.X, v.axes.Y
 	k, w, h := v.want, v.w, v.h
 	size := plotArea(v.c, w, h)
 	return func() tea.Msg {
@@ -182,8 +183,8 @@ func (v *mapView) Update(msg tea.Msg) tea.Cmd {
 // Scatter, which a private Scatter with the same points and bounds
 // measures. Its styles are a copy, since cycling the theme rewrites the
 // shared ones (the grid may be chosen on another goroutine).
-func plotArea(c *common, w, h int) inspect.GridSize {
-	st := *c.styles
+func plotArea(c *kit.Common, w, h int) inspect.GridSize {
+	st := *c.Styles
 	return func(rm *inspect.RegionMap) (int, int) {
 		sc := widgets.NewScatter(&st)
 		sc.SetSize(w, h)
@@ -223,7 +224,7 @@ func showRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
 }
 
 func (v *mapView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	switch v.state {
 	case "computing":
 		return st.Muted.Render(" drawing the decision regions…")
@@ -235,7 +236,7 @@ func (v *mapView) View() string {
 		if v.regions.Confidence() {
 			title += " · shade = probability"
 		}
-		return st.Title.Render(clip(title, v.w)) + "\n" + v.regions.View()
+		return st.Title.Render(kit.Clip(title, v.w)) + "\n" + v.regions.View()
 	}
 	return st.Muted.Render(" no map: " + v.state)
 }

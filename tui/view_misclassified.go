@@ -11,17 +11,18 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 func init() {
 	registerView(viewSpec{name: "Mistakes", order: 48,
-		needs: func(r *runRecord) bool {
+		needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Classification && imageSide(r.Dataset) > 0 &&
 				len(misclassified(r)) > 0
 		},
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			return &mistakesView{c: env.c, r: r, rows: misclassified(r), side: imageSide(r.Dataset),
-				prev: bind("[", "previous page", "["), next: bind("]", "next page", "]")}
+				prev: kit.Bind("[", "previous page", "["), next: kit.Bind("]", "next page", "]")}
 		}})
 }
 
@@ -29,7 +30,7 @@ func init() {
 // 64 numeric columns, as the 8x8 digits), or 0 when they are not images:
 // a square number of columns, at least 16, every one numeric.
 func imageSide(d *datasets.Dataset) int {
-	if d == nil || len(d.Features) < 16 || len(numericFeatures(d)) != len(d.Features) {
+	if d == nil || len(d.Features) < 16 || len(kit.NumericFeatures(d)) != len(d.Features) {
 		return 0
 	}
 	s := int(math.Round(math.Sqrt(float64(len(d.Features)))))
@@ -48,7 +49,7 @@ type mistake struct {
 // misclassified lists the held-out rows of run r whose prediction is
 // wrong, those of a supplied test set left out (their pixels are not in the
 // run's data).
-func misclassified(r *runRecord) []mistake {
+func misclassified(r *kit.RunRecord) []mistake {
 	res, d := r.Result, r.Dataset
 	if len(res.TestRows) != len(res.Actual) || len(res.Predicted) != len(res.Actual) {
 		return nil
@@ -65,8 +66,8 @@ func misclassified(r *runRecord) []mistake {
 // mistakesView draws the misclassified held-out images in a grid, each
 // with its true and predicted class, a page at a time.
 type mistakesView struct {
-	c          *common
-	r          *runRecord
+	c          *kit.Common
+	r          *kit.RunRecord
 	rows       []mistake
 	side       int
 	page       int
@@ -113,14 +114,14 @@ func (v *mistakesView) pages() int {
 }
 
 func (v *mistakesView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	cols, rows := v.perPage()
 	n := cols * rows
 	v.page = min(v.page, max(v.pages()-1, 0))
 	lo, hi := imageRange(v.r.Dataset)
 	title := fmt.Sprintf(" %d of %d held-out rows misclassified (true→predicted) · page %d of %d",
 		len(v.rows), len(v.r.Result.Actual), v.page+1, v.pages())
-	lines := []string{st.Title.Render(clip(title, v.w)), ""}
+	lines := []string{st.Title.Render(kit.Clip(title, v.w)), ""}
 	_, _, compact := v.cell()
 	page := v.rows[v.page*n : min((v.page+1)*n, len(v.rows))]
 	for at := 0; at < len(page); at += cols {
@@ -130,7 +131,7 @@ func (v *mistakesView) View() string {
 		}
 		lines = append(lines, lipgloss.JoinHorizontal(lipgloss.Top, imgs...))
 	}
-	return fit(strings.Join(lines, "\n"), v.w, v.h)
+	return kit.Fit(strings.Join(lines, "\n"), v.w, v.h)
 }
 
 // imageRange is the lowest and highest value of the dataset's pixels, the
@@ -176,7 +177,7 @@ func (v *mistakesView) image(m mistake, lo, hi float64, compact bool) string {
 		b.WriteString("\n")
 	}
 	label := fmt.Sprintf("%s→%s", className(d, m.actual), className(d, m.guessed))
-	b.WriteString(" " + v.c.styles.Bad.Render(clip(label, cw-2)))
+	b.WriteString(" " + v.c.Styles.Bad.Render(kit.Clip(label, cw-2)))
 	return lipgloss.NewStyle().Width(cw).Render(b.String())
 }
 

@@ -9,14 +9,15 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/neighbors"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Neighbours", order: 39, needs: hasLearned(neighbors.CapChoice.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			c, _ := eval.LearnedAs[*neighbors.Choice](r.Result, neighbors.CapChoice.Name)
-			v := &neighboursView{c: env.c, r: r, ch: c, chart: widgets.NewLineChart("error against k", "k", env.c.styles)}
+			v := &neighboursView{c: env.c, r: r, ch: c, chart: widgets.NewLineChart("error against k", "k", env.c.Styles)}
 			if c.Chosen {
 				names, ys := []string{"leave-one-out (training rows)"}, [][]float64{c.LOO}
 				if h := r.Result.History; len(h) == len(c.LOO) {
@@ -37,8 +38,8 @@ func init() {
 // error against k on the training rows (leave-one-out) and on the held-out
 // rows: Hocking's model-selection picture.
 type neighboursView struct {
-	c     *common
-	r     *runRecord
+	c     *kit.Common
+	r     *kit.RunRecord
 	ch    *neighbors.Choice
 	chart widgets.LineChart
 	w, h  int
@@ -65,12 +66,12 @@ func (v *neighboursView) Keys() []key.Binding {
 }
 
 func (v *neighboursView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	c := v.ch
 	head := fmt.Sprintf(" k = %d · %s distance · %s search", c.K, c.Metric, c.Search)
 	if !c.Chosen {
-		return st.Title.Render(clip(head, v.w)) + "\n" + st.Muted.Render(clip(" k as set; choose_k=loo tries every k up to k_max and keeps the best by leave-one-out error", v.w))
+		return st.Title.Render(kit.Clip(head, v.w)) + "\n" + st.Muted.Render(kit.Clip(" k as set; choose_k=loo tries every k up to k_max and keeps the best by leave-one-out error", v.w))
 	}
 	note := fmt.Sprintf(" chosen: the least leave-one-out error on the training rows over k = 1..%d (%s)", len(c.LOO), numfmt.Score(c.LOO[c.K-1]))
-	return st.Title.Render(clip(head, v.w)) + "\n" + st.Accent.Render(clip(note, v.w)) + "\n" + v.chart.View()
+	return st.Title.Render(kit.Clip(head, v.w)) + "\n" + st.Accent.Render(kit.Clip(note, v.w)) + "\n" + v.chart.View()
 }

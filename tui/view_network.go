@@ -12,11 +12,12 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/nn"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 func init() {
 	registerView(viewSpec{name: "Network", order: 36, needs: hasLearned(nn.CapNetwork.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			net, _ := eval.LearnedAs[nn.Network](r.Result, nn.CapNetwork.Name)
 			return &networkView{c: env.c, net: net}
 		}})
@@ -26,7 +27,7 @@ func init() {
 // output, each with its size and activation, and a convolutional
 // network's first-layer filters as small images in shades.
 type networkView struct {
-	c    *common
+	c    *kit.Common
 	net  nn.Network
 	w, h int
 }
@@ -40,13 +41,13 @@ func (v *networkView) View() string {
 	if f := v.filters(); f != "" {
 		parts = append(parts, "", f)
 	}
-	return fit(strings.Join(parts, "\n"), v.w, v.h)
+	return kit.Fit(strings.Join(parts, "\n"), v.w, v.h)
 }
 
 // layers lays the boxes out left to right, joined by arrows, starting a
 // new row where the width runs out.
 func (v *networkView) layers() string {
-	st := v.c.styles
+	st := v.c.Styles
 	boxes := []string{st.Panel.Render(fmt.Sprintf(" inputs \n %d ", v.net.Inputs))}
 	for _, l := range v.net.Layers {
 		boxes = append(boxes, st.Panel.Render(layerBox(l)))
@@ -100,7 +101,7 @@ func (v *networkView) filters() string {
 	if len(v.net.Filters) == 0 || fh == 0 {
 		return ""
 	}
-	st := v.c.styles
+	st := v.c.Styles
 	title := st.Title.Render(fmt.Sprintf(" first-layer filters: %d masks of %d×%d, each shaded from its lowest (░) to its highest (█) weight",
 		len(v.net.Filters), fh, fw))
 	per := max((v.w-1)/(2*fw+2), 1)
@@ -149,6 +150,6 @@ func filterImage(f []float64, h, w int, label string) string {
 		}
 		b.WriteString(" \n")
 	}
-	b.WriteString(fmt.Sprintf(" %-*s ", 2*w, clip(label, 2*w)))
+	b.WriteString(fmt.Sprintf(" %-*s ", 2*w, kit.Clip(label, 2*w)))
 	return b.String()
 }

@@ -8,23 +8,24 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
-	regression := func(r *runRecord) bool {
+	regression := func(r *kit.RunRecord) bool {
 		res := r.Result
 		return res != nil && r.Task() == datasets.Regression && len(res.Actual) > 0 && len(res.Actual) == len(res.Predicted)
 	}
 	// One feature: the data and the fitted function over them.
 	registerView(viewSpec{name: "Fit", order: 49,
-		needs: func(r *runRecord) bool {
+		needs: func(r *kit.RunRecord) bool {
 			return regression(r) && len(r.Dataset.Features) == 1 && r.Dataset.Features[0].Kind == datasets.Numeric &&
 				r.Result.Fitted != nil
 		},
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			d, res := r.Dataset, r.Result
-			sc := widgets.NewScatter(env.c.styles)
+			sc := widgets.NewScatter(env.c.Styles)
 			sc.SetPoints(mat.Col(nil, 0, d.X), d.Y, nil)
 			sc.SetAxes(d.Features[0].Name, d.Target.Name)
 			title := "the points and the curve " + r.Spec.Title + " fitted (on " + res.FittedOn + ")"
@@ -33,24 +34,24 @@ func init() {
 			} else {
 				title = "no curve: " + err.Error()
 			}
-			return &scatterView{m: sc, title: title, st: env.c.styles}
+			return &scatterView{m: sc, title: title, st: env.c.Styles}
 		}})
 	registerView(viewSpec{name: "Predicted vs actual", order: 50, needs: regression,
-		make: func(env viewEnv, r *runRecord) resultView {
-			sc := widgets.NewScatter(env.c.styles)
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
+			sc := widgets.NewScatter(env.c.Styles)
 			sc.SetPoints(r.Result.Actual, r.Result.Predicted, nil)
 			sc.SetAxes("actual", "predicted")
 			sc.SetGuides(true, false)
 			return &scatterView{m: sc}
 		}})
 	registerView(viewSpec{name: "Residuals", order: 51, needs: regression,
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			res := r.Result
 			resid := make([]float64, len(res.Actual))
 			for i := range resid {
 				resid[i] = res.Actual[i] - res.Predicted[i]
 			}
-			sc := widgets.NewScatter(env.c.styles)
+			sc := widgets.NewScatter(env.c.Styles)
 			sc.SetPoints(res.Predicted, resid, nil)
 			sc.SetAxes("predicted", "residual")
 			sc.SetGuides(false, true)

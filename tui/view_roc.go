@@ -12,21 +12,22 @@ import (
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "ROC", order: 20,
-		needs: func(r *runRecord) bool { return r.Result != nil && len(r.Result.ROC) > 0 },
-		make: func(env viewEnv, r *runRecord) resultView {
-			note := r.pooledNote()
+		needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.ROC) > 0 },
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
+			note := r.PooledNote()
 			if note != "" {
 				note = "curves " + note
 				if len(r.Result.Folds) > 1 {
 					note += "; the Summary's AUC is the fold mean"
 				}
 			}
-			return &rocView{m: widgets.NewROC(r.Result.ROC, env.c.styles), note: note, st: env.c.styles, r: r}
+			return &rocView{m: widgets.NewROC(r.Result.ROC, env.c.Styles), note: note, st: env.c.Styles, r: r}
 		}})
 }
 
@@ -37,7 +38,7 @@ type rocView struct {
 	m     widgets.ROC
 	note  string
 	st    *themes.Styles
-	r     *runRecord
+	r     *kit.RunRecord
 	sideW int // width of the AUC list beside the plot; 0 when there is none
 	w, h  int
 }
@@ -64,10 +65,10 @@ func (v *rocView) aucList() string {
 	sort.SliceStable(rocs, func(i, j int) bool { return rocs[i].AUC > rocs[j].AUC })
 	lines := []string{st.Header.Render("area under each curve")}
 	for _, c := range rocs {
-		lines = append(lines, st.Text.Render(fitWidth(clip(c.Class, v.sideW-8), v.sideW-8))+st.Value.Render(numfmt.Fixed(c.AUC, 3)))
+		lines = append(lines, st.Text.Render(kit.FitWidth(kit.Clip(c.Class, v.sideW-8), v.sideW-8))+st.Value.Render(numfmt.Fixed(c.AUC, 3)))
 	}
 	if len(rocs) > 1 {
-		lines = append(lines, "", st.Muted.Render(fitWidth("macro mean", v.sideW-8))+
+		lines = append(lines, "", st.Muted.Render(kit.FitWidth("macro mean", v.sideW-8))+
 			st.Value.Render(numfmt.Fixed(metrics.MacroAUC(v.r.Result.ROC), 3)))
 	}
 	return strings.Join(lines, "\n")

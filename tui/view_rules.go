@@ -11,21 +11,22 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Rules", order: 37, needs: hasLearned(engine.CapRules.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			rules, _ := eval.LearnedAs[engine.Rules](r.Result, engine.CapRules.Name)
 			return &rulesView{c: env.c, r: r, rules: rules,
-				up: bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j"),
-				sortKey: bind("s", "order: tree / support", "s")}
+				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j"),
+				sortKey: kit.Bind("s", "order: tree / support", "s")}
 		}})
 	registerView(viewSpec{name: "Importance", order: 38, needs: hasLearned(engine.CapImportances.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			imp, _ := eval.LearnedAs[*engine.Importances](r.Result, engine.CapImportances.Name)
-			v := &importanceView{c: env.c, imp: imp, bars: widgets.NewBars(imp.Features, imp.Values, env.c.styles)}
+			v := &importanceView{c: env.c, imp: imp, bars: widgets.NewBars(imp.Features, imp.Values, env.c.Styles)}
 			v.bars.SetSorted(true)
 			return v
 		}})
@@ -35,8 +36,8 @@ func init() {
 // confidence and class distribution, then the conditions one per line.
 // s orders them by support instead of the tree's left-to-right order.
 type rulesView struct {
-	c                 *common
-	r                 *runRecord
+	c                 *kit.Common
+	r                 *kit.RunRecord
 	rules             engine.Rules
 	bySupport         bool
 	idx               []int // order(), nil until asked
@@ -84,7 +85,7 @@ func (v *rulesView) SetSize(w, h int) { v.w, v.h = w, h }
 func (v *rulesView) Keys() []key.Binding { return []key.Binding{v.up, v.down, v.sortKey} }
 
 func (v *rulesView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	order := "in the tree's order"
 	if v.bySupport {
 		order = "most rows first"
@@ -93,7 +94,7 @@ func (v *rulesView) View() string {
 	if res := v.r.Result; res != nil && res.FittedOn != "" {
 		head += " · fitted on " + res.FittedOn
 	}
-	out := []string{st.Title.Render(clip(head, v.w))}
+	out := []string{st.Title.Render(kit.Clip(head, v.w))}
 	for n, i := range v.order() {
 		if n < v.off {
 			continue
@@ -128,14 +129,14 @@ func (v *rulesView) View() string {
 		out = append(out, lines...)
 	}
 	for i, l := range out {
-		out[i] = fitWidth(l, v.w)
+		out[i] = kit.FitWidth(l, v.w)
 	}
 	return strings.Join(out, "\n")
 }
 
 // importanceView draws feature importances as sorted bars.
 type importanceView struct {
-	c    *common
+	c    *kit.Common
 	imp  *engine.Importances
 	bars widgets.Bars
 	w, h int
@@ -158,5 +159,5 @@ func (v *importanceView) Keys() []key.Binding { return v.bars.KeyMap.ShortHelp()
 
 func (v *importanceView) View() string {
 	head := " feature importances: " + v.imp.Method
-	return v.c.styles.Title.Render(clip(head, v.w)) + "\n" + v.bars.View()
+	return v.c.Styles.Title.Render(kit.Clip(head, v.w)) + "\n" + v.bars.View()
 }

@@ -16,23 +16,24 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 const tabSummary = "Summary"
 
 func init() {
-	registerView(viewSpec{name: tabSummary, order: 0, make: func(env viewEnv, r *runRecord) resultView {
-		return &summaryView{c: env.c, r: r, charts: summaryCharts(r, env.c.styles),
-			up: bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j")}
+	registerView(viewSpec{name: tabSummary, order: 0, make: func(env viewEnv, r *kit.RunRecord) resultView {
+		return &summaryView{c: env.c, r: r, charts: summaryCharts(r, env.c.Styles),
+			up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j")}
 	}})
 }
 
 // summaryView lists every metric with its baseline, the run's settings,
 // and the per-fold scores under cross-validation.
 type summaryView struct {
-	c        *common
-	r        *runRecord
+	c        *kit.Common
+	r        *kit.RunRecord
 	off      int                 // first line shown when the summary is taller than the view
 	scrolls  bool                // it was, at the last View
 	charts   []widgets.LineChart // the curves beside a wide summary, drawn once; nil: none
@@ -56,7 +57,7 @@ func (v *summaryView) SetSize(w, h int) { v.w, v.h = w, h }
 
 func (v *summaryView) Keys() []key.Binding {
 	if v.scrolls {
-		return []key.Binding{bind("↑/↓", "scroll", "up", "down")}
+		return []key.Binding{kit.Bind("↑/↓", "scroll", "up", "down")}
 	}
 	return nil
 }
@@ -74,11 +75,11 @@ func (v *summaryView) window(out []string) string {
 	v.off = min(v.off, len(out)-body)
 	shown := out[v.off : v.off+body]
 	more := fmt.Sprintf(" lines %d-%d of %d (↑/↓ scroll)", v.off+1, v.off+body, len(out))
-	return strings.Join(shown, "\n") + "\n" + v.c.styles.Muted.Render(more)
+	return strings.Join(shown, "\n") + "\n" + v.c.Styles.Muted.Render(more)
 }
 
 func (v *summaryView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	r := v.r
 	res := r.Result
 	task := r.Task()
@@ -129,7 +130,7 @@ func (v *summaryView) View() string {
 			if x, ok := res.Std[k]; ok && (cv || loo) {
 				sd = numfmt.Score(x)
 			}
-			line := st.Text.Render(fmt.Sprintf("%-19s ", clip(info.Label, 19))) +
+			line := st.Text.Render(fmt.Sprintf("%-19s ", kit.Clip(info.Label, 19))) +
 				vs.Render(fmt.Sprintf("%10s", info.Format(val))+mark) + st.Muted.Render(fmt.Sprintf(" %9s", bs))
 			if cv || loo {
 				line += st.Muted.Render(fmt.Sprintf(" %9s", sd))
@@ -138,13 +139,13 @@ func (v *summaryView) View() string {
 		}
 		if len(res.Metrics) == 0 {
 			left = append(left, st.Muted.Render("no scores (the run did not finish)"))
-		} else if f := r.figures(); f != "" {
-			for _, l := range strings.Split(wrap("scores "+f+" (the baseline's too)", 50), "\n") {
+		} else if f := r.Figures(); f != "" {
+			for _, l := range strings.Split(kit.Wrap("scores "+f+" (the baseline's too)", 50), "\n") {
 				left = append(left, st.Muted.Render(l))
 			}
 		}
 		if marked {
-			for _, l := range strings.Split(wrap(baselineLegend, 50), "\n") {
+			for _, l := range strings.Split(kit.Wrap(baselineLegend, 50), "\n") {
 				left = append(left, st.Muted.Render(l))
 			}
 		}
@@ -155,7 +156,7 @@ func (v *summaryView) View() string {
 	}
 	// kvWrapped is a long value wrapped under its label.
 	kvWrapped := func(k, val string) {
-		for i, line := range strings.Split(wrap(val, 44), "\n") {
+		for i, line := range strings.Split(kit.Wrap(val, 44), "\n") {
 			kv(k, line)
 			if i == 0 {
 				k = ""
@@ -178,11 +179,11 @@ func (v *summaryView) View() string {
 		desc = "none"
 	}
 	kvWrapped("parameters", desc)
-	kv("evaluation", r.evalDesc())
+	kv("evaluation", r.EvalDesc())
 	kv("seed", fmt.Sprint(r.Options.Seed))
 	if res != nil {
-		kv("wall time", numfmt.Seconds(r.wall()))    // the one time the runs table and the comparison give
-		if total, parts := res.Timing(); total > 0 { // its parts, when the result kept them
+		kv("wall time", numfmt.Seconds(r.WallSeconds())) // the one time the runs table and the comparison give
+		if total, parts := res.Timing(); total > 0 {     // its parts, when the result kept them
 			for _, p := range parts {
 				kv("  "+p.What, numfmt.Seconds(p.Secs))
 			}
@@ -191,7 +192,7 @@ func (v *summaryView) View() string {
 			kv("model saw", numfmt.Count(len(f), "feature")+" after preprocessing")
 		}
 		if res.FittedOn != "" {
-			for i, line := range strings.Split(wrap(res.FittedOn, 44), "\n") {
+			for i, line := range strings.Split(kit.Wrap(res.FittedOn, 44), "\n") {
 				label := ""
 				if i == 0 {
 					label = "shown model"
@@ -203,7 +204,7 @@ func (v *summaryView) View() string {
 	// Per-fold figures under leave-one-out: each fold is one row.
 	if loo {
 		left = append(left, "", st.Header.Render("per fold (one row each)"))
-		left = append(left, st.Text.Render(clip(looFigures(r), 52)))
+		left = append(left, st.Text.Render(kit.Clip(looFigures(r), 52)))
 	}
 	// Per-fold scores under cross-validation.
 	if cv {
@@ -219,12 +220,12 @@ func (v *summaryView) View() string {
 	narrow := v.w < lw+2+60 // too narrow for two columns: the settings go below
 	// What a run without its model cannot do comes first, where it is seen.
 	var lacks []string
-	if note := r.noModel(); note != "" {
+	if note := r.NoModel(); note != "" {
 		width := 57
 		if narrow {
 			width = v.w - 2
 		}
-		for _, l := range strings.Split(wrap(note, width), "\n") {
+		for _, l := range strings.Split(kit.Wrap(note, width), "\n") {
 			lacks = append(lacks, st.Warn.Render(l))
 		}
 		if !narrow {
@@ -261,7 +262,7 @@ func (v *summaryView) View() string {
 		if i < len(right) {
 			rr = right[i]
 		}
-		out = append(out, " "+fitWidth(l, lw)+"  "+fitWidth(rr, rw))
+		out = append(out, " "+kit.FitWidth(l, lw)+"  "+kit.FitWidth(rr, rw))
 	}
 	if chart != "" {
 		return lipgloss.JoinHorizontal(lipgloss.Top, v.window(out), " ", chart)
@@ -279,14 +280,14 @@ func (v *summaryView) chart(w, h int) string {
 	if v.charts == nil {
 		return ""
 	}
-	stack(v.charts, w, h)
-	return joinColumn(v.charts)
+	kit.Stack(v.charts, w, h)
+	return kit.JoinColumn(v.charts)
 }
 
 // summaryCharts are a run's curves for the wide summary, drawn once: the
 // validation charts of a supervised run (its folds overlaid), else the
 // training loss; nil for a one-step fit, which has no curve.
-func summaryCharts(r *runRecord, st *themes.Styles) []widgets.LineChart {
+func summaryCharts(r *kit.RunRecord, st *themes.Styles) []widgets.LineChart {
 	res := r.Result
 	if res == nil {
 		return nil
@@ -295,18 +296,18 @@ func summaryCharts(r *runRecord, st *themes.Styles) []widgets.LineChart {
 	if len(folds) == 0 {
 		folds = [][]eval.Point{res.History}
 	}
-	if len(folds[0]) < 2 || oneStep(folds) {
+	if len(folds[0]) < 2 || kit.OneStep(folds) {
 		return nil
 	}
-	fc := newFoldCharts(r, st)
-	fc.draw(folds, 0)
+	fc := kit.NewFoldCharts(r, st)
+	fc.Draw(folds, 0)
 	if len(folds) > 1 {
-		fc.setNote(" · fold 1, others faint")
+		fc.SetNote(" · fold 1, others faint")
 	}
 	if r.Task().Supervised() {
-		return fc.charts[1:]
+		return fc.Charts[1:]
 	}
-	return fc.charts[:1]
+	return fc.Charts[:1]
 }
 
 // wrapItems joins items with spaces into lines of at most w cells.
@@ -332,7 +333,7 @@ func wrapItems(items []string, w int) []string {
 // looFigures sums up leave-one-out's one-row folds: how many rows were
 // predicted right (a classifier), or how large the per-row errors are (a
 // regressor).
-func looFigures(r *runRecord) string {
+func looFigures(r *kit.RunRecord) string {
 	res := r.Result
 	n := len(res.Actual)
 	if r.Task() == datasets.Classification {

@@ -12,16 +12,17 @@ import (
 	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/engine/svm"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 func init() {
 	registerView(viewSpec{name: "Support vectors", order: 41, needs: hasLearned(svm.CapSupportVectors.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			sv, _ := eval.LearnedAs[*svm.SupportVectors](r.Result, svm.CapSupportVectors.Name)
 			v := &supportView{c: env.c, r: r, sv: sv,
-				up: bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j"),
-				pgUp: bind("pgup", "page up", "pgup"), pgDown: bind("pgdn", "page down", "pgdown"),
-				sortKey: bind("s", "sort by |α|/row", "s")}
+				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j"),
+				pgUp: kit.Bind("pgup", "page up", "pgup"), pgDown: kit.Bind("pgdn", "page down", "pgdown"),
+				sortKey: kit.Bind("s", "sort by |α|/row", "s")}
 			v.setOrder(false)
 			return v
 		}})
@@ -32,8 +33,8 @@ func init() {
 // coefficients y·α, at the bound, the first features), in the order of
 // the rows or the heaviest first.
 type supportView struct {
-	c        *common
-	r        *runRecord
+	c        *kit.Common
+	r        *kit.RunRecord
 	sv       *svm.SupportVectors
 	order    []int // the vectors in the table's order
 	byWeight bool
@@ -98,7 +99,7 @@ const supportHead = 4
 func (v *supportView) bodyRows() int { return v.h - supportHead - 1 }
 
 func (v *supportView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	sv := v.sv
 	perClass, atBound := inspect.SupportCounts(sv, v.r.Dataset.Classes)
 	// The shown model's vectors: the Map counts those of its own model,
@@ -115,10 +116,10 @@ func (v *supportView) View() string {
 		counts = append(counts, fmt.Sprintf("%d of class %s", c.N, c.Class))
 	}
 	counts = append(counts, fmt.Sprintf("%d at the bound α = C (margin errors)", atBound))
-	lines := []string{st.Title.Render(clip(title, v.w)), st.Text.Render(clip(" "+strings.Join(counts, " · "), v.w))}
+	lines := []string{st.Title.Render(kit.Clip(title, v.w)), st.Text.Render(kit.Clip(" "+strings.Join(counts, " · "), v.w))}
 	cols := v.columns()
-	lines = append(lines, st.Muted.Render(clip(" y·α: dual coefficient signed by the class · features as the model saw them (prepared)", v.w)),
-		st.Header.Render(clip(v.rowText(cols, -1), v.w)))
+	lines = append(lines, st.Muted.Render(kit.Clip(" y·α: dual coefficient signed by the class · features as the model saw them (prepared)", v.w)),
+		st.Header.Render(kit.Clip(v.rowText(cols, -1), v.w)))
 	body := max(v.bodyRows(), 1)
 	v.off = min(v.off, max(len(v.order)-body, 0))
 	v.scrolls = len(v.order) > body
@@ -127,7 +128,7 @@ func (v *supportView) View() string {
 		if i < len(sv.AtBound) && sv.AtBound[i] {
 			style = st.Muted
 		}
-		lines = append(lines, style.Render(clip(v.rowText(cols, i), v.w)))
+		lines = append(lines, style.Render(kit.Clip(v.rowText(cols, i), v.w)))
 	}
 	order := "order: by row (s: heaviest |α| first)"
 	if v.byWeight {
@@ -137,8 +138,8 @@ func (v *supportView) View() string {
 	if v.scrolls {
 		foot = fmt.Sprintf("vectors %d-%d of %d (↑/↓, pgup/pgdn) · %s", v.off+1, min(v.off+body, len(v.order)), len(v.order), order)
 	}
-	lines = append(lines, st.Muted.Render(clip(" "+foot, v.w)))
-	return fit(strings.Join(lines, "\n"), v.w, v.h)
+	lines = append(lines, st.Muted.Render(kit.Clip(" "+foot, v.w)))
+	return kit.Fit(strings.Join(lines, "\n"), v.w, v.h)
 }
 
 // supportColumns are the widths of the table's columns: the row, the
@@ -174,12 +175,12 @@ func (v *supportView) columns() supportColumns {
 // rowText is vector i as a line of the table; i < 0 is the header.
 func (v *supportView) rowText(c supportColumns, i int) string {
 	sv := v.sv
-	cell := func(s string) string { return padCell(clip(s, supportCell-1), supportCell) }
+	cell := func(s string) string { return padCell(kit.Clip(s, supportCell-1), supportCell) }
 	var b strings.Builder
 	if i < 0 {
 		b.WriteString(fmt.Sprintf(" %*s ", c.row, "row"))
 		if c.class > 0 {
-			b.WriteString(fitWidth("class", c.class) + " ")
+			b.WriteString(kit.FitWidth("class", c.class) + " ")
 		}
 		for k := range c.coefs {
 			name := "y·α"
@@ -201,7 +202,7 @@ func (v *supportView) rowText(c supportColumns, i int) string {
 		if i < len(sv.Class) {
 			name = sv.Class[i]
 		}
-		b.WriteString(fitWidth(clip(name, c.class), c.class) + " ")
+		b.WriteString(kit.FitWidth(kit.Clip(name, c.class), c.class) + " ")
 	}
 	for k := range c.coefs {
 		s := ""

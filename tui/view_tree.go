@@ -13,11 +13,12 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 func init() {
 	registerView(viewSpec{name: "Tree", order: 36, needs: hasLearned(engine.CapTree.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			t, _ := eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)
 			return newTreeView(env.c, r, t)
 		}})
@@ -29,8 +30,8 @@ func init() {
 // Nodes fold and unfold; a data row can be sent down the tree, its path
 // highlighted to the leaf it reaches.
 type treeView struct {
-	c        *common
-	r        *runRecord
+	c        *kit.Common
+	r        *kit.RunRecord
 	t        *engine.Tree
 	open     []bool // expanded nodes
 	cur      int    // the node under the cursor
@@ -46,13 +47,13 @@ type treeKeys struct {
 	Up, Down, Fold, Parent, All, Row, PrevRow, NextRow key.Binding
 }
 
-func newTreeView(c *common, r *runRecord, t *engine.Tree) *treeView {
+func newTreeView(c *kit.Common, r *kit.RunRecord, t *engine.Tree) *treeView {
 	v := &treeView{c: c, r: r, t: t, open: make([]bool, len(t.Nodes)), row: -1, depthCol: 2,
 		keys: treeKeys{
-			Up: bind("↑", "up", "up", "k"), Down: bind("↓", "down", "down", "j"),
-			Fold: bind("enter", "fold/unfold", "enter", "space"), Parent: bind("u", "up a level", "u"),
-			All: bind("a", "unfold all / fold", "a"), Row: bind("p", "send a row down", "p"),
-			PrevRow: bind("[", "previous row", "["), NextRow: bind("]", "next row", "]"),
+			Up: kit.Bind("↑", "up", "up", "k"), Down: kit.Bind("↓", "down", "down", "j"),
+			Fold: kit.Bind("enter", "fold/unfold", "enter", "space"), Parent: kit.Bind("u", "up a level", "u"),
+			All: kit.Bind("a", "unfold all / fold", "a"), Row: kit.Bind("p", "send a row down", "p"),
+			PrevRow: kit.Bind("[", "previous row", "["), NextRow: kit.Bind("]", "next row", "]"),
 		}}
 	// Open the first levels: enough to read, not a wall of nodes.
 	var openTo func(i, d int)
@@ -233,15 +234,15 @@ func (v *treeView) Keys() []key.Binding {
 }
 
 func (v *treeView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	t := v.t
 	head := fmt.Sprintf(" %s tree · depth %d · %s · %s", t.Criterion, t.Depth(), numfmt.Count(t.Leaves(), "leaf"), numfmt.Count(len(t.Nodes), "node"))
 	if res := v.r.Result; res != nil && res.FittedOn != "" {
 		head += " · fitted on " + res.FittedOn
 	}
-	out := []string{st.Title.Render(clip(head, v.w))}
+	out := []string{st.Title.Render(kit.Clip(head, v.w))}
 	if v.row >= 0 {
-		out = append(out, st.Accent.Render(clip(" "+v.rowNote(), v.w)))
+		out = append(out, st.Accent.Render(kit.Clip(" "+v.rowNote(), v.w)))
 	}
 	lines := v.lines()
 	body := max(v.h-len(out), 1)
@@ -287,7 +288,7 @@ func (v *treeView) rowNote() string {
 // nodeLine draws one node: guides, fold marker, test, rows, impurity,
 // class bar and outcome.
 func (v *treeView) nodeLine(l treeLine) string {
-	st := v.c.styles
+	st := v.c.Styles
 	nd := v.t.Nodes[l.node]
 	mark := "•"
 	if !nd.Leaf() {
@@ -308,14 +309,14 @@ func (v *treeView) nodeLine(l treeLine) string {
 	}
 	left := st.Border.Render(l.prefix) + mark + " " + test
 	right := stats + " " + bar + " " + outcome
-	line := spread(left, right, v.w-1)
+	line := kit.Spread(left, right, v.w-1)
 	switch {
 	case l.node == v.cur && st.Colorless: // a glyph too: an ASCII terminal shows no reverse
-		return st.SelectedRow.Render(fitWidth("▶"+line, v.w))
+		return st.SelectedRow.Render(kit.FitWidth("▶"+line, v.w))
 	case l.node == v.cur:
-		return st.SelectedRow.Render(fitWidth(" "+line, v.w))
+		return st.SelectedRow.Render(kit.FitWidth(" "+line, v.w))
 	case v.path[l.node]:
-		return st.Accent.Render(fitWidth(" "+line, v.w))
+		return st.Accent.Render(kit.FitWidth(" "+line, v.w))
 	}
 	return " " + line
 }
@@ -331,7 +332,7 @@ func (v *treeView) outcomeW() int {
 }
 
 func padTo(s string, w int) string {
-	s = clip(s, w)
+	s = kit.Clip(s, w)
 	return s + strings.Repeat(" ", max(w-len([]rune(s)), 0))
 }
 

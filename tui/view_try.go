@@ -16,20 +16,21 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
 	registerView(viewSpec{name: "Try", order: 58, // before the map, which is last
 		needs: canTry,
-		make:  func(env viewEnv, r *runRecord) resultView { return newTryView(env.c, r) }})
+		make:  func(env viewEnv, r *kit.RunRecord) resultView { return newTryView(env.c, r) }})
 }
 
 // canTry says whether a run's shown model can be tried on a typed row: it
 // predicts, the preprocessing fitted with it is known, and the data are at
 // hand to fill the inputs from (a run read from a file has neither model
 // nor data).
-func canTry(r *runRecord) bool {
+func canTry(r *kit.RunRecord) bool {
 	if r.Result == nil || r.Result.Prep == nil || r.Dataset == nil || r.Dataset.X == nil || r.Dataset.Rows() == 0 {
 		return false
 	}
@@ -42,8 +43,8 @@ func canTry(r *runRecord) bool {
 // probabilities, and for a tree the path through its rules. The row goes
 // through the preprocessing fitted with the model, as its rows did.
 type tryView struct {
-	c      *common
-	r      *runRecord
+	c      *kit.Common
+	r      *kit.RunRecord
 	in     []*tryInput
 	focus  int
 	off    int // first input shown
@@ -64,7 +65,7 @@ type tryKeys struct {
 // a nominal level chosen (len(Levels) for missing).
 type tryInput struct {
 	col   datasets.Column
-	text  textField
+	text  kit.TextField
 	level int
 	err   error
 }
@@ -78,22 +79,22 @@ type tryOutcome struct {
 	err   error
 }
 
-func newTryView(c *common, r *runRecord) *tryView {
+func newTryView(c *kit.Common, r *kit.RunRecord) *tryView {
 	v := &tryView{c: c, r: r, keys: tryKeys{
-		Up: bind("↑", "previous value", "up"), Down: bind("↓", "next value", "down"),
-		Level:   bind("←/→", "change level", "left", "right"),
-		PrevRow: bind("[", "previous row", "["), NextRow: bind("]", "next row", "]"),
+		Up: kit.Bind("↑", "previous value", "up"), Down: kit.Bind("↓", "next value", "down"),
+		Level:   kit.Bind("←/→", "change level", "left", "right"),
+		PrevRow: kit.Bind("[", "previous row", "["), NextRow: kit.Bind("]", "next row", "]"),
 	}}
 	v.tree, _ = eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)
 	for _, col := range r.Dataset.Features {
 		in := &tryInput{col: col}
 		if col.Kind == datasets.Numeric {
-			in.text = newInput()
+			in.text = kit.NewInput()
 			in.text.CharLimit = 32
 		}
 		v.in = append(v.in, in)
 	}
-	v.bars = widgets.NewBars(nil, nil, c.styles)
+	v.bars = widgets.NewBars(nil, nil, c.Styles)
 	v.bars.SetClassColors(true)
 	v.fill(0)
 	v.setFocus(0)
@@ -290,8 +291,8 @@ func (v *tryView) Keys() []key.Binding {
 }
 
 func (v *tryView) View() string {
-	st := v.c.styles
-	head := st.Title.Render(clip(" Try a row: type its feature values and see what the model predicts", v.w))
+	st := v.c.Styles
+	head := st.Title.Render(kit.Clip(" Try a row: type its feature values and see what the model predicts", v.w))
 	from := fmt.Sprintf(" filled from row %d of %d", v.row+1, v.r.Dataset.Rows())
 	if names := v.r.Dataset.RowNames; v.row < len(names) {
 		from += fmt.Sprintf(" (%q)", names[v.row])
@@ -300,18 +301,18 @@ func (v *tryView) View() string {
 		from += ", edited"
 	}
 	from += " · [ ] other rows · empty or ? is missing · prepared as the model's rows were"
-	lines := []string{head, st.Muted.Render(clip(from, v.w)), ""}
+	lines := []string{head, st.Muted.Render(kit.Clip(from, v.w)), ""}
 	body := max(v.h-len(lines), 3)
 	leftW := min(max(v.w*2/5, 30), 56)
 	left := v.inputsView(leftW, body)
 	right := v.outcomeView(max(v.w-leftW-2, 10), body)
-	return strings.Join(lines, "\n") + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, fit(left, leftW, body), "  ", fit(right, max(v.w-leftW-2, 10), body))
+	return strings.Join(lines, "\n") + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, kit.Fit(left, leftW, body), "  ", kit.Fit(right, max(v.w-leftW-2, 10), body))
 }
 
 // inputsView lists one input per feature, scrolled to keep the focused one
 // in sight.
 func (v *tryView) inputsView(w, h int) string {
-	st := v.c.styles
+	st := v.c.Styles
 	if v.focus < v.off {
 		v.off = v.focus
 	}
@@ -323,9 +324,9 @@ func (v *tryView) inputsView(w, h int) string {
 	var out []string
 	for j := v.off; j < min(len(v.in), v.off+h); j++ {
 		in := v.in[j]
-		mark, name := "  ", st.Text.Render(fitWidth(clip(in.col.Name, nameW), nameW))
+		mark, name := "  ", st.Text.Render(kit.FitWidth(kit.Clip(in.col.Name, nameW), nameW))
 		if j == v.focus {
-			mark, name = st.Accent.Render("▸ "), st.Accent.Render(fitWidth(clip(in.col.Name, nameW), nameW))
+			mark, name = st.Accent.Render("▸ "), st.Accent.Render(kit.FitWidth(kit.Clip(in.col.Name, nameW), nameW))
 		}
 		out = append(out, mark+name+" "+v.control(in, j == v.focus, ctlW))
 	}
@@ -334,18 +335,18 @@ func (v *tryView) inputsView(w, h int) string {
 
 // control draws an input ctlW cells wide.
 func (v *tryView) control(in *tryInput, focused bool, ctlW int) string {
-	st := v.c.styles
+	st := v.c.Styles
 	if in.col.Kind == datasets.Nominal {
 		level := "? (missing)"
 		if in.level < len(in.col.Levels) {
 			level = in.col.Levels[in.level]
 		}
 		if focused {
-			return st.SelectedRow.Render(fitWidth("‹ "+clip(level, ctlW-4)+" ›", ctlW))
+			return st.SelectedRow.Render(kit.FitWidth("‹ "+kit.Clip(level, ctlW-4)+" ›", ctlW))
 		}
-		return st.Value.Render(fitWidth("  "+clip(level, ctlW-4), ctlW))
+		return st.Value.Render(kit.FitWidth("  "+kit.Clip(level, ctlW-4), ctlW))
 	}
-	box := "[" + fitWidth(in.text.view(st, ctlW-3), ctlW-2) + "]"
+	box := "[" + kit.FitWidth(in.text.View(st, ctlW-3), ctlW-2) + "]"
 	switch {
 	case in.err != nil:
 		return st.Bad.Render(box)
@@ -358,17 +359,17 @@ func (v *tryView) control(in *tryInput, focused bool, ctlW int) string {
 // outcomeView is what the model made of the row: the prediction, the
 // class probabilities as bars, the path through a tree.
 func (v *tryView) outcomeView(w, h int) string {
-	st := v.c.styles
+	st := v.c.Styles
 	o := v.out
 	if o.err != nil {
-		return st.Error.Render(wrap(errText(o.err), w))
+		return st.Error.Render(kit.Wrap(errText(o.err), w))
 	}
 	d := v.r.Dataset
 	line := st.Header.Render("predicted ") + st.Accent.Render(o.pred)
 	if !v.edited && v.row < len(d.Y) && v.r.Task().Supervised() {
 		line += st.Muted.Render(" · the row's actual " + v.outcomeText(d.Y[v.row]))
 	}
-	out := []string{clip(line, w)}
+	out := []string{kit.Clip(line, w)}
 	if o.proba != nil {
 		out = append(out, "", st.Header.Render("class probabilities"))
 		bh := min(len(o.proba), max(h-len(out)-3, 2))
@@ -380,18 +381,18 @@ func (v *tryView) outcomeView(w, h int) string {
 		out = append(out, "", st.Header.Render("path through the tree"))
 		for k, n := range o.path[1:] {
 			indent := strings.Repeat("  ", k)
-			out = append(out, st.Text.Render(clip(indent+"└ "+t.Nodes[n].Cond.String(), w)))
+			out = append(out, st.Text.Render(kit.Clip(indent+"└ "+t.Nodes[n].Cond.String(), w)))
 			if note := missingRoute(t, o.path[k], n, o.x); note != "" {
-				out = append(out, st.Muted.Render(clip(indent+"  "+note, w)))
+				out = append(out, st.Muted.Render(kit.Clip(indent+"  "+note, w)))
 			}
 		}
 		last := o.path[len(o.path)-1]
 		indent := strings.Repeat("  ", len(o.path)-1)
 		if nd := t.Nodes[last]; nd.Leaf() {
-			out = append(out, st.Accent.Render(clip(fmt.Sprintf("%s→ %s (a leaf of %s)", indent,
+			out = append(out, st.Accent.Render(kit.Clip(fmt.Sprintf("%s→ %s (a leaf of %s)", indent,
 				t.Outcome(last), numfmt.Count(nd.Samples, "training row")), w)))
 		} else { // a tree that does not say where missing values go (saved before it did)
-			out = append(out, st.Muted.Render(clip(fmt.Sprintf("%s→ stops: %s is missing and this tree does not say where missing values go",
+			out = append(out, st.Muted.Render(kit.Clip(fmt.Sprintf("%s→ stops: %s is missing and this tree does not say where missing values go",
 				indent, t.Nodes[nd.Children[0]].Cond.Name), w)))
 		}
 	}

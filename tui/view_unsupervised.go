@@ -11,26 +11,27 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 func init() {
 	registerView(viewSpec{name: "Components", order: 34, needs: hasLearned(engine.CapComponents.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+		make: func(env viewEnv, r *kit.RunRecord) resultView {
 			c, _ := eval.LearnedAs[*engine.Components](r.Result, engine.CapComponents.Name)
 			return &componentsView{c: env.c, comps: c,
-				up: bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j")}
+				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j")}
 		}})
 	registerView(viewSpec{name: "Clusters", order: 33,
-		needs: func(r *runRecord) bool {
+		needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Clustering && len(r.Result.Predicted) > 0
 		},
-		make: func(env viewEnv, r *runRecord) resultView { return &clustersView{c: env.c, r: r} }})
+		make: func(env viewEnv, r *kit.RunRecord) resultView { return &clustersView{c: env.c, r: r} }})
 }
 
 // componentsView is a reduction's scree plot (each component's share of
 // the variance as a bar, with the cumulative share) and its loadings.
 type componentsView struct {
-	c        *common
+	c        *kit.Common
 	comps    *engine.Components
 	off      int
 	up, down key.Binding
@@ -53,9 +54,9 @@ func (v *componentsView) SetSize(w, h int)    { v.w, v.h = w, h }
 func (v *componentsView) Keys() []key.Binding { return []key.Binding{v.up, v.down} }
 
 func (v *componentsView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	c := v.comps
-	out := []string{st.Title.Render(clip(fmt.Sprintf(" scree: each component's share of the variance, and the running total (%s)", numfmt.Count(len(c.Ratio), "component")), v.w))}
+	out := []string{st.Title.Render(kit.Clip(fmt.Sprintf(" scree: each component's share of the variance, and the running total (%s)", numfmt.Count(len(c.Ratio), "component")), v.w))}
 	barW := max(v.w-34, 10)
 	cum := 0.0
 	for i := range v.off {
@@ -66,7 +67,7 @@ func (v *componentsView) View() string {
 		cum += c.Ratio[i]
 		n := int(c.Ratio[i]*float64(barW) + 0.5)
 		m := max(int(cum*float64(barW)+0.5)-n, 0)
-		out = append(out, fmt.Sprintf(" %-6s %6s %6s  %s%s", clip(c.Names[i], 6), numfmt.Fixed(c.Ratio[i], 3), numfmt.Fixed(cum, 3),
+		out = append(out, fmt.Sprintf(" %-6s %6s %6s  %s%s", kit.Clip(c.Names[i], 6), numfmt.Fixed(c.Ratio[i], 3), numfmt.Fixed(cum, 3),
 			st.SeriesStyle(0).Render(strings.Repeat("█", n)), st.Muted.Render(strings.Repeat("░", m))))
 	}
 	// Loadings of the first components, as many features as fit.
@@ -75,15 +76,15 @@ func (v *componentsView) View() string {
 	out = append(out, "", st.Header.Render(" loadings"))
 	head := fmt.Sprintf(" %-24s", "feature")
 	for i := range k {
-		head += fmt.Sprintf(" %8s", clip(c.Names[i], 8))
+		head += fmt.Sprintf(" %8s", kit.Clip(c.Names[i], 8))
 	}
-	out = append(out, st.Muted.Render(clip(head, v.w)))
+	out = append(out, st.Muted.Render(kit.Clip(head, v.w)))
 	for j := 0; j < d && len(out) < v.h; j++ {
 		name := fmt.Sprintf("x%d", j)
 		if j < len(c.Features) {
 			name = c.Features[j]
 		}
-		line := fmt.Sprintf(" %-24s", clip(name, 24))
+		line := fmt.Sprintf(" %-24s", kit.Clip(name, 24))
 		for i := range k {
 			line += fmt.Sprintf(" %8s", numfmt.Fixed(c.Vectors.At(i, j), 3))
 		}
@@ -95,8 +96,8 @@ func (v *componentsView) View() string {
 // clustersView is the clusters' sizes and, when the data have classes,
 // the contingency table of clusters against them.
 type clustersView struct {
-	c    *common
-	r    *runRecord
+	c    *kit.Common
+	r    *kit.RunRecord
 	w, h int
 }
 
@@ -105,7 +106,7 @@ func (v *clustersView) SetSize(w, h int)       { v.w, v.h = w, h }
 func (v *clustersView) Keys() []key.Binding    { return nil }
 
 func (v *clustersView) View() string {
-	st := v.c.styles
+	st := v.c.Styles
 	res := v.r.Result
 	k := 0
 	for _, l := range res.Predicted {
@@ -117,7 +118,7 @@ func (v *clustersView) View() string {
 	}
 	d := v.r.Dataset
 	classes := d != nil && d.Classes != nil && len(d.Y) == len(res.Predicted)
-	out := []string{st.Title.Render(clip(fmt.Sprintf(" %s of %s", numfmt.Count(k, "cluster"), numfmt.Count(len(res.Predicted), "row")), v.w))}
+	out := []string{st.Title.Render(kit.Clip(fmt.Sprintf(" %s of %s", numfmt.Count(k, "cluster"), numfmt.Count(len(res.Predicted), "row")), v.w))}
 	head := fmt.Sprintf(" %-10s %6s", "cluster", "rows")
 	var table [][]int
 	if classes {
@@ -129,11 +130,11 @@ func (v *clustersView) View() string {
 			table[int(l)][int(d.Y[i])]++
 		}
 		for _, name := range d.Classes {
-			head += fmt.Sprintf(" %10s", clip(name, 10))
+			head += fmt.Sprintf(" %10s", kit.Clip(name, 10))
 		}
-		out = append(out, st.Muted.Render(clip(" rows of each known class in each cluster (the classes were not learned from)", v.w)))
+		out = append(out, st.Muted.Render(kit.Clip(" rows of each known class in each cluster (the classes were not learned from)", v.w)))
 	}
-	out = append(out, st.Header.Render(clip(head, v.w)))
+	out = append(out, st.Header.Render(kit.Clip(head, v.w)))
 	for c := 0; c < k && len(out) < v.h; c++ {
 		line := st.ClassStyle(c).Render(fmt.Sprintf(" %-10s", fmt.Sprintf("cluster %d", c+1))) + fmt.Sprintf(" %6d", size[c])
 		if classes {

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // The results screen shows a run through views: one tab each (summary,
@@ -46,7 +47,7 @@ type (
 
 // viewEnv is what a view may use besides its run.
 type viewEnv struct {
-	c   *common
+	c   *kit.Common
 	ctx context.Context // done when the lab quits
 }
 
@@ -55,8 +56,8 @@ type viewEnv struct {
 type viewSpec struct {
 	name  string
 	order int
-	needs func(r *runRecord) bool
-	make  func(env viewEnv, r *runRecord) resultView
+	needs func(r *kit.RunRecord) bool
+	make  func(env viewEnv, r *kit.RunRecord) resultView
 }
 
 var viewSpecs []viewSpec
@@ -68,7 +69,7 @@ func registerView(v viewSpec) {
 }
 
 // viewsFor lists the views run r has, in order.
-func viewsFor(r *runRecord) []viewSpec {
+func viewsFor(r *kit.RunRecord) []viewSpec {
 	var out []viewSpec
 	for _, v := range viewSpecs {
 		if v.needs == nil || v.needs(r) {
@@ -79,8 +80,8 @@ func viewsFor(r *runRecord) []viewSpec {
 }
 
 // hasLearned is a view's needs: the run's model offers the capability.
-func hasLearned(name string) func(*runRecord) bool {
-	return func(r *runRecord) bool { return r.Result != nil && r.Result.Learned[name] != nil }
+func hasLearned(name string) func(*kit.RunRecord) bool {
+	return func(r *kit.RunRecord) bool { return r.Result != nil && r.Result.Learned[name] != nil }
 }
 
 // withNote puts a muted line above a view; none when note is empty.

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"fmt"
@@ -19,25 +19,25 @@ import (
 // may draw in, the styles of the current theme, and the terminal's colour
 // profile. Screens hold a pointer to the one common; only the root's Update
 // writes it.
-type common struct {
-	width, height int // the screen body: the terminal minus header and status bar
-	styles        *themes.Styles
+type Common struct {
+	Width, Height int // the screen body: the terminal minus header and status bar
+	Styles        *themes.Styles
 	theme         int  // index into themes.All()
 	auto          bool // the theme follows the terminal (none was named, none picked since)
 	noColor       bool // the terminal's NO_COLOR
-	profile       colorprofile.Profile
-	logf          func(string, ...any)
-	files         *Files    // confinement (session.go); nil: none
-	slot          TrainSlot // nil: train at once
-	memory        *engine.Accountant
+	Profile       colorprofile.Profile
+	Logf          func(string, ...any)
+	Files         *Files    // confinement (session.go); nil: none
+	Slot          TrainSlot // nil: train at once
+	Memory        *engine.Accountant
 	writes        sync.WaitGroup // files being written (writing)
 }
 
 // newCommon is the common state of a lab drawing theme (by name; "" follows
 // the terminal: mono without colour, else dark until it says its
 // background) on a terminal of the given profile and NO_COLOR.
-func newCommon(theme string, profile colorprofile.Profile, noColor bool) (*common, error) {
-	c := &common{profile: profile, noColor: noColor, auto: theme == ""}
+func NewCommon(theme string, profile colorprofile.Profile, noColor bool) (*Common, error) {
+	c := &Common{Profile: profile, noColor: noColor, auto: theme == ""}
 	t := themes.For(profile, noColor, true)
 	if theme != "" {
 		var ok bool
@@ -51,41 +51,41 @@ func newCommon(theme string, profile colorprofile.Profile, noColor bool) (*commo
 
 // setTheme draws with t from now on. The styles are replaced in place, so
 // that every widget holding the pointer draws with the new theme.
-func (c *common) setTheme(t themes.Theme) {
+func (c *Common) setTheme(t themes.Theme) {
 	for i, a := range themes.All() {
 		if a.Name == t.Name {
 			c.theme = i
 		}
 	}
-	st := themes.NewStyles(t, c.profile)
-	if c.styles == nil {
-		c.styles = st
+	st := themes.NewStyles(t, c.Profile)
+	if c.Styles == nil {
+		c.Styles = st
 		return
 	}
-	*c.styles = *st
+	*c.Styles = *st
 }
 
 // followsBackground reports whether the theme would change with the
 // terminal's background: it was not chosen, and there is colour to choose.
-func (c *common) followsBackground() bool {
-	return c.auto && !c.noColor && c.profile > colorprofile.ASCII
+func (c *Common) FollowsBackground() bool {
+	return c.auto && !c.noColor && c.Profile > colorprofile.ASCII
 }
 
 // setBackground takes the terminal's answer about its background: a light
 // one gets the light theme, unless a theme was named or picked meanwhile.
-func (c *common) setBackground(dark bool) {
-	if c.followsBackground() {
-		c.setTheme(themes.For(c.profile, c.noColor, dark))
+func (c *Common) SetBackground(dark bool) {
+	if c.FollowsBackground() {
+		c.setTheme(themes.For(c.Profile, c.noColor, dark))
 	}
 }
 
 // setProfile takes the colour profile bubbletea settled for the terminal.
-func (c *common) setProfile(p colorprofile.Profile) {
-	if p == c.profile {
+func (c *Common) SetProfile(p colorprofile.Profile) {
+	if p == c.Profile {
 		return
 	}
-	c.profile = p
-	t := c.styles.Theme
+	c.Profile = p
+	t := c.Styles.Theme
 	if c.auto {
 		t = themes.For(p, c.noColor, t.Name != "light")
 	}
@@ -94,7 +94,7 @@ func (c *common) setProfile(p colorprofile.Profile) {
 
 // writing counts cmd among the files being written, which the end of the
 // lab waits for (waitWrites), so that closing a session loses no save.
-func (c *common) writing(cmd tea.Cmd) tea.Cmd {
+func (c *Common) Writing(cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil
 	}
@@ -108,7 +108,7 @@ func (c *common) writing(cmd tea.Cmd) tea.Cmd {
 
 // waitWrites waits up to d for the files being written: a command the
 // program never ran (it was killed first) is not waited for longer.
-func (c *common) waitWrites(d time.Duration) {
+func (c *Common) WaitWrites(d time.Duration) {
 	done := make(chan struct{})
 	go func() {
 		c.writes.Wait()
@@ -122,28 +122,28 @@ func (c *common) waitWrites(d time.Duration) {
 
 // cycleTheme switches to the next built-in theme, which the terminal's
 // background no longer changes.
-func (c *common) cycleTheme() {
+func (c *Common) CycleTheme() {
 	all := themes.All()
 	c.auto = false
 	c.setTheme(all[(c.theme+1)%len(all)])
 }
 
-func (c *common) themeName() string { return c.styles.Theme.Name }
+func (c *Common) ThemeName() string { return c.Styles.Theme.Name }
 
 // newInput is a text field with a steady cursor: a blinking one would wake
 // the program twice a second for nothing.
-func newInput() textField {
+func NewInput() TextField {
 	in := textinput.New()
 	in.Prompt = ""
 	in.SetStyles(textinput.Styles{}) // Cursor.Blink false
 	// ctrl+v would read the clipboard of the machine the lab runs on (a
 	// server's, under tealab serve): pastes come from the terminal.
 	in.KeyMap.Paste.SetEnabled(false)
-	return textField{in}
+	return TextField{in}
 }
 
 // fit makes every line of s exactly w cells wide and s exactly h lines tall.
-func fit(s string, w, h int) string {
+func Fit(s string, w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
@@ -158,13 +158,13 @@ func fit(s string, w, h int) string {
 			b.WriteString(blank)
 			continue
 		}
-		b.WriteString(fitWidth(lines[i], w))
+		b.WriteString(FitWidth(lines[i], w))
 	}
 	return b.String()
 }
 
 // fitWidth truncates or pads one line (ANSI allowed) to exactly w cells.
-func fitWidth(line string, w int) string {
+func FitWidth(line string, w int) string {
 	n := ansi.StringWidth(line)
 	if n > w {
 		line = ansi.Truncate(line, w, "…")
@@ -177,7 +177,7 @@ func fitWidth(line string, w int) string {
 }
 
 // clip shortens plain text to w cells with an ellipsis.
-func clip(s string, w int) string {
+func Clip(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -189,11 +189,11 @@ func clip(s string, w int) string {
 
 // spread puts left and right on one line w cells wide, right-aligned right;
 // the left part is clipped when both do not fit.
-func spread(left, right string, w int) string {
+func Spread(left, right string, w int) string {
 	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
 	if lw+rw+1 > w {
 		if rw+2 > w {
-			return fitWidth(left, w)
+			return FitWidth(left, w)
 		}
 		left = ansi.Truncate(left, w-rw-1, "…")
 		lw = ansi.StringWidth(left)
@@ -203,9 +203,9 @@ func spread(left, right string, w int) string {
 
 // panel draws a rounded box of exactly w x h with title set into its top
 // border; focus draws it in the accent colour.
-func panel(st *themes.Styles, title, content string, w, h int, focus bool) string {
+func Panel(st *themes.Styles, title, content string, w, h int, focus bool) string {
 	if w < 4 || h < 3 {
-		return fit(content, w, h)
+		return Fit(content, w, h)
 	}
 	border := st.Border
 	if focus {
@@ -213,7 +213,7 @@ func panel(st *themes.Styles, title, content string, w, h int, focus bool) strin
 	}
 	iw := w - 2
 	var b strings.Builder
-	t := clip(title, iw-4)
+	t := Clip(title, iw-4)
 	if t != "" {
 		b.WriteString(border.Render("╭─ "))
 		b.WriteString(st.PanelTitle.Render(t))
@@ -230,7 +230,7 @@ func panel(st *themes.Styles, title, content string, w, h int, focus bool) strin
 		if i < len(lines) {
 			l = lines[i]
 		}
-		b.WriteString(fitWidth(" "+l, iw))
+		b.WriteString(FitWidth(" "+l, iw))
 		b.WriteString(bar)
 	}
 	b.WriteByte('\n')

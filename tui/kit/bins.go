@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"math"
@@ -10,12 +10,12 @@ import (
 // binning is how a histogram cuts a column: k bins of equal width between
 // the edges lo and hi. Integer bins are centred on whole numbers (lo and
 // hi are half-integers), so that no bin falls between two values.
-type binning struct {
-	lo, hi     float64
-	k          int
-	integer    bool
-	perUnit    bool    // integer bins one value wide: a bar per value
-	vmin, vmax float64 // the smallest and largest value binned
+type Binning struct {
+	Lo, Hi     float64
+	K          int
+	Integer    bool
+	PerUnit    bool    // integer bins one value wide: a bar per value
+	Vmin, Vmax float64 // the smallest and largest value binned
 }
 
 // chooseBins picks the bins of col's finite values, at most maxBins of
@@ -24,7 +24,7 @@ type binning struct {
 // integers would leave empty bins between the values (a comb). Other data
 // get numpy's "auto" width, the smaller of Freedman-Diaconis and Sturges
 // (Sturges alone when the quartiles coincide).
-func chooseBins(col []float64, maxBins int) binning {
+func ChooseBins(col []float64, maxBins int) Binning {
 	maxBins = max(maxBins, 1)
 	finite := make([]float64, 0, len(col))
 	whole := true
@@ -35,34 +35,34 @@ func chooseBins(col []float64, maxBins int) binning {
 		}
 	}
 	if len(finite) == 0 {
-		return binning{k: 1, vmin: math.NaN(), vmax: math.NaN()}
+		return Binning{K: 1, Vmin: math.NaN(), Vmax: math.NaN()}
 	}
 	slices.Sort(finite)
 	b := pickBins(finite, whole, maxBins)
-	b.vmin, b.vmax = finite[0], finite[len(finite)-1]
+	b.Vmin, b.Vmax = finite[0], finite[len(finite)-1]
 	return b
 }
 
 // pickBins is chooseBins' choice for sorted finite values.
-func pickBins(finite []float64, whole bool, maxBins int) binning {
+func pickBins(finite []float64, whole bool, maxBins int) Binning {
 	lo, hi := finite[0], finite[len(finite)-1]
 	if whole {
 		values := hi - lo + 1
 		if values <= float64(maxBins) {
-			return binning{lo: lo - 0.5, hi: hi + 0.5, k: int(values), integer: true, perUnit: true}
+			return Binning{Lo: lo - 0.5, Hi: hi + 0.5, K: int(values), Integer: true, PerUnit: true}
 		}
 		w := math.Max(math.Ceil(2*autoHalfWidth(finite)), math.Ceil(values/float64(maxBins)))
 		k := int(math.Ceil(values / w))
-		return binning{lo: lo - 0.5, hi: lo - 0.5 + float64(k)*w, k: k, integer: true}
+		return Binning{Lo: lo - 0.5, Hi: lo - 0.5 + float64(k)*w, K: k, Integer: true}
 	}
 	if lo == hi {
-		return binning{lo: lo, hi: hi, k: 1}
+		return Binning{Lo: lo, Hi: hi, K: 1}
 	}
 	k := maxBins
 	if w := autoHalfWidth(finite); w > 0 {
 		k = min(max(int(math.Ceil((hi/2-lo/2)/w)), 1), maxBins)
 	}
-	return binning{lo: lo, hi: hi, k: k}
+	return Binning{Lo: lo, Hi: hi, K: k}
 }
 
 // autoHalfWidth is half numpy's "auto" bin width of sorted finite values:
@@ -93,23 +93,23 @@ func quantileSorted(s []float64, q float64) float64 {
 
 // index is the bin of finite v. Values are halved first, so that a range
 // wider than the largest float64 does not overflow.
-func (b binning) index(v float64) int {
-	if b.hi <= b.lo {
+func (b Binning) index(v float64) int {
+	if b.Hi <= b.Lo {
 		return 0
 	}
-	return min(max(int((v/2-b.lo/2)/(b.hi/2-b.lo/2)*float64(b.k)), 0), b.k-1)
+	return min(max(int((v/2-b.Lo/2)/(b.Hi/2-b.Lo/2)*float64(b.K)), 0), b.K-1)
 }
 
 // edge is the left edge of bin i (i = k: the right edge of the last).
-func (b binning) edge(i int) float64 {
-	t := float64(i) / float64(b.k)
-	return b.lo*(1-t) + b.hi*t // never overflows
+func (b Binning) Edge(i int) float64 {
+	t := float64(i) / float64(b.K)
+	return b.Lo*(1-t) + b.Hi*t // never overflows
 }
 
 // count counts the finite values of col in the bins, by colour class (cls
 // nil: one class).
-func (b binning) count(col []float64, cls []int, ncls int) [][]float64 {
-	counts := make([][]float64, b.k)
+func (b Binning) Count(col []float64, cls []int, ncls int) [][]float64 {
+	counts := make([][]float64, b.K)
 	for i := range counts {
 		counts[i] = make([]float64, max(ncls, 1))
 	}
@@ -128,12 +128,12 @@ func (b binning) count(col []float64, cls []int, ncls int) [][]float64 {
 
 // label names bin i: its value (a bin per value), the whole numbers it
 // holds ("3–5"), or its edges.
-func (b binning) label(i int) string {
+func (b Binning) Label(i int) string {
 	switch {
-	case b.perUnit:
-		return numfmt.Sig(b.edge(i)+0.5, 6)
-	case b.integer:
-		return numfmt.Sig(b.edge(i)+0.5, 6) + "–" + numfmt.Sig(b.edge(i+1)-0.5, 6)
+	case b.PerUnit:
+		return numfmt.Sig(b.Edge(i)+0.5, 6)
+	case b.Integer:
+		return numfmt.Sig(b.Edge(i)+0.5, 6) + "–" + numfmt.Sig(b.Edge(i+1)-0.5, 6)
 	}
-	return numfmt.Sig(b.edge(i), 4) + " – " + numfmt.Sig(b.edge(i+1), 4)
+	return numfmt.Sig(b.Edge(i), 4) + " – " + numfmt.Sig(b.Edge(i+1), 4)
 }

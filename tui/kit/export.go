@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"errors"
@@ -11,9 +11,9 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 )
 
-// report is one file of an export: its extension and its text.
-type report struct {
-	ext, text string
+// Report is one file of an export: its extension and its text.
+type Report struct {
+	Ext, Text string
 }
 
 // maxExportNames is how many numbered names writeReports tries before it
@@ -24,7 +24,7 @@ const maxExportNames = 100
 // base-3.ext, … the first number whose names are all free, so that an
 // export never replaces a file (an earlier export, or the data). It returns
 // the note the screen shows.
-func writeReports(dir, base string, files ...report) string {
+func writeReports(dir, base string, files ...Report) string {
 	base = strings.NewReplacer("/", "_", " ", "_", string(filepath.Separator), "_").Replace(base)
 	stem, err := freeStem(dir, base, files)
 	if err != nil {
@@ -32,8 +32,8 @@ func writeReports(dir, base string, files ...report) string {
 	}
 	var names []string
 	for _, f := range files {
-		name := stem + "." + f.ext
-		if err := runs.WriteFile(filepath.Join(dir, name), []byte(f.text)); err != nil {
+		name := stem + "." + f.Ext
+		if err := runs.WriteFile(filepath.Join(dir, name), []byte(f.Text)); err != nil {
 			return "export: " + err.Error()
 		}
 		names = append(names, name)
@@ -44,12 +44,12 @@ func writeReports(dir, base string, files ...report) string {
 
 // writeReports is writeReports in the lab's export directory (def, or,
 // confined, the person's own), its note naming no server directory.
-func (c *common) writeReports(def, base string, files ...report) string {
-	return c.hide(writeReports(c.reportDir(def), base, files...))
+func (c *Common) WriteReports(def, base string, files ...Report) string {
+	return c.Hide(writeReports(c.ReportDir(def), base, files...))
 }
 
 // freeStem is base, or base-N, such that no file of files exists yet.
-func freeStem(dir, base string, files []report) (string, error) {
+func freeStem(dir, base string, files []Report) (string, error) {
 	for n := 1; n <= maxExportNames; n++ {
 		stem := base
 		if n > 1 {
@@ -57,7 +57,7 @@ func freeStem(dir, base string, files []report) (string, error) {
 		}
 		free := true
 		for _, f := range files {
-			if _, err := os.Lstat(filepath.Join(dir, stem+"."+f.ext)); !errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Lstat(filepath.Join(dir, stem+"."+f.Ext)); !errors.Is(err, fs.ErrNotExist) {
 				free = false
 			}
 		}
@@ -65,5 +65,5 @@ func freeStem(dir, base string, files []report) (string, error) {
 			return stem, nil
 		}
 	}
-	return "", fmt.Errorf("%s.%s to %s-%d.%s are all taken in %s; move some away", base, files[0].ext, base, maxExportNames, files[0].ext, dir)
+	return "", fmt.Errorf("%s.%s to %s-%d.%s are all taken in %s; move some away", base, files[0].Ext, base, maxExportNames, files[0].Ext, dir)
 }

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"strconv"
@@ -14,26 +14,26 @@ import (
 // chooses by itself (the features of 2-D data, else the first two
 // principal directions). x and y cycle through the numeric features; p
 // goes back to the automatic plane.
-type axisPicker struct {
-	numeric []int // indices of the numeric features
-	x, y    int   // feature indices, or -1 for the automatic plane
+type AxisPicker struct {
+	Numeric []int // indices of the numeric features
+	X, Y    int   // feature indices, or -1 for the automatic plane
 	keys    axisKeys
 }
 
 type axisKeys struct{ X, Y, Auto key.Binding }
 
-func newAxisPicker(d *datasets.Dataset) axisPicker {
-	a := axisPicker{x: -1, y: -1, keys: axisKeys{
-		X:    bind("x", "x axis", "x"),
-		Y:    bind("y", "y axis", "y"),
-		Auto: bind("p", "principal plane", "p"),
+func NewAxisPicker(d *datasets.Dataset) AxisPicker {
+	a := AxisPicker{X: -1, Y: -1, keys: axisKeys{
+		X:    Bind("x", "x axis", "x"),
+		Y:    Bind("y", "y axis", "y"),
+		Auto: Bind("p", "principal plane", "p"),
 	}}
-	a.numeric = numericFeatures(d)
+	a.Numeric = NumericFeatures(d)
 	return a
 }
 
 // numericFeatures are the indices of d's numeric features (none for nil).
-func numericFeatures(d *datasets.Dataset) []int {
+func NumericFeatures(d *datasets.Dataset) []int {
 	if d == nil {
 		return nil
 	}
@@ -47,35 +47,35 @@ func numericFeatures(d *datasets.Dataset) []int {
 }
 
 // Keys are the picker's keys, when there are features to choose from.
-func (a axisPicker) Keys() []key.Binding {
-	if len(a.numeric) < 2 {
+func (a AxisPicker) Keys() []key.Binding {
+	if len(a.Numeric) < 2 {
 		return nil
 	}
 	ks := []key.Binding{a.keys.X, a.keys.Y}
-	if len(a.numeric) > 2 || a.x >= 0 {
+	if len(a.Numeric) > 2 || a.X >= 0 {
 		ks = append(ks, a.keys.Auto)
 	}
 	return ks
 }
 
 // Update moves an axis on x, y or p; it reports whether the plane changed.
-func (a *axisPicker) Update(msg tea.Msg) bool {
+func (a *AxisPicker) Update(msg tea.Msg) bool {
 	km, ok := msg.(tea.KeyPressMsg)
-	if !ok || len(a.numeric) < 2 {
+	if !ok || len(a.Numeric) < 2 {
 		return false
 	}
 	switch {
 	case key.Matches(km, a.keys.X):
 		a.start()
-		a.x = a.next(a.x, a.y)
+		a.X = a.next(a.X, a.Y)
 	case key.Matches(km, a.keys.Y):
 		a.start()
-		a.y = a.next(a.y, a.x)
+		a.Y = a.next(a.Y, a.X)
 	case key.Matches(km, a.keys.Auto):
-		if a.x < 0 {
+		if a.X < 0 {
 			return false
 		}
-		a.x, a.y = -1, -1
+		a.X, a.Y = -1, -1
 	default:
 		return false
 	}
@@ -83,28 +83,28 @@ func (a *axisPicker) Update(msg tea.Msg) bool {
 }
 
 // start leaves the automatic plane for the first two features.
-func (a *axisPicker) start() {
-	if a.x < 0 || a.y < 0 {
-		a.x, a.y = a.numeric[0], a.numeric[1]
+func (a *AxisPicker) start() {
+	if a.X < 0 || a.Y < 0 {
+		a.X, a.Y = a.Numeric[0], a.Numeric[1]
 	}
 }
 
 // next is the numeric feature after cur that is not other.
-func (a *axisPicker) next(cur, other int) int {
+func (a *AxisPicker) next(cur, other int) int {
 	i := 0
-	for k, j := range a.numeric {
+	for k, j := range a.Numeric {
 		if j == cur {
 			i = k
 		}
 	}
-	for range a.numeric {
-		i = (i + 1) % len(a.numeric)
-		if a.numeric[i] != other {
-			return a.numeric[i]
+	for range a.Numeric {
+		i = (i + 1) % len(a.Numeric)
+		if a.Numeric[i] != other {
+			return a.Numeric[i]
 		}
 	}
 	return cur
 }
 
 // key names the plane, for caches.
-func (a axisPicker) key() string { return strconv.Itoa(a.x) + "," + strconv.Itoa(a.y) }
+func (a AxisPicker) Key() string { return strconv.Itoa(a.X) + "," + strconv.Itoa(a.Y) }

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"slices"
@@ -16,7 +16,7 @@ import (
 // the screen's from its last, then esc), never help and quit. While a text
 // field has the keyboard, letters go to the field, so the footer offers
 // only the screen's keys, esc and ctrl+c.
-func footer(hs help.Styles, screen []key.Binding, g globalKeys, typing bool, w int) string {
+func Footer(hs help.Styles, screen []key.Binding, g GlobalKeys, typing bool, w int) string {
 	var opt []key.Binding // optional, in display order
 	var tail []key.Binding
 	for _, k := range screen {
@@ -25,7 +25,7 @@ func footer(hs help.Styles, screen []key.Binding, g globalKeys, typing bool, w i
 		}
 	}
 	nScreen := len(opt)
-	g = g.now(screen, typing)
+	g = g.Now(screen, typing)
 	if typing {
 		tail = []key.Binding{g.Back, g.Quit}
 	} else {
@@ -77,14 +77,14 @@ func footer(hs help.Styles, screen []key.Binding, g globalKeys, typing bool, w i
 // "back" when the screen gives it a meaning of its own (keep training,
 // clear a filter); while a text field has the keyboard, letters go to it,
 // and only esc and ctrl+c are global.
-func (g globalKeys) now(screen []key.Binding, typing bool) globalKeys {
+func (g GlobalKeys) Now(screen []key.Binding, typing bool) GlobalKeys {
 	for _, k := range screen {
 		if k.Enabled() && slices.Contains(k.Keys(), "esc") {
 			g.Back.SetEnabled(false)
 		}
 	}
 	if typing {
-		g.Quit = bind("ctrl+c", "quit", "ctrl+c")
+		g.Quit = Bind("ctrl+c", "quit", "ctrl+c")
 		for _, k := range []*key.Binding{&g.Help, &g.Theme, &g.Runs} {
 			k.SetEnabled(false)
 		}
@@ -105,7 +105,7 @@ func footerLine(hs help.Styles, ks []key.Binding) string {
 // fullHelpBlock lays out groups of bindings as columns ("key  desc" lines),
 // as many side by side as fit in w cells and the rest in further rows of
 // columns, so that no key is cut at any width.
-func fullHelpBlock(hs help.Styles, groups [][]key.Binding, w int) string {
+func FullHelpBlock(hs help.Styles, groups [][]key.Binding, w int) string {
 	var cols [][]string
 	for _, g := range groups {
 		keyW := 0

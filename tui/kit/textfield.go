@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"unicode"
@@ -15,13 +15,13 @@ import (
 // here, because bubbles (v1.0.0 to v2.2.1) indexes past the end of the text
 // when the cursor stands on its last character, and the panic would close
 // the lab.
-type textField struct{ textinput.Model }
+type TextField struct{ textinput.Model }
 
 // view draws the field width cells wide (0: as it is) in the theme of st:
 // its placeholder muted (bubbles' own is a grey, drawn even by the mono
 // theme), its text and its steady cursor (reverse) in no colour of their
 // own.
-func (f textField) view(st *themes.Styles, width int) string {
+func (f TextField) View(st *themes.Styles, width int) string {
 	muted := textinput.StyleState{Placeholder: st.Muted, Suggestion: st.Muted}
 	f.SetStyles(textinput.Styles{Focused: muted, Blurred: muted})
 	if width > 0 {
@@ -31,7 +31,7 @@ func (f textField) view(st *themes.Styles, width int) string {
 }
 
 // Update is the input's Update, the delete-word-forward keys excepted.
-func (f textField) Update(msg tea.Msg) (textField, tea.Cmd) {
+func (f TextField) Update(msg tea.Msg) (TextField, tea.Cmd) {
 	if km, ok := msg.(tea.KeyPressMsg); ok && f.Focused() && key.Matches(km, f.KeyMap.DeleteWordForward) {
 		f.deleteWordForward()
 		return f, nil
@@ -44,7 +44,7 @@ func (f textField) Update(msg tea.Msg) (textField, tea.Cmd) {
 // deleteWordForward deletes from the cursor to the end of the next word
 // (the spaces before it included), as readline's alt+d does; a masked field
 // loses all its text after the cursor, so as not to reveal word breaks.
-func (f *textField) deleteWordForward() {
+func (f *TextField) deleteWordForward() {
 	text := []rune(f.Value())
 	pos := min(f.Position(), len(text))
 	end := pos

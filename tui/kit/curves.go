@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"fmt"
@@ -19,10 +19,10 @@ import (
 // quantity is one series of a fold's history. Each gets a chart of its
 // own: quantities on different scales (a log-loss of 2.3 beside an error
 // rate of 0.05) never share an axis, where one would flatten the other.
-type quantity struct {
-	title  string // the chart's title: the quantity and what it is measured on
-	legend string // the series' name in the legend
-	get    func(eval.Point) float64
+type Quantity struct {
+	Title  string // the chart's title: the quantity and what it is measured on
+	Legend string // the series' name in the legend
+	Get    func(eval.Point) float64
 	// never is why a run whose other validation figures arrive has none of
 	// this one ("the model gives no probabilities"); "" when it always has.
 	never string
@@ -32,92 +32,92 @@ type quantity struct {
 // what validation measures (a classifier's log-loss and error rate, a
 // regressor's RMSE; the MSE, its square, would say nothing more). A run
 // without a target gets an empty validation chart that says why.
-func quantitiesOf(r *runRecord) []quantity {
-	return append([]quantity{lossQuantity(r)}, validationQuantities(r)...)
+func quantitiesOf(r *RunRecord) []Quantity {
+	return append([]Quantity{LossQuantity(r)}, ValidationQuantities(r)...)
 }
 
 // lossQuantity is the model's own training objective.
-func lossQuantity(r *runRecord) quantity {
-	loss := lossTitle(r)
-	return quantity{title: loss, legend: loss, get: func(p eval.Point) float64 { return p.TrainLoss }}
+func LossQuantity(r *RunRecord) Quantity {
+	loss := LossTitle(r)
+	return Quantity{Title: loss, Legend: loss, Get: func(p eval.Point) float64 { return p.TrainLoss }}
 }
 
 // validationQuantities are what validation measures of the run.
-func validationQuantities(r *runRecord) []quantity {
+func ValidationQuantities(r *RunRecord) []Quantity {
 	valLoss := func(p eval.Point) float64 { return p.ValLoss }
 	valErr := func(p eval.Point) float64 { return p.ValError }
-	lossName, errName := valNames(r.Task())
+	lossName, errName := ValNames(r.Task())
 	switch task := r.Task(); {
 	case !task.Supervised():
-		return []quantity{{title: "validation (none: " + task.String() + " fits all rows)"}}
+		return []Quantity{{Title: "validation (none: " + task.String() + " fits all rows)"}}
 	case task == datasets.Regression:
-		return []quantity{{title: "validation RMSE", legend: errName, get: valErr}}
+		return []Quantity{{Title: "validation RMSE", Legend: errName, Get: valErr}}
 	}
-	return []quantity{
-		{title: "validation log-loss", legend: lossName, get: valLoss, never: "none: the model gives no probabilities"},
-		{title: "validation error rate", legend: errName, get: valErr}}
+	return []Quantity{
+		{Title: "validation log-loss", Legend: lossName, Get: valLoss, never: "none: the model gives no probabilities"},
+		{Title: "validation error rate", Legend: errName, Get: valErr}}
 }
 
 // foldCharts draws a run's fold histories, one chart per quantity: the
 // training loss on the left, the validation quantities stacked beside it
 // (or all of them stacked, in a column).
-type foldCharts struct {
-	qs     []quantity
-	charts []widgets.LineChart
+type FoldCharts struct {
+	qs     []Quantity
+	Charts []widgets.LineChart
 }
 
-func newFoldCharts(r *runRecord, st *themes.Styles) foldCharts {
-	return chartsOf(quantitiesOf(r), r, st)
+func NewFoldCharts(r *RunRecord, st *themes.Styles) FoldCharts {
+	return ChartsOf(quantitiesOf(r), r, st)
 }
 
 // chartsOf gives each quantity of run r a chart.
-func chartsOf(qs []quantity, r *runRecord, st *themes.Styles) foldCharts {
-	fc := foldCharts{qs: qs}
+func ChartsOf(qs []Quantity, r *RunRecord, st *themes.Styles) FoldCharts {
+	fc := FoldCharts{qs: qs}
 	for _, q := range qs {
-		fc.charts = append(fc.charts, widgets.NewLineChart(q.title, unitOf(r.Spec), st))
+		fc.Charts = append(fc.Charts, widgets.NewLineChart(q.Title, UnitOf(r.Spec), st))
 	}
 	return fc
 }
 
 // setNote adds note (which fold is drawn) to every chart's title.
-func (fc *foldCharts) setNote(note string) {
+func (fc *FoldCharts) SetNote(note string) {
 	for i, q := range fc.qs {
-		fc.charts[i].SetTitle(q.title + note)
+		fc.Charts[i].SetTitle(q.Title + note)
 	}
 }
 
 // setLogY sets every chart's y axis to log10 or linear.
-func (fc *foldCharts) setLogY(on bool) {
-	for i := range fc.charts {
-		fc.charts[i].SetLogY(on)
+func (fc *FoldCharts) SetLogY(on bool) {
+	for i := range fc.Charts {
+		fc.Charts[i].SetLogY(on)
 	}
 }
 
 // logY reports whether the training loss is drawn on a log axis.
-func (fc foldCharts) logY() bool { return len(fc.charts) > 0 && fc.charts[0].LogY() }
+func (fc FoldCharts) LogY() bool { return len(fc.Charts) > 0 && fc.Charts[0].LogY() }
 
 // update passes a message (the log key) to every chart.
-func (fc *foldCharts) update(msg tea.Msg) {
-	for i := range fc.charts {
-		fc.charts[i], _ = fc.charts[i].Update(msg)
+func (fc *FoldCharts) Update(msg tea.Msg) {
+	for i := range fc.Charts {
+		fc.Charts[i], _ = fc.Charts[i].Update(msg)
 	}
 }
 
 // setSize lays the charts out in w x h: the training loss at full height
 // on the left and the others stacked on the right, or, in a column, all of
 // them stacked.
-func (fc *foldCharts) setSize(w, h int, column bool) {
+func (fc *FoldCharts) SetSize(w, h int, column bool) {
 	if column {
-		stack(fc.charts, w, h)
+		Stack(fc.Charts, w, h)
 		return
 	}
-	fc.charts[0].SetSize(w/2, h)
-	stack(fc.charts[1:], w-w/2, h)
+	fc.Charts[0].SetSize(w/2, h)
+	Stack(fc.Charts[1:], w-w/2, h)
 }
 
 // stack shares h rows among charts stacked in a column, the last ones
 // taking the rows left over.
-func stack(charts []widgets.LineChart, w, h int) {
+func Stack(charts []widgets.LineChart, w, h int) {
 	n := len(charts)
 	for i := range charts {
 		rows := h / n
@@ -129,15 +129,15 @@ func stack(charts []widgets.LineChart, w, h int) {
 }
 
 // view draws the charts as setSize laid them out.
-func (fc foldCharts) view(column bool) string {
+func (fc FoldCharts) View(column bool) string {
 	if column {
-		return joinColumn(fc.charts)
+		return JoinColumn(fc.Charts)
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, fc.charts[0].View(), joinColumn(fc.charts[1:]))
+	return lipgloss.JoinHorizontal(lipgloss.Top, fc.Charts[0].View(), JoinColumn(fc.Charts[1:]))
 }
 
 // joinColumn draws charts one under another.
-func joinColumn(charts []widgets.LineChart) string {
+func JoinColumn(charts []widgets.LineChart) string {
 	views := make([]string, len(charts))
 	for i := range charts {
 		views[i] = charts[i].View()
@@ -149,33 +149,33 @@ func joinColumn(charts []widgets.LineChart) string {
 // named, and every other fold as a faint ghost under it, so that the spread
 // between folds shows at a glance. A series the model never reported (a
 // perceptron has no log-loss) is left out of the legend by the chart.
-func (fc *foldCharts) draw(folds [][]eval.Point, cur int) {
+func (fc *FoldCharts) Draw(folds [][]eval.Point, cur int) {
 	for i, q := range fc.qs {
-		drawQuantity(&fc.charts[i], q, folds, cur)
+		drawQuantity(&fc.Charts[i], q, folds, cur)
 	}
 }
 
-func drawQuantity(c *widgets.LineChart, q quantity, folds [][]eval.Point, cur int) {
-	if len(folds) == 0 || q.get == nil {
+func drawQuantity(c *widgets.LineChart, q Quantity, folds [][]eval.Point, cur int) {
+	if len(folds) == 0 || q.Get == nil {
 		c.SetSeries(nil, nil)
 		c.SetGhosts(nil)
 		return
 	}
 	cur = min(max(cur, 0), len(folds)-1)
-	y, dx := foldSeries(folds[cur], q.get)
-	c.SetSeries([]string{q.legend}, [][]float64{y})
+	y, dx := FoldSeries(folds[cur], q.Get)
+	c.SetSeries([]string{q.Legend}, [][]float64{y})
 	c.SetEmpty("")
-	if q.never != "" && !slices.ContainsFunc(folds[cur], func(p eval.Point) bool { return !math.IsNaN(q.get(p)) }) &&
+	if q.never != "" && !slices.ContainsFunc(folds[cur], func(p eval.Point) bool { return !math.IsNaN(q.Get(p)) }) &&
 		slices.ContainsFunc(folds[cur], func(p eval.Point) bool { return !math.IsNaN(p.ValError) }) {
 		c.SetEmpty(q.never)
 	}
 	// At most maxGhosts folds, the nearest to cur: leave-one-out has a
 	// fold per row, and a thousand ghosts say nothing and draw slowly.
 	var ghosts [][]float64
-	lo := max(0, min(cur-maxGhosts/2, len(folds)-maxGhosts-1))
-	for f := lo; f < min(len(folds), lo+maxGhosts+1); f++ {
+	lo := max(0, min(cur-MaxGhosts/2, len(folds)-MaxGhosts-1))
+	for f := lo; f < min(len(folds), lo+MaxGhosts+1); f++ {
 		if f != cur {
-			g, _ := foldSeries(folds[f], q.get)
+			g, _ := FoldSeries(folds[f], q.Get)
 			ghosts = append(ghosts, g)
 		}
 	}
@@ -186,20 +186,20 @@ func drawQuantity(c *widgets.LineChart, q quantity, folds [][]eval.Point, cur in
 }
 
 // maxGhosts bounds the other folds drawn under the current one.
-const maxGhosts = 20
+const MaxGhosts = 20
 
 // foldSeries is one quantity of a fold's history, shortened for a chart.
-func foldSeries(h []eval.Point, get func(eval.Point) float64) ([]float64, float64) {
+func FoldSeries(h []eval.Point, get func(eval.Point) float64) ([]float64, float64) {
 	y := make([]float64, len(h))
 	for i, p := range h {
 		y[i] = get(p)
 	}
-	return reduceSeries(y, chartPoints)
+	return ReduceSeries(y, chartPoints)
 }
 
 // oneStep reports whether every fold was fitted in one step (a closed-form
 // model): such a history has no curve to draw.
-func oneStep(folds [][]eval.Point) bool {
+func OneStep(folds [][]eval.Point) bool {
 	if len(folds) == 0 {
 		return false
 	}
@@ -215,15 +215,15 @@ func oneStep(folds [][]eval.Point) bool {
 // model that converged at once) gives instead of curves: that it
 // took one step, how long, and each fold's training loss and validation
 // figures.
-func oneStepCard(c *common, r *runRecord, folds [][]eval.Point, secs float64, w int) string {
-	st := c.styles
-	lossName, errName := valNames(r.Task())
+func OneStepCard(c *Common, r *RunRecord, folds [][]eval.Point, secs float64, w int) string {
+	st := c.Styles
+	lossName, errName := ValNames(r.Task())
 	what := r.Spec.Title + " fits in one step (closed form): there is no curve to draw"
-	if unitOf(r.Spec) != "fit" { // an iterative model that stopped at once
-		what = r.Spec.Title + " stopped after one " + unitOf(r.Spec) + " (nothing left to improve): there is no curve to draw"
+	if UnitOf(r.Spec) != "fit" { // an iterative model that stopped at once
+		what = r.Spec.Title + " stopped after one " + UnitOf(r.Spec) + " (nothing left to improve): there is no curve to draw"
 	}
 	var lines []string
-	for _, l := range strings.Split(wrap(what, w-4), "\n") {
+	for _, l := range strings.Split(Wrap(what, w-4), "\n") {
 		lines = append(lines, st.Title.Render(l))
 	}
 	lines = append(lines, "")
@@ -251,7 +251,7 @@ func oneStepCard(c *common, r *runRecord, folds [][]eval.Point, secs float64, w 
 			break
 		}
 	}
-	return panel(st, "history", strings.Join(lines, "\n"), w, min(len(lines)+2, 46), false)
+	return Panel(st, "history", strings.Join(lines, "\n"), w, min(len(lines)+2, 46), false)
 }
 
 // chartPoints bounds what a chart is handed: far more than any terminal has
@@ -262,7 +262,7 @@ const chartPoints = 2048
 // reduceSeries shortens y to at most n points keeping each bucket's extremes
 // (in the order they occur), so spikes survive; dx is the x step of a kept
 // point. Buckets of NaN stay NaN (validation is sampled).
-func reduceSeries(y []float64, n int) (out []float64, dx float64) {
+func ReduceSeries(y []float64, n int) (out []float64, dx float64) {
 	if len(y) <= n || n < 2 {
 		return y, 1
 	}
@@ -299,4 +299,12 @@ func reduceSeries(y []float64, n int) (out []float64, dx float64) {
 	// The last point is the latest value: keep it exactly.
 	out[len(out)-1] = y[len(y)-1]
 	return out, float64(len(y)) / float64(len(out))
+}
+
+// valNames names the validation series as eval computes them.
+func ValNames(t datasets.Task) (loss, err string) {
+	if t == datasets.Regression {
+		return "val MSE", "val RMSE"
+	}
+	return "val log-loss", "val error"
 }

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 
 // globalKeys are the keys the root handles on every screen. Letter keys give
 // way to a focused text field (the screen says so with Typing).
-type globalKeys struct {
+type GlobalKeys struct {
 	Quit  key.Binding
 	Help  key.Binding
 	Theme key.Binding
@@ -16,8 +16,8 @@ type globalKeys struct {
 	Back  key.Binding
 }
 
-func defaultGlobalKeys() globalKeys {
-	return globalKeys{
+func DefaultGlobalKeys() GlobalKeys {
+	return GlobalKeys{
 		Quit:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Help:  key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Theme: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme")),
@@ -27,41 +27,41 @@ func defaultGlobalKeys() globalKeys {
 }
 
 // ShortHelp implements help.KeyMap.
-func (k globalKeys) ShortHelp() []key.Binding {
+func (k GlobalKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Back, k.Runs, k.Theme, k.Help, k.Quit}
 }
 
 // FullHelp implements help.KeyMap.
-func (k globalKeys) FullHelp() [][]key.Binding {
+func (k GlobalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Back, k.Runs}, {k.Theme, k.Help, k.Quit}}
 }
 
 // helpKeys joins a screen's keys with the global ones for the status bar and
 // the full help (the soft-serve way: the active screen's bindings first).
-type helpKeys struct {
-	screen interface {
+type HelpKeys struct {
+	Screen interface {
 		ShortHelp() []key.Binding
 		FullHelp() [][]key.Binding
 	}
-	global globalKeys
+	Global GlobalKeys
 }
 
-func (h helpKeys) ShortHelp() []key.Binding {
-	return append(h.screen.ShortHelp(), h.global.ShortHelp()...)
+func (h HelpKeys) ShortHelp() []key.Binding {
+	return append(h.Screen.ShortHelp(), h.Global.ShortHelp()...)
 }
 
-func (h helpKeys) FullHelp() [][]key.Binding {
-	return append(h.screen.FullHelp(), h.global.FullHelp()...)
+func (h HelpKeys) FullHelp() [][]key.Binding {
+	return append(h.Screen.FullHelp(), h.Global.FullHelp()...)
 }
 
-func bind(help, desc string, keys ...string) key.Binding {
+func Bind(help, desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }
 
 // helpOf is a screen's full help made from its footer's keys and those
 // only the help lists (moving about): one source, so that every key the
 // footer shows is in the help. Keys are listed once.
-func helpOf(short []key.Binding, more ...[]key.Binding) [][]key.Binding {
+func HelpOf(short []key.Binding, more ...[]key.Binding) [][]key.Binding {
 	groups := [][]key.Binding{nil}
 	seen := map[string]bool{}
 	add := func(g int, k key.Binding) {

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"fmt"
@@ -14,9 +14,9 @@ import (
 // what is typed keeps the items whose text holds it (any case), enter
 // keeps the filter and gives the keys back to the list, esc clears it.
 // Every list screen (models, data sets, columns, runs) holds one.
-type listFilter struct {
-	field   textField
-	editing bool // the field has the keyboard
+type ListFilter struct {
+	Field   TextField
+	Editing bool // the field has the keyboard
 	keys    filterKeys
 }
 
@@ -24,24 +24,24 @@ type filterKeys struct {
 	Open, Keep, Clear key.Binding
 }
 
-func newListFilter() listFilter {
-	f := newInput()
+func NewListFilter() ListFilter {
+	f := NewInput()
 	f.Prompt = "/"
 	f.CharLimit = 64
-	return listFilter{field: f, keys: filterKeys{
-		Open:  bind("/", "filter", "/"),
-		Keep:  bind("enter", "keep filter", "enter"),
-		Clear: bind("esc", "clear filter", "esc"),
+	return ListFilter{Field: f, keys: filterKeys{
+		Open:  Bind("/", "filter", "/"),
+		Keep:  Bind("enter", "keep filter", "enter"),
+		Clear: Bind("esc", "clear filter", "esc"),
 	}}
 }
 
 // active says a filter narrows the list (being typed or kept).
-func (f *listFilter) active() bool { return f.editing || f.query() != "" }
+func (f *ListFilter) Active() bool { return f.Editing || f.query() != "" }
 
-func (f *listFilter) query() string { return strings.TrimSpace(f.field.Value()) }
+func (f *ListFilter) query() string { return strings.TrimSpace(f.Field.Value()) }
 
 // match says whether an item's text passes the filter.
-func (f *listFilter) match(text string) bool {
+func (f *ListFilter) Match(text string) bool {
 	q := f.query()
 	return q == "" || strings.Contains(strings.ToLower(text), strings.ToLower(q))
 }
@@ -52,7 +52,7 @@ func (f *listFilter) match(text string) bool {
 // cursor on its best item, so that /tree lands on the decision tree, not
 // on AdaBoost, the first of "trees and ensembles", and /logistic on
 // logistic, not klogistic.
-func (f *listFilter) exactness(name, title string) int {
+func (f *ListFilter) Exactness(name, title string) int {
 	q := f.query()
 	switch {
 	case q == "":
@@ -71,42 +71,42 @@ func (f *listFilter) exactness(name, title string) int {
 // update takes the key when the filter wants it: / opens the field; while
 // it is open every key edits it, enter keeps and esc clears; a kept filter
 // is cleared by esc. changed says the query may have changed.
-func (f *listFilter) update(msg tea.KeyPressMsg) (used, changed bool) {
-	if !f.editing {
+func (f *ListFilter) Update(msg tea.KeyPressMsg) (used, changed bool) {
+	if !f.Editing {
 		switch {
 		case key.Matches(msg, f.keys.Open):
-			f.editing = true
-			f.field.Focus()
+			f.Editing = true
+			f.Field.Focus()
 			return true, false
 		case key.Matches(msg, f.keys.Clear) && f.query() != "":
-			f.clear()
+			f.Clear()
 			return true, true
 		}
 		return false, false
 	}
 	switch {
 	case key.Matches(msg, f.keys.Keep):
-		f.editing = false
-		f.field.Blur()
+		f.Editing = false
+		f.Field.Blur()
 	case key.Matches(msg, f.keys.Clear):
-		f.clear()
+		f.Clear()
 	default:
-		f.field, _ = f.field.Update(msg)
+		f.Field, _ = f.Field.Update(msg)
 	}
 	return true, true
 }
 
-func (f *listFilter) clear() {
-	f.editing = false
-	f.field.Blur()
-	f.field.SetValue("")
+func (f *ListFilter) Clear() {
+	f.Editing = false
+	f.Field.Blur()
+	f.Field.SetValue("")
 }
 
 // help is the filter's keys for the footer and the help: / when closed
 // (and esc to clear a kept filter), enter and esc while typing.
-func (f *listFilter) help() []key.Binding {
+func (f *ListFilter) Help() []key.Binding {
 	switch {
-	case f.editing:
+	case f.Editing:
 		return []key.Binding{f.keys.Keep, f.keys.Clear}
 	case f.query() != "":
 		return []key.Binding{f.keys.Open, f.keys.Clear}
@@ -116,13 +116,13 @@ func (f *listFilter) help() []key.Binding {
 
 // status is the filter's line: the field while typed, the kept query, and
 // how many items of all pass ("12 of 26"); "" without a filter.
-func (f *listFilter) status(st *themes.Styles, shown, all int) string {
-	if !f.active() {
+func (f *ListFilter) Status(st *themes.Styles, shown, all int) string {
+	if !f.Active() {
 		return ""
 	}
 	count := fmt.Sprintf("%d of %d", shown, all)
-	if f.editing {
-		return f.field.view(st, 0) + "  " + count
+	if f.Editing {
+		return f.Field.View(st, 0) + "  " + count
 	}
 	return "/" + f.query() + "  " + count + " (esc clears)"
 }

@@ -1,4 +1,4 @@
-package tui
+package kit
 
 import (
 	"fmt"
@@ -19,12 +19,12 @@ import (
 // was asked, how it went, what came of it) and what the lab adds to draw it.
 // It is written only in Update, on the UI goroutine (start, each progress
 // step, finish).
-type runRecord struct {
+type RunRecord struct {
 	*runs.Record
 	label string // dataLabel, once made
 
 	// histFold is the fold whose history an abandoned run kept.
-	histFold int
+	HistFold int
 
 	// Where the fit had got to, from its progress: the fold (1-based) of
 	// how many, and whether that fold's fit had reported its last step.
@@ -33,25 +33,25 @@ type runRecord struct {
 
 	// The run's place in the run history: its id there ("" until it is
 	// recorded), its star and name; past marks a run of an earlier session.
-	histID  string
-	starred bool
-	title   string
-	past    bool
+	HistID  string
+	Starred bool
+	Title   string
+	Past    bool
 
 	// replayOf is the data of the run this one replays, whose fingerprint
 	// it is checked against.
-	replayOf *runs.Data
+	ReplayOf *runs.Data
 
 	// regions are the run's live decision regions; nil when it has none.
-	regions *liveRegions
+	Regions *LiveRegions
 }
 
 // observe notes how far the run has got.
 // lossTitle names what the run's model reports as its training loss
 // ("training loss", "out-of-bag error", "exponential loss").
-func lossTitle(r *runRecord) string { return r.Spec.LossName(r.Task()) }
+func LossTitle(r *RunRecord) string { return r.Spec.LossName(r.Task()) }
 
-func (r *runRecord) observe(p eval.Progress) {
+func (r *RunRecord) Observe(p eval.Progress) {
 	r.fold, r.folds = p.Fold, p.Folds
 	r.foldDone = p.Total > 0 && p.Point.Step >= p.Total
 }
@@ -60,12 +60,12 @@ func (r *runRecord) observe(p eval.Progress) {
 // finished, and the histories. The folds are counted as the result counts
 // them (runs.Record.FoldsScored), so that the note and the figures below it
 // agree, leave-one-out's pooled rows included.
-func (r *runRecord) cancelNote() string {
+func (r *RunRecord) CancelNote() string {
 	n := 0
 	if r.Result != nil {
 		n = len(r.Result.History)
 	}
-	unit := unitOf(r.Spec)
+	unit := UnitOf(r.Spec)
 	scored, of := r.FoldsScored()
 	folds := max(of, r.folds, r.Options.Folds)
 	steps := numfmt.Count(n, unit)
@@ -73,7 +73,7 @@ func (r *runRecord) cancelNote() string {
 		if folds <= 1 {
 			return fmt.Sprintf("abandoned (esc) after %s: partial history, no final scores", steps)
 		}
-		f := max(r.histFold, 1)
+		f := max(r.HistFold, 1)
 		return fmt.Sprintf("abandoned (esc) in fold %d of %d after %s: partial history of fold %d, no final scores", f, folds, steps, f)
 	}
 	switch {
@@ -95,13 +95,13 @@ func (r *runRecord) cancelNote() string {
 // pooled and per-fold-mean figures never appear unlabelled): "mean ± sd of
 // 5 folds", "pooled over 150 one-row folds (leave-one-out)", "on the 30
 // held-out rows", or "on all rows" without a split.
-func (r *runRecord) figures() string { return r.describeFigures(false) }
+func (r *RunRecord) Figures() string { return r.describeFigures(false) }
 
 // figuresShort is figures for the headline: "mean of 5 folds", "pooled
 // over 150 rows", "30 held-out rows".
-func (r *runRecord) figuresShort() string { return r.describeFigures(true) }
+func (r *RunRecord) FiguresShort() string { return r.describeFigures(true) }
 
-func (r *runRecord) describeFigures(short bool) string {
+func (r *RunRecord) describeFigures(short bool) string {
 	res := r.Result
 	if res == nil {
 		return ""
@@ -131,7 +131,7 @@ func (r *runRecord) describeFigures(short bool) string {
 
 // pooledNote says what a pooled view (confusion matrix, ROC) is made of
 // when the run's metrics are fold means; "" when they are the same rows.
-func (r *runRecord) pooledNote() string {
+func (r *RunRecord) PooledNote() string {
 	res := r.Result
 	switch {
 	case res == nil || !r.Task().Supervised():
@@ -148,39 +148,39 @@ func (r *runRecord) pooledNote() string {
 // to get it back; "" when the model is at hand. A run read from the
 // history keeps its scores and what its model learned (the charts), not
 // the model.
-func (r *runRecord) noModel() string {
-	if r.Result == nil || r.Result.Fitted != nil || !r.past {
+func (r *RunRecord) NoModel() string {
+	if r.Result == nil || r.Result.Fitted != nil || !r.Past {
 		return ""
 	}
 	return "a run of an earlier session keeps its scores and charts, not its fitted model: it cannot be tried (Try) or saved (S); r on the runs screen (R) runs it again"
 }
 
-func (r *runRecord) cancelled() bool {
+func (r *RunRecord) Cancelled() bool {
 	return r.Status == runs.Cancelled || r.Status == runs.Abandoned
 }
 
 // status is one word for the runs table.
-func (r *runRecord) status() string { return string(r.Status) }
+func (r *RunRecord) StatusText() string { return string(r.Status) }
 
 // evalDesc says how the run is evaluated.
-func (r *runRecord) evalDesc() string {
+func (r *RunRecord) EvalDesc() string {
 	if r.Result != nil && r.Result.Eval != "" {
 		return r.Result.Eval
 	}
-	return describeEval(r.Options, r.Task())
+	return DescribeEval(r.Options, r.Task())
 }
 
 // evalShort says how the run is evaluated in the runs table's narrow
 // column: a run read from the history keeps its supplied test set's name
 // (Data.Test), not the set itself.
-func (r *runRecord) evalShort() string {
+func (r *RunRecord) EvalShort() string {
 	if r.Options.Test == nil && r.Data.Test != "" && r.Task().Supervised() {
 		return "test set " + filepath.Base(r.Data.Test)
 	}
-	return describeEval(r.Options, r.Task())
+	return DescribeEval(r.Options, r.Task())
 }
 
-func describeEval(o eval.Options, t datasets.Task) string {
+func DescribeEval(o eval.Options, t datasets.Task) string {
 	switch {
 	case !t.Supervised():
 		return "all rows (no split)"
@@ -200,7 +200,7 @@ func describeEval(o eval.Options, t datasets.Task) string {
 // (eval.Result.Timing: fitting, scoring and the rest), not the start of
 // its worker and the hashing of its data around it; Record.Wall for a
 // run without a result.
-func (r *runRecord) wall() float64 {
+func (r *RunRecord) WallSeconds() float64 {
 	if r.Result != nil {
 		if t, _ := r.Result.Timing(); t > 0 {
 			return t
@@ -211,7 +211,7 @@ func (r *runRecord) wall() float64 {
 
 // score returns the run's primary metric, its spread over folds and its
 // baseline (NaN when unknown).
-func (r *runRecord) score() (name string, v, std, base float64) {
+func (r *RunRecord) Score() (name string, v, std, base float64) {
 	v, std, base = math.NaN(), math.NaN(), math.NaN()
 	if r.Result == nil {
 		return metrics.Primary(r.Task(), nil), v, std, base
@@ -230,7 +230,7 @@ func (r *runRecord) score() (name string, v, std, base float64) {
 }
 
 // keyParams lists the parameters set away from their defaults.
-func keyParams(spec *engine.Spec, v engine.Values) string {
+func KeyParams(spec *engine.Spec, v engine.Values) string {
 	var parts []string
 	for _, p := range spec.Params {
 		if x, ok := v[p.Name]; ok && engine.Format(x) != engine.Format(p.Default) {
@@ -245,18 +245,18 @@ func keyParams(spec *engine.Spec, v engine.Values) string {
 
 // searchText is what the filter searches: number, name, star, data,
 // model, parameters, status, and whether the run is an earlier session's.
-func (r *runRecord) searchText() string {
-	text := fmt.Sprintf("#%d %s %s %s %s %s", r.ID, r.title, r.dataLabel(), r.Spec.Name, keyParams(r.Spec, r.Params), r.status())
-	if r.starred {
+func (r *RunRecord) SearchText() string {
+	text := fmt.Sprintf("#%d %s %s %s %s %s", r.ID, r.Title, r.DataLabel(), r.Spec.Name, KeyParams(r.Spec, r.Params), r.StatusText())
+	if r.Starred {
 		text += " * ★ starred"
 	}
-	if r.past {
+	if r.Past {
 		text += " earlier"
 	}
 	return text
 }
 
-func (r *runRecord) targetName() string {
+func (r *RunRecord) targetName() string {
 	switch t := r.Target(); t {
 	case "": // a run of an older history, its data not open
 		return "the last column"
@@ -269,7 +269,7 @@ func (r *runRecord) targetName() string {
 
 // sourceDesc is where the run's data came from, a built-in or a
 // generator named as its table names it whether its data are open or not.
-func (r *runRecord) sourceDesc() string {
+func (r *RunRecord) SourceDesc() string {
 	_, source := pastData(r.Record)
 	if r.Dataset != nil && !datasets.IsName(r.Data.Source) {
 		return r.Dataset.Source
@@ -278,7 +278,7 @@ func (r *runRecord) sourceDesc() string {
 }
 
 // targetDesc is "species · classification" or "none · clustering".
-func (r *runRecord) targetDesc() string {
+func (r *RunRecord) TargetDesc() string {
 	t := r.targetName()
 	if t == "" {
 		t = "none"
@@ -289,7 +289,7 @@ func (r *runRecord) targetDesc() string {
 // dataLabel names the run's data in the runs table: the dataset's name,
 // with a generator's knobs where they differ from its defaults (moons
 // n=50), and the target when one other than the default was chosen.
-func (r *runRecord) dataLabel() string {
+func (r *RunRecord) DataLabel() string {
 	if r.label != "" {
 		return r.label
 	}
@@ -356,4 +356,66 @@ func knobsChanged(name, source string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// entry is the run as the history holds it (its id there, or its number
+// in the lab when it is not recorded).
+func (r *RunRecord) Entry() *runs.Entry {
+	e := runs.NewEntry(r.Record)
+	e.ID, e.Star, e.Name = r.HistID, r.Starred, r.Title
+	if e.ID == "" {
+		e.ID = fmt.Sprint(r.ID)
+	}
+	return e
+}
+
+// scoreCell is the run's primary metric, its spread over folds, or how
+// the run stands when it has none.
+func (r *RunRecord) ScoreCell() string {
+	name, v, std, _ := r.Score()
+	if math.IsNaN(v) {
+		if st := r.StatusText(); st != "done" {
+			return st
+		}
+		return "–"
+	}
+	score := metrics.Lookup(name).Short + " " + numfmt.Score(v)
+	if !math.IsNaN(std) && r.Options.Folds >= 2 {
+		score += " " + numfmt.Spread(std)
+	}
+	return score
+}
+
+// vsBaseline says how the run's primary score compares with its baseline,
+// only beyond the folds' noise; short for a narrow table.
+func (r *RunRecord) VsBaseline(long bool) string {
+	name, v, _, base := r.Score()
+	if !r.Done() || r.Err != nil || math.IsNaN(v) || math.IsNaN(base) {
+		return r.StatusText()
+	}
+	vs := runs.VersusBaseline(name, r.Record)
+	if !long {
+		switch vs {
+		case runs.Tie:
+			return "≈ noise"
+		case runs.Unknown:
+			return "? spread"
+		}
+	}
+	return vs.String()
+}
+
+// wallCell is the run's wall time (runRecord.wall), "–" while it runs.
+func (r *RunRecord) WallCell() string {
+	if !r.Done() {
+		return "–"
+	}
+	return numfmt.Seconds(r.WallSeconds())
+}
+
+func UnitOf(sp *engine.Spec) string {
+	if sp.Unit == "" {
+		return "step"
+	}
+	return sp.Unit
 }

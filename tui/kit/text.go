@@ -1,0 +1,26 @@
+package kit
+
+import "strings"
+
+// wrap breaks plain text into lines of at most w cells at spaces.
+func Wrap(text string, w int) string {
+	if w < 10 {
+		return text
+	}
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			if line != "" && len([]rune(line))+1+len([]rune(word)) > w {
+				out = append(out, line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += word
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

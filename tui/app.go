@@ -30,6 +30,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -205,7 +206,7 @@ func newApp(opt Options) (*app, error) {
 			return nil, err
 		}
 	}
-	c.Files, c.Slot, c.Memory = opt.Files, opt.TrainSlot, opt.Memory
+	c.Files, c.Slot, c.Memory, c.Explain = opt.Files, opt.TrainSlot, opt.Memory, errText
 	parent := opt.Context
 	if parent == nil {
 		parent = context.Background()
@@ -321,7 +322,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 	case sweepTrainMsg:
 		a.params.setModel(a.ds, a.spec, msg.values, &msg.opts)
 		return a, a.startRun(msg.values, msg.opts)
-	case regionsMsg, regionsResizeMsg: // views work in the background whichever screen shows
+	case views.RegionsMsg, views.RegionsResizeMsg: // views work in the background whichever screen shows
 		return a, a.results.Update(msg)
 	case modelSavedMsg: // a save started on the results screen ends wherever the lab is
 		return a, a.results.Update(msg)

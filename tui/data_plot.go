@@ -134,20 +134,11 @@ func (p *dataPlot) refresh() {
 func colourBy(d *datasets.Dataset) ([]int, []string) {
 	switch d.Task {
 	case datasets.Classification:
-		return classCodes(d.Y), d.Classes
+		return kit.ClassCodes(d.Y), d.Classes
 	case datasets.Regression:
 		return quantileBins(d.Y, 6)
 	}
 	return nil, nil
-}
-
-// classCodes is the class code of each row as the scatter takes it.
-func classCodes(y []float64) []int {
-	c := make([]int, len(y))
-	for i, v := range y {
-		c[i] = int(v)
-	}
-	return c
 }
 
 // quantileBins puts each value in one of k bins of about equal counts and

@@ -15,6 +15,7 @@ import (
 	"github.com/tealab/tealab/engine/experiment"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -108,7 +109,7 @@ func (s *expScreen) setData(d *datasets.Dataset) {
 // the machine's memory cannot hold. The model list marks such a model;
 // the Experimenter, which runs models with their defaults, leaves it out.
 func modelFits(d *datasets.Dataset, sp *engine.Spec) error {
-	if sp.Input.Constant && imageSide(d) == 0 {
+	if sp.Input.Constant && views.ImageSide(d) == 0 {
 		return fmt.Errorf("%s learns from images, and these %s are no square image of numeric pixels (at least 4x4); set its shape to use it", sp.Name, numfmt.Count(len(d.Features), "column"))
 	}
 	return eval.CheckMemory(d, sp, nil, eval.DefaultOptions())

@@ -11,6 +11,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // The platform's promise: a new family is its package, one registration and
@@ -39,8 +40,8 @@ func init() {
 		Tasks: []engine.Task{datasets.Classification}, Unit: "step",
 		New: func(engine.Values) (engine.Model, error) { return &starModel{slowModel{steps: 1}}, nil },
 	})
-	registerView(viewSpec{name: "Stars", order: 45, needs: hasLearned(capHoroscope.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	views.RegisterView(views.ViewSpec{Name: "Stars", Order: 45, Needs: views.HasLearned(capHoroscope.Name),
+		Make: func(env views.ViewEnv, r *kit.RunRecord) views.ResultView {
 			text, _ := eval.LearnedAs[string](r.Result, capHoroscope.Name)
 			return &starsView{text: text}
 		}})
@@ -63,7 +64,7 @@ func TestNewCapabilityGetsItsView(t *testing.T) {
 	mustContain(t, hs.View(), "the stars say: a tall dark tree awaits")
 	// The order is stable: Summary first, the new view after Coefficients'
 	// place and before the map.
-	if names[0] != tabSummary || names[len(names)-1] != "Map" {
+	if names[0] != views.TabSummary || names[len(names)-1] != "Map" {
 		t.Errorf("tabs %v", names)
 	}
 	// A model without the capability has no such view.

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // withHistory turns the run history on, in a directory of the test's own.
@@ -69,7 +70,7 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	if v := hs.View(); !strings.Contains(v, "(150 rows)") {
 		t.Errorf("the confusion matrix of a loaded run:\n%s", v)
 	}
-	hs.resultTab(tabHistory)
+	hs.resultTab(views.TabHistory)
 	if v := hs.View(); !strings.Contains(v, "training loss") {
 		t.Errorf("the history tab of a loaded run:\n%s", v)
 	}

@@ -5,6 +5,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -46,21 +47,21 @@ func (v *regionsLiveView) SetSize(w, h int) {
 	}
 	v.w, v.h = w, h
 	v.sc.SetSize(w, h-1) // under the title
-	f, err := inspect.Frame(v.d, plotArea(v.c, w, h-1))
+	f, err := inspect.Frame(v.d, views.PlotArea(v.c, w, h-1))
 	if err != nil {
 		f = nil
 	}
 	v.frame = f
 	v.live.Frame.Store(f)
 	if f != nil {
-		showRegions(&v.sc, f)
+		views.ShowRegions(&v.sc, f)
 	}
 }
 
 func (v *regionsLiveView) Show(_ [][]eval.Point, _ int, note string) {
 	v.note = note
 	if s := v.live.Latest.Load(); s != nil && s != v.shown && s.Frame == v.frame {
-		showRegions(&v.sc, s.M)
+		views.ShowRegions(&v.sc, s.M)
 		v.shown = s
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // Readable without colour. Under NO_COLOR the lab draws the mono
@@ -183,8 +184,8 @@ func TestMonoGoldens(t *testing.T) {
 		if len(cur) != 1 {
 			t.Fatalf("want one tree line in reverse video starting ▶, got %d:\n%q", len(cur), v)
 		}
-		node := hs.a.results.Active().(*treeView)
-		if want := node.t.Nodes[node.cur].Cond.String(); !strings.Contains(ansi.Strip(cur[0]), want) {
+		node := hs.a.results.Active().(*views.TreeView)
+		if want := node.T.Nodes[node.Cur].Cond.String(); !strings.Contains(ansi.Strip(cur[0]), want) {
 			t.Errorf("the reversed line %q is not the cursor's node %q", ansi.Strip(cur[0]), want)
 		}
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -46,7 +47,7 @@ type resultsScreen struct {
 	fromRuns bool // opened from the runs table: esc goes back there
 
 	tabs         widgets.Tabs
-	views        []resultView
+	views        []views.ResultView
 	showWarnings bool // the warnings panel is open
 	save         savePrompt
 	w, h         int
@@ -60,21 +61,21 @@ func newResultsScreen(c *kit.Common, ctx context.Context) *resultsScreen {
 func (s *resultsScreen) show(r *kit.RunRecord) tea.Cmd {
 	s.close()
 	s.run, s.showWarnings, s.save = r, false, savePrompt{}
-	env := viewEnv{c: s.c, ctx: s.ctx}
+	env := views.ViewEnv{C: s.c, Ctx: s.ctx}
 	var names []string
-	for _, spec := range viewsFor(r) {
-		s.views = append(s.views, spec.make(env, r))
-		names = append(names, spec.name)
+	for _, spec := range views.ViewsFor(r) {
+		s.views = append(s.views, spec.Make(env, r))
+		names = append(names, spec.Name)
 	}
 	s.tabs = widgets.NewTabs(names, s.c.Styles)
 	// A cancelled run opens on what it has: its history.
-	if r.Cancelled() && slices.Contains(names, tabHistory) {
-		s.tabs.SetActive(slices.Index(names, tabHistory))
+	if r.Cancelled() && slices.Contains(names, views.TabHistory) {
+		s.tabs.SetActive(slices.Index(names, views.TabHistory))
 	}
 	s.SetSize(s.w, s.h)
 	var cmds []tea.Cmd
 	for _, v := range s.views {
-		if in, ok := v.(viewIniter); ok {
+		if in, ok := v.(views.ViewIniter); ok {
 			cmds = append(cmds, in.Init())
 		}
 	}
@@ -84,7 +85,7 @@ func (s *resultsScreen) show(r *kit.RunRecord) tea.Cmd {
 // close stops the background work of the views shown.
 func (s *resultsScreen) close() {
 	for _, v := range s.views {
-		if c, ok := v.(viewCloser); ok {
+		if c, ok := v.(views.ViewCloser); ok {
 			c.Close()
 		}
 	}
@@ -92,7 +93,7 @@ func (s *resultsScreen) close() {
 }
 
 // active is the view of the active tab; nil when there is none.
-func (s *resultsScreen) Active() resultView {
+func (s *resultsScreen) Active() views.ResultView {
 	i := s.tabs.Active()
 	if i < 0 || i >= len(s.views) {
 		return nil
@@ -116,7 +117,7 @@ func (s *resultsScreen) SetSize(w, h int) {
 func (s *resultsScreen) resized() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, v := range s.views {
-		if r, ok := v.(viewResizer); ok {
+		if r, ok := v.(views.ViewResizer); ok {
 			cmds = append(cmds, r.Resized())
 		}
 	}
@@ -130,7 +131,7 @@ func (s *resultsScreen) Typing() bool {
 	if s.save.open {
 		return s.save.typing()
 	}
-	t, ok := s.Active().(viewTyper)
+	t, ok := s.Active().(views.ViewTyper)
 	return ok && t.Typing() && !s.showWarnings
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -118,7 +119,7 @@ func TestCoefficientViews(t *testing.T) {
 // A regressor's validation chart drew MSE and RMSE on one axis.
 func TestRegressionValidationIsRMSE(t *testing.T) {
 	hs := newHarness(t, Options{Data: "diabetes", Model: "lasso", Params: paramsOf("lasso", map[string]string{"alpha": "0.01"}), Train: true}, 120, 40)
-	hs.resultTab(tabHistory)
+	hs.resultTab(views.TabHistory)
 	v := hs.View()
 	mustContain(t, v, "val RMSE")
 	if strings.Contains(v, "val MSE") {

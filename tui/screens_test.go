@@ -14,6 +14,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -351,16 +352,16 @@ func TestMapTab(t *testing.T) {
 func TestMapFollowsResize(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	rs := mapViewOf(t, hs.a.results)
-	if rs.state != "ready" || rs.key != rs.sizeKey() {
-		t.Fatalf("map %q for %q, want ready for %q", rs.state, rs.key, rs.sizeKey())
+	if rs.State != "ready" || rs.Key != rs.SizeKey() {
+		t.Fatalf("map %q for %q, want ready for %q", rs.State, rs.Key, rs.SizeKey())
 	}
-	old := rs.key
+	old := rs.Key
 	_, cmd := hs.a.Update(tea.WindowSizeMsg{Width: 90, Height: 30})
 	if cmd == nil {
 		t.Fatal("a resize asked for no new map")
 	}
-	rz, ok := cmd().(regionsResizeMsg)
-	if !ok || rz.key == old {
+	rz, ok := cmd().(views.RegionsResizeMsg)
+	if !ok || rz.Key == old {
 		t.Fatalf("resize gave %#v", rz)
 	}
 	toTab(t, "Map", func() widgets.Tabs { return hs.a.results.tabs }, func() { hs.a.Update(keyMsg("tab")) })
@@ -369,19 +370,19 @@ func TestMapFollowsResize(t *testing.T) {
 		t.Fatal("the settled size started no computation")
 	}
 	mustContain(t, hs.View(), "redrawing for the new size")
-	m, ok := cmd().(regionsMsg)
-	if !ok || m.err != nil || m.key != rz.key {
+	m, ok := cmd().(views.RegionsMsg)
+	if !ok || m.Err != nil || m.Key != rz.Key {
 		t.Fatalf("map computation gave %#v", m)
 	}
 	// A map of the old size arriving late is dropped.
-	hs.a.Update(regionsMsg{run: m.run, key: old, m: m.m})
-	if rs.key != old || rs.want != rz.key {
-		t.Fatalf("a stale map was taken: shown %q, waiting for %q", rs.key, rs.want)
+	hs.a.Update(views.RegionsMsg{Run: m.Run, Key: old, M: m.M})
+	if rs.Key != old || rs.Want != rz.Key {
+		t.Fatalf("a stale map was taken: shown %q, waiting for %q", rs.Key, rs.Want)
 	}
 	hs.a.Update(m)
-	b := rs.regions.Bounds()
-	if rs.key != rz.key || len(m.m.Grid) != b.Rows || len(m.m.Grid[0]) != b.Cols {
-		t.Fatalf("map %q grid %dx%d, plot area %dx%d", rs.key, len(m.m.Grid[0]), len(m.m.Grid), b.Cols, b.Rows)
+	b := rs.Regions.Bounds()
+	if rs.Key != rz.Key || len(m.M.Grid) != b.Rows || len(m.M.Grid[0]) != b.Cols {
+		t.Fatalf("map %q grid %dx%d, plot area %dx%d", rs.Key, len(m.M.Grid[0]), len(m.M.Grid), b.Cols, b.Rows)
 	}
 	if v := hs.View(); strings.Contains(v, "redrawing") {
 		t.Errorf("still redrawing:\n%s", v)
@@ -678,10 +679,10 @@ func TestRetrainFromResults(t *testing.T) {
 }
 
 // mapViewOf finds the results screen's map view.
-func mapViewOf(t *testing.T, rs *resultsScreen) *mapView {
+func mapViewOf(t *testing.T, rs *resultsScreen) *views.MapView {
 	t.Helper()
 	for _, v := range rs.views {
-		if m, ok := v.(*mapView); ok {
+		if m, ok := v.(*views.MapView); ok {
 			return m
 		}
 	}

@@ -158,14 +158,7 @@ func (s *trainScreen) done(r *kit.RunRecord) {
 	}
 }
 
-// Room for the wide layout: the live views stacked on the left, the live
-// figures in a column beside them.
-const (
-	wideW = 160
-	wideH = 40
-)
-
-func (s *trainScreen) wide() bool { return s.w >= wideW && s.h >= wideH }
+func (s *trainScreen) wide() bool { return s.w >= kit.WideW && s.h >= kit.WideH }
 
 // sideWidth is the width of the live figures' column in the wide layout.
 func (s *trainScreen) sideWidth() int { return min(max(s.w/4, 44), 64) }

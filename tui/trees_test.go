@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // A tree's results have Tree, Rules and Importance tabs. The tree folds
@@ -90,7 +91,7 @@ func TestNeighboursMarksChosenK(t *testing.T) {
 		hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"choose_k": "loo", "k_max": "15"}), Train: true}, size[0], size[1])
 		hs.resultTab("Neighbours")
 		v := ansi.Strip(hs.View())
-		k := hs.a.results.Active().(*neighboursView).ch.K
+		k := hs.a.results.Active().(*views.NeighboursView).Ch.K
 		label := fmt.Sprintf("┊k=%d", k)
 		if !strings.Contains(v, label) && !strings.Contains(v, fmt.Sprintf("k=%d┊", k)) {
 			t.Errorf("%dx%d: no %s on the curve:\n%s", size[0], size[1], label, v)

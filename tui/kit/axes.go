@@ -108,3 +108,12 @@ func (a *AxisPicker) next(cur, other int) int {
 
 // key names the plane, for caches.
 func (a AxisPicker) Key() string { return strconv.Itoa(a.X) + "," + strconv.Itoa(a.Y) }
+
+// ClassCodes is the class code of each row as the scatter takes it.
+func ClassCodes(y []float64) []int {
+	c := make([]int, len(y))
+	for i, v := range y {
+		c[i] = int(v)
+	}
+	return c
+}

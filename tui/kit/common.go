@@ -30,7 +30,11 @@ type Common struct {
 	Files         *Files    // confinement (session.go); nil: none
 	Slot          TrainSlot // nil: train at once
 	Memory        *engine.Accountant
-	writes        sync.WaitGroup // files being written (writing)
+	// Explain says an error with its remedies in the lab's words (the
+	// root's: only it knows the screens a remedy points to); nil: the
+	// error's own message.
+	Explain func(error) string
+	writes  sync.WaitGroup // files being written (writing)
 }
 
 // newCommon is the common state of a lab drawing theme (by name; "" follows
@@ -47,6 +51,14 @@ func NewCommon(theme string, profile colorprofile.Profile, noColor bool) (*Commo
 	}
 	c.setTheme(t)
 	return c, nil
+}
+
+// ErrText is err's message with its remedies in the lab's words.
+func (c *Common) ErrText(err error) string {
+	if c.Explain == nil {
+		return err.Error()
+	}
+	return c.Explain(err)
 }
 
 // setTheme draws with t from now on. The styles are replaced in place, so

@@ -24,3 +24,10 @@ func Wrap(text string, w int) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// Room for the wide layout: the live views stacked on the left, the live
+// figures in a column beside them.
+const (
+	WideW = 160
+	WideH = 40
+)

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Elbow", order: 36, needs: hasLearned(cluster.CapCentres.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
-			return &elbowView{c: env.c, ctx: env.ctx, r: r, chart: elbowChart(env.c)}
+	RegisterView(ViewSpec{Name: "Elbow", Order: 36, Needs: HasLearned(cluster.CapCentres.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+			return &elbowView{c: env.C, ctx: env.Ctx, r: r, chart: elbowChart(env.C)}
 		}})
 }
 

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -11,11 +11,11 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Confusion", order: 10,
-		needs: func(r *kit.RunRecord) bool {
+	RegisterView(ViewSpec{Name: "Confusion", Order: 10,
+		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Result.Confusion != nil && len(r.Result.Confusion.Labels) > 0
 		},
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			res := r.Result
 			note := r.PooledNote()
 			sum := map[string]float64{}
@@ -35,8 +35,8 @@ func init() {
 				sum["macro_f1"], sum["weighted_f1"] = macro.F1, weighted.F1
 				sum["kappa"], sum["mcc"] = metrics.CohenKappa(c), metrics.MCC(c)
 			}
-			return &confusionView{m: widgets.NewConfusion(*res.Confusion, res.Classes, sum, env.c.Styles),
-				note: note, st: env.c.Styles}
+			return &confusionView{m: widgets.NewConfusion(*res.Confusion, res.Classes, sum, env.C.Styles),
+				note: note, st: env.C.Styles}
 		}})
 }
 

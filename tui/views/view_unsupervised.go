@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -15,17 +15,17 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Components", order: 34, needs: hasLearned(engine.CapComponents.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Components", Order: 34, Needs: HasLearned(engine.CapComponents.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			c, _ := eval.LearnedAs[*engine.Components](r.Result, engine.CapComponents.Name)
-			return &componentsView{c: env.c, comps: c,
+			return &componentsView{c: env.C, comps: c,
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j")}
 		}})
-	registerView(viewSpec{name: "Clusters", order: 33,
-		needs: func(r *kit.RunRecord) bool {
+	RegisterView(ViewSpec{Name: "Clusters", Order: 33,
+		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Clustering && len(r.Result.Predicted) > 0
 		},
-		make: func(env viewEnv, r *kit.RunRecord) resultView { return &clustersView{c: env.c, r: r} }})
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView { return &clustersView{c: env.C, r: r} }})
 }
 
 // componentsView is a reduction's scree plot (each component's share of

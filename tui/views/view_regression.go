@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -18,14 +18,14 @@ func init() {
 		return res != nil && r.Task() == datasets.Regression && len(res.Actual) > 0 && len(res.Actual) == len(res.Predicted)
 	}
 	// One feature: the data and the fitted function over them.
-	registerView(viewSpec{name: "Fit", order: 49,
-		needs: func(r *kit.RunRecord) bool {
+	RegisterView(ViewSpec{Name: "Fit", Order: 49,
+		Needs: func(r *kit.RunRecord) bool {
 			return regression(r) && len(r.Dataset.Features) == 1 && r.Dataset.Features[0].Kind == datasets.Numeric &&
 				r.Result.Fitted != nil
 		},
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			d, res := r.Dataset, r.Result
-			sc := widgets.NewScatter(env.c.Styles)
+			sc := widgets.NewScatter(env.C.Styles)
 			sc.SetPoints(mat.Col(nil, 0, d.X), d.Y, nil)
 			sc.SetAxes(d.Features[0].Name, d.Target.Name)
 			title := "the points and the curve " + r.Spec.Title + " fitted (on " + res.FittedOn + ")"
@@ -34,24 +34,24 @@ func init() {
 			} else {
 				title = "no curve: " + err.Error()
 			}
-			return &scatterView{m: sc, title: title, st: env.c.Styles}
+			return &scatterView{m: sc, title: title, st: env.C.Styles}
 		}})
-	registerView(viewSpec{name: "Predicted vs actual", order: 50, needs: regression,
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
-			sc := widgets.NewScatter(env.c.Styles)
+	RegisterView(ViewSpec{Name: "Predicted vs actual", Order: 50, Needs: regression,
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+			sc := widgets.NewScatter(env.C.Styles)
 			sc.SetPoints(r.Result.Actual, r.Result.Predicted, nil)
 			sc.SetAxes("actual", "predicted")
 			sc.SetGuides(true, false)
 			return &scatterView{m: sc}
 		}})
-	registerView(viewSpec{name: "Residuals", order: 51, needs: regression,
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Residuals", Order: 51, Needs: regression,
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			res := r.Result
 			resid := make([]float64, len(res.Actual))
 			for i := range resid {
 				resid[i] = res.Actual[i] - res.Predicted[i]
 			}
-			sc := widgets.NewScatter(env.c.Styles)
+			sc := widgets.NewScatter(env.C.Styles)
 			sc.SetPoints(res.Predicted, resid, nil)
 			sc.SetAxes("predicted", "residual")
 			sc.SetGuides(false, true)

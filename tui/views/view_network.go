@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -16,10 +16,10 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Network", order: 36, needs: hasLearned(nn.CapNetwork.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Network", Order: 36, Needs: HasLearned(nn.CapNetwork.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			net, _ := eval.LearnedAs[nn.Network](r.Result, nn.CapNetwork.Name)
-			return &networkView{c: env.c, net: net}
+			return &networkView{c: env.C, net: net}
 		}})
 }
 

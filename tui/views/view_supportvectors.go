@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -16,10 +16,10 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Support vectors", order: 41, needs: hasLearned(svm.CapSupportVectors.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Support vectors", Order: 41, Needs: HasLearned(svm.CapSupportVectors.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			sv, _ := eval.LearnedAs[*svm.SupportVectors](r.Result, svm.CapSupportVectors.Name)
-			v := &supportView{c: env.c, r: r, sv: sv,
+			v := &supportView{c: env.C, r: r, sv: sv,
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j"),
 				pgUp: kit.Bind("pgup", "page up", "pgup"), pgDown: kit.Bind("pgdn", "page down", "pgdown"),
 				sortKey: kit.Bind("s", "sort by |α|/row", "s")}

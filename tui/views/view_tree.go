@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -17,10 +17,10 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Tree", order: 36, needs: hasLearned(engine.CapTree.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Tree", Order: 36, Needs: HasLearned(engine.CapTree.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			t, _ := eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)
-			return newTreeView(env.c, r, t)
+			return newTreeView(env.C, r, t)
 		}})
 }
 
@@ -29,12 +29,12 @@ func init() {
 // impurity, its class distribution as a small bar and what it predicts.
 // Nodes fold and unfold; a data row can be sent down the tree, its path
 // highlighted to the leaf it reaches.
-type treeView struct {
+type TreeView struct {
 	c        *kit.Common
 	r        *kit.RunRecord
-	t        *engine.Tree
+	T        *engine.Tree
 	open     []bool // expanded nodes
-	cur      int    // the node under the cursor
+	Cur      int    // the node under the cursor
 	off      int    // first visible line
 	row      int    // the data row sent down the tree; -1 for none
 	path     map[int]bool
@@ -47,8 +47,8 @@ type treeKeys struct {
 	Up, Down, Fold, Parent, All, Row, PrevRow, NextRow key.Binding
 }
 
-func newTreeView(c *kit.Common, r *kit.RunRecord, t *engine.Tree) *treeView {
-	v := &treeView{c: c, r: r, t: t, open: make([]bool, len(t.Nodes)), row: -1, depthCol: 2,
+func newTreeView(c *kit.Common, r *kit.RunRecord, t *engine.Tree) *TreeView {
+	v := &TreeView{c: c, r: r, T: t, open: make([]bool, len(t.Nodes)), row: -1, depthCol: 2,
 		keys: treeKeys{
 			Up: kit.Bind("↑", "up", "up", "k"), Down: kit.Bind("↓", "down", "down", "j"),
 			Fold: kit.Bind("enter", "fold/unfold", "enter", "space"), Parent: kit.Bind("u", "up a level", "u"),
@@ -77,7 +77,7 @@ type treeLine struct {
 }
 
 // lines lists the visible nodes in outline order.
-func (v *treeView) lines() []treeLine {
+func (v *TreeView) lines() []treeLine {
 	var out []treeLine
 	var walk func(i, depth int, guides string, last bool)
 	walk = func(i, depth int, guides string, last bool) {
@@ -101,7 +101,7 @@ func (v *treeView) lines() []treeLine {
 				next += "│ "
 			}
 		}
-		ch := v.t.Nodes[i].Children
+		ch := v.T.Nodes[i].Children
 		for k, c := range ch {
 			walk(c, depth+1, next, k == len(ch)-1)
 		}
@@ -110,7 +110,7 @@ func (v *treeView) lines() []treeLine {
 	return out
 }
 
-func (v *treeView) Update(msg tea.Msg) tea.Cmd {
+func (v *TreeView) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
@@ -118,11 +118,11 @@ func (v *treeView) Update(msg tea.Msg) tea.Cmd {
 	lines := v.lines()
 	at := 0
 	for k, l := range lines {
-		if l.node == v.cur {
+		if l.node == v.Cur {
 			at = k
 		}
 	}
-	nd := v.t.Nodes[v.cur]
+	nd := v.T.Nodes[v.Cur]
 	switch {
 	case key.Matches(km, v.keys.Up):
 		at = max(at-1, 0)
@@ -130,16 +130,16 @@ func (v *treeView) Update(msg tea.Msg) tea.Cmd {
 		at = min(at+1, len(lines)-1)
 	case key.Matches(km, v.keys.Fold):
 		if !nd.Leaf() {
-			v.open[v.cur] = !v.open[v.cur]
+			v.open[v.Cur] = !v.open[v.Cur]
 		}
 	case key.Matches(km, v.keys.Parent):
-		if p := v.parent(v.cur); p >= 0 {
-			v.cur = p
+		if p := v.parent(v.Cur); p >= 0 {
+			v.Cur = p
 		}
 		return nil
 	case key.Matches(km, v.keys.All):
 		all := true
-		for i, n := range v.t.Nodes {
+		for i, n := range v.T.Nodes {
 			all = all && (n.Leaf() || v.open[i])
 		}
 		for i := range v.open {
@@ -162,12 +162,12 @@ func (v *treeView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	lines = v.lines()
-	v.cur = lines[min(at, len(lines)-1)].node
+	v.Cur = lines[min(at, len(lines)-1)].node
 	return nil
 }
 
-func (v *treeView) parent(i int) int {
-	for p, n := range v.t.Nodes {
+func (v *TreeView) parent(i int) int {
+	for p, n := range v.T.Nodes {
 		for _, c := range n.Children {
 			if c == i {
 				return p
@@ -179,7 +179,7 @@ func (v *treeView) parent(i int) int {
 
 // setRow sends data row i down the tree (-1: none): its path opens and the
 // cursor goes to the leaf it reaches.
-func (v *treeView) setRow(i int) {
+func (v *TreeView) setRow(i int) {
 	v.row, v.path = i, nil
 	d := v.r.Dataset
 	if i < 0 || d == nil || i >= d.Rows() {
@@ -187,7 +187,7 @@ func (v *treeView) setRow(i int) {
 		return
 	}
 	_, p := d.X.Dims()
-	path, _ := treePath(v.r.Result, v.t, d.X.RawRowView(i)[:p])
+	path, _ := treePath(v.r.Result, v.T, d.X.RawRowView(i)[:p])
 	if len(path) == 0 {
 		v.row = -1
 		return
@@ -197,7 +197,7 @@ func (v *treeView) setRow(i int) {
 		v.path[n] = true
 		v.open[n] = true
 	}
-	v.cur = path[len(path)-1]
+	v.Cur = path[len(path)-1]
 }
 
 // treePath is the path through t of a row of raw feature values, prepared
@@ -223,9 +223,9 @@ func treePath(res *eval.Result, t *engine.Tree, raw []float64) ([]int, []float64
 	return t.Path(row, level), row
 }
 
-func (v *treeView) SetSize(w, h int) { v.w, v.h = w, h }
+func (v *TreeView) SetSize(w, h int) { v.w, v.h = w, h }
 
-func (v *treeView) Keys() []key.Binding {
+func (v *TreeView) Keys() []key.Binding {
 	ks := []key.Binding{v.keys.Up, v.keys.Down, v.keys.Fold, v.keys.Parent, v.keys.All, v.keys.Row}
 	if v.row >= 0 {
 		ks = append(ks, v.keys.PrevRow, v.keys.NextRow)
@@ -233,9 +233,9 @@ func (v *treeView) Keys() []key.Binding {
 	return ks
 }
 
-func (v *treeView) View() string {
+func (v *TreeView) View() string {
 	st := v.c.Styles
-	t := v.t
+	t := v.T
 	head := fmt.Sprintf(" %s tree · depth %d · %s · %s", t.Criterion, t.Depth(), numfmt.Count(t.Leaves(), "leaf"), numfmt.Count(len(t.Nodes), "node"))
 	if res := v.r.Result; res != nil && res.FittedOn != "" {
 		head += " · fitted on " + res.FittedOn
@@ -248,7 +248,7 @@ func (v *treeView) View() string {
 	body := max(v.h-len(out), 1)
 	at := 0
 	for k, l := range lines {
-		if l.node == v.cur {
+		if l.node == v.Cur {
 			at = k
 		}
 	}
@@ -267,7 +267,7 @@ func (v *treeView) View() string {
 }
 
 // rowNote describes the row sent down the tree.
-func (v *treeView) rowNote() string {
+func (v *TreeView) rowNote() string {
 	d := v.r.Dataset
 	note := fmt.Sprintf("row %d of %d", v.row+1, d.Rows())
 	if v.row < len(d.RowNames) {
@@ -279,17 +279,17 @@ func (v *treeView) rowNote() string {
 		note += " (target " + numfmt.Sig(d.Y[v.row], 4) + ")"
 	}
 	reach := " reaches a leaf that predicts "
-	if !v.t.Nodes[v.cur].Leaf() { // a tree that does not say where missing values go
+	if !v.T.Nodes[v.Cur].Leaf() { // a tree that does not say where missing values go
 		reach = " stops at a missing value, at a node whose majority is "
 	}
-	return note + reach + v.t.Outcome(v.cur) + " · [ ] other rows · p stops"
+	return note + reach + v.T.Outcome(v.Cur) + " · [ ] other rows · p stops"
 }
 
 // nodeLine draws one node: guides, fold marker, test, rows, impurity,
 // class bar and outcome.
-func (v *treeView) nodeLine(l treeLine) string {
+func (v *TreeView) nodeLine(l treeLine) string {
 	st := v.c.Styles
-	nd := v.t.Nodes[l.node]
+	nd := v.T.Nodes[l.node]
 	mark := "•"
 	if !nd.Leaf() {
 		mark = "▸"
@@ -301,8 +301,8 @@ func (v *treeView) nodeLine(l treeLine) string {
 	if l.node == 0 {
 		test = "all training rows"
 	}
-	stats := fmt.Sprintf("%s · %s %s", numfmt.Count(nd.Samples, "row"), v.t.Criterion, numfmt.Fixed(nd.Impurity, 3))
-	outcome := "→ " + padTo(v.t.Outcome(l.node), v.outcomeW())
+	stats := fmt.Sprintf("%s · %s %s", numfmt.Count(nd.Samples, "row"), v.T.Criterion, numfmt.Fixed(nd.Impurity, 3))
+	outcome := "→ " + PadTo(v.T.Outcome(l.node), v.outcomeW())
 	bar := ""
 	if len(nd.Counts) > 0 {
 		bar = classBar(st, nd.Counts, 10)
@@ -311,9 +311,9 @@ func (v *treeView) nodeLine(l treeLine) string {
 	right := stats + " " + bar + " " + outcome
 	line := kit.Spread(left, right, v.w-1)
 	switch {
-	case l.node == v.cur && st.Colorless: // a glyph too: an ASCII terminal shows no reverse
+	case l.node == v.Cur && st.Colorless: // a glyph too: an ASCII terminal shows no reverse
 		return st.SelectedRow.Render(kit.FitWidth("▶"+line, v.w))
-	case l.node == v.cur:
+	case l.node == v.Cur:
 		return st.SelectedRow.Render(kit.FitWidth(" "+line, v.w))
 	case v.path[l.node]:
 		return st.Accent.Render(kit.FitWidth(" "+line, v.w))
@@ -323,15 +323,15 @@ func (v *treeView) nodeLine(l treeLine) string {
 
 // outcomeW is the width of the longest outcome, so that the columns of
 // numbers line up.
-func (v *treeView) outcomeW() int {
+func (v *TreeView) outcomeW() int {
 	w := 0
-	for i := range v.t.Nodes {
-		w = max(w, len([]rune(v.t.Outcome(i))))
+	for i := range v.T.Nodes {
+		w = max(w, len([]rune(v.T.Outcome(i))))
 	}
 	return min(w, 20)
 }
 
-func padTo(s string, w int) string {
+func PadTo(s string, w int) string {
 	s = kit.Clip(s, w)
 	return s + strings.Repeat(" ", max(w-len([]rune(s)), 0))
 }

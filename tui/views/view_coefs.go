@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -21,10 +21,10 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Coefficients", order: 40, needs: hasLearned(engine.CapCoefficients.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Coefficients", Order: 40, Needs: HasLearned(engine.CapCoefficients.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			c, _ := eval.LearnedAs[*engine.Coefficients](r.Result, engine.CapCoefficients.Name)
-			v := &coefsView{c: env.c, r: r, co: c, scale: weightScale(c), output: kit.Bind("o", "next output", "o"),
+			v := &coefsView{c: env.C, r: r, co: c, scale: weightScale(c), output: kit.Bind("o", "next output", "o"),
 				modeKey: kit.Bind("m", "bars/table/pictures", "m"),
 				up:      kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j")}
 			v.setOutput(0)

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -15,13 +15,13 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Mistakes", order: 48,
-		needs: func(r *kit.RunRecord) bool {
-			return r.Result != nil && r.Task() == datasets.Classification && imageSide(r.Dataset) > 0 &&
-				len(misclassified(r)) > 0
+	RegisterView(ViewSpec{Name: "Mistakes", Order: 48,
+		Needs: func(r *kit.RunRecord) bool {
+			return r.Result != nil && r.Task() == datasets.Classification && ImageSide(r.Dataset) > 0 &&
+				len(Misclassified(r)) > 0
 		},
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
-			return &mistakesView{c: env.c, r: r, rows: misclassified(r), side: imageSide(r.Dataset),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+			return &mistakesView{c: env.C, r: r, rows: Misclassified(r), side: ImageSide(r.Dataset),
 				prev: kit.Bind("[", "previous page", "["), next: kit.Bind("]", "next page", "]")}
 		}})
 }
@@ -29,7 +29,7 @@ func init() {
 // imageSide is the side of the square images a dataset's rows are (8 for
 // 64 numeric columns, as the 8x8 digits), or 0 when they are not images:
 // a square number of columns, at least 16, every one numeric.
-func imageSide(d *datasets.Dataset) int {
+func ImageSide(d *datasets.Dataset) int {
 	if d == nil || len(d.Features) < 16 || len(kit.NumericFeatures(d)) != len(d.Features) {
 		return 0
 	}
@@ -42,14 +42,14 @@ func imageSide(d *datasets.Dataset) int {
 
 // mistake is a held-out row the model got wrong.
 type mistake struct {
-	row             int
-	actual, guessed int
+	Row             int
+	Actual, Guessed int
 }
 
 // misclassified lists the held-out rows of run r whose prediction is
 // wrong, those of a supplied test set left out (their pixels are not in the
 // run's data).
-func misclassified(r *kit.RunRecord) []mistake {
+func Misclassified(r *kit.RunRecord) []mistake {
 	res, d := r.Result, r.Dataset
 	if len(res.TestRows) != len(res.Actual) || len(res.Predicted) != len(res.Actual) {
 		return nil
@@ -57,7 +57,7 @@ func misclassified(r *kit.RunRecord) []mistake {
 	var out []mistake
 	for i, row := range res.TestRows {
 		if res.Actual[i] != res.Predicted[i] && row < d.Rows() {
-			out = append(out, mistake{row: row, actual: int(res.Actual[i]), guessed: int(res.Predicted[i])})
+			out = append(out, mistake{Row: row, Actual: int(res.Actual[i]), Guessed: int(res.Predicted[i])})
 		}
 	}
 	return out
@@ -151,7 +151,7 @@ func (v *mistakesView) image(m mistake, lo, hi float64, compact bool) string {
 	d, s := v.r.Dataset, v.side
 	cw, _, _ := v.cell()
 	px := func(r, c int) float64 {
-		x := d.X.At(m.row, r*s+c)
+		x := d.X.At(m.Row, r*s+c)
 		if hi <= lo || math.IsNaN(x) {
 			return 0
 		}
@@ -176,7 +176,7 @@ func (v *mistakesView) image(m mistake, lo, hi float64, compact bool) string {
 		}
 		b.WriteString("\n")
 	}
-	label := fmt.Sprintf("%s→%s", className(d, m.actual), className(d, m.guessed))
+	label := fmt.Sprintf("%s→%s", className(d, m.Actual), className(d, m.Guessed))
 	b.WriteString(" " + v.c.Styles.Bad.Render(kit.Clip(label, cw-2)))
 	return lipgloss.NewStyle().Width(cw).Render(b.String())
 }

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -17,10 +17,10 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Dendrogram", order: 35, needs: hasLearned(engine.CapLinkage.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Dendrogram", Order: 35, Needs: HasLearned(engine.CapLinkage.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			l, _ := eval.LearnedAs[*engine.Linkage](r.Result, engine.CapLinkage.Name)
-			v := &dendrogramView{c: env.c, r: r, l: l,
+			v := &dendrogramView{c: env.C, r: r, l: l,
 				up:   kit.Bind("↑", "cut higher (fewer clusters)", "up", "k"),
 				down: kit.Bind("↓", "cut lower (more clusters)", "down", "j"),
 				prev: kit.Bind("pgup", "scroll up", "pgup"), next: kit.Bind("pgdn", "scroll down", "pgdown"),
@@ -160,7 +160,7 @@ func (v *dendrogramView) View() string {
 		}
 		left := string(line[:min(cutCol, len(line))])
 		right := string(line[min(cutCol, len(line)):])
-		out = append(out, " "+st.ClassStyle(cl).Render(padTo(label, 17))+" "+st.ClassStyle(cl).Render(left)+st.Muted.Render(right))
+		out = append(out, " "+st.ClassStyle(cl).Render(PadTo(label, 17))+" "+st.ClassStyle(cl).Render(left)+st.Muted.Render(right))
 	}
 	out = append(out, " "+strings.Repeat(" ", 18)+st.Muted.Render(d.Axis))
 	return strings.Join(out, "\n")

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -16,17 +16,17 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Rules", order: 37, needs: hasLearned(engine.CapRules.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Rules", Order: 37, Needs: HasLearned(engine.CapRules.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			rules, _ := eval.LearnedAs[engine.Rules](r.Result, engine.CapRules.Name)
-			return &rulesView{c: env.c, r: r, rules: rules,
+			return &rulesView{c: env.C, r: r, rules: rules,
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j"),
 				sortKey: kit.Bind("s", "order: tree / support", "s")}
 		}})
-	registerView(viewSpec{name: "Importance", order: 38, needs: hasLearned(engine.CapImportances.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Importance", Order: 38, Needs: HasLearned(engine.CapImportances.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			imp, _ := eval.LearnedAs[*engine.Importances](r.Result, engine.CapImportances.Name)
-			v := &importanceView{c: env.c, imp: imp, bars: widgets.NewBars(imp.Features, imp.Values, env.c.Styles)}
+			v := &importanceView{c: env.C, imp: imp, bars: widgets.NewBars(imp.Features, imp.Values, env.C.Styles)}
 			v.bars.SetSorted(true)
 			return v
 		}})

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -17,16 +17,16 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Biplot", order: 35, // after Components, which it draws from
-		needs: func(r *kit.RunRecord) bool {
-			if !hasLearned(engine.CapComponents.Name)(r) || r.Result.Embedding == nil {
+	RegisterView(ViewSpec{Name: "Biplot", Order: 35, // after Components, which it draws from
+		Needs: func(r *kit.RunRecord) bool {
+			if !HasLearned(engine.CapComponents.Name)(r) || r.Result.Embedding == nil {
 				return false
 			}
 			_, k := r.Result.Embedding.Dims()
 			c, _ := r.Result.Learned[engine.CapComponents.Name].(*engine.Components)
 			return k >= 2 && c != nil && c.Vectors != nil
 		},
-		make: newBiplotView})
+		Make: newBiplotView})
 }
 
 // biplotView draws a reduction's rows in its first two components, with
@@ -45,14 +45,14 @@ type biplotView struct {
 // readable.
 const maxArrows = 10
 
-func newBiplotView(env viewEnv, r *kit.RunRecord) resultView {
+func newBiplotView(env ViewEnv, r *kit.RunRecord) ResultView {
 	comps := r.Result.Learned[engine.CapComponents.Name].(*engine.Components)
 	E := r.Result.Embedding
 	var arrows []widgets.Arrow
 	for _, j := range longestLoadings(comps) {
 		arrows = append(arrows, widgets.Arrow{X: comps.Vectors.At(0, j), Y: comps.Vectors.At(1, j), Label: comps.Features[j]})
 	}
-	v := &biplotView{c: env.c, plot: widgets.NewBiplot(env.c.Styles)}
+	v := &biplotView{c: env.C, plot: widgets.NewBiplot(env.C.Styles)}
 	v.plot.SetData(mat.Col(nil, 0, E), mat.Col(nil, 1, E), arrows)
 	v.head = fmt.Sprintf("rows: %s (%s of the variance) across, %s (%s) up · arrows: feature loadings, scaled together",
 		comps.Names[0], numfmt.Percent(comps.Ratio[0]), comps.Names[1], numfmt.Percent(comps.Ratio[1]))

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -14,10 +14,10 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Neighbours", order: 39, needs: hasLearned(neighbors.CapChoice.Name),
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "Neighbours", Order: 39, Needs: HasLearned(neighbors.CapChoice.Name),
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			c, _ := eval.LearnedAs[*neighbors.Choice](r.Result, neighbors.CapChoice.Name)
-			v := &neighboursView{c: env.c, r: r, ch: c, chart: widgets.NewLineChart("error against k", "k", env.c.Styles)}
+			v := &NeighboursView{c: env.C, r: r, Ch: c, chart: widgets.NewLineChart("error against k", "k", env.C.Styles)}
 			if c.Chosen {
 				names, ys := []string{"leave-one-out (training rows)"}, [][]float64{c.LOO}
 				if h := r.Result.History; len(h) == len(c.LOO) {
@@ -37,37 +37,37 @@ func init() {
 // neighboursView says which k a k-NN fit used and how; when it chose k, the
 // error against k on the training rows (leave-one-out) and on the held-out
 // rows: Hocking's model-selection picture.
-type neighboursView struct {
+type NeighboursView struct {
 	c     *kit.Common
 	r     *kit.RunRecord
-	ch    *neighbors.Choice
+	Ch    *neighbors.Choice
 	chart widgets.LineChart
 	w, h  int
 }
 
-func (v *neighboursView) Update(msg tea.Msg) tea.Cmd {
+func (v *NeighboursView) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	if _, ok := msg.(tea.KeyPressMsg); ok && v.ch.Chosen {
+	if _, ok := msg.(tea.KeyPressMsg); ok && v.Ch.Chosen {
 		v.chart, cmd = v.chart.Update(msg)
 	}
 	return cmd
 }
 
-func (v *neighboursView) SetSize(w, h int) {
+func (v *NeighboursView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.chart.SetSize(w, max(h-2, 3))
 }
 
-func (v *neighboursView) Keys() []key.Binding {
-	if !v.ch.Chosen {
+func (v *NeighboursView) Keys() []key.Binding {
+	if !v.Ch.Chosen {
 		return nil
 	}
 	return v.chart.KeyMap.ShortHelp()
 }
 
-func (v *neighboursView) View() string {
+func (v *NeighboursView) View() string {
 	st := v.c.Styles
-	c := v.ch
+	c := v.Ch
 	head := fmt.Sprintf(" k = %d · %s distance · %s search", c.K, c.Metric, c.Search)
 	if !c.Chosen {
 		return st.Title.Render(kit.Clip(head, v.w)) + "\n" + st.Muted.Render(kit.Clip(" k as set; choose_k=loo tries every k up to k_max and keeps the best by leave-one-out error", v.w))

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -11,12 +11,12 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-const tabHistory = "History"
+const TabHistory = "History"
 
 func init() {
-	registerView(viewSpec{name: tabHistory, order: 30,
-		needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.History) > 0 },
-		make:  newHistoryView})
+	RegisterView(ViewSpec{Name: TabHistory, Order: 30,
+		Needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.History) > 0 },
+		Make:  newHistoryView})
 }
 
 // historyView draws the loss histories: the training loss beside the
@@ -35,11 +35,11 @@ type historyView struct {
 
 type historyKeys struct{ Prev, Next key.Binding }
 
-func newHistoryView(env viewEnv, r *kit.RunRecord) resultView {
+func newHistoryView(env ViewEnv, r *kit.RunRecord) ResultView {
 	res := r.Result
 	v := &historyView{
-		c: env.c, r: r,
-		charts: kit.NewFoldCharts(r, env.c.Styles),
+		c: env.C, r: r,
+		charts: kit.NewFoldCharts(r, env.C.Styles),
 		keys:   historyKeys{Prev: kit.Bind("[", "previous fold", "["), Next: kit.Bind("]", "next fold", "]")},
 	}
 	v.folds = res.FoldHistories

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -20,11 +20,11 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-const tabSummary = "Summary"
+const TabSummary = "Summary"
 
 func init() {
-	registerView(viewSpec{name: tabSummary, order: 0, make: func(env viewEnv, r *kit.RunRecord) resultView {
-		return &summaryView{c: env.c, r: r, charts: summaryCharts(r, env.c.Styles),
+	RegisterView(ViewSpec{Name: TabSummary, Order: 0, Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+		return &summaryView{c: env.C, r: r, charts: summaryCharts(r, env.C.Styles),
 			up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j")}
 	}})
 }
@@ -248,7 +248,7 @@ func (v *summaryView) View() string {
 	}
 	rw := v.w - lw - 3
 	chart := ""
-	if v.w >= wideW && rw-62 >= 50 {
+	if v.w >= kit.WideW && rw-62 >= 50 {
 		// Room to spare: the validation curves beside the figures.
 		rw = 62
 		chart = v.chart(v.w-lw-3-rw-1, min(v.h, max(len(left), len(right), 20)))

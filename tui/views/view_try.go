@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"errors"
@@ -21,9 +21,9 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Try", order: 58, // before the map, which is last
-		needs: canTry,
-		make:  func(env viewEnv, r *kit.RunRecord) resultView { return newTryView(env.c, r) }})
+	RegisterView(ViewSpec{Name: "Try", Order: 58, // before the map, which is last
+		Needs: canTry,
+		Make:  func(env ViewEnv, r *kit.RunRecord) ResultView { return newTryView(env.C, r) }})
 }
 
 // canTry says whether a run's shown model can be tried on a typed row: it
@@ -42,17 +42,17 @@ func canTry(r *kit.RunRecord) bool {
 // they type, what the run's model makes of it: the prediction, the class
 // probabilities, and for a tree the path through its rules. The row goes
 // through the preprocessing fitted with the model, as its rows did.
-type tryView struct {
+type TryView struct {
 	c      *kit.Common
-	r      *kit.RunRecord
-	in     []*tryInput
+	R      *kit.RunRecord
+	In     []*tryInput
 	focus  int
 	off    int // first input shown
 	row    int // the data row the inputs were filled from
 	edited bool
-	out    tryOutcome
+	Out    tryOutcome
 	bars   widgets.Bars
-	tree   *engine.Tree
+	Tree   *engine.Tree
 	keys   tryKeys
 	w, h   int
 }
@@ -64,56 +64,56 @@ type tryKeys struct {
 // tryInput is one feature's value: a number typed (empty for missing), or
 // a nominal level chosen (len(Levels) for missing).
 type tryInput struct {
-	col   datasets.Column
-	text  kit.TextField
-	level int
+	Col   datasets.Column
+	Text  kit.TextField
+	Level int
 	err   error
 }
 
 // tryOutcome is what the model made of the row.
 type tryOutcome struct {
-	pred  string
-	proba []float64 // per class; nil without probabilities
-	path  []int     // through the tree; nil without one
+	Pred  string
+	Proba []float64 // per class; nil without probabilities
+	Path  []int     // through the tree; nil without one
 	x     []float64 // the row as the tree saw it (NaN: missing)
-	err   error
+	Err   error
 }
 
-func newTryView(c *kit.Common, r *kit.RunRecord) *tryView {
-	v := &tryView{c: c, r: r, keys: tryKeys{
+func newTryView(c *kit.Common, r *kit.RunRecord) *TryView {
+	v := &TryView{c: c, R: r, keys: tryKeys{
 		Up: kit.Bind("↑", "previous value", "up"), Down: kit.Bind("↓", "next value", "down"),
 		Level:   kit.Bind("←/→", "change level", "left", "right"),
 		PrevRow: kit.Bind("[", "previous row", "["), NextRow: kit.Bind("]", "next row", "]"),
 	}}
-	v.tree, _ = eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)
+	v.Tree, _ = eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)
 	for _, col := range r.Dataset.Features {
-		in := &tryInput{col: col}
+		in := &tryInput{Col: col}
 		if col.Kind == datasets.Numeric {
-			in.text = kit.NewInput()
-			in.text.CharLimit = 32
+			in.Text = kit.NewInput()
+			in.Text.CharLimit = 32
 		}
-		v.in = append(v.in, in)
+		v.In = append(v.In, in)
 	}
 	v.bars = widgets.NewBars(nil, nil, c.Styles)
 	v.bars.SetClassColors(true)
-	v.fill(0)
+	v.Fill(0)
 	v.setFocus(0)
 	return v
 }
 
 // Typing: the inputs take every key but tab, shift+tab and esc.
-func (v *tryView) Typing() bool { return true }
+func (v *TryView) Typing() bool { return true }
 
 // fill puts data row i's values in the inputs.
-func (v *tryView) fill(i int) {
-	d := v.r.Dataset
+func (v *TryView) Fill(i int) {
+	d := v.R.Dataset
 	v.row, v.edited = i, false
-	for j, in := range v.in {
+	for j, in := range v.In {
 		x := d.X.At(i, j)
-		if in.col.Kind == datasets.Nominal {
-			in.level = len(in.col.Levels)
+		if in.Col.Kind == datasets.Nominal {
+			in.Level = len(in.Col.Levels)
 			if !math.IsNaN(x) {
-				in.level = int(x)
+				in.Level = int(x)
 			}
 			continue
 		}
@@ -121,21 +121,21 @@ func (v *tryView) fill(i int) {
 		if !math.IsNaN(x) {
 			text = strconv.FormatFloat(x, 'g', -1, 64)
 		}
-		in.text.SetValue(text)
-		in.text.CursorEnd()
+		in.Text.SetValue(text)
+		in.Text.CursorEnd()
 		in.err = nil
 	}
-	v.predict()
+	v.Predict()
 }
 
-func (v *tryView) setFocus(k int) {
-	v.focus = min(max(k, 0), len(v.in)-1)
-	for j, in := range v.in {
-		if in.col.Kind == datasets.Numeric {
+func (v *TryView) setFocus(k int) {
+	v.focus = min(max(k, 0), len(v.In)-1)
+	for j, in := range v.In {
+		if in.Col.Kind == datasets.Numeric {
 			if j == v.focus {
-				in.text.Focus()
+				in.Text.Focus()
 			} else {
-				in.text.Blur()
+				in.Text.Blur()
 			}
 		}
 	}
@@ -144,13 +144,13 @@ func (v *tryView) setFocus(k int) {
 // value is the input's value as the data code it: a number, a level's
 // index, NaN for missing.
 func (in *tryInput) value() (float64, error) {
-	if in.col.Kind == datasets.Nominal {
-		if in.level >= len(in.col.Levels) {
+	if in.Col.Kind == datasets.Nominal {
+		if in.Level >= len(in.Col.Levels) {
 			return math.NaN(), nil
 		}
-		return float64(in.level), nil
+		return float64(in.Level), nil
 	}
-	text := strings.TrimSpace(in.text.Value())
+	text := strings.TrimSpace(in.Text.Value())
 	if text == "" || text == "?" {
 		return math.NaN(), nil
 	}
@@ -162,19 +162,19 @@ func (in *tryInput) value() (float64, error) {
 }
 
 // predict runs the typed row through the preprocessing and the model.
-func (v *tryView) predict() {
-	res, d := v.r.Result, v.r.Dataset
-	x := make([]float64, len(v.in))
-	for j, in := range v.in {
+func (v *TryView) Predict() {
+	res, d := v.R.Result, v.R.Dataset
+	x := make([]float64, len(v.In))
+	for j, in := range v.In {
 		var err error
 		if x[j], in.err = in.value(); in.err != nil {
-			err = fmt.Errorf("%s: %v", in.col.Name, in.err)
-			v.out = tryOutcome{err: err}
+			err = fmt.Errorf("%s: %v", in.Col.Name, in.err)
+			v.Out = tryOutcome{Err: err}
 			return
 		}
 	}
 	var out tryOutcome
-	out.err = recovered(func() error {
+	out.Err = recovered(func() error {
 		X, err := res.Prep.Apply(mat.NewDense(1, len(x), x))
 		if err != nil {
 			return err
@@ -183,20 +183,20 @@ func (v *tryView) predict() {
 		if err != nil || len(pred) != 1 {
 			return errors.Join(err, errors.New("the model gave no prediction"))
 		}
-		out.pred = v.outcomeText(pred[0])
-		if p, ok := res.Fitted.(engine.Prober); ok && d.Classes != nil && v.r.Task() == datasets.Classification {
+		out.Pred = v.outcomeText(pred[0])
+		if p, ok := res.Fitted.(engine.Prober); ok && d.Classes != nil && v.R.Task() == datasets.Classification {
 			if P, err := p.PredictProba(X); err == nil {
-				out.proba = mat.Row(nil, 0, P)
+				out.Proba = mat.Row(nil, 0, P)
 			}
 		}
 		return nil
 	})
-	if v.tree != nil && out.err == nil {
-		out.path, out.x = treePath(res, v.tree, x)
+	if v.Tree != nil && out.Err == nil {
+		out.Path, out.x = treePath(res, v.Tree, x)
 	}
-	v.out = out
-	if out.proba != nil {
-		v.bars.SetData(d.Classes, out.proba)
+	v.Out = out
+	if out.Proba != nil {
+		v.bars.SetData(d.Classes, out.Proba)
 	}
 }
 
@@ -218,9 +218,9 @@ func missingRoute(t *engine.Tree, parent, child int, x []float64) string {
 }
 
 // outcomeText names a prediction: its class, its value or its cluster.
-func (v *tryView) outcomeText(p float64) string {
-	d := v.r.Dataset
-	switch v.r.Task() {
+func (v *TryView) outcomeText(p float64) string {
+	d := v.R.Dataset
+	switch v.R.Task() {
 	case datasets.Classification:
 		if c := int(p); p >= 0 && c < len(d.Classes) {
 			return d.Classes[c]
@@ -242,59 +242,59 @@ func recovered(f func() error) (err error) {
 	return f()
 }
 
-func (v *tryView) Update(msg tea.Msg) tea.Cmd {
+func (v *TryView) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
-	if !ok || len(v.in) == 0 {
+	if !ok || len(v.In) == 0 {
 		return nil
 	}
-	n := v.r.Dataset.Rows()
-	in := v.in[v.focus]
+	n := v.R.Dataset.Rows()
+	in := v.In[v.focus]
 	switch {
 	case key.Matches(km, v.keys.Up):
 		v.setFocus(v.focus - 1)
 	case key.Matches(km, v.keys.Down):
 		v.setFocus(v.focus + 1)
 	case key.Matches(km, v.keys.PrevRow):
-		v.fill((v.row - 1 + n) % n)
+		v.Fill((v.row - 1 + n) % n)
 	case key.Matches(km, v.keys.NextRow):
-		v.fill((v.row + 1) % n)
-	case in.col.Kind == datasets.Nominal && key.Matches(km, v.keys.Level):
-		k := len(in.col.Levels) + 1 // the levels, then missing
+		v.Fill((v.row + 1) % n)
+	case in.Col.Kind == datasets.Nominal && key.Matches(km, v.keys.Level):
+		k := len(in.Col.Levels) + 1 // the levels, then missing
 		step := 1
 		if km.String() == "left" {
 			step = -1
 		}
-		in.level = (in.level + step + k) % k
+		in.Level = (in.Level + step + k) % k
 		v.edited = true
-		v.predict()
-	case in.col.Kind == datasets.Numeric:
-		before := in.text.Value()
+		v.Predict()
+	case in.Col.Kind == datasets.Numeric:
+		before := in.Text.Value()
 		var cmd tea.Cmd
-		in.text, cmd = in.text.Update(msg)
-		if in.text.Value() != before {
+		in.Text, cmd = in.Text.Update(msg)
+		if in.Text.Value() != before {
 			v.edited = true
-			v.predict()
+			v.Predict()
 		}
 		return cmd
 	}
 	return nil
 }
 
-func (v *tryView) SetSize(w, h int) { v.w, v.h = w, h }
+func (v *TryView) SetSize(w, h int) { v.w, v.h = w, h }
 
-func (v *tryView) Keys() []key.Binding {
+func (v *TryView) Keys() []key.Binding {
 	ks := []key.Binding{v.keys.Down, v.keys.Up}
-	if len(v.in) > 0 && v.in[v.focus].col.Kind == datasets.Nominal {
+	if len(v.In) > 0 && v.In[v.focus].Col.Kind == datasets.Nominal {
 		ks = append(ks, v.keys.Level)
 	}
 	return append(ks, v.keys.PrevRow, v.keys.NextRow)
 }
 
-func (v *tryView) View() string {
+func (v *TryView) View() string {
 	st := v.c.Styles
 	head := st.Title.Render(kit.Clip(" Try a row: type its feature values and see what the model predicts", v.w))
-	from := fmt.Sprintf(" filled from row %d of %d", v.row+1, v.r.Dataset.Rows())
-	if names := v.r.Dataset.RowNames; v.row < len(names) {
+	from := fmt.Sprintf(" filled from row %d of %d", v.row+1, v.R.Dataset.Rows())
+	if names := v.R.Dataset.RowNames; v.row < len(names) {
 		from += fmt.Sprintf(" (%q)", names[v.row])
 	}
 	if v.edited {
@@ -311,7 +311,7 @@ func (v *tryView) View() string {
 
 // inputsView lists one input per feature, scrolled to keep the focused one
 // in sight.
-func (v *tryView) inputsView(w, h int) string {
+func (v *TryView) inputsView(w, h int) string {
 	st := v.c.Styles
 	if v.focus < v.off {
 		v.off = v.focus
@@ -322,11 +322,11 @@ func (v *tryView) inputsView(w, h int) string {
 	nameW := min(max(w/2, 8), 24)
 	ctlW := max(w-nameW-3, 6)
 	var out []string
-	for j := v.off; j < min(len(v.in), v.off+h); j++ {
-		in := v.in[j]
-		mark, name := "  ", st.Text.Render(kit.FitWidth(kit.Clip(in.col.Name, nameW), nameW))
+	for j := v.off; j < min(len(v.In), v.off+h); j++ {
+		in := v.In[j]
+		mark, name := "  ", st.Text.Render(kit.FitWidth(kit.Clip(in.Col.Name, nameW), nameW))
 		if j == v.focus {
-			mark, name = st.Accent.Render("▸ "), st.Accent.Render(kit.FitWidth(kit.Clip(in.col.Name, nameW), nameW))
+			mark, name = st.Accent.Render("▸ "), st.Accent.Render(kit.FitWidth(kit.Clip(in.Col.Name, nameW), nameW))
 		}
 		out = append(out, mark+name+" "+v.control(in, j == v.focus, ctlW))
 	}
@@ -334,19 +334,19 @@ func (v *tryView) inputsView(w, h int) string {
 }
 
 // control draws an input ctlW cells wide.
-func (v *tryView) control(in *tryInput, focused bool, ctlW int) string {
+func (v *TryView) control(in *tryInput, focused bool, ctlW int) string {
 	st := v.c.Styles
-	if in.col.Kind == datasets.Nominal {
+	if in.Col.Kind == datasets.Nominal {
 		level := "? (missing)"
-		if in.level < len(in.col.Levels) {
-			level = in.col.Levels[in.level]
+		if in.Level < len(in.Col.Levels) {
+			level = in.Col.Levels[in.Level]
 		}
 		if focused {
 			return st.SelectedRow.Render(kit.FitWidth("‹ "+kit.Clip(level, ctlW-4)+" ›", ctlW))
 		}
 		return st.Value.Render(kit.FitWidth("  "+kit.Clip(level, ctlW-4), ctlW))
 	}
-	box := "[" + kit.FitWidth(in.text.View(st, ctlW-3), ctlW-2) + "]"
+	box := "[" + kit.FitWidth(in.Text.View(st, ctlW-3), ctlW-2) + "]"
 	switch {
 	case in.err != nil:
 		return st.Bad.Render(box)
@@ -358,36 +358,36 @@ func (v *tryView) control(in *tryInput, focused bool, ctlW int) string {
 
 // outcomeView is what the model made of the row: the prediction, the
 // class probabilities as bars, the path through a tree.
-func (v *tryView) outcomeView(w, h int) string {
+func (v *TryView) outcomeView(w, h int) string {
 	st := v.c.Styles
-	o := v.out
-	if o.err != nil {
-		return st.Error.Render(kit.Wrap(errText(o.err), w))
+	o := v.Out
+	if o.Err != nil {
+		return st.Error.Render(kit.Wrap(v.c.ErrText(o.Err), w))
 	}
-	d := v.r.Dataset
-	line := st.Header.Render("predicted ") + st.Accent.Render(o.pred)
-	if !v.edited && v.row < len(d.Y) && v.r.Task().Supervised() {
+	d := v.R.Dataset
+	line := st.Header.Render("predicted ") + st.Accent.Render(o.Pred)
+	if !v.edited && v.row < len(d.Y) && v.R.Task().Supervised() {
 		line += st.Muted.Render(" · the row's actual " + v.outcomeText(d.Y[v.row]))
 	}
 	out := []string{kit.Clip(line, w)}
-	if o.proba != nil {
+	if o.Proba != nil {
 		out = append(out, "", st.Header.Render("class probabilities"))
-		bh := min(len(o.proba), max(h-len(out)-3, 2))
+		bh := min(len(o.Proba), max(h-len(out)-3, 2))
 		v.bars.SetSize(w, bh)
 		out = append(out, v.bars.View())
 	}
-	if len(o.path) > 0 {
-		t := v.tree
+	if len(o.Path) > 0 {
+		t := v.Tree
 		out = append(out, "", st.Header.Render("path through the tree"))
-		for k, n := range o.path[1:] {
+		for k, n := range o.Path[1:] {
 			indent := strings.Repeat("  ", k)
 			out = append(out, st.Text.Render(kit.Clip(indent+"└ "+t.Nodes[n].Cond.String(), w)))
-			if note := missingRoute(t, o.path[k], n, o.x); note != "" {
+			if note := missingRoute(t, o.Path[k], n, o.x); note != "" {
 				out = append(out, st.Muted.Render(kit.Clip(indent+"  "+note, w)))
 			}
 		}
-		last := o.path[len(o.path)-1]
-		indent := strings.Repeat("  ", len(o.path)-1)
+		last := o.Path[len(o.Path)-1]
+		indent := strings.Repeat("  ", len(o.Path)-1)
 		if nd := t.Nodes[last]; nd.Leaf() {
 			out = append(out, st.Accent.Render(kit.Clip(fmt.Sprintf("%s→ %s (a leaf of %s)", indent,
 				t.Outcome(last), numfmt.Count(nd.Samples, "training row")), w)))

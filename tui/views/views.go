@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 
 // resultView is one tab of the results screen. Like the screens, a view is
 // a pointer mutated only in Update.
-type resultView interface {
+type ResultView interface {
 	// Update gets the keys while the view's tab is active, and every other
 	// message (background work it started, such as the map's regions)
 	// whichever tab is active.
@@ -33,46 +33,46 @@ type resultView interface {
 // Optional parts of a view.
 type (
 	// viewIniter starts background work when the view is made.
-	viewIniter interface{ Init() tea.Cmd }
+	ViewIniter interface{ Init() tea.Cmd }
 	// viewResizer reacts to a new terminal size after SetSize (the map
 	// recomputes its grid once the size settles).
-	viewResizer interface{ Resized() tea.Cmd }
+	ViewResizer interface{ Resized() tea.Cmd }
 	// viewCloser stops background work when the view is replaced.
-	viewCloser interface{ Close() }
+	ViewCloser interface{ Close() }
 	// viewTyper is a view whose fields take the keys while it is active
 	// (letters, digits, ←/→); tab and shift+tab still change the tab, esc
 	// still goes back.
-	viewTyper interface{ Typing() bool }
+	ViewTyper interface{ Typing() bool }
 )
 
 // viewEnv is what a view may use besides its run.
-type viewEnv struct {
-	c   *kit.Common
-	ctx context.Context // done when the lab quits
+type ViewEnv struct {
+	C   *kit.Common
+	Ctx context.Context // done when the lab quits
 }
 
 // viewSpec registers a view: its tab name, its place among the tabs, what it
 // needs of a run, and how it is made.
-type viewSpec struct {
-	name  string
-	order int
-	needs func(r *kit.RunRecord) bool
-	make  func(env viewEnv, r *kit.RunRecord) resultView
+type ViewSpec struct {
+	Name  string
+	Order int
+	Needs func(r *kit.RunRecord) bool
+	Make  func(env ViewEnv, r *kit.RunRecord) ResultView
 }
 
-var viewSpecs []viewSpec
+var viewSpecs []ViewSpec
 
 // registerView adds a view to the results screen; call it from init.
-func registerView(v viewSpec) {
+func RegisterView(v ViewSpec) {
 	viewSpecs = append(viewSpecs, v)
-	sort.SliceStable(viewSpecs, func(i, j int) bool { return viewSpecs[i].order < viewSpecs[j].order })
+	sort.SliceStable(viewSpecs, func(i, j int) bool { return viewSpecs[i].Order < viewSpecs[j].Order })
 }
 
 // viewsFor lists the views run r has, in order.
-func viewsFor(r *kit.RunRecord) []viewSpec {
-	var out []viewSpec
+func ViewsFor(r *kit.RunRecord) []ViewSpec {
+	var out []ViewSpec
 	for _, v := range viewSpecs {
-		if v.needs == nil || v.needs(r) {
+		if v.Needs == nil || v.Needs(r) {
 			out = append(out, v)
 		}
 	}
@@ -80,7 +80,7 @@ func viewsFor(r *kit.RunRecord) []viewSpec {
 }
 
 // hasLearned is a view's needs: the run's model offers the capability.
-func hasLearned(name string) func(*kit.RunRecord) bool {
+func HasLearned(name string) func(*kit.RunRecord) bool {
 	return func(r *kit.RunRecord) bool { return r.Result != nil && r.Result.Learned[name] != nil }
 }
 

@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"slices"
@@ -17,9 +17,9 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "ROC", order: 20,
-		needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.ROC) > 0 },
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
+	RegisterView(ViewSpec{Name: "ROC", Order: 20,
+		Needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.ROC) > 0 },
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
 			note := r.PooledNote()
 			if note != "" {
 				note = "curves " + note
@@ -27,7 +27,7 @@ func init() {
 					note += "; the Summary's AUC is the fold mean"
 				}
 			}
-			return &rocView{m: widgets.NewROC(r.Result.ROC, env.c.Styles), note: note, st: env.c.Styles, r: r}
+			return &rocView{m: widgets.NewROC(r.Result.ROC, env.C.Styles), note: note, st: env.C.Styles, r: r}
 		}})
 }
 

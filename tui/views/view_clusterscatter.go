@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"fmt"
@@ -16,12 +16,12 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Scatter", order: 34,
-		needs: func(r *kit.RunRecord) bool {
+	RegisterView(ViewSpec{Name: "Scatter", Order: 34,
+		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Clustering && len(r.Result.Predicted) > 0 &&
 				len(kit.NumericFeatures(r.Dataset)) >= 2
 		},
-		make: func(env viewEnv, r *kit.RunRecord) resultView { return newClusterScatterView(env.c, r) }})
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView { return newClusterScatterView(env.C, r) }})
 }
 
 // clusterScatterView shows the rows in their first two principal directions
@@ -89,7 +89,7 @@ func (v *clusterScatterView) place() {
 	v.byCluster.SetAxes(v.plane.XLabel, v.plane.YLabel)
 	if d.Classes != nil && len(d.Y) == len(xs) {
 		v.classes = true
-		v.byClass.SetPoints(xs, ys, classCodes(d.Y))
+		v.byClass.SetPoints(xs, ys, kit.ClassCodes(d.Y))
 		v.byClass.SetClassNames(d.Classes)
 		v.byClass.SetAxes(v.plane.XLabel, v.plane.YLabel)
 	}
@@ -146,8 +146,8 @@ func (v *clusterScatterView) View() string {
 	switch {
 	case v.sideBySide():
 		half := (v.w - 2) / 2
-		left := st.Header.Render(padTo(" clusters found, centres marked", half)) + "\n" + v.byCluster.View()
-		right := st.Header.Render(padTo(" known classes (not learned from)", v.w-2-half)) + "\n" + v.byClass.View()
+		left := st.Header.Render(PadTo(" clusters found, centres marked", half)) + "\n" + v.byCluster.View()
+		right := st.Header.Render(PadTo(" known classes (not learned from)", v.w-2-half)) + "\n" + v.byClass.View()
 		return out + lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", right)
 	case v.showClass:
 		return out + st.Header.Render(" known classes (not learned from) · c: clusters") + "\n" + v.byClass.View()

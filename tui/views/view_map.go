@@ -1,4 +1,4 @@
-package tui
+package views
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 )
 
 func init() {
-	registerView(viewSpec{name: "Map", order: 60,
-		needs: func(r *kit.RunRecord) bool {
+	RegisterView(ViewSpec{Name: "Map", Order: 60,
+		Needs: func(r *kit.RunRecord) bool {
 			t := r.Task()
 			if r.Result == nil || t == datasets.Regression || t == datasets.Reduction || r.Cancelled() || r.Err != nil ||
 				len(kit.NumericFeatures(r.Dataset)) < 2 {
@@ -31,8 +31,8 @@ func init() {
 			_, predicts := r.Result.Fitted.(engine.Predictor)
 			return t != datasets.Clustering || predicts
 		},
-		make: func(env viewEnv, r *kit.RunRecord) resultView {
-			return &mapView{c: env.c, ctx: env.ctx, r: r, regions: widgets.NewScatter(env.c.Styles), state: "computing",
+		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+			return &MapView{c: env.C, ctx: env.Ctx, r: r, Regions: widgets.NewScatter(env.C.Styles), State: "computing",
 				axes: kit.NewAxisPicker(r.Dataset)}
 		}})
 }
@@ -41,90 +41,90 @@ func init() {
 const mapResizeDelay = 150 * time.Millisecond
 
 // regionsMsg: the decision-region map of run finished (or failed).
-type regionsMsg struct {
-	run int
-	key string // the run and widget size it was computed for
-	m   *inspect.RegionMap
-	err error
+type RegionsMsg struct {
+	Run int
+	Key string // the run and widget size it was computed for
+	M   *inspect.RegionMap
+	Err error
 }
 
 // regionsResizeMsg: the terminal was resized a moment ago; if the size is
 // still key, the map view refits its map for it.
-type regionsResizeMsg struct {
+type RegionsResizeMsg struct {
 	run int
-	key string
+	Key string
 }
 
 // mapView draws a model's decision regions over the data in a plane (its
 // two features, or its first two principal directions), the model refit on
 // that plane off the UI goroutine (engine/inspect computes it).
-type mapView struct {
+type MapView struct {
 	c       *kit.Common
 	ctx     context.Context
 	r       *kit.RunRecord
-	regions widgets.Scatter
+	Regions widgets.Scatter
 	axes    kit.AxisPicker
 
 	cancel context.CancelFunc
-	state  string // "computing", "ready", or the reason there is no map
+	State  string // "computing", "ready", or the reason there is no map
 	title  string
-	key    string // run and widget size of the map shown
-	want   string // run and widget size of the map being computed; "" when none
+	Key    string // run and widget size of the map shown
+	Want   string // run and widget size of the map being computed; "" when none
 	w, h   int    // size of the regions widget
 }
 
-func (v *mapView) Init() tea.Cmd { return v.compute() }
+func (v *MapView) Init() tea.Cmd { return v.compute() }
 
-func (v *mapView) Close() {
+func (v *MapView) Close() {
 	if v.cancel != nil {
 		v.cancel()
 		v.cancel = nil
 	}
 }
 
-func (v *mapView) SetSize(w, h int) {
+func (v *MapView) SetSize(w, h int) {
 	v.w, v.h = w, h-1 // under the map's title
-	v.regions.SetSize(v.w, v.h)
+	v.Regions.SetSize(v.w, v.h)
 }
 
-func (v *mapView) Keys() []key.Binding {
-	return append(v.axes.Keys(), v.regions.KeyMap.ShortHelp()...)
+func (v *MapView) Keys() []key.Binding {
+	return append(v.axes.Keys(), v.Regions.KeyMap.ShortHelp()...)
 }
 
 // sizeKey names the map the view needs now: its run, its axes and its
 // size.
-func (v *mapView) sizeKey() string { return fmt.Sprintf("%d:%s:%dx%d", v.r.ID, v.axes.Key(), v.w, v.h) }
+func (v *MapView) SizeKey() string { return fmt.Sprintf("%d:%s:%dx%d", v.r.ID, v.axes.Key(), v.w, v.h) }
 
-func (v *mapView) hasMap() bool { return v.state == "computing" || v.state == "ready" }
+func (v *MapView) hasMap() bool { return v.State == "computing" || v.State == "ready" }
 
 // stale says the map shown (or being computed) was made for another size.
-func (v *mapView) stale() bool {
+func (v *MapView) stale() bool {
 	if !v.hasMap() {
 		return false
 	}
-	k := v.sizeKey()
-	return k != v.want && (v.want != "" || k != v.key)
+	k := v.SizeKey()
+	return k != v.Want && (v.Want != "" || k != v.Key)
 }
 
 // Resized asks for a new map once the size has settled.
-func (v *mapView) Resized() tea.Cmd {
+func (v *MapView) Resized() tea.Cmd {
 	if !v.stale() {
 		return nil
 	}
-	run, k := v.r.ID, v.sizeKey()
-	return tea.Tick(mapResizeDelay, func(time.Time) tea.Msg { return regionsResizeMsg{run: run, key: k} })
+	run, k := v.r.ID, v.SizeKey()
+	return tea.Tick(mapResizeDelay, func(time.Time) tea.Msg { return RegionsResizeMsg{run: run, Key: k} })
 }
 
 // compute computes the map for the current size off the UI goroutine,
 // cancelling any computation in flight (whose result would be dropped).
-func (v *mapView) compute() tea.Cmd {
+func (v *MapView) compute() tea.Cmd {
 	if !v.hasMap() {
 		return nil
 	}
 	v.Close()
 	ctx, cancel := context.WithCancel(v.ctx)
 	v.cancel = cancel
-	v.want = v.sizeKey()
+	v.Want = v.SizeKey()
 	// Everything the command needs is copied here: it runs on another
 	// goroutine while Update may change the view.
 	id, d, spec, values, seed := v.r.ID, v.r.Dataset, v.r.Spec, maps.Clone(v.r.Params), v.r.Options.Seed
@@ -133,39 +133,39 @@ func (v *mapView) compute() tea.Cmd {
 		std = *o
 	}
 	ax, ay := v.axes.X, v.axes.Y
-	k, w, h := v.want, v.w, v.h
-	size := plotArea(v.c, w, h)
+	k, w, h := v.Want, v.w, v.h
+	size := PlotArea(v.c, w, h)
 	return func() tea.Msg {
 		defer cancel()
 		pl, err := inspect.PlaneOf(d, ax, ay)
 		if err != nil {
-			return regionsMsg{run: id, key: k, err: err}
+			return RegionsMsg{Run: id, Key: k, Err: err}
 		}
 		rm, err := inspect.Regions(ctx, d, spec, values, seed, std, pl, size)
-		return regionsMsg{run: id, key: k, m: rm, err: err}
+		return RegionsMsg{Run: id, Key: k, M: rm, Err: err}
 	}
 }
 
-func (v *mapView) Update(msg tea.Msg) tea.Cmd {
+func (v *MapView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case regionsMsg:
+	case RegionsMsg:
 		// Only the map last asked for: an older run's, or one computed for
 		// a size the terminal no longer has, is dropped.
-		if msg.run != v.r.ID || msg.key != v.want {
+		if msg.Run != v.r.ID || msg.Key != v.Want {
 			return nil
 		}
-		v.want = ""
-		if msg.err != nil {
-			if v.state != "ready" {
-				v.state = msg.err.Error()
+		v.Want = ""
+		if msg.Err != nil {
+			if v.State != "ready" {
+				v.State = msg.Err.Error()
 			}
 			return nil
 		}
-		showRegions(&v.regions, msg.m)
-		v.title, v.state, v.key = msg.m.Title, "ready", msg.key
-	case regionsResizeMsg:
+		ShowRegions(&v.Regions, msg.M)
+		v.title, v.State, v.Key = msg.M.Title, "ready", msg.Key
+	case RegionsResizeMsg:
 		// Refit only if the size is still the one that asked.
-		if msg.run == v.r.ID && msg.key == v.sizeKey() && v.stale() {
+		if msg.run == v.r.ID && msg.Key == v.SizeKey() && v.stale() {
 			return v.compute()
 		}
 	case tea.KeyPressMsg:
@@ -173,7 +173,7 @@ func (v *mapView) Update(msg tea.Msg) tea.Cmd {
 			return v.compute()
 		}
 		var cmd tea.Cmd
-		v.regions, cmd = v.regions.Update(msg)
+		v.Regions, cmd = v.Regions.Update(msg)
 		return cmd
 	}
 	return nil
@@ -183,12 +183,12 @@ func (v *mapView) Update(msg tea.Msg) tea.Cmd {
 // Scatter, which a private Scatter with the same points and bounds
 // measures. Its styles are a copy, since cycling the theme rewrites the
 // shared ones (the grid may be chosen on another goroutine).
-func plotArea(c *kit.Common, w, h int) inspect.GridSize {
+func PlotArea(c *kit.Common, w, h int) inspect.GridSize {
 	st := *c.Styles
 	return func(rm *inspect.RegionMap) (int, int) {
 		sc := widgets.NewScatter(&st)
 		sc.SetSize(w, h)
-		showRegions(&sc, rm)
+		ShowRegions(&sc, rm)
 		b := sc.Bounds()
 		return max(b.Cols, 8), max(b.Rows, 4)
 	}
@@ -196,7 +196,7 @@ func plotArea(c *kit.Common, w, h int) inspect.GridSize {
 
 // showRegions puts map rm on sc: points by true class (misclassified ones
 // marked) or, for clustering, by cluster; the bounds, axes and regions.
-func showRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
+func ShowRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
 	xs, ys := mat.Col(nil, 0, rm.Plane.XY), mat.Col(nil, 1, rm.Plane.XY)
 	if rm.Truth == nil {
 		sc.SetPoints(xs, ys, rm.Pred)
@@ -223,20 +223,20 @@ func showRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
 	sc.SetClassNames(rm.Classes)
 }
 
-func (v *mapView) View() string {
+func (v *MapView) View() string {
 	st := v.c.Styles
-	switch v.state {
+	switch v.State {
 	case "computing":
 		return st.Muted.Render(" drawing the decision regions…")
 	case "ready":
 		title := " " + v.title
-		if v.key != v.sizeKey() { // being refit for a new size
+		if v.Key != v.SizeKey() { // being refit for a new size
 			title = " redrawing for the new size… · " + v.title
 		}
-		if v.regions.Confidence() {
+		if v.Regions.Confidence() {
 			title += " · shade = probability"
 		}
-		return st.Title.Render(kit.Clip(title, v.w)) + "\n" + v.regions.View()
+		return st.Title.Render(kit.Clip(title, v.w)) + "\n" + v.Regions.View()
 	}
-	return st.Muted.Render(" no map: " + v.state)
+	return st.Muted.Render(" no map: " + v.State)
 }

@@ -590,7 +590,7 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 	a.runs.setRuns(a.history)
 	record := a.recordRun(r)
 	if a.cur == screenTrain {
-		cmd := a.results.show(r)
+		cmd := a.results.Show(r)
 		a.results.fromRuns = false
 		a.goTo(screenResults)
 		return tea.Batch(cmd, record)
@@ -647,7 +647,7 @@ func (a *app) recordInterrupted() {
 
 // showRun opens a finished run's results from the runs screen.
 func (a *app) showRun(r *kit.RunRecord) tea.Cmd {
-	cmd := a.results.show(r)
+	cmd := a.results.Show(r)
 	a.results.fromRuns = true
 	a.goTo(screenResults)
 	return cmd

@@ -115,8 +115,8 @@ func TestLiveChartsHaveRoom(t *testing.T) {
 		job := hs.a.job
 		t.Cleanup(func() { job.stop(5 * time.Second) })
 		lv := &hs.a.train.live
-		if len(lv.views) != 3 {
-			t.Fatalf("%dx%d: %d live views, want the loss, the validation curves and the map", c.w, c.h, len(lv.views))
+		if len(lv.Views) != 3 {
+			t.Fatalf("%dx%d: %d live views, want the loss, the validation curves and the map", c.w, c.h, len(lv.Views))
 		}
 		seen := map[int]bool{}
 		for page := range c.pages {
@@ -127,7 +127,7 @@ func TestLiveChartsHaveRoom(t *testing.T) {
 			} else {
 				mustNotShow(t, v, "tab charts")
 			}
-			for i, lvw := range lv.views {
+			for i, lvw := range lv.Views {
 				if !strings.Contains(v, firstLine(lvw.View())) {
 					continue
 				}
@@ -138,8 +138,8 @@ func TestLiveChartsHaveRoom(t *testing.T) {
 			}
 			hs.a.Update(keyMsg("tab")) // not hs.press: the run would have to end first
 		}
-		if len(seen) != len(lv.views) {
-			t.Errorf("%dx%d: views %v shown over %d pages, want all %d", c.w, c.h, seen, c.pages, len(lv.views))
+		if len(seen) != len(lv.Views) {
+			t.Errorf("%dx%d: views %v shown over %d pages, want all %d", c.w, c.h, seen, c.pages, len(lv.Views))
 		}
 		if c.pages > 1 {
 			mustContain(t, hs.View(), "tab charts 1/") // after the last, the first
@@ -158,7 +158,7 @@ func firstLine(v string) string {
 // shows text; it reports whether one did. It sends the key without
 // settling, as the run is still going.
 func showLive(hs *harness, text string) bool {
-	_, pages := hs.a.train.live.pageOf()
+	_, pages := hs.a.train.live.PageOf()
 	for range max(pages, 1) {
 		if strings.Contains(hs.View(), text) {
 			return true

@@ -13,6 +13,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/live"
 )
 
 // The promise of live views: a family's own picture of its fits is a step
@@ -58,8 +59,8 @@ var sowerSpec = engine.Spec{
 }
 
 func init() {
-	registerLiveView(liveViewSpec{order: 25, applies: carries[sowing],
-		make: func(c *kit.Common, r *kit.RunRecord) liveView { return &sowingView{} }})
+	live.RegisterLiveView(live.LiveViewSpec{Order: 25, Applies: live.Carries[sowing],
+		Make: func(c *kit.Common, r *kit.RunRecord) live.LiveView { return &sowingView{} }})
 }
 
 // sowingView says how many seeds the fold being fitted has sown.

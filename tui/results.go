@@ -58,7 +58,7 @@ func newResultsScreen(c *kit.Common, ctx context.Context) *resultsScreen {
 }
 
 // show builds the views of run r and returns the work they start.
-func (s *resultsScreen) show(r *kit.RunRecord) tea.Cmd {
+func (s *resultsScreen) Show(r *kit.RunRecord) tea.Cmd {
 	s.close()
 	s.run, s.showWarnings, s.save = r, false, savePrompt{}
 	env := views.ViewEnv{C: s.c, Ctx: s.ctx}

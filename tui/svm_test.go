@@ -15,6 +15,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/svm"
 	"github.com/tealab/tealab/internal/fakemodels/fakesvm"
+	"github.com/tealab/tealab/tui/live"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -167,7 +168,7 @@ func TestLiveSVMFiguresBetweenPrimals(t *testing.T) {
 		{Step: 1, Detail: svm.Progress{Primal: 50, Dual: 10, Gap: 40, SupportVectors: 9}},
 		{Step: 2, Detail: svm.Progress{Primal: nan, Dual: 12, Gap: nan, SupportVectors: 8}},
 	}
-	v := &svmLiveView{c: c, objective: widgets.NewLineChart("objective", "step", c.Styles), gap: widgets.NewLineChart("gap", "step", c.Styles)}
+	v := &live.SvmLiveView{C: c, Objective: widgets.NewLineChart("objective", "step", c.Styles), Gap: widgets.NewLineChart("gap", "step", c.Styles)}
 	v.SetSize(100, 10)
 	v.Show([][]eval.Point{h}, 0, "")
 	got := ansi.Strip(v.Figures())

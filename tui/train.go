@@ -19,6 +19,7 @@ import (
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/live"
 )
 
 type trainKeys struct {
@@ -66,7 +67,7 @@ type trainScreen struct {
 	asking   string  // "leave" or "quit" while the person is asked to confirm; "" otherwise
 	finished bool
 	err      error
-	live     liveViews
+	live     live.LiveViews
 	bar      progress.Model
 	barTheme string
 	w, h     int
@@ -84,7 +85,7 @@ func (s *trainScreen) start(r *kit.RunRecord) {
 	s.last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
 	s.stopping, s.finished, s.err, s.asking, s.queued = false, false, nil, "", 0
 	s.baseErr = eval.BaselineError(r.Dataset)
-	s.live = newLiveViews(s.c, r)
+	s.live = live.NewLiveViews(s.c, r)
 	s.SetSize(s.w, s.h)
 	s.refreshCharts()
 }
@@ -135,7 +136,7 @@ func (s *trainScreen) refreshCharts() {
 			foldNote += " (earlier folds faint)"
 		}
 	}
-	s.live.show(s.hist, len(s.hist)-1, foldNote)
+	s.live.Show(s.hist, len(s.hist)-1, foldNote)
 }
 
 // partial is the history of run id received so far (the current fold's)
@@ -221,7 +222,7 @@ func (s *trainScreen) ShortHelp() []key.Binding {
 // ("charts 1/3"); disabled when they all fit.
 func (s *trainScreen) pageKey() key.Binding {
 	k := s.keys.Page
-	page, pages := s.live.pageOf()
+	page, pages := s.live.PageOf()
 	k.SetHelp("tab", fmt.Sprintf("charts %d/%d", page, pages))
 	k.SetEnabled(pages > 1 && !s.oneStepCard())
 	return k
@@ -264,9 +265,9 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, s.keys.Cancel) && s.running() && !s.stopping:
 		return s.cancel()
 	case key.Matches(km, s.keys.LogY):
-		s.live.SetLogY(!s.live.logY)
+		s.live.SetLogY(!s.live.LogY)
 	case key.Matches(km, s.pageKey()):
-		s.live.nextPage()
+		s.live.NextPage()
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/inspect"
+	"github.com/tealab/tealab/tui/widgets"
+	"gonum.org/v1/gonum/mat"
 )
 
 // liveRegions is what the fitting goroutine and the training screen share:
@@ -41,4 +43,48 @@ func (l *LiveRegions) Snapshot(m engine.Model, prep *datasets.Prep) {
 	if rm, err := inspect.LiveRegions(f, m, prep); err == nil {
 		l.Latest.Store(&RegionsShot{Frame: f, M: rm})
 	}
+}
+
+// PlotArea chooses a map's grid: the plot area it will have in a w x h
+// Scatter, which a private Scatter with the same points and bounds
+// measures. Its styles are a copy, since cycling the theme rewrites the
+// shared ones (the grid may be chosen on another goroutine).
+func PlotArea(c *Common, w, h int) inspect.GridSize {
+	st := *c.Styles
+	return func(rm *inspect.RegionMap) (int, int) {
+		sc := widgets.NewScatter(&st)
+		sc.SetSize(w, h)
+		ShowRegions(&sc, rm)
+		b := sc.Bounds()
+		return max(b.Cols, 8), max(b.Rows, 4)
+	}
+}
+
+// ShowRegions puts map rm on sc: points by true class (misclassified ones
+// marked) or, for clustering, by cluster; the bounds, axes and regions.
+func ShowRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
+	xs, ys := mat.Col(nil, 0, rm.Plane.XY), mat.Col(nil, 1, rm.Plane.XY)
+	if rm.Truth == nil {
+		sc.SetPoints(xs, ys, rm.Pred)
+	} else {
+		sc.SetPoints(xs, ys, rm.Truth)
+		var wrong []int
+		for i, p := range rm.Pred {
+			if p != rm.Truth[i] {
+				wrong = append(wrong, i)
+			}
+		}
+		sc.SetMarked(wrong)
+	}
+	sc.SetBounds(rm.XMin, rm.XMax, rm.YMin, rm.YMax)
+	sc.SetRegions(rm.Grid)
+	sc.SetConfidence(rm.Conf)
+	sc.SetMargin(rm.Margin)
+	sc.SetSupport(rm.Support)
+	// Only the Map's model has them (a live map has none), and they are
+	// not the shown model's (the Support vectors tab's): the title says it
+	// was refit on the plane and every row.
+	sc.SetSupportOf("of this refit")
+	sc.SetAxes(rm.Plane.XLabel, rm.Plane.YLabel)
+	sc.SetClassNames(rm.Classes)
 }

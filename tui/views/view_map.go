@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -134,7 +133,7 @@ func (v *MapView) compute() tea.Cmd {
 	}
 	ax, ay := v.axes.X, v.axes.Y
 	k, w, h := v.Want, v.w, v.h
-	size := PlotArea(v.c, w, h)
+	size := kit.PlotArea(v.c, w, h)
 	return func() tea.Msg {
 		defer cancel()
 		pl, err := inspect.PlaneOf(d, ax, ay)
@@ -161,7 +160,7 @@ func (v *MapView) Update(msg tea.Msg) tea.Cmd {
 			}
 			return nil
 		}
-		ShowRegions(&v.Regions, msg.M)
+		kit.ShowRegions(&v.Regions, msg.M)
 		v.title, v.State, v.Key = msg.M.Title, "ready", msg.Key
 	case RegionsResizeMsg:
 		// Refit only if the size is still the one that asked.
@@ -177,50 +176,6 @@ func (v *MapView) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	return nil
-}
-
-// plotArea chooses a map's grid: the plot area it will have in a w x h
-// Scatter, which a private Scatter with the same points and bounds
-// measures. Its styles are a copy, since cycling the theme rewrites the
-// shared ones (the grid may be chosen on another goroutine).
-func PlotArea(c *kit.Common, w, h int) inspect.GridSize {
-	st := *c.Styles
-	return func(rm *inspect.RegionMap) (int, int) {
-		sc := widgets.NewScatter(&st)
-		sc.SetSize(w, h)
-		ShowRegions(&sc, rm)
-		b := sc.Bounds()
-		return max(b.Cols, 8), max(b.Rows, 4)
-	}
-}
-
-// showRegions puts map rm on sc: points by true class (misclassified ones
-// marked) or, for clustering, by cluster; the bounds, axes and regions.
-func ShowRegions(sc *widgets.Scatter, rm *inspect.RegionMap) {
-	xs, ys := mat.Col(nil, 0, rm.Plane.XY), mat.Col(nil, 1, rm.Plane.XY)
-	if rm.Truth == nil {
-		sc.SetPoints(xs, ys, rm.Pred)
-	} else {
-		sc.SetPoints(xs, ys, rm.Truth)
-		var wrong []int
-		for i, p := range rm.Pred {
-			if p != rm.Truth[i] {
-				wrong = append(wrong, i)
-			}
-		}
-		sc.SetMarked(wrong)
-	}
-	sc.SetBounds(rm.XMin, rm.XMax, rm.YMin, rm.YMax)
-	sc.SetRegions(rm.Grid)
-	sc.SetConfidence(rm.Conf)
-	sc.SetMargin(rm.Margin)
-	sc.SetSupport(rm.Support)
-	// Only the Map's model has them (a live map has none), and they are
-	// not the shown model's (the Support vectors tab's): the title says it
-	// was refit on the plane and every row.
-	sc.SetSupportOf("of this refit")
-	sc.SetAxes(rm.Plane.XLabel, rm.Plane.YLabel)
-	sc.SetClassNames(rm.Classes)
 }
 
 func (v *MapView) View() string {

@@ -1,4 +1,4 @@
-package tui
+package live
 
 import (
 	"math"
@@ -12,12 +12,12 @@ import (
 // by level and is then pruned, and each AdaBoost round's tree: how well it
 // did on the weighted rows and the vote it was given for that.
 func init() {
-	registerLiveView(liveViewSpec{order: 20, applies: carries[tree.Growth],
-		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+	RegisterLiveView(LiveViewSpec{Order: 20, Applies: Carries[tree.Growth],
+		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
 			return newCurvesView([]kit.Quantity{{Title: "tree size: leaves as it grows, then as it is pruned", Legend: "leaves", Get: treeLeaves}}, r, c)
 		}})
-	registerLiveView(liveViewSpec{order: 20, applies: carries[tree.BoostRound],
-		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+	RegisterLiveView(LiveViewSpec{Order: 20, Applies: Carries[tree.BoostRound],
+		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
 			return newCurvesView([]kit.Quantity{
 				{Title: "this round's tree: weighted training error", Legend: "weighted error",
 					Get: detailOf(func(b tree.BoostRound) float64 { return b.WeightedError })},

@@ -1,4 +1,4 @@
-package tui
+package live
 
 import (
 	"math"
@@ -20,7 +20,7 @@ import (
 
 // liveView is one picture of the training screen, a pointer changed only
 // through its methods.
-type liveView interface {
+type LiveView interface {
 	// Show draws the fold histories received so far: folds[cur] is the
 	// fold being fitted, the others finished (or, after cross-validation,
 	// the folds before the final fit); note says which fold is drawn.
@@ -41,22 +41,22 @@ type liveLogY interface {
 // liveViewSpec registers a live view: its place among the views, whether
 // it applies to a run given one of its steps (nil: to every run), and how
 // it is made.
-type liveViewSpec struct {
-	order   int
-	applies func(r *kit.RunRecord, p eval.Point) bool
-	make    func(c *kit.Common, r *kit.RunRecord) liveView
+type LiveViewSpec struct {
+	Order   int
+	Applies func(r *kit.RunRecord, p eval.Point) bool
+	Make    func(c *kit.Common, r *kit.RunRecord) LiveView
 }
 
-var liveViewSpecs []liveViewSpec
+var liveViewSpecs []LiveViewSpec
 
 // registerLiveView adds a view to the training screen; call it from init.
-func registerLiveView(v liveViewSpec) {
+func RegisterLiveView(v LiveViewSpec) {
 	liveViewSpecs = append(liveViewSpecs, v)
-	sort.SliceStable(liveViewSpecs, func(i, j int) bool { return liveViewSpecs[i].order < liveViewSpecs[j].order })
+	sort.SliceStable(liveViewSpecs, func(i, j int) bool { return liveViewSpecs[i].Order < liveViewSpecs[j].Order })
 }
 
 // carries is a live view's applies for the steps whose detail is a D.
-func carries[D engine.Detail](_ *kit.RunRecord, p eval.Point) bool {
+func Carries[D engine.Detail](_ *kit.RunRecord, p eval.Point) bool {
 	_, ok := p.Detail.(D)
 	return ok
 }
@@ -74,10 +74,10 @@ func detailOf[D engine.Detail](get func(D) float64) func(eval.Point) float64 {
 }
 
 func init() {
-	registerLiveView(liveViewSpec{order: 0, make: func(c *kit.Common, r *kit.RunRecord) liveView {
+	RegisterLiveView(LiveViewSpec{Order: 0, Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
 		return newCurvesView([]kit.Quantity{kit.LossQuantity(r)}, r, c)
 	}})
-	registerLiveView(liveViewSpec{order: 10, make: func(c *kit.Common, r *kit.RunRecord) liveView {
+	RegisterLiveView(LiveViewSpec{Order: 10, Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
 		return newCurvesView(kit.ValidationQuantities(r), r, c)
 	}})
 }
@@ -88,43 +88,43 @@ func init() {
 // and the page key cycles them (the training loss stays in a column of its
 // own beside them, except in the stacked column of a wide screen, where it
 // is paged with the rest).
-type liveViews struct {
+type LiveViews struct {
 	c     *kit.Common
 	run   *kit.RunRecord
-	made  []liveView // by index in liveViewSpecs; nil until the view applies
-	views []liveView // the views made, in order
-	logY  bool
+	made  []LiveView // by index in liveViewSpecs; nil until the view applies
+	Views []LiveView // the views made, in order
+	LogY  bool
 	lead  bool    // views[0] has its own column, beside the pages
 	pages [][]int // the paged views, by index in views, page by page
 	page  int     // the page shown
 }
 
 // newLiveViews makes the views that apply to run r before any step.
-func newLiveViews(c *kit.Common, r *kit.RunRecord) liveViews {
-	lv := liveViews{c: c, run: r, made: make([]liveView, len(liveViewSpecs))}
+func NewLiveViews(c *kit.Common, r *kit.RunRecord) LiveViews {
+	lv := LiveViews{c: c, run: r, made: make([]LiveView, len(liveViewSpecs))}
 	lv.Observe(eval.Point{TrainLoss: math.NaN(), ValLoss: math.NaN(), ValError: math.NaN()})
 	return lv
 }
 
 // observe makes the views step p makes apply; it reports whether it made
 // one (the layout then changes).
-func (lv *liveViews) Observe(p eval.Point) bool {
+func (lv *LiveViews) Observe(p eval.Point) bool {
 	added := false
 	for i, spec := range liveViewSpecs {
-		if lv.made[i] != nil || spec.applies != nil && !spec.applies(lv.run, p) {
+		if lv.made[i] != nil || spec.Applies != nil && !spec.Applies(lv.run, p) {
 			continue
 		}
-		v := spec.make(lv.c, lv.run)
+		v := spec.Make(lv.c, lv.run)
 		if l, ok := v.(liveLogY); ok {
-			l.SetLogY(lv.logY)
+			l.SetLogY(lv.LogY)
 		}
 		lv.made[i], added = v, true
 	}
 	if added {
-		lv.views = lv.views[:0]
+		lv.Views = lv.Views[:0]
 		for _, v := range lv.made {
 			if v != nil {
-				lv.views = append(lv.views, v)
+				lv.Views = append(lv.Views, v)
 			}
 		}
 	}
@@ -132,16 +132,16 @@ func (lv *liveViews) Observe(p eval.Point) bool {
 }
 
 // show draws the histories on every view.
-func (lv *liveViews) show(folds [][]eval.Point, cur int, note string) {
-	for _, v := range lv.views {
+func (lv *LiveViews) Show(folds [][]eval.Point, cur int, note string) {
+	for _, v := range lv.Views {
 		v.Show(folds, cur, note)
 	}
 }
 
 // setLogY switches every view that has a y axis to log10 or linear.
-func (lv *liveViews) SetLogY(on bool) {
-	lv.logY = on
-	for _, v := range lv.views {
+func (lv *LiveViews) SetLogY(on bool) {
+	lv.LogY = on
+	for _, v := range lv.Views {
 		if l, ok := v.(liveLogY); ok {
 			l.SetLogY(on)
 		}
@@ -158,8 +158,8 @@ const minPaneRows = 8
 // column, all of them stacked. Stacked views share the rows by their panes,
 // as many panes a page as fit minPaneRows each (a view with more panes than
 // that has a page of its own); every view is sized, shown or not.
-func (lv *liveViews) SetSize(w, h int, column bool) {
-	views, first := lv.views, 0
+func (lv *LiveViews) SetSize(w, h int, column bool) {
+	views, first := lv.Views, 0
 	lv.lead = !column && len(views) > 1
 	if lv.lead {
 		views[0].SetSize(w/2, h)
@@ -186,7 +186,7 @@ func (lv *liveViews) SetSize(w, h int, column bool) {
 
 // pagesOf groups views, in order, into pages of at most most panes; their
 // indices start at first.
-func pagesOf(views []liveView, first, most int) [][]int {
+func pagesOf(views []LiveView, first, most int) [][]int {
 	var pages [][]int
 	panes := 0
 	for i, v := range views {
@@ -200,14 +200,14 @@ func pagesOf(views []liveView, first, most int) [][]int {
 }
 
 // nextPage shows the next page of views, after the last the first.
-func (lv *liveViews) nextPage() {
+func (lv *LiveViews) NextPage() {
 	if len(lv.pages) > 1 {
 		lv.page = (lv.page + 1) % len(lv.pages)
 	}
 }
 
 // pageOf is the page shown and the number of pages, counted from 1.
-func (lv *liveViews) pageOf() (page, pages int) { return lv.page + 1, len(lv.pages) }
+func (lv *LiveViews) PageOf() (page, pages int) { return lv.page + 1, len(lv.pages) }
 
 // paneRows is the height of pane i of n stacked in h rows: an equal share,
 // the last panes taking the rows left over (as stack does).
@@ -220,18 +220,18 @@ func paneRows(i, n, h int) int {
 
 // view draws the views as setSize laid them out: the first beside the page
 // shown, or the page alone.
-func (lv *liveViews) View() string {
+func (lv *LiveViews) View() string {
 	var stacked []string
 	if lv.page < len(lv.pages) {
 		for _, i := range lv.pages[lv.page] {
-			stacked = append(stacked, lv.views[i].View())
+			stacked = append(stacked, lv.Views[i].View())
 		}
 	}
 	page := lipgloss.JoinVertical(lipgloss.Left, stacked...)
 	if !lv.lead {
 		return page
 	}
-	return lipgloss.JoinHorizontal(lipgloss.Top, lv.views[0].View(), page)
+	return lipgloss.JoinHorizontal(lipgloss.Top, lv.Views[0].View(), page)
 }
 
 // curvesView is a live view of quantities of the steps, one line chart

@@ -1,4 +1,4 @@
-package tui
+package live
 
 import (
 	"fmt"
@@ -21,8 +21,8 @@ import (
 // its layers with their latest norms and the spread of the epoch's
 // batches.
 func init() {
-	registerLiveView(liveViewSpec{order: 20, applies: carries[nn.Epoch],
-		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+	RegisterLiveView(LiveViewSpec{Order: 20, Applies: Carries[nn.Epoch],
+		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
 			chart := widgets.NewLineChart(nnChartTitle, kit.UnitOf(r.Spec), c.Styles)
 			chart.SetLogY(true)
 			return &nnLiveView{c: c, chart: chart}

@@ -1,11 +1,10 @@
-package tui
+package live
 
 import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/tui/kit"
-	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -18,9 +17,9 @@ import (
 // pointer. The screen never touches the model.
 
 func init() {
-	registerLiveView(liveViewSpec{order: 15,
-		applies: func(r *kit.RunRecord, _ eval.Point) bool { return r.Regions != nil },
-		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+	RegisterLiveView(LiveViewSpec{Order: 15,
+		Applies: func(r *kit.RunRecord, _ eval.Point) bool { return r.Regions != nil },
+		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
 			return &regionsLiveView{c: c, live: r.Regions, d: r.Dataset, sc: widgets.NewScatter(c.Styles)}
 		}})
 }
@@ -47,21 +46,21 @@ func (v *regionsLiveView) SetSize(w, h int) {
 	}
 	v.w, v.h = w, h
 	v.sc.SetSize(w, h-1) // under the title
-	f, err := inspect.Frame(v.d, views.PlotArea(v.c, w, h-1))
+	f, err := inspect.Frame(v.d, kit.PlotArea(v.c, w, h-1))
 	if err != nil {
 		f = nil
 	}
 	v.frame = f
 	v.live.Frame.Store(f)
 	if f != nil {
-		views.ShowRegions(&v.sc, f)
+		kit.ShowRegions(&v.sc, f)
 	}
 }
 
 func (v *regionsLiveView) Show(_ [][]eval.Point, _ int, note string) {
 	v.note = note
 	if s := v.live.Latest.Load(); s != nil && s != v.shown && s.Frame == v.frame {
-		views.ShowRegions(&v.sc, s.M)
+		kit.ShowRegions(&v.sc, s.M)
 		v.shown = s
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package live
 
 import (
 	"fmt"
@@ -19,11 +19,11 @@ import (
 // no dual (SGD) shows the primal alone. The support vectors so far are a
 // number under the charts.
 func init() {
-	registerLiveView(liveViewSpec{order: 20, applies: carries[svm.Progress],
-		make: func(c *kit.Common, r *kit.RunRecord) liveView {
+	RegisterLiveView(LiveViewSpec{Order: 20, Applies: Carries[svm.Progress],
+		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
 			gap := widgets.NewLineChart(svmGapTitle, kit.UnitOf(r.Spec), c.Styles)
 			gap.SetLogY(true)
-			return &svmLiveView{c: c, objective: widgets.NewLineChart(svmObjectiveTitle, kit.UnitOf(r.Spec), c.Styles), gap: gap}
+			return &SvmLiveView{C: c, Objective: widgets.NewLineChart(svmObjectiveTitle, kit.UnitOf(r.Spec), c.Styles), Gap: gap}
 		}})
 }
 
@@ -33,9 +33,9 @@ const (
 )
 
 // svmLiveView draws the objectives of the fold being fitted.
-type svmLiveView struct {
-	c              *kit.Common
-	objective, gap widgets.LineChart
+type SvmLiveView struct {
+	C              *kit.Common
+	Objective, Gap widgets.LineChart
 	hasGap         bool         // the solver reports a dual
 	last           svm.Progress // the latest step's
 	// evaluated is the latest step whose primal was evaluated (solvers
@@ -46,7 +46,7 @@ type svmLiveView struct {
 	w, h        int
 }
 
-func (v *svmLiveView) Show(folds [][]eval.Point, cur int, note string) {
+func (v *SvmLiveView) Show(folds [][]eval.Point, cur int, note string) {
 	if cur < 0 || cur >= len(folds) || len(folds[cur]) == 0 {
 		return
 	}
@@ -59,11 +59,11 @@ func (v *svmLiveView) Show(folds [][]eval.Point, cur int, note string) {
 	if anyFinite(dual) {
 		names, ys = append(names, "dual"), append(ys, dual)
 	}
-	v.objective.SetSeries(names, ys)
-	v.objective.SetTitle(svmObjectiveTitle + note)
-	v.gap.SetSeries([]string{"gap"}, [][]float64{gap})
-	v.gap.SetTitle(svmGapTitle + note)
-	for _, c := range []*widgets.LineChart{&v.objective, &v.gap} {
+	v.Objective.SetSeries(names, ys)
+	v.Objective.SetTitle(svmObjectiveTitle + note)
+	v.Gap.SetSeries([]string{"gap"}, [][]float64{gap})
+	v.Gap.SetTitle(svmGapTitle + note)
+	for _, c := range []*widgets.LineChart{&v.Objective, &v.Gap} {
 		c.SetXScale(float64(h[0].Step), dx)
 	}
 	for i := len(h) - 1; i >= 0; i-- {
@@ -92,29 +92,29 @@ func anyFinite(y []float64) bool {
 	return false
 }
 
-func (v *svmLiveView) SetSize(w, h int) {
+func (v *SvmLiveView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.layout()
 }
 
 // layout gives the objective the rows, or half of them beside the gap
 // when the solver has one, under a line of figures.
-func (v *svmLiveView) layout() {
+func (v *SvmLiveView) layout() {
 	rows := max(v.h-1, 2)
 	if !v.hasGap {
-		v.objective.SetSize(v.w, rows)
+		v.Objective.SetSize(v.w, rows)
 		return
 	}
-	v.objective.SetSize(v.w/2, rows)
-	v.gap.SetSize(v.w-v.w/2, rows)
+	v.Objective.SetSize(v.w/2, rows)
+	v.Gap.SetSize(v.w-v.w/2, rows)
 }
 
-func (v *svmLiveView) Panes() int { return 2 }
+func (v *SvmLiveView) Panes() int { return 2 }
 
-func (v *svmLiveView) View() string {
-	charts := v.objective.View()
+func (v *SvmLiveView) View() string {
+	charts := v.Objective.View()
 	if v.hasGap {
-		charts = lipgloss.JoinHorizontal(lipgloss.Top, charts, v.gap.View())
+		charts = lipgloss.JoinHorizontal(lipgloss.Top, charts, v.Gap.View())
 	}
 	return kit.Fit(lipgloss.JoinVertical(lipgloss.Left, v.Figures(), charts), v.w, v.h)
 }
@@ -122,8 +122,8 @@ func (v *svmLiveView) View() string {
 // figures is the line of the latest step's support vectors and dual, and
 // the latest evaluated primal and gap, with their step when it is an
 // earlier one.
-func (v *svmLiveView) Figures() string {
-	st := v.c.Styles
+func (v *SvmLiveView) Figures() string {
+	st := v.C.Styles
 	p := v.last
 	line := " " + st.Value.Render(fmt.Sprint(p.SupportVectors)) + st.Muted.Render(" support vectors")
 	if e := v.evaluated; v.evaluatedAt > 0 {

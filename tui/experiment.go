@@ -343,7 +343,7 @@ func (s *expScreen) export() string {
 	if err := o.WriteCSV(&csv); err != nil {
 		return "export: " + err.Error()
 	}
-	return s.c.WriteReports(".", "experiment-"+s.ds.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
+	return s.c.WriteReports("experiment-"+s.ds.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
 }
 
 func (s *expScreen) View() string {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,7 +42,6 @@ func experimentOnIris(t testing.TB) *harness {
 }
 
 func TestExperimenterRunsTwoModels(t *testing.T) {
-	t.Chdir(t.TempDir())
 	hs := experimentOnIris(t)
 	defer closeHarness(hs)
 	o := hs.a.exp.outcome
@@ -63,7 +63,7 @@ func TestExperimenterRunsTwoModels(t *testing.T) {
 	}
 	hs.press("e")
 	for _, name := range []string{"experiment-iris.md", "experiment-iris.csv"} {
-		if b, err := os.ReadFile(name); err != nil || len(b) == 0 {
+		if b, err := os.ReadFile(filepath.Join(hs.a.c.ExportDir, name)); err != nil || len(b) == 0 {
 			t.Errorf("export %s: %v", name, err)
 		}
 	}
@@ -112,7 +112,6 @@ func TestColourMarksSameCells(t *testing.T) {
 // fell off an 80x24 screen under a tall table; its curves overlaid
 // different units on one "step" axis.
 func TestExperimenterAt80x24(t *testing.T) {
-	t.Chdir(t.TempDir())
 	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
 	defer closeHarness(hs)
 	hs.press("enter", "X")

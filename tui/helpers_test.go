@@ -55,6 +55,7 @@ func newTestApp(t testing.TB, opt Options, w, h int) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.c.ExportDir = t.TempDir()
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return a
 }

@@ -272,11 +272,11 @@ func (a *app) runAction(msg runActionMsg) tea.Cmd {
 	case actReplay:
 		return a.replay(r)
 	case actMarkdown:
-		return a.c.Writing(exportRun(r, "md", a.c.ReportDir(exportDir)))
+		return a.c.Writing(exportRun(r, "md", a.c.ReportDir()))
 	case actCSV:
-		return a.c.Writing(exportRun(r, "csv", a.c.ReportDir(exportDir)))
+		return a.c.Writing(exportRun(r, "csv", a.c.ReportDir()))
 	case actRecipe:
-		return a.c.Writing(exportRun(r, "recipe", a.c.ReportDir(exportDir)))
+		return a.c.Writing(exportRun(r, "recipe", a.c.ReportDir()))
 	}
 	return nil
 }
@@ -292,9 +292,7 @@ func (a *app) rename(r *kit.RunRecord, name string) tea.Cmd {
 	return a.editHistory(fmt.Sprintf("run #%d renamed", r.ID), func() error { return h.Rename(id, name) })
 }
 
-// exportDir is where exports are written: the working directory (tests
 // move it).
-var exportDir = "."
 
 // exportRun writes the run as a Markdown report, its per-fold scores as
 // CSV, or its recipe, to a file in the working directory named after it,

@@ -130,11 +130,11 @@ func TestReplayAndExportFromRunsScreen(t *testing.T) {
 	hs.press("R", "m", "c", "w")
 	id := hs.a.runs.current().HistID
 	for _, name := range []string{"tealab-run-" + id + ".md", "tealab-run-" + id + ".csv", "tealab-recipe-" + id + ".json"} {
-		if _, err := os.Stat(filepath.Join(exportDir, name)); err != nil {
+		if _, err := os.Stat(filepath.Join(hs.a.c.ExportDir, name)); err != nil {
 			t.Errorf("export: %v (note %q)", err, hs.a.runs.note)
 		}
 	}
-	if rc, err := runs.Load(filepath.Join(exportDir, "tealab-recipe-"+id+".json")); err != nil || rc.Options.Folds != 4 || rc.Data.Hash != "spec:wine" {
+	if rc, err := runs.Load(filepath.Join(hs.a.c.ExportDir, "tealab-recipe-"+id+".json")); err != nil || rc.Options.Folds != 4 || rc.Data.Hash != "spec:wine" {
 		t.Errorf("recipe: %v %+v", err, rc)
 	}
 }

@@ -60,7 +60,7 @@ func TestConfinedPaths(t *testing.T) {
 			t.Errorf("writePath(%q): %v, want a refusal", name, err)
 		}
 	}
-	if c.ReportDir(".") != filepath.Join(base, "home") || c.Store().Dir != filepath.Join(base, "home") {
+	if c.ReportDir() != filepath.Join(base, "home") || c.Store().Dir != filepath.Join(base, "home") {
 		t.Error("exports or the run history are not in the home directory")
 	}
 }

@@ -373,7 +373,7 @@ func (s *sweepScreen) export() string {
 	if err := tune.WriteCSV(&csv, s.live); err != nil {
 		return "export: " + err.Error()
 	}
-	return s.c.WriteReports(exportDir, "tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
+	return s.c.WriteReports("tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
 }
 
 // command is the `tealab train` line that runs the best point in full.

@@ -151,10 +151,8 @@ func TestSweepKeyOnlyOnSweepableFields(t *testing.T) {
 // x writes the sweep's report as Markdown and CSV, never over an earlier
 // export: a second x numbers the names.
 func TestSweepExportsNextToEarlierOnes(t *testing.T) {
-	dir := t.TempDir()
-	defer func(old string) { exportDir = old }(exportDir)
-	exportDir = dir
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..3")
+	dir := hs.a.c.ExportDir
 	hs.press("enter", "x")
 	md, err := os.ReadFile(filepath.Join(dir, "tealab-sweep-iris-knn.md"))
 	if err != nil {

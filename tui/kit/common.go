@@ -34,14 +34,17 @@ type Common struct {
 	// root's: only it knows the screens a remedy points to); nil: the
 	// error's own message.
 	Explain func(error) string
-	writes  sync.WaitGroup // files being written (writing)
+	// ExportDir is where exports are written when the lab has no home of
+	// its own (Files): the working directory, or a test's.
+	ExportDir string
+	writes    sync.WaitGroup // files being written (writing)
 }
 
 // newCommon is the common state of a lab drawing theme (by name; "" follows
 // the terminal: mono without colour, else dark until it says its
 // background) on a terminal of the given profile and NO_COLOR.
 func NewCommon(theme string, profile colorprofile.Profile, noColor bool) (*Common, error) {
-	c := &Common{Profile: profile, noColor: noColor, auto: theme == ""}
+	c := &Common{ExportDir: ".", Profile: profile, noColor: noColor, auto: theme == ""}
 	t := themes.For(profile, noColor, true)
 	if theme != "" {
 		var ok bool

@@ -112,11 +112,11 @@ func (c *Common) Hide(msg string) string {
 	return msg
 }
 
-// reportDir is the directory exports are written in: def, or, confined,
-// the person's own directory.
-func (c *Common) ReportDir(def string) string {
+// ReportDir is the directory exports are written in: ExportDir, or,
+// confined, the person's own directory.
+func (c *Common) ReportDir() string {
 	if c.Files == nil {
-		return def
+		return c.ExportDir
 	}
 	return c.Files.Home.Dir()
 }

@@ -42,10 +42,10 @@ func writeReports(dir, base string, files ...Report) string {
 	return fmt.Sprintf("wrote %s in %s", strings.Join(names, " and "), where)
 }
 
-// writeReports is writeReports in the lab's export directory (def, or,
-// confined, the person's own), its note naming no server directory.
-func (c *Common) WriteReports(def, base string, files ...Report) string {
-	return c.Hide(writeReports(c.ReportDir(def), base, files...))
+// WriteReports is writeReports in the lab's export directory
+// (ReportDir), its note naming no server directory.
+func (c *Common) WriteReports(base string, files ...Report) string {
+	return c.Hide(writeReports(c.ReportDir(), base, files...))
 }
 
 // freeStem is base, or base-N, such that no file of files exists yet.

@@ -131,7 +131,7 @@ func setField(t *testing.T, hs *harness, p place, st fieldState) {
 // closeHarness stops the app's runs.
 func closeHarness(hs *harness) {
 	hs.a.cancel()
-	hs.a.job.stop(quitWait)
+	hs.a.job.stop(kit.QuitWait)
 }
 
 // allPlaces lists every screen, mode and text field of the lab: the data
@@ -360,7 +360,7 @@ func resultPlaces(t *testing.T, opt Options) []place {
 	for _, tab := range trained.a.results.tabs.Names() {
 		show := func(hs *harness) {
 			if hs.a.results.run != run {
-				hs.send(showRunMsg{run: run.ID})
+				hs.send(kit.ShowRunMsg{Run: run.ID})
 			}
 			hs.a.goTo(screenResults)
 			for range len(hs.a.results.tabs.Names()) {

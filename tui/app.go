@@ -85,9 +85,6 @@ const (
 	minHeight = 24
 )
 
-// quitWait is how long quitting waits for a cancelled run to stop.
-const quitWait = 500 * time.Millisecond
-
 // saveWait is how long the end of the lab waits for files being written.
 const saveWait = 5 * time.Second
 
@@ -289,8 +286,8 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		if cmd, done := a.globalKey(msg); done {
 			return a, cmd
 		}
-	case progressMsg:
-		if a.job == nil || msg.run != a.job.id {
+	case kit.ProgressMsg:
+		if a.job == nil || msg.Run != a.job.id {
 			return a, nil // a stale run: drop it and stop listening
 		}
 		a.train.progress(msg)
@@ -306,43 +303,43 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 			return a, nil
 		}
 		return a, a.finishRun(msg)
-	case datasetChosenMsg:
+	case kit.DatasetChosenMsg:
 		return a, a.chooseDataset(msg)
-	case modelChosenMsg:
-		return a, a.chooseModel(msg.spec, nil)
-	case trainRequestMsg:
-		return a, a.startRun(msg.values, msg.opts)
-	case sweepRequestMsg:
+	case kit.ModelChosenMsg:
+		return a, a.chooseModel(msg.Spec, nil)
+	case kit.TrainRequestMsg:
+		return a, a.startRun(msg.Values, msg.Opts)
+	case kit.SweepRequestMsg:
 		a.sweep.data = a.runData()
 		cmd := a.sweep.open(a.ds, a.spec, msg)
 		a.goTo(screenSweep)
 		return a, cmd
 	case sweepPointsMsg, sweepDoneMsg: // the sweep's, whichever screen shows
 		return a, a.sweep.Update(msg)
-	case sweepTrainMsg:
-		a.params.setModel(a.ds, a.spec, msg.values, &msg.opts)
-		return a, a.startRun(msg.values, msg.opts)
+	case kit.SweepTrainMsg:
+		a.params.setModel(a.ds, a.spec, msg.Values, &msg.Opts)
+		return a, a.startRun(msg.Values, msg.Opts)
 	case views.RegionsMsg, views.RegionsResizeMsg: // views work in the background whichever screen shows
 		return a, a.results.Update(msg)
 	case modelSavedMsg: // a save started on the results screen ends wherever the lab is
 		return a, a.results.Update(msg)
-	case tableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
+	case kit.TableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
 		return a, a.data.Update(msg)
-	case quitMsg:
+	case kit.QuitMsg:
 		return a, a.quit()
-	case openExperimentMsg:
+	case kit.OpenExperimentMsg:
 		a.exp.setData(a.ds)
 		a.goTo(screenExperiment)
 		return a, nil
 	case expMsg: // the Experimenter's, whichever screen shows
 		return a, a.exp.Update(msg)
-	case cancelRunMsg:
-		if a.job != nil && msg.run == a.job.id {
+	case kit.CancelRunMsg:
+		if a.job != nil && msg.Run == a.job.id {
 			a.job.cancel() // the partial result still arrives
 		}
 		return a, nil
-	case showRunMsg:
-		switch r := a.run(msg.run); {
+	case kit.ShowRunMsg:
+		switch r := a.run(msg.Run); {
 		case r == nil || !r.Done():
 		case r.Dataset == nil:
 			return a, openPast(r, a.c)
@@ -357,15 +354,15 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.historySaved(msg)
 	case pastDataMsg:
 		return a, a.showPast(msg)
-	case runsNoteMsg:
-		if msg.note != "" {
-			a.runs.note = a.c.Hide(msg.note)
+	case kit.RunsNoteMsg:
+		if msg.Note != "" {
+			a.runs.note = a.c.Hide(msg.Note)
 		}
 		return a, nil
 	case runActionMsg:
 		return a, a.runAction(msg)
-	case retrainMsg:
-		if r := a.run(msg.run); r != nil && r.Spec != nil {
+	case kit.RetrainMsg:
+		if r := a.run(msg.Run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
 			a.model.setData(r.Dataset, r.Spec.Name)
 			if r.Data.Test != "" {
@@ -458,7 +455,7 @@ func (a *app) quit() tea.Cmd {
 	a.job, a.quitJob = nil, j
 	a.cancel()
 	return func() tea.Msg {
-		j.stop(quitWait)
+		j.stop(kit.QuitWait)
 		sw.stop()
 		return tea.QuitMsg{}
 	}
@@ -478,13 +475,13 @@ func (a *app) abandon() {
 	}
 }
 
-func (a *app) chooseDataset(msg datasetChosenMsg) tea.Cmd {
-	a.ds, a.source, a.target, a.task, a.drop = msg.ds, msg.source, msg.target, msg.task, msg.drop
+func (a *app) chooseDataset(msg kit.DatasetChosenMsg) tea.Cmd {
+	a.ds, a.source, a.target, a.task, a.drop = msg.Ds, msg.Source, msg.Target, msg.Task, msg.Drop
 	keep := ""
 	if a.spec != nil {
 		keep = a.spec.Name
 	}
-	a.model.setData(msg.ds, keep)
+	a.model.setData(msg.Ds, keep)
 	a.goTo(screenModel)
 	if st := a.startup; st != nil {
 		a.startup = nil
@@ -602,7 +599,7 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 // when it has a result to record.
 func (a *app) settleRun(msg trainDoneMsg) *kit.RunRecord {
 	a.job = nil
-	a.train.progress(progressMsg{run: msg.run, steps: msg.tail})
+	a.train.progress(kit.ProgressMsg{Run: msg.run, Steps: msg.tail})
 	r := a.run(msg.run)
 	if r == nil {
 		return nil
@@ -674,7 +671,7 @@ func (a *app) View() string {
 	s := a.screens[a.cur]
 	body := kit.Fit(s.View(), a.c.Width, a.c.Height)
 	if a.full {
-		body = overlayBottom(body, a.fullHelp(s), a.c.Width)
+		body = kit.OverlayBottom(body, a.fullHelp(s), a.c.Width)
 	}
 	status := kit.Footer(a.help.Styles, s.ShortHelp(), a.globals(), s.Typing(), a.c.Width)
 	return st.PaintBackground(a.header() + "\n" + body + "\n" + kit.FitWidth(st.StatusBar.Render(status), a.c.Width))
@@ -741,18 +738,4 @@ func tooSmall(w, h int) string {
 		}
 	}
 	return ""
-}
-
-// overlayBottom replaces the last lines of body with block (centred).
-func overlayBottom(body, block string, w int) string {
-	lines := strings.Split(body, "\n")
-	bl := strings.Split(block, "\n")
-	if len(bl) > len(lines) {
-		bl = bl[len(bl)-len(lines):]
-	}
-	start := len(lines) - len(bl)
-	for i, l := range bl {
-		lines[start+i] = kit.FitWidth(lipgloss.PlaceHorizontal(w, lipgloss.Center, l), w)
-	}
-	return strings.Join(lines, "\n")
 }

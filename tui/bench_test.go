@@ -30,7 +30,7 @@ func trainingApp(b testing.TB, w, h, n int) *app {
 		}
 		steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 2 * n, Point: p, Elapsed: time.Duration(s) * time.Millisecond}
 	}
-	a.train.progress(progressMsg{run: 1, steps: steps})
+	a.train.progress(kit.ProgressMsg{Run: 1, Steps: steps})
 	return a
 }
 
@@ -82,7 +82,7 @@ func BenchmarkTrainingUpdate(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		a.train.progress(progressMsg{run: 1, steps: batch})
+		a.train.progress(kit.ProgressMsg{Run: 1, Steps: batch})
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // The cancel command read s.run on the command's goroutine: a run started
@@ -28,7 +30,7 @@ func TestCancelCommandKeepsItsRun(t *testing.T) {
 	rec.ID = 99
 	other.Record = &rec
 	hs.a.train.start(&other)
-	if m, ok := cmd().(cancelRunMsg); !ok || m.run != job.id {
+	if m, ok := cmd().(kit.CancelRunMsg); !ok || m.Run != job.id {
 		t.Fatalf("the cancel command asked to cancel %#v, want run %d", m, job.id)
 	}
 }

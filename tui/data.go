@@ -329,35 +329,35 @@ func (s *dataScreen) open(source, target string, task datasets.Task, drop []stri
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
-				msg = tableLoadedMsg{seq: seq, source: source, err: fmt.Errorf("%s: reading crashed: %v", source, r)}
+				msg = kit.TableLoadedMsg{Seq: seq, Source: source, Err: fmt.Errorf("%s: reading crashed: %v", source, r)}
 			}
 		}()
 		path, err := c.DataSource(source)
 		if err != nil {
-			return tableLoadedMsg{seq: seq, source: source, err: err}
+			return kit.TableLoadedMsg{Seq: seq, Source: source, Err: err}
 		}
 		t, err := datasets.Open(path)
 		if err != nil {
-			return tableLoadedMsg{seq: seq, source: source, err: errors.New(c.Hide(err.Error()))}
+			return kit.TableLoadedMsg{Seq: seq, Source: source, Err: errors.New(c.Hide(err.Error()))}
 		}
 		t = t.Printable() // names and levels with control characters, escaped
 		t.Source = c.Shown(t.Source)
-		return tableLoadedMsg{seq: seq, source: source, table: t}
+		return kit.TableLoadedMsg{Seq: seq, Source: source, Table: t}
 	}
 }
 
 func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tableLoadedMsg:
-		if msg.seq != s.seq {
+	case kit.TableLoadedMsg:
+		if msg.Seq != s.seq {
 			return nil // a newer load was asked for
 		}
 		s.loading = ""
-		if msg.err != nil {
-			s.loadErr = msg.err
+		if msg.Err != nil {
+			s.loadErr = msg.Err
 			return nil
 		}
-		s.full, s.source, s.dropped = msg.table, msg.source, nil
+		s.full, s.source, s.dropped = msg.Table, msg.Source, nil
 		s.table = s.full
 		if err := s.drop(s.pendDrop...); err != nil {
 			s.loadErr = err
@@ -552,8 +552,8 @@ func (s *dataScreen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 
 // use hands the chosen dataset to the root.
 func (s *dataScreen) use() tea.Cmd {
-	m := datasetChosenMsg{table: s.table, ds: s.ds, source: s.source, target: s.target,
-		task: s.forced, drop: append([]string(nil), s.dropped...)}
+	m := kit.DatasetChosenMsg{Table: s.table, Ds: s.ds, Source: s.source, Target: s.target,
+		Task: s.forced, Drop: append([]string(nil), s.dropped...)}
 	return func() tea.Msg { return m }
 }
 

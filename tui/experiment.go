@@ -15,7 +15,6 @@ import (
 	"github.com/tealab/tealab/engine/experiment"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/kit"
-	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -81,9 +80,6 @@ func newExpScreen(c *kit.Common, ctx context.Context) *expScreen {
 	return &expScreen{c: c, ctx: ctx, keys: defaultExpKeys(), folds: experiment.DefaultFolds, repeats: experiment.DefaultRepeats}
 }
 
-// openExperimentMsg asks for the Experimenter on the session's data.
-type openExperimentMsg struct{}
-
 // setData lists the models that learn d's target, keeping the marks of
 // those still listed.
 func (s *expScreen) setData(d *datasets.Dataset) {
@@ -96,23 +92,11 @@ func (s *expScreen) setData(d *datasets.Dataset) {
 		return
 	}
 	for _, sp := range engine.Specs() {
-		if sp.Supports(d.Task) && modelFits(d, sp) == nil {
+		if sp.Supports(d.Task) && kit.ModelFits(d, sp) == nil {
 			s.specs = append(s.specs, sp)
 		}
 	}
 	s.marked = make([]bool, len(s.specs))
-}
-
-// modelFits says why a model cannot be fitted on d with its defaults, nil
-// when it can: a model of images (one that keeps constant columns in place,
-// engine.Input.Constant) on data that are no image (imageSide), or a fit
-// the machine's memory cannot hold. The model list marks such a model;
-// the Experimenter, which runs models with their defaults, leaves it out.
-func modelFits(d *datasets.Dataset, sp *engine.Spec) error {
-	if sp.Input.Constant && views.ImageSide(d) == 0 {
-		return fmt.Errorf("%s learns from images, and these %s are no square image of numeric pixels (at least 4x4); set its shape to use it", sp.Name, numfmt.Count(len(d.Features), "column"))
-	}
-	return eval.CheckMemory(d, sp, nil, eval.DefaultOptions())
 }
 
 func (s *expScreen) running() bool { return s.cancel != nil }

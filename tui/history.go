@@ -34,10 +34,6 @@ type historySavedMsg struct {
 	err error
 }
 
-// runsNoteMsg: what became of an action on the runs screen (an export, an
-// edit of the history), said on that screen.
-type runsNoteMsg struct{ note string }
-
 // pastDataMsg: the data of a run of an earlier session were opened again,
 // to draw its results.
 type pastDataMsg struct {
@@ -235,9 +231,9 @@ func (a *app) deleteRun(id int) tea.Cmd {
 func (a *app) editHistory(done string, edit func() error) tea.Cmd {
 	return a.c.Writing(func() tea.Msg {
 		if err := edit(); err != nil {
-			return runsNoteMsg{note: "the run history was not changed: " + err.Error()}
+			return kit.RunsNoteMsg{Note: "the run history was not changed: " + err.Error()}
 		}
-		return runsNoteMsg{note: done}
+		return kit.RunsNoteMsg{Note: done}
 	})
 }
 
@@ -324,12 +320,12 @@ func exportRun(r *kit.RunRecord, kind, dir string) tea.Cmd {
 			err = runs.WriteFile(name, []byte(b.String()))
 		}
 		if err != nil {
-			return runsNoteMsg{note: fmt.Sprintf("run #%d not written: %v", r.ID, err)}
+			return kit.RunsNoteMsg{Note: fmt.Sprintf("run #%d not written: %v", r.ID, err)}
 		}
 		where := name
 		if abs, err := filepath.Abs(name); err == nil {
 			where = abs
 		}
-		return runsNoteMsg{note: fmt.Sprintf("run #%d written to %s", r.ID, where)}
+		return kit.RunsNoteMsg{Note: fmt.Sprintf("run #%d written to %s", r.ID, where)}
 	}
 }

@@ -28,12 +28,6 @@ const progressEvery = 40 * time.Millisecond
 // runFunc is a blocking evaluation; eval.Run in the application, fakes in tests.
 type runFunc func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error)
 
-// progressMsg carries the steps reported since the previous message of run.
-type progressMsg struct {
-	run   int
-	steps []eval.Progress // in order; never shared with the worker
-}
-
 // trainDoneMsg ends run: its result (partial, Cancelled, when stopped), the
 // error, and the steps not yet delivered by a progressMsg.
 type trainDoneMsg struct {
@@ -47,11 +41,11 @@ type trainDoneMsg struct {
 type trainJob struct {
 	id       int
 	cancel   context.CancelFunc
-	events   chan progressMsg  // one slot; closed after done is written
-	done     chan trainDoneMsg // one slot
-	finished chan struct{}     // closed when the worker has returned
-	final    trainDoneMsg      // what it sent on done; read once finished is closed
-	queue    chan int          // its place in line for a slot (queuedMsg); nil when none is waited for
+	events   chan kit.ProgressMsg // one slot; closed after done is written
+	done     chan trainDoneMsg    // one slot
+	finished chan struct{}        // closed when the worker has returned
+	final    trainDoneMsg         // what it sent on done; read once finished is closed
+	queue    chan int             // its place in line for a slot (queuedMsg); nil when none is waited for
 }
 
 // queuedMsg: run is place-th in line for a training slot; 0 when it has
@@ -106,7 +100,7 @@ type throttle struct {
 	every   time.Duration
 	last    time.Time
 	pending []eval.Progress
-	out     chan progressMsg
+	out     chan kit.ProgressMsg
 	closed  bool
 	now     func() time.Time // the clock; nil is time.Now (tests inject one)
 }
@@ -131,7 +125,7 @@ func (t *throttle) Observe(p eval.Progress) {
 		return
 	}
 	select {
-	case t.out <- progressMsg{run: t.run, steps: t.pending}:
+	case t.out <- kit.ProgressMsg{Run: t.run, Steps: t.pending}:
 		t.pending = nil
 		t.last = now
 	default: // the UI has not taken the previous message yet: keep coalescing
@@ -155,7 +149,7 @@ func startJob(parent context.Context, id int, model string, fn runFunc, every ti
 	j := &trainJob{
 		id:       id,
 		cancel:   cancel,
-		events:   make(chan progressMsg, 1),
+		events:   make(chan kit.ProgressMsg, 1),
 		done:     make(chan trainDoneMsg, 1),
 		finished: make(chan struct{}),
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // fakeRun reports steps as fast as it can (far above 100,000 a second) for
@@ -39,12 +40,12 @@ func drain(t *testing.T, j *trainJob) (steps []eval.Progress, msgs int, done tra
 	cmd := waitFor(j)
 	for {
 		switch m := cmd().(type) {
-		case progressMsg:
-			if m.run != j.id {
-				t.Fatalf("message of run %d from job %d", m.run, j.id)
+		case kit.ProgressMsg:
+			if m.Run != j.id {
+				t.Fatalf("message of run %d from job %d", m.Run, j.id)
 			}
 			msgs++
-			steps = append(steps, m.steps...)
+			steps = append(steps, m.Steps...)
 			cmd = waitFor(j)
 		case trainDoneMsg:
 			return append(steps, m.tail...), msgs, m
@@ -81,18 +82,18 @@ func TestThrottleDeliversEveryStepInOrder(t *testing.T) {
 // and nothing sent while the UI has not taken the previous message.
 func TestThrottleRule(t *testing.T) {
 	clock := time.Unix(1000, 0)
-	out := make(chan progressMsg, 1)
+	out := make(chan kit.ProgressMsg, 1)
 	th := &throttle{run: 3, every: 40 * time.Millisecond, out: out, now: func() time.Time { return clock }}
 	var got []eval.Progress
 	msgs := 0
 	take := func() {
 		select {
 		case m := <-out:
-			if m.run != 3 {
-				t.Fatalf("message of run %d", m.run)
+			if m.Run != 3 {
+				t.Fatalf("message of run %d", m.Run)
 			}
 			msgs++
-			got = append(got, m.steps...)
+			got = append(got, m.Steps...)
 		default:
 		}
 	}
@@ -118,20 +119,20 @@ func TestThrottleRule(t *testing.T) {
 
 	// A UI that does not read: the slot holds one message, the rest waits
 	// in pending, and the next due observe after a read sends it all.
-	out2 := make(chan progressMsg, 1)
+	out2 := make(chan kit.ProgressMsg, 1)
 	th2 := &throttle{run: 4, every: 40 * time.Millisecond, out: out2, now: func() time.Time { return clock }}
 	for i := 1; i <= 200; i++ {
 		th2.Observe(eval.Progress{Point: eval.Point{Step: i}})
 		clock = clock.Add(time.Millisecond)
 	}
 	first := <-out2
-	if len(first.steps) != 1 || len(out2) != 0 {
-		t.Fatalf("unread UI: first message has %d steps, %d more queued", len(first.steps), len(out2))
+	if len(first.Steps) != 1 || len(out2) != 0 {
+		t.Fatalf("unread UI: first message has %d steps, %d more queued", len(first.Steps), len(out2))
 	}
 	th2.Observe(eval.Progress{Point: eval.Point{Step: 201}})
 	second := <-out2
-	if len(second.steps) != 200 || second.steps[0].Point.Step != 2 || second.steps[199].Point.Step != 201 {
-		t.Fatalf("after a read: %d steps coalesced, want steps 2..201", len(second.steps))
+	if len(second.Steps) != 200 || second.Steps[0].Point.Step != 2 || second.Steps[199].Point.Step != 201 {
+		t.Fatalf("after a read: %d steps coalesced, want steps 2..201", len(second.Steps))
 	}
 	// Within the interval nothing leaves.
 	th2.Observe(eval.Progress{Point: eval.Point{Step: 202}})
@@ -146,7 +147,7 @@ func TestThrottleRule(t *testing.T) {
 func TestJobCancelKeepsPartialResult(t *testing.T) {
 	j := startJob(context.Background(), 1, "fake", fakeRun(0, time.Hour), progressEvery, nil)
 	cmd := waitFor(j)
-	if _, ok := cmd().(progressMsg); !ok {
+	if _, ok := cmd().(kit.ProgressMsg); !ok {
 		t.Fatal("expected progress first")
 	}
 	j.cancel()
@@ -217,9 +218,9 @@ func BenchmarkProgressThrottle(b *testing.B) {
 	loop:
 		for {
 			switch m := cmd().(type) {
-			case progressMsg:
+			case kit.ProgressMsg:
 				msgs++
-				steps += len(m.steps)
+				steps += len(m.Steps)
 				cmd = waitFor(j)
 			case trainDoneMsg:
 				steps += len(m.tail)

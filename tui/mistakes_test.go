@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/views"
 )
 
@@ -50,7 +51,7 @@ func TestImageSide(t *testing.T) {
 		return d
 	}
 	for n, want := range map[int]int{64: 8, 16: 4, 4: 0, 63: 0, 784: 28} {
-		if got := views.ImageSide(num(n)); got != want {
+		if got := kit.ImageSide(num(n)); got != want {
 			t.Errorf("%d columns: side %d, want %d", n, got, want)
 		}
 	}

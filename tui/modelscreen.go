@@ -79,7 +79,7 @@ func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
 			if d == nil {
 				continue
 			}
-			if err := modelFits(d, sp); err != nil {
+			if err := kit.ModelFits(d, sp); err != nil {
 				s.tooBig[sp.Name] = errText(err)
 			}
 		} else {
@@ -250,11 +250,11 @@ func (s *modelScreen) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, s.keys.PgDown):
 		s.cursor = min(s.cursor+page, len(s.specs)-1)
 	case key.Matches(km, s.keys.Experiment):
-		return func() tea.Msg { return openExperimentMsg{} }
+		return func() tea.Msg { return kit.OpenExperimentMsg{} }
 	case key.Matches(km, s.keys.Choose):
 		sp := s.specs[s.cursor]
 		s.err = nil
-		return func() tea.Msg { return modelChosenMsg{spec: sp} }
+		return func() tea.Msg { return kit.ModelChosenMsg{Spec: sp} }
 	}
 	return nil
 }

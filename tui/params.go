@@ -428,12 +428,12 @@ func (s *paramsScreen) sweepRequest(learning bool) tea.Cmd {
 	if submit == nil {
 		return nil
 	}
-	req, ok := submit().(trainRequestMsg)
+	req, ok := submit().(kit.TrainRequestMsg)
 	if !ok {
 		return nil
 	}
 	return func() tea.Msg {
-		return sweepRequestMsg{values: req.values, opts: req.opts, param: param, learning: learning}
+		return kit.SweepRequestMsg{Values: req.Values, Opts: req.Opts, Param: param, Learning: learning}
 	}
 }
 
@@ -654,5 +654,5 @@ func (s *paramsScreen) submit() tea.Cmd {
 	}
 	s.err = nil
 	s.evalOf = o
-	return func() tea.Msg { return trainRequestMsg{values: v, opts: o} }
+	return func() tea.Msg { return kit.TrainRequestMsg{Values: v, Opts: o} }
 }

@@ -231,7 +231,7 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 		return s.save.openFor(s.run)
 	case key.Matches(km, s.keys.Retry):
 		id := s.run.ID
-		return func() tea.Msg { return retrainMsg{run: id} }
+		return func() tea.Msg { return kit.RetrainMsg{Run: id} }
 	case key.Matches(km, s.keys.Warnings) && len(s.warnings()) > 0:
 		s.showWarnings = !s.showWarnings
 		return nil

@@ -223,7 +223,7 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 		}
 		if r := s.current(); r != nil && r.Done() {
 			id := r.ID
-			return func() tea.Msg { return showRunMsg{run: id} }
+			return func() tea.Msg { return kit.ShowRunMsg{Run: id} }
 		}
 		return nil
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
@@ -422,8 +423,8 @@ func TestStaleMessagesDropped(t *testing.T) {
 	}
 	before := trainSteps(hs)
 	stale := []eval.Progress{{Fold: 1, Folds: 1, Point: eval.Point{Step: 99, TrainLoss: 1}}}
-	hs.send(progressMsg{run: 4, steps: stale})
-	hs.send(progressMsg{run: 5, steps: stale}) // run 5 is over: no job listens
+	hs.send(kit.ProgressMsg{Run: 4, Steps: stale})
+	hs.send(kit.ProgressMsg{Run: 5, Steps: stale}) // run 5 is over: no job listens
 	hs.send(trainDoneMsg{run: 4, err: errors.New("old")})
 	if trainSteps(hs) != before || hs.a.cur != screenResults {
 		t.Fatalf("a stale message changed the state: %d steps (had %d), screen %v", trainSteps(hs), before, hs.a.cur)
@@ -469,7 +470,7 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 		}
 	}
 	// And a progress message of A made up to look like B's next step.
-	got = append(got, progressMsg{run: jobA.id, steps: []eval.Progress{{Fold: 1, Folds: 1, Total: 1000000,
+	got = append(got, kit.ProgressMsg{Run: jobA.id, Steps: []eval.Progress{{Fold: 1, Folds: 1, Total: 1000000,
 		Point: eval.Point{Step: last.Point.Step + 1, TrainLoss: 42}}}})
 	for _, m := range got {
 		if _, cmd := hs.a.Update(m); cmd != nil {

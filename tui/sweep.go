@@ -28,21 +28,6 @@ import (
 // a heat table for two parameters. enter trains the selected point in
 // full.
 
-// sweepRequestMsg: the hyperparameter screen asks for a sweep of param
-// (with the form's other values), or for a learning curve.
-type sweepRequestMsg struct {
-	values   engine.Values
-	opts     eval.Options
-	param    string
-	learning bool
-}
-
-// sweepTrainMsg: the sweep screen asks for a full run of a point.
-type sweepTrainMsg struct {
-	values engine.Values
-	opts   eval.Options
-}
-
 type sweepMode int
 
 const (
@@ -108,17 +93,17 @@ func newSweepScreen(c *kit.Common, ctx context.Context) *sweepScreen {
 
 // open prepares a sweep of the request's parameter, its range taken from
 // the spec, or starts a learning curve at once.
-func (s *sweepScreen) open(ds *datasets.Dataset, spec *engine.Spec, msg sweepRequestMsg) tea.Cmd {
+func (s *sweepScreen) open(ds *datasets.Dataset, spec *engine.Spec, msg kit.SweepRequestMsg) tea.Cmd {
 	s.stop()
-	s.ds, s.spec, s.base, s.learning, s.err, s.live = ds, spec, msg.values, msg.learning, nil, nil
-	s.opts = msg.opts
+	s.ds, s.spec, s.base, s.learning, s.err, s.live = ds, spec, msg.Values, msg.Learning, nil, nil
+	s.opts = msg.Opts
 	if s.opts.LOO || s.opts.Folds < 2 {
 		s.opts.LOO, s.opts.Folds = false, sweepFolds
 	}
 	if s.learning {
 		return s.start()
 	}
-	if p, ok := spec.Param(msg.param); ok {
+	if p, ok := spec.Param(msg.Param); ok {
 		s.input.SetValue(p.Name + "=" + tune.DefaultRange(p))
 	}
 	s.input.CursorEnd()
@@ -288,7 +273,7 @@ func (s *sweepScreen) Key(km tea.KeyPressMsg) tea.Cmd {
 	if s.asking {
 		switch {
 		case key.Matches(km, s.keys.Confirm):
-			return func() tea.Msg { return quitMsg{} }
+			return func() tea.Msg { return kit.QuitMsg{} }
 		case key.Matches(km, s.keys.Stay):
 			s.asking = false
 		}
@@ -316,7 +301,7 @@ func (s *sweepScreen) Key(km tea.KeyPressMsg) tea.Cmd {
 				v = s.base
 			}
 			o := s.opts
-			return func() tea.Msg { return sweepTrainMsg{values: v, opts: o} }
+			return func() tea.Msg { return kit.SweepTrainMsg{Values: v, Opts: o} }
 		}
 		s.err = fmt.Errorf("%s has no scores to train from; select a scored point", s.live.Label(s.live.Points[s.sel]))
 		return nil
@@ -360,7 +345,7 @@ func (s *sweepScreen) askQuit() bool {
 // askView is the question asked before quitting a running sweep.
 func (s *sweepScreen) askView() string {
 	q := fmt.Sprintf("Quit while sweeping? The %d points that finished are lost (ctrl+c quits at once).", s.live.Finished())
-	return askPanel(s.c.Styles, s.w, "a sweep is running", q, "y quit", "n keep sweeping")
+	return kit.AskPanel(s.c.Styles, s.w, "a sweep is running", q, "y quit", "n keep sweeping")
 }
 
 // export writes the report as Markdown and every fold's scores as CSV in
@@ -559,7 +544,7 @@ func (s *sweepScreen) View() string {
 	// table is cut to the rest, so that the status and a question show.
 	lines = append(lines, kit.Fit(joinColumns(body, table, s.chartWidth()), s.w, max(s.h-3, 6)))
 	if s.asking {
-		lines[len(lines)-1] = overlayBottom(lines[len(lines)-1], s.askView(), s.w)
+		lines[len(lines)-1] = kit.OverlayBottom(lines[len(lines)-1], s.askView(), s.w)
 	}
 	lines = append(lines, s.Status())
 	if s.note != "" {

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/tune"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // A sweep runs as training does (jobs.go): a goroutine whose points reach
@@ -116,6 +117,6 @@ func (j *sweepJob) stop() {
 	j.cancel()
 	select {
 	case <-j.finished:
-	case <-time.After(quitWait):
+	case <-time.After(kit.QuitWait):
 	}
 }

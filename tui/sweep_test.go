@@ -12,6 +12,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/tune"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // sweepOf opens the sweep screen on model's parameter param, its range
@@ -132,7 +133,7 @@ func TestStaleSweepMessagesAreDropped(t *testing.T) {
 	if hs.View() != before {
 		t.Errorf("a stale message changed the view")
 	}
-	var _ tea.Msg = sweepTrainMsg{}
+	var _ tea.Msg = kit.SweepTrainMsg{}
 }
 
 // The form offers the sweep only on a parameter it can range over.

@@ -11,13 +11,11 @@ import (
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
-	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/live"
 )
@@ -91,12 +89,12 @@ func (s *trainScreen) start(r *kit.RunRecord) {
 }
 
 // progress appends the steps of a message of the current run.
-func (s *trainScreen) progress(m progressMsg) {
-	if s.run == nil || m.run != s.run.ID || len(m.steps) == 0 {
+func (s *trainScreen) progress(m kit.ProgressMsg) {
+	if s.run == nil || m.Run != s.run.ID || len(m.Steps) == 0 {
 		return
 	}
 	relayout := false
-	for _, p := range m.steps {
+	for _, p := range m.Steps {
 		if p.Within > 0 { // a long step's progress: the bar and the clock move, no chart does
 			s.last = p
 			continue
@@ -239,9 +237,6 @@ func (s *trainScreen) headerInfo() string {
 	return fmt.Sprintf("run %d · seed %d · %s", s.run.ID, s.run.Options.Seed, s.run.EvalDesc())
 }
 
-// quitMsg: the person confirmed quitting while a fit ran.
-type quitMsg struct{}
-
 func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -253,7 +248,7 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 			asked := s.asking
 			s.asking = ""
 			if asked == "quit" {
-				return func() tea.Msg { return quitMsg{} }
+				return func() tea.Msg { return kit.QuitMsg{} }
 			}
 			return s.cancel()
 		case key.Matches(km, s.keys.Stay):
@@ -280,7 +275,7 @@ func (s *trainScreen) cancel() tea.Cmd {
 	}
 	s.stopping = true
 	id := s.run.ID // the command runs on another goroutine: no screen state in it
-	return func() tea.Msg { return cancelRunMsg{run: id} }
+	return func() tea.Msg { return kit.CancelRunMsg{Run: id} }
 }
 
 func (s *trainScreen) View() string {
@@ -301,7 +296,7 @@ func (s *trainScreen) View() string {
 		body = s.live.View()
 	}
 	if s.asking != "" {
-		body = overlayBottom(body, s.askView(), s.w)
+		body = kit.OverlayBottom(body, s.askView(), s.w)
 	}
 	return body + "\n" + s.statusLines()
 }
@@ -372,16 +367,7 @@ func (s *trainScreen) askView() string {
 		q = "Quit while training? This run is lost (ctrl+c quits at once)."
 		yes = "y quit"
 	}
-	return askPanel(st, s.w, "training is running", q, yes, "n keep training")
-}
-
-// askPanel is a question with its two answers, framed as a panel at most
-// w wide.
-func askPanel(st *themes.Styles, w int, title, q, yes, no string) string {
-	w = min(w, ansi.StringWidth(q)+6)
-	lines := strings.Split(kit.Wrap(q, w-4), "\n")
-	body := st.Warn.Render(strings.Join(lines, "\n")) + "\n" + st.Key.Render(yes) + st.Muted.Render("   ·   ") + st.Key.Render(no)
-	return kit.Panel(st, title, body, w, len(lines)+3, true)
+	return kit.AskPanel(st, s.w, "training is running", q, yes, "n keep training")
 }
 
 // statusLines are the progress bar and the latest values.

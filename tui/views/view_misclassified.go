@@ -17,27 +17,13 @@ import (
 func init() {
 	RegisterView(ViewSpec{Name: "Mistakes", Order: 48,
 		Needs: func(r *kit.RunRecord) bool {
-			return r.Result != nil && r.Task() == datasets.Classification && ImageSide(r.Dataset) > 0 &&
+			return r.Result != nil && r.Task() == datasets.Classification && kit.ImageSide(r.Dataset) > 0 &&
 				len(Misclassified(r)) > 0
 		},
 		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
-			return &mistakesView{c: env.C, r: r, rows: Misclassified(r), side: ImageSide(r.Dataset),
+			return &mistakesView{c: env.C, r: r, rows: Misclassified(r), side: kit.ImageSide(r.Dataset),
 				prev: kit.Bind("[", "previous page", "["), next: kit.Bind("]", "next page", "]")}
 		}})
-}
-
-// imageSide is the side of the square images a dataset's rows are (8 for
-// 64 numeric columns, as the 8x8 digits), or 0 when they are not images:
-// a square number of columns, at least 16, every one numeric.
-func ImageSide(d *datasets.Dataset) int {
-	if d == nil || len(d.Features) < 16 || len(kit.NumericFeatures(d)) != len(d.Features) {
-		return 0
-	}
-	s := int(math.Round(math.Sqrt(float64(len(d.Features)))))
-	if s*s != len(d.Features) {
-		return 0
-	}
-	return s
 }
 
 // mistake is a held-out row the model got wrong.

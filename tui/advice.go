@@ -51,6 +51,3 @@ func quoteAll(names []string) string {
 	}
 	return strings.Join(q, ", ")
 }
-
-// errText is an error's message with its remedies in the lab's words.
-func errText(err error) string { return advice.Explain(err, remedyText) }

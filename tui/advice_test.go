@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // The lab says a warning's remedy as its own screens and keys, never as a
@@ -29,7 +30,7 @@ func TestWarningsSayTheLabsWords(t *testing.T) {
 // A model too big for the memory says what to do in the lab's words.
 func TestMemoryRemedyInTheLabsWords(t *testing.T) {
 	t.Setenv(engine.MemoryEnv, "1MB")
-	if got := errText(engine.CheckNeed("lda on digits", engine.Matrix(2000, 64, "matrix of prepared rows"))); strings.Contains(got, "--") ||
+	if got := (&kit.Common{Remedy: remedyText}).ErrText(engine.CheckNeed("lda on digits", engine.Matrix(2000, 64, "matrix of prepared rows"))); strings.Contains(got, "--") ||
 		!strings.Contains(got, "set reduce first on the parameters screen") {
 		t.Errorf("%q", got)
 	}

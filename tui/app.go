@@ -79,12 +79,6 @@ func (o Options) evalOptions() eval.Options {
 	return e
 }
 
-// Minimum terminal size the screens are laid out for.
-const (
-	minWidth  = 80
-	minHeight = 24
-)
-
 // saveWait is how long the end of the lab waits for files being written.
 const saveWait = 5 * time.Second
 
@@ -203,7 +197,7 @@ func newApp(opt Options) (*app, error) {
 			return nil, err
 		}
 	}
-	c.Files, c.Slot, c.Memory, c.Explain = opt.Files, opt.TrainSlot, opt.Memory, errText
+	c.Files, c.Slot, c.Memory, c.Remedy = opt.Files, opt.TrainSlot, opt.Memory, remedyText
 	parent := opt.Context
 	if parent == nil {
 		parent = context.Background()
@@ -276,7 +270,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.screens[a.cur].Update(tea.KeyPressMsg{Text: msg.Content})
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
-		a.c.Width, a.c.Height = max(msg.Width, minWidth), max(msg.Height-2, minHeight-2)
+		a.c.Width, a.c.Height = max(msg.Width, kit.MinWidth), max(msg.Height-2, kit.MinHeight-2)
 		a.help.SetWidth(a.c.Width)
 		for _, s := range a.screens {
 			s.SetSize(a.c.Width, a.c.Height)
@@ -664,7 +658,7 @@ func (a *app) View() string {
 		return ""
 	}
 	st := a.c.Styles
-	if a.w < minWidth || a.h < minHeight {
+	if a.w < kit.MinWidth || a.h < kit.MinHeight {
 		return st.PaintBackground(lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, st.Warn.Render(tooSmall(a.w, a.h)),
 			lipgloss.WithWhitespaceChars(" ")))
 	}
@@ -729,9 +723,9 @@ func (a *app) header() string {
 // (never cut mid-word).
 func tooSmall(w, h int) string {
 	for _, msg := range []string{
-		fmt.Sprintf("enlarge the terminal (need %dx%d, have %dx%d)", minWidth, minHeight, w, h),
-		fmt.Sprintf("need %dx%d, have %dx%d", minWidth, minHeight, w, h),
-		fmt.Sprintf("need %dx%d", minWidth, minHeight),
+		fmt.Sprintf("enlarge the terminal (need %dx%d, have %dx%d)", kit.MinWidth, kit.MinHeight, w, h),
+		fmt.Sprintf("need %dx%d, have %dx%d", kit.MinWidth, kit.MinHeight, w, h),
+		fmt.Sprintf("need %dx%d", kit.MinWidth, kit.MinHeight),
 	} {
 		if len(msg) <= w {
 			return msg

@@ -80,7 +80,7 @@ func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
 				continue
 			}
 			if err := kit.ModelFits(d, sp); err != nil {
-				s.tooBig[sp.Name] = errText(err)
+				s.tooBig[sp.Name] = s.c.ErrText(err)
 			}
 		} else {
 			s.others++

@@ -129,7 +129,7 @@ func (s *paramsScreen) View() string {
 	}
 	switch {
 	case s.err != nil:
-		out = append(out, " "+st.Error.Render(kit.Clip(errText(s.err), formW-2)))
+		out = append(out, " "+st.Error.Render(kit.Clip(s.c.ErrText(s.err), formW-2)))
 	case cur != nil && cur.err != nil:
 		out = append(out, " "+st.Error.Render(kit.Clip(cur.err.Error(), formW-2)))
 	default:

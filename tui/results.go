@@ -9,7 +9,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/kit"
@@ -151,7 +150,7 @@ func (s *resultsScreen) warnings() []string {
 	if s.run == nil || s.run.Result == nil {
 		return nil
 	}
-	return advice.All(s.run.Result.Warnings, remedyText)
+	return s.c.WarningTexts(s.run.Result.Warnings)
 }
 
 func (s *resultsScreen) activeKeys() []key.Binding {
@@ -256,7 +255,7 @@ func (s *resultsScreen) View() string {
 	case s.run.Cancelled():
 		top = st.Warn.Render(kit.Clip(" "+s.run.CancelNote(), s.w))
 	case s.run.Err != nil:
-		top = st.Error.Render(" " + kit.Clip(errText(s.run.Err), s.w-2))
+		top = st.Error.Render(" " + kit.Clip(s.c.ErrText(s.run.Err), s.w-2))
 	default:
 		top = s.scoreLine()
 	}

@@ -341,7 +341,7 @@ func (s *runsScreen) rebuildAt(cur int) {
 		}
 		return b.ID - a.ID // newest first
 	})
-	w := max(s.w, minWidth)
+	w := max(s.w, kit.MinWidth)
 	cols, cells := s.columns(w)
 	rows := make([]table.Row, 0, len(s.order))
 	cursor := 0

@@ -486,7 +486,7 @@ func (s *trainScreen) errorView() string {
 		hint = "Change the parameters or the data and train again."
 	}
 	body := st.Error.Render("training failed") + "\n\n" +
-		st.Text.Render(kit.Wrap(errText(s.err), s.w-8)) + "\n\n" +
+		st.Text.Render(kit.Wrap(s.c.ErrText(s.err), s.w-8)) + "\n\n" +
 		st.Muted.Render(kit.Wrap(hint, s.w-8)) + "\n\n" +
 		st.Key.Render("esc") + st.Muted.Render(" back to the parameters")
 	return kit.Panel(st, fmt.Sprintf("run %d · %s", s.run.ID, s.run.Spec.Title), body, s.w, min(s.h, 14), true)

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/themes"
 )
@@ -30,10 +31,10 @@ type Common struct {
 	Files         *Files    // confinement (session.go); nil: none
 	Slot          TrainSlot // nil: train at once
 	Memory        *engine.Accountant
-	// Explain says an error with its remedies in the lab's words (the
+	// Remedy says a remedy the engine advises in the lab's words (the
 	// root's: only it knows the screens a remedy points to); nil: the
-	// error's own message.
-	Explain func(error) string
+	// remedy's neutral words.
+	Remedy func(advice.Remedy) string
 	// ExportDir is where exports are written when the lab has no home of
 	// its own (Files): the working directory, or a test's.
 	ExportDir string
@@ -57,11 +58,16 @@ func NewCommon(theme string, profile colorprofile.Profile, noColor bool) (*Commo
 }
 
 // ErrText is err's message with its remedies in the lab's words.
-func (c *Common) ErrText(err error) string {
-	if c.Explain == nil {
-		return err.Error()
+func (c *Common) ErrText(err error) string { return advice.Explain(err, c.remedy) }
+
+// WarningTexts are warnings with their remedies in the lab's words.
+func (c *Common) WarningTexts(ws []advice.Warning) []string { return advice.All(ws, c.remedy) }
+
+func (c *Common) remedy(r advice.Remedy) string {
+	if c.Remedy == nil {
+		return r.String()
 	}
-	return c.Explain(err)
+	return c.Remedy(r)
 }
 
 // setTheme draws with t from now on. The styles are replaced in place, so

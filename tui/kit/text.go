@@ -31,3 +31,9 @@ const (
 	WideW = 160
 	WideH = 40
 )
+
+// Minimum terminal size the screens are laid out for.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)

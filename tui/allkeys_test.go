@@ -18,6 +18,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/internal/termtest"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/sweep"
 )
 
 // Every key, on every screen and in every text field, in every state of the
@@ -131,7 +132,7 @@ func setField(t *testing.T, hs *harness, p place, st fieldState) {
 // closeHarness stops the app's runs.
 func closeHarness(hs *harness) {
 	hs.a.cancel()
-	hs.a.job.stop(kit.QuitWait)
+	hs.a.job.Stop(kit.QuitWait)
 }
 
 // allPlaces lists every screen, mode and text field of the lab: the data
@@ -213,14 +214,14 @@ func allPlaces(t *testing.T) []place {
 		place{name: "experimenter results", open: experimentOnIris,
 			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome != nil }},
 		place{name: "sweep range", open: sweepRange,
-			here:  func(a *app) bool { return a.cur == screenSweep && a.sweep.mode == sweepEditing },
-			field: func(a *app) *kit.TextField { return &a.sweep.input }},
+			here:  func(a *app) bool { return a.cur == screenSweep && a.sweep.Mode == sweep.Editing },
+			field: func(a *app) *kit.TextField { return &a.sweep.Input }},
 		place{name: "sweep done", open: func(t testing.TB) *harness {
 			hs := sweepRange(t)
-			hs.a.sweep.input.SetValue("k=1..3")
+			hs.a.sweep.Input.SetValue("k=1..3")
 			hs.press("enter")
 			return hs
-		}, here: func(a *app) bool { return a.cur == screenSweep && a.sweep.mode == sweepDone }},
+		}, here: func(a *app) bool { return a.cur == screenSweep && a.sweep.Mode == sweep.Done }},
 	)
 	twoRuns := then(start(Options{Data: "iris", Model: "gnb", Train: true}), "esc", "enter", "R")
 	ps = append(ps,

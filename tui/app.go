@@ -30,6 +30,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/sweep"
 	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
@@ -165,7 +166,7 @@ type app struct {
 	results *resultsScreen
 	runs    *runsScreen
 	exp     *expScreen
-	sweep   *sweepScreen
+	sweep   *sweep.Screen
 
 	// The session: what has been chosen so far.
 	ds     *datasets.Dataset
@@ -215,7 +216,7 @@ func newApp(opt Options) (*app, error) {
 	a.results = newResultsScreen(c, ctx)
 	a.runs = newRunsScreen(c)
 	a.exp = newExpScreen(c, ctx)
-	a.sweep = newSweepScreen(c, ctx)
+	a.sweep = sweep.New(c, ctx)
 	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep}
 	a.store = c.Store()
 	if opt.Data != "" || opt.Model != "" {
@@ -247,7 +248,7 @@ func (a *app) openStartup() tea.Cmd {
 		// With a model, go straight on to it; with data alone, stay on
 		// the data's preview (its picture) until the person goes on.
 		auto := a.startup.Model != ""
-		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, auto)
+		return a.data.Open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, auto)
 	}
 	return nil
 }
@@ -304,11 +305,11 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 	case kit.TrainRequestMsg:
 		return a, a.startRun(msg.Values, msg.Opts)
 	case kit.SweepRequestMsg:
-		a.sweep.data = a.runData()
-		cmd := a.sweep.open(a.ds, a.spec, msg)
+		a.sweep.Data = a.runData()
+		cmd := a.sweep.Open(a.ds, a.spec, msg)
 		a.goTo(screenSweep)
 		return a, cmd
-	case sweepPointsMsg, sweepDoneMsg: // the sweep's, whichever screen shows
+	case sweep.PointsMsg, sweep.DoneMsg: // the sweep's, whichever screen shows
 		return a, a.sweep.Update(msg)
 	case kit.SweepTrainMsg:
 		a.params.setModel(a.ds, a.spec, msg.Values, &msg.Opts)
@@ -378,7 +379,7 @@ func (a *app) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return a.quit(), true
 	case !typing && key.Matches(msg, a.keys.Quit):
 		// A screen with work to lose (a running fit) asks first.
-		if s, ok := a.screens[a.cur].(interface{ askQuit() bool }); ok && s.askQuit() {
+		if s, ok := a.screens[a.cur].(interface{ AskQuit() bool }); ok && s.AskQuit() {
 			return nil, true
 		}
 		return a.quit(), true
@@ -429,10 +430,10 @@ func (a *app) back() tea.Cmd {
 	case screenRuns:
 		a.goTo(a.prev)
 	case screenExperiment:
-		a.exp.stop()
+		a.exp.Stop()
 		a.goTo(screenModel)
 	case screenSweep:
-		a.sweep.stop()
+		a.sweep.Stop()
 		a.goTo(screenParams)
 	}
 	return nil
@@ -445,12 +446,12 @@ func (a *app) goTo(s screenID) {
 
 // quit cancels a run in flight, waits briefly for it to stop, then quits.
 func (a *app) quit() tea.Cmd {
-	j, sw := a.job, a.sweep.job
+	j, sw := a.job, a.sweep.Job
 	a.job, a.quitJob = nil, j
 	a.cancel()
 	return func() tea.Msg {
-		j.stop(kit.QuitWait)
-		sw.stop()
+		j.Stop(kit.QuitWait)
+		sw.Stop()
 		return tea.QuitMsg{}
 	}
 }
@@ -700,8 +701,8 @@ func (a *app) header() string {
 		model = a.spec.Title
 	}
 	// The training and results screens name their own run's data and model.
-	if r, ok := a.screens[a.cur].(interface{ shownRun() *kit.RunRecord }); ok && r.shownRun() != nil {
-		dsName, model = r.shownRun().Dataset.Name, r.shownRun().Spec.Title
+	if r, ok := a.screens[a.cur].(interface{ ShownRun() *kit.RunRecord }); ok && r.ShownRun() != nil {
+		dsName, model = r.ShownRun().Dataset.Name, r.ShownRun().Spec.Title
 	}
 	for _, c := range []string{dsName, model} {
 		if c != "" {
@@ -711,8 +712,8 @@ func (a *app) header() string {
 	crumbs = append(crumbs, st.Accent.Render(screenNames[a.cur]))
 	left := " " + strings.Join(crumbs, st.Muted.Render(" ▸ "))
 	right := ""
-	if h, ok := a.screens[a.cur].(interface{ headerInfo() string }); ok {
-		right = h.headerInfo()
+	if h, ok := a.screens[a.cur].(interface{ HeaderInfo() string }); ok {
+		right = h.HeaderInfo()
 	}
 	right = st.Muted.Render(right + " ")
 	return kit.Spread(left, right, a.c.Width)

@@ -19,7 +19,7 @@ func TestCancelCommandKeepsItsRun(t *testing.T) {
 		t.Fatal("no progress")
 	}
 	job := hs.a.job
-	t.Cleanup(func() { job.stop(5 * time.Second) })
+	t.Cleanup(func() { job.Stop(5 * time.Second) })
 	_, cmd := hs.a.Update(keyMsg("c"))
 	if cmd == nil {
 		t.Fatal("c gave no command")
@@ -80,7 +80,7 @@ func TestInterruptedRunKnowsItsData(t *testing.T) {
 		t.Fatal("no progress")
 	}
 	job := hs.a.job
-	t.Cleanup(func() { job.stop(5 * time.Second) })
+	t.Cleanup(func() { job.Stop(5 * time.Second) })
 	hs.a.recordInterrupted() // still training: abandoned, not settled
 	es, _, err := h.Read()
 	if err != nil || len(es) != 1 {

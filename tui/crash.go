@@ -134,8 +134,8 @@ func (g *guarded) protect(cmd tea.Cmd, where string) tea.Cmd {
 func (g *guarded) end(runErr error) error {
 	a := g.a
 	a.cancel()
-	a.job.stop(kit.QuitWait)
-	a.quitJob.stop(kit.QuitWait)
+	a.job.Stop(kit.QuitWait)
+	a.quitJob.Stop(kit.QuitWait)
 	a.c.WaitWrites(saveWait)
 	c := g.crash
 	if c == nil && errors.Is(runErr, tea.ErrProgramPanic) {

@@ -284,7 +284,7 @@ func (s *dataScreen) loadOrUse() key.Binding {
 	return s.keys.Load
 }
 
-func (s *dataScreen) headerInfo() string {
+func (s *dataScreen) HeaderInfo() string {
 	if s.loading != "" {
 		return "loading " + kit.Clip(s.loading, 30) + "…"
 	}
@@ -321,7 +321,7 @@ func (s *dataScreen) highlightedSource() string {
 // open loads source in the background, then derives the dataset with
 // target and task (datasets.Auto infers it); auto continues to the model
 // screen as soon as it is loaded (the start-up path).
-func (s *dataScreen) open(source, target string, task datasets.Task, drop []string, auto bool) tea.Cmd {
+func (s *dataScreen) Open(source, target string, task datasets.Task, drop []string, auto bool) tea.Cmd {
 	s.seq++
 	seq := s.seq
 	s.loading, s.auto, s.pending, s.pendTask, s.pendDrop, s.loadErr = source, auto, target, task, drop, nil
@@ -378,7 +378,7 @@ func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case fileChosenMsg:
 		s.focus = focusList
-		return s.open(msg.path, "", datasets.Auto, nil, false)
+		return s.Open(msg.path, "", datasets.Auto, nil, false)
 	case dirReadMsg:
 		return s.picker.Update(msg)
 	case tea.KeyPressMsg:
@@ -401,7 +401,7 @@ func (s *dataScreen) Key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			s.path.Blur()
 			s.focus = focusList
-			return s.open(s.c.TypedPath(p), "", datasets.Auto, nil, false)
+			return s.Open(s.c.TypedPath(p), "", datasets.Auto, nil, false)
 		}
 		var cmd tea.Cmd
 		s.path, cmd = s.path.Update(msg)
@@ -430,7 +430,7 @@ func (s *dataScreen) Key(msg tea.KeyPressMsg) tea.Cmd {
 		if s.ds != nil && src == s.source {
 			return s.use()
 		}
-		return s.open(src, "", datasets.Auto, nil, false)
+		return s.Open(src, "", datasets.Auto, nil, false)
 	case key.Matches(msg, s.keys.Knobs):
 		if e := s.selectedEntry(); e != nil && e.Kind == "generator" {
 			s.focus, s.kfocus = focusKnobs, 0

@@ -41,7 +41,7 @@ func (s *dataScreen) keyKnobs(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		s.blurKnobs()
 		s.focus = focusList
-		return s.open(s.highlightedSource(), "", datasets.Auto, nil, false)
+		return s.Open(s.highlightedSource(), "", datasets.Auto, nil, false)
 	case key.Matches(msg, s.keys.NextField):
 		s.kfocus = (s.kfocus + 1) % len(fs)
 		s.focusKnob()

@@ -86,7 +86,7 @@ func (s *expScreen) setData(d *datasets.Dataset) {
 	if d == s.ds && s.specs != nil {
 		return
 	}
-	s.stop()
+	s.Stop()
 	s.ds, s.specs, s.marked, s.order, s.cursor, s.outcome, s.note = d, nil, nil, nil, 0, nil, ""
 	if d == nil || !d.Task.Supervised() {
 		return
@@ -102,7 +102,7 @@ func (s *expScreen) setData(d *datasets.Dataset) {
 func (s *expScreen) running() bool { return s.cancel != nil }
 
 // stop cancels the experiment in flight; its finished cells still arrive.
-func (s *expScreen) stop() {
+func (s *expScreen) Stop() {
 	if s.cancel != nil {
 		s.cancel()
 	}
@@ -139,7 +139,7 @@ func (s *expScreen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Up, s.keys.Down})
 }
 
-func (s *expScreen) headerInfo() string {
+func (s *expScreen) HeaderInfo() string {
 	return fmt.Sprintf("%d × %d-fold CV", s.repeats, s.folds)
 }
 
@@ -157,7 +157,7 @@ func (s *expScreen) Key(km tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case s.running():
 		if key.Matches(km, s.keys.Cancel) {
-			s.stop()
+			s.Stop()
 			s.progress = "cancelling…"
 		}
 	case s.outcome != nil:

@@ -193,7 +193,7 @@ func (a *app) replay(r *kit.RunRecord) tea.Cmd {
 		a.startupTask, _ = datasets.ParseTask(o.Task)
 	}
 	a.goTo(screenData)
-	return a.data.open(o.Data, o.Target, a.startupTask, o.Drop, true)
+	return a.data.Open(o.Data, o.Target, a.startupTask, o.Drop, true)
 }
 
 // ReplayOptions are the lab's start-up options that train r again as it

@@ -198,7 +198,7 @@ func waitFor(j *trainJob) tea.Cmd {
 }
 
 // stop cancels the job and waits up to d for its goroutine to return.
-func (j *trainJob) stop(d time.Duration) {
+func (j *trainJob) Stop(d time.Duration) {
 	if j == nil {
 		return
 	}

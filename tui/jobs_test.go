@@ -188,7 +188,7 @@ func TestAbandonedJobsDoNotLeak(t *testing.T) {
 	for i := range 20 {
 		j := startJob(context.Background(), i, "fake", fakeRun(0, time.Hour), time.Microsecond, nil)
 		time.Sleep(time.Millisecond)
-		j.stop(time.Second)
+		j.Stop(time.Second)
 	}
 	deadline := time.Now().Add(2 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {

@@ -74,7 +74,7 @@ func TestSpaceAtEverySize(t *testing.T) {
 		t.Fatal("no progress")
 	}
 	job := hs.a.job
-	t.Cleanup(func() { job.stop(5 * time.Second) })
+	t.Cleanup(func() { job.Stop(5 * time.Second) })
 	mustContain(t, view(hs.a), "live figures", "baseline error", "settings")
 
 	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 80, 24)
@@ -113,7 +113,7 @@ func TestLiveChartsHaveRoom(t *testing.T) {
 			t.Fatal("no progress")
 		}
 		job := hs.a.job
-		t.Cleanup(func() { job.stop(5 * time.Second) })
+		t.Cleanup(func() { job.Stop(5 * time.Second) })
 		lv := &hs.a.train.live
 		if len(lv.Views) != 3 {
 			t.Fatalf("%dx%d: %d live views, want the loss, the validation curves and the map", c.w, c.h, len(lv.Views))

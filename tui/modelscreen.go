@@ -220,7 +220,7 @@ func (s *modelScreen) navKeys() []key.Binding {
 	return []key.Binding{s.keys.Up, s.keys.Down, s.keys.PgUp, s.keys.PgDown}
 }
 
-func (s *modelScreen) headerInfo() string {
+func (s *modelScreen) HeaderInfo() string {
 	own, _ := s.ownTask()
 	return numfmt.Count(own, "model") + " for " + s.task.String()
 }

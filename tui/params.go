@@ -441,7 +441,7 @@ func (s *paramsScreen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Up})
 }
 
-func (s *paramsScreen) headerInfo() string {
+func (s *paramsScreen) HeaderInfo() string {
 	if o, err := s.options(); err == nil && s.ds != nil {
 		return fmt.Sprintf("%s · seed %d", kit.DescribeEval(o, s.task()), o.Seed)
 	}

@@ -123,7 +123,7 @@ func (s *resultsScreen) resized() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (s *resultsScreen) shownRun() *kit.RunRecord { return s.run }
+func (s *resultsScreen) ShownRun() *kit.RunRecord { return s.run }
 
 // Typing: the active view's fields have the keys.
 func (s *resultsScreen) Typing() bool {
@@ -186,7 +186,7 @@ func (s *resultsScreen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.tabs.KeyMap.Prev})
 }
 
-func (s *resultsScreen) headerInfo() string {
+func (s *resultsScreen) HeaderInfo() string {
 	if s.run == nil {
 		return ""
 	}

@@ -168,7 +168,7 @@ func (s *runsScreen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{k.Rename, k.Delete, k.Markdown, k.CSV, k.Recipe}, []key.Binding{k.Up, k.Down})
 }
 
-func (s *runsScreen) headerInfo() string {
+func (s *runsScreen) HeaderInfo() string {
 	return numfmt.Count(len(s.runs), "run")
 }
 

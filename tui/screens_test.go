@@ -455,7 +455,7 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 		t.Fatal("run B made no progress")
 	}
 	jobB := hs.a.job
-	t.Cleanup(func() { jobB.stop(5 * time.Second) })
+	t.Cleanup(func() { jobB.Stop(5 * time.Second) })
 	if jobB.id == jobA.id {
 		t.Fatal("B has A's id")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/tune"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/sweep"
 )
 
 // sweepOf opens the sweep screen on model's parameter param, its range
@@ -22,11 +23,11 @@ func sweepOf(t *testing.T, opt Options, param, text string) *harness {
 	hs := newHarness(t, opt, 120, 40)
 	hs.focusParam(param)
 	hs.press("ctrl+s")
-	if hs.a.cur != screenSweep || hs.a.sweep.mode != sweepEditing {
+	if hs.a.cur != screenSweep || hs.a.sweep.Mode != sweep.Editing {
 		t.Fatalf("ctrl+s on %s did not open the sweep's range:\n%s", param, hs.View())
 	}
 	if text != "" {
-		hs.a.sweep.input.SetValue(text)
+		hs.a.sweep.Input.SetValue(text)
 	}
 	return hs
 }
@@ -36,14 +37,14 @@ func sweepOf(t *testing.T, opt Options, param, text string) *harness {
 func TestSweepDrawsLiveAndCancels(t *testing.T) {
 	opt := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"sleep_us": "1000"})}
 	hs := sweepOf(t, opt, "steps", "")
-	if got := hs.a.sweep.input.Value(); got != "steps=1..300:10" {
+	if got := hs.a.sweep.Input.Value(); got != "steps=1..300:10" {
 		t.Errorf("range offered %q, want one from the spec (default 50, max 1e7)", got)
 	}
 	// Two quick points, then one that would take minutes.
-	hs.a.sweep.input.SetValue("steps=1,2,100000")
+	hs.a.sweep.Input.SetValue("steps=1,2,100000")
 	_, cmd := hs.a.Update(keyMsg("enter"))
 	mustContain(t, hs.View(), "running: 0 of 3 points", "validation curve: accuracy against steps")
-	for hs.a.sweep.live.Finished() < 2 {
+	for hs.a.sweep.Live.Finished() < 2 {
 		if cmd == nil {
 			t.Fatal("the sweep stopped before two points")
 		}
@@ -52,7 +53,7 @@ func TestSweepDrawsLiveAndCancels(t *testing.T) {
 	v := hs.View()
 	mustContain(t, v, "running: 2 of 3 points", "── training 0.3333", "━━ validation 0.3333", "│ ▸1      0.333±0       0.333±0", "│  100000 …")
 	hs.a.Update(keyMsg("c"))
-	for hs.a.sweep.mode == sweepRunning {
+	for hs.a.sweep.Mode == sweep.Running {
 		if cmd == nil {
 			t.Fatal("no end after cancelling")
 		}
@@ -68,14 +69,14 @@ func TestSweepDrawsLiveAndCancels(t *testing.T) {
 // enter on the best point trains it in full with the sweep's folds.
 func TestSweepBestIsOneKeyFromARun(t *testing.T) {
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "")
-	if got := hs.a.sweep.input.Value(); got != "k=1..30" {
+	if got := hs.a.sweep.Input.Value(); got != "k=1..30" {
 		t.Errorf("range offered %q, want k=1..30", got)
 	}
 	hs.press("enter")
-	res := hs.a.sweep.live
+	res := hs.a.sweep.Live
 	best, ok := res.BestPoint()
-	if !ok || best.Params.Int("k") != 10 || hs.a.sweep.sel != res.Best {
-		t.Fatalf("best %v (GridSearchCV-style first of the ties: k=10), selected %d", best.Values, hs.a.sweep.sel)
+	if !ok || best.Params.Int("k") != 10 || hs.a.sweep.Sel != res.Best {
+		t.Fatalf("best %v (GridSearchCV-style first of the ties: k=10), selected %d", best.Values, hs.a.sweep.Sel)
 	}
 	mustContain(t, hs.View(), "done: 30 points", "best k=10 0.960 ± 0.028", "┊best k=10", "▸10 ")
 	hs.press("enter")
@@ -101,7 +102,7 @@ func TestSweepRangeErrorsStayOnTheForm(t *testing.T) {
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=0..3")
 	hs.press("enter")
 	mustContain(t, hs.View(), `parameter k: "0" is out of range (int in [1, 1e6]) in range "0..3"`)
-	if hs.a.sweep.mode != sweepEditing || hs.a.sweep.job != nil {
+	if hs.a.sweep.Mode != sweep.Editing || hs.a.sweep.Job != nil {
 		t.Errorf("a bad range started a sweep")
 	}
 }
@@ -110,11 +111,11 @@ func TestSweepRangeErrorsStayOnTheForm(t *testing.T) {
 func TestLearningCurveFromTheForm(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "knn"}, 120, 40)
 	hs.press("ctrl+l")
-	if hs.a.cur != screenSweep || !hs.a.sweep.learning {
+	if hs.a.cur != screenSweep || !hs.a.sweep.Learning {
 		t.Fatalf("ctrl+l did not open the learning curve")
 	}
 	mustContain(t, hs.View(), "Learning curve of k nearest neighbours", "learning curve: accuracy against the share", "done: 7 points")
-	if n := len(hs.a.sweep.live.Points); n != len(tune.DefaultSizes) {
+	if n := len(hs.a.sweep.Live.Points); n != len(tune.DefaultSizes) {
 		t.Errorf("%d sizes", n)
 	}
 	hs.press("esc")
@@ -128,8 +129,8 @@ func TestStaleSweepMessagesAreDropped(t *testing.T) {
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..3")
 	hs.press("enter")
 	before := hs.View()
-	hs.a.Update(sweepDoneMsg{job: 99})
-	hs.a.Update(sweepPointsMsg{job: 99, points: []indexedPoint{{0, tune.Point{}}}})
+	hs.a.Update(sweep.DoneMsg{Job: 99})
+	hs.a.Update(sweep.PointsMsg{Job: 99, Points: []sweep.IndexedPoint{{}}})
 	if hs.View() != before {
 		t.Errorf("a stale message changed the view")
 	}
@@ -180,9 +181,9 @@ func TestSweepRandomSearchFromTheRangeField(t *testing.T) {
 	mustContain(t, hs.View(), "Add random=N to draw N settings from the ranges (seed 1) instead of the whole grid.")
 	hs.press("enter")
 	mustContain(t, hs.View(), "random=0: give how many settings to draw, a whole number of at least 1 (e.g. random=8)")
-	hs.a.sweep.input.SetValue("k=1..50 random=8")
+	hs.a.sweep.Input.SetValue("k=1..50 random=8")
 	hs.press("enter")
-	live := hs.a.sweep.live
+	live := hs.a.sweep.Live
 	spec, _ := engine.Lookup("knn")
 	axis, err := tune.ParseAxis(spec, "k=1..50")
 	if err != nil {
@@ -217,7 +218,7 @@ func TestSweepQuitAsksAndEscKeepsPoints(t *testing.T) {
 	opt := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"sleep_us": "1000"})}
 	hs := sweepOf(t, opt, "steps", "steps=1,2,100000")
 	_, cmd := hs.a.Update(keyMsg("enter"))
-	for hs.a.sweep.live.Finished() < 2 {
+	for hs.a.sweep.Live.Finished() < 2 {
 		_, cmd = hs.a.Update(cmd())
 	}
 	if _, q := hs.a.Update(keyMsg("q")); q != nil {
@@ -227,14 +228,14 @@ func TestSweepQuitAsksAndEscKeepsPoints(t *testing.T) {
 	}
 	mustContain(t, hs.View(), "Quit while sweeping? The 2 points that finished are lost", "y quit", "n keep sweeping")
 	hs.a.Update(keyMsg("n"))
-	if strings.Contains(hs.View(), "Quit while sweeping?") || hs.a.sweep.mode != sweepRunning {
+	if strings.Contains(hs.View(), "Quit while sweeping?") || hs.a.sweep.Mode != sweep.Running {
 		t.Fatalf("n did not keep sweeping:\n%s", hs.View())
 	}
 	hs.a.Update(keyMsg("esc"))
 	if hs.a.cur != screenSweep {
 		t.Fatalf("esc left a running sweep for %s", screenNames[hs.a.cur])
 	}
-	for hs.a.sweep.mode == sweepRunning {
+	for hs.a.sweep.Mode == sweep.Running {
 		_, cmd = hs.a.Update(cmd())
 	}
 	mustContain(t, hs.View(), "cancelled: 2 of 3 points kept", "│  100000 -")

@@ -175,7 +175,7 @@ func (s *trainScreen) SetSize(w, h int) {
 	s.live.SetSize(w, ch, false)
 }
 
-func (s *trainScreen) shownRun() *kit.RunRecord { return s.run }
+func (s *trainScreen) ShownRun() *kit.RunRecord { return s.run }
 
 func (s *trainScreen) Typing() bool { return false }
 
@@ -192,8 +192,8 @@ func (s *trainScreen) Back() bool {
 	return false
 }
 
-// askQuit asks before quitting while the fit runs; false lets q quit.
-func (s *trainScreen) askQuit() bool {
+// AskQuit asks before quitting while the fit runs; false lets q quit.
+func (s *trainScreen) AskQuit() bool {
 	if s.running() && s.asking == "" {
 		s.asking = "quit"
 		return true
@@ -230,7 +230,7 @@ func (s *trainScreen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{s.ShortHelp()}
 }
 
-func (s *trainScreen) headerInfo() string {
+func (s *trainScreen) HeaderInfo() string {
 	if s.run == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package tui
+package sweep
 
 import (
 	"context"
@@ -23,39 +23,39 @@ import (
 type sweepFunc func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error)
 
 // indexedPoint is a finished point and its place in the grid.
-type indexedPoint struct {
+type IndexedPoint struct {
 	i int
 	p tune.Point
 }
 
 // sweepPointsMsg carries the points finished since the previous message.
-type sweepPointsMsg struct {
-	job    int
-	points []indexedPoint
+type PointsMsg struct {
+	Job    int
+	Points []IndexedPoint
 }
 
 // sweepDoneMsg ends a sweep: its result (partial when cancelled), the
 // error, and the points no message carried yet.
-type sweepDoneMsg struct {
-	job  int
+type DoneMsg struct {
+	Job  int
 	res  *tune.Result
 	err  error
-	tail []indexedPoint
+	tail []IndexedPoint
 }
 
 type sweepJob struct {
 	id       int
 	cancel   context.CancelFunc
 	mu       sync.Mutex
-	pending  []indexedPoint
-	ready    chan struct{}     // one slot: points are pending
-	done     chan sweepDoneMsg // one slot
-	finished chan struct{}     // closed when the worker has returned
+	pending  []IndexedPoint
+	ready    chan struct{} // one slot: points are pending
+	done     chan DoneMsg  // one slot
+	finished chan struct{} // closed when the worker has returned
 }
 
 func startSweep(parent context.Context, id int, fn sweepFunc, logf func(string, ...any)) *sweepJob {
 	ctx, cancel := context.WithCancel(parent)
-	j := &sweepJob{id: id, cancel: cancel, ready: make(chan struct{}, 1), done: make(chan sweepDoneMsg, 1), finished: make(chan struct{})}
+	j := &sweepJob{id: id, cancel: cancel, ready: make(chan struct{}, 1), done: make(chan DoneMsg, 1), finished: make(chan struct{})}
 	go func() {
 		defer close(j.finished)
 		defer cancel()
@@ -72,7 +72,7 @@ func startSweep(parent context.Context, id int, fn sweepFunc, logf func(string, 
 			}()
 			res, err = fn(ctx, j.Observe)
 		}()
-		j.done <- sweepDoneMsg{job: id, res: res, err: err}
+		j.done <- DoneMsg{Job: id, res: res, err: err}
 	}()
 	return j
 }
@@ -80,7 +80,7 @@ func startSweep(parent context.Context, id int, fn sweepFunc, logf func(string, 
 // observe is the search's progress callback (called one at a time).
 func (j *sweepJob) Observe(i int, p tune.Point) {
 	j.mu.Lock()
-	j.pending = append(j.pending, indexedPoint{i, p})
+	j.pending = append(j.pending, IndexedPoint{i, p})
 	j.mu.Unlock()
 	select {
 	case j.ready <- struct{}{}:
@@ -88,7 +88,7 @@ func (j *sweepJob) Observe(i int, p tune.Point) {
 	}
 }
 
-func (j *sweepJob) take() []indexedPoint {
+func (j *sweepJob) take() []IndexedPoint {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	p := j.pending
@@ -101,7 +101,7 @@ func waitSweep(j *sweepJob) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-j.ready:
-			return sweepPointsMsg{job: j.id, points: j.take()}
+			return PointsMsg{Job: j.id, Points: j.take()}
 		case d := <-j.done:
 			d.tail = j.take()
 			return d
@@ -110,7 +110,7 @@ func waitSweep(j *sweepJob) tea.Cmd {
 }
 
 // stop cancels the job and waits up to quitWait for it to return.
-func (j *sweepJob) stop() {
+func (j *sweepJob) Stop() {
 	if j == nil {
 		return
 	}

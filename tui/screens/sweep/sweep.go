@@ -1,4 +1,4 @@
-package tui
+package sweep
 
 import (
 	"context"
@@ -28,20 +28,20 @@ import (
 // a heat table for two parameters. enter trains the selected point in
 // full.
 
-type sweepMode int
+type Mode int
 
 const (
-	sweepEditing sweepMode = iota // the range field has the keyboard
-	sweepRunning
-	sweepDone
+	Editing Mode = iota // the range field has the keyboard
+	Running
+	Done
 )
 
-type sweepKeys struct {
+type Keys struct {
 	Start, Cancel, Prev, Next, Train, Edit, Export, Confirm, Stay key.Binding
 }
 
-func defaultSweepKeys() sweepKeys {
-	return sweepKeys{
+func DefaultKeys() Keys {
+	return Keys{
 		Start:  kit.Bind("enter", "start", "enter"),
 		Cancel: kit.Bind("c/esc", "cancel, keep finished points", "c", "esc"),
 		Prev:   kit.Bind("←/→", "select point", "left"),
@@ -59,24 +59,24 @@ func defaultSweepKeys() sweepKeys {
 // a hold-out or leave-one-out: every point needs folds to spread over.
 const sweepFolds = 5
 
-type sweepScreen struct {
+type Screen struct {
 	c        *kit.Common
-	keys     sweepKeys
+	keys     Keys
 	ctx      context.Context
 	ds       *datasets.Dataset
 	spec     *engine.Spec
 	base     engine.Values
 	opts     eval.Options
-	learning bool
-	input    kit.TextField
+	Learning bool
+	Input    kit.TextField
 	err      error
-	mode     sweepMode
-	data     runs.Data    // the session's data, for the command that trains a point
-	live     *tune.Result // the points so far, in Search's order
+	Mode     Mode
+	Data     runs.Data    // the session's data, for the command that trains a point
+	Live     *tune.Result // the points so far, in Search's order
 	note     string       // what the last key did (an export)
 	asking   bool         // whether to quit while the sweep runs is being asked
-	sel      int
-	job      *sweepJob
+	Sel      int
+	Job      *sweepJob
 	jobs     int
 	started  time.Time
 	took     time.Duration
@@ -84,45 +84,45 @@ type sweepScreen struct {
 	w, h     int
 }
 
-func newSweepScreen(c *kit.Common, ctx context.Context) *sweepScreen {
+func New(c *kit.Common, ctx context.Context) *Screen {
 	in := kit.NewInput()
 	in.CharLimit = 200
 	in.SetWidth(60)
-	return &sweepScreen{c: c, keys: defaultSweepKeys(), ctx: ctx, input: in}
+	return &Screen{c: c, keys: DefaultKeys(), ctx: ctx, Input: in}
 }
 
 // open prepares a sweep of the request's parameter, its range taken from
 // the spec, or starts a learning curve at once.
-func (s *sweepScreen) open(ds *datasets.Dataset, spec *engine.Spec, msg kit.SweepRequestMsg) tea.Cmd {
-	s.stop()
-	s.ds, s.spec, s.base, s.learning, s.err, s.live = ds, spec, msg.Values, msg.Learning, nil, nil
+func (s *Screen) Open(ds *datasets.Dataset, spec *engine.Spec, msg kit.SweepRequestMsg) tea.Cmd {
+	s.Stop()
+	s.ds, s.spec, s.base, s.Learning, s.err, s.Live = ds, spec, msg.Values, msg.Learning, nil, nil
 	s.opts = msg.Opts
 	if s.opts.LOO || s.opts.Folds < 2 {
 		s.opts.LOO, s.opts.Folds = false, sweepFolds
 	}
-	if s.learning {
+	if s.Learning {
 		return s.start()
 	}
 	if p, ok := spec.Param(msg.Param); ok {
-		s.input.SetValue(p.Name + "=" + tune.DefaultRange(p))
+		s.Input.SetValue(p.Name + "=" + tune.DefaultRange(p))
 	}
-	s.input.CursorEnd()
+	s.Input.CursorEnd()
 	s.edit()
 	return nil
 }
 
-func (s *sweepScreen) edit() {
-	s.mode = sweepEditing
-	s.input.Focus()
+func (s *Screen) edit() {
+	s.Mode = Editing
+	s.Input.Focus()
 }
 
 // axes reads the range field: one or two name=range settings and,
 // optionally, random=N, the number of settings to draw instead of the grid
 // (0 when absent).
-func (s *sweepScreen) axes() ([]tune.Axis, int, error) {
+func (s *Screen) axes() ([]tune.Axis, int, error) {
 	var parts []string
 	random := 0
-	for _, part := range strings.Fields(s.input.Value()) {
+	for _, part := range strings.Fields(s.Input.Value()) {
 		n, ok := strings.CutPrefix(part, randomKey+"=")
 		if _, clash := s.spec.Param(randomKey); !ok || clash {
 			parts = append(parts, part)
@@ -151,11 +151,11 @@ func (s *sweepScreen) axes() ([]tune.Axis, int, error) {
 const randomKey = "random"
 
 // start launches the search (or the learning curve) in the background.
-func (s *sweepScreen) start() tea.Cmd {
+func (s *Screen) start() tea.Cmd {
 	var axes []tune.Axis
 	var settings [][]any
 	opt := tune.Options{Eval: s.opts, Jobs: 2}
-	if s.learning {
+	if s.Learning {
 		axes = []tune.Axis{{Param: engine.Param{Name: "train_size", Kind: engine.Float}, Values: anys(tune.DefaultSizes)}}
 		for _, v := range tune.DefaultSizes {
 			settings = append(settings, []any{v})
@@ -173,13 +173,13 @@ func (s *sweepScreen) start() tea.Cmd {
 		s.err = err
 		return nil
 	}
-	s.live = &tune.Result{Model: s.spec.Name, Dataset: s.ds.Name, Task: s.ds.Task, Metric: info, Axes: axes, Base: s.base, Best: -1,
+	s.Live = &tune.Result{Model: s.spec.Name, Dataset: s.ds.Name, Task: s.ds.Task, Metric: info, Axes: axes, Base: s.base, Best: -1,
 		Eval: fmt.Sprintf("%d-fold CV", s.opts.Folds), Random: opt.Random > 0}
 	for _, v := range settings {
-		s.live.Points = append(s.live.Points, tune.Point{Values: v})
+		s.Live.Points = append(s.Live.Points, tune.Point{Values: v})
 	}
-	s.err, s.note, s.sel, s.mode, s.started = nil, "", 0, sweepRunning, time.Now()
-	s.input.Blur()
+	s.err, s.note, s.Sel, s.Mode, s.started = nil, "", 0, Running, time.Now()
+	s.Input.Blur()
 	ds, spec, base := s.ds, s.spec, s.base
 	c := s.c
 	fn := func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {
@@ -188,15 +188,15 @@ func (s *sweepScreen) start() tea.Cmd {
 			return nil, err
 		}
 		defer release()
-		if s.learning {
+		if s.Learning {
 			return tune.LearningCurve(ctx, ds, spec, base, nil, opt, progress)
 		}
 		return tune.Search(ctx, ds, spec, base, axes, opt, progress)
 	}
 	s.jobs++
-	s.job = startSweep(s.ctx, s.jobs, fn, s.c.Logf)
+	s.Job = startSweep(s.ctx, s.jobs, fn, s.c.Logf)
 	s.redraw()
-	return waitSweep(s.job)
+	return waitSweep(s.Job)
 }
 
 func anys(xs []float64) []any {
@@ -208,48 +208,48 @@ func anys(xs []float64) []any {
 }
 
 // stop cancels a sweep in flight; its messages are dropped from now on.
-func (s *sweepScreen) stop() {
-	if s.job != nil {
-		s.job.cancel()
-		s.job = nil
+func (s *Screen) Stop() {
+	if s.Job != nil {
+		s.Job.cancel()
+		s.Job = nil
 	}
 }
 
-func (s *sweepScreen) arrived(points []indexedPoint) {
+func (s *Screen) arrived(points []IndexedPoint) {
 	for _, ip := range points {
-		if ip.i < len(s.live.Points) {
-			s.live.Points[ip.i] = ip.p
+		if ip.i < len(s.Live.Points) {
+			s.Live.Points[ip.i] = ip.p
 		}
 	}
-	s.live.UpdateBest()
+	s.Live.UpdateBest()
 	s.redraw()
 }
 
-func (s *sweepScreen) finish(msg sweepDoneMsg) {
+func (s *Screen) finish(msg DoneMsg) {
 	s.arrived(msg.tail)
-	s.job, s.mode, s.took, s.asking = nil, sweepDone, time.Since(s.started), false
+	s.Job, s.Mode, s.took, s.asking = nil, Done, time.Since(s.started), false
 	if msg.res != nil {
-		s.live.Eval, s.live.Cancelled = msg.res.Eval, msg.res.Cancelled
+		s.Live.Eval, s.Live.Cancelled = msg.res.Eval, msg.res.Cancelled
 	}
 	if msg.err != nil && (msg.res == nil || !msg.res.Cancelled) {
 		s.err = msg.err
 	}
-	if s.live.Best >= 0 {
-		s.sel = s.live.Best
+	if s.Live.Best >= 0 {
+		s.Sel = s.Live.Best
 	}
 	s.redraw()
 }
 
-func (s *sweepScreen) Update(msg tea.Msg) tea.Cmd {
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case sweepPointsMsg:
-		if s.job == nil || msg.job != s.job.id {
+	case PointsMsg:
+		if s.Job == nil || msg.Job != s.Job.id {
 			return nil
 		}
-		s.arrived(msg.points)
-		return waitSweep(s.job)
-	case sweepDoneMsg:
-		if s.job == nil || msg.job != s.job.id {
+		s.arrived(msg.Points)
+		return waitSweep(s.Job)
+	case DoneMsg:
+		if s.Job == nil || msg.Job != s.Job.id {
 			return nil
 		}
 		s.finish(msg)
@@ -260,13 +260,13 @@ func (s *sweepScreen) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *sweepScreen) Key(km tea.KeyPressMsg) tea.Cmd {
-	if s.mode == sweepEditing {
+func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
+	if s.Mode == Editing {
 		if key.Matches(km, s.keys.Start) {
 			return s.start()
 		}
 		var cmd tea.Cmd
-		s.input, cmd = s.input.Update(km)
+		s.Input, cmd = s.Input.Update(km)
 		s.err = nil
 		return cmd
 	}
@@ -279,31 +279,31 @@ func (s *sweepScreen) Key(km tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	n := len(s.live.Points)
+	n := len(s.Live.Points)
 	switch {
-	case key.Matches(km, s.keys.Export) && s.live.Finished() > 0:
+	case key.Matches(km, s.keys.Export) && s.Live.Finished() > 0:
 		s.note = s.export()
 		return nil
 	case key.Matches(km, s.keys.Prev):
-		s.sel = (s.sel - 1 + n) % n
+		s.Sel = (s.Sel - 1 + n) % n
 	case key.Matches(km, s.keys.Next):
-		s.sel = (s.sel + 1) % n
-	case s.mode == sweepRunning && key.Matches(km, s.keys.Cancel):
-		s.job.cancel() // the points that finished stay; the end still arrives
+		s.Sel = (s.Sel + 1) % n
+	case s.Mode == Running && key.Matches(km, s.keys.Cancel):
+		s.Job.cancel() // the points that finished stay; the end still arrives
 		return nil
-	case s.mode == sweepDone && key.Matches(km, s.keys.Edit) && !s.learning:
+	case s.Mode == Done && key.Matches(km, s.keys.Edit) && !s.Learning:
 		s.edit()
 		return nil
-	case s.mode == sweepDone && key.Matches(km, s.keys.Train):
-		if p := s.live.Points[s.sel]; p.OK() {
+	case s.Mode == Done && key.Matches(km, s.keys.Train):
+		if p := s.Live.Points[s.Sel]; p.OK() {
 			v := p.Params
-			if s.learning {
+			if s.Learning {
 				v = s.base
 			}
 			o := s.opts
 			return func() tea.Msg { return kit.SweepTrainMsg{Values: v, Opts: o} }
 		}
-		s.err = fmt.Errorf("%s has no scores to train from; select a scored point", s.live.Label(s.live.Points[s.sel]))
+		s.err = fmt.Errorf("%s has no scores to train from; select a scored point", s.Live.Label(s.Live.Points[s.Sel]))
 		return nil
 	default:
 		return nil
@@ -312,30 +312,30 @@ func (s *sweepScreen) Key(km tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (s *sweepScreen) SetSize(w, h int) {
+func (s *Screen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	s.redraw()
 }
 
-func (s *sweepScreen) Typing() bool { return s.mode == sweepEditing }
+func (s *Screen) Typing() bool { return s.Mode == Editing }
 
 // Back cancels a running sweep, keeping the points that finished (a second
 // esc leaves); while quitting is asked, it keeps sweeping.
-func (s *sweepScreen) Back() bool {
+func (s *Screen) Back() bool {
 	switch {
 	case s.asking:
 		s.asking = false
 		return true
-	case s.mode == sweepRunning:
-		s.job.cancel() // the end arrives with what finished
+	case s.Mode == Running:
+		s.Job.cancel() // the end arrives with what finished
 		return true
 	}
 	return false
 }
 
-// askQuit asks before quitting while the sweep runs; false lets q quit.
-func (s *sweepScreen) askQuit() bool {
-	if s.mode == sweepRunning && !s.asking {
+// AskQuit asks before quitting while the sweep runs; false lets q quit.
+func (s *Screen) AskQuit() bool {
+	if s.Mode == Running && !s.asking {
 		s.asking = true
 		return true
 	}
@@ -343,69 +343,69 @@ func (s *sweepScreen) askQuit() bool {
 }
 
 // askView is the question asked before quitting a running sweep.
-func (s *sweepScreen) askView() string {
-	q := fmt.Sprintf("Quit while sweeping? The %d points that finished are lost (ctrl+c quits at once).", s.live.Finished())
+func (s *Screen) askView() string {
+	q := fmt.Sprintf("Quit while sweeping? The %d points that finished are lost (ctrl+c quits at once).", s.Live.Finished())
 	return kit.AskPanel(s.c.Styles, s.w, "a sweep is running", q, "y quit", "n keep sweeping")
 }
 
 // export writes the report as Markdown and every fold's scores as CSV in
 // the working directory, next to any earlier export rather than over it.
-func (s *sweepScreen) export() string {
+func (s *Screen) export() string {
 	var md, csv strings.Builder
-	if err := tune.WriteMarkdown(&md, s.live, s.command()); err != nil {
+	if err := tune.WriteMarkdown(&md, s.Live, s.command()); err != nil {
 		return "export: " + err.Error()
 	}
-	if err := tune.WriteCSV(&csv, s.live); err != nil {
+	if err := tune.WriteCSV(&csv, s.Live); err != nil {
 		return "export: " + err.Error()
 	}
 	return s.c.WriteReports("tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
 }
 
 // command is the `tealab train` line that runs the best point in full.
-func (s *sweepScreen) command() string {
-	best, ok := s.live.BestPoint()
+func (s *Screen) command() string {
+	best, ok := s.Live.BestPoint()
 	if !ok {
 		return ""
 	}
-	rec := runs.Record{Data: s.data, Model: s.spec.Name, Params: best.Params, Options: s.opts}
+	rec := runs.Record{Data: s.Data, Model: s.spec.Name, Params: best.Params, Options: s.opts}
 	return rec.Command()
 }
 
-func (s *sweepScreen) ShortHelp() []key.Binding {
+func (s *Screen) ShortHelp() []key.Binding {
 	export := s.keys.Export
-	export.SetEnabled(s.live != nil && s.live.Finished() > 0)
+	export.SetEnabled(s.Live != nil && s.Live.Finished() > 0)
 	switch {
-	case s.mode == sweepEditing:
+	case s.Mode == Editing:
 		return []key.Binding{s.keys.Start}
 	case s.asking:
 		return []key.Binding{s.keys.Confirm, s.keys.Stay}
-	case s.mode == sweepRunning:
+	case s.Mode == Running:
 		return []key.Binding{s.keys.Cancel, s.keys.Prev, export}
 	}
 	ks := []key.Binding{s.keys.Train, s.keys.Prev, export}
-	if !s.learning {
+	if !s.Learning {
 		ks = append(ks, s.keys.Edit)
 	}
 	return ks
 }
 
-func (s *sweepScreen) FullHelp() [][]key.Binding {
-	if s.mode == sweepEditing || s.asking {
+func (s *Screen) FullHelp() [][]key.Binding {
+	if s.Mode == Editing || s.asking {
 		return kit.HelpOf(s.ShortHelp())
 	}
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Next})
 }
 
-func (s *sweepScreen) headerInfo() string {
-	if s.live == nil {
+func (s *Screen) HeaderInfo() string {
+	if s.Live == nil {
 		return fmt.Sprintf("%d-fold CV · seed %d", s.opts.Folds, s.opts.Seed)
 	}
-	return fmt.Sprintf("%s · seed %d · %d of %d points", s.live.Eval, s.opts.Seed, s.live.Finished(), len(s.live.Points))
+	return fmt.Sprintf("%s · seed %d · %d of %d points", s.Live.Eval, s.opts.Seed, s.Live.Finished(), len(s.Live.Points))
 }
 
 // redraw feeds the chart the points so far.
-func (s *sweepScreen) redraw() {
-	r := s.live
+func (s *Screen) redraw() {
+	r := s.Live
 	if r == nil || s.heatTable() {
 		return
 	}
@@ -429,7 +429,7 @@ func (s *sweepScreen) redraw() {
 	if r.Random {
 		title = "random search: " + r.Metric.Label + " of the drawn settings, in order of " + strings.Join(axisNames(r), ", ")
 	}
-	if s.learning {
+	if s.Learning {
 		title, unit = "learning curve: "+r.Metric.Label+" against the share of each training part", "share"
 	}
 	s.chart = widgets.NewLineChart(title, unit, s.c.Styles)
@@ -441,17 +441,17 @@ func (s *sweepScreen) redraw() {
 		s.chart.SetXScale(x0, a.Position(a.Values[1])-x0)
 	}
 	switch best, ok := r.BestPoint(); {
-	case s.sel != r.Best && r.Points[s.sel].OK():
-		s.chart.SetMark(s.xOf(s.sel), r.Label(r.Points[s.sel]))
-	case ok && !s.learning:
+	case s.Sel != r.Best && r.Points[s.Sel].OK():
+		s.chart.SetMark(s.xOf(s.Sel), r.Label(r.Points[s.Sel]))
+	case ok && !s.Learning:
 		s.chart.SetMark(s.xOf(r.Best), "best "+r.Label(best))
 	}
 	s.chart.SetSize(s.chartWidth(), max(s.h-4, 6))
 }
 
 // xOf is point i's place on the chart's x axis.
-func (s *sweepScreen) xOf(i int) float64 {
-	a := s.live.Axes[0]
+func (s *Screen) xOf(i int) float64 {
+	a := s.Live.Axes[0]
 	if s.evenX() {
 		x0 := a.Position(a.Values[0])
 		return x0 + float64(i)*(a.Position(a.Values[1])-x0)
@@ -461,14 +461,14 @@ func (s *sweepScreen) xOf(i int) float64 {
 
 // evenX says whether the chart's x axis is the swept value itself: a grid
 // of one evenly spaced parameter; otherwise the points are numbered.
-func (s *sweepScreen) evenX() bool {
-	return !s.live.Random && len(s.live.Axes) == 1 && evenlySpaced(s.live.Axes[0])
+func (s *Screen) evenX() bool {
+	return !s.Live.Random && len(s.Live.Axes) == 1 && evenlySpaced(s.Live.Axes[0])
 }
 
 // heatTable says whether the sweep is drawn as a heat table: a grid of two
 // parameters.
-func (s *sweepScreen) heatTable() bool {
-	return len(s.live.Axes) == 2 && !s.live.Random
+func (s *Screen) heatTable() bool {
+	return len(s.Live.Axes) == 2 && !s.Live.Random
 }
 
 // evenlySpaced says whether the axis's values are numbers a constant step
@@ -494,40 +494,40 @@ func nanSeries(n int) []float64 {
 	return out
 }
 
-func (s *sweepScreen) chartWidth() int { return max(s.w-s.tableWidth()-1, 30) }
+func (s *Screen) chartWidth() int { return max(s.w-s.tableWidth()-1, 30) }
 
 // tableWidth is what the point table needs, at most half the screen.
-func (s *sweepScreen) tableWidth() int { return min(s.labelWidth()+30, max(s.w/2, 34)) }
+func (s *Screen) tableWidth() int { return min(s.labelWidth()+30, max(s.w/2, 34)) }
 
 // labelWidth is the width of the table's first column: the widest label.
-func (s *sweepScreen) labelWidth() int {
+func (s *Screen) labelWidth() int {
 	w := 4
-	if s.live == nil {
+	if s.Live == nil {
 		return w
 	}
-	w = max(w, len([]rune(strings.Join(axisNames(s.live), " "))))
-	for _, p := range s.live.Points {
+	w = max(w, len([]rune(strings.Join(axisNames(s.Live), " "))))
+	for _, p := range s.Live.Points {
 		w = max(w, len([]rune(strings.Join(pointValues(p), " "))))
 	}
 	return min(w, 16)
 }
 
-func (s *sweepScreen) View() string {
+func (s *Screen) View() string {
 	st := s.c.Styles
 	if s.spec == nil {
 		return st.Muted.Render(" Choose a model first.")
 	}
 	what := "Sweep of " + s.spec.Title + " (" + s.spec.Name + ")"
-	if s.learning {
+	if s.Learning {
 		what = "Learning curve of " + s.spec.Title + " (" + s.spec.Name + ")"
 	}
 	lines := []string{st.Title.Render(kit.Clip(" "+what, s.w))}
-	if s.mode == sweepEditing {
+	if s.Mode == Editing {
 		lines = append(lines,
 			st.Muted.Render(kit.Clip(" Ranges: name=lo..hi (every whole number), lo..hi:N (N points, log-spaced for a log parameter or with log:), or a,b,c.", s.w)),
 			st.Muted.Render(kit.Clip(fmt.Sprintf(" A second range, after a space, makes a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
 			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=N to draw N settings from the ranges (seed %d) instead of the whole grid.", randomKey, s.opts.Seed), s.w)),
-			"", " "+s.input.View(st, 0))
+			"", " "+s.Input.View(st, 0))
 		if s.err != nil {
 			lines = append(lines, "", st.Error.Render(kit.Clip(" "+s.err.Error(), s.w)))
 		}
@@ -572,19 +572,19 @@ func joinColumns(a, b string, w int) string {
 
 // status is the line under the chart: progress, the best so far, the
 // selected point, what enter does.
-func (s *sweepScreen) Status() string {
+func (s *Screen) Status() string {
 	st := s.c.Styles
-	r := s.live
+	r := s.Live
 	var parts []string
 	switch {
-	case s.mode == sweepRunning:
+	case s.Mode == Running:
 		parts = append(parts, fmt.Sprintf("running: %d of %d points · %s", r.Finished(), len(r.Points), numfmt.Seconds(time.Since(s.started).Seconds())))
 	case r.Cancelled:
 		parts = append(parts, fmt.Sprintf("cancelled: %d of %d points kept", r.Finished(), len(r.Points)))
 	default:
 		parts = append(parts, fmt.Sprintf("done: %d points in %s", len(r.Points), numfmt.Seconds(s.took.Seconds())))
 	}
-	if best, ok := r.BestPoint(); ok && !s.learning {
+	if best, ok := r.BestPoint(); ok && !s.Learning {
 		parts = append(parts, "best "+r.Label(best)+" "+r.Metric.Format(best.ValMean)+" ± "+r.Metric.Format(best.ValStd))
 	}
 	line := " " + strings.Join(parts, " · ")
@@ -596,13 +596,13 @@ func (s *sweepScreen) Status() string {
 
 // pointTable lists the points (value, training, validation), the
 // selected one highlighted and kept in view, the best starred.
-func (s *sweepScreen) pointTable(w, h int) string {
+func (s *Screen) pointTable(w, h int) string {
 	st := s.c.Styles
-	r := s.live
+	r := s.Live
 	lw := s.labelWidth()
 	head := strings.Join(axisNames(r), " ")
 	rows := []string{st.Header.Render(kit.Clip(fmt.Sprintf(" %-*s %-13s %s", lw, kit.Clip(head, lw), "training", "validation"), w))}
-	first := min(max(s.sel-(h-2)/2, 0), max(len(r.Points)-(h-1), 0))
+	first := min(max(s.Sel-(h-2)/2, 0), max(len(r.Points)-(h-1), 0))
 	for i := first; i < len(r.Points) && len(rows) < h; i++ {
 		p := r.Points[i]
 		label := kit.Clip(strings.Join(pointValues(p), " "), lw)
@@ -612,18 +612,18 @@ func (s *sweepScreen) pointTable(w, h int) string {
 			tr = "failed"
 		case p.OK():
 			tr, va = r.Metric.Format(p.TrainMean)+"±"+r.Metric.Format(p.TrainStd), r.Metric.Format(p.ValMean)+"±"+r.Metric.Format(p.ValStd)
-		case s.mode == sweepDone:
+		case s.Mode == Done:
 			tr = "-"
 		}
 		mark := " "
 		switch {
-		case i == s.sel:
+		case i == s.Sel:
 			mark = "▸"
-		case i == r.Best && !s.learning:
+		case i == r.Best && !s.Learning:
 			mark = "*"
 		}
 		line := kit.Clip(fmt.Sprintf("%s%-*s %-13s %s", mark, lw, label, tr, va), w)
-		if i == s.sel {
+		if i == s.Sel {
 			line = st.SelectedRow.Render(kit.FitWidth(line, w))
 		}
 		rows = append(rows, line)
@@ -651,9 +651,9 @@ func pointValues(p tune.Point) []string {
 // across, each cell its validation mean on the theme's heat scale (and a
 // shade glyph, so it reads without colour); the selected cell in brackets,
 // the best starred.
-func (s *sweepScreen) heat(w int) string {
+func (s *Screen) heat(w int) string {
 	st := s.c.Styles
-	r := s.live
+	r := s.Live
 	a, b := r.Axes[0], r.Axes[1]
 	cellW := 10
 	lines := []string{st.Muted.Render(kit.Clip(fmt.Sprintf(" validation %s: %s down, %s across", r.Metric.Label, a.Param.Name, b.Param.Name), w))}
@@ -677,7 +677,7 @@ func (s *sweepScreen) heat(w int) string {
 					text += "*"
 				}
 			}
-			if k == s.sel {
+			if k == s.Sel {
 				text = "[" + text + "]"
 			}
 			cell := fmt.Sprintf("%*s", cellW, text)

@@ -210,9 +210,9 @@ func allPlaces(t *testing.T) []place {
 	sweepRange := then(start(Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"k": "3"})}), "down", "ctrl+s")
 	ps = append(ps,
 		place{name: "experimenter list", open: then(start(Options{Data: "iris"}), "enter", "X"),
-			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome == nil }},
+			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.Outcome == nil }},
 		place{name: "experimenter results", open: experimentOnIris,
-			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome != nil }},
+			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.Outcome != nil }},
 		place{name: "sweep range", open: sweepRange,
 			here:  func(a *app) bool { return a.cur == screenSweep && a.sweep.Mode == sweep.Editing },
 			field: func(a *app) *kit.TextField { return &a.sweep.Input }},

@@ -30,6 +30,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/experimenter"
 	"github.com/tealab/tealab/tui/screens/sweep"
 	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
@@ -165,7 +166,7 @@ type app struct {
 	train   *trainScreen
 	results *resultsScreen
 	runs    *runsScreen
-	exp     *expScreen
+	exp     *experimenter.Screen
 	sweep   *sweep.Screen
 
 	// The session: what has been chosen so far.
@@ -215,7 +216,7 @@ func newApp(opt Options) (*app, error) {
 	a.train = newTrainScreen(c)
 	a.results = newResultsScreen(c, ctx)
 	a.runs = newRunsScreen(c)
-	a.exp = newExpScreen(c, ctx)
+	a.exp = experimenter.New(c, ctx)
 	a.sweep = sweep.New(c, ctx)
 	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep}
 	a.store = c.Store()
@@ -323,10 +324,10 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 	case kit.QuitMsg:
 		return a, a.quit()
 	case kit.OpenExperimentMsg:
-		a.exp.setData(a.ds)
+		a.exp.SetData(a.ds)
 		a.goTo(screenExperiment)
 		return a, nil
-	case expMsg: // the Experimenter's, whichever screen shows
+	case experimenter.Msg: // the Experimenter's, whichever screen shows
 		return a, a.exp.Update(msg)
 	case kit.CancelRunMsg:
 		if a.job != nil && msg.Run == a.job.id {
@@ -359,7 +360,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 	case kit.RetrainMsg:
 		if r := a.run(msg.Run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
-			a.model.setData(r.Dataset, r.Spec.Name)
+			a.model.SetData(r.Dataset, r.Spec.Name)
 			if r.Data.Test != "" {
 				a.params.test = testSet{source: r.Data.Test, ds: r.Dataset, set: r.Options.Test}
 			}
@@ -476,7 +477,7 @@ func (a *app) chooseDataset(msg kit.DatasetChosenMsg) tea.Cmd {
 	if a.spec != nil {
 		keep = a.spec.Name
 	}
-	a.model.setData(msg.Ds, keep)
+	a.model.SetData(msg.Ds, keep)
 	a.goTo(screenModel)
 	if st := a.startup; st != nil {
 		a.startup = nil

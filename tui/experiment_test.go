@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/experiment"
+	"github.com/tealab/tealab/tui/screens/experimenter"
 )
 
 // markModels marks the named models on the Experimenter's list with space.
@@ -16,13 +17,13 @@ func markModels(t testing.TB, hs *harness, names ...string) {
 	t.Helper()
 	for _, name := range names {
 		i := 0
-		for i < len(hs.a.exp.specs) && hs.a.exp.specs[i].Name != name {
+		for i < len(hs.a.exp.Specs) && hs.a.exp.Specs[i].Name != name {
 			i++
 		}
-		if i == len(hs.a.exp.specs) {
+		if i == len(hs.a.exp.Specs) {
 			t.Fatalf("%s is not on the Experimenter's list", name)
 		}
-		hs.a.exp.cursor = i
+		hs.a.exp.Cursor = i
 		hs.press("space")
 	}
 }
@@ -44,7 +45,7 @@ func experimentOnIris(t testing.TB) *harness {
 func TestExperimenterRunsTwoModels(t *testing.T) {
 	hs := experimentOnIris(t)
 	defer closeHarness(hs)
-	o := hs.a.exp.outcome
+	o := hs.a.exp.Outcome
 	if o == nil {
 		t.Fatalf("no results:\n%s", hs.View())
 	}
@@ -71,7 +72,7 @@ func TestExperimenterRunsTwoModels(t *testing.T) {
 		t.Errorf("export not said:\n%s", hs.View())
 	}
 	hs.press("esc")
-	if hs.a.cur != screenExperiment || hs.a.exp.outcome != nil || !strings.Contains(hs.View(), "[b] lda") {
+	if hs.a.cur != screenExperiment || hs.a.exp.Outcome != nil || !strings.Contains(hs.View(), "[b] lda") {
 		t.Errorf("esc from the results: want the list with lda the baseline:\n%s", hs.View())
 	}
 	hs.press("esc")
@@ -86,7 +87,7 @@ func TestExperimenterNeedsTwoModels(t *testing.T) {
 	hs.press("enter", "X")
 	markModels(t, hs, "lda")
 	hs.press("enter")
-	if hs.a.exp.running() || hs.a.exp.outcome != nil || !strings.Contains(hs.View(), "mark two models or more") {
+	if hs.a.exp.Running() || hs.a.exp.Outcome != nil || !strings.Contains(hs.View(), "mark two models or more") {
 		t.Errorf("one model ran:\n%s", hs.View())
 	}
 }
@@ -99,7 +100,7 @@ func (b bracket) Render(s ...string) string { return b.l + strings.Join(s, "") +
 func TestColourMarksSameCells(t *testing.T) {
 	row := []string{"knn", "0.940 ± 0.057 v", "0.940 ± 0.057 v", "0.995 ± 0.012 *"}
 	line := "knn  0.940 ± 0.057 v  0.940 ± 0.057 v  0.995 ± 0.012 *"
-	got := colourMarks(line, row, []experiment.Mark{experiment.Better, experiment.Better, experiment.Worse}, bracket{"<", ">"}, bracket{"[", "]"})
+	got := experimenter.ColourMarks(line, row, []experiment.Mark{experiment.Better, experiment.Better, experiment.Worse}, bracket{"<", ">"}, bracket{"[", "]"})
 	want := "knn  <0.940 ± 0.057 v>  <0.940 ± 0.057 v>  [0.995 ± 0.012 *]"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -116,12 +117,12 @@ func TestExperimenterAt80x24(t *testing.T) {
 	defer closeHarness(hs)
 	hs.press("enter", "X")
 	e := hs.a.exp
-	if e.folds != experiment.DefaultFolds || e.repeats != experiment.DefaultRepeats {
-		t.Errorf("the lab's default is %d × %d-fold, the command line's %d × %d", e.repeats, e.folds, experiment.DefaultRepeats, experiment.DefaultFolds)
+	if e.Folds != experiment.DefaultFolds || e.Repeats != experiment.DefaultRepeats {
+		t.Errorf("the lab's default is %d × %d-fold, the command line's %d × %d", e.Repeats, e.Folds, experiment.DefaultRepeats, experiment.DefaultFolds)
 	}
 	v := hs.View()
 	mustContain(t, v, "r repeats", "f folds", "10 × 10-fold CV")
-	for _, sp := range e.specs {
+	for _, sp := range e.Specs {
 		if sp.Name == "cnn" {
 			t.Error("cnn is listed for iris, whose 4 columns are no image")
 		}
@@ -131,17 +132,17 @@ func TestExperimenterAt80x24(t *testing.T) {
 	}
 	markModels(t, hs, "lda", "gnb", "centroid", "knn", "tree", "logistic", "qda", "perceptron", "cnb", "forest")
 	hs.press("f", "r", "enter")
-	hs.runUntil(func() bool { return e.outcome != nil })
+	hs.runUntil(func() bool { return e.Outcome != nil })
 	hs.press("e")
 	v = hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "wrote experiment-iris.md")
 	// Each model's curve over its own training, the unit named.
 	mustContain(t, v, "x: % of each model's steps")
-	if got := overTraining(e.outcome.Cell(0, 5, 0).History); len(got) != curvePoints {
-		t.Errorf("logistic's curve has %d points, want %d", len(got), curvePoints)
+	if got := experimenter.OverTraining(e.Outcome.Cell(0, 5, 0).History); len(got) != experimenter.CurvePoints {
+		t.Errorf("logistic's curve has %d points, want %d", len(got), experimenter.CurvePoints)
 	}
-	if got := overTraining(e.outcome.Cell(0, 3, 0).History); len(got) != curvePoints || got[0] != got[curvePoints-1] {
+	if got := experimenter.OverTraining(e.Outcome.Cell(0, 3, 0).History); len(got) != experimenter.CurvePoints || got[0] != got[experimenter.CurvePoints-1] {
 		t.Errorf("k-NN's one step spread over its training: %v", got)
 	}
 	hs.send(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -156,7 +157,7 @@ func TestExperimenterListsCNNForImages(t *testing.T) {
 	defer closeHarness(hs)
 	hs.press("enter", "X")
 	listed := false
-	for _, sp := range hs.a.exp.specs {
+	for _, sp := range hs.a.exp.Specs {
 		listed = listed || sp.Name == "cnn"
 	}
 	if !listed || hs.a.model.tooBig["cnn"] != "" {

@@ -59,7 +59,7 @@ type modelScreen struct {
 
 func newModelScreen(c *kit.Common) *modelScreen {
 	s := &modelScreen{c: c, keys: defaultModelKeys(), filter: kit.NewListFilter()}
-	s.setData(nil, "")
+	s.SetData(nil, "")
 	return s
 }
 
@@ -67,7 +67,7 @@ func newModelScreen(c *kit.Common) *modelScreen {
 // classification), and puts the cursor on keep if listed: the models that
 // learn d's task first, then the clustering and reduction models, which run
 // on any data (their own task in the menu).
-func (s *modelScreen) setData(d *datasets.Dataset, keep string) {
+func (s *modelScreen) SetData(d *datasets.Dataset, keep string) {
 	t := datasets.Classification
 	if d != nil {
 		t = d.Task

@@ -185,7 +185,7 @@ func (s *trainScreen) Back() bool {
 	case s.asking != "":
 		s.asking = ""
 		return true
-	case s.running() && !s.stopping:
+	case s.Running() && !s.stopping:
 		s.asking = "leave"
 		return true
 	}
@@ -194,14 +194,14 @@ func (s *trainScreen) Back() bool {
 
 // AskQuit asks before quitting while the fit runs; false lets q quit.
 func (s *trainScreen) AskQuit() bool {
-	if s.running() && s.asking == "" {
+	if s.Running() && s.asking == "" {
 		s.asking = "quit"
 		return true
 	}
 	return false
 }
 
-func (s *trainScreen) running() bool { return s.run != nil && !s.finished }
+func (s *trainScreen) Running() bool { return s.run != nil && !s.finished }
 
 func (s *trainScreen) ShortHelp() []key.Binding {
 	if s.asking != "" {
@@ -212,7 +212,7 @@ func (s *trainScreen) ShortHelp() []key.Binding {
 		return []key.Binding{confirm, s.keys.Stay}
 	}
 	c := s.keys.Cancel
-	c.SetEnabled(s.running() && !s.stopping)
+	c.SetEnabled(s.Running() && !s.stopping)
 	return []key.Binding{c, s.pageKey(), s.keys.LogY}
 }
 
@@ -257,7 +257,7 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(km, s.keys.Cancel) && s.running() && !s.stopping:
+	case key.Matches(km, s.keys.Cancel) && s.Running() && !s.stopping:
 		return s.cancel()
 	case key.Matches(km, s.keys.LogY):
 		s.live.SetLogY(!s.live.LogY)
@@ -270,7 +270,7 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 // cancel stops the run; its partial result (the folds that finished, every
 // history) still arrives and is shown.
 func (s *trainScreen) cancel() tea.Cmd {
-	if !s.running() || s.stopping {
+	if !s.Running() || s.stopping {
 		return nil
 	}
 	s.stopping = true

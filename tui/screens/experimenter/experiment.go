@@ -1,4 +1,4 @@
-package tui
+package experimenter
 
 import (
 	"context"
@@ -24,12 +24,12 @@ import (
 // marked model), with their validation curves overlaid. The ranking over
 // several datasets is the command line's (tealab compare).
 
-type expKeys struct {
+type Keys struct {
 	Up, Down, Mark, Folds, Repeats, Run, Cancel, Export key.Binding
 }
 
-func defaultExpKeys() expKeys {
-	return expKeys{
+func DefaultKeys() Keys {
+	return Keys{
 		Up:      kit.Bind("↑/k", "up", "up", "k"),
 		Down:    kit.Bind("↓/j", "down", "down", "j"),
 		Mark:    kit.Bind("space", "mark", "space"),
@@ -47,105 +47,105 @@ var (
 )
 
 // expMsg carries an experiment's progress or, with outcome set, its end.
-type expMsg struct {
+type Msg struct {
 	id       int
 	progress experiment.Progress
 	outcome  *experiment.Outcome
 	err      error
 }
 
-type expScreen struct {
+type Screen struct {
 	c       *kit.Common
 	ctx     context.Context // the lab's: quitting stops the experiment
-	keys    expKeys
+	keys    Keys
 	ds      *datasets.Dataset
-	specs   []*engine.Spec
+	Specs   []*engine.Spec
 	marked  []bool
 	order   []int // marked models in the order they were marked (the first is the baseline)
-	cursor  int
-	folds   int
-	repeats int
+	Cursor  int
+	Folds   int
+	Repeats int
 
 	id       int // of the experiment in flight or shown
-	ch       chan expMsg
+	ch       chan Msg
 	cancel   context.CancelFunc
 	progress string
-	outcome  *experiment.Outcome
+	Outcome  *experiment.Outcome
 	note     string // what the last key did (an export, an error)
 	curves   widgets.LineChart
 	w, h     int
 }
 
-func newExpScreen(c *kit.Common, ctx context.Context) *expScreen {
-	return &expScreen{c: c, ctx: ctx, keys: defaultExpKeys(), folds: experiment.DefaultFolds, repeats: experiment.DefaultRepeats}
+func New(c *kit.Common, ctx context.Context) *Screen {
+	return &Screen{c: c, ctx: ctx, keys: DefaultKeys(), Folds: experiment.DefaultFolds, Repeats: experiment.DefaultRepeats}
 }
 
 // setData lists the models that learn d's target, keeping the marks of
 // those still listed.
-func (s *expScreen) setData(d *datasets.Dataset) {
-	if d == s.ds && s.specs != nil {
+func (s *Screen) SetData(d *datasets.Dataset) {
+	if d == s.ds && s.Specs != nil {
 		return
 	}
 	s.Stop()
-	s.ds, s.specs, s.marked, s.order, s.cursor, s.outcome, s.note = d, nil, nil, nil, 0, nil, ""
+	s.ds, s.Specs, s.marked, s.order, s.Cursor, s.Outcome, s.note = d, nil, nil, nil, 0, nil, ""
 	if d == nil || !d.Task.Supervised() {
 		return
 	}
 	for _, sp := range engine.Specs() {
 		if sp.Supports(d.Task) && kit.ModelFits(d, sp) == nil {
-			s.specs = append(s.specs, sp)
+			s.Specs = append(s.Specs, sp)
 		}
 	}
-	s.marked = make([]bool, len(s.specs))
+	s.marked = make([]bool, len(s.Specs))
 }
 
-func (s *expScreen) running() bool { return s.cancel != nil }
+func (s *Screen) Running() bool { return s.cancel != nil }
 
 // stop cancels the experiment in flight; its finished cells still arrive.
-func (s *expScreen) Stop() {
+func (s *Screen) Stop() {
 	if s.cancel != nil {
 		s.cancel()
 	}
 }
 
-func (s *expScreen) SetSize(w, h int) { s.w, s.h = w, h }
-func (s *expScreen) Typing() bool     { return false }
+func (s *Screen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *Screen) Typing() bool     { return false }
 
 // Back leaves the results for the list.
-func (s *expScreen) Back() bool {
-	if s.outcome != nil && !s.running() {
-		s.outcome, s.note = nil, ""
+func (s *Screen) Back() bool {
+	if s.Outcome != nil && !s.Running() {
+		s.Outcome, s.note = nil, ""
 		return true
 	}
 	return false
 }
 
-func (s *expScreen) ShortHelp() []key.Binding {
+func (s *Screen) ShortHelp() []key.Binding {
 	switch {
-	case s.running():
+	case s.Running():
 		return []key.Binding{s.keys.Cancel}
-	case s.outcome != nil:
+	case s.Outcome != nil:
 		return []key.Binding{s.keys.Export}
-	case len(s.specs) == 0:
+	case len(s.Specs) == 0:
 		return nil
 	}
 	return []key.Binding{s.keys.Mark, s.keys.Run, s.keys.Folds, s.keys.Repeats}
 }
 
-func (s *expScreen) FullHelp() [][]key.Binding {
-	if s.running() || s.outcome != nil || len(s.specs) == 0 {
+func (s *Screen) FullHelp() [][]key.Binding {
+	if s.Running() || s.Outcome != nil || len(s.Specs) == 0 {
 		return kit.HelpOf(s.ShortHelp())
 	}
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Up, s.keys.Down})
 }
 
-func (s *expScreen) HeaderInfo() string {
-	return fmt.Sprintf("%d × %d-fold CV", s.repeats, s.folds)
+func (s *Screen) HeaderInfo() string {
+	return fmt.Sprintf("%d × %d-fold CV", s.Repeats, s.Folds)
 }
 
-func (s *expScreen) Update(msg tea.Msg) tea.Cmd {
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case expMsg:
+	case Msg:
 		return s.receive(msg)
 	case tea.KeyPressMsg:
 		return s.Key(msg)
@@ -153,28 +153,28 @@ func (s *expScreen) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *expScreen) Key(km tea.KeyPressMsg) tea.Cmd {
+func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case s.running():
+	case s.Running():
 		if key.Matches(km, s.keys.Cancel) {
 			s.Stop()
 			s.progress = "cancelling…"
 		}
-	case s.outcome != nil:
+	case s.Outcome != nil:
 		if key.Matches(km, s.keys.Export) {
 			s.note = s.export()
 		}
-	case len(s.specs) == 0:
+	case len(s.Specs) == 0:
 	case key.Matches(km, s.keys.Up):
-		s.cursor = max(s.cursor-1, 0)
+		s.Cursor = max(s.Cursor-1, 0)
 	case key.Matches(km, s.keys.Down):
-		s.cursor = min(s.cursor+1, len(s.specs)-1)
+		s.Cursor = min(s.Cursor+1, len(s.Specs)-1)
 	case key.Matches(km, s.keys.Mark):
-		s.toggle(s.cursor)
+		s.toggle(s.Cursor)
 	case key.Matches(km, s.keys.Folds):
-		s.folds = next(expFoldChoices, s.folds)
+		s.Folds = next(expFoldChoices, s.Folds)
 	case key.Matches(km, s.keys.Repeats):
-		s.repeats = next(expRepeatChoices, s.repeats)
+		s.Repeats = next(expRepeatChoices, s.Repeats)
 	case key.Matches(km, s.keys.Run):
 		return s.start()
 	}
@@ -191,7 +191,7 @@ func next(choices []int, cur int) int {
 	return choices[0]
 }
 
-func (s *expScreen) toggle(i int) {
+func (s *Screen) toggle(i int) {
 	s.marked[i] = !s.marked[i]
 	if s.marked[i] {
 		s.order = append(s.order, i)
@@ -206,46 +206,46 @@ func (s *expScreen) toggle(i int) {
 }
 
 // start runs the marked models in the background.
-func (s *expScreen) start() tea.Cmd {
+func (s *Screen) start() tea.Cmd {
 	if len(s.order) < 2 {
 		s.note = "mark two models or more with space first"
 		return nil
 	}
-	plan := experiment.Plan{Datasets: []*datasets.Dataset{s.ds}, Folds: s.folds, Repeats: s.repeats, Seed: 1, Jobs: runtime.NumCPU()}
+	plan := experiment.Plan{Datasets: []*datasets.Dataset{s.ds}, Folds: s.Folds, Repeats: s.Repeats, Seed: 1, Jobs: runtime.NumCPU()}
 	for _, i := range s.order {
-		sp := s.specs[i]
+		sp := s.Specs[i]
 		plan.Models = append(plan.Models, experiment.Model{Label: sp.Name, Spec: sp, Values: sp.Defaults()})
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	s.id++
-	id, ch := s.id, make(chan expMsg, 1)
-	s.ch, s.cancel, s.note, s.outcome = ch, cancel, "", nil
+	id, ch := s.id, make(chan Msg, 1)
+	s.ch, s.cancel, s.note, s.Outcome = ch, cancel, "", nil
 	s.progress = "starting…"
 	c := s.c
 	go func() {
 		release, err := c.HoldSlot(ctx)
 		if err != nil {
-			ch <- expMsg{id: id, err: err}
+			ch <- Msg{id: id, err: err}
 			close(ch)
 			return
 		}
 		defer release()
 		o, err := experiment.Run(ctx, plan, func(p experiment.Progress) {
 			select { // the screen shows the latest; it may skip some
-			case ch <- expMsg{id: id, progress: p}:
+			case ch <- Msg{id: id, progress: p}:
 			default:
 			}
 		})
 		if o == nil && err == nil {
 			err = context.Canceled
 		}
-		ch <- expMsg{id: id, outcome: o, err: err}
+		ch <- Msg{id: id, outcome: o, err: err}
 		close(ch)
 	}()
 	return s.wait()
 }
 
-func (s *expScreen) wait() tea.Cmd {
+func (s *Screen) wait() tea.Cmd {
 	ch := s.ch
 	return func() tea.Msg {
 		if m, ok := <-ch; ok {
@@ -255,7 +255,7 @@ func (s *expScreen) wait() tea.Cmd {
 	}
 }
 
-func (s *expScreen) receive(m expMsg) tea.Cmd {
+func (s *Screen) receive(m Msg) tea.Cmd {
 	if m.id != s.id {
 		return nil
 	}
@@ -275,29 +275,29 @@ func (s *expScreen) receive(m expMsg) tea.Cmd {
 		s.note = "the experiment failed: " + m.err.Error()
 		return nil
 	}
-	s.outcome = m.outcome
+	s.Outcome = m.outcome
 	s.setCurves()
 	return nil
 }
 
 // curvePoints is how many points each model's curve is drawn at: one
 // per percent of its training.
-const curvePoints = 100
+const CurvePoints = 100
 
 // setCurves overlays each model's validation error over the first fold of
 // the first repeat. The models' steps are of different units (a Newton
 // iteration, a tree's level, an epoch, one fit), so each curve is drawn
 // against the share of its own training done, and the legend names how
 // many steps of which unit that was.
-func (s *expScreen) setCurves() {
-	o := s.outcome
+func (s *Screen) setCurves() {
+	o := s.Outcome
 	s.curves = widgets.NewLineChart("validation error, fold 1 of repeat 1", "% of each model's steps", s.c.Styles)
 	var names []string
 	var ys [][]float64
 	for m, model := range o.Plan.Models {
 		h := o.Cell(0, m, 0).History
 		names = append(names, model.Label+" ("+numfmt.Count(len(h), model.Spec.Unit)+")")
-		ys = append(ys, overTraining(h))
+		ys = append(ys, OverTraining(h))
 	}
 	s.curves.SetSeries(names, ys)
 }
@@ -305,21 +305,21 @@ func (s *expScreen) setCurves() {
 // overTraining spreads a history's validation errors over curvePoints
 // points, step i of n holding from i/n to (i+1)/n of the training: point j
 // is the step under way at (j+1)% of it. Nil for no history.
-func overTraining(h []eval.Point) []float64 {
+func OverTraining(h []eval.Point) []float64 {
 	if len(h) == 0 {
 		return nil
 	}
-	y := make([]float64, curvePoints)
+	y := make([]float64, CurvePoints)
 	for j := range y {
-		y[j] = h[min(j*len(h)/curvePoints, len(h)-1)].ValError
+		y[j] = h[min(j*len(h)/CurvePoints, len(h)-1)].ValError
 	}
 	return y
 }
 
 // export writes the results as Markdown and every fold's scores as CSV in
 // the working directory.
-func (s *expScreen) export() string {
-	o := s.outcome
+func (s *Screen) export() string {
+	o := s.Outcome
 	var md, csv strings.Builder
 	if err := o.WriteMarkdown(&md, o.Columns(nil)); err != nil {
 		return "export: " + err.Error()
@@ -330,20 +330,20 @@ func (s *expScreen) export() string {
 	return s.c.WriteReports("experiment-"+s.ds.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
 }
 
-func (s *expScreen) View() string {
+func (s *Screen) View() string {
 	st := s.c.Styles
 	w := s.w
 	if s.ds == nil {
 		return st.Muted.Render(" Choose data first: the Experimenter compares models on the session's data.")
 	}
 	out := []string{st.Title.Render(" Experimenter: " + s.ds.Name)}
-	if len(s.specs) == 0 {
+	if len(s.Specs) == 0 {
 		return strings.Join(append(out, st.Muted.Render(fmt.Sprintf("  An experiment compares models that predict a target; %s data have none.", s.ds.Task))), "\n")
 	}
-	if s.outcome != nil {
+	if s.Outcome != nil {
 		return kit.Fit(strings.Join(append(out, s.results()...), "\n"), w, s.h)
 	}
-	for _, l := range strings.Split(kit.Wrap(fmt.Sprintf("mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them)", s.repeats, s.folds), w-2), "\n") {
+	for _, l := range strings.Split(kit.Wrap(fmt.Sprintf("mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them)", s.Repeats, s.Folds), w-2), "\n") {
 		out = append(out, st.Muted.Render(" "+l))
 	}
 	status := s.progress
@@ -352,9 +352,9 @@ func (s *expScreen) View() string {
 	}
 	out = append(out, " "+st.Accent.Render(kit.Clip(status, w-2)), "")
 	listH := max(s.h-len(out), 3)
-	first := min(max(s.cursor-listH+1, 0), max(len(s.specs)-listH, 0))
-	for i := first; i < len(s.specs) && i < first+listH; i++ {
-		sp := s.specs[i]
+	first := min(max(s.Cursor-listH+1, 0), max(len(s.Specs)-listH, 0))
+	for i := first; i < len(s.Specs) && i < first+listH; i++ {
+		sp := s.Specs[i]
 		box := "[ ]"
 		if s.marked[i] {
 			box = "[x]"
@@ -363,7 +363,7 @@ func (s *expScreen) View() string {
 			}
 		}
 		line := kit.Clip(fmt.Sprintf(" %s %-14s %s", box, sp.Name, sp.Title), w)
-		if i == s.cursor {
+		if i == s.Cursor {
 			line = st.SelectedRow.Render(kit.FitWidth(line, w))
 		}
 		out = append(out, line)
@@ -372,9 +372,9 @@ func (s *expScreen) View() string {
 }
 
 // results are the table, with its marks in colour too, and the curves.
-func (s *expScreen) results() []string {
+func (s *Screen) results() []string {
 	st := s.c.Styles
-	o := s.outcome
+	o := s.Outcome
 	cols := o.Columns(nil)
 	t := o.Table(cols)
 	var b strings.Builder
@@ -393,7 +393,7 @@ func (s *expScreen) results() []string {
 	for i, line := range lines {
 		styled := " " + line
 		if i >= 2 && i-2 < len(t.Marks) {
-			styled = " " + colourMarks(line, t.Rows[i-2], t.Marks[i-2], st.Good, st.Bad)
+			styled = " " + ColourMarks(line, t.Rows[i-2], t.Marks[i-2], st.Good, st.Bad)
 		}
 		out = append(out, kit.Clip(styled, s.w))
 	}
@@ -407,7 +407,7 @@ func (s *expScreen) results() []string {
 
 // colourMarks paints the cells of a row marked better or worse, finding
 // each cell after the one before (two cells may read the same).
-func colourMarks(line string, row []string, marks []experiment.Mark, good, bad interface{ Render(...string) string }) string {
+func ColourMarks(line string, row []string, marks []experiment.Mark, good, bad interface{ Render(...string) string }) string {
 	pos := len(row[0])
 	for j, m := range marks {
 		cell := row[j+1]

@@ -225,14 +225,14 @@ func allPlaces(t *testing.T) []place {
 	)
 	twoRuns := then(start(Options{Data: "iris", Model: "gnb", Train: true}), "esc", "enter", "R")
 	ps = append(ps,
-		place{name: "runs", open: twoRuns, here: func(a *app) bool { return a.cur == screenRuns && !a.runs.compare }},
+		place{name: "runs", open: twoRuns, here: func(a *app) bool { return a.cur == screenRuns && !a.runs.Compare }},
 		place{name: "runs compared", open: func(t testing.TB) *harness {
 			hs := twoRuns(t)
-			hs.a.runs.picked = []int{1, 2}
+			hs.a.runs.Picked = []int{1, 2}
 			hs.press("enter")
 			return hs
 		},
-			here: func(a *app) bool { return a.cur == screenRuns && a.runs.compare }},
+			here: func(a *app) bool { return a.cur == screenRuns && a.runs.Compare }},
 	)
 	return ps
 }
@@ -338,11 +338,11 @@ func formPlaces(t *testing.T, opt Options, keep func(*field) bool) []place {
 				hs.focusParam(name)
 			},
 			here: func(a *app) bool {
-				f := a.params.current()
+				f := a.params.Current()
 				return a.cur == screenParams && f != nil && f.p.Name == name
 			}}
 		if f.text() {
-			p.field = func(a *app) *kit.TextField { return &a.params.current().input }
+			p.field = func(a *app) *kit.TextField { return &a.params.Current().input }
 		}
 		ps = append(ps, p)
 	}

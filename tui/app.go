@@ -31,6 +31,7 @@ import (
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/screens/experimenter"
+	"github.com/tealab/tealab/tui/screens/runlist"
 	"github.com/tealab/tealab/tui/screens/sweep"
 	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
@@ -165,7 +166,7 @@ type app struct {
 	params  *paramsScreen
 	train   *trainScreen
 	results *resultsScreen
-	runs    *runsScreen
+	runs    *runlist.Screen
 	exp     *experimenter.Screen
 	sweep   *sweep.Screen
 
@@ -215,7 +216,7 @@ func newApp(opt Options) (*app, error) {
 	a.params.test.source, a.params.startTest = opt.Test, opt.Test != ""
 	a.train = newTrainScreen(c)
 	a.results = newResultsScreen(c, ctx)
-	a.runs = newRunsScreen(c)
+	a.runs = runlist.New(c)
 	a.exp = experimenter.New(c, ctx)
 	a.sweep = sweep.New(c, ctx)
 	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep}
@@ -352,10 +353,10 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.showPast(msg)
 	case kit.RunsNoteMsg:
 		if msg.Note != "" {
-			a.runs.note = a.c.Hide(msg.Note)
+			a.runs.Note = a.c.Hide(msg.Note)
 		}
 		return a, nil
-	case runActionMsg:
+	case runlist.ActionMsg:
 		return a, a.runAction(msg)
 	case kit.RetrainMsg:
 		if r := a.run(msg.Run); r != nil && r.Spec != nil {
@@ -395,7 +396,7 @@ func (a *app) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, a.keys.Runs) && a.cur != screenRuns:
 		a.prev = a.cur
-		a.runs.setRuns(a.history)
+		a.runs.SetRuns(a.history)
 		a.goTo(screenRuns)
 		return nil, true
 	case key.Matches(msg, a.keys.Back):
@@ -580,7 +581,7 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 	if r == nil {
 		return nil // the training screen shows the error, esc goes back
 	}
-	a.runs.setRuns(a.history)
+	a.runs.SetRuns(a.history)
 	record := a.recordRun(r)
 	if a.cur == screenTrain {
 		cmd := a.results.Show(r)

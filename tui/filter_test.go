@@ -127,8 +127,8 @@ func TestDataFilters(t *testing.T) {
 func TestRunsFilterAndDetail(t *testing.T) {
 	hs := newHarness(t, Options{Data: "moons:n=123,noise=0.25", Model: "gnb", Train: true}, 80, 24)
 	hs.press("esc", "enter", "R")
-	if hs.a.cur != screenRuns || len(hs.a.runs.runs) != 2 {
-		t.Fatalf("on %s with %d runs, want the runs screen with 2", screenNames[hs.a.cur], len(hs.a.runs.runs))
+	if hs.a.cur != screenRuns || len(hs.a.runs.Runs) != 2 {
+		t.Fatalf("on %s with %d runs, want the runs screen with 2", screenNames[hs.a.cur], len(hs.a.runs.Runs))
 	}
 	v := hs.View()
 	checkFrame(t, v, 80, 24)

@@ -12,6 +12,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/runlist"
 )
 
 // The lab keeps its runs in the run history (runs.History): at start it
@@ -97,8 +98,8 @@ func (a *app) historyLoaded(msg historyLoadedMsg) {
 	}
 	a.nextRun += len(past)
 	a.history = append(past, a.history...)
-	a.runs.setRuns(a.history)
-	a.runs.note = strings.Join(notes, "; ")
+	a.runs.SetRuns(a.history)
+	a.runs.Note = strings.Join(notes, "; ")
 }
 
 // recordRun appends a finished run to the history. The line is made here,
@@ -123,7 +124,7 @@ func (a *app) recordRun(r *kit.RunRecord) tea.Cmd {
 // a star or a name given while it was being written is written too.
 func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
 	if msg.err != nil {
-		a.runs.note = "not recorded: " + a.c.Hide(msg.err.Error())
+		a.runs.Note = "not recorded: " + a.c.Hide(msg.err.Error())
 		return nil
 	}
 	r := a.run(msg.run)
@@ -164,10 +165,10 @@ func (a *app) showPast(msg pastDataMsg) tea.Cmd {
 	case r == nil:
 		return nil
 	case msg.err != nil:
-		a.runs.note = fmt.Sprintf("run #%d: %v", r.ID, msg.err)
+		a.runs.Note = fmt.Sprintf("run #%d: %v", r.ID, msg.err)
 		return nil
 	case msg.changed != "":
-		a.runs.note = fmt.Sprintf("run #%d: %s; r runs it again on the data as they are", r.ID, msg.changed)
+		a.runs.Note = fmt.Sprintf("run #%d: %s; r runs it again on the data as they are", r.ID, msg.changed)
 		return nil
 	}
 	r.Dataset = msg.ds
@@ -179,7 +180,7 @@ func (a *app) showPast(msg pastDataMsg) tea.Cmd {
 // trains.
 func (a *app) replay(r *kit.RunRecord) tea.Cmd {
 	if r.Data.Format != "" || r.Data.RowNames != "" {
-		a.runs.note = fmt.Sprintf("run #%d read its file with --format or --row-names, which the lab does not: replay it with tealab run", r.ID)
+		a.runs.Note = fmt.Sprintf("run #%d read its file with --format or --row-names, which the lab does not: replay it with tealab run", r.ID)
 		return nil
 	}
 	o := ReplayOptions(r.Record)
@@ -217,8 +218,8 @@ func (a *app) deleteRun(id int) tea.Cmd {
 			break
 		}
 	}
-	a.runs.setRuns(a.history)
-	a.runs.note = fmt.Sprintf("run #%d deleted", r.ID)
+	a.runs.SetRuns(a.history)
+	a.runs.Note = fmt.Sprintf("run #%d deleted", r.ID)
 	if a.store == nil || r.HistID == "" {
 		return nil
 	}
@@ -240,7 +241,7 @@ func (a *app) editHistory(done string, edit func() error) tea.Cmd {
 // setStar stars or unstars the run, in the lab and in the history.
 func (a *app) setStar(r *kit.RunRecord, star bool) tea.Cmd {
 	r.Starred = star
-	a.runs.rebuild()
+	a.runs.Rebuild()
 	if a.store == nil || r.HistID == "" {
 		return nil
 	}
@@ -253,25 +254,25 @@ func (a *app) setStar(r *kit.RunRecord, star bool) tea.Cmd {
 }
 
 // runAction does what the runs screen asked of a run.
-func (a *app) runAction(msg runActionMsg) tea.Cmd {
-	r := a.run(msg.run)
+func (a *app) runAction(msg runlist.ActionMsg) tea.Cmd {
+	r := a.run(msg.Run)
 	if r == nil {
 		return nil
 	}
-	switch msg.do {
-	case actStar:
+	switch msg.Do {
+	case runlist.ActStar:
 		return a.setStar(r, !r.Starred)
-	case actRename:
-		return a.rename(r, msg.name)
-	case actDelete:
+	case runlist.ActRename:
+		return a.rename(r, msg.Name)
+	case runlist.ActDelete:
 		return a.deleteRun(r.ID)
-	case actReplay:
+	case runlist.ActReplay:
 		return a.replay(r)
-	case actMarkdown:
+	case runlist.ActMarkdown:
 		return a.c.Writing(exportRun(r, "md", a.c.ReportDir()))
-	case actCSV:
+	case runlist.ActCSV:
 		return a.c.Writing(exportRun(r, "csv", a.c.ReportDir()))
-	case actRecipe:
+	case runlist.ActRecipe:
 		return a.c.Writing(exportRun(r, "recipe", a.c.ReportDir()))
 	}
 	return nil
@@ -280,7 +281,7 @@ func (a *app) runAction(msg runActionMsg) tea.Cmd {
 // rename names the run ("" drops its name), in the lab and the history.
 func (a *app) rename(r *kit.RunRecord, name string) tea.Cmd {
 	r.Title = name
-	a.runs.rebuild()
+	a.runs.Rebuild()
 	if a.store == nil || r.HistID == "" {
 		return nil
 	}

@@ -33,7 +33,7 @@ func trainedSession(t *testing.T, data, model string, folds int) *harness {
 	hs.runUntil(func() bool { return hs.a.cur == screenResults })
 	hs.settle() // the history's append
 	if len(hs.a.history) != 1 || hs.a.history[0].HistID == "" {
-		t.Fatalf("the run was not recorded (note %q)", hs.a.runs.note)
+		t.Fatalf("the run was not recorded (note %q)", hs.a.runs.Note)
 	}
 	return hs
 }
@@ -56,7 +56,7 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	}
 	hs.press("enter")
 	if hs.a.cur != screenResults {
-		t.Fatalf("enter on a run of an earlier session: screen %v, note %q", hs.a.cur, hs.a.runs.note)
+		t.Fatalf("enter on a run of an earlier session: screen %v, note %q", hs.a.cur, hs.a.runs.Note)
 	}
 	if got := hs.a.results.run.Result.Metrics["accuracy"]; got != want {
 		t.Errorf("accuracy %v, want %v", got, want)
@@ -95,8 +95,8 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	hs.press("/")
 	hs.typeText("best")
 	hs.press("enter")
-	if len(hs.a.runs.order) != 1 {
-		t.Errorf("filter by name shows %d runs", len(hs.a.runs.order))
+	if len(hs.a.runs.Order) != 1 {
+		t.Errorf("filter by name shows %d runs", len(hs.a.runs.Order))
 	}
 	hs.press("esc", "x", "n")
 	if len(hs.a.history) != 1 {
@@ -128,10 +128,10 @@ func TestReplayAndExportFromRunsScreen(t *testing.T) {
 		t.Errorf("replayed metrics %v, want %v", got.Metrics, want.Metrics)
 	}
 	hs.press("R", "m", "c", "w")
-	id := hs.a.runs.current().HistID
+	id := hs.a.runs.Current().HistID
 	for _, name := range []string{"tealab-run-" + id + ".md", "tealab-run-" + id + ".csv", "tealab-recipe-" + id + ".json"} {
 		if _, err := os.Stat(filepath.Join(hs.a.c.ExportDir, name)); err != nil {
-			t.Errorf("export: %v (note %q)", err, hs.a.runs.note)
+			t.Errorf("export: %v (note %q)", err, hs.a.runs.Note)
 		}
 	}
 	if rc, err := runs.Load(filepath.Join(hs.a.c.ExportDir, "tealab-recipe-"+id+".json")); err != nil || rc.Options.Folds != 4 || rc.Data.Hash != "spec:wine" {
@@ -182,7 +182,7 @@ func TestPastRunsDrawEveryView(t *testing.T) {
 			hs := newHarness(t, Options{}, 120, 40)
 			hs.press("R", "enter")
 			if hs.a.cur != screenResults {
-				t.Fatalf("not opened: note %q", hs.a.runs.note)
+				t.Fatalf("not opened: note %q", hs.a.runs.Note)
 			}
 			for range hs.a.results.tabs.Names() {
 				hs.press("tab")
@@ -251,12 +251,12 @@ func TestSameRunAcrossSessionsCompared(t *testing.T) {
 	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
 	hs.settle()
 	hs.press("R")
-	if r := hs.a.runs.current(); r == nil || r.ID != 2 {
+	if r := hs.a.runs.Current(); r == nil || r.ID != 2 {
 		t.Fatalf("the runs screen opens on run %v, want the newest, #2", r)
 	}
 	hs.press(" ", "down", " ", "enter")
 	v := hs.View()
-	if !hs.a.runs.compare || strings.Contains(v, "different data") || !strings.Contains(v, "= equal") || !strings.Contains(v, "fair comparison") {
+	if !hs.a.runs.Compare || strings.Contains(v, "different data") || !strings.Contains(v, "= equal") || !strings.Contains(v, "fair comparison") {
 		t.Errorf("the same run of two sessions compared:\n%s", v)
 	}
 	if strings.Contains(v, "the last column") || strings.Count(v, "species · classification") != 2 || strings.Count(v, "builtin:iris") != 2 {
@@ -274,7 +274,7 @@ func TestEarlierRunSaysWhatItLacks(t *testing.T) {
 		hs := newHarness(t, Options{}, size[0], size[1])
 		hs.press("R", "enter")
 		if hs.a.cur != screenResults {
-			t.Fatalf("the earlier run did not open: %q", hs.a.runs.note)
+			t.Fatalf("the earlier run did not open: %q", hs.a.runs.Note)
 		}
 		if slices.Contains(hs.a.results.tabs.Names(), "Try") {
 			t.Errorf("an earlier run offers Try: %v", hs.a.results.tabs.Names())

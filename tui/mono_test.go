@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/runlist"
 	"github.com/tealab/tealab/tui/views"
 )
 
@@ -279,10 +280,10 @@ func TestCompareVerdictsInWords(t *testing.T) {
 		{"other folds", rec(1, "iris", 1, good...), rec(2, "iris", 2, poor...),
 			"different evaluation: seed 1 vs seed 2 draw other folds: no winner declared"},
 	} {
-		s := newRunsScreen(c)
+		s := runlist.New(c)
 		s.SetSize(120, 30)
-		s.setRuns([]*kit.RunRecord{tc.a, tc.b})
-		s.picked, s.compare = []int{1, 2}, true
+		s.SetRuns([]*kit.RunRecord{tc.a, tc.b})
+		s.Picked, s.Compare = []int{1, 2}, true
 		v := ansi.Strip(s.View())
 		mustContain(t, v, tc.want)
 		acc := metricLine(v, " accuracy ")

@@ -345,7 +345,7 @@ func (s *paramsScreen) visible() []*field {
 	return out
 }
 
-func (s *paramsScreen) current() *field {
+func (s *paramsScreen) Current() *field {
 	v := s.visible()
 	if len(v) == 0 {
 		return nil
@@ -355,7 +355,7 @@ func (s *paramsScreen) current() *field {
 }
 
 func (s *paramsScreen) focusField() {
-	cur := s.current()
+	cur := s.Current()
 	for _, f := range s.fields {
 		if f.text() {
 			if f == cur {
@@ -370,7 +370,7 @@ func (s *paramsScreen) focusField() {
 func (s *paramsScreen) SetSize(w, h int) { s.w, s.h = w, h }
 
 func (s *paramsScreen) Typing() bool {
-	f := s.current()
+	f := s.Current()
 	return f != nil && f.text()
 }
 
@@ -378,7 +378,7 @@ func (s *paramsScreen) Back() bool { return false }
 
 func (s *paramsScreen) ShortHelp() []key.Binding {
 	ks := []key.Binding{s.keys.Train, s.keys.Down}
-	if f := s.current(); f != nil {
+	if f := s.Current(); f != nil {
 		switch f.p.Kind {
 		case engine.Choice:
 			ks = append(ks, kit.Bind("←/→", "change", "left", "right"))
@@ -406,7 +406,7 @@ func (s *paramsScreen) supervised() bool {
 // canSweep says whether the focused field is a model parameter a sweep can
 // range over: a number, a choice or a switch.
 func (s *paramsScreen) canSweep() bool {
-	f := s.current()
+	f := s.Current()
 	if f == nil || !f.model || !s.supervised() {
 		return false
 	}
@@ -421,7 +421,7 @@ func (s *paramsScreen) canSweep() bool {
 // curve) with the form's other values, once the form is valid.
 func (s *paramsScreen) sweepRequest(learning bool) tea.Cmd {
 	param := ""
-	if f := s.current(); f != nil {
+	if f := s.Current(); f != nil {
 		param = f.p.Name
 	}
 	submit := s.submit()
@@ -453,7 +453,7 @@ func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
 	if !ok || s.spec == nil {
 		return nil
 	}
-	f := s.current()
+	f := s.Current()
 	if f == nil {
 		return nil
 	}

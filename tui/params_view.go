@@ -36,7 +36,7 @@ func (s *paramsScreen) View() string {
 		helpW = 0
 	}
 	vis := s.visible()
-	cur := s.current()
+	cur := s.Current()
 	values := s.modelValues()
 	var rows []string
 	focusRow := 0

@@ -16,18 +16,18 @@ func TestFormStepsDimsAndExplains(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 40)
 	hs.focusParam("C")
 	hs.press("+")
-	if got := hs.a.params.current().raw(); got != "3" {
+	if got := hs.a.params.Current().raw(); got != "3" {
 		t.Errorf("C=1, +: %q, want 3", got)
 	}
 	hs.press("-", "-")
-	if got := hs.a.params.current().raw(); got != "0.3" {
+	if got := hs.a.params.Current().raw(); got != "0.3" {
 		t.Errorf("C=3, - -: %q, want 0.3", got)
 	}
 	for range 3 {
 		hs.press("backspace")
 	}
 	hs.typeText("1e-6")
-	if f := hs.a.params.current(); f.raw() != "1e-6" || f.err != nil {
+	if f := hs.a.params.Current(); f.raw() != "1e-6" || f.err != nil {
 		t.Errorf("typing 1e-6: %q (%v)", f.raw(), f.err)
 	}
 	v := hs.View()
@@ -73,7 +73,7 @@ func TestSeedMaxUint64(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Seed: math.MaxUint64,
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "2", "sleep_us": "0"})}, 120, 40)
 	hs.focusParam("seed")
-	if got := hs.a.params.current().raw(); got != "18446744073709551615" {
+	if got := hs.a.params.Current().raw(); got != "18446744073709551615" {
 		t.Fatalf("seed field %q", got)
 	}
 	mustContain(t, hs.View(), "int in [0, 2^64-1]")
@@ -88,12 +88,12 @@ func TestSeedMaxUint64(t *testing.T) {
 	hs.focusParam("seed")
 	hs.press("backspace")
 	hs.typeText("6") // 18446744073709551616: one too many
-	if f := hs.a.params.current(); f.err == nil {
+	if f := hs.a.params.Current(); f.err == nil {
 		t.Error("2^64 accepted as a seed")
 	}
 	hs.press("backspace")
 	hs.typeText("5")
-	if f := hs.a.params.current(); f.err != nil {
+	if f := hs.a.params.Current(); f.err != nil {
 		t.Errorf("MaxUint64 rejected: %v", f.err)
 	}
 }

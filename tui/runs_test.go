@@ -12,6 +12,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/runlist"
 	"github.com/tealab/tealab/tui/views"
 )
 
@@ -76,16 +77,16 @@ func TestRunsCompareProvenance(t *testing.T) {
 		{"tasks", rec(1, csv, "b", auto), rec(2, csv, "b", datasets.Regression),
 			[]string{"runs on different tasks: classification vs regression: no winner declared", "b · regression"}},
 	} {
-		s := newRunsScreen(c)
+		s := runlist.New(c)
 		s.SetSize(120, 30)
-		s.setRuns([]*kit.RunRecord{tc.a, tc.b})
-		s.picked, s.compare = []int{1, 2}, true
+		s.SetRuns([]*kit.RunRecord{tc.a, tc.b})
+		s.Picked, s.Compare = []int{1, 2}, true
 		v := s.View()
 		mustContain(t, v, tc.want...)
 		if tc.name != "same data" && strings.Contains(v, "fair comparison") {
 			t.Errorf("%s: called a fair comparison:\n%s", tc.name, v)
 		}
-		s.compare = false
+		s.Compare = false
 		if tc.name == "generator knobs" {
 			mustContain(t, s.View(), "moons n=50")
 		}
@@ -164,9 +165,9 @@ func TestRunsTableShowsWhatMatters(t *testing.T) {
 func TestRunsTableZeroSpread(t *testing.T) {
 	c, d := plainCommon(t), openDataset(t, "iris")
 	res := &eval.Result{Task: "classification", Rows: 150, Metrics: map[string]float64{"accuracy": 1}, Std: map[string]float64{"accuracy": 0}}
-	s := newRunsScreen(c)
+	s := runlist.New(c)
 	s.SetSize(80, 22)
-	s.setRuns([]*kit.RunRecord{newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)})
+	s.SetRuns([]*kit.RunRecord{newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)})
 	mustContain(t, s.View(), "acc 1.000 ± 0 ")
 }
 

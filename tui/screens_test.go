@@ -54,7 +54,7 @@ func (hs *harness) pickModel(name string) {
 func (hs *harness) focusParam(name string) {
 	hs.t.Helper()
 	for range len(hs.a.params.fields) + 1 {
-		if f := hs.a.params.current(); f != nil && f.p.Name == name {
+		if f := hs.a.params.Current(); f != nil && f.p.Name == name {
 			return
 		}
 		hs.press("down")
@@ -244,7 +244,7 @@ func TestParamsFormValidates(t *testing.T) {
 	// A choice cycles with right.
 	hs.focusParam("solver")
 	hs.press("right")
-	if got := hs.a.params.current().raw(); got != "newton" {
+	if got := hs.a.params.Current().raw(); got != "newton" {
 		t.Errorf("solver after → is %q, want newton", got)
 	}
 	// A bad number is refused inline with the reason.
@@ -285,9 +285,9 @@ func TestParamsFormValidates(t *testing.T) {
 func TestParamsBoolToggles(t *testing.T) {
 	hs := newHarness(t, Options{Data: "diabetes", Model: "linear"}, 120, 40)
 	hs.focusParam("intercept")
-	before := hs.a.params.current().raw()
+	before := hs.a.params.Current().raw()
 	hs.press("space")
-	if after := hs.a.params.current().raw(); after == before {
+	if after := hs.a.params.Current().raw(); after == before {
 		t.Errorf("space left intercept at %s", after)
 	}
 }
@@ -594,7 +594,7 @@ func TestQuitStopsTraining(t *testing.T) {
 
 func TestSizes(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
-	hs.a.runs.setRuns(hs.a.history)
+	hs.a.runs.SetRuns(hs.a.history)
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {97, 31}} {
 		hs.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		for s := range numScreens {
@@ -670,7 +670,7 @@ func TestRetrainFromResults(t *testing.T) {
 		t.Fatalf("e: screen %v", hs.a.cur)
 	}
 	hs.focusParam("C")
-	if got := hs.a.params.current().raw(); got != "0.5" {
+	if got := hs.a.params.Current().raw(); got != "0.5" {
 		t.Errorf("C in the form is %q, want the run's 0.5", got)
 	}
 	hs.press("enter")

@@ -136,12 +136,12 @@ func TestHistoryErrorsShowNoServerPath(t *testing.T) {
 	a := newTestApp(t, Options{Files: c.Files}, 100, 30)
 	err := errors.New(filepath.Join(c.Files.Home.Dir(), "history.jsonl") + " is larger than 64 MB")
 	a.historyLoaded(historyLoadedMsg{err: err})
-	if strings.Contains(a.runs.note, base) || !strings.Contains(a.runs.note, "history.jsonl is larger") {
-		t.Errorf("loading told %q", a.runs.note)
+	if strings.Contains(a.runs.Note, base) || !strings.Contains(a.runs.Note, "history.jsonl is larger") {
+		t.Errorf("loading told %q", a.runs.Note)
 	}
 	a.historySaved(historySavedMsg{err: err})
-	if strings.Contains(a.runs.note, base) || !strings.Contains(a.runs.note, "not recorded: history.jsonl is larger") {
-		t.Errorf("saving told %q", a.runs.note)
+	if strings.Contains(a.runs.Note, base) || !strings.Contains(a.runs.Note, "not recorded: history.jsonl is larger") {
+		t.Errorf("saving told %q", a.runs.Note)
 	}
 }
 

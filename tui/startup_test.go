@@ -33,7 +33,7 @@ func TestStartupTaskAndLOO(t *testing.T) {
 		t.Fatalf("Task regression: dataset %+v (%v)", hs.a.ds, hs.a.data.dsErr)
 	}
 	hs.focusParam("evaluation")
-	if got := hs.a.params.current().raw(); got != evalLOO {
+	if got := hs.a.params.Current().raw(); got != evalLOO {
 		t.Errorf("LOO: evaluation %q", got)
 	}
 	if o, err := hs.a.params.options(); err != nil || !o.LOO {

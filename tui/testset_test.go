@@ -31,7 +31,7 @@ func TestSuppliedTestSetInTheForm(t *testing.T) {
 	for range 3 {
 		hs.press("right")
 	}
-	if got := hs.a.params.current().raw(); got != evalTest {
+	if got := hs.a.params.Current().raw(); got != evalTest {
 		t.Fatalf("evaluation %q, want %q", got, evalTest)
 	}
 	hs.focusParam("test file")
@@ -75,7 +75,7 @@ func TestRetrainKeepsTheTestSet(t *testing.T) {
 	hs.a.params.checkTest(other) // typed in the form since
 	hs.press("e")
 	hs.focusParam("test file")
-	if got := hs.a.params.current().raw(); got != good {
+	if got := hs.a.params.Current().raw(); got != good {
 		t.Errorf("test file %q, want %q", got, good)
 	}
 	if o, err := hs.a.params.options(); err != nil || o.Test == nil {

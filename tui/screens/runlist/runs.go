@@ -1,4 +1,4 @@
-package tui
+package runlist
 
 import (
 	"cmp"
@@ -16,7 +16,7 @@ import (
 )
 
 // runsKeys are the runs screen's keys.
-type runsKeys struct {
+type Keys struct {
 	Up, Down key.Binding
 	Sort     key.Binding
 	Pick     key.Binding
@@ -27,8 +27,8 @@ type runsKeys struct {
 	Confirm, Keep, Cancel        key.Binding // the delete's question; the name's field
 }
 
-func defaultRunsKeys() runsKeys {
-	return runsKeys{
+func DefaultKeys() Keys {
+	return Keys{
 		Up:       kit.Bind("↑/k", "up", "up", "k"),
 		Down:     kit.Bind("↓/j", "down", "down", "j"),
 		Sort:     kit.Bind("s", "sort", "s"),
@@ -48,51 +48,51 @@ func defaultRunsKeys() runsKeys {
 }
 
 // runAction is what the runs screen asks the root to do with a run.
-type runAction int
+type Action int
 
 const (
-	actStar runAction = iota
-	actRename
-	actDelete
-	actReplay
-	actMarkdown
-	actCSV
-	actRecipe
+	ActStar Action = iota
+	ActRename
+	ActDelete
+	ActReplay
+	ActMarkdown
+	ActCSV
+	ActRecipe
 )
 
 // runActionMsg: the runs screen asks for an action on run (its new name
 // for actRename).
-type runActionMsg struct {
-	run  int
-	do   runAction
-	name string
+type ActionMsg struct {
+	Run  int
+	Do   Action
+	Name string
 }
 
 // sortCols are the columns s cycles through.
 var sortCols = [...]string{"#", "dataset", "model", "score", "time"}
 
 // runsScreen is the leaderboard of the session's runs.
-type runsScreen struct {
+type Screen struct {
 	c       *kit.Common
-	keys    runsKeys
-	runs    []*kit.RunRecord
-	order   []*kit.RunRecord // runs in display order
+	keys    Keys
+	Runs    []*kit.RunRecord
+	Order   []*kit.RunRecord // runs in display order
 	sortBy  int
 	tbl     table.Model
-	picked  []int // run ids, at most two
-	compare bool  // the two picked runs side by side
+	Picked  []int // run ids, at most two
+	Compare bool  // the two picked runs side by side
 	filter  kit.ListFilter
 	w, h    int
 
-	note     string        // what became of the last action (an export, the history)
+	Note     string        // what became of the last action (an export, the history)
 	renaming bool          // the name field has the keyboard
 	name     kit.TextField // the selected run's new name
 	deleting int           // the run whose deletion awaits a yes; 0 none
 	newest   int           // the newest run's number, which the cursor goes to when it comes
 }
 
-func newRunsScreen(c *kit.Common) *runsScreen {
-	s := &runsScreen{c: c, keys: defaultRunsKeys(), filter: kit.NewListFilter(), name: kit.NewInput()}
+func New(c *kit.Common) *Screen {
+	s := &Screen{c: c, keys: DefaultKeys(), filter: kit.NewListFilter(), name: kit.NewInput()}
 	s.name.Prompt = "name: "
 	s.name.CharLimit = 80
 	km := table.DefaultKeyMap()
@@ -103,50 +103,50 @@ func newRunsScreen(c *kit.Common) *runsScreen {
 // setRuns shows runs; a run new to the table (this session's latest, or
 // the history's newest at start) takes the cursor, so that the screen
 // opens on the run just made.
-func (s *runsScreen) setRuns(runs []*kit.RunRecord) {
+func (s *Screen) SetRuns(runs []*kit.RunRecord) {
 	newest := 0
 	for _, r := range runs {
 		newest = max(newest, r.ID)
 	}
-	s.runs = runs
+	s.Runs = runs
 	if newest != s.newest {
 		s.newest = newest
 		s.rebuildAt(newest)
 		return
 	}
-	s.rebuild()
+	s.Rebuild()
 }
 
-func (s *runsScreen) SetSize(w, h int) {
+func (s *Screen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.rebuild()
+	s.Rebuild()
 }
 
-func (s *runsScreen) Typing() bool { return s.filter.Editing || s.renaming || s.deleting != 0 }
+func (s *Screen) Typing() bool { return s.filter.Editing || s.renaming || s.deleting != 0 }
 
-func (s *runsScreen) Back() bool {
+func (s *Screen) Back() bool {
 	if s.renaming || s.deleting != 0 {
 		s.renaming, s.deleting = false, 0
 		s.name.Blur()
 		return true
 	}
-	if !s.compare && s.filter.Active() {
+	if !s.Compare && s.filter.Active() {
 		s.filter.Clear()
-		s.rebuild()
+		s.Rebuild()
 		return true
 	}
-	if s.compare {
-		s.compare = false
-		s.picked = nil
-		s.rebuild()
+	if s.Compare {
+		s.Compare = false
+		s.Picked = nil
+		s.Rebuild()
 		return true
 	}
 	return false
 }
 
-func (s *runsScreen) ShortHelp() []key.Binding {
+func (s *Screen) ShortHelp() []key.Binding {
 	switch {
-	case s.compare:
+	case s.Compare:
 		return nil
 	case s.filter.Editing:
 		return s.filter.Help()
@@ -154,27 +154,27 @@ func (s *runsScreen) ShortHelp() []key.Binding {
 		return []key.Binding{s.keys.Keep, s.keys.Cancel}
 	case s.deleting != 0:
 		return []key.Binding{s.keys.Confirm}
-	case len(s.runs) == 0: // nothing to open, pick or sort
+	case len(s.Runs) == 0: // nothing to open, pick or sort
 		return nil
 	}
 	return append([]key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort, s.keys.Star, s.keys.Replay}, s.filter.Help()...)
 }
 
-func (s *runsScreen) FullHelp() [][]key.Binding {
-	if s.compare || s.filter.Editing || s.renaming || s.deleting != 0 || len(s.runs) == 0 {
+func (s *Screen) FullHelp() [][]key.Binding {
+	if s.Compare || s.filter.Editing || s.renaming || s.deleting != 0 || len(s.Runs) == 0 {
 		return kit.HelpOf(s.ShortHelp())
 	}
 	k := s.keys
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{k.Rename, k.Delete, k.Markdown, k.CSV, k.Recipe}, []key.Binding{k.Up, k.Down})
 }
 
-func (s *runsScreen) HeaderInfo() string {
-	return numfmt.Count(len(s.runs), "run")
+func (s *Screen) HeaderInfo() string {
+	return numfmt.Count(len(s.Runs), "run")
 }
 
-func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
-	if !ok || s.compare {
+	if !ok || s.Compare {
 		return nil
 	}
 	switch {
@@ -184,14 +184,14 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 		id := s.deleting
 		s.deleting = 0
 		if key.Matches(km, s.keys.Confirm) {
-			return func() tea.Msg { return runActionMsg{run: id, do: actDelete} }
+			return func() tea.Msg { return ActionMsg{Run: id, Do: ActDelete} }
 		}
-		s.note = "kept"
+		s.Note = "kept"
 		return nil
 	}
 	if used, changed := s.filter.Update(km); used {
 		if changed {
-			s.rebuild()
+			s.Rebuild()
 		}
 		return nil
 	}
@@ -201,27 +201,27 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(km, s.keys.Sort):
 		s.sortBy = (s.sortBy + 1) % len(sortCols)
-		s.rebuild()
+		s.Rebuild()
 		return nil
 	case key.Matches(km, s.keys.Pick):
-		if r := s.current(); r != nil {
-			if i := slices.Index(s.picked, r.ID); i >= 0 {
-				s.picked = slices.Delete(s.picked, i, i+1)
+		if r := s.Current(); r != nil {
+			if i := slices.Index(s.Picked, r.ID); i >= 0 {
+				s.Picked = slices.Delete(s.Picked, i, i+1)
 			} else {
-				s.picked = append(s.picked, r.ID)
-				if len(s.picked) > 2 {
-					s.picked = s.picked[1:]
+				s.Picked = append(s.Picked, r.ID)
+				if len(s.Picked) > 2 {
+					s.Picked = s.Picked[1:]
 				}
 			}
-			s.rebuild()
+			s.Rebuild()
 		}
 		return nil
 	case key.Matches(km, s.keys.Open):
-		if len(s.picked) == 2 {
-			s.compare = true
+		if len(s.Picked) == 2 {
+			s.Compare = true
 			return nil
 		}
-		if r := s.current(); r != nil && r.Done() {
+		if r := s.Current(); r != nil && r.Done() {
 			id := r.ID
 			return func() tea.Msg { return kit.ShowRunMsg{Run: id} }
 		}
@@ -229,24 +229,24 @@ func (s *runsScreen) Update(msg tea.Msg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	s.tbl, cmd = s.tbl.Update(msg)
-	s.rebuild() // moves the ▸ to the new cursor row
+	s.Rebuild() // moves the ▸ to the new cursor row
 	return cmd
 }
 
 // act takes the keys that act on the selected run.
-func (s *runsScreen) act(km tea.KeyPressMsg) (tea.Cmd, bool) {
-	r := s.current()
+func (s *Screen) act(km tea.KeyPressMsg) (tea.Cmd, bool) {
+	r := s.Current()
 	if r == nil || !r.Done() {
 		return nil, false
 	}
-	ask := func(do runAction) tea.Cmd {
+	ask := func(do Action) tea.Cmd {
 		id := r.ID
-		return func() tea.Msg { return runActionMsg{run: id, do: do} }
+		return func() tea.Msg { return ActionMsg{Run: id, Do: do} }
 	}
 	k := s.keys
 	switch {
 	case key.Matches(km, k.Star):
-		return ask(actStar), true
+		return ask(ActStar), true
 	case key.Matches(km, k.Rename):
 		s.renaming = true
 		s.name.SetValue(r.Title)
@@ -256,19 +256,19 @@ func (s *runsScreen) act(km tea.KeyPressMsg) (tea.Cmd, bool) {
 		s.deleting = r.ID
 		return nil, true
 	case key.Matches(km, k.Replay):
-		return ask(actReplay), true
+		return ask(ActReplay), true
 	case key.Matches(km, k.Markdown):
-		return ask(actMarkdown), true
+		return ask(ActMarkdown), true
 	case key.Matches(km, k.CSV):
-		return ask(actCSV), true
+		return ask(ActCSV), true
 	case key.Matches(km, k.Recipe):
-		return ask(actRecipe), true
+		return ask(ActRecipe), true
 	}
 	return nil, false
 }
 
 // updateName edits the selected run's name; enter keeps it.
-func (s *runsScreen) updateName(km tea.KeyPressMsg) tea.Cmd {
+func (s *Screen) updateName(km tea.KeyPressMsg) tea.Cmd {
 	if !key.Matches(km, s.keys.Keep) {
 		var cmd tea.Cmd
 		s.name, cmd = s.name.Update(km)
@@ -276,26 +276,26 @@ func (s *runsScreen) updateName(km tea.KeyPressMsg) tea.Cmd {
 	}
 	s.renaming = false
 	s.name.Blur()
-	r := s.current()
+	r := s.Current()
 	if r == nil {
 		return nil
 	}
 	id, name := r.ID, strings.Join(strings.Fields(s.name.Value()), " ")
-	return func() tea.Msg { return runActionMsg{run: id, do: actRename, name: name} }
+	return func() tea.Msg { return ActionMsg{Run: id, Do: ActRename, Name: name} }
 }
 
-func (s *runsScreen) current() *kit.RunRecord {
+func (s *Screen) Current() *kit.RunRecord {
 	i := s.tbl.Cursor()
-	if i < 0 || i >= len(s.order) {
+	if i < 0 || i >= len(s.Order) {
 		return nil
 	}
-	return s.order[i]
+	return s.Order[i]
 }
 
 // rebuild sorts the runs and refills the table, the cursor kept on its run.
-func (s *runsScreen) rebuild() {
+func (s *Screen) Rebuild() {
 	var cur int
-	if r := s.current(); r != nil {
+	if r := s.Current(); r != nil {
 		cur = r.ID
 	}
 	s.rebuildAt(cur)
@@ -303,18 +303,18 @@ func (s *runsScreen) rebuild() {
 
 // rebuildAt sorts the runs and refills the table, the cursor on run cur
 // (the first row when cur is not shown).
-func (s *runsScreen) rebuildAt(cur int) {
-	s.order = s.order[:0]
-	for _, r := range s.runs {
+func (s *Screen) rebuildAt(cur int) {
+	s.Order = s.Order[:0]
+	for _, r := range s.Runs {
 		if s.filter.Match(r.SearchText()) {
-			s.order = append(s.order, r)
+			s.Order = append(s.Order, r)
 		}
 	}
-	if !slices.ContainsFunc(s.order, func(r *kit.RunRecord) bool { return r.ID == cur }) {
+	if !slices.ContainsFunc(s.Order, func(r *kit.RunRecord) bool { return r.ID == cur }) {
 		cur = 0 // the run under the cursor is gone (deleted, filtered out): the first
 	}
 	by := sortCols[s.sortBy]
-	slices.SortStableFunc(s.order, func(a, b *kit.RunRecord) int {
+	slices.SortStableFunc(s.Order, func(a, b *kit.RunRecord) int {
 		switch by {
 		case "dataset":
 			return strings.Compare(a.DataLabel(), b.DataLabel())
@@ -343,9 +343,9 @@ func (s *runsScreen) rebuildAt(cur int) {
 	})
 	w := max(s.w, kit.MinWidth)
 	cols, cells := s.columns(w)
-	rows := make([]table.Row, 0, len(s.order))
+	rows := make([]table.Row, 0, len(s.Order))
 	cursor := 0
-	for i, r := range s.order {
+	for i, r := range s.Order {
 		if r.ID == cur {
 			cursor = i
 		}
@@ -378,19 +378,19 @@ type runsColumn struct {
 // time) always is; then, as room allows, the runs' names, the
 // evaluation and the parameters set, which the detail under the table
 // shows in full anyway.
-func (s *runsScreen) columns(w int) ([]table.Column, []func(*kit.RunRecord, bool) string) {
+func (s *Screen) columns(w int) ([]table.Column, []func(*kit.RunRecord, bool) string) {
 	wide := w >= 110
 	modelW, scoreW, vsW, vsTitle, evalW := 9, 15, 9, "vs base", 11
 	if wide {
 		modelW, scoreW, vsW, vsTitle, evalW = 14, 17, 12, "vs baseline", 17
 	}
 	dsW, named := 8, 0
-	for _, r := range s.order {
+	for _, r := range s.Order {
 		dsW = max(dsW, min(len([]rune(r.DataLabel())), modelW+8))
 		named = max(named, min(len([]rune(r.Title)), 20))
 	}
 	must := []runsColumn{
-		{"    #", 6, 6, runMarks(s.picked)},
+		{"    #", 6, 6, runMarks(s.Picked)},
 		{"dataset", dsW, dsW, func(r *kit.RunRecord, _ bool) string { return r.DataLabel() }},
 		{"model", modelW, modelW, func(r *kit.RunRecord, _ bool) string { return r.Spec.Name }},
 		{"score", scoreW, scoreW, func(r *kit.RunRecord, _ bool) string { return r.ScoreCell() }},
@@ -451,34 +451,34 @@ func runMarks(picked []int) func(r *kit.RunRecord, cursor bool) string {
 	}
 }
 
-func (s *runsScreen) View() string {
+func (s *Screen) View() string {
 	st := s.c.Styles
-	if s.compare {
+	if s.Compare {
 		return s.compareView()
 	}
-	count := fmt.Sprint(len(s.runs))
+	count := fmt.Sprint(len(s.Runs))
 	if n := s.pastRuns(); n > 0 {
 		count += fmt.Sprintf(", %d from earlier sessions", n)
 	}
 	title := st.Title.Render(" Runs ("+count+")") +
 		st.Muted.Render(fmt.Sprintf("   sort: %s ▾", sortCols[s.sortBy]))
-	if len(s.picked) > 0 {
-		title += st.Muted.Render(fmt.Sprintf("   picked %d of 2", len(s.picked)))
+	if len(s.Picked) > 0 {
+		title += st.Muted.Render(fmt.Sprintf("   picked %d of 2", len(s.Picked)))
 	}
-	if len(s.runs) == 0 {
-		return title + "\n\n" + st.Muted.Render("  No runs yet: choose a dataset and a model, then train.") + "\n\n" + st.Muted.Render(kit.Clip(" "+s.note, s.w))
+	if len(s.Runs) == 0 {
+		return title + "\n\n" + st.Muted.Render("  No runs yet: choose a dataset and a model, then train.") + "\n\n" + st.Muted.Render(kit.Clip(" "+s.Note, s.w))
 	}
 	if s.filter.Active() {
-		title += "   " + s.filter.Status(s.c.Styles, len(s.order), len(s.runs))
+		title += "   " + s.filter.Status(s.c.Styles, len(s.Order), len(s.Runs))
 	}
 	s.rebuildStyles()
 	return title + "\n" + kit.Fit(s.tbl.View(), s.w, max(s.h-1-runDetailLines, 3)) + "\n" + s.detail()
 }
 
 // pastRuns counts the runs of earlier sessions.
-func (s *runsScreen) pastRuns() int {
+func (s *Screen) pastRuns() int {
 	n := 0
-	for _, r := range s.runs {
+	for _, r := range s.Runs {
 		if r.Past {
 			n++
 		}
@@ -494,17 +494,17 @@ const runDetailLines = 3
 // data, model and parameters, evaluation and seed, when it ran, wrapped to
 // the width; its last line is the name being typed, the question before a
 // deletion, or what became of the last action.
-func (s *runsScreen) detail() string {
+func (s *Screen) detail() string {
 	st := s.c.Styles
-	r := s.current()
+	r := s.Current()
 	var prompt string
 	switch {
 	case s.renaming:
 		prompt = " " + s.name.View(st, 0)
 	case s.deleting != 0:
 		prompt = st.Warn.Render(fmt.Sprintf(" delete run #%d from the lab and the run history? y: yes, any other key: no", s.deleting))
-	case s.note != "":
-		prompt = st.Muted.Render(kit.Clip(" "+s.note, s.w))
+	case s.Note != "":
+		prompt = st.Muted.Render(kit.Clip(" "+s.Note, s.w))
 	}
 	if r == nil {
 		return st.Muted.Render(" no run matches the filter: esc clears it") + "\n" + prompt
@@ -540,7 +540,7 @@ func (s *runsScreen) detail() string {
 }
 
 // rebuildStyles keeps the table's styles in step with the theme.
-func (s *runsScreen) rebuildStyles() {
+func (s *Screen) rebuildStyles() {
 	st := table.DefaultStyles()
 	st.Header = s.c.Styles.Header.Padding(0, 1)
 	st.Cell = s.c.Styles.Text.Padding(0, 1)

@@ -1,4 +1,4 @@
-package tui
+package runlist
 
 import (
 	"fmt"
@@ -18,11 +18,11 @@ import (
 // compareView shows the two picked runs side by side: settings, then every
 // metric either has with its verdict in words (better, worse, tie), or,
 // for runs on other data or other folds, why no winner can be declared.
-func (s *runsScreen) compareView() string {
+func (s *Screen) compareView() string {
 	st := s.c.Styles
 	var a, b *kit.RunRecord // the older on the left, in whichever order they were picked
-	first, second := min(s.picked[0], s.picked[1]), max(s.picked[0], s.picked[1])
-	for _, r := range s.runs {
+	first, second := min(s.Picked[0], s.Picked[1]), max(s.Picked[0], s.Picked[1])
+	for _, r := range s.Runs {
 		switch r.ID {
 		case first:
 			a = r

@@ -358,14 +358,14 @@ func resultPlaces(t *testing.T, opt Options) []place {
 	}
 	run := trained.a.history[0]
 	var ps []place
-	for _, tab := range trained.a.results.tabs.Names() {
+	for _, tab := range trained.a.results.Tabs.Names() {
 		show := func(hs *harness) {
-			if hs.a.results.run != run {
+			if hs.a.results.Run != run {
 				hs.send(kit.ShowRunMsg{Run: run.ID})
 			}
 			hs.a.goTo(screenResults)
-			for range len(hs.a.results.tabs.Names()) {
-				if hs.a.results.tabs.ActiveName() == tab {
+			for range len(hs.a.results.Tabs.Names()) {
+				if hs.a.results.Tabs.ActiveName() == tab {
 					break
 				}
 				hs.press("tab")
@@ -380,7 +380,7 @@ func resultPlaces(t *testing.T, opt Options) []place {
 				return hs
 			},
 			back: show,
-			here: func(a *app) bool { return a.cur == screenResults && a.results.tabs.ActiveName() == tab }})
+			here: func(a *app) bool { return a.cur == screenResults && a.results.Tabs.ActiveName() == tab }})
 	}
 	closeHarness(trained)
 	return ps

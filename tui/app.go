@@ -31,6 +31,7 @@ import (
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/screens/experimenter"
+	"github.com/tealab/tealab/tui/screens/results"
 	"github.com/tealab/tealab/tui/screens/runlist"
 	"github.com/tealab/tealab/tui/screens/sweep"
 	"github.com/tealab/tealab/tui/views"
@@ -165,7 +166,7 @@ type app struct {
 	model   *modelScreen
 	params  *paramsScreen
 	train   *trainScreen
-	results *resultsScreen
+	results *results.Screen
 	runs    *runlist.Screen
 	exp     *experimenter.Screen
 	sweep   *sweep.Screen
@@ -215,7 +216,7 @@ func newApp(opt Options) (*app, error) {
 	a.params = newParamsScreen(c, evalOpts)
 	a.params.test.source, a.params.startTest = opt.Test, opt.Test != ""
 	a.train = newTrainScreen(c)
-	a.results = newResultsScreen(c, ctx)
+	a.results = results.New(c, ctx)
 	a.runs = runlist.New(c)
 	a.exp = experimenter.New(c, ctx)
 	a.sweep = sweep.New(c, ctx)
@@ -278,7 +279,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		for _, s := range a.screens {
 			s.SetSize(a.c.Width, a.c.Height)
 		}
-		return a, a.results.resized()
+		return a, a.results.Resized()
 	case tea.KeyPressMsg:
 		if cmd, done := a.globalKey(msg); done {
 			return a, cmd
@@ -318,7 +319,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.startRun(msg.Values, msg.Opts)
 	case views.RegionsMsg, views.RegionsResizeMsg: // views work in the background whichever screen shows
 		return a, a.results.Update(msg)
-	case modelSavedMsg: // a save started on the results screen ends wherever the lab is
+	case results.ModelSavedMsg: // a save started on the results screen ends wherever the lab is
 		return a, a.results.Update(msg)
 	case kit.TableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
 		return a, a.data.Update(msg)
@@ -424,7 +425,7 @@ func (a *app) back() tea.Cmd {
 		a.abandon()
 		a.goTo(screenParams)
 	case screenResults:
-		if a.results.fromRuns {
+		if a.results.FromRuns {
 			a.goTo(screenRuns)
 		} else {
 			a.goTo(screenParams)
@@ -585,7 +586,7 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 	record := a.recordRun(r)
 	if a.cur == screenTrain {
 		cmd := a.results.Show(r)
-		a.results.fromRuns = false
+		a.results.FromRuns = false
 		a.goTo(screenResults)
 		return tea.Batch(cmd, record)
 	}
@@ -642,7 +643,7 @@ func (a *app) recordInterrupted() {
 // showRun opens a finished run's results from the runs screen.
 func (a *app) showRun(r *kit.RunRecord) tea.Cmd {
 	cmd := a.results.Show(r)
-	a.results.fromRuns = true
+	a.results.FromRuns = true
 	a.goTo(screenResults)
 	return cmd
 }

@@ -56,7 +56,7 @@ func (v *starsView) Keys() []key.Binding    { return nil }
 
 func TestNewCapabilityGetsItsView(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_stars", Train: true}, 120, 40)
-	names := hs.a.results.tabs.Names()
+	names := hs.a.results.Tabs.Names()
 	if !strings.Contains(strings.Join(names, "|"), "Stars") {
 		t.Fatalf("tabs %v lack the new view", names)
 	}
@@ -69,8 +69,8 @@ func TestNewCapabilityGetsItsView(t *testing.T) {
 	}
 	// A model without the capability has no such view.
 	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
-	if strings.Contains(strings.Join(hs.a.results.tabs.Names(), "|"), "Stars") {
-		t.Errorf("logistic got the stars view: %v", hs.a.results.tabs.Names())
+	if strings.Contains(strings.Join(hs.a.results.Tabs.Names(), "|"), "Stars") {
+		t.Errorf("logistic got the stars view: %v", hs.a.results.Tabs.Names())
 	}
 	// The capability reaches the result as data too.
 	if got := hs.a.history[0].Result.Learned[capHoroscope.Name]; got != nil {

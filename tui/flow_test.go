@@ -194,8 +194,8 @@ func TestFlowMainPath(t *testing.T) {
 	waitScreen(t, tm, "predicted", "precision", "recall")
 	sendKeys(tm, "q")
 	a := finalApp(t, tm)
-	if a.cur != screenResults || a.results.tabs.ActiveName() != "Confusion" {
-		t.Fatalf("ended on screen %v, tab %q", a.cur, a.results.tabs.ActiveName())
+	if a.cur != screenResults || a.results.Tabs.ActiveName() != "Confusion" {
+		t.Fatalf("ended on screen %v, tab %q", a.cur, a.results.Tabs.ActiveName())
 	}
 	v := view(a)
 	mustContain(t, v, "setosa", "versicolor", "virginica", "precision")

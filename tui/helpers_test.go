@@ -158,7 +158,7 @@ func toTab(t testing.TB, name string, tabs func() widgets.Tabs, pressTab func())
 // resultTab moves the results' tabs to name.
 func (hs *harness) resultTab(name string) {
 	hs.t.Helper()
-	toTab(hs.t, name, func() widgets.Tabs { return hs.a.results.tabs }, func() { hs.press("tab") })
+	toTab(hs.t, name, func() widgets.Tabs { return hs.a.results.Tabs }, func() { hs.press("tab") })
 }
 
 // previewTab moves the data preview's tabs to name.

@@ -58,7 +58,7 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	if hs.a.cur != screenResults {
 		t.Fatalf("enter on a run of an earlier session: screen %v, note %q", hs.a.cur, hs.a.runs.Note)
 	}
-	if got := hs.a.results.run.Result.Metrics["accuracy"]; got != want {
+	if got := hs.a.results.Run.Result.Metrics["accuracy"]; got != want {
 		t.Errorf("accuracy %v, want %v", got, want)
 	}
 	// What the figures were made of survives the file: the folds pooled
@@ -74,7 +74,7 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	if v := hs.View(); !strings.Contains(v, "training loss") {
 		t.Errorf("the history tab of a loaded run:\n%s", v)
 	}
-	for range hs.a.results.tabs.Names() { // every view draws
+	for range hs.a.results.Tabs.Names() { // every view draws
 		hs.press("tab")
 		checkFrame(t, hs.View(), 120, 40)
 	}
@@ -184,7 +184,7 @@ func TestPastRunsDrawEveryView(t *testing.T) {
 			if hs.a.cur != screenResults {
 				t.Fatalf("not opened: note %q", hs.a.runs.Note)
 			}
-			for range hs.a.results.tabs.Names() {
+			for range hs.a.results.Tabs.Names() {
 				hs.press("tab")
 				checkFrame(t, hs.View(), 120, 40)
 			}
@@ -276,8 +276,8 @@ func TestEarlierRunSaysWhatItLacks(t *testing.T) {
 		if hs.a.cur != screenResults {
 			t.Fatalf("the earlier run did not open: %q", hs.a.runs.Note)
 		}
-		if slices.Contains(hs.a.results.tabs.Names(), "Try") {
-			t.Errorf("an earlier run offers Try: %v", hs.a.results.tabs.Names())
+		if slices.Contains(hs.a.results.Tabs.Names(), "Try") {
+			t.Errorf("an earlier run offers Try: %v", hs.a.results.Tabs.Names())
 		}
 		v := hs.View()
 		if strings.Contains(v, "S save model") || !strings.Contains(v, "cannot be tried (Try)") || !strings.Contains(v, "runs it again") {

@@ -37,8 +37,8 @@ func TestMistakesDrawsMisclassifiedDigits(t *testing.T) {
 	}
 	// Iris is no image: no such view.
 	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Train: true}, 120, 40)
-	if strings.Contains(strings.Join(hs.a.results.tabs.Names(), "|"), "Mistakes") {
-		t.Errorf("iris got the mistakes view: %v", hs.a.results.tabs.Names())
+	if strings.Contains(strings.Join(hs.a.results.Tabs.Names(), "|"), "Mistakes") {
+		t.Errorf("iris got the mistakes view: %v", hs.a.results.Tabs.Names())
 	}
 }
 

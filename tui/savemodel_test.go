@@ -73,8 +73,8 @@ func TestSaveModelKey(t *testing.T) {
 		t.Fatalf("no question before replacing a file:\n%s", v)
 	}
 	hs.press("n", "esc")
-	if got, _ := os.ReadFile(name); string(got) != "keep me" || hs.a.results.save.open {
-		t.Fatalf("n then esc: file %q, panel open %v", got, hs.a.results.save.open)
+	if got, _ := os.ReadFile(name); string(got) != "keep me" || hs.a.results.Save.Open {
+		t.Fatalf("n then esc: file %q, panel open %v", got, hs.a.results.Save.Open)
 	}
 	hs.press("S", "enter", "y")
 	if got, _ := os.ReadFile(name); string(got) == "keep me" {
@@ -91,7 +91,7 @@ func TestSaveModelKeyRefuses(t *testing.T) {
 		t.Fatalf("no refusal:\n%s", v)
 	}
 	hs.press("x")
-	if hs.a.results.save.open {
+	if hs.a.results.Save.Open {
 		t.Error("a key should close the refusal")
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {

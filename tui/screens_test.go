@@ -15,6 +15,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/results"
 	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
@@ -323,7 +324,7 @@ func TestResultViewsByCapability(t *testing.T) {
 		{"diabetes", "linear", []string{"Predicted vs actual", "Residuals", "Coefficients"}, []string{"Confusion", "Map", "ROC"}},
 	} {
 		hs := newHarness(t, Options{Data: tc.data, Model: tc.model, Train: true}, 120, 40)
-		names := strings.Join(hs.a.results.tabs.Names(), "|")
+		names := strings.Join(hs.a.results.Tabs.Names(), "|")
 		for _, w := range tc.want {
 			if !strings.Contains(names, w) {
 				t.Errorf("%s/%s: tabs %s lack %s", tc.data, tc.model, names, w)
@@ -365,7 +366,7 @@ func TestMapFollowsResize(t *testing.T) {
 	if !ok || rz.Key == old {
 		t.Fatalf("resize gave %#v", rz)
 	}
-	toTab(t, "Map", func() widgets.Tabs { return hs.a.results.tabs }, func() { hs.a.Update(keyMsg("tab")) })
+	toTab(t, "Map", func() widgets.Tabs { return hs.a.results.Tabs }, func() { hs.a.Update(keyMsg("tab")) })
 	_, cmd = hs.a.Update(rz)
 	if cmd == nil {
 		t.Fatal("the settled size started no computation")
@@ -602,7 +603,7 @@ func TestSizes(t *testing.T) {
 			checkFrame(t, hs.View(), sz[0], sz[1])
 		}
 		hs.a.cur = screenResults
-		for range len(hs.a.results.tabs.Names()) {
+		for range len(hs.a.results.Tabs.Names()) {
 			hs.press("tab")
 			checkFrame(t, hs.View(), sz[0], sz[1])
 		}
@@ -680,9 +681,9 @@ func TestRetrainFromResults(t *testing.T) {
 }
 
 // mapViewOf finds the results screen's map view.
-func mapViewOf(t *testing.T, rs *resultsScreen) *views.MapView {
+func mapViewOf(t *testing.T, rs *results.Screen) *views.MapView {
 	t.Helper()
-	for _, v := range rs.views {
+	for _, v := range rs.Views {
 		if m, ok := v.(*views.MapView); ok {
 			return m
 		}

@@ -40,14 +40,14 @@ func TestTryARowOfATree(t *testing.T) {
 		t.Errorf("an edited row is not the data's row:\n%s", v)
 	}
 	hs.typeText("eq") // not edit & retrain, not quit: typed, and refused as a number
-	if hs.a.cur != screenResults || hs.a.results.tabs.ActiveName() != "Try" {
+	if hs.a.cur != screenResults || hs.a.results.Tabs.ActiveName() != "Try" {
 		t.Fatalf("typing e and q left the Try tab: screen %v", hs.a.cur)
 	}
 	mustContain(t, hs.View(), `petal_width_cm: "1.7eq" is not a number`)
 	hs.press("]")
 	mustContain(t, hs.View(), "filled from row 2 of 150", "[4.9")
 	hs.press("tab")
-	if hs.a.results.tabs.ActiveName() == "Try" {
+	if hs.a.results.Tabs.ActiveName() == "Try" {
 		t.Errorf("tab did not leave the Try tab")
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package results
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-type resultsKeys struct {
+type Keys struct {
 	Retry    key.Binding
 	Warnings key.Binding
 	// NextTab and PrevTab change the tab while a view's fields have the
@@ -25,8 +25,8 @@ type resultsKeys struct {
 	SaveModel        key.Binding
 }
 
-func defaultResultsKeys() resultsKeys {
-	return resultsKeys{
+func DefaultKeys() Keys {
+	return Keys{
 		Retry:    kit.Bind("e", "edit & retrain", "e"),
 		Warnings: kit.Bind("w", "warnings", "w"),
 		NextTab:  kit.Bind("tab", "next tab", "tab"),
@@ -38,42 +38,42 @@ func defaultResultsKeys() resultsKeys {
 
 // resultsScreen shows what a finished (or cancelled) run learned, through
 // the views registered for what the run has (views.go).
-type resultsScreen struct {
+type Screen struct {
 	c        *kit.Common
 	ctx      context.Context
-	keys     resultsKeys
-	run      *kit.RunRecord
-	fromRuns bool // opened from the runs table: esc goes back there
+	keys     Keys
+	Run      *kit.RunRecord
+	FromRuns bool // opened from the runs table: esc goes back there
 
-	tabs         widgets.Tabs
-	views        []views.ResultView
+	Tabs         widgets.Tabs
+	Views        []views.ResultView
 	showWarnings bool // the warnings panel is open
-	save         savePrompt
+	Save         savePrompt
 	w, h         int
 }
 
-func newResultsScreen(c *kit.Common, ctx context.Context) *resultsScreen {
-	return &resultsScreen{c: c, ctx: ctx, keys: defaultResultsKeys(), tabs: widgets.NewTabs(nil, c.Styles)}
+func New(c *kit.Common, ctx context.Context) *Screen {
+	return &Screen{c: c, ctx: ctx, keys: DefaultKeys(), Tabs: widgets.NewTabs(nil, c.Styles)}
 }
 
 // show builds the views of run r and returns the work they start.
-func (s *resultsScreen) Show(r *kit.RunRecord) tea.Cmd {
+func (s *Screen) Show(r *kit.RunRecord) tea.Cmd {
 	s.close()
-	s.run, s.showWarnings, s.save = r, false, savePrompt{}
+	s.Run, s.showWarnings, s.Save = r, false, savePrompt{}
 	env := views.ViewEnv{C: s.c, Ctx: s.ctx}
 	var names []string
 	for _, spec := range views.ViewsFor(r) {
-		s.views = append(s.views, spec.Make(env, r))
+		s.Views = append(s.Views, spec.Make(env, r))
 		names = append(names, spec.Name)
 	}
-	s.tabs = widgets.NewTabs(names, s.c.Styles)
+	s.Tabs = widgets.NewTabs(names, s.c.Styles)
 	// A cancelled run opens on what it has: its history.
 	if r.Cancelled() && slices.Contains(names, views.TabHistory) {
-		s.tabs.SetActive(slices.Index(names, views.TabHistory))
+		s.Tabs.SetActive(slices.Index(names, views.TabHistory))
 	}
 	s.SetSize(s.w, s.h)
 	var cmds []tea.Cmd
-	for _, v := range s.views {
+	for _, v := range s.Views {
 		if in, ok := v.(views.ViewIniter); ok {
 			cmds = append(cmds, in.Init())
 		}
@@ -82,40 +82,40 @@ func (s *resultsScreen) Show(r *kit.RunRecord) tea.Cmd {
 }
 
 // close stops the background work of the views shown.
-func (s *resultsScreen) close() {
-	for _, v := range s.views {
+func (s *Screen) close() {
+	for _, v := range s.Views {
 		if c, ok := v.(views.ViewCloser); ok {
 			c.Close()
 		}
 	}
-	s.views = nil
+	s.Views = nil
 }
 
 // active is the view of the active tab; nil when there is none.
-func (s *resultsScreen) Active() views.ResultView {
-	i := s.tabs.Active()
-	if i < 0 || i >= len(s.views) {
+func (s *Screen) Active() views.ResultView {
+	i := s.Tabs.Active()
+	if i < 0 || i >= len(s.Views) {
 		return nil
 	}
-	return s.views[i]
+	return s.Views[i]
 }
 
 // bodyHeight is the height views get: the screen less the tabs, the score
 // line, the warning line and a blank line.
-func (s *resultsScreen) bodyHeight() int { return max(s.h-3, 3) }
+func (s *Screen) bodyHeight() int { return max(s.h-3, 3) }
 
-func (s *resultsScreen) SetSize(w, h int) {
+func (s *Screen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	s.tabs.SetSize(w, 1)
-	for _, v := range s.views {
+	s.Tabs.SetSize(w, 1)
+	for _, v := range s.Views {
 		v.SetSize(w, s.bodyHeight())
 	}
 }
 
 // resized tells the views the terminal changed size.
-func (s *resultsScreen) resized() tea.Cmd {
+func (s *Screen) Resized() tea.Cmd {
 	var cmds []tea.Cmd
-	for _, v := range s.views {
+	for _, v := range s.Views {
 		if r, ok := v.(views.ViewResizer); ok {
 			cmds = append(cmds, r.Resized())
 		}
@@ -123,19 +123,19 @@ func (s *resultsScreen) resized() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (s *resultsScreen) ShownRun() *kit.RunRecord { return s.run }
+func (s *Screen) ShownRun() *kit.RunRecord { return s.Run }
 
 // Typing: the active view's fields have the keys.
-func (s *resultsScreen) Typing() bool {
-	if s.save.open {
-		return s.save.typing()
+func (s *Screen) Typing() bool {
+	if s.Save.Open {
+		return s.Save.typing()
 	}
 	t, ok := s.Active().(views.ViewTyper)
 	return ok && t.Typing() && !s.showWarnings
 }
 
-func (s *resultsScreen) Back() bool {
-	if s.save.back() {
+func (s *Screen) Back() bool {
+	if s.Save.back() {
 		return true
 	}
 	if s.showWarnings {
@@ -146,80 +146,80 @@ func (s *resultsScreen) Back() bool {
 }
 
 // warnings are the run's, their remedies in the lab's words.
-func (s *resultsScreen) warnings() []string {
-	if s.run == nil || s.run.Result == nil {
+func (s *Screen) warnings() []string {
+	if s.Run == nil || s.Run.Result == nil {
 		return nil
 	}
-	return s.c.WarningTexts(s.run.Result.Warnings)
+	return s.c.WarningTexts(s.Run.Result.Warnings)
 }
 
-func (s *resultsScreen) activeKeys() []key.Binding {
+func (s *Screen) activeKeys() []key.Binding {
 	if v := s.Active(); v != nil {
 		return v.Keys()
 	}
 	return nil
 }
 
-func (s *resultsScreen) ShortHelp() []key.Binding {
-	if s.save.open {
-		return s.save.keys()
+func (s *Screen) ShortHelp() []key.Binding {
+	if s.Save.Open {
+		return s.Save.keys()
 	}
 	if s.Typing() {
 		return append([]key.Binding{s.keys.NextTab}, s.activeKeys()...)
 	}
-	ks := []key.Binding{s.tabs.KeyMap.Next}
+	ks := []key.Binding{s.Tabs.KeyMap.Next}
 	ks = append(ks, s.activeKeys()...)
 	if len(s.warnings()) > 0 {
 		ks = append(ks, s.keys.Warnings)
 	}
 	ks = append(ks, s.keys.Retry)
-	if s.run == nil || s.run.NoModel() == "" { // a run without its model says why on the summary
+	if s.Run == nil || s.Run.NoModel() == "" { // a run without its model says why on the summary
 		ks = append(ks, s.keys.SaveModel)
 	}
 	return ks
 }
 
-func (s *resultsScreen) FullHelp() [][]key.Binding {
+func (s *Screen) FullHelp() [][]key.Binding {
 	if s.Typing() {
 		return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.PrevTab})
 	}
-	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.tabs.KeyMap.Prev})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.Tabs.KeyMap.Prev})
 }
 
-func (s *resultsScreen) HeaderInfo() string {
-	if s.run == nil {
+func (s *Screen) HeaderInfo() string {
+	if s.Run == nil {
 		return ""
 	}
-	return fmt.Sprintf("run %d · seed %d · %s", s.run.ID, s.run.Options.Seed, s.run.EvalDesc())
+	return fmt.Sprintf("run %d · seed %d · %s", s.Run.ID, s.Run.Options.Seed, s.Run.EvalDesc())
 }
 
-func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
-	if s.run == nil {
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
+	if s.Run == nil {
 		return nil
 	}
 	km, isKey := msg.(tea.KeyPressMsg)
-	if saved, ok := msg.(modelSavedMsg); ok {
-		if saved.run == s.run.ID {
-			s.save.done(saved, s.run)
+	if saved, ok := msg.(ModelSavedMsg); ok {
+		if saved.run == s.Run.ID {
+			s.Save.done(saved, s.Run)
 		}
 		return nil
 	}
 	if !isKey {
 		// Background work of a view: every view sees it and keeps its own.
 		var cmds []tea.Cmd
-		for _, v := range s.views {
+		for _, v := range s.Views {
 			cmds = append(cmds, v.Update(msg))
 		}
 		return tea.Batch(cmds...)
 	}
-	s.save.saved = ""
-	if s.save.open {
-		return s.save.Update(km, s.run, s.c)
+	s.Save.saved = ""
+	if s.Save.Open {
+		return s.Save.Update(km, s.Run, s.c)
 	}
 	if s.Typing() {
 		if key.Matches(km, s.keys.NextTab, s.keys.PrevTab) {
 			var cmd tea.Cmd
-			s.tabs, cmd = s.tabs.Update(msg)
+			s.Tabs, cmd = s.Tabs.Update(msg)
 			return cmd
 		}
 		return s.Active().Update(msg)
@@ -227,16 +227,16 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(km, s.keys.SaveModel):
 		s.showWarnings = false
-		return s.save.openFor(s.run)
+		return s.Save.openFor(s.Run)
 	case key.Matches(km, s.keys.Retry):
-		id := s.run.ID
+		id := s.Run.ID
 		return func() tea.Msg { return kit.RetrainMsg{Run: id} }
 	case key.Matches(km, s.keys.Warnings) && len(s.warnings()) > 0:
 		s.showWarnings = !s.showWarnings
 		return nil
-	case key.Matches(km, s.tabs.KeyMap.Next, s.tabs.KeyMap.Prev):
+	case key.Matches(km, s.Tabs.KeyMap.Next, s.Tabs.KeyMap.Prev):
 		var cmd tea.Cmd
-		s.tabs, cmd = s.tabs.Update(msg)
+		s.Tabs, cmd = s.Tabs.Update(msg)
 		return cmd
 	}
 	if v := s.Active(); v != nil {
@@ -245,17 +245,17 @@ func (s *resultsScreen) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *resultsScreen) View() string {
+func (s *Screen) View() string {
 	st := s.c.Styles
-	if s.run == nil {
+	if s.Run == nil {
 		return st.Muted.Render(" No results yet.")
 	}
 	var top string
 	switch {
-	case s.run.Cancelled():
-		top = st.Warn.Render(kit.Clip(" "+s.run.CancelNote(), s.w))
-	case s.run.Err != nil:
-		top = st.Error.Render(" " + kit.Clip(s.c.ErrText(s.run.Err), s.w-2))
+	case s.Run.Cancelled():
+		top = st.Warn.Render(kit.Clip(" "+s.Run.CancelNote(), s.w))
+	case s.Run.Err != nil:
+		top = st.Error.Render(" " + kit.Clip(s.c.ErrText(s.Run.Err), s.w-2))
 	default:
 		top = s.scoreLine()
 	}
@@ -276,17 +276,17 @@ func (s *resultsScreen) View() string {
 	if s.showWarnings {
 		body = s.warningsView()
 	}
-	if s.save.open {
-		body = s.save.View(s)
+	if s.Save.Open {
+		body = s.Save.View(s)
 	}
-	if s.save.saved != "" {
-		warn = st.Good.Render(kit.Clip(" ✓ "+s.save.saved, s.w))
+	if s.Save.saved != "" {
+		warn = st.Good.Render(kit.Clip(" ✓ "+s.Save.saved, s.w))
 	}
-	return s.tabs.View() + "\n" + top + "\n" + warn + "\n" + body
+	return s.Tabs.View() + "\n" + top + "\n" + warn + "\n" + body
 }
 
 // warningsView lists every warning of the run.
-func (s *resultsScreen) warningsView() string {
+func (s *Screen) warningsView() string {
 	st := s.c.Styles
 	var b []string
 	for _, w := range s.warnings() {
@@ -303,14 +303,14 @@ func (s *resultsScreen) warningsView() string {
 }
 
 // scoreLine is the headline: the task's main metrics beside the baseline.
-func (s *resultsScreen) scoreLine() string {
+func (s *Screen) scoreLine() string {
 	st := s.c.Styles
-	res := s.run.Result
+	res := s.Run.Result
 	if res == nil {
 		return ""
 	}
 	var parts []string
-	for _, info := range metrics.Headline(s.run.Task()) {
+	for _, info := range metrics.Headline(s.Run.Task()) {
 		v, ok := res.Metrics[info.Name]
 		if !ok {
 			continue
@@ -325,7 +325,7 @@ func (s *resultsScreen) scoreLine() string {
 		parts = append(parts, p)
 	}
 	lead := ""
-	if f := s.run.FiguresShort(); f != "" && len(parts) > 0 {
+	if f := s.Run.FiguresShort(); f != "" && len(parts) > 0 {
 		lead = st.Muted.Render(f + ": ")
 	}
 	return " " + lead + strings.Join(parts, st.Muted.Render(" · "))

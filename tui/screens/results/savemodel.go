@@ -1,4 +1,4 @@
-package tui
+package results
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 )
 
 // modelSavedMsg says how writing a model file went.
-type modelSavedMsg struct {
+type ModelSavedMsg struct {
 	run  int
 	path string
 	err  error
@@ -25,7 +25,7 @@ type modelSavedMsg struct {
 // (a default in the current directory), a question before overwriting a
 // file, and what became of the last save.
 type savePrompt struct {
-	open    bool
+	Open    bool
 	field   kit.TextField
 	refusal string // why this run's model cannot be saved; no field then
 	confirm string // the existing file a save would replace, awaiting y/n
@@ -44,7 +44,7 @@ var unsafeInName = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
 
 // openFor opens the panel for run r: the field, or why r cannot be saved.
 func (p *savePrompt) openFor(r *kit.RunRecord) tea.Cmd {
-	*p = savePrompt{open: true, field: kit.NewInput()}
+	*p = savePrompt{Open: true, field: kit.NewInput()}
 	switch {
 	case r.Cancelled() || r.Err != nil || r.Result == nil:
 		p.refusal = "only a finished run's model can be saved; this run did not finish"
@@ -67,7 +67,7 @@ func (p *savePrompt) openFor(r *kit.RunRecord) tea.Cmd {
 
 // typing says whether the panel takes letter keys (the file name, y or
 // n, any key closing a refusal): the lab's letter keys wait while it is open.
-func (p *savePrompt) typing() bool { return p.open }
+func (p *savePrompt) typing() bool { return p.Open }
 
 // keys are the panel's own (esc, the lab's back key, closes it).
 func (p *savePrompt) keys() []key.Binding {
@@ -84,7 +84,7 @@ func (p *savePrompt) keys() []key.Binding {
 func (p *savePrompt) Update(km tea.KeyPressMsg, r *kit.RunRecord, c *kit.Common) tea.Cmd {
 	switch {
 	case p.refusal != "":
-		p.open = false
+		p.Open = false
 	case p.confirm != "":
 		switch km.String() {
 		case "y":
@@ -123,8 +123,8 @@ func (p *savePrompt) back() bool {
 	switch {
 	case p.confirm != "":
 		p.confirm = ""
-	case p.open:
-		p.open = false
+	case p.Open:
+		p.Open = false
 	default:
 		return false
 	}
@@ -140,22 +140,22 @@ func saveModelCmd(r *kit.RunRecord, path string, c *kit.Common) tea.Cmd {
 		if err != nil {
 			err = errors.New(c.Hide(err.Error()))
 		}
-		return modelSavedMsg{run: id, path: c.Shown(path), err: err}
+		return ModelSavedMsg{run: id, path: c.Shown(path), err: err}
 	}
 }
 
 // done takes the outcome of a save of run r.
-func (p *savePrompt) done(msg modelSavedMsg, r *kit.RunRecord) {
+func (p *savePrompt) done(msg ModelSavedMsg, r *kit.RunRecord) {
 	if msg.err != nil {
-		p.open, p.problem = true, msg.err.Error()
+		p.Open, p.problem = true, msg.err.Error()
 		return
 	}
-	p.open, p.problem = false, ""
+	p.Open, p.problem = false, ""
 	p.saved = fmt.Sprintf("model saved to %s: fitted on %s", msg.path, r.Result.FittedOn)
 }
 
 // view draws the panel w wide.
-func (p *savePrompt) View(s *resultsScreen) string {
+func (p *savePrompt) View(s *Screen) string {
 	st := s.c.Styles
 	var b []string
 	switch {
@@ -164,7 +164,7 @@ func (p *savePrompt) View(s *resultsScreen) string {
 	case p.confirm != "":
 		b = append(b, st.Warn.Render(kit.Wrap(s.c.Shown(p.confirm)+" exists: replace it? y replaces, n or esc keeps it", s.w-6)))
 	default:
-		b = append(b, st.Text.Render("Save the shown model, fitted on "+s.run.Result.FittedOn+", as a model file"),
+		b = append(b, st.Text.Render("Save the shown model, fitted on "+s.Run.Result.FittedOn+", as a model file"),
 			st.Muted.Render("(tealab predict --model-file FILE --data SOURCE applies it)"), "", p.field.View(st, max(s.w-14, 10)))
 		if p.problem != "" {
 			b = append(b, "", st.Error.Render(" "+kit.Wrap(p.problem, s.w-8)))

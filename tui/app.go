@@ -34,6 +34,7 @@ import (
 	"github.com/tealab/tealab/tui/screens/results"
 	"github.com/tealab/tealab/tui/screens/runlist"
 	"github.com/tealab/tealab/tui/screens/sweep"
+	"github.com/tealab/tealab/tui/screens/train"
 	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
@@ -165,7 +166,7 @@ type app struct {
 	data    *dataScreen
 	model   *modelScreen
 	params  *paramsScreen
-	train   *trainScreen
+	train   *train.Screen
 	results *results.Screen
 	runs    *runlist.Screen
 	exp     *experimenter.Screen
@@ -215,7 +216,7 @@ func newApp(opt Options) (*app, error) {
 	a.model = newModelScreen(c)
 	a.params = newParamsScreen(c, evalOpts)
 	a.params.test.source, a.params.startTest = opt.Test, opt.Test != ""
-	a.train = newTrainScreen(c)
+	a.train = train.New(c)
 	a.results = results.New(c, ctx)
 	a.runs = runlist.New(c)
 	a.exp = experimenter.New(c, ctx)
@@ -288,13 +289,13 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		if a.job == nil || msg.Run != a.job.id {
 			return a, nil // a stale run: drop it and stop listening
 		}
-		a.train.progress(msg)
+		a.train.Progress(msg)
 		return a, waitFor(a.job)
 	case queuedMsg:
 		if a.job == nil || msg.run != a.job.id {
 			return a, nil
 		}
-		a.train.queued = msg.place
+		a.train.Queued = msg.place
 		return a, waitFor(a.job)
 	case trainDoneMsg:
 		if a.job == nil || msg.run != a.job.id {
@@ -465,7 +466,7 @@ func (a *app) abandon() {
 	if a.job != nil {
 		a.job.cancel()
 		if r := a.run(a.job.id); r != nil && !r.Done() {
-			hist, fold := a.train.partial(r.ID)
+			hist, fold := a.train.Partial(r.ID)
 			r.Abandon(hist)
 			r.HistFold = fold
 		}
@@ -570,7 +571,7 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	}
 	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.Logf)
 	a.job.queue = queue
-	a.train.start(r)
+	a.train.Start(r)
 	a.goTo(screenTrain)
 	return waitFor(a.job)
 }
@@ -597,7 +598,7 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 // when it has a result to record.
 func (a *app) settleRun(msg trainDoneMsg) *kit.RunRecord {
 	a.job = nil
-	a.train.progress(kit.ProgressMsg{Run: msg.run, Steps: msg.tail})
+	a.train.Progress(kit.ProgressMsg{Run: msg.run, Steps: msg.tail})
 	r := a.run(msg.run)
 	if r == nil {
 		return nil
@@ -606,7 +607,7 @@ func (a *app) settleRun(msg trainDoneMsg) *kit.RunRecord {
 	if was := r.ReplayOf; was != nil && was.Hash != "" && r.Data.Hash != "" && was.Hash != r.Data.Hash && r.Result != nil {
 		r.Result.Warnings = append(r.Result.Warnings, advice.Warning{Text: runs.HashChanged(was.Source, was.Hash, r.Data.Hash)})
 	}
-	a.train.done(r)
+	a.train.Done(r)
 	if r.Result == nil || (r.Err != nil && !r.Cancelled()) {
 		return nil
 	}

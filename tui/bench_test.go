@@ -30,7 +30,7 @@ func trainingApp(b testing.TB, w, h, n int) *app {
 		}
 		steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 2 * n, Point: p, Elapsed: time.Duration(s) * time.Millisecond}
 	}
-	a.train.progress(kit.ProgressMsg{Run: 1, Steps: steps})
+	a.train.Progress(kit.ProgressMsg{Run: 1, Steps: steps})
 	return a
 }
 
@@ -57,7 +57,7 @@ func trainingScreenFor(b testing.TB, model string, w, h int) *app {
 	r := newRun(b, 1, "iris", "", d, spec, eval.DefaultOptions(), nil)
 	a.history = append(a.history, r)
 	a.ds, a.spec = d, spec
-	a.train.start(r)
+	a.train.Start(r)
 	a.cur = screenTrain
 	return a
 }
@@ -82,7 +82,7 @@ func BenchmarkTrainingUpdate(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		a.train.progress(kit.ProgressMsg{Run: 1, Steps: batch})
+		a.train.Progress(kit.ProgressMsg{Run: 1, Steps: batch})
 	}
 }
 

@@ -29,7 +29,7 @@ func TestCancelCommandKeepsItsRun(t *testing.T) {
 	rec := *other.Record
 	rec.ID = 99
 	other.Record = &rec
-	hs.a.train.start(&other)
+	hs.a.train.Start(&other)
 	if m, ok := cmd().(kit.CancelRunMsg); !ok || m.Run != job.id {
 		t.Fatalf("the cancel command asked to cancel %#v, want run %d", m, job.id)
 	}

@@ -75,7 +75,7 @@ func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
 				ValLoss: 2.1*math.Exp(-s/8) + 0.2, ValError: 0.25*math.Exp(-s/15) + 0.05}
 			steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 100, Point: p, Elapsed: time.Duration(i) * time.Millisecond}
 		}
-		a.train.progress(kit.ProgressMsg{Run: 1, Steps: steps})
+		a.train.Progress(kit.ProgressMsg{Run: 1, Steps: steps})
 		v := view(a)
 		checkFrame(t, v, size[0], size[1])
 		logLoss, errRate := pane(v, "validation log-loss"), pane(v, "validation error rate")
@@ -128,7 +128,7 @@ func TestLogLossPaneSaysWhyItIsEmpty(t *testing.T) {
 		p := eval.Point{Step: i + 1, TrainLoss: 1 / float64(i+1), ValLoss: math.NaN(), ValError: 0.3 / float64(i+1)}
 		steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 10, Point: p, Elapsed: time.Duration(i) * time.Millisecond}
 	}
-	a.train.progress(kit.ProgressMsg{Run: 1, Steps: steps})
+	a.train.Progress(kit.ProgressMsg{Run: 1, Steps: steps})
 	v := view(a)
 	if p := strings.Join(pane(v, "validation log-loss"), "\n"); !strings.Contains(p, "none: the model gives no probabilities") {
 		t.Errorf("the log-loss pane:\n%s", p)

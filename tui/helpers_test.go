@@ -300,7 +300,7 @@ func newRun(t testing.TB, id int, source, target string, d *datasets.Dataset, sp
 // trainSteps is the number of steps of the current fold the training
 // screen has received.
 func trainSteps(hs *harness) int {
-	h := hs.a.train.hist
+	h := hs.a.train.Hist
 	if len(h) == 0 {
 		return 0
 	}

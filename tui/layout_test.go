@@ -114,7 +114,7 @@ func TestLiveChartsHaveRoom(t *testing.T) {
 		}
 		job := hs.a.job
 		t.Cleanup(func() { job.Stop(5 * time.Second) })
-		lv := &hs.a.train.live
+		lv := &hs.a.train.Live
 		if len(lv.Views) != 3 {
 			t.Fatalf("%dx%d: %d live views, want the loss, the validation curves and the map", c.w, c.h, len(lv.Views))
 		}
@@ -158,7 +158,7 @@ func firstLine(v string) string {
 // shows text; it reports whether one did. It sends the key without
 // settling, as the run is still going.
 func showLive(hs *harness, text string) bool {
-	_, pages := hs.a.train.live.PageOf()
+	_, pages := hs.a.train.Live.PageOf()
 	for range max(pages, 1) {
 		if strings.Contains(hs.View(), text) {
 			return true

@@ -460,7 +460,7 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 	if jobB.id == jobA.id {
 		t.Fatal("B has A's id")
 	}
-	steps, last := trainSteps(hs), hs.a.train.last
+	steps, last := trainSteps(hs), hs.a.train.Last
 	// Everything A still had to say, progress and done, straight from its job.
 	got := append([]tea.Msg(nil), pendingA...)
 	for {
@@ -478,13 +478,13 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 			t.Errorf("a message of the abandoned run %T re-armed a command", m)
 		}
 	}
-	if trainSteps(hs) != steps || hs.a.train.last.Point.Step != last.Point.Step || hs.a.train.last.Point.TrainLoss != last.Point.TrainLoss {
+	if trainSteps(hs) != steps || hs.a.train.Last.Point.Step != last.Point.Step || hs.a.train.Last.Point.TrainLoss != last.Point.TrainLoss {
 		t.Errorf("A's messages changed B's curve: %d steps (had %d), last %+v (was %+v)",
-			trainSteps(hs), steps, hs.a.train.last.Point, last.Point)
+			trainSteps(hs), steps, hs.a.train.Last.Point, last.Point)
 	}
-	if hs.a.cur != screenTrain || hs.a.job != jobB || hs.a.train.run.ID != jobB.id || hs.a.train.finished {
+	if hs.a.cur != screenTrain || hs.a.job != jobB || hs.a.train.Run.ID != jobB.id || hs.a.train.Finished {
 		t.Errorf("A's messages moved the UI: screen %v, job %v, training screen shows run %d (finished %v)",
-			hs.a.cur, hs.a.job, hs.a.train.run.ID, hs.a.train.finished)
+			hs.a.cur, hs.a.job, hs.a.train.Run.ID, hs.a.train.Finished)
 	}
 	if a := hs.a.history[0]; a.Result != recA.Result || a.Err != recA.Err || a.StatusText() != "abandoned" {
 		t.Errorf("A's done message rewrote its record: status %q", a.StatusText())
@@ -526,7 +526,7 @@ func TestCancelUnderCV(t *testing.T) {
 		hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Folds: 5,
 			Params: paramsOf("tuitest_slow", map[string]string{"steps": "300", "sleep_us": "1000"})}, 120, 40)
 		hs.queue = append(hs.queue, keyMsg("enter"))
-		if !hs.runUntil(func() bool { return hs.a.train.fold == tc.fold && trainSteps(hs) >= 5 }) {
+		if !hs.runUntil(func() bool { return hs.a.train.Fold == tc.fold && trainSteps(hs) >= 5 }) {
 			t.Fatalf("fold %d never ran", tc.fold)
 		}
 		hs.queue = append(hs.queue, keyMsg("c"))
@@ -699,7 +699,7 @@ func TestCancelLOOHeaderAgreesWithBody(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", LOO: true,
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "5", "sleep_us": "1000"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
-	if !hs.runUntil(func() bool { return hs.a.train.fold >= 4 }) {
+	if !hs.runUntil(func() bool { return hs.a.train.Fold >= 4 }) {
 		t.Fatal("fold 4 never ran")
 	}
 	hs.queue = append(hs.queue, keyMsg("c"))

@@ -1,4 +1,4 @@
-package tui
+package train
 
 import (
 	"errors"
@@ -20,7 +20,7 @@ import (
 	"github.com/tealab/tealab/tui/live"
 )
 
-type trainKeys struct {
+type Keys struct {
 	Cancel  key.Binding
 	LogY    key.Binding
 	Page    key.Binding
@@ -28,8 +28,8 @@ type trainKeys struct {
 	Stay    key.Binding
 }
 
-func defaultTrainKeys() trainKeys {
-	return trainKeys{
+func DefaultKeys() Keys {
+	return Keys{
 		Cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
 		LogY:    kit.Bind("L", "log/linear y", "L"),
 		Page:    kit.Bind("tab", "charts", "tab"), // its help says which page (pageKey)
@@ -45,74 +45,74 @@ func defaultTrainKeys() trainKeys {
 // beside the baseline. All of its state comes from messages (progressMsg,
 // trainDoneMsg) handled in Update. Leaving it (esc) or quitting (q) while
 // the fit runs asks first, and stopping keeps what finished.
-type trainScreen struct {
+type Screen struct {
 	c      *kit.Common
-	keys   trainKeys
-	run    *kit.RunRecord
-	queued int // the run's place in line for a training slot; 0 training
+	keys   Keys
+	Run    *kit.RunRecord
+	Queued int // the run's place in line for a training slot; 0 training
 
 	// hist holds each fold's history so far, one entry per step (NaN
 	// where validation was not computed); the last is the current fold.
-	hist    [][]eval.Point
-	fold    int // the current fold, 1-based
+	Hist    [][]eval.Point
+	Fold    int // the current fold, 1-based
 	folds   int
-	last    eval.Progress
+	Last    eval.Progress
 	lastVal eval.Point // the latest step that had validation
 	got     bool
 
 	baseErr  float64 // error of the majority class / mean predictor on all rows
 	stopping bool    // cancel pressed, waiting for the partial result
 	asking   string  // "leave" or "quit" while the person is asked to confirm; "" otherwise
-	finished bool
+	Finished bool
 	err      error
-	live     live.LiveViews
+	Live     live.LiveViews
 	bar      progress.Model
 	barTheme string
 	w, h     int
 }
 
-func newTrainScreen(c *kit.Common) *trainScreen {
-	return &trainScreen{c: c, keys: defaultTrainKeys()}
+func New(c *kit.Common) *Screen {
+	return &Screen{c: c, keys: DefaultKeys()}
 }
 
 // start resets the screen for run r.
-func (s *trainScreen) start(r *kit.RunRecord) {
-	s.run = r
-	s.fold, s.folds = 1, 1
-	s.hist = [][]eval.Point{nil}
-	s.last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
-	s.stopping, s.finished, s.err, s.asking, s.queued = false, false, nil, "", 0
+func (s *Screen) Start(r *kit.RunRecord) {
+	s.Run = r
+	s.Fold, s.folds = 1, 1
+	s.Hist = [][]eval.Point{nil}
+	s.Last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
+	s.stopping, s.Finished, s.err, s.asking, s.Queued = false, false, nil, "", 0
 	s.baseErr = eval.BaselineError(r.Dataset)
-	s.live = live.NewLiveViews(s.c, r)
+	s.Live = live.NewLiveViews(s.c, r)
 	s.SetSize(s.w, s.h)
 	s.refreshCharts()
 }
 
 // progress appends the steps of a message of the current run.
-func (s *trainScreen) progress(m kit.ProgressMsg) {
-	if s.run == nil || m.Run != s.run.ID || len(m.Steps) == 0 {
+func (s *Screen) Progress(m kit.ProgressMsg) {
+	if s.Run == nil || m.Run != s.Run.ID || len(m.Steps) == 0 {
 		return
 	}
 	relayout := false
 	for _, p := range m.Steps {
 		if p.Within > 0 { // a long step's progress: the bar and the clock move, no chart does
-			s.last = p
+			s.Last = p
 			continue
 		}
-		relayout = s.live.Observe(p.Point) || relayout
-		if p.Fold != s.fold && p.Fold > 0 {
-			s.fold = p.Fold
-			s.hist = append(s.hist, nil)
+		relayout = s.Live.Observe(p.Point) || relayout
+		if p.Fold != s.Fold && p.Fold > 0 {
+			s.Fold = p.Fold
+			s.Hist = append(s.Hist, nil)
 		}
 		s.folds = max(p.Folds, 1)
-		cur := len(s.hist) - 1
-		s.hist[cur] = append(s.hist[cur], p.Point)
+		cur := len(s.Hist) - 1
+		s.Hist[cur] = append(s.Hist[cur], p.Point)
 		if !math.IsNaN(p.Point.ValLoss) || !math.IsNaN(p.Point.ValError) {
 			s.lastVal = p.Point
 		}
-		s.last = p
+		s.Last = p
 		s.got = true
-		s.run.Observe(p)
+		s.Run.Observe(p)
 	}
 	if relayout {
 		s.SetSize(s.w, s.h)
@@ -120,67 +120,67 @@ func (s *trainScreen) progress(m kit.ProgressMsg) {
 	s.refreshCharts()
 }
 
-func (s *trainScreen) refreshCharts() {
-	if s.run == nil {
+func (s *Screen) refreshCharts() {
+	if s.Run == nil {
 		return
 	}
 	foldNote := ""
 	switch {
-	case s.fold > s.folds:
+	case s.Fold > s.folds:
 		foldNote = " · final fit on all rows"
 	case s.folds > 1:
-		foldNote = fmt.Sprintf(" · fold %d/%d", s.fold, s.folds)
-		if s.fold > 1 {
+		foldNote = fmt.Sprintf(" · fold %d/%d", s.Fold, s.folds)
+		if s.Fold > 1 {
 			foldNote += " (earlier folds faint)"
 		}
 	}
-	s.live.Show(s.hist, len(s.hist)-1, foldNote)
+	s.Live.Show(s.Hist, len(s.Hist)-1, foldNote)
 }
 
 // partial is the history of run id received so far (the current fold's)
 // and that fold (1-based), for a run abandoned before its result came.
-func (s *trainScreen) partial(id int) ([]eval.Point, int) {
-	if s.run == nil || s.run.ID != id || len(s.hist) == 0 {
+func (s *Screen) Partial(id int) ([]eval.Point, int) {
+	if s.Run == nil || s.Run.ID != id || len(s.Hist) == 0 {
 		return nil, 0
 	}
-	return append([]eval.Point(nil), s.hist[len(s.hist)-1]...), s.fold
+	return append([]eval.Point(nil), s.Hist[len(s.Hist)-1]...), s.Fold
 }
 
 // done shows how the run ended (the root then switches to the results).
-func (s *trainScreen) done(r *kit.RunRecord) {
-	if s.run == nil || r.ID != s.run.ID {
+func (s *Screen) Done(r *kit.RunRecord) {
+	if s.Run == nil || r.ID != s.Run.ID {
 		return
 	}
-	s.finished, s.stopping, s.asking = true, false, ""
+	s.Finished, s.stopping, s.asking = true, false, ""
 	if r.Err != nil && !r.Cancelled() {
 		s.err = r.Err
 	}
 }
 
-func (s *trainScreen) wide() bool { return s.w >= kit.WideW && s.h >= kit.WideH }
+func (s *Screen) wide() bool { return s.w >= kit.WideW && s.h >= kit.WideH }
 
 // sideWidth is the width of the live figures' column in the wide layout.
-func (s *trainScreen) sideWidth() int { return min(max(s.w/4, 44), 64) }
+func (s *Screen) sideWidth() int { return min(max(s.w/4, 44), 64) }
 
-func (s *trainScreen) SetSize(w, h int) {
+func (s *Screen) SetSize(w, h int) {
 	s.w, s.h = w, h
-	if s.run == nil {
+	if s.Run == nil {
 		return
 	}
 	ch := max(h-3, 5)
 	if s.wide() {
-		s.live.SetSize(w-s.sideWidth(), ch, true)
+		s.Live.SetSize(w-s.sideWidth(), ch, true)
 		return
 	}
-	s.live.SetSize(w, ch, false)
+	s.Live.SetSize(w, ch, false)
 }
 
-func (s *trainScreen) ShownRun() *kit.RunRecord { return s.run }
+func (s *Screen) ShownRun() *kit.RunRecord { return s.Run }
 
-func (s *trainScreen) Typing() bool { return false }
+func (s *Screen) Typing() bool { return false }
 
 // Back asks before leaving a running fit; while asking, esc keeps training.
-func (s *trainScreen) Back() bool {
+func (s *Screen) Back() bool {
 	switch {
 	case s.asking != "":
 		s.asking = ""
@@ -193,7 +193,7 @@ func (s *trainScreen) Back() bool {
 }
 
 // AskQuit asks before quitting while the fit runs; false lets q quit.
-func (s *trainScreen) AskQuit() bool {
+func (s *Screen) AskQuit() bool {
 	if s.Running() && s.asking == "" {
 		s.asking = "quit"
 		return true
@@ -201,9 +201,9 @@ func (s *trainScreen) AskQuit() bool {
 	return false
 }
 
-func (s *trainScreen) Running() bool { return s.run != nil && !s.finished }
+func (s *Screen) Running() bool { return s.Run != nil && !s.Finished }
 
-func (s *trainScreen) ShortHelp() []key.Binding {
+func (s *Screen) ShortHelp() []key.Binding {
 	if s.asking != "" {
 		confirm := s.keys.Confirm
 		if s.asking == "quit" {
@@ -218,26 +218,26 @@ func (s *trainScreen) ShortHelp() []key.Binding {
 
 // pageKey is the key to the next page of charts, saying which is shown
 // ("charts 1/3"); disabled when they all fit.
-func (s *trainScreen) pageKey() key.Binding {
+func (s *Screen) pageKey() key.Binding {
 	k := s.keys.Page
-	page, pages := s.live.PageOf()
+	page, pages := s.Live.PageOf()
 	k.SetHelp("tab", fmt.Sprintf("charts %d/%d", page, pages))
 	k.SetEnabled(pages > 1 && !s.oneStepCard())
 	return k
 }
 
-func (s *trainScreen) FullHelp() [][]key.Binding {
+func (s *Screen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{s.ShortHelp()}
 }
 
-func (s *trainScreen) HeaderInfo() string {
-	if s.run == nil {
+func (s *Screen) HeaderInfo() string {
+	if s.Run == nil {
 		return ""
 	}
-	return fmt.Sprintf("run %d · seed %d · %s", s.run.ID, s.run.Options.Seed, s.run.EvalDesc())
+	return fmt.Sprintf("run %d · seed %d · %s", s.Run.ID, s.Run.Options.Seed, s.Run.EvalDesc())
 }
 
-func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
@@ -260,27 +260,27 @@ func (s *trainScreen) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, s.keys.Cancel) && s.Running() && !s.stopping:
 		return s.cancel()
 	case key.Matches(km, s.keys.LogY):
-		s.live.SetLogY(!s.live.LogY)
+		s.Live.SetLogY(!s.Live.LogY)
 	case key.Matches(km, s.pageKey()):
-		s.live.NextPage()
+		s.Live.NextPage()
 	}
 	return nil
 }
 
 // cancel stops the run; its partial result (the folds that finished, every
 // history) still arrives and is shown.
-func (s *trainScreen) cancel() tea.Cmd {
+func (s *Screen) cancel() tea.Cmd {
 	if !s.Running() || s.stopping {
 		return nil
 	}
 	s.stopping = true
-	id := s.run.ID // the command runs on another goroutine: no screen state in it
+	id := s.Run.ID // the command runs on another goroutine: no screen state in it
 	return func() tea.Msg { return kit.CancelRunMsg{Run: id} }
 }
 
-func (s *trainScreen) View() string {
+func (s *Screen) View() string {
 	st := s.c.Styles
-	if s.run == nil {
+	if s.Run == nil {
 		return st.Muted.Render(" Nothing is training. Choose a model and press enter on its parameters.")
 	}
 	if s.err != nil {
@@ -288,12 +288,12 @@ func (s *trainScreen) View() string {
 	}
 	var body string
 	if s.oneStepCard() {
-		body = kit.OneStepCard(s.c, s.run, s.hist, s.last.Elapsed.Seconds(), s.w)
+		body = kit.OneStepCard(s.c, s.Run, s.Hist, s.Last.Elapsed.Seconds(), s.w)
 		body = kit.Fit(body, s.w, max(s.h-3, 5))
 	} else if s.wide() {
-		body = lipgloss.JoinHorizontal(lipgloss.Top, s.live.View(), s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, s.Live.View(), s.liveFigures(s.sideWidth(), max(s.h-3, 5)))
 	} else {
-		body = s.live.View()
+		body = s.Live.View()
 	}
 	if s.asking != "" {
 		body = kit.OverlayBottom(body, s.askView(), s.w)
@@ -303,18 +303,18 @@ func (s *trainScreen) View() string {
 
 // oneStepCard says the run is drawn as a card, not as charts: every fold
 // was fitted in one step.
-func (s *trainScreen) oneStepCard() bool { return s.got && s.last.Total == 1 && kit.OneStep(s.hist) }
+func (s *Screen) oneStepCard() bool { return s.got && s.Last.Total == 1 && kit.OneStep(s.Hist) }
 
 // liveFigures is the wide layout's column: the latest values against the
 // baseline, each finished fold's last validation figures, and the run's
 // settings.
-func (s *trainScreen) liveFigures(w, h int) string {
+func (s *Screen) liveFigures(w, h int) string {
 	st := s.c.Styles
-	r := s.run
+	r := s.Run
 	// The names are as wide as the longest the step reports ("dense 1
 	// |grad| min" beside "dense 1 |grad| max"), with a space after them,
 	// as far as the column leaves room for a value.
-	figures := engine.FiguresOf(s.last.Point.Detail)
+	figures := engine.FiguresOf(s.Last.Point.Detail)
 	keyW := len("out-of-bag error") + 1
 	for _, f := range figures {
 		keyW = max(keyW, lipgloss.Width(figureName(f))+1)
@@ -324,7 +324,7 @@ func (s *trainScreen) liveFigures(w, h int) string {
 		return st.Muted.Render(kit.FitWidth(k, keyW)) + st.Value.Render(v)
 	}
 	lossName, errName := kit.ValNames(r.Task())
-	lines := []string{st.Header.Render("now"), kv(kit.LossTitle(r), numfmt.Score(s.last.Point.TrainLoss))}
+	lines := []string{st.Header.Render("now"), kv(kit.LossTitle(r), numfmt.Score(s.Last.Point.TrainLoss))}
 	// What the model reports besides (a tree's nodes, a forest's
 	// out-of-bag rows, a boosting round's weighted error and vote).
 	for _, f := range figures {
@@ -340,9 +340,9 @@ func (s *trainScreen) liveFigures(w, h int) string {
 			lines = append(lines, kv(what, numfmt.Score(s.baseErr)))
 		}
 	}
-	if len(s.hist) > 1 {
+	if len(s.Hist) > 1 {
 		lines = append(lines, "", st.Header.Render("folds finished (last step)"))
-		for f, h := range s.hist[:len(s.hist)-1] {
+		for f, h := range s.Hist[:len(s.Hist)-1] {
 			if len(h) == 0 {
 				continue
 			}
@@ -359,7 +359,7 @@ func (s *trainScreen) liveFigures(w, h int) string {
 }
 
 // askView is the question asked before leaving or quitting a running fit.
-func (s *trainScreen) askView() string {
+func (s *Screen) askView() string {
 	st := s.c.Styles
 	q := "Stop training? The folds that finished keep their scores, and every history is kept."
 	yes := "y stop and show what finished"
@@ -371,10 +371,10 @@ func (s *trainScreen) askView() string {
 }
 
 // statusLines are the progress bar and the latest values.
-func (s *trainScreen) statusLines() string {
+func (s *Screen) statusLines() string {
 	st := s.c.Styles
-	p := s.last
-	unit := s.run.Spec.Unit
+	p := s.Last
+	unit := s.Run.Spec.Unit
 	if unit == "" {
 		unit = "step"
 	}
@@ -390,13 +390,13 @@ func (s *trainScreen) statusLines() string {
 	} else if p.Folds > 1 {
 		frac = float64(p.Fold-1) / float64(folds)
 	}
-	if s.finished {
+	if s.Finished {
 		frac = 1
 	}
 	var info []string
 	switch {
-	case s.queued > 0:
-		info = append(info, "waiting for a training slot ("+numfmt.Ordinal(s.queued)+" in line)")
+	case s.Queued > 0:
+		info = append(info, "waiting for a training slot ("+numfmt.Ordinal(s.Queued)+" in line)")
 	case !s.got:
 		info = append(info, "starting…")
 	case p.Total > 0:
@@ -411,18 +411,18 @@ func (s *trainScreen) statusLines() string {
 		info = append(info, fmt.Sprintf("fold %d/%d", p.Fold, p.Folds))
 	}
 	elapsed := p.Elapsed
-	if s.finished {
-		elapsed = s.run.Wall
+	if s.Finished {
+		elapsed = s.Run.Wall
 	}
 	info = append(info, numfmt.Seconds(elapsed.Seconds()))
-	if !math.IsNaN(frac) && frac > 0 && frac < 1 && !s.finished {
+	if !math.IsNaN(frac) && frac > 0 && frac < 1 && !s.Finished {
 		eta := time.Duration(float64(elapsed) * (1 - frac) / frac)
 		info = append(info, "ETA "+numfmt.Seconds(eta.Seconds()))
 	}
 	switch {
 	case s.stopping:
 		info = append(info, st.Warn.Render("cancelling…"))
-	case s.finished:
+	case s.Finished:
 		info = append(info, "done")
 	}
 	barW := min(max(s.w/3, 20), 50)
@@ -434,31 +434,31 @@ func (s *trainScreen) statusLines() string {
 	}
 	line1 := " " + barView + "  " + st.Text.Render(strings.Join(info, " · "))
 
-	lossName, errName := kit.ValNames(s.run.Task())
-	vals := []string{st.Muted.Render(kit.LossTitle(s.run)+" ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
+	lossName, errName := kit.ValNames(s.Run.Task())
+	vals := []string{st.Muted.Render(kit.LossTitle(s.Run)+" ") + st.Value.Render(numfmt.Score(p.Point.TrainLoss))}
 	for _, f := range engine.FiguresOf(p.Point.Detail) {
 		vals = append(vals, st.Muted.Render(figureName(f)+" ")+st.Value.Render(figureValue(f)))
 	}
-	if s.run.Task().Supervised() {
+	if s.Run.Task().Supervised() {
 		vals = append(vals,
 			st.Muted.Render(lossName+" ")+st.Value.Render(numfmt.Score(s.lastVal.ValLoss)),
 			st.Muted.Render(errName+" ")+st.Value.Render(numfmt.Score(s.lastVal.ValError)))
 		if !math.IsNaN(s.baseErr) {
 			what := "baseline error"
-			if s.run.Task() == datasets.Regression {
+			if s.Run.Task() == datasets.Regression {
 				what = "baseline RMSE"
 			}
 			vals = append(vals, st.Muted.Render(fmt.Sprintf("(%s %s)", what, numfmt.Score(s.baseErr))))
 		}
 	}
 	line2 := " " + strings.Join(vals, "   ")
-	line3 := " " + st.Muted.Render(kit.Clip(s.run.Spec.Title+" · "+kit.KeyParams(s.run.Spec, s.run.Params), s.w-2))
+	line3 := " " + st.Muted.Render(kit.Clip(s.Run.Spec.Title+" · "+kit.KeyParams(s.Run.Spec, s.Run.Params), s.w-2))
 	return line1 + "\n" + line2 + "\n" + line3
 }
 
 // progressBar is a bubbles progress bar in the theme's accent colour, drawn
 // with ViewAs (no animation: the bar follows the messages).
-func (s *trainScreen) progressBar(w int) progress.Model {
+func (s *Screen) progressBar(w int) progress.Model {
 	if s.barTheme != s.c.ThemeName() || s.bar.Width() != w {
 		s.bar = progress.New(progress.WithWidth(w), progress.WithoutPercentage(), progress.WithFillCharacters('█', '░'))
 		s.bar.FullColor, s.bar.EmptyColor = s.c.Styles.Theme.Accent, s.c.Styles.Theme.Subtle
@@ -471,7 +471,7 @@ func (s *trainScreen) progressBar(w int) progress.Model {
 }
 
 // errorView explains a failed run and the way back.
-func (s *trainScreen) errorView() string {
+func (s *Screen) errorView() string {
 	st := s.c.Styles
 	var hint string
 	var de *eval.DivergedError
@@ -489,7 +489,7 @@ func (s *trainScreen) errorView() string {
 		st.Text.Render(kit.Wrap(s.c.ErrText(s.err), s.w-8)) + "\n\n" +
 		st.Muted.Render(kit.Wrap(hint, s.w-8)) + "\n\n" +
 		st.Key.Render("esc") + st.Muted.Render(" back to the parameters")
-	return kit.Panel(st, fmt.Sprintf("run %d · %s", s.run.ID, s.run.Spec.Title), body, s.w, min(s.h, 14), true)
+	return kit.Panel(st, fmt.Sprintf("run %d · %s", s.Run.ID, s.Run.Spec.Title), body, s.w, min(s.h, 14), true)
 }
 
 // figureName is how a step's figure is labelled: its name in words.

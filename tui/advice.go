@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tealab/tealab/advice"
+	"github.com/tealab/tealab/tui/screens/params"
 )
 
 // remedyText says a remedy the engine advises as the lab applies it: the
@@ -21,11 +22,11 @@ func remedyText(r advice.Remedy) string {
 		return on("raise the test fraction", screenParams)
 	case advice.CrossValidate:
 		if r.K > 0 {
-			return on(fmt.Sprintf("choose %s with %d folds", evalCV, r.K), screenParams)
+			return on(fmt.Sprintf("choose %s with %d folds", params.EvalCV, r.K), screenParams)
 		}
-		return on("choose "+evalCV, screenParams)
+		return on("choose "+params.EvalCV, screenParams)
 	case advice.LeaveOneOut:
-		return on("choose "+evalLOO, screenParams)
+		return on("choose "+params.EvalLOO, screenParams)
 	case advice.Drop:
 		which := "a column"
 		if len(r.Columns) > 0 {

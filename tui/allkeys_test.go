@@ -18,6 +18,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/internal/termtest"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/params"
 	"github.com/tealab/tealab/tui/screens/sweep"
 )
 
@@ -185,10 +186,10 @@ func allPlaces(t *testing.T) []place {
 	// The evaluation settings are the same in every form: once each.
 	forms := formsWithEveryKind(t)
 	for i, opt := range forms {
-		ps = append(ps, formPlaces(t, opt, func(f *field) bool { return f.model || i == 0 })...)
+		ps = append(ps, formPlaces(t, opt, func(f *params.Field) bool { return f.Model || i == 0 })...)
 	}
 	cv := Options{Data: "iris", Model: forms[0].Model, Folds: 5}
-	ps = append(ps, formPlaces(t, cv, func(f *field) bool { return f.p.Name == "folds" })...)
+	ps = append(ps, formPlaces(t, cv, func(f *params.Field) bool { return f.P.Name == "folds" })...)
 	slow := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"steps": "10000000", "sleep_us": "1000"})}
 	ps = append(ps,
 		place{name: "training", open: func(t testing.TB) *harness {
@@ -317,15 +318,15 @@ func formsWithEveryKind(t *testing.T) []Options {
 // formPlaces are the fields (those keep keeps) of the form opt opens on: a
 // text field each for numbers and text, a mode each for choices and
 // switches.
-func formPlaces(t *testing.T, opt Options, keep func(*field) bool) []place {
+func formPlaces(t *testing.T, opt Options, keep func(*params.Field) bool) []place {
 	hs := newHarness(t, opt, 120, 40)
 	var ps []place
-	for _, f := range hs.a.params.visible() {
+	for _, f := range hs.a.params.Visible() {
 		if !keep(f) {
 			continue
 		}
-		name := f.p.Name
-		p := place{name: fmt.Sprintf("%s form (folds %d), field %s (%s)", opt.Model, opt.Folds, name, f.p.Kind),
+		name := f.P.Name
+		p := place{name: fmt.Sprintf("%s form (folds %d), field %s (%s)", opt.Model, opt.Folds, name, f.P.Kind),
 			open: func(t testing.TB) *harness {
 				hs := newHarness(t, opt, 120, 40)
 				hs.focusParam(name)
@@ -339,10 +340,10 @@ func formPlaces(t *testing.T, opt Options, keep func(*field) bool) []place {
 			},
 			here: func(a *app) bool {
 				f := a.params.Current()
-				return a.cur == screenParams && f != nil && f.p.Name == name
+				return a.cur == screenParams && f != nil && f.P.Name == name
 			}}
-		if f.text() {
-			p.field = func(a *app) *kit.TextField { return &a.params.Current().input }
+		if f.Text() {
+			p.field = func(a *app) *kit.TextField { return &a.params.Current().Input }
 		}
 		ps = append(ps, p)
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/screens/experimenter"
+	"github.com/tealab/tealab/tui/screens/params"
 	"github.com/tealab/tealab/tui/screens/results"
 	"github.com/tealab/tealab/tui/screens/runlist"
 	"github.com/tealab/tealab/tui/screens/sweep"
@@ -165,7 +166,7 @@ type app struct {
 	screens [numScreens]screen
 	data    *dataScreen
 	model   *modelScreen
-	params  *paramsScreen
+	params  *params.Screen
 	train   *train.Screen
 	results *results.Screen
 	runs    *runlist.Screen
@@ -214,8 +215,8 @@ func newApp(opt Options) (*app, error) {
 	evalOpts := opt.evalOptions()
 	a.data = newDataScreen(c)
 	a.model = newModelScreen(c)
-	a.params = newParamsScreen(c, evalOpts)
-	a.params.test.source, a.params.startTest = opt.Test, opt.Test != ""
+	a.params = params.New(c, evalOpts)
+	a.params.Test.Source, a.params.StartTest = opt.Test, opt.Test != ""
 	a.train = train.New(c)
 	a.results = results.New(c, ctx)
 	a.runs = runlist.New(c)
@@ -316,7 +317,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 	case sweep.PointsMsg, sweep.DoneMsg: // the sweep's, whichever screen shows
 		return a, a.sweep.Update(msg)
 	case kit.SweepTrainMsg:
-		a.params.setModel(a.ds, a.spec, msg.Values, &msg.Opts)
+		a.params.SetModel(a.ds, a.spec, msg.Values, &msg.Opts)
 		return a, a.startRun(msg.Values, msg.Opts)
 	case views.RegionsMsg, views.RegionsResizeMsg: // views work in the background whichever screen shows
 		return a, a.results.Update(msg)
@@ -365,9 +366,9 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
 			a.model.SetData(r.Dataset, r.Spec.Name)
 			if r.Data.Test != "" {
-				a.params.test = testSet{source: r.Data.Test, ds: r.Dataset, set: r.Options.Test}
+				a.params.Test = params.TestSet{Source: r.Data.Test, Ds: r.Dataset, Set: r.Options.Test}
 			}
-			a.params.setModel(r.Dataset, r.Spec, r.Params, &r.Options)
+			a.params.SetModel(r.Dataset, r.Spec, r.Params, &r.Options)
 			a.goTo(screenParams)
 		}
 		return a, nil
@@ -516,10 +517,10 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 		e := st.evalOptions()
 		v, opt = st.Params, &e
 	}
-	a.params.setModel(a.ds, spec, v, opt)
+	a.params.SetModel(a.ds, spec, v, opt)
 	a.goTo(screenParams)
 	if st != nil && st.Train {
-		return a.params.submit()
+		return a.params.Submit()
 	}
 	return nil
 }
@@ -538,7 +539,7 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	id := a.nextRun
 	data := a.runData()
 	if opt.Test != nil {
-		data.Test = a.params.test.source
+		data.Test = a.params.Test.Source
 	}
 	// The data's identity (fingerprint, and the target New resolves) is
 	// the record's from its start, so that a run interrupted before its

@@ -70,7 +70,7 @@ func (s *termScreen) Read(p []byte) (int, error) { return s.emu.Read(p) }
 func (s *termScreen) close() { _ = s.emu.InputPipe().(io.Closer).Close() }
 
 // text is what the screen shows, line by line, without styles.
-func (s *termScreen) text() string {
+func (s *termScreen) Text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.emu.String()
@@ -111,12 +111,12 @@ func (tp *testProgram) WaitFor(t *testing.T, cond func(string) bool, d time.Dura
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
-		if cond(tp.term.text()) {
+		if cond(tp.term.Text()) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("condition not met in %v; the screen:\n%s", d, tp.term.text())
+	t.Fatalf("condition not met in %v; the screen:\n%s", d, tp.term.Text())
 }
 
 // FinalModel waits for the program to end and returns its model.
@@ -126,7 +126,7 @@ func (tp *testProgram) FinalModel(t *testing.T, d time.Duration) tea.Model {
 	case m := <-tp.done:
 		return m
 	case <-time.After(d):
-		t.Fatalf("the program did not end in %v; the screen:\n%s", d, tp.term.text())
+		t.Fatalf("the program did not end in %v; the screen:\n%s", d, tp.term.Text())
 	}
 	return nil
 }

@@ -187,7 +187,7 @@ func (a *app) replay(r *kit.RunRecord) tea.Cmd {
 	o.Theme = ""
 	a.startup = &o
 	// Scored on its supplied test set again, as at start (newApp).
-	a.params.test.source, a.params.startTest = o.Test, o.Test != ""
+	a.params.Test.Source, a.params.StartTest = o.Test, o.Test != ""
 	a.replayOf = &r.Data // the new run compares its data's fingerprint with this
 	a.startupTask = datasets.Auto
 	if o.Task != "" {

@@ -16,19 +16,19 @@ func TestFormStepsDimsAndExplains(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 40)
 	hs.focusParam("C")
 	hs.press("+")
-	if got := hs.a.params.Current().raw(); got != "3" {
+	if got := hs.a.params.Current().Raw(); got != "3" {
 		t.Errorf("C=1, +: %q, want 3", got)
 	}
 	hs.press("-", "-")
-	if got := hs.a.params.Current().raw(); got != "0.3" {
+	if got := hs.a.params.Current().Raw(); got != "0.3" {
 		t.Errorf("C=3, - -: %q, want 0.3", got)
 	}
 	for range 3 {
 		hs.press("backspace")
 	}
 	hs.typeText("1e-6")
-	if f := hs.a.params.Current(); f.raw() != "1e-6" || f.err != nil {
-		t.Errorf("typing 1e-6: %q (%v)", f.raw(), f.err)
+	if f := hs.a.params.Current(); f.Raw() != "1e-6" || f.Err != nil {
+		t.Errorf("typing 1e-6: %q (%v)", f.Raw(), f.Err)
 	}
 	v := hs.View()
 	mustContain(t, v, "(only when solver is gd or sgd)", "+ and - step it along 1, 3, 10, 30")
@@ -73,13 +73,13 @@ func TestSeedMaxUint64(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Seed: math.MaxUint64,
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "2", "sleep_us": "0"})}, 120, 40)
 	hs.focusParam("seed")
-	if got := hs.a.params.Current().raw(); got != "18446744073709551615" {
+	if got := hs.a.params.Current().Raw(); got != "18446744073709551615" {
 		t.Fatalf("seed field %q", got)
 	}
 	mustContain(t, hs.View(), "int in [0, 2^64-1]")
 	hs.press("enter")
 	if len(hs.a.history) != 1 {
-		t.Fatalf("no run: %v", hs.a.params.err)
+		t.Fatalf("no run: %v", hs.a.params.Err)
 	}
 	if r := hs.a.history[0]; r.Options.Seed != math.MaxUint64 || r.Result == nil || r.Result.Seed != math.MaxUint64 {
 		t.Errorf("run seed %d (result %+v)", r.Options.Seed, r.Result)
@@ -88,13 +88,13 @@ func TestSeedMaxUint64(t *testing.T) {
 	hs.focusParam("seed")
 	hs.press("backspace")
 	hs.typeText("6") // 18446744073709551616: one too many
-	if f := hs.a.params.Current(); f.err == nil {
+	if f := hs.a.params.Current(); f.Err == nil {
 		t.Error("2^64 accepted as a seed")
 	}
 	hs.press("backspace")
 	hs.typeText("5")
-	if f := hs.a.params.Current(); f.err != nil {
-		t.Errorf("MaxUint64 rejected: %v", f.err)
+	if f := hs.a.params.Current(); f.Err != nil {
+		t.Errorf("MaxUint64 rejected: %v", f.Err)
 	}
 }
 

@@ -34,8 +34,8 @@ func TestRunsVerdictsAllowForNoise(t *testing.T) {
 func TestCompareSaysWithinNoise(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 10, Train: true}, 120, 40)
 	hs.press("e")
-	hs.a.params.setModel(hs.a.ds, mustSpec(t, "gnb"), nil, nil)
-	hs.a.spec = hs.a.params.spec
+	hs.a.params.SetModel(hs.a.ds, mustSpec(t, "gnb"), nil, nil)
+	hs.a.spec = hs.a.params.Spec
 	hs.press("enter")
 	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
 	hs.press("R", " ", "down", " ", "enter")

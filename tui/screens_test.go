@@ -54,8 +54,8 @@ func (hs *harness) pickModel(name string) {
 // focusParam moves the form's focus to the named field.
 func (hs *harness) focusParam(name string) {
 	hs.t.Helper()
-	for range len(hs.a.params.fields) + 1 {
-		if f := hs.a.params.Current(); f != nil && f.p.Name == name {
+	for range len(hs.a.params.Fields) + 1 {
+		if f := hs.a.params.Current(); f != nil && f.P.Name == name {
 			return
 		}
 		hs.press("down")
@@ -245,7 +245,7 @@ func TestParamsFormValidates(t *testing.T) {
 	// A choice cycles with right.
 	hs.focusParam("solver")
 	hs.press("right")
-	if got := hs.a.params.Current().raw(); got != "newton" {
+	if got := hs.a.params.Current().Raw(); got != "newton" {
 		t.Errorf("solver after → is %q, want newton", got)
 	}
 	// A bad number is refused inline with the reason.
@@ -273,12 +273,12 @@ func TestParamsFormValidates(t *testing.T) {
 	hs.focusParam("evaluation")
 	hs.press("right")
 	mustContain(t, hs.View(), "folds")
-	o, err := hs.a.params.options()
+	o, err := hs.a.params.Options()
 	if err != nil || o.Folds != 5 || o.LOO {
 		t.Fatalf("options %+v, %v; want 5 folds", o, err)
 	}
 	hs.press("ctrl+r") // back to the defaults
-	if got := hs.a.params.fields[0].raw(); got != "auto" {
+	if got := hs.a.params.Fields[0].Raw(); got != "auto" {
 		t.Errorf("after ctrl+r solver is %q", got)
 	}
 }
@@ -286,9 +286,9 @@ func TestParamsFormValidates(t *testing.T) {
 func TestParamsBoolToggles(t *testing.T) {
 	hs := newHarness(t, Options{Data: "diabetes", Model: "linear"}, 120, 40)
 	hs.focusParam("intercept")
-	before := hs.a.params.Current().raw()
+	before := hs.a.params.Current().Raw()
 	hs.press("space")
-	if after := hs.a.params.Current().raw(); after == before {
+	if after := hs.a.params.Current().Raw(); after == before {
 		t.Errorf("space left intercept at %s", after)
 	}
 }
@@ -671,7 +671,7 @@ func TestRetrainFromResults(t *testing.T) {
 		t.Fatalf("e: screen %v", hs.a.cur)
 	}
 	hs.focusParam("C")
-	if got := hs.a.params.Current().raw(); got != "0.5" {
+	if got := hs.a.params.Current().Raw(); got != "0.5" {
 		t.Errorf("C in the form is %q, want the run's 0.5", got)
 	}
 	hs.press("enter")

@@ -200,11 +200,11 @@ func (l *ptyLab) output() string {
 // waitFor waits up to d for the screen to show s.
 func (l *ptyLab) waitFor(s string, d time.Duration) bool {
 	deadline := time.After(d)
-	for !strings.Contains(l.screen.text(), s) {
+	for !strings.Contains(l.screen.Text(), s) {
 		select {
 		case <-l.more:
 		case <-l.done:
-			return strings.Contains(l.screen.text(), s)
+			return strings.Contains(l.screen.Text(), s)
 		case <-deadline:
 			return false
 		}

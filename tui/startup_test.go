@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/tui/screens/params"
 )
 
 // --model without --data is applied once the
@@ -33,10 +34,10 @@ func TestStartupTaskAndLOO(t *testing.T) {
 		t.Fatalf("Task regression: dataset %+v (%v)", hs.a.ds, hs.a.data.dsErr)
 	}
 	hs.focusParam("evaluation")
-	if got := hs.a.params.Current().raw(); got != evalLOO {
+	if got := hs.a.params.Current().Raw(); got != params.EvalLOO {
 		t.Errorf("LOO: evaluation %q", got)
 	}
-	if o, err := hs.a.params.options(); err != nil || !o.LOO {
+	if o, err := hs.a.params.Options(); err != nil || !o.LOO {
 		t.Errorf("LOO: options %+v, %v", o, err)
 	}
 	// Choosing a target in the preview infers again.

@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/tealab/tealab/tui/screens/params"
 )
 
 // irisTest is ten rows of iris with the columns in another order and one
@@ -31,8 +33,8 @@ func TestSuppliedTestSetInTheForm(t *testing.T) {
 	for range 3 {
 		hs.press("right")
 	}
-	if got := hs.a.params.Current().raw(); got != evalTest {
-		t.Fatalf("evaluation %q, want %q", got, evalTest)
+	if got := hs.a.params.Current().Raw(); got != params.EvalTest {
+		t.Fatalf("evaluation %q, want %q", got, params.EvalTest)
 	}
 	hs.focusParam("test file")
 	hs.typeText(bad)
@@ -59,7 +61,7 @@ func TestSuppliedTestSetInTheForm(t *testing.T) {
 func TestStartupWithTestSet(t *testing.T) {
 	good := writeFile(t, "good.csv", irisTest)
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", Test: good}, 120, 40)
-	o, err := hs.a.params.options()
+	o, err := hs.a.params.Options()
 	if err != nil || o.Test == nil || o.Test.Rows() != 10 {
 		t.Fatalf("options %+v, %v", o, err)
 	}
@@ -72,13 +74,13 @@ func TestRetrainKeepsTheTestSet(t *testing.T) {
 	good := writeFile(t, "good.csv", irisTest)
 	other := writeFile(t, "other.csv", irisTest)
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", Test: good, Train: true}, 120, 40)
-	hs.a.params.checkTest(other) // typed in the form since
+	hs.a.params.CheckTest(other) // typed in the form since
 	hs.press("e")
 	hs.focusParam("test file")
-	if got := hs.a.params.Current().raw(); got != good {
+	if got := hs.a.params.Current().Raw(); got != good {
 		t.Errorf("test file %q, want %q", got, good)
 	}
-	if o, err := hs.a.params.options(); err != nil || o.Test == nil {
+	if o, err := hs.a.params.Options(); err != nil || o.Test == nil {
 		t.Errorf("options %+v, %v", o, err)
 	}
 }

@@ -1,4 +1,4 @@
-package tui
+package params
 
 import (
 	"fmt"
@@ -13,9 +13,9 @@ import (
 
 // View draws the form, the focused parameter's help beside it (under it
 // when narrow) and the evaluation settings.
-func (s *paramsScreen) View() string {
+func (s *Screen) View() string {
 	st := s.c.Styles
-	if s.spec == nil {
+	if s.Spec == nil {
 		return st.Muted.Render(" Choose a model first.")
 	}
 	w := s.w
@@ -27,15 +27,15 @@ func (s *paramsScreen) View() string {
 	}
 	formW := w - sideW
 	var out []string
-	out = append(out, st.Title.Render(kit.Clip(" Hyperparameters of "+s.spec.Title+" ("+s.spec.Name+")", formW)))
-	out = append(out, st.Muted.Render(kit.Clip(" "+s.spec.Summary, formW)))
+	out = append(out, st.Title.Render(kit.Clip(" Hyperparameters of "+s.Spec.Title+" ("+s.Spec.Name+")", formW)))
+	out = append(out, st.Muted.Render(kit.Clip(" "+s.Spec.Summary, formW)))
 	nameW, ctlW := 16, 18
 	rngW := min(30, max(formW-nameW-ctlW-8, 12))
 	helpW := formW - nameW - ctlW - rngW - 8
 	if helpW < 16 { // no room: the help is in the panel or under the form
 		helpW = 0
 	}
-	vis := s.visible()
+	vis := s.Visible()
 	cur := s.Current()
 	values := s.modelValues()
 	var rows []string
@@ -43,12 +43,12 @@ func (s *paramsScreen) View() string {
 	section := ""
 	for _, f := range vis {
 		sec := "Model"
-		if !f.model {
+		if !f.Model {
 			sec = "Evaluation"
 		}
 		if sec != section {
 			section = sec
-			if sec == "Model" && len(s.spec.Params) == 0 {
+			if sec == "Model" && len(s.Spec.Params) == 0 {
 				continue
 			}
 			rows = append(rows, st.Header.Render(" "+sec))
@@ -59,14 +59,14 @@ func (s *paramsScreen) View() string {
 			}
 		}
 		applies, why := true, ""
-		if f.model {
-			applies, why = f.p.AppliesTo(values)
+		if f.Model {
+			applies, why = f.P.AppliesTo(values)
 		}
 		mark := "  "
 		if f == cur {
 			mark = st.Accent.Render("▸ ")
 		}
-		name := kit.FitWidth(kit.Clip(f.p.Name, nameW), nameW)
+		name := kit.FitWidth(kit.Clip(f.P.Name, nameW), nameW)
 		switch {
 		case f == cur:
 			name = st.Accent.Render(name)
@@ -77,20 +77,20 @@ func (s *paramsScreen) View() string {
 		}
 		ctl := s.control(f, f == cur, ctlW, applies)
 		rng := f.rangeText()
-		if f.p.Log {
+		if f.P.Log {
 			rng += " · log"
 		}
 		var tail string
 		switch {
-		case f.err != nil:
-			tail = st.Bad.Render("✗ " + kit.Clip(shortErr(f.err), rngW+helpW))
+		case f.Err != nil:
+			tail = st.Bad.Render("✗ " + kit.Clip(shortErr(f.Err), rngW+helpW))
 		case !applies:
 			tail = st.Subtle.Render(kit.Clip("("+why+")", rngW+helpW+2))
 		default:
 			tail = st.Muted.Render(kit.FitWidth(kit.Clip(rng, rngW), rngW))
 			if helpW > 0 {
-				help := f.p.Help
-				if def := engine.Format(f.p.Default); f.model && f.raw() != def {
+				help := f.P.Help
+				if def := engine.Format(f.P.Default); f.Model && f.Raw() != def {
 					help = "default " + def + " · " + help
 				}
 				tail += "  " + st.Muted.Render(kit.Clip(help, helpW))
@@ -101,7 +101,7 @@ func (s *paramsScreen) View() string {
 		}
 		rows = append(rows, " "+mark+name+" "+ctl+"  "+tail)
 	}
-	if len(s.spec.Params) == 0 {
+	if len(s.Spec.Params) == 0 {
 		rows = append([]string{st.Muted.Render("   (this model has no hyperparameters)")}, rows...)
 		focusRow++
 	}
@@ -128,14 +128,14 @@ func (s *paramsScreen) View() string {
 		out = append(out, " "+l)
 	}
 	switch {
-	case s.err != nil:
-		out = append(out, " "+st.Error.Render(kit.Clip(s.c.ErrText(s.err), formW-2)))
-	case cur != nil && cur.err != nil:
-		out = append(out, " "+st.Error.Render(kit.Clip(cur.err.Error(), formW-2)))
+	case s.Err != nil:
+		out = append(out, " "+st.Error.Render(kit.Clip(s.c.ErrText(s.Err), formW-2)))
+	case cur != nil && cur.Err != nil:
+		out = append(out, " "+st.Error.Render(kit.Clip(cur.Err.Error(), formW-2)))
 	default:
 		out = append(out, st.Muted.Render(" enter trains with these settings"))
 	}
-	if o, err := s.options(); err == nil && o.LOO && s.ds != nil && s.task().Supervised() {
+	if o, err := s.Options(); err == nil && o.LOO && s.ds != nil && s.task().Supervised() {
 		// Leave-one-out is one fit per row: say how many before they start.
 		n := s.ds.Rows()
 		msg := fmt.Sprintf(" leave-one-out fits the model %d times, once per row (and once more on all rows)", n)
@@ -150,14 +150,14 @@ func (s *paramsScreen) View() string {
 		return form
 	}
 	lines := s.about(cur, values, sideW-4)
-	side := kit.Panel(st, cur.p.Name, strings.Join(lines, "\n"), sideW, min(s.h, len(lines)+2), false)
+	side := kit.Panel(st, cur.P.Name, strings.Join(lines, "\n"), sideW, min(s.h, len(lines)+2), false)
 	return lipgloss.JoinHorizontal(lipgloss.Top, kit.Fit(form, formW, s.h), side)
 }
 
 // about is everything there is to know about field f, wrapped to w cells:
 // its help in full, kind and range, default, its choices, how + and -
 // step it, and whether it applies.
-func (s *paramsScreen) about(f *field, values engine.Values, w int) []string {
+func (s *Screen) about(f *Field, values engine.Values, w int) []string {
 	st := s.c.Styles
 	var lines []string
 	add := func(sty lipgloss.Style, text string) {
@@ -165,46 +165,46 @@ func (s *paramsScreen) about(f *field, values engine.Values, w int) []string {
 			lines = append(lines, sty.Render(l))
 		}
 	}
-	add(st.Text, f.p.Help)
+	add(st.Text, f.P.Help)
 	meta := f.rangeText()
-	if f.model {
-		meta += " · default " + engine.Format(f.p.Default)
+	if f.Model {
+		meta += " · default " + engine.Format(f.P.Default)
 	}
 	add(st.Muted, meta)
-	switch f.p.Kind {
+	switch f.P.Kind {
 	case engine.Int, engine.Float:
 		step := "+ and - step it"
 		switch {
-		case f.p.Log:
+		case f.P.Log:
 			step += " along 1, 3, 10, 30… (a log scale)"
-		case f.p.Kind == engine.Int:
+		case f.P.Kind == engine.Int:
 			step += " by 1"
 		}
 		add(st.Muted, step)
 	case engine.Choice:
-		add(st.Muted, "←/→ choose: "+strings.Join(f.p.Choices, ", "))
+		add(st.Muted, "←/→ choose: "+strings.Join(f.P.Choices, ", "))
 	}
-	if f.model {
-		if ok, why := f.p.AppliesTo(values); !ok {
+	if f.Model {
+		if ok, why := f.P.AppliesTo(values); !ok {
 			add(st.Warn, "Not used now: "+why+". Its value is kept.")
 		}
 	}
-	if f.err != nil {
-		add(st.Error, f.err.Error())
+	if f.Err != nil {
+		add(st.Error, f.Err.Error())
 	}
 	return lines
 }
 
 // control draws a field's editor ctlW cells wide, dimmed when the
 // parameter does not apply.
-func (s *paramsScreen) control(f *field, focused bool, ctlW int, applies bool) string {
+func (s *Screen) control(f *Field, focused bool, ctlW int, applies bool) string {
 	st := s.c.Styles
 	if !applies && !focused {
-		return st.Subtle.Render(kit.FitWidth(" "+kit.Clip(f.raw(), ctlW-2), ctlW))
+		return st.Subtle.Render(kit.FitWidth(" "+kit.Clip(f.Raw(), ctlW-2), ctlW))
 	}
-	switch f.p.Kind {
+	switch f.P.Kind {
 	case engine.Choice:
-		c := f.raw()
+		c := f.Raw()
 		text := "‹ " + kit.Clip(c, ctlW-4) + " ›"
 		if focused {
 			return st.SelectedRow.Render(kit.FitWidth(text, ctlW))
@@ -220,8 +220,8 @@ func (s *paramsScreen) control(f *field, focused bool, ctlW int, applies bool) s
 		}
 		return st.Value.Render(kit.FitWidth(box, ctlW))
 	}
-	v := "[" + kit.FitWidth(f.input.View(st, ctlW-3), ctlW-2) + "]"
-	if f.err != nil {
+	v := "[" + kit.FitWidth(f.Input.View(st, ctlW-3), ctlW-2) + "]"
+	if f.Err != nil {
 		return st.Bad.Render(v)
 	}
 	if focused {

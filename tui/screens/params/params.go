@@ -1,4 +1,4 @@
-package tui
+package params
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-type paramsKeys struct {
+type Keys struct {
 	Up, Down    key.Binding
 	Left, Right key.Binding
 	Toggle      key.Binding
@@ -28,8 +28,8 @@ type paramsKeys struct {
 	Learning    key.Binding
 }
 
-func defaultParamsKeys() paramsKeys {
-	return paramsKeys{
+func DefaultKeys() Keys {
+	return Keys{
 		Up:     kit.Bind("↑/shift+tab", "previous", "up", "shift+tab"),
 		Down:   kit.Bind("↓/tab", "next", "down", "tab"),
 		Left:   kit.Bind("←", "previous choice", "left"),
@@ -50,24 +50,24 @@ func defaultParamsKeys() paramsKeys {
 // Evaluation methods offered by the form.
 const (
 	evalHoldout = "hold-out"
-	evalCV      = "k-fold CV"
-	evalLOO     = "leave-one-out"
-	evalTest    = "test set" // a supplied test set
+	EvalCV      = "k-fold CV"
+	EvalLOO     = "leave-one-out"
+	EvalTest    = "test set" // a supplied test set
 )
 
 // field is one row of the form: a hyperparameter of the model or a setting
 // of the evaluation, validated by an engine.Param either way.
-type field struct {
-	p      engine.Param
-	model  bool // a model hyperparameter (else an evaluation setting)
-	input  kit.TextField
+type Field struct {
+	P      engine.Param
+	Model  bool // a model hyperparameter (else an evaluation setting)
+	Input  kit.TextField
 	choice int  // Choice
 	on     bool // Bool
-	err    error
+	Err    error
 }
 
-func newField(p engine.Param, model bool, v any) *field {
-	f := &field{p: p, model: model}
+func newField(p engine.Param, model bool, v any) *Field {
+	f := &Field{P: p, Model: model}
 	switch p.Kind {
 	case engine.Choice:
 		for i, c := range p.Choices {
@@ -78,10 +78,10 @@ func newField(p engine.Param, model bool, v any) *field {
 	case engine.Bool:
 		f.on, _ = v.(bool)
 	default:
-		f.input = kit.NewInput()
-		f.input.CharLimit = 64
-		f.input.SetValue(engine.Format(v))
-		f.input.SetWidth(12)
+		f.Input = kit.NewInput()
+		f.Input.CharLimit = 64
+		f.Input.SetValue(engine.Format(v))
+		f.Input.SetWidth(12)
 	}
 	f.validate()
 	return f
@@ -89,94 +89,94 @@ func newField(p engine.Param, model bool, v any) *field {
 
 // rangeText is what the field accepts, as the form shows it (the seed
 // takes any uint64, beyond what an Int parameter can say).
-func (f *field) rangeText() string {
-	if !f.model && f.p.Name == "seed" {
+func (f *Field) rangeText() string {
+	if !f.Model && f.P.Name == "seed" {
 		return seedRange
 	}
-	return f.p.Range()
+	return f.P.Range()
 }
 
-func (f *field) text() bool { return f.p.Kind != engine.Choice && f.p.Kind != engine.Bool }
+func (f *Field) Text() bool { return f.P.Kind != engine.Choice && f.P.Kind != engine.Bool }
 
 // raw is the field's value as --param would spell it.
-func (f *field) raw() string {
-	switch f.p.Kind {
+func (f *Field) Raw() string {
+	switch f.P.Kind {
 	case engine.Choice:
-		if len(f.p.Choices) == 0 {
+		if len(f.P.Choices) == 0 {
 			return ""
 		}
-		return f.p.Choices[f.choice]
+		return f.P.Choices[f.choice]
 	case engine.Bool:
 		return strconv.FormatBool(f.on)
 	}
-	return f.input.Value()
+	return f.Input.Value()
 }
 
-func (f *field) validate() {
-	_, f.err = f.p.ParseValue(f.raw())
+func (f *Field) validate() {
+	_, f.Err = f.P.ParseValue(f.Raw())
 }
 
-func (f *field) value() any {
-	v, _ := f.p.ParseValue(f.raw())
+func (f *Field) value() any {
+	v, _ := f.P.ParseValue(f.Raw())
 	return v
 }
 
 // paramsScreen is the hyperparameter form, generated from spec.Params, with
 // the evaluation settings below it.
-type paramsScreen struct {
+type Screen struct {
 	c      *kit.Common
-	keys   paramsKeys
+	keys   Keys
 	ds     *datasets.Dataset
-	spec   *engine.Spec
-	fields []*field
+	Spec   *engine.Spec
+	Fields []*Field
 	focus  int // index into visible()
 	offset int
-	err    error // from start-up --param, or a failed submit
+	Err    error // from start-up --param, or a failed submit
 	evalOf eval.Options
-	test   testSet // the supplied test set the form has loaded
+	Test   TestSet // the supplied test set the form has loaded
 	// startTest chooses the supplied test set (test.source) when the
 	// form is first built: the lab was opened with --test.
-	startTest bool
+	StartTest bool
 	w, h      int
 }
 
 // testSet is a supplied test set as the form loaded it: the source typed,
 // the data it was matched to, and what came of it.
-type testSet struct {
-	source string
-	ds     *datasets.Dataset
-	set    *datasets.Dataset
+type TestSet struct {
+	Source string
+	Ds     *datasets.Dataset
+	Set    *datasets.Dataset
 	err    error
 }
 
 // checkTest loads the supplied test set typed and matches its columns to
 // the data's, once per source and data: the field's check, so that a
 // missing column or an unseen level shows as it is typed.
-func (s *paramsScreen) checkTest(text string) error {
+func (s *Screen) CheckTest(text string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return fmt.Errorf("type the path of a file with the same columns as %s (or a built-in or generator)", s.dataName())
 	}
-	if s.test.source != text || s.test.ds != s.ds || (s.test.set == nil && s.test.err == nil) {
+	if s.Test.Source != text || s.Test.Ds != s.ds || (s.Test.Set == nil && s.Test.err == nil) {
 		path, err := s.c.DataSource(text)
 		var set *datasets.Dataset
 		if err == nil {
 			set, err = runs.Data{Test: path}.OpenTest(s.ds)
 		}
-		s.test = testSet{source: text, ds: s.ds, set: set, err: err}
+		s.Test = TestSet{Source: text, Ds: s.ds, Set: set, err: err}
 	}
-	return s.test.err
+	return s.Test.err
 }
 
-func (s *paramsScreen) dataName() string {
+func (s *Screen) dataName() string {
 	if s.ds == nil {
 		return "the data"
 	}
 	return s.ds.Name
 }
 
-func newParamsScreen(c *kit.Common, opt eval.Options) *paramsScreen {
-	return &paramsScreen{c: c, keys: defaultParamsKeys(), evalOf: opt}
+func New(c *kit.Common, opt eval.Options) *Screen {
+	return &Screen{c: c, keys: DefaultKeys(), evalOf: opt}
 }
 
 // evalParams are the evaluation settings as Params, so that ParseValue
@@ -188,7 +188,7 @@ func evalParams(spec *engine.Spec, rows, features int) []engine.Param {
 	}
 	return []engine.Param{
 		{Name: "evaluation", Kind: engine.Choice, Default: evalHoldout,
-			Choices: []string{evalHoldout, evalCV, evalLOO, evalTest}, Help: "how the model is scored on rows it did not learn from: a split of the data, or a supplied test set"},
+			Choices: []string{evalHoldout, EvalCV, EvalLOO, EvalTest}, Help: "how the model is scored on rows it did not learn from: a split of the data, or a supplied test set"},
 		{Name: "test fraction", Kind: engine.Float, Default: 0.2, Min: 0.01, Max: 0.99,
 			Help: "hold-out: share of rows kept aside for testing (stratified)"},
 		{Name: "folds", Kind: engine.Int, Default: 5, Min: 2, Max: float64(max(rows, 2)),
@@ -226,21 +226,21 @@ func parseSeed(text string) (uint64, error) {
 
 // setModel builds the form for spec with values v (nil: defaults); opt, when
 // given, replaces the evaluation settings (else they are kept from before).
-func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Values, opt *eval.Options) {
+func (s *Screen) SetModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Values, opt *eval.Options) {
 	if opt != nil {
 		s.evalOf = *opt
-	} else if len(s.fields) > 0 {
-		if o, err := s.options(); err == nil {
+	} else if len(s.Fields) > 0 {
+		if o, err := s.Options(); err == nil {
 			s.evalOf = o
 		}
 	}
-	s.ds, s.spec, s.err = ds, spec, nil
+	s.ds, s.Spec, s.Err = ds, spec, nil
 	if v == nil {
 		v = spec.Defaults()
 	}
-	s.fields = s.fields[:0]
+	s.Fields = s.Fields[:0]
 	for _, p := range spec.Params {
-		s.fields = append(s.fields, newField(p, true, v[p.Name]))
+		s.Fields = append(s.Fields, newField(p, true, v[p.Name]))
 	}
 	rows, features := 0, 0
 	if ds != nil {
@@ -249,13 +249,13 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 	ep := evalParams(spec, rows, features)
 	method := evalHoldout
 	switch {
-	case s.evalOf.Test != nil || s.startTest:
-		method = evalTest
-		s.startTest = false
+	case s.evalOf.Test != nil || s.StartTest:
+		method = EvalTest
+		s.StartTest = false
 	case s.evalOf.LOO:
-		method = evalLOO
+		method = EvalLOO
 	case s.evalOf.Folds >= 2:
-		method = evalCV
+		method = EvalCV
 	}
 	folds := s.evalOf.Folds
 	if folds < 2 {
@@ -265,37 +265,37 @@ func (s *paramsScreen) setModel(ds *datasets.Dataset, spec *engine.Spec, v engin
 	if split <= 0 || split >= 1 {
 		split = 0.2
 	}
-	vals := []any{method, split, folds, s.test.source, strconv.FormatUint(s.evalOf.Seed, 10), eval.StandardizeName(s.evalOf.Standardize), s.evalOf.Reduce}
+	vals := []any{method, split, folds, s.Test.Source, strconv.FormatUint(s.evalOf.Seed, 10), eval.StandardizeName(s.evalOf.Standardize), s.evalOf.Reduce}
 	for i, p := range ep {
 		if p.Name == "test file" {
-			p.Check = s.checkTest
+			p.Check = s.CheckTest
 		}
 		f := newField(p, false, vals[i])
 		if p.Name == "test file" {
-			f.input.CharLimit = 4096
+			f.Input.CharLimit = 4096
 		}
-		s.fields = append(s.fields, f)
+		s.Fields = append(s.Fields, f)
 	}
 	s.focus, s.offset = 0, 0
 	s.focusField()
 }
 
-func (s *paramsScreen) setError(err error) { s.err = err }
+func (s *Screen) setError(err error) { s.Err = err }
 
 // task is what the model does on the data: a clustering or a reduction
 // chosen on labelled data does not learn the target.
-func (s *paramsScreen) task() datasets.Task {
-	if s.spec == nil {
+func (s *Screen) task() datasets.Task {
+	if s.Spec == nil {
 		return s.ds.Task
 	}
-	t, _ := s.spec.RunsOn(s.ds.Task)
+	t, _ := s.Spec.RunsOn(s.ds.Task)
 	return t
 }
 
 // unsupervisedNote says how a clustering or a reduction is evaluated, as
 // the engine does (the form offers no split for it), and that a
 // cross-validation asked for does not apply.
-func (s *paramsScreen) unsupervisedNote() string {
+func (s *Screen) unsupervisedNote() string {
 	note := eval.UnsupervisedScoring(s.task(), s.ds.Classes != nil)
 	switch {
 	case s.evalOf.LOO:
@@ -310,18 +310,18 @@ func (s *paramsScreen) unsupervisedNote() string {
 // of test fraction and folds show; a clustering or a reduction (whatever
 // the data's target) has no split at all: it is fitted and scored on every
 // row.
-func (s *paramsScreen) visible() []*field {
-	var out []*field
+func (s *Screen) Visible() []*Field {
+	var out []*Field
 	method := ""
-	for _, f := range s.fields {
-		if f.p.Name == "evaluation" && !f.model {
-			method = f.raw()
+	for _, f := range s.Fields {
+		if f.P.Name == "evaluation" && !f.Model {
+			method = f.Raw()
 		}
 	}
 	unsupervised := s.ds != nil && !s.task().Supervised()
-	for _, f := range s.fields {
-		if !f.model {
-			switch f.p.Name {
+	for _, f := range s.Fields {
+		if !f.Model {
+			switch f.P.Name {
 			case "evaluation":
 				if unsupervised {
 					continue
@@ -331,11 +331,11 @@ func (s *paramsScreen) visible() []*field {
 					continue
 				}
 			case "folds":
-				if unsupervised || method != evalCV {
+				if unsupervised || method != EvalCV {
 					continue
 				}
 			case "test file":
-				if unsupervised || method != evalTest {
+				if unsupervised || method != EvalTest {
 					continue
 				}
 			}
@@ -345,8 +345,8 @@ func (s *paramsScreen) visible() []*field {
 	return out
 }
 
-func (s *paramsScreen) Current() *field {
-	v := s.visible()
+func (s *Screen) Current() *Field {
+	v := s.Visible()
 	if len(v) == 0 {
 		return nil
 	}
@@ -354,32 +354,32 @@ func (s *paramsScreen) Current() *field {
 	return v[s.focus]
 }
 
-func (s *paramsScreen) focusField() {
+func (s *Screen) focusField() {
 	cur := s.Current()
-	for _, f := range s.fields {
-		if f.text() {
+	for _, f := range s.Fields {
+		if f.Text() {
 			if f == cur {
-				f.input.Focus()
+				f.Input.Focus()
 			} else {
-				f.input.Blur()
+				f.Input.Blur()
 			}
 		}
 	}
 }
 
-func (s *paramsScreen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *Screen) SetSize(w, h int) { s.w, s.h = w, h }
 
-func (s *paramsScreen) Typing() bool {
+func (s *Screen) Typing() bool {
 	f := s.Current()
-	return f != nil && f.text()
+	return f != nil && f.Text()
 }
 
-func (s *paramsScreen) Back() bool { return false }
+func (s *Screen) Back() bool { return false }
 
-func (s *paramsScreen) ShortHelp() []key.Binding {
+func (s *Screen) ShortHelp() []key.Binding {
 	ks := []key.Binding{s.keys.Train, s.keys.Down}
 	if f := s.Current(); f != nil {
-		switch f.p.Kind {
+		switch f.P.Kind {
 		case engine.Choice:
 			ks = append(ks, kit.Bind("←/→", "change", "left", "right"))
 		case engine.Bool:
@@ -399,18 +399,18 @@ func (s *paramsScreen) ShortHelp() []key.Binding {
 
 // supervised says whether the model learns the data's target: sweeps and
 // learning curves score held-out rows.
-func (s *paramsScreen) supervised() bool {
-	return s.spec != nil && s.ds != nil && s.task().Supervised()
+func (s *Screen) supervised() bool {
+	return s.Spec != nil && s.ds != nil && s.task().Supervised()
 }
 
 // canSweep says whether the focused field is a model parameter a sweep can
 // range over: a number, a choice or a switch.
-func (s *paramsScreen) canSweep() bool {
+func (s *Screen) canSweep() bool {
 	f := s.Current()
-	if f == nil || !f.model || !s.supervised() {
+	if f == nil || !f.Model || !s.supervised() {
 		return false
 	}
-	switch f.p.Kind {
+	switch f.P.Kind {
 	case engine.Int, engine.Float, engine.Choice, engine.Bool:
 		return true
 	}
@@ -419,12 +419,12 @@ func (s *paramsScreen) canSweep() bool {
 
 // sweepRequest asks for a sweep of the focused parameter (or a learning
 // curve) with the form's other values, once the form is valid.
-func (s *paramsScreen) sweepRequest(learning bool) tea.Cmd {
+func (s *Screen) sweepRequest(learning bool) tea.Cmd {
 	param := ""
 	if f := s.Current(); f != nil {
-		param = f.p.Name
+		param = f.P.Name
 	}
-	submit := s.submit()
+	submit := s.Submit()
 	if submit == nil {
 		return nil
 	}
@@ -437,30 +437,30 @@ func (s *paramsScreen) sweepRequest(learning bool) tea.Cmd {
 	}
 }
 
-func (s *paramsScreen) FullHelp() [][]key.Binding {
+func (s *Screen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Up})
 }
 
-func (s *paramsScreen) HeaderInfo() string {
-	if o, err := s.options(); err == nil && s.ds != nil {
+func (s *Screen) HeaderInfo() string {
+	if o, err := s.Options(); err == nil && s.ds != nil {
 		return fmt.Sprintf("%s · seed %d", kit.DescribeEval(o, s.task()), o.Seed)
 	}
 	return ""
 }
 
-func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
-	if !ok || s.spec == nil {
+	if !ok || s.Spec == nil {
 		return nil
 	}
 	f := s.Current()
 	if f == nil {
 		return nil
 	}
-	n := len(s.visible())
+	n := len(s.Visible())
 	switch {
 	case key.Matches(km, s.keys.Train):
-		return s.submit()
+		return s.Submit()
 	case key.Matches(km, s.keys.Sweep) && s.canSweep():
 		return s.sweepRequest(false)
 	case key.Matches(km, s.keys.Learning) && s.supervised():
@@ -474,12 +474,12 @@ func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
 		s.focusField()
 		return nil
 	case key.Matches(km, s.keys.Reset):
-		s.setModel(s.ds, s.spec, nil, nil)
+		s.SetModel(s.ds, s.Spec, nil, nil)
 		return nil
 	}
-	switch f.p.Kind {
+	switch f.P.Kind {
 	case engine.Choice:
-		if k := len(f.p.Choices); k > 0 {
+		if k := len(f.P.Choices); k > 0 {
 			switch {
 			case key.Matches(km, s.keys.Left):
 				f.choice = (f.choice - 1 + k) % k
@@ -493,34 +493,34 @@ func (s *paramsScreen) Update(msg tea.Msg) tea.Cmd {
 		}
 	default:
 		if dir := s.stepKey(km, f); dir != 0 {
-			x, _ := strconv.ParseFloat(strings.TrimSpace(f.input.Value()), 64)
-			next := f.p.Step(x, dir)
-			if f.p.Kind == engine.Int {
-				f.input.SetValue(strconv.Itoa(int(next)))
+			x, _ := strconv.ParseFloat(strings.TrimSpace(f.Input.Value()), 64)
+			next := f.P.Step(x, dir)
+			if f.P.Kind == engine.Int {
+				f.Input.SetValue(strconv.Itoa(int(next)))
 			} else {
-				f.input.SetValue(engine.Format(next))
+				f.Input.SetValue(engine.Format(next))
 			}
-			f.input.CursorEnd()
+			f.Input.CursorEnd()
 			f.validate()
-			s.err = nil
+			s.Err = nil
 			return nil
 		}
 		var cmd tea.Cmd
-		f.input, cmd = f.input.Update(msg)
+		f.Input, cmd = f.Input.Update(msg)
 		f.validate()
-		s.err = nil
+		s.Err = nil
 		return cmd
 	}
 	f.validate()
-	s.err = nil
+	s.Err = nil
 	return nil
 }
 
 // stepKey is +1 or -1 when km steps numeric field f, 0 when the key is
 // to be typed: + and - step only an Int or Float whose text is a valid
 // number ending in a digit (so "1e-" still takes its minus).
-func (s *paramsScreen) stepKey(km tea.KeyPressMsg, f *field) int {
-	if f.p.Kind != engine.Int && f.p.Kind != engine.Float {
+func (s *Screen) stepKey(km tea.KeyPressMsg, f *Field) int {
+	if f.P.Kind != engine.Int && f.P.Kind != engine.Float {
 		return 0
 	}
 	dir := 0
@@ -532,8 +532,8 @@ func (s *paramsScreen) stepKey(km tea.KeyPressMsg, f *field) int {
 	default:
 		return 0
 	}
-	text := strings.TrimSpace(f.input.Value())
-	if text == "" || f.err != nil || !strings.ContainsAny(text[len(text)-1:], "0123456789.") {
+	text := strings.TrimSpace(f.Input.Value())
+	if text == "" || f.Err != nil || !strings.ContainsAny(text[len(text)-1:], "0123456789.") {
 		return 0
 	}
 	return dir
@@ -541,16 +541,16 @@ func (s *paramsScreen) stepKey(km tea.KeyPressMsg, f *field) int {
 
 // modelValues are the model's hyperparameters as the form has them now
 // (invalid fields at their defaults), to tell which parameters apply.
-func (s *paramsScreen) modelValues() engine.Values {
+func (s *Screen) modelValues() engine.Values {
 	v := engine.Values{}
-	for _, f := range s.fields {
-		if !f.model {
+	for _, f := range s.Fields {
+		if !f.Model {
 			continue
 		}
-		if f.err != nil {
-			v[f.p.Name] = f.p.Default
+		if f.Err != nil {
+			v[f.P.Name] = f.P.Default
 		} else {
-			v[f.p.Name] = f.value()
+			v[f.P.Name] = f.value()
 		}
 	}
 	return v
@@ -558,12 +558,12 @@ func (s *paramsScreen) modelValues() engine.Values {
 
 // options reads the evaluation settings; only the settings that apply must
 // be valid (a bad fold count does not block a hold-out).
-func (s *paramsScreen) options() (eval.Options, error) {
+func (s *Screen) Options() (eval.Options, error) {
 	o := s.evalOf
-	vis := s.visible()
+	vis := s.Visible()
 	get := func(name string) (any, error) {
-		for _, f := range s.fields {
-			if !f.model && f.p.Name == name {
+		for _, f := range s.Fields {
+			if !f.Model && f.P.Name == name {
 				shown := false
 				for _, g := range vis {
 					shown = shown || g == f
@@ -571,7 +571,7 @@ func (s *paramsScreen) options() (eval.Options, error) {
 				if !shown {
 					return nil, nil
 				}
-				return f.value(), f.err
+				return f.value(), f.Err
 			}
 		}
 		return nil, nil
@@ -580,11 +580,11 @@ func (s *paramsScreen) options() (eval.Options, error) {
 	if err != nil {
 		return o, err
 	}
-	o.LOO, o.Folds, o.Test = method == evalLOO, 0, nil
+	o.LOO, o.Folds, o.Test = method == EvalLOO, 0, nil
 	if x, err := get("test file"); err != nil {
 		return o, err
 	} else if x != nil {
-		o.Test = s.test.set
+		o.Test = s.Test.Set
 	}
 	if x, err := get("test fraction"); err != nil {
 		return o, err
@@ -620,39 +620,39 @@ func (s *paramsScreen) options() (eval.Options, error) {
 
 // submit validates the form and asks for a run; an invalid field gets the
 // focus and the reason is shown.
-func (s *paramsScreen) submit() tea.Cmd {
-	if s.spec == nil {
+func (s *Screen) Submit() tea.Cmd {
+	if s.Spec == nil {
 		return nil
 	}
-	vis := s.visible()
+	vis := s.Visible()
 	for i, f := range vis {
-		if f.validate(); f.err != nil { // what the field holds now, however it got there
+		if f.validate(); f.Err != nil { // what the field holds now, however it got there
 			s.focus = i
 			s.focusField()
-			s.err = f.err
+			s.Err = f.Err
 			return nil
 		}
 	}
-	v := make(engine.Values, len(s.spec.Params))
-	for _, f := range s.fields {
-		if f.model {
-			v[f.p.Name] = f.value()
+	v := make(engine.Values, len(s.Spec.Params))
+	for _, f := range s.Fields {
+		if f.Model {
+			v[f.P.Name] = f.value()
 		}
 	}
-	o, err := s.options()
+	o, err := s.Options()
 	if err != nil {
-		s.err = err
+		s.Err = err
 		return nil
 	}
 	if s.ds != nil && o.Folds > s.ds.Rows() {
-		s.err = fmt.Errorf("folds: %d folds need at least %d rows, %s has %d", o.Folds, o.Folds, s.ds.Name, s.ds.Rows())
+		s.Err = fmt.Errorf("folds: %d folds need at least %d rows, %s has %d", o.Folds, o.Folds, s.ds.Name, s.ds.Rows())
 		return nil
 	}
-	if _, err := s.spec.New(v); err != nil {
-		s.err = fmt.Errorf("model %s: %w", s.spec.Name, err)
+	if _, err := s.Spec.New(v); err != nil {
+		s.Err = fmt.Errorf("model %s: %w", s.Spec.Name, err)
 		return nil
 	}
-	s.err = nil
+	s.Err = nil
 	s.evalOf = o
 	return func() tea.Msg { return kit.TrainRequestMsg{Values: v, Opts: o} }
 }

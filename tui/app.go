@@ -31,6 +31,7 @@ import (
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/screens/experimenter"
+	"github.com/tealab/tealab/tui/screens/model"
 	"github.com/tealab/tealab/tui/screens/params"
 	"github.com/tealab/tealab/tui/screens/results"
 	"github.com/tealab/tealab/tui/screens/runlist"
@@ -165,7 +166,7 @@ type app struct {
 
 	screens [numScreens]screen
 	data    *dataScreen
-	model   *modelScreen
+	model   *model.Screen
 	params  *params.Screen
 	train   *train.Screen
 	results *results.Screen
@@ -214,7 +215,7 @@ func newApp(opt Options) (*app, error) {
 	a.help.ShortSeparator = " · "
 	evalOpts := opt.evalOptions()
 	a.data = newDataScreen(c)
-	a.model = newModelScreen(c)
+	a.model = model.New(c)
 	a.params = params.New(c, evalOpts)
 	a.params.Test.Source, a.params.StartTest = opt.Test, opt.Test != ""
 	a.train = train.New(c)
@@ -488,7 +489,7 @@ func (a *app) chooseDataset(msg kit.DatasetChosenMsg) tea.Cmd {
 		if st.Model != "" {
 			spec, err := engine.Lookup(st.Model)
 			if err != nil {
-				a.model.setError(err)
+				a.model.SetError(err)
 				return nil
 			}
 			return a.chooseModel(spec, st)
@@ -504,13 +505,13 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 	// offers it: the target is then not learned but scores the result.
 	if a.ds != nil {
 		if _, ok := spec.RunsOn(a.ds.Task); !ok {
-			a.model.setError(fmt.Errorf("model %s does not do %s; pick one of the models listed", spec.Name, a.ds.Task))
+			a.model.SetError(fmt.Errorf("model %s does not do %s; pick one of the models listed", spec.Name, a.ds.Task))
 			a.goTo(screenModel)
 			return nil
 		}
 	}
 	a.spec = spec
-	a.model.point(spec.Name)
+	a.model.Point(spec.Name)
 	var v engine.Values
 	var opt *eval.Options
 	if st != nil {

@@ -127,7 +127,7 @@ func TestExperimenterAt80x24(t *testing.T) {
 			t.Error("cnn is listed for iris, whose 4 columns are no image")
 		}
 	}
-	if why := hs.a.model.tooBig["cnn"]; !strings.Contains(why, "no square image") {
+	if why := hs.a.model.TooBig["cnn"]; !strings.Contains(why, "no square image") {
 		t.Errorf("the model list does not mark cnn on iris: %q", why)
 	}
 	markModels(t, hs, "lda", "gnb", "centroid", "knn", "tree", "logistic", "qda", "perceptron", "cnb", "forest")
@@ -160,7 +160,7 @@ func TestExperimenterListsCNNForImages(t *testing.T) {
 	for _, sp := range hs.a.exp.Specs {
 		listed = listed || sp.Name == "cnn"
 	}
-	if !listed || hs.a.model.tooBig["cnn"] != "" {
-		t.Errorf("cnn on digits: listed %v, marked %q", listed, hs.a.model.tooBig["cnn"])
+	if !listed || hs.a.model.TooBig["cnn"] != "" {
+		t.Errorf("cnn on digits: listed %v, marked %q", listed, hs.a.model.TooBig["cnn"])
 	}
 }

@@ -26,7 +26,7 @@ func mustNotShow(t *testing.T, v string, bad ...string) {
 func TestModelListFilter(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
 	hs.press("enter")
-	all := len(hs.a.model.all)
+	all := len(hs.a.model.All)
 	mustContain(t, hs.View(), "/ filter")
 	hs.press("/")
 	hs.typeText("KMEANSq")
@@ -47,8 +47,8 @@ func TestModelListFilter(t *testing.T) {
 		t.Fatal("esc left the screen instead of clearing the filter")
 	}
 	mustContain(t, hs.View(), "▸ kmeans") // the cursor stays on the model it was on
-	if len(hs.a.model.specs) != all {
-		t.Errorf("%d models listed after esc, want all %d", len(hs.a.model.specs), all)
+	if len(hs.a.model.Specs) != all {
+		t.Errorf("%d models listed after esc, want all %d", len(hs.a.model.Specs), all)
 	}
 }
 
@@ -86,11 +86,11 @@ func TestModelCountIsOfItsHeading(t *testing.T) {
 			own++
 		}
 	}
-	if own == len(hs.a.model.all) {
+	if own == len(hs.a.model.All) {
 		t.Fatal("every listed model classifies: the test needs clustering models registered")
 	}
 	v := hs.View()
-	mustContain(t, v, fmt.Sprintf("Models for classification (%d)", own), fmt.Sprintf("+%d that cluster or reduce", len(hs.a.model.all)-own),
+	mustContain(t, v, fmt.Sprintf("Models for classification (%d)", own), fmt.Sprintf("+%d that cluster or reduce", len(hs.a.model.All)-own),
 		fmt.Sprintf("%d models for classification", own))
 }
 
@@ -198,13 +198,13 @@ func TestModelCursorStartsOnAFit(t *testing.T) {
 	}{{"iris", false}, {"../datasets/testdata/weather.nominal.arff", true}, {"digits", false}} {
 		hs := newHarness(t, Options{Data: c.data}, 120, 40)
 		hs.press("enter")
-		sp := hs.a.model.selected()
+		sp := hs.a.model.Selected()
 		if hs.a.cur != screenModel || sp == nil {
 			t.Fatalf("%s: screen %v, no model under the cursor", c.data, hs.a.cur)
 		}
-		if sp.Input.Nominal != c.nominal || !sp.Supports(hs.a.model.task) {
+		if sp.Input.Nominal != c.nominal || !sp.Supports(hs.a.model.Task) {
 			t.Errorf("%s: the cursor starts on %s (takes nominal codes: %v), want a model for %s that takes them: %v",
-				c.data, sp.Name, sp.Input.Nominal, hs.a.model.task, c.nominal)
+				c.data, sp.Name, sp.Input.Nominal, hs.a.model.Task, c.nominal)
 		}
 		if sp.Advise != nil && len(sp.Advise(hs.a.ds.Features)) > 0 {
 			t.Errorf("%s: the cursor starts on %s, which warns about these data", c.data, sp.Name)
@@ -212,7 +212,7 @@ func TestModelCursorStartsOnAFit(t *testing.T) {
 	}
 	hs := newHarness(t, Options{Data: "iris", Model: "cnb"}, 120, 40)
 	hs.press("esc", "esc", "enter")
-	if sp := hs.a.model.selected(); hs.a.cur != screenModel || sp == nil || sp.Name != "cnb" {
+	if sp := hs.a.model.Selected(); hs.a.cur != screenModel || sp == nil || sp.Name != "cnb" {
 		t.Errorf("the model chosen before is not under the cursor: %v", sp)
 	}
 }

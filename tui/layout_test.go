@@ -35,7 +35,7 @@ func TestModelColumnsAligned(t *testing.T) {
 		hs.press("enter")
 		// The summary column starts at the same cell on every model line.
 		col := -1
-		for _, sp := range hs.a.model.specs {
+		for _, sp := range hs.a.model.Specs {
 			for _, line := range strings.Split(hs.View(), "\n") {
 				if !strings.Contains(line, " "+sp.Name+" ") || strings.Contains(line, "╭") {
 					continue

@@ -18,13 +18,13 @@ func TestModelListSaysWhatMemoryCannotHold(t *testing.T) {
 		t.Fatalf("on screen %v, want the model list", hs.a.cur)
 	}
 	want := "hclust on moons: a 5000 x 5000 matrix of pairwise distances needs 200 MB, more than the 100 MB $TEALAB_MEMORY allows"
-	if got := hs.a.model.tooBig["hclust"]; !strings.HasPrefix(got, want) {
+	if got := hs.a.model.TooBig["hclust"]; !strings.HasPrefix(got, want) {
 		t.Errorf("hclust: %q\nwant %q", got, want)
 	}
-	if why, ok := hs.a.model.tooBig["logistic"]; ok {
+	if why, ok := hs.a.model.TooBig["logistic"]; ok {
 		t.Errorf("logistic refused: %s", why)
 	}
-	hs.a.model.point("hclust")
+	hs.a.model.Point("hclust")
 	if v := hs.View(); !strings.Contains(strings.Join(strings.Fields(v), " "), "⚠ with its defaults, hclust on moons: a 5000 x 5000 matrix") {
 		t.Errorf("the panel does not say why:\n%s", v)
 	}

@@ -38,17 +38,17 @@ func (hs *harness) pickData(name string) {
 // pickModel moves the model list to name and presses enter.
 func (hs *harness) pickModel(name string) {
 	hs.t.Helper()
-	for range len(hs.a.model.specs) {
+	for range len(hs.a.model.Specs) {
 		hs.press("up")
 	}
-	for range len(hs.a.model.specs) {
-		if hs.a.model.specs[hs.a.model.cursor].Name == name {
+	for range len(hs.a.model.Specs) {
+		if hs.a.model.Specs[hs.a.model.Cursor].Name == name {
 			hs.press("enter")
 			return
 		}
 		hs.press("down")
 	}
-	hs.t.Fatalf("model %q is not listed for %s", name, hs.a.model.task)
+	hs.t.Fatalf("model %q is not listed for %s", name, hs.a.model.Task)
 }
 
 // focusParam moves the form's focus to the named field.
@@ -226,7 +226,7 @@ func TestModelsFilteredByTask(t *testing.T) {
 			t.Fatalf("%s: start-up with data only is on screen %v", tc.data, hs.a.cur)
 		}
 		mustContain(t, v, tc.want...)
-		for _, sp := range hs.a.model.specs {
+		for _, sp := range hs.a.model.Specs {
 			for _, n := range tc.not {
 				if sp.Name == n {
 					t.Errorf("%s: model %q listed:\n%s", tc.data, n, v)

@@ -1,4 +1,4 @@
-package tui
+package model
 
 import (
 	"fmt"
@@ -15,14 +15,14 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-type modelKeys struct {
+type Keys struct {
 	Up, Down, PgUp, PgDown key.Binding
 	Choose                 key.Binding
 	Experiment             key.Binding
 }
 
-func defaultModelKeys() modelKeys {
-	return modelKeys{
+func DefaultKeys() Keys {
+	return Keys{
 		Up:     kit.Bind("↑/k", "up", "up", "k"),
 		Down:   kit.Bind("↓/j", "down", "down", "j"),
 		PgUp:   kit.Bind("pgup", "page up", "pgup"),
@@ -35,12 +35,12 @@ func defaultModelKeys() modelKeys {
 
 // modelScreen lists the registered models that can learn the dataset's task,
 // grouped by family (the registry drives it: no model is named here).
-type modelScreen struct {
+type Screen struct {
 	c     *kit.Common
-	keys  modelKeys
-	task  datasets.Task
-	all   []*engine.Spec // those that run on the data, by family then name
-	specs []*engine.Spec // those of all the filter keeps
+	keys  Keys
+	Task  datasets.Task
+	All   []*engine.Spec // those that run on the data, by family then name
+	Specs []*engine.Spec // those of all the filter keeps
 	// filter narrows the list by name, title or family (/).
 	filter kit.ListFilter
 	// tooBig says why a model's fit of the data with its defaults cannot
@@ -48,17 +48,17 @@ type modelScreen struct {
 	// that are no image), by model name: the list greys it and says so;
 	// the form may still choose settings that fit (fewer trees, another
 	// linkage, a shape).
-	tooBig map[string]string
+	TooBig map[string]string
 	others int    // registered models for other tasks
 	start  string // the model the cursor starts on (startModel)
-	cursor int
+	Cursor int
 	offset int // first list line shown
 	err    error
 	w, h   int
 }
 
-func newModelScreen(c *kit.Common) *modelScreen {
-	s := &modelScreen{c: c, keys: defaultModelKeys(), filter: kit.NewListFilter()}
+func New(c *kit.Common) *Screen {
+	s := &Screen{c: c, keys: DefaultKeys(), filter: kit.NewListFilter()}
 	s.SetData(nil, "")
 	return s
 }
@@ -67,20 +67,20 @@ func newModelScreen(c *kit.Common) *modelScreen {
 // classification), and puts the cursor on keep if listed: the models that
 // learn d's task first, then the clustering and reduction models, which run
 // on any data (their own task in the menu).
-func (s *modelScreen) SetData(d *datasets.Dataset, keep string) {
+func (s *Screen) SetData(d *datasets.Dataset, keep string) {
 	t := datasets.Classification
 	if d != nil {
 		t = d.Task
 	}
-	s.task, s.all, s.others, s.err, s.tooBig = t, nil, 0, nil, map[string]string{}
+	s.Task, s.All, s.others, s.err, s.TooBig = t, nil, 0, nil, map[string]string{}
 	for _, sp := range engine.Specs() {
 		if _, ok := sp.RunsOn(t); ok {
-			s.all = append(s.all, sp)
+			s.All = append(s.All, sp)
 			if d == nil {
 				continue
 			}
 			if err := kit.ModelFits(d, sp); err != nil {
-				s.tooBig[sp.Name] = s.c.ErrText(err)
+				s.TooBig[sp.Name] = s.c.ErrText(err)
 			}
 		} else {
 			s.others++
@@ -93,7 +93,7 @@ func (s *modelScreen) SetData(d *datasets.Dataset, keep string) {
 		}
 		return int(u)
 	}
-	slices.SortStableFunc(s.all, func(a, b *engine.Spec) int { return rank(a) - rank(b) })
+	slices.SortStableFunc(s.All, func(a, b *engine.Spec) int { return rank(a) - rank(b) })
 	s.start = s.startModel(d)
 	s.refilter(keep)
 }
@@ -105,14 +105,14 @@ func (s *modelScreen) SetData(d *datasets.Dataset, keep string) {
 // columns, one that does not when they are all numeric (naive Bayes on
 // level counts is Gaussian naive Bayes under another name on numeric
 // columns). Failing that, the first that fits the memory; "" before data.
-func (s *modelScreen) startModel(d *datasets.Dataset) string {
+func (s *Screen) startModel(d *datasets.Dataset) string {
 	if d == nil {
 		return ""
 	}
 	nominal := slices.ContainsFunc(d.Features, func(c datasets.Column) bool { return c.Kind == datasets.Nominal })
 	fallback := ""
-	for _, sp := range s.all {
-		if _, big := s.tooBig[sp.Name]; big || !sp.Supports(s.task) {
+	for _, sp := range s.All {
+		if _, big := s.TooBig[sp.Name]; big || !sp.Supports(s.Task) {
 			continue
 		}
 		if sp.Input.Nominal == nominal && (sp.Advise == nil || len(sp.Advise(d.Features)) == 0) {
@@ -128,12 +128,12 @@ func (s *modelScreen) startModel(d *datasets.Dataset) string {
 // refilter lists the models the filter keeps, the cursor on the one the
 // query names exactly (listFilter.exactness), else on keep if listed, else
 // on the start model if listed, else on the first.
-func (s *modelScreen) refilter(keep string) {
-	s.specs = s.specs[:0]
+func (s *Screen) refilter(keep string) {
+	s.Specs = s.Specs[:0]
 	best, exact := "", 0
-	for _, sp := range s.all {
+	for _, sp := range s.All {
 		if s.filter.Match(sp.Name + " " + sp.Title + " " + sp.Family) {
-			s.specs = append(s.specs, sp)
+			s.Specs = append(s.Specs, sp)
 			if e := s.filter.Exactness(sp.Name, sp.Title); e > exact {
 				best, exact = sp.Name, e
 			}
@@ -142,15 +142,15 @@ func (s *modelScreen) refilter(keep string) {
 	if exact > 0 {
 		keep = best
 	}
-	s.cursor, s.offset = 0, 0
-	s.point(s.start)
-	s.point(keep)
+	s.Cursor, s.offset = 0, 0
+	s.Point(s.start)
+	s.Point(keep)
 }
 
 // selected is the model under the cursor, nil when none is listed.
-func (s *modelScreen) selected() *engine.Spec {
-	if s.cursor < len(s.specs) {
-		return s.specs[s.cursor]
+func (s *Screen) Selected() *engine.Spec {
+	if s.Cursor < len(s.Specs) {
+		return s.Specs[s.Cursor]
 	}
 	return nil
 }
@@ -158,9 +158,9 @@ func (s *modelScreen) selected() *engine.Spec {
 // ownTask counts the models that learn the data's own task: those the
 // title's count is of (the clustering and reduction models listed below
 // them run on any data and are counted apart).
-func (s *modelScreen) ownTask() (own, anyData int) {
-	for _, sp := range s.all {
-		if sp.Supports(s.task) {
+func (s *Screen) ownTask() (own, anyData int) {
+	for _, sp := range s.All {
+		if sp.Supports(s.Task) {
 			own++
 		} else {
 			anyData++
@@ -169,26 +169,26 @@ func (s *modelScreen) ownTask() (own, anyData int) {
 	return own, anyData
 }
 
-func (s *modelScreen) setError(err error) { s.err = err }
+func (s *Screen) SetError(err error) { s.err = err }
 
 // point puts the cursor on the named model, if listed.
-func (s *modelScreen) point(name string) {
-	for i, sp := range s.specs {
+func (s *Screen) Point(name string) {
+	for i, sp := range s.Specs {
 		if sp.Name == name {
-			s.cursor = i
+			s.Cursor = i
 		}
 	}
 }
 
-func (s *modelScreen) SetSize(w, h int) { s.w, s.h = w, h }
-func (s *modelScreen) Typing() bool     { return s.filter.Editing }
+func (s *Screen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *Screen) Typing() bool     { return s.filter.Editing }
 
 // Back clears the filter, if any.
-func (s *modelScreen) Back() bool {
+func (s *Screen) Back() bool {
 	if !s.filter.Active() {
 		return false
 	}
-	keep := s.selected()
+	keep := s.Selected()
 	s.filter.Clear()
 	s.refilter(nameOf(keep))
 	return true
@@ -201,58 +201,58 @@ func nameOf(sp *engine.Spec) string {
 	return sp.Name
 }
 
-func (s *modelScreen) ShortHelp() []key.Binding {
+func (s *Screen) ShortHelp() []key.Binding {
 	if s.filter.Editing {
 		return s.filter.Help()
 	}
 	return append([]key.Binding{s.keys.Choose, s.keys.Experiment}, s.filter.Help()...)
 }
 
-func (s *modelScreen) FullHelp() [][]key.Binding {
+func (s *Screen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), s.navKeys())
 }
 
 // navKeys move the cursor; typing in the filter, they are the field's.
-func (s *modelScreen) navKeys() []key.Binding {
+func (s *Screen) navKeys() []key.Binding {
 	if s.filter.Editing {
 		return nil
 	}
 	return []key.Binding{s.keys.Up, s.keys.Down, s.keys.PgUp, s.keys.PgDown}
 }
 
-func (s *modelScreen) HeaderInfo() string {
+func (s *Screen) HeaderInfo() string {
 	own, _ := s.ownTask()
-	return numfmt.Count(own, "model") + " for " + s.task.String()
+	return numfmt.Count(own, "model") + " for " + s.Task.String()
 }
 
-func (s *modelScreen) Update(msg tea.Msg) tea.Cmd {
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
 	if used, changed := s.filter.Update(km); used {
 		if changed {
-			s.refilter(nameOf(s.selected()))
+			s.refilter(nameOf(s.Selected()))
 		}
 		return nil
 	}
-	if len(s.specs) == 0 {
+	if len(s.Specs) == 0 {
 		return nil
 	}
 	page := max(s.listHeight()/2, 1)
 	switch {
 	case key.Matches(km, s.keys.Up):
-		s.cursor = max(s.cursor-1, 0)
+		s.Cursor = max(s.Cursor-1, 0)
 	case key.Matches(km, s.keys.Down):
-		s.cursor = min(s.cursor+1, len(s.specs)-1)
+		s.Cursor = min(s.Cursor+1, len(s.Specs)-1)
 	case key.Matches(km, s.keys.PgUp):
-		s.cursor = max(s.cursor-page, 0)
+		s.Cursor = max(s.Cursor-page, 0)
 	case key.Matches(km, s.keys.PgDown):
-		s.cursor = min(s.cursor+page, len(s.specs)-1)
+		s.Cursor = min(s.Cursor+page, len(s.Specs)-1)
 	case key.Matches(km, s.keys.Experiment):
 		return func() tea.Msg { return kit.OpenExperimentMsg{} }
 	case key.Matches(km, s.keys.Choose):
-		sp := s.specs[s.cursor]
+		sp := s.Specs[s.Cursor]
 		s.err = nil
 		return func() tea.Msg { return kit.ModelChosenMsg{Spec: sp} }
 	}
@@ -261,13 +261,13 @@ func (s *modelScreen) Update(msg tea.Msg) tea.Cmd {
 
 // listHeight is the number of lines for the list; the rest shows the
 // highlighted model's parameters.
-func (s *modelScreen) listHeight() int { return max(s.h-2-s.detailHeight(), 3) }
+func (s *Screen) listHeight() int { return max(s.h-2-s.detailHeight(), 3) }
 
 // detailHeight gives the panel what the list does not need (at least 7 lines).
-func (s *modelScreen) detailHeight() int {
-	lines := len(s.specs)
+func (s *Screen) detailHeight() int {
+	lines := len(s.Specs)
 	fam := ""
-	for _, sp := range s.specs {
+	for _, sp := range s.Specs {
 		if sp.Family != fam {
 			fam = sp.Family
 			lines++
@@ -276,12 +276,12 @@ func (s *modelScreen) detailHeight() int {
 	return max(s.h-2-lines, 7)
 }
 
-func (s *modelScreen) View() string {
+func (s *Screen) View() string {
 	st := s.c.Styles
 	w := s.w
 	var out []string
 	own, anyData := s.ownTask()
-	title := st.Title.Render(fmt.Sprintf(" Models for %s (%d)", s.task, own))
+	title := st.Title.Render(fmt.Sprintf(" Models for %s (%d)", s.Task, own))
 	var more []string
 	if anyData > 0 {
 		more = append(more, fmt.Sprintf("+%d that cluster or reduce", anyData))
@@ -297,13 +297,13 @@ func (s *modelScreen) View() string {
 	case s.err != nil:
 		out = append(out, " "+st.Error.Render(kit.Clip(s.err.Error(), w-2)))
 	case s.filter.Active():
-		out = append(out, " "+kit.Clip(s.filter.Status(s.c.Styles, len(s.specs), len(s.all)), w-2))
+		out = append(out, " "+kit.Clip(s.filter.Status(s.c.Styles, len(s.Specs), len(s.All)), w-2))
 	default:
 		out = append(out, "")
 	}
-	if len(s.specs) == 0 {
-		msg := fmt.Sprintf("  No registered model does %s yet.", s.task)
-		if len(s.all) > 0 {
+	if len(s.Specs) == 0 {
+		msg := fmt.Sprintf("  No registered model does %s yet.", s.Task)
+		if len(s.All) > 0 {
 			msg = "  No model matches the filter: esc clears it."
 		}
 		out = append(out, st.Muted.Render(msg))
@@ -323,15 +323,15 @@ func (s *modelScreen) View() string {
 	case w >= 120:
 		titleW = 31
 	}
-	for _, sp := range s.specs {
+	for _, sp := range s.Specs {
 		nameW = max(nameW, len(sp.Name)+1)
 	}
 	nameW = min(nameW, 20)
-	for i, sp := range s.specs {
+	for i, sp := range s.Specs {
 		if sp.Family != fam {
 			fam = sp.Family
 			head := " " + fam
-			if u, _ := sp.RunsOn(s.task); u != s.task {
+			if u, _ := sp.RunsOn(s.Task); u != s.Task {
 				head += st.Muted.Render(" · " + u.String() + " (the target is not learned)")
 			}
 			lines = append(lines, line{text: st.Header.Render(head), model: -1})
@@ -341,8 +341,8 @@ func (s *modelScreen) View() string {
 		left := kit.FitWidth(kit.Clip(sp.Name, nameW), nameW) + " " + kit.FitWidth(kit.Clip(sp.Title, titleW), titleW) + " "
 		sumW := max(w-4-ansi.StringWidth(left), 0)
 		text := left + kit.FitWidth(kit.Clip(sp.Summary, sumW), sumW)
-		switch _, big := s.tooBig[sp.Name]; {
-		case i == s.cursor:
+		switch _, big := s.TooBig[sp.Name]; {
+		case i == s.Cursor:
 			lines = append(lines, line{text: " " + st.SelectedRow.Render("▸ "+text), model: i})
 		case big: // marked for a screen without colour too
 			lines = append(lines, line{text: " " + st.Muted.Render("⚠ "+text), model: i})
@@ -353,7 +353,7 @@ func (s *modelScreen) View() string {
 	lh := s.listHeight()
 	cur := 0
 	for j, l := range lines {
-		if l.model == s.cursor {
+		if l.model == s.Cursor {
 			cur = j
 		}
 	}
@@ -369,15 +369,15 @@ func (s *modelScreen) View() string {
 	for len(out) < 2+lh {
 		out = append(out, "")
 	}
-	out = append(out, s.detail(s.specs[s.cursor], w, s.detailHeight()))
+	out = append(out, s.detail(s.Specs[s.Cursor], w, s.detailHeight()))
 	return strings.Join(out, "\n")
 }
 
 // detail is a panel with the model's summary and its hyperparameters.
-func (s *modelScreen) detail(sp *engine.Spec, w, h int) string {
+func (s *Screen) detail(sp *engine.Spec, w, h int) string {
 	st := s.c.Styles
 	var b []string
-	if why, big := s.tooBig[sp.Name]; big {
+	if why, big := s.TooBig[sp.Name]; big {
 		for _, l := range strings.Split(kit.Wrap("⚠ with its defaults, "+why, w-4), "\n") {
 			b = append(b, st.Error.Render(l))
 		}

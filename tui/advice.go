@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tealab/tealab/advice"
+	"github.com/tealab/tealab/tui/screens/data"
 	"github.com/tealab/tealab/tui/screens/params"
 )
 
@@ -32,7 +33,7 @@ func remedyText(r advice.Remedy) string {
 		if len(r.Columns) > 0 {
 			which = quoteAll(r.Columns)
 		}
-		return on(fmt.Sprintf("select %s in the %s tab and press %s", which, previewColumns, defaultDataKeys().DropCol.Help().Key), screenData)
+		return on(fmt.Sprintf("select %s in the %s tab and press %s", which, data.PreviewColumns, data.DefaultKeys().DropCol.Help().Key), screenData)
 	case advice.Reduce:
 		return on("set reduce first", screenParams)
 	case advice.Model:

@@ -18,6 +18,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/internal/termtest"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 	"github.com/tealab/tealab/tui/screens/params"
 	"github.com/tealab/tealab/tui/screens/sweep"
 )
@@ -155,16 +156,16 @@ func allPlaces(t *testing.T) []place {
 			return hs
 		}
 	}
-	onData := func(f dataFocus) func(*app) bool {
-		return func(a *app) bool { return a.cur == screenData && a.data.focus == f }
+	onData := func(f data.DataFocus) func(*app) bool {
+		return func(a *app) bool { return a.cur == screenData && a.data.Focus == f }
 	}
 	ps = append(ps,
-		place{name: "data list", open: start(Options{}), here: onData(focusList)},
-		place{name: "file browser", open: then(start(Options{}), "o"), here: onData(focusPicker)},
-		place{name: "path field", open: then(start(Options{}), "p"), here: onData(focusPath),
-			field: func(a *app) *kit.TextField { return &a.data.path }},
+		place{name: "data list", open: start(Options{}), here: onData(data.FocusList)},
+		place{name: "file browser", open: then(start(Options{}), "o"), here: onData(data.FocusPicker)},
+		place{name: "path field", open: then(start(Options{}), "p"), here: onData(data.FocusPath),
+			field: func(a *app) *kit.TextField { return &a.data.Path }},
 	)
-	for _, tab := range []string{previewColumns, previewPlot, previewHist, previewRows, previewBalance} {
+	for _, tab := range []string{data.PreviewColumns, data.PreviewPlot, data.PreviewHist, data.PreviewRows, data.PreviewBalance} {
 		ps = append(ps, place{name: "data preview " + tab,
 			open: func(t testing.TB) *harness {
 				hs := newHarness(t, Options{Data: "iris"}, 120, 40)
@@ -173,12 +174,12 @@ func allPlaces(t *testing.T) []place {
 			},
 			back: func(hs *harness) {
 				hs.a.goTo(screenData)
-				if hs.a.data.ds != nil && hs.a.data.source == "iris" {
-					hs.a.data.focus = focusPreview
+				if hs.a.data.Ds != nil && hs.a.data.Source == "iris" {
+					hs.a.data.Focus = data.FocusPreview
 					hs.previewTab(tab)
 				}
 			},
-			here: func(a *app) bool { return onData(focusPreview)(a) && a.data.tabs.ActiveName() == tab }})
+			here: func(a *app) bool { return onData(data.FocusPreview)(a) && a.data.Tabs.ActiveName() == tab }})
 	}
 	ps = append(ps, knobPlaces(t)...)
 	ps = append(ps, place{name: "model list", open: then(start(Options{Data: "iris"}), "enter"),
@@ -241,12 +242,12 @@ func allPlaces(t *testing.T) []place {
 // knobPlaces are the knob fields of every generator.
 func knobPlaces(t *testing.T) []place {
 	var ps []place
-	for i, e := range newTestApp(t, Options{}, 120, 40).data.entries {
+	for i, e := range newTestApp(t, Options{}, 120, 40).data.Entries {
 		for k, knob := range e.Knobs {
 			ps = append(ps, place{name: fmt.Sprintf("knob %s of %s", knob.Name, e.Name),
 				open: func(t testing.TB) *harness {
 					hs := newHarness(t, Options{}, 120, 40)
-					hs.a.data.cursor = i
+					hs.a.data.Cursor = i
 					hs.press("e")
 					for range k {
 						hs.press("tab")
@@ -256,16 +257,16 @@ func knobPlaces(t *testing.T) []place {
 				back: func(hs *harness) {
 					hs.a.goTo(screenData)
 					hs.a.data.Back()
-					hs.a.data.cursor = i
+					hs.a.data.Cursor = i
 					hs.press("e")
 					for range k {
 						hs.press("tab")
 					}
 				},
 				here: func(a *app) bool {
-					return a.cur == screenData && a.data.focus == focusKnobs && a.data.cursor == i && a.data.kfocus == k
+					return a.cur == screenData && a.data.Focus == data.FocusKnobs && a.data.Cursor == i && a.data.Kfocus == k
 				},
-				field: func(a *app) *kit.TextField { return &a.data.knobs[e.Name][k].input }})
+				field: func(a *app) *kit.TextField { return &a.data.Knobs[e.Name][k].Input }})
 		}
 	}
 	if len(ps) == 0 {

@@ -30,6 +30,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/themes"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 	"github.com/tealab/tealab/tui/screens/experimenter"
 	"github.com/tealab/tealab/tui/screens/model"
 	"github.com/tealab/tealab/tui/screens/params"
@@ -165,7 +166,7 @@ type app struct {
 	cancel context.CancelFunc
 
 	screens [numScreens]screen
-	data    *dataScreen
+	data    *data.Screen
 	model   *model.Screen
 	params  *params.Screen
 	train   *train.Screen
@@ -214,7 +215,7 @@ func newApp(opt Options) (*app, error) {
 	a.help.Styles = widgets.HelpStyles(c.Styles)
 	a.help.ShortSeparator = " · "
 	evalOpts := opt.evalOptions()
-	a.data = newDataScreen(c)
+	a.data = data.New(c)
 	a.model = model.New(c)
 	a.params = params.New(c, evalOpts)
 	a.params.Test.Source, a.params.StartTest = opt.Test, opt.Test != ""
@@ -324,7 +325,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.results.Update(msg)
 	case results.ModelSavedMsg: // a save started on the results screen ends wherever the lab is
 		return a, a.results.Update(msg)
-	case kit.TableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
+	case kit.TableLoadedMsg, data.DirReadMsg, data.FileChosenMsg: // the data screen's, whichever screen shows
 		return a, a.data.Update(msg)
 	case kit.QuitMsg:
 		return a, a.quit()
@@ -685,7 +686,7 @@ func (a *app) globals() kit.GlobalKeys {
 	g := a.keys
 	g.Theme.SetHelp("t", "theme: "+a.c.ThemeName())
 	g.Runs.SetEnabled(a.cur != screenRuns) // there already
-	g.Back.SetEnabled(a.cur != screenData || !a.data.closed())
+	g.Back.SetEnabled(a.cur != screenData || !a.data.Closed())
 	return g
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 // trainingApp is the app on the training screen at w x h with n steps drawn
@@ -155,10 +156,10 @@ func BenchmarkDendrogramCut(b *testing.B) {
 // on 20,000 rows.
 func BenchmarkHistogramsView(b *testing.B) {
 	hs := newHarness(b, Options{Data: "blobs:n=20000,seed=1"}, 200, 60)
-	hs.previewTab(previewHist)
+	hs.previewTab(data.PreviewHist)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = hs.a.data.hists.View()
+		_ = hs.a.data.Hists.View()
 	}
 }
 
@@ -183,8 +184,8 @@ func bigFolder(b *testing.B) string {
 func BenchmarkFileBrowserRead(b *testing.B) {
 	dir := bigFolder(b)
 	for b.Loop() {
-		fb := newFileBrowser(nil)
-		fb.Update(fb.read(dir)())
+		fb := data.NewFileBrowser(nil)
+		fb.Update(fb.Read(dir)())
 	}
 }
 
@@ -192,8 +193,8 @@ func BenchmarkFileBrowserRead(b *testing.B) {
 // redrawn: what a key costs.
 func BenchmarkFileBrowserKey(b *testing.B) {
 	c := newTestApp(b, Options{}, 120, 40).c
-	fb := newFileBrowser(nil)
-	fb.Update(fb.read(bigFolder(b))())
+	fb := data.NewFileBrowser(nil)
+	fb.Update(fb.Read(bigFolder(b))())
 	keys := []string{"down", "down", "up"}
 	i := 0
 	for b.Loop() {

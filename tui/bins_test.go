@@ -9,6 +9,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 // builtinColumn is column name of a built-in set.
@@ -35,7 +36,7 @@ func builtinColumn(t *testing.T, set, name string) []float64 {
 // empty when every bin's values occur.
 func checkBins(t *testing.T, what string, col []float64, b kit.Binning, noGaps bool) {
 	t.Helper()
-	counts := firstClass(b.Count(col, nil, 1))
+	counts := data.FirstClass(b.Count(col, nil, 1))
 	sum := 0.0
 	for i, c := range counts {
 		sum += c
@@ -133,7 +134,7 @@ func barBlock(t *testing.T, v, header string) []string {
 // labelled 1 and 2, with no empty bins between them.
 func TestIntegerHistogramHasNoComb(t *testing.T) {
 	hs := newHarness(t, Options{Data: "diabetes"}, 120, 40)
-	hs.previewTab(previewHist)
+	hs.previewTab(data.PreviewHist)
 	hs.press("down")
 	v := hs.View()
 	block := barBlock(t, v, "sex by progression")
@@ -179,7 +180,7 @@ func TestNominalHistogram(t *testing.T) {
 		fmt.Fprintf(&sb, "%s,%d,%s\n", l, i%17, []string{"yes", "no"}[i%2])
 	}
 	hs := newHarness(t, Options{Data: writeFile(t, "shop.arff", sb.String())}, 100, 24)
-	hs.previewTab(previewHist)
+	hs.previewTab(data.PreviewHist)
 	v := hs.View()
 	mustContain(t, v, "colour · rows per level, most frequent first", "12 levels")
 	lines := strings.Split(v, "\n")
@@ -208,6 +209,6 @@ func TestPrincipalPlaneSaysNominalLeftOut(t *testing.T) {
 		text += fmt.Sprintf("%d,%d,%d,%s,%s\n", i, i*i%7, i%5, []string{"red", "blue"}[i%2], []string{"yes", "no"}[i%3/2])
 	}
 	hs := newHarness(t, Options{Data: writeFile(t, "mixed.arff", text)}, 120, 40)
-	hs.previewTab(previewPlot)
+	hs.previewTab(data.PreviewPlot)
 	mustContain(t, hs.View(), "first two principal directions", "1 nominal column left out")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 // mustNotShow fails when v shows any of bad.
@@ -102,22 +103,22 @@ func TestDataFilters(t *testing.T) {
 	hs.typeText("moo")
 	hs.press("enter")
 	v := hs.View()
-	mustContain(t, v, "moons", fmt.Sprintf("1 of %d", len(hs.a.data.entries)))
+	mustContain(t, v, "moons", fmt.Sprintf("1 of %d", len(hs.a.data.Entries)))
 	mustNotShow(t, v, "iris")
-	if e := hs.a.data.selectedEntry(); e == nil || e.Name != "moons" {
+	if e := hs.a.data.SelectedEntry(); e == nil || e.Name != "moons" {
 		t.Errorf("the cursor is on %v, want moons", e)
 	}
 
 	hs = newHarness(t, Options{Data: "iris"}, 80, 24)
-	hs.previewTab(previewColumns)
+	hs.previewTab(data.PreviewColumns)
 	hs.press("/")
 	hs.typeText("width")
 	hs.press("enter", "down", "s")
 	v = hs.View()
 	mustContain(t, v, "2 of 5")
 	mustNotShow(t, v, "sepal_length_cm")
-	if hs.a.data.target != "petal_width_cm" {
-		t.Errorf("s on the second filtered column set target %q, want petal_width_cm", hs.a.data.target)
+	if hs.a.data.Target != "petal_width_cm" {
+		t.Errorf("s on the second filtered column set target %q, want petal_width_cm", hs.a.data.Target)
 	}
 }
 

@@ -164,7 +164,7 @@ func (hs *harness) resultTab(name string) {
 // previewTab moves the data preview's tabs to name.
 func (hs *harness) previewTab(name string) {
 	hs.t.Helper()
-	toTab(hs.t, name, func() widgets.Tabs { return hs.a.data.tabs }, func() { hs.press("tab") })
+	toTab(hs.t, name, func() widgets.Tabs { return hs.a.data.Tabs }, func() { hs.press("tab") })
 }
 
 // keyMsg is the key message of a key by its name: "enter", "esc", "a"...

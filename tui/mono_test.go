@@ -297,7 +297,7 @@ func TestCompareVerdictsInWords(t *testing.T) {
 // focus has left it (its message shows only while it has the focus).
 func TestKnobErrorMarked(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
-	for hs.a.data.selectedEntry().Name != "moons" {
+	for hs.a.data.SelectedEntry().Name != "moons" {
 		hs.press("down")
 	}
 	hs.press("e")

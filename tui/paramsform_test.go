@@ -58,7 +58,7 @@ func mustSpec(t *testing.T, name string) *engine.Spec {
 // A generator's seed knob read 0…9.007199254740992e15.
 func TestKnobRangesReadable(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
-	for hs.a.data.selectedEntry() == nil || hs.a.data.selectedEntry().Name != "moons" {
+	for hs.a.data.SelectedEntry() == nil || hs.a.data.SelectedEntry().Name != "moons" {
 		hs.press("down")
 	}
 	v := hs.View()

@@ -15,6 +15,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 	"github.com/tealab/tealab/tui/screens/results"
 	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
@@ -25,8 +26,8 @@ import (
 // pickData moves the data list to name and presses enter (load & preview).
 func (hs *harness) pickData(name string) {
 	hs.t.Helper()
-	for range len(hs.a.data.entries) + 1 {
-		if e := hs.a.data.selectedEntry(); e != nil && e.Name == name {
+	for range len(hs.a.data.Entries) + 1 {
+		if e := hs.a.data.SelectedEntry(); e != nil && e.Name == name {
 			hs.press("enter")
 			return
 		}
@@ -74,7 +75,7 @@ func mustContain(t *testing.T, v string, wants ...string) {
 
 func TestStartNothingParsed(t *testing.T) {
 	hs := newHarness(t, Options{}, 100, 30)
-	if hs.a.data.table != nil || hs.a.ds != nil {
+	if hs.a.data.Table != nil || hs.a.ds != nil {
 		t.Fatal("a dataset was loaded before one was chosen")
 	}
 	mustContain(t, hs.View(), "Built-in sets", "iris", "Generators", "moons", "open a file", "150 rows · 4 features")
@@ -87,7 +88,7 @@ func TestDataPreviewAndTarget(t *testing.T) {
 		"petal_width_cm", "numeric", "nominal", "3: setosa, versicolor", "0.1–2.5")
 	// Choose a numeric target: regression.
 	hs.press("down", "s")
-	if d := hs.a.data.ds; d == nil || d.Task != datasets.Regression || d.Target.Name != "sepal_width_cm" {
+	if d := hs.a.data.Ds; d == nil || d.Task != datasets.Regression || d.Target.Name != "sepal_width_cm" {
 		t.Fatalf("after s on sepal_width_cm: %+v", d)
 	}
 	mustContain(t, hs.View(), "target sepal_width_cm · regression")
@@ -96,11 +97,11 @@ func TestDataPreviewAndTarget(t *testing.T) {
 	mustContain(t, hs.View(), "no target: clustering")
 	// Rows and balance.
 	hs.press("up", "up", "end")
-	hs.a.data.cols.SetCursor(4)
+	hs.a.data.Cols.SetCursor(4)
 	hs.press("s")
-	hs.previewTab(previewRows)
+	hs.previewTab(data.PreviewRows)
 	mustContain(t, hs.View(), "5.1", "setosa", "columns 1-5 of 5")
-	hs.previewTab(previewBalance)
+	hs.previewTab(data.PreviewBalance)
 	mustContain(t, hs.View(), "class balance", "versicolor", "50")
 	// enter uses it.
 	hs.press("enter")
@@ -126,7 +127,7 @@ func TestDataPreviewNarrow(t *testing.T) {
 
 func TestGeneratorKnobs(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
-	for hs.a.data.selectedEntry().Name != "moons" {
+	for hs.a.data.SelectedEntry().Name != "moons" {
 		hs.press("down")
 	}
 	hs.press("e")
@@ -139,7 +140,7 @@ func TestGeneratorKnobs(t *testing.T) {
 	hs.typeText("abc")
 	mustContain(t, hs.View(), `knob n: "abc" is not a number`)
 	hs.press("enter") // refused: the knob is invalid
-	if hs.a.data.loading != "" || hs.a.data.table != nil {
+	if hs.a.data.Loading != "" || hs.a.data.Table != nil {
 		t.Fatal("generated with an invalid knob")
 	}
 	for range 3 {
@@ -147,7 +148,7 @@ func TestGeneratorKnobs(t *testing.T) {
 	}
 	hs.typeText("50")
 	hs.press("enter")
-	if tb := hs.a.data.table; tb == nil || tb.Rows() != 50 {
+	if tb := hs.a.data.Table; tb == nil || tb.Rows() != 50 {
 		t.Fatalf("moons:n=50 gave %v", tb)
 	}
 	mustContain(t, hs.View(), "50 rows × 3 columns", "moons(n=50")
@@ -186,28 +187,28 @@ func TestFileBrowser(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b := newFileBrowser(nil)
-	b.Update(b.read(dir)())
+	b := data.NewFileBrowser(nil)
+	b.Update(b.Read(dir)())
 	var names []string
-	for _, e := range b.entries {
-		names = append(names, e.name)
+	for _, e := range b.Entries {
+		names = append(names, e.Name)
 	}
 	if got := strings.Join(names, " "); got != "sub a.arff b.csv" {
 		t.Fatalf("entries %q, want folders first, data files only, no hidden", got)
 	}
 	b.Update(keyMsg("down"))
 	msg := b.Update(keyMsg("enter"))()
-	if fc, ok := msg.(fileChosenMsg); !ok || fc.path != filepath.Join(dir, "a.arff") {
+	if fc, ok := msg.(data.FileChosenMsg); !ok || fc.Path != filepath.Join(dir, "a.arff") {
 		t.Fatalf("enter gave %#v", msg)
 	}
 	b.Update(keyMsg("up"))
 	b.Update(b.Update(keyMsg("enter"))()) // into sub/
-	if b.dir != filepath.Join(dir, "sub") {
-		t.Fatalf("dir %q after entering sub", b.dir)
+	if b.Dir != filepath.Join(dir, "sub") {
+		t.Fatalf("dir %q after entering sub", b.Dir)
 	}
 	b.Update(b.Update(keyMsg("backspace"))())
-	if b.dir != dir {
-		t.Fatalf("dir %q after going up", b.dir)
+	if b.Dir != dir {
+		t.Fatalf("dir %q after going up", b.Dir)
 	}
 }
 
@@ -629,8 +630,8 @@ func TestGlobalKeys(t *testing.T) {
 	// Letters typed in a text field are text, not commands.
 	hs.press("p")
 	hs.typeText("tq?")
-	if hs.a.c.ThemeName() != "light" || hs.a.full || !strings.Contains(hs.a.data.path.Value(), "tq?") {
-		t.Errorf("typing reached the global keys: theme %s, help %v, path %q", hs.a.c.ThemeName(), hs.a.full, hs.a.data.path.Value())
+	if hs.a.c.ThemeName() != "light" || hs.a.full || !strings.Contains(hs.a.data.Path.Value(), "tq?") {
+		t.Errorf("typing reached the global keys: theme %s, help %v, path %q", hs.a.c.ThemeName(), hs.a.full, hs.a.data.Path.Value())
 	}
 	hs.press("esc")
 	if hs.a.data.Typing() {

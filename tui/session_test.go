@@ -9,6 +9,7 @@ import (
 
 	"github.com/tealab/tealab/confine"
 	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 // confined is a common whose files are kept in a data directory (holding
@@ -69,15 +70,15 @@ func TestConfinedPaths(t *testing.T) {
 // above it.
 func TestConfinedFileBrowserStaysInside(t *testing.T) {
 	c, base := confined(t)
-	b := newFileBrowser(c.Files)
-	if b.dir != filepath.Join(base, "data") {
-		t.Fatalf("starts in %s", b.dir)
+	b := data.NewFileBrowser(c.Files)
+	if b.Dir != filepath.Join(base, "data") {
+		t.Fatalf("starts in %s", b.Dir)
 	}
-	b.Update(b.read(b.dir)())
+	b.Update(b.Read(b.Dir)())
 	if cmd := b.Update(keyMsg("backspace")); cmd != nil {
 		t.Fatalf("the parent of the data directory was read: %#v", cmd())
 	}
-	if msg := b.read(base)().(dirReadMsg); msg.err == nil {
+	if msg := b.Read(base)().(data.DirReadMsg); msg.Err == nil {
 		t.Fatal("a directory above the data directory was listed")
 	}
 	if !strings.Contains(b.View(c, 60, 5), "data directory: .") {
@@ -158,8 +159,8 @@ func TestConfinedLabOpensTheUsersOwnFiles(t *testing.T) {
 	if _, err := c.DataSource("~/../data/a.csv"); err == nil || !strings.Contains(err.Error(), "outside your own directory") {
 		t.Errorf("~/.. reached outside: %v", err)
 	}
-	b := newFileBrowser(c.Files)
-	b.Update(b.read(b.dir)())
+	b := data.NewFileBrowser(c.Files)
+	b.Update(b.Read(b.Dir)())
 	b.Update(b.Update(keyMsg("~"))())
 	if v := b.View(c, 60, 5); !strings.Contains(v, "your files: ~") || !strings.Contains(v, "up.csv") || strings.Contains(v, base) {
 		t.Fatalf("~ shows:\n%s", v)
@@ -167,8 +168,8 @@ func TestConfinedLabOpensTheUsersOwnFiles(t *testing.T) {
 	if cmd := b.Update(keyMsg("backspace")); cmd != nil {
 		t.Fatalf("the parent of the person's directory was read: %#v", cmd())
 	}
-	if msg, _ := b.Update(keyMsg("enter"))().(fileChosenMsg); msg.path != filepath.Join("~", "up.csv") {
-		t.Fatalf("opening up.csv chose %q", msg.path)
+	if msg, _ := b.Update(keyMsg("enter"))().(data.FileChosenMsg); msg.Path != filepath.Join("~", "up.csv") {
+		t.Fatalf("opening up.csv chose %q", msg.Path)
 	}
 	b.Update(b.Update(keyMsg("~"))())
 	if v := b.View(c, 60, 5); !strings.Contains(v, "data directory: .") || !strings.Contains(v, "a.csv") {

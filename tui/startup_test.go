@@ -31,7 +31,7 @@ func TestStartupTaskAndLOO(t *testing.T) {
 	}
 	hs = newHarness(t, Options{Data: p, Task: "regression", Model: "tuitest_slow", LOO: true}, 120, 40)
 	if hs.a.ds == nil || hs.a.ds.Task != datasets.Regression {
-		t.Fatalf("Task regression: dataset %+v (%v)", hs.a.ds, hs.a.data.dsErr)
+		t.Fatalf("Task regression: dataset %+v (%v)", hs.a.ds, hs.a.data.DsErr)
 	}
 	hs.focusParam("evaluation")
 	if got := hs.a.params.Current().Raw(); got != params.EvalLOO {
@@ -41,8 +41,8 @@ func TestStartupTaskAndLOO(t *testing.T) {
 		t.Errorf("LOO: options %+v, %v", o, err)
 	}
 	// Choosing a target in the preview infers again.
-	hs.a.data.setTarget("y", datasets.Auto)
-	if hs.a.data.ds.Task != datasets.Classification {
+	hs.a.data.SetTarget("y", datasets.Auto)
+	if hs.a.data.Ds.Task != datasets.Classification {
 		t.Errorf("a target chosen in the preview kept the forced task")
 	}
 	if _, err := newApp(Options{Data: p, Task: "sorting"}); err == nil ||

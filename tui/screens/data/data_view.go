@@ -1,6 +1,6 @@
 // Drawing the data screen: the list of sources and the preview beside it.
 
-package tui
+package data
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-func (s *dataScreen) View() string {
+func (s *Screen) View() string {
 	lw := s.listWidth()
 	pw, ph := s.previewSize()
 	left := s.listView(lw, s.h)
@@ -21,12 +21,12 @@ func (s *dataScreen) View() string {
 	return lipgloss.JoinHorizontal(lipgloss.Top, left, " ", right)
 }
 
-func (s *dataScreen) listView(w, h int) string {
+func (s *Screen) listView(w, h int) string {
 	st := s.c.Styles
 	var lines []string
 	kind := ""
 	for _, i := range s.shownEntries() {
-		e := s.entries[i]
+		e := s.Entries[i]
 		if e.Kind != kind {
 			kind = e.Kind
 			if len(lines) > 0 {
@@ -41,22 +41,22 @@ func (s *dataScreen) listView(w, h int) string {
 		lines = append(lines, s.listItem(i, e.Name, fmt.Sprintf("%d×%d", e.Rows, e.Cols), taskShort(e.Task), w-3))
 	}
 	if s.listFilter.Active() {
-		lines = append([]string{kit.Clip(s.listFilter.Status(s.c.Styles, len(s.shownEntries()), len(s.entries)), w-4)}, lines...)
+		lines = append([]string{kit.Clip(s.listFilter.Status(s.c.Styles, len(s.shownEntries()), len(s.Entries)), w-4)}, lines...)
 	}
 	lines = append(lines, "", st.Header.Render("Files"))
-	lines = append(lines, s.listItem(len(s.entries), "open a file…", "o / p", "", w-3))
-	focus := s.focus == focusList
+	lines = append(lines, s.listItem(len(s.Entries), "open a file…", "o / p", "", w-3))
+	focus := s.Focus == FocusList
 	return kit.Panel(st, "Data", strings.Join(scrollTo(lines, s.cursorLine(), h-2), "\n"), w, h, focus)
 }
 
 // cursorLine is the list line of the cursor (for scrolling).
-func (s *dataScreen) cursorLine() int {
+func (s *Screen) cursorLine() int {
 	line, kind := 0, ""
 	if s.listFilter.Active() {
 		line++ // the filter's line
 	}
 	for n, i := range s.shownEntries() {
-		e := s.entries[i]
+		e := s.Entries[i]
 		if e.Kind != kind {
 			kind = e.Kind
 			if n > 0 {
@@ -64,7 +64,7 @@ func (s *dataScreen) cursorLine() int {
 			}
 			line++
 		}
-		if i == s.cursor {
+		if i == s.Cursor {
 			return line
 		}
 		line++
@@ -89,10 +89,10 @@ func visibleRange(n, cur, h int) (from, to int) {
 	return from, from + h
 }
 
-func (s *dataScreen) listItem(i int, name, shape, task string, w int) string {
+func (s *Screen) listItem(i int, name, shape, task string, w int) string {
 	st := s.c.Styles
 	loaded := ""
-	if s.table != nil && i < len(s.entries) && strings.SplitN(s.source, ":", 2)[0] == s.entries[i].Name {
+	if s.Table != nil && i < len(s.Entries) && strings.SplitN(s.Source, ":", 2)[0] == s.Entries[i].Name {
 		loaded = "•"
 	}
 	text := fmt.Sprintf("%-1s%-14s %8s", loaded, kit.Clip(name, 14), shape)
@@ -100,7 +100,7 @@ func (s *dataScreen) listItem(i int, name, shape, task string, w int) string {
 		text += fmt.Sprintf(" %5s", task)
 	}
 	text = kit.FitWidth(text, w-2)
-	if i == s.cursor {
+	if i == s.Cursor {
 		return st.SelectedRow.Render("▸ " + text)
 	}
 	return "  " + st.Text.Render(text)
@@ -116,26 +116,26 @@ func taskShort(t datasets.Task) string {
 	return "clust"
 }
 
-func (s *dataScreen) previewView(w, h int) string {
+func (s *Screen) previewView(w, h int) string {
 	st := s.c.Styles
 	iw := w - 4
-	switch s.focus {
-	case focusPicker:
-		return kit.Panel(st, "Open a file", s.picker.View(s.c, iw, h-2), w, h, true)
-	case focusPath:
+	switch s.Focus {
+	case FocusPicker:
+		return kit.Panel(st, "Open a file", s.Picker.View(s.c, iw, h-2), w, h, true)
+	case FocusPath:
 		body := st.Text.Render("Type the path of a .csv, .tsv or .arff file (gzipped too).") + "\n\n" +
-			s.path.View(st, 0) + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
+			s.Path.View(st, 0) + "\n\n" + st.Muted.Render("enter opens it · esc goes back")
 		return kit.Panel(st, "Open a file by path", body, w, h, true)
 	}
 	var top []string
-	if s.loading != "" {
-		top = append(top, st.Muted.Render("loading "+kit.Clip(s.loading, iw-12)+"…"))
+	if s.Loading != "" {
+		top = append(top, st.Muted.Render("loading "+kit.Clip(s.Loading, iw-12)+"…"))
 	}
 	if s.loadErr != nil {
 		top = append(top, st.Error.Render("could not load the data"), st.Text.Render(kit.Wrap(s.loadErr.Error(), iw)), "")
 	}
-	e := s.selectedEntry()
-	showDetails := s.table == nil || (s.focus != focusPreview && s.highlightedSource() != s.source) || s.focus == focusKnobs
+	e := s.SelectedEntry()
+	showDetails := s.Table == nil || (s.Focus != FocusPreview && s.highlightedSource() != s.Source) || s.Focus == FocusKnobs
 	if showDetails {
 		var b []string
 		b = append(b, top...)
@@ -148,14 +148,14 @@ func (s *dataScreen) previewView(w, h int) string {
 		}
 		b = append(b, st.Text.Render(kit.Wrap(e.Summary, iw)), "")
 		b = append(b, st.Muted.Render(numfmt.Count(e.Rows, "row")+" · "+numfmt.Count(e.Cols, "feature")+" · "+e.Task.String()))
-		if fs := s.knobs[e.Name]; len(fs) > 0 {
+		if fs := s.Knobs[e.Name]; len(fs) > 0 {
 			b = append(b, "", st.Header.Render("Knobs"))
 			for i, f := range fs {
 				mark := "  "
-				if s.focus == focusKnobs && i == s.kfocus {
+				if s.Focus == FocusKnobs && i == s.Kfocus {
 					mark = st.Accent.Render("▸ ")
 				}
-				box, sep := "["+kit.FitWidth(f.input.View(st, 10), 11)+"]", " "
+				box, sep := "["+kit.FitWidth(f.Input.View(st, 10), 11)+"]", " "
 				if f.err != nil { // marked, not only coloured
 					box, sep = st.Bad.Render(box), st.Bad.Render("✗")
 				}
@@ -164,7 +164,7 @@ func (s *dataScreen) previewView(w, h int) string {
 			}
 			if f := s.focusedKnobErr(e); f != nil {
 				b = append(b, "", st.Error.Render(kit.Clip(f.Error(), iw)))
-			} else if s.focus != focusKnobs {
+			} else if s.Focus != FocusKnobs {
 				b = append(b, "", st.Muted.Render("e edits the knobs · enter generates"))
 			} else {
 				b = append(b, "", st.Muted.Render("enter generates · esc goes back"))
@@ -172,10 +172,10 @@ func (s *dataScreen) previewView(w, h int) string {
 		} else {
 			b = append(b, "", st.Muted.Render("enter loads it and shows a preview"))
 		}
-		return kit.Panel(st, e.Name, strings.Join(b, "\n"), w, h, s.focus == focusKnobs)
+		return kit.Panel(st, e.Name, strings.Join(b, "\n"), w, h, s.Focus == FocusKnobs)
 	}
 	// The preview of the loaded table.
-	t := s.table
+	t := s.Table
 	var b []string
 	b = append(b, top...)
 	info := numfmt.Count(t.Rows(), "row") + " × " + numfmt.Count(len(t.Columns), "column")
@@ -183,35 +183,35 @@ func (s *dataScreen) previewView(w, h int) string {
 		info += " + row names"
 	}
 	switch {
-	case s.dsErr != nil:
-		b = append(b, st.Text.Render(info), st.Error.Render(kit.Clip(s.dsErr.Error(), iw)))
-	case s.ds.Task == datasets.Clustering:
+	case s.DsErr != nil:
+		b = append(b, st.Text.Render(info), st.Error.Render(kit.Clip(s.DsErr.Error(), iw)))
+	case s.Ds.Task == datasets.Clustering:
 		b = append(b, st.Text.Render(info), st.Text.Render("no target: clustering"))
 	default:
-		if s.ds.Task == datasets.Classification {
-			info += " · " + numfmt.Count(len(s.ds.Classes), "class")
+		if s.Ds.Task == datasets.Classification {
+			info += " · " + numfmt.Count(len(s.Ds.Classes), "class")
 		}
-		if s.ds.Dropped > 0 {
-			info += " · " + numfmt.Count(s.ds.Dropped, "row") + " without a target dropped"
+		if s.Ds.Dropped > 0 {
+			info += " · " + numfmt.Count(s.Ds.Dropped, "row") + " without a target dropped"
 		}
 		b = append(b, st.Text.Render(kit.Clip(info, iw)),
-			st.Text.Render(kit.Clip("target "+s.ds.Target.Name+" · "+s.ds.Task.String(), iw)))
+			st.Text.Render(kit.Clip("target "+s.Ds.Target.Name+" · "+s.Ds.Task.String(), iw)))
 	}
 	if len(s.dropped) > 0 {
 		b = append(b, st.Muted.Render(kit.Clip("dropped: "+strings.Join(s.dropped, ", ")+" (r restores)", iw)))
 	}
-	b = append(b, s.tabs.View())
-	switch s.tabs.ActiveName() {
-	case previewColumns:
+	b = append(b, s.Tabs.View())
+	switch s.Tabs.ActiveName() {
+	case PreviewColumns:
 		if st := s.columnsStatus(); st != "" {
 			b = append(b, kit.Clip(st, iw))
 		}
-		b = append(b, s.cols.View())
-	case previewPlot:
+		b = append(b, s.Cols.View())
+	case PreviewPlot:
 		b = append(b, s.plot.View())
-	case previewHist:
-		b = append(b, s.hists.View())
-	case previewRows:
+	case PreviewHist:
+		b = append(b, s.Hists.View())
+	case PreviewRows:
 		note := ""
 		if t.Rows() > maxPreviewRows {
 			first := min(s.rowOff, t.Rows()-1)
@@ -224,11 +224,11 @@ func (s *dataScreen) previewView(w, h int) string {
 		}
 		note += fmt.Sprintf("columns %d-%d of %d", s.colOff+1, s.colOff+shown, len(t.Columns))
 		b = append(b, s.rows.View(), st.Muted.Render(note))
-	case previewBalance:
+	case PreviewBalance:
 		if s.balanceOK {
 			what := "class balance"
-			if s.ds.Task == datasets.Regression {
-				what = "distribution of " + s.ds.Target.Name
+			if s.Ds.Task == datasets.Regression {
+				what = "distribution of " + s.Ds.Target.Name
 			}
 			b = append(b, st.Muted.Render(what), s.balance.View())
 		} else {
@@ -242,12 +242,12 @@ func (s *dataScreen) previewView(w, h int) string {
 	case t.Source != "" && t.Source != "builtin:"+t.Name:
 		title += " · " + t.Source
 	}
-	return kit.Panel(st, title, strings.Join(b, "\n"), w, h, s.focus == focusPreview)
+	return kit.Panel(st, title, strings.Join(b, "\n"), w, h, s.Focus == FocusPreview)
 }
 
-func (s *dataScreen) focusedKnobErr(e *datasets.Entry) error {
-	for i, f := range s.knobs[e.Name] {
-		if f.err != nil && (s.focus != focusKnobs || i == s.kfocus) {
+func (s *Screen) focusedKnobErr(e *datasets.Entry) error {
+	for i, f := range s.Knobs[e.Name] {
+		if f.err != nil && (s.Focus != FocusKnobs || i == s.Kfocus) {
 			return f.err
 		}
 	}

@@ -2,7 +2,7 @@
 // ranges, the rows (with their names), the class balance and the target's
 // histogram.
 
-package tui
+package data
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-func (s *dataScreen) tableStyles() table.Styles {
+func (s *Screen) tableStyles() table.Styles {
 	st := table.DefaultStyles()
 	st.Header = s.c.Styles.Header.Padding(0, 1)
 	st.Cell = s.c.Styles.Text.Padding(0, 1)
@@ -27,8 +27,8 @@ func (s *dataScreen) tableStyles() table.Styles {
 	return st
 }
 
-func (s *dataScreen) refreshColumns() {
-	t := s.table
+func (s *Screen) refreshColumns() {
+	t := s.Table
 	if t == nil {
 		return
 	}
@@ -95,13 +95,13 @@ func (s *dataScreen) refreshColumns() {
 		rows[j] = append(row, lv)
 	}
 	rows = s.keepColumns(rows)
-	s.cols.SetRows(nil)
-	s.cols.SetColumns(cols)
-	s.cols.SetRows(rows)
-	s.cols.SetStyles(s.tableStyles())
-	s.cols.Focus()
-	if s.cols.Cursor() >= len(rows) || s.cols.Cursor() < 0 {
-		s.cols.SetCursor(0)
+	s.Cols.SetRows(nil)
+	s.Cols.SetColumns(cols)
+	s.Cols.SetRows(rows)
+	s.Cols.SetStyles(s.tableStyles())
+	s.Cols.Focus()
+	if s.Cols.Cursor() >= len(rows) || s.Cols.Cursor() < 0 {
+		s.Cols.SetCursor(0)
 	}
 }
 
@@ -145,8 +145,8 @@ func mat64Col(dst []float64, j int, t *datasets.Table) {
 
 // refreshRows fills the rows table from column colOff on, as many columns as
 // fit the preview.
-func (s *dataScreen) refreshRows() {
-	t := s.table
+func (s *Screen) refreshRows() {
+	t := s.Table
 	if t == nil {
 		return
 	}
@@ -236,9 +236,9 @@ func cellText(c datasets.Column, v float64) string {
 
 // refreshBalance draws the class balance (classification) or a histogram of
 // the target (regression).
-func (s *dataScreen) refreshBalance() {
+func (s *Screen) refreshBalance() {
 	s.balanceOK = false
-	d := s.ds
+	d := s.Ds
 	if d == nil {
 		return
 	}
@@ -253,7 +253,7 @@ func (s *dataScreen) refreshBalance() {
 		s.balance.SetClassColors(true)
 		s.balanceOK = true
 	case datasets.Regression:
-		labels, vals := histogram(d.Y, 12)
+		labels, vals := Histogram(d.Y, 12)
 		s.balance = widgets.NewBars(labels, vals, s.c.Styles)
 		s.balanceOK = true
 	}
@@ -264,7 +264,7 @@ func (s *dataScreen) refreshBalance() {
 // histogram counts the finite values of y in at most k bins chosen from
 // the data (chooseBins) and labelled by their edges or values; infinite
 // values get a bar of their own ("±Inf") and NaN is skipped.
-func histogram(y []float64, k int) ([]string, []float64) {
+func Histogram(y []float64, k int) ([]string, []float64) {
 	k = max(k, 1)
 	finite, inf := 0, 0 // chooseBins and count skip the others themselves
 	for _, v := range y {

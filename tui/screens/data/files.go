@@ -1,4 +1,4 @@
-package tui
+package data
 
 import (
 	"errors"
@@ -47,31 +47,31 @@ func defaultFilesKeys() filesKeys {
 var dataExts = []string{".csv", ".tsv", ".arff", ".gz", ".txt"}
 
 type fileEntry struct {
-	name string
+	Name string
 	dir  bool
 	size int64
 }
 
 // dirReadMsg carries a directory listing (seq drops stale ones).
-type dirReadMsg struct {
+type DirReadMsg struct {
 	seq     int
 	dir     string
 	entries []fileEntry
-	err     error
+	Err     error
 }
 
 // fileChosenMsg is sent when the person opens a file.
-type fileChosenMsg struct{ path string }
+type FileChosenMsg struct{ Path string }
 
 type fileBrowser struct {
 	keys    filesKeys
-	dir     string
-	entries []fileEntry
+	Dir     string
+	Entries []fileEntry
 	cursor  int
 	hidden  bool
 	seq     int
-	err     error
-	loading bool
+	Err     error
+	Loading bool
 	root    *confine.Root // the directory it may not leave; nil none
 	files   *kit.Files    // confined: the roots ~ goes between
 }
@@ -79,14 +79,14 @@ type fileBrowser struct {
 // newFileBrowser starts in the working directory or, confined, in the
 // data directory, above which it then never goes; ~ goes to the person's
 // own directory (their uploads) and back.
-func newFileBrowser(files *kit.Files) fileBrowser {
-	b := fileBrowser{keys: defaultFilesKeys(), dir: ".", files: files}
+func NewFileBrowser(files *kit.Files) fileBrowser {
+	b := fileBrowser{keys: defaultFilesKeys(), Dir: ".", files: files}
 	b.keys.Roots.SetEnabled(files != nil)
 	if files != nil {
 		b.root = files.Data
-		b.dir = b.root.Dir()
+		b.Dir = b.root.Dir()
 	} else if wd, err := os.Getwd(); err == nil {
-		b.dir = wd
+		b.Dir = wd
 	}
 	return b
 }
@@ -95,15 +95,15 @@ func newFileBrowser(files *kit.Files) fileBrowser {
 func (b *fileBrowser) inHome() bool { return b.files != nil && b.root == b.files.Home }
 
 // read lists dir in the background.
-func (b *fileBrowser) read(dir string) tea.Cmd {
+func (b *fileBrowser) Read(dir string) tea.Cmd {
 	b.seq++
 	seq, hidden, root := b.seq, b.hidden, b.root
-	b.loading = true
+	b.Loading = true
 	return func() tea.Msg {
 		if root != nil {
 			real, err := root.Path(dir)
 			if err != nil {
-				return dirReadMsg{seq: seq, dir: dir, err: err}
+				return DirReadMsg{seq: seq, dir: dir, Err: err}
 			}
 			dir = real
 		}
@@ -113,7 +113,7 @@ func (b *fileBrowser) read(dir string) tea.Cmd {
 			if root != nil && errors.As(err, &pe) { // its path names the server's directories
 				err = fmt.Errorf("%s: %w", root.Rel(dir), pe.Err)
 			}
-			return dirReadMsg{seq: seq, dir: dir, err: err}
+			return DirReadMsg{seq: seq, dir: dir, Err: err}
 		}
 		var out []fileEntry
 		for _, de := range des {
@@ -134,7 +134,7 @@ func (b *fileBrowser) read(dir string) tea.Cmd {
 			if info, err := de.Info(); err == nil {
 				size = info.Size()
 			}
-			out = append(out, fileEntry{name: name, dir: isDir, size: size})
+			out = append(out, fileEntry{Name: name, dir: isDir, size: size})
 		}
 		slices.SortFunc(out, func(a, b fileEntry) int {
 			if a.dir != b.dir {
@@ -143,9 +143,9 @@ func (b *fileBrowser) read(dir string) tea.Cmd {
 				}
 				return 1
 			}
-			return strings.Compare(strings.ToLower(a.name), strings.ToLower(b.name))
+			return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
 		})
-		return dirReadMsg{seq: seq, dir: dir, entries: out}
+		return DirReadMsg{seq: seq, dir: dir, entries: out}
 	}
 }
 
@@ -161,45 +161,45 @@ func isDataFile(name string) bool {
 
 func (b *fileBrowser) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case dirReadMsg:
+	case DirReadMsg:
 		if msg.seq != b.seq {
 			return nil
 		}
-		b.loading = false
-		if msg.err != nil {
-			b.err = msg.err
+		b.Loading = false
+		if msg.Err != nil {
+			b.Err = msg.Err
 			return nil
 		}
-		b.dir, b.entries, b.err, b.cursor = msg.dir, msg.entries, nil, 0
+		b.Dir, b.Entries, b.Err, b.cursor = msg.dir, msg.entries, nil, 0
 		return nil
 	case tea.KeyPressMsg:
-		n := len(b.entries)
+		n := len(b.Entries)
 		switch {
 		case key.Matches(msg, b.keys.Up) && n > 0:
 			b.cursor = (b.cursor - 1 + n) % n
 		case key.Matches(msg, b.keys.Down) && n > 0:
 			b.cursor = (b.cursor + 1) % n
 		case key.Matches(msg, b.keys.Parent):
-			if b.root != nil && b.dir == b.root.Dir() {
+			if b.root != nil && b.Dir == b.root.Dir() {
 				return nil
 			}
-			return b.read(filepath.Dir(b.dir))
+			return b.Read(filepath.Dir(b.Dir))
 		case key.Matches(msg, b.keys.Hidden):
 			b.hidden = !b.hidden
-			return b.read(b.dir)
+			return b.Read(b.Dir)
 		case key.Matches(msg, b.keys.Roots):
 			if b.inHome() {
 				b.root = b.files.Data
 			} else {
 				b.root = b.files.Home
 			}
-			b.entries, b.cursor = nil, 0
-			return b.read(b.root.Dir())
+			b.Entries, b.cursor = nil, 0
+			return b.Read(b.root.Dir())
 		case key.Matches(msg, b.keys.Open) && n > 0:
-			e := b.entries[b.cursor]
-			p := filepath.Join(b.dir, e.name)
+			e := b.Entries[b.cursor]
+			p := filepath.Join(b.Dir, e.Name)
 			if e.dir {
-				return b.read(p)
+				return b.Read(p)
 			}
 			switch { // named as a person would type it
 			case b.inHome():
@@ -207,7 +207,7 @@ func (b *fileBrowser) Update(msg tea.Msg) tea.Cmd {
 			case b.root != nil:
 				p = b.root.Rel(p)
 			}
-			return func() tea.Msg { return fileChosenMsg{path: p} }
+			return func() tea.Msg { return FileChosenMsg{Path: p} }
 		}
 	}
 	return nil
@@ -215,27 +215,27 @@ func (b *fileBrowser) Update(msg tea.Msg) tea.Cmd {
 
 func (b *fileBrowser) View(c *kit.Common, w, h int) string {
 	st := c.Styles
-	shown := b.dir
+	shown := b.Dir
 	switch { // the server's own directories are not the person's business
 	case b.inHome():
-		shown = "your files: " + filepath.Join("~", b.root.Rel(b.dir))
+		shown = "your files: " + filepath.Join("~", b.root.Rel(b.Dir))
 	case b.root != nil:
-		shown = "data directory: " + b.root.Rel(b.dir)
+		shown = "data directory: " + b.root.Rel(b.Dir)
 	}
 	lines := []string{st.Muted.Render(kit.Clip(shown, w))}
 	switch {
-	case b.err != nil:
-		lines = append(lines, st.Error.Render(kit.Clip(b.err.Error(), w)))
-	case b.loading && len(b.entries) == 0:
+	case b.Err != nil:
+		lines = append(lines, st.Error.Render(kit.Clip(b.Err.Error(), w)))
+	case b.Loading && len(b.Entries) == 0:
 		lines = append(lines, st.Muted.Render("reading…"))
-	case len(b.entries) == 0:
+	case len(b.Entries) == 0:
 		lines = append(lines, st.Muted.Render("no data files (.csv .tsv .arff .gz) or folders here"))
 	}
 	// Only the rows on screen are drawn: a folder may hold thousands of files.
-	from, to := visibleRange(len(b.entries), b.cursor, max(h-len(lines), 1))
+	from, to := visibleRange(len(b.Entries), b.cursor, max(h-len(lines), 1))
 	for i := from; i < to; i++ {
-		e := b.entries[i]
-		name, size := e.name, humanSize(e.size)
+		e := b.Entries[i]
+		name, size := e.Name, humanSize(e.size)
 		if e.dir {
 			name += "/"
 			size = ""

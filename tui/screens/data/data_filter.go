@@ -1,4 +1,4 @@
-package tui
+package data
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -11,11 +11,11 @@ import (
 // and generators, the other the preview's columns.
 
 // filterOf is the filter the keys go to where the focus is, nil for none.
-func (s *dataScreen) filterOf() *kit.ListFilter {
+func (s *Screen) filterOf() *kit.ListFilter {
 	switch {
-	case s.focus == focusList:
+	case s.Focus == FocusList:
 		return &s.listFilter
-	case s.focus == focusPreview && s.tabs.ActiveName() == previewColumns:
+	case s.Focus == FocusPreview && s.Tabs.ActiveName() == PreviewColumns:
 		return &s.colFilter
 	}
 	return nil
@@ -23,7 +23,7 @@ func (s *dataScreen) filterOf() *kit.ListFilter {
 
 // filterKey gives msg to the filter where the focus is; used says it took
 // the key.
-func (s *dataScreen) filterKey(msg tea.KeyPressMsg) bool {
+func (s *Screen) filterKey(msg tea.KeyPressMsg) bool {
 	f := s.filterOf()
 	if f == nil {
 		return false
@@ -37,7 +37,7 @@ func (s *dataScreen) filterKey(msg tea.KeyPressMsg) bool {
 
 // clearFilter clears the filter where the focus is; false when none is
 // active.
-func (s *dataScreen) clearFilter() bool {
+func (s *Screen) clearFilter() bool {
 	f := s.filterOf()
 	if f == nil || !f.Active() {
 		return false
@@ -47,36 +47,36 @@ func (s *dataScreen) clearFilter() bool {
 	return true
 }
 
-func (s *dataScreen) refilter(f *kit.ListFilter) {
+func (s *Screen) refilter(f *kit.ListFilter) {
 	if f == &s.colFilter {
 		s.refreshColumns()
 		return
 	}
-	if shown := s.shownEntries(); s.cursor < len(s.entries) && !s.entryShown(s.cursor) {
-		s.cursor = len(s.entries) // the file item, always listed
+	if shown := s.shownEntries(); s.Cursor < len(s.Entries) && !s.entryShown(s.Cursor) {
+		s.Cursor = len(s.Entries) // the file item, always listed
 		if len(shown) > 0 {
-			s.cursor = shown[0]
+			s.Cursor = shown[0]
 		}
 	}
 }
 
 // filterHelp is the keys of the filter where the focus is.
-func (s *dataScreen) filterHelp() []key.Binding {
+func (s *Screen) filterHelp() []key.Binding {
 	if f := s.filterOf(); f != nil {
 		return f.Help()
 	}
 	return nil
 }
 
-func (s *dataScreen) entryShown(i int) bool {
-	e := s.entries[i]
+func (s *Screen) entryShown(i int) bool {
+	e := s.Entries[i]
 	return s.listFilter.Match(e.Name + " " + e.Kind + " " + e.Task.String())
 }
 
 // shownEntries are the entries the list filter keeps.
-func (s *dataScreen) shownEntries() []int {
+func (s *Screen) shownEntries() []int {
 	var out []int
-	for i := range s.entries {
+	for i := range s.Entries {
 		if s.entryShown(i) {
 			out = append(out, i)
 		}
@@ -86,24 +86,24 @@ func (s *dataScreen) shownEntries() []int {
 
 // moveCursor steps the list's cursor over the shown entries and the file
 // item, round.
-func (s *dataScreen) moveCursor(step int) {
-	items := append(s.shownEntries(), len(s.entries))
+func (s *Screen) moveCursor(step int) {
+	items := append(s.shownEntries(), len(s.Entries))
 	pos := 0
 	for p, i := range items {
-		if i == s.cursor {
+		if i == s.Cursor {
 			pos = p
 		}
 	}
-	s.cursor = items[(pos+step+len(items))%len(items)]
+	s.Cursor = items[(pos+step+len(items))%len(items)]
 }
 
 // keepColumns drops the rows of the columns table (one per column) that
 // the column filter does not keep, and notes which column each row is.
-func (s *dataScreen) keepColumns(rows []table.Row) []table.Row {
+func (s *Screen) keepColumns(rows []table.Row) []table.Row {
 	s.colIdx = s.colIdx[:0]
 	var kept []table.Row
 	for j, r := range rows {
-		if s.colFilter.Match(s.table.Columns[j].Name) {
+		if s.colFilter.Match(s.Table.Columns[j].Name) {
 			kept = append(kept, r)
 			s.colIdx = append(s.colIdx, j)
 		}
@@ -112,8 +112,8 @@ func (s *dataScreen) keepColumns(rows []table.Row) []table.Row {
 }
 
 // selectedColumn is the column under the columns table's cursor.
-func (s *dataScreen) selectedColumn() (int, bool) {
-	i := s.cols.Cursor()
+func (s *Screen) selectedColumn() (int, bool) {
+	i := s.Cols.Cursor()
 	if i < 0 || i >= len(s.colIdx) {
 		return 0, false
 	}
@@ -121,6 +121,6 @@ func (s *dataScreen) selectedColumn() (int, bool) {
 }
 
 // columnsStatus is the column filter's line above the table.
-func (s *dataScreen) columnsStatus() string {
-	return s.colFilter.Status(s.c.Styles, len(s.colIdx), len(s.table.Columns))
+func (s *Screen) columnsStatus() string {
+	return s.colFilter.Status(s.c.Styles, len(s.colIdx), len(s.Table.Columns))
 }

@@ -1,4 +1,4 @@
-package tui
+package data
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-type dataKeys struct {
+type Keys struct {
 	Up, Down  key.Binding
 	Load      key.Binding
 	Use       key.Binding
@@ -38,8 +38,8 @@ type dataKeys struct {
 	PageDown  key.Binding
 }
 
-func defaultDataKeys() dataKeys {
-	return dataKeys{
+func DefaultKeys() Keys {
+	return Keys{
 		Up:        kit.Bind("↑/k", "up", "up", "k"),
 		Down:      kit.Bind("↓/j", "down", "down", "j"),
 		Load:      kit.Bind("enter", "load & preview", "enter"),
@@ -63,23 +63,23 @@ func defaultDataKeys() dataKeys {
 	}
 }
 
-type dataFocus int
+type DataFocus int
 
 const (
-	focusList dataFocus = iota
-	focusKnobs
-	focusPicker
-	focusPath
-	focusPreview
+	FocusList DataFocus = iota
+	FocusKnobs
+	FocusPicker
+	FocusPath
+	FocusPreview
 )
 
 // Preview tabs.
 const (
-	previewColumns = "Columns"
-	previewPlot    = "Plot"
-	previewHist    = "Histograms"
-	previewRows    = "Rows"
-	previewBalance = "Balance"
+	PreviewColumns = "Columns"
+	PreviewPlot    = "Plot"
+	PreviewHist    = "Histograms"
+	PreviewRows    = "Rows"
+	PreviewBalance = "Balance"
 )
 
 // maxPreviewRows caps the rows table: a preview, not a spreadsheet.
@@ -90,18 +90,18 @@ const maxPreviewRows = 1000
 // (datasets.Catalog is cheap); loading runs in a tea.Cmd. The preview shows
 // the columns (kind, missing, levels or range), the rows and the class
 // balance, and lets the person choose the target column.
-type dataScreen struct {
+type Screen struct {
 	c       *kit.Common
-	keys    dataKeys
-	entries []datasets.Entry
-	cursor  int // over entries, then one "open a file" item
-	focus   dataFocus
-	knobs   map[string][]*knobField
-	kfocus  int
-	picker  fileBrowser
-	path    kit.TextField
+	keys    Keys
+	Entries []datasets.Entry
+	Cursor  int // over entries, then one "open a file" item
+	Focus   DataFocus
+	Knobs   map[string][]*knobField
+	Kfocus  int
+	Picker  fileBrowser
+	Path    kit.TextField
 
-	loading   string // the source being loaded, "" when idle
+	Loading   string // the source being loaded, "" when idle
 	seq       int
 	auto      bool          // continue as soon as the load succeeds (start-up)
 	pending   string        // target asked for with the load
@@ -110,20 +110,20 @@ type dataScreen struct {
 	loadErr   error
 	full      *datasets.Table // as loaded
 	dropped   []string        // columns dropped from it (id columns, leaks)
-	table     *datasets.Table // full without the dropped columns
+	Table     *datasets.Table // full without the dropped columns
 	forced    string          // the task as forced (start-up --task); "" inferred
-	source    string
-	target    string // "" means the last column
-	ds        *datasets.Dataset
-	dsErr     error
-	tabs      widgets.Tabs
-	cols      table.Model
+	Source    string
+	Target    string // "" means the last column
+	Ds        *datasets.Dataset
+	DsErr     error
+	Tabs      widgets.Tabs
+	Cols      table.Model
 	rows      table.Model
 	colOff    int // first column of the rows table
 	balance   widgets.Bars
 	balanceOK bool
 	plot      *dataPlot
-	hists     *dataHistograms
+	Hists     *dataHistograms
 	rowOff    int // first row of the rows table's page
 	// listFilter narrows the list, colFilter the columns (colIdx: the
 	// column of each row of cols).
@@ -132,65 +132,65 @@ type dataScreen struct {
 	w, h                  int
 }
 
-func newDataScreen(c *kit.Common) *dataScreen {
-	s := &dataScreen{c: c, keys: defaultDataKeys(), entries: datasets.Catalog(), knobs: map[string][]*knobField{},
+func New(c *kit.Common) *Screen {
+	s := &Screen{c: c, keys: DefaultKeys(), Entries: datasets.Catalog(), Knobs: map[string][]*knobField{},
 		listFilter: kit.NewListFilter(), colFilter: kit.NewListFilter()}
-	for _, e := range s.entries {
+	for _, e := range s.Entries {
 		for _, k := range e.Knobs {
 			in := kit.NewInput()
 			in.CharLimit = 20
 			in.SetWidth(10)
 			in.SetValue(engine.Format(k.Default))
-			s.knobs[e.Name] = append(s.knobs[e.Name], &knobField{knob: k, input: in})
+			s.Knobs[e.Name] = append(s.Knobs[e.Name], &knobField{knob: k, Input: in})
 		}
 	}
-	s.path = kit.NewInput()
-	s.path.Prompt = "path: "
-	s.path.Placeholder = "data.csv, data.tsv, data.arff (.gz too)"
-	s.path.CharLimit = 4096
-	s.tabs = widgets.NewTabs([]string{previewColumns, previewPlot, previewHist, previewRows, previewBalance}, c.Styles)
+	s.Path = kit.NewInput()
+	s.Path.Prompt = "path: "
+	s.Path.Placeholder = "data.csv, data.tsv, data.arff (.gz too)"
+	s.Path.CharLimit = 4096
+	s.Tabs = widgets.NewTabs([]string{PreviewColumns, PreviewPlot, PreviewHist, PreviewRows, PreviewBalance}, c.Styles)
 	s.plot = newDataPlot(c)
-	s.hists = newDataHistograms(c)
-	s.cols = table.New()
+	s.Hists = newDataHistograms(c)
+	s.Cols = table.New()
 	s.rows = table.New()
 	s.balance = widgets.NewBars(nil, nil, c.Styles)
 	return s
 }
 
-func (s *dataScreen) SetSize(w, h int) {
+func (s *Screen) SetSize(w, h int) {
 	s.w, s.h = w, h
 	pw, ph := s.previewSize()
-	s.tabs.SetSize(pw-4, 1)
+	s.Tabs.SetSize(pw-4, 1)
 	th := max(ph-7, 3)
-	s.cols.SetWidth(pw - 4)
-	s.cols.SetHeight(th)
+	s.Cols.SetWidth(pw - 4)
+	s.Cols.SetHeight(th)
 	s.rows.SetWidth(pw - 4)
 	s.rows.SetHeight(th)
 	s.balance.SetSize(pw-4, th+1)
 	s.plot.SetSize(pw-4, th+1)
-	s.hists.SetSize(pw-4, th+1)
-	s.path.SetWidth(max(pw-14, 10))
+	s.Hists.SetSize(pw-4, th+1)
+	s.Path.SetWidth(max(pw-14, 10))
 	s.refreshColumns()
 	s.refreshRows()
 }
 
-func (s *dataScreen) listWidth() int { return min(max(s.w*3/10, 30), 44) }
+func (s *Screen) listWidth() int { return min(max(s.w*3/10, 30), 44) }
 
-func (s *dataScreen) previewSize() (int, int) { return s.w - s.listWidth() - 1, s.h }
+func (s *Screen) previewSize() (int, int) { return s.w - s.listWidth() - 1, s.h }
 
-func (s *dataScreen) Typing() bool {
+func (s *Screen) Typing() bool {
 	f := s.filterOf()
-	return s.focus == focusKnobs || s.focus == focusPath || f != nil && f.Editing
+	return s.Focus == FocusKnobs || s.Focus == FocusPath || f != nil && f.Editing
 }
 
-func (s *dataScreen) Back() bool {
+func (s *Screen) Back() bool {
 	if s.clearFilter() {
 		return true
 	}
-	switch s.focus {
-	case focusKnobs, focusPicker, focusPath, focusPreview:
-		s.focus = focusList
-		s.path.Blur()
+	switch s.Focus {
+	case FocusKnobs, FocusPicker, FocusPath, FocusPreview:
+		s.Focus = FocusList
+		s.Path.Blur()
 		s.blurKnobs()
 		return true
 	}
@@ -199,75 +199,75 @@ func (s *dataScreen) Back() bool {
 
 // closed says esc has nothing to close: the list, its filter clear. The
 // data screen is the first, so esc then does nothing and is not offered.
-func (s *dataScreen) closed() bool {
+func (s *Screen) Closed() bool {
 	f := s.filterOf()
-	return s.focus == focusList && (f == nil || !f.Active())
+	return s.Focus == FocusList && (f == nil || !f.Active())
 }
 
-func (s *dataScreen) ShortHelp() []key.Binding {
+func (s *Screen) ShortHelp() []key.Binding {
 	if f := s.filterOf(); f != nil && f.Editing {
 		return f.Help()
 	}
-	switch s.focus {
-	case focusKnobs:
+	switch s.Focus {
+	case FocusKnobs:
 		return []key.Binding{s.keys.Generate, s.keys.NextField}
-	case focusPicker:
-		return []key.Binding{s.picker.keys.Open, s.picker.keys.Parent, s.picker.keys.Hidden, s.picker.keys.Roots}
-	case focusPath:
+	case FocusPicker:
+		return []key.Binding{s.Picker.keys.Open, s.Picker.keys.Parent, s.Picker.keys.Hidden, s.Picker.keys.Roots}
+	case FocusPath:
 		open := s.keys.OpenTyped
-		open.SetEnabled(strings.TrimSpace(s.path.Value()) != "")
+		open.SetEnabled(strings.TrimSpace(s.Path.Value()) != "")
 		return []key.Binding{open}
-	case focusPreview:
-		ks := []key.Binding{s.keys.Use, s.tabs.KeyMap.Next}
-		switch s.tabs.ActiveName() {
-		case previewColumns:
+	case FocusPreview:
+		ks := []key.Binding{s.keys.Use, s.Tabs.KeyMap.Next}
+		switch s.Tabs.ActiveName() {
+		case PreviewColumns:
 			ks = append(ks, s.keys.SetTarget, s.keys.NoTarget, s.keys.DropCol)
 			ks = append(ks, s.filterHelp()...)
 			if len(s.dropped) > 0 {
 				ks = append(ks, s.keys.Restore)
 			}
-		case previewPlot:
+		case PreviewPlot:
 			ks = append(ks, s.plot.Keys()...)
-		case previewHist:
-			ks = append(ks, s.hists.Keys()...)
-		case previewRows:
+		case PreviewHist:
+			ks = append(ks, s.Hists.Keys()...)
+		case PreviewRows:
 			ks = append(ks, s.keys.ScrollL, s.keys.ScrollR)
-			if s.table != nil && s.table.Rows() > maxPreviewRows {
+			if s.Table != nil && s.Table.Rows() > maxPreviewRows {
 				ks = append(ks, s.keys.PageUp, s.keys.PageDown)
 			}
 		}
 		return ks
 	}
 	ks := append([]key.Binding{s.loadOrUse()}, s.filterHelp()...)
-	if s.selectedEntry() != nil && s.selectedEntry().Kind == "generator" {
+	if s.SelectedEntry() != nil && s.SelectedEntry().Kind == "generator" {
 		ks = append(ks, s.keys.Knobs)
 	}
 	ks = append(ks, s.keys.Browse, s.keys.Path)
-	if s.table != nil {
+	if s.Table != nil {
 		ks = append(ks, s.keys.Preview)
 	}
 	return ks
 }
 
-func (s *dataScreen) FullHelp() [][]key.Binding {
+func (s *Screen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), s.navKeys())
 }
 
 // navKeys move about where the focus is: only the help lists them.
-func (s *dataScreen) navKeys() []key.Binding {
+func (s *Screen) navKeys() []key.Binding {
 	if f := s.filterOf(); f != nil && f.Editing {
 		return nil
 	}
-	switch s.focus {
-	case focusList:
+	switch s.Focus {
+	case FocusList:
 		return []key.Binding{s.keys.Up, s.keys.Down}
-	case focusKnobs:
+	case FocusKnobs:
 		return []key.Binding{s.keys.PrevField}
-	case focusPicker:
-		return []key.Binding{s.picker.keys.Up, s.picker.keys.Down}
-	case focusPreview:
-		ks := []key.Binding{s.tabs.KeyMap.Prev}
-		if n := s.tabs.ActiveName(); n == previewColumns || n == previewRows {
+	case FocusPicker:
+		return []key.Binding{s.Picker.keys.Up, s.Picker.keys.Down}
+	case FocusPreview:
+		ks := []key.Binding{s.Tabs.KeyMap.Prev}
+		if n := s.Tabs.ActiveName(); n == PreviewColumns || n == PreviewRows {
 			ks = append(ks, s.keys.Up, s.keys.Down)
 		}
 		return ks
@@ -277,31 +277,31 @@ func (s *dataScreen) navKeys() []key.Binding {
 
 // loadOrUse is the list's enter: load the highlighted source, or continue
 // with it when it is what the preview shows.
-func (s *dataScreen) loadOrUse() key.Binding {
-	if s.ds != nil && s.source == s.highlightedSource() {
+func (s *Screen) loadOrUse() key.Binding {
+	if s.Ds != nil && s.Source == s.highlightedSource() {
 		return s.keys.Use
 	}
 	return s.keys.Load
 }
 
-func (s *dataScreen) HeaderInfo() string {
-	if s.loading != "" {
-		return "loading " + kit.Clip(s.loading, 30) + "…"
+func (s *Screen) HeaderInfo() string {
+	if s.Loading != "" {
+		return "loading " + kit.Clip(s.Loading, 30) + "…"
 	}
-	return fmt.Sprintf("%d built-in sets and generators", len(s.entries))
+	return fmt.Sprintf("%d built-in sets and generators", len(s.Entries))
 }
 
-func (s *dataScreen) selectedEntry() *datasets.Entry {
-	if s.cursor < len(s.entries) {
-		return &s.entries[s.cursor]
+func (s *Screen) SelectedEntry() *datasets.Entry {
+	if s.Cursor < len(s.Entries) {
+		return &s.Entries[s.Cursor]
 	}
 	return nil
 }
 
 // highlightedSource is the source the list's cursor stands for, with the
 // generator's knobs as edited ("" for the file item or invalid knobs).
-func (s *dataScreen) highlightedSource() string {
-	e := s.selectedEntry()
+func (s *Screen) highlightedSource() string {
+	e := s.SelectedEntry()
 	if e == nil {
 		return ""
 	}
@@ -309,11 +309,11 @@ func (s *dataScreen) highlightedSource() string {
 		return e.Name
 	}
 	var parts []string
-	for _, f := range s.knobs[e.Name] {
+	for _, f := range s.Knobs[e.Name] {
 		if f.err != nil {
 			return ""
 		}
-		parts = append(parts, f.knob.Name+"="+strings.TrimSpace(f.input.Value()))
+		parts = append(parts, f.knob.Name+"="+strings.TrimSpace(f.Input.Value()))
 	}
 	return e.Name + ":" + strings.Join(parts, ",")
 }
@@ -321,10 +321,10 @@ func (s *dataScreen) highlightedSource() string {
 // open loads source in the background, then derives the dataset with
 // target and task (datasets.Auto infers it); auto continues to the model
 // screen as soon as it is loaded (the start-up path).
-func (s *dataScreen) Open(source, target string, task datasets.Task, drop []string, auto bool) tea.Cmd {
+func (s *Screen) Open(source, target string, task datasets.Task, drop []string, auto bool) tea.Cmd {
 	s.seq++
 	seq := s.seq
-	s.loading, s.auto, s.pending, s.pendTask, s.pendDrop, s.loadErr = source, auto, target, task, drop, nil
+	s.Loading, s.auto, s.pending, s.pendTask, s.pendDrop, s.loadErr = source, auto, target, task, drop, nil
 	c := s.c
 	return func() (msg tea.Msg) {
 		defer func() {
@@ -346,67 +346,67 @@ func (s *dataScreen) Open(source, target string, task datasets.Task, drop []stri
 	}
 }
 
-func (s *dataScreen) Update(msg tea.Msg) tea.Cmd {
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case kit.TableLoadedMsg:
 		if msg.Seq != s.seq {
 			return nil // a newer load was asked for
 		}
-		s.loading = ""
+		s.Loading = ""
 		if msg.Err != nil {
 			s.loadErr = msg.Err
 			return nil
 		}
-		s.full, s.source, s.dropped = msg.Table, msg.Source, nil
-		s.table = s.full
+		s.full, s.Source, s.dropped = msg.Table, msg.Source, nil
+		s.Table = s.full
 		if err := s.drop(s.pendDrop...); err != nil {
 			s.loadErr = err
 		}
-		s.setTarget(s.pending, s.pendTask)
+		s.SetTarget(s.pending, s.pendTask)
 		s.rowOff = 0
-		s.tabs.SetActive(0)
-		if s.ds != nil && len(s.ds.Features) <= 2 {
-			s.tabs.SetActive(slices.Index(s.tabs.Names(), previewPlot)) // small data: the picture first
+		s.Tabs.SetActive(0)
+		if s.Ds != nil && len(s.Ds.Features) <= 2 {
+			s.Tabs.SetActive(slices.Index(s.Tabs.Names(), PreviewPlot)) // small data: the picture first
 		}
-		s.focus = focusPreview
+		s.Focus = FocusPreview
 		if s.auto {
 			s.auto = false
-			if s.ds != nil {
+			if s.Ds != nil {
 				return s.use()
 			}
 		}
 		return nil
-	case fileChosenMsg:
-		s.focus = focusList
-		return s.Open(msg.path, "", datasets.Auto, nil, false)
-	case dirReadMsg:
-		return s.picker.Update(msg)
+	case FileChosenMsg:
+		s.Focus = FocusList
+		return s.Open(msg.Path, "", datasets.Auto, nil, false)
+	case DirReadMsg:
+		return s.Picker.Update(msg)
 	case tea.KeyPressMsg:
 		return s.Key(msg)
 	}
 	return nil
 }
 
-func (s *dataScreen) Key(msg tea.KeyPressMsg) tea.Cmd {
-	switch s.focus {
-	case focusKnobs:
+func (s *Screen) Key(msg tea.KeyPressMsg) tea.Cmd {
+	switch s.Focus {
+	case FocusKnobs:
 		return s.keyKnobs(msg)
-	case focusPicker:
+	case FocusPicker:
 		return s.updatePicker(msg)
-	case focusPath:
+	case FocusPath:
 		if key.Matches(msg, s.keys.OpenTyped) {
-			p := strings.TrimSpace(s.path.Value())
+			p := strings.TrimSpace(s.Path.Value())
 			if p == "" {
 				return nil
 			}
-			s.path.Blur()
-			s.focus = focusList
+			s.Path.Blur()
+			s.Focus = FocusList
 			return s.Open(s.c.TypedPath(p), "", datasets.Auto, nil, false)
 		}
 		var cmd tea.Cmd
-		s.path, cmd = s.path.Update(msg)
+		s.Path, cmd = s.Path.Update(msg)
 		return cmd
-	case focusPreview:
+	case FocusPreview:
 		return s.keyPreview(msg)
 	}
 	if s.filterKey(msg) {
@@ -418,113 +418,113 @@ func (s *dataScreen) Key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, s.keys.Down):
 		s.moveCursor(1)
 	case key.Matches(msg, s.keys.Load):
-		if s.selectedEntry() == nil {
+		if s.SelectedEntry() == nil {
 			return s.startPicker()
 		}
 		src := s.highlightedSource()
 		if src == "" {
-			s.focus = focusKnobs
+			s.Focus = FocusKnobs
 			s.focusKnob()
 			return nil
 		}
-		if s.ds != nil && src == s.source {
+		if s.Ds != nil && src == s.Source {
 			return s.use()
 		}
 		return s.Open(src, "", datasets.Auto, nil, false)
 	case key.Matches(msg, s.keys.Knobs):
-		if e := s.selectedEntry(); e != nil && e.Kind == "generator" {
-			s.focus, s.kfocus = focusKnobs, 0
+		if e := s.SelectedEntry(); e != nil && e.Kind == "generator" {
+			s.Focus, s.Kfocus = FocusKnobs, 0
 			s.focusKnob()
 		}
 	case key.Matches(msg, s.keys.Browse):
 		return s.startPicker()
 	case key.Matches(msg, s.keys.Path):
-		s.focus = focusPath
-		return s.path.Focus()
+		s.Focus = FocusPath
+		return s.Path.Focus()
 	case key.Matches(msg, s.keys.Preview):
-		if s.table != nil {
-			s.focus = focusPreview
+		if s.Table != nil {
+			s.Focus = FocusPreview
 		}
 	}
 	return nil
 }
 
-func (s *dataScreen) startPicker() tea.Cmd {
-	if s.picker.seq == 0 {
-		s.picker = newFileBrowser(s.c.Files)
+func (s *Screen) startPicker() tea.Cmd {
+	if s.Picker.seq == 0 {
+		s.Picker = NewFileBrowser(s.c.Files)
 	}
-	s.focus = focusPicker
-	return s.picker.read(s.picker.dir)
+	s.Focus = FocusPicker
+	return s.Picker.Read(s.Picker.Dir)
 }
 
-func (s *dataScreen) updatePicker(msg tea.Msg) tea.Cmd {
-	return s.picker.Update(msg)
+func (s *Screen) updatePicker(msg tea.Msg) tea.Cmd {
+	return s.Picker.Update(msg)
 }
 
-func (s *dataScreen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
+func (s *Screen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 	if s.filterKey(msg) {
 		return nil
 	}
 	switch {
 	case key.Matches(msg, s.keys.Use):
-		if s.ds != nil {
+		if s.Ds != nil {
 			return s.use()
 		}
 		return nil
-	case key.Matches(msg, s.tabs.KeyMap.Next, s.tabs.KeyMap.Prev):
+	case key.Matches(msg, s.Tabs.KeyMap.Next, s.Tabs.KeyMap.Prev):
 		var cmd tea.Cmd
-		s.tabs, cmd = s.tabs.Update(msg)
+		s.Tabs, cmd = s.Tabs.Update(msg)
 		return cmd
 	}
-	switch s.tabs.ActiveName() {
-	case previewColumns:
+	switch s.Tabs.ActiveName() {
+	case PreviewColumns:
 		switch {
 		case key.Matches(msg, s.keys.SetTarget):
 			if i, ok := s.selectedColumn(); ok {
-				s.setTarget(s.table.Columns[i].Name, datasets.Auto)
+				s.SetTarget(s.Table.Columns[i].Name, datasets.Auto)
 			}
 			return nil
 		case key.Matches(msg, s.keys.NoTarget):
-			s.setTarget(datasets.NoTarget, datasets.Auto)
+			s.SetTarget(datasets.NoTarget, datasets.Auto)
 			return nil
 		case key.Matches(msg, s.keys.DropCol):
 			if i, ok := s.selectedColumn(); ok {
 				if i == s.targetIndex() {
-					s.dsErr = fmt.Errorf("%q is the target: choose another target (s) or none (u) before dropping it", s.table.Columns[i].Name)
+					s.DsErr = fmt.Errorf("%q is the target: choose another target (s) or none (u) before dropping it", s.Table.Columns[i].Name)
 					return nil
 				}
-				if err := s.drop(s.table.Columns[i].Name); err != nil {
-					s.dsErr = err
+				if err := s.drop(s.Table.Columns[i].Name); err != nil {
+					s.DsErr = err
 					return nil
 				}
-				s.setTarget(s.target, datasets.Auto)
+				s.SetTarget(s.Target, datasets.Auto)
 			}
 			return nil
 		case key.Matches(msg, s.keys.Restore):
 			if len(s.dropped) > 0 {
-				s.dropped, s.table = nil, s.full
-				s.setTarget(s.target, datasets.Auto)
+				s.dropped, s.Table = nil, s.full
+				s.SetTarget(s.Target, datasets.Auto)
 			}
 			return nil
 		}
 		var cmd tea.Cmd
-		s.cols, cmd = s.cols.Update(msg)
+		s.Cols, cmd = s.Cols.Update(msg)
 		return cmd
-	case previewPlot:
+	case PreviewPlot:
 		s.plot.Update(msg)
 		return nil
-	case previewHist:
-		s.hists.Update(msg)
+	case PreviewHist:
+		s.Hists.Update(msg)
 		return nil
-	case previewRows:
+	case PreviewRows:
 		switch {
 		case key.Matches(msg, s.keys.PageUp, s.keys.PageDown):
-			if s.table != nil {
+			if s.Table != nil {
 				step := maxPreviewRows
 				if key.Matches(msg, s.keys.PageUp) {
 					step = -step
 				}
-				s.rowOff = min(max(s.rowOff+step, 0), max(s.table.Rows()-1, 0)/maxPreviewRows*maxPreviewRows)
+				s.rowOff = min(max(s.rowOff+step, 0), max(s.Table.Rows()-1, 0)/maxPreviewRows*maxPreviewRows)
 				s.refreshRows()
 			}
 			return nil
@@ -533,8 +533,8 @@ func (s *dataScreen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 			s.refreshRows()
 			return nil
 		case key.Matches(msg, s.keys.ScrollR):
-			if s.table != nil {
-				s.colOff = min(s.colOff+1, len(s.table.Columns)-1)
+			if s.Table != nil {
+				s.colOff = min(s.colOff+1, len(s.Table.Columns)-1)
 				s.refreshRows()
 			}
 			return nil
@@ -542,7 +542,7 @@ func (s *dataScreen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		s.rows, cmd = s.rows.Update(msg)
 		return cmd
-	case previewBalance:
+	case PreviewBalance:
 		var cmd tea.Cmd
 		s.balance, cmd = s.balance.Update(msg)
 		return cmd
@@ -551,14 +551,14 @@ func (s *dataScreen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // use hands the chosen dataset to the root.
-func (s *dataScreen) use() tea.Cmd {
-	m := kit.DatasetChosenMsg{Table: s.table, Ds: s.ds, Source: s.source, Target: s.target,
+func (s *Screen) use() tea.Cmd {
+	m := kit.DatasetChosenMsg{Table: s.Table, Ds: s.Ds, Source: s.Source, Target: s.Target,
 		Task: s.forced, Drop: append([]string(nil), s.dropped...)}
 	return func() tea.Msg { return m }
 }
 
 // drop leaves out more columns of the loaded table.
-func (s *dataScreen) drop(names ...string) error {
+func (s *Screen) drop(names ...string) error {
 	if len(names) == 0 {
 		return nil
 	}
@@ -566,8 +566,8 @@ func (s *dataScreen) drop(names ...string) error {
 	if err != nil {
 		return err
 	}
-	s.table, s.dropped = t, append(s.dropped, names...)
-	s.cols.SetCursor(min(s.cols.Cursor(), len(t.Columns)-1))
+	s.Table, s.dropped = t, append(s.dropped, names...)
+	s.Cols.SetCursor(min(s.Cols.Cursor(), len(t.Columns)-1))
 	s.colOff = min(s.colOff, len(t.Columns)-1)
 	return nil
 }
@@ -575,25 +575,25 @@ func (s *dataScreen) drop(names ...string) error {
 // setTarget re-derives the dataset with target ("" = last column) and task
 // (datasets.Auto infers it from the target; a target chosen in the preview
 // always infers).
-func (s *dataScreen) setTarget(target string, task datasets.Task) {
-	s.target, s.forced = target, ""
+func (s *Screen) SetTarget(target string, task datasets.Task) {
+	s.Target, s.forced = target, ""
 	if task != datasets.Auto {
 		s.forced = task.String()
 	}
-	s.ds, s.dsErr = s.table.Dataset(target, task)
-	s.plot.set(s.ds)
-	s.hists.set(s.ds)
+	s.Ds, s.DsErr = s.Table.Dataset(target, task)
+	s.plot.set(s.Ds)
+	s.Hists.set(s.Ds)
 	s.refreshColumns()
 	s.refreshRows()
 	s.refreshBalance()
 }
 
-func (s *dataScreen) targetIndex() int {
-	switch s.target {
+func (s *Screen) targetIndex() int {
+	switch s.Target {
 	case datasets.NoTarget:
 		return -1
 	case "":
-		return len(s.table.Columns) - 1
+		return len(s.Table.Columns) - 1
 	}
-	return s.table.ColumnIndex(s.target)
+	return s.Table.ColumnIndex(s.Target)
 }

@@ -1,6 +1,6 @@
 // A generator's knobs on the data screen: editing, checking and focus.
 
-package tui
+package data
 
 import (
 	"fmt"
@@ -19,45 +19,45 @@ import (
 // knobField edits one generator knob.
 type knobField struct {
 	knob  datasets.Knob
-	input kit.TextField
+	Input kit.TextField
 	err   error
 }
 
-func (s *dataScreen) keyKnobs(msg tea.KeyPressMsg) tea.Cmd {
-	e := s.selectedEntry()
+func (s *Screen) keyKnobs(msg tea.KeyPressMsg) tea.Cmd {
+	e := s.SelectedEntry()
 	if e == nil {
-		s.focus = focusList
+		s.Focus = FocusList
 		return nil
 	}
-	fs := s.knobs[e.Name]
+	fs := s.Knobs[e.Name]
 	switch {
 	case key.Matches(msg, s.keys.Generate):
 		for i, f := range fs {
 			if f.err != nil {
-				s.kfocus = i
+				s.Kfocus = i
 				s.focusKnob()
 				return nil
 			}
 		}
 		s.blurKnobs()
-		s.focus = focusList
+		s.Focus = FocusList
 		return s.Open(s.highlightedSource(), "", datasets.Auto, nil, false)
 	case key.Matches(msg, s.keys.NextField):
-		s.kfocus = (s.kfocus + 1) % len(fs)
+		s.Kfocus = (s.Kfocus + 1) % len(fs)
 		s.focusKnob()
 		return nil
 	case key.Matches(msg, s.keys.PrevField):
-		s.kfocus = (s.kfocus - 1 + len(fs)) % len(fs)
+		s.Kfocus = (s.Kfocus - 1 + len(fs)) % len(fs)
 		s.focusKnob()
 		return nil
 	}
-	if s.kfocus >= len(fs) {
+	if s.Kfocus >= len(fs) {
 		return nil
 	}
-	f := fs[s.kfocus]
+	f := fs[s.Kfocus]
 	var cmd tea.Cmd
-	f.input, cmd = f.input.Update(msg)
-	f.err = checkKnob(f.knob, f.input.Value())
+	f.Input, cmd = f.Input.Update(msg)
+	f.err = checkKnob(f.knob, f.Input.Value())
 	return cmd
 }
 
@@ -76,24 +76,24 @@ func checkKnob(k datasets.Knob, text string) error {
 	return nil
 }
 
-func (s *dataScreen) focusKnob() {
-	e := s.selectedEntry()
+func (s *Screen) focusKnob() {
+	e := s.SelectedEntry()
 	if e == nil {
 		return
 	}
-	for i, f := range s.knobs[e.Name] {
-		if i == s.kfocus {
-			f.input.Focus()
+	for i, f := range s.Knobs[e.Name] {
+		if i == s.Kfocus {
+			f.Input.Focus()
 		} else {
-			f.input.Blur()
+			f.Input.Blur()
 		}
 	}
 }
 
-func (s *dataScreen) blurKnobs() {
-	for _, fs := range s.knobs {
+func (s *Screen) blurKnobs() {
+	for _, fs := range s.Knobs {
 		for _, f := range fs {
-			f.input.Blur()
+			f.Input.Blur()
 		}
 	}
 }

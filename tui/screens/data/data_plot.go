@@ -1,4 +1,4 @@
-package tui
+package data
 
 import (
 	"fmt"
@@ -403,11 +403,11 @@ func (h *dataHistograms) drawSpark(j, w int) (string, string) {
 	}
 	col := h.column(j)
 	b := kit.ChooseBins(col, w)
-	return sparkline(firstClass(b.Count(col, nil, 1)), w), numfmt.Sig(b.Vmin, 3) + " – " + numfmt.Sig(b.Vmax, 3)
+	return sparkline(FirstClass(b.Count(col, nil, 1)), w), numfmt.Sig(b.Vmin, 3) + " – " + numfmt.Sig(b.Vmax, 3)
 }
 
 // firstClass is the counts of bins counted with one class.
-func firstClass(counts [][]float64) []float64 {
+func FirstClass(counts [][]float64) []float64 {
 	out := make([]float64, len(counts))
 	for i, c := range counts {
 		out[i] = c[0]

@@ -218,7 +218,7 @@ func newApp(opt Options) (*app, error) {
 	a.data = data.New(c)
 	a.model = model.New(c)
 	a.params = params.New(c, evalOpts)
-	a.params.Test.Source, a.params.StartTest = opt.Test, opt.Test != ""
+	a.params.ScoreOn(opt.Test)
 	a.train = train.New(c)
 	a.results = results.New(c, ctx)
 	a.runs = runlist.New(c)
@@ -298,7 +298,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		if a.job == nil || msg.run != a.job.id {
 			return a, nil
 		}
-		a.train.Queued = msg.place
+		a.train.SetQueued(msg.place)
 		return a, waitFor(a.job)
 	case trainDoneMsg:
 		if a.job == nil || msg.run != a.job.id {
@@ -312,8 +312,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 	case kit.TrainRequestMsg:
 		return a, a.startRun(msg.Values, msg.Opts)
 	case kit.SweepRequestMsg:
-		a.sweep.Data = a.runData()
-		cmd := a.sweep.Open(a.ds, a.spec, msg)
+		cmd := a.sweep.Open(a.runData(), a.ds, a.spec, msg)
 		a.goTo(screenSweep)
 		return a, cmd
 	case sweep.PointsMsg, sweep.DoneMsg: // the sweep's, whichever screen shows
@@ -358,7 +357,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.showPast(msg)
 	case kit.RunsNoteMsg:
 		if msg.Note != "" {
-			a.runs.Note = a.c.Hide(msg.Note)
+			a.runs.SetNote(a.c.Hide(msg.Note))
 		}
 		return a, nil
 	case runlist.ActionMsg:
@@ -368,7 +367,7 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
 			a.model.SetData(r.Dataset, r.Spec.Name)
 			if r.Data.Test != "" {
-				a.params.Test = params.TestSet{Source: r.Data.Test, Ds: r.Dataset, Set: r.Options.Test}
+				a.params.KeepTest(r.Data.Test, r.Dataset, r.Options.Test)
 			}
 			a.params.SetModel(r.Dataset, r.Spec, r.Params, &r.Options)
 			a.goTo(screenParams)
@@ -589,8 +588,7 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 	a.runs.SetRuns(a.history)
 	record := a.recordRun(r)
 	if a.cur == screenTrain {
-		cmd := a.results.Show(r)
-		a.results.FromRuns = false
+		cmd := a.results.Show(r, false)
 		a.goTo(screenResults)
 		return tea.Batch(cmd, record)
 	}
@@ -646,8 +644,7 @@ func (a *app) recordInterrupted() {
 
 // showRun opens a finished run's results from the runs screen.
 func (a *app) showRun(r *kit.RunRecord) tea.Cmd {
-	cmd := a.results.Show(r)
-	a.results.FromRuns = true
+	cmd := a.results.Show(r, true)
 	a.goTo(screenResults)
 	return cmd
 }

@@ -99,7 +99,7 @@ func (a *app) historyLoaded(msg historyLoadedMsg) {
 	a.nextRun += len(past)
 	a.history = append(past, a.history...)
 	a.runs.SetRuns(a.history)
-	a.runs.Note = strings.Join(notes, "; ")
+	a.runs.SetNote(strings.Join(notes, "; "))
 }
 
 // recordRun appends a finished run to the history. The line is made here,
@@ -124,7 +124,7 @@ func (a *app) recordRun(r *kit.RunRecord) tea.Cmd {
 // a star or a name given while it was being written is written too.
 func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
 	if msg.err != nil {
-		a.runs.Note = "not recorded: " + a.c.Hide(msg.err.Error())
+		a.runs.SetNote("not recorded: " + a.c.Hide(msg.err.Error()))
 		return nil
 	}
 	r := a.run(msg.run)
@@ -165,10 +165,10 @@ func (a *app) showPast(msg pastDataMsg) tea.Cmd {
 	case r == nil:
 		return nil
 	case msg.err != nil:
-		a.runs.Note = fmt.Sprintf("run #%d: %v", r.ID, msg.err)
+		a.runs.SetNote(fmt.Sprintf("run #%d: %v", r.ID, msg.err))
 		return nil
 	case msg.changed != "":
-		a.runs.Note = fmt.Sprintf("run #%d: %s; r runs it again on the data as they are", r.ID, msg.changed)
+		a.runs.SetNote(fmt.Sprintf("run #%d: %s; r runs it again on the data as they are", r.ID, msg.changed))
 		return nil
 	}
 	r.Dataset = msg.ds
@@ -180,14 +180,14 @@ func (a *app) showPast(msg pastDataMsg) tea.Cmd {
 // trains.
 func (a *app) replay(r *kit.RunRecord) tea.Cmd {
 	if r.Data.Format != "" || r.Data.RowNames != "" {
-		a.runs.Note = fmt.Sprintf("run #%d read its file with --format or --row-names, which the lab does not: replay it with tealab run", r.ID)
+		a.runs.SetNote(fmt.Sprintf("run #%d read its file with --format or --row-names, which the lab does not: replay it with tealab run", r.ID))
 		return nil
 	}
 	o := ReplayOptions(r.Record)
 	o.Theme = ""
 	a.startup = &o
 	// Scored on its supplied test set again, as at start (newApp).
-	a.params.Test.Source, a.params.StartTest = o.Test, o.Test != ""
+	a.params.ScoreOn(o.Test)
 	a.replayOf = &r.Data // the new run compares its data's fingerprint with this
 	a.startupTask = datasets.Auto
 	if o.Task != "" {
@@ -219,7 +219,7 @@ func (a *app) deleteRun(id int) tea.Cmd {
 		}
 	}
 	a.runs.SetRuns(a.history)
-	a.runs.Note = fmt.Sprintf("run #%d deleted", r.ID)
+	a.runs.SetNote(fmt.Sprintf("run #%d deleted", r.ID))
 	if a.store == nil || r.HistID == "" {
 		return nil
 	}

@@ -105,7 +105,7 @@ type throttle struct {
 	now     func() time.Time // the clock; nil is time.Now (tests inject one)
 }
 
-// observe is the progress callback handed to the evaluation. eval.Run hands
+// Observe is the progress callback handed to the evaluation. eval.Run hands
 // over a fresh Point on every call (its Detail a value the step owns), so
 // the steps are kept as they are.
 func (t *throttle) Observe(p eval.Progress) {
@@ -197,7 +197,7 @@ func waitFor(j *trainJob) tea.Cmd {
 	}
 }
 
-// stop cancels the job and waits up to d for its goroutine to return.
+// Stop cancels the job and waits up to d for its goroutine to return.
 func (j *trainJob) Stop(d time.Duration) {
 	if j == nil {
 		return

@@ -9,7 +9,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 )
 
-// axisPicker chooses the plane a 2-D picture of a dataset is drawn in: two
+// AxisPicker chooses the plane a 2-D picture of a dataset is drawn in: two
 // of its numeric features, or (x = y = -1) the plane inspect.PlaneOf
 // chooses by itself (the features of 2-D data, else the first two
 // principal directions). x and y cycle through the numeric features; p
@@ -32,7 +32,7 @@ func NewAxisPicker(d *datasets.Dataset) AxisPicker {
 	return a
 }
 
-// numericFeatures are the indices of d's numeric features (none for nil).
+// NumericFeatures are the indices of d's numeric features (none for nil).
 func NumericFeatures(d *datasets.Dataset) []int {
 	if d == nil {
 		return nil
@@ -106,7 +106,7 @@ func (a *AxisPicker) next(cur, other int) int {
 	return cur
 }
 
-// key names the plane, for caches.
+// Key names the plane, for caches.
 func (a AxisPicker) Key() string { return strconv.Itoa(a.X) + "," + strconv.Itoa(a.Y) }
 
 // ClassCodes is the class code of each row as the scatter takes it.

@@ -7,7 +7,7 @@ import (
 	"github.com/tealab/tealab/numfmt"
 )
 
-// binning is how a histogram cuts a column: k bins of equal width between
+// Binning is how a histogram cuts a column: k bins of equal width between
 // the edges lo and hi. Integer bins are centred on whole numbers (lo and
 // hi are half-integers), so that no bin falls between two values.
 type Binning struct {
@@ -18,7 +18,7 @@ type Binning struct {
 	Vmin, Vmax float64 // the smallest and largest value binned
 }
 
-// chooseBins picks the bins of col's finite values, at most maxBins of
+// ChooseBins picks the bins of col's finite values, at most maxBins of
 // them. Whole numbers get a bin per value when the range is small enough,
 // else bins a whole number of values wide: equal bins over a range of
 // integers would leave empty bins between the values (a comb). Other data
@@ -100,13 +100,13 @@ func (b Binning) index(v float64) int {
 	return min(max(int((v/2-b.Lo/2)/(b.Hi/2-b.Lo/2)*float64(b.K)), 0), b.K-1)
 }
 
-// edge is the left edge of bin i (i = k: the right edge of the last).
+// Edge is the left edge of bin i (i = k: the right edge of the last).
 func (b Binning) Edge(i int) float64 {
 	t := float64(i) / float64(b.K)
 	return b.Lo*(1-t) + b.Hi*t // never overflows
 }
 
-// count counts the finite values of col in the bins, by colour class (cls
+// Count counts the finite values of col in the bins, by colour class (cls
 // nil: one class).
 func (b Binning) Count(col []float64, cls []int, ncls int) [][]float64 {
 	counts := make([][]float64, b.K)
@@ -126,7 +126,7 @@ func (b Binning) Count(col []float64, cls []int, ncls int) [][]float64 {
 	return counts
 }
 
-// label names bin i: its value (a bin per value), the whole numbers it
+// Label names bin i: its value (a bin per value), the whole numbers it
 // holds ("3–5"), or its edges.
 func (b Binning) Label(i int) string {
 	switch {

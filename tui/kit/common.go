@@ -16,7 +16,7 @@ import (
 	"github.com/tealab/tealab/themes"
 )
 
-// common is what every screen shares (soft-serve's Common): the size a screen
+// Common is what every screen shares (soft-serve's Common): the size a screen
 // may draw in, the styles of the current theme, and the terminal's colour
 // profile. Screens hold a pointer to the one common; only the root's Update
 // writes it.
@@ -41,7 +41,7 @@ type Common struct {
 	writes    sync.WaitGroup // files being written (writing)
 }
 
-// newCommon is the common state of a lab drawing theme (by name; "" follows
+// NewCommon is the common state of a lab drawing theme (by name; "" follows
 // the terminal: mono without colour, else dark until it says its
 // background) on a terminal of the given profile and NO_COLOR.
 func NewCommon(theme string, profile colorprofile.Profile, noColor bool) (*Common, error) {
@@ -86,13 +86,13 @@ func (c *Common) setTheme(t themes.Theme) {
 	*c.Styles = *st
 }
 
-// followsBackground reports whether the theme would change with the
+// FollowsBackground reports whether the theme would change with the
 // terminal's background: it was not chosen, and there is colour to choose.
 func (c *Common) FollowsBackground() bool {
 	return c.auto && !c.noColor && c.Profile > colorprofile.ASCII
 }
 
-// setBackground takes the terminal's answer about its background: a light
+// SetBackground takes the terminal's answer about its background: a light
 // one gets the light theme, unless a theme was named or picked meanwhile.
 func (c *Common) SetBackground(dark bool) {
 	if c.FollowsBackground() {
@@ -100,7 +100,7 @@ func (c *Common) SetBackground(dark bool) {
 	}
 }
 
-// setProfile takes the colour profile bubbletea settled for the terminal.
+// SetProfile takes the colour profile bubbletea settled for the terminal.
 func (c *Common) SetProfile(p colorprofile.Profile) {
 	if p == c.Profile {
 		return
@@ -113,7 +113,7 @@ func (c *Common) SetProfile(p colorprofile.Profile) {
 	c.setTheme(t)
 }
 
-// writing counts cmd among the files being written, which the end of the
+// Writing counts cmd among the files being written, which the end of the
 // lab waits for (waitWrites), so that closing a session loses no save.
 func (c *Common) Writing(cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
@@ -127,7 +127,7 @@ func (c *Common) Writing(cmd tea.Cmd) tea.Cmd {
 	}
 }
 
-// waitWrites waits up to d for the files being written: a command the
+// WaitWrites waits up to d for the files being written: a command the
 // program never ran (it was killed first) is not waited for longer.
 func (c *Common) WaitWrites(d time.Duration) {
 	done := make(chan struct{})
@@ -141,7 +141,7 @@ func (c *Common) WaitWrites(d time.Duration) {
 	}
 }
 
-// cycleTheme switches to the next built-in theme, which the terminal's
+// CycleTheme switches to the next built-in theme, which the terminal's
 // background no longer changes.
 func (c *Common) CycleTheme() {
 	all := themes.All()
@@ -151,7 +151,7 @@ func (c *Common) CycleTheme() {
 
 func (c *Common) ThemeName() string { return c.Styles.Theme.Name }
 
-// newInput is a text field with a steady cursor: a blinking one would wake
+// NewInput is a text field with a steady cursor: a blinking one would wake
 // the program twice a second for nothing.
 func NewInput() TextField {
 	in := textinput.New()
@@ -163,7 +163,7 @@ func NewInput() TextField {
 	return TextField{in}
 }
 
-// fit makes every line of s exactly w cells wide and s exactly h lines tall.
+// Fit makes every line of s exactly w cells wide and s exactly h lines tall.
 func Fit(s string, w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
@@ -184,7 +184,7 @@ func Fit(s string, w, h int) string {
 	return b.String()
 }
 
-// fitWidth truncates or pads one line (ANSI allowed) to exactly w cells.
+// FitWidth truncates or pads one line (ANSI allowed) to exactly w cells.
 func FitWidth(line string, w int) string {
 	n := ansi.StringWidth(line)
 	if n > w {
@@ -197,7 +197,7 @@ func FitWidth(line string, w int) string {
 	return line
 }
 
-// clip shortens plain text to w cells with an ellipsis.
+// Clip shortens plain text to w cells with an ellipsis.
 func Clip(s string, w int) string {
 	if w <= 0 {
 		return ""
@@ -208,7 +208,7 @@ func Clip(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
-// spread puts left and right on one line w cells wide, right-aligned right;
+// Spread puts left and right on one line w cells wide, right-aligned right;
 // the left part is clipped when both do not fit.
 func Spread(left, right string, w int) string {
 	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
@@ -222,7 +222,7 @@ func Spread(left, right string, w int) string {
 	return left + strings.Repeat(" ", max(w-lw-rw, 1)) + right
 }
 
-// panel draws a rounded box of exactly w x h with title set into its top
+// Panel draws a rounded box of exactly w x h with title set into its top
 // border; focus draws it in the accent colour.
 func Panel(st *themes.Styles, title, content string, w, h int, focus bool) string {
 	if w < 4 || h < 3 {

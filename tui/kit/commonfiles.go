@@ -26,7 +26,7 @@ type Files struct {
 // returns what gives the slot back; an error when ctx ends first.
 type TrainSlot func(ctx context.Context, queued func(place int)) (release func(), err error)
 
-// holdSlot waits for a training slot for a sweep or an experiment, as a
+// HoldSlot waits for a training slot for a sweep or an experiment, as a
 // run does (without telling its place: those screens show their own
 // progress); release gives it back.
 func (c *Common) HoldSlot(ctx context.Context) (release func(), err error) {
@@ -36,7 +36,7 @@ func (c *Common) HoldSlot(ctx context.Context) (release func(), err error) {
 	return c.Slot(ctx, func(int) {})
 }
 
-// dataSource is the file source names inside the session's data
+// DataSource is the file source names inside the session's data
 // directory, or, after ~/, inside the person's own (their uploads),
 // resolved; built-in and generator names pass as they are.
 func (c *Common) DataSource(source string) (string, error) {
@@ -49,7 +49,7 @@ func (c *Common) DataSource(source string) (string, error) {
 	return c.Files.Data.Path(source)
 }
 
-// writePath is where a file the person names is written: the name itself
+// WritePath is where a file the person names is written: the name itself
 // (a leading ~/ is their home), or, confined, inside their own directory.
 // The lab's own files (its run history) are refused: a saved model must
 // never replace them.
@@ -71,7 +71,7 @@ func (c *Common) WritePath(name string) (string, error) {
 	return path, nil
 }
 
-// typedPath is a path the person typed: a leading ~/ is their home
+// TypedPath is a path the person typed: a leading ~/ is their home
 // directory, except in a confined lab, where the server's home is not
 // theirs and names are relative to the directory they are confined to.
 func (c *Common) TypedPath(p string) string {
@@ -81,7 +81,7 @@ func (c *Common) TypedPath(p string) string {
 	return expandHome(p)
 }
 
-// shown is a path as the lab shows it: in a confined lab, relative to the
+// Shown is a path as the lab shows it: in a confined lab, relative to the
 // person's own directory or to the data directory, never naming the
 // server's directories; elsewhere p itself.
 func (c *Common) Shown(p string) string {
@@ -96,7 +96,7 @@ func (c *Common) Shown(p string) string {
 	return filepath.Base(p)
 }
 
-// hide is a message with the confined directories' places on the server
+// Hide is a message with the confined directories' places on the server
 // taken out (an operating system's error names the full path); msg itself
 // in a lab that is not confined.
 func (c *Common) Hide(msg string) string {
@@ -121,7 +121,7 @@ func (c *Common) ReportDir() string {
 	return c.Files.Home.Dir()
 }
 
-// store is the run history the lab records in: the confined session's own,
+// Store is the run history the lab records in: the confined session's own,
 // else the user's (nil when off).
 func (c *Common) Store() *runs.History {
 	if c.Files != nil {
@@ -130,7 +130,7 @@ func (c *Common) Store() *runs.History {
 	return openStore()
 }
 
-// openData is runs.Data.Open with its source confined, and named as the
+// OpenData is runs.Data.Open with its source confined, and named as the
 // data screen names it (shown).
 func (c *Common) OpenData(d runs.Data) (*datasets.Dataset, error) {
 	var err error

@@ -16,7 +16,7 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-// quantity is one series of a fold's history. Each gets a chart of its
+// Quantity is one series of a fold's history. Each gets a chart of its
 // own: quantities on different scales (a log-loss of 2.3 beside an error
 // rate of 0.05) never share an axis, where one would flatten the other.
 type Quantity struct {
@@ -36,13 +36,13 @@ func quantitiesOf(r *RunRecord) []Quantity {
 	return append([]Quantity{LossQuantity(r)}, ValidationQuantities(r)...)
 }
 
-// lossQuantity is the model's own training objective.
+// LossQuantity is the model's own training objective.
 func LossQuantity(r *RunRecord) Quantity {
 	loss := LossTitle(r)
 	return Quantity{Title: loss, Legend: loss, Get: func(p eval.Point) float64 { return p.TrainLoss }}
 }
 
-// validationQuantities are what validation measures of the run.
+// ValidationQuantities are what validation measures of the run.
 func ValidationQuantities(r *RunRecord) []Quantity {
 	valLoss := func(p eval.Point) float64 { return p.ValLoss }
 	valErr := func(p eval.Point) float64 { return p.ValError }
@@ -58,7 +58,7 @@ func ValidationQuantities(r *RunRecord) []Quantity {
 		{Title: "validation error rate", Legend: errName, Get: valErr}}
 }
 
-// foldCharts draws a run's fold histories, one chart per quantity: the
+// FoldCharts draws a run's fold histories, one chart per quantity: the
 // training loss on the left, the validation quantities stacked beside it
 // (or all of them stacked, in a column).
 type FoldCharts struct {
@@ -70,7 +70,7 @@ func NewFoldCharts(r *RunRecord, st *themes.Styles) FoldCharts {
 	return ChartsOf(quantitiesOf(r), r, st)
 }
 
-// chartsOf gives each quantity of run r a chart.
+// ChartsOf gives each quantity of run r a chart.
 func ChartsOf(qs []Quantity, r *RunRecord, st *themes.Styles) FoldCharts {
 	fc := FoldCharts{qs: qs}
 	for _, q := range qs {
@@ -79,31 +79,31 @@ func ChartsOf(qs []Quantity, r *RunRecord, st *themes.Styles) FoldCharts {
 	return fc
 }
 
-// setNote adds note (which fold is drawn) to every chart's title.
+// SetNote adds note (which fold is drawn) to every chart's title.
 func (fc *FoldCharts) SetNote(note string) {
 	for i, q := range fc.qs {
 		fc.Charts[i].SetTitle(q.Title + note)
 	}
 }
 
-// setLogY sets every chart's y axis to log10 or linear.
+// SetLogY sets every chart's y axis to log10 or linear.
 func (fc *FoldCharts) SetLogY(on bool) {
 	for i := range fc.Charts {
 		fc.Charts[i].SetLogY(on)
 	}
 }
 
-// logY reports whether the training loss is drawn on a log axis.
+// LogY reports whether the training loss is drawn on a log axis.
 func (fc FoldCharts) LogY() bool { return len(fc.Charts) > 0 && fc.Charts[0].LogY() }
 
-// update passes a message (the log key) to every chart.
+// Update passes a message (the log key) to every chart.
 func (fc *FoldCharts) Update(msg tea.Msg) {
 	for i := range fc.Charts {
 		fc.Charts[i], _ = fc.Charts[i].Update(msg)
 	}
 }
 
-// setSize lays the charts out in w x h: the training loss at full height
+// SetSize lays the charts out in w x h: the training loss at full height
 // on the left and the others stacked on the right, or, in a column, all of
 // them stacked.
 func (fc *FoldCharts) SetSize(w, h int, column bool) {
@@ -115,7 +115,7 @@ func (fc *FoldCharts) SetSize(w, h int, column bool) {
 	Stack(fc.Charts[1:], w-w/2, h)
 }
 
-// stack shares h rows among charts stacked in a column, the last ones
+// Stack shares h rows among charts stacked in a column, the last ones
 // taking the rows left over.
 func Stack(charts []widgets.LineChart, w, h int) {
 	n := len(charts)
@@ -128,7 +128,7 @@ func Stack(charts []widgets.LineChart, w, h int) {
 	}
 }
 
-// view draws the charts as setSize laid them out.
+// View draws the charts as setSize laid them out.
 func (fc FoldCharts) View(column bool) string {
 	if column {
 		return JoinColumn(fc.Charts)
@@ -136,7 +136,7 @@ func (fc FoldCharts) View(column bool) string {
 	return lipgloss.JoinHorizontal(lipgloss.Top, fc.Charts[0].View(), JoinColumn(fc.Charts[1:]))
 }
 
-// joinColumn draws charts one under another.
+// JoinColumn draws charts one under another.
 func JoinColumn(charts []widgets.LineChart) string {
 	views := make([]string, len(charts))
 	for i := range charts {
@@ -145,7 +145,7 @@ func JoinColumn(charts []widgets.LineChart) string {
 	return lipgloss.JoinVertical(lipgloss.Left, views...)
 }
 
-// draw puts fold cur (0-based) of the histories on the charts, bright and
+// Draw puts fold cur (0-based) of the histories on the charts, bright and
 // named, and every other fold as a faint ghost under it, so that the spread
 // between folds shows at a glance. A series the model never reported (a
 // perceptron has no log-loss) is left out of the legend by the chart.
@@ -185,10 +185,10 @@ func drawQuantity(c *widgets.LineChart, q Quantity, folds [][]eval.Point, cur in
 	}
 }
 
-// maxGhosts bounds the other folds drawn under the current one.
+// MaxGhosts bounds the other folds drawn under the current one.
 const MaxGhosts = 20
 
-// foldSeries is one quantity of a fold's history, shortened for a chart.
+// FoldSeries is one quantity of a fold's history, shortened for a chart.
 func FoldSeries(h []eval.Point, get func(eval.Point) float64) ([]float64, float64) {
 	y := make([]float64, len(h))
 	for i, p := range h {
@@ -197,7 +197,7 @@ func FoldSeries(h []eval.Point, get func(eval.Point) float64) ([]float64, float6
 	return ReduceSeries(y, chartPoints)
 }
 
-// oneStep reports whether every fold was fitted in one step (a closed-form
+// OneStep reports whether every fold was fitted in one step (a closed-form
 // model): such a history has no curve to draw.
 func OneStep(folds [][]eval.Point) bool {
 	if len(folds) == 0 {
@@ -211,7 +211,7 @@ func OneStep(folds [][]eval.Point) bool {
 	return true
 }
 
-// oneStepCard says what a one-step fit (a closed form, or an iterative
+// OneStepCard says what a one-step fit (a closed form, or an iterative
 // model that converged at once) gives instead of curves: that it
 // took one step, how long, and each fold's training loss and validation
 // figures.
@@ -259,7 +259,7 @@ func OneStepCard(c *Common, r *RunRecord, folds [][]eval.Point, secs float64, w 
 // whole history.
 const chartPoints = 2048
 
-// reduceSeries shortens y to at most n points keeping each bucket's extremes
+// ReduceSeries shortens y to at most n points keeping each bucket's extremes
 // (in the order they occur), so spikes survive; dx is the x step of a kept
 // point. Buckets of NaN stay NaN (validation is sampled).
 func ReduceSeries(y []float64, n int) (out []float64, dx float64) {
@@ -301,7 +301,7 @@ func ReduceSeries(y []float64, n int) (out []float64, dx float64) {
 	return out, float64(len(y)) / float64(len(out))
 }
 
-// valNames names the validation series as eval computes them.
+// ValNames names the validation series as eval computes them.
 func ValNames(t datasets.Task) (loss, err string) {
 	if t == datasets.Regression {
 		return "val MSE", "val RMSE"

@@ -10,7 +10,7 @@ import (
 	"github.com/tealab/tealab/themes"
 )
 
-// listFilter narrows a long list as bubbles' list does: / opens a field,
+// ListFilter narrows a long list as bubbles' list does: / opens a field,
 // what is typed keeps the items whose text holds it (any case), enter
 // keeps the filter and gives the keys back to the list, esc clears it.
 // Every list screen (models, data sets, columns, runs) holds one.
@@ -35,18 +35,18 @@ func NewListFilter() ListFilter {
 	}}
 }
 
-// active says a filter narrows the list (being typed or kept).
+// Active says a filter narrows the list (being typed or kept).
 func (f *ListFilter) Active() bool { return f.Editing || f.query() != "" }
 
 func (f *ListFilter) query() string { return strings.TrimSpace(f.Field.Value()) }
 
-// match says whether an item's text passes the filter.
+// Match says whether an item's text passes the filter.
 func (f *ListFilter) Match(text string) bool {
 	q := f.query()
 	return q == "" || strings.Contains(strings.ToLower(text), strings.ToLower(q))
 }
 
-// exactness ranks how exactly an item answers the query, for the cursor:
+// Exactness ranks how exactly an item answers the query, for the cursor:
 // 2 when its name or whole title is the query, 1 when a whole word of its
 // title is, 0 otherwise (any case; 0 without a query). A list puts its
 // cursor on its best item, so that /tree lands on the decision tree, not
@@ -68,7 +68,7 @@ func (f *ListFilter) Exactness(name, title string) int {
 	return 0
 }
 
-// update takes the key when the filter wants it: / opens the field; while
+// Update takes the key when the filter wants it: / opens the field; while
 // it is open every key edits it, enter keeps and esc clears; a kept filter
 // is cleared by esc. changed says the query may have changed.
 func (f *ListFilter) Update(msg tea.KeyPressMsg) (used, changed bool) {
@@ -102,7 +102,7 @@ func (f *ListFilter) Clear() {
 	f.Field.SetValue("")
 }
 
-// help is the filter's keys for the footer and the help: / when closed
+// Help is the filter's keys for the footer and the help: / when closed
 // (and esc to clear a kept filter), enter and esc while typing.
 func (f *ListFilter) Help() []key.Binding {
 	switch {
@@ -114,7 +114,7 @@ func (f *ListFilter) Help() []key.Binding {
 	return []key.Binding{f.keys.Open}
 }
 
-// status is the filter's line: the field while typed, the kept query, and
+// Status is the filter's line: the field while typed, the kept query, and
 // how many items of all pass ("12 of 26"); "" without a filter.
 func (f *ListFilter) Status(st *themes.Styles, shown, all int) string {
 	if !f.Active() {

@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// footer is the status line: the keys that work now, and only those. The
+// Footer is the status line: the keys that work now, and only those. The
 // screen's own keys come first (most important first); esc, runs and theme
 // follow; "? help · q quit" always ends the line. When the line is too
 // long, keys are dropped from the least important up (theme, runs, then
@@ -73,7 +73,7 @@ func Footer(hs help.Styles, screen []key.Binding, g GlobalKeys, typing bool, w i
 	return line
 }
 
-// now are the global keys as they work with the screen's keys: esc is not
+// Now are the global keys as they work with the screen's keys: esc is not
 // "back" when the screen gives it a meaning of its own (keep training,
 // clear a filter); while a text field has the keyboard, letters go to it,
 // and only esc and ctrl+c are global.
@@ -102,7 +102,7 @@ func footerLine(hs help.Styles, ks []key.Binding) string {
 	return strings.Join(parts, hs.ShortSeparator.Render(" · "))
 }
 
-// fullHelpBlock lays out groups of bindings as columns ("key  desc" lines),
+// FullHelpBlock lays out groups of bindings as columns ("key  desc" lines),
 // as many side by side as fit in w cells and the rest in further rows of
 // columns, so that no key is cut at any width.
 func FullHelpBlock(hs help.Styles, groups [][]key.Binding, w int) string {

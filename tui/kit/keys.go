@@ -6,7 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// globalKeys are the keys the root handles on every screen. Letter keys give
+// GlobalKeys are the keys the root handles on every screen. Letter keys give
 // way to a focused text field (the screen says so with Typing).
 type GlobalKeys struct {
 	Quit  key.Binding
@@ -36,7 +36,7 @@ func (k GlobalKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Back, k.Runs}, {k.Theme, k.Help, k.Quit}}
 }
 
-// helpKeys joins a screen's keys with the global ones for the status bar and
+// HelpKeys joins a screen's keys with the global ones for the status bar and
 // the full help (the soft-serve way: the active screen's bindings first).
 type HelpKeys struct {
 	Screen interface {
@@ -58,7 +58,7 @@ func Bind(help, desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }
 
-// helpOf is a screen's full help made from its footer's keys and those
+// HelpOf is a screen's full help made from its footer's keys and those
 // only the help lists (moving about): one source, so that every key the
 // footer shows is in the help. Keys are listed once.
 func HelpOf(short []key.Binding, more ...[]key.Binding) [][]key.Binding {

@@ -8,7 +8,7 @@ import (
 	"github.com/tealab/tealab/themes"
 )
 
-// overlayBottom replaces the last lines of body with block (centred).
+// OverlayBottom replaces the last lines of body with block (centred).
 func OverlayBottom(body, block string, w int) string {
 	lines := strings.Split(body, "\n")
 	bl := strings.Split(block, "\n")
@@ -22,7 +22,7 @@ func OverlayBottom(body, block string, w int) string {
 	return strings.Join(lines, "\n")
 }
 
-// askPanel is a question with its two answers, framed as a panel at most
+// AskPanel is a question with its two answers, framed as a panel at most
 // w wide.
 func AskPanel(st *themes.Styles, w int, title, q, yes, no string) string {
 	w = min(w, ansi.StringWidth(q)+6)

@@ -12,7 +12,7 @@ import (
 // come back from background work carry an identity (run id, load sequence)
 // and are dropped when stale. Progress and the end of a run are in jobs.go.
 
-// datasetChosenMsg: the data screen settled on a dataset (enter on the
+// DatasetChosenMsg: the data screen settled on a dataset (enter on the
 // preview, or the start-up choice).
 type DatasetChosenMsg struct {
 	Table  *datasets.Table
@@ -23,26 +23,26 @@ type DatasetChosenMsg struct {
 	Drop   []string // columns dropped before the target was chosen
 }
 
-// modelChosenMsg: the model screen picked a model.
+// ModelChosenMsg: the model screen picked a model.
 type ModelChosenMsg struct{ Spec *engine.Spec }
 
-// trainRequestMsg: the hyperparameter screen asks for a run.
+// TrainRequestMsg: the hyperparameter screen asks for a run.
 type TrainRequestMsg struct {
 	Values engine.Values
 	Opts   eval.Options
 }
 
-// showRunMsg: the runs screen asks for one run's results.
+// ShowRunMsg: the runs screen asks for one run's results.
 type ShowRunMsg struct{ Run int }
 
-// cancelRunMsg: the training screen asks to stop run, keeping what it has
+// CancelRunMsg: the training screen asks to stop run, keeping what it has
 // learned so far (the partial result still arrives and is shown).
 type CancelRunMsg struct{ Run int }
 
-// retrainMsg: the results screen asks to edit the run's parameters again.
+// RetrainMsg: the results screen asks to edit the run's parameters again.
 type RetrainMsg struct{ Run int }
 
-// tableLoadedMsg: a data source finished loading (off the UI goroutine).
+// TableLoadedMsg: a data source finished loading (off the UI goroutine).
 type TableLoadedMsg struct {
 	Seq    int
 	Source string
@@ -50,16 +50,16 @@ type TableLoadedMsg struct {
 	Err    error
 }
 
-// progressMsg carries the steps reported since the previous message of run.
+// ProgressMsg carries the steps reported since the previous message of run.
 type ProgressMsg struct {
 	Run   int
 	Steps []eval.Progress // in order; never shared with the worker
 }
 
-// quitMsg: the person confirmed quitting while a fit ran.
+// QuitMsg: the person confirmed quitting while a fit ran.
 type QuitMsg struct{}
 
-// sweepRequestMsg: the hyperparameter screen asks for a sweep of param
+// SweepRequestMsg: the hyperparameter screen asks for a sweep of param
 // (with the form's other values), or for a learning curve.
 type SweepRequestMsg struct {
 	Values   engine.Values
@@ -68,18 +68,18 @@ type SweepRequestMsg struct {
 	Learning bool
 }
 
-// sweepTrainMsg: the sweep screen asks for a full run of a point.
+// SweepTrainMsg: the sweep screen asks for a full run of a point.
 type SweepTrainMsg struct {
 	Values engine.Values
 	Opts   eval.Options
 }
 
-// openExperimentMsg asks for the Experimenter on the session's data.
+// OpenExperimentMsg asks for the Experimenter on the session's data.
 type OpenExperimentMsg struct{}
 
-// runsNoteMsg: what became of an action on the runs screen (an export, an
+// RunsNoteMsg: what became of an action on the runs screen (an export, an
 // edit of the history), said on that screen.
 type RunsNoteMsg struct{ Note string }
 
-// quitWait is how long quitting waits for a cancelled run to stop.
+// QuitWait is how long quitting waits for a cancelled run to stop.
 const QuitWait = 500 * time.Millisecond

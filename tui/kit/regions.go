@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// liveRegions is what the fitting goroutine and the training screen share:
+// LiveRegions is what the fitting goroutine and the training screen share:
 // the frame the screen wants (points, bounds and a grid sized to its view)
 // and the last map the fit drew in a frame.
 type LiveRegions struct {
@@ -19,10 +19,10 @@ type LiveRegions struct {
 	Latest atomic.Pointer[RegionsShot]
 }
 
-// regionsShot is a map and the frame it was drawn in.
+// RegionsShot is a map and the frame it was drawn in.
 type RegionsShot struct{ Frame, M *inspect.RegionMap }
 
-// newLiveRegions is the live regions of a run of task on d with opt, or
+// NewLiveRegions is the live regions of a run of task on d with opt, or
 // nil when there are none: only a classification of data with exactly two
 // numeric features, seen by the model as they are (no reduction first).
 func NewLiveRegions(task engine.Task, d *datasets.Dataset, opt eval.Options) *LiveRegions {
@@ -33,7 +33,7 @@ func NewLiveRegions(task engine.Task, d *datasets.Dataset, opt eval.Options) *Li
 	return &LiveRegions{}
 }
 
-// snapshot is the run's eval.Options.Snapshot: it draws the model as it
+// Snapshot is the run's eval.Options.Snapshot: it draws the model as it
 // stands in the frame the view last asked for.
 func (l *LiveRegions) Snapshot(m engine.Model, prep *datasets.Prep) {
 	f := l.Frame.Load()

@@ -15,7 +15,7 @@ import (
 	"github.com/tealab/tealab/numfmt"
 )
 
-// runRecord is one run of this session: the engine's record of it (what
+// RunRecord is one run of this session: the engine's record of it (what
 // was asked, how it went, what came of it) and what the lab adds to draw it.
 // It is written only in Update, on the UI goroutine (start, each progress
 // step, finish).
@@ -23,7 +23,7 @@ type RunRecord struct {
 	*runs.Record
 	label string // dataLabel, once made
 
-	// histFold is the fold whose history an abandoned run kept.
+	// HistFold is the fold whose history an abandoned run kept.
 	HistFold int
 
 	// Where the fit had got to, from its progress: the fold (1-based) of
@@ -38,11 +38,11 @@ type RunRecord struct {
 	Title   string
 	Past    bool
 
-	// replayOf is the data of the run this one replays, whose fingerprint
+	// ReplayOf is the data of the run this one replays, whose fingerprint
 	// it is checked against.
 	ReplayOf *runs.Data
 
-	// regions are the run's live decision regions; nil when it has none.
+	// Regions are the run's live decision regions; nil when it has none.
 	Regions *LiveRegions
 }
 
@@ -56,7 +56,7 @@ func (r *RunRecord) Observe(p eval.Progress) {
 	r.foldDone = p.Total > 0 && p.Point.Step >= p.Total
 }
 
-// cancelNote says what a cancelled run kept: the scores of the folds that
+// CancelNote says what a cancelled run kept: the scores of the folds that
 // finished, and the histories. The folds are counted as the result counts
 // them (runs.Record.FoldsScored), so that the note and the figures below it
 // agree, leave-one-out's pooled rows included.
@@ -91,13 +91,13 @@ func (r *RunRecord) CancelNote() string {
 	return fmt.Sprintf("cancelled in fold %d of %d · scores of the %s that finished · every fold's history", scored+1, folds, numfmt.Count(scored, "fold"))
 }
 
-// figures says how the run's metrics were made from its folds (so that
+// Figures says how the run's metrics were made from its folds (so that
 // pooled and per-fold-mean figures never appear unlabelled): "mean ± sd of
 // 5 folds", "pooled over 150 one-row folds (leave-one-out)", "on the 30
 // held-out rows", or "on all rows" without a split.
 func (r *RunRecord) Figures() string { return r.describeFigures(false) }
 
-// figuresShort is figures for the headline: "mean of 5 folds", "pooled
+// FiguresShort is figures for the headline: "mean of 5 folds", "pooled
 // over 150 rows", "30 held-out rows".
 func (r *RunRecord) FiguresShort() string { return r.describeFigures(true) }
 
@@ -129,7 +129,7 @@ func (r *RunRecord) describeFigures(short bool) string {
 	return pick("", "on the ") + numfmt.Count(res.ScoredRows(), "held-out row")
 }
 
-// pooledNote says what a pooled view (confusion matrix, ROC) is made of
+// PooledNote says what a pooled view (confusion matrix, ROC) is made of
 // when the run's metrics are fold means; "" when they are the same rows.
 func (r *RunRecord) PooledNote() string {
 	res := r.Result
@@ -144,7 +144,7 @@ func (r *RunRecord) PooledNote() string {
 	return ""
 }
 
-// noModel says what a run without its fitted model cannot do, and how
+// NoModel says what a run without its fitted model cannot do, and how
 // to get it back; "" when the model is at hand. A run read from the
 // history keeps its scores and what its model learned (the charts), not
 // the model.
@@ -162,7 +162,7 @@ func (r *RunRecord) Cancelled() bool {
 // status is one word for the runs table.
 func (r *RunRecord) StatusText() string { return string(r.Status) }
 
-// evalDesc says how the run is evaluated.
+// EvalDesc says how the run is evaluated.
 func (r *RunRecord) EvalDesc() string {
 	if r.Result != nil && r.Result.Eval != "" {
 		return r.Result.Eval
@@ -170,7 +170,7 @@ func (r *RunRecord) EvalDesc() string {
 	return DescribeEval(r.Options, r.Task())
 }
 
-// evalShort says how the run is evaluated in the runs table's narrow
+// EvalShort says how the run is evaluated in the runs table's narrow
 // column: a run read from the history keeps its supplied test set's name
 // (Data.Test), not the set itself.
 func (r *RunRecord) EvalShort() string {
@@ -209,7 +209,7 @@ func (r *RunRecord) WallSeconds() float64 {
 	return r.Wall.Seconds()
 }
 
-// score returns the run's primary metric, its spread over folds and its
+// Score returns the run's primary metric, its spread over folds and its
 // baseline (NaN when unknown).
 func (r *RunRecord) Score() (name string, v, std, base float64) {
 	v, std, base = math.NaN(), math.NaN(), math.NaN()
@@ -229,7 +229,7 @@ func (r *RunRecord) Score() (name string, v, std, base float64) {
 	return name, v, std, base
 }
 
-// keyParams lists the parameters set away from their defaults.
+// KeyParams lists the parameters set away from their defaults.
 func KeyParams(spec *engine.Spec, v engine.Values) string {
 	var parts []string
 	for _, p := range spec.Params {
@@ -243,7 +243,7 @@ func KeyParams(spec *engine.Spec, v engine.Values) string {
 	return strings.Join(parts, " ")
 }
 
-// searchText is what the filter searches: number, name, star, data,
+// SearchText is what the filter searches: number, name, star, data,
 // model, parameters, status, and whether the run is an earlier session's.
 func (r *RunRecord) SearchText() string {
 	text := fmt.Sprintf("#%d %s %s %s %s %s", r.ID, r.Title, r.DataLabel(), r.Spec.Name, KeyParams(r.Spec, r.Params), r.StatusText())
@@ -267,7 +267,7 @@ func (r *RunRecord) targetName() string {
 	}
 }
 
-// sourceDesc is where the run's data came from, a built-in or a
+// SourceDesc is where the run's data came from, a built-in or a
 // generator named as its table names it whether its data are open or not.
 func (r *RunRecord) SourceDesc() string {
 	_, source := pastData(r.Record)
@@ -277,7 +277,7 @@ func (r *RunRecord) SourceDesc() string {
 	return source
 }
 
-// targetDesc is "species · classification" or "none · clustering".
+// TargetDesc is "species · classification" or "none · clustering".
 func (r *RunRecord) TargetDesc() string {
 	t := r.targetName()
 	if t == "" {
@@ -286,7 +286,7 @@ func (r *RunRecord) TargetDesc() string {
 	return t + " · " + r.Task().String()
 }
 
-// dataLabel names the run's data in the runs table: the dataset's name,
+// DataLabel names the run's data in the runs table: the dataset's name,
 // with a generator's knobs where they differ from its defaults (moons
 // n=50), and the target when one other than the default was chosen.
 func (r *RunRecord) DataLabel() string {
@@ -358,7 +358,7 @@ func knobsChanged(name, source string) string {
 	return strings.Join(out, " ")
 }
 
-// entry is the run as the history holds it (its id there, or its number
+// Entry is the run as the history holds it (its id there, or its number
 // in the lab when it is not recorded).
 func (r *RunRecord) Entry() *runs.Entry {
 	e := runs.NewEntry(r.Record)
@@ -369,7 +369,7 @@ func (r *RunRecord) Entry() *runs.Entry {
 	return e
 }
 
-// scoreCell is the run's primary metric, its spread over folds, or how
+// ScoreCell is the run's primary metric, its spread over folds, or how
 // the run stands when it has none.
 func (r *RunRecord) ScoreCell() string {
 	name, v, std, _ := r.Score()
@@ -386,7 +386,7 @@ func (r *RunRecord) ScoreCell() string {
 	return score
 }
 
-// vsBaseline says how the run's primary score compares with its baseline,
+// VsBaseline says how the run's primary score compares with its baseline,
 // only beyond the folds' noise; short for a narrow table.
 func (r *RunRecord) VsBaseline(long bool) string {
 	name, v, _, base := r.Score()
@@ -405,7 +405,7 @@ func (r *RunRecord) VsBaseline(long bool) string {
 	return vs.String()
 }
 
-// wallCell is the run's wall time (runRecord.wall), "–" while it runs.
+// WallCell is the run's wall time (runRecord.wall), "–" while it runs.
 func (r *RunRecord) WallCell() string {
 	if !r.Done() {
 		return "–"

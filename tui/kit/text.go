@@ -2,7 +2,7 @@ package kit
 
 import "strings"
 
-// wrap breaks plain text into lines of at most w cells at spaces.
+// Wrap breaks plain text into lines of at most w cells at spaces.
 func Wrap(text string, w int) string {
 	if w < 10 {
 		return text

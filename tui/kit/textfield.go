@@ -10,14 +10,14 @@ import (
 	"github.com/tealab/tealab/themes"
 )
 
-// textField is every text field of the lab: a bubbles text input drawn in
+// TextField is every text field of the lab: a bubbles text input drawn in
 // the lab's theme, whose delete-word-forward (alt+d, alt+delete) is done
 // here, because bubbles (v1.0.0 to v2.2.1) indexes past the end of the text
 // when the cursor stands on its last character, and the panic would close
 // the lab.
 type TextField struct{ textinput.Model }
 
-// view draws the field width cells wide (0: as it is) in the theme of st:
+// View draws the field width cells wide (0: as it is) in the theme of st:
 // its placeholder muted (bubbles' own is a grey, drawn even by the mono
 // theme), its text and its steady cursor (reverse) in no colour of their
 // own.

@@ -18,7 +18,7 @@ import (
 // screen shows those that apply to the run in a stable order, a family's
 // from the first step that brings its detail. No model name is switched on.
 
-// liveView is one picture of the training screen, a pointer changed only
+// LiveView is one picture of the training screen, a pointer changed only
 // through its methods.
 type LiveView interface {
 	// Show draws the fold histories received so far: folds[cur] is the
@@ -38,7 +38,7 @@ type liveLogY interface {
 	LogY() bool
 }
 
-// liveViewSpec registers a live view: its place among the views, whether
+// LiveViewSpec registers a live view: its place among the views, whether
 // it applies to a run given one of its steps (nil: to every run), and how
 // it is made.
 type LiveViewSpec struct {
@@ -49,13 +49,13 @@ type LiveViewSpec struct {
 
 var liveViewSpecs []LiveViewSpec
 
-// registerLiveView adds a view to the training screen; call it from init.
+// RegisterLiveView adds a view to the training screen; call it from init.
 func RegisterLiveView(v LiveViewSpec) {
 	liveViewSpecs = append(liveViewSpecs, v)
 	sort.SliceStable(liveViewSpecs, func(i, j int) bool { return liveViewSpecs[i].Order < liveViewSpecs[j].Order })
 }
 
-// carries is a live view's applies for the steps whose detail is a D.
+// Carries is a live view's applies for the steps whose detail is a D.
 func Carries[D engine.Detail](_ *kit.RunRecord, p eval.Point) bool {
 	_, ok := p.Detail.(D)
 	return ok
@@ -82,7 +82,7 @@ func init() {
 	}})
 }
 
-// liveViews are the views a training screen shows of its run, in the
+// LiveViews are the views a training screen shows of its run, in the
 // registry's order. When the screen is too short for all of them at a
 // readable height, the views after the first are shown a page at a time,
 // and the page key cycles them (the training loss stays in a column of its
@@ -99,14 +99,14 @@ type LiveViews struct {
 	page  int     // the page shown
 }
 
-// newLiveViews makes the views that apply to run r before any step.
+// NewLiveViews makes the views that apply to run r before any step.
 func NewLiveViews(c *kit.Common, r *kit.RunRecord) LiveViews {
 	lv := LiveViews{c: c, run: r, made: make([]LiveView, len(liveViewSpecs))}
 	lv.Observe(eval.Point{TrainLoss: math.NaN(), ValLoss: math.NaN(), ValError: math.NaN()})
 	return lv
 }
 
-// observe makes the views step p makes apply; it reports whether it made
+// Observe makes the views step p makes apply; it reports whether it made
 // one (the layout then changes).
 func (lv *LiveViews) Observe(p eval.Point) bool {
 	added := false
@@ -131,14 +131,14 @@ func (lv *LiveViews) Observe(p eval.Point) bool {
 	return added
 }
 
-// show draws the histories on every view.
+// Show draws the histories on every view.
 func (lv *LiveViews) Show(folds [][]eval.Point, cur int, note string) {
 	for _, v := range lv.Views {
 		v.Show(folds, cur, note)
 	}
 }
 
-// setLogY switches every view that has a y axis to log10 or linear.
+// SetLogY switches every view that has a y axis to log10 or linear.
 func (lv *LiveViews) SetLogY(on bool) {
 	lv.LogY = on
 	for _, v := range lv.Views {
@@ -153,7 +153,7 @@ func (lv *LiveViews) SetLogY(on bool) {
 // Views that would get less go on further pages.
 const minPaneRows = 8
 
-// setSize lays the views out in w x h: the first (the training loss) at
+// SetSize lays the views out in w x h: the first (the training loss) at
 // full height on the left and the others stacked on the right, or, in a
 // column, all of them stacked. Stacked views share the rows by their panes,
 // as many panes a page as fit minPaneRows each (a view with more panes than
@@ -199,14 +199,14 @@ func pagesOf(views []LiveView, first, most int) [][]int {
 	return pages
 }
 
-// nextPage shows the next page of views, after the last the first.
+// NextPage shows the next page of views, after the last the first.
 func (lv *LiveViews) NextPage() {
 	if len(lv.pages) > 1 {
 		lv.page = (lv.page + 1) % len(lv.pages)
 	}
 }
 
-// pageOf is the page shown and the number of pages, counted from 1.
+// PageOf is the page shown and the number of pages, counted from 1.
 func (lv *LiveViews) PageOf() (page, pages int) { return lv.page + 1, len(lv.pages) }
 
 // paneRows is the height of pane i of n stacked in h rows: an equal share,
@@ -218,7 +218,7 @@ func paneRows(i, n, h int) int {
 	return h / n
 }
 
-// view draws the views as setSize laid them out: the first beside the page
+// View draws the views as setSize laid them out: the first beside the page
 // shown, or the page alone.
 func (lv *LiveViews) View() string {
 	var stacked []string

@@ -52,7 +52,7 @@ type fileEntry struct {
 	size int64
 }
 
-// dirReadMsg carries a directory listing (seq drops stale ones).
+// DirReadMsg carries a directory listing (seq drops stale ones).
 type DirReadMsg struct {
 	seq     int
 	dir     string
@@ -60,7 +60,7 @@ type DirReadMsg struct {
 	Err     error
 }
 
-// fileChosenMsg is sent when the person opens a file.
+// FileChosenMsg is sent when the person opens a file.
 type FileChosenMsg struct{ Path string }
 
 type fileBrowser struct {
@@ -76,7 +76,7 @@ type fileBrowser struct {
 	files   *kit.Files    // confined: the roots ~ goes between
 }
 
-// newFileBrowser starts in the working directory or, confined, in the
+// NewFileBrowser starts in the working directory or, confined, in the
 // data directory, above which it then never goes; ~ goes to the person's
 // own directory (their uploads) and back.
 func NewFileBrowser(files *kit.Files) fileBrowser {
@@ -94,7 +94,7 @@ func NewFileBrowser(files *kit.Files) fileBrowser {
 // inHome says whether a confined browser is in the person's own directory.
 func (b *fileBrowser) inHome() bool { return b.files != nil && b.root == b.files.Home }
 
-// read lists dir in the background.
+// Read lists dir in the background.
 func (b *fileBrowser) Read(dir string) tea.Cmd {
 	b.seq++
 	seq, hidden, root := b.seq, b.hidden, b.root

@@ -55,7 +55,7 @@ const (
 	EvalTest    = "test set" // a supplied test set
 )
 
-// field is one row of the form: a hyperparameter of the model or a setting
+// Field is one row of the form: a hyperparameter of the model or a setting
 // of the evaluation, validated by an engine.Param either way.
 type Field struct {
 	P      engine.Param
@@ -98,7 +98,7 @@ func (f *Field) rangeText() string {
 
 func (f *Field) Text() bool { return f.P.Kind != engine.Choice && f.P.Kind != engine.Bool }
 
-// raw is the field's value as --param would spell it.
+// Raw is the field's value as --param would spell it.
 func (f *Field) Raw() string {
 	switch f.P.Kind {
 	case engine.Choice:
@@ -121,7 +121,7 @@ func (f *Field) value() any {
 	return v
 }
 
-// paramsScreen is the hyperparameter form, generated from spec.Params, with
+// Screen is the hyperparameter form, generated from spec.Params, with
 // the evaluation settings below it.
 type Screen struct {
 	c      *kit.Common
@@ -134,13 +134,13 @@ type Screen struct {
 	Err    error // from start-up --param, or a failed submit
 	evalOf eval.Options
 	Test   TestSet // the supplied test set the form has loaded
-	// startTest chooses the supplied test set (test.source) when the
+	// StartTest chooses the supplied test set (test.source) when the
 	// form is first built: the lab was opened with --test.
 	StartTest bool
 	w, h      int
 }
 
-// testSet is a supplied test set as the form loaded it: the source typed,
+// TestSet is a supplied test set as the form loaded it: the source typed,
 // the data it was matched to, and what came of it.
 type TestSet struct {
 	Source string
@@ -149,7 +149,7 @@ type TestSet struct {
 	err    error
 }
 
-// checkTest loads the supplied test set typed and matches its columns to
+// CheckTest loads the supplied test set typed and matches its columns to
 // the data's, once per source and data: the field's check, so that a
 // missing column or an unseen level shows as it is typed.
 func (s *Screen) CheckTest(text string) error {
@@ -224,7 +224,7 @@ func parseSeed(text string) (uint64, error) {
 	return v, nil
 }
 
-// setModel builds the form for spec with values v (nil: defaults); opt, when
+// SetModel builds the form for spec with values v (nil: defaults); opt, when
 // given, replaces the evaluation settings (else they are kept from before).
 func (s *Screen) SetModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Values, opt *eval.Options) {
 	if opt != nil {
@@ -306,7 +306,7 @@ func (s *Screen) unsupervisedNote() string {
 	return "evaluation: " + note
 }
 
-// visible lists the fields that apply: the evaluation method decides which
+// Visible lists the fields that apply: the evaluation method decides which
 // of test fraction and folds show; a clustering or a reduction (whatever
 // the data's target) has no split at all: it is fitted and scored on every
 // row.
@@ -556,7 +556,7 @@ func (s *Screen) modelValues() engine.Values {
 	return v
 }
 
-// options reads the evaluation settings; only the settings that apply must
+// Options reads the evaluation settings; only the settings that apply must
 // be valid (a bad fold count does not block a hold-out).
 func (s *Screen) Options() (eval.Options, error) {
 	o := s.evalOf
@@ -618,7 +618,7 @@ func (s *Screen) Options() (eval.Options, error) {
 	return o, nil
 }
 
-// submit validates the form and asks for a run; an invalid field gets the
+// Submit validates the form and asks for a run; an invalid field gets the
 // focus and the reason is shown.
 func (s *Screen) Submit() tea.Cmd {
 	if s.Spec == nil {
@@ -655,4 +655,14 @@ func (s *Screen) Submit() tea.Cmd {
 	s.Err = nil
 	s.evalOf = o
 	return func() tea.Msg { return kit.TrainRequestMsg{Values: v, Opts: o} }
+}
+
+// ScoreOn makes the form's next evaluation the supplied test set in source
+// ("" none), loaded when the form opens.
+func (s *Screen) ScoreOn(source string) { s.Test.Source, s.StartTest = source, source != "" }
+
+// KeepTest keeps a test set already loaded and matched (a run being edited
+// again): source as typed, matched to ds as set.
+func (s *Screen) KeepTest(source string, ds, set *datasets.Dataset) {
+	s.Test = TestSet{Source: source, Ds: ds, Set: set}
 }

@@ -36,7 +36,7 @@ func DefaultKeys() Keys {
 	}
 }
 
-// resultsScreen shows what a finished (or cancelled) run learned, through
+// Screen shows what a finished (or cancelled) run learned, through
 // the views registered for what the run has (views.go).
 type Screen struct {
 	c        *kit.Common
@@ -56,8 +56,9 @@ func New(c *kit.Common, ctx context.Context) *Screen {
 	return &Screen{c: c, ctx: ctx, keys: DefaultKeys(), Tabs: widgets.NewTabs(nil, c.Styles)}
 }
 
-// show builds the views of run r and returns the work they start.
-func (s *Screen) Show(r *kit.RunRecord) tea.Cmd {
+// Show builds the views of run r and returns the work they start.
+func (s *Screen) Show(r *kit.RunRecord, fromRuns bool) tea.Cmd {
+	s.FromRuns = fromRuns
 	s.close()
 	s.Run, s.showWarnings, s.Save = r, false, savePrompt{}
 	env := views.ViewEnv{C: s.c, Ctx: s.ctx}
@@ -91,7 +92,7 @@ func (s *Screen) close() {
 	s.Views = nil
 }
 
-// active is the view of the active tab; nil when there is none.
+// Active is the view of the active tab; nil when there is none.
 func (s *Screen) Active() views.ResultView {
 	i := s.Tabs.Active()
 	if i < 0 || i >= len(s.Views) {
@@ -112,7 +113,7 @@ func (s *Screen) SetSize(w, h int) {
 	}
 }
 
-// resized tells the views the terminal changed size.
+// Resized tells the views the terminal changed size.
 func (s *Screen) Resized() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, v := range s.Views {

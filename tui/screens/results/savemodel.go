@@ -14,7 +14,7 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-// modelSavedMsg says how writing a model file went.
+// ModelSavedMsg says how writing a model file went.
 type ModelSavedMsg struct {
 	run  int
 	path string
@@ -80,7 +80,7 @@ func (p *savePrompt) keys() []key.Binding {
 	return []key.Binding{kit.Bind("enter", "save", "enter")}
 }
 
-// update handles a key while the panel is open.
+// Update handles a key while the panel is open.
 func (p *savePrompt) Update(km tea.KeyPressMsg, r *kit.RunRecord, c *kit.Common) tea.Cmd {
 	switch {
 	case p.refusal != "":
@@ -154,7 +154,7 @@ func (p *savePrompt) done(msg ModelSavedMsg, r *kit.RunRecord) {
 	p.saved = fmt.Sprintf("model saved to %s: fitted on %s", msg.path, r.Result.FittedOn)
 }
 
-// view draws the panel w wide.
+// View draws the panel w wide.
 func (p *savePrompt) View(s *Screen) string {
 	st := s.c.Styles
 	var b []string

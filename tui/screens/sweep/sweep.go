@@ -91,11 +91,12 @@ func New(c *kit.Common, ctx context.Context) *Screen {
 	return &Screen{c: c, keys: DefaultKeys(), ctx: ctx, Input: in}
 }
 
-// open prepares a sweep of the request's parameter, its range taken from
-// the spec, or starts a learning curve at once.
-func (s *Screen) Open(ds *datasets.Dataset, spec *engine.Spec, msg kit.SweepRequestMsg) tea.Cmd {
+// Open prepares a sweep of the request's parameter on the session's data
+// (d, as a run records them; ds loaded), its range taken from the spec, or
+// starts a learning curve at once.
+func (s *Screen) Open(d runs.Data, ds *datasets.Dataset, spec *engine.Spec, msg kit.SweepRequestMsg) tea.Cmd {
 	s.Stop()
-	s.ds, s.spec, s.base, s.Learning, s.err, s.Live = ds, spec, msg.Values, msg.Learning, nil, nil
+	s.Data, s.ds, s.spec, s.base, s.Learning, s.err, s.Live = d, ds, spec, msg.Values, msg.Learning, nil, nil
 	s.opts = msg.Opts
 	if s.opts.LOO || s.opts.Folds < 2 {
 		s.opts.LOO, s.opts.Folds = false, sweepFolds
@@ -207,7 +208,7 @@ func anys(xs []float64) []any {
 	return out
 }
 
-// stop cancels a sweep in flight; its messages are dropped from now on.
+// Stop cancels a sweep in flight; its messages are dropped from now on.
 func (s *Screen) Stop() {
 	if s.Job != nil {
 		s.Job.cancel()
@@ -570,7 +571,7 @@ func joinColumns(a, b string, w int) string {
 	return strings.Join(out, "\n")
 }
 
-// status is the line under the chart: progress, the best so far, the
+// Status is the line under the chart: progress, the best so far, the
 // selected point, what enter does.
 func (s *Screen) Status() string {
 	st := s.c.Styles

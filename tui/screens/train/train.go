@@ -38,7 +38,7 @@ func DefaultKeys() Keys {
 	}
 }
 
-// trainScreen draws a run while it trains: its live views (the training
+// Screen draws a run while it trains: its live views (the training
 // loss and the validation curves, the current fold bright and the folds
 // before it faint, and its family's own pictures; see live.go), a progress
 // bar with step, fold, elapsed time and ETA, the latest values
@@ -51,7 +51,7 @@ type Screen struct {
 	Run    *kit.RunRecord
 	Queued int // the run's place in line for a training slot; 0 training
 
-	// hist holds each fold's history so far, one entry per step (NaN
+	// Hist holds each fold's history so far, one entry per step (NaN
 	// where validation was not computed); the last is the current fold.
 	Hist    [][]eval.Point
 	Fold    int // the current fold, 1-based
@@ -75,7 +75,7 @@ func New(c *kit.Common) *Screen {
 	return &Screen{c: c, keys: DefaultKeys()}
 }
 
-// start resets the screen for run r.
+// Start resets the screen for run r.
 func (s *Screen) Start(r *kit.RunRecord) {
 	s.Run = r
 	s.Fold, s.folds = 1, 1
@@ -88,7 +88,7 @@ func (s *Screen) Start(r *kit.RunRecord) {
 	s.refreshCharts()
 }
 
-// progress appends the steps of a message of the current run.
+// Progress appends the steps of a message of the current run.
 func (s *Screen) Progress(m kit.ProgressMsg) {
 	if s.Run == nil || m.Run != s.Run.ID || len(m.Steps) == 0 {
 		return
@@ -137,7 +137,7 @@ func (s *Screen) refreshCharts() {
 	s.Live.Show(s.Hist, len(s.Hist)-1, foldNote)
 }
 
-// partial is the history of run id received so far (the current fold's)
+// Partial is the history of run id received so far (the current fold's)
 // and that fold (1-based), for a run abandoned before its result came.
 func (s *Screen) Partial(id int) ([]eval.Point, int) {
 	if s.Run == nil || s.Run.ID != id || len(s.Hist) == 0 {
@@ -146,7 +146,7 @@ func (s *Screen) Partial(id int) ([]eval.Point, int) {
 	return append([]eval.Point(nil), s.Hist[len(s.Hist)-1]...), s.Fold
 }
 
-// done shows how the run ended (the root then switches to the results).
+// Done shows how the run ended (the root then switches to the results).
 func (s *Screen) Done(r *kit.RunRecord) {
 	if s.Run == nil || r.ID != s.Run.ID {
 		return
@@ -503,3 +503,7 @@ func figureValue(f engine.Figure) string {
 	}
 	return numfmt.Score(f.Value)
 }
+
+// SetQueued shows the run waiting for a training slot at place (1: next;
+// 0: training).
+func (s *Screen) SetQueued(place int) { s.Queued = place }

@@ -46,7 +46,7 @@ var (
 	expRepeatChoices = []int{1, 2, 5, 10}
 )
 
-// expMsg carries an experiment's progress or, with outcome set, its end.
+// Msg carries an experiment's progress or, with outcome set, its end.
 type Msg struct {
 	id       int
 	progress experiment.Progress
@@ -80,7 +80,7 @@ func New(c *kit.Common, ctx context.Context) *Screen {
 	return &Screen{c: c, ctx: ctx, keys: DefaultKeys(), Folds: experiment.DefaultFolds, Repeats: experiment.DefaultRepeats}
 }
 
-// setData lists the models that learn d's target, keeping the marks of
+// SetData lists the models that learn d's target, keeping the marks of
 // those still listed.
 func (s *Screen) SetData(d *datasets.Dataset) {
 	if d == s.ds && s.Specs != nil {
@@ -101,7 +101,7 @@ func (s *Screen) SetData(d *datasets.Dataset) {
 
 func (s *Screen) Running() bool { return s.cancel != nil }
 
-// stop cancels the experiment in flight; its finished cells still arrive.
+// Stop cancels the experiment in flight; its finished cells still arrive.
 func (s *Screen) Stop() {
 	if s.cancel != nil {
 		s.cancel()
@@ -280,7 +280,7 @@ func (s *Screen) receive(m Msg) tea.Cmd {
 	return nil
 }
 
-// curvePoints is how many points each model's curve is drawn at: one
+// CurvePoints is how many points each model's curve is drawn at: one
 // per percent of its training.
 const CurvePoints = 100
 
@@ -302,7 +302,7 @@ func (s *Screen) setCurves() {
 	s.curves.SetSeries(names, ys)
 }
 
-// overTraining spreads a history's validation errors over curvePoints
+// OverTraining spreads a history's validation errors over curvePoints
 // points, step i of n holding from i/n to (i+1)/n of the training: point j
 // is the step under way at (j+1)% of it. Nil for no history.
 func OverTraining(h []eval.Point) []float64 {
@@ -405,7 +405,7 @@ func (s *Screen) results() []string {
 	return append(out, s.curves.View())
 }
 
-// colourMarks paints the cells of a row marked better or worse, finding
+// ColourMarks paints the cells of a row marked better or worse, finding
 // each cell after the one before (two cells may read the same).
 func ColourMarks(line string, row []string, marks []experiment.Mark, good, bad interface{ Render(...string) string }) string {
 	pos := len(row[0])

@@ -32,7 +32,7 @@ type mistake struct {
 	Actual, Guessed int
 }
 
-// misclassified lists the held-out rows of run r whose prediction is
+// Misclassified lists the held-out rows of run r whose prediction is
 // wrong, those of a supplied test set left out (their pixels are not in the
 // run's data).
 func Misclassified(r *kit.RunRecord) []mistake {

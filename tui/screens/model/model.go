@@ -33,7 +33,7 @@ func DefaultKeys() Keys {
 	}
 }
 
-// modelScreen lists the registered models that can learn the dataset's task,
+// Screen lists the registered models that can learn the dataset's task,
 // grouped by family (the registry drives it: no model is named here).
 type Screen struct {
 	c     *kit.Common
@@ -43,7 +43,7 @@ type Screen struct {
 	Specs []*engine.Spec // those of all the filter keeps
 	// filter narrows the list by name, title or family (/).
 	filter kit.ListFilter
-	// tooBig says why a model's fit of the data with its defaults cannot
+	// TooBig says why a model's fit of the data with its defaults cannot
 	// be made (modelFits: the machine's memory, or an image model on data
 	// that are no image), by model name: the list greys it and says so;
 	// the form may still choose settings that fit (fewer trees, another
@@ -63,7 +63,7 @@ func New(c *kit.Common) *Screen {
 	return s
 }
 
-// setData lists the models that run on d (nil: before any data, as for
+// SetData lists the models that run on d (nil: before any data, as for
 // classification), and puts the cursor on keep if listed: the models that
 // learn d's task first, then the clustering and reduction models, which run
 // on any data (their own task in the menu).
@@ -147,7 +147,7 @@ func (s *Screen) refilter(keep string) {
 	s.Point(keep)
 }
 
-// selected is the model under the cursor, nil when none is listed.
+// Selected is the model under the cursor, nil when none is listed.
 func (s *Screen) Selected() *engine.Spec {
 	if s.Cursor < len(s.Specs) {
 		return s.Specs[s.Cursor]
@@ -171,7 +171,7 @@ func (s *Screen) ownTask() (own, anyData int) {
 
 func (s *Screen) SetError(err error) { s.err = err }
 
-// point puts the cursor on the named model, if listed.
+// Point puts the cursor on the named model, if listed.
 func (s *Screen) Point(name string) {
 	for i, sp := range s.Specs {
 		if sp.Name == name {

@@ -38,7 +38,7 @@ func canTry(r *kit.RunRecord) bool {
 	return ok
 }
 
-// tryView lets a person type the feature values of one row and see, as
+// TryView lets a person type the feature values of one row and see, as
 // they type, what the run's model makes of it: the prediction, the class
 // probabilities, and for a tree the path through its rules. The row goes
 // through the preprocessing fitted with the model, as its rows did.
@@ -104,7 +104,7 @@ func newTryView(c *kit.Common, r *kit.RunRecord) *TryView {
 // Typing: the inputs take every key but tab, shift+tab and esc.
 func (v *TryView) Typing() bool { return true }
 
-// fill puts data row i's values in the inputs.
+// Fill puts data row i's values in the inputs.
 func (v *TryView) Fill(i int) {
 	d := v.R.Dataset
 	v.row, v.edited = i, false
@@ -161,7 +161,7 @@ func (in *tryInput) value() (float64, error) {
 	return x, nil
 }
 
-// predict runs the typed row through the preprocessing and the model.
+// Predict runs the typed row through the preprocessing and the model.
 func (v *TryView) Predict() {
 	res, d := v.R.Result, v.R.Dataset
 	x := make([]float64, len(v.In))

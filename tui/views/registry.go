@@ -17,7 +17,7 @@ import (
 // tab list or switch on a model's name exists anywhere: a new family adds
 // its view files and nothing else changes.
 
-// resultView is one tab of the results screen. Like the screens, a view is
+// ResultView is one tab of the results screen. Like the screens, a view is
 // a pointer mutated only in Update.
 type ResultView interface {
 	// Update gets the keys while the view's tab is active, and every other
@@ -32,26 +32,26 @@ type ResultView interface {
 
 // Optional parts of a view.
 type (
-	// viewIniter starts background work when the view is made.
+	// ViewIniter starts background work when the view is made.
 	ViewIniter interface{ Init() tea.Cmd }
-	// viewResizer reacts to a new terminal size after SetSize (the map
+	// ViewResizer reacts to a new terminal size after SetSize (the map
 	// recomputes its grid once the size settles).
 	ViewResizer interface{ Resized() tea.Cmd }
-	// viewCloser stops background work when the view is replaced.
+	// ViewCloser stops background work when the view is replaced.
 	ViewCloser interface{ Close() }
-	// viewTyper is a view whose fields take the keys while it is active
+	// ViewTyper is a view whose fields take the keys while it is active
 	// (letters, digits, ←/→); tab and shift+tab still change the tab, esc
 	// still goes back.
 	ViewTyper interface{ Typing() bool }
 )
 
-// viewEnv is what a view may use besides its run.
+// ViewEnv is what a view may use besides its run.
 type ViewEnv struct {
 	C   *kit.Common
 	Ctx context.Context // done when the lab quits
 }
 
-// viewSpec registers a view: its tab name, its place among the tabs, what it
+// ViewSpec registers a view: its tab name, its place among the tabs, what it
 // needs of a run, and how it is made.
 type ViewSpec struct {
 	Name  string
@@ -62,13 +62,13 @@ type ViewSpec struct {
 
 var viewSpecs []ViewSpec
 
-// registerView adds a view to the results screen; call it from init.
+// RegisterView adds a view to the results screen; call it from init.
 func RegisterView(v ViewSpec) {
 	viewSpecs = append(viewSpecs, v)
 	sort.SliceStable(viewSpecs, func(i, j int) bool { return viewSpecs[i].Order < viewSpecs[j].Order })
 }
 
-// viewsFor lists the views run r has, in order.
+// ViewsFor lists the views run r has, in order.
 func ViewsFor(r *kit.RunRecord) []ViewSpec {
 	var out []ViewSpec
 	for _, v := range viewSpecs {
@@ -79,7 +79,7 @@ func ViewsFor(r *kit.RunRecord) []ViewSpec {
 	return out
 }
 
-// hasLearned is a view's needs: the run's model offers the capability.
+// HasLearned is a view's needs: the run's model offers the capability.
 func HasLearned(name string) func(*kit.RunRecord) bool {
 	return func(r *kit.RunRecord) bool { return r.Result != nil && r.Result.Learned[name] != nil }
 }

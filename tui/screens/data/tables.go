@@ -261,7 +261,7 @@ func (s *Screen) refreshBalance() {
 	s.balance.SetSize(pw-4, max(ph-5, 3))
 }
 
-// histogram counts the finite values of y in at most k bins chosen from
+// Histogram counts the finite values of y in at most k bins chosen from
 // the data (chooseBins) and labelled by their edges or values; infinite
 // values get a bar of their own ("±Inf") and NaN is skipped.
 func Histogram(y []float64, k int) ([]string, []float64) {

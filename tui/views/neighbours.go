@@ -34,7 +34,7 @@ func init() {
 		}})
 }
 
-// neighboursView says which k a k-NN fit used and how; when it chose k, the
+// NeighboursView says which k a k-NN fit used and how; when it chose k, the
 // error against k on the training rows (leave-one-out) and on the held-out
 // rows: Hocking's model-selection picture.
 type NeighboursView struct {

@@ -406,7 +406,7 @@ func (h *dataHistograms) drawSpark(j, w int) (string, string) {
 	return sparkline(FirstClass(b.Count(col, nil, 1)), w), numfmt.Sig(b.Vmin, 3) + " – " + numfmt.Sig(b.Vmax, 3)
 }
 
-// firstClass is the counts of bins counted with one class.
+// FirstClass is the counts of bins counted with one class.
 func FirstClass(counts [][]float64) []float64 {
 	out := make([]float64, len(counts))
 	for i, c := range counts {

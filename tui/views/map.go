@@ -39,7 +39,7 @@ func init() {
 // mapResizeDelay lets a burst of resizes settle before the map is refit.
 const mapResizeDelay = 150 * time.Millisecond
 
-// regionsMsg: the decision-region map of run finished (or failed).
+// RegionsMsg: the decision-region map of run finished (or failed).
 type RegionsMsg struct {
 	Run int
 	Key string // the run and widget size it was computed for
@@ -47,14 +47,14 @@ type RegionsMsg struct {
 	Err error
 }
 
-// regionsResizeMsg: the terminal was resized a moment ago; if the size is
+// RegionsResizeMsg: the terminal was resized a moment ago; if the size is
 // still key, the map view refits its map for it.
 type RegionsResizeMsg struct {
 	run int
 	Key string
 }
 
-// mapView draws a model's decision regions over the data in a plane (its
+// MapView draws a model's decision regions over the data in a plane (its
 // two features, or its first two principal directions), the model refit on
 // that plane off the UI goroutine (engine/inspect computes it).
 type MapView struct {
@@ -90,7 +90,7 @@ func (v *MapView) Keys() []key.Binding {
 	return append(v.axes.Keys(), v.Regions.KeyMap.ShortHelp()...)
 }
 
-// sizeKey names the map the view needs now: its run, its axes and its
+// SizeKey names the map the view needs now: its run, its axes and its
 // size.
 func (v *MapView) SizeKey() string { return fmt.Sprintf("%d:%s:%dx%d", v.r.ID, v.axes.Key(), v.w, v.h) }
 

@@ -22,19 +22,19 @@ import (
 // sweepFunc is a blocking search: tune.Search or tune.LearningCurve.
 type sweepFunc func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error)
 
-// indexedPoint is a finished point and its place in the grid.
+// IndexedPoint is a finished point and its place in the grid.
 type IndexedPoint struct {
 	i int
 	p tune.Point
 }
 
-// sweepPointsMsg carries the points finished since the previous message.
+// PointsMsg carries the points finished since the previous message.
 type PointsMsg struct {
 	Job    int
 	Points []IndexedPoint
 }
 
-// sweepDoneMsg ends a sweep: its result (partial when cancelled), the
+// DoneMsg ends a sweep: its result (partial when cancelled), the
 // error, and the points no message carried yet.
 type DoneMsg struct {
 	Job  int
@@ -77,7 +77,7 @@ func startSweep(parent context.Context, id int, fn sweepFunc, logf func(string, 
 	return j
 }
 
-// observe is the search's progress callback (called one at a time).
+// Observe is the search's progress callback (called one at a time).
 func (j *sweepJob) Observe(i int, p tune.Point) {
 	j.mu.Lock()
 	j.pending = append(j.pending, IndexedPoint{i, p})
@@ -109,7 +109,7 @@ func waitSweep(j *sweepJob) tea.Cmd {
 	}
 }
 
-// stop cancels the job and waits up to quitWait for it to return.
+// Stop cancels the job and waits up to quitWait for it to return.
 func (j *sweepJob) Stop() {
 	if j == nil {
 		return

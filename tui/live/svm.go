@@ -32,7 +32,7 @@ const (
 	svmGapTitle       = "duality gap"
 )
 
-// svmLiveView draws the objectives of the fold being fitted.
+// SvmLiveView draws the objectives of the fold being fitted.
 type SvmLiveView struct {
 	C              *kit.Common
 	Objective, Gap widgets.LineChart
@@ -119,7 +119,7 @@ func (v *SvmLiveView) View() string {
 	return kit.Fit(lipgloss.JoinVertical(lipgloss.Left, v.Figures(), charts), v.w, v.h)
 }
 
-// figures is the line of the latest step's support vectors and dual, and
+// Figures is the line of the latest step's support vectors and dual, and
 // the latest evaluated primal and gap, with their step when it is an
 // earlier one.
 func (v *SvmLiveView) Figures() string {

@@ -24,7 +24,7 @@ func init() {
 		}})
 }
 
-// treeView draws a decision tree as an outline a person walks with the
+// TreeView draws a decision tree as an outline a person walks with the
 // keys: each node shows the test that leads to it, its training rows, its
 // impurity, its class distribution as a small bar and what it predicts.
 // Nodes fold and unfold; a data row can be sent down the tree, its path

@@ -15,7 +15,7 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-// runsKeys are the runs screen's keys.
+// Keys are the runs screen's keys.
 type Keys struct {
 	Up, Down key.Binding
 	Sort     key.Binding
@@ -47,7 +47,7 @@ func DefaultKeys() Keys {
 	}
 }
 
-// runAction is what the runs screen asks the root to do with a run.
+// Action is what the runs screen asks the root to do with a run.
 type Action int
 
 const (
@@ -60,7 +60,7 @@ const (
 	ActRecipe
 )
 
-// runActionMsg: the runs screen asks for an action on run (its new name
+// ActionMsg: the runs screen asks for an action on run (its new name
 // for actRename).
 type ActionMsg struct {
 	Run  int
@@ -71,7 +71,7 @@ type ActionMsg struct {
 // sortCols are the columns s cycles through.
 var sortCols = [...]string{"#", "dataset", "model", "score", "time"}
 
-// runsScreen is the leaderboard of the session's runs.
+// Screen is the leaderboard of the session's runs.
 type Screen struct {
 	c       *kit.Common
 	keys    Keys
@@ -100,7 +100,7 @@ func New(c *kit.Common) *Screen {
 	return s
 }
 
-// setRuns shows runs; a run new to the table (this session's latest, or
+// SetRuns shows runs; a run new to the table (this session's latest, or
 // the history's newest at start) takes the cursor, so that the screen
 // opens on the run just made.
 func (s *Screen) SetRuns(runs []*kit.RunRecord) {
@@ -292,7 +292,7 @@ func (s *Screen) Current() *kit.RunRecord {
 	return s.Order[i]
 }
 
-// rebuild sorts the runs and refills the table, the cursor kept on its run.
+// Rebuild sorts the runs and refills the table, the cursor kept on its run.
 func (s *Screen) Rebuild() {
 	var cur int
 	if r := s.Current(); r != nil {
@@ -547,3 +547,6 @@ func (s *Screen) rebuildStyles() {
 	st.Selected = s.c.Styles.SelectedRow
 	s.tbl.SetStyles(st)
 }
+
+// SetNote says what became of the last action on the runs.
+func (s *Screen) SetNote(note string) { s.Note = note }

@@ -85,7 +85,7 @@ const (
 // maxPreviewRows caps the rows table: a preview, not a spreadsheet.
 const maxPreviewRows = 1000
 
-// dataScreen chooses the data: built-in sets, generators with their knobs,
+// Screen chooses the data: built-in sets, generators with their knobs,
 // or a file (picked or typed). Nothing is parsed until a source is chosen
 // (datasets.Catalog is cheap); loading runs in a tea.Cmd. The preview shows
 // the columns (kind, missing, levels or range), the rows and the class
@@ -197,7 +197,7 @@ func (s *Screen) Back() bool {
 	return false
 }
 
-// closed says esc has nothing to close: the list, its filter clear. The
+// Closed says esc has nothing to close: the list, its filter clear. The
 // data screen is the first, so esc then does nothing and is not offered.
 func (s *Screen) Closed() bool {
 	f := s.filterOf()
@@ -318,7 +318,7 @@ func (s *Screen) highlightedSource() string {
 	return e.Name + ":" + strings.Join(parts, ",")
 }
 
-// open loads source in the background, then derives the dataset with
+// Open loads source in the background, then derives the dataset with
 // target and task (datasets.Auto infers it); auto continues to the model
 // screen as soon as it is loaded (the start-up path).
 func (s *Screen) Open(source, target string, task datasets.Task, drop []string, auto bool) tea.Cmd {
@@ -572,7 +572,7 @@ func (s *Screen) drop(names ...string) error {
 	return nil
 }
 
-// setTarget re-derives the dataset with target ("" = last column) and task
+// SetTarget re-derives the dataset with target ("" = last column) and task
 // (datasets.Auto infers it from the target; a target chosen in the preview
 // always infers).
 func (s *Screen) SetTarget(target string, task datasets.Task) {

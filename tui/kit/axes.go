@@ -20,13 +20,13 @@ type AxisPicker struct {
 	keys    axisKeys
 }
 
-type axisKeys struct{ X, Y, Auto key.Binding }
+type axisKeys struct{ x, y, auto key.Binding }
 
 func NewAxisPicker(d *datasets.Dataset) AxisPicker {
 	a := AxisPicker{X: -1, Y: -1, keys: axisKeys{
-		X:    Bind("x", "x axis", "x"),
-		Y:    Bind("y", "y axis", "y"),
-		Auto: Bind("p", "principal plane", "p"),
+		x:    Bind("x", "x axis", "x"),
+		y:    Bind("y", "y axis", "y"),
+		auto: Bind("p", "principal plane", "p"),
 	}}
 	a.Numeric = NumericFeatures(d)
 	return a
@@ -51,9 +51,9 @@ func (a AxisPicker) Keys() []key.Binding {
 	if len(a.Numeric) < 2 {
 		return nil
 	}
-	ks := []key.Binding{a.keys.X, a.keys.Y}
+	ks := []key.Binding{a.keys.x, a.keys.y}
 	if len(a.Numeric) > 2 || a.X >= 0 {
-		ks = append(ks, a.keys.Auto)
+		ks = append(ks, a.keys.auto)
 	}
 	return ks
 }
@@ -65,13 +65,13 @@ func (a *AxisPicker) Update(msg tea.Msg) bool {
 		return false
 	}
 	switch {
-	case key.Matches(km, a.keys.X):
+	case key.Matches(km, a.keys.x):
 		a.start()
 		a.X = a.next(a.X, a.Y)
-	case key.Matches(km, a.keys.Y):
+	case key.Matches(km, a.keys.y):
 		a.start()
 		a.Y = a.next(a.Y, a.X)
-	case key.Matches(km, a.keys.Auto):
+	case key.Matches(km, a.keys.auto):
 		if a.X < 0 {
 			return false
 		}

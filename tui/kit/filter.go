@@ -21,7 +21,7 @@ type ListFilter struct {
 }
 
 type filterKeys struct {
-	Open, Keep, Clear key.Binding
+	open, keep, clear key.Binding
 }
 
 func NewListFilter() ListFilter {
@@ -29,9 +29,9 @@ func NewListFilter() ListFilter {
 	f.Prompt = "/"
 	f.CharLimit = 64
 	return ListFilter{Field: f, keys: filterKeys{
-		Open:  Bind("/", "filter", "/"),
-		Keep:  Bind("enter", "keep filter", "enter"),
-		Clear: Bind("esc", "clear filter", "esc"),
+		open:  Bind("/", "filter", "/"),
+		keep:  Bind("enter", "keep filter", "enter"),
+		clear: Bind("esc", "clear filter", "esc"),
 	}}
 }
 
@@ -74,21 +74,21 @@ func (f *ListFilter) Exactness(name, title string) int {
 func (f *ListFilter) Update(msg tea.KeyPressMsg) (used, changed bool) {
 	if !f.Editing {
 		switch {
-		case key.Matches(msg, f.keys.Open):
+		case key.Matches(msg, f.keys.open):
 			f.Editing = true
 			f.Field.Focus()
 			return true, false
-		case key.Matches(msg, f.keys.Clear) && f.query() != "":
+		case key.Matches(msg, f.keys.clear) && f.query() != "":
 			f.Clear()
 			return true, true
 		}
 		return false, false
 	}
 	switch {
-	case key.Matches(msg, f.keys.Keep):
+	case key.Matches(msg, f.keys.keep):
 		f.Editing = false
 		f.Field.Blur()
-	case key.Matches(msg, f.keys.Clear):
+	case key.Matches(msg, f.keys.clear):
 		f.Clear()
 	default:
 		f.Field, _ = f.Field.Update(msg)
@@ -107,11 +107,11 @@ func (f *ListFilter) Clear() {
 func (f *ListFilter) Help() []key.Binding {
 	switch {
 	case f.Editing:
-		return []key.Binding{f.keys.Keep, f.keys.Clear}
+		return []key.Binding{f.keys.keep, f.keys.clear}
 	case f.query() != "":
-		return []key.Binding{f.keys.Open, f.keys.Clear}
+		return []key.Binding{f.keys.open, f.keys.clear}
 	}
-	return []key.Binding{f.keys.Open}
+	return []key.Binding{f.keys.open}
 }
 
 // Status is the filter's line: the field while typed, the kept query, and

@@ -56,17 +56,17 @@ func RegisterLiveView(v LiveViewSpec) {
 }
 
 // Carries is a live view's applies for the steps whose detail is a D.
-func Carries[D engine.Detail](_ *kit.RunRecord, p eval.Point) bool {
-	_, ok := p.Detail.(D)
+func Carries[d engine.Detail](_ *kit.RunRecord, p eval.Point) bool {
+	_, ok := p.Detail.(d)
 	return ok
 }
 
 // detailOf gets a quantity of a step whose detail is a D; NaN on the steps
 // with another detail (a tree's pruning steps after its growth), which the
 // charts leave as gaps.
-func detailOf[D engine.Detail](get func(D) float64) func(eval.Point) float64 {
+func detailOf[d engine.Detail](get func(d) float64) func(eval.Point) float64 {
 	return func(p eval.Point) float64 {
-		if d, ok := p.Detail.(D); ok {
+		if d, ok := p.Detail.(d); ok {
 			return get(d)
 		}
 		return math.NaN()

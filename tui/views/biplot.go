@@ -47,13 +47,13 @@ const maxArrows = 10
 
 func newBiplotView(env ViewEnv, r *kit.RunRecord) ResultView {
 	comps := r.Result.Learned[engine.CapComponents.Name].(*engine.Components)
-	E := r.Result.Embedding
+	e := r.Result.Embedding
 	var arrows []widgets.Arrow
 	for _, j := range longestLoadings(comps) {
 		arrows = append(arrows, widgets.Arrow{X: comps.Vectors.At(0, j), Y: comps.Vectors.At(1, j), Label: comps.Features[j]})
 	}
 	v := &biplotView{c: env.C, plot: widgets.NewBiplot(env.C.Styles)}
-	v.plot.SetData(mat.Col(nil, 0, E), mat.Col(nil, 1, E), arrows)
+	v.plot.SetData(mat.Col(nil, 0, e), mat.Col(nil, 1, e), arrows)
 	v.head = fmt.Sprintf("rows: %s (%s of the variance) across, %s (%s) up · arrows: feature loadings, scaled together",
 		comps.Names[0], numfmt.Percent(comps.Ratio[0]), comps.Names[1], numfmt.Percent(comps.Ratio[1]))
 	if len(arrows) < len(comps.Features) {

@@ -63,13 +63,13 @@ func (v *elbowView) Init() tea.Cmd {
 	ctx, cancel := context.WithCancel(v.ctx)
 	v.cancel = cancel
 	id, seed := v.r.ID, v.r.Options.Seed
-	prep, X := res.Prep, d.X
+	prep, x := res.Prep, d.X
 	return func() tea.Msg {
-		Z, err := prep.Apply(X)
+		z, err := prep.Apply(x)
 		if err != nil {
 			return elbowMsg{run: id, err: err}
 		}
-		obj, err := cluster.Elbow(ctx, Z, elbowMax, 3, seed)
+		obj, err := cluster.Elbow(ctx, z, elbowMax, 3, seed)
 		return elbowMsg{run: id, obj: obj, err: err}
 	}
 }

@@ -33,14 +33,14 @@ type historyView struct {
 	w, h   int
 }
 
-type historyKeys struct{ Prev, Next key.Binding }
+type historyKeys struct{ prev, next key.Binding }
 
 func newHistoryView(env ViewEnv, r *kit.RunRecord) ResultView {
 	res := r.Result
 	v := &historyView{
 		c: env.C, r: r,
 		charts: kit.NewFoldCharts(r, env.C.Styles),
-		keys:   historyKeys{Prev: kit.Bind("[", "previous fold", "["), Next: kit.Bind("]", "next fold", "]")},
+		keys:   historyKeys{prev: kit.Bind("[", "previous fold", "["), next: kit.Bind("]", "next fold", "]")},
 	}
 	v.folds = res.FoldHistories
 	if len(v.folds) == 0 {
@@ -70,11 +70,11 @@ func (v *historyView) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(km, v.keys.Prev) && len(v.folds) > 1:
+	case key.Matches(km, v.keys.prev) && len(v.folds) > 1:
 		v.cur = (v.cur - 1 + len(v.folds)) % len(v.folds)
 		v.Draw()
 		return nil
-	case key.Matches(km, v.keys.Next) && len(v.folds) > 1:
+	case key.Matches(km, v.keys.next) && len(v.folds) > 1:
 		v.cur = (v.cur + 1) % len(v.folds)
 		v.Draw()
 		return nil
@@ -98,7 +98,7 @@ func (v *historyView) SetSize(w, h int) {
 func (v *historyView) Keys() []key.Binding {
 	ks := widgets.DefaultLineChartKeyMap().ShortHelp()
 	if len(v.folds) > 1 {
-		ks = append([]key.Binding{v.keys.Prev, v.keys.Next}, ks...)
+		ks = append([]key.Binding{v.keys.prev, v.keys.next}, ks...)
 	}
 	return ks
 }

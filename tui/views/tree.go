@@ -44,15 +44,15 @@ type TreeView struct {
 }
 
 type treeKeys struct {
-	Up, Down, Fold, Parent, All, Row, PrevRow, NextRow key.Binding
+	up, down, fold, parent, all, row, PrevRow, NextRow key.Binding
 }
 
 func newTreeView(c *kit.Common, r *kit.RunRecord, t *engine.Tree) *TreeView {
 	v := &TreeView{c: c, r: r, T: t, open: make([]bool, len(t.Nodes)), row: -1, depthCol: 2,
 		keys: treeKeys{
-			Up: kit.Bind("↑", "up", "up", "k"), Down: kit.Bind("↓", "down", "down", "j"),
-			Fold: kit.Bind("enter", "fold/unfold", "enter", "space"), Parent: kit.Bind("u", "up a level", "u"),
-			All: kit.Bind("a", "unfold all / fold", "a"), Row: kit.Bind("p", "send a row down", "p"),
+			up: kit.Bind("↑", "up", "up", "k"), down: kit.Bind("↓", "down", "down", "j"),
+			fold: kit.Bind("enter", "fold/unfold", "enter", "space"), parent: kit.Bind("u", "up a level", "u"),
+			all: kit.Bind("a", "unfold all / fold", "a"), row: kit.Bind("p", "send a row down", "p"),
 			PrevRow: kit.Bind("[", "previous row", "["), NextRow: kit.Bind("]", "next row", "]"),
 		}}
 	// Open the first levels: enough to read, not a wall of nodes.
@@ -124,20 +124,20 @@ func (v *TreeView) Update(msg tea.Msg) tea.Cmd {
 	}
 	nd := v.T.Nodes[v.Cur]
 	switch {
-	case key.Matches(km, v.keys.Up):
+	case key.Matches(km, v.keys.up):
 		at = max(at-1, 0)
-	case key.Matches(km, v.keys.Down):
+	case key.Matches(km, v.keys.down):
 		at = min(at+1, len(lines)-1)
-	case key.Matches(km, v.keys.Fold):
+	case key.Matches(km, v.keys.fold):
 		if !nd.Leaf() {
 			v.open[v.Cur] = !v.open[v.Cur]
 		}
-	case key.Matches(km, v.keys.Parent):
+	case key.Matches(km, v.keys.parent):
 		if p := v.parent(v.Cur); p >= 0 {
 			v.Cur = p
 		}
 		return nil
-	case key.Matches(km, v.keys.All):
+	case key.Matches(km, v.keys.all):
 		all := true
 		for i, n := range v.T.Nodes {
 			all = all && (n.Leaf() || v.open[i])
@@ -145,7 +145,7 @@ func (v *TreeView) Update(msg tea.Msg) tea.Cmd {
 		for i := range v.open {
 			v.open[i] = !all || i == 0
 		}
-	case key.Matches(km, v.keys.Row):
+	case key.Matches(km, v.keys.row):
 		if v.row >= 0 {
 			v.setRow(-1)
 		} else {
@@ -226,7 +226,7 @@ func treePath(res *eval.Result, t *engine.Tree, raw []float64) ([]int, []float64
 func (v *TreeView) SetSize(w, h int) { v.w, v.h = w, h }
 
 func (v *TreeView) Keys() []key.Binding {
-	ks := []key.Binding{v.keys.Up, v.keys.Down, v.keys.Fold, v.keys.Parent, v.keys.All, v.keys.Row}
+	ks := []key.Binding{v.keys.up, v.keys.down, v.keys.fold, v.keys.parent, v.keys.all, v.keys.row}
 	if v.row >= 0 {
 		ks = append(ks, v.keys.PrevRow, v.keys.NextRow)
 	}

@@ -58,7 +58,7 @@ type TryView struct {
 }
 
 type tryKeys struct {
-	Up, Down, Level, PrevRow, NextRow key.Binding
+	up, down, level, PrevRow, NextRow key.Binding
 }
 
 // tryInput is one feature's value: a number typed (empty for missing), or
@@ -81,8 +81,8 @@ type tryOutcome struct {
 
 func newTryView(c *kit.Common, r *kit.RunRecord) *TryView {
 	v := &TryView{c: c, R: r, keys: tryKeys{
-		Up: kit.Bind("↑", "previous value", "up"), Down: kit.Bind("↓", "next value", "down"),
-		Level:   kit.Bind("←/→", "change level", "left", "right"),
+		up: kit.Bind("↑", "previous value", "up"), down: kit.Bind("↓", "next value", "down"),
+		level:   kit.Bind("←/→", "change level", "left", "right"),
 		PrevRow: kit.Bind("[", "previous row", "["), NextRow: kit.Bind("]", "next row", "]"),
 	}}
 	v.Tree, _ = eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)
@@ -175,18 +175,18 @@ func (v *TryView) Predict() {
 	}
 	var out tryOutcome
 	out.Err = recovered(func() error {
-		X, err := res.Prep.Apply(mat.NewDense(1, len(x), x))
+		x, err := res.Prep.Apply(mat.NewDense(1, len(x), x))
 		if err != nil {
 			return err
 		}
-		pred, err := res.Fitted.(engine.Predictor).Predict(X)
+		pred, err := res.Fitted.(engine.Predictor).Predict(x)
 		if err != nil || len(pred) != 1 {
 			return errors.Join(err, errors.New("the model gave no prediction"))
 		}
 		out.Pred = v.outcomeText(pred[0])
 		if p, ok := res.Fitted.(engine.Prober); ok && d.Classes != nil && v.R.Task() == datasets.Classification {
-			if P, err := p.PredictProba(X); err == nil {
-				out.Proba = mat.Row(nil, 0, P)
+			if p, err := p.PredictProba(x); err == nil {
+				out.Proba = mat.Row(nil, 0, p)
 			}
 		}
 		return nil
@@ -250,15 +250,15 @@ func (v *TryView) Update(msg tea.Msg) tea.Cmd {
 	n := v.R.Dataset.Rows()
 	in := v.In[v.focus]
 	switch {
-	case key.Matches(km, v.keys.Up):
+	case key.Matches(km, v.keys.up):
 		v.setFocus(v.focus - 1)
-	case key.Matches(km, v.keys.Down):
+	case key.Matches(km, v.keys.down):
 		v.setFocus(v.focus + 1)
 	case key.Matches(km, v.keys.PrevRow):
 		v.Fill((v.row - 1 + n) % n)
 	case key.Matches(km, v.keys.NextRow):
 		v.Fill((v.row + 1) % n)
-	case in.Col.Kind == datasets.Nominal && key.Matches(km, v.keys.Level):
+	case in.Col.Kind == datasets.Nominal && key.Matches(km, v.keys.level):
 		k := len(in.Col.Levels) + 1 // the levels, then missing
 		step := 1
 		if km.String() == "left" {
@@ -283,9 +283,9 @@ func (v *TryView) Update(msg tea.Msg) tea.Cmd {
 func (v *TryView) SetSize(w, h int) { v.w, v.h = w, h }
 
 func (v *TryView) Keys() []key.Binding {
-	ks := []key.Binding{v.keys.Down, v.keys.Up}
+	ks := []key.Binding{v.keys.down, v.keys.up}
 	if len(v.In) > 0 && v.In[v.focus].Col.Kind == datasets.Nominal {
-		ks = append(ks, v.keys.Level)
+		ks = append(ks, v.keys.level)
 	}
 	return append(ks, v.keys.PrevRow, v.keys.NextRow)
 }

@@ -31,7 +31,7 @@ func (s *Screen) keyKnobs(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	fs := s.Knobs[e.Name]
 	switch {
-	case key.Matches(msg, s.keys.Generate):
+	case key.Matches(msg, s.keys.generate):
 		for i, f := range fs {
 			if f.err != nil {
 				s.Kfocus = i

@@ -205,7 +205,7 @@ type dataHistograms struct {
 	levels [][]levelCount
 	sparks []cachedSpark
 	bins   []cachedBins
-	keys   struct{ Up, Down key.Binding }
+	keys   struct{ up, down key.Binding }
 	w, h   int
 }
 
@@ -225,8 +225,8 @@ type cachedBins struct {
 
 func newDataHistograms(c *kit.Common) *dataHistograms {
 	h := &dataHistograms{c: c}
-	h.keys.Up = kit.Bind("↑", "previous column", "up", "k")
-	h.keys.Down = kit.Bind("↓", "next column", "down", "j")
+	h.keys.up = kit.Bind("↑", "previous column", "up", "k")
+	h.keys.down = kit.Bind("↓", "next column", "down", "j")
 	return h
 }
 
@@ -287,7 +287,7 @@ func (h *dataHistograms) binsOf(j, maxBins int) (kit.Binning, [][]float64) {
 
 func (h *dataHistograms) SetSize(w, hh int) { h.w, h.h = w, hh }
 
-func (h *dataHistograms) Keys() []key.Binding { return []key.Binding{h.keys.Up, h.keys.Down} }
+func (h *dataHistograms) Keys() []key.Binding { return []key.Binding{h.keys.up, h.keys.down} }
 
 func (h *dataHistograms) Update(msg tea.Msg) {
 	km, ok := msg.(tea.KeyPressMsg)
@@ -295,9 +295,9 @@ func (h *dataHistograms) Update(msg tea.Msg) {
 		return
 	}
 	switch {
-	case key.Matches(km, h.keys.Up):
+	case key.Matches(km, h.keys.up):
 		h.cur = (h.cur - 1 + len(h.cols)) % len(h.cols)
-	case key.Matches(km, h.keys.Down):
+	case key.Matches(km, h.keys.down):
 		h.cur = (h.cur + 1) % len(h.cols)
 	}
 }

@@ -16,47 +16,47 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-type Keys struct {
-	Up, Down  key.Binding
-	Load      key.Binding
-	Use       key.Binding
-	Knobs     key.Binding
-	Browse    key.Binding
-	Path      key.Binding
-	Preview   key.Binding
-	SetTarget key.Binding
+type keys struct {
+	up, down  key.Binding
+	load      key.Binding
+	use       key.Binding
+	knobs     key.Binding
+	browse    key.Binding
+	path      key.Binding
+	preview   key.Binding
+	setTarget key.Binding
 	NoTarget  key.Binding
 	DropCol   key.Binding
-	Restore   key.Binding
+	restore   key.Binding
 	ScrollL   key.Binding
 	ScrollR   key.Binding
 	NextField key.Binding
 	PrevField key.Binding
-	Generate  key.Binding
+	generate  key.Binding
 	OpenTyped key.Binding
 	PageUp    key.Binding
 	PageDown  key.Binding
 }
 
-func DefaultKeys() Keys {
-	return Keys{
-		Up:        kit.Bind("↑/k", "up", "up", "k"),
-		Down:      kit.Bind("↓/j", "down", "down", "j"),
-		Load:      kit.Bind("enter", "load & preview", "enter"),
-		Use:       kit.Bind("enter", "use this data →", "enter"),
-		Knobs:     kit.Bind("e", "edit knobs", "e"),
-		Browse:    kit.Bind("o", "browse files", "o"),
-		Path:      kit.Bind("p", "type a path", "p"),
-		Preview:   kit.Bind("→/l", "preview", "right", "l"),
-		SetTarget: kit.Bind("s", "set as target", "s"),
+func DefaultKeys() keys {
+	return keys{
+		up:        kit.Bind("↑/k", "up", "up", "k"),
+		down:      kit.Bind("↓/j", "down", "down", "j"),
+		load:      kit.Bind("enter", "load & preview", "enter"),
+		use:       kit.Bind("enter", "use this data →", "enter"),
+		knobs:     kit.Bind("e", "edit knobs", "e"),
+		browse:    kit.Bind("o", "browse files", "o"),
+		path:      kit.Bind("p", "type a path", "p"),
+		preview:   kit.Bind("→/l", "preview", "right", "l"),
+		setTarget: kit.Bind("s", "set as target", "s"),
 		NoTarget:  kit.Bind("u", "no target (clustering)", "u"),
 		DropCol:   kit.Bind("d", "drop column", "d"),
-		Restore:   kit.Bind("r", "restore dropped", "r"),
+		restore:   kit.Bind("r", "restore dropped", "r"),
 		ScrollL:   kit.Bind("h", "columns left", "h"),
 		ScrollR:   kit.Bind("l", "columns right", "l"),
 		NextField: kit.Bind("↓/tab", "next knob", "down", "tab"),
 		PrevField: kit.Bind("↑/shift+tab", "previous knob", "up", "shift+tab"),
-		Generate:  kit.Bind("enter", "generate", "enter"),
+		generate:  kit.Bind("enter", "generate", "enter"),
 		OpenTyped: kit.Bind("enter", "open", "enter"),
 		PageUp:    kit.Bind("[", "earlier rows", "["),
 		PageDown:  kit.Bind("]", "later rows", "]"),
@@ -92,7 +92,7 @@ const maxPreviewRows = 1000
 // balance, and lets the person choose the target column.
 type Screen struct {
 	c       *kit.Common
-	keys    Keys
+	keys    keys
 	Entries []datasets.Entry
 	Cursor  int // over entries, then one "open a file" item
 	Focus   DataFocus
@@ -210,21 +210,21 @@ func (s *Screen) ShortHelp() []key.Binding {
 	}
 	switch s.Focus {
 	case FocusKnobs:
-		return []key.Binding{s.keys.Generate, s.keys.NextField}
+		return []key.Binding{s.keys.generate, s.keys.NextField}
 	case FocusPicker:
-		return []key.Binding{s.Picker.keys.Open, s.Picker.keys.Parent, s.Picker.keys.Hidden, s.Picker.keys.Roots}
+		return []key.Binding{s.Picker.keys.open, s.Picker.keys.parent, s.Picker.keys.hidden, s.Picker.keys.roots}
 	case FocusPath:
 		open := s.keys.OpenTyped
 		open.SetEnabled(strings.TrimSpace(s.Path.Value()) != "")
 		return []key.Binding{open}
 	case FocusPreview:
-		ks := []key.Binding{s.keys.Use, s.Tabs.KeyMap.Next}
+		ks := []key.Binding{s.keys.use, s.Tabs.KeyMap.Next}
 		switch s.Tabs.ActiveName() {
 		case PreviewColumns:
-			ks = append(ks, s.keys.SetTarget, s.keys.NoTarget, s.keys.DropCol)
+			ks = append(ks, s.keys.setTarget, s.keys.NoTarget, s.keys.DropCol)
 			ks = append(ks, s.filterHelp()...)
 			if len(s.dropped) > 0 {
-				ks = append(ks, s.keys.Restore)
+				ks = append(ks, s.keys.restore)
 			}
 		case PreviewPlot:
 			ks = append(ks, s.plot.Keys()...)
@@ -240,11 +240,11 @@ func (s *Screen) ShortHelp() []key.Binding {
 	}
 	ks := append([]key.Binding{s.loadOrUse()}, s.filterHelp()...)
 	if s.SelectedEntry() != nil && s.SelectedEntry().Kind == "generator" {
-		ks = append(ks, s.keys.Knobs)
+		ks = append(ks, s.keys.knobs)
 	}
-	ks = append(ks, s.keys.Browse, s.keys.Path)
+	ks = append(ks, s.keys.browse, s.keys.path)
 	if s.Table != nil {
-		ks = append(ks, s.keys.Preview)
+		ks = append(ks, s.keys.preview)
 	}
 	return ks
 }
@@ -260,15 +260,15 @@ func (s *Screen) navKeys() []key.Binding {
 	}
 	switch s.Focus {
 	case FocusList:
-		return []key.Binding{s.keys.Up, s.keys.Down}
+		return []key.Binding{s.keys.up, s.keys.down}
 	case FocusKnobs:
 		return []key.Binding{s.keys.PrevField}
 	case FocusPicker:
-		return []key.Binding{s.Picker.keys.Up, s.Picker.keys.Down}
+		return []key.Binding{s.Picker.keys.up, s.Picker.keys.down}
 	case FocusPreview:
 		ks := []key.Binding{s.Tabs.KeyMap.Prev}
 		if n := s.Tabs.ActiveName(); n == PreviewColumns || n == PreviewRows {
-			ks = append(ks, s.keys.Up, s.keys.Down)
+			ks = append(ks, s.keys.up, s.keys.down)
 		}
 		return ks
 	}
@@ -279,9 +279,9 @@ func (s *Screen) navKeys() []key.Binding {
 // with it when it is what the preview shows.
 func (s *Screen) loadOrUse() key.Binding {
 	if s.Ds != nil && s.Source == s.highlightedSource() {
-		return s.keys.Use
+		return s.keys.use
 	}
-	return s.keys.Load
+	return s.keys.load
 }
 
 func (s *Screen) HeaderInfo() string {
@@ -413,11 +413,11 @@ func (s *Screen) Key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, s.keys.Up):
+	case key.Matches(msg, s.keys.up):
 		s.moveCursor(-1)
-	case key.Matches(msg, s.keys.Down):
+	case key.Matches(msg, s.keys.down):
 		s.moveCursor(1)
-	case key.Matches(msg, s.keys.Load):
+	case key.Matches(msg, s.keys.load):
 		if s.SelectedEntry() == nil {
 			return s.startPicker()
 		}
@@ -431,17 +431,17 @@ func (s *Screen) Key(msg tea.KeyPressMsg) tea.Cmd {
 			return s.use()
 		}
 		return s.Open(src, "", datasets.Auto, nil, false)
-	case key.Matches(msg, s.keys.Knobs):
+	case key.Matches(msg, s.keys.knobs):
 		if e := s.SelectedEntry(); e != nil && e.Kind == "generator" {
 			s.Focus, s.Kfocus = FocusKnobs, 0
 			s.focusKnob()
 		}
-	case key.Matches(msg, s.keys.Browse):
+	case key.Matches(msg, s.keys.browse):
 		return s.startPicker()
-	case key.Matches(msg, s.keys.Path):
+	case key.Matches(msg, s.keys.path):
 		s.Focus = FocusPath
 		return s.Path.Focus()
-	case key.Matches(msg, s.keys.Preview):
+	case key.Matches(msg, s.keys.preview):
 		if s.Table != nil {
 			s.Focus = FocusPreview
 		}
@@ -466,7 +466,7 @@ func (s *Screen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, s.keys.Use):
+	case key.Matches(msg, s.keys.use):
 		if s.Ds != nil {
 			return s.use()
 		}
@@ -479,7 +479,7 @@ func (s *Screen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 	switch s.Tabs.ActiveName() {
 	case PreviewColumns:
 		switch {
-		case key.Matches(msg, s.keys.SetTarget):
+		case key.Matches(msg, s.keys.setTarget):
 			if i, ok := s.selectedColumn(); ok {
 				s.SetTarget(s.Table.Columns[i].Name, datasets.Auto)
 			}
@@ -500,7 +500,7 @@ func (s *Screen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 				s.SetTarget(s.Target, datasets.Auto)
 			}
 			return nil
-		case key.Matches(msg, s.keys.Restore):
+		case key.Matches(msg, s.keys.restore):
 			if len(s.dropped) > 0 {
 				s.dropped, s.Table = nil, s.full
 				s.SetTarget(s.Target, datasets.Auto)

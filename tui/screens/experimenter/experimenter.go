@@ -24,20 +24,20 @@ import (
 // marked model), with their validation curves overlaid. The ranking over
 // several datasets is the command line's (tealab compare).
 
-type Keys struct {
-	Up, Down, Mark, Folds, Repeats, Run, Cancel, Export key.Binding
+type keys struct {
+	up, down, mark, folds, repeats, run, cancel, export key.Binding
 }
 
-func DefaultKeys() Keys {
-	return Keys{
-		Up:      kit.Bind("↑/k", "up", "up", "k"),
-		Down:    kit.Bind("↓/j", "down", "down", "j"),
-		Mark:    kit.Bind("space", "mark", "space"),
-		Folds:   kit.Bind("f", "folds", "f"),
-		Repeats: kit.Bind("r", "repeats", "r"),
-		Run:     kit.Bind("enter", "run", "enter"), // short, so that f and r keep their place in an 80-cell footer
-		Cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
-		Export:  kit.Bind("e", "export .md and .csv", "e"),
+func DefaultKeys() keys {
+	return keys{
+		up:      kit.Bind("↑/k", "up", "up", "k"),
+		down:    kit.Bind("↓/j", "down", "down", "j"),
+		mark:    kit.Bind("space", "mark", "space"),
+		folds:   kit.Bind("f", "folds", "f"),
+		repeats: kit.Bind("r", "repeats", "r"),
+		run:     kit.Bind("enter", "run", "enter"), // short, so that f and r keep their place in an 80-cell footer
+		cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
+		export:  kit.Bind("e", "export .md and .csv", "e"),
 	}
 }
 
@@ -57,7 +57,7 @@ type Msg struct {
 type Screen struct {
 	c       *kit.Common
 	ctx     context.Context // the lab's: quitting stops the experiment
-	keys    Keys
+	keys    keys
 	ds      *datasets.Dataset
 	Specs   []*engine.Spec
 	marked  []bool
@@ -123,20 +123,20 @@ func (s *Screen) Back() bool {
 func (s *Screen) ShortHelp() []key.Binding {
 	switch {
 	case s.Running():
-		return []key.Binding{s.keys.Cancel}
+		return []key.Binding{s.keys.cancel}
 	case s.Outcome != nil:
-		return []key.Binding{s.keys.Export}
+		return []key.Binding{s.keys.export}
 	case len(s.Specs) == 0:
 		return nil
 	}
-	return []key.Binding{s.keys.Mark, s.keys.Run, s.keys.Folds, s.keys.Repeats}
+	return []key.Binding{s.keys.mark, s.keys.run, s.keys.folds, s.keys.repeats}
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
 	if s.Running() || s.Outcome != nil || len(s.Specs) == 0 {
 		return kit.HelpOf(s.ShortHelp())
 	}
-	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Up, s.keys.Down})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.up, s.keys.down})
 }
 
 func (s *Screen) HeaderInfo() string {
@@ -156,26 +156,26 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case s.Running():
-		if key.Matches(km, s.keys.Cancel) {
+		if key.Matches(km, s.keys.cancel) {
 			s.Stop()
 			s.progress = "cancelling…"
 		}
 	case s.Outcome != nil:
-		if key.Matches(km, s.keys.Export) {
+		if key.Matches(km, s.keys.export) {
 			s.note = s.export()
 		}
 	case len(s.Specs) == 0:
-	case key.Matches(km, s.keys.Up):
+	case key.Matches(km, s.keys.up):
 		s.Cursor = max(s.Cursor-1, 0)
-	case key.Matches(km, s.keys.Down):
+	case key.Matches(km, s.keys.down):
 		s.Cursor = min(s.Cursor+1, len(s.Specs)-1)
-	case key.Matches(km, s.keys.Mark):
+	case key.Matches(km, s.keys.mark):
 		s.toggle(s.Cursor)
-	case key.Matches(km, s.keys.Folds):
+	case key.Matches(km, s.keys.folds):
 		s.Folds = next(expFoldChoices, s.Folds)
-	case key.Matches(km, s.keys.Repeats):
+	case key.Matches(km, s.keys.repeats):
 		s.Repeats = next(expRepeatChoices, s.Repeats)
-	case key.Matches(km, s.keys.Run):
+	case key.Matches(km, s.keys.run):
 		return s.start()
 	}
 	return nil

@@ -15,21 +15,21 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-type Keys struct {
-	Up, Down, PgUp, PgDown key.Binding
-	Choose                 key.Binding
-	Experiment             key.Binding
+type keys struct {
+	up, down, pgUp, pgDown key.Binding
+	choose                 key.Binding
+	experiment             key.Binding
 }
 
-func DefaultKeys() Keys {
-	return Keys{
-		Up:     kit.Bind("↑/k", "up", "up", "k"),
-		Down:   kit.Bind("↓/j", "down", "down", "j"),
-		PgUp:   kit.Bind("pgup", "page up", "pgup"),
-		PgDown: kit.Bind("pgdn", "page down", "pgdown"),
-		Choose: kit.Bind("enter", "choose", "enter"),
+func DefaultKeys() keys {
+	return keys{
+		up:     kit.Bind("↑/k", "up", "up", "k"),
+		down:   kit.Bind("↓/j", "down", "down", "j"),
+		pgUp:   kit.Bind("pgup", "page up", "pgup"),
+		pgDown: kit.Bind("pgdn", "page down", "pgdown"),
+		choose: kit.Bind("enter", "choose", "enter"),
 		// several models on identical folds (the Experimenter screen)
-		Experiment: kit.Bind("X", "experimenter", "X"),
+		experiment: kit.Bind("X", "experimenter", "X"),
 	}
 }
 
@@ -37,7 +37,7 @@ func DefaultKeys() Keys {
 // grouped by family (the registry drives it: no model is named here).
 type Screen struct {
 	c     *kit.Common
-	keys  Keys
+	keys  keys
 	Task  datasets.Task
 	All   []*engine.Spec // those that run on the data, by family then name
 	Specs []*engine.Spec // those of all the filter keeps
@@ -205,7 +205,7 @@ func (s *Screen) ShortHelp() []key.Binding {
 	if s.filter.Editing {
 		return s.filter.Help()
 	}
-	return append([]key.Binding{s.keys.Choose, s.keys.Experiment}, s.filter.Help()...)
+	return append([]key.Binding{s.keys.choose, s.keys.experiment}, s.filter.Help()...)
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
@@ -217,7 +217,7 @@ func (s *Screen) navKeys() []key.Binding {
 	if s.filter.Editing {
 		return nil
 	}
-	return []key.Binding{s.keys.Up, s.keys.Down, s.keys.PgUp, s.keys.PgDown}
+	return []key.Binding{s.keys.up, s.keys.down, s.keys.pgUp, s.keys.pgDown}
 }
 
 func (s *Screen) HeaderInfo() string {
@@ -241,17 +241,17 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	}
 	page := max(s.listHeight()/2, 1)
 	switch {
-	case key.Matches(km, s.keys.Up):
+	case key.Matches(km, s.keys.up):
 		s.Cursor = max(s.Cursor-1, 0)
-	case key.Matches(km, s.keys.Down):
+	case key.Matches(km, s.keys.down):
 		s.Cursor = min(s.Cursor+1, len(s.Specs)-1)
-	case key.Matches(km, s.keys.PgUp):
+	case key.Matches(km, s.keys.pgUp):
 		s.Cursor = max(s.Cursor-page, 0)
-	case key.Matches(km, s.keys.PgDown):
+	case key.Matches(km, s.keys.pgDown):
 		s.Cursor = min(s.Cursor+page, len(s.Specs)-1)
-	case key.Matches(km, s.keys.Experiment):
+	case key.Matches(km, s.keys.experiment):
 		return func() tea.Msg { return kit.OpenExperimentMsg{} }
-	case key.Matches(km, s.keys.Choose):
+	case key.Matches(km, s.keys.choose):
 		sp := s.Specs[s.Cursor]
 		s.err = nil
 		return func() tea.Msg { return kit.ModelChosenMsg{Spec: sp} }

@@ -16,34 +16,34 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-type Keys struct {
-	Up, Down    key.Binding
-	Left, Right key.Binding
-	Toggle      key.Binding
-	Reset       key.Binding
-	Train       key.Binding
+type keys struct {
+	up, down    key.Binding
+	left, right key.Binding
+	toggle      key.Binding
+	reset       key.Binding
+	train       key.Binding
 	StepUp      key.Binding
 	StepDown    key.Binding
-	Sweep       key.Binding
-	Learning    key.Binding
+	sweep       key.Binding
+	learning    key.Binding
 }
 
-func DefaultKeys() Keys {
-	return Keys{
-		Up:     kit.Bind("↑/shift+tab", "previous", "up", "shift+tab"),
-		Down:   kit.Bind("↓/tab", "next", "down", "tab"),
-		Left:   kit.Bind("←", "previous choice", "left"),
-		Right:  kit.Bind("→", "next choice", "right"),
-		Toggle: kit.Bind("space", "toggle", "space"),
-		Reset:  kit.Bind("ctrl+r", "defaults", "ctrl+r"),
-		Train:  kit.Bind("enter", "train", "enter"),
+func DefaultKeys() keys {
+	return keys{
+		up:     kit.Bind("↑/shift+tab", "previous", "up", "shift+tab"),
+		down:   kit.Bind("↓/tab", "next", "down", "tab"),
+		left:   kit.Bind("←", "previous choice", "left"),
+		right:  kit.Bind("→", "next choice", "right"),
+		toggle: kit.Bind("space", "toggle", "space"),
+		reset:  kit.Bind("ctrl+r", "defaults", "ctrl+r"),
+		train:  kit.Bind("enter", "train", "enter"),
 		// + and - step a number while its text is a whole number (else
 		// they are typed: 1e-6 needs its minus).
 		StepUp:   kit.Bind("+/-", "step", "+"),
 		StepDown: kit.Bind("-", "step down", "-"),
 		// Control keys: letters are typed into the focused field.
-		Sweep:    kit.Bind("ctrl+s", "sweep this", "ctrl+s"),
-		Learning: kit.Bind("ctrl+l", "learning curve", "ctrl+l"),
+		sweep:    kit.Bind("ctrl+s", "sweep this", "ctrl+s"),
+		learning: kit.Bind("ctrl+l", "learning curve", "ctrl+l"),
 	}
 }
 
@@ -125,7 +125,7 @@ func (f *Field) value() any {
 // the evaluation settings below it.
 type Screen struct {
 	c      *kit.Common
-	keys   Keys
+	keys   keys
 	ds     *datasets.Dataset
 	Spec   *engine.Spec
 	Fields []*Field
@@ -133,19 +133,19 @@ type Screen struct {
 	offset int
 	Err    error // from start-up --param, or a failed submit
 	evalOf eval.Options
-	Test   TestSet // the supplied test set the form has loaded
-	// StartTest chooses the supplied test set (test.source) when the
+	Test   testSet // the supplied test set the form has loaded
+	// startTest chooses the supplied test set (test.source) when the
 	// form is first built: the lab was opened with --test.
-	StartTest bool
+	startTest bool
 	w, h      int
 }
 
-// TestSet is a supplied test set as the form loaded it: the source typed,
+// testSet is a supplied test set as the form loaded it: the source typed,
 // the data it was matched to, and what came of it.
-type TestSet struct {
+type testSet struct {
 	Source string
-	Ds     *datasets.Dataset
-	Set    *datasets.Dataset
+	ds     *datasets.Dataset
+	set    *datasets.Dataset
 	err    error
 }
 
@@ -157,13 +157,13 @@ func (s *Screen) CheckTest(text string) error {
 	if text == "" {
 		return fmt.Errorf("type the path of a file with the same columns as %s (or a built-in or generator)", s.dataName())
 	}
-	if s.Test.Source != text || s.Test.Ds != s.ds || (s.Test.Set == nil && s.Test.err == nil) {
+	if s.Test.Source != text || s.Test.ds != s.ds || (s.Test.set == nil && s.Test.err == nil) {
 		path, err := s.c.DataSource(text)
 		var set *datasets.Dataset
 		if err == nil {
 			set, err = runs.Data{Test: path}.OpenTest(s.ds)
 		}
-		s.Test = TestSet{Source: text, Ds: s.ds, Set: set, err: err}
+		s.Test = testSet{Source: text, ds: s.ds, set: set, err: err}
 	}
 	return s.Test.err
 }
@@ -249,9 +249,9 @@ func (s *Screen) SetModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Valu
 	ep := evalParams(spec, rows, features)
 	method := evalHoldout
 	switch {
-	case s.evalOf.Test != nil || s.StartTest:
+	case s.evalOf.Test != nil || s.startTest:
 		method = EvalTest
-		s.StartTest = false
+		s.startTest = false
 	case s.evalOf.LOO:
 		method = EvalLOO
 	case s.evalOf.Folds >= 2:
@@ -377,24 +377,24 @@ func (s *Screen) Typing() bool {
 func (s *Screen) Back() bool { return false }
 
 func (s *Screen) ShortHelp() []key.Binding {
-	ks := []key.Binding{s.keys.Train, s.keys.Down}
+	ks := []key.Binding{s.keys.train, s.keys.down}
 	if f := s.Current(); f != nil {
 		switch f.P.Kind {
 		case engine.Choice:
 			ks = append(ks, kit.Bind("←/→", "change", "left", "right"))
 		case engine.Bool:
-			ks = append(ks, s.keys.Toggle)
+			ks = append(ks, s.keys.toggle)
 		case engine.Int, engine.Float:
 			ks = append(ks, s.keys.StepUp)
 		}
 	}
 	if s.canSweep() {
-		ks = append(ks, s.keys.Sweep)
+		ks = append(ks, s.keys.sweep)
 	}
 	if s.supervised() {
-		ks = append(ks, s.keys.Learning)
+		ks = append(ks, s.keys.learning)
 	}
-	return append(ks, s.keys.Reset)
+	return append(ks, s.keys.reset)
 }
 
 // supervised says whether the model learns the data's target: sweeps and
@@ -438,7 +438,7 @@ func (s *Screen) sweepRequest(learning bool) tea.Cmd {
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
-	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Up})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.up})
 }
 
 func (s *Screen) HeaderInfo() string {
@@ -459,21 +459,21 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	}
 	n := len(s.Visible())
 	switch {
-	case key.Matches(km, s.keys.Train):
+	case key.Matches(km, s.keys.train):
 		return s.Submit()
-	case key.Matches(km, s.keys.Sweep) && s.canSweep():
+	case key.Matches(km, s.keys.sweep) && s.canSweep():
 		return s.sweepRequest(false)
-	case key.Matches(km, s.keys.Learning) && s.supervised():
+	case key.Matches(km, s.keys.learning) && s.supervised():
 		return s.sweepRequest(true)
-	case key.Matches(km, s.keys.Up):
+	case key.Matches(km, s.keys.up):
 		s.focus = (s.focus - 1 + n) % n
 		s.focusField()
 		return nil
-	case key.Matches(km, s.keys.Down):
+	case key.Matches(km, s.keys.down):
 		s.focus = (s.focus + 1) % n
 		s.focusField()
 		return nil
-	case key.Matches(km, s.keys.Reset):
+	case key.Matches(km, s.keys.reset):
 		s.SetModel(s.ds, s.Spec, nil, nil)
 		return nil
 	}
@@ -481,14 +481,14 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	case engine.Choice:
 		if k := len(f.P.Choices); k > 0 {
 			switch {
-			case key.Matches(km, s.keys.Left):
+			case key.Matches(km, s.keys.left):
 				f.choice = (f.choice - 1 + k) % k
-			case key.Matches(km, s.keys.Right), key.Matches(km, s.keys.Toggle):
+			case key.Matches(km, s.keys.right), key.Matches(km, s.keys.toggle):
 				f.choice = (f.choice + 1) % k
 			}
 		}
 	case engine.Bool:
-		if key.Matches(km, s.keys.Left, s.keys.Right, s.keys.Toggle) {
+		if key.Matches(km, s.keys.left, s.keys.right, s.keys.toggle) {
 			f.on = !f.on
 		}
 	default:
@@ -584,7 +584,7 @@ func (s *Screen) Options() (eval.Options, error) {
 	if x, err := get("test file"); err != nil {
 		return o, err
 	} else if x != nil {
-		o.Test = s.Test.Set
+		o.Test = s.Test.set
 	}
 	if x, err := get("test fraction"); err != nil {
 		return o, err
@@ -659,10 +659,10 @@ func (s *Screen) Submit() tea.Cmd {
 
 // ScoreOn makes the form's next evaluation the supplied test set in source
 // ("" none), loaded when the form opens.
-func (s *Screen) ScoreOn(source string) { s.Test.Source, s.StartTest = source, source != "" }
+func (s *Screen) ScoreOn(source string) { s.Test.Source, s.startTest = source, source != "" }
 
 // KeepTest keeps a test set already loaded and matched (a run being edited
 // again): source as typed, matched to ds as set.
 func (s *Screen) KeepTest(source string, ds, set *datasets.Dataset) {
-	s.Test = TestSet{Source: source, Ds: ds, Set: set}
+	s.Test = testSet{Source: source, ds: ds, set: set}
 }

@@ -16,19 +16,19 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-type Keys struct {
+type keys struct {
 	Retry    key.Binding
-	Warnings key.Binding
+	warnings key.Binding
 	// NextTab and PrevTab change the tab while a view's fields have the
 	// other keys (viewTyper).
 	NextTab, PrevTab key.Binding
 	SaveModel        key.Binding
 }
 
-func DefaultKeys() Keys {
-	return Keys{
+func DefaultKeys() keys {
+	return keys{
 		Retry:    kit.Bind("e", "edit & retrain", "e"),
-		Warnings: kit.Bind("w", "warnings", "w"),
+		warnings: kit.Bind("w", "warnings", "w"),
 		NextTab:  kit.Bind("tab", "next tab", "tab"),
 		PrevTab:  kit.Bind("shift+tab", "previous tab", "shift+tab"),
 		// Shifted: a view's own s (sort) stays its own.
@@ -41,7 +41,7 @@ func DefaultKeys() Keys {
 type Screen struct {
 	c        *kit.Common
 	ctx      context.Context
-	keys     Keys
+	keys     keys
 	Run      *kit.RunRecord
 	FromRuns bool // opened from the runs table: esc goes back there
 
@@ -171,7 +171,7 @@ func (s *Screen) ShortHelp() []key.Binding {
 	ks := []key.Binding{s.Tabs.KeyMap.Next}
 	ks = append(ks, s.activeKeys()...)
 	if len(s.warnings()) > 0 {
-		ks = append(ks, s.keys.Warnings)
+		ks = append(ks, s.keys.warnings)
 	}
 	ks = append(ks, s.keys.Retry)
 	if s.Run == nil || s.Run.NoModel() == "" { // a run without its model says why on the summary
@@ -232,7 +232,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, s.keys.Retry):
 		id := s.Run.ID
 		return func() tea.Msg { return kit.RetrainMsg{Run: id} }
-	case key.Matches(km, s.keys.Warnings) && len(s.warnings()) > 0:
+	case key.Matches(km, s.keys.warnings) && len(s.warnings()) > 0:
 		s.showWarnings = !s.showWarnings
 		return nil
 	case key.Matches(km, s.Tabs.KeyMap.Next, s.Tabs.KeyMap.Prev):

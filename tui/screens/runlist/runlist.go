@@ -15,43 +15,43 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-// Keys are the runs screen's keys.
-type Keys struct {
-	Up, Down key.Binding
-	Sort     key.Binding
-	Pick     key.Binding
-	Open     key.Binding
+// keys are the runs screen's keys.
+type keys struct {
+	up, down key.Binding
+	sort     key.Binding
+	pick     key.Binding
+	open     key.Binding
 
-	Star, Rename, Delete, Replay key.Binding
-	Markdown, CSV, Recipe        key.Binding
-	Confirm, Keep, Cancel        key.Binding // the delete's question; the name's field
+	star, rename, delete, replay key.Binding
+	Markdown, CSV, recipe        key.Binding
+	confirm, keep, cancel        key.Binding // the delete's question; the name's field
 }
 
-func DefaultKeys() Keys {
-	return Keys{
-		Up:       kit.Bind("↑/k", "up", "up", "k"),
-		Down:     kit.Bind("↓/j", "down", "down", "j"),
-		Sort:     kit.Bind("s", "sort", "s"),
-		Pick:     kit.Bind("space", "pick two to compare", "space"),
-		Open:     kit.Bind("enter", "open / compare", "enter"),
-		Star:     kit.Bind("*", "star", "*"),
-		Rename:   kit.Bind("n", "name", "n"),
-		Delete:   kit.Bind("x", "delete", "x"),
-		Replay:   kit.Bind("r", "run again", "r"),
+func DefaultKeys() keys {
+	return keys{
+		up:       kit.Bind("↑/k", "up", "up", "k"),
+		down:     kit.Bind("↓/j", "down", "down", "j"),
+		sort:     kit.Bind("s", "sort", "s"),
+		pick:     kit.Bind("space", "pick two to compare", "space"),
+		open:     kit.Bind("enter", "open / compare", "enter"),
+		star:     kit.Bind("*", "star", "*"),
+		rename:   kit.Bind("n", "name", "n"),
+		delete:   kit.Bind("x", "delete", "x"),
+		replay:   kit.Bind("r", "run again", "r"),
 		Markdown: kit.Bind("m", "export Markdown", "m"),
 		CSV:      kit.Bind("c", "export CSV (per fold)", "c"),
-		Recipe:   kit.Bind("w", "write recipe", "w"),
-		Confirm:  kit.Bind("y", "yes, delete", "y"),
-		Keep:     kit.Bind("enter", "keep name", "enter"),
-		Cancel:   kit.Bind("esc", "cancel", "esc"), // the name's field: the name stays as it was
+		recipe:   kit.Bind("w", "write recipe", "w"),
+		confirm:  kit.Bind("y", "yes, delete", "y"),
+		keep:     kit.Bind("enter", "keep name", "enter"),
+		cancel:   kit.Bind("esc", "cancel", "esc"), // the name's field: the name stays as it was
 	}
 }
 
-// Action is what the runs screen asks the root to do with a run.
-type Action int
+// action is what the runs screen asks the root to do with a run.
+type action int
 
 const (
-	ActStar Action = iota
+	ActStar action = iota
 	ActRename
 	ActDelete
 	ActReplay
@@ -64,7 +64,7 @@ const (
 // for actRename).
 type ActionMsg struct {
 	Run  int
-	Do   Action
+	Do   action
 	Name string
 }
 
@@ -74,7 +74,7 @@ var sortCols = [...]string{"#", "dataset", "model", "score", "time"}
 // Screen is the leaderboard of the session's runs.
 type Screen struct {
 	c       *kit.Common
-	keys    Keys
+	keys    keys
 	Runs    []*kit.RunRecord
 	Order   []*kit.RunRecord // runs in display order
 	sortBy  int
@@ -151,13 +151,13 @@ func (s *Screen) ShortHelp() []key.Binding {
 	case s.filter.Editing:
 		return s.filter.Help()
 	case s.renaming:
-		return []key.Binding{s.keys.Keep, s.keys.Cancel}
+		return []key.Binding{s.keys.keep, s.keys.cancel}
 	case s.deleting != 0:
-		return []key.Binding{s.keys.Confirm}
+		return []key.Binding{s.keys.confirm}
 	case len(s.Runs) == 0: // nothing to open, pick or sort
 		return nil
 	}
-	return append([]key.Binding{s.keys.Open, s.keys.Pick, s.keys.Sort, s.keys.Star, s.keys.Replay}, s.filter.Help()...)
+	return append([]key.Binding{s.keys.open, s.keys.pick, s.keys.sort, s.keys.star, s.keys.replay}, s.filter.Help()...)
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
@@ -165,7 +165,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 		return kit.HelpOf(s.ShortHelp())
 	}
 	k := s.keys
-	return kit.HelpOf(s.ShortHelp(), []key.Binding{k.Rename, k.Delete, k.Markdown, k.CSV, k.Recipe}, []key.Binding{k.Up, k.Down})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{k.rename, k.delete, k.Markdown, k.CSV, k.recipe}, []key.Binding{k.up, k.down})
 }
 
 func (s *Screen) HeaderInfo() string {
@@ -183,7 +183,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	case s.deleting != 0:
 		id := s.deleting
 		s.deleting = 0
-		if key.Matches(km, s.keys.Confirm) {
+		if key.Matches(km, s.keys.confirm) {
 			return func() tea.Msg { return ActionMsg{Run: id, Do: ActDelete} }
 		}
 		s.Note = "kept"
@@ -199,11 +199,11 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	switch {
-	case key.Matches(km, s.keys.Sort):
+	case key.Matches(km, s.keys.sort):
 		s.sortBy = (s.sortBy + 1) % len(sortCols)
 		s.Rebuild()
 		return nil
-	case key.Matches(km, s.keys.Pick):
+	case key.Matches(km, s.keys.pick):
 		if r := s.Current(); r != nil {
 			if i := slices.Index(s.Picked, r.ID); i >= 0 {
 				s.Picked = slices.Delete(s.Picked, i, i+1)
@@ -216,7 +216,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 			s.Rebuild()
 		}
 		return nil
-	case key.Matches(km, s.keys.Open):
+	case key.Matches(km, s.keys.open):
 		if len(s.Picked) == 2 {
 			s.Compare = true
 			return nil
@@ -239,29 +239,29 @@ func (s *Screen) act(km tea.KeyPressMsg) (tea.Cmd, bool) {
 	if r == nil || !r.Done() {
 		return nil, false
 	}
-	ask := func(do Action) tea.Cmd {
+	ask := func(do action) tea.Cmd {
 		id := r.ID
 		return func() tea.Msg { return ActionMsg{Run: id, Do: do} }
 	}
 	k := s.keys
 	switch {
-	case key.Matches(km, k.Star):
+	case key.Matches(km, k.star):
 		return ask(ActStar), true
-	case key.Matches(km, k.Rename):
+	case key.Matches(km, k.rename):
 		s.renaming = true
 		s.name.SetValue(r.Title)
 		s.name.CursorEnd()
 		return s.name.Focus(), true
-	case key.Matches(km, k.Delete):
+	case key.Matches(km, k.delete):
 		s.deleting = r.ID
 		return nil, true
-	case key.Matches(km, k.Replay):
+	case key.Matches(km, k.replay):
 		return ask(ActReplay), true
 	case key.Matches(km, k.Markdown):
 		return ask(ActMarkdown), true
 	case key.Matches(km, k.CSV):
 		return ask(ActCSV), true
-	case key.Matches(km, k.Recipe):
+	case key.Matches(km, k.recipe):
 		return ask(ActRecipe), true
 	}
 	return nil, false
@@ -269,7 +269,7 @@ func (s *Screen) act(km tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // updateName edits the selected run's name; enter keeps it.
 func (s *Screen) updateName(km tea.KeyPressMsg) tea.Cmd {
-	if !key.Matches(km, s.keys.Keep) {
+	if !key.Matches(km, s.keys.keep) {
 		var cmd tea.Cmd
 		s.name, cmd = s.name.Update(km)
 		return cmd

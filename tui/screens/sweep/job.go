@@ -70,15 +70,15 @@ func startSweep(parent context.Context, id int, fn sweepFunc, logf func(string, 
 					}
 				}
 			}()
-			res, err = fn(ctx, j.Observe)
+			res, err = fn(ctx, j.observe)
 		}()
 		j.done <- DoneMsg{Job: id, res: res, err: err}
 	}()
 	return j
 }
 
-// Observe is the search's progress callback (called one at a time).
-func (j *sweepJob) Observe(i int, p tune.Point) {
+// observe is the search's progress callback (called one at a time).
+func (j *sweepJob) observe(i int, p tune.Point) {
 	j.mu.Lock()
 	j.pending = append(j.pending, IndexedPoint{i, p})
 	j.mu.Unlock()

@@ -28,30 +28,30 @@ import (
 // a heat table for two parameters. enter trains the selected point in
 // full.
 
-type Mode int
+type mode int
 
 const (
-	Editing Mode = iota // the range field has the keyboard
+	Editing mode = iota // the range field has the keyboard
 	Running
 	Done
 )
 
-type Keys struct {
-	Start, Cancel, Prev, Next, Train, Edit, Export, Confirm, Stay key.Binding
+type keys struct {
+	start, cancel, prev, next, train, edit, export, confirm, stay key.Binding
 }
 
-func DefaultKeys() Keys {
-	return Keys{
-		Start:  kit.Bind("enter", "start", "enter"),
-		Cancel: kit.Bind("c/esc", "cancel, keep finished points", "c", "esc"),
-		Prev:   kit.Bind("←/→", "select point", "left"),
-		Next:   kit.Bind("→", "next point", "right"),
-		Train:  kit.Bind("enter", "train selected", "enter"),
-		Edit:   kit.Bind("e", "edit ranges", "e"),
-		Export: kit.Bind("x", "export .md and .csv", "x"),
+func DefaultKeys() keys {
+	return keys{
+		start:  kit.Bind("enter", "start", "enter"),
+		cancel: kit.Bind("c/esc", "cancel, keep finished points", "c", "esc"),
+		prev:   kit.Bind("←/→", "select point", "left"),
+		next:   kit.Bind("→", "next point", "right"),
+		train:  kit.Bind("enter", "train selected", "enter"),
+		edit:   kit.Bind("e", "edit ranges", "e"),
+		export: kit.Bind("x", "export .md and .csv", "x"),
 		// Asked before quitting a running sweep, as the training screen does.
-		Confirm: kit.Bind("y", "quit (the sweep is lost)", "y", "enter"),
-		Stay:    kit.Bind("n/esc", "keep sweeping", "n", "esc"),
+		confirm: kit.Bind("y", "quit (the sweep is lost)", "y", "enter"),
+		stay:    kit.Bind("n/esc", "keep sweeping", "n", "esc"),
 	}
 }
 
@@ -61,7 +61,7 @@ const sweepFolds = 5
 
 type Screen struct {
 	c        *kit.Common
-	keys     Keys
+	keys     keys
 	ctx      context.Context
 	ds       *datasets.Dataset
 	spec     *engine.Spec
@@ -70,8 +70,8 @@ type Screen struct {
 	Learning bool
 	Input    kit.TextField
 	err      error
-	Mode     Mode
-	Data     runs.Data    // the session's data, for the command that trains a point
+	Mode     mode
+	data     runs.Data    // the session's data, for the command that trains a point
 	Live     *tune.Result // the points so far, in Search's order
 	note     string       // what the last key did (an export)
 	asking   bool         // whether to quit while the sweep runs is being asked
@@ -96,7 +96,7 @@ func New(c *kit.Common, ctx context.Context) *Screen {
 // starts a learning curve at once.
 func (s *Screen) Open(d runs.Data, ds *datasets.Dataset, spec *engine.Spec, msg kit.SweepRequestMsg) tea.Cmd {
 	s.Stop()
-	s.Data, s.ds, s.spec, s.base, s.Learning, s.err, s.Live = d, ds, spec, msg.Values, msg.Learning, nil, nil
+	s.data, s.ds, s.spec, s.base, s.Learning, s.err, s.Live = d, ds, spec, msg.Values, msg.Learning, nil, nil
 	s.opts = msg.Opts
 	if s.opts.LOO || s.opts.Folds < 2 {
 		s.opts.LOO, s.opts.Folds = false, sweepFolds
@@ -263,7 +263,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 
 func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
 	if s.Mode == Editing {
-		if key.Matches(km, s.keys.Start) {
+		if key.Matches(km, s.keys.start) {
 			return s.start()
 		}
 		var cmd tea.Cmd
@@ -273,29 +273,29 @@ func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
 	}
 	if s.asking {
 		switch {
-		case key.Matches(km, s.keys.Confirm):
+		case key.Matches(km, s.keys.confirm):
 			return func() tea.Msg { return kit.QuitMsg{} }
-		case key.Matches(km, s.keys.Stay):
+		case key.Matches(km, s.keys.stay):
 			s.asking = false
 		}
 		return nil
 	}
 	n := len(s.Live.Points)
 	switch {
-	case key.Matches(km, s.keys.Export) && s.Live.Finished() > 0:
+	case key.Matches(km, s.keys.export) && s.Live.Finished() > 0:
 		s.note = s.export()
 		return nil
-	case key.Matches(km, s.keys.Prev):
+	case key.Matches(km, s.keys.prev):
 		s.Sel = (s.Sel - 1 + n) % n
-	case key.Matches(km, s.keys.Next):
+	case key.Matches(km, s.keys.next):
 		s.Sel = (s.Sel + 1) % n
-	case s.Mode == Running && key.Matches(km, s.keys.Cancel):
+	case s.Mode == Running && key.Matches(km, s.keys.cancel):
 		s.Job.cancel() // the points that finished stay; the end still arrives
 		return nil
-	case s.Mode == Done && key.Matches(km, s.keys.Edit) && !s.Learning:
+	case s.Mode == Done && key.Matches(km, s.keys.edit) && !s.Learning:
 		s.edit()
 		return nil
-	case s.Mode == Done && key.Matches(km, s.keys.Train):
+	case s.Mode == Done && key.Matches(km, s.keys.train):
 		if p := s.Live.Points[s.Sel]; p.OK() {
 			v := p.Params
 			if s.Learning {
@@ -368,24 +368,24 @@ func (s *Screen) command() string {
 	if !ok {
 		return ""
 	}
-	rec := runs.Record{Data: s.Data, Model: s.spec.Name, Params: best.Params, Options: s.opts}
+	rec := runs.Record{Data: s.data, Model: s.spec.Name, Params: best.Params, Options: s.opts}
 	return rec.Command()
 }
 
 func (s *Screen) ShortHelp() []key.Binding {
-	export := s.keys.Export
+	export := s.keys.export
 	export.SetEnabled(s.Live != nil && s.Live.Finished() > 0)
 	switch {
 	case s.Mode == Editing:
-		return []key.Binding{s.keys.Start}
+		return []key.Binding{s.keys.start}
 	case s.asking:
-		return []key.Binding{s.keys.Confirm, s.keys.Stay}
+		return []key.Binding{s.keys.confirm, s.keys.stay}
 	case s.Mode == Running:
-		return []key.Binding{s.keys.Cancel, s.keys.Prev, export}
+		return []key.Binding{s.keys.cancel, s.keys.prev, export}
 	}
-	ks := []key.Binding{s.keys.Train, s.keys.Prev, export}
+	ks := []key.Binding{s.keys.train, s.keys.prev, export}
 	if !s.Learning {
-		ks = append(ks, s.keys.Edit)
+		ks = append(ks, s.keys.edit)
 	}
 	return ks
 }
@@ -394,7 +394,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 	if s.Mode == Editing || s.asking {
 		return kit.HelpOf(s.ShortHelp())
 	}
-	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.Next})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.next})
 }
 
 func (s *Screen) HeaderInfo() string {

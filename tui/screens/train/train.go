@@ -20,21 +20,21 @@ import (
 	"github.com/tealab/tealab/tui/live"
 )
 
-type Keys struct {
-	Cancel  key.Binding
-	LogY    key.Binding
-	Page    key.Binding
-	Confirm key.Binding
-	Stay    key.Binding
+type keys struct {
+	cancel  key.Binding
+	logY    key.Binding
+	page    key.Binding
+	confirm key.Binding
+	stay    key.Binding
 }
 
-func DefaultKeys() Keys {
-	return Keys{
-		Cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
-		LogY:    kit.Bind("L", "log/linear y", "L"),
-		Page:    kit.Bind("tab", "charts", "tab"), // its help says which page (pageKey)
-		Confirm: kit.Bind("y", "stop, keep what finished", "y", "enter"),
-		Stay:    kit.Bind("n/esc", "keep training", "n", "esc"),
+func DefaultKeys() keys {
+	return keys{
+		cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
+		logY:    kit.Bind("L", "log/linear y", "L"),
+		page:    kit.Bind("tab", "charts", "tab"), // its help says which page (pageKey)
+		confirm: kit.Bind("y", "stop, keep what finished", "y", "enter"),
+		stay:    kit.Bind("n/esc", "keep training", "n", "esc"),
 	}
 }
 
@@ -47,9 +47,9 @@ func DefaultKeys() Keys {
 // the fit runs asks first, and stopping keeps what finished.
 type Screen struct {
 	c      *kit.Common
-	keys   Keys
+	keys   keys
 	Run    *kit.RunRecord
-	Queued int // the run's place in line for a training slot; 0 training
+	queued int // the run's place in line for a training slot; 0 training
 
 	// Hist holds each fold's history so far, one entry per step (NaN
 	// where validation was not computed); the last is the current fold.
@@ -81,7 +81,7 @@ func (s *Screen) Start(r *kit.RunRecord) {
 	s.Fold, s.folds = 1, 1
 	s.Hist = [][]eval.Point{nil}
 	s.Last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
-	s.stopping, s.Finished, s.err, s.asking, s.Queued = false, false, nil, "", 0
+	s.stopping, s.Finished, s.err, s.asking, s.queued = false, false, nil, "", 0
 	s.baseErr = eval.BaselineError(r.Dataset)
 	s.Live = live.NewLiveViews(s.c, r)
 	s.SetSize(s.w, s.h)
@@ -185,7 +185,7 @@ func (s *Screen) Back() bool {
 	case s.asking != "":
 		s.asking = ""
 		return true
-	case s.Running() && !s.stopping:
+	case s.running() && !s.stopping:
 		s.asking = "leave"
 		return true
 	}
@@ -194,32 +194,32 @@ func (s *Screen) Back() bool {
 
 // AskQuit asks before quitting while the fit runs; false lets q quit.
 func (s *Screen) AskQuit() bool {
-	if s.Running() && s.asking == "" {
+	if s.running() && s.asking == "" {
 		s.asking = "quit"
 		return true
 	}
 	return false
 }
 
-func (s *Screen) Running() bool { return s.Run != nil && !s.Finished }
+func (s *Screen) running() bool { return s.Run != nil && !s.Finished }
 
 func (s *Screen) ShortHelp() []key.Binding {
 	if s.asking != "" {
-		confirm := s.keys.Confirm
+		confirm := s.keys.confirm
 		if s.asking == "quit" {
 			confirm.SetHelp("y", "quit (the run is lost)")
 		}
-		return []key.Binding{confirm, s.keys.Stay}
+		return []key.Binding{confirm, s.keys.stay}
 	}
-	c := s.keys.Cancel
-	c.SetEnabled(s.Running() && !s.stopping)
-	return []key.Binding{c, s.pageKey(), s.keys.LogY}
+	c := s.keys.cancel
+	c.SetEnabled(s.running() && !s.stopping)
+	return []key.Binding{c, s.pageKey(), s.keys.logY}
 }
 
 // pageKey is the key to the next page of charts, saying which is shown
 // ("charts 1/3"); disabled when they all fit.
 func (s *Screen) pageKey() key.Binding {
-	k := s.keys.Page
+	k := s.keys.page
 	page, pages := s.Live.PageOf()
 	k.SetHelp("tab", fmt.Sprintf("charts %d/%d", page, pages))
 	k.SetEnabled(pages > 1 && !s.oneStepCard())
@@ -244,22 +244,22 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	}
 	if s.asking != "" {
 		switch {
-		case key.Matches(km, s.keys.Confirm):
+		case key.Matches(km, s.keys.confirm):
 			asked := s.asking
 			s.asking = ""
 			if asked == "quit" {
 				return func() tea.Msg { return kit.QuitMsg{} }
 			}
 			return s.cancel()
-		case key.Matches(km, s.keys.Stay):
+		case key.Matches(km, s.keys.stay):
 			s.asking = ""
 		}
 		return nil
 	}
 	switch {
-	case key.Matches(km, s.keys.Cancel) && s.Running() && !s.stopping:
+	case key.Matches(km, s.keys.cancel) && s.running() && !s.stopping:
 		return s.cancel()
-	case key.Matches(km, s.keys.LogY):
+	case key.Matches(km, s.keys.logY):
 		s.Live.SetLogY(!s.Live.LogY)
 	case key.Matches(km, s.pageKey()):
 		s.Live.NextPage()
@@ -270,7 +270,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 // cancel stops the run; its partial result (the folds that finished, every
 // history) still arrives and is shown.
 func (s *Screen) cancel() tea.Cmd {
-	if !s.Running() || s.stopping {
+	if !s.running() || s.stopping {
 		return nil
 	}
 	s.stopping = true
@@ -395,8 +395,8 @@ func (s *Screen) statusLines() string {
 	}
 	var info []string
 	switch {
-	case s.Queued > 0:
-		info = append(info, "waiting for a training slot ("+numfmt.Ordinal(s.Queued)+" in line)")
+	case s.queued > 0:
+		info = append(info, "waiting for a training slot ("+numfmt.Ordinal(s.queued)+" in line)")
 	case !s.got:
 		info = append(info, "starting…")
 	case p.Total > 0:
@@ -506,4 +506,4 @@ func figureValue(f engine.Figure) string {
 
 // SetQueued shows the run waiting for a training slot at place (1: next;
 // 0: training).
-func (s *Screen) SetQueued(place int) { s.Queued = place }
+func (s *Screen) SetQueued(place int) { s.queued = place }

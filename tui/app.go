@@ -1,8 +1,11 @@
 // Package tui is tealab's interactive lab: a bubbletea program with a small
-// root router (app) and one sub-model per screen — data, model,
-// hyperparameters, training, results, runs — that share a common (size,
-// styles, theme). The root only routes: global keys,
-// size fan-out, app-wide messages, then hand-off to the focused screen.
+// root router (app) and one package per screen under screens/ (data, model,
+// parameters, training, results, runs, Experimenter, sweep) that share the
+// kit's Common (size, styles, theme, the session's files). The result views
+// (views) and the live views (live) register themselves; widgets draws.
+// The root only routes: global keys, size fan-out, app-wide messages, then
+// hand-off to the focused screen, whose state it changes only through the
+// screen's methods.
 //
 // Training never runs in Update: see jobs.go.
 package tui

@@ -40,8 +40,8 @@ func init() {
 		Tasks: []engine.Task{datasets.Classification}, Unit: "step",
 		New: func(engine.Values) (engine.Model, error) { return &starModel{slowModel{steps: 1}}, nil },
 	})
-	views.RegisterView(views.ViewSpec{Name: "Stars", Order: 45, Needs: views.HasLearned(capHoroscope.Name),
-		Make: func(env views.ViewEnv, r *kit.RunRecord) views.ResultView {
+	views.Register(views.Spec{Name: "Stars", Order: 45, Needs: views.HasLearned(capHoroscope.Name),
+		Make: func(env views.Env, r *kit.RunRecord) views.View {
 			text, _ := eval.LearnedAs[string](r.Result, capHoroscope.Name)
 			return &starsView{text: text}
 		}})

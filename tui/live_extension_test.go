@@ -59,8 +59,8 @@ var sowerSpec = engine.Spec{
 }
 
 func init() {
-	live.RegisterLiveView(live.LiveViewSpec{Order: 25, Applies: live.Carries[sowing],
-		Make: func(c *kit.Common, r *kit.RunRecord) live.LiveView { return &sowingView{} }})
+	live.Register(live.Spec{Order: 25, Applies: live.Carries[sowing],
+		Make: func(c *kit.Common, r *kit.RunRecord) live.View { return &sowingView{} }})
 }
 
 // sowingView says how many seeds the fold being fitted has sown.

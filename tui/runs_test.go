@@ -108,11 +108,11 @@ func TestSummaryMarksBeyondNoise(t *testing.T) {
 		Std:      map[string]float64{"accuracy": 0.06, "error": 0.06},
 		Baseline: map[string]float64{"accuracy": 0.3333, "error": 0.6667}}
 	r := newRun(t, 1, "iris", "", d, mustSpec(t, "gnb"), eval.Options{Folds: 5, Seed: 1}, res)
-	for _, v := range views.ViewsFor(r) {
+	for _, v := range views.For(r) {
 		if v.Name != views.TabSummary {
 			continue
 		}
-		view := v.Make(views.ViewEnv{C: c}, r)
+		view := v.Make(views.Env{C: c}, r)
 		view.SetSize(118, 36)
 		out := view.View()
 		if l := metricLine(out, " accuracy "); strings.Contains(l, "▲") || !strings.Contains(l, "≈") {

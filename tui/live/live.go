@@ -1,3 +1,11 @@
+// Package live holds the live views: the pictures of the training screen.
+//
+// The training screen draws a run through live views: the training loss,
+// the validation curves, and the picture a family registers for the detail
+// its steps carry (engine.Step.Detail: a tree's size, a boosting round's
+// vote). As with result views, each registers itself in its own file; the
+// screen shows those that apply to the run in a stable order, a family's
+// from the first step that brings its detail. No model name is switched on.
 package live
 
 import (
@@ -11,16 +19,9 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-// The training screen draws a run through live views: the training loss,
-// the validation curves, and the picture a family registers for the detail
-// its steps carry (engine.Step.Detail: a tree's size, a boosting round's
-// vote). As with result views, each registers itself in its own file; the
-// screen shows those that apply to the run in a stable order, a family's
-// from the first step that brings its detail. No model name is switched on.
-
-// LiveView is one picture of the training screen, a pointer changed only
+// View is one picture of the training screen, a pointer changed only
 // through its methods.
-type LiveView interface {
+type View interface {
 	// Show draws the fold histories received so far: folds[cur] is the
 	// fold being fitted, the others finished (or, after cross-validation,
 	// the folds before the final fit); note says which fold is drawn.
@@ -32,27 +33,27 @@ type LiveView interface {
 	Panes() int
 }
 
-// liveLogY is a live view whose y axis the log key switches.
-type liveLogY interface {
+// logYer is a live view whose y axis the log key switches.
+type logYer interface {
 	SetLogY(on bool)
 	LogY() bool
 }
 
-// LiveViewSpec registers a live view: its place among the views, whether
+// Spec registers a live view: its place among the views, whether
 // it applies to a run given one of its steps (nil: to every run), and how
 // it is made.
-type LiveViewSpec struct {
+type Spec struct {
 	Order   int
 	Applies func(r *kit.RunRecord, p eval.Point) bool
-	Make    func(c *kit.Common, r *kit.RunRecord) LiveView
+	Make    func(c *kit.Common, r *kit.RunRecord) View
 }
 
-var liveViewSpecs []LiveViewSpec
+var specs []Spec
 
-// RegisterLiveView adds a view to the training screen; call it from init.
-func RegisterLiveView(v LiveViewSpec) {
-	liveViewSpecs = append(liveViewSpecs, v)
-	sort.SliceStable(liveViewSpecs, func(i, j int) bool { return liveViewSpecs[i].Order < liveViewSpecs[j].Order })
+// Register adds a view to the training screen; call it from init.
+func Register(v Spec) {
+	specs = append(specs, v)
+	sort.SliceStable(specs, func(i, j int) bool { return specs[i].Order < specs[j].Order })
 }
 
 // Carries is a live view's applies for the steps whose detail is a D.
@@ -74,48 +75,48 @@ func detailOf[d engine.Detail](get func(d) float64) func(eval.Point) float64 {
 }
 
 func init() {
-	RegisterLiveView(LiveViewSpec{Order: 0, Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
+	Register(Spec{Order: 0, Make: func(c *kit.Common, r *kit.RunRecord) View {
 		return newCurvesView([]kit.Quantity{kit.LossQuantity(r)}, r, c)
 	}})
-	RegisterLiveView(LiveViewSpec{Order: 10, Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
+	Register(Spec{Order: 10, Make: func(c *kit.Common, r *kit.RunRecord) View {
 		return newCurvesView(kit.ValidationQuantities(r), r, c)
 	}})
 }
 
-// LiveViews are the views a training screen shows of its run, in the
+// Set are the views a training screen shows of its run, in the
 // registry's order. When the screen is too short for all of them at a
 // readable height, the views after the first are shown a page at a time,
 // and the page key cycles them (the training loss stays in a column of its
 // own beside them, except in the stacked column of a wide screen, where it
 // is paged with the rest).
-type LiveViews struct {
+type Set struct {
 	c     *kit.Common
 	run   *kit.RunRecord
-	made  []LiveView // by index in liveViewSpecs; nil until the view applies
-	Views []LiveView // the views made, in order
+	made  []View // by index in liveViewSpecs; nil until the view applies
+	Views []View // the views made, in order
 	LogY  bool
 	lead  bool    // views[0] has its own column, beside the pages
 	pages [][]int // the paged views, by index in views, page by page
 	page  int     // the page shown
 }
 
-// NewLiveViews makes the views that apply to run r before any step.
-func NewLiveViews(c *kit.Common, r *kit.RunRecord) LiveViews {
-	lv := LiveViews{c: c, run: r, made: make([]LiveView, len(liveViewSpecs))}
+// NewSet makes the views that apply to run r before any step.
+func NewSet(c *kit.Common, r *kit.RunRecord) Set {
+	lv := Set{c: c, run: r, made: make([]View, len(specs))}
 	lv.Observe(eval.Point{TrainLoss: math.NaN(), ValLoss: math.NaN(), ValError: math.NaN()})
 	return lv
 }
 
 // Observe makes the views step p makes apply; it reports whether it made
 // one (the layout then changes).
-func (lv *LiveViews) Observe(p eval.Point) bool {
+func (lv *Set) Observe(p eval.Point) bool {
 	added := false
-	for i, spec := range liveViewSpecs {
+	for i, spec := range specs {
 		if lv.made[i] != nil || spec.Applies != nil && !spec.Applies(lv.run, p) {
 			continue
 		}
 		v := spec.Make(lv.c, lv.run)
-		if l, ok := v.(liveLogY); ok {
+		if l, ok := v.(logYer); ok {
 			l.SetLogY(lv.LogY)
 		}
 		lv.made[i], added = v, true
@@ -132,17 +133,17 @@ func (lv *LiveViews) Observe(p eval.Point) bool {
 }
 
 // Show draws the histories on every view.
-func (lv *LiveViews) Show(folds [][]eval.Point, cur int, note string) {
+func (lv *Set) Show(folds [][]eval.Point, cur int, note string) {
 	for _, v := range lv.Views {
 		v.Show(folds, cur, note)
 	}
 }
 
 // SetLogY switches every view that has a y axis to log10 or linear.
-func (lv *LiveViews) SetLogY(on bool) {
+func (lv *Set) SetLogY(on bool) {
 	lv.LogY = on
 	for _, v := range lv.Views {
-		if l, ok := v.(liveLogY); ok {
+		if l, ok := v.(logYer); ok {
 			l.SetLogY(on)
 		}
 	}
@@ -158,7 +159,7 @@ const minPaneRows = 8
 // column, all of them stacked. Stacked views share the rows by their panes,
 // as many panes a page as fit minPaneRows each (a view with more panes than
 // that has a page of its own); every view is sized, shown or not.
-func (lv *LiveViews) SetSize(w, h int, column bool) {
+func (lv *Set) SetSize(w, h int, column bool) {
 	views, first := lv.Views, 0
 	lv.lead = !column && len(views) > 1
 	if lv.lead {
@@ -186,7 +187,7 @@ func (lv *LiveViews) SetSize(w, h int, column bool) {
 
 // pagesOf groups views, in order, into pages of at most most panes; their
 // indices start at first.
-func pagesOf(views []LiveView, first, most int) [][]int {
+func pagesOf(views []View, first, most int) [][]int {
 	var pages [][]int
 	panes := 0
 	for i, v := range views {
@@ -200,14 +201,14 @@ func pagesOf(views []LiveView, first, most int) [][]int {
 }
 
 // NextPage shows the next page of views, after the last the first.
-func (lv *LiveViews) NextPage() {
+func (lv *Set) NextPage() {
 	if len(lv.pages) > 1 {
 		lv.page = (lv.page + 1) % len(lv.pages)
 	}
 }
 
 // PageOf is the page shown and the number of pages, counted from 1.
-func (lv *LiveViews) PageOf() (page, pages int) { return lv.page + 1, len(lv.pages) }
+func (lv *Set) PageOf() (page, pages int) { return lv.page + 1, len(lv.pages) }
 
 // paneRows is the height of pane i of n stacked in h rows: an equal share,
 // the last panes taking the rows left over (as stack does).
@@ -220,7 +221,7 @@ func paneRows(i, n, h int) int {
 
 // View draws the views as setSize laid them out: the first beside the page
 // shown, or the page alone.
-func (lv *LiveViews) View() string {
+func (lv *Set) View() string {
 	var stacked []string
 	if lv.page < len(lv.pages) {
 		for _, i := range lv.pages[lv.page] {

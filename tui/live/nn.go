@@ -21,8 +21,8 @@ import (
 // its layers with their latest norms and the spread of the epoch's
 // batches.
 func init() {
-	RegisterLiveView(LiveViewSpec{Order: 20, Applies: Carries[nn.Epoch],
-		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
+	Register(Spec{Order: 20, Applies: Carries[nn.Epoch],
+		Make: func(c *kit.Common, r *kit.RunRecord) View {
 			chart := widgets.NewLineChart(nnChartTitle, kit.UnitOf(r.Spec), c.Styles)
 			chart.SetLogY(true)
 			return &nnLiveView{c: c, chart: chart}

@@ -17,9 +17,9 @@ import (
 // pointer. The screen never touches the model.
 
 func init() {
-	RegisterLiveView(LiveViewSpec{Order: 15,
+	Register(Spec{Order: 15,
 		Applies: func(r *kit.RunRecord, _ eval.Point) bool { return r.Regions != nil },
-		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
+		Make: func(c *kit.Common, r *kit.RunRecord) View {
 			return &regionsLiveView{c: c, live: r.Regions, d: r.Dataset, sc: widgets.NewScatter(c.Styles)}
 		}})
 }

@@ -19,8 +19,8 @@ import (
 // no dual (SGD) shows the primal alone. The support vectors so far are a
 // number under the charts.
 func init() {
-	RegisterLiveView(LiveViewSpec{Order: 20, Applies: Carries[svm.Progress],
-		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
+	Register(Spec{Order: 20, Applies: Carries[svm.Progress],
+		Make: func(c *kit.Common, r *kit.RunRecord) View {
 			gap := widgets.NewLineChart(svmGapTitle, kit.UnitOf(r.Spec), c.Styles)
 			gap.SetLogY(true)
 			return &SvmLiveView{C: c, Objective: widgets.NewLineChart(svmObjectiveTitle, kit.UnitOf(r.Spec), c.Styles), Gap: gap}

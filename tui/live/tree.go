@@ -12,12 +12,12 @@ import (
 // by level and is then pruned, and each AdaBoost round's tree: how well it
 // did on the weighted rows and the vote it was given for that.
 func init() {
-	RegisterLiveView(LiveViewSpec{Order: 20, Applies: Carries[tree.Growth],
-		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
+	Register(Spec{Order: 20, Applies: Carries[tree.Growth],
+		Make: func(c *kit.Common, r *kit.RunRecord) View {
 			return newCurvesView([]kit.Quantity{{Title: "tree size: leaves as it grows, then as it is pruned", Legend: "leaves", Get: treeLeaves}}, r, c)
 		}})
-	RegisterLiveView(LiveViewSpec{Order: 20, Applies: Carries[tree.BoostRound],
-		Make: func(c *kit.Common, r *kit.RunRecord) LiveView {
+	Register(Spec{Order: 20, Applies: Carries[tree.BoostRound],
+		Make: func(c *kit.Common, r *kit.RunRecord) View {
 			return newCurvesView([]kit.Quantity{
 				{Title: "this round's tree: weighted training error", Legend: "weighted error",
 					Get: detailOf(func(b tree.BoostRound) float64 { return b.WeightedError })},

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Biplot", Order: 35, // after Components, which it draws from
+	Register(Spec{Name: "Biplot", Order: 35, // after Components, which it draws from
 		Needs: func(r *kit.RunRecord) bool {
 			if !HasLearned(engine.CapComponents.Name)(r) || r.Result.Embedding == nil {
 				return false
@@ -45,7 +45,7 @@ type biplotView struct {
 // readable.
 const maxArrows = 10
 
-func newBiplotView(env ViewEnv, r *kit.RunRecord) ResultView {
+func newBiplotView(env Env, r *kit.RunRecord) View {
 	comps := r.Result.Learned[engine.CapComponents.Name].(*engine.Components)
 	e := r.Result.Embedding
 	var arrows []widgets.Arrow

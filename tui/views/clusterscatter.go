@@ -16,12 +16,12 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Scatter", Order: 34,
+	Register(Spec{Name: "Scatter", Order: 34,
 		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Clustering && len(r.Result.Predicted) > 0 &&
 				len(kit.NumericFeatures(r.Dataset)) >= 2
 		},
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView { return newClusterScatterView(env.C, r) }})
+		Make: func(env Env, r *kit.RunRecord) View { return newClusterScatterView(env.C, r) }})
 }
 
 // clusterScatterView shows the rows in their first two principal directions

@@ -21,8 +21,8 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Coefficients", Order: 40, Needs: HasLearned(engine.CapCoefficients.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Coefficients", Order: 40, Needs: HasLearned(engine.CapCoefficients.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			c, _ := eval.LearnedAs[*engine.Coefficients](r.Result, engine.CapCoefficients.Name)
 			v := &coefsView{c: env.C, r: r, co: c, scale: weightScale(c), output: kit.Bind("o", "next output", "o"),
 				modeKey: kit.Bind("m", "bars/table/pictures", "m"),

@@ -11,11 +11,11 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Confusion", Order: 10,
+	Register(Spec{Name: "Confusion", Order: 10,
 		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Result.Confusion != nil && len(r.Result.Confusion.Labels) > 0
 		},
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+		Make: func(env Env, r *kit.RunRecord) View {
 			res := r.Result
 			note := r.PooledNote()
 			sum := map[string]float64{}

@@ -17,8 +17,8 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Dendrogram", Order: 35, Needs: HasLearned(engine.CapLinkage.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Dendrogram", Order: 35, Needs: HasLearned(engine.CapLinkage.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			l, _ := eval.LearnedAs[*engine.Linkage](r.Result, engine.CapLinkage.Name)
 			v := &dendrogramView{c: env.C, r: r, l: l,
 				up:   kit.Bind("↑", "cut higher (fewer clusters)", "up", "k"),

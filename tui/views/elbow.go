@@ -14,8 +14,8 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Elbow", Order: 36, Needs: HasLearned(cluster.CapCentres.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Elbow", Order: 36, Needs: HasLearned(cluster.CapCentres.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			return &elbowView{c: env.C, ctx: env.Ctx, r: r, chart: elbowChart(env.C)}
 		}})
 }

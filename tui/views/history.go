@@ -14,7 +14,7 @@ import (
 const TabHistory = "History"
 
 func init() {
-	RegisterView(ViewSpec{Name: TabHistory, Order: 30,
+	Register(Spec{Name: TabHistory, Order: 30,
 		Needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.History) > 0 },
 		Make:  newHistoryView})
 }
@@ -35,7 +35,7 @@ type historyView struct {
 
 type historyKeys struct{ prev, next key.Binding }
 
-func newHistoryView(env ViewEnv, r *kit.RunRecord) ResultView {
+func newHistoryView(env Env, r *kit.RunRecord) View {
 	res := r.Result
 	v := &historyView{
 		c: env.C, r: r,

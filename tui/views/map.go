@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Map", Order: 60,
+	Register(Spec{Name: "Map", Order: 60,
 		Needs: func(r *kit.RunRecord) bool {
 			t := r.Task()
 			if r.Result == nil || t == datasets.Regression || t == datasets.Reduction || r.Cancelled() || r.Err != nil ||
@@ -30,7 +30,7 @@ func init() {
 			_, predicts := r.Result.Fitted.(engine.Predictor)
 			return t != datasets.Clustering || predicts
 		},
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+		Make: func(env Env, r *kit.RunRecord) View {
 			return &MapView{c: env.C, ctx: env.Ctx, r: r, Regions: widgets.NewScatter(env.C.Styles), State: "computing",
 				axes: kit.NewAxisPicker(r.Dataset)}
 		}})

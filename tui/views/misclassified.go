@@ -15,12 +15,12 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Mistakes", Order: 48,
+	Register(Spec{Name: "Mistakes", Order: 48,
 		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Classification && kit.ImageSide(r.Dataset) > 0 &&
 				len(Misclassified(r)) > 0
 		},
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+		Make: func(env Env, r *kit.RunRecord) View {
 			return &mistakesView{c: env.C, r: r, rows: Misclassified(r), side: kit.ImageSide(r.Dataset),
 				prev: kit.Bind("[", "previous page", "["), next: kit.Bind("]", "next page", "]")}
 		}})

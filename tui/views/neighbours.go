@@ -14,8 +14,8 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Neighbours", Order: 39, Needs: HasLearned(neighbors.CapChoice.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Neighbours", Order: 39, Needs: HasLearned(neighbors.CapChoice.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			c, _ := eval.LearnedAs[*neighbors.Choice](r.Result, neighbors.CapChoice.Name)
 			v := &NeighboursView{c: env.C, r: r, Ch: c, chart: widgets.NewLineChart("error against k", "k", env.C.Styles)}
 			if c.Chosen {

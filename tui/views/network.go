@@ -16,8 +16,8 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Network", Order: 36, Needs: HasLearned(nn.CapNetwork.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Network", Order: 36, Needs: HasLearned(nn.CapNetwork.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			net, _ := eval.LearnedAs[nn.Network](r.Result, nn.CapNetwork.Name)
 			return &networkView{c: env.C, net: net}
 		}})

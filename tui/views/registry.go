@@ -1,3 +1,11 @@
+// Package views holds the result views: the tabs of the results screen.
+//
+// The results screen shows a run through views: one tab each (summary,
+// confusion matrix, ROC, history, coefficients, tree, dendrogram...). Every
+// view registers itself, in its own file, with what it needs of a run; the
+// screen shows the views whose needs the run meets, in a stable order. No
+// tab list or switch on a model's name exists anywhere: a new family adds
+// its view files and nothing else changes.
 package views
 
 import (
@@ -10,16 +18,9 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 )
 
-// The results screen shows a run through views: one tab each (summary,
-// confusion matrix, ROC, history, coefficients, tree, dendrogram...). Every
-// view registers itself, in its own file, with what it needs of a run; the
-// screen shows the views whose needs the run meets, in a stable order. No
-// tab list or switch on a model's name exists anywhere: a new family adds
-// its view files and nothing else changes.
-
-// ResultView is one tab of the results screen. Like the screens, a view is
+// View is one tab of the results screen. Like the screens, a view is
 // a pointer mutated only in Update.
-type ResultView interface {
+type View interface {
 	// Update gets the keys while the view's tab is active, and every other
 	// message (background work it started, such as the map's regions)
 	// whichever tab is active.
@@ -32,46 +33,46 @@ type ResultView interface {
 
 // Optional parts of a view.
 type (
-	// ViewIniter starts background work when the view is made.
-	ViewIniter interface{ Init() tea.Cmd }
-	// ViewResizer reacts to a new terminal size after SetSize (the map
+	// Initer starts background work when the view is made.
+	Initer interface{ Init() tea.Cmd }
+	// Resizer reacts to a new terminal size after SetSize (the map
 	// recomputes its grid once the size settles).
-	ViewResizer interface{ Resized() tea.Cmd }
-	// ViewCloser stops background work when the view is replaced.
-	ViewCloser interface{ Close() }
-	// ViewTyper is a view whose fields take the keys while it is active
+	Resizer interface{ Resized() tea.Cmd }
+	// Closer stops background work when the view is replaced.
+	Closer interface{ Close() }
+	// Typer is a view whose fields take the keys while it is active
 	// (letters, digits, ←/→); tab and shift+tab still change the tab, esc
 	// still goes back.
-	ViewTyper interface{ Typing() bool }
+	Typer interface{ Typing() bool }
 )
 
-// ViewEnv is what a view may use besides its run.
-type ViewEnv struct {
+// Env is what a view may use besides its run.
+type Env struct {
 	C   *kit.Common
 	Ctx context.Context // done when the lab quits
 }
 
-// ViewSpec registers a view: its tab name, its place among the tabs, what it
+// Spec registers a view: its tab name, its place among the tabs, what it
 // needs of a run, and how it is made.
-type ViewSpec struct {
+type Spec struct {
 	Name  string
 	Order int
 	Needs func(r *kit.RunRecord) bool
-	Make  func(env ViewEnv, r *kit.RunRecord) ResultView
+	Make  func(env Env, r *kit.RunRecord) View
 }
 
-var viewSpecs []ViewSpec
+var specs []Spec
 
-// RegisterView adds a view to the results screen; call it from init.
-func RegisterView(v ViewSpec) {
-	viewSpecs = append(viewSpecs, v)
-	sort.SliceStable(viewSpecs, func(i, j int) bool { return viewSpecs[i].Order < viewSpecs[j].Order })
+// Register adds a view to the results screen; call it from init.
+func Register(v Spec) {
+	specs = append(specs, v)
+	sort.SliceStable(specs, func(i, j int) bool { return specs[i].Order < specs[j].Order })
 }
 
-// ViewsFor lists the views run r has, in order.
-func ViewsFor(r *kit.RunRecord) []ViewSpec {
-	var out []ViewSpec
-	for _, v := range viewSpecs {
+// For lists the views run r has, in order.
+func For(r *kit.RunRecord) []Spec {
+	var out []Spec
+	for _, v := range specs {
 		if v.Needs == nil || v.Needs(r) {
 			out = append(out, v)
 		}

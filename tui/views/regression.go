@@ -18,12 +18,12 @@ func init() {
 		return res != nil && r.Task() == datasets.Regression && len(res.Actual) > 0 && len(res.Actual) == len(res.Predicted)
 	}
 	// One feature: the data and the fitted function over them.
-	RegisterView(ViewSpec{Name: "Fit", Order: 49,
+	Register(Spec{Name: "Fit", Order: 49,
 		Needs: func(r *kit.RunRecord) bool {
 			return regression(r) && len(r.Dataset.Features) == 1 && r.Dataset.Features[0].Kind == datasets.Numeric &&
 				r.Result.Fitted != nil
 		},
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+		Make: func(env Env, r *kit.RunRecord) View {
 			d, res := r.Dataset, r.Result
 			sc := widgets.NewScatter(env.C.Styles)
 			sc.SetPoints(mat.Col(nil, 0, d.X), d.Y, nil)
@@ -36,16 +36,16 @@ func init() {
 			}
 			return &scatterView{m: sc, title: title, st: env.C.Styles}
 		}})
-	RegisterView(ViewSpec{Name: "Predicted vs actual", Order: 50, Needs: regression,
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Predicted vs actual", Order: 50, Needs: regression,
+		Make: func(env Env, r *kit.RunRecord) View {
 			sc := widgets.NewScatter(env.C.Styles)
 			sc.SetPoints(r.Result.Actual, r.Result.Predicted, nil)
 			sc.SetAxes("actual", "predicted")
 			sc.SetGuides(true, false)
 			return &scatterView{m: sc}
 		}})
-	RegisterView(ViewSpec{Name: "Residuals", Order: 51, Needs: regression,
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Residuals", Order: 51, Needs: regression,
+		Make: func(env Env, r *kit.RunRecord) View {
 			res := r.Result
 			resid := make([]float64, len(res.Actual))
 			for i := range resid {

@@ -17,9 +17,9 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "ROC", Order: 20,
+	Register(Spec{Name: "ROC", Order: 20,
 		Needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.ROC) > 0 },
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+		Make: func(env Env, r *kit.RunRecord) View {
 			note := r.PooledNote()
 			if note != "" {
 				note = "curves " + note

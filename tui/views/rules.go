@@ -16,15 +16,15 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Rules", Order: 37, Needs: HasLearned(engine.CapRules.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Rules", Order: 37, Needs: HasLearned(engine.CapRules.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			rules, _ := eval.LearnedAs[engine.Rules](r.Result, engine.CapRules.Name)
 			return &rulesView{c: env.C, r: r, rules: rules,
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j"),
 				sortKey: kit.Bind("s", "order: tree / support", "s")}
 		}})
-	RegisterView(ViewSpec{Name: "Importance", Order: 38, Needs: HasLearned(engine.CapImportances.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Importance", Order: 38, Needs: HasLearned(engine.CapImportances.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			imp, _ := eval.LearnedAs[*engine.Importances](r.Result, engine.CapImportances.Name)
 			v := &importanceView{c: env.C, imp: imp, bars: widgets.NewBars(imp.Features, imp.Values, env.C.Styles)}
 			v.bars.SetSorted(true)

@@ -23,7 +23,7 @@ import (
 const TabSummary = "Summary"
 
 func init() {
-	RegisterView(ViewSpec{Name: TabSummary, Order: 0, Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: TabSummary, Order: 0, Make: func(env Env, r *kit.RunRecord) View {
 		return &summaryView{c: env.C, r: r, charts: summaryCharts(r, env.C.Styles),
 			up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j")}
 	}})

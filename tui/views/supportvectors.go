@@ -16,8 +16,8 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Support vectors", Order: 41, Needs: HasLearned(svm.CapSupportVectors.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Support vectors", Order: 41, Needs: HasLearned(svm.CapSupportVectors.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			sv, _ := eval.LearnedAs[*svm.SupportVectors](r.Result, svm.CapSupportVectors.Name)
 			v := &supportView{c: env.C, r: r, sv: sv,
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j"),

@@ -17,8 +17,8 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Tree", Order: 36, Needs: HasLearned(engine.CapTree.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Tree", Order: 36, Needs: HasLearned(engine.CapTree.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			t, _ := eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)
 			return newTreeView(env.C, r, t)
 		}})

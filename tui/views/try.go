@@ -21,9 +21,9 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Try", Order: 58, // before the map, which is last
+	Register(Spec{Name: "Try", Order: 58, // before the map, which is last
 		Needs: canTry,
-		Make:  func(env ViewEnv, r *kit.RunRecord) ResultView { return newTryView(env.C, r) }})
+		Make:  func(env Env, r *kit.RunRecord) View { return newTryView(env.C, r) }})
 }
 
 // canTry says whether a run's shown model can be tried on a typed row: it

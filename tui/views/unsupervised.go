@@ -15,17 +15,17 @@ import (
 )
 
 func init() {
-	RegisterView(ViewSpec{Name: "Components", Order: 34, Needs: HasLearned(engine.CapComponents.Name),
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView {
+	Register(Spec{Name: "Components", Order: 34, Needs: HasLearned(engine.CapComponents.Name),
+		Make: func(env Env, r *kit.RunRecord) View {
 			c, _ := eval.LearnedAs[*engine.Components](r.Result, engine.CapComponents.Name)
 			return &componentsView{c: env.C, comps: c,
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j")}
 		}})
-	RegisterView(ViewSpec{Name: "Clusters", Order: 33,
+	Register(Spec{Name: "Clusters", Order: 33,
 		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Clustering && len(r.Result.Predicted) > 0
 		},
-		Make: func(env ViewEnv, r *kit.RunRecord) ResultView { return &clustersView{c: env.C, r: r} }})
+		Make: func(env Env, r *kit.RunRecord) View { return &clustersView{c: env.C, r: r} }})
 }
 
 // componentsView is a reduction's scree plot (each component's share of

@@ -46,7 +46,7 @@ type Screen struct {
 	FromRuns bool // opened from the runs table: esc goes back there
 
 	Tabs         widgets.Tabs
-	Views        []views.ResultView
+	Views        []views.View
 	showWarnings bool // the warnings panel is open
 	Save         savePrompt
 	w, h         int
@@ -61,9 +61,9 @@ func (s *Screen) Show(r *kit.RunRecord, fromRuns bool) tea.Cmd {
 	s.FromRuns = fromRuns
 	s.close()
 	s.Run, s.showWarnings, s.Save = r, false, savePrompt{}
-	env := views.ViewEnv{C: s.c, Ctx: s.ctx}
+	env := views.Env{C: s.c, Ctx: s.ctx}
 	var names []string
-	for _, spec := range views.ViewsFor(r) {
+	for _, spec := range views.For(r) {
 		s.Views = append(s.Views, spec.Make(env, r))
 		names = append(names, spec.Name)
 	}
@@ -75,7 +75,7 @@ func (s *Screen) Show(r *kit.RunRecord, fromRuns bool) tea.Cmd {
 	s.SetSize(s.w, s.h)
 	var cmds []tea.Cmd
 	for _, v := range s.Views {
-		if in, ok := v.(views.ViewIniter); ok {
+		if in, ok := v.(views.Initer); ok {
 			cmds = append(cmds, in.Init())
 		}
 	}
@@ -85,7 +85,7 @@ func (s *Screen) Show(r *kit.RunRecord, fromRuns bool) tea.Cmd {
 // close stops the background work of the views shown.
 func (s *Screen) close() {
 	for _, v := range s.Views {
-		if c, ok := v.(views.ViewCloser); ok {
+		if c, ok := v.(views.Closer); ok {
 			c.Close()
 		}
 	}
@@ -93,7 +93,7 @@ func (s *Screen) close() {
 }
 
 // Active is the view of the active tab; nil when there is none.
-func (s *Screen) Active() views.ResultView {
+func (s *Screen) Active() views.View {
 	i := s.Tabs.Active()
 	if i < 0 || i >= len(s.Views) {
 		return nil
@@ -117,7 +117,7 @@ func (s *Screen) SetSize(w, h int) {
 func (s *Screen) Resized() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, v := range s.Views {
-		if r, ok := v.(views.ViewResizer); ok {
+		if r, ok := v.(views.Resizer); ok {
 			cmds = append(cmds, r.Resized())
 		}
 	}
@@ -131,7 +131,7 @@ func (s *Screen) Typing() bool {
 	if s.Save.Open {
 		return s.Save.typing()
 	}
-	t, ok := s.Active().(views.ViewTyper)
+	t, ok := s.Active().(views.Typer)
 	return ok && t.Typing() && !s.showWarnings
 }
 

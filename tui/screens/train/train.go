@@ -65,7 +65,7 @@ type Screen struct {
 	asking   string  // "leave" or "quit" while the person is asked to confirm; "" otherwise
 	Finished bool
 	err      error
-	Live     live.LiveViews
+	Live     live.Set
 	bar      progress.Model
 	barTheme string
 	w, h     int
@@ -83,7 +83,7 @@ func (s *Screen) Start(r *kit.RunRecord) {
 	s.Last, s.lastVal, s.got = eval.Progress{}, eval.Point{ValLoss: math.NaN(), ValError: math.NaN()}, false
 	s.stopping, s.Finished, s.err, s.asking, s.queued = false, false, nil, "", 0
 	s.baseErr = eval.BaselineError(r.Dataset)
-	s.Live = live.NewLiveViews(s.c, r)
+	s.Live = live.NewSet(s.c, r)
 	s.SetSize(s.w, s.h)
 	s.refreshCharts()
 }

@@ -134,7 +134,7 @@ var settings = []Setting{
 		Help: "k-fold CV: number of folds (stratified)", When: when(SchemeKFold)},
 		Flag: "cv"},
 	{Param: engine.Param{Name: SettingTest, Kind: engine.Text, Default: "",
-		Help: "the supplied test set: a file (or a built-in, a generator) whose rows score the model fitted on all the data; its columns are matched to the data's by name",
+		Help: "the supplied test set, whose rows score the model fitted on all the data; its columns are matched to the data's by name",
 		When: when(SchemeTestSet)},
 		Flag: "test", Valid: "source: a file, built-in or generator, read as the data are"},
 	{Param: engine.Param{Name: SettingSeed, Kind: engine.Text, Default: "1", Check: checkSeed,

@@ -38,7 +38,7 @@ func TestHoldOutDefaultDeclaredOnce(t *testing.T) {
 		}
 	}
 	if len(found) != 1 || !strings.HasPrefix(found[0], "settings.go:") {
-		t.Errorf("0.2 written %d times, want once in settings.go:\n%s", len(found), strings.Join(found, "\n"))
+		t.Errorf("the default fraction is written %d times, want once in settings.go:\n%s", len(found), strings.Join(found, "\n"))
 	}
 }
 

@@ -32,7 +32,7 @@ func runLab(args []string, out, stderr io.Writer) error {
 	if *recipe != "" {
 		return labRecipe(fs, *recipe, *theme, stderr)
 	}
-	opt, err := tf.options(fs)
+	opt, err := tf.options()
 	if err != nil {
 		return err
 	}

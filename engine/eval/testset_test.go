@@ -18,7 +18,7 @@ func TestSuppliedTestSet(t *testing.T) {
 	d, test := blobs(120, 3, 1), blobs(60, 3, 2)
 	test.Source = "blobs-test.csv"
 	s := spec(t, "evalfake")
-	res, err := Run(context.Background(), d, s, nil, Options{Seed: 1, Split: 0.2, Test: test}, nil)
+	res, err := Run(context.Background(), d, s, nil, Options{Seed: 1, Split: DefaultOptions().Split, Test: test}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,8 +73,8 @@ type Options struct {
 
 	// For a lab on another terminal than the process's (session.go):
 	Context   context.Context    // ends the lab's runs when done; nil: never
-	Files     *kit.Files         // confines its files; nil: the process's
-	TrainSlot kit.TrainSlot      // waits for a slot before each run; nil: none
+	Files     *Files             // confines its files; nil: the process's
+	TrainSlot TrainSlot          // waits for a slot before each run; nil: none
 	Memory    *engine.Accountant // shares the memory with other labs' runs; nil: none
 }
 

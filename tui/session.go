@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // A lab that is not the process's own (one SSH session of `tealab serve`)
@@ -12,6 +13,14 @@ import (
 // terminal's colour profile and NO_COLOR, a context that ends with the
 // connection, its files and a slot to train in. Nothing here is global, so
 // that many labs share one process without seeing each other.
+
+// Files confines a session's files (kit.Files): data are opened under
+// Data, or under Home when named ~/; everything written goes under Home.
+type Files = kit.Files
+
+// TrainSlot waits for the right to train (kit.TrainSlot): a server's cap on
+// concurrent runs.
+type TrainSlot = kit.TrainSlot
 
 // NewProgram makes the lab a program on a terminal given by opts (input,
 // output, size), drawn for opt.Profile. Run the program, then call end

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/tealab/tealab/advice"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/tui/screens/data"
-	"github.com/tealab/tealab/tui/screens/params"
 )
 
 // remedyText says a remedy the engine advises as the lab applies it: the
@@ -23,11 +23,11 @@ func remedyText(r advice.Remedy) string {
 		return on("raise the test fraction", screenParams)
 	case advice.CrossValidate:
 		if r.K > 0 {
-			return on(fmt.Sprintf("choose %s with %d folds", params.EvalCV, r.K), screenParams)
+			return on(fmt.Sprintf("choose %s with %d folds", eval.SchemeKFold, r.K), screenParams)
 		}
-		return on("choose "+params.EvalCV, screenParams)
+		return on("choose "+eval.SchemeKFold, screenParams)
 	case advice.LeaveOneOut:
-		return on("choose "+params.EvalLOO, screenParams)
+		return on("choose "+eval.SchemeLOO, screenParams)
 	case advice.Drop:
 		which := "a column"
 		if len(r.Columns) > 0 {

@@ -189,7 +189,7 @@ func allPlaces(t *testing.T) []place {
 	for i, opt := range forms {
 		ps = append(ps, formPlaces(t, opt, func(f *params.Field) bool { return f.Model || i == 0 })...)
 	}
-	cv := Options{Data: "iris", Model: forms[0].Model, Folds: 5}
+	cv := Options{Data: "iris", Model: forms[0].Model, Eval: cv(5)}
 	ps = append(ps, formPlaces(t, cv, func(f *params.Field) bool { return f.P.Name == "folds" })...)
 	slow := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"steps": "10000000", "sleep_us": "1000"})}
 	ps = append(ps,
@@ -327,7 +327,7 @@ func formPlaces(t *testing.T, opt Options, keep func(*params.Field) bool) []plac
 			continue
 		}
 		name := f.P.Name
-		p := place{name: fmt.Sprintf("%s form (folds %d), field %s (%s)", opt.Model, opt.Folds, name, f.P.Kind),
+		p := place{name: fmt.Sprintf("%s form (folds %d), field %s (%s)", opt.Model, opt.evalOptions().Folds, name, f.P.Kind),
 			open: func(t testing.TB) *harness {
 				hs := newHarness(t, opt, 120, 40)
 				hs.focusParam(name)

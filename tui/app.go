@@ -52,16 +52,11 @@ type Options struct {
 	Model  string        // model name; "" starts on the model screen (or the data screen)
 	Params engine.Values // Model's hyperparameters, parsed and valid (nil: its defaults)
 	Train  bool          // start training at once (needs Data and Model)
-	Seed   uint64        // seed of the split and the model; 0 means 1
-	Split  float64       // hold-out fraction; 0 means 0.2
-	Folds  int           // k-fold cross-validation when >= 2
-	LOO    bool          // leave-one-out (overrides Folds and Split)
-	Reduce int           // principal components to reduce the features to first; 0 none
-	// Standardize overrides the model's habit of scaling numeric features
-	// (nil: as the model expects).
-	Standardize *bool
-	Task        string   // "" infers it from the target; else as datasets.ParseTask reads it
-	Drop        []string // columns to leave out
+	// Eval is how runs are scored (the evaluation settings, eval.Settings);
+	// nil: the declared defaults.
+	Eval *eval.Options
+	Task string   // "" infers it from the target; else as datasets.ParseTask reads it
+	Drop []string // columns to leave out
 	// Test is a supplied test set to score on (as datasets.Open reads it):
 	// the evaluation starts as "supplied test set"; "" a split.
 	Test  string
@@ -80,14 +75,10 @@ type Options struct {
 
 // evalOptions are the start-up evaluation settings, defaults filled in.
 func (o Options) evalOptions() eval.Options {
-	e := eval.Options{Split: o.Split, Folds: o.Folds, LOO: o.LOO, Seed: o.Seed, Reduce: o.Reduce, Standardize: o.Standardize}
-	if e.Seed == 0 {
-		e.Seed = 1
+	if o.Eval == nil {
+		return eval.DefaultOptions()
 	}
-	if e.Split <= 0 || e.Split >= 1 {
-		e.Split = 0.2
-	}
-	return e
+	return *o.Eval
 }
 
 // saveWait is how long the end of the lab waits for files being written.

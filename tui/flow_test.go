@@ -206,7 +206,7 @@ func TestFlowMainPath(t *testing.T) {
 
 // tealab --data iris --model logistic --train: straight to the results.
 func TestFlowStartupTrain(t *testing.T) {
-	tm := startFlow(t, Options{Data: "iris", Model: "logistic", Train: true, Seed: 1})
+	tm := startFlow(t, Options{Data: "iris", Model: "logistic", Train: true})
 	waitScreen(t, tm, "Summary", "accuracy", "baseline")
 	sendKeys(tm, "q")
 	a := finalApp(t, tm)

@@ -344,3 +344,14 @@ func openDataset(t testing.TB, source string) *datasets.Dataset {
 	}
 	return d
 }
+
+// The evaluation settings a test opens the lab with: the declared defaults
+// but for one.
+func cv(k int) *eval.Options          { o := eval.DefaultOptions(); o.Folds = k; return &o }
+func holdOut(f float64) *eval.Options { o := eval.DefaultOptions(); o.Split = f; return &o }
+func loo() *eval.Options              { o := eval.DefaultOptions(); o.LOO = true; return &o }
+func standardized(on bool) *eval.Options {
+	o := eval.DefaultOptions()
+	o.Standardize = &on
+	return &o
+}

@@ -202,8 +202,7 @@ func (a *app) replay(r *kit.RunRecord) tea.Cmd {
 func ReplayOptions(r *runs.Record) Options {
 	o := r.Options
 	return Options{Data: r.Data.Source, Target: r.Data.Target, Task: r.Data.Task, Drop: r.Data.Drop, Model: r.Model,
-		Params: engine.Values(r.Params), Train: true, Seed: o.Seed, Split: o.Split, Folds: o.Folds, LOO: o.LOO,
-		Reduce: o.Reduce, Standardize: o.Standardize, Test: r.Data.Test}
+		Params: engine.Values(r.Params), Train: true, Eval: &o, Test: r.Data.Test}
 }
 
 // deleteRun removes a run from the lab and from the history.

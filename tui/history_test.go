@@ -29,7 +29,7 @@ func withHistory(t *testing.T) *runs.History {
 // recorded in the history.
 func trainedSession(t *testing.T, data, model string, folds int) *harness {
 	t.Helper()
-	hs := newHarness(t, Options{Data: data, Model: model, Train: true, Folds: folds}, 120, 40)
+	hs := newHarness(t, Options{Data: data, Model: model, Train: true, Eval: cv(folds)}, 120, 40)
 	hs.runUntil(func() bool { return hs.a.cur == screenResults })
 	hs.settle() // the history's append
 	if len(hs.a.history) != 1 || hs.a.history[0].HistID == "" {
@@ -247,7 +247,7 @@ func TestSameRunAcrossSessionsCompared(t *testing.T) {
 	withHistory(t)
 	trainedSession(t, "iris", "knn", 5).press("q")
 
-	hs := newHarness(t, Options{Data: "iris", Model: "knn", Train: true, Folds: 5}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "knn", Train: true, Eval: cv(5)}, 120, 40)
 	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
 	hs.settle()
 	hs.press("R")

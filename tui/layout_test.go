@@ -63,7 +63,7 @@ func TestModelColumnsAligned(t *testing.T) {
 // figures, the live figures beside the charts); at 80x24 the summary
 // scrolls instead of losing its last lines.
 func TestSpaceAtEverySize(t *testing.T) {
-	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: paramsOf("logistic", map[string]string{"solver": "gd", "max_iter": "50"}), Folds: 5, Train: true}, 200, 60)
+	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: paramsOf("logistic", map[string]string{"solver": "gd", "max_iter": "50"}), Eval: cv(5), Train: true}, 200, 60)
 	v := hs.View()
 	mustContain(t, v, "accuracy per fold", "validation log-loss · fold 1, others faint", "validation error rate · fold 1, others faint")
 	checkFrame(t, v, 200, 60)
@@ -77,7 +77,7 @@ func TestSpaceAtEverySize(t *testing.T) {
 	t.Cleanup(func() { job.Stop(5 * time.Second) })
 	mustContain(t, view(hs.a), "live figures", "baseline error", "settings")
 
-	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 80, 24)
+	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(5), Train: true}, 80, 24)
 	v = hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "accuracy", "↑/↓ scroll")

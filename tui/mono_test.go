@@ -166,7 +166,7 @@ func TestMonoGoldens(t *testing.T) {
 		}
 	})
 	t.Run("summary", func(t *testing.T) {
-		hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, w, h)
+		hs := newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(5), Train: true}, w, h)
 		v := check(t, hs)
 		// Better than the baseline (higher accuracy, lower error): a glyph
 		// as well as bold.
@@ -210,7 +210,7 @@ func TestMonoGoldens(t *testing.T) {
 		}
 	})
 	t.Run("compare", func(t *testing.T) {
-		hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: paramsOf("tree", map[string]string{"max_depth": "1"}), Folds: 10, Train: true}, w, h)
+		hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: paramsOf("tree", map[string]string{"max_depth": "1"}), Eval: cv(10), Train: true}, w, h)
 		hs.press("esc", "esc")
 		hs.pickModel("logistic")
 		hs.press("enter")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 )
 
 // + and - step numbers (on a log scale where the range is
@@ -70,7 +71,9 @@ func TestKnobRangesReadable(t *testing.T) {
 
 // Seeds are uint64 end to end: MaxUint64 went through int as -1.
 func TestSeedMaxUint64(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Seed: math.MaxUint64,
+	o := eval.DefaultOptions()
+	o.Seed = math.MaxUint64
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Eval: &o,
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "2", "sleep_us": "0"})}, 120, 40)
 	hs.focusParam("seed")
 	if got := hs.a.params.Current().Raw(); got != "18446744073709551615" {

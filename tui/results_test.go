@@ -31,7 +31,7 @@ func TestFittedCurve(t *testing.T) {
 // Leave-one-out showed a baseline AUC of 0, no spread and no
 // per-fold figures, and no warning before 1,797 fits on digits.
 func TestLeaveOneOutSummary(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "lda", LOO: true, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "lda", Eval: loo(), Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v", hs.a.cur)
 	}
@@ -43,14 +43,14 @@ func TestLeaveOneOutSummary(t *testing.T) {
 		}
 	}
 
-	hs = newHarness(t, Options{Data: "digits", Model: "gnb", LOO: true}, 120, 40)
+	hs = newHarness(t, Options{Data: "digits", Model: "gnb", Eval: loo()}, 120, 40)
 	mustContain(t, hs.View(), "leave-one-out fits the model 1797 times")
 }
 
 // Pooled (all folds together) and per-fold-mean figures appeared
 // side by side unlabelled.
 func TestPooledAndMeanLabelled(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(5), Train: true}, 120, 40)
 	v := hs.View()
 	mustContain(t, v, "mean of 5 folds", "scores mean ± sd of 5 folds (the baseline's too)")
 	if !strings.Contains(v, " mean ") {

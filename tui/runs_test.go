@@ -18,7 +18,7 @@ import (
 
 // "better" only beyond the folds' noise.
 func TestRunsVerdictsAllowForNoise(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 140, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(5), Train: true}, 140, 40)
 	hs.press("R")
 	mustContain(t, hs.View(), "better")
 	hs = newHarness(t, Options{Data: "diabetes", Model: "linear", Train: true}, 140, 40)
@@ -32,7 +32,7 @@ func TestRunsVerdictsAllowForNoise(t *testing.T) {
 
 // The comparison of two runs says which differences are within noise.
 func TestCompareSaysWithinNoise(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 10, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(10), Train: true}, 120, 40)
 	hs.press("e")
 	hs.a.params.SetModel(hs.a.ds, mustSpec(t, "gnb"), nil, nil)
 	hs.a.spec = hs.a.params.Spec
@@ -61,7 +61,7 @@ func TestRunsCompareProvenance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return newRun(t, id, source, target, d, spec, eval.Options{Split: 0.2, Seed: 1}, &eval.Result{Metrics: map[string]float64{"accuracy": 0.9}})
+		return newRun(t, id, source, target, d, spec, eval.DefaultOptions(), &eval.Result{Metrics: map[string]float64{"accuracy": 0.9}})
 	}
 	auto := datasets.Auto
 	csv := writeFile(t, "two.csv", "a,b,c\n1,2,0\n2,1,1\n3,3,0\n4,0,1\n5,2,0\n")
@@ -134,7 +134,7 @@ func TestRunsTableShowsWhatMatters(t *testing.T) {
 		t.Errorf("an empty runs screen offers to compare:\n%s", v)
 	}
 
-	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Folds: 5, Train: true}, 80, 24)
+	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Eval: cv(5), Train: true}, 80, 24)
 	hs.press("esc", "enter")
 	hs.runUntil(func() bool { return len(hs.a.history) == 2 && hs.a.history[1].Done() })
 	hs.press("R", "*", " ", "n")
@@ -175,7 +175,7 @@ func TestRunsTableZeroSpread(t *testing.T) {
 // partial result) showed the run's time in the runs table and 0 s on its
 // summary: both give the one time runRecord.wall says.
 func TestSummaryTimeIsTheRunsTables(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Folds: 5, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Eval: cv(5), Train: true}, 120, 40)
 	hs.runUntil(func() bool { return len(hs.a.history) == 1 && hs.a.history[0].Done() })
 	r := hs.a.history[0]
 	r.Result.WallSecs, r.Result.FitSecs, r.Result.ScoreSecs = 0, 0, 0

@@ -306,7 +306,7 @@ func TestStartupErrors(t *testing.T) {
 }
 
 func TestStartupTrainShowsResults(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true, Seed: 1}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v, want results", hs.a.cur)
 	}
@@ -524,7 +524,7 @@ func TestCancelUnderCV(t *testing.T) {
 		{2, []string{"cancelled in fold 2 of 5 · scores of the 1 fold that finished", "training loss · fold 1"}},
 		{1, []string{"cancelled in fold 1 of 5: partial history, no fold finished, no scores"}},
 	} {
-		hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Folds: 5,
+		hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Eval: cv(5),
 			Params: paramsOf("tuitest_slow", map[string]string{"steps": "300", "sleep_us": "1000"})}, 120, 40)
 		hs.queue = append(hs.queue, keyMsg("enter"))
 		if !hs.runUntil(func() bool { return hs.a.train.Fold == tc.fold && trainSteps(hs) >= 5 }) {
@@ -697,7 +697,7 @@ func mapViewOf(t *testing.T, rs *results.Screen) *views.MapView {
 // scores" above a body pooled over the folds that had. The header takes its
 // count from the result, as the body does.
 func TestCancelLOOHeaderAgreesWithBody(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", LOO: true,
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Eval: loo(),
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "5", "sleep_us": "1000"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
 	if !hs.runUntil(func() bool { return hs.a.train.Fold >= 4 }) {

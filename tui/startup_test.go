@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tealab/tealab/datasets"
-	"github.com/tealab/tealab/tui/screens/params"
+	"github.com/tealab/tealab/engine/eval"
 )
 
 // --model without --data is applied once the
@@ -29,12 +29,12 @@ func TestStartupTaskAndLOO(t *testing.T) {
 	if hs.a.ds.Task != datasets.Classification {
 		t.Fatalf("inferred %v", hs.a.ds.Task)
 	}
-	hs = newHarness(t, Options{Data: p, Task: "regression", Model: "tuitest_slow", LOO: true}, 120, 40)
+	hs = newHarness(t, Options{Data: p, Task: "regression", Model: "tuitest_slow", Eval: loo()}, 120, 40)
 	if hs.a.ds == nil || hs.a.ds.Task != datasets.Regression {
 		t.Fatalf("Task regression: dataset %+v (%v)", hs.a.ds, hs.a.data.DsErr)
 	}
 	hs.focusParam("evaluation")
-	if got := hs.a.params.Current().Raw(); got != params.EvalLOO {
+	if got := hs.a.params.Current().Raw(); got != eval.SchemeLOO {
 		t.Errorf("LOO: evaluation %q", got)
 	}
 	if o, err := hs.a.params.Options(); err != nil || !o.LOO {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tealab/tealab/tui/screens/params"
+	"github.com/tealab/tealab/engine/eval"
 )
 
 // irisTest is ten rows of iris with the columns in another order and one
@@ -33,8 +33,8 @@ func TestSuppliedTestSetInTheForm(t *testing.T) {
 	for range 3 {
 		hs.press("right")
 	}
-	if got := hs.a.params.Current().Raw(); got != params.EvalTest {
-		t.Fatalf("evaluation %q, want %q", got, params.EvalTest)
+	if got := hs.a.params.Current().Raw(); got != eval.SchemeTestSet {
+		t.Fatalf("evaluation %q, want %q", got, eval.SchemeTestSet)
 	}
 	hs.focusParam("test file")
 	hs.typeText(bad)

@@ -277,6 +277,6 @@ func TestStandardizeField(t *testing.T) {
 	hs.runUntil(func() bool { return strings.Contains(hs.View(), "ARI") })
 	mustContain(t, hs.View(), "ARI 0.897", "numeric features standardis")
 	on := true
-	hs = newHarness(t, Options{Data: "wine", Model: "kmeans", Standardize: &on, Train: true}, 120, 40)
+	hs = newHarness(t, Options{Data: "wine", Model: "kmeans", Eval: standardized(on), Train: true}, 120, 40)
 	mustContain(t, hs.View(), "ARI 0.897")
 }

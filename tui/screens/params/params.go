@@ -2,7 +2,6 @@ package params
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -47,23 +46,16 @@ func DefaultKeys() keys {
 	}
 }
 
-// Evaluation methods offered by the form.
-const (
-	evalHoldout = "hold-out"
-	EvalCV      = "k-fold CV"
-	EvalLOO     = "leave-one-out"
-	EvalTest    = "test set" // a supplied test set
-)
-
 // Field is one row of the form: a hyperparameter of the model or a setting
 // of the evaluation, validated by an engine.Param either way.
 type Field struct {
-	P      engine.Param
-	Model  bool // a model hyperparameter (else an evaluation setting)
-	Input  kit.TextField
-	choice int  // Choice
-	on     bool // Bool
-	Err    error
+	P       engine.Param
+	Model   bool         // a model hyperparameter (else an evaluation setting)
+	setting eval.Setting // the evaluation setting's declaration (not Model)
+	Input   kit.TextField
+	choice  int  // Choice
+	on      bool // Bool
+	Err     error
 }
 
 func newField(p engine.Param, model bool, v any) *Field {
@@ -87,11 +79,18 @@ func newField(p engine.Param, model bool, v any) *Field {
 	return f
 }
 
-// rangeText is what the field accepts, as the form shows it (the seed
-// takes any uint64, beyond what an Int parameter can say).
+// settingField is a field of evaluation setting st, at value v.
+func settingField(st eval.Setting, v any) *Field {
+	f := newField(st.Param, false, v)
+	f.setting = st
+	f.validate()
+	return f
+}
+
+// rangeText is what the field accepts, as the form shows it.
 func (f *Field) rangeText() string {
-	if !f.Model && f.P.Name == "seed" {
-		return seedRange
+	if !f.Model {
+		return f.setting.Accepts()
 	}
 	return f.P.Range()
 }
@@ -112,12 +111,19 @@ func (f *Field) Raw() string {
 	return f.Input.Value()
 }
 
-func (f *Field) validate() {
-	_, f.Err = f.P.ParseValue(f.Raw())
+// parse reads the field as its declaration says: a setting through
+// eval.Setting.Read, a model parameter through its Param.
+func (f *Field) parse() (any, error) {
+	if !f.Model && f.setting.Name != "" {
+		return f.setting.Read(f.Raw())
+	}
+	return f.P.ParseValue(f.Raw())
 }
 
+func (f *Field) validate() { _, f.Err = f.parse() }
+
 func (f *Field) value() any {
-	v, _ := f.P.ParseValue(f.Raw())
+	v, _ := f.parse()
 	return v
 }
 
@@ -179,51 +185,6 @@ func New(c *kit.Common, opt eval.Options) *Screen {
 	return &Screen{c: c, keys: DefaultKeys(), evalOf: opt}
 }
 
-// evalParams are the evaluation settings as Params, so that ParseValue
-// checks them like any hyperparameter.
-func evalParams(spec *engine.Spec, rows, features int) []engine.Param {
-	habit := eval.StandardizeNo
-	if spec.Standardize {
-		habit = eval.StandardizeYes
-	}
-	return []engine.Param{
-		{Name: "evaluation", Kind: engine.Choice, Default: evalHoldout,
-			Choices: []string{evalHoldout, EvalCV, EvalLOO, EvalTest}, Help: "how the model is scored on rows it did not learn from: a split of the data, or a supplied test set"},
-		{Name: "test fraction", Kind: engine.Float, Default: 0.2, Min: 0.01, Max: 0.99,
-			Help: "hold-out: share of rows kept aside for testing (stratified)"},
-		{Name: "folds", Kind: engine.Int, Default: 5, Min: 2, Max: float64(max(rows, 2)),
-			Help: "k-fold CV: number of folds (stratified)"},
-		{Name: "test file", Kind: engine.Text, Default: "",
-			Help: "the supplied test set: a file (or a built-in, a generator) whose rows score the model fitted on all the data; its columns are matched to the data's by name"},
-		{Name: "seed", Kind: engine.Text, Default: "1", Check: checkSeed,
-			Help: "seeds the split and the model: the same seed gives the same run"},
-		{Name: "standardize", Kind: engine.Choice, Default: eval.StandardizeAuto,
-			Choices: []string{eval.StandardizeAuto, eval.StandardizeYes, eval.StandardizeNo},
-			Help: "scale numeric features to mean 0 and sd 1 (fitted on each training part), as distances and penalties need; auto does what " +
-				spec.Name + " expects: " + habit},
-		{Name: "reduce first", Kind: engine.Int, Default: 0, Min: 0, Max: float64(max(features, 1)),
-			Help: "project the features onto their first k principal components (fitted on each training part) before the model sees them; 0 keeps them"},
-	}
-}
-
-// seedRange is what the seed field accepts: any uint64, as --seed does.
-const seedRange = "int in [0, 2^64-1]"
-
-// checkSeed accepts a seed as --seed does: a whole number in 0..MaxUint64
-// (an Int Param would stop at 2^53 and go through float64).
-func checkSeed(text string) error {
-	_, err := parseSeed(text)
-	return err
-}
-
-func parseSeed(text string) (uint64, error) {
-	v, err := strconv.ParseUint(strings.TrimSpace(text), 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a whole number in [0, %d]", text, uint64(math.MaxUint64))
-	}
-	return v, nil
-}
-
 // SetModel builds the form for spec with values v (nil: defaults); opt, when
 // given, replaces the evaluation settings (else they are kept from before).
 func (s *Screen) SetModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Values, opt *eval.Options) {
@@ -246,32 +207,18 @@ func (s *Screen) SetModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Valu
 	if ds != nil {
 		rows, features = ds.Rows(), len(ds.Features)
 	}
-	ep := evalParams(spec, rows, features)
-	method := evalHoldout
-	switch {
-	case s.evalOf.Test != nil || s.startTest:
-		method = EvalTest
+	vals := eval.ValuesOf(s.evalOf)
+	vals[eval.SettingTest] = s.Test.Source
+	if s.startTest {
+		vals[eval.SettingScheme] = eval.SchemeTestSet
 		s.startTest = false
-	case s.evalOf.LOO:
-		method = EvalLOO
-	case s.evalOf.Folds >= 2:
-		method = EvalCV
 	}
-	folds := s.evalOf.Folds
-	if folds < 2 {
-		folds = 5
-	}
-	split := s.evalOf.Split
-	if split <= 0 || split >= 1 {
-		split = 0.2
-	}
-	vals := []any{method, split, folds, s.Test.Source, strconv.FormatUint(s.evalOf.Seed, 10), eval.StandardizeName(s.evalOf.Standardize), s.evalOf.Reduce}
-	for i, p := range ep {
-		if p.Name == "test file" {
-			p.Check = s.CheckTest
+	for _, st := range eval.SettingsFor(spec, rows, features) {
+		if st.Name == eval.SettingTest {
+			st.Check = s.CheckTest
 		}
-		f := newField(p, false, vals[i])
-		if p.Name == "test file" {
+		f := settingField(st, vals[st.Name])
+		if st.Name == eval.SettingTest {
 			f.Input.CharLimit = 4096
 		}
 		s.Fields = append(s.Fields, f)
@@ -311,33 +258,16 @@ func (s *Screen) unsupervisedNote() string {
 // the data's target) has no split at all: it is fitted and scored on every
 // row.
 func (s *Screen) Visible() []*Field {
-	var out []*Field
-	method := ""
-	for _, f := range s.Fields {
-		if f.P.Name == "evaluation" && !f.Model {
-			method = f.Raw()
-		}
-	}
+	settings := s.settings()
 	unsupervised := s.ds != nil && !s.task().Supervised()
+	var out []*Field
 	for _, f := range s.Fields {
 		if !f.Model {
-			switch f.P.Name {
-			case "evaluation":
-				if unsupervised {
-					continue
-				}
-			case "test fraction":
-				if unsupervised || method != evalHoldout {
-					continue
-				}
-			case "folds":
-				if unsupervised || method != EvalCV {
-					continue
-				}
-			case "test file":
-				if unsupervised || method != EvalTest {
-					continue
-				}
+			if unsupervised && f.setting.OfScheme() {
+				continue
+			}
+			if ok, _ := f.P.AppliesTo(settings); !ok {
+				continue
 			}
 		}
 		out = append(out, f)
@@ -559,63 +489,38 @@ func (s *Screen) modelValues() engine.Values {
 // Options reads the evaluation settings; only the settings that apply must
 // be valid (a bad fold count does not block a hold-out).
 func (s *Screen) Options() (eval.Options, error) {
-	o := s.evalOf
-	vis := s.Visible()
-	get := func(name string) (any, error) {
-		for _, f := range s.Fields {
-			if !f.Model && f.P.Name == name {
-				shown := false
-				for _, g := range vis {
-					shown = shown || g == f
-				}
-				if !shown {
-					return nil, nil
-				}
-				return f.value(), f.Err
-			}
+	v := eval.ValuesOf(s.evalOf)
+	for _, f := range s.Visible() {
+		if f.Model {
+			continue
 		}
-		return nil, nil
+		if f.Err != nil {
+			return s.evalOf, f.Err
+		}
+		v[f.P.Name] = f.value()
 	}
-	method, err := get("evaluation")
+	if s.ds != nil && !s.task().Supervised() {
+		v[eval.SettingScheme] = eval.SchemeHoldOut // fitted and scored on every row
+	}
+	o, err := eval.OptionsFrom(v)
 	if err != nil {
-		return o, err
+		return s.evalOf, err
 	}
-	o.LOO, o.Folds, o.Test = method == EvalLOO, 0, nil
-	if x, err := get("test file"); err != nil {
-		return o, err
-	} else if x != nil {
+	if eval.TestSource(v) != "" {
 		o.Test = s.Test.set
 	}
-	if x, err := get("test fraction"); err != nil {
-		return o, err
-	} else if x != nil {
-		o.Split = x.(float64)
-	}
-	if x, err := get("folds"); err != nil {
-		return o, err
-	} else if x != nil {
-		o.Folds = x.(int)
-	}
-	if x, err := get("seed"); err != nil {
-		return o, err
-	} else if x != nil {
-		if o.Seed, err = parseSeed(x.(string)); err != nil {
-			return o, err
-		}
-	}
-	if x, err := get("standardize"); err != nil {
-		return o, err
-	} else if x != nil {
-		if o.Standardize, err = eval.ParseStandardize(x.(string)); err != nil {
-			return o, err
-		}
-	}
-	if x, err := get("reduce first"); err != nil {
-		return o, err
-	} else if x != nil {
-		o.Reduce = x.(int)
-	}
 	return o, nil
+}
+
+// settings are the evaluation settings as the form's fields spell them.
+func (s *Screen) settings() engine.Values {
+	v := engine.Values{}
+	for _, f := range s.Fields {
+		if !f.Model {
+			v[f.P.Name] = f.Raw()
+		}
+	}
+	return v
 }
 
 // Submit validates the form and asks for a run; an invalid field gets the

@@ -46,11 +46,11 @@ type RunRecord struct {
 	Regions *LiveRegions
 }
 
-// observe notes how far the run has got.
-// lossTitle names what the run's model reports as its training loss
+// LossTitle names what the run's model reports as its training loss
 // ("training loss", "out-of-bag error", "exponential loss").
 func LossTitle(r *RunRecord) string { return r.Spec.LossName(r.Task()) }
 
+// Observe notes how far the run has got.
 func (r *RunRecord) Observe(p eval.Progress) {
 	r.fold, r.folds = p.Fold, p.Folds
 	r.foldDone = p.Total > 0 && p.Point.Step >= p.Total

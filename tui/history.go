@@ -44,12 +44,6 @@ type pastDataMsg struct {
 	err     error
 }
 
-// replayMsg: the runs screen asks to run a run again, as it was set up.
-type replayMsg struct{ run int }
-
-// deleteRunMsg: the runs screen asks to delete a run.
-type deleteRunMsg struct{ run int }
-
 // loadHistory reads the history in the background.
 func (a *app) loadHistory() tea.Cmd {
 	h := a.store

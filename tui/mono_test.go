@@ -147,7 +147,7 @@ func TestMonoGoldens(t *testing.T) {
 		checkFrame(t, ansi.Strip(v), w, h)
 		// testdata/TestMonoGoldens/<name>.golden (-update rewrites it),
 		// compared after the checks that say what is wrong.
-		t.Cleanup(func() { golden.RequireEqualEscape(t, []byte(v), true) })
+		t.Cleanup(func() { golden.RequireEqual(t, v) })
 		return v
 	}
 

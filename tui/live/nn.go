@@ -39,7 +39,6 @@ type nnLiveView struct {
 	c      *kit.Common
 	chart  widgets.LineChart
 	layers []nn.LayerNorms // the latest epoch's
-	note   string
 	w, h   int
 }
 

@@ -115,8 +115,8 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		}
 	}
 	lo, hi = padRange(lo, hi)
-	yfmt, lw := yAxis(lo, hi, ph-1, logY)
-	left := lw + 3 // " label ┤"
+	_, lw := yAxis(lo, hi, ph-1, logY) // the labels' width; their text once the columns are known
+	left := lw + 3                     // " label ┤"
 	pw := iw - left
 	if pw < 2 || ph < 1 {
 		return m.compact(iw, ih), ""
@@ -137,7 +137,7 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		}
 	}
 	lo, hi = padRange(lo, hi)
-	yfmt, _ = yAxis(lo, hi, ph-1, logY)
+	yfmt, _ := yAxis(lo, hi, ph-1, logY)
 	yfmt = fixWidth(yfmt, lw)
 
 	opts := []asciigraph.Option{

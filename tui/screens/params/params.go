@@ -227,8 +227,6 @@ func (s *Screen) SetModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Valu
 	s.focusField()
 }
 
-func (s *Screen) setError(err error) { s.Err = err }
-
 // task is what the model does on the data: a clustering or a reduction
 // chosen on labelled data does not learn the target.
 func (s *Screen) task() datasets.Task {

@@ -115,8 +115,9 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		}
 	}
 	lo, hi = padRange(lo, hi)
-	_, lw := yAxis(lo, hi, ph-1, logY) // the labels' width; their text once the columns are known
-	left := lw + 3                     // " label ┤"
+	// The labels' width now, their text once the columns are known.
+	_, lw := yAxis(lo, hi, ph-1, logY)
+	left := lw + 3 // " label ┤"
 	pw := iw - left
 	if pw < 2 || ph < 1 {
 		return m.compact(iw, ih), ""

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -21,8 +22,9 @@ type FitState struct {
 // StoppedEarly returns err, the error that stops a fit, and says that the
 // model keeps the state of the last step it reported: a model stopped
 // early, which a run then scores as it stands. Fit keeps that state when
-// the fit's context is done, and unfits the model after any other error
-// (a divergence, a recorder's own error). A family calls it where its
+// the fit was stopped by its context (the context is done, or err is its
+// error), and unfits the model after any other error (a divergence, a
+// recorder's own error). A family calls it where its
 // state is whole (a forest's trees so far, a network's last good weights).
 func (s *FitState) StoppedEarly(err error) error {
 	s.kept = true
@@ -72,7 +74,7 @@ func Fit(ctx context.Context, m Model, d Train, rec Recorder) (err error) {
 	}
 	done := false
 	defer func() {
-		if !done || err != nil && !(st.kept && ctx.Err() != nil) {
+		if !done || err != nil && !(st.kept && stopped(ctx, err)) {
 			st.Fitted = false
 		}
 		st.kept = false
@@ -80,6 +82,12 @@ func Fit(ctx context.Context, m Model, d Train, rec Recorder) (err error) {
 	err = m.Fit(ctx, d, rec)
 	done = true
 	return err
+}
+
+// stopped says whether a fit that returned err was stopped by its context:
+// the context is done, or a recorder returned its error for it.
+func stopped(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // CheckRows checks the shape of the training rows that every model needs

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -513,13 +514,7 @@ func mostProbableInto(out []float64, P *mat.Dense) []float64 {
 		out = make([]float64, n)
 	}
 	for i := range n {
-		row, k := P.RawRowView(i), 0
-		for c, v := range row {
-			if v > row[k] {
-				k = c
-			}
-		}
-		out[i] = float64(k)
+		out[i] = float64(floats.MaxIdx(P.RawRowView(i)))
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -265,13 +266,7 @@ func (m *MLP) decideInto(pred []float64, O *mat.Dense) []float64 {
 			pred[i] = m.shift + m.scale*row[0]
 			continue
 		}
-		best := 0
-		for c, v := range row {
-			if v > row[best] {
-				best = c
-			}
-		}
-		pred[i] = float64(best)
+		pred[i] = float64(floats.MaxIdx(row))
 	}
 	return pred
 }

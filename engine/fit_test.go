@@ -127,6 +127,7 @@ func TestFitUnfitsOnFailure(t *testing.T) {
 		{"error, stopped early said", &stepper{steps: 2, fail: boom, keep: true}, 0, false},
 		{"cancelled", &stepper{steps: 3}, 2, false},
 		{"cancelled, stopped early", &stepper{steps: 3, keep: true}, 2, true},
+		{"a recorder's cancel, stopped early", &stepper{steps: 3, keep: true, fail: context.Canceled}, 0, true},
 		{"succeeds", &stepper{steps: 2}, 0, true},
 	} {
 		// An earlier fit that succeeded.

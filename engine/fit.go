@@ -24,8 +24,8 @@ type FitState struct {
 // early, which a run then scores as it stands. Fit keeps that state when
 // the fit was stopped by its context (the context is done, or err is its
 // error), and unfits the model after any other error (a divergence, a
-// recorder's own error). A family calls it where its
-// state is whole (a forest's trees so far, a network's last good weights).
+// recorder's own error). A family calls it where its state is whole (a
+// forest's trees so far, a network's last good weights).
 func (s *FitState) StoppedEarly(err error) error {
 	s.kept = true
 	return err
@@ -38,7 +38,7 @@ type fitStater interface{ fitState() *FitState }
 
 // Fit fits m on the training rows d: the one way evaluation, the bench,
 // the geometry of the lab and the tests fit a model, whose Fit method is
-// never called otherwise. It
+// called by nothing else (but a model that wraps it). It
 //   - supplies the context (context.Background when ctx is nil) and the
 //     recorder (one that only stops the fit when ctx is done, when rec is
 //     nil), so that a model's Fit has both;
@@ -97,14 +97,14 @@ func stopped(ctx context.Context, err error) bool {
 // parameters) its Fit checks (CheckTrain, PresentClasses).
 func CheckRows(d Train) error {
 	if d.X == nil {
-		return fmt.Errorf("no training data")
+		return errors.New("no training data")
 	}
 	n, p := d.X.Dims()
 	switch {
 	case n == 0:
-		return fmt.Errorf("no training rows")
+		return errors.New("no training rows")
 	case p == 0:
-		return fmt.Errorf("no features")
+		return errors.New("no features")
 	case d.Y != nil && len(d.Y) != n:
 		return fmt.Errorf("%d targets for %d rows", len(d.Y), n)
 	case d.Weights != nil && len(d.Weights) != n:

@@ -31,7 +31,7 @@ func TestSuppliedTestSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := s.New(s.Defaults())
-	if err := m.Fit(context.Background(), engine.Train{X: X, Y: d.Y, Classes: d.Classes, Features: prep.Features(), Columns: prep.Columns(), Seed: 1}, engine.NopRecorder{}); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: d.Y, Classes: d.Classes, Features: prep.Features(), Columns: prep.Columns(), Seed: 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	Xte, err := prep.Apply(test.X)

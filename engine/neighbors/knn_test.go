@@ -125,7 +125,7 @@ func TestQuizOfTheNotes(t *testing.T) {
 	for _, algo := range []string{Brute, KDTree} {
 		for k, want := range map[int]float64{1: 1, 2: 1, 3: 1, 4: 1, 5: 1} {
 			m := &KNN{K: k, Metric: "l1", Algorithm: algo, LeafSize: 1, P: 3}
-			if err := m.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
+			if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
 				t.Fatal(err)
 			}
 			got, err := m.Predict(q)
@@ -148,7 +148,7 @@ func TestChooseKByLeaveOneOut(t *testing.T) {
 	tr := engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}
 	rec := &steps{}
 	m := &KNN{KMax: 25, K: 5, Metric: "l2", P: 3, Algorithm: Auto, LeafSize: 30}
-	if err := m.Fit(context.Background(), tr, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, rec); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.s) != 25 {
@@ -174,7 +174,7 @@ func TestChooseKByLeaveOneOut(t *testing.T) {
 			}
 			sub := d.Subset(rows)
 			one := &KNN{K: k, Algorithm: Brute, Metric: "l2", P: 3, LeafSize: 30}
-			if err := one.Fit(context.Background(), engine.Train{X: sub.X, Y: sub.Y, Classes: d.Classes}, nil); err != nil {
+			if err := engine.Fit(context.Background(), one, engine.Train{X: sub.X, Y: sub.Y, Classes: d.Classes}, nil); err != nil {
 				t.Fatal(err)
 			}
 			p, _ := one.Predict(d.X.Slice(i, i+1, 0, 4))
@@ -259,7 +259,7 @@ func TestBlockedSearchEqualsExact(t *testing.T) {
 		}
 		X := blockTestRows(r, shape, n, p)
 		m := &KNN{K: 1 + r.IntN(min(n, 12)), Metric: metrics[trial%len(metrics)].name, P: 3, Algorithm: Brute, LeafSize: 30}
-		if err := m.Fit(context.Background(), engine.Train{X: mat.NewDense(n, p, X), Y: make([]float64, n)}, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, engine.Train{X: mat.NewDense(n, p, X), Y: make([]float64, n)}, nil); err != nil {
 			t.Fatal(err)
 		}
 		nq := 1 + r.IntN(40)
@@ -335,7 +335,7 @@ func TestSearchSameOnAnyCores(t *testing.T) {
 	Q, _ := gaussianRows(500, 12, 4)
 	for _, algo := range []string{Brute, KDTree} {
 		m := &KNN{K: 5, Algorithm: algo, Metric: "l2", P: 3, LeafSize: 30}
-		if err := m.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
 			t.Fatal(err)
 		}
 		raw := Q.RawMatrix()
@@ -366,7 +366,7 @@ func TestAutoChoosesSearchByDimension(t *testing.T) {
 	} {
 		d := dataset(t, c.data)
 		m := &KNN{Metric: c.metric, K: 5, P: 3, Algorithm: Auto, LeafSize: 30}
-		if err := m.Fit(context.Background(), engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := m.Choice().Search; got != c.want {
@@ -403,7 +403,7 @@ func TestStageScorerMatchesPredictions(t *testing.T) {
 			steps++
 			return nil
 		})
-		if err := m.Fit(context.Background(), tr, rec); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, rec); err != nil {
 			t.Fatal(err)
 		}
 		if steps == 0 {

@@ -43,7 +43,7 @@ func BenchmarkLiveRegions(b *testing.B) {
 			b.Fatal(err)
 		}
 		tr := engine.Train{X: d.X, Y: d.Y, Classes: d.Classes, Features: []string{"x0", "x1"}}
-		if err := m.Fit(context.Background(), tr, engine.ContextRecorder{Ctx: context.Background()}); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 			b.Fatal(err)
 		}
 		b.ResetTimer()

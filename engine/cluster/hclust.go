@@ -427,7 +427,8 @@ func cut(l *engine.Linkage, merges int, h float64) []int {
 	return labels
 }
 
-// divisive builds the tree top down (the notes' alternative): split every
+// divisive builds the tree top down (the alternative Shewchuk's
+// bonus lecture on hierarchical clustering names): split every
 // cluster of two or more rows in two by 2-means (k-means++ start, three
 // restarts), down to single rows. A node's height is its within-cluster sum
 // of squares, which a part never exceeds, so the tree reads as a

@@ -165,11 +165,13 @@ var taskSets = map[engine.Task][]taskSet{
 // baseline with them.
 var settings = map[string]map[string]string{
 	// Pixels that are constant within a class make every class covariance
-	// singular; the notes' QDA (reg=0) cannot invert it. Shrinkage can.
+	// singular; plain QDA (reg=0, as Shewchuk's lecture 7 fits it)
+	// cannot invert it. Shrinkage can.
 	"qda/digits": {"reg": "0.1"},
 	// A regression tree grown until every leaf holds one row memorises
 	// diabetes' noise (scikit-learn's default tree scores R2 below 0 on it
-	// too); a stopping rule of the notes is what the model is for.
+	// too); a stopping rule (Shewchuk, Concise Machine Learning,
+	// lectures 14-15) is what the model is for.
 	"tree/diabetes": {"min_samples_leaf": "20"},
 	// A convolutional network learns from images: it infers a square one
 	// from the columns' count, and wine's 13 and breast_cancer's 30 are not

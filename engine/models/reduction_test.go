@@ -50,7 +50,8 @@ func TestReductionScores(t *testing.T) {
 	if d := res.Metrics["distortion"]; !(d > 0 && d < 10) {
 		t.Errorf("random projection to 5 of 13: worst distortion %v", d)
 	}
-	// The notes' k for the defaults (72) is no reduction of 13 features:
+	// The Johnson–Lindenstrauss k of Shewchuk's lecture 22 for the defaults
+	// (72) is no reduction of 13 features:
 	// half of them, and a warning that says why.
 	res, err = reduce("wine", "randproj", nil)
 	if err != nil || res.Metrics["components"] != 7 || len(res.Warnings) != 1 ||

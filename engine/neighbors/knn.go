@@ -52,7 +52,8 @@ const looSample = 100
 // Euclidean distance by matrix products that only pick candidates (see
 // blocked.go); it finds exactly the neighbours the row-by-row loop finds.
 // With KMax > 0 the fit tries every k from 1 to KMax in one pass (the
-// notes' PRED1TOKMAXNN), reporting one step per k, and keeps the k of
+// PRED1TOKMAXNN of Hocking, CS499 Optimization Algorithms for ML, sections
+// 2-4), reporting one step per k, and keeps the k of
 // least leave-one-out error on its training rows.
 type KNN struct {
 	K         int     // neighbours that vote
@@ -96,7 +97,8 @@ func init() {
 		Loss:      "leave-one-out error",
 		ErrorLoss: true,
 		// Distances mix the features' units: each is standardised first
-		// (the notes' ozone example does so).
+		// (Hocking's ozone example does so, CS499 Optimization
+		// Algorithms for ML).
 		Standardize: true,
 		Params: []engine.Param{
 			{Name: "choose_k", Kind: engine.Choice, Default: "fixed", Choices: []string{"fixed", "loo"},
@@ -482,7 +484,7 @@ func (m *KNN) Choice() *Choice {
 }
 
 // PredictProba implements engine.Prober: the class shares among the k
-// neighbours (the notes' histogram: 0, 1/3, 2/3, 1 for k = 3).
+// neighbours (Hocking's histogram: 0, 1/3, 2/3, 1 for k = 3).
 func (m *KNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	if m.fitted && m.k == 0 {
 		return nil, fmt.Errorf("k nearest neighbours: a regression has no class probabilities")

@@ -17,8 +17,8 @@ import (
 // lectures 16-18 (backpropagation, and the tricks that make it train):
 // hidden layers of chosen widths and activation, softmax outputs with
 // cross-entropy for classes, a linear output with squared error for
-// regression (or, Loss "sigmoid", logistic outputs with squared error, the
-// notes' first network). Weights start He or Xavier uniform; each epoch
+// regression (or, Loss "sigmoid", logistic outputs with squared error,
+// Shewchuk's first network). Weights start He or Xavier uniform; each epoch
 // visits the training rows in a seeded random order, in mini-batches whose
 // mean loss (each row's weighted by Train.Weights when given), plus
 // L2/(2·batch)·‖W‖² as scikit-learn's MLP adds it, one optimiser step

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -82,6 +83,9 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// maxHelp is the longest one-line help of a parameter.
+const maxHelp = 110
+
 // checkSpec: the registry entry is complete and every default round-trips
 // through ParseValue with the type its kind says.
 func checkSpec(t *testing.T, s *engine.Spec) {
@@ -98,6 +102,15 @@ func checkSpec(t *testing.T, s *engine.Spec) {
 		seen[p.Name] = true
 		if p.Help == "" {
 			t.Errorf("model %s: parameter %s has no help", s.Name, p.Name)
+		}
+		// One line beside the value in a form or a table; the rest, if
+		// any, in sentences in Detail.
+		if n := utf8.RuneCountInString(p.Help); n > maxHelp || strings.ContainsAny(p.Help, "\n\t") {
+			t.Errorf("model %s: parameter %s: help of %d characters or on several lines; keep %d on one line and put the rest in Detail: %q",
+				s.Name, p.Name, n, maxHelp, p.Help)
+		}
+		if p.Detail != "" && (!strings.HasSuffix(p.Detail, ".") || strings.Contains(p.Detail, "\n")) {
+			t.Errorf("model %s: parameter %s: detail %q is not sentences on one line, ending with a full stop", s.Name, p.Name, p.Detail)
 		}
 		var want reflect.Kind
 		switch p.Kind {

@@ -111,8 +111,7 @@ func TestCompareUsage(t *testing.T) {
 }
 
 func TestCompareProgressOnTerminal(t *testing.T) {
-	pretendTerminal(t)
-	_, errOut, status := run(t, "compare", "--data", "iris", "--model", "lda", "--model", "knn", "--cv", "3", "--repeat", "2")
+	_, errOut, status := runOnTerminal(t, "compare", "--data", "iris", "--model", "lda", "--model", "knn", "--cv", "3", "--repeat", "2")
 	if status != 0 || !strings.Contains(errOut, "4 model runs to run") || !strings.HasSuffix(errOut, "\r") {
 		t.Errorf("status %d, stderr %q", status, errOut)
 	}

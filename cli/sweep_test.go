@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,10 +144,7 @@ func TestSweepMistakes(t *testing.T) {
 
 // On a terminal the points are counted on stderr as they finish.
 func TestSweepProgressOnATerminal(t *testing.T) {
-	old := isTerminal
-	isTerminal = func(io.Writer) bool { return true }
-	t.Cleanup(func() { isTerminal = old })
-	_, errOut, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--cv", "3", "--jobs", "1")
+	_, errOut, status := runOnTerminal(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--cv", "3", "--jobs", "1")
 	if status != 0 || !strings.Contains(errOut, "sweep · 1 point done · ") {
 		t.Errorf("status %d, stderr %q", status, errOut)
 	}

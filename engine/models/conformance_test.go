@@ -61,12 +61,14 @@ func guard(t *testing.T, model, what string, f func()) {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	specs := engine.Specs()
 	if len(specs) == 0 {
 		t.Fatal("no models registered")
 	}
 	for _, s := range specs {
 		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel() // a model's checks share nothing with another's
 			t.Run("spec", func(t *testing.T) { checkSpec(t, s) })
 			t.Run("bad_params", func(t *testing.T) { checkBadParams(t, s) })
 			t.Run("builtins", func(t *testing.T) { checkBuiltins(t, s) })

@@ -15,6 +15,7 @@ import (
 // projection by its worst distortion. References: testdata/reduction_ref.py
 // (scikit-learn 1.2.1).
 func TestReductionScores(t *testing.T) {
+	t.Parallel()
 	reduce := func(data, model string, params map[string]string) (*eval.Result, error) {
 		t.Helper()
 		spec, v := specWith(t, model, params)

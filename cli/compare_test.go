@@ -12,6 +12,7 @@ import (
 // The "done when": logistic, a tree and k-NN on breast_cancer,
 // each model's mean ± std per headline metric and the t-test's marks.
 func TestCompareBreastCancer(t *testing.T) {
+	t.Parallel()
 	out, errOut, status := run(t, "compare", "--data", "breast_cancer", "--model", "logistic", "--model", "tree",
 		"--model", "knn:k=5", "--cv", "10", "--repeat", "2")
 	if status != 0 || errOut != "" {
@@ -34,6 +35,7 @@ func TestCompareBreastCancer(t *testing.T) {
 }
 
 func TestCompareJSONAndExport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	md, csv := filepath.Join(dir, "cmp.md"), filepath.Join(dir, "cmp.csv")
 	args := []string{"compare", "--data", "iris", "--data", "wine", "--data", "moons", "--model", "lda", "--model", "tree",

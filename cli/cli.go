@@ -59,7 +59,7 @@ func toOut(run func(args []string, out io.Writer) error) func(args []string, out
 func commands() []command {
 	return []command{
 		{"datasets", "tealab datasets [--json]", "list the built-in datasets and the synthetic generators", toOut(runDatasets)},
-		{"models", "tealab models [--json]", "list every model with its hyperparameters, defaults and ranges", toOut(runModels)},
+		{"models", "tealab models [NAME...] [--json]", "list every model (or the ones named, each parameter explained in full) with its hyperparameters, defaults and ranges", toOut(runModels)},
 		{"describe", "tealab describe --data SOURCE [--format F] [--target COL] [--task T] [--drop COLS] [--row-names no] [--json]", "columns, kinds, missing counts, class balance or target summary", toOut(runDescribe)},
 		{"bench", "tealab bench --data-dir DIR [--case a,b] [--json]", "time the performance cases of bench/cases.tsv, as bench/sklearn_ref.py does", toOut(runBench)},
 		{"compare", "tealab compare --data SOURCE [--data SOURCE]... --model NAME[:k=v,...] --model ... [--cv K] [--repeat R] [--seed N] [--baseline NAME] [--metric M,...] [--jobs N] [--json] [--export FILE.md|FILE.csv] [--quiet]", "several models on identical folds of repeated k-fold CV: mean ± std, t-test marks against a baseline, ranks over datasets", runCompare},

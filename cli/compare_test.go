@@ -12,6 +12,7 @@ import (
 // The "done when": logistic, a tree and k-NN on breast_cancer,
 // each model's mean ± std per headline metric and the t-test's marks.
 func TestCompareBreastCancer(t *testing.T) {
+	t.Parallel()
 	out, errOut, status := run(t, "compare", "--data", "breast_cancer", "--model", "logistic", "--model", "tree",
 		"--model", "knn:k=5", "--cv", "10", "--repeat", "2")
 	if status != 0 || errOut != "" {
@@ -34,6 +35,7 @@ func TestCompareBreastCancer(t *testing.T) {
 }
 
 func TestCompareJSONAndExport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	md, csv := filepath.Join(dir, "cmp.md"), filepath.Join(dir, "cmp.csv")
 	args := []string{"compare", "--data", "iris", "--data", "wine", "--data", "moons", "--model", "lda", "--model", "tree",
@@ -111,8 +113,7 @@ func TestCompareUsage(t *testing.T) {
 }
 
 func TestCompareProgressOnTerminal(t *testing.T) {
-	pretendTerminal(t)
-	_, errOut, status := run(t, "compare", "--data", "iris", "--model", "lda", "--model", "knn", "--cv", "3", "--repeat", "2")
+	_, errOut, status := runOnTerminal(t, "compare", "--data", "iris", "--model", "lda", "--model", "knn", "--cv", "3", "--repeat", "2")
 	if status != 0 || !strings.Contains(errOut, "4 model runs to run") || !strings.HasSuffix(errOut, "\r") {
 		t.Errorf("status %d, stderr %q", status, errOut)
 	}

@@ -60,6 +60,7 @@ func init() {
 }
 
 func TestNewCapabilityGetsItsSection(t *testing.T) {
+	t.Parallel()
 	out, errOut, status := run(t, "train", "--data", "iris", "--model", "clitest_fortune")
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -72,6 +74,7 @@ type paramJSON struct {
 	Log     bool     `json:"log,omitempty"`
 	Choices []string `json:"choices,omitempty"`
 	Help    string   `json:"help"`
+	Detail  string   `json:"detail,omitempty"` // the rest of the help, when one line is not enough
 	// When: the parameter has an effect only when another has one of
 	// these values, e.g. {"solver": ["gd", "sgd"]}.
 	When map[string][]string `json:"when,omitempty"`
@@ -95,13 +98,26 @@ func taskNames(ts []engine.Task) []string {
 	return names
 }
 
+// runModels lists the models: every one, each parameter on one line; or
+// the ones named, each parameter's detail after their table.
 func runModels(args []string, out io.Writer) error {
 	fs := newFlags("models")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args, out); err != nil {
+	names, err := parseNames(fs, args, out)
+	if err != nil {
 		return err
 	}
 	specs := engine.Specs()
+	if len(names) > 0 {
+		specs = specs[:0]
+		for _, name := range names {
+			s, err := engine.Lookup(name)
+			if err != nil {
+				return usagef("models: %v", err)
+			}
+			specs = append(specs, s)
+		}
+	}
 	if *asJSON {
 		type modelJSON struct {
 			Name    string      `json:"name"`
@@ -117,7 +133,8 @@ func runModels(args []string, out io.Writer) error {
 			m := modelJSON{Name: s.Name, Title: s.Title, Family: s.Family, Tasks: taskNames(s.Tasks),
 				Summary: s.Summary, Notes: s.Notes, Params: []paramJSON{}}
 			for _, p := range s.Params {
-				pj := paramJSON{Name: p.Name, Kind: p.Kind.String(), Default: p.Default, Log: p.Log, Choices: p.Choices, Help: p.Help}
+				pj := paramJSON{Name: p.Name, Kind: p.Kind.String(), Default: p.Default, Log: p.Log, Choices: p.Choices,
+					Help: p.Help, Detail: p.Detail}
 				if p.Kind == engine.Int || p.Kind == engine.Float || p.Kind == engine.Ints {
 					pj.Min, pj.Max = bound(p.Min), bound(p.Max)
 				}
@@ -154,6 +171,63 @@ func runModels(args []string, out io.Writer) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		if len(names) == 0 {
+			continue
+		}
+		for _, p := range s.Params {
+			if p.Detail == "" {
+				continue
+			}
+			// name: the detail, wrapped to 80 columns under itself
+			hang := len(p.Name) + 2
+			fmt.Fprintln(out)
+			for i, line := range wrapWords(p.Detail, max(40, 80-6-hang)) {
+				lead := p.Name + ": "
+				if i > 0 {
+					lead = strings.Repeat(" ", hang)
+				}
+				fmt.Fprintf(out, "      %s%s\n", lead, line)
+			}
+		}
 	}
 	return nil
+}
+
+// parseNames parses fs's flags wherever they stand among args and returns
+// the other arguments in order (`tealab models logistic --json`).
+func parseNames(fs *flag.FlagSet, args []string, out io.Writer) ([]string, error) {
+	var names []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, parseFlags(fs, args, out) // the error as every command says it
+		}
+		if fs.NArg() == 0 {
+			return names, nil
+		}
+		names = append(names, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// wrapWords breaks text into lines of at most width characters where it
+// can, at spaces; a word longer than width has a line of its own.
+func wrapWords(text string, width int) []string {
+	var lines []string
+	line, n := "", 0
+	for _, w := range strings.Fields(text) {
+		wn := utf8.RuneCountInString(w)
+		switch {
+		case line == "":
+			line, n = w, wn
+		case n+1+wn <= width:
+			line, n = line+" "+w, n+1+wn
+		default:
+			lines = append(lines, line)
+			line, n = w, wn
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }

@@ -92,6 +92,7 @@ func trainSaved(t *testing.T, args ...string) string {
 }
 
 func TestPredictReproducesTheRun(t *testing.T) {
+	t.Parallel()
 	file := trainSaved(t, "--data", "iris", "--model", "fake-centroid", "--cv", "3")
 	data := irisReversed(t)
 	out, errOut, status := run(t, "predict", "--model-file", file, "--data", data, "--csv", "--proba")
@@ -159,6 +160,7 @@ func TestPredictClusteringAndReduction(t *testing.T) {
 }
 
 func TestPredictErrors(t *testing.T) {
+	t.Parallel()
 	file := trainSaved(t, "--data", "iris", "--model", "fake-centroid", "--quiet")
 	good, err := os.ReadFile(file)
 	if err != nil {

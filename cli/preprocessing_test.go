@@ -9,6 +9,7 @@ import (
 // --reduce K fits the model on K principal components, says so, and the
 // run's command and recipe keep it.
 func TestReduceFlag(t *testing.T) {
+	t.Parallel()
 	out, errOut, status := run(t, "train", "--data", "digits", "--model", "logistic", "--reduce", "20", "--json")
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)

@@ -14,10 +14,14 @@ import (
 	"github.com/tealab/tealab/numfmt"
 )
 
-// isTerminal says whether w is a terminal; a variable so that tests can
-// pretend. Progress is drawn only on a terminal: a log file or a pipe gets
-// nothing it would have to filter out.
-var isTerminal = func(w io.Writer) bool {
+// isTerminal says whether w is a terminal: a file on one, or a writer
+// that says so itself (a Terminal method: a test pretending, in no global).
+// Progress is drawn only on a terminal: a log file or a pipe gets nothing
+// it would have to filter out.
+func isTerminal(w io.Writer) bool {
+	if t, ok := w.(interface{ Terminal() bool }); ok {
+		return t.Terminal()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
 }

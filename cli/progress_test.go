@@ -10,11 +10,18 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 )
 
-// pretendTerminal makes every stderr a terminal for the test.
-func pretendTerminal(t *testing.T) {
-	old := isTerminal
-	isTerminal = func(io.Writer) bool { return true }
-	t.Cleanup(func() { isTerminal = old })
+// onTerminal is a writer that says it is a terminal (isTerminal): a
+// stderr for tests that want the progress drawn.
+type onTerminal struct{ io.Writer }
+
+func (onTerminal) Terminal() bool { return true }
+
+// runOnTerminal is run with stderr on a terminal.
+func runOnTerminal(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status := Main(args, &out, onTerminal{&errOut})
+	return out.String(), errOut.String(), status
 }
 
 // On a terminal, train draws its progress on stderr and blanks it before
@@ -25,13 +32,12 @@ func TestTrainProgressOnTerminal(t *testing.T) {
 	if status != 0 || errOut != "" {
 		t.Errorf("not a terminal: status %d, stderr %q", status, errOut)
 	}
-	pretendTerminal(t)
-	out, errOut, status := run(t, args...)
+	out, errOut, status := runOnTerminal(t, args...)
 	if status != 0 || !strings.Contains(errOut, "fold 1 of 5") || !strings.Contains(errOut, "elapsed") ||
 		!strings.HasSuffix(errOut, "\r") || strings.Contains(out, "fold 1 of 5") {
 		t.Errorf("terminal: status %d, stderr %q", status, errOut)
 	}
-	_, errOut, _ = run(t, append(args, "--quiet")...)
+	_, errOut, _ = runOnTerminal(t, append(args, "--quiet")...)
 	if errOut != "" {
 		t.Errorf("--quiet: stderr %q", errOut)
 	}

@@ -49,6 +49,7 @@ func TestTablesEscapeControlCharacters(t *testing.T) {
 // truncated per-class table, saying so, --json keeps everything, and a
 // warning says the classes approach the rows.
 func TestManyClassesReport(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("a,b,y\n")
 	for i := range 600 {
@@ -113,6 +114,7 @@ func TestTreeRulesAndJSON(t *testing.T) {
 // of the variance as scikit-learn does; spectral clustering separates
 // circles, k-means does not.
 func TestClusteringAndReductionReports(t *testing.T) {
+	t.Parallel()
 	out, _, status := run(t, "train", "--data", "iris", "--model", "hclust", "--param", "linkage=average", "--param", "k=3", "--json")
 	var r struct {
 		Metrics    map[string]float64 `json:"metrics"`

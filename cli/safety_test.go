@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,8 +128,7 @@ func interruptChild() {
 	if args == "" {
 		return
 	}
-	isTerminal = func(io.Writer) bool { return true }
-	os.Exit(Main(strings.Split(args, "\n"), os.Stdout, os.Stderr))
+	os.Exit(Main(strings.Split(args, "\n"), os.Stdout, onTerminal{os.Stderr}))
 }
 
 // interrupt runs `tealab args...` in a child process, sends it SIGINT once

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 )
 
 func TestSweepReportsTheCurveAndTheBest(t *testing.T) {
+	t.Parallel()
 	out, errOut, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..12", "--cv", "5")
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
@@ -32,6 +32,7 @@ func TestSweepReportsTheCurveAndTheBest(t *testing.T) {
 }
 
 func TestSweepOfTwoParametersDrawsAHeatTable(t *testing.T) {
+	t.Parallel()
 	out, _, status := run(t, "sweep", "--data", "wine", "--model", "knn", "--param", "k=1..9:5", "--param", "metric=l1,l2,linf", "--param", "leaf_size=10")
 	if status != 0 {
 		t.Fatalf("status %d", status)
@@ -49,6 +50,7 @@ func TestSweepOfTwoParametersDrawsAHeatTable(t *testing.T) {
 }
 
 func TestSweepJSON(t *testing.T) {
+	t.Parallel()
 	out, _, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..12", "--json", "--jobs", "1")
 	if status != 0 {
 		t.Fatal(status)
@@ -73,6 +75,7 @@ func TestSweepJSON(t *testing.T) {
 }
 
 func TestSweepExports(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	md, csv := filepath.Join(dir, "k.md"), filepath.Join(dir, "k.csv")
 	for _, file := range []string{md, csv} {
@@ -145,10 +148,7 @@ func TestSweepMistakes(t *testing.T) {
 
 // On a terminal the points are counted on stderr as they finish.
 func TestSweepProgressOnATerminal(t *testing.T) {
-	old := isTerminal
-	isTerminal = func(io.Writer) bool { return true }
-	t.Cleanup(func() { isTerminal = old })
-	_, errOut, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--cv", "3", "--jobs", "1")
+	_, errOut, status := runOnTerminal(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--cv", "3", "--jobs", "1")
 	if status != 0 || !strings.Contains(errOut, "sweep · 1 point done · ") {
 		t.Errorf("status %d, stderr %q", status, errOut)
 	}

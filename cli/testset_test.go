@@ -71,6 +71,7 @@ func irisFiles(t *testing.T) (train, test string) {
 // same 120 training rows predicts 29 of the 30 test rows right (accuracy
 // 0.96667; the one miss is a versicolor taken for virginica).
 func TestTrainSuppliedTestSet(t *testing.T) {
+	t.Parallel()
 	train, test := irisFiles(t)
 	save := filepath.Join(t.TempDir(), "run.json")
 	out, errOut, status := run(t, "train", "--data", train, "--test", test, "--model", "lda", "--json", "--save", save)

@@ -339,7 +339,8 @@ func linspace(lo, hi float64, i, m int, endpoint bool) float64 {
 	return lo + (hi-lo)*float64(i)/float64(div)
 }
 
-// drawXOR: the notes' XOR truth table (Shewchuk, Concise Machine Learning, lecture 17) with Gaussian noise. Row i sits at
+// drawXOR: the XOR truth table of Shewchuk, Concise Machine Learning, lecture
+// 17, with Gaussian noise. Row i sits at
 // corner i mod 4, so the classes are balanced.
 func drawXOR(v map[string]float64, r *rand.Rand, n, d int, data []float64) {
 	s := v["noise"]

@@ -39,7 +39,14 @@ type Param struct {
 	Max     float64  // Int, Float and each of Ints
 	Log     bool     // best explored on a log scale (learning rates, penalties)
 	Choices []string // Choice
-	Help    string   // one line
+	// Help is one line: what the parameter is, as a form or a table of
+	// parameters shows it beside the value.
+	Help string
+	// Detail is the rest, when one line is not enough: what each choice
+	// does, how a value is read, a caveat, a source. It is shown where a
+	// parameter is explained in full (`tealab models NAME`, --json), after
+	// Help; "" when Help says it all.
+	Detail string
 	// Check validates a Text value; nil accepts anything.
 	Check func(string) error
 	// When, if set, is the only case in which the parameter has an

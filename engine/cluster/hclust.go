@@ -46,7 +46,8 @@ func init() {
 		Params: []engine.Param{
 			kParam(),
 			{Name: "linkage", Kind: engine.Choice, Default: Average, Choices: []string{Single, Complete, Average, Centroid, Divisive},
-				Help: "distance between clusters: nearest members (single), farthest (complete), mean of all pairs (average), between centroids (centroid: merge heights can fall, inversions the dendrogram draws); or divisive: split top down by 2-means, a node's height its sum of squares"},
+				Help:   "distance between clusters: single, complete, average or centroid; or divisive (top down)",
+				Detail: "single is the distance of the nearest members, complete of the farthest, average the mean over all pairs, centroid the distance between centroids (merge heights can fall: inversions, which the dendrogram draws). divisive splits top down by 2-means instead, a node's height its sum of squares."},
 			{Name: "height", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1e300,
 				Help: "cut the tree at this height instead of at k clusters (0: cut at k)"},
 		},
@@ -418,7 +419,8 @@ func cut(l *engine.Linkage, merges int, h float64) []int {
 	return labels
 }
 
-// divisive builds the tree top down (the notes' alternative): split every
+// divisive builds the tree top down (the alternative Shewchuk's
+// bonus lecture on hierarchical clustering names): split every
 // cluster of two or more rows in two by 2-means (k-means++ start, three
 // restarts), down to single rows. A node's height is its within-cluster sum
 // of squares, which a part never exceeds, so the tree reads as a

@@ -50,7 +50,8 @@ func init() {
 		Params: []engine.Param{
 			kParam(),
 			{Name: "graph", Kind: engine.Choice, Default: GraphKNN, Choices: []string{GraphKNN, GraphGaussian, GraphEpsilon},
-				Help: "similarity: each row joined to its nearest neighbours (symmetrised), a Gaussian kernel exp(-gamma·d²) between all rows, or an edge when d <= radius"},
+				Help:   "similarity graph: knn (nearest neighbours), gaussian (all pairs) or epsilon (within radius)",
+				Detail: "knn joins each row to its nearest neighbours (symmetrised); gaussian weighs every pair by the kernel exp(-gamma·d²); epsilon joins two rows when d <= radius."},
 			{Name: "neighbors", Kind: engine.Int, Default: 10, Min: 1, Max: 1000,
 				When: &engine.Applies{Param: "graph", In: []string{GraphKNN}}, Help: "neighbours each row is joined to"},
 			{Name: "gamma", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true,

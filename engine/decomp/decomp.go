@@ -250,8 +250,8 @@ func (m *PCA) Transform(X mat.Matrix) (*mat.Dense, error) {
 }
 
 // RandomProjection projects rows onto k random directions scaled by √(d/k)
-// (Shewchuk, lecture 22): Gaussian directions, made orthonormal by Gram–Schmidt (the
-// notes' recipe), so k is at most d. With k = 0 it takes the
+// (Shewchuk, Concise Machine Learning, lecture 22): Gaussian directions, made
+// orthonormal by Gram–Schmidt (Shewchuk's recipe), so k is at most d. With k = 0 it takes the
 // Johnson–Lindenstrauss k = ⌈2 ln(1/δ)/(ε²/2 − ε³/3)⌉, or half the
 // features, saying so, when that is not below d. Its training loss is the
 // mean distortion |‖Pa−Pb‖²/‖a−b‖² − 1| it caused on up to 2,000 random
@@ -267,7 +267,8 @@ type RandomProjection struct {
 	engine.FitState
 }
 
-// JLDimensions is the notes' k for distortion eps with failure chance delta.
+// JLDimensions is the k of Shewchuk, Concise Machine Learning, lecture 22
+// (Johnson & Lindenstrauss 1984) for distortion eps with failure chance delta.
 func JLDimensions(eps, delta float64) int {
 	return int(math.Ceil(2 * math.Log(1/delta) / (eps*eps/2 - eps*eps*eps/3)))
 }

@@ -75,7 +75,8 @@ func TestPCAMatchesScikitLearn(t *testing.T) {
 	}
 }
 
-// The notes' Johnson–Lindenstrauss k: ε = 0.5, δ = 0.05 gives
+// The Johnson–Lindenstrauss k of Shewchuk, Concise Machine Learning, lecture
+// 22: ε = 0.5, δ = 0.05 gives
 // ⌈2 ln 20 / (1/8 − 1/24)⌉ = 72; projected distances stay within 1 ± ε.
 func TestRandomProjection(t *testing.T) {
 	if k := JLDimensions(0.5, 0.05); k != 72 {

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -20,25 +19,8 @@ import (
 // Fakes for the platform: a model that keeps the Train it was given (raw
 // nominal codes and missing values, or the defaults), one that warns, a
 // clustering that labels its own rows without predicting, and a reduction.
-
-var (
-	seenMu sync.Mutex
-	seen   []engine.Train // every Train a recording model was fitted on
-)
-
-func record(t engine.Train) {
-	seenMu.Lock()
-	defer seenMu.Unlock()
-	seen = append(seen, t)
-}
-
-func takeSeen() []engine.Train {
-	seenMu.Lock()
-	defer seenMu.Unlock()
-	s := seen
-	seen = nil
-	return s
-}
+// What a fake was given is kept in the fake itself (the model a Result
+// shows), never in a package variable, so that tests may run in parallel.
 
 func init() {
 	engine.Register(engine.Spec{
@@ -67,11 +49,14 @@ func init() {
 	})
 }
 
-// rawModel predicts the majority class and records what it was given.
-type rawModel struct{ fitted bool }
+// rawModel predicts the majority class and keeps what it was given.
+type rawModel struct {
+	fitted bool
+	seen   engine.Train
+}
 
 func (m *rawModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	record(d)
+	m.seen = d
 	m.fitted = true
 	return rec.Step(engine.Step{Step: 1, Total: 1})
 }
@@ -91,11 +76,14 @@ func (m *warnModel) Warnings() []string {
 }
 
 // labelModel labels its training rows by the sign of the first feature and
-// cannot predict new ones.
-type labelModel struct{ labels []int }
+// cannot predict new ones; it keeps what it was given.
+type labelModel struct {
+	labels []int
+	seen   engine.Train
+}
 
 func (m *labelModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	record(d)
+	m.seen = d
 	n := d.Rows()
 	m.labels = make([]int, n)
 	for i := range n {
@@ -150,14 +138,16 @@ func nominalData() *datasets.Dataset {
 // kinds; by default nominal columns are one-hot encoded and missing values
 // imputed.
 func TestInputReachesTheModel(t *testing.T) {
-	takeSeen()
 	d := nominalData()
 	res := run(t, d, "evalraw", nil, Options{Seed: 1, Split: 0.25})
-	got := takeSeen()
-	if len(got) != 1 {
-		t.Fatalf("%d fits, want 1", len(got))
+	raw, ok := res.Fitted.(*rawModel)
+	if !ok {
+		t.Fatalf("the model shown is a %T", res.Fitted)
 	}
-	tr := got[0]
+	tr := raw.seen
+	if tr.Rows() != 30 {
+		t.Errorf("fitted on %d rows, want the training part's 30", tr.Rows())
+	}
 	want := []datasets.Column{{Name: "num", Missing: 1}, {Name: "colour", Kind: datasets.Nominal, Levels: []string{"red", "green", "blue"}, Missing: 1}}
 	if !reflect.DeepEqual(tr.Columns, want) {
 		t.Errorf("columns %+v, want %+v", tr.Columns, want)
@@ -282,10 +272,12 @@ func TestWarnings(t *testing.T) {
 // A clustering runs on labelled data without learning the labels: it gets
 // no target, only the number of known classes, and is scored against them.
 func TestClusteringLabelledData(t *testing.T) {
-	takeSeen()
 	res := run(t, blobs(60, 2, 1), "evallabeler", nil, Options{Seed: 1})
-	got := takeSeen()
-	if len(got) != 1 || got[0].Y != nil || got[0].Classes != nil || got[0].KnownClasses != 2 {
+	lab, ok := res.Fitted.(*labelModel)
+	if !ok {
+		t.Fatalf("the model shown is a %T", res.Fitted)
+	}
+	if got := lab.seen; got.Rows() != 60 || got.Y != nil || got.Classes != nil || got.KnownClasses != 2 {
 		t.Fatalf("the clustering was given %+v", got)
 	}
 	if res.Task != "clustering" || !strings.Contains(res.Eval, "scored against the known classes") {

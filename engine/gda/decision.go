@@ -27,7 +27,8 @@ const (
 // ';' (or new lines), entries by ',' (or spaces). Row i is the true class i,
 // column j the predicted class j, so L(i,j) is the loss of predicting j when
 // the truth is i; e.g. "0,1;5,0" makes a false negative of class 1 five times
-// as bad as a false positive (the notes' cancer-screening example). It
+// as bad as a false positive (the cancer-screening example of
+// Shewchuk, Concise Machine Learning, lecture 6). It
 // returns nil for an empty string, which means the 0-1 loss. Entries must be
 // finite and non-negative, the matrix square and not all zero; its size is
 // checked against the classes in Fit.

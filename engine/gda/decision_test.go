@@ -10,10 +10,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestCancerExample is the worked example of the notes (Shewchuk, Concise Machine Learning, lecture 6):
+// TestCancerExample is the worked example of Shewchuk, Concise Machine
+// Learning, lecture 6:
 // P(cancer) = 0.1; P(job|cancer) = miner 20%, farmer 50%, other 30%;
 // P(job|no cancer) = 1%, 10%, 89%. A false negative costs 5, a false positive 1.
-// The notes give r*(miner) = r*(farmer) = cancer, r*(other) = no cancer, and
+// Shewchuk gives r*(miner) = r*(farmer) = cancer, r*(other) = no cancer, and
 // Bayes risk 0.1(5×0.3) + 0.9(1×0.01 + 1×0.1) = 0.249; the posterior
 // P(cancer|farmer) = 5/14.
 func TestCancerExample(t *testing.T) {

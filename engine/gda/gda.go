@@ -29,7 +29,7 @@
 //     features on wildly different scales are fine. A singular covariance is
 //     an error for QDA, naming the class and the feature at fault and
 //     suggesting reg > 0; LDA drops the null directions of its pooled
-//     covariance instead (as the notes and scikit-learn's svd solver do);
+//     covariance instead (as Shewchuk, lecture 7, and scikit-learn's svd solver do);
 //     naive Bayes smooths its variances.
 package gda
 
@@ -324,8 +324,9 @@ const nullTol = 1e-8
 // correlation matrix R = S Σ S, S = diag(Σ_jj^-½): the conditioning of R,
 // unlike that of Σ, does not depend on the features' units.
 //
-// With dropNull (LDA) the directions of (near) zero variance are removed, the
-// notes' fix for a singular Σ ("remove zero-variance eigen-directions", Shewchuk lecture 7):
+// With dropNull (LDA) the directions of (near) zero variance are removed,
+// Shewchuk's fix for a singular Σ ("remove zero-variance eigen-directions",
+// Concise Machine Learning, lecture 7):
 // constant features and eigenvalues of R <= nullTol. Otherwise (QDA) a
 // constant feature, or an eigenvalue of R below the numerical rank tolerance
 // d·ε·λ_max, is an error.

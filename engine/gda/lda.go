@@ -15,14 +15,14 @@ import (
 // covariance Σ, so the Bayes rule argmax_k μ_kᵀΣ⁻¹x - ½μ_kᵀΣ⁻¹μ_k + ln π_k
 // draws linear boundaries (Shewchuk, Concise Machine Learning, lecture 7 "LDA" and 9 "Anisotropic
 // Gaussians"; priors and losses from lecture 6). Σ is the pooled within-class
-// covariance Σ = (1/n) Σ_k Σ_{i∈k} (x_i-μ_k)(x_i-μ_k)ᵀ, the notes' MLE; with
+// covariance Σ = (1/n) Σ_k Σ_{i∈k} (x_i-μ_k)(x_i-μ_k)ᵀ, Shewchuk's MLE; with
 // empirical priors this is scikit-learn's solver="lsqr", and with
 // Estimator "unbiased" (divide by n-k) its default solver="svd". The pooled
 // covariance does not depend on Priors (unlike scikit-learn's lsqr solver
 // with given priors, which weights the class covariances by them).
 //
 // A singular Σ (a feature constant within every class, collinear features,
-// fewer rows than features) is handled as the notes suggest, by removing its
+// fewer rows than features) is handled as Shewchuk suggests, by removing its
 // zero-variance eigen-directions: Σ⁻¹ becomes the pseudo-inverse over the
 // eigen-directions of the within-class correlation matrix whose eigenvalue
 // exceeds 1e-8, scikit-learn's svd tolerance. The step's LDAFit reports how

@@ -16,7 +16,7 @@ import (
 // QDA is quadratic discriminant analysis: one Gaussian per class with its own
 // covariance Σ_k, classified by argmax_k -½(x-μ_k)ᵀΣ_k⁻¹(x-μ_k) - ½ln|Σ_k| +
 // ln π_k, which draws quadric boundaries (Shewchuk, Concise Machine Learning, lecture 7 "QDA" and 9
-// "Anisotropic Gaussians"; priors and losses from lecture 6). The notes' estimate is
+// "Anisotropic Gaussians"; priors and losses from lecture 6). Shewchuk's estimate is
 // the MLE Σ_k = (1/n_k) Σ_{i∈k} (x_i-μ_k)(x_i-μ_k)ᵀ; Estimator "unbiased"
 // divides by n_k - 1 as scikit-learn does.
 //

@@ -14,13 +14,13 @@ import (
 // Centroid is the centroid method of Shewchuk, Concise Machine Learning, lecture 2, also called the
 // nearest-mean classifier: it computes the mean μ_C of each class and assigns
 // a point to the class whose mean is nearest (Euclidean distance). With two
-// classes this is the notes' decision function
+// classes this is Shewchuk's decision function
 //
 //	f(x) = (μ_C − μ_X)·x − (μ_C − μ_X)·(μ_C + μ_X)/2,
 //
 // whose boundary bisects the segment μ_C–μ_X; with more classes it is the
-// standard multiclass extension (a Voronoi diagram of the means, lecture 7). The
-// notes' optional refinement (moving α to minimise training mistakes) is not
+// standard multiclass extension (a Voronoi diagram of the means, lecture 7).
+// Shewchuk's optional refinement (moving α to minimise training mistakes) is not
 // done. Sample weights give weighted means.
 //
 // It has no hyperparameters and reports one step: TrainLoss is the training
@@ -153,7 +153,7 @@ func (m *Centroid) Predict(X mat.Matrix) ([]float64, error) {
 }
 
 // DecisionFunction implements engine.Scorer (n × classes). With two classes
-// the columns are −f(x) and f(x), the notes' decision function; with more, the
+// the columns are −f(x) and f(x), Shewchuk's decision function; with more, the
 // column of class c is −‖x − μ_c‖²/2. Classes absent from training score
 // -math.MaxFloat64.
 func (m *Centroid) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
@@ -187,8 +187,8 @@ func (m *Centroid) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
 	return out, nil
 }
 
-// Coefficients implements engine.Coefficienter. Two classes: one row, the
-// notes' f: weights μ1 − μ0 and intercept −(μ1−μ0)·(μ1+μ0)/2. More classes:
+// Coefficients implements engine.Coefficienter. Two classes: one row,
+// Shewchuk's f: weights μ1 − μ0 and intercept −(μ1−μ0)·(μ1+μ0)/2. More classes:
 // one row per class, weights μ_c and intercept −‖μ_c‖²/2 (the linear part of
 // −‖x−μ_c‖²/2; the dropped −‖x‖²/2 is the same for every class).
 func (m *Centroid) Coefficients() engine.Coefficients {

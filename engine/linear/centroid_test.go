@@ -69,7 +69,7 @@ func TestCentroidSklearn(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(r.Centroids) == 2 {
-				// Binary coefficients are the notes' f: w = μ1 − μ0.
+				// Binary coefficients are Shewchuk's f (lecture 2): w = μ1 − μ0.
 				w := make([]float64, len(r.Centroids[0]))
 				for j := range w {
 					w[j] = r.Centroids[1][j] - r.Centroids[0][j]

@@ -18,7 +18,7 @@ import (
 //	min over w, b of  (1/2n) Σ ωᵢ (yᵢ − xᵢ·w − b)² + α‖w‖₁
 //
 // with the weights ω rescaled to sum to n and the intercept b unpenalised.
-// The notes name subgradient descent, LARS and forward stagewise as solvers;
+// Shewchuk's lecture names subgradient descent, LARS and forward stagewise as solvers;
 // this is cyclic coordinate descent (Friedman, Hastie & Tibshirani 2010, the
 // algorithm scikit-learn uses), where each coordinate is set exactly by the
 // soft-threshold of the optimality condition ∂L/∂wⱼ = −α·sign(wⱼ) (the sign
@@ -36,7 +36,7 @@ import (
 // that runs out of sweeps is kept, with a warning.
 type Lasso struct {
 	// Alpha is the penalty α > 0 on ‖w‖₁. Features should be standardised
-	// (the notes: "normalise features first"); the evaluation does it by
+	// (Shewchuk, lecture 13: "normalise features first"); the evaluation does it by
 	// default.
 	Alpha float64
 	// MaxIter is the largest number of sweeps.

@@ -110,7 +110,8 @@ func init() {
 				Help: "normal: Cholesky of XᵀX (falls back to pinv when singular); pinv: SVD, minimum-norm"},
 			{Name: "intercept", Kind: engine.Bool, Default: true, Help: "fit an unpenalised intercept (centre the data)"},
 			{Name: "degree", Kind: engine.Int, Default: 1, Min: 1, Max: 6,
-				Help: "polynomial degree: all monomials of the features up to this degree, unscaled (the other linear models call it lift)"},
+				Help:   "polynomial degree: all monomials of the features up to this degree, unscaled",
+				Detail: "The other linear models call it lift, and standardise the monomials."},
 		},
 		Bench: []engine.BenchCase{{Name: "linreg", Data: "reg_100k_50", Task: datasets.Regression}},
 		// The polynomial terms of every row, and their Gram matrix.

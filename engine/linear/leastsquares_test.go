@@ -317,7 +317,7 @@ func TestLeastSquaresPolynomial(t *testing.T) {
 	lsqClose(t, "poly3 predictions", pred[:5], []float64{226.13034940391577, 101.74097238927524, 198.74984250542678, 150.79693591662073, 121.03521132179566}, 1e-9)
 }
 
-// The notes' examples, solved exactly.
+// Shewchuk's examples (Concise Machine Learning), solved exactly.
 func TestLeastSquaresNotes(t *testing.T) {
 	// Shewchuk, Concise Machine Learning, lecture 13, the ridge toy: (0,0) → 0, (1,1) → 0, (0.51,0.49) → 1. Least squares
 	// fits the three points exactly with 50x₁ − 50x₂ and bias 0.

@@ -23,7 +23,8 @@ const liftMaxWidth = 100_000
 
 // liftParam is the lift parameter of the models that take one.
 var liftParam = engine.Param{Name: "lift", Kind: engine.Int, Default: 1, Min: 1, Max: 6,
-	Help: "fit on every monomial of the features of degree 1..lift, each standardised (2 adds x², xy, y²: circles and XOR become separable); 1: no lift"}
+	Help:   "fit on every monomial of the features of degree 1..lift (1: no lift)",
+	Detail: "Each monomial is standardised. lift=2 adds x², xy and y²: circles and XOR become separable."}
 
 // monomials lists the monomials of degree 1..D of p features in the order
 // of scikit-learn's PolynomialFeatures(include_bias=False): by degree, then

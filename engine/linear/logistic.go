@@ -21,16 +21,16 @@ import (
 //	J(w, α) = ½‖w‖² + C Σ_i ω_i L_i(w, α)
 //
 // where L_i is the log-loss of row i, ω_i its sample weight (1 without
-// weights) and the intercept α is not penalised. With two classes L_i is the
-// notes' −y ln s − (1−y) ln(1−s). With more, Multi chooses
+// weights) and the intercept α is not penalised. With two classes L_i is
+// Shewchuk's −y ln s − (1−y) ln(1−s) (lecture 10). With more, Multi chooses
 //
 //   - "multinomial" (default): softmax regression, one (w_c, α_c) per class
-//     and L_i = −ln softmax_{y_i}(z_i) (the notes name it, Discussion 6); the
+//     and L_i = −ln softmax_{y_i}(z_i) (Shewchuk names it, Discussion 6); the
 //     intercepts are kept summing to zero, as scikit-learn's are;
 //   - "ovr": one binary model per class against the rest; probabilities are
 //     the binary ones normalised to sum to one (as OneVsRestClassifier).
 //
-// Solvers (all start at w = 0, as the notes advise):
+// Solvers (all start at w = 0, as Shewchuk advises):
 //
 //   - "auto" (default): newton when its linear system has at most
 //     logitAutoNewton unknowns (features+1, times the classes for
@@ -40,18 +40,18 @@ import (
 //     squares (lecture 11): solve (∇²J) e = −∇J by Cholesky and step w ← w + e,
 //     halving the step only if it would not decrease J (rare). With more than
 //     16384 rows the Hessian — not the gradient — is estimated on a random
-//     subsample (seeded from Train.Seed) that grows every iteration, the
-//     notes' speed-up for large n (lecture 11): the iteration still converges to the
+//     subsample (seeded from Train.Seed) that grows every iteration,
+//     Shewchuk's speed-up for large n (lecture 11): the iteration still converges to the
 //     exact minimiser and its last steps use every row.
 //   - "gd": batch gradient descent (lecture 10), w ← w − lr ∇J/Σω. The gradient is
-//     averaged over rows so that a good lr does not depend on n (the notes'
+//     averaged over rows so that a good lr does not depend on n (Shewchuk's
 //     ε is lr/n).
 //   - "sgd": stochastic gradient descent (lecture 10), one row at a time in a seeded
 //     random order, w ← w − lr (w/Σω + (n/Σω) C ω_i ∇L_i); constant lr. One
 //     step is one epoch.
 //   - "lbfgs": limited-memory BFGS (gonum/optimize, 10 correction pairs, a
 //     Moré–Thuente line search), the quasi-Newton method scikit-learn uses by
-//     default; not in the notes. It also stops when J stops decreasing
+//     default; not in Shewchuk's lectures. It also stops when J stops decreasing
 //     (relative change below 64ε, scikit-learn's ftol). One-vs-rest models
 //     are fitted one after the other.
 //
@@ -107,7 +107,8 @@ func init() {
 		Standardize: true,
 		Params: []engine.Param{
 			{Name: "solver", Kind: engine.Choice, Default: "auto", Choices: []string{"auto", "newton", "lbfgs", "gd", "sgd"},
-				Help: "auto: newton for small systems, else lbfgs; newton: Newton's method (IRLS); lbfgs: quasi-Newton; gd: batch gradient descent; sgd: stochastic gradient descent"},
+				Help:   "auto: by size; newton: IRLS; lbfgs: quasi-Newton; gd: batch gradient descent; sgd: stochastic gradient descent",
+				Detail: "auto takes newton while its linear system has at most 200 unknowns (features+1, times the classes for multinomial), lbfgs above. newton is Newton's method (iteratively reweighted least squares), lbfgs limited-memory BFGS; sgd takes one row at a time."},
 			{Name: "C", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true,
 				Help: "inverse penalty strength: minimise ½‖w‖² + C·Σ log-loss (larger C, less shrinkage)"},
 			{Name: "multi", Kind: engine.Choice, Default: "multinomial", Choices: []string{"multinomial", "ovr"},

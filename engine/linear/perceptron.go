@@ -37,7 +37,7 @@ import (
 //
 // The bias α is learned by lifting (lecture 3): a fictitious feature fixed at 1.
 // Training starts from w = 0; a point on the boundary counts as a mistake,
-// so the first update sets w to ε y_i X_i, the notes' suggested start. It
+// so the first update sets w to ε y_i X_i, the start Shewchuk suggests. It
 // stops early after an epoch without a mistake (the data were separated).
 //
 // More than two classes: one-vs-rest, one perceptron per class trained on

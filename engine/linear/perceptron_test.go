@@ -14,7 +14,8 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// Hand-worked example of the notes' update rules (Shewchuk, Concise Machine Learning, lectures 2-3), with lifting:
+// Hand-worked example of the update rules of Shewchuk, Concise Machine
+// Learning, lectures 2-3, with lifting:
 // A = (2, 1) in class C (y = +1), B = (−1, −1) and C = (1, −2) not (y = −1);
 // lifted A' = (2, 1, 1), B' = (−1, −1, 1), C' = (1, −2, 1), w = 0, ε = 1.
 //

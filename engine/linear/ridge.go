@@ -16,14 +16,14 @@ import (
 //
 //	Σ ωᵢ (yᵢ − xᵢ·w − b)² + α‖w‖²
 //
-// with the intercept b not penalised (the notes' I′), which is
+// with the intercept b not penalised (Shewchuk's I′), which is
 // scikit-learn's Ridge objective. The data are centred, so that b = ȳ − x̄·w,
 // and the normal equations (XᵀΩX + αI) w = XᵀΩy, positive definite for α > 0,
 // are solved by Cholesky. With more features than rows the dual form
 // w = Xᵀ(XXᵀ + αI)⁻¹y is solved instead (lecture 16), an n x n system. If the system
 // is too ill-conditioned for Cholesky (a tiny α on collinear features), the
 // SVD gives w = V diag(sᵢ/(sᵢ²+α)) Uᵀy. Features should be on comparable
-// scales (the notes: "normalise features to equal variance"); the evaluation
+// scales (Shewchuk: "normalise features to equal variance"); the evaluation
 // standardises them by default.
 type Ridge struct {
 	// Alpha is the penalty λ > 0 (the spec holds its default and range).

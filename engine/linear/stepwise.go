@@ -22,7 +22,7 @@ import (
 //
 // Criterion says how "best" is judged:
 //   - "cv" (the default): k-fold cross-validation inside the training rows
-//     (the notes: "choose by (cross-)validation"). Each candidate model is
+//     (Shewchuk: "choose by (cross-)validation"). Each candidate model is
 //     fitted by least squares on k−1 folds and scored on the k-th; the
 //     held-out squared errors of all k folds are pooled. A single hold-out
 //     is too noisy on a few hundred rows to rank features reliably.

@@ -101,7 +101,8 @@ func TestStepwiseHeldOutBruteForce(t *testing.T) {
 	}
 }
 
-// stepwiseBrute is the notes' algorithm written plainly, with the same
+// stepwiseBrute is Shewchuk's forward stepwise selection (Concise Machine
+// Learning, lecture 13) written plainly, with the same
 // hold-out or folds as Stepwise.Fit (defaults: 20% or 5 folds) and a
 // LeastSquares fit per candidate and fold.
 func stepwiseBrute(t *testing.T, d engine.Train, crit string) (sel []int, val []float64) {

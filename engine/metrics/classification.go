@@ -47,7 +47,7 @@ func Accuracy(actual, pred []float64) float64 {
 }
 
 // ConfusionMatrix counts rows of actual class i predicted as class j. It is
-// not in the lecture notes the models cite (an extension); it is the standard table, as
+// not in the sources the models cite (an extension); it is the standard table, as
 // sklearn.metrics.confusion_matrix with labels = 0..len(labels)-1.
 func ConfusionMatrix(actual, pred []float64, labels []string) Confusion {
 	sameLen("ConfusionMatrix", len(actual), len(pred))
@@ -208,7 +208,8 @@ func MCC(c Confusion) float64 {
 const LogEps = 1e-15
 
 // LogLoss is the mean negative log-probability of the actual class (the
-// cross-entropy of the notes' logistic regression, Shewchuk, Concise Machine Learning, lectures 10-11, averaged). As
+// cross-entropy of logistic regression in Shewchuk, Concise Machine Learning,
+// lectures 10-11, averaged). As
 // sklearn.metrics.log_loss with eps=1e-15, each probability is clipped to
 // [1e-15, 1-1e-15] and each row renormalised, so a confident mistake costs
 // about 34.5 and not +Inf. proba has one row per observation and one column

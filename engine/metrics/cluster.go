@@ -31,8 +31,9 @@ func codes(labels []float64) ([]int, int) {
 // AdjustedRand is the adjusted Rand index of two labelings of the same rows
 // (Hubert & Arabie), as sklearn.metrics.adjusted_rand_score: 1 for identical
 // partitions up to renaming, about 0 for independent ones. Label values are
-// arbitrary (cluster indices, class codes). Not in the notes: the standard
-// pair-counting form is used to score clusterings against known classes.
+// arbitrary (cluster indices, class codes). Not in the sources the models cite
+// (Shewchuk, Verma, Hocking, Alpaydin): the standard pair-counting form is
+// used to score clusterings against known classes.
 func AdjustedRand(a, b []float64) float64 {
 	sameLen("AdjustedRand", len(a), len(b))
 	n := float64(len(a))
@@ -73,7 +74,7 @@ func AdjustedRand(a, b []float64) float64 {
 // rows, as sklearn.metrics.normalized_mutual_info_score with its default
 // arithmetic normalisation: I(a;b) / ((H(a)+H(b))/2), 1 for identical
 // partitions up to renaming, 0 for independent ones; 1 when both put every
-// row in one group. Not in the notes: the standard information-theoretic
+// row in one group. Not in the sources the models cite: the standard information-theoretic
 // score of a clustering against known classes.
 func NMI(a, b []float64) float64 {
 	sameLen("NMI", len(a), len(b))

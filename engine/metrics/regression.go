@@ -2,7 +2,8 @@ package metrics
 
 import "math"
 
-// MSE is the mean squared error (the notes' RSS divided by n).
+// MSE is the mean squared error (the residual sum of squares of Shewchuk,
+// Concise Machine Learning, lectures 10-11, divided by n).
 func MSE(actual, pred []float64) float64 {
 	sameLen("MSE", len(actual), len(pred))
 	if len(actual) == 0 {

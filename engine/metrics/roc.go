@@ -8,7 +8,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Curve is a binary ROC curve, as the notes define it (Shewchuk, Concise Machine Learning, lecture 11, "ROC curves"):
+// Curve is a binary ROC curve, as Shewchuk, Concise Machine Learning, lecture
+// 11, "ROC curves", defines it:
 // sweep every threshold of the scores, and at each one plot the false-positive
 // rate (% of negatives classified positive) against the true-positive rate.
 // It follows sklearn.metrics.roc_curve with drop_intermediate=True: tied

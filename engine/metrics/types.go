@@ -1,7 +1,8 @@
 // Package metrics scores predictions: classification (accuracy, confusion
 // matrix, precision/recall/F1, kappa, MCC, log-loss, ROC/AUC), regression
 // (MSE, RMSE, MAE, R2) and clustering (adjusted Rand index, silhouette).
-// Formulas follow scikit-learn's definitions where the notes are silent.
+// Formulas are those of the sources the models cite (Shewchuk, Concise
+// Machine Learning, first), and scikit-learn's where those are silent.
 package metrics
 
 // Confusion counts predictions: Matrix[i][j] is the number of rows of true

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -61,12 +62,14 @@ func guard(t *testing.T, model, what string, f func()) {
 }
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	specs := engine.Specs()
 	if len(specs) == 0 {
 		t.Fatal("no models registered")
 	}
 	for _, s := range specs {
 		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel() // a model's checks share nothing with another's
 			t.Run("spec", func(t *testing.T) { checkSpec(t, s) })
 			t.Run("bad_params", func(t *testing.T) { checkBadParams(t, s) })
 			t.Run("builtins", func(t *testing.T) { checkBuiltins(t, s) })
@@ -84,6 +87,9 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// maxHelp is the longest one-line help of a parameter.
+const maxHelp = 110
+
 // checkSpec: the registry entry is complete and every default round-trips
 // through ParseValue with the type its kind says.
 func checkSpec(t *testing.T, s *engine.Spec) {
@@ -100,6 +106,15 @@ func checkSpec(t *testing.T, s *engine.Spec) {
 		seen[p.Name] = true
 		if p.Help == "" {
 			t.Errorf("model %s: parameter %s has no help", s.Name, p.Name)
+		}
+		// One line beside the value in a form or a table; the rest, if
+		// any, in sentences in Detail.
+		if n := utf8.RuneCountInString(p.Help); n > maxHelp || strings.ContainsAny(p.Help, "\n\t") {
+			t.Errorf("model %s: parameter %s: help of %d characters or on several lines; keep %d on one line and put the rest in Detail: %q",
+				s.Name, p.Name, n, maxHelp, p.Help)
+		}
+		if p.Detail != "" && (!strings.HasSuffix(p.Detail, ".") || strings.Contains(p.Detail, "\n")) {
+			t.Errorf("model %s: parameter %s: detail %q is not sentences on one line, ending with a full stop", s.Name, p.Name, p.Detail)
 		}
 		var want reflect.Kind
 		switch p.Kind {
@@ -167,11 +182,13 @@ var taskSets = map[engine.Task][]taskSet{
 // baseline with them.
 var settings = map[string]map[string]string{
 	// Pixels that are constant within a class make every class covariance
-	// singular; the notes' QDA (reg=0) cannot invert it. Shrinkage can.
+	// singular; plain QDA (reg=0, as Shewchuk's lecture 7 fits it)
+	// cannot invert it. Shrinkage can.
 	"qda/digits": {"reg": "0.1"},
 	// A regression tree grown until every leaf holds one row memorises
 	// diabetes' noise (scikit-learn's default tree scores R2 below 0 on it
-	// too); a stopping rule of the notes is what the model is for.
+	// too); a stopping rule (Shewchuk, Concise Machine Learning,
+	// lectures 14-15) is what the model is for.
 	"tree/diabetes": {"min_samples_leaf": "20"},
 	// A convolutional network learns from images: it infers a square one
 	// from the columns' count, and wine's 13 and breast_cancer's 30 are not

@@ -15,6 +15,7 @@ import (
 // --data circles --model perceptron --param lift=2` runs it (standardised,
 // an 80/20 hold-out, seed 1).
 func TestPerceptronLiftSeparatesXORAndCircles(t *testing.T) {
+	t.Parallel()
 	for _, data := range []string{"xor", "circles"} {
 		for _, lift := range []string{"1", "2"} {
 			spec, v := specWith(t, "perceptron", map[string]string{"lift": lift})

@@ -48,6 +48,7 @@ func specWith(t *testing.T, model string, params map[string]string) (*engine.Spe
 // exits 2 for it) whose one line states the limit that applies to these
 // data: under a hold-out or cross-validation, the training part's.
 func TestLimitsOfTheData(t *testing.T) {
+	t.Parallel()
 	oneClass := tiny(t, "a,b,c\n1,2,x\n2,3,x\n3,1,x\n4,4,x\n5,2,x\n")
 	var rows strings.Builder
 	rows.WriteString("a,b,y\n")
@@ -122,6 +123,7 @@ func TestLimitsOfTheData(t *testing.T) {
 // Limits on memory that no built-in reaches: the Newton solver's systems
 // and the polynomial design's cells.
 func TestLimitsOfMemory(t *testing.T) {
+	t.Parallel()
 	fit := func(model string, params map[string]string, tr engine.Train) error {
 		spec, v := specWith(t, model, params)
 		m, err := spec.New(v)
@@ -250,6 +252,7 @@ func TestDivisiveBeyondTheAgglomerativeLimit(t *testing.T) {
 // tealab train runs it) scores exactly as one that copies its parts, for
 // models that standardise, encode nominal columns, or take them raw.
 func TestConsumedHoldoutScoresAsCopied(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ data, model string }{
 		{"iris", "logistic"}, {"wine", "knn"}, {"breast_cancer", "tree"}, {"diabetes", "ridge"}, {"iris", "forest"},
 	} {

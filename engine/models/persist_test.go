@@ -25,6 +25,7 @@ import (
 // predict what the fitted model predicts (a hierarchical or spectral
 // clustering: put each row in its own cluster). Every model has a file.
 func TestModelFiles(t *testing.T) {
+	t.Parallel()
 	var notYet, notApplicable []string
 	for _, s := range engine.Specs() {
 		m, err := s.New(s.Defaults())

@@ -15,6 +15,7 @@ import (
 // projection by its worst distortion. References: testdata/reduction_ref.py
 // (scikit-learn 1.2.1).
 func TestReductionScores(t *testing.T) {
+	t.Parallel()
 	reduce := func(data, model string, params map[string]string) (*eval.Result, error) {
 		t.Helper()
 		spec, v := specWith(t, model, params)
@@ -50,7 +51,8 @@ func TestReductionScores(t *testing.T) {
 	if d := res.Metrics["distortion"]; !(d > 0 && d < 10) {
 		t.Errorf("random projection to 5 of 13: worst distortion %v", d)
 	}
-	// The notes' k for the defaults (72) is no reduction of 13 features:
+	// The Johnson–Lindenstrauss k of Shewchuk's lecture 22 for the defaults
+	// (72) is no reduction of 13 features:
 	// half of them, and a warning that says why.
 	res, err = reduce("wine", "randproj", nil)
 	if err != nil || res.Metrics["components"] != 7 || len(res.Warnings) != 1 ||

@@ -37,6 +37,7 @@ func scaled(d *datasets.Dataset, factor ...float64) *datasets.Dataset {
 // scores agree to 0.005. PCA with scale=true standardises itself: its
 // explained variance does not change either.
 func TestStandardisingModelsIgnoreMagnitude(t *testing.T) {
+	t.Parallel()
 	iris := builtin(t, "iris", "")
 	petals := builtin(t, "iris", "petal_width_cm")
 	cases := map[engine.Task]struct {

@@ -21,6 +21,7 @@ import (
 // (another shuffle), so the scores must agree within noise: the allowance is
 // 2.5 standard errors of a 10-fold mean, and at least 0.02.
 func TestScoresMatchScikitLearn(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("testdata/sklearn_cv.json")
 	if err != nil {
 		t.Fatal(err)

@@ -173,7 +173,7 @@ func (b *best) sorted(out []neighbor) []neighbor {
 	return out
 }
 
-// kdTree is the notes' k-d tree (Shewchuk, lecture 25): each node splits its points on the
+// kdTree is the k-d tree of Shewchuk, Concise Machine Learning, lecture 25: each node splits its points on the
 // feature of greatest width at the median, down to leaves of at most
 // leafSize points. The points are copied in tree order, so that a leaf's
 // points are contiguous; each node keeps its bounding box, whose distance
@@ -325,7 +325,7 @@ func selectNth(ks []keyed, k int) {
 // search finds the k nearest training rows to q (skipping row skip, -1 for
 // none) into b. With eps > 0 a subtree is skipped when (1+eps) times its
 // distance is at least the kth distance so far: every neighbour found is
-// then within (1+eps) of the true one (the notes' approximate search). It
+// then within (1+eps) of the true one (Shewchuk's approximate search). It
 // returns the number of nodes visited.
 func (t *kdTree) search(q []float64, b *best, m metric, eps float64, skip int32) int {
 	return t.visit(0, q, b, m, m.scale(eps), skip)

@@ -52,7 +52,8 @@ const looSample = 100
 // Euclidean distance by matrix products that only pick candidates (see
 // blocked.go); it finds exactly the neighbours the row-by-row loop finds.
 // With KMax > 0 the fit tries every k from 1 to KMax in one pass (the
-// notes' PRED1TOKMAXNN), reporting one step per k, and keeps the k of
+// PRED1TOKMAXNN of Hocking, CS499 Optimization Algorithms for ML, sections
+// 2-4), reporting one step per k, and keeps the k of
 // least leave-one-out error on its training rows.
 type KNN struct {
 	K         int     // neighbours that vote
@@ -96,11 +97,13 @@ func init() {
 		Loss:      "leave-one-out error",
 		ErrorLoss: true,
 		// Distances mix the features' units: each is standardised first
-		// (the notes' ozone example does so).
+		// (Hocking's ozone example does so, CS499 Optimization
+		// Algorithms for ML).
 		Standardize: true,
 		Params: []engine.Param{
 			{Name: "choose_k", Kind: engine.Choice, Default: "fixed", Choices: []string{"fixed", "loo"},
-				Help: "fixed: use k; loo: try every k from 1 to k_max in one pass and keep the one of least leave-one-out error on the training rows (Hocking's model-selection picture)"},
+				Help:   "fixed: use k; loo: the k up to k_max of least leave-one-out error",
+				Detail: "loo tries every k from 1 to k_max in one pass and keeps the one of least leave-one-out error on the training rows (Hocking's model-selection picture)."},
 			{Name: "k", Kind: engine.Int, Default: 5, Min: 1, Max: 1e6, Help: "neighbours that vote (or are averaged)",
 				When: &engine.Applies{Param: "choose_k", In: []string{"fixed"}}},
 			{Name: "k_max", Kind: engine.Int, Default: 30, Min: 1, Max: 1000,
@@ -110,7 +113,8 @@ func init() {
 			{Name: "p", Kind: engine.Float, Default: 3.0, Min: 1, Max: 100,
 				When: &engine.Applies{Param: "metric", In: []string{"lp"}}, Help: "the p of the Lp distance"},
 			{Name: "algorithm", Kind: engine.Choice, Default: Auto, Choices: []string{Auto, KDTree, Brute},
-				Help: "search: a k-d tree (split on the widest feature at the median), every row, or auto (the tree up to 6 features for l2, 12 for lp, 20 for l1 and linf; every row beyond, by matrix products for l2)"},
+				Help:   "neighbour search: kdtree, brute (every row) or auto",
+				Detail: "The k-d tree splits on the widest feature at the median. auto takes the tree up to 6 features for l2, 12 for lp, 20 for l1 and linf, and every row beyond (by matrix products for l2)."},
 			{Name: "leaf_size", Kind: engine.Int, Default: 30, Min: 1, Max: 1e6,
 				When: &engine.Applies{Param: "algorithm", In: []string{Auto, KDTree}}, Help: "most rows in a k-d tree leaf"},
 			{Name: "eps", Kind: engine.Float, Default: 0.0, Min: 0, Max: 10,
@@ -472,7 +476,7 @@ func (m *KNN) Choice() *Choice {
 }
 
 // PredictProba implements engine.Prober: the class shares among the k
-// neighbours (the notes' histogram: 0, 1/3, 2/3, 1 for k = 3).
+// neighbours (Hocking's histogram: 0, 1/3, 2/3, 1 for k = 3).
 func (m *KNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	if m.Fitted && m.k == 0 {
 		return nil, fmt.Errorf("k nearest neighbours: a regression has no class probabilities")

@@ -100,7 +100,7 @@ func TestKDTreeApproximate(t *testing.T) {
 	if visitedApprox >= visitedExact {
 		t.Errorf("approximate search visited %d nodes, exact %d", visitedApprox, visitedExact)
 	}
-	// The notes: median splits give depth ⌊log₂(n / leaf)⌋ or so.
+	// Shewchuk, lecture 25: median splits give depth ⌊log₂(n / leaf)⌋ or so.
 	if d := kdDepth(tree, 0); d > int(math.Ceil(math.Log2(float64(n)/8)))+1 {
 		t.Errorf("depth %d for %d points in leaves of 8", d, n)
 	}
@@ -135,7 +135,7 @@ func TestQuizOfTheNotes(t *testing.T) {
 			P, _ := m.PredictProba(q)
 			votes := map[int]float64{1: 1, 2: 0.5, 3: 2.0 / 3, 4: 0.5, 5: 0.6}[k]
 			if math.Abs(P.At(0, 1)-votes) > 1e-12 {
-				t.Errorf("%s k=%d: P(1) = %v, want %v (the notes' histogram)", algo, k, P.At(0, 1), votes)
+				t.Errorf("%s k=%d: P(1) = %v, want %v (Hocking's histogram)", algo, k, P.At(0, 1), votes)
 			}
 		}
 	}

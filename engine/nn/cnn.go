@@ -76,7 +76,8 @@ func cnnParams() []engine.Param {
 		{Name: "shape", Kind: engine.Text, Default: "", Check: checkShape, Help: "image height x width, e.g. 8x8 (empty: a square number of columns)"},
 		{Name: "hidden", Kind: engine.Ints, Default: []int{0}, Min: 0, Max: 4096, Help: "widths of dense ReLU layers after pooling, e.g. 64 (0: none)"},
 	}, trainingParams(0.003, 60, 8)...),
-		engine.Param{Name: "init", Kind: engine.Choice, Default: "he", Choices: []string{"he", "xavier"}, Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs, for ReLU), xavier (inputs + outputs)"})
+		engine.Param{Name: "init", Kind: engine.Choice, Default: "he", Choices: []string{"he", "xavier"}, Help: "initial weights: he (for ReLU) or xavier",
+			Detail: "Weights start uniform in ±sqrt(6/fan): he takes fan = the layer's inputs, xavier its inputs plus outputs."})
 }
 
 // checkShape accepts "" or "HxW" with whole numbers of at least 1.

@@ -159,7 +159,7 @@ func TestNetworksShareTheirTraining(t *testing.T) {
 	for _, p := range trainingParams(0, 0, 0) {
 		a, okA := mlp.Param(p.Name)
 		b, okB := cnn.Param(p.Name)
-		if !okA || !okB || a.Min != b.Min || a.Max != b.Max || a.Help != b.Help || a.Kind != b.Kind {
+		if !okA || !okB || a.Min != b.Min || a.Max != b.Max || a.Help != b.Help || a.Detail != b.Detail || a.Kind != b.Kind {
 			t.Errorf("parameter %s: mlp %+v, cnn %+v; want one definition", p.Name, a, b)
 		}
 	}

@@ -18,8 +18,8 @@ import (
 // lectures 16-18 (backpropagation, and the tricks that make it train):
 // hidden layers of chosen widths and activation, softmax outputs with
 // cross-entropy for classes, a linear output with squared error for
-// regression (or, Loss "sigmoid", logistic outputs with squared error, the
-// notes' first network). Weights start He or Xavier uniform; each epoch
+// regression (or, Loss "sigmoid", logistic outputs with squared error,
+// Shewchuk's first network). Weights start He or Xavier uniform; each epoch
 // visits the training rows in a seeded random order, in mini-batches whose
 // mean loss (each row's weighted by Train.Weights when given), plus
 // L2/(2·batch)·‖W‖² as scikit-learn's MLP adds it, one optimiser step
@@ -65,16 +65,19 @@ func init() {
 		Standardize: true,
 		Params: append(append([]engine.Param{
 			{Name: "hidden", Kind: engine.Ints, Default: []int{100}, Min: 1, Max: 4096,
-				Help: "widths of the hidden layers, comma-separated (\"64,32\": two layers); on XOR two tanh units stick in a local minimum on 4 of seeds 1-10 with adam's defaults and on 1 of seeds 1-20 with optimizer=sgd lr=0.3; four learn it on seeds 1-20"},
+				Help:   "widths of the hidden layers, comma-separated (\"64,32\": two layers)",
+				Detail: "On XOR, two tanh units stick in a local minimum on 4 of seeds 1-10 with adam's defaults and on 1 of seeds 1-20 with optimizer=sgd lr=0.3; four learn it on seeds 1-20."},
 			{Name: "activation", Kind: engine.Choice, Default: ReLU, Choices: Activations,
 				Help: "hidden units' nonlinearity"},
 		}, trainingParams(0.001, 200, 0)...), []engine.Param{
 			{Name: "dropout", Kind: engine.Float, Default: 0.0, Min: 0, Max: 0.9,
 				Help: "probability that a hidden unit is dropped in training"},
 			{Name: "init", Kind: engine.Choice, Default: "auto", Choices: []string{"auto", "he", "xavier"},
-				Help: "initial weights uniform in ±sqrt(6/fan): he (fan = inputs), xavier (inputs + outputs); auto: he for relu and leaky_relu, xavier otherwise"},
+				Help:   "initial weights: he, xavier, or auto (he for relu and leaky_relu, xavier otherwise)",
+				Detail: "Weights start uniform in ±sqrt(6/fan): he takes fan = the layer's inputs, xavier its inputs plus outputs."},
 			{Name: "loss", Kind: engine.Choice, Default: "auto", Choices: []string{"auto", "sigmoid"},
-				Help: "auto: softmax + cross-entropy for classes, linear + squared error for regression; sigmoid: logistic outputs + squared error"},
+				Help:   "outputs and loss: auto (by the task) or sigmoid (logistic outputs, squared error)",
+				Detail: "auto is softmax with cross-entropy for classes and a linear output with squared error for regression; sigmoid is logistic outputs with squared error, Shewchuk's first network."},
 		}...),
 		Bench: []engine.BenchCase{{Name: "mlp", Data: "digits", Task: datasets.Classification, Scale: true,
 			Params: map[string]string{"hidden": "100", "optimizer": "adam", "lr": "0.001", "batch": "200", "epochs": "50"}}},

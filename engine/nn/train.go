@@ -13,7 +13,8 @@ import (
 func trainingParams(lr float64, epochs, patience int) []engine.Param {
 	return []engine.Param{
 		{Name: "optimizer", Kind: engine.Choice, Default: Adam, Choices: Optimizers,
-			Help: "sgd: plain steps; momentum: heavy ball (0.9); rmsprop: steps scaled by the gradients' running RMS; adam: both, bias-corrected"},
+			Help:   "the step rule: sgd, momentum, rmsprop or adam",
+			Detail: "sgd takes plain steps; momentum is the heavy ball (0.9); rmsprop scales the steps by the gradients' running RMS; adam does both, bias-corrected."},
 		{Name: "lr", Kind: engine.Float, Default: lr, Min: 1e-7, Max: 10, Log: true,
 			Help: "learning rate (sgd and momentum usually want 0.01-0.1)"},
 		{Name: "lr_decay", Kind: engine.Float, Default: 0.0, Min: 0, Max: 100,
@@ -25,7 +26,8 @@ func trainingParams(lr float64, epochs, patience int) []engine.Param {
 		{Name: "l2", Kind: engine.Float, Default: 0.0001, Min: 0, Max: 100,
 			Help: "L2 weight decay: adds l2/(2·batch)·‖W‖² to each mini-batch's loss, biases left out (scikit-learn's alpha)"},
 		{Name: "patience", Kind: engine.Int, Default: patience, Min: 0, Max: 100000,
-			Help: "stop when the loss of held-back training rows has not improved for this many epochs, keeping the best weights; 0 trains every epoch"},
+			Help:   "epochs without improvement on held-back rows before stopping (0: train every epoch)",
+			Detail: "A share of the training rows (validation_fraction) is held back and its loss measured after every epoch; the fit stops when it has not improved for this many epochs, and keeps the best weights."},
 		{Name: "validation_fraction", Kind: engine.Float, Default: 0.1, Min: 0.01, Max: 0.5, When: &engine.Applies{Param: "patience"},
 			Help: "the share of the training rows held back to decide when to stop (at least one row, and one left to train on)"},
 	}

@@ -15,10 +15,10 @@ import (
 
 // KLogistic is kernel logistic regression (Shewchuk, Concise Machine
 // Learning, lecture 16): logistic regression with w = Σ_i a_i Φ(x_i), so
-// that f = K a on the training rows, fitted by the notes' batch gradient
+// that f = K a on the training rows, fitted by Shewchuk's batch gradient
 // ascent a ← a + ε (y − s(K a)) with y in {0, 1} and s the logistic
 // function. Two changes keep one setting good for any data: the step is
-// taken on the mean log-loss (ε/n for the notes' ε), and an L2 penalty
+// taken on the mean log-loss (ε/n for Shewchuk's ε), and an L2 penalty
 // (λ/2)‖w‖² (lambda) keeps a bounded on separable data:
 //
 //	a ← (1 − ελ) a + (ε/n) (y − s(K a)).
@@ -62,7 +62,7 @@ func init() {
 		// linear or polynomial kernel's values grow with the features.
 		Params: append(KernelParams(RBF, Poly, Sigmoid, Linear),
 			engine.Param{Name: "lr", Kind: engine.Float, Default: 3.0, Min: 1e-6, Max: 1e3, Log: true,
-				Help: "step size ε on the mean log-loss (the notes' ε times the rows)"},
+				Help: "step size ε on the mean log-loss (Shewchuk's ε times the rows)"},
 			engine.Param{Name: "epochs", Kind: engine.Int, Default: 300, Min: 1, Max: 100000,
 				Help: "gradient steps, each one product K·a"},
 			engine.Param{Name: "lambda", Kind: engine.Float, Default: 1e-4, Min: 0, Max: 1e3,

@@ -15,33 +15,16 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// The generated sets the reference script (testdata/sklearn_svm.py) reads:
-// tealab's own moons, circles and sine, written with every digit so that
-// scikit-learn fits the very same rows. Rewrite them with
-// TEALAB_WRITE_SVM_DATA=1 go test ./engine/svm -run TestWriteGeneratedSets.
-var smoGeneratedSets = []struct {
-	name string
-	task datasets.Task
-}{{"moons", datasets.Classification}, {"circles", datasets.Classification}, {"sine", datasets.Regression}}
-
-func TestWriteGeneratedSets(t *testing.T) {
-	if os.Getenv("TEALAB_WRITE_SVM_DATA") == "" {
-		t.Skip("set TEALAB_WRITE_SVM_DATA=1 to rewrite testdata/{moons,circles,sine}.csv")
-	}
-	for _, g := range smoGeneratedSets {
-		d := smoOpenSet(t, g.name, g.task)
-		var b strings.Builder
-		for i := range d.Rows() {
-			for _, v := range d.X.RawRowView(i) {
-				b.WriteString(strconv.FormatFloat(v, 'g', -1, 64) + ",")
-			}
-			b.WriteString(strconv.FormatFloat(d.Y[i], 'g', -1, 64) + "\n")
-		}
-		if err := os.WriteFile(filepath.Join("testdata", g.name+".csv"), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+// The reference data are written by go generate, never by a test: the
+// generated sets (moons, circles, sine and kridge_sine.csv) by
+// testdata/sets.go, so that scikit-learn fits the very rows tealab draws;
+// kridge_ref.json by kridge_ref.py; linear_clf.csv.gz by linear_ref.py,
+// which also prints the numbers linear_test.go quotes (as sklearn_svm.py
+// prints those of the SMO tests, by hand: /usr/bin/python3
+// testdata/sklearn_svm.py from engine/svm).
+//go:generate go run ./testdata/sets.go
+//go:generate sh -c "cd testdata && /usr/bin/python3 kridge_ref.py > kridge_ref.json.new && mv kridge_ref.json.new kridge_ref.json"
+//go:generate sh -c "cd testdata && /usr/bin/python3 linear_ref.py"
 
 // smoOpenSet is a built-in or generated set as training rows (seed 1).
 func smoOpenSet(t *testing.T, name string, task datasets.Task) engine.Train {

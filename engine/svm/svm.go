@@ -107,9 +107,10 @@ const smoHardNarrowest = 1e-4
 func smoParams(tol float64, linear bool) []engine.Param {
 	tolHelp := "stop when the maximal violating pair violates the KKT conditions by less"
 	iterHelp := "most SMO iterations per problem; -1: no limit but LIBSVM's max(10⁷, 100n)"
+	var tolDetail, iterDetail string
 	if linear {
-		tolHelp += " (dcd: the projected gradient's spread; sgd: the primal's gain)"
-		iterHelp += " (dcd and sgd: passes over the rows, 1000 at -1)"
+		tolDetail = "With the linear kernel's other solvers: dcd stops on the projected gradient's spread, sgd on the primal's gain."
+		iterDetail = "With the linear kernel's dcd and sgd solvers: passes over the rows, 1000 at -1."
 	}
 	return []engine.Param{
 		{Name: "cache_mb", Kind: engine.Float, Default: 200.0, Min: 0.001, Max: 1e6, Log: true,
@@ -117,9 +118,9 @@ func smoParams(tol float64, linear bool) []engine.Param {
 		{Name: "shrinking", Kind: engine.Bool, Default: true,
 			Help: "set aside the α that sit at a bound while SMO works on the others"},
 		{Name: "tol", Kind: engine.Float, Default: tol, Min: 1e-12, Max: 1, Log: true,
-			Help: tolHelp},
+			Help: tolHelp, Detail: tolDetail},
 		{Name: "max_iter", Kind: engine.Int, Default: -1, Min: -1, Max: 1e9,
-			Help: iterHelp},
+			Help: iterHelp, Detail: iterDetail},
 	}
 }
 

@@ -13,14 +13,14 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// AdaBoost is the notes' AdaBoost (Shewchuk, Concise Machine Learning, lecture 24) with short trees as weak learners,
-// in its multi-class form (SAMME, which is the notes' algorithm for two
-// classes): weights start at 1/n; each round fits a tree to the weighted
+// AdaBoost is AdaBoost as Shewchuk, Concise Machine Learning, lecture 24,
+// teaches it, with short trees as weak learners, in its multi-class form
+// (SAMME, which is Shewchuk's algorithm for two classes): weights start at 1/n; each round fits a tree to the weighted
 // rows, measures its weighted error err, gives it the vote
 // β = ½ ln((1−err)/err) + ½ ln(k−1), multiplies the weights of the rows it
 // misclassifies by e^β and of the others by e^−β, and normalises. The
 // ensemble predicts the class with the largest total vote M_c(x) = Σ β_t
-// [G_t(x) = c]; its probabilities are softmax(2 M(x)), the notes'
+// [G_t(x) = c]; its probabilities are softmax(2 M(x)), Shewchuk's
 // 1/(1+e^−2M(x)) for two classes. The training objective, which each
 // round's β minimises along its tree, is SAMME's multi-class exponential
 // loss (Zhu, Zou, Rosset & Hastie 2009) written in the votes:

@@ -12,8 +12,9 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 )
 
-// The impurities of the notes' worked examples (Verma, COMS 4771 notes, Nearest Neighbors and Decision Trees; Alpaydin, Introduction to Machine Learning,
-// ch. 9): (5,5) has Gini 0.5 and entropy 1 bit; (0.9,0.1) error 0.1,
+// The impurities of the worked examples of Verma, COMS 4771 notes, Nearest
+// Neighbors and Decision Trees, and Alpaydin, Introduction to Machine
+// Learning, ch. 9: (5,5) has Gini 0.5 and entropy 1 bit; (0.9,0.1) error 0.1,
 // entropy 0.4690, Gini 0.18; three equal classes 0.6667, 1.585, 0.6667.
 func TestImpuritiesOfTheNotes(t *testing.T) {
 	for _, c := range []struct {
@@ -38,7 +39,7 @@ func TestImpuritiesOfTheNotes(t *testing.T) {
 	}
 }
 
-// Splitting (5,5) into (4,0) and (1,5), as the notes do, gains 0.3333 Gini
+// Splitting (5,5) into (4,0) and (1,5), as Verma's example does, gains 0.3333 Gini
 // and 0.6100 bits: the root's recorded decrease per row.
 func TestSplitGainOfTheNotes(t *testing.T) {
 	// x = 0..9 with classes 0 0 0 0 | 1 1 0 1 1 1: the best split, x <= 3.5,
@@ -106,7 +107,7 @@ func TestAdaBoostFirstRound(t *testing.T) {
 	}
 }
 
-// xor is the notes' XOR: two features, the class is whether their signs
+// xor is the XOR of Shewchuk, Concise Machine Learning, lecture 17: two features, the class is whether their signs
 // differ.
 func xor(n int, seed uint64) engine.Train {
 	r := rand.New(rand.NewPCG(seed, 3))

@@ -409,7 +409,8 @@ func (f *Forest) FeatureImportances() *engine.Importances {
 }
 
 // bootstrap draws len(w) rows with replacement: w[i] becomes how many times
-// row i was drawn (about 63.2% of rows at least once, the notes' 1 − 1/e).
+// row i was drawn (about 63.2% of rows at least once, Shewchuk's 1 − 1/e,
+// Concise Machine Learning, lecture 15).
 func bootstrap(r *rand.Rand, w []float64) {
 	clear(w)
 	for range w {

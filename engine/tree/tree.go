@@ -108,7 +108,8 @@ func init() {
 func growthParams() []engine.Param {
 	return []engine.Param{
 		{Name: "criterion", Kind: engine.Choice, Default: Gini, Choices: []string{Gini, Entropy, Misclass},
-			Help: "impurity a split lowers: Gini 1-Σp², entropy -Σp log₂p (information gain), or the error 1-max p; regression trees use the variance"},
+			Help:   "impurity a split lowers: gini, entropy or misclassification (regression trees: the variance)",
+			Detail: "Gini is 1-Σp², entropy -Σp log₂p (its decrease is the information gain), misclassification the error 1-max p; a regression tree lowers the variance whatever this says."},
 		{Name: "max_depth", Kind: engine.Int, Default: 0, Min: 0, Max: 1000,
 			Help: "deepest level a node may be split at (0: no limit)"},
 		{Name: "min_samples_split", Kind: engine.Int, Default: 2, Min: 2, Max: 1e9,
@@ -125,13 +126,17 @@ func growthParams() []engine.Param {
 func pruneParams() []engine.Param {
 	return []engine.Param{
 		{Name: "prune", Kind: engine.Choice, Default: PruneErrorBased, Choices: pruneChoices,
-			Help: "error-based: C4.5's pruning (Quinlan 1993, C4.5: Programs for Machine Learning): each leaf's errors on new rows are estimated by the upper confidence limit of the binomial of its training errors, and a split goes, bottom up, when its node as a leaf is estimated to err no more than its leaves (classification; a regression tree is left as grown); none: grown until pure, as scikit-learn; reduced-error: grow on part of the rows, then remove every split the held-out part does not need; cost-complexity: remove the weakest links while their cost per leaf is at most ccp_alpha"},
+			Help: "how to prune: error-based (C4.5's), none, reduced-error or cost-complexity",
+			Detail: "error-based is C4.5's pruning (Quinlan 1993, C4.5: Programs for Machine Learning): each leaf's errors on new rows are estimated by the upper confidence limit of the binomial of its training errors, and a split goes, bottom up, when its node as a leaf is estimated to err no more than its leaves (classification; a regression tree is left as grown). " +
+				"none grows until pure, as scikit-learn does. reduced-error grows on part of the rows, then removes every split the held-out part does not need. cost-complexity removes the weakest links while their cost per leaf is at most ccp_alpha."},
 		{Name: "confidence", Kind: engine.Float, Default: 0.25, Min: 0.001, Max: 0.5,
-			When: &engine.Applies{Param: "prune", In: []string{PruneErrorBased}},
-			Help: "C4.5's confidence factor CF (J48 -C): a leaf's errors are estimated by the upper CF confidence limit of the binomial; smaller prunes more (Quinlan 1993)"},
+			When:   &engine.Applies{Param: "prune", In: []string{PruneErrorBased}},
+			Help:   "C4.5's confidence factor CF (J48 -C): smaller prunes more",
+			Detail: "A leaf's errors on new rows are estimated by the upper CF confidence limit of the binomial of its training errors (Quinlan 1993)."},
 		{Name: "min_objects", Kind: engine.Int, Default: 2, Min: 1, Max: 1e9,
-			When: &engine.Applies{Param: "prune", In: []string{PruneErrorBased}},
-			Help: "C4.5's fewest rows in at least two branches of a split (J48 -M); on this two-way tree, in each child: the larger of this and min_samples_leaf applies (classification)"},
+			When:   &engine.Applies{Param: "prune", In: []string{PruneErrorBased}},
+			Help:   "C4.5's fewest rows in at least two branches of a split (J48 -M)",
+			Detail: "On this two-way tree it bounds each child: the larger of this and min_samples_leaf applies (classification)."},
 		{Name: "prune_fraction", Kind: engine.Float, Default: 0.25, Min: 0.05, Max: 0.9,
 			When: &engine.Applies{Param: "prune", In: []string{PruneReducedError}},
 			Help: "share of the training rows held out to prune on"},

@@ -16,6 +16,12 @@ import (
 	"github.com/tealab/tealab/engine/tune"
 )
 
+// The reference data are written by go generate, never by a test: folds.json
+// by testdata/folds.go (from refEval and refSets, which it repeats), then
+// gridsearch.json by testdata/gridsearch.py (scikit-learn on those folds).
+//go:generate go run ./testdata/folds.go
+//go:generate sh -c "cd testdata && /usr/bin/python3 gridsearch.py > gridsearch.json.new && mv gridsearch.json.new gridsearch.json"
+
 // refEval is the evaluation the scikit-learn reference reproduces: the
 // folds of testdata/folds.json, written from this plan.
 var refEval = eval.Options{Folds: 5, Seed: 1}
@@ -37,22 +43,6 @@ func foldOf(t *testing.T, d *datasets.Dataset) []int {
 		}
 	}
 	return of
-}
-
-// TestWriteFolds writes testdata/folds.json when TEALAB_WRITE_FOLDS=1;
-// testdata/gridsearch.py reads it.
-func TestWriteFolds(t *testing.T) {
-	if os.Getenv("TEALAB_WRITE_FOLDS") == "" {
-		t.Skip("set TEALAB_WRITE_FOLDS=1 to rewrite testdata/folds.json")
-	}
-	out := map[string][]int{}
-	for _, name := range refSets {
-		out[name] = foldOf(t, open(t, name))
-	}
-	b, _ := json.Marshal(out)
-	if err := os.WriteFile(filepath.Join("testdata", "folds.json"), append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 type gridRef struct {
@@ -79,7 +69,7 @@ func TestBestAgreesWithGridSearchCV(t *testing.T) {
 	readJSON(t, "gridsearch.json", &refs)
 	for _, name := range refSets {
 		if got := foldOf(t, open(t, name)); !slices.Equal(got, folds[name]) {
-			t.Fatalf("%s: the folds are no longer those of testdata/folds.json; rewrite it (TEALAB_WRITE_FOLDS=1) and rerun gridsearch.py", name)
+			t.Fatalf("%s: the folds are no longer those of testdata/folds.json; rewrite it and gridsearch.json with `go generate ./engine/tune`", name)
 		}
 	}
 	for _, ref := range refs {

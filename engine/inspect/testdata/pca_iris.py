@@ -1,7 +1,7 @@
 # Reference for TestProject2DIris: the first two principal directions of the
 # standardised iris features (correlation-matrix PCA), signs fixed so that the
 # largest loading of each direction is positive.
-# Run: /usr/bin/python3 tui/testdata/pca_iris.py
+# Run: /usr/bin/python3 engine/inspect/testdata/pca_iris.py
 import numpy as np
 from sklearn.datasets import load_iris
 from sklearn.decomposition import PCA

@@ -2,7 +2,7 @@
 
 Run from engine/svm: /usr/bin/python3 testdata/sklearn_svm.py
 moons.csv, circles.csv and sine.csv are tealab's generated sets (seed 1), written
-by TestWriteGeneratedSets; the built-in sets are read from datasets/builtin.
+by testdata/sets.go (go generate ./engine/svm); the built-in sets are read from datasets/builtin.
 Features are standardised on all rows (StandardScaler) before every fit.
 """
 import numpy as np

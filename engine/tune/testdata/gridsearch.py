@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """GridSearchCV on tealab's own folds, for reference_test.go.
 
-Run: cd engine/tune/testdata && /usr/bin/python3 gridsearch.py > gridsearch.json
+Run: go generate ./engine/tune (or cd engine/tune/testdata && /usr/bin/python3 gridsearch.py > gridsearch.json)
 (Debian python3-sklearn 1.2.1). folds.json holds, for each built-in set, the
 fold of each row under tealab's stratified 5-fold CV with seed 1 (written by
-TEALAB_WRITE_FOLDS=1 go test -run TestWriteFolds ./engine/tune); PredefinedSplit
+testdata/folds.go, which `go generate ./engine/tune` runs first); PredefinedSplit
 makes scikit-learn score the very same folds. knn standardises inside the folds
 as tealab's spec does; the tree is grown unpruned (prune=none).
 See the comment above the cases for what is compared and why."""

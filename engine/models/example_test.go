@@ -45,9 +45,11 @@ func Example() {
 }
 
 // A model is built from a spec and typed values (Spec.Parse reads them as
-// --param spells them, checked against their ranges) and fitted directly on
-// training rows. Fit takes the columns as they are: the evaluation
-// (engine/eval.Run) is what splits the rows, standardises and scores.
+// --param spells them, checked against their ranges) and fitted on training
+// rows through engine.Fit, which supplies the recorder and leaves a model
+// whose fit failed unfitted. Fit takes the columns as they are: the
+// evaluation (engine/eval.Run) is what splits the rows, standardises and
+// scores.
 func Example_fit() {
 	tab, err := datasets.Open("iris")
 	if err != nil {
@@ -71,7 +73,7 @@ func Example_fit() {
 		log.Fatal(err)
 	}
 	train := engine.Train{X: d.X, Y: d.Y, Classes: d.Classes, Features: d.FeatureNames(), Seed: 1}
-	if err := model.Fit(context.Background(), train, nil); err != nil {
+	if err := engine.Fit(context.Background(), model, train, nil); err != nil {
 		log.Fatal(err)
 	}
 

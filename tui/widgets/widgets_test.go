@@ -1,47 +1,24 @@
 package widgets
 
 import (
-	"flag"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/internal/sweep"
 	"github.com/tealab/tealab/internal/termtest"
 	"github.com/tealab/tealab/themes"
 )
 
-// Golden files live in testdata/<Test>/<widget>/<size>.golden; regenerate
-// them with `go test ./tui/widgets/ -run TestGolden -update` and read the
-// diff before committing.
-var update = flag.Bool("update", false, "rewrite testdata/*.golden with the current output")
-
-// requireGolden compares out with the test's golden file.
-func requireGolden(t *testing.T, out string) {
-	t.Helper()
-	path := filepath.Join("testdata", filepath.FromSlash(t.Name())+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got := out; got != strings.ReplaceAll(string(want), "\r\n", "\n") {
-		t.Errorf("view differs from %s (run with -update to accept)\n--- want\n%s\n--- got\n%s", path, want, got)
-	}
-}
+// Golden files live in testdata/<Test>/<widget>/<size>.golden, compared by
+// golden.RequireEqual as the lab's are; regenerate them with
+// `go test ./tui/widgets/ -run TestGolden -update` and read the diff before
+// committing.
 
 // stylesFor builds a theme's styles for a fixed colour profile, so tests
 // do not depend on the terminal running them.
@@ -362,7 +339,7 @@ func TestGolden(t *testing.T) {
 				wd.set(s[0], s[1])
 				out := wd.view()
 				checkBlock(t, g.name, out, s[0], s[1])
-				requireGolden(t, termtest.Show(out, colorprofile.NoTTY))
+				golden.RequireEqual(t, termtest.Show(out, colorprofile.NoTTY))
 			})
 		}
 	}

@@ -166,6 +166,9 @@ func (s *Screen) about(f *Field, values engine.Values, w int) []string {
 		}
 	}
 	add(st.Text, f.P.Help)
+	if f.P.Detail != "" {
+		add(st.Text, f.P.Detail)
+	}
 	meta := f.rangeText()
 	if f.Model {
 		meta += " · default " + engine.Format(f.P.Default)

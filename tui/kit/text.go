@@ -37,3 +37,9 @@ const (
 	MinWidth  = 80
 	MinHeight = 24
 )
+
+// PadTo clips s to w cells and pads it with spaces to w.
+func PadTo(s string, w int) string {
+	s = Clip(s, w)
+	return s + strings.Repeat(" ", max(w-len([]rune(s)), 0))
+}

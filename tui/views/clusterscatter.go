@@ -146,8 +146,8 @@ func (v *clusterScatterView) View() string {
 	switch {
 	case v.sideBySide():
 		half := (v.w - 2) / 2
-		left := st.Header.Render(PadTo(" clusters found, centres marked", half)) + "\n" + v.byCluster.View()
-		right := st.Header.Render(PadTo(" known classes (not learned from)", v.w-2-half)) + "\n" + v.byClass.View()
+		left := st.Header.Render(kit.PadTo(" clusters found, centres marked", half)) + "\n" + v.byCluster.View()
+		right := st.Header.Render(kit.PadTo(" known classes (not learned from)", v.w-2-half)) + "\n" + v.byClass.View()
 		return out + lipgloss.JoinHorizontal(lipgloss.Top, left, "  ", right)
 	case v.showClass:
 		return out + st.Header.Render(" known classes (not learned from) · c: clusters") + "\n" + v.byClass.View()

@@ -160,7 +160,7 @@ func (v *dendrogramView) View() string {
 		}
 		left := string(line[:min(cutCol, len(line))])
 		right := string(line[min(cutCol, len(line)):])
-		out = append(out, " "+st.ClassStyle(cl).Render(PadTo(label, 17))+" "+st.ClassStyle(cl).Render(left)+st.Muted.Render(right))
+		out = append(out, " "+st.ClassStyle(cl).Render(kit.PadTo(label, 17))+" "+st.ClassStyle(cl).Render(left)+st.Muted.Render(right))
 	}
 	out = append(out, " "+strings.Repeat(" ", 18)+st.Muted.Render(d.Axis))
 	return strings.Join(out, "\n")

@@ -302,7 +302,7 @@ func (v *TreeView) nodeLine(l treeLine) string {
 		test = "all training rows"
 	}
 	stats := fmt.Sprintf("%s · %s %s", numfmt.Count(nd.Samples, "row"), v.T.Criterion, numfmt.Fixed(nd.Impurity, 3))
-	outcome := "→ " + PadTo(v.T.Outcome(l.node), v.outcomeW())
+	outcome := "→ " + kit.PadTo(v.T.Outcome(l.node), v.outcomeW())
 	bar := ""
 	if len(nd.Counts) > 0 {
 		bar = classBar(st, nd.Counts, 10)
@@ -329,11 +329,6 @@ func (v *TreeView) outcomeW() int {
 		w = max(w, len([]rune(v.T.Outcome(i))))
 	}
 	return min(w, 20)
-}
-
-func PadTo(s string, w int) string {
-	s = kit.Clip(s, w)
-	return s + strings.Repeat(" ", max(w-len([]rune(s)), 0))
 }
 
 // classBar draws class weights as a bar of w cells, each class's share in

@@ -15,7 +15,6 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/kit"
-	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -160,7 +159,7 @@ func (s *Screen) refreshRows() {
 	names := rowNameCells(t.RowNames, first, n)
 	if names != nil {
 		w := len([]rune(names[0]))
-		cols = append(cols, table.Column{Title: views.PadTo(rowNamesTitle, w-2) + " │", Width: w})
+		cols = append(cols, table.Column{Title: kit.PadTo(rowNamesTitle, w-2) + " │", Width: w})
 		used += w + 2
 	}
 	for j := s.colOff; j < len(t.Columns); j++ {
@@ -215,7 +214,7 @@ func rowNameCells(names []string, first, n int) []string {
 	w = min(w, 20)
 	out := make([]string, n)
 	for i, name := range names[first : first+n] {
-		out[i] = views.PadTo(name, w) + " │"
+		out[i] = kit.PadTo(name, w) + " │"
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
+	reports "github.com/tealab/tealab/report"
 )
 
 // The lab keeps its runs in the run history (runs.History): at start it
@@ -332,9 +333,9 @@ func exportRun(r *runRecord, kind, dir string) tea.Cmd {
 	var err error
 	switch kind {
 	case "md":
-		err = runs.WriteMarkdown(&b, e)
+		err = reports.RunMarkdown(&b, e)
 	case "csv":
-		err = runs.WriteCSV(&b, r.Record)
+		err = reports.RunCSV(&b, r.Record)
 	default:
 		var j []byte
 		j, err = runs.RecipeJSON(r.Record)

@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/engine/tune"
 	"github.com/tealab/tealab/numfmt"
+	reports "github.com/tealab/tealab/report"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -366,10 +367,10 @@ func (s *sweepScreen) askView() string {
 // the working directory, next to any earlier export rather than over it.
 func (s *sweepScreen) export() string {
 	var md, csv strings.Builder
-	if err := tune.WriteMarkdown(&md, s.live, s.command()); err != nil {
+	if err := reports.SweepMarkdown(&md, s.live, s.command()); err != nil {
 		return "export: " + err.Error()
 	}
-	if err := tune.WriteCSV(&csv, s.live); err != nil {
+	if err := reports.SweepCSV(&csv, s.live); err != nil {
 		return "export: " + err.Error()
 	}
 	return s.c.writeReports(exportDir, "tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, report{"md", md.String()}, report{"csv", csv.String()})

@@ -8,16 +8,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/inspect"
-	"github.com/tealab/tealab/engine/svm"
 	"github.com/tealab/tealab/numfmt"
 )
 
 func init() {
-	registerView(viewSpec{name: "Support vectors", order: 41, needs: hasLearned(svm.CapSupportVectors.Name),
+	registerView(viewSpec{name: "Support vectors", order: 41, needs: hasLearned(engine.CapSupportVectors.Name),
 		make: func(env viewEnv, r *runRecord) resultView {
-			sv, _ := eval.LearnedAs[*svm.SupportVectors](r.Result, svm.CapSupportVectors.Name)
+			sv, _ := eval.LearnedAs[*engine.SupportVectors](r.Result, engine.CapSupportVectors.Name)
 			v := &supportView{c: env.c, r: r, sv: sv,
 				up: bind("↑", "scroll", "up", "k"), down: bind("↓", "scroll", "down", "j"),
 				pgUp: bind("pgup", "page up", "pgup"), pgDown: bind("pgdn", "page down", "pgdown"),
@@ -34,7 +34,7 @@ func init() {
 type supportView struct {
 	c        *common
 	r        *runRecord
-	sv       *svm.SupportVectors
+	sv       *engine.SupportVectors
 	order    []int // the vectors in the table's order
 	byWeight bool
 	off      int  // first row of the table shown

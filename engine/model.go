@@ -7,8 +7,10 @@
 // (hold-out, k-fold CV, metrics) lives in engine/eval and engine/metrics.
 //
 // The rules every estimator keeps (engine/models checks them all):
-//   - Hyperparameters come from Values; Fit validates them and the data and
-//     replaces any earlier fit. Predict before Fit returns ErrNotFitted.
+//   - Hyperparameters come from Values, validated when they were parsed
+//     (Spec.Parse); Fit validates the data, never re-validates or re-defaults
+//     a parameter, and replaces any earlier fit. Predict before Fit returns
+//     ErrNotFitted.
 //   - Fit reports every step (epoch, iteration, sweep, round, merge) to its
 //     Recorder and returns at once the error Step returns: that is how
 //     cancellation and divergence stop a fit within one step.

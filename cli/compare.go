@@ -34,9 +34,8 @@ func (r *repeatFlag) Set(s string) error {
 type compareFlags struct {
 	data, models     repeatFlag
 	metrics          listFlag
-	folds, repeats   int
+	eval             evalFlags
 	jobs             int
-	seed             uint64
 	baseline, export string
 	asJSON, quiet    bool
 }
@@ -44,9 +43,7 @@ type compareFlags struct {
 func (c *compareFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.data, "data", "dataset (repeatable): built-in name, generator[:knobs] or file; its last column is the target")
 	fs.Var(&c.models, "model", "model (repeatable), with parameters as name:param=value,param=value, e.g. knn:k=5")
-	fs.IntVar(&c.folds, "cv", experiment.DefaultFolds, "folds of each cross-validation")
-	fs.IntVar(&c.repeats, "repeat", experiment.DefaultRepeats, "repeats of the cross-validation, each on folds drawn from seed+repeat")
-	fs.Uint64Var(&c.seed, "seed", 1, "seed of the first repeat's folds and of the models")
+	c.eval.register(fs, compareEval)
 	fs.StringVar(&c.baseline, "baseline", "", "model the others are tested against (default: the first)")
 	fs.Var(&c.metrics, "metric", "metrics shown, e.g. accuracy,macro_f1 (default: the headline metrics with one dataset, the primary one with several)")
 	fs.IntVar(&c.jobs, "jobs", runtime.NumCPU(), "model runs at once; the results do not depend on it")
@@ -62,17 +59,17 @@ func (c *compareFlags) plan() (experiment.Plan, error) {
 		return experiment.Plan{}, usagef("compare: --data is required (a built-in such as breast_cancer, a generator or a file; repeat it for several)")
 	case len(c.models) < 2:
 		return experiment.Plan{}, usagef("compare: give at least two --model (e.g. --model logistic --model knn:k=5)")
-	case c.folds < 2:
-		return experiment.Plan{}, usagef("compare: --cv %d is out of range (at least 2 folds)", c.folds)
-	case c.repeats < 1:
-		return experiment.Plan{}, usagef("compare: --repeat %d is out of range (at least 1)", c.repeats)
 	case c.jobs < 1:
 		return experiment.Plan{}, usagef("compare: --jobs %d is out of range (at least 1)", c.jobs)
 	}
 	if ext := strings.ToLower(filepath.Ext(c.export)); c.export != "" && ext != ".md" && ext != ".csv" {
 		return experiment.Plan{}, usagef("compare: --export %s: name a .md (Markdown) or .csv (per-fold scores) file", c.export)
 	}
-	p := experiment.Plan{Folds: c.folds, Repeats: c.repeats, Seed: c.seed, Jobs: c.jobs}
+	opt, v, err := c.eval.options()
+	if err != nil {
+		return experiment.Plan{}, err
+	}
+	p := experiment.Plan{Folds: opt.Folds, Repeats: v.Int(experiment.SettingRepeats), Seed: opt.Seed, Jobs: c.jobs}
 	for _, s := range c.models {
 		m, err := experiment.ParseModel(s)
 		if err != nil {

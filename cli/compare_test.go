@@ -98,7 +98,7 @@ func TestCompareUsage(t *testing.T) {
 		{[]string{"--data", "iris", "--model", "lda", "--model", "lda"}, "given twice"},
 		{[]string{"--data", "iris", "--model", "lda", "--model", "knn:k=0"}, "parameter k"},
 		{[]string{"--data", "iris", "--model", "lda", "--model", "linear"}, "linear does not do classification"},
-		{[]string{"--data", "iris", "--model", "lda", "--model", "knn", "--cv", "1"}, "--cv 1"},
+		{[]string{"--data", "iris", "--model", "lda", "--model", "knn", "--cv", "1"}, `--cv "1" is out of range (int in [2, +inf])`},
 		{[]string{"--data", "iris", "--model", "lda", "--model", "knn", "--baseline", "tree"}, `--baseline "tree"`},
 		{[]string{"--data", "iris", "--model", "lda", "--model", "knn", "--metric", "rmse"}, `--metric "rmse"`},
 		{[]string{"--data", "iris", "--model", "lda", "--model", "knn", "--export", "x.txt"}, ".md (Markdown) or .csv"},

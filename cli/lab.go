@@ -32,7 +32,7 @@ func runLab(args []string, out, stderr io.Writer) error {
 	if *recipe != "" {
 		return labRecipe(fs, *recipe, *theme, stderr)
 	}
-	opt, err := tf.options(fs)
+	opt, err := tf.options()
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func runLab(args []string, out, stderr io.Writer) error {
 		}
 	}
 	return tui.Run(tui.Options{Data: tf.data.source, Target: tf.data.target, Model: tf.model, Params: params,
-		Train: *train, Seed: opt.Seed, Split: opt.Split, Folds: opt.Folds, LOO: opt.LOO, Reduce: opt.Reduce, Standardize: opt.Standardize, Task: tf.data.task, Drop: tf.data.drop, Test: tf.test, Theme: *theme})
+		Train: *train, Eval: &opt, Task: tf.data.task, Drop: tf.data.drop, Test: tf.test, Theme: *theme})
 }
 
 // labRecipe opens the lab on a recipe and trains it. Data that changed

@@ -84,7 +84,9 @@ func TestParamMessagesQuoteWhatWasTyped(t *testing.T) {
 		{[]string{"--param", "max_iter=99999999999999999999"}, 2, `max_iter: "99999999999999999999" is out of range`},
 		{[]string{"--param", "tol=1e-400"}, 2, `tol: "1e-400" is out of range`},
 		{[]string{"--param", "tol=1e400"}, 2, `tol: "1e400" is out of range`},
-		{[]string{"--split", "NaN"}, 2, "--split NaN is out of range"},
+		{[]string{"--split", "NaN"}, 2, `train: --split "NaN" is not a number (float in [0.001, 0.999])`},
+		{[]string{"--split", "1.5"}, 2, `train: --split "1.5" is out of range (float in [0.001, 0.999])`},
+		{[]string{"--split", "1e-400"}, 2, `train: --split "1e-400" is out of range (float in [0.001, 0.999])`},
 	} {
 		args := append([]string{"train", "--data", "iris", "--model", "logistic"}, c.args...)
 		_, errOut, status := run(t, args...)

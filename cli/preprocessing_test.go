@@ -29,7 +29,7 @@ func TestReduceFlag(t *testing.T) {
 		t.Errorf("evaluation %q, recipe %+v, accuracy %v", r.Evaluation, r.Recipe, r.Metrics["accuracy"])
 	}
 	_, errOut, status = run(t, "train", "--data", "iris", "--model", "lda", "--reduce", "-1")
-	if status != 2 || !strings.Contains(errOut, "--reduce -1") {
+	if status != 2 || !strings.Contains(errOut, `--reduce "-1" is out of range (int in [0, +inf])`) {
 		t.Errorf("--reduce -1: status %d: %s", status, errOut)
 	}
 }

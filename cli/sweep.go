@@ -36,39 +36,37 @@ func (s *settingsFlag) Set(v string) error {
 
 // tuneFlags are the flags sweep and learning-curve share.
 type tuneFlags struct {
-	data     dataFlags
-	model    string
-	params   settingsFlag
-	folds    int
-	seed     uint64
-	metric   string
-	jobs     int
-	asJSON   bool
-	export   string
-	quiet    bool
-	standard string
+	data   dataFlags
+	model  string
+	params settingsFlag
+	eval   evalFlags
+	opt    eval.Options // the evaluation, once setup has read the flags
+	metric string
+	jobs   int
+	asJSON bool
+	export string
+	quiet  bool
 }
 
 func (t *tuneFlags) register(fs *flag.FlagSet, paramHelp string) {
 	t.data.register(fs)
 	fs.StringVar(&t.model, "model", "", "model name ('tealab models' lists them)")
 	fs.Var(&t.params, "param", paramHelp)
-	fs.IntVar(&t.folds, "cv", 5, "k-fold cross-validation with K folds, the same folds for every point")
-	fs.Uint64Var(&t.seed, "seed", 1, "seed for the folds, the models and random draws")
+	t.eval.register(fs, tuneEval)
 	fs.StringVar(&t.metric, "metric", "", "score to compare (default: accuracy, or R² for a regression)")
 	fs.IntVar(&t.jobs, "jobs", 2, "points evaluated at once (the result does not depend on it)")
 	fs.BoolVar(&t.asJSON, "json", false, "print the result as JSON")
 	fs.StringVar(&t.export, "export", "", "also write the result to FILE: .md (tables and a text chart) or .csv (every fold's scores)")
 	fs.BoolVar(&t.quiet, "quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
-	fs.StringVar(&t.standard, "standardize", eval.StandardizeAuto, "scale numeric features to mean 0 and sd 1 (fitted on each training part): auto, yes or no")
 }
 
 // setup checks the flags, loads the data and finds the model; fixed are the
 // settings that are not ranges (a sweep's ranges come back apart).
 func (t *tuneFlags) setup(cmd string) (*datasets.Dataset, *engine.Spec, tune.Options, error) {
 	var opt tune.Options
-	if t.folds < 2 {
-		return nil, nil, opt, usagef("%s: --cv %d is out of range (at least 2 folds)", cmd, t.folds)
+	evalOpt, _, err := t.eval.options()
+	if err != nil {
+		return nil, nil, opt, err
 	}
 	if t.jobs < 1 {
 		return nil, nil, opt, usagef("%s: --jobs %d is out of range (at least 1)", cmd, t.jobs)
@@ -80,10 +78,6 @@ func (t *tuneFlags) setup(cmd string) (*datasets.Dataset, *engine.Spec, tune.Opt
 		if err := runs.CheckTarget(t.export, t.data.source); err != nil {
 			return nil, nil, opt, usagef("%s: --export %v", cmd, err)
 		}
-	}
-	std, err := eval.ParseStandardize(t.standard)
-	if err != nil {
-		return nil, nil, opt, usagef("%s: --standardize %s", cmd, err)
 	}
 	if t.model == "" {
 		return nil, nil, opt, usagef("%s: --model is required (valid: %s)", cmd, strings.Join(engine.Names(), ", "))
@@ -102,7 +96,8 @@ func (t *tuneFlags) setup(cmd string) (*datasets.Dataset, *engine.Spec, tune.Opt
 	if err := d.Trainable(); err != nil {
 		return nil, nil, opt, err
 	}
-	opt = tune.Options{Eval: eval.Options{Folds: t.folds, Seed: t.seed, Standardize: std}, Metric: t.metric, Jobs: t.jobs}
+	t.opt = evalOpt
+	opt = tune.Options{Eval: evalOpt, Metric: t.metric, Jobs: t.jobs}
 	return d, spec, opt, nil
 }
 
@@ -257,8 +252,6 @@ func (t *tuneFlags) command(cmd string, res *tune.Result) string {
 	if !ok {
 		return ""
 	}
-	std, _ := eval.ParseStandardize(t.standard)
-	rec := runs.Record{Data: t.data.choice(), Model: res.Model, Params: best.Params,
-		Options: eval.Options{Folds: t.folds, Seed: t.seed, Standardize: std}}
+	rec := runs.Record{Data: t.data.choice(), Model: res.Model, Params: best.Params, Options: t.opt}
 	return rec.Command()
 }

@@ -113,9 +113,9 @@ func TestTrainSuppliedTestSetErrors(t *testing.T) {
 		status int
 		want   string
 	}{
-		{[]string{"--cv", "5"}, 2, "choose one of --test, --split, --cv and --loo"},
-		{[]string{"--loo"}, 2, "choose one of --test"},
-		{[]string{"--split", "0.3"}, 2, "choose one of --test"},
+		{[]string{"--cv", "5"}, 2, "--cv and --test each choose the evaluation (k-fold CV, test set): choose one of --split, --cv, --loo and --test"},
+		{[]string{"--loo"}, 2, "choose one of --split, --cv, --loo and --test"},
+		{[]string{"--split", "0.3"}, 2, "choose one of --split, --cv, --loo and --test"},
 		{[]string{"--model", "kmeans"}, 2, "kmeans does clustering"},
 		{[]string{"--test", "wine"}, 1, `builtin:wine: no target column "species", which the training data train have`},
 		{[]string{"--test", filepath.Join(t.TempDir(), "none.csv")}, 1, "test set: data source"},
@@ -137,7 +137,7 @@ func TestLabTestSetErrors(t *testing.T) {
 		want   string
 	}{
 		{[]string{"--test", test}, exitUsage, "--test needs --data"},
-		{[]string{"--data", train, "--test", test, "--cv", "3"}, exitUsage, "choose one of --test"},
+		{[]string{"--data", train, "--test", test, "--cv", "3"}, exitUsage, "choose one of --split, --cv, --loo and --test"},
 		{[]string{"--data", train, "--test", test, "--model", "pca"}, exitUsage, "pca does reduction"},
 		{[]string{"--data", train, "--test", "wine", "--model", "lda"}, 1, `no target column "species"`},
 	} {

@@ -22,13 +22,10 @@ type trainFlags struct {
 	data   dataFlags
 	model  string
 	params paramFlag
-	split  float64
-	folds  int
-	loo    bool
-	seed   uint64
-	reduce int
-	std    string
-	test   string
+	eval   evalFlags
+	// test is the supplied test set the flags name (--test), once
+	// options has read them; "" none.
+	test string
 }
 
 func (t *trainFlags) register(fs *flag.FlagSet) {
@@ -36,45 +33,16 @@ func (t *trainFlags) register(fs *flag.FlagSet) {
 	t.params = paramFlag{}
 	fs.StringVar(&t.model, "model", "", "model name ('tealab models' lists them)")
 	fs.Var(t.params, "param", "hyperparameter name=value (repeatable)")
-	fs.Float64Var(&t.split, "split", 0.2, "hold-out: fraction of rows held out for testing")
-	fs.IntVar(&t.folds, "cv", 0, "k-fold cross-validation with K folds")
-	fs.BoolVar(&t.loo, "loo", false, "leave-one-out cross-validation")
-	fs.StringVar(&t.test, "test", "", "fit on all the data and score on this supplied test set (a file or source as --data; columns matched by name)")
-	fs.Uint64Var(&t.seed, "seed", 1, "seed for the split and the model")
-	fs.IntVar(&t.reduce, "reduce", 0, "reduce the features to their first K principal components first (fitted on each training part)")
-	fs.StringVar(&t.std, "standardize", eval.StandardizeAuto, "scale numeric features to mean 0 and sd 1 (fitted on each training part): auto (as the model expects), yes or no")
+	t.eval.register(fs, trainEval)
 }
 
-// options checks the evaluation flags and turns them into eval.Options.
-func (t *trainFlags) options(fs *flag.FlagSet) (eval.Options, error) {
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	n := 0
-	for _, name := range []string{"split", "cv", "loo"} {
-		if set[name] {
-			n++
-		}
-	}
-	if n > 1 {
-		return eval.Options{}, usagef("train: choose one of --split, --cv and --loo")
-	}
-	if n > 0 && t.test != "" {
-		return eval.Options{}, usagef("train: --test scores on the supplied test set instead of a split: choose one of --test, --split, --cv and --loo")
-	}
-	if !(t.split > 0 && t.split < 1) { // NaN too
-		return eval.Options{}, usagef("train: --split %g is out of range (a fraction between 0 and 1, e.g. 0.2)", t.split)
-	}
-	if set["cv"] && t.folds < 2 {
-		return eval.Options{}, usagef("train: --cv %d is out of range (at least 2 folds)", t.folds)
-	}
-	if t.reduce < 0 {
-		return eval.Options{}, usagef("train: --reduce %d is out of range (a number of components, 0 for none)", t.reduce)
-	}
-	std, err := eval.ParseStandardize(t.std)
-	if err != nil {
-		return eval.Options{}, usagef("train: --standardize %s", err)
-	}
-	return eval.Options{Split: t.split, Folds: t.folds, LOO: t.loo, Seed: t.seed, Reduce: t.reduce, Standardize: std}, nil
+// options checks the evaluation flags against the declared settings and
+// turns them into eval.Options (the supplied test set, if any, in t.test,
+// to be opened once the data are).
+func (t *trainFlags) options() (eval.Options, error) {
+	opt, v, err := t.eval.options()
+	t.test = eval.TestSource(v)
+	return opt, err
 }
 
 // resolve finds the model and parses its parameters; mistakes are usage errors
@@ -144,7 +112,7 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
 	}
-	opt, err := tf.options(fs)
+	opt, err := tf.options()
 	if err != nil {
 		return err
 	}

@@ -49,21 +49,16 @@ func CheckWeights(w []float64, n int) error {
 }
 
 // CheckTrain checks what every supervised model needs of its training
-// rows: rows and features, one finite target per row, valid sample weights
-// (CheckWeights) and, with scanX, finite features (CheckFinite; a model
-// that reads every value anyway may check them as it goes). Errors start
-// with the model's name.
+// rows: their shape (CheckRows), one finite target per row, valid sample
+// weights (CheckWeights) and, with scanX, finite features (CheckFinite; a
+// model that reads every value anyway may check them as it goes). Errors
+// start with the model's name.
 func CheckTrain(d Train, model string, scanX bool) error {
-	if d.X == nil {
-		return fmt.Errorf("%s: no training data", model)
+	if err := CheckRows(d); err != nil {
+		return fmt.Errorf("%s: %w", model, err)
 	}
-	n, p := d.X.Dims()
-	switch {
-	case n == 0:
-		return fmt.Errorf("%s: no training rows", model)
-	case p == 0:
-		return fmt.Errorf("%s: no features", model)
-	case len(d.Y) != n:
+	n := d.Rows()
+	if len(d.Y) != n {
 		return fmt.Errorf("%s: %d targets for %d rows", model, len(d.Y), n)
 	}
 	if scanX {

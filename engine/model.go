@@ -7,6 +7,10 @@
 // (hold-out, k-fold CV, metrics) lives in engine/eval and engine/metrics.
 //
 // The rules every estimator keeps (engine/models checks them all):
+//   - A model is fitted through the function Fit, never by calling its Fit
+//     method: Fit supplies the context and the recorder, checks the rows'
+//     shape, and leaves a model whose fit failed unfitted (FitState, which
+//     every model embeds), so that a family's Fit holds its mathematics.
 //   - Hyperparameters come from Values, validated when they were parsed
 //     (Spec.Parse); Fit validates the data, never re-validates or re-defaults
 //     a parameter, and replaces any earlier fit. Predict before Fit returns
@@ -17,7 +21,8 @@
 //   - Before each Recorder.Step the model's current state is predictable:
 //     Predict and PredictProba called from inside Step use the weights of
 //     that step, which is how live validation curves are drawn. A Fit that
-//     fails leaves the model unfitted.
+//     fails leaves the model unfitted; one stopped by its context keeps
+//     that step's state if the model says so (FitState.StoppedEarly).
 //   - Randomness comes from Train.Seed through math/rand/v2 PCG.
 //   - Data-dependent failures are returned as errors a person can act on;
 //     no panic escapes Fit or Predict.
@@ -163,6 +168,12 @@ type Paced interface {
 // model can then do is told by the interfaces it implements: Predictor
 // (every classifier and regressor), Labeler or Predictor (clusterings),
 // Transformer (reductions), and the capabilities in learned.go.
+//
+// The method is called by the function Fit, which hands it a context and
+// a recorder that are never nil and rows whose shape CheckRows passed,
+// and which unfits a model whose fit failed: the method neither falls
+// back on a missing recorder nor clears its state when it fails. It sets
+// FitState.Fitted when it publishes a state.
 type Model interface {
 	Fit(ctx context.Context, d Train, rec Recorder) error
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/tealab/tealab/advice"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 // remedyText says a remedy the engine advises as the lab applies it: the
@@ -21,17 +23,17 @@ func remedyText(r advice.Remedy) string {
 		return on("raise the test fraction", screenParams)
 	case advice.CrossValidate:
 		if r.K > 0 {
-			return on(fmt.Sprintf("choose %s with %d folds", evalCV, r.K), screenParams)
+			return on(fmt.Sprintf("choose %s with %d folds", eval.SchemeKFold, r.K), screenParams)
 		}
-		return on("choose "+evalCV, screenParams)
+		return on("choose "+eval.SchemeKFold, screenParams)
 	case advice.LeaveOneOut:
-		return on("choose "+evalLOO, screenParams)
+		return on("choose "+eval.SchemeLOO, screenParams)
 	case advice.Drop:
 		which := "a column"
 		if len(r.Columns) > 0 {
 			which = quoteAll(r.Columns)
 		}
-		return on(fmt.Sprintf("select %s in the %s tab and press %s", which, previewColumns, defaultDataKeys().DropCol.Help().Key), screenData)
+		return on(fmt.Sprintf("select %s in the %s tab and press %s", which, data.PreviewColumns, data.DefaultKeys().DropCol.Help().Key), screenData)
 	case advice.Reduce:
 		return on("set reduce first", screenParams)
 	case advice.Model:
@@ -51,6 +53,3 @@ func quoteAll(names []string) string {
 	}
 	return strings.Join(q, ", ")
 }
-
-// errText is an error's message with its remedies in the lab's words.
-func errText(err error) string { return advice.Explain(err, remedyText) }

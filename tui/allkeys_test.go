@@ -17,6 +17,10 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/internal/termtest"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
+	"github.com/tealab/tealab/tui/screens/params"
+	"github.com/tealab/tealab/tui/screens/sweep"
 )
 
 // Every key, on every screen and in every text field, in every state of the
@@ -32,7 +36,7 @@ type place struct {
 	open  func(t testing.TB) *harness // a new app there
 	back  func(hs *harness)           // back there from a nearby place (nil: open anew)
 	here  func(a *app) bool           // the app is there
-	field func(a *app) *textField     // the text field, nil for none
+	field func(a *app) *kit.TextField // the text field, nil for none
 }
 
 // reach brings hs back to p, or opens a new app there.
@@ -130,7 +134,7 @@ func setField(t *testing.T, hs *harness, p place, st fieldState) {
 // closeHarness stops the app's runs.
 func closeHarness(hs *harness) {
 	hs.a.cancel()
-	hs.a.job.stop(quitWait)
+	hs.a.job.Stop(kit.QuitWait)
 }
 
 // allPlaces lists every screen, mode and text field of the lab: the data
@@ -152,16 +156,16 @@ func allPlaces(t *testing.T) []place {
 			return hs
 		}
 	}
-	onData := func(f dataFocus) func(*app) bool {
-		return func(a *app) bool { return a.cur == screenData && a.data.focus == f }
+	onData := func(f data.DataFocus) func(*app) bool {
+		return func(a *app) bool { return a.cur == screenData && a.data.Focus == f }
 	}
 	ps = append(ps,
-		place{name: "data list", open: start(Options{}), here: onData(focusList)},
-		place{name: "file browser", open: then(start(Options{}), "o"), here: onData(focusPicker)},
-		place{name: "path field", open: then(start(Options{}), "p"), here: onData(focusPath),
-			field: func(a *app) *textField { return &a.data.path }},
+		place{name: "data list", open: start(Options{}), here: onData(data.FocusList)},
+		place{name: "file browser", open: then(start(Options{}), "o"), here: onData(data.FocusPicker)},
+		place{name: "path field", open: then(start(Options{}), "p"), here: onData(data.FocusPath),
+			field: func(a *app) *kit.TextField { return &a.data.Path }},
 	)
-	for _, tab := range []string{previewColumns, previewPlot, previewHist, previewRows, previewBalance} {
+	for _, tab := range []string{data.PreviewColumns, data.PreviewPlot, data.PreviewHist, data.PreviewRows, data.PreviewBalance} {
 		ps = append(ps, place{name: "data preview " + tab,
 			open: func(t testing.TB) *harness {
 				hs := newHarness(t, Options{Data: "iris"}, 120, 40)
@@ -170,12 +174,12 @@ func allPlaces(t *testing.T) []place {
 			},
 			back: func(hs *harness) {
 				hs.a.goTo(screenData)
-				if hs.a.data.ds != nil && hs.a.data.source == "iris" {
-					hs.a.data.focus = focusPreview
+				if hs.a.data.Ds != nil && hs.a.data.Source == "iris" {
+					hs.a.data.Focus = data.FocusPreview
 					hs.previewTab(tab)
 				}
 			},
-			here: func(a *app) bool { return onData(focusPreview)(a) && a.data.tabs.ActiveName() == tab }})
+			here: func(a *app) bool { return onData(data.FocusPreview)(a) && a.data.Tabs.ActiveName() == tab }})
 	}
 	ps = append(ps, knobPlaces(t)...)
 	ps = append(ps, place{name: "model list", open: then(start(Options{Data: "iris"}), "enter"),
@@ -183,10 +187,10 @@ func allPlaces(t *testing.T) []place {
 	// The evaluation settings are the same in every form: once each.
 	forms := formsWithEveryKind(t)
 	for i, opt := range forms {
-		ps = append(ps, formPlaces(t, opt, func(f *field) bool { return f.model || i == 0 })...)
+		ps = append(ps, formPlaces(t, opt, func(f *params.Field) bool { return f.Model || i == 0 })...)
 	}
-	cv := Options{Data: "iris", Model: forms[0].Model, Folds: 5}
-	ps = append(ps, formPlaces(t, cv, func(f *field) bool { return f.p.Name == "folds" })...)
+	cv := Options{Data: "iris", Model: forms[0].Model, Eval: cv(5)}
+	ps = append(ps, formPlaces(t, cv, func(f *params.Field) bool { return f.P.Name == "folds" })...)
 	slow := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"steps": "10000000", "sleep_us": "1000"})}
 	ps = append(ps,
 		place{name: "training", open: func(t testing.TB) *harness {
@@ -208,29 +212,29 @@ func allPlaces(t *testing.T) []place {
 	sweepRange := then(start(Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"k": "3"})}), "down", "ctrl+s")
 	ps = append(ps,
 		place{name: "experimenter list", open: then(start(Options{Data: "iris"}), "enter", "X"),
-			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome == nil }},
+			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.Outcome == nil }},
 		place{name: "experimenter results", open: experimentOnIris,
-			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.outcome != nil }},
+			here: func(a *app) bool { return a.cur == screenExperiment && a.exp.Outcome != nil }},
 		place{name: "sweep range", open: sweepRange,
-			here:  func(a *app) bool { return a.cur == screenSweep && a.sweep.mode == sweepEditing },
-			field: func(a *app) *textField { return &a.sweep.input }},
+			here:  func(a *app) bool { return a.cur == screenSweep && a.sweep.Mode == sweep.Editing },
+			field: func(a *app) *kit.TextField { return &a.sweep.Input }},
 		place{name: "sweep done", open: func(t testing.TB) *harness {
 			hs := sweepRange(t)
-			hs.a.sweep.input.SetValue("k=1..3")
+			hs.a.sweep.Input.SetValue("k=1..3")
 			hs.press("enter")
 			return hs
-		}, here: func(a *app) bool { return a.cur == screenSweep && a.sweep.mode == sweepDone }},
+		}, here: func(a *app) bool { return a.cur == screenSweep && a.sweep.Mode == sweep.Done }},
 	)
 	twoRuns := then(start(Options{Data: "iris", Model: "gnb", Train: true}), "esc", "enter", "R")
 	ps = append(ps,
-		place{name: "runs", open: twoRuns, here: func(a *app) bool { return a.cur == screenRuns && !a.runs.compare }},
+		place{name: "runs", open: twoRuns, here: func(a *app) bool { return a.cur == screenRuns && !a.runs.Compare }},
 		place{name: "runs compared", open: func(t testing.TB) *harness {
 			hs := twoRuns(t)
-			hs.a.runs.picked = []int{1, 2}
+			hs.a.runs.Picked = []int{1, 2}
 			hs.press("enter")
 			return hs
 		},
-			here: func(a *app) bool { return a.cur == screenRuns && a.runs.compare }},
+			here: func(a *app) bool { return a.cur == screenRuns && a.runs.Compare }},
 	)
 	return ps
 }
@@ -238,12 +242,12 @@ func allPlaces(t *testing.T) []place {
 // knobPlaces are the knob fields of every generator.
 func knobPlaces(t *testing.T) []place {
 	var ps []place
-	for i, e := range newTestApp(t, Options{}, 120, 40).data.entries {
+	for i, e := range newTestApp(t, Options{}, 120, 40).data.Entries {
 		for k, knob := range e.Knobs {
 			ps = append(ps, place{name: fmt.Sprintf("knob %s of %s", knob.Name, e.Name),
 				open: func(t testing.TB) *harness {
 					hs := newHarness(t, Options{}, 120, 40)
-					hs.a.data.cursor = i
+					hs.a.data.Cursor = i
 					hs.press("e")
 					for range k {
 						hs.press("tab")
@@ -253,16 +257,16 @@ func knobPlaces(t *testing.T) []place {
 				back: func(hs *harness) {
 					hs.a.goTo(screenData)
 					hs.a.data.Back()
-					hs.a.data.cursor = i
+					hs.a.data.Cursor = i
 					hs.press("e")
 					for range k {
 						hs.press("tab")
 					}
 				},
 				here: func(a *app) bool {
-					return a.cur == screenData && a.data.focus == focusKnobs && a.data.cursor == i && a.data.kfocus == k
+					return a.cur == screenData && a.data.Focus == data.FocusKnobs && a.data.Cursor == i && a.data.Kfocus == k
 				},
-				field: func(a *app) *textField { return &a.data.knobs[e.Name][k].input }})
+				field: func(a *app) *kit.TextField { return &a.data.Knobs[e.Name][k].Input }})
 		}
 	}
 	if len(ps) == 0 {
@@ -315,15 +319,15 @@ func formsWithEveryKind(t *testing.T) []Options {
 // formPlaces are the fields (those keep keeps) of the form opt opens on: a
 // text field each for numbers and text, a mode each for choices and
 // switches.
-func formPlaces(t *testing.T, opt Options, keep func(*field) bool) []place {
+func formPlaces(t *testing.T, opt Options, keep func(*params.Field) bool) []place {
 	hs := newHarness(t, opt, 120, 40)
 	var ps []place
-	for _, f := range hs.a.params.visible() {
+	for _, f := range hs.a.params.Visible() {
 		if !keep(f) {
 			continue
 		}
-		name := f.p.Name
-		p := place{name: fmt.Sprintf("%s form (folds %d), field %s (%s)", opt.Model, opt.Folds, name, f.p.Kind),
+		name := f.P.Name
+		p := place{name: fmt.Sprintf("%s form (folds %d), field %s (%s)", opt.Model, opt.evalOptions().Folds, name, f.P.Kind),
 			open: func(t testing.TB) *harness {
 				hs := newHarness(t, opt, 120, 40)
 				hs.focusParam(name)
@@ -336,11 +340,11 @@ func formPlaces(t *testing.T, opt Options, keep func(*field) bool) []place {
 				hs.focusParam(name)
 			},
 			here: func(a *app) bool {
-				f := a.params.current()
-				return a.cur == screenParams && f != nil && f.p.Name == name
+				f := a.params.Current()
+				return a.cur == screenParams && f != nil && f.P.Name == name
 			}}
-		if f.text() {
-			p.field = func(a *app) *textField { return &a.params.current().input }
+		if f.Text() {
+			p.field = func(a *app) *kit.TextField { return &a.params.Current().Input }
 		}
 		ps = append(ps, p)
 	}
@@ -356,14 +360,14 @@ func resultPlaces(t *testing.T, opt Options) []place {
 	}
 	run := trained.a.history[0]
 	var ps []place
-	for _, tab := range trained.a.results.tabs.Names() {
+	for _, tab := range trained.a.results.Tabs.Names() {
 		show := func(hs *harness) {
-			if hs.a.results.run != run {
-				hs.send(showRunMsg{run: run.ID})
+			if hs.a.results.Run != run {
+				hs.send(kit.ShowRunMsg{Run: run.ID})
 			}
 			hs.a.goTo(screenResults)
-			for range len(hs.a.results.tabs.Names()) {
-				if hs.a.results.tabs.ActiveName() == tab {
+			for range len(hs.a.results.Tabs.Names()) {
+				if hs.a.results.Tabs.ActiveName() == tab {
 					break
 				}
 				hs.press("tab")
@@ -378,7 +382,7 @@ func resultPlaces(t *testing.T, opt Options) []place {
 				return hs
 			},
 			back: show,
-			here: func(a *app) bool { return a.cur == screenResults && a.results.tabs.ActiveName() == tab }})
+			here: func(a *app) bool { return a.cur == screenResults && a.results.Tabs.ActiveName() == tab }})
 	}
 	closeHarness(trained)
 	return ps

@@ -1,8 +1,11 @@
 // Package tui is tealab's interactive lab: a bubbletea program with a small
-// root router (app) and one sub-model per screen — data, model,
-// hyperparameters, training, results, runs — that share a common (size,
-// styles, theme). The root only routes: global keys,
-// size fan-out, app-wide messages, then hand-off to the focused screen.
+// root router (app) and one package per screen under screens/ (data, model,
+// parameters, training, results, runs, Experimenter, sweep) that share the
+// kit's Common (size, styles, theme, the session's files). The result views
+// (views) and the live views (live) register themselves; widgets draws.
+// The root only routes: global keys, size fan-out, app-wide messages, then
+// hand-off to the focused screen, whose state it changes only through the
+// screen's methods.
 //
 // Training never runs in Update: see jobs.go.
 package tui
@@ -29,6 +32,16 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
+	"github.com/tealab/tealab/tui/screens/experimenter"
+	"github.com/tealab/tealab/tui/screens/model"
+	"github.com/tealab/tealab/tui/screens/params"
+	"github.com/tealab/tealab/tui/screens/results"
+	"github.com/tealab/tealab/tui/screens/runlist"
+	"github.com/tealab/tealab/tui/screens/sweep"
+	"github.com/tealab/tealab/tui/screens/train"
+	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -39,16 +52,11 @@ type Options struct {
 	Model  string        // model name; "" starts on the model screen (or the data screen)
 	Params engine.Values // Model's hyperparameters, parsed and valid (nil: its defaults)
 	Train  bool          // start training at once (needs Data and Model)
-	Seed   uint64        // seed of the split and the model; 0 means 1
-	Split  float64       // hold-out fraction; 0 means 0.2
-	Folds  int           // k-fold cross-validation when >= 2
-	LOO    bool          // leave-one-out (overrides Folds and Split)
-	Reduce int           // principal components to reduce the features to first; 0 none
-	// Standardize overrides the model's habit of scaling numeric features
-	// (nil: as the model expects).
-	Standardize *bool
-	Task        string   // "" infers it from the target; else as datasets.ParseTask reads it
-	Drop        []string // columns to leave out
+	// Eval is how runs are scored (the evaluation settings, eval.Settings);
+	// nil: the declared defaults.
+	Eval *eval.Options
+	Task string   // "" infers it from the target; else as datasets.ParseTask reads it
+	Drop []string // columns to leave out
 	// Test is a supplied test set to score on (as datasets.Open reads it):
 	// the evaluation starts as "supplied test set"; "" a split.
 	Test  string
@@ -67,24 +75,11 @@ type Options struct {
 
 // evalOptions are the start-up evaluation settings, defaults filled in.
 func (o Options) evalOptions() eval.Options {
-	e := eval.Options{Split: o.Split, Folds: o.Folds, LOO: o.LOO, Seed: o.Seed, Reduce: o.Reduce, Standardize: o.Standardize}
-	if e.Seed == 0 {
-		e.Seed = 1
+	if o.Eval == nil {
+		return eval.DefaultOptions()
 	}
-	if e.Split <= 0 || e.Split >= 1 {
-		e.Split = 0.2
-	}
-	return e
+	return *o.Eval
 }
-
-// Minimum terminal size the screens are laid out for.
-const (
-	minWidth  = 80
-	minHeight = 24
-)
-
-// quitWait is how long quitting waits for a cancelled run to stop.
-const quitWait = 500 * time.Millisecond
 
 // saveWait is how long the end of the lab waits for files being written.
 const saveWait = 5 * time.Second
@@ -111,7 +106,7 @@ func Run(opt Options) error {
 	if err != nil {
 		return err
 	}
-	a.c.logf = logf
+	a.c.Logf = logf
 	g := &guarded{a: a}
 	_, err = g.program(tea.WithColorProfile(opt.Profile)).Run()
 	if err = g.end(err); errors.Is(err, tea.ErrInterrupted) {
@@ -154,8 +149,8 @@ type screen interface {
 
 // app is the root model.
 type app struct {
-	c      *common
-	keys   globalKeys
+	c      *kit.Common
+	keys   kit.GlobalKeys
 	help   help.Model
 	full   bool // full help shown
 	w, h   int  // terminal size
@@ -165,14 +160,14 @@ type app struct {
 	cancel context.CancelFunc
 
 	screens [numScreens]screen
-	data    *dataScreen
-	model   *modelScreen
-	params  *paramsScreen
-	train   *trainScreen
-	results *resultsScreen
-	runs    *runsScreen
-	exp     *expScreen
-	sweep   *sweepScreen
+	data    *data.Screen
+	model   *model.Screen
+	params  *params.Screen
+	train   *train.Screen
+	results *results.Screen
+	runs    *runlist.Screen
+	exp     *experimenter.Screen
+	sweep   *sweep.Screen
 
 	// The session: what has been chosen so far.
 	ds     *datasets.Dataset
@@ -185,7 +180,7 @@ type app struct {
 	job     *trainJob // the run in flight, nil when none
 	quitJob *trainJob // the run quit() stopped (Run waits for it too)
 	nextRun int
-	history []*runRecord
+	history []*kit.RunRecord
 	store   *runs.History // the run history; nil when off (history.go)
 
 	startup     *Options      // start-up choices not applied yet
@@ -194,7 +189,7 @@ type app struct {
 }
 
 func newApp(opt Options) (*app, error) {
-	c, err := newCommon(opt.Theme, opt.Profile, opt.NoColor)
+	c, err := kit.NewCommon(opt.Theme, opt.Profile, opt.NoColor)
 	if err != nil {
 		return nil, err
 	}
@@ -204,27 +199,27 @@ func newApp(opt Options) (*app, error) {
 			return nil, err
 		}
 	}
-	c.files, c.slot, c.memory = opt.Files, opt.TrainSlot, opt.Memory
+	c.Files, c.Slot, c.Memory, c.Remedy = opt.Files, opt.TrainSlot, opt.Memory, remedyText
 	parent := opt.Context
 	if parent == nil {
 		parent = context.Background()
 	}
 	ctx, cancel := context.WithCancel(parent)
-	a := &app{c: c, keys: defaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
-	a.help.Styles = widgets.HelpStyles(c.styles)
+	a := &app{c: c, keys: kit.DefaultGlobalKeys(), help: help.New(), ctx: ctx, cancel: cancel, nextRun: 1, startupTask: task}
+	a.help.Styles = widgets.HelpStyles(c.Styles)
 	a.help.ShortSeparator = " · "
 	evalOpts := opt.evalOptions()
-	a.data = newDataScreen(c)
-	a.model = newModelScreen(c)
-	a.params = newParamsScreen(c, evalOpts)
-	a.params.test.source, a.params.startTest = opt.Test, opt.Test != ""
-	a.train = newTrainScreen(c)
-	a.results = newResultsScreen(c, ctx)
-	a.runs = newRunsScreen(c)
-	a.exp = newExpScreen(c, ctx)
-	a.sweep = newSweepScreen(c, ctx)
+	a.data = data.New(c)
+	a.model = model.New(c)
+	a.params = params.New(c, evalOpts)
+	a.params.ScoreOn(opt.Test)
+	a.train = train.New(c)
+	a.results = results.New(c, ctx)
+	a.runs = runlist.New(c)
+	a.exp = experimenter.New(c, ctx)
+	a.sweep = sweep.New(c, ctx)
 	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep}
-	a.store = c.store()
+	a.store = c.Store()
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
 		a.startup = &o
@@ -239,7 +234,7 @@ func newApp(opt Options) (*app, error) {
 // dark, and redrawn light if the terminal says so.
 func (a *app) Init() tea.Cmd {
 	var ask tea.Cmd
-	if a.c.followsBackground() {
+	if a.c.FollowsBackground() {
 		ask = tea.RequestBackgroundColor
 	}
 	if cmd := a.loadHistory(); cmd != nil {
@@ -254,7 +249,7 @@ func (a *app) openStartup() tea.Cmd {
 		// With a model, go straight on to it; with data alone, stay on
 		// the data's preview (its picture) until the person goes on.
 		auto := a.startup.Model != ""
-		return a.data.open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, auto)
+		return a.data.Open(a.startup.Data, a.startup.Target, a.startupTask, a.startup.Drop, auto)
 	}
 	return nil
 }
@@ -262,10 +257,10 @@ func (a *app) openStartup() tea.Cmd {
 func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.BackgroundColorMsg:
-		a.c.setBackground(msg.IsDark())
+		a.c.SetBackground(msg.IsDark())
 		return a, nil
 	case tea.ColorProfileMsg:
-		a.c.setProfile(msg.Profile)
+		a.c.SetProfile(msg.Profile)
 		return a, nil
 	case tea.PasteMsg:
 		// A paste is text for the field being typed in, never commands:
@@ -277,70 +272,69 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.screens[a.cur].Update(tea.KeyPressMsg{Text: msg.Content})
 	case tea.WindowSizeMsg:
 		a.w, a.h = msg.Width, msg.Height
-		a.c.width, a.c.height = max(msg.Width, minWidth), max(msg.Height-2, minHeight-2)
-		a.help.SetWidth(a.c.width)
+		a.c.Width, a.c.Height = max(msg.Width, kit.MinWidth), max(msg.Height-2, kit.MinHeight-2)
+		a.help.SetWidth(a.c.Width)
 		for _, s := range a.screens {
-			s.SetSize(a.c.width, a.c.height)
+			s.SetSize(a.c.Width, a.c.Height)
 		}
-		return a, a.results.resized()
+		return a, a.results.Resized()
 	case tea.KeyPressMsg:
 		if cmd, done := a.globalKey(msg); done {
 			return a, cmd
 		}
-	case progressMsg:
-		if a.job == nil || msg.run != a.job.id {
+	case kit.ProgressMsg:
+		if a.job == nil || msg.Run != a.job.id {
 			return a, nil // a stale run: drop it and stop listening
 		}
-		a.train.progress(msg)
+		a.train.Progress(msg)
 		return a, waitFor(a.job)
 	case queuedMsg:
 		if a.job == nil || msg.run != a.job.id {
 			return a, nil
 		}
-		a.train.queued = msg.place
+		a.train.SetQueued(msg.place)
 		return a, waitFor(a.job)
 	case trainDoneMsg:
 		if a.job == nil || msg.run != a.job.id {
 			return a, nil
 		}
 		return a, a.finishRun(msg)
-	case datasetChosenMsg:
+	case kit.DatasetChosenMsg:
 		return a, a.chooseDataset(msg)
-	case modelChosenMsg:
-		return a, a.chooseModel(msg.spec, nil)
-	case trainRequestMsg:
-		return a, a.startRun(msg.values, msg.opts)
-	case sweepRequestMsg:
-		a.sweep.data = a.runData()
-		cmd := a.sweep.open(a.ds, a.spec, msg)
+	case kit.ModelChosenMsg:
+		return a, a.chooseModel(msg.Spec, nil)
+	case kit.TrainRequestMsg:
+		return a, a.startRun(msg.Values, msg.Opts)
+	case kit.SweepRequestMsg:
+		cmd := a.sweep.Open(a.runData(), a.ds, a.spec, msg)
 		a.goTo(screenSweep)
 		return a, cmd
-	case sweepPointsMsg, sweepDoneMsg: // the sweep's, whichever screen shows
+	case sweep.PointsMsg, sweep.DoneMsg: // the sweep's, whichever screen shows
 		return a, a.sweep.Update(msg)
-	case sweepTrainMsg:
-		a.params.setModel(a.ds, a.spec, msg.values, &msg.opts)
-		return a, a.startRun(msg.values, msg.opts)
-	case regionsMsg, regionsResizeMsg: // views work in the background whichever screen shows
+	case kit.SweepTrainMsg:
+		a.params.SetModel(a.ds, a.spec, msg.Values, &msg.Opts)
+		return a, a.startRun(msg.Values, msg.Opts)
+	case views.RegionsMsg, views.RegionsResizeMsg: // views work in the background whichever screen shows
 		return a, a.results.Update(msg)
-	case modelSavedMsg: // a save started on the results screen ends wherever the lab is
+	case results.ModelSavedMsg: // a save started on the results screen ends wherever the lab is
 		return a, a.results.Update(msg)
-	case tableLoadedMsg, dirReadMsg, fileChosenMsg: // the data screen's, whichever screen shows
+	case kit.TableLoadedMsg, data.DirReadMsg, data.FileChosenMsg: // the data screen's, whichever screen shows
 		return a, a.data.Update(msg)
-	case quitMsg:
+	case kit.QuitMsg:
 		return a, a.quit()
-	case openExperimentMsg:
-		a.exp.setData(a.ds)
+	case kit.OpenExperimentMsg:
+		a.exp.SetData(a.ds)
 		a.goTo(screenExperiment)
 		return a, nil
-	case expMsg: // the Experimenter's, whichever screen shows
+	case experimenter.Msg: // the Experimenter's, whichever screen shows
 		return a, a.exp.Update(msg)
-	case cancelRunMsg:
-		if a.job != nil && msg.run == a.job.id {
+	case kit.CancelRunMsg:
+		if a.job != nil && msg.Run == a.job.id {
 			a.job.cancel() // the partial result still arrives
 		}
 		return a, nil
-	case showRunMsg:
-		switch r := a.run(msg.run); {
+	case kit.ShowRunMsg:
+		switch r := a.run(msg.Run); {
 		case r == nil || !r.Done():
 		case r.Dataset == nil:
 			return a, openPast(r, a.c)
@@ -355,21 +349,21 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.historySaved(msg)
 	case pastDataMsg:
 		return a, a.showPast(msg)
-	case runsNoteMsg:
-		if msg.note != "" {
-			a.runs.note = a.c.hide(msg.note)
+	case kit.RunsNoteMsg:
+		if msg.Note != "" {
+			a.runs.SetNote(a.c.Hide(msg.Note))
 		}
 		return a, nil
-	case runActionMsg:
+	case runlist.ActionMsg:
 		return a, a.runAction(msg)
-	case retrainMsg:
-		if r := a.run(msg.run); r != nil && r.Spec != nil {
+	case kit.RetrainMsg:
+		if r := a.run(msg.Run); r != nil && r.Spec != nil {
 			a.ds, a.source, a.target, a.task, a.drop, a.spec = r.Dataset, r.Data.Source, r.Data.Target, r.Data.Task, r.Data.Drop, r.Spec
-			a.model.setData(r.Dataset, r.Spec.Name)
+			a.model.SetData(r.Dataset, r.Spec.Name)
 			if r.Data.Test != "" {
-				a.params.test = testSet{source: r.Data.Test, ds: r.Dataset, set: r.Options.Test}
+				a.params.KeepTest(r.Data.Test, r.Dataset, r.Options.Test)
 			}
-			a.params.setModel(r.Dataset, r.Spec, r.Params, &r.Options)
+			a.params.SetModel(r.Dataset, r.Spec, r.Params, &r.Options)
 			a.goTo(screenParams)
 		}
 		return a, nil
@@ -385,7 +379,7 @@ func (a *app) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return a.quit(), true
 	case !typing && key.Matches(msg, a.keys.Quit):
 		// A screen with work to lose (a running fit) asks first.
-		if s, ok := a.screens[a.cur].(interface{ askQuit() bool }); ok && s.askQuit() {
+		if s, ok := a.screens[a.cur].(interface{ AskQuit() bool }); ok && s.AskQuit() {
 			return nil, true
 		}
 		return a.quit(), true
@@ -395,12 +389,12 @@ func (a *app) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		a.full = !a.full
 		return nil, true
 	case key.Matches(msg, a.keys.Theme):
-		a.c.cycleTheme()
-		a.help.Styles = widgets.HelpStyles(a.c.styles)
+		a.c.CycleTheme()
+		a.help.Styles = widgets.HelpStyles(a.c.Styles)
 		return nil, true
 	case key.Matches(msg, a.keys.Runs) && a.cur != screenRuns:
 		a.prev = a.cur
-		a.runs.setRuns(a.history)
+		a.runs.SetRuns(a.history)
 		a.goTo(screenRuns)
 		return nil, true
 	case key.Matches(msg, a.keys.Back):
@@ -428,7 +422,7 @@ func (a *app) back() tea.Cmd {
 		a.abandon()
 		a.goTo(screenParams)
 	case screenResults:
-		if a.results.fromRuns {
+		if a.results.FromRuns {
 			a.goTo(screenRuns)
 		} else {
 			a.goTo(screenParams)
@@ -436,10 +430,10 @@ func (a *app) back() tea.Cmd {
 	case screenRuns:
 		a.goTo(a.prev)
 	case screenExperiment:
-		a.exp.stop()
+		a.exp.Stop()
 		a.goTo(screenModel)
 	case screenSweep:
-		a.sweep.stop()
+		a.sweep.Stop()
 		a.goTo(screenParams)
 	}
 	return nil
@@ -452,12 +446,12 @@ func (a *app) goTo(s screenID) {
 
 // quit cancels a run in flight, waits briefly for it to stop, then quits.
 func (a *app) quit() tea.Cmd {
-	j, sw := a.job, a.sweep.job
+	j, sw := a.job, a.sweep.Job
 	a.job, a.quitJob = nil, j
 	a.cancel()
 	return func() tea.Msg {
-		j.stop(quitWait)
-		sw.stop()
+		j.Stop(kit.QuitWait)
+		sw.Stop()
 		return tea.QuitMsg{}
 	}
 }
@@ -468,28 +462,28 @@ func (a *app) abandon() {
 	if a.job != nil {
 		a.job.cancel()
 		if r := a.run(a.job.id); r != nil && !r.Done() {
-			hist, fold := a.train.partial(r.ID)
+			hist, fold := a.train.Partial(r.ID)
 			r.Abandon(hist)
-			r.histFold = fold
+			r.HistFold = fold
 		}
 		a.job = nil
 	}
 }
 
-func (a *app) chooseDataset(msg datasetChosenMsg) tea.Cmd {
-	a.ds, a.source, a.target, a.task, a.drop = msg.ds, msg.source, msg.target, msg.task, msg.drop
+func (a *app) chooseDataset(msg kit.DatasetChosenMsg) tea.Cmd {
+	a.ds, a.source, a.target, a.task, a.drop = msg.Ds, msg.Source, msg.Target, msg.Task, msg.Drop
 	keep := ""
 	if a.spec != nil {
 		keep = a.spec.Name
 	}
-	a.model.setData(msg.ds, keep)
+	a.model.SetData(msg.Ds, keep)
 	a.goTo(screenModel)
 	if st := a.startup; st != nil {
 		a.startup = nil
 		if st.Model != "" {
 			spec, err := engine.Lookup(st.Model)
 			if err != nil {
-				a.model.setError(err)
+				a.model.SetError(err)
 				return nil
 			}
 			return a.chooseModel(spec, st)
@@ -505,23 +499,23 @@ func (a *app) chooseModel(spec *engine.Spec, st *Options) tea.Cmd {
 	// offers it: the target is then not learned but scores the result.
 	if a.ds != nil {
 		if _, ok := spec.RunsOn(a.ds.Task); !ok {
-			a.model.setError(fmt.Errorf("model %s does not do %s; pick one of the models listed", spec.Name, a.ds.Task))
+			a.model.SetError(fmt.Errorf("model %s does not do %s; pick one of the models listed", spec.Name, a.ds.Task))
 			a.goTo(screenModel)
 			return nil
 		}
 	}
 	a.spec = spec
-	a.model.point(spec.Name)
+	a.model.Point(spec.Name)
 	var v engine.Values
 	var opt *eval.Options
 	if st != nil {
 		e := st.evalOptions()
 		v, opt = st.Params, &e
 	}
-	a.params.setModel(a.ds, spec, v, opt)
+	a.params.SetModel(a.ds, spec, v, opt)
 	a.goTo(screenParams)
 	if st != nil && st.Train {
-		return a.params.submit()
+		return a.params.Submit()
 	}
 	return nil
 }
@@ -540,7 +534,7 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	id := a.nextRun
 	data := a.runData()
 	if opt.Test != nil {
-		data.Test = a.params.test.source
+		data.Test = a.params.Test.Source
 	}
 	// The data's identity (fingerprint, and the target New resolves) is
 	// the record's from its start, so that a run interrupted before its
@@ -549,13 +543,13 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 	data.Hash, _ = runs.HashData(data, a.ds)
 	rec := runs.New(id, data, a.ds, a.spec, v, opt)
 	a.nextRun++
-	r := &runRecord{Record: rec}
+	r := &kit.RunRecord{Record: rec}
 	if a.replayOf != nil {
-		r.replayOf, a.replayOf = a.replayOf, nil
+		r.ReplayOf, a.replayOf = a.replayOf, nil
 	}
 	a.history = append(a.history, r)
-	if r.regions = newLiveRegions(r.Task(), a.ds, opt); r.regions != nil {
-		opt.Snapshot = r.regions.snapshot // the record keeps the options without it
+	if r.Regions = kit.NewLiveRegions(r.Task(), a.ds, opt); r.Regions != nil {
+		opt.Snapshot = r.Regions.Snapshot // the record keeps the options without it
 	}
 	ds, spec := a.ds, a.spec
 	fn := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
@@ -563,17 +557,17 @@ func (a *app) startRun(v engine.Values, opt eval.Options) tea.Cmd {
 		opt.Tick = progress // a long epoch's progress, which the training screen keeps out of the charts
 		return eval.Run(ctx, ds, spec, v, opt, progress)
 	}
-	if a.c.memory != nil {
-		fn = reserving(a.c.memory, spec.Name+" on "+ds.Name, eval.MemoryNeed(ds, spec, v, opt), fn)
+	if a.c.Memory != nil {
+		fn = reserving(a.c.Memory, spec.Name+" on "+ds.Name, eval.MemoryNeed(ds, spec, v, opt), fn)
 	}
 	var queue chan int
-	if a.c.slot != nil {
+	if a.c.Slot != nil {
 		queue = make(chan int, 1)
-		fn = slotted(a.c.slot, queue, fn)
+		fn = slotted(a.c.Slot, queue, fn)
 	}
-	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.logf)
+	a.job = startJob(a.ctx, id, spec.Name, fn, progressEvery, a.c.Logf)
 	a.job.queue = queue
-	a.train.start(r)
+	a.train.Start(r)
 	a.goTo(screenTrain)
 	return waitFor(a.job)
 }
@@ -585,11 +579,10 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 	if r == nil {
 		return nil // the training screen shows the error, esc goes back
 	}
-	a.runs.setRuns(a.history)
+	a.runs.SetRuns(a.history)
 	record := a.recordRun(r)
 	if a.cur == screenTrain {
-		cmd := a.results.show(r)
-		a.results.fromRuns = false
+		cmd := a.results.Show(r, false)
 		a.goTo(screenResults)
 		return tea.Batch(cmd, record)
 	}
@@ -598,19 +591,19 @@ func (a *app) finishRun(msg trainDoneMsg) tea.Cmd {
 
 // settleRun ends the current run with msg's result; it returns the run
 // when it has a result to record.
-func (a *app) settleRun(msg trainDoneMsg) *runRecord {
+func (a *app) settleRun(msg trainDoneMsg) *kit.RunRecord {
 	a.job = nil
-	a.train.progress(progressMsg{run: msg.run, steps: msg.tail})
+	a.train.Progress(kit.ProgressMsg{Run: msg.run, Steps: msg.tail})
 	r := a.run(msg.run)
 	if r == nil {
 		return nil
 	}
 	r.Finish(msg.result, msg.err)
-	if was := r.replayOf; was != nil && was.Hash != "" && r.Data.Hash != "" && was.Hash != r.Data.Hash && r.Result != nil {
+	if was := r.ReplayOf; was != nil && was.Hash != "" && r.Data.Hash != "" && was.Hash != r.Data.Hash && r.Result != nil {
 		r.Result.Warnings = append(r.Result.Warnings, advice.Warning{Text: runs.HashChanged(was.Source, was.Hash, r.Data.Hash)})
 	}
-	a.train.done(r)
-	if r.Result == nil || (r.Err != nil && !r.cancelled()) {
+	a.train.Done(r)
+	if r.Result == nil || (r.Err != nil && !r.Cancelled()) {
 		return nil
 	}
 	return r
@@ -627,7 +620,7 @@ func (a *app) recordInterrupted() {
 	if j == nil {
 		return
 	}
-	var r *runRecord
+	var r *kit.RunRecord
 	select {
 	case <-j.finished: // its message may have been taken by a command the program never delivered
 		r = a.settleRun(j.final)
@@ -644,14 +637,13 @@ func (a *app) recordInterrupted() {
 }
 
 // showRun opens a finished run's results from the runs screen.
-func (a *app) showRun(r *runRecord) tea.Cmd {
-	cmd := a.results.show(r)
-	a.results.fromRuns = true
+func (a *app) showRun(r *kit.RunRecord) tea.Cmd {
+	cmd := a.results.Show(r, true)
 	a.goTo(screenResults)
 	return cmd
 }
 
-func (a *app) run(id int) *runRecord {
+func (a *app) run(id int) *kit.RunRecord {
 	for _, r := range a.history {
 		if r.ID == id {
 			return r
@@ -664,40 +656,40 @@ func (a *app) View() string {
 	if a.w == 0 {
 		return ""
 	}
-	st := a.c.styles
-	if a.w < minWidth || a.h < minHeight {
+	st := a.c.Styles
+	if a.w < kit.MinWidth || a.h < kit.MinHeight {
 		return st.PaintBackground(lipgloss.Place(a.w, a.h, lipgloss.Center, lipgloss.Center, st.Warn.Render(tooSmall(a.w, a.h)),
 			lipgloss.WithWhitespaceChars(" ")))
 	}
 	s := a.screens[a.cur]
-	body := fit(s.View(), a.c.width, a.c.height)
+	body := kit.Fit(s.View(), a.c.Width, a.c.Height)
 	if a.full {
-		body = overlayBottom(body, a.fullHelp(s), a.c.width)
+		body = kit.OverlayBottom(body, a.fullHelp(s), a.c.Width)
 	}
-	status := footer(a.help.Styles, s.ShortHelp(), a.globals(), s.Typing(), a.c.width)
-	return st.PaintBackground(a.header() + "\n" + body + "\n" + fitWidth(st.StatusBar.Render(status), a.c.width))
+	status := kit.Footer(a.help.Styles, s.ShortHelp(), a.globals(), s.Typing(), a.c.Width)
+	return st.PaintBackground(a.header() + "\n" + body + "\n" + kit.FitWidth(st.StatusBar.Render(status), a.c.Width))
 }
 
 // globals are the global keys as the footer and the help show them: the
 // theme key names the theme in use; esc is not offered where it does
 // nothing (the first screen with nothing open).
-func (a *app) globals() globalKeys {
+func (a *app) globals() kit.GlobalKeys {
 	g := a.keys
-	g.Theme.SetHelp("t", "theme: "+a.c.themeName())
+	g.Theme.SetHelp("t", "theme: "+a.c.ThemeName())
 	g.Runs.SetEnabled(a.cur != screenRuns) // there already
-	g.Back.SetEnabled(a.cur != screenData || !a.data.closed())
+	g.Back.SetEnabled(a.cur != screenData || !a.data.Closed())
 	return g
 }
 
 func (a *app) fullHelp(s screen) string {
-	keys := helpKeys{screen: s, global: a.globals().now(slices.Concat(s.FullHelp()...), s.Typing())}
-	return a.c.styles.Panel.Render(fullHelpBlock(a.help.Styles, keys.FullHelp(), a.c.width-4))
+	keys := kit.HelpKeys{Screen: s, Global: a.globals().Now(slices.Concat(s.FullHelp()...), s.Typing())}
+	return a.c.Styles.Panel.Render(kit.FullHelpBlock(a.help.Styles, keys.FullHelp(), a.c.Width-4))
 }
 
 // header is the breadcrumb (tealab ▸ dataset ▸ model ▸ screen) and, on the
 // right, what the screen says about itself.
 func (a *app) header() string {
-	st := a.c.styles
+	st := a.c.Styles
 	crumbs := []string{st.Title.Render("tealab")}
 	dsName, model := "", ""
 	if a.ds != nil && a.cur > screenData {
@@ -707,8 +699,8 @@ func (a *app) header() string {
 		model = a.spec.Title
 	}
 	// The training and results screens name their own run's data and model.
-	if r, ok := a.screens[a.cur].(interface{ shownRun() *runRecord }); ok && r.shownRun() != nil {
-		dsName, model = r.shownRun().Dataset.Name, r.shownRun().Spec.Title
+	if r, ok := a.screens[a.cur].(interface{ ShownRun() *kit.RunRecord }); ok && r.ShownRun() != nil {
+		dsName, model = r.ShownRun().Dataset.Name, r.ShownRun().Spec.Title
 	}
 	for _, c := range []string{dsName, model} {
 		if c != "" {
@@ -718,11 +710,11 @@ func (a *app) header() string {
 	crumbs = append(crumbs, st.Accent.Render(screenNames[a.cur]))
 	left := " " + strings.Join(crumbs, st.Muted.Render(" ▸ "))
 	right := ""
-	if h, ok := a.screens[a.cur].(interface{ headerInfo() string }); ok {
-		right = h.headerInfo()
+	if h, ok := a.screens[a.cur].(interface{ HeaderInfo() string }); ok {
+		right = h.HeaderInfo()
 	}
 	right = st.Muted.Render(right + " ")
-	return spread(left, right, a.c.width)
+	return kit.Spread(left, right, a.c.Width)
 }
 
 // tooSmall is the one line shown below the smallest usable size: the size
@@ -730,27 +722,13 @@ func (a *app) header() string {
 // (never cut mid-word).
 func tooSmall(w, h int) string {
 	for _, msg := range []string{
-		fmt.Sprintf("enlarge the terminal (need %dx%d, have %dx%d)", minWidth, minHeight, w, h),
-		fmt.Sprintf("need %dx%d, have %dx%d", minWidth, minHeight, w, h),
-		fmt.Sprintf("need %dx%d", minWidth, minHeight),
+		fmt.Sprintf("enlarge the terminal (need %dx%d, have %dx%d)", kit.MinWidth, kit.MinHeight, w, h),
+		fmt.Sprintf("need %dx%d, have %dx%d", kit.MinWidth, kit.MinHeight, w, h),
+		fmt.Sprintf("need %dx%d", kit.MinWidth, kit.MinHeight),
 	} {
 		if len(msg) <= w {
 			return msg
 		}
 	}
 	return ""
-}
-
-// overlayBottom replaces the last lines of body with block (centred).
-func overlayBottom(body, block string, w int) string {
-	lines := strings.Split(body, "\n")
-	bl := strings.Split(block, "\n")
-	if len(bl) > len(lines) {
-		bl = bl[len(bl)-len(lines):]
-	}
-	start := len(lines) - len(bl)
-	for i, l := range bl {
-		lines[start+i] = fitWidth(lipgloss.PlaceHorizontal(w, lipgloss.Center, l), w)
-	}
-	return strings.Join(lines, "\n")
 }

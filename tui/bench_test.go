@@ -14,6 +14,8 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 // trainingApp is the app on the training screen at w x h with n steps drawn
@@ -29,7 +31,7 @@ func trainingApp(b testing.TB, w, h, n int) *app {
 		}
 		steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 2 * n, Point: p, Elapsed: time.Duration(s) * time.Millisecond}
 	}
-	a.train.progress(progressMsg{run: 1, steps: steps})
+	a.train.Progress(kit.ProgressMsg{Run: 1, Steps: steps})
 	return a
 }
 
@@ -56,7 +58,7 @@ func trainingScreenFor(b testing.TB, model string, w, h int) *app {
 	r := newRun(b, 1, "iris", "", d, spec, eval.DefaultOptions(), nil)
 	a.history = append(a.history, r)
 	a.ds, a.spec = d, spec
-	a.train.start(r)
+	a.train.Start(r)
 	a.cur = screenTrain
 	return a
 }
@@ -81,7 +83,7 @@ func BenchmarkTrainingUpdate(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		a.train.progress(progressMsg{run: 1, steps: batch})
+		a.train.Progress(kit.ProgressMsg{Run: 1, Steps: batch})
 	}
 }
 
@@ -94,7 +96,7 @@ func TestTrainingViewFrame(t *testing.T) {
 
 func TestReduceSeries(t *testing.T) {
 	short := []float64{3, 1, 2}
-	if got, dx := reduceSeries(short, 8); len(got) != 3 || dx != 1 {
+	if got, dx := kit.ReduceSeries(short, 8); len(got) != 3 || dx != 1 {
 		t.Fatalf("a short series changed: %v, dx %v", got, dx)
 	}
 	y := make([]float64, 10000)
@@ -107,7 +109,7 @@ func TestReduceSeries(t *testing.T) {
 	y[1234] = 99 // a spike
 	y[8000] = -5 // a dip
 	y[9999] = 0.5
-	got, dx := reduceSeries(y, 100)
+	got, dx := kit.ReduceSeries(y, 100)
 	if len(got) != 100 || dx != 100 {
 		t.Fatalf("len %d, dx %v; want 100 points of 100 steps", len(got), dx)
 	}
@@ -126,7 +128,7 @@ func TestReduceSeries(t *testing.T) {
 	for i := range allNaN {
 		allNaN[i] = math.NaN()
 	}
-	for _, v := range must(reduceSeries(allNaN, 10)) {
+	for _, v := range must(kit.ReduceSeries(allNaN, 10)) {
 		if !math.IsNaN(v) {
 			t.Fatal("an all-NaN series gained values")
 		}
@@ -144,7 +146,7 @@ func BenchmarkDendrogramCut(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		hs.press(keys[i%2])
-		_ = hs.view()
+		_ = hs.View()
 		i++
 	}
 }
@@ -154,10 +156,10 @@ func BenchmarkDendrogramCut(b *testing.B) {
 // on 20,000 rows.
 func BenchmarkHistogramsView(b *testing.B) {
 	hs := newHarness(b, Options{Data: "blobs:n=20000,seed=1"}, 200, 60)
-	hs.previewTab(previewHist)
+	hs.previewTab(data.PreviewHist)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = hs.a.data.hists.View()
+		_ = hs.a.data.Hists.View()
 	}
 }
 
@@ -182,8 +184,8 @@ func bigFolder(b *testing.B) string {
 func BenchmarkFileBrowserRead(b *testing.B) {
 	dir := bigFolder(b)
 	for b.Loop() {
-		fb := newFileBrowser(nil)
-		fb.update(fb.read(dir)())
+		fb := data.NewFileBrowser(nil)
+		fb.Update(fb.Read(dir)())
 	}
 }
 
@@ -191,13 +193,13 @@ func BenchmarkFileBrowserRead(b *testing.B) {
 // redrawn: what a key costs.
 func BenchmarkFileBrowserKey(b *testing.B) {
 	c := newTestApp(b, Options{}, 120, 40).c
-	fb := newFileBrowser(nil)
-	fb.update(fb.read(bigFolder(b))())
+	fb := data.NewFileBrowser(nil)
+	fb.Update(fb.Read(bigFolder(b))())
 	keys := []string{"down", "down", "up"}
 	i := 0
 	for b.Loop() {
-		fb.update(keyMsg(keys[i%len(keys)]))
+		fb.Update(keyMsg(keys[i%len(keys)]))
 		i++
-		_ = fb.view(c, 100, 36)
+		_ = fb.View(c, 100, 36)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 // builtinColumn is column name of a built-in set.
@@ -32,14 +34,14 @@ func builtinColumn(t *testing.T, set, name string) []float64 {
 
 // checkBins: the counts sum to the values and no bin inside the range is
 // empty when every bin's values occur.
-func checkBins(t *testing.T, what string, col []float64, b binning, noGaps bool) {
+func checkBins(t *testing.T, what string, col []float64, b kit.Binning, noGaps bool) {
 	t.Helper()
-	counts := firstClass(b.count(col, nil, 1))
+	counts := data.FirstClass(b.Count(col, nil, 1))
 	sum := 0.0
 	for i, c := range counts {
 		sum += c
 		if noGaps && c == 0 {
-			t.Errorf("%s: bin %d (%s) of %d is empty: %v", what, i, b.label(i), b.k, counts)
+			t.Errorf("%s: bin %d (%s) of %d is empty: %v", what, i, b.Label(i), b.K, counts)
 		}
 	}
 	if int(sum) != len(col) {
@@ -65,18 +67,18 @@ func TestChooseBins(t *testing.T) {
 		{"0..10 count", count, 11, true},
 		{"digits px4_4", builtinColumn(t, "digits", "px4_4"), 17, true},
 	} {
-		b := chooseBins(tc.col, 40)
-		if b.k != tc.k || b.perUnit != tc.perUnit {
-			t.Errorf("%s: %d bins (a bin per value %v), want %d (%v)", tc.what, b.k, b.perUnit, tc.k, tc.perUnit)
+		b := kit.ChooseBins(tc.col, 40)
+		if b.K != tc.k || b.PerUnit != tc.perUnit {
+			t.Errorf("%s: %d bins (a bin per value %v), want %d (%v)", tc.what, b.K, b.PerUnit, tc.k, tc.perUnit)
 		}
 		checkBins(t, tc.what, tc.col, b, true)
 	}
 	// A range wider than the bins allowed: bins a whole number wide.
 	age := builtinColumn(t, "diabetes", "age") // 19..79
-	b := chooseBins(age, 20)
-	w := (b.hi - b.lo) / float64(b.k)
-	if b.k > 20 || !b.integer || w != float64(int(w)) || b.edge(0) != 18.5 {
-		t.Errorf("diabetes age in at most 20 bins: %d bins of width %v from %v", b.k, w, b.edge(0))
+	b := kit.ChooseBins(age, 20)
+	w := (b.Hi - b.Lo) / float64(b.K)
+	if b.K > 20 || !b.Integer || w != float64(int(w)) || b.Edge(0) != 18.5 {
+		t.Errorf("diabetes age in at most 20 bins: %d bins of width %v from %v", b.K, w, b.Edge(0))
 	}
 	checkBins(t, "diabetes age", age, b, false)
 	// Other columns: as many bins as numpy's "auto", e.g.
@@ -92,13 +94,13 @@ func TestChooseBins(t *testing.T) {
 		{"wine", "alcohol", 9},
 	} {
 		col := builtinColumn(t, tc.set, tc.col)
-		b := chooseBins(col, 40)
-		if b.k != tc.k || b.integer {
-			t.Errorf("%s %s: %d bins (integer %v), numpy's auto gives %d", tc.set, tc.col, b.k, b.integer, tc.k)
+		b := kit.ChooseBins(col, 40)
+		if b.K != tc.k || b.Integer {
+			t.Errorf("%s %s: %d bins (integer %v), numpy's auto gives %d", tc.set, tc.col, b.K, b.Integer, tc.k)
 		}
 		checkBins(t, tc.set+" "+tc.col, col, b, false)
-		if b := chooseBins(col, 4); b.k != 4 {
-			t.Errorf("%s %s: %d bins, want the 4 allowed", tc.set, tc.col, b.k)
+		if b := kit.ChooseBins(col, 4); b.K != 4 {
+			t.Errorf("%s %s: %d bins, want the 4 allowed", tc.set, tc.col, b.K)
 		}
 	}
 }
@@ -132,9 +134,9 @@ func barBlock(t *testing.T, v, header string) []string {
 // labelled 1 and 2, with no empty bins between them.
 func TestIntegerHistogramHasNoComb(t *testing.T) {
 	hs := newHarness(t, Options{Data: "diabetes"}, 120, 40)
-	hs.previewTab(previewHist)
+	hs.previewTab(data.PreviewHist)
 	hs.press("down")
-	v := hs.view()
+	v := hs.View()
 	block := barBlock(t, v, "sex by progression")
 	filled := map[int]bool{}
 	first, last := 1<<30, -1
@@ -178,8 +180,8 @@ func TestNominalHistogram(t *testing.T) {
 		fmt.Fprintf(&sb, "%s,%d,%s\n", l, i%17, []string{"yes", "no"}[i%2])
 	}
 	hs := newHarness(t, Options{Data: writeFile(t, "shop.arff", sb.String())}, 100, 24)
-	hs.previewTab(previewHist)
-	v := hs.view()
+	hs.previewTab(data.PreviewHist)
+	v := hs.View()
 	mustContain(t, v, "colour · rows per level, most frequent first", "12 levels")
 	lines := strings.Split(v, "\n")
 	red, green := -1, -1
@@ -207,6 +209,6 @@ func TestPrincipalPlaneSaysNominalLeftOut(t *testing.T) {
 		text += fmt.Sprintf("%d,%d,%d,%s,%s\n", i, i*i%7, i%5, []string{"red", "blue"}[i%2], []string{"yes", "no"}[i%3/2])
 	}
 	hs := newHarness(t, Options{Data: writeFile(t, "mixed.arff", text)}, 120, 40)
-	hs.previewTab(previewPlot)
-	mustContain(t, hs.view(), "first two principal directions", "1 nominal column left out")
+	hs.previewTab(data.PreviewPlot)
+	mustContain(t, hs.View(), "first two principal directions", "1 nominal column left out")
 }

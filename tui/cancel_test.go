@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // The cancel command read s.run on the command's goroutine: a run started
@@ -17,7 +19,7 @@ func TestCancelCommandKeepsItsRun(t *testing.T) {
 		t.Fatal("no progress")
 	}
 	job := hs.a.job
-	t.Cleanup(func() { job.stop(5 * time.Second) })
+	t.Cleanup(func() { job.Stop(5 * time.Second) })
 	_, cmd := hs.a.Update(keyMsg("c"))
 	if cmd == nil {
 		t.Fatal("c gave no command")
@@ -27,8 +29,8 @@ func TestCancelCommandKeepsItsRun(t *testing.T) {
 	rec := *other.Record
 	rec.ID = 99
 	other.Record = &rec
-	hs.a.train.start(&other)
-	if m, ok := cmd().(cancelRunMsg); !ok || m.run != job.id {
+	hs.a.train.Start(&other)
+	if m, ok := cmd().(kit.CancelRunMsg); !ok || m.Run != job.id {
 		t.Fatalf("the cancel command asked to cancel %#v, want run %d", m, job.id)
 	}
 }
@@ -48,12 +50,12 @@ func TestAbandonedRunKeepsPartialHistory(t *testing.T) {
 	hs.a.abandon()
 	hs.a.goTo(screenParams)
 	hs.press("esc", "R") // parameters (a text field has the keys) -> models
-	mustContain(t, hs.view(), "abandoned")
+	mustContain(t, hs.View(), "abandoned")
 	hs.press("enter")
 	if hs.a.cur != screenResults {
 		t.Fatalf("enter on the abandoned run: screen %v", hs.a.cur)
 	}
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "abandoned (esc) after ", "epochs: partial history", "[History]")
 	if strings.Contains(v, "context canceled") {
 		t.Errorf("raw error shown:\n%s", v)
@@ -78,7 +80,7 @@ func TestInterruptedRunKnowsItsData(t *testing.T) {
 		t.Fatal("no progress")
 	}
 	job := hs.a.job
-	t.Cleanup(func() { job.stop(5 * time.Second) })
+	t.Cleanup(func() { job.Stop(5 * time.Second) })
 	hs.a.recordInterrupted() // still training: abandoned, not settled
 	es, _, err := h.Read()
 	if err != nil || len(es) != 1 {

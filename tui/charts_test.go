@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // pane cuts the box whose top border holds title out of a screen: the lines
@@ -74,7 +75,7 @@ func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
 				ValLoss: 2.1*math.Exp(-s/8) + 0.2, ValError: 0.25*math.Exp(-s/15) + 0.05}
 			steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 100, Point: p, Elapsed: time.Duration(i) * time.Millisecond}
 		}
-		a.train.progress(progressMsg{run: 1, steps: steps})
+		a.train.Progress(kit.ProgressMsg{Run: 1, Steps: steps})
 		v := view(a)
 		checkFrame(t, v, size[0], size[1])
 		logLoss, errRate := pane(v, "validation log-loss"), pane(v, "validation error rate")
@@ -106,7 +107,7 @@ func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
 func TestBiplot(t *testing.T) {
 	hs := newHarness(t, Options{Data: "wine", Model: "pca", Params: paramsOf("pca", map[string]string{"scale": "true"}), Train: true}, 120, 40)
 	hs.resultTab("Biplot")
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "rows: PC1 (36.2% of the variance) across, PC2 (19.2%) up", "10 longest of 13", "flavanoids", "color_intensity")
 	if p := strings.Count(v, "·"); p < 50 {
@@ -127,7 +128,7 @@ func TestLogLossPaneSaysWhyItIsEmpty(t *testing.T) {
 		p := eval.Point{Step: i + 1, TrainLoss: 1 / float64(i+1), ValLoss: math.NaN(), ValError: 0.3 / float64(i+1)}
 		steps[i] = eval.Progress{Fold: 1, Folds: 1, Total: 10, Point: p, Elapsed: time.Duration(i) * time.Millisecond}
 	}
-	a.train.progress(progressMsg{run: 1, steps: steps})
+	a.train.Progress(kit.ProgressMsg{Run: 1, Steps: steps})
 	v := view(a)
 	if p := strings.Join(pane(v, "validation log-loss"), "\n"); !strings.Contains(p, "none: the model gives no probabilities") {
 		t.Errorf("the log-loss pane:\n%s", p)

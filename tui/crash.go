@@ -13,6 +13,7 @@ import (
 
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // A panic in the lab must not leave the terminal raw nor lose the session's
@@ -133,9 +134,9 @@ func (g *guarded) protect(cmd tea.Cmd, where string) tea.Cmd {
 func (g *guarded) end(runErr error) error {
 	a := g.a
 	a.cancel()
-	a.job.stop(quitWait)
-	a.quitJob.stop(quitWait)
-	a.c.waitWrites(saveWait)
+	a.job.Stop(kit.QuitWait)
+	a.quitJob.Stop(kit.QuitWait)
+	a.c.WaitWrites(saveWait)
 	c := g.crash
 	if c == nil && errors.Is(runErr, tea.ErrProgramPanic) {
 		c = &crash{where: "the lab", value: "bubbletea caught a panic (its report is above)"}
@@ -143,11 +144,11 @@ func (g *guarded) end(runErr error) error {
 	if c == nil {
 		return runErr
 	}
-	if a.c.logf != nil {
-		a.c.logf("panic in %s: %v\n%s", c.where, c.value, c.stack)
+	if a.c.Logf != nil {
+		a.c.Logf("panic in %s: %v\n%s", c.where, c.value, c.stack)
 	}
-	if a.c.files != nil { // a served lab's crash is its person's
-		c.home = a.c.files.Home.Dir()
+	if a.c.Files != nil { // a served lab's crash is its person's
+		c.home = a.c.Files.Home.Dir()
 	}
 	line := fmt.Sprintf("internal error in %s: %v; the lab closed; %s", c.where, c.value, saveSession(c, a.history))
 	return errors.New(strings.Join(strings.Fields(line), " "))
@@ -156,7 +157,7 @@ func (g *guarded) end(runErr error) error {
 // saveSession writes the session's finished runs (runs.Save: one JSON file
 // each, as `tealab train --save` writes) and the panic's stack into a new
 // folder of the state directory, and says where, or why not.
-func saveSession(c *crash, history []*runRecord) string {
+func saveSession(c *crash, history []*kit.RunRecord) string {
 	var done []*runs.Record
 	for _, r := range history {
 		if r.Done() {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 func writeFile(t *testing.T, name, text string) string {
@@ -37,7 +38,7 @@ func TestHistogramNonFinite(t *testing.T) {
 		{"largest magnitudes only", []float64{-math.MaxFloat64, math.MaxFloat64}, 2, 2, 0, false}, // Sturges: log2(2)+1 bins
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			labels, counts := histogram(tc.y, 4)
+			labels, counts := data.Histogram(tc.y, 4)
 			if len(labels) != len(counts) {
 				t.Fatalf("%d labels, %d counts", len(labels), len(counts))
 			}
@@ -62,7 +63,7 @@ func TestHistogramNonFinite(t *testing.T) {
 		})
 	}
 	// The overflowing range still spreads: the extremes land in the end bins.
-	_, counts := histogram([]float64{-1.7e308, 1.7e308, 0.5, 0.25}, 4)
+	_, counts := data.Histogram([]float64{-1.7e308, 1.7e308, 0.5, 0.25}, 4)
 	if counts[0] != 1 || counts[3] != 1 || counts[1]+counts[2] != 2 {
 		t.Errorf("counts %v, want the extremes in the end bins", counts)
 	}
@@ -71,15 +72,15 @@ func TestHistogramNonFinite(t *testing.T) {
 func TestDataFileWithHugeTarget(t *testing.T) {
 	p := writeFile(t, "h.csv", "a,y\n1,-1.7e308\n2,1.7e308\n3,0.5\n4,0.25\n")
 	hs := newHarness(t, Options{Data: p}, 100, 30)
-	if hs.a.data.ds == nil || hs.a.data.ds.Task != datasets.Regression {
-		t.Fatalf("dataset %+v, err %v", hs.a.data.ds, hs.a.data.dsErr)
+	if hs.a.data.Ds == nil || hs.a.data.Ds.Task != datasets.Regression {
+		t.Fatalf("dataset %+v, err %v", hs.a.data.Ds, hs.a.data.DsErr)
 	}
 	// Data alone: the start-up load stays on the preview.
-	if hs.a.cur != screenData || hs.a.data.focus != focusPreview {
-		t.Fatalf("screen %v, focus %v", hs.a.cur, hs.a.data.focus)
+	if hs.a.cur != screenData || hs.a.data.Focus != data.FocusPreview {
+		t.Fatalf("screen %v, focus %v", hs.a.cur, hs.a.data.Focus)
 	}
-	hs.previewTab(previewBalance)
-	mustContain(t, hs.view(), "distribution of y", "-1.7e308")
+	hs.previewTab(data.PreviewBalance)
+	mustContain(t, hs.View(), "distribution of y", "-1.7e308")
 }
 
 // A load finishing while another screen shows (R during a start-up load)
@@ -94,8 +95,8 @@ func TestLoadResultReachesDataScreenFromAnyScreen(t *testing.T) {
 		t.Fatalf("R: screen %v", a.cur)
 	}
 	hs.send(load())
-	if a.data.loading != "" || a.data.table == nil {
-		t.Fatalf("the load result was lost: loading %q", a.data.loading)
+	if a.data.Loading != "" || a.data.Table == nil {
+		t.Fatalf("the load result was lost: loading %q", a.data.Loading)
 	}
 	if len(a.history) != 1 || !a.history[0].Done() || a.history[0].Err != nil {
 		t.Fatalf("--train did not run after the load: %d runs", len(a.history))
@@ -106,8 +107,8 @@ func TestLoadResultReachesDataScreenFromAnyScreen(t *testing.T) {
 	_, read := hs2.a.Update(keyMsg("o"))
 	hs2.press("R")
 	hs2.send(read())
-	if hs2.a.data.picker.loading || len(hs2.a.data.picker.entries) == 0 && hs2.a.data.picker.err == nil {
-		t.Fatalf("the directory listing was lost: loading %v", hs2.a.data.picker.loading)
+	if hs2.a.data.Picker.Loading || len(hs2.a.data.Picker.Entries) == 0 && hs2.a.data.Picker.Err == nil {
+		t.Fatalf("the directory listing was lost: loading %v", hs2.a.data.Picker.Loading)
 	}
 }
 
@@ -116,34 +117,34 @@ func TestLoadResultReachesDataScreenFromAnyScreen(t *testing.T) {
 // a scatter in the principal plane or of any two chosen columns.
 func TestDataShownBeforeTraining(t *testing.T) {
 	hs := newHarness(t, Options{Data: "moons"}, 120, 40)
-	if hs.a.cur != screenData || hs.a.data.tabs.ActiveName() != previewPlot {
-		t.Fatalf("--data moons: screen %v, tab %q; want the data's plot", hs.a.cur, hs.a.data.tabs.ActiveName())
+	if hs.a.cur != screenData || hs.a.data.Tabs.ActiveName() != data.PreviewPlot {
+		t.Fatalf("--data moons: screen %v, tab %q; want the data's plot", hs.a.cur, hs.a.data.Tabs.ActiveName())
 	}
-	mustContain(t, hs.view(), "x1 against x0 · by class", "●", "○", "● 0", "○ 1")
+	mustContain(t, hs.View(), "x1 against x0 · by class", "●", "○", "● 0", "○ 1")
 
 	hs = newHarness(t, Options{Data: "iris"}, 120, 40)
-	hs.previewTab(previewPlot)
-	mustContain(t, hs.view(), "first two principal directions", "● setosa")
+	hs.previewTab(data.PreviewPlot)
+	mustContain(t, hs.View(), "first two principal directions", "● setosa")
 	hs.press("x")
-	mustContain(t, hs.view(), "sepal_width_cm against petal_length_cm")
+	mustContain(t, hs.View(), "sepal_width_cm against petal_length_cm")
 	hs.press("p")
-	mustContain(t, hs.view(), "first two principal directions")
-	hs.previewTab(previewHist)
-	mustContain(t, hs.view(), "petal_width_cm", "sepal_length_cm by class", "versicolor")
+	mustContain(t, hs.View(), "first two principal directions")
+	hs.previewTab(data.PreviewHist)
+	mustContain(t, hs.View(), "petal_width_cm", "sepal_length_cm by class", "versicolor")
 
 	hs = newHarness(t, Options{Data: "cubic"}, 120, 40)
-	mustContain(t, hs.view(), "y against x0 · by y")
+	mustContain(t, hs.View(), "y against x0 · by y")
 }
 
 // Rows of large data page past the first thousand.
 func TestRowsPage(t *testing.T) {
 	hs := newHarness(t, Options{Data: "digits"}, 120, 40)
-	hs.previewTab(previewRows)
-	mustContain(t, hs.view(), "rows 1-1000 of 1797")
+	hs.previewTab(data.PreviewRows)
+	mustContain(t, hs.View(), "rows 1-1000 of 1797")
 	hs.press("]")
-	mustContain(t, hs.view(), "rows 1001-1797 of 1797")
+	mustContain(t, hs.View(), "rows 1001-1797 of 1797")
 	hs.press("[")
-	mustContain(t, hs.view(), "rows 1-1000 of 1797")
+	mustContain(t, hs.View(), "rows 1-1000 of 1797")
 }
 
 // A newline or an escape sequence in a column's level or name is shown
@@ -160,11 +161,11 @@ func TestPreviewEscapesControlCharacters(t *testing.T) {
 		if key != "" {
 			hs.press(key)
 		}
-		v := hs.view()
+		v := hs.View()
 		checkFrame(t, v, 120, 40)
 		if strings.Contains(v, "\x1b[2J") {
 			t.Fatalf("the raw escape reached the screen")
 		}
 	}
-	mustContain(t, hs.view(), "[Rows]", `x\ny`, `c\x1b[2J`)
+	mustContain(t, hs.View(), "[Rows]", `x\ny`, `c\x1b[2J`)
 }

@@ -2,12 +2,14 @@ package tui
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/experiment"
+	"github.com/tealab/tealab/tui/screens/experimenter"
 )
 
 // markModels marks the named models on the Experimenter's list with space.
@@ -15,13 +17,13 @@ func markModels(t testing.TB, hs *harness, names ...string) {
 	t.Helper()
 	for _, name := range names {
 		i := 0
-		for i < len(hs.a.exp.specs) && hs.a.exp.specs[i].Name != name {
+		for i < len(hs.a.exp.Specs) && hs.a.exp.Specs[i].Name != name {
 			i++
 		}
-		if i == len(hs.a.exp.specs) {
+		if i == len(hs.a.exp.Specs) {
 			t.Fatalf("%s is not on the Experimenter's list", name)
 		}
-		hs.a.exp.cursor = i
+		hs.a.exp.Cursor = i
 		hs.press("space")
 	}
 }
@@ -41,17 +43,16 @@ func experimentOnIris(t testing.TB) *harness {
 }
 
 func TestExperimenterRunsTwoModels(t *testing.T) {
-	t.Chdir(t.TempDir())
 	hs := experimentOnIris(t)
 	defer closeHarness(hs)
-	o := hs.a.exp.outcome
+	o := hs.a.exp.Outcome
 	if o == nil {
-		t.Fatalf("no results:\n%s", hs.view())
+		t.Fatalf("no results:\n%s", hs.View())
 	}
 	if o.Plan.Folds != 3 || o.Plan.Repeats != 1 || len(o.Plan.Models) != 2 || o.Plan.Models[0].Label != "lda" {
 		t.Fatalf("plan %d × %d folds, models %v", o.Plan.Repeats, o.Plan.Folds, o.Plan.Models)
 	}
-	v := hs.view()
+	v := hs.View()
 	for _, want := range []string{"2 models on iris, 1 × 3-fold CV", "than lda", "accuracy", "macro F1", "(v/ /*)",
 		"lda ", "tree ", "(0/", "validation error"} {
 		if !strings.Contains(v, want) {
@@ -63,16 +64,16 @@ func TestExperimenterRunsTwoModels(t *testing.T) {
 	}
 	hs.press("e")
 	for _, name := range []string{"experiment-iris.md", "experiment-iris.csv"} {
-		if b, err := os.ReadFile(name); err != nil || len(b) == 0 {
+		if b, err := os.ReadFile(filepath.Join(hs.a.c.ExportDir, name)); err != nil || len(b) == 0 {
 			t.Errorf("export %s: %v", name, err)
 		}
 	}
-	if !strings.Contains(hs.view(), "wrote experiment-iris.md and experiment-iris.csv") {
-		t.Errorf("export not said:\n%s", hs.view())
+	if !strings.Contains(hs.View(), "wrote experiment-iris.md and experiment-iris.csv") {
+		t.Errorf("export not said:\n%s", hs.View())
 	}
 	hs.press("esc")
-	if hs.a.cur != screenExperiment || hs.a.exp.outcome != nil || !strings.Contains(hs.view(), "[b] lda") {
-		t.Errorf("esc from the results: want the list with lda the baseline:\n%s", hs.view())
+	if hs.a.cur != screenExperiment || hs.a.exp.Outcome != nil || !strings.Contains(hs.View(), "[b] lda") {
+		t.Errorf("esc from the results: want the list with lda the baseline:\n%s", hs.View())
 	}
 	hs.press("esc")
 	if hs.a.cur != screenModel {
@@ -86,8 +87,8 @@ func TestExperimenterNeedsTwoModels(t *testing.T) {
 	hs.press("enter", "X")
 	markModels(t, hs, "lda")
 	hs.press("enter")
-	if hs.a.exp.running() || hs.a.exp.outcome != nil || !strings.Contains(hs.view(), "mark two models or more") {
-		t.Errorf("one model ran:\n%s", hs.view())
+	if hs.a.exp.Running() || hs.a.exp.Outcome != nil || !strings.Contains(hs.View(), "mark two models or more") {
+		t.Errorf("one model ran:\n%s", hs.View())
 	}
 }
 
@@ -99,7 +100,7 @@ func (b bracket) Render(s ...string) string { return b.l + strings.Join(s, "") +
 func TestColourMarksSameCells(t *testing.T) {
 	row := []string{"knn", "0.940 ± 0.057 v", "0.940 ± 0.057 v", "0.995 ± 0.012 *"}
 	line := "knn  0.940 ± 0.057 v  0.940 ± 0.057 v  0.995 ± 0.012 *"
-	got := colourMarks(line, row, []experiment.Mark{experiment.Better, experiment.Better, experiment.Worse}, bracket{"<", ">"}, bracket{"[", "]"})
+	got := experimenter.ColourMarks(line, row, []experiment.Mark{experiment.Better, experiment.Better, experiment.Worse}, bracket{"<", ">"}, bracket{"[", "]"})
 	want := "knn  <0.940 ± 0.057 v>  <0.940 ± 0.057 v>  [0.995 ± 0.012 *]"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -112,41 +113,40 @@ func TestColourMarksSameCells(t *testing.T) {
 // fell off an 80x24 screen under a tall table; its curves overlaid
 // different units on one "step" axis.
 func TestExperimenterAt80x24(t *testing.T) {
-	t.Chdir(t.TempDir())
 	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
 	defer closeHarness(hs)
 	hs.press("enter", "X")
 	e := hs.a.exp
-	if e.folds != experiment.DefaultFolds || e.repeats != experiment.DefaultRepeats {
-		t.Errorf("the lab's default is %d × %d-fold, the command line's %d × %d", e.repeats, e.folds, experiment.DefaultRepeats, experiment.DefaultFolds)
+	if e.Folds != experiment.DefaultFolds || e.Repeats != experiment.DefaultRepeats {
+		t.Errorf("the lab's default is %d × %d-fold, the command line's %d × %d", e.Repeats, e.Folds, experiment.DefaultRepeats, experiment.DefaultFolds)
 	}
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "r repeats", "f folds", "10 × 10-fold CV")
-	for _, sp := range e.specs {
+	for _, sp := range e.Specs {
 		if sp.Name == "cnn" {
 			t.Error("cnn is listed for iris, whose 4 columns are no image")
 		}
 	}
-	if why := hs.a.model.tooBig["cnn"]; !strings.Contains(why, "no square image") {
+	if why := hs.a.model.TooBig["cnn"]; !strings.Contains(why, "no square image") {
 		t.Errorf("the model list does not mark cnn on iris: %q", why)
 	}
 	markModels(t, hs, "lda", "gnb", "centroid", "knn", "tree", "logistic", "qda", "perceptron", "cnb", "forest")
 	hs.press("f", "r", "enter")
-	hs.runUntil(func() bool { return e.outcome != nil })
+	hs.runUntil(func() bool { return e.Outcome != nil })
 	hs.press("e")
-	v = hs.view()
+	v = hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "wrote experiment-iris.md")
 	// Each model's curve over its own training, the unit named.
 	mustContain(t, v, "x: % of each model's steps")
-	if got := overTraining(e.outcome.Cell(0, 5, 0).History); len(got) != curvePoints {
-		t.Errorf("logistic's curve has %d points, want %d", len(got), curvePoints)
+	if got := experimenter.OverTraining(e.Outcome.Cell(0, 5, 0).History); len(got) != experimenter.CurvePoints {
+		t.Errorf("logistic's curve has %d points, want %d", len(got), experimenter.CurvePoints)
 	}
-	if got := overTraining(e.outcome.Cell(0, 3, 0).History); len(got) != curvePoints || got[0] != got[curvePoints-1] {
+	if got := experimenter.OverTraining(e.Outcome.Cell(0, 3, 0).History); len(got) != experimenter.CurvePoints || got[0] != got[experimenter.CurvePoints-1] {
 		t.Errorf("k-NN's one step spread over its training: %v", got)
 	}
 	hs.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, strings.Join(strings.Fields(v), " "), "(corrected resampled t-test, α = 0.05)", "lda (1 fit)")
 	checkFrame(t, v, 120, 40)
 }
@@ -157,10 +157,10 @@ func TestExperimenterListsCNNForImages(t *testing.T) {
 	defer closeHarness(hs)
 	hs.press("enter", "X")
 	listed := false
-	for _, sp := range hs.a.exp.specs {
+	for _, sp := range hs.a.exp.Specs {
 		listed = listed || sp.Name == "cnn"
 	}
-	if !listed || hs.a.model.tooBig["cnn"] != "" {
-		t.Errorf("cnn on digits: listed %v, marked %q", listed, hs.a.model.tooBig["cnn"])
+	if !listed || hs.a.model.TooBig["cnn"] != "" {
+		t.Errorf("cnn on digits: listed %v, marked %q", listed, hs.a.model.TooBig["cnn"])
 	}
 }

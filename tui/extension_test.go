@@ -10,6 +10,8 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // The platform's promise: a new family is its package, one registration and
@@ -38,8 +40,8 @@ func init() {
 		Tasks: []engine.Task{datasets.Classification}, Unit: "step",
 		New: func(engine.Values) (engine.Model, error) { return &starModel{slowModel{steps: 1}}, nil },
 	})
-	registerView(viewSpec{name: "Stars", order: 45, needs: hasLearned(capHoroscope.Name),
-		make: func(env viewEnv, r *runRecord) resultView {
+	views.Register(views.Spec{Name: "Stars", Order: 45, Needs: views.HasLearned(capHoroscope.Name),
+		Make: func(env views.Env, r *kit.RunRecord) views.View {
 			text, _ := eval.LearnedAs[string](r.Result, capHoroscope.Name)
 			return &starsView{text: text}
 		}})
@@ -54,21 +56,21 @@ func (v *starsView) Keys() []key.Binding    { return nil }
 
 func TestNewCapabilityGetsItsView(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_stars", Train: true}, 120, 40)
-	names := hs.a.results.tabs.Names()
+	names := hs.a.results.Tabs.Names()
 	if !strings.Contains(strings.Join(names, "|"), "Stars") {
 		t.Fatalf("tabs %v lack the new view", names)
 	}
 	hs.resultTab("Stars")
-	mustContain(t, hs.view(), "the stars say: a tall dark tree awaits")
+	mustContain(t, hs.View(), "the stars say: a tall dark tree awaits")
 	// The order is stable: Summary first, the new view after Coefficients'
 	// place and before the map.
-	if names[0] != tabSummary || names[len(names)-1] != "Map" {
+	if names[0] != views.TabSummary || names[len(names)-1] != "Map" {
 		t.Errorf("tabs %v", names)
 	}
 	// A model without the capability has no such view.
 	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
-	if strings.Contains(strings.Join(hs.a.results.tabs.Names(), "|"), "Stars") {
-		t.Errorf("logistic got the stars view: %v", hs.a.results.tabs.Names())
+	if strings.Contains(strings.Join(hs.a.results.Tabs.Names(), "|"), "Stars") {
+		t.Errorf("logistic got the stars view: %v", hs.a.results.Tabs.Names())
 	}
 	// The capability reaches the result as data too.
 	if got := hs.a.history[0].Result.Learned[capHoroscope.Name]; got != nil {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 // mustNotShow fails when v shows any of bad.
@@ -25,29 +27,29 @@ func mustNotShow(t *testing.T, v string, bad ...string) {
 func TestModelListFilter(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
 	hs.press("enter")
-	all := len(hs.a.model.all)
-	mustContain(t, hs.view(), "/ filter")
+	all := len(hs.a.model.All)
+	mustContain(t, hs.View(), "/ filter")
 	hs.press("/")
 	hs.typeText("KMEANSq")
 	if hs.a.ctx.Err() != nil {
 		t.Fatal("q typed in the filter quit the lab")
 	}
 	hs.press("backspace")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "kmeans", fmt.Sprintf("1 of %d", all), "enter keep filter")
 	mustNotShow(t, v, " lda ")
 	hs.press("enter")
 	if hs.a.model.Typing() {
 		t.Error("enter did not give the keys back to the list")
 	}
-	mustContain(t, hs.view(), "/KMEANS", fmt.Sprintf("1 of %d", all), "esc clear filter")
+	mustContain(t, hs.View(), "/KMEANS", fmt.Sprintf("1 of %d", all), "esc clear filter")
 	hs.press("esc")
 	if hs.a.cur != screenModel {
 		t.Fatal("esc left the screen instead of clearing the filter")
 	}
-	mustContain(t, hs.view(), "▸ kmeans") // the cursor stays on the model it was on
-	if len(hs.a.model.specs) != all {
-		t.Errorf("%d models listed after esc, want all %d", len(hs.a.model.specs), all)
+	mustContain(t, hs.View(), "▸ kmeans") // the cursor stays on the model it was on
+	if len(hs.a.model.Specs) != all {
+		t.Errorf("%d models listed after esc, want all %d", len(hs.a.model.Specs), all)
 	}
 }
 
@@ -85,11 +87,11 @@ func TestModelCountIsOfItsHeading(t *testing.T) {
 			own++
 		}
 	}
-	if own == len(hs.a.model.all) {
+	if own == len(hs.a.model.All) {
 		t.Fatal("every listed model classifies: the test needs clustering models registered")
 	}
-	v := hs.view()
-	mustContain(t, v, fmt.Sprintf("Models for classification (%d)", own), fmt.Sprintf("+%d that cluster or reduce", len(hs.a.model.all)-own),
+	v := hs.View()
+	mustContain(t, v, fmt.Sprintf("Models for classification (%d)", own), fmt.Sprintf("+%d that cluster or reduce", len(hs.a.model.All)-own),
 		fmt.Sprintf("%d models for classification", own))
 }
 
@@ -100,23 +102,23 @@ func TestDataFilters(t *testing.T) {
 	hs.press("/")
 	hs.typeText("moo")
 	hs.press("enter")
-	v := hs.view()
-	mustContain(t, v, "moons", fmt.Sprintf("1 of %d", len(hs.a.data.entries)))
+	v := hs.View()
+	mustContain(t, v, "moons", fmt.Sprintf("1 of %d", len(hs.a.data.Entries)))
 	mustNotShow(t, v, "iris")
-	if e := hs.a.data.selectedEntry(); e == nil || e.Name != "moons" {
+	if e := hs.a.data.SelectedEntry(); e == nil || e.Name != "moons" {
 		t.Errorf("the cursor is on %v, want moons", e)
 	}
 
 	hs = newHarness(t, Options{Data: "iris"}, 80, 24)
-	hs.previewTab(previewColumns)
+	hs.previewTab(data.PreviewColumns)
 	hs.press("/")
 	hs.typeText("width")
 	hs.press("enter", "down", "s")
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, v, "2 of 5")
 	mustNotShow(t, v, "sepal_length_cm")
-	if hs.a.data.target != "petal_width_cm" {
-		t.Errorf("s on the second filtered column set target %q, want petal_width_cm", hs.a.data.target)
+	if hs.a.data.Target != "petal_width_cm" {
+		t.Errorf("s on the second filtered column set target %q, want petal_width_cm", hs.a.data.Target)
 	}
 }
 
@@ -126,15 +128,15 @@ func TestDataFilters(t *testing.T) {
 func TestRunsFilterAndDetail(t *testing.T) {
 	hs := newHarness(t, Options{Data: "moons:n=123,noise=0.25", Model: "gnb", Train: true}, 80, 24)
 	hs.press("esc", "enter", "R")
-	if hs.a.cur != screenRuns || len(hs.a.runs.runs) != 2 {
-		t.Fatalf("on %s with %d runs, want the runs screen with 2", screenNames[hs.a.cur], len(hs.a.runs.runs))
+	if hs.a.cur != screenRuns || len(hs.a.runs.Runs) != 2 {
+		t.Fatalf("on %s with %d runs, want the runs screen with 2", screenNames[hs.a.cur], len(hs.a.runs.Runs))
 	}
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "#2 moons n=123 noise=0.25 · Gaussian naive Bayes (defaults) · stratified 80/20", "seed 1")
 	hs.press("/")
 	hs.typeText("#1")
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, v, "1 of 2", "#1 moons n=123")
 }
 
@@ -165,8 +167,8 @@ func TestModelFilterExactNameWins(t *testing.T) {
 // The filter's ranking: the name or the whole title, then a whole word of
 // the title (the decision tree's "tree" over "trees and ensembles").
 func TestFilterExactness(t *testing.T) {
-	f := newListFilter()
-	f.field.SetValue("Tree")
+	f := kit.NewListFilter()
+	f.Field.SetValue("Tree")
 	for _, c := range []struct {
 		name, title string
 		want        int
@@ -174,12 +176,12 @@ func TestFilterExactness(t *testing.T) {
 		{"tree", "decision tree", 2}, {"cart", "Decision tree", 1}, {"x", "tree", 2},
 		{"adaboost", "AdaBoost", 0}, {"trees", "bagged trees", 0}, {"t", "tree-based (k-d)", 1},
 	} {
-		if got := f.exactness(c.name, c.title); got != c.want {
+		if got := f.Exactness(c.name, c.title); got != c.want {
 			t.Errorf("/Tree on %q %q: exactness %d, want %d", c.name, c.title, got, c.want)
 		}
 	}
-	f.field.SetValue("")
-	if got := f.exactness("tree", "tree"); got != 0 {
+	f.Field.SetValue("")
+	if got := f.Exactness("tree", "tree"); got != 0 {
 		t.Errorf("no query: exactness %d, want 0", got)
 	}
 }
@@ -197,13 +199,13 @@ func TestModelCursorStartsOnAFit(t *testing.T) {
 	}{{"iris", false}, {"../datasets/testdata/weather.nominal.arff", true}, {"digits", false}} {
 		hs := newHarness(t, Options{Data: c.data}, 120, 40)
 		hs.press("enter")
-		sp := hs.a.model.selected()
+		sp := hs.a.model.Selected()
 		if hs.a.cur != screenModel || sp == nil {
 			t.Fatalf("%s: screen %v, no model under the cursor", c.data, hs.a.cur)
 		}
-		if sp.Input.Nominal != c.nominal || !sp.Supports(hs.a.model.task) {
+		if sp.Input.Nominal != c.nominal || !sp.Supports(hs.a.model.Task) {
 			t.Errorf("%s: the cursor starts on %s (takes nominal codes: %v), want a model for %s that takes them: %v",
-				c.data, sp.Name, sp.Input.Nominal, hs.a.model.task, c.nominal)
+				c.data, sp.Name, sp.Input.Nominal, hs.a.model.Task, c.nominal)
 		}
 		if sp.Advise != nil && len(sp.Advise(hs.a.ds.Features)) > 0 {
 			t.Errorf("%s: the cursor starts on %s, which warns about these data", c.data, sp.Name)
@@ -211,7 +213,7 @@ func TestModelCursorStartsOnAFit(t *testing.T) {
 	}
 	hs := newHarness(t, Options{Data: "iris", Model: "cnb"}, 120, 40)
 	hs.press("esc", "esc", "enter")
-	if sp := hs.a.model.selected(); hs.a.cur != screenModel || sp == nil || sp.Name != "cnb" {
+	if sp := hs.a.model.Selected(); hs.a.cur != screenModel || sp == nil || sp.Name != "cnb" {
 		t.Errorf("the model chosen before is not under the cursor: %v", sp)
 	}
 }

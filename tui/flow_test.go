@@ -70,7 +70,7 @@ func (s *termScreen) Read(p []byte) (int, error) { return s.emu.Read(p) }
 func (s *termScreen) close() { _ = s.emu.InputPipe().(io.Closer).Close() }
 
 // text is what the screen shows, line by line, without styles.
-func (s *termScreen) text() string {
+func (s *termScreen) Text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.emu.String()
@@ -81,7 +81,7 @@ func newTestProgram(t *testing.T, a *app, w, h int, opts ...tea.ProgramOption) *
 	tp := &testProgram{term: &termScreen{emu: vt.NewEmulator(w, h)}, out: &syncBuffer{}, done: make(chan tea.Model, 1)}
 	g := &guarded{a: a}
 	tp.p = g.program(append([]tea.ProgramOption{tea.WithInput(tp.term), tea.WithOutput(io.MultiWriter(tp.term, tp.out)),
-		tea.WithoutSignals(), tea.WithWindowSize(w, h), tea.WithColorProfile(a.c.profile)}, opts...)...)
+		tea.WithoutSignals(), tea.WithWindowSize(w, h), tea.WithColorProfile(a.c.Profile)}, opts...)...)
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
@@ -111,12 +111,12 @@ func (tp *testProgram) WaitFor(t *testing.T, cond func(string) bool, d time.Dura
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
-		if cond(tp.term.text()) {
+		if cond(tp.term.Text()) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("condition not met in %v; the screen:\n%s", d, tp.term.text())
+	t.Fatalf("condition not met in %v; the screen:\n%s", d, tp.term.Text())
 }
 
 // FinalModel waits for the program to end and returns its model.
@@ -126,7 +126,7 @@ func (tp *testProgram) FinalModel(t *testing.T, d time.Duration) tea.Model {
 	case m := <-tp.done:
 		return m
 	case <-time.After(d):
-		t.Fatalf("the program did not end in %v; the screen:\n%s", d, tp.term.text())
+		t.Fatalf("the program did not end in %v; the screen:\n%s", d, tp.term.Text())
 	}
 	return nil
 }
@@ -194,8 +194,8 @@ func TestFlowMainPath(t *testing.T) {
 	waitScreen(t, tm, "predicted", "precision", "recall")
 	sendKeys(tm, "q")
 	a := finalApp(t, tm)
-	if a.cur != screenResults || a.results.tabs.ActiveName() != "Confusion" {
-		t.Fatalf("ended on screen %v, tab %q", a.cur, a.results.tabs.ActiveName())
+	if a.cur != screenResults || a.results.Tabs.ActiveName() != "Confusion" {
+		t.Fatalf("ended on screen %v, tab %q", a.cur, a.results.Tabs.ActiveName())
 	}
 	v := view(a)
 	mustContain(t, v, "setosa", "versicolor", "virginica", "precision")
@@ -206,7 +206,7 @@ func TestFlowMainPath(t *testing.T) {
 
 // tealab --data iris --model logistic --train: straight to the results.
 func TestFlowStartupTrain(t *testing.T) {
-	tm := startFlow(t, Options{Data: "iris", Model: "logistic", Train: true, Seed: 1})
+	tm := startFlow(t, Options{Data: "iris", Model: "logistic", Train: true})
 	waitScreen(t, tm, "Summary", "accuracy", "baseline")
 	sendKeys(tm, "q")
 	a := finalApp(t, tm)
@@ -225,7 +225,7 @@ func TestFlowCancel(t *testing.T) {
 	sendKeys(tm, "q")
 	a := finalApp(t, tm)
 	r := a.history[0]
-	if !r.cancelled() || r.Result == nil || len(r.Result.History) == 0 {
+	if !r.Cancelled() || r.Result == nil || len(r.Result.History) == 0 {
 		t.Fatalf("after cancel: err %v, result %v", r.Err, r.Result)
 	}
 	if a.job != nil {

@@ -18,7 +18,7 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 		hs := newHarness(t, Options{}, w, 30)
 		check := func(where string) {
 			t.Helper()
-			if f := lastLine(hs.view()); !strings.HasSuffix(f, "? help · q quit") {
+			if f := lastLine(hs.View()); !strings.HasSuffix(f, "? help · q quit") {
 				t.Errorf("%d columns, %s: footer %q does not end with '? help · q quit'", w, where, f)
 			}
 		}
@@ -48,7 +48,7 @@ func TestFooterWhileTyping(t *testing.T) {
 	if !hs.a.params.Typing() {
 		t.Fatal("the C field should have the keyboard")
 	}
-	f := lastLine(hs.view())
+	f := lastLine(hs.View())
 	for _, bad := range []string{"q quit", "R runs", "t theme", "? help"} {
 		if strings.Contains(f, bad) {
 			t.Errorf("footer %q offers %q while a field has focus", f, bad)
@@ -62,11 +62,11 @@ func TestFooterWhileTyping(t *testing.T) {
 // The footer names the theme in use, and t changes it.
 func TestFooterNamesTheme(t *testing.T) {
 	hs := newHarness(t, Options{}, 160, 30)
-	if f := lastLine(hs.view()); !strings.Contains(f, "theme: dark") {
+	if f := lastLine(hs.View()); !strings.Contains(f, "theme: dark") {
 		t.Errorf("footer %q does not name the theme", f)
 	}
 	hs.press("t")
-	if f := lastLine(hs.view()); !strings.Contains(f, "theme: light") {
+	if f := lastLine(hs.View()); !strings.Contains(f, "theme: light") {
 		t.Errorf("after t, footer %q does not name the light theme", f)
 	}
 }
@@ -76,7 +76,7 @@ func TestFooterNamesTheme(t *testing.T) {
 func TestFullHelpFitsAt80(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 80, 24)
 	hs.press("?")
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "q quit", "t theme: dark", "R   runs", "↑/shift+tab previous", "ctrl+r defaults")
 	for _, line := range strings.Split(v, "\n") {
@@ -93,12 +93,12 @@ func TestNoEscBackOnTheFirstScreen(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 30)
 	offers := func(where, want string, on bool) {
 		t.Helper()
-		f := lastLine(hs.view())
+		f := lastLine(hs.View())
 		if strings.Contains(f, want) != on {
 			t.Errorf("%s: footer %q, want %q shown %v", where, f, want, on)
 		}
 		hs.press("?")
-		if help := hs.view(); strings.Contains(help, "esc") != on {
+		if help := hs.View(); strings.Contains(help, "esc") != on {
 			t.Errorf("%s: the help lists esc %v, want %v:\n%s", where, !on, on, help)
 		}
 		hs.press("?")

@@ -19,6 +19,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/internal/termtest"
 	"github.com/tealab/tealab/themes"
+	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -54,6 +55,7 @@ func newTestApp(t testing.TB, opt Options, w, h int) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.c.ExportDir = t.TempDir()
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return a
 }
@@ -136,7 +138,7 @@ func (hs *harness) typeText(s string) {
 	}
 }
 
-func (hs *harness) view() string { return view(hs.a) }
+func (hs *harness) View() string { return view(hs.a) }
 
 // toTab presses tab until the tabs that tabs returns show name, at most
 // once per tab; then the test fails naming the tab it did not find.
@@ -156,13 +158,13 @@ func toTab(t testing.TB, name string, tabs func() widgets.Tabs, pressTab func())
 // resultTab moves the results' tabs to name.
 func (hs *harness) resultTab(name string) {
 	hs.t.Helper()
-	toTab(hs.t, name, func() widgets.Tabs { return hs.a.results.tabs }, func() { hs.press("tab") })
+	toTab(hs.t, name, func() widgets.Tabs { return hs.a.results.Tabs }, func() { hs.press("tab") })
 }
 
 // previewTab moves the data preview's tabs to name.
 func (hs *harness) previewTab(name string) {
 	hs.t.Helper()
-	toTab(hs.t, name, func() widgets.Tabs { return hs.a.data.tabs }, func() { hs.press("tab") })
+	toTab(hs.t, name, func() widgets.Tabs { return hs.a.data.Tabs }, func() { hs.press("tab") })
 }
 
 // keyMsg is the key message of a key by its name: "enter", "esc", "a"...
@@ -239,6 +241,7 @@ type crashModel struct{}
 
 func (crashModel) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	var m map[string]int
+	//lint:ignore SA5000 a real runtime panic is the point
 	m["boom"]++
 	return nil
 }
@@ -286,9 +289,9 @@ func (m *splitModel) Predict(X mat.Matrix) ([]float64, error) {
 }
 
 // newRun makes a run of spec on d, as the lab does; with res it is done.
-func newRun(t testing.TB, id int, source, target string, d *datasets.Dataset, spec *engine.Spec, opt eval.Options, res *eval.Result) *runRecord {
+func newRun(t testing.TB, id int, source, target string, d *datasets.Dataset, spec *engine.Spec, opt eval.Options, res *eval.Result) *kit.RunRecord {
 	t.Helper()
-	r := &runRecord{Record: runs.New(id, runs.Data{Source: source, Target: target}, d, spec, spec.Defaults(), opt)}
+	r := &kit.RunRecord{Record: runs.New(id, runs.Data{Source: source, Target: target}, d, spec, spec.Defaults(), opt)}
 	if res != nil {
 		r.Finish(res, nil)
 	}
@@ -298,7 +301,7 @@ func newRun(t testing.TB, id int, source, target string, d *datasets.Dataset, sp
 // trainSteps is the number of steps of the current fold the training
 // screen has received.
 func trainSteps(hs *harness) int {
-	h := hs.a.train.hist
+	h := hs.a.train.Hist
 	if len(h) == 0 {
 		return 0
 	}
@@ -320,9 +323,9 @@ func paramsOf(model string, settings map[string]string) engine.Values {
 }
 
 // plainCommon is the lab's common state, dark theme, drawn without colour.
-func plainCommon(t testing.TB) *common {
+func plainCommon(t testing.TB) *kit.Common {
 	t.Helper()
-	c, err := newCommon("dark", colorprofile.NoTTY, false)
+	c, err := kit.NewCommon("dark", colorprofile.NoTTY, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,4 +344,15 @@ func openDataset(t testing.TB, source string) *datasets.Dataset {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// The evaluation settings a test opens the lab with: the declared defaults
+// but for one.
+func cv(k int) *eval.Options          { o := eval.DefaultOptions(); o.Folds = k; return &o }
+func holdOut(f float64) *eval.Options { o := eval.DefaultOptions(); o.Split = f; return &o }
+func loo() *eval.Options              { o := eval.DefaultOptions(); o.LOO = true; return &o }
+func standardized(on bool) *eval.Options {
+	o := eval.DefaultOptions()
+	o.Standardize = &on
+	return &o
 }

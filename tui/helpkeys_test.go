@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // The footer and the full help come from one source (they
@@ -45,8 +46,8 @@ func shownKeys(a *app) (footer, help []key.Binding) {
 	enabled := func(ks []key.Binding) []key.Binding {
 		return slices.DeleteFunc(slices.Clone(ks), func(k key.Binding) bool { return !k.Enabled() })
 	}
-	footer = enabled(append(s.ShortHelp(), a.globals().now(s.ShortHelp(), s.Typing()).ShortHelp()...))
-	full := helpKeys{screen: s, global: a.globals().now(slices.Concat(s.FullHelp()...), s.Typing())}
+	footer = enabled(append(s.ShortHelp(), a.globals().Now(s.ShortHelp(), s.Typing()).ShortHelp()...))
+	full := kit.HelpKeys{Screen: s, Global: a.globals().Now(slices.Concat(s.FullHelp()...), s.Typing())}
 	help = enabled(slices.Concat(full.FullHelp()...))
 	return footer, help
 }
@@ -91,7 +92,7 @@ func reacts(t *testing.T, p place, help []key.Binding, k string, useless map[str
 // without colour, do not show the highlight.
 func screenState(a *app) string {
 	state := fmt.Sprintf("%+v", reflect.Indirect(reflect.ValueOf(a.screens[a.cur])))
-	if v := a.results.active(); a.cur == screenResults && v != nil {
+	if v := a.results.Active(); a.cur == screenResults && v != nil {
 		state += fmt.Sprintf("%+v", reflect.Indirect(reflect.ValueOf(v)))
 	}
 	return state

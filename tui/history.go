@@ -12,6 +12,8 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
 	reports "github.com/tealab/tealab/report"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/runlist"
 )
 
 // The lab keeps its runs in the run history (runs.History): at start it
@@ -34,10 +36,6 @@ type historySavedMsg struct {
 	err error
 }
 
-// runsNoteMsg: what became of an action on the runs screen (an export, an
-// edit of the history), said on that screen.
-type runsNoteMsg struct{ note string }
-
 // pastDataMsg: the data of a run of an earlier session were opened again,
 // to draw its results.
 type pastDataMsg struct {
@@ -45,25 +43,6 @@ type pastDataMsg struct {
 	ds      *datasets.Dataset
 	changed string // the data differ from the run's (runs.DataChanged)
 	err     error
-}
-
-// replayMsg: the runs screen asks to run a run again, as it was set up.
-type replayMsg struct{ run int }
-
-// deleteRunMsg: the runs screen asks to delete a run.
-type deleteRunMsg struct{ run int }
-
-// openStore is the history the lab records in; nil when TEALAB_HISTORY is
-// off or there is no data directory.
-func openStore() *runs.History {
-	if !runs.HistoryOn() {
-		return nil
-	}
-	h, err := runs.OpenHistory()
-	if err != nil {
-		return nil
-	}
-	return h
 }
 
 // loadHistory reads the history in the background.
@@ -84,16 +63,16 @@ func (a *app) loadHistory() tea.Cmd {
 func (a *app) historyLoaded(msg historyLoadedMsg) {
 	var notes []string
 	if msg.err != nil {
-		notes = append(notes, a.c.hide(msg.err.Error()))
+		notes = append(notes, a.c.Hide(msg.err.Error()))
 	}
-	var past []*runRecord
+	var past []*kit.RunRecord
 	unknown := 0
 	for _, e := range msg.entries {
 		if e.Run.Spec == nil {
 			unknown++
 			continue
 		}
-		past = append(past, &runRecord{Record: e.Run, histID: e.ID, starred: e.Star, title: e.Name, past: true})
+		past = append(past, &kit.RunRecord{Record: e.Run, HistID: e.ID, Starred: e.Star, Title: e.Name, Past: true})
 	}
 	if msg.skipped > 0 {
 		notes = append(notes, numfmt.Count(msg.skipped, "line")+" of the run history could not be read (a run cut short by a crash?)")
@@ -114,13 +93,13 @@ func (a *app) historyLoaded(msg historyLoadedMsg) {
 	}
 	a.nextRun += len(past)
 	a.history = append(past, a.history...)
-	a.runs.setRuns(a.history)
-	a.runs.note = strings.Join(notes, "; ")
+	a.runs.SetRuns(a.history)
+	a.runs.SetNote(strings.Join(notes, "; "))
 }
 
 // recordRun appends a finished run to the history. The line is made here,
 // on the UI goroutine, so that the record is not read while it is written.
-func (a *app) recordRun(r *runRecord) tea.Cmd {
+func (a *app) recordRun(r *kit.RunRecord) tea.Cmd {
 	h := a.store
 	if h == nil || r.Result == nil {
 		return nil
@@ -128,7 +107,7 @@ func (a *app) recordRun(r *runRecord) tea.Cmd {
 	e := runs.NewEntry(r.Record)
 	line, err := e.Line()
 	id := r.ID
-	return a.c.writing(func() tea.Msg {
+	return a.c.Writing(func() tea.Msg {
 		if err == nil {
 			err = h.AppendLine(line)
 		}
@@ -140,19 +119,19 @@ func (a *app) recordRun(r *runRecord) tea.Cmd {
 // a star or a name given while it was being written is written too.
 func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
 	if msg.err != nil {
-		a.runs.note = "not recorded: " + a.c.hide(msg.err.Error())
+		a.runs.SetNote("not recorded: " + a.c.Hide(msg.err.Error()))
 		return nil
 	}
 	r := a.run(msg.run)
 	if r == nil || a.store == nil {
 		return nil
 	}
-	r.histID = msg.id
-	if !r.starred && r.title == "" {
+	r.HistID = msg.id
+	if !r.Starred && r.Title == "" {
 		return nil
 	}
-	h, star, name := a.store, r.starred, r.title
-	return a.c.editHistory("", func() error {
+	h, star, name := a.store, r.Starred, r.Title
+	return a.editHistory("", func() error {
 		if err := h.Star(msg.id, star); err != nil {
 			return err
 		}
@@ -163,10 +142,10 @@ func (a *app) historySaved(msg historySavedMsg) tea.Cmd {
 // openPast opens the data of a run of an earlier session again, so that
 // its results can be drawn; data that changed since are not drawn against
 // the run's figures.
-func openPast(r *runRecord, c *common) tea.Cmd {
+func openPast(r *kit.RunRecord, c *kit.Common) tea.Cmd {
 	id, data := r.ID, r.Data
 	return func() tea.Msg {
-		d, err := c.openData(data)
+		d, err := c.OpenData(data)
 		if err != nil {
 			return pastDataMsg{run: id, err: err}
 		}
@@ -181,10 +160,10 @@ func (a *app) showPast(msg pastDataMsg) tea.Cmd {
 	case r == nil:
 		return nil
 	case msg.err != nil:
-		a.runs.note = fmt.Sprintf("run #%d: %v", r.ID, msg.err)
+		a.runs.SetNote(fmt.Sprintf("run #%d: %v", r.ID, msg.err))
 		return nil
 	case msg.changed != "":
-		a.runs.note = fmt.Sprintf("run #%d: %s; r runs it again on the data as they are", r.ID, msg.changed)
+		a.runs.SetNote(fmt.Sprintf("run #%d: %s; r runs it again on the data as they are", r.ID, msg.changed))
 		return nil
 	}
 	r.Dataset = msg.ds
@@ -194,23 +173,23 @@ func (a *app) showPast(msg pastDataMsg) tea.Cmd {
 // replay runs a run again as it was set up, through the start-up path:
 // its data are opened, its model chosen with its parameters, and it
 // trains.
-func (a *app) replay(r *runRecord) tea.Cmd {
+func (a *app) replay(r *kit.RunRecord) tea.Cmd {
 	if r.Data.Format != "" || r.Data.RowNames != "" {
-		a.runs.note = fmt.Sprintf("run #%d read its file with --format or --row-names, which the lab does not: replay it with tealab run", r.ID)
+		a.runs.SetNote(fmt.Sprintf("run #%d read its file with --format or --row-names, which the lab does not: replay it with tealab run", r.ID))
 		return nil
 	}
 	o := ReplayOptions(r.Record)
 	o.Theme = ""
 	a.startup = &o
 	// Scored on its supplied test set again, as at start (newApp).
-	a.params.test.source, a.params.startTest = o.Test, o.Test != ""
+	a.params.ScoreOn(o.Test)
 	a.replayOf = &r.Data // the new run compares its data's fingerprint with this
 	a.startupTask = datasets.Auto
 	if o.Task != "" {
 		a.startupTask, _ = datasets.ParseTask(o.Task)
 	}
 	a.goTo(screenData)
-	return a.data.open(o.Data, o.Target, a.startupTask, o.Drop, true)
+	return a.data.Open(o.Data, o.Target, a.startupTask, o.Drop, true)
 }
 
 // ReplayOptions are the lab's start-up options that train r again as it
@@ -218,8 +197,7 @@ func (a *app) replay(r *runRecord) tea.Cmd {
 func ReplayOptions(r *runs.Record) Options {
 	o := r.Options
 	return Options{Data: r.Data.Source, Target: r.Data.Target, Task: r.Data.Task, Drop: r.Data.Drop, Model: r.Model,
-		Params: engine.Values(r.Params), Train: true, Seed: o.Seed, Split: o.Split, Folds: o.Folds, LOO: o.LOO,
-		Reduce: o.Reduce, Standardize: o.Standardize, Test: r.Data.Test}
+		Params: engine.Values(r.Params), Train: true, Eval: &o, Test: r.Data.Test}
 }
 
 // deleteRun removes a run from the lab and from the history.
@@ -234,97 +212,84 @@ func (a *app) deleteRun(id int) tea.Cmd {
 			break
 		}
 	}
-	a.runs.setRuns(a.history)
-	a.runs.note = fmt.Sprintf("run #%d deleted", r.ID)
-	if a.store == nil || r.histID == "" {
+	a.runs.SetRuns(a.history)
+	a.runs.SetNote(fmt.Sprintf("run #%d deleted", r.ID))
+	if a.store == nil || r.HistID == "" {
 		return nil
 	}
-	h, histID := a.store, r.histID
-	return a.c.editHistory(fmt.Sprintf("run #%d deleted", r.ID), func() error { return h.Delete(histID) })
+	h, histID := a.store, r.HistID
+	return a.editHistory(fmt.Sprintf("run #%d deleted", r.ID), func() error { return h.Delete(histID) })
 }
 
 // editHistory makes an edit of the history in the background and says
 // how it went.
-func (c *common) editHistory(done string, edit func() error) tea.Cmd {
-	return c.writing(func() tea.Msg {
+func (a *app) editHistory(done string, edit func() error) tea.Cmd {
+	return a.c.Writing(func() tea.Msg {
 		if err := edit(); err != nil {
-			return runsNoteMsg{note: "the run history was not changed: " + err.Error()}
+			return kit.RunsNoteMsg{Note: "the run history was not changed: " + err.Error()}
 		}
-		return runsNoteMsg{note: done}
+		return kit.RunsNoteMsg{Note: done}
 	})
 }
 
-// entry is the run as the history holds it (its id there, or its number
-// in the lab when it is not recorded).
-func (r *runRecord) entry() *runs.Entry {
-	e := runs.NewEntry(r.Record)
-	e.ID, e.Star, e.Name = r.histID, r.starred, r.title
-	if e.ID == "" {
-		e.ID = fmt.Sprint(r.ID)
-	}
-	return e
-}
-
 // setStar stars or unstars the run, in the lab and in the history.
-func (a *app) setStar(r *runRecord, star bool) tea.Cmd {
-	r.starred = star
-	a.runs.rebuild()
-	if a.store == nil || r.histID == "" {
+func (a *app) setStar(r *kit.RunRecord, star bool) tea.Cmd {
+	r.Starred = star
+	a.runs.Rebuild()
+	if a.store == nil || r.HistID == "" {
 		return nil
 	}
-	h, id := a.store, r.histID
+	h, id := a.store, r.HistID
 	done := fmt.Sprintf("run #%d starred", r.ID)
 	if !star {
 		done = fmt.Sprintf("run #%d unstarred", r.ID)
 	}
-	return a.c.editHistory(done, func() error { return h.Star(id, star) })
+	return a.editHistory(done, func() error { return h.Star(id, star) })
 }
 
 // runAction does what the runs screen asked of a run.
-func (a *app) runAction(msg runActionMsg) tea.Cmd {
-	r := a.run(msg.run)
+func (a *app) runAction(msg runlist.ActionMsg) tea.Cmd {
+	r := a.run(msg.Run)
 	if r == nil {
 		return nil
 	}
-	switch msg.do {
-	case actStar:
-		return a.setStar(r, !r.starred)
-	case actRename:
-		return a.rename(r, msg.name)
-	case actDelete:
+	switch msg.Do {
+	case runlist.ActStar:
+		return a.setStar(r, !r.Starred)
+	case runlist.ActRename:
+		return a.rename(r, msg.Name)
+	case runlist.ActDelete:
 		return a.deleteRun(r.ID)
-	case actReplay:
+	case runlist.ActReplay:
 		return a.replay(r)
-	case actMarkdown:
-		return a.c.writing(exportRun(r, "md", a.c.reportDir(exportDir)))
-	case actCSV:
-		return a.c.writing(exportRun(r, "csv", a.c.reportDir(exportDir)))
-	case actRecipe:
-		return a.c.writing(exportRun(r, "recipe", a.c.reportDir(exportDir)))
+	case runlist.ActMarkdown:
+		return a.c.Writing(exportRun(r, "md", a.c.ReportDir()))
+	case runlist.ActCSV:
+		return a.c.Writing(exportRun(r, "csv", a.c.ReportDir()))
+	case runlist.ActRecipe:
+		return a.c.Writing(exportRun(r, "recipe", a.c.ReportDir()))
 	}
 	return nil
 }
 
 // rename names the run ("" drops its name), in the lab and the history.
-func (a *app) rename(r *runRecord, name string) tea.Cmd {
-	r.title = name
-	a.runs.rebuild()
-	if a.store == nil || r.histID == "" {
+func (a *app) rename(r *kit.RunRecord, name string) tea.Cmd {
+	r.Title = name
+	a.runs.Rebuild()
+	if a.store == nil || r.HistID == "" {
 		return nil
 	}
-	h, id := a.store, r.histID
-	return a.c.editHistory(fmt.Sprintf("run #%d renamed", r.ID), func() error { return h.Rename(id, name) })
+	h, id := a.store, r.HistID
+	return a.editHistory(fmt.Sprintf("run #%d renamed", r.ID), func() error { return h.Rename(id, name) })
 }
 
-// exportDir is where exports are written: the working directory (tests
 // move it).
-var exportDir = "."
 
 // exportRun writes the run as a Markdown report, its per-fold scores as
 // CSV, or its recipe, to a file in the working directory named after it,
 // never over the data it read.
-func exportRun(r *runRecord, kind, dir string) tea.Cmd {
-	e := r.entry()
+func exportRun(r *kit.RunRecord, kind, dir string) tea.Cmd {
+	e := r.Entry()
 	name := filepath.Join(dir, "tealab-run-"+e.ID+"."+kind)
 	if kind == "recipe" {
 		name = filepath.Join(dir, "tealab-recipe-"+e.ID+".json")
@@ -350,12 +315,12 @@ func exportRun(r *runRecord, kind, dir string) tea.Cmd {
 			err = runs.WriteFile(name, []byte(b.String()))
 		}
 		if err != nil {
-			return runsNoteMsg{note: fmt.Sprintf("run #%d not written: %v", r.ID, err)}
+			return kit.RunsNoteMsg{Note: fmt.Sprintf("run #%d not written: %v", r.ID, err)}
 		}
 		where := name
 		if abs, err := filepath.Abs(name); err == nil {
 			where = abs
 		}
-		return runsNoteMsg{note: fmt.Sprintf("run #%d written to %s", r.ID, where)}
+		return kit.RunsNoteMsg{Note: fmt.Sprintf("run #%d written to %s", r.ID, where)}
 	}
 }

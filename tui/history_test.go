@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // withHistory turns the run history on, in a directory of the test's own.
@@ -28,11 +29,11 @@ func withHistory(t *testing.T) *runs.History {
 // recorded in the history.
 func trainedSession(t *testing.T, data, model string, folds int) *harness {
 	t.Helper()
-	hs := newHarness(t, Options{Data: data, Model: model, Train: true, Folds: folds}, 120, 40)
+	hs := newHarness(t, Options{Data: data, Model: model, Train: true, Eval: cv(folds)}, 120, 40)
 	hs.runUntil(func() bool { return hs.a.cur == screenResults })
 	hs.settle() // the history's append
-	if len(hs.a.history) != 1 || hs.a.history[0].histID == "" {
-		t.Fatalf("the run was not recorded (note %q)", hs.a.runs.note)
+	if len(hs.a.history) != 1 || hs.a.history[0].HistID == "" {
+		t.Fatalf("the run was not recorded (note %q)", hs.a.runs.Note)
 	}
 	return hs
 }
@@ -47,35 +48,35 @@ func TestHistoryAcrossSessions(t *testing.T) {
 
 	hs := newHarness(t, Options{}, 120, 40)
 	hs.press("R")
-	v := hs.view()
-	for _, s := range []string{"Runs (1, 1 from earlier sessions)", "iris", "logistic", "3-fold CV", "history id " + first.a.history[0].histID} {
+	v := hs.View()
+	for _, s := range []string{"Runs (1, 1 from earlier sessions)", "iris", "logistic", "3-fold CV", "history id " + first.a.history[0].HistID} {
 		if !strings.Contains(v, s) {
 			t.Errorf("runs screen of the new session lacks %q:\n%s", s, v)
 		}
 	}
 	hs.press("enter")
 	if hs.a.cur != screenResults {
-		t.Fatalf("enter on a run of an earlier session: screen %v, note %q", hs.a.cur, hs.a.runs.note)
+		t.Fatalf("enter on a run of an earlier session: screen %v, note %q", hs.a.cur, hs.a.runs.Note)
 	}
-	if got := hs.a.results.run.Result.Metrics["accuracy"]; got != want {
+	if got := hs.a.results.Run.Result.Metrics["accuracy"]; got != want {
 		t.Errorf("accuracy %v, want %v", got, want)
 	}
 	// What the figures were made of survives the file: the folds pooled
 	// 150 held-out rows, though the rows themselves are not kept.
-	if v := hs.view(); !strings.Contains(v, "mean of 3 folds") {
+	if v := hs.View(); !strings.Contains(v, "mean of 3 folds") {
 		t.Errorf("the summary of a loaded run:\n%s", v)
 	}
 	hs.resultTab("Confusion")
-	if v := hs.view(); !strings.Contains(v, "(150 rows)") {
+	if v := hs.View(); !strings.Contains(v, "(150 rows)") {
 		t.Errorf("the confusion matrix of a loaded run:\n%s", v)
 	}
-	hs.resultTab(tabHistory)
-	if v := hs.view(); !strings.Contains(v, "training loss") {
+	hs.resultTab(views.TabHistory)
+	if v := hs.View(); !strings.Contains(v, "training loss") {
 		t.Errorf("the history tab of a loaded run:\n%s", v)
 	}
-	for range hs.a.results.tabs.Names() { // every view draws
+	for range hs.a.results.Tabs.Names() { // every view draws
 		hs.press("tab")
-		checkFrame(t, hs.view(), 120, 40)
+		checkFrame(t, hs.View(), 120, 40)
 	}
 	hs.press("esc")
 
@@ -88,14 +89,14 @@ func TestHistoryAcrossSessions(t *testing.T) {
 	if err != nil || len(es) != 1 || !es[0].Star || es[0].Name != "best so far" {
 		t.Fatalf("after star and name: %v %+v", err, es)
 	}
-	if v := hs.view(); !strings.Contains(v, "★") || !strings.Contains(v, "“best so far”") {
+	if v := hs.View(); !strings.Contains(v, "★") || !strings.Contains(v, "“best so far”") {
 		t.Errorf("star and name not shown:\n%s", v)
 	}
 	hs.press("/")
 	hs.typeText("best")
 	hs.press("enter")
-	if len(hs.a.runs.order) != 1 {
-		t.Errorf("filter by name shows %d runs", len(hs.a.runs.order))
+	if len(hs.a.runs.Order) != 1 {
+		t.Errorf("filter by name shows %d runs", len(hs.a.runs.Order))
 	}
 	hs.press("esc", "x", "n")
 	if len(hs.a.history) != 1 {
@@ -127,13 +128,13 @@ func TestReplayAndExportFromRunsScreen(t *testing.T) {
 		t.Errorf("replayed metrics %v, want %v", got.Metrics, want.Metrics)
 	}
 	hs.press("R", "m", "c", "w")
-	id := hs.a.runs.current().histID
+	id := hs.a.runs.Current().HistID
 	for _, name := range []string{"tealab-run-" + id + ".md", "tealab-run-" + id + ".csv", "tealab-recipe-" + id + ".json"} {
-		if _, err := os.Stat(filepath.Join(exportDir, name)); err != nil {
-			t.Errorf("export: %v (note %q)", err, hs.a.runs.note)
+		if _, err := os.Stat(filepath.Join(hs.a.c.ExportDir, name)); err != nil {
+			t.Errorf("export: %v (note %q)", err, hs.a.runs.Note)
 		}
 	}
-	if rc, err := runs.Load(filepath.Join(exportDir, "tealab-recipe-"+id+".json")); err != nil || rc.Options.Folds != 4 || rc.Data.Hash != "spec:wine" {
+	if rc, err := runs.Load(filepath.Join(hs.a.c.ExportDir, "tealab-recipe-"+id+".json")); err != nil || rc.Options.Folds != 4 || rc.Data.Hash != "spec:wine" {
 		t.Errorf("recipe: %v %+v", err, rc)
 	}
 }
@@ -151,7 +152,7 @@ func TestUnwritableHistoryInTheLab(t *testing.T) {
 	hs.runUntil(func() bool { return hs.a.cur == screenResults })
 	hs.settle()
 	hs.press("R")
-	if v := hs.view(); len(hs.a.history) != 1 || !strings.Contains(v, "not recorded: run history") {
+	if v := hs.View(); len(hs.a.history) != 1 || !strings.Contains(v, "not recorded: run history") {
 		t.Errorf("runs screen:\n%s", v)
 	}
 }
@@ -181,11 +182,11 @@ func TestPastRunsDrawEveryView(t *testing.T) {
 			hs := newHarness(t, Options{}, 120, 40)
 			hs.press("R", "enter")
 			if hs.a.cur != screenResults {
-				t.Fatalf("not opened: note %q", hs.a.runs.note)
+				t.Fatalf("not opened: note %q", hs.a.runs.Note)
 			}
-			for range hs.a.results.tabs.Names() {
+			for range hs.a.results.Tabs.Names() {
 				hs.press("tab")
-				checkFrame(t, hs.view(), 120, 40)
+				checkFrame(t, hs.View(), 120, 40)
 			}
 		})
 	}
@@ -204,7 +205,7 @@ func TestStartupTrainAfterHistory(t *testing.T) {
 	hs := &harness{t: t, a: a, queue: []tea.Msg{msg}}
 	hs.runUntil(func() bool { return hs.a.cur == screenResults })
 	hs.settle()
-	if len(hs.a.history) != 2 || hs.a.history[1].ID != 2 || !hs.a.history[1].Done() || hs.a.history[0].ID != 1 || !hs.a.history[0].past {
+	if len(hs.a.history) != 2 || hs.a.history[1].ID != 2 || !hs.a.history[1].Done() || hs.a.history[0].ID != 1 || !hs.a.history[0].Past {
 		t.Errorf("runs after start-up: %d, #%d %v", len(hs.a.history), hs.a.history[len(hs.a.history)-1].ID, hs.a.history[len(hs.a.history)-1].Status)
 	}
 }
@@ -246,16 +247,16 @@ func TestSameRunAcrossSessionsCompared(t *testing.T) {
 	withHistory(t)
 	trainedSession(t, "iris", "knn", 5).press("q")
 
-	hs := newHarness(t, Options{Data: "iris", Model: "knn", Train: true, Folds: 5}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "knn", Train: true, Eval: cv(5)}, 120, 40)
 	hs.runUntil(func() bool { return hs.a.cur == screenResults && len(hs.a.history) == 2 && hs.a.history[1].Done() })
 	hs.settle()
 	hs.press("R")
-	if r := hs.a.runs.current(); r == nil || r.ID != 2 {
+	if r := hs.a.runs.Current(); r == nil || r.ID != 2 {
 		t.Fatalf("the runs screen opens on run %v, want the newest, #2", r)
 	}
 	hs.press(" ", "down", " ", "enter")
-	v := hs.view()
-	if !hs.a.runs.compare || strings.Contains(v, "different data") || !strings.Contains(v, "= equal") || !strings.Contains(v, "fair comparison") {
+	v := hs.View()
+	if !hs.a.runs.Compare || strings.Contains(v, "different data") || !strings.Contains(v, "= equal") || !strings.Contains(v, "fair comparison") {
 		t.Errorf("the same run of two sessions compared:\n%s", v)
 	}
 	if strings.Contains(v, "the last column") || strings.Count(v, "species · classification") != 2 || strings.Count(v, "builtin:iris") != 2 {
@@ -273,17 +274,17 @@ func TestEarlierRunSaysWhatItLacks(t *testing.T) {
 		hs := newHarness(t, Options{}, size[0], size[1])
 		hs.press("R", "enter")
 		if hs.a.cur != screenResults {
-			t.Fatalf("the earlier run did not open: %q", hs.a.runs.note)
+			t.Fatalf("the earlier run did not open: %q", hs.a.runs.Note)
 		}
-		if slices.Contains(hs.a.results.tabs.Names(), "Try") {
-			t.Errorf("an earlier run offers Try: %v", hs.a.results.tabs.Names())
+		if slices.Contains(hs.a.results.Tabs.Names(), "Try") {
+			t.Errorf("an earlier run offers Try: %v", hs.a.results.Tabs.Names())
 		}
-		v := hs.view()
+		v := hs.View()
 		if strings.Contains(v, "S save model") || !strings.Contains(v, "cannot be tried (Try)") || !strings.Contains(v, "runs it again") {
 			t.Errorf("%dx%d: the earlier run's summary:\n%s", size[0], size[1], v)
 		}
 		checkFrame(t, v, size[0], size[1])
 		hs.press("S")
-		mustContain(t, hs.view(), "not its fitted", "runs it again")
+		mustContain(t, hs.View(), "not its fitted", "runs it again")
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // Training runs as a stream of messages: a run is a goroutine; its progress
@@ -27,12 +28,6 @@ const progressEvery = 40 * time.Millisecond
 // runFunc is a blocking evaluation; eval.Run in the application, fakes in tests.
 type runFunc func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error)
 
-// progressMsg carries the steps reported since the previous message of run.
-type progressMsg struct {
-	run   int
-	steps []eval.Progress // in order; never shared with the worker
-}
-
 // trainDoneMsg ends run: its result (partial, Cancelled, when stopped), the
 // error, and the steps not yet delivered by a progressMsg.
 type trainDoneMsg struct {
@@ -46,11 +41,11 @@ type trainDoneMsg struct {
 type trainJob struct {
 	id       int
 	cancel   context.CancelFunc
-	events   chan progressMsg  // one slot; closed after done is written
-	done     chan trainDoneMsg // one slot
-	finished chan struct{}     // closed when the worker has returned
-	final    trainDoneMsg      // what it sent on done; read once finished is closed
-	queue    chan int          // its place in line for a slot (queuedMsg); nil when none is waited for
+	events   chan kit.ProgressMsg // one slot; closed after done is written
+	done     chan trainDoneMsg    // one slot
+	finished chan struct{}        // closed when the worker has returned
+	final    trainDoneMsg         // what it sent on done; read once finished is closed
+	queue    chan int             // its place in line for a slot (queuedMsg); nil when none is waited for
 }
 
 // queuedMsg: run is place-th in line for a training slot; 0 when it has
@@ -73,7 +68,7 @@ func reserving(acc *engine.Accountant, subject string, need engine.Need, fn runF
 // slotted is fn run once a slot is free, its place in line told on queue
 // (the latest place replacing one not yet read), and the slot given back
 // when fn returns.
-func slotted(slot TrainSlot, queue chan int, fn runFunc) runFunc {
+func slotted(slot kit.TrainSlot, queue chan int, fn runFunc) runFunc {
 	tell := func(place int) {
 		for {
 			select {
@@ -105,15 +100,15 @@ type throttle struct {
 	every   time.Duration
 	last    time.Time
 	pending []eval.Progress
-	out     chan progressMsg
+	out     chan kit.ProgressMsg
 	closed  bool
 	now     func() time.Time // the clock; nil is time.Now (tests inject one)
 }
 
-// observe is the progress callback handed to the evaluation. eval.Run hands
+// Observe is the progress callback handed to the evaluation. eval.Run hands
 // over a fresh Point on every call (its Detail a value the step owns), so
 // the steps are kept as they are.
-func (t *throttle) observe(p eval.Progress) {
+func (t *throttle) Observe(p eval.Progress) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
@@ -130,7 +125,7 @@ func (t *throttle) observe(p eval.Progress) {
 		return
 	}
 	select {
-	case t.out <- progressMsg{run: t.run, steps: t.pending}:
+	case t.out <- kit.ProgressMsg{Run: t.run, Steps: t.pending}:
 		t.pending = nil
 		t.last = now
 	default: // the UI has not taken the previous message yet: keep coalescing
@@ -154,7 +149,7 @@ func startJob(parent context.Context, id int, model string, fn runFunc, every ti
 	j := &trainJob{
 		id:       id,
 		cancel:   cancel,
-		events:   make(chan progressMsg, 1),
+		events:   make(chan kit.ProgressMsg, 1),
 		done:     make(chan trainDoneMsg, 1),
 		finished: make(chan struct{}),
 	}
@@ -175,7 +170,7 @@ func startJob(parent context.Context, id int, model string, fn runFunc, every ti
 					}
 				}
 			}()
-			res, err = fn(ctx, th.observe)
+			res, err = fn(ctx, th.Observe)
 		}()
 		tail := th.finish()
 		j.final = trainDoneMsg{run: id, result: res, err: err, tail: tail}
@@ -202,8 +197,8 @@ func waitFor(j *trainJob) tea.Cmd {
 	}
 }
 
-// stop cancels the job and waits up to d for its goroutine to return.
-func (j *trainJob) stop(d time.Duration) {
+// Stop cancels the job and waits up to d for its goroutine to return.
+func (j *trainJob) Stop(d time.Duration) {
 	if j == nil {
 		return
 	}

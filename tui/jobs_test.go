@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // fakeRun reports steps as fast as it can (far above 100,000 a second) for
@@ -39,12 +40,12 @@ func drain(t *testing.T, j *trainJob) (steps []eval.Progress, msgs int, done tra
 	cmd := waitFor(j)
 	for {
 		switch m := cmd().(type) {
-		case progressMsg:
-			if m.run != j.id {
-				t.Fatalf("message of run %d from job %d", m.run, j.id)
+		case kit.ProgressMsg:
+			if m.Run != j.id {
+				t.Fatalf("message of run %d from job %d", m.Run, j.id)
 			}
 			msgs++
-			steps = append(steps, m.steps...)
+			steps = append(steps, m.Steps...)
 			cmd = waitFor(j)
 		case trainDoneMsg:
 			return append(steps, m.tail...), msgs, m
@@ -81,25 +82,25 @@ func TestThrottleDeliversEveryStepInOrder(t *testing.T) {
 // and nothing sent while the UI has not taken the previous message.
 func TestThrottleRule(t *testing.T) {
 	clock := time.Unix(1000, 0)
-	out := make(chan progressMsg, 1)
+	out := make(chan kit.ProgressMsg, 1)
 	th := &throttle{run: 3, every: 40 * time.Millisecond, out: out, now: func() time.Time { return clock }}
 	var got []eval.Progress
 	msgs := 0
 	take := func() {
 		select {
 		case m := <-out:
-			if m.run != 3 {
-				t.Fatalf("message of run %d", m.run)
+			if m.Run != 3 {
+				t.Fatalf("message of run %d", m.Run)
 			}
 			msgs++
-			got = append(got, m.steps...)
+			got = append(got, m.Steps...)
 		default:
 		}
 	}
 	// 1000 steps 1 ms apart, the UI reading after each: a message at
 	// 0 ms, 40 ms, ..., 960 ms, that is 25.
 	for i := 1; i <= 1000; i++ {
-		th.observe(eval.Progress{Point: eval.Point{Step: i}})
+		th.Observe(eval.Progress{Point: eval.Point{Step: i}})
 		take()
 		clock = clock.Add(time.Millisecond)
 	}
@@ -118,23 +119,23 @@ func TestThrottleRule(t *testing.T) {
 
 	// A UI that does not read: the slot holds one message, the rest waits
 	// in pending, and the next due observe after a read sends it all.
-	out2 := make(chan progressMsg, 1)
+	out2 := make(chan kit.ProgressMsg, 1)
 	th2 := &throttle{run: 4, every: 40 * time.Millisecond, out: out2, now: func() time.Time { return clock }}
 	for i := 1; i <= 200; i++ {
-		th2.observe(eval.Progress{Point: eval.Point{Step: i}})
+		th2.Observe(eval.Progress{Point: eval.Point{Step: i}})
 		clock = clock.Add(time.Millisecond)
 	}
 	first := <-out2
-	if len(first.steps) != 1 || len(out2) != 0 {
-		t.Fatalf("unread UI: first message has %d steps, %d more queued", len(first.steps), len(out2))
+	if len(first.Steps) != 1 || len(out2) != 0 {
+		t.Fatalf("unread UI: first message has %d steps, %d more queued", len(first.Steps), len(out2))
 	}
-	th2.observe(eval.Progress{Point: eval.Point{Step: 201}})
+	th2.Observe(eval.Progress{Point: eval.Point{Step: 201}})
 	second := <-out2
-	if len(second.steps) != 200 || second.steps[0].Point.Step != 2 || second.steps[199].Point.Step != 201 {
-		t.Fatalf("after a read: %d steps coalesced, want steps 2..201", len(second.steps))
+	if len(second.Steps) != 200 || second.Steps[0].Point.Step != 2 || second.Steps[199].Point.Step != 201 {
+		t.Fatalf("after a read: %d steps coalesced, want steps 2..201", len(second.Steps))
 	}
 	// Within the interval nothing leaves.
-	th2.observe(eval.Progress{Point: eval.Point{Step: 202}})
+	th2.Observe(eval.Progress{Point: eval.Point{Step: 202}})
 	if len(out2) != 0 {
 		t.Error("a message left before the interval had passed")
 	}
@@ -146,7 +147,7 @@ func TestThrottleRule(t *testing.T) {
 func TestJobCancelKeepsPartialResult(t *testing.T) {
 	j := startJob(context.Background(), 1, "fake", fakeRun(0, time.Hour), progressEvery, nil)
 	cmd := waitFor(j)
-	if _, ok := cmd().(progressMsg); !ok {
+	if _, ok := cmd().(kit.ProgressMsg); !ok {
 		t.Fatal("expected progress first")
 	}
 	j.cancel()
@@ -170,7 +171,8 @@ func TestJobCancelKeepsPartialResult(t *testing.T) {
 func TestJobPanicBecomesErrorNamingModel(t *testing.T) {
 	boom := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
 		var m map[string]int
-		m["x"]++ // a real runtime panic
+		//lint:ignore SA5000 a real runtime panic is the point
+		m["x"]++
 		return nil, nil
 	}
 	j := startJob(context.Background(), 3, "perceptron", boom, progressEvery, nil)
@@ -187,7 +189,7 @@ func TestAbandonedJobsDoNotLeak(t *testing.T) {
 	for i := range 20 {
 		j := startJob(context.Background(), i, "fake", fakeRun(0, time.Hour), time.Microsecond, nil)
 		time.Sleep(time.Millisecond)
-		j.stop(time.Second)
+		j.Stop(time.Second)
 	}
 	deadline := time.Now().Add(2 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
@@ -217,9 +219,9 @@ func BenchmarkProgressThrottle(b *testing.B) {
 	loop:
 		for {
 			switch m := cmd().(type) {
-			case progressMsg:
+			case kit.ProgressMsg:
 				msgs++
-				steps += len(m.steps)
+				steps += len(m.Steps)
 				cmd = waitFor(j)
 			case trainDoneMsg:
 				steps += len(m.tail)

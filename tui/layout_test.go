@@ -35,8 +35,8 @@ func TestModelColumnsAligned(t *testing.T) {
 		hs.press("enter")
 		// The summary column starts at the same cell on every model line.
 		col := -1
-		for _, sp := range hs.a.model.specs {
-			for _, line := range strings.Split(hs.view(), "\n") {
+		for _, sp := range hs.a.model.Specs {
+			for _, line := range strings.Split(hs.View(), "\n") {
 				if !strings.Contains(line, " "+sp.Name+" ") || strings.Contains(line, "╭") {
 					continue
 				}
@@ -63,8 +63,8 @@ func TestModelColumnsAligned(t *testing.T) {
 // figures, the live figures beside the charts); at 80x24 the summary
 // scrolls instead of losing its last lines.
 func TestSpaceAtEverySize(t *testing.T) {
-	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: paramsOf("logistic", map[string]string{"solver": "gd", "max_iter": "50"}), Folds: 5, Train: true}, 200, 60)
-	v := hs.view()
+	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: paramsOf("logistic", map[string]string{"solver": "gd", "max_iter": "50"}), Eval: cv(5), Train: true}, 200, 60)
+	v := hs.View()
 	mustContain(t, v, "accuracy per fold", "validation log-loss · fold 1, others faint", "validation error rate · fold 1, others faint")
 	checkFrame(t, v, 200, 60)
 
@@ -74,17 +74,17 @@ func TestSpaceAtEverySize(t *testing.T) {
 		t.Fatal("no progress")
 	}
 	job := hs.a.job
-	t.Cleanup(func() { job.stop(5 * time.Second) })
+	t.Cleanup(func() { job.Stop(5 * time.Second) })
 	mustContain(t, view(hs.a), "live figures", "baseline error", "settings")
 
-	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 80, 24)
-	v = hs.view()
+	hs = newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(5), Train: true}, 80, 24)
+	v = hs.View()
 	checkFrame(t, v, 80, 24)
 	mustContain(t, v, "accuracy", "↑/↓ scroll")
 	for range 30 {
 		hs.press("down")
 	}
-	mustContain(t, hs.view(), "seed", "fitting", "shown model")
+	mustContain(t, hs.View(), "seed", "fitting", "shown model")
 }
 
 // At 200x60 the ROC plot keeps a square aspect and lists the areas beside
@@ -92,7 +92,7 @@ func TestSpaceAtEverySize(t *testing.T) {
 func TestROCUsesTheRoom(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 200, 60)
 	hs.resultTab("ROC")
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 200, 60)
 	mustContain(t, v, "area under each curve", "macro mean", "versicolor")
 }
@@ -113,21 +113,21 @@ func TestLiveChartsHaveRoom(t *testing.T) {
 			t.Fatal("no progress")
 		}
 		job := hs.a.job
-		t.Cleanup(func() { job.stop(5 * time.Second) })
-		lv := &hs.a.train.live
-		if len(lv.views) != 3 {
-			t.Fatalf("%dx%d: %d live views, want the loss, the validation curves and the map", c.w, c.h, len(lv.views))
+		t.Cleanup(func() { job.Stop(5 * time.Second) })
+		lv := &hs.a.train.Live
+		if len(lv.Views) != 3 {
+			t.Fatalf("%dx%d: %d live views, want the loss, the validation curves and the map", c.w, c.h, len(lv.Views))
 		}
 		seen := map[int]bool{}
 		for page := range c.pages {
-			v := hs.view()
+			v := hs.View()
 			checkFrame(t, v, c.w, c.h)
 			if c.pages > 1 {
 				mustContain(t, v, fmt.Sprintf("tab charts %d/%d", page+1, c.pages))
 			} else {
 				mustNotShow(t, v, "tab charts")
 			}
-			for i, lvw := range lv.views {
+			for i, lvw := range lv.Views {
 				if !strings.Contains(v, firstLine(lvw.View())) {
 					continue
 				}
@@ -138,11 +138,11 @@ func TestLiveChartsHaveRoom(t *testing.T) {
 			}
 			hs.a.Update(keyMsg("tab")) // not hs.press: the run would have to end first
 		}
-		if len(seen) != len(lv.views) {
-			t.Errorf("%dx%d: views %v shown over %d pages, want all %d", c.w, c.h, seen, c.pages, len(lv.views))
+		if len(seen) != len(lv.Views) {
+			t.Errorf("%dx%d: views %v shown over %d pages, want all %d", c.w, c.h, seen, c.pages, len(lv.Views))
 		}
 		if c.pages > 1 {
-			mustContain(t, hs.view(), "tab charts 1/") // after the last, the first
+			mustContain(t, hs.View(), "tab charts 1/") // after the last, the first
 		}
 	}
 }
@@ -158,9 +158,9 @@ func firstLine(v string) string {
 // shows text; it reports whether one did. It sends the key without
 // settling, as the run is still going.
 func showLive(hs *harness, text string) bool {
-	_, pages := hs.a.train.live.pageOf()
+	_, pages := hs.a.train.Live.PageOf()
 	for range max(pages, 1) {
-		if strings.Contains(hs.view(), text) {
+		if strings.Contains(hs.View(), text) {
 			return true
 		}
 		hs.a.Update(keyMsg("tab"))

@@ -12,6 +12,8 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/live"
 )
 
 // The promise of live views: a family's own picture of its fits is a step
@@ -57,8 +59,8 @@ var sowerSpec = engine.Spec{
 }
 
 func init() {
-	registerLiveView(liveViewSpec{order: 25, applies: carries[sowing],
-		make: func(c *common, r *runRecord) liveView { return &sowingView{} }})
+	live.Register(live.Spec{Order: 25, Applies: live.Carries[sowing],
+		Make: func(c *kit.Common, r *kit.RunRecord) live.View { return &sowingView{} }})
 }
 
 // sowingView says how many seeds the fold being fitted has sown.
@@ -75,7 +77,7 @@ func (v *sowingView) Show(folds [][]eval.Point, cur int, note string) {
 
 func (v *sowingView) SetSize(w, h int) { v.w, v.h = w, h }
 func (v *sowingView) View() string {
-	return fit(fmt.Sprintf(" the sower has sown %d seeds", v.seeds), v.w, v.h)
+	return kit.Fit(fmt.Sprintf(" the sower has sown %d seeds", v.seeds), v.w, v.h)
 }
 func (v *sowingView) Panes() int { return 1 }
 
@@ -99,7 +101,7 @@ func runOn(t *testing.T, data string, spec *engine.Spec, w, h int) *harness {
 		hs.queue = append(hs.queue, cmd())
 	}
 	if !hs.runUntil(func() bool { return trainSteps(hs) > 0 }) || hs.a.cur != screenTrain {
-		t.Fatalf("the run did not start:\n%s", hs.view())
+		t.Fatalf("the run did not start:\n%s", hs.View())
 	}
 	t.Cleanup(func() { closeHarness(hs) })
 	return hs
@@ -108,7 +110,7 @@ func runOn(t *testing.T, data string, spec *engine.Spec, w, h int) *harness {
 func TestFamilyGetsItsLiveView(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {200, 60}} {
 		hs := sowingRun(t, &sowerSpec, size[0], size[1])
-		v := hs.view()
+		v := hs.View()
 		checkFrame(t, v, size[0], size[1])
 		steps := trainSteps(hs)
 		mustContain(t, v, fmt.Sprintf("the sower has sown %d seeds", 7*steps), "training loss", "validation error rate")
@@ -121,7 +123,7 @@ func TestFamilyGetsItsLiveView(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs := sowingRun(t, slow, 120, 40)
-	if v := hs.view(); strings.Contains(v, "the sower") {
+	if v := hs.View(); strings.Contains(v, "the sower") {
 		t.Errorf("a run without sowing drew the sowing view:\n%s", v)
 	}
 }

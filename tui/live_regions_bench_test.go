@@ -8,6 +8,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/inspect"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // What the live decision regions cost a fit: logistic regression by
@@ -27,7 +28,7 @@ func BenchmarkLiveRegions(b *testing.B) {
 				opt := eval.DefaultOptions()
 				if live {
 					l := liveGrid(b, d)
-					opt.Snapshot = l.snapshot
+					opt.Snapshot = l.Snapshot
 				}
 				if _, err := eval.Run(context.Background(), d, spec, v, opt, nil); err != nil {
 					b.Fatal(err)
@@ -42,12 +43,12 @@ func BenchmarkLiveRegions(b *testing.B) {
 			b.Fatal(err)
 		}
 		tr := engine.Train{X: d.X, Y: d.Y, Classes: d.Classes, Features: []string{"x0", "x1"}}
-		if err := m.Fit(context.Background(), tr, engine.ContextRecorder{Ctx: context.Background()}); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 			b.Fatal(err)
 		}
 		b.ResetTimer()
 		for range b.N {
-			l.snapshot(m, nil)
+			l.Snapshot(m, nil)
 		}
 	})
 }
@@ -75,12 +76,12 @@ func moonsRun(b *testing.B) (*datasets.Dataset, *engine.Spec, engine.Values) {
 }
 
 // liveGrid is the live regions of d in a 40 x 20 grid.
-func liveGrid(b *testing.B, d *datasets.Dataset) *liveRegions {
-	l := newLiveRegions(datasets.Classification, d, eval.DefaultOptions())
+func liveGrid(b *testing.B, d *datasets.Dataset) *kit.LiveRegions {
+	l := kit.NewLiveRegions(datasets.Classification, d, eval.DefaultOptions())
 	f, err := inspect.Frame(d, func(*inspect.RegionMap) (int, int) { return 40, 20 })
 	if err != nil || l == nil {
 		b.Fatal("no frame:", err)
 	}
-	l.frame.Store(f)
+	l.Frame.Store(f)
 	return l
 }

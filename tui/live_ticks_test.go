@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // A tick of a long epoch moves the progress bar and the clock but adds no
@@ -17,12 +18,12 @@ func TestTickMovesTheBarNotTheCharts(t *testing.T) {
 	for i := range steps {
 		steps[i].Total, steps[i].Elapsed = 10, time.Duration(i+1)*time.Second
 	}
-	a.train.progress(progressMsg{run: 1, steps: steps})
+	a.train.Progress(kit.ProgressMsg{Run: 1, Steps: steps})
 	before := statusBar(view(a))
 	tick := eval.Progress{Fold: 1, Folds: 1, Point: steps[1].Point, Total: 10, Elapsed: 2500 * time.Millisecond, Within: 0.5}
-	a.train.progress(progressMsg{run: 1, steps: []eval.Progress{tick}})
+	a.train.Progress(kit.ProgressMsg{Run: 1, Steps: []eval.Progress{tick}})
 	after := statusBar(view(a))
-	if n := len(a.train.hist[0]); n != 2 {
+	if n := len(a.train.Hist[0]); n != 2 {
 		t.Errorf("%d points after the tick, want the 2 epochs", n)
 	}
 	if strings.Count(after, "█") <= strings.Count(before, "█") || !strings.Contains(after, "2/10 epochs · 2.5 s") {

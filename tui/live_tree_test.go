@@ -8,6 +8,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/tree"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // stepsWith are progress steps of one fold carrying details, in order.
@@ -33,7 +34,7 @@ func TestTreeSizeLiveView(t *testing.T) {
 		for _, l := range []int{24, 17, 11} {
 			details = append(details, tree.Pruning{Leaves: l, Measure: "estimated_error", Value: 0.125})
 		}
-		a.train.progress(progressMsg{run: 1, steps: stepsWith(details...)})
+		a.train.Progress(kit.ProgressMsg{Run: 1, Steps: stepsWith(details...)})
 		v := view(a)
 		checkFrame(t, v, size[0], size[1])
 		p := pane(v, "tree size")
@@ -52,7 +53,7 @@ func TestTreeSizeLiveView(t *testing.T) {
 // regression) has no pane of the tree family.
 func TestBoostingLiveView(t *testing.T) {
 	a := trainingScreenFor(t, "adaboost", 120, 40)
-	a.train.progress(progressMsg{run: 1, steps: stepsWith(
+	a.train.Progress(kit.ProgressMsg{Run: 1, Steps: stepsWith(
 		tree.BoostRound{TrainError: 0.3, WeightedError: 0.3, Vote: 0.42},
 		tree.BoostRound{TrainError: 0.2, WeightedError: 0.4, Vote: 0.2},
 		tree.BoostRound{TrainError: 0.1, WeightedError: 0.45, Vote: 0.1})})

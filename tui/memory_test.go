@@ -18,14 +18,14 @@ func TestModelListSaysWhatMemoryCannotHold(t *testing.T) {
 		t.Fatalf("on screen %v, want the model list", hs.a.cur)
 	}
 	want := "hclust on moons: a 5000 x 5000 matrix of pairwise distances needs 200 MB, more than the 100 MB $TEALAB_MEMORY allows"
-	if got := hs.a.model.tooBig["hclust"]; !strings.HasPrefix(got, want) {
+	if got := hs.a.model.TooBig["hclust"]; !strings.HasPrefix(got, want) {
 		t.Errorf("hclust: %q\nwant %q", got, want)
 	}
-	if why, ok := hs.a.model.tooBig["logistic"]; ok {
+	if why, ok := hs.a.model.TooBig["logistic"]; ok {
 		t.Errorf("logistic refused: %s", why)
 	}
-	hs.a.model.point("hclust")
-	if v := hs.view(); !strings.Contains(strings.Join(strings.Fields(v), " "), "⚠ with its defaults, hclust on moons: a 5000 x 5000 matrix") {
+	hs.a.model.Point("hclust")
+	if v := hs.View(); !strings.Contains(strings.Join(strings.Fields(v), " "), "⚠ with its defaults, hclust on moons: a 5000 x 5000 matrix") {
 		t.Errorf("the panel does not say why:\n%s", v)
 	}
 }
@@ -40,11 +40,11 @@ func TestCancelledForestIsScored(t *testing.T) {
 	}
 	hs.queue = append(hs.queue, keyMsg("c"))
 	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
-		t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+		t.Fatalf("cancel did not lead to the results:\n%s", hs.View())
 	}
 	r := hs.a.history[0]
 	if r.Result == nil || !strings.HasSuffix(r.Result.StoppedEarly, " of 10000 trees") || !(r.Result.Metrics["accuracy"] > 0.8) {
 		t.Fatalf("cancelled forest: %+v", r.Result)
 	}
-	mustContain(t, hs.view(), "cancelled: stopped early after", "the model it had scored on the held-out rows", "Confusion")
+	mustContain(t, hs.View(), "cancelled: stopped early after", "the model it had scored on the held-out rows", "Confusion")
 }

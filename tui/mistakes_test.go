@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // Gaussian naive Bayes gets some of the 8x8 digits wrong: the Mistakes
@@ -14,29 +16,29 @@ func TestMistakesDrawsMisclassifiedDigits(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := newHarness(t, Options{Data: "digits", Model: "gnb", Train: true}, size[0], size[1])
 		r := hs.a.history[0]
-		wrong := misclassified(r)
+		wrong := views.Misclassified(r)
 		if len(wrong) == 0 {
 			t.Fatal("gnb misclassified no digit")
 		}
 		hs.resultTab("Mistakes")
-		v := hs.view()
+		v := hs.View()
 		checkFrame(t, v, size[0], size[1])
 		mustContain(t, v, fmt.Sprintf("%d of %d held-out rows misclassified", len(wrong), len(r.Result.Actual)), "page 1 of")
 		// The first mistake's row, its label and its pixels as they are.
 		first := wrong[0]
-		mustContain(t, v, r.Dataset.Classes[first.actual]+"→"+r.Dataset.Classes[first.guessed])
-		if r.Result.Actual[0] == r.Result.Predicted[0] && first.row == r.Result.TestRows[0] {
+		mustContain(t, v, r.Dataset.Classes[first.Actual]+"→"+r.Dataset.Classes[first.Guessed])
+		if r.Result.Actual[0] == r.Result.Predicted[0] && first.Row == r.Result.TestRows[0] {
 			t.Errorf("a right prediction listed as a mistake")
 		}
 		hs.press("]")
-		if v2 := hs.view(); !strings.Contains(v2, "page 2 of") {
+		if v2 := hs.View(); !strings.Contains(v2, "page 2 of") {
 			t.Errorf("] did not turn the page:\n%s", v2)
 		}
 	}
 	// Iris is no image: no such view.
 	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Train: true}, 120, 40)
-	if strings.Contains(strings.Join(hs.a.results.tabs.Names(), "|"), "Mistakes") {
-		t.Errorf("iris got the mistakes view: %v", hs.a.results.tabs.Names())
+	if strings.Contains(strings.Join(hs.a.results.Tabs.Names(), "|"), "Mistakes") {
+		t.Errorf("iris got the mistakes view: %v", hs.a.results.Tabs.Names())
 	}
 }
 
@@ -49,7 +51,7 @@ func TestImageSide(t *testing.T) {
 		return d
 	}
 	for n, want := range map[int]int{64: 8, 16: 4, 4: 0, 63: 0, 784: 28} {
-		if got := imageSide(num(n)); got != want {
+		if got := kit.ImageSide(num(n)); got != want {
 			t.Errorf("%d columns: side %d, want %d", n, got, want)
 		}
 	}

@@ -16,6 +16,9 @@ import (
 
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/runlist"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // Readable without colour. Under NO_COLOR the lab draws the mono
@@ -144,7 +147,7 @@ func TestMonoGoldens(t *testing.T) {
 		checkFrame(t, ansi.Strip(v), w, h)
 		// testdata/TestMonoGoldens/<name>.golden (-update rewrites it),
 		// compared after the checks that say what is wrong.
-		t.Cleanup(func() { golden.RequireEqualEscape(t, []byte(v), true) })
+		t.Cleanup(func() { golden.RequireEqual(t, v) })
 		return v
 	}
 
@@ -163,7 +166,7 @@ func TestMonoGoldens(t *testing.T) {
 		}
 	})
 	t.Run("summary", func(t *testing.T) {
-		hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, w, h)
+		hs := newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(5), Train: true}, w, h)
 		v := check(t, hs)
 		// Better than the baseline (higher accuracy, lower error): a glyph
 		// as well as bold.
@@ -182,8 +185,8 @@ func TestMonoGoldens(t *testing.T) {
 		if len(cur) != 1 {
 			t.Fatalf("want one tree line in reverse video starting ▶, got %d:\n%q", len(cur), v)
 		}
-		node := hs.a.results.active().(*treeView)
-		if want := node.t.Nodes[node.cur].Cond.String(); !strings.Contains(ansi.Strip(cur[0]), want) {
+		node := hs.a.results.Active().(*views.TreeView)
+		if want := node.T.Nodes[node.Cur].Cond.String(); !strings.Contains(ansi.Strip(cur[0]), want) {
 			t.Errorf("the reversed line %q is not the cursor's node %q", ansi.Strip(cur[0]), want)
 		}
 	})
@@ -199,7 +202,7 @@ func TestMonoGoldens(t *testing.T) {
 	}
 	t.Run("margin", func(t *testing.T) {
 		hs := svmResults(t, "moons", "Map", w, h)
-		hs.runUntil(func() bool { return strings.Contains(hs.view(), "refit on all") })
+		hs.runUntil(func() bool { return strings.Contains(hs.View(), "refit on all") })
 		v := ansi.Strip(check(t, hs))
 		mustContain(t, v, "· boundary f=0", "blank: margin |f|≤1", "◉◎ 71 support vectors")
 		if !regexp.MustCompile(`░[^░▒\n]*·[^░▒\n]*▒`).MatchString(v) {
@@ -207,7 +210,7 @@ func TestMonoGoldens(t *testing.T) {
 		}
 	})
 	t.Run("compare", func(t *testing.T) {
-		hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: paramsOf("tree", map[string]string{"max_depth": "1"}), Folds: 10, Train: true}, w, h)
+		hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: paramsOf("tree", map[string]string{"max_depth": "1"}), Eval: cv(10), Train: true}, w, h)
 		hs.press("esc", "esc")
 		hs.pickModel("logistic")
 		hs.press("enter")
@@ -248,12 +251,12 @@ func mustSigns(t *testing.T, v string) {
 // A tie is said in words, and runs on other data or other folds
 // get no winner, only the reason.
 func TestCompareVerdictsInWords(t *testing.T) {
-	c, err := newCommon("mono", colorprofile.NoTTY, false) // no emphasis at all: the words must do
+	c, err := kit.NewCommon("mono", colorprofile.NoTTY, false) // no emphasis at all: the words must do
 	if err != nil {
 		t.Fatal(err)
 	}
 	spec := mustSpec(t, "gnb")
-	rec := func(id int, source string, seed uint64, acc ...float64) *runRecord {
+	rec := func(id int, source string, seed uint64, acc ...float64) *kit.RunRecord {
 		d, err := runs.Data{Source: source}.Open()
 		if err != nil {
 			t.Fatal(err)
@@ -268,7 +271,7 @@ func TestCompareVerdictsInWords(t *testing.T) {
 	poor := []float64{0.60, 0.62, 0.58, 0.64, 0.61}
 	for _, tc := range []struct {
 		name string
-		a, b *runRecord
+		a, b *kit.RunRecord
 		want string
 	}{
 		{"a tie", rec(1, "iris", 1, good...), rec(2, "iris", 1, 0.95, 0.95, 0.97, 0.95, 0.96), "≈ within noise: tie"},
@@ -277,10 +280,10 @@ func TestCompareVerdictsInWords(t *testing.T) {
 		{"other folds", rec(1, "iris", 1, good...), rec(2, "iris", 2, poor...),
 			"different evaluation: seed 1 vs seed 2 draw other folds: no winner declared"},
 	} {
-		s := newRunsScreen(c)
+		s := runlist.New(c)
 		s.SetSize(120, 30)
-		s.setRuns([]*runRecord{tc.a, tc.b})
-		s.picked, s.compare = []int{1, 2}, true
+		s.SetRuns([]*kit.RunRecord{tc.a, tc.b})
+		s.Picked, s.Compare = []int{1, 2}, true
 		v := ansi.Strip(s.View())
 		mustContain(t, v, tc.want)
 		acc := metricLine(v, " accuracy ")
@@ -294,7 +297,7 @@ func TestCompareVerdictsInWords(t *testing.T) {
 // focus has left it (its message shows only while it has the focus).
 func TestKnobErrorMarked(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
-	for hs.a.data.selectedEntry().Name != "moons" {
+	for hs.a.data.SelectedEntry().Name != "moons" {
 		hs.press("down")
 	}
 	hs.press("e")
@@ -303,7 +306,7 @@ func TestKnobErrorMarked(t *testing.T) {
 	}
 	hs.typeText("abc")
 	hs.press("tab") // to the next knob
-	if l := linesWith(hs.view(), "[abc"); len(l) != 1 || !strings.Contains(l[0], "]✗") {
+	if l := linesWith(hs.View(), "[abc"); len(l) != 1 || !strings.Contains(l[0], "]✗") {
 		t.Errorf("the knob in error is not marked ✗: %q", l)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/engine/nn"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // fakeNet stands for a network family while the real one is written: its
@@ -101,7 +102,7 @@ func fakeNetSpec(m fakeNet) *engine.Spec {
 func TestLiveNetworkNorms(t *testing.T) {
 	hs := sowingRun(t, fakeNetSpec(fakeNet{pause: time.Millisecond}), 120, 40)
 	hs.runUntil(func() bool { return trainSteps(hs) > 20 })
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "gradient norm ‖∂L/∂W‖ per layer, batch mean", "dense 1", "output", "‖W‖ 2.0", "‖∂L/∂W‖ 0.0",
 		"mean ‖∂L/∂W‖ (batch range)")
@@ -114,7 +115,7 @@ func TestLiveNetworkNorms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := sowingRun(t, slow, 120, 40).view(); strings.Contains(v, "‖∂L/∂W‖") {
+	if v := sowingRun(t, slow, 120, 40).View(); strings.Contains(v, "‖∂L/∂W‖") {
 		t.Errorf("a run without nn.Epoch drew the network's norms:\n%s", v)
 	}
 }
@@ -124,7 +125,7 @@ func TestLiveNetworkNorms(t *testing.T) {
 func TestLiveFiguresNameEachFigureWhole(t *testing.T) {
 	hs := sowingRun(t, fakeNetSpec(fakeNet{pause: time.Millisecond}), 200, 60)
 	hs.runUntil(func() bool { return trainSteps(hs) > 5 })
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 200, 60)
 	mustContain(t, v, "live figures", "dense 1 |grad| min", "dense 1 |grad| max")
 	if strings.Contains(v, "|grad| m…") { // the status line under the panel names them whole anyway
@@ -137,7 +138,7 @@ func TestNetworkViewDrawsLayersAndFilters(t *testing.T) {
 		hs := sowingRun(t, fakeNetSpec(fakeNet{epochs: 3, conv: true}), size[0], size[1])
 		hs.runUntil(func() bool { return hs.a.cur == screenResults })
 		hs.resultTab("Network")
-		v := hs.view()
+		v := hs.View()
 		checkFrame(t, v, size[0], size[1])
 		mustContain(t, v, "inputs", " 4 ", "conv", "2 masks relu", "2×6×6", "dense", "8 sigmoid", "3 softmax",
 			"first-layer filters: 2 masks of 3×3")
@@ -155,38 +156,38 @@ func TestLiveRegionsFollowTheFit(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := runOn(t, "moons", fakeNetSpec(fakeNet{pause: 2 * time.Millisecond}), size[0], size[1])
 		r := hs.a.history[0]
-		if r.regions == nil {
+		if r.Regions == nil {
 			t.Fatal("a run on moons has no live regions")
 		}
 		first := regionsNow(t, hs)
 		// Later maps are other pictures: the boundary has moved.
-		var later *regionsShot
+		var later *kit.RegionsShot
 		hs.runUntil(func() bool {
-			later = r.regions.latest.Load()
-			return later != nil && later.m != first.m && boundaryColumn(later.m) > boundaryColumn(first.m)
+			later = r.Regions.Latest.Load()
+			return later != nil && later.M != first.M && boundaryColumn(later.M) > boundaryColumn(first.M)
 		})
-		if later == nil || later.m == first.m || boundaryColumn(later.m) <= boundaryColumn(first.m) {
+		if later == nil || later.M == first.M || boundaryColumn(later.M) <= boundaryColumn(first.M) {
 			t.Fatalf("the regions did not follow the fit")
 		}
 		showLive(hs, "decision regions as the model trains")
-		v := hs.view()
+		v := hs.View()
 		checkFrame(t, v, size[0], size[1])
 		mustContain(t, v, "decision regions as the model trains")
 	}
 	// Four features: no live regions.
-	if hs := sowingRun(t, fakeNetSpec(fakeNet{pause: time.Millisecond}), 120, 40); hs.a.history[0].regions != nil ||
-		strings.Contains(hs.view(), "as the model trains") {
+	if hs := sowingRun(t, fakeNetSpec(fakeNet{pause: time.Millisecond}), 120, 40); hs.a.history[0].Regions != nil ||
+		strings.Contains(hs.View(), "as the model trains") {
 		t.Error("a run on iris (four features) drew live regions")
 	}
 }
 
 // regionsNow waits for the first live map of the run in hs.
-func regionsNow(t *testing.T, hs *harness) *regionsShot {
+func regionsNow(t *testing.T, hs *harness) *kit.RegionsShot {
 	t.Helper()
-	var s *regionsShot
-	hs.runUntil(func() bool { s = hs.a.history[0].regions.latest.Load(); return s != nil })
+	var s *kit.RegionsShot
+	hs.runUntil(func() bool { s = hs.a.history[0].Regions.Latest.Load(); return s != nil })
 	if s == nil {
-		t.Fatalf("no live map was drawn:\n%s", hs.view())
+		t.Fatalf("no live map was drawn:\n%s", hs.View())
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // A parameter written once, in a spec defined in this file, gets its field
@@ -44,13 +45,13 @@ func init() {
 func TestNewParameterInTheForm(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_thermometer"}, 120, 40)
 	hs.focusParam("temperature")
-	mustContain(t, hs.view(), "temperature", "0.7", "how warm the predictions run", "float in [0, 2] · default 0.7")
+	mustContain(t, hs.View(), "temperature", "0.7", "how warm the predictions run", "float in [0, 2] · default 0.7")
 
 	for range 3 {
 		hs.press("backspace")
 	}
 	hs.typeText("3")
-	mustContain(t, hs.view(), `"3" is out of range (float in [0, 2])`)
+	mustContain(t, hs.View(), `"3" is out of range (float in [0, 2])`)
 	hs.press("enter")
 	if hs.a.cur != screenParams || len(hs.a.history) != 0 {
 		t.Fatal("trained at temperature 3, outside the spec's range")
@@ -70,7 +71,7 @@ func TestNewParameterInTheForm(t *testing.T) {
 	if h := r.Result.History; len(h) == 0 || h[len(h)-1].TrainLoss != 1.5 {
 		t.Errorf("history %+v: Fit was not handed temperature 1.5", h)
 	}
-	if got := keyParams(r.Spec, r.Params); got != "temperature=1.5" {
+	if got := kit.KeyParams(r.Spec, r.Params); got != "temperature=1.5" {
 		t.Errorf("the runs table says %q, want temperature=1.5", got)
 	}
 }
@@ -80,9 +81,9 @@ func TestNewParameterInTheForm(t *testing.T) {
 func TestListParameterInTheForm(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_thermometer"}, 120, 40)
 	hs.focusParam("layers")
-	mustContain(t, hs.view(), "layers", "[8,4 ", "ints in [1, 64]", "default 8,4")
+	mustContain(t, hs.View(), "layers", "[8,4 ", "ints in [1, 64]", "default 8,4")
 	hs.typeText(",99")
-	mustContain(t, hs.view(), `parameter layers: "99" is out of range`)
+	mustContain(t, hs.View(), `parameter layers: "99" is out of range`)
 	hs.press("backspace")
 	hs.press("enter")
 	hs.runUntil(func() bool { return len(hs.a.history) == 1 && hs.a.history[0].Done() })

@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/tealab/tealab/internal/sweep"
+	longtest "github.com/tealab/tealab/internal/sweep"
 )
 
 // Random keys at random window sizes, on every screen a person can reach:
@@ -20,7 +20,7 @@ func TestRandomKeysAndSizesLong(t *testing.T) {
 		"space", "backspace", "ctrl+r", "?", "t", "R", "[", "]", "+", "-", "x", "y", "p", "m", "c", "d",
 		"r", "1", "0", "n", "q", "/", "e", "s"}
 	runs, perRun := 4, 250 // one run for each data; a long sweep (package sweep) makes 12
-	if sweep.Long(t) {
+	if longtest.Long(t) {
 		runs = 12
 	}
 	for seed := range uint64(runs) {

@@ -8,6 +8,8 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/runs"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -19,7 +21,7 @@ func TestFittedCurve(t *testing.T) {
 		t.Fatalf("screen %v", hs.a.cur)
 	}
 	hs.resultTab("Fit")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "[Fit]", "the curve least squares fitted", "━")
 	if strings.Count(v, "━") < 60 {
 		t.Errorf("the curve should span the plot:\n%s", v)
@@ -29,11 +31,11 @@ func TestFittedCurve(t *testing.T) {
 // Leave-one-out showed a baseline AUC of 0, no spread and no
 // per-fold figures, and no warning before 1,797 fits on digits.
 func TestLeaveOneOutSummary(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "lda", LOO: true, Train: true}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "lda", Eval: loo(), Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v", hs.a.cur)
 	}
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "pooled", "± rows", "0.140", "per fold (one row each)", "147 rows right, 3 rows wrong")
 	for _, line := range strings.Split(v, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "AUC") && !strings.Contains(line, "0.500") {
@@ -41,35 +43,35 @@ func TestLeaveOneOutSummary(t *testing.T) {
 		}
 	}
 
-	hs = newHarness(t, Options{Data: "digits", Model: "gnb", LOO: true}, 120, 40)
-	mustContain(t, hs.view(), "leave-one-out fits the model 1797 times")
+	hs = newHarness(t, Options{Data: "digits", Model: "gnb", Eval: loo()}, 120, 40)
+	mustContain(t, hs.View(), "leave-one-out fits the model 1797 times")
 }
 
 // Pooled (all folds together) and per-fold-mean figures appeared
 // side by side unlabelled.
 func TestPooledAndMeanLabelled(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Folds: 5, Train: true}, 120, 40)
-	v := hs.view()
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(5), Train: true}, 120, 40)
+	v := hs.View()
 	mustContain(t, v, "mean of 5 folds", "scores mean ± sd of 5 folds (the baseline's too)")
 	if !strings.Contains(v, " mean ") {
 		t.Errorf("the summary's value column should say mean:\n%s", v)
 	}
 	hs.press("tab") // Confusion
-	mustContain(t, hs.view(), "pooled over the 5 folds' held-out rows (150 rows), not the mean of the folds")
+	mustContain(t, hs.View(), "pooled over the 5 folds' held-out rows (150 rows), not the mean of the folds")
 	hs.press("tab") // ROC
-	mustContain(t, hs.view(), "curves pooled over the 5 folds", "the Summary's AUC is the fold mean")
+	mustContain(t, hs.View(), "curves pooled over the 5 folds", "the Summary's AUC is the fold mean")
 }
 
 // Plurals ("1 features", "1 folds").
 func TestPlurals(t *testing.T) {
 	hs := newHarness(t, Options{Data: "cubic", Model: "linear", Train: true}, 120, 40)
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "(100 rows, 1 feature)")
 	if strings.Contains(v, "1 features") {
 		t.Errorf("'1 features':\n%s", v)
 	}
 	hs.press("R")
-	mustContain(t, hs.view(), "Runs (1)")
+	mustContain(t, hs.View(), "Runs (1)")
 }
 
 // The map flooded with × on large data, and on digits the
@@ -77,10 +79,10 @@ func TestPlurals(t *testing.T) {
 func TestMapOnDigits(t *testing.T) {
 	hs := newHarness(t, Options{Data: "digits", Model: "lda", Train: true}, 120, 40)
 	hs.resultTab("Map")
-	if !hs.runUntil(func() bool { return strings.Contains(hs.view(), "PC1") }) {
-		t.Fatalf("no map:\n%s", hs.view())
+	if !hs.runUntil(func() bool { return strings.Contains(hs.View(), "PC1") }) {
+		t.Fatalf("no map:\n%s", hs.View())
 	}
-	v := hs.view()
+	v := hs.View()
 	for c := range 10 {
 		mustContain(t, v, widgets.ClassMarker(c)+" "+strconv.Itoa(c))
 	}
@@ -95,11 +97,11 @@ func TestMapOnDigits(t *testing.T) {
 func TestCoefficientViews(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	hs.resultTab("Coefficients")
-	mustContain(t, hs.view(), "4 features × 3 classes", "setosa", "versicolor", "virginica", "petal_width_cm", "(intercept)")
+	mustContain(t, hs.View(), "4 features × 3 classes", "setosa", "versicolor", "virginica", "petal_width_cm", "(intercept)")
 
 	hs = newHarness(t, Options{Data: "digits", Model: "logistic", Train: true}, 120, 40)
 	hs.resultTab("Coefficients")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "each class's weights as a picture")
 	blocks := 0
 	for _, g := range []string{"░", "▒", "▓", "█"} {
@@ -109,16 +111,16 @@ func TestCoefficientViews(t *testing.T) {
 		t.Errorf("ten 8x8 pictures should draw hundreds of blocks, got %d:\n%s", blocks, v)
 	}
 	hs.press("m")
-	mustContain(t, hs.view(), "weights for 0", "o: next")
+	mustContain(t, hs.View(), "weights for 0", "o: next")
 	hs.press("m")
-	mustContain(t, hs.view(), "61 features × 10 classes", "features 1-")
+	mustContain(t, hs.View(), "61 features × 10 classes", "features 1-")
 }
 
 // A regressor's validation chart drew MSE and RMSE on one axis.
 func TestRegressionValidationIsRMSE(t *testing.T) {
 	hs := newHarness(t, Options{Data: "diabetes", Model: "lasso", Params: paramsOf("lasso", map[string]string{"alpha": "0.01"}), Train: true}, 120, 40)
-	hs.resultTab(tabHistory)
-	v := hs.view()
+	hs.resultTab(views.TabHistory)
+	v := hs.View()
 	mustContain(t, v, "val RMSE")
 	if strings.Contains(v, "val MSE") {
 		t.Errorf("MSE drawn beside RMSE:\n%s", v)
@@ -134,12 +136,12 @@ func TestGhostsBounded(t *testing.T) {
 	}
 	c := newTestApp(t, Options{}, 120, 40).c
 	spec, _ := engine.Lookup("lda")
-	r := &runRecord{Record: &runs.Record{Spec: spec, Result: &eval.Result{Task: "classification"}}}
-	fc := newFoldCharts(r, c.styles)
+	r := &kit.RunRecord{Record: &runs.Record{Spec: spec, Result: &eval.Result{Task: "classification"}}}
+	fc := kit.NewFoldCharts(r, c.Styles)
 	for _, cur := range []int{0, 250, 499} {
-		fc.draw(folds, cur)
-		if n := fc.charts[0].Ghosts(); n != maxGhosts {
-			t.Errorf("current fold %d: %d ghosts, want %d", cur, n, maxGhosts)
+		fc.Draw(folds, cur)
+		if n := fc.Charts[0].Ghosts(); n != kit.MaxGhosts {
+			t.Errorf("current fold %d: %d ghosts, want %d", cur, n, kit.MaxGhosts)
 		}
 	}
 }

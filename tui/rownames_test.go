@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/tealab/tealab/tui/screens/data"
 )
 
 // mtcarsR is written as R's write.csv writes it: the cars are row names.
@@ -12,12 +14,12 @@ const mtcarsR = "../datasets/testdata/mtcars_r.csv"
 // which do not count them.
 func TestRowsViewShowsRowNames(t *testing.T) {
 	hs := newHarness(t, Options{Data: mtcarsR}, 120, 40)
-	if hs.a.data.table == nil || len(hs.a.data.table.RowNames) != 12 {
-		t.Fatalf("the file's 12 row names did not load: %+v", hs.a.data.table)
+	if hs.a.data.Table == nil || len(hs.a.data.Table.RowNames) != 12 {
+		t.Fatalf("the file's 12 row names did not load: %+v", hs.a.data.Table)
 	}
-	mustContain(t, hs.view(), "12 rows × 11 columns + row names")
-	hs.previewTab(previewRows)
-	v := hs.view()
+	mustContain(t, hs.View(), "12 rows × 11 columns + row names")
+	hs.previewTab(data.PreviewRows)
+	v := hs.View()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "row name          │  mpg", "Mazda RX4 Wag     │  21", "row names, then columns 1-")
 	// Beside their own row: the Valiant's mpg is 18.1.
@@ -32,7 +34,7 @@ func TestRowsViewShowsRowNames(t *testing.T) {
 func TestDendrogramLeavesNamedByRowNames(t *testing.T) {
 	hs := newHarness(t, Options{Data: mtcarsR, Target: "-", Model: "hclust", Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "Hornet Sportabout", "Merc 450SE")
 	if strings.Contains(v, "row 1 ") {

@@ -47,7 +47,7 @@ func TestSaveModelKey(t *testing.T) {
 	hs := trainedHarness(t, "tuitest_slow", paramsOf("tuitest_slow", map[string]string{"steps": "2", "sleep_us": "0"}))
 	hs.press("S")
 	const name = "iris-tuitest_slow-run1.tealab.json"
-	if v := hs.view(); !strings.Contains(v, "Save model") || !strings.Contains(v, "file: "+name) {
+	if v := hs.View(); !strings.Contains(v, "Save model") || !strings.Contains(v, "file: "+name) {
 		t.Fatalf("S shows no save panel with the default name:\n%s", v)
 	}
 	if !hs.a.results.Typing() {
@@ -61,7 +61,7 @@ func TestSaveModelKey(t *testing.T) {
 	if _, err := modelfile.Load(bytes.NewReader(saved)); err != nil {
 		t.Fatalf("the saved file does not load: %v", err)
 	}
-	if v := hs.view(); !strings.Contains(v, "✓ model saved to "+name+": fitted on the 120 training rows of the hold-out") {
+	if v := hs.View(); !strings.Contains(v, "✓ model saved to "+name+": fitted on the 120 training rows of the hold-out") {
 		t.Errorf("the results do not say where the model went:\n%s", v)
 	}
 
@@ -69,12 +69,12 @@ func TestSaveModelKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs.press("S", "enter")
-	if v := hs.view(); !strings.Contains(v, name+" exists: replace it?") {
+	if v := hs.View(); !strings.Contains(v, name+" exists: replace it?") {
 		t.Fatalf("no question before replacing a file:\n%s", v)
 	}
 	hs.press("n", "esc")
-	if got, _ := os.ReadFile(name); string(got) != "keep me" || hs.a.results.save.open {
-		t.Fatalf("n then esc: file %q, panel open %v", got, hs.a.results.save.open)
+	if got, _ := os.ReadFile(name); string(got) != "keep me" || hs.a.results.Save.Open {
+		t.Fatalf("n then esc: file %q, panel open %v", got, hs.a.results.Save.Open)
 	}
 	hs.press("S", "enter", "y")
 	if got, _ := os.ReadFile(name); string(got) == "keep me" {
@@ -87,11 +87,11 @@ func TestSaveModelKeyRefuses(t *testing.T) {
 	t.Chdir(t.TempDir())
 	hs := trainedHarness(t, "tuitest_thermometer", nil)
 	hs.press("S")
-	if v := hs.view(); !strings.Contains(v, "model tuitest_thermometer cannot be saved to a model file yet") {
+	if v := hs.View(); !strings.Contains(v, "model tuitest_thermometer cannot be saved to a model file yet") {
 		t.Fatalf("no refusal:\n%s", v)
 	}
 	hs.press("x")
-	if hs.a.results.save.open {
+	if hs.a.results.Save.Open {
 		t.Error("a key should close the refusal")
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {

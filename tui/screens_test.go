@@ -14,6 +14,10 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/data"
+	"github.com/tealab/tealab/tui/screens/results"
+	"github.com/tealab/tealab/tui/views"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -22,8 +26,8 @@ import (
 // pickData moves the data list to name and presses enter (load & preview).
 func (hs *harness) pickData(name string) {
 	hs.t.Helper()
-	for range len(hs.a.data.entries) + 1 {
-		if e := hs.a.data.selectedEntry(); e != nil && e.Name == name {
+	for range len(hs.a.data.Entries) + 1 {
+		if e := hs.a.data.SelectedEntry(); e != nil && e.Name == name {
 			hs.press("enter")
 			return
 		}
@@ -35,24 +39,24 @@ func (hs *harness) pickData(name string) {
 // pickModel moves the model list to name and presses enter.
 func (hs *harness) pickModel(name string) {
 	hs.t.Helper()
-	for range len(hs.a.model.specs) {
+	for range len(hs.a.model.Specs) {
 		hs.press("up")
 	}
-	for range len(hs.a.model.specs) {
-		if hs.a.model.specs[hs.a.model.cursor].Name == name {
+	for range len(hs.a.model.Specs) {
+		if hs.a.model.Specs[hs.a.model.Cursor].Name == name {
 			hs.press("enter")
 			return
 		}
 		hs.press("down")
 	}
-	hs.t.Fatalf("model %q is not listed for %s", name, hs.a.model.task)
+	hs.t.Fatalf("model %q is not listed for %s", name, hs.a.model.Task)
 }
 
 // focusParam moves the form's focus to the named field.
 func (hs *harness) focusParam(name string) {
 	hs.t.Helper()
-	for range len(hs.a.params.fields) + 1 {
-		if f := hs.a.params.current(); f != nil && f.p.Name == name {
+	for range len(hs.a.params.Fields) + 1 {
+		if f := hs.a.params.Current(); f != nil && f.P.Name == name {
 			return
 		}
 		hs.press("down")
@@ -71,34 +75,34 @@ func mustContain(t *testing.T, v string, wants ...string) {
 
 func TestStartNothingParsed(t *testing.T) {
 	hs := newHarness(t, Options{}, 100, 30)
-	if hs.a.data.table != nil || hs.a.ds != nil {
+	if hs.a.data.Table != nil || hs.a.ds != nil {
 		t.Fatal("a dataset was loaded before one was chosen")
 	}
-	mustContain(t, hs.view(), "Built-in sets", "iris", "Generators", "moons", "open a file", "150 rows · 4 features")
+	mustContain(t, hs.View(), "Built-in sets", "iris", "Generators", "moons", "open a file", "150 rows · 4 features")
 }
 
 func TestDataPreviewAndTarget(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
 	hs.pickData("iris")
-	mustContain(t, hs.view(), "150 rows × 5 columns · 3 classes", "target species", "3 classes",
+	mustContain(t, hs.View(), "150 rows × 5 columns · 3 classes", "target species", "3 classes",
 		"petal_width_cm", "numeric", "nominal", "3: setosa, versicolor", "0.1–2.5")
 	// Choose a numeric target: regression.
 	hs.press("down", "s")
-	if d := hs.a.data.ds; d == nil || d.Task != datasets.Regression || d.Target.Name != "sepal_width_cm" {
+	if d := hs.a.data.Ds; d == nil || d.Task != datasets.Regression || d.Target.Name != "sepal_width_cm" {
 		t.Fatalf("after s on sepal_width_cm: %+v", d)
 	}
-	mustContain(t, hs.view(), "target sepal_width_cm · regression")
+	mustContain(t, hs.View(), "target sepal_width_cm · regression")
 	// No target: clustering.
 	hs.press("u")
-	mustContain(t, hs.view(), "no target: clustering")
+	mustContain(t, hs.View(), "no target: clustering")
 	// Rows and balance.
 	hs.press("up", "up", "end")
-	hs.a.data.cols.SetCursor(4)
+	hs.a.data.Cols.SetCursor(4)
 	hs.press("s")
-	hs.previewTab(previewRows)
-	mustContain(t, hs.view(), "5.1", "setosa", "columns 1-5 of 5")
-	hs.previewTab(previewBalance)
-	mustContain(t, hs.view(), "class balance", "versicolor", "50")
+	hs.previewTab(data.PreviewRows)
+	mustContain(t, hs.View(), "5.1", "setosa", "columns 1-5 of 5")
+	hs.previewTab(data.PreviewBalance)
+	mustContain(t, hs.View(), "class balance", "versicolor", "50")
 	// enter uses it.
 	hs.press("enter")
 	if hs.a.cur != screenModel || hs.a.ds == nil || hs.a.ds.Task != datasets.Classification {
@@ -112,18 +116,18 @@ func TestDataPreviewAndTarget(t *testing.T) {
 func TestDataPreviewNarrow(t *testing.T) {
 	hs := newHarness(t, Options{}, 80, 24)
 	hs.pickData("iris")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "4.3–7.9", "2–4.4", "1–6.9", "0.1–2.5", "num", "nom", "3: setosa")
 	checkFrame(t, v, 80, 24)
 	hs.send(tea.WindowSizeMsg{Width: 160, Height: 40})
-	mustContain(t, hs.view(), "numeric", "missing", "3: setosa, versicolor, virginica")
+	mustContain(t, hs.View(), "numeric", "missing", "3: setosa, versicolor, virginica")
 	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	mustContain(t, hs.view(), "4.3–7.9", "num")
+	mustContain(t, hs.View(), "4.3–7.9", "num")
 }
 
 func TestGeneratorKnobs(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 40)
-	for hs.a.data.selectedEntry().Name != "moons" {
+	for hs.a.data.SelectedEntry().Name != "moons" {
 		hs.press("down")
 	}
 	hs.press("e")
@@ -134,9 +138,9 @@ func TestGeneratorKnobs(t *testing.T) {
 		hs.press("backspace")
 	}
 	hs.typeText("abc")
-	mustContain(t, hs.view(), `knob n: "abc" is not a number`)
+	mustContain(t, hs.View(), `knob n: "abc" is not a number`)
 	hs.press("enter") // refused: the knob is invalid
-	if hs.a.data.loading != "" || hs.a.data.table != nil {
+	if hs.a.data.Loading != "" || hs.a.data.Table != nil {
 		t.Fatal("generated with an invalid knob")
 	}
 	for range 3 {
@@ -144,10 +148,10 @@ func TestGeneratorKnobs(t *testing.T) {
 	}
 	hs.typeText("50")
 	hs.press("enter")
-	if tb := hs.a.data.table; tb == nil || tb.Rows() != 50 {
+	if tb := hs.a.data.Table; tb == nil || tb.Rows() != 50 {
 		t.Fatalf("moons:n=50 gave %v", tb)
 	}
-	mustContain(t, hs.view(), "50 rows × 3 columns", "moons(n=50")
+	mustContain(t, hs.View(), "50 rows × 3 columns", "moons(n=50")
 }
 
 func TestOpenFileByPath(t *testing.T) {
@@ -163,14 +167,14 @@ func TestOpenFileByPath(t *testing.T) {
 	}
 	hs.typeText(filepath.Join(dir, "missing.csv"))
 	hs.press("enter")
-	mustContain(t, hs.view(), "could not load the data", "missing.csv")
+	mustContain(t, hs.View(), "could not load the data", "missing.csv")
 	hs.press("p")
 	for range 200 {
 		hs.press("backspace")
 	}
 	hs.typeText(good)
 	hs.press("enter")
-	mustContain(t, hs.view(), "4 rows × 3 columns", "target label")
+	mustContain(t, hs.View(), "4 rows × 3 columns", "target label")
 }
 
 func TestFileBrowser(t *testing.T) {
@@ -183,28 +187,28 @@ func TestFileBrowser(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b := newFileBrowser(nil)
-	b.update(b.read(dir)())
+	b := data.NewFileBrowser(nil)
+	b.Update(b.Read(dir)())
 	var names []string
-	for _, e := range b.entries {
-		names = append(names, e.name)
+	for _, e := range b.Entries {
+		names = append(names, e.Name)
 	}
 	if got := strings.Join(names, " "); got != "sub a.arff b.csv" {
 		t.Fatalf("entries %q, want folders first, data files only, no hidden", got)
 	}
-	b.update(keyMsg("down"))
-	msg := b.update(keyMsg("enter"))()
-	if fc, ok := msg.(fileChosenMsg); !ok || fc.path != filepath.Join(dir, "a.arff") {
+	b.Update(keyMsg("down"))
+	msg := b.Update(keyMsg("enter"))()
+	if fc, ok := msg.(data.FileChosenMsg); !ok || fc.Path != filepath.Join(dir, "a.arff") {
 		t.Fatalf("enter gave %#v", msg)
 	}
-	b.update(keyMsg("up"))
-	b.update(b.update(keyMsg("enter"))()) // into sub/
-	if b.dir != filepath.Join(dir, "sub") {
-		t.Fatalf("dir %q after entering sub", b.dir)
+	b.Update(keyMsg("up"))
+	b.Update(b.Update(keyMsg("enter"))()) // into sub/
+	if b.Dir != filepath.Join(dir, "sub") {
+		t.Fatalf("dir %q after entering sub", b.Dir)
 	}
-	b.update(b.update(keyMsg("backspace"))())
-	if b.dir != dir {
-		t.Fatalf("dir %q after going up", b.dir)
+	b.Update(b.Update(keyMsg("backspace"))())
+	if b.Dir != dir {
+		t.Fatalf("dir %q after going up", b.Dir)
 	}
 }
 
@@ -218,12 +222,12 @@ func TestModelsFilteredByTask(t *testing.T) {
 	} {
 		hs := newHarness(t, Options{Data: tc.data}, 120, 40)
 		hs.press("enter") // from the data's preview on to the models
-		v := hs.view()
+		v := hs.View()
 		if hs.a.cur != screenModel {
 			t.Fatalf("%s: start-up with data only is on screen %v", tc.data, hs.a.cur)
 		}
 		mustContain(t, v, tc.want...)
-		for _, sp := range hs.a.model.specs {
+		for _, sp := range hs.a.model.Specs {
 			for _, n := range tc.not {
 				if sp.Name == n {
 					t.Errorf("%s: model %q listed:\n%s", tc.data, n, v)
@@ -238,11 +242,11 @@ func TestParamsFormValidates(t *testing.T) {
 	if hs.a.cur != screenParams {
 		t.Fatalf("screen %v, want parameters", hs.a.cur)
 	}
-	mustContain(t, hs.view(), "solver", "auto", "float in [1e-6, 1e6]", "Evaluation", "test fraction")
+	mustContain(t, hs.View(), "solver", "auto", "float in [1e-6, 1e6]", "Evaluation", "test fraction")
 	// A choice cycles with right.
 	hs.focusParam("solver")
 	hs.press("right")
-	if got := hs.a.params.current().raw(); got != "newton" {
+	if got := hs.a.params.Current().Raw(); got != "newton" {
 		t.Errorf("solver after → is %q, want newton", got)
 	}
 	// A bad number is refused inline with the reason.
@@ -251,17 +255,17 @@ func TestParamsFormValidates(t *testing.T) {
 		hs.press("backspace")
 	}
 	hs.typeText("abc")
-	mustContain(t, hs.view(), "✗", `"abc" is not a number`)
+	mustContain(t, hs.View(), "✗", `"abc" is not a number`)
 	hs.press("enter")
 	if hs.a.cur != screenParams || len(hs.a.history) != 0 {
 		t.Fatal("trained with an invalid C")
 	}
-	mustContain(t, hs.view(), `parameter C: "abc" is not a number (float in [1e-6, 1e6])`)
+	mustContain(t, hs.View(), `parameter C: "abc" is not a number (float in [1e-6, 1e6])`)
 	for range 3 {
 		hs.press("backspace")
 	}
 	hs.typeText("1e9")
-	mustContain(t, hs.view(), `"1e9" is out of range`)
+	mustContain(t, hs.View(), `"1e9" is out of range`)
 	for range 3 {
 		hs.press("backspace")
 	}
@@ -269,13 +273,13 @@ func TestParamsFormValidates(t *testing.T) {
 	// k-fold CV shows the folds field.
 	hs.focusParam("evaluation")
 	hs.press("right")
-	mustContain(t, hs.view(), "folds")
-	o, err := hs.a.params.options()
+	mustContain(t, hs.View(), "folds")
+	o, err := hs.a.params.Options()
 	if err != nil || o.Folds != 5 || o.LOO {
 		t.Fatalf("options %+v, %v; want 5 folds", o, err)
 	}
 	hs.press("ctrl+r") // back to the defaults
-	if got := hs.a.params.fields[0].raw(); got != "auto" {
+	if got := hs.a.params.Fields[0].Raw(); got != "auto" {
 		t.Errorf("after ctrl+r solver is %q", got)
 	}
 }
@@ -283,9 +287,9 @@ func TestParamsFormValidates(t *testing.T) {
 func TestParamsBoolToggles(t *testing.T) {
 	hs := newHarness(t, Options{Data: "diabetes", Model: "linear"}, 120, 40)
 	hs.focusParam("intercept")
-	before := hs.a.params.current().raw()
+	before := hs.a.params.Current().Raw()
 	hs.press("space")
-	if after := hs.a.params.current().raw(); after == before {
+	if after := hs.a.params.Current().Raw(); after == before {
 		t.Errorf("space left intercept at %s", after)
 	}
 }
@@ -295,20 +299,20 @@ func TestStartupErrors(t *testing.T) {
 	if hs.a.cur != screenModel {
 		t.Fatalf("unknown model: screen %v", hs.a.cur)
 	}
-	mustContain(t, hs.view(), `unknown model "nope"`)
+	mustContain(t, hs.View(), `unknown model "nope"`)
 
 	hs = newHarness(t, Options{Data: "no-such-file.csv"}, 120, 40)
-	mustContain(t, hs.view(), "could not load the data", "no-such-file.csv")
+	mustContain(t, hs.View(), "could not load the data", "no-such-file.csv")
 }
 
 func TestStartupTrainShowsResults(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true, Seed: 1}, 120, 40)
+	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v, want results", hs.a.cur)
 	}
-	mustContain(t, hs.view(), "Summary", "Confusion", "Coefficients", "Map", "accuracy", "baseline")
+	mustContain(t, hs.View(), "Summary", "Confusion", "Coefficients", "Map", "accuracy", "baseline")
 	hs.press("tab")
-	mustContain(t, hs.view(), "predicted", "setosa", "precision", "recall")
+	mustContain(t, hs.View(), "predicted", "setosa", "precision", "recall")
 }
 
 func TestResultViewsByCapability(t *testing.T) {
@@ -321,7 +325,7 @@ func TestResultViewsByCapability(t *testing.T) {
 		{"diabetes", "linear", []string{"Predicted vs actual", "Residuals", "Coefficients"}, []string{"Confusion", "Map", "ROC"}},
 	} {
 		hs := newHarness(t, Options{Data: tc.data, Model: tc.model, Train: true}, 120, 40)
-		names := strings.Join(hs.a.results.tabs.Names(), "|")
+		names := strings.Join(hs.a.results.Tabs.Names(), "|")
 		for _, w := range tc.want {
 			if !strings.Contains(names, w) {
 				t.Errorf("%s/%s: tabs %s lack %s", tc.data, tc.model, names, w)
@@ -338,11 +342,11 @@ func TestResultViewsByCapability(t *testing.T) {
 func TestMapTab(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	hs.resultTab("Map")
-	mustContain(t, hs.view(), "first two principal directions (96% of variance)", "refit on this 2-D projection", "PC1")
+	mustContain(t, hs.View(), "first two principal directions (96% of variance)", "refit on this 2-D projection", "PC1")
 
 	hs = newHarness(t, Options{Data: "moons", Model: "logistic", Train: true}, 120, 40)
 	hs.resultTab("Map")
-	mustContain(t, hs.view(), "x1 vs x0", "misclassified")
+	mustContain(t, hs.View(), "x1 vs x0", "misclassified")
 }
 
 // TestMapFollowsResize: after a resize the map is refit for the new size
@@ -351,39 +355,39 @@ func TestMapTab(t *testing.T) {
 func TestMapFollowsResize(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	rs := mapViewOf(t, hs.a.results)
-	if rs.state != "ready" || rs.key != rs.sizeKey() {
-		t.Fatalf("map %q for %q, want ready for %q", rs.state, rs.key, rs.sizeKey())
+	if rs.State != "ready" || rs.Key != rs.SizeKey() {
+		t.Fatalf("map %q for %q, want ready for %q", rs.State, rs.Key, rs.SizeKey())
 	}
-	old := rs.key
+	old := rs.Key
 	_, cmd := hs.a.Update(tea.WindowSizeMsg{Width: 90, Height: 30})
 	if cmd == nil {
 		t.Fatal("a resize asked for no new map")
 	}
-	rz, ok := cmd().(regionsResizeMsg)
-	if !ok || rz.key == old {
+	rz, ok := cmd().(views.RegionsResizeMsg)
+	if !ok || rz.Key == old {
 		t.Fatalf("resize gave %#v", rz)
 	}
-	toTab(t, "Map", func() widgets.Tabs { return hs.a.results.tabs }, func() { hs.a.Update(keyMsg("tab")) })
+	toTab(t, "Map", func() widgets.Tabs { return hs.a.results.Tabs }, func() { hs.a.Update(keyMsg("tab")) })
 	_, cmd = hs.a.Update(rz)
 	if cmd == nil {
 		t.Fatal("the settled size started no computation")
 	}
-	mustContain(t, hs.view(), "redrawing for the new size")
-	m, ok := cmd().(regionsMsg)
-	if !ok || m.err != nil || m.key != rz.key {
+	mustContain(t, hs.View(), "redrawing for the new size")
+	m, ok := cmd().(views.RegionsMsg)
+	if !ok || m.Err != nil || m.Key != rz.Key {
 		t.Fatalf("map computation gave %#v", m)
 	}
 	// A map of the old size arriving late is dropped.
-	hs.a.Update(regionsMsg{run: m.run, key: old, m: m.m})
-	if rs.key != old || rs.want != rz.key {
-		t.Fatalf("a stale map was taken: shown %q, waiting for %q", rs.key, rs.want)
+	hs.a.Update(views.RegionsMsg{Run: m.Run, Key: old, M: m.M})
+	if rs.Key != old || rs.Want != rz.Key {
+		t.Fatalf("a stale map was taken: shown %q, waiting for %q", rs.Key, rs.Want)
 	}
 	hs.a.Update(m)
-	b := rs.regions.Bounds()
-	if rs.key != rz.key || len(m.m.Grid) != b.Rows || len(m.m.Grid[0]) != b.Cols {
-		t.Fatalf("map %q grid %dx%d, plot area %dx%d", rs.key, len(m.m.Grid[0]), len(m.m.Grid), b.Cols, b.Rows)
+	b := rs.Regions.Bounds()
+	if rs.Key != rz.Key || len(m.M.Grid) != b.Rows || len(m.M.Grid[0]) != b.Cols {
+		t.Fatalf("map %q grid %dx%d, plot area %dx%d", rs.Key, len(m.M.Grid[0]), len(m.M.Grid), b.Cols, b.Rows)
 	}
-	if v := hs.view(); strings.Contains(v, "redrawing") {
+	if v := hs.View(); strings.Contains(v, "redrawing") {
 		t.Errorf("still redrawing:\n%s", v)
 	}
 	// The same size again asks for nothing.
@@ -395,9 +399,9 @@ func TestMapFollowsResize(t *testing.T) {
 func TestClusteringPath(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Target: "-", Model: "tuitest_split", Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
-		t.Fatalf("screen %v, want results:\n%s", hs.a.cur, hs.view())
+		t.Fatalf("screen %v, want results:\n%s", hs.a.cur, hs.View())
 	}
-	mustContain(t, hs.view(), "silhouette 0.", "clusters 2 ", "all 150 rows, no split", "Map")
+	mustContain(t, hs.View(), "silhouette 0.", "clusters 2 ", "all 150 rows, no split", "Map")
 }
 
 func TestTrainErrorState(t *testing.T) {
@@ -405,7 +409,7 @@ func TestTrainErrorState(t *testing.T) {
 	if hs.a.cur != screenTrain {
 		t.Fatalf("screen %v, want the training screen with the error", hs.a.cur)
 	}
-	mustContain(t, hs.view(), "training failed", "tuitest_crash", "esc back to the parameters")
+	mustContain(t, hs.View(), "training failed", "tuitest_crash", "esc back to the parameters")
 	hs.press("esc")
 	if hs.a.cur != screenParams {
 		t.Fatalf("esc from the error: screen %v", hs.a.cur)
@@ -421,8 +425,8 @@ func TestStaleMessagesDropped(t *testing.T) {
 	}
 	before := trainSteps(hs)
 	stale := []eval.Progress{{Fold: 1, Folds: 1, Point: eval.Point{Step: 99, TrainLoss: 1}}}
-	hs.send(progressMsg{run: 4, steps: stale})
-	hs.send(progressMsg{run: 5, steps: stale}) // run 5 is over: no job listens
+	hs.send(kit.ProgressMsg{Run: 4, Steps: stale})
+	hs.send(kit.ProgressMsg{Run: 5, Steps: stale}) // run 5 is over: no job listens
 	hs.send(trainDoneMsg{run: 4, err: errors.New("old")})
 	if trainSteps(hs) != before || hs.a.cur != screenResults {
 		t.Fatalf("a stale message changed the state: %d steps (had %d), screen %v", trainSteps(hs), before, hs.a.cur)
@@ -453,11 +457,11 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 		t.Fatal("run B made no progress")
 	}
 	jobB := hs.a.job
-	t.Cleanup(func() { jobB.stop(5 * time.Second) })
+	t.Cleanup(func() { jobB.Stop(5 * time.Second) })
 	if jobB.id == jobA.id {
 		t.Fatal("B has A's id")
 	}
-	steps, last := trainSteps(hs), hs.a.train.last
+	steps, last := trainSteps(hs), hs.a.train.Last
 	// Everything A still had to say, progress and done, straight from its job.
 	got := append([]tea.Msg(nil), pendingA...)
 	for {
@@ -468,23 +472,23 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 		}
 	}
 	// And a progress message of A made up to look like B's next step.
-	got = append(got, progressMsg{run: jobA.id, steps: []eval.Progress{{Fold: 1, Folds: 1, Total: 1000000,
+	got = append(got, kit.ProgressMsg{Run: jobA.id, Steps: []eval.Progress{{Fold: 1, Folds: 1, Total: 1000000,
 		Point: eval.Point{Step: last.Point.Step + 1, TrainLoss: 42}}}})
 	for _, m := range got {
 		if _, cmd := hs.a.Update(m); cmd != nil {
 			t.Errorf("a message of the abandoned run %T re-armed a command", m)
 		}
 	}
-	if trainSteps(hs) != steps || hs.a.train.last.Point.Step != last.Point.Step || hs.a.train.last.Point.TrainLoss != last.Point.TrainLoss {
+	if trainSteps(hs) != steps || hs.a.train.Last.Point.Step != last.Point.Step || hs.a.train.Last.Point.TrainLoss != last.Point.TrainLoss {
 		t.Errorf("A's messages changed B's curve: %d steps (had %d), last %+v (was %+v)",
-			trainSteps(hs), steps, hs.a.train.last.Point, last.Point)
+			trainSteps(hs), steps, hs.a.train.Last.Point, last.Point)
 	}
-	if hs.a.cur != screenTrain || hs.a.job != jobB || hs.a.train.run.ID != jobB.id || hs.a.train.finished {
+	if hs.a.cur != screenTrain || hs.a.job != jobB || hs.a.train.Run.ID != jobB.id || hs.a.train.Finished {
 		t.Errorf("A's messages moved the UI: screen %v, job %v, training screen shows run %d (finished %v)",
-			hs.a.cur, hs.a.job, hs.a.train.run.ID, hs.a.train.finished)
+			hs.a.cur, hs.a.job, hs.a.train.Run.ID, hs.a.train.Finished)
 	}
-	if a := hs.a.history[0]; a.Result != recA.Result || a.Err != recA.Err || a.status() != "abandoned" {
-		t.Errorf("A's done message rewrote its record: status %q", a.status())
+	if a := hs.a.history[0]; a.Result != recA.Result || a.Err != recA.Err || a.StatusText() != "abandoned" {
+		t.Errorf("A's done message rewrote its record: status %q", a.StatusText())
 	}
 	if b := hs.a.history[1]; b.Done() {
 		t.Error("A's done message finished run B")
@@ -498,16 +502,16 @@ func TestCancelKeepsPartialHistory(t *testing.T) {
 	if !hs.runUntil(func() bool { return trainSteps(hs) >= 5 }) {
 		t.Fatal("no progress")
 	}
-	mustContain(t, hs.view(), "training loss", "validation", "/100000 epochs", "ETA", "baseline error 0.667")
+	mustContain(t, hs.View(), "training loss", "validation", "/100000 epochs", "ETA", "baseline error 0.667")
 	hs.queue = append(hs.queue, keyMsg("c"))
 	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
-		t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+		t.Fatalf("cancel did not lead to the results:\n%s", hs.View())
 	}
 	r := hs.a.history[0]
-	if !r.cancelled() || r.Result == nil || len(r.Result.History) == 0 {
+	if !r.Cancelled() || r.Result == nil || len(r.Result.History) == 0 {
 		t.Fatalf("run after cancel: err %v, result %+v", r.Err, r.Result)
 	}
-	mustContain(t, hs.view(), "cancelled after", "partial history", "[History]")
+	mustContain(t, hs.View(), "cancelled after", "partial history", "[History]")
 }
 
 // TestCancelUnderCV: a run cancelled in a later fold keeps the scores of
@@ -520,17 +524,17 @@ func TestCancelUnderCV(t *testing.T) {
 		{2, []string{"cancelled in fold 2 of 5 · scores of the 1 fold that finished", "training loss · fold 1"}},
 		{1, []string{"cancelled in fold 1 of 5: partial history, no fold finished, no scores"}},
 	} {
-		hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Folds: 5,
+		hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Eval: cv(5),
 			Params: paramsOf("tuitest_slow", map[string]string{"steps": "300", "sleep_us": "1000"})}, 120, 40)
 		hs.queue = append(hs.queue, keyMsg("enter"))
-		if !hs.runUntil(func() bool { return hs.a.train.fold == tc.fold && trainSteps(hs) >= 5 }) {
+		if !hs.runUntil(func() bool { return hs.a.train.Fold == tc.fold && trainSteps(hs) >= 5 }) {
 			t.Fatalf("fold %d never ran", tc.fold)
 		}
 		hs.queue = append(hs.queue, keyMsg("c"))
 		if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
-			t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+			t.Fatalf("cancel did not lead to the results:\n%s", hs.View())
 		}
-		mustContain(t, hs.view(), tc.want...)
+		mustContain(t, hs.View(), tc.want...)
 	}
 }
 
@@ -560,10 +564,10 @@ func TestEscAsksBeforeLeavingTraining(t *testing.T) {
 		t.Fatalf("y did not stop the run and show its results: screen %v", hs.a.cur)
 	}
 	<-job.finished
-	if st := hs.a.history[0].status(); st != "cancelled" {
+	if st := hs.a.history[0].StatusText(); st != "cancelled" {
 		t.Errorf("stopped run status %q, want cancelled", st)
 	}
-	mustContain(t, hs.view(), "cancelled after")
+	mustContain(t, hs.View(), "cancelled after")
 }
 
 func TestQuitStopsTraining(t *testing.T) {
@@ -592,21 +596,21 @@ func TestQuitStopsTraining(t *testing.T) {
 
 func TestSizes(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
-	hs.a.runs.setRuns(hs.a.history)
+	hs.a.runs.SetRuns(hs.a.history)
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {97, 31}} {
 		hs.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		for s := range numScreens {
 			hs.a.cur = s
-			checkFrame(t, hs.view(), sz[0], sz[1])
+			checkFrame(t, hs.View(), sz[0], sz[1])
 		}
 		hs.a.cur = screenResults
-		for range len(hs.a.results.tabs.Names()) {
+		for range len(hs.a.results.Tabs.Names()) {
 			hs.press("tab")
-			checkFrame(t, hs.view(), sz[0], sz[1])
+			checkFrame(t, hs.View(), sz[0], sz[1])
 		}
 	}
 	hs.send(tea.WindowSizeMsg{Width: 60, Height: 15})
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "enlarge the terminal (need 80x24, have 60x15)")
 	checkFrame(t, v, 60, 15)
 }
@@ -614,11 +618,11 @@ func TestSizes(t *testing.T) {
 func TestGlobalKeys(t *testing.T) {
 	hs := newHarness(t, Options{}, 100, 30)
 	hs.press("t")
-	if hs.a.c.themeName() != "light" {
-		t.Errorf("t: theme %q, want light", hs.a.c.themeName())
+	if hs.a.c.ThemeName() != "light" {
+		t.Errorf("t: theme %q, want light", hs.a.c.ThemeName())
 	}
 	hs.press("?")
-	mustContain(t, hs.view(), "browse files", "/     filter", "theme", "quit")
+	mustContain(t, hs.View(), "browse files", "/     filter", "theme", "quit")
 	hs.press("esc")
 	if hs.a.full {
 		t.Error("esc did not close the full help")
@@ -626,8 +630,8 @@ func TestGlobalKeys(t *testing.T) {
 	// Letters typed in a text field are text, not commands.
 	hs.press("p")
 	hs.typeText("tq?")
-	if hs.a.c.themeName() != "light" || hs.a.full || !strings.Contains(hs.a.data.path.Value(), "tq?") {
-		t.Errorf("typing reached the global keys: theme %s, help %v, path %q", hs.a.c.themeName(), hs.a.full, hs.a.data.path.Value())
+	if hs.a.c.ThemeName() != "light" || hs.a.full || !strings.Contains(hs.a.data.Path.Value(), "tq?") {
+		t.Errorf("typing reached the global keys: theme %s, help %v, path %q", hs.a.c.ThemeName(), hs.a.full, hs.a.data.Path.Value())
 	}
 	hs.press("esc")
 	if hs.a.data.Typing() {
@@ -644,13 +648,13 @@ func TestRunsSortPickCompare(t *testing.T) {
 		t.Fatalf("%d runs", len(hs.a.history))
 	}
 	hs.press("R")
-	mustContain(t, hs.view(), "Runs (2)", "sort: # ▾", "logistic", "gnb", "acc 0.9")
+	mustContain(t, hs.View(), "Runs (2)", "sort: # ▾", "logistic", "gnb", "acc 0.9")
 	hs.press("s", "s", "s")
-	mustContain(t, hs.view(), "sort: score ▾")
+	mustContain(t, hs.View(), "sort: score ▾")
 	hs.press("home", "space", "down", "space", "enter")
-	mustContain(t, hs.view(), "vs run #", "parameters", "accuracy", "identical splits")
+	mustContain(t, hs.View(), "vs run #", "parameters", "accuracy", "identical splits")
 	hs.press("esc")
-	mustContain(t, hs.view(), "Runs (2)")
+	mustContain(t, hs.View(), "Runs (2)")
 	hs.press("enter") // open the highlighted run
 	if hs.a.cur != screenResults {
 		t.Fatalf("enter on a run: screen %v", hs.a.cur)
@@ -668,7 +672,7 @@ func TestRetrainFromResults(t *testing.T) {
 		t.Fatalf("e: screen %v", hs.a.cur)
 	}
 	hs.focusParam("C")
-	if got := hs.a.params.current().raw(); got != "0.5" {
+	if got := hs.a.params.Current().Raw(); got != "0.5" {
 		t.Errorf("C in the form is %q, want the run's 0.5", got)
 	}
 	hs.press("enter")
@@ -678,10 +682,10 @@ func TestRetrainFromResults(t *testing.T) {
 }
 
 // mapViewOf finds the results screen's map view.
-func mapViewOf(t *testing.T, rs *resultsScreen) *mapView {
+func mapViewOf(t *testing.T, rs *results.Screen) *views.MapView {
 	t.Helper()
-	for _, v := range rs.views {
-		if m, ok := v.(*mapView); ok {
+	for _, v := range rs.Views {
+		if m, ok := v.(*views.MapView); ok {
 			return m
 		}
 	}
@@ -693,21 +697,21 @@ func mapViewOf(t *testing.T, rs *resultsScreen) *mapView {
 // scores" above a body pooled over the folds that had. The header takes its
 // count from the result, as the body does.
 func TestCancelLOOHeaderAgreesWithBody(t *testing.T) {
-	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", LOO: true,
+	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Eval: loo(),
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "5", "sleep_us": "1000"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
-	if !hs.runUntil(func() bool { return hs.a.train.fold >= 4 }) {
+	if !hs.runUntil(func() bool { return hs.a.train.Fold >= 4 }) {
 		t.Fatal("fold 4 never ran")
 	}
 	hs.queue = append(hs.queue, keyMsg("c"))
 	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
-		t.Fatalf("cancel did not lead to the results:\n%s", hs.view())
+		t.Fatalf("cancel did not lead to the results:\n%s", hs.View())
 	}
 	r := hs.a.history[0]
 	done, of := r.FoldsScored()
 	if done == 0 || of != 150 {
 		t.Fatalf("result scored %d of %d folds, want some of 150", done, of)
 	}
-	mustContain(t, hs.view(), fmt.Sprintf("cancelled in fold %d of 150 · scores of the %d folds that finished", done+1, done))
-	mustContain(t, r.figures(), fmt.Sprintf("pooled over %d one-row folds", done))
+	mustContain(t, hs.View(), fmt.Sprintf("cancelled in fold %d of 150 · scores of the %d folds that finished", done+1, done))
+	mustContain(t, r.Figures(), fmt.Sprintf("pooled over %d one-row folds", done))
 }

@@ -161,13 +161,13 @@ func startOnPTY(t testing.TB, theme, answer string, env ...string) *ptyLab {
 	lab := &ptyLab{cmd: cmd, master: master, screen: &termScreen{emu: vt.NewEmulator(120, 40)},
 		more: make(chan struct{}, 1), done: make(chan struct{})}
 	go func() { _, _ = io.Copy(io.Discard, lab.screen) }() // the emulator's own answers: this terminal gives only answer
-	go lab.read(answer)
+	go lab.Read(answer)
 	t.Cleanup(lab.quit)
 	return lab
 }
 
 // read copies the lab's output, answering the background query once.
-func (l *ptyLab) read(answer string) {
+func (l *ptyLab) Read(answer string) {
 	defer close(l.done)
 	buf := make([]byte, 4096)
 	for {
@@ -200,11 +200,11 @@ func (l *ptyLab) output() string {
 // waitFor waits up to d for the screen to show s.
 func (l *ptyLab) waitFor(s string, d time.Duration) bool {
 	deadline := time.After(d)
-	for !strings.Contains(l.screen.text(), s) {
+	for !strings.Contains(l.screen.Text(), s) {
 		select {
 		case <-l.more:
 		case <-l.done:
-			return strings.Contains(l.screen.text(), s)
+			return strings.Contains(l.screen.Text(), s)
 		case <-deadline:
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/eval"
 )
 
 // --model without --data is applied once the
@@ -28,20 +29,20 @@ func TestStartupTaskAndLOO(t *testing.T) {
 	if hs.a.ds.Task != datasets.Classification {
 		t.Fatalf("inferred %v", hs.a.ds.Task)
 	}
-	hs = newHarness(t, Options{Data: p, Task: "regression", Model: "tuitest_slow", LOO: true}, 120, 40)
+	hs = newHarness(t, Options{Data: p, Task: "regression", Model: "tuitest_slow", Eval: loo()}, 120, 40)
 	if hs.a.ds == nil || hs.a.ds.Task != datasets.Regression {
-		t.Fatalf("Task regression: dataset %+v (%v)", hs.a.ds, hs.a.data.dsErr)
+		t.Fatalf("Task regression: dataset %+v (%v)", hs.a.ds, hs.a.data.DsErr)
 	}
 	hs.focusParam("evaluation")
-	if got := hs.a.params.current().raw(); got != evalLOO {
+	if got := hs.a.params.Current().Raw(); got != eval.SchemeLOO {
 		t.Errorf("LOO: evaluation %q", got)
 	}
-	if o, err := hs.a.params.options(); err != nil || !o.LOO {
+	if o, err := hs.a.params.Options(); err != nil || !o.LOO {
 		t.Errorf("LOO: options %+v, %v", o, err)
 	}
 	// Choosing a target in the preview infers again.
-	hs.a.data.setTarget("y", datasets.Auto)
-	if hs.a.data.ds.Task != datasets.Classification {
+	hs.a.data.SetTarget("y", datasets.Auto)
+	if hs.a.data.Ds.Task != datasets.Classification {
 		t.Errorf("a target chosen in the preview kept the forced task")
 	}
 	if _, err := newApp(Options{Data: p, Task: "sorting"}); err == nil ||

@@ -15,6 +15,7 @@ import (
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/svm"
 	"github.com/tealab/tealab/internal/fakemodels/fakesvm"
+	"github.com/tealab/tealab/tui/live"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
@@ -72,7 +73,7 @@ func svmResults(t *testing.T, data, tab string, w, h int) *harness {
 	t.Helper()
 	hs := runOn(t, data, svmSpec(nil, 0), w, h)
 	if !hs.runUntil(func() bool { return hs.a.cur == screenResults }) {
-		t.Fatalf("no results:\n%s", hs.view())
+		t.Fatalf("no results:\n%s", hs.View())
 	}
 	hs.resultTab(tab)
 	return hs
@@ -84,10 +85,10 @@ func svmResults(t *testing.T, data, tab string, w, h int) *harness {
 func TestMapShowsMarginAndSupportVectors(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := svmResults(t, "circles", "Map", size[0], size[1])
-		if !hs.runUntil(func() bool { return strings.Contains(hs.view(), "refit on all") }) {
-			t.Fatalf("no map:\n%s", hs.view())
+		if !hs.runUntil(func() bool { return strings.Contains(hs.View(), "refit on all") }) {
+			t.Fatalf("no map:\n%s", hs.View())
 		}
-		v := hs.view()
+		v := hs.View()
 		t.Logf("%dx%d:\n%s", size[0], size[1], v)
 		checkFrame(t, v, size[0], size[1])
 		mustContain(t, v, "boundary f=0", "margin |f|≤1", "support vectors of this refit", "refit on all 200 rows")
@@ -100,23 +101,23 @@ func TestMapShowsMarginAndSupportVectors(t *testing.T) {
 func TestSupportVectorsView(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := svmResults(t, "circles", "Support vectors", size[0], size[1])
-		v := hs.view()
+		v := hs.View()
 		t.Logf("%dx%d:\n%s", size[0], size[1], v)
 		checkFrame(t, v, size[0], size[1])
 		mustContain(t, v, "support vectors of the shown model · kernel k(a,b) = a·b", "of class 0", "of class 1", "at the bound α = C",
 			"row", "class", "y·α", "at C", "yes", "order: by row", "features as the model saw them")
 		hs.press("s")
-		mustContain(t, hs.view(), "order: heaviest |α| first")
-		before := hs.view()
+		mustContain(t, hs.View(), "order: heaviest |α| first")
+		before := hs.View()
 		hs.press("down")
-		if hs.view() == before {
+		if hs.View() == before {
 			t.Errorf("↓ did not scroll the table:\n%s", before)
 		}
 	}
 	// A model without support vectors has no such tab.
 	hs := newHarness(t, Options{Data: "circles", Model: "lda", Train: true}, 120, 40)
-	if strings.Contains(hs.view(), "Support vectors") {
-		t.Errorf("lda's results have a support-vector tab:\n%s", hs.view())
+	if strings.Contains(hs.View(), "Support vectors") {
+		t.Errorf("lda's results have a support-vector tab:\n%s", hs.View())
 	}
 }
 
@@ -128,7 +129,7 @@ func TestLiveSVMObjectives(t *testing.T) {
 		hs := runOn(t, "circles", svmSpec(engine.Values{"epochs": 10000}, time.Millisecond), size[0], size[1])
 		hs.runUntil(func() bool { return trainSteps(hs) > 10 })
 		showLive(hs, "support vectors · gap ")
-		v := hs.view()
+		v := hs.View()
 		t.Logf("%dx%d:\n%s", size[0], size[1], v)
 		checkFrame(t, v, size[0], size[1])
 		mustContain(t, v, "objective", "━━ dual", "duality gap", "support vectors · gap ")
@@ -136,14 +137,14 @@ func TestLiveSVMObjectives(t *testing.T) {
 			mustContain(t, v, "── primal", "duality gap · log y", "· dual ")
 		}
 		// The live map of a margin model has its band.
-		if s := regionsNow(t, hs); s.m.Margin == nil {
+		if s := regionsNow(t, hs); s.M.Margin == nil {
 			t.Error("the live map of a margin model has no margin")
 		}
 	}
 	hs := runOn(t, "circles", svmSpec(engine.Values{"epochs": 10000, "primal_only": true}, time.Millisecond), 120, 40)
 	hs.runUntil(func() bool { return trainSteps(hs) > 10 })
 	showLive(hs, "primal only")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "objective", "── primal", "primal only")
 	if strings.Contains(v, "duality gap") || strings.Contains(v, "━━ dual") {
 		t.Errorf("a solver without a dual drew a gap:\n%s", v)
@@ -152,7 +153,7 @@ func TestLiveSVMObjectives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := sowingRun(t, slow, 120, 40).view(); strings.Contains(v, "── primal") {
+	if v := sowingRun(t, slow, 120, 40).View(); strings.Contains(v, "── primal") {
 		t.Errorf("a run without svm.Progress drew the SVM's objectives:\n%s", v)
 	}
 }
@@ -167,10 +168,10 @@ func TestLiveSVMFiguresBetweenPrimals(t *testing.T) {
 		{Step: 1, Detail: svm.Progress{Primal: 50, Dual: 10, Gap: 40, SupportVectors: 9}},
 		{Step: 2, Detail: svm.Progress{Primal: nan, Dual: 12, Gap: nan, SupportVectors: 8}},
 	}
-	v := &svmLiveView{c: c, objective: widgets.NewLineChart("objective", "step", c.styles), gap: widgets.NewLineChart("gap", "step", c.styles)}
+	v := &live.SvmLiveView{C: c, Objective: widgets.NewLineChart("objective", "step", c.Styles), Gap: widgets.NewLineChart("gap", "step", c.Styles)}
 	v.SetSize(100, 10)
 	v.Show([][]eval.Point{h}, 0, "")
-	got := ansi.Strip(v.figures())
+	got := ansi.Strip(v.Figures())
 	for _, want := range []string{"8 support vectors", "gap 40", "primal 50 (step 1)", "dual 12"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("figures %q lack %q", got, want)

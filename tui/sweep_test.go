@@ -12,6 +12,8 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/tune"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/screens/sweep"
 )
 
 // sweepOf opens the sweep screen on model's parameter param, its range
@@ -21,11 +23,11 @@ func sweepOf(t *testing.T, opt Options, param, text string) *harness {
 	hs := newHarness(t, opt, 120, 40)
 	hs.focusParam(param)
 	hs.press("ctrl+s")
-	if hs.a.cur != screenSweep || hs.a.sweep.mode != sweepEditing {
-		t.Fatalf("ctrl+s on %s did not open the sweep's range:\n%s", param, hs.view())
+	if hs.a.cur != screenSweep || hs.a.sweep.Mode != sweep.Editing {
+		t.Fatalf("ctrl+s on %s did not open the sweep's range:\n%s", param, hs.View())
 	}
 	if text != "" {
-		hs.a.sweep.input.SetValue(text)
+		hs.a.sweep.Input.SetValue(text)
 	}
 	return hs
 }
@@ -35,29 +37,29 @@ func sweepOf(t *testing.T, opt Options, param, text string) *harness {
 func TestSweepDrawsLiveAndCancels(t *testing.T) {
 	opt := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"sleep_us": "1000"})}
 	hs := sweepOf(t, opt, "steps", "")
-	if got := hs.a.sweep.input.Value(); got != "steps=1..300:10" {
+	if got := hs.a.sweep.Input.Value(); got != "steps=1..300:10" {
 		t.Errorf("range offered %q, want one from the spec (default 50, max 1e7)", got)
 	}
 	// Two quick points, then one that would take minutes.
-	hs.a.sweep.input.SetValue("steps=1,2,100000")
+	hs.a.sweep.Input.SetValue("steps=1,2,100000")
 	_, cmd := hs.a.Update(keyMsg("enter"))
-	mustContain(t, hs.view(), "running: 0 of 3 points", "validation curve: accuracy against steps")
-	for hs.a.sweep.live.Finished() < 2 {
+	mustContain(t, hs.View(), "running: 0 of 3 points", "validation curve: accuracy against steps")
+	for hs.a.sweep.Live.Finished() < 2 {
 		if cmd == nil {
 			t.Fatal("the sweep stopped before two points")
 		}
 		_, cmd = hs.a.Update(cmd())
 	}
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "running: 2 of 3 points", "── training 0.3333", "━━ validation 0.3333", "│ ▸1      0.333±0       0.333±0", "│  100000 …")
 	hs.a.Update(keyMsg("c"))
-	for hs.a.sweep.mode == sweepRunning {
+	for hs.a.sweep.Mode == sweep.Running {
 		if cmd == nil {
 			t.Fatal("no end after cancelling")
 		}
 		_, cmd = hs.a.Update(cmd())
 	}
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, v, "cancelled: 2 of 3 points kept", "│  100000 -")
 	if hs.a.cur != screenSweep {
 		t.Errorf("cancelling left the sweep screen")
@@ -67,19 +69,19 @@ func TestSweepDrawsLiveAndCancels(t *testing.T) {
 // enter on the best point trains it in full with the sweep's folds.
 func TestSweepBestIsOneKeyFromARun(t *testing.T) {
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "")
-	if got := hs.a.sweep.input.Value(); got != "k=1..30" {
+	if got := hs.a.sweep.Input.Value(); got != "k=1..30" {
 		t.Errorf("range offered %q, want k=1..30", got)
 	}
 	hs.press("enter")
-	res := hs.a.sweep.live
+	res := hs.a.sweep.Live
 	best, ok := res.BestPoint()
-	if !ok || best.Params.Int("k") != 10 || hs.a.sweep.sel != res.Best {
-		t.Fatalf("best %v (GridSearchCV-style first of the ties: k=10), selected %d", best.Values, hs.a.sweep.sel)
+	if !ok || best.Params.Int("k") != 10 || hs.a.sweep.Sel != res.Best {
+		t.Fatalf("best %v (GridSearchCV-style first of the ties: k=10), selected %d", best.Values, hs.a.sweep.Sel)
 	}
-	mustContain(t, hs.view(), "done: 30 points", "best k=10 0.960 ± 0.028", "┊best k=10", "▸10 ")
+	mustContain(t, hs.View(), "done: 30 points", "best k=10 0.960 ± 0.028", "┊best k=10", "▸10 ")
 	hs.press("enter")
 	if hs.a.cur != screenResults {
-		t.Fatalf("enter did not train the best point:\n%s", hs.view())
+		t.Fatalf("enter did not train the best point:\n%s", hs.View())
 	}
 	r := hs.a.history[len(hs.a.history)-1]
 	if r.Params.Int("k") != 10 || r.Options.Folds != 5 || r.Result.Metrics["accuracy"] != best.ValMean {
@@ -91,16 +93,16 @@ func TestSweepBestIsOneKeyFromARun(t *testing.T) {
 func TestSweepOfTwoParametersIsAHeatTable(t *testing.T) {
 	hs := sweepOf(t, Options{Data: "wine", Model: "knn"}, "k", "k=1..9:5 metric=l1,l2,linf")
 	hs.press("enter")
-	mustContain(t, hs.view(), "validation accuracy: k down, metric across", "[█0.989*]", "best k=9 metric=l1 0.989")
+	mustContain(t, hs.View(), "validation accuracy: k down, metric across", "[█0.989*]", "best k=9 metric=l1 0.989")
 	hs.press("left")
-	mustContain(t, hs.view(), "▸7 linf", "[░0.927]")
+	mustContain(t, hs.View(), "▸7 linf", "[░0.927]")
 }
 
 func TestSweepRangeErrorsStayOnTheForm(t *testing.T) {
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=0..3")
 	hs.press("enter")
-	mustContain(t, hs.view(), `parameter k: "0" is out of range (int in [1, 1e6]) in range "0..3"`)
-	if hs.a.sweep.mode != sweepEditing || hs.a.sweep.job != nil {
+	mustContain(t, hs.View(), `parameter k: "0" is out of range (int in [1, 1e6]) in range "0..3"`)
+	if hs.a.sweep.Mode != sweep.Editing || hs.a.sweep.Job != nil {
 		t.Errorf("a bad range started a sweep")
 	}
 }
@@ -109,11 +111,11 @@ func TestSweepRangeErrorsStayOnTheForm(t *testing.T) {
 func TestLearningCurveFromTheForm(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "knn"}, 120, 40)
 	hs.press("ctrl+l")
-	if hs.a.cur != screenSweep || !hs.a.sweep.learning {
+	if hs.a.cur != screenSweep || !hs.a.sweep.Learning {
 		t.Fatalf("ctrl+l did not open the learning curve")
 	}
-	mustContain(t, hs.view(), "Learning curve of k nearest neighbours", "learning curve: accuracy against the share", "done: 7 points")
-	if n := len(hs.a.sweep.live.Points); n != len(tune.DefaultSizes) {
+	mustContain(t, hs.View(), "Learning curve of k nearest neighbours", "learning curve: accuracy against the share", "done: 7 points")
+	if n := len(hs.a.sweep.Live.Points); n != len(tune.DefaultSizes) {
 		t.Errorf("%d sizes", n)
 	}
 	hs.press("esc")
@@ -126,20 +128,20 @@ func TestLearningCurveFromTheForm(t *testing.T) {
 func TestStaleSweepMessagesAreDropped(t *testing.T) {
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..3")
 	hs.press("enter")
-	before := hs.view()
-	hs.a.Update(sweepDoneMsg{job: 99})
-	hs.a.Update(sweepPointsMsg{job: 99, points: []indexedPoint{{0, tune.Point{}}}})
-	if hs.view() != before {
+	before := hs.View()
+	hs.a.Update(sweep.DoneMsg{Job: 99})
+	hs.a.Update(sweep.PointsMsg{Job: 99, Points: []sweep.IndexedPoint{{}}})
+	if hs.View() != before {
 		t.Errorf("a stale message changed the view")
 	}
-	var _ tea.Msg = sweepTrainMsg{}
+	var _ tea.Msg = kit.SweepTrainMsg{}
 }
 
 // The form offers the sweep only on a parameter it can range over.
 func TestSweepKeyOnlyOnSweepableFields(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "knn"}, 120, 40)
 	hs.focusParam("seed")
-	if strings.Contains(hs.view(), "ctrl+s") {
+	if strings.Contains(hs.View(), "ctrl+s") {
 		t.Errorf("the seed field offers a sweep")
 	}
 	hs.press("ctrl+s")
@@ -151,14 +153,12 @@ func TestSweepKeyOnlyOnSweepableFields(t *testing.T) {
 // x writes the sweep's report as Markdown and CSV, never over an earlier
 // export: a second x numbers the names.
 func TestSweepExportsNextToEarlierOnes(t *testing.T) {
-	dir := t.TempDir()
-	defer func(old string) { exportDir = old }(exportDir)
-	exportDir = dir
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..3")
+	dir := hs.a.c.ExportDir
 	hs.press("enter", "x")
 	md, err := os.ReadFile(filepath.Join(dir, "tealab-sweep-iris-knn.md"))
 	if err != nil {
-		t.Fatalf("no Markdown export: %v\n%s", err, hs.view())
+		t.Fatalf("no Markdown export: %v\n%s", err, hs.View())
 	}
 	mustContain(t, string(md), "# sweep of knn on iris · stratified 5-fold CV · accuracy (higher is better) · 3 of 3 points",
 		"| k | training | validation |  |", "to train it: `tealab train --data iris --model knn --param k=")
@@ -166,9 +166,9 @@ func TestSweepExportsNextToEarlierOnes(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(string(csv)), "\n"); err != nil || lines[0] != "k,train_rows,fold,train_accuracy,val_accuracy" || len(lines) != 1+3*5 {
 		t.Errorf("csv export (%v):\n%s", err, csv)
 	}
-	mustContain(t, hs.view(), "wrote tealab-sweep-iris-knn.md and tealab-sweep-iris-knn.csv in "+dir)
+	mustContain(t, hs.View(), "wrote tealab-sweep-iris-knn.md and tealab-sweep-iris-knn.csv in "+dir)
 	hs.press("x")
-	mustContain(t, hs.view(), "wrote tealab-sweep-iris-knn-2.md and tealab-sweep-iris-knn-2.csv")
+	mustContain(t, hs.View(), "wrote tealab-sweep-iris-knn-2.md and tealab-sweep-iris-knn-2.csv")
 	if again, _ := os.ReadFile(filepath.Join(dir, "tealab-sweep-iris-knn-2.md")); string(again) != string(md) {
 		t.Errorf("the second export differs from the first:\n%s", again)
 	}
@@ -178,12 +178,12 @@ func TestSweepExportsNextToEarlierOnes(t *testing.T) {
 // seed), laid out along the axis.
 func TestSweepRandomSearchFromTheRangeField(t *testing.T) {
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..50 random=0")
-	mustContain(t, hs.view(), "Add random=N to draw N settings from the ranges (seed 1) instead of the whole grid.")
+	mustContain(t, hs.View(), "Add random=N to draw N settings from the ranges (seed 1) instead of the whole grid.")
 	hs.press("enter")
-	mustContain(t, hs.view(), "random=0: give how many settings to draw, a whole number of at least 1 (e.g. random=8)")
-	hs.a.sweep.input.SetValue("k=1..50 random=8")
+	mustContain(t, hs.View(), "random=0: give how many settings to draw, a whole number of at least 1 (e.g. random=8)")
+	hs.a.sweep.Input.SetValue("k=1..50 random=8")
 	hs.press("enter")
-	live := hs.a.sweep.live
+	live := hs.a.sweep.Live
 	spec, _ := engine.Lookup("knn")
 	axis, err := tune.ParseAxis(spec, "k=1..50")
 	if err != nil {
@@ -209,7 +209,7 @@ func TestSweepRandomSearchFromTheRangeField(t *testing.T) {
 		}
 	}
 	wantBest, _ := want.BestPoint()
-	mustContain(t, hs.view(), "random search: accuracy of the drawn settings, in order of k", "done: 8 points", "best "+want.Label(wantBest))
+	mustContain(t, hs.View(), "random search: accuracy of the drawn settings, in order of k", "done: 8 points", "best "+want.Label(wantBest))
 }
 
 // q during a sweep asks first; esc cancels it keeping the points that
@@ -218,7 +218,7 @@ func TestSweepQuitAsksAndEscKeepsPoints(t *testing.T) {
 	opt := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"sleep_us": "1000"})}
 	hs := sweepOf(t, opt, "steps", "steps=1,2,100000")
 	_, cmd := hs.a.Update(keyMsg("enter"))
-	for hs.a.sweep.live.Finished() < 2 {
+	for hs.a.sweep.Live.Finished() < 2 {
 		_, cmd = hs.a.Update(cmd())
 	}
 	if _, q := hs.a.Update(keyMsg("q")); q != nil {
@@ -226,19 +226,19 @@ func TestSweepQuitAsksAndEscKeepsPoints(t *testing.T) {
 			t.Fatal("q quit a running sweep without asking")
 		}
 	}
-	mustContain(t, hs.view(), "Quit while sweeping? The 2 points that finished are lost", "y quit", "n keep sweeping")
+	mustContain(t, hs.View(), "Quit while sweeping? The 2 points that finished are lost", "y quit", "n keep sweeping")
 	hs.a.Update(keyMsg("n"))
-	if strings.Contains(hs.view(), "Quit while sweeping?") || hs.a.sweep.mode != sweepRunning {
-		t.Fatalf("n did not keep sweeping:\n%s", hs.view())
+	if strings.Contains(hs.View(), "Quit while sweeping?") || hs.a.sweep.Mode != sweep.Running {
+		t.Fatalf("n did not keep sweeping:\n%s", hs.View())
 	}
 	hs.a.Update(keyMsg("esc"))
 	if hs.a.cur != screenSweep {
 		t.Fatalf("esc left a running sweep for %s", screenNames[hs.a.cur])
 	}
-	for hs.a.sweep.mode == sweepRunning {
+	for hs.a.sweep.Mode == sweep.Running {
 		_, cmd = hs.a.Update(cmd())
 	}
-	mustContain(t, hs.view(), "cancelled: 2 of 3 points kept", "│  100000 -")
+	mustContain(t, hs.View(), "cancelled: 2 of 3 points kept", "│  100000 -")
 	hs.a.Update(keyMsg("esc"))
 	if hs.a.cur != screenParams {
 		t.Errorf("esc after the sweep went to %s, not back to the form", screenNames[hs.a.cur])
@@ -249,7 +249,7 @@ func TestSweepQuitAsksAndEscKeepsPoints(t *testing.T) {
 func TestTallHeatTableKeepsTheStatus(t *testing.T) {
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..60 metric=l1,l2")
 	hs.press("enter")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "done: 120 points")
 	checkFrame(t, v, 120, 40)
 }

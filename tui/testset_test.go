@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"github.com/tealab/tealab/engine/eval"
 )
 
 // irisTest is ten rows of iris with the columns in another order and one
@@ -31,12 +33,12 @@ func TestSuppliedTestSetInTheForm(t *testing.T) {
 	for range 3 {
 		hs.press("right")
 	}
-	if got := hs.a.params.current().raw(); got != evalTest {
-		t.Fatalf("evaluation %q, want %q", got, evalTest)
+	if got := hs.a.params.Current().Raw(); got != eval.SchemeTestSet {
+		t.Fatalf("evaluation %q, want %q", got, eval.SchemeTestSet)
 	}
 	hs.focusParam("test file")
 	hs.typeText(bad)
-	mustContain(t, hs.view(), `no column "sepal_width_cm"`)
+	mustContain(t, hs.View(), `no column "sepal_width_cm"`)
 	hs.press("enter")
 	if hs.a.cur != screenParams {
 		t.Fatalf("a test set without a column trained (screen %v)", hs.a.cur)
@@ -47,9 +49,9 @@ func TestSuppliedTestSetInTheForm(t *testing.T) {
 	hs.typeText(good)
 	hs.press("enter")
 	if hs.a.cur != screenResults {
-		t.Fatalf("screen %v after enter:\n%s", hs.a.cur, hs.view())
+		t.Fatalf("screen %v after enter:\n%s", hs.a.cur, hs.View())
 	}
-	mustContain(t, hs.view(), "10 rows of the supplied test set", "supplied test set "+good+" (10 rows)", "all 150 rows of the data")
+	mustContain(t, hs.View(), "10 rows of the supplied test set", "supplied test set "+good+" (10 rows)", "all 150 rows of the data")
 	if r := hs.a.history[0]; r.Data.Test != good || len(r.Result.Actual) != 10 {
 		t.Errorf("run's data %+v, %d rows scored", r.Data, len(r.Result.Actual))
 	}
@@ -59,11 +61,11 @@ func TestSuppliedTestSetInTheForm(t *testing.T) {
 func TestStartupWithTestSet(t *testing.T) {
 	good := writeFile(t, "good.csv", irisTest)
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", Test: good}, 120, 40)
-	o, err := hs.a.params.options()
+	o, err := hs.a.params.Options()
 	if err != nil || o.Test == nil || o.Test.Rows() != 10 {
 		t.Fatalf("options %+v, %v", o, err)
 	}
-	mustContain(t, hs.view(), "test set good.csv · seed 1")
+	mustContain(t, hs.View(), "test set good.csv · seed 1")
 }
 
 // e on the results of a run scored on a test set goes back to the form
@@ -72,13 +74,13 @@ func TestRetrainKeepsTheTestSet(t *testing.T) {
 	good := writeFile(t, "good.csv", irisTest)
 	other := writeFile(t, "other.csv", irisTest)
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", Test: good, Train: true}, 120, 40)
-	hs.a.params.checkTest(other) // typed in the form since
+	hs.a.params.CheckTest(other) // typed in the form since
 	hs.press("e")
 	hs.focusParam("test file")
-	if got := hs.a.params.current().raw(); got != good {
+	if got := hs.a.params.Current().Raw(); got != good {
 		t.Errorf("test file %q, want %q", got, good)
 	}
-	if o, err := hs.a.params.options(); err != nil || o.Test == nil {
+	if o, err := hs.a.params.Options(); err != nil || o.Test == nil {
 		t.Errorf("options %+v, %v", o, err)
 	}
 }
@@ -94,24 +96,24 @@ func TestReplayKeepsTheTestSet(t *testing.T) {
 	first.runUntil(func() bool { return first.a.cur == screenResults })
 	first.settle()
 	first.press("R")
-	mustContain(t, first.view(), "test set")
+	mustContain(t, first.View(), "test set")
 	first.press("r")
 	first.runUntil(func() bool { return len(first.a.history) == 2 && first.a.history[1].Done() })
 	first.settle()
 	if r := first.a.history[1]; r.Data.Test != good || r.Options.Test == nil || len(r.Result.Actual) != 10 {
-		t.Errorf("the replay: test %q, eval %q, %d rows scored; want scored on the 10 rows of %s", r.Data.Test, r.evalDesc(), len(r.Result.Actual), good)
+		t.Errorf("the replay: test %q, eval %q, %d rows scored; want scored on the 10 rows of %s", r.Data.Test, r.EvalDesc(), len(r.Result.Actual), good)
 	}
 	first.press("q")
 
 	hs := newHarness(t, Options{}, 120, 40)
 	hs.press("R")
-	v := hs.view()
+	v := hs.View()
 	if strings.Contains(v, "100/0") || strings.Count(v, "test set") < 3 { // two rows and the detail
 		t.Errorf("the runs on a test set, read from the history:\n%s", v)
 	}
 	hs.press("r")
 	hs.runUntil(func() bool { return len(hs.a.history) == 3 && hs.a.history[2].Done() })
 	if r := hs.a.history[2]; r.Options.Test == nil || len(r.Result.Actual) != 10 {
-		t.Errorf("replayed from the history: eval %q, %d rows scored", r.evalDesc(), len(r.Result.Actual))
+		t.Errorf("replayed from the history: eval %q, %d rows scored", r.EvalDesc(), len(r.Result.Actual))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/textinput"
+	"github.com/tealab/tealab/tui/kit"
 )
 
 // alt+d deletes forward to the end of the word, as readline's kill-word
@@ -27,7 +28,7 @@ func TestDeleteWordForward(t *testing.T) {
 		{"x  ", 1, "x"},
 		{"é ü", 1, "é"},
 	} {
-		f := newInput()
+		f := kit.NewInput()
 		f.Focus()
 		f.SetValue(tc.text)
 		f.SetCursor(tc.pos)
@@ -36,7 +37,7 @@ func TestDeleteWordForward(t *testing.T) {
 			t.Errorf("%q at %d: alt+d gave %q at %d, want %q", tc.text, tc.pos, f.Value(), f.Position(), tc.want)
 		}
 	}
-	masked := newInput()
+	masked := kit.NewInput()
 	masked.EchoMode = textinput.EchoPassword
 	masked.Focus()
 	masked.SetValue("ab cd")
@@ -44,7 +45,7 @@ func TestDeleteWordForward(t *testing.T) {
 	if masked, _ = masked.Update(namedKey("alt+delete")); masked.Value() != "a" {
 		t.Errorf("masked field: alt+delete left %q, want everything after the cursor gone", masked.Value())
 	}
-	blurred := newInput()
+	blurred := kit.NewInput()
 	blurred.SetValue("ab")
 	blurred.SetCursor(0)
 	if blurred, _ = blurred.Update(namedKey("alt+d")); blurred.Value() != "ab" {

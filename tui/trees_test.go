@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // A tree's results have Tree, Rules and Importance tabs. The tree folds
@@ -15,30 +16,30 @@ import (
 func TestTreeViews(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: paramsOf("tree", map[string]string{"max_depth": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Tree")
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "gini tree · depth 3", "▾ all training rows", "petal_length_cm <= 2.45", "40 rows · gini 0.000", "→ setosa")
 	hs.press("down", "down", "enter") // fold the second child
-	if strings.Contains(hs.view(), "petal_width_cm <= 1.65") {
-		t.Errorf("folded node still shows its children:\n%s", hs.view())
+	if strings.Contains(hs.View(), "petal_width_cm <= 1.65") {
+		t.Errorf("folded node still shows its children:\n%s", hs.View())
 	}
 	hs.press("enter")
-	mustContain(t, hs.view(), "petal_width_cm <= 1.65")
+	mustContain(t, hs.View(), "petal_width_cm <= 1.65")
 	hs.press("p")
-	mustContain(t, hs.view(), "row 1 of 150 (a setosa) reaches a leaf that predicts setosa")
+	mustContain(t, hs.View(), "row 1 of 150 (a setosa) reaches a leaf that predicts setosa")
 	for range 60 {
 		hs.press("]")
 	}
-	mustContain(t, hs.view(), "row 61 of 150 (a versicolor) reaches a leaf that predicts versicolor")
-	checkFrame(t, hs.view(), 120, 40)
+	mustContain(t, hs.View(), "row 61 of 150 (a versicolor) reaches a leaf that predicts versicolor")
+	checkFrame(t, hs.View(), 120, 40)
 
 	hs.resultTab("Rules")
-	mustContain(t, hs.view(), "rules, one per leaf", "THEN setosa · 40 rows · 100%", "IF  petal_length_cm <= 2.45")
+	mustContain(t, hs.View(), "rules, one per leaf", "THEN setosa · 40 rows · 100%", "IF  petal_length_cm <= 2.45")
 	hs.press("s")
-	mustContain(t, hs.view(), "most rows first")
+	mustContain(t, hs.View(), "most rows first")
 	hs.resultTab("Importance")
-	mustContain(t, hs.view(), "mean decrease in impurity", "petal_length_cm")
-	checkFrame(t, hs.view(), 120, 40)
+	mustContain(t, hs.View(), "mean decrease in impurity", "petal_length_cm")
+	checkFrame(t, hs.View(), 120, 40)
 }
 
 // At 80x24 the tree view stays inside the window and scrolls with the
@@ -50,7 +51,7 @@ func TestTreeViewSmall(t *testing.T) {
 	for range 40 {
 		hs.press("down")
 	}
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 80, 24)
 	if !strings.Contains(v, "rows · gini") {
 		t.Errorf("no node lines:\n%s", v)
@@ -63,24 +64,24 @@ func TestTreeViewSmall(t *testing.T) {
 func TestEnsembleLossNames(t *testing.T) {
 	hs := newHarness(t, Options{Data: "wine", Model: "forest", Params: paramsOf("forest", map[string]string{"trees": "20"}), Train: true}, 120, 40)
 	hs.resultTab("History")
-	mustContain(t, hs.view(), "out-of-bag error")
+	mustContain(t, hs.View(), "out-of-bag error")
 	hs = newHarness(t, Options{Data: "breast_cancer", Model: "adaboost", Params: paramsOf("adaboost", map[string]string{"rounds": "20"}), Train: true}, 120, 40)
 	hs.resultTab("History")
-	mustContain(t, hs.view(), "exp. loss (SAMME)")
+	mustContain(t, hs.View(), "exp. loss (SAMME)")
 	hs = newHarness(t, Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"choose_k": "loo", "k_max": "15"}), Train: true}, 120, 40)
 	hs.resultTab("History")
-	mustContain(t, hs.view(), "leave-one-out error", "k value")
+	mustContain(t, hs.View(), "leave-one-out error", "k value")
 }
 
 // k-NN shows the k it used; choosing k draws the error against k.
 func TestNeighboursView(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"choose_k": "loo", "k_max": "15"}), Train: true}, 120, 40)
 	hs.resultTab("Neighbours")
-	mustContain(t, hs.view(), "l2 distance · k-d tree search", "chosen: the least leave-one-out error", "leave-one-out (training rows)", "validation (held-out rows)")
-	checkFrame(t, hs.view(), 120, 40)
+	mustContain(t, hs.View(), "l2 distance · k-d tree search", "chosen: the least leave-one-out error", "leave-one-out (training rows)", "validation (held-out rows)")
+	checkFrame(t, hs.View(), 120, 40)
 	hs = newHarness(t, Options{Data: "iris", Model: "knn", Train: true}, 80, 24)
 	hs.resultTab("Neighbours")
-	mustContain(t, hs.view(), "k = 5", "k as set")
+	mustContain(t, hs.View(), "k = 5", "k as set")
 }
 
 // The chosen k is marked on the error-against-k curve: a vertical line in
@@ -89,8 +90,8 @@ func TestNeighboursMarksChosenK(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"choose_k": "loo", "k_max": "15"}), Train: true}, size[0], size[1])
 		hs.resultTab("Neighbours")
-		v := ansi.Strip(hs.view())
-		k := hs.a.results.active().(*neighboursView).ch.K
+		v := ansi.Strip(hs.View())
+		k := hs.a.results.Active().(*views.NeighboursView).Ch.K
 		label := fmt.Sprintf("┊k=%d", k)
 		if !strings.Contains(v, label) && !strings.Contains(v, fmt.Sprintf("k=%d┊", k)) {
 			t.Errorf("%dx%d: no %s on the curve:\n%s", size[0], size[1], label, v)
@@ -98,7 +99,7 @@ func TestNeighboursMarksChosenK(t *testing.T) {
 		if strings.Count(v, "┊") < 3 {
 			t.Errorf("%dx%d: no vertical mark:\n%s", size[0], size[1], v)
 		}
-		checkFrame(t, hs.view(), size[0], size[1])
+		checkFrame(t, hs.View(), size[0], size[1])
 	}
 }
 
@@ -107,15 +108,15 @@ func TestNeighboursMarksChosenK(t *testing.T) {
 func TestDendrogramCutMoves(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "hclust", Params: paramsOf("hclust", map[string]string{"k": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
-	v := hs.view()
+	v := hs.View()
 	checkFrame(t, v, 120, 40)
 	mustContain(t, v, "average linkage · cut at height", "3 clusters · ARI 0.759 against species", "row 42 setosa", "┊")
 	hs.press("up")
-	mustContain(t, hs.view(), "2 clusters · ARI 0.568")
+	mustContain(t, hs.View(), "2 clusters · ARI 0.568")
 	hs.press("down", "down", "down")
-	mustContain(t, hs.view(), "5 clusters")
+	mustContain(t, hs.View(), "5 clusters")
 	hs.press("pgdown")
-	checkFrame(t, hs.view(), 120, 40)
+	checkFrame(t, hs.View(), 120, 40)
 }
 
 // A reduction shows its scree and loadings; a clustering its clusters
@@ -123,12 +124,12 @@ func TestDendrogramCutMoves(t *testing.T) {
 func TestUnsupervisedViews(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "reduction", Model: "pca", Train: true}, 120, 40)
 	hs.resultTab("Components")
-	mustContain(t, hs.view(), "scree", "PC1", "0.925", "loadings", "petal_length_cm")
-	checkFrame(t, hs.view(), 120, 40)
+	mustContain(t, hs.View(), "scree", "PC1", "0.925", "loadings", "petal_length_cm")
+	checkFrame(t, hs.View(), 120, 40)
 	hs = newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 80, 24)
 	hs.resultTab("Clusters")
-	mustContain(t, hs.view(), "3 clusters of 150 rows", "setosa", "cluster 1")
-	checkFrame(t, hs.view(), 80, 24)
+	mustContain(t, hs.View(), "3 clusters of 150 rows", "setosa", "cluster 1")
+	checkFrame(t, hs.View(), 80, 24)
 }
 
 // A clustering's map colours the rows by cluster and calls nothing
@@ -136,8 +137,8 @@ func TestUnsupervisedViews(t *testing.T) {
 func TestClusterMapNamesClusters(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
 	hs.resultTab("Map")
-	hs.runUntil(func() bool { return strings.Contains(hs.view(), "cluster 1") })
-	v := hs.view()
+	hs.runUntil(func() bool { return strings.Contains(hs.View(), "cluster 1") })
+	v := hs.View()
 	mustContain(t, v, "cluster 1", "cluster 3")
 	if strings.Contains(v, "misclassified") || strings.Contains(v, "setosa") {
 		t.Errorf("clusters read as classes:\n%s", v)
@@ -149,9 +150,9 @@ func TestClusterMapNamesClusters(t *testing.T) {
 func TestElbowView(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
 	hs.resultTab("Elbow")
-	hs.runUntil(func() bool { return strings.Contains(hs.view(), "the run's k = 3") })
-	mustContain(t, hs.view(), "the run's k = 3 (objective", "k-means objective")
-	checkFrame(t, hs.view(), 120, 40)
+	hs.runUntil(func() bool { return strings.Contains(hs.View(), "the run's k = 3") })
+	mustContain(t, hs.View(), "the run's k = 3 (objective", "k-means objective")
+	checkFrame(t, hs.View(), 120, 40)
 }
 
 // Four blobs' elbow at 80x24: k = 1 is drawn, not clipped as a spike, on a
@@ -160,9 +161,9 @@ func TestElbowView(t *testing.T) {
 func TestElbowShowsTheKnee(t *testing.T) {
 	hs := newHarness(t, Options{Data: "blobs:centers=4,seed=3", Task: "clustering", Model: "kmeans", Params: paramsOf("kmeans", map[string]string{"k": "4"}), Train: true}, 80, 24)
 	hs.resultTab("Elbow")
-	hs.runUntil(func() bool { return strings.Contains(hs.view(), "the run's k = 4") })
-	v := ansi.Strip(hs.view())
-	checkFrame(t, hs.view(), 80, 24)
+	hs.runUntil(func() bool { return strings.Contains(hs.View(), "the run's k = 4") })
+	v := ansi.Strip(hs.View())
+	checkFrame(t, hs.View(), 80, 24)
 	if strings.Contains(v, "clipped") || strings.Contains(v, "log y ─") {
 		t.Fatalf("the curve is clipped or on a log axis:\n%s", v)
 	}
@@ -207,14 +208,14 @@ func TestElbowShowsTheKnee(t *testing.T) {
 func TestClusterScatter(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 130, 40)
 	hs.resultTab("Scatter")
-	mustContain(t, hs.view(), "first two principal directions", "clusters found, centres marked", "known classes (not learned from)", "▲ centre", "setosa")
-	checkFrame(t, hs.view(), 130, 40)
+	mustContain(t, hs.View(), "first two principal directions", "clusters found, centres marked", "known classes (not learned from)", "▲ centre", "setosa")
+	checkFrame(t, hs.View(), 130, 40)
 	hs = newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 80, 24)
 	hs.resultTab("Scatter")
-	mustContain(t, hs.view(), "c: known classes")
+	mustContain(t, hs.View(), "c: known classes")
 	hs.press("c")
-	mustContain(t, hs.view(), "known classes (not learned from) · c: clusters")
-	checkFrame(t, hs.view(), 80, 24)
+	mustContain(t, hs.View(), "known classes (not learned from) · c: clusters")
+	checkFrame(t, hs.View(), 80, 24)
 }
 
 // The dendrogram of 3,000 rows draws its top and follows the cut: each key
@@ -223,12 +224,12 @@ func TestClusterScatter(t *testing.T) {
 func TestDendrogramLargeTree(t *testing.T) {
 	hs := newHarness(t, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: paramsOf("hclust", map[string]string{"k": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
-	mustContain(t, hs.view(), "top of 3000 rows", "rows)")
+	mustContain(t, hs.View(), "top of 3000 rows", "rows)")
 	for range 10 {
 		hs.press("down")
 	}
-	mustContain(t, hs.view(), "13 clusters")
-	checkFrame(t, hs.view(), 120, 40)
+	mustContain(t, hs.View(), "13 clusters")
+	checkFrame(t, hs.View(), 120, 40)
 }
 
 // A clustering or a reduction picked on labelled data (the model list
@@ -238,7 +239,7 @@ func TestDendrogramLargeTree(t *testing.T) {
 func TestUnsupervisedModelOnLabelledData(t *testing.T) {
 	for _, model := range []string{"kmeans", "pca"} {
 		hs := newHarness(t, Options{Data: "iris", Model: model}, 120, 40)
-		v := hs.view()
+		v := hs.View()
 		mustContain(t, v, "all rows (no split)", "reduce first")
 		for _, absent := range []string{"does not do", "test fraction", "hold-out"} {
 			if strings.Contains(v, absent) {
@@ -246,10 +247,10 @@ func TestUnsupervisedModelOnLabelledData(t *testing.T) {
 			}
 		}
 		hs = newHarness(t, Options{Data: "iris", Model: model, Train: true}, 120, 40)
-		mustContain(t, hs.view(), "all 150 rows")
+		mustContain(t, hs.View(), "all 150 rows")
 	}
 	hs := newHarness(t, Options{Data: "iris", Model: "kmeans", Train: true}, 120, 40)
-	mustContain(t, hs.view(), "ARI 0.730", "not learned")
+	mustContain(t, hs.View(), "ARI 0.730", "not learned")
 }
 
 // The clusters' scatter shows the principal plane or any two features
@@ -257,13 +258,13 @@ func TestUnsupervisedModelOnLabelledData(t *testing.T) {
 func TestClusterScatterAxes(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
 	hs.resultTab("Scatter")
-	mustContain(t, hs.view(), "first two principal directions", "x x axis", "y y axis")
+	mustContain(t, hs.View(), "first two principal directions", "x x axis", "y y axis")
 	hs.press("x")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "the rows, sepal_width_cm against petal_length_cm · p: principal plane", "petal_length_cm", "▲ centre")
 	checkFrame(t, v, 120, 40)
 	hs.press("p")
-	mustContain(t, hs.view(), "first two principal directions")
+	mustContain(t, hs.View(), "first two principal directions")
 }
 
 // The form's standardize field overrides the model's habit (its help says
@@ -271,11 +272,11 @@ func TestClusterScatterAxes(t *testing.T) {
 func TestStandardizeField(t *testing.T) {
 	hs := newHarness(t, Options{Data: "wine", Model: "kmeans"}, 120, 40)
 	hs.focusParam("standardize")
-	mustContain(t, hs.view(), "▸ standardize", "auto does what kmeans expects: no")
+	mustContain(t, hs.View(), "▸ standardize", "auto does what kmeans expects: no")
 	hs.press("right", "enter")
-	hs.runUntil(func() bool { return strings.Contains(hs.view(), "ARI") })
-	mustContain(t, hs.view(), "ARI 0.897", "numeric features standardis")
+	hs.runUntil(func() bool { return strings.Contains(hs.View(), "ARI") })
+	mustContain(t, hs.View(), "ARI 0.897", "numeric features standardis")
 	on := true
-	hs = newHarness(t, Options{Data: "wine", Model: "kmeans", Standardize: &on, Train: true}, 120, 40)
-	mustContain(t, hs.view(), "ARI 0.897")
+	hs = newHarness(t, Options{Data: "wine", Model: "kmeans", Eval: standardized(on), Train: true}, 120, 40)
+	mustContain(t, hs.View(), "ARI 0.897")
 }

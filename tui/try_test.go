@@ -10,6 +10,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/tui/views"
 )
 
 // setValue clears the focused input and types text.
@@ -26,27 +27,27 @@ func (hs *harness) setValue(text string) {
 func TestTryARowOfATree(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "tree", Train: true}, 120, 40)
 	hs.resultTab("Try")
-	v := hs.view()
+	v := hs.View()
 	mustContain(t, v, "filled from row 1 of 150", "predicted setosa · the row's actual setosa", "class probabilities",
 		"path through the tree", "└ petal_length_cm <= 2.45", "→ setosa (a leaf of")
 	hs.press("down", "down") // petal length
 	hs.setValue("5")
 	hs.press("down") // petal width
 	hs.setValue("1.7")
-	v = hs.view()
+	v = hs.View()
 	mustContain(t, v, "edited", "predicted virginica", "petal_length_cm > 2.45", "petal_width_cm > 1.65", "→ virginica")
 	if strings.Contains(v, "the row's actual") {
 		t.Errorf("an edited row is not the data's row:\n%s", v)
 	}
 	hs.typeText("eq") // not edit & retrain, not quit: typed, and refused as a number
-	if hs.a.cur != screenResults || hs.a.results.tabs.ActiveName() != "Try" {
+	if hs.a.cur != screenResults || hs.a.results.Tabs.ActiveName() != "Try" {
 		t.Fatalf("typing e and q left the Try tab: screen %v", hs.a.cur)
 	}
-	mustContain(t, hs.view(), `petal_width_cm: "1.7eq" is not a number`)
+	mustContain(t, hs.View(), `petal_width_cm: "1.7eq" is not a number`)
 	hs.press("]")
-	mustContain(t, hs.view(), "filled from row 2 of 150", "[4.9")
+	mustContain(t, hs.View(), "filled from row 2 of 150", "[4.9")
 	hs.press("tab")
-	if hs.a.results.tabs.ActiveName() == "Try" {
+	if hs.a.results.Tabs.ActiveName() == "Try" {
 		t.Errorf("tab did not leave the Try tab")
 	}
 }
@@ -66,15 +67,15 @@ func TestTryARowNominal(t *testing.T) {
 	p := writeFile(t, "nominal.csv", b.String())
 	hs := newHarness(t, Options{Data: p, Model: "tree", Train: true}, 120, 40)
 	hs.resultTab("Try")
-	mustContain(t, hs.view(), "  red ", "predicted no")
+	mustContain(t, hs.View(), "  red ", "predicted no")
 	hs.press("down")
-	mustContain(t, hs.view(), "‹ red ›", "←/→ change level")
+	mustContain(t, hs.View(), "‹ red ›", "←/→ change level")
 	hs.press("right")
-	mustContain(t, hs.view(), "‹ green ›", "predicted yes")
+	mustContain(t, hs.View(), "‹ green ›", "predicted yes")
 	hs.press("right", "right")
-	mustContain(t, hs.view(), "‹ ? (missing) ›")
+	mustContain(t, hs.View(), "‹ ? (missing) ›")
 	hs.press("left", "left", "left")
-	mustContain(t, hs.view(), "‹ red ›", "predicted no")
+	mustContain(t, hs.View(), "‹ red ›", "predicted no")
 }
 
 // What the Try tab shows is the run's model on the row prepared with the
@@ -85,21 +86,21 @@ func TestTryARowIsPrepared(t *testing.T) {
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Test: good, Train: true}, 120, 40)
 	res := hs.a.history[0].Result
 	hs.resultTab("Try")
-	tv := hs.a.results.active().(*tryView)
+	tv := hs.a.results.Active().(*views.TryView)
 	test := hs.a.history[0].Options.Test
 	for i := range test.Rows() {
 		for j := range 4 {
-			tv.in[j].text.SetValue(strconv.FormatFloat(test.X.At(i, j), 'g', -1, 64))
+			tv.In[j].Text.SetValue(strconv.FormatFloat(test.X.At(i, j), 'g', -1, 64))
 		}
-		tv.predict()
-		if want := hs.a.ds.Classes[int(res.Predicted[i])]; tv.out.pred != want {
-			t.Errorf("test row %d: predicted %q, the run scored %q", i+1, tv.out.pred, want)
+		tv.Predict()
+		if want := hs.a.ds.Classes[int(res.Predicted[i])]; tv.Out.Pred != want {
+			t.Errorf("test row %d: predicted %q, the run scored %q", i+1, tv.Out.Pred, want)
 		}
 		X, _ := res.Prep.Apply(mat.NewDense(1, 4, append([]float64(nil), test.X.RawRowView(i)...)))
 		P, _ := res.Fitted.(engine.Prober).PredictProba(X)
-		for c, p := range tv.out.proba {
+		for c, p := range tv.Out.Proba {
 			if math.Abs(p-P.At(0, c)) > 1e-12 {
-				t.Errorf("test row %d: probabilities %v, want %v", i+1, tv.out.proba, mat.Row(nil, 0, P))
+				t.Errorf("test row %d: probabilities %v, want %v", i+1, tv.Out.Proba, mat.Row(nil, 0, P))
 				break
 			}
 		}
@@ -118,32 +119,32 @@ func TestTryATreePathWithMissingValues(t *testing.T) {
 	} {
 		hs := newHarness(t, opts, 120, 40)
 		hs.resultTab("Try")
-		tv := hs.a.results.active().(*tryView)
-		d := tv.r.Dataset
+		tv := hs.a.results.Active().(*views.TryView)
+		d := tv.R.Dataset
 		for i := range d.Rows() {
-			for _, in := range tv.in {
-				tv.fill(i)
-				if in.col.Kind == datasets.Nominal {
-					in.level = len(in.col.Levels)
+			for _, in := range tv.In {
+				tv.Fill(i)
+				if in.Col.Kind == datasets.Nominal {
+					in.Level = len(in.Col.Levels)
 				} else {
-					in.text.SetValue("")
+					in.Text.SetValue("")
 				}
-				tv.predict()
-				o := tv.out
-				if o.err != nil || len(o.path) == 0 {
-					t.Fatalf("%s row %d, %s missing: %v, path %v", opts.Data, i+1, in.col.Name, o.err, o.path)
+				tv.Predict()
+				o := tv.Out
+				if o.Err != nil || len(o.Path) == 0 {
+					t.Fatalf("%s row %d, %s missing: %v, path %v", opts.Data, i+1, in.Col.Name, o.Err, o.Path)
 				}
-				if leaf := o.path[len(o.path)-1]; !tv.tree.Nodes[leaf].Leaf() || tv.tree.Outcome(leaf) != o.pred {
-					t.Fatalf("%s row %d, %s missing: predicted %s, the path %v ends at %s", opts.Data, i+1, in.col.Name, o.pred, o.path, tv.tree.Outcome(leaf))
+				if leaf := o.Path[len(o.Path)-1]; !tv.Tree.Nodes[leaf].Leaf() || tv.Tree.Outcome(leaf) != o.Pred {
+					t.Fatalf("%s row %d, %s missing: predicted %s, the path %v ends at %s", opts.Data, i+1, in.Col.Name, o.Pred, o.Path, tv.Tree.Outcome(leaf))
 				}
 			}
 		}
 		if strings.HasSuffix(opts.Data, "weather.nominal.arff") {
-			tv.fill(0)
-			tv.in[0].level = len(tv.in[0].col.Levels) // outlook ?
-			tv.predict()
-			v := hs.view()
-			mustContain(t, v, "predicted "+tv.out.pred, "→ "+tv.out.pred+" (a leaf of", "└ outlook in {overcast, rainy}", "missing: sent with most training weight (6 of 11 rows)")
+			tv.Fill(0)
+			tv.In[0].Level = len(tv.In[0].Col.Levels) // outlook ?
+			tv.Predict()
+			v := hs.View()
+			mustContain(t, v, "predicted "+tv.Out.Pred, "→ "+tv.Out.Pred+" (a leaf of", "└ outlook in {overcast, rainy}", "missing: sent with most training weight (6 of 11 rows)")
 		}
 	}
 }

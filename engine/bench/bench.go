@@ -136,7 +136,7 @@ func timeFit(ctx context.Context, c Case, v engine.Values, tr engine.Train) (eng
 		}
 		runtime.GC() // not the previous fit's garbage
 		t0 := time.Now()
-		err = m.Fit(ctx, tr, engine.ContextRecorder{Ctx: ctx})
+		err = engine.Fit(ctx, m, tr, nil)
 		times = append(times, time.Since(t0).Seconds())
 		if err != nil {
 			return nil, 0, fmt.Errorf("case %s: %w", c.Name, err)

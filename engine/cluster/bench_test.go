@@ -20,7 +20,7 @@ func BenchmarkKMeans(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		m := &KMeans{K: 8, Restarts: 1, MaxIter: 100, Init: InitPlusPlus}
-		if err := m.Fit(context.Background(), t, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, t, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -40,7 +40,7 @@ func BenchmarkKMeansTwoOnGaussian(b *testing.B) {
 	t := engine.Train{X: X, Seed: 1}
 	for b.Loop() {
 		m := &KMeans{K: 2, Restarts: 10, MaxIter: 300, Tol: 1e-4, Init: InitPlusPlus}
-		if err := m.Fit(context.Background(), t, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, t, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -54,7 +54,7 @@ func BenchmarkSpectral(b *testing.B) {
 	t := benchBlobs(b, 2000, 4)
 	for b.Loop() {
 		m := &Spectral{K: 4, Graph: GraphGaussian, Gamma: 1, Neighbors: 10}
-		if err := m.Fit(context.Background(), t, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, t, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -58,7 +58,7 @@ func TestLinkageMatchesScipy(t *testing.T) {
 	d := table(t, "testdata/points.csv", datasets.NoTarget)
 	for method, want := range ref.Linkage {
 		h := &Hclust{K: 3, Method: method}
-		if err := h.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, nil); err != nil {
+		if err := engine.Fit(context.Background(), h, engine.Train{X: d.X, Seed: 1}, nil); err != nil {
 			t.Fatal(err)
 		}
 		got := h.Linkage().Merges
@@ -159,7 +159,7 @@ func naiveLinkage(X *mat.Dense, method string) []engine.Merge {
 func TestHclustIris(t *testing.T) {
 	d := table(t, "iris", "")
 	h := &Hclust{K: 3, Method: Average}
-	if err := h.Fit(context.Background(), engine.Train{X: d.X, Seed: 1, KnownClasses: 3}, nil); err != nil {
+	if err := engine.Fit(context.Background(), h, engine.Train{X: d.X, Seed: 1, KnownClasses: 3}, nil); err != nil {
 		t.Fatal(err)
 	}
 	labels := make([]float64, len(h.labels))
@@ -181,7 +181,7 @@ func TestKMeansObjective(t *testing.T) {
 	d := table(t, "iris", "")
 	rec := &steps{}
 	m := &KMeans{K: 3, Restarts: 10, Init: InitPlusPlus, MaxIter: 300}
-	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: d.X, Seed: 1}, rec); err != nil {
 		t.Fatal(err)
 	}
 	if m.inertia > ref.KMeans*(1+1e-9) {
@@ -203,7 +203,7 @@ func TestKMeansLossIsBestSoFar(t *testing.T) {
 	d := table(t, "blobs:n=300,centers=6,dims=2,seed=4", "")
 	rec := &steps{}
 	m := &KMeans{K: 6, Restarts: 10, Init: InitForgy, MaxIter: 300}
-	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: d.X, Seed: 1}, rec); err != nil {
 		t.Fatal(err)
 	}
 	if got := rec.s[len(rec.s)-1].Detail.(KMeansStep).Run; got != 10 {
@@ -291,7 +291,7 @@ func TestSpectralSeparatesWhatKMeansCannot(t *testing.T) {
 		d := table(t, data, "")
 		tr := engine.Train{X: d.X, Seed: 1, KnownClasses: 2}
 		ari := func(m engine.Model) float64 {
-			if err := m.Fit(context.Background(), tr, nil); err != nil {
+			if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 				t.Fatal(err)
 			}
 			labels, err := engine.ClusterLabels(m, d.X)
@@ -365,7 +365,7 @@ func TestSpectralFindsEveryBlob(t *testing.T) {
 			t.Errorf("eigenvector %d: Rayleigh quotient %v, want 0", c, q)
 		}
 	}
-	if err := s.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, nil); err != nil {
+	if err := engine.Fit(context.Background(), s, engine.Train{X: d.X, Seed: 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	labels, err := engine.ClusterLabels(s, d.X)
@@ -456,7 +456,7 @@ func TestGMMLikelihoodRises(t *testing.T) {
 		for _, cov := range []string{CovFull, CovDiagonal, CovSpherical} {
 			rec := &steps{}
 			g := &GMM{K: 3, Covariance: cov, Tol: 1e-10, MaxIter: 200}
-			if err := g.Fit(context.Background(), engine.Train{X: d.X, Seed: 2}, rec); err != nil {
+			if err := engine.Fit(context.Background(), g, engine.Train{X: d.X, Seed: 2}, rec); err != nil {
 				t.Fatal(err)
 			}
 			for i := 1; i < len(rec.s); i++ {
@@ -484,7 +484,7 @@ func TestKMedoids(t *testing.T) {
 	for _, metric := range []string{"l2", "l1", "linf"} {
 		rec := &steps{}
 		m := &KMedoids{K: 3, Metric: metric, Restarts: 5, MaxIter: 100}
-		if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, rec); err != nil {
+		if err := engine.Fit(context.Background(), m, engine.Train{X: d.X, Seed: 1}, rec); err != nil {
 			t.Fatal(err)
 		}
 		for i := 1; i < len(rec.s); i++ {
@@ -504,7 +504,7 @@ func TestKMedoids(t *testing.T) {
 func TestDivisive(t *testing.T) {
 	d := table(t, "iris", "")
 	h := &Hclust{K: 3, Method: Divisive}
-	if err := h.Fit(context.Background(), engine.Train{X: d.X, Seed: 1}, nil); err != nil {
+	if err := engine.Fit(context.Background(), h, engine.Train{X: d.X, Seed: 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	l := h.Linkage()
@@ -560,7 +560,7 @@ func TestTop(t *testing.T) {
 func TestKMeansStoppedEarlyIsConsistent(t *testing.T) {
 	d := table(t, "wine", "")
 	m := &KMeans{K: 3, Restarts: 1, MaxIter: 1, Init: InitForgy}
-	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 2}, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: d.X, Seed: 2}, nil); err != nil {
 		t.Fatal(err)
 	}
 	pred, err := m.Predict(d.X)
@@ -583,7 +583,7 @@ func TestKMeansStoppedEarlyIsConsistent(t *testing.T) {
 func TestKMedoidsStoppedEarlyIsConsistent(t *testing.T) {
 	d := table(t, "wine", "")
 	m := &KMedoids{K: 3, Restarts: 1, MaxIter: 1, Metric: "l2"}
-	if err := m.Fit(context.Background(), engine.Train{X: d.X, Seed: 2}, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: d.X, Seed: 2}, nil); err != nil {
 		t.Fatal(err)
 	}
 	pred, err := m.Predict(d.X)
@@ -610,7 +610,7 @@ func TestKMeansSameOnAnyCores(t *testing.T) {
 	fit := func(procs int) *KMeans {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		m := &KMeans{K: 3, Restarts: 2, Tol: 1e-4, Init: InitPlusPlus, MaxIter: 300}
-		if err := m.Fit(context.Background(), engine.Train{X: X, Seed: 1}, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, engine.Train{X: X, Seed: 1}, nil); err != nil {
 			t.Fatal(err)
 		}
 		return m

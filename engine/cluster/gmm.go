@@ -76,20 +76,13 @@ type GMM struct {
 	vars    *mat.Dense      // diagonal / spherical: k × d variances
 	labels  []int
 	loglik  float64
-	fitted  bool
-	d       int
-	cov     string
+	engine.FitState
+	d   int
+	cov string
 }
 
 // Fit implements engine.Model.
 func (g *GMM) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	g.fitted = false
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
-	if t.X == nil {
-		return fmt.Errorf("Gaussian mixture: no rows")
-	}
 	X := t.X
 	n, d := X.Dims()
 	if err := engine.CheckFinite(X, t.Features); err != nil {
@@ -103,7 +96,7 @@ func (g *GMM) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	g.d, g.cov = d, cov
 	// Start from k-means: responsibilities 0/1.
 	km := innerKMeans(k, 1)
-	if err := km.Fit(ctx, engine.Train{X: X, Seed: t.Seed}, nil); err != nil {
+	if err := engine.Fit(ctx, km, engine.Train{X: X, Seed: t.Seed}, nil); err != nil {
 		return err
 	}
 	R := mat.NewDense(n, k, nil)
@@ -116,13 +109,11 @@ func (g *GMM) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 			return err
 		}
 		ll := g.eStep(X, R)
-		g.loglik, g.fitted = ll, true
+		g.loglik, g.Fitted = ll, true
 		if err := rec.Step(engine.Step{Step: it, Total: maxIter, TrainLoss: -ll / float64(n)}); err != nil {
-			g.fitted = false
 			return err
 		}
 		if err := ctx.Err(); err != nil {
-			g.fitted = false
 			return err
 		}
 		if ll-prev < tol*float64(n) {
@@ -295,7 +286,7 @@ func (g *GMM) Predict(X mat.Matrix) ([]float64, error) {
 
 // PredictProba implements engine.Prober: the responsibilities.
 func (g *GMM) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	if !g.fitted {
+	if !g.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, d := X.Dims()

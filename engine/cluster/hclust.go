@@ -74,18 +74,11 @@ type Hclust struct {
 	link   *engine.Linkage
 	labels []int
 	rows   *mat.Dense // the training rows, which Assign measures new rows against
-	fitted bool
+	engine.FitState
 }
 
 // Fit implements engine.Model: one Step per merge, its height as the loss.
 func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	h.fitted = false
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
-	if t.X == nil {
-		return fmt.Errorf("hierarchical clustering: no rows")
-	}
 	n, _ := t.X.Dims()
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("hierarchical clustering: %w", err)
@@ -113,18 +106,16 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	} else {
 		h.labels = CutK(h.link, k)
 	}
-	h.fitted = true
+	h.Fitted = true
 	// The merges as progress: the tree is built when the steps are
 	// reported (the notes' agglomeration, one merge at a time).
 	for i, m := range merges {
 		if err := rec.Step(engine.Step{Step: i + 1, Total: len(merges), TrainLoss: m.Height,
 			Detail: Merge{Size: m.Size}}); err != nil {
-			h.fitted = false
 			return err
 		}
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
-				h.fitted = false
 				return err
 			}
 		}
@@ -134,7 +125,7 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 
 // Linkage implements engine.Linkager.
 func (h *Hclust) Linkage() *engine.Linkage {
-	if !h.fitted {
+	if !h.Fitted {
 		return nil
 	}
 	return h.link
@@ -458,7 +449,7 @@ func divisive(ctx context.Context, X *mat.Dense, seed uint64) ([]engine.Merge, e
 			a, b = rows[:1], rows[1:]
 		} else {
 			km := innerKMeans(2, 3)
-			if err := km.Fit(ctx, engine.Train{X: sub, Seed: seed + uint64(id)}, nil); err != nil {
+			if err := engine.Fit(ctx, km, engine.Train{X: sub, Seed: seed + uint64(id)}, nil); err != nil {
 				return 0, err
 			}
 			for r, c := range km.TrainingLabels() {

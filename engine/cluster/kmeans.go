@@ -106,7 +106,7 @@ type KMeans struct {
 	centres *mat.Dense
 	labels  []int
 	inertia float64
-	fitted  bool
+	engine.FitState
 }
 
 // Fit implements engine.Model: one Step per iteration of every run. Its
@@ -114,14 +114,7 @@ type KMeans struct {
 // uses, which never rises: a restart from scratch would otherwise draw a
 // sawtooth. The run's own objective is its run_objective.
 func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
 	X := t.X
-	if X == nil {
-		return fmt.Errorf("k-means: no rows")
-	}
 	n, _ := X.Dims()
 	if err := engine.CheckFinite(X, t.Features); err != nil {
 		return fmt.Errorf("k-means: %w", err)
@@ -157,11 +150,9 @@ func (m *KMeans) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 			step++
 			if err := rec.Step(engine.Step{Step: step, TrainLoss: min(bestObj, km.obj) / float64(n),
 				Detail: KMeansStep{Run: run + 1, Moved: changed, RunObjective: km.obj / float64(n)}}); err != nil {
-				m.fitted = false
 				return err
 			}
 			if err := ctx.Err(); err != nil {
-				m.fitted = false
 				return err
 			}
 			if changed == 0 {
@@ -191,7 +182,7 @@ func (m *KMeans) publish(km *lloyd) {
 	m.centres = mat.DenseCopyOf(km.C)
 	m.labels = append(m.labels[:0], km.labels...)
 	m.inertia = km.obj
-	m.fitted = true
+	m.Fitted = true
 }
 
 // TrainingLabels implements engine.Labeler.
@@ -199,7 +190,7 @@ func (m *KMeans) TrainingLabels() []int { return m.labels }
 
 // Predict implements engine.Predictor: the nearest centre of each row.
 func (m *KMeans) Predict(X mat.Matrix) ([]float64, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, d := X.Dims()
@@ -620,7 +611,7 @@ func (l *lloyd) resetLabels() {
 // features as the model saw them.
 var CapCentres = engine.DefineCapability("centres", "cluster centres", func(m engine.Model) ([][]float64, bool) {
 	k, ok := m.(*KMeans)
-	if !ok || !k.fitted {
+	if !ok || !k.Fitted {
 		return nil, false
 	}
 	r, _ := k.centres.Dims()
@@ -639,7 +630,7 @@ func Elbow(ctx context.Context, X *mat.Dense, kmax, restarts int, seed uint64) (
 	out := make([]float64, 0, kmax)
 	for k := 1; k <= min(kmax, n); k++ {
 		m := innerKMeans(k, restarts)
-		if err := m.Fit(ctx, engine.Train{X: X, Seed: seed}, nil); err != nil {
+		if err := engine.Fit(ctx, m, engine.Train{X: X, Seed: seed}, nil); err != nil {
 			return nil, err
 		}
 		out = append(out, m.inertia)

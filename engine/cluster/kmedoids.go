@@ -52,7 +52,7 @@ type KMedoids struct {
 	medoids []int
 	labels  []int
 	dist    func(a, b []float64) float64
-	fitted  bool
+	engine.FitState
 }
 
 func metricFunc(name string) (func(a, b []float64) float64, error) {
@@ -69,13 +69,6 @@ func metricFunc(name string) (func(a, b []float64) float64, error) {
 
 // Fit implements engine.Model.
 func (m *KMedoids) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
-	if t.X == nil {
-		return fmt.Errorf("k-medoids: no rows")
-	}
 	n, d := t.X.Dims()
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("k-medoids: %w", err)
@@ -172,16 +165,14 @@ func (m *KMedoids) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 				}
 			}
 			if run == 0 || cost < best {
-				m.medoids, m.labels, m.fitted = append([]int(nil), med...), append([]int(nil), labels...), true
+				m.medoids, m.labels, m.Fitted = append([]int(nil), med...), append([]int(nil), labels...), true
 			}
 			step++
 			if err := rec.Step(engine.Step{Step: step, TrainLoss: cost / float64(n),
 				Detail: KMedoidsStep{Run: run + 1}}); err != nil {
-				m.fitted = false
 				return err
 			}
 			if err := ctx.Err(); err != nil {
-				m.fitted = false
 				return err
 			}
 			if !changed {
@@ -205,7 +196,7 @@ func (m *KMedoids) TrainingLabels() []int { return m.labels }
 
 // Predict implements engine.Predictor: the nearest medoid.
 func (m *KMedoids) Predict(X mat.Matrix) ([]float64, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, d := X.Dims()

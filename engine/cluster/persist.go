@@ -81,7 +81,7 @@ type kmeansState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *KMeans) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted("k-means", m.fitted, func() any {
+	return engine.MarshalFitted("k-means", m.Fitted, func() any {
 		return kmeansState{Centres: rowsOf(m.centres), Labels: m.labels, Inertia: m.inertia}
 	})
 }
@@ -100,7 +100,7 @@ func (m *KMeans) UnmarshalState(b []byte) error {
 		if err := checkLabels(s.Labels, len(s.Centres)); err != nil {
 			return err
 		}
-		m.centres, m.labels, m.inertia, m.fitted = C, s.Labels, s.Inertia, true
+		m.centres, m.labels, m.inertia, m.Fitted = C, s.Labels, s.Inertia, true
 		return nil
 	})
 }
@@ -112,7 +112,7 @@ type kmedoidsState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *KMedoids) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted("k-medoids", m.fitted, func() any {
+	return engine.MarshalFitted("k-medoids", m.Fitted, func() any {
 		s := kmedoidsState{Medoids: make([][]float64, len(m.medoids)), Labels: m.labels}
 		for c, i := range m.medoids {
 			s.Medoids[c] = mat.Row(nil, i, m.X)
@@ -144,7 +144,7 @@ func (m *KMedoids) UnmarshalState(b []byte) error {
 		for c := range m.medoids {
 			m.medoids[c] = c
 		}
-		m.X, m.labels, m.dist, m.fitted = X, s.Labels, dist, true
+		m.X, m.labels, m.dist, m.Fitted = X, s.Labels, dist, true
 		return nil
 	})
 }
@@ -160,7 +160,7 @@ type gmmState struct {
 
 // MarshalState implements engine.Persistent.
 func (g *GMM) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted("Gaussian mixture", g.fitted, func() any {
+	return engine.MarshalFitted("Gaussian mixture", g.Fitted, func() any {
 		s := gmmState{Weights: g.weights, Means: rowsOf(g.means), Labels: g.labels, LogLik: g.loglik}
 		if g.cov == CovFull {
 			for _, S := range g.covs {
@@ -209,7 +209,7 @@ func (g *GMM) UnmarshalState(b []byte) error {
 			return err
 		}
 		g.weights, g.means, g.chols, g.covs, g.vars = s.Weights, means, chols, covs, vars
-		g.labels, g.loglik, g.d, g.cov, g.fitted = s.Labels, s.LogLik, d, g.Covariance, true
+		g.labels, g.loglik, g.d, g.cov, g.Fitted = s.Labels, s.LogLik, d, g.Covariance, true
 		return nil
 	})
 }
@@ -318,7 +318,7 @@ type hclustState struct {
 
 // MarshalState implements engine.Persistent.
 func (h *Hclust) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted("hierarchical clustering", h.fitted, func() any {
+	return engine.MarshalFitted("hierarchical clustering", h.Fitted, func() any {
 		s := hclustState{rowsState: rowsState{Rows: rowsOf(h.rows), Labels: h.labels}}
 		for _, m := range h.link.Merges {
 			s.A, s.B, s.Height, s.Size = append(s.A, m.A), append(s.B, m.B), append(s.Height, m.Height), append(s.Size, m.Size)
@@ -339,7 +339,7 @@ func (h *Hclust) UnmarshalState(b []byte) error {
 		if err != nil {
 			return err
 		}
-		h.rows, h.labels, h.fitted = X, s.Labels, true
+		h.rows, h.labels, h.Fitted = X, s.Labels, true
 		h.link = &engine.Linkage{Merges: merges, Leaves: len(s.Rows), Method: h.Method}
 		return nil
 	})
@@ -377,7 +377,7 @@ func (s *hclustState) merges(n int) ([]engine.Merge, error) {
 // Assign implements engine.Assigner: the cluster of each row's nearest
 // training row.
 func (h *Hclust) Assign(X mat.Matrix) ([]float64, error) {
-	if !h.fitted {
+	if !h.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	return nearestRowLabels("hierarchical clustering", h.rows, h.labels, X)
@@ -385,7 +385,7 @@ func (h *Hclust) Assign(X mat.Matrix) ([]float64, error) {
 
 // MarshalState implements engine.Persistent.
 func (s *Spectral) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted("spectral clustering", s.fitted, func() any {
+	return engine.MarshalFitted("spectral clustering", s.Fitted, func() any {
 		return rowsState{Rows: rowsOf(s.rows), Labels: s.labels}
 	})
 }
@@ -398,7 +398,7 @@ func (s *Spectral) UnmarshalState(b []byte) error {
 		if err != nil {
 			return err
 		}
-		s.rows, s.labels, s.fitted = X, st.Labels, true
+		s.rows, s.labels, s.Fitted = X, st.Labels, true
 		return nil
 	})
 }
@@ -406,7 +406,7 @@ func (s *Spectral) UnmarshalState(b []byte) error {
 // Assign implements engine.Assigner: the cluster of each row's nearest
 // training row.
 func (s *Spectral) Assign(X mat.Matrix) ([]float64, error) {
-	if !s.fitted {
+	if !s.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	return nearestRowLabels("spectral clustering", s.rows, s.labels, X)

@@ -94,7 +94,7 @@ func TestAssignNearestTrainingRow(t *testing.T) {
 		if _, err := m.(engine.Assigner).Assign(X); !errors.Is(err, engine.ErrNotFitted) {
 			t.Errorf("%s: Assign before Fit: %v", name, err)
 		}
-		if err := m.Fit(context.Background(), engine.Train{X: X, Seed: 1, KnownClasses: 3}, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, engine.Train{X: X, Seed: 1, KnownClasses: 3}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := m.(engine.Predictor); ok {

@@ -85,7 +85,7 @@ type Spectral struct {
 
 	labels []int
 	rows   *mat.Dense // the training rows, which Assign measures new rows against
-	fitted bool
+	engine.FitState
 }
 
 // TrainingLabels implements engine.Labeler.
@@ -93,13 +93,6 @@ func (s *Spectral) TrainingLabels() []int { return s.labels }
 
 // Fit implements engine.Model.
 func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	s.fitted = false
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
-	if t.X == nil {
-		return fmt.Errorf("spectral clustering: no rows")
-	}
 	n, _ := t.X.Dims()
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return fmt.Errorf("spectral clustering: %w", err)
@@ -146,10 +139,9 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 			}
 		}
 		labels, cut := sweepCut(W, deg, f, normalized)
-		s.labels, s.rows, s.fitted = labels, t.X, true
+		s.labels, s.rows, s.Fitted = labels, t.X, true
 		step++
 		if err := rec.Step(engine.Step{Step: step, TrainLoss: cut}); err != nil {
-			s.fitted = false
 			return err
 		}
 		return ctx.Err()
@@ -167,10 +159,10 @@ func (s *Spectral) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	km := innerKMeans(k, 10)
 	inner := engine.Train{X: E, Seed: t.Seed}
 	kr := &stepsOf{rec: rec, base: step}
-	if err := km.Fit(ctx, inner, kr); err != nil {
+	if err := engine.Fit(ctx, km, inner, kr); err != nil {
 		return err
 	}
-	s.labels, s.rows, s.fitted = km.TrainingLabels(), t.X, true
+	s.labels, s.rows, s.Fitted = km.TrainingLabels(), t.X, true
 	return ctx.Err()
 }
 

@@ -101,19 +101,12 @@ type PCA struct {
 
 	mean, scale []float64
 	comps       *engine.Components
-	fitted      bool
-	recon       float64
+	engine.FitState
+	recon float64
 }
 
 // Fit implements engine.Model.
 func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
-	if t.X == nil {
-		return fmt.Errorf("pca: no rows")
-	}
 	n, d := t.X.Dims()
 	if n < 2 {
 		return fmt.Errorf("pca: %d rows; a covariance needs at least 2", n)
@@ -176,12 +169,11 @@ func (m *PCA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		comps.Names = append(comps.Names, m.componentName(c))
 		kept += vals[c]
 	}
-	m.comps, m.fitted = comps, true
+	m.comps, m.Fitted = comps, true
 	// What the kept directions miss, per row: the variance left over.
 	m.recon = max(total-kept, 0) * float64(n-1) / float64(n)
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: m.recon,
 		Detail: Reduction{Components: k, WorstDistortion: math.NaN()}}); err != nil {
-		m.fitted = false
 		return err
 	}
 	return ctx.Err()
@@ -221,7 +213,7 @@ func (m *PCA) standardDeviations(X *mat.Dense) {
 // training rows rebuilt from the kept directions (what the scree leaves
 // out, per entry).
 func (m *PCA) Measures() map[string]float64 {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil
 	}
 	return map[string]float64{"reconstruction_rmse": math.Sqrt(m.recon / float64(len(m.mean)))}
@@ -238,7 +230,7 @@ func (m *PCA) componentName(c int) string {
 
 // Components implements engine.Componenter.
 func (m *PCA) Components() *engine.Components {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil
 	}
 	return m.comps
@@ -247,7 +239,7 @@ func (m *PCA) Components() *engine.Components {
 // Transform implements engine.Transformer: rows centred (and scaled) as in
 // training, onto the kept directions.
 func (m *PCA) Transform(X mat.Matrix) (*mat.Dense, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	_, d := X.Dims()
@@ -271,8 +263,8 @@ type RandomProjection struct {
 	worst    float64
 	warnings []string
 
-	P      *mat.Dense // k × d, scaled
-	fitted bool
+	P *mat.Dense // k × d, scaled
+	engine.FitState
 }
 
 // JLDimensions is the notes' k for distortion eps with failure chance delta.
@@ -286,13 +278,7 @@ func halfOf(d int) int { return max((d+1)/2, 1) }
 
 // Fit implements engine.Model.
 func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	m.fitted, m.warnings = false, nil
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
-	if t.X == nil {
-		return fmt.Errorf("random projection: no rows")
-	}
+	m.warnings = nil
 	n, d := t.X.Dims()
 	if err := engine.CheckFinite(t.X, t.Features); err != nil {
 		return err
@@ -338,7 +324,7 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 	}
 	// Scaled by √(d/k) the squared distances are kept on average.
 	P.Scale(math.Sqrt(float64(d)/float64(k)), P)
-	m.P, m.fitted = P, true
+	m.P, m.Fitted = P, true
 	// The distortion on up to 2000 random pairs of training rows, each row
 	// projected when drawn (not all rows: they may be as large as the data).
 	var ya, yb mat.VecDense
@@ -367,7 +353,6 @@ func (m *RandomProjection) Fit(ctx context.Context, t engine.Train, rec engine.R
 	m.worst = worst
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loss,
 		Detail: Reduction{Components: k, WorstDistortion: worst}}); err != nil {
-		m.fitted = false
 		return err
 	}
 	return ctx.Err()
@@ -379,7 +364,7 @@ func (m *RandomProjection) Warnings() []string { return m.warnings }
 // Measures implements engine.Measurer: the worst distortion of a squared
 // distance over the sampled pairs.
 func (m *RandomProjection) Measures() map[string]float64 {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil
 	}
 	return map[string]float64{"distortion": m.worst}
@@ -387,7 +372,7 @@ func (m *RandomProjection) Measures() map[string]float64 {
 
 // Transform implements engine.Transformer.
 func (m *RandomProjection) Transform(X mat.Matrix) (*mat.Dense, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, d := X.Dims()

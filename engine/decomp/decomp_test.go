@@ -44,7 +44,7 @@ func TestPCAMatchesScikitLearn(t *testing.T) {
 	for name, want := range ref.PCA {
 		m := &PCA{}
 		tr := train(t, name)
-		if err := m.Fit(context.Background(), tr, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 			t.Fatal(err)
 		}
 		got := m.Components().Ratio
@@ -56,7 +56,7 @@ func TestPCAMatchesScikitLearn(t *testing.T) {
 		// Choosing k by a variance threshold keeps the fewest components
 		// that reach it.
 		m = &PCA{Variance: 0.9}
-		m.Fit(context.Background(), tr, nil)
+		engine.Fit(context.Background(), m, tr, nil)
 		cum, k := 0.0, 0
 		for _, w := range want {
 			cum += w
@@ -84,7 +84,7 @@ func TestRandomProjection(t *testing.T) {
 	tr := train(t, "digits")
 	rec := &stepRec{}
 	m := &RandomProjection{K: 40}
-	if err := m.Fit(context.Background(), tr, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, rec); err != nil {
 		t.Fatal(err)
 	}
 	if w := rec.s[0].Detail.(Reduction).WorstDistortion; !(w > 0 && w < 0.8) {
@@ -124,7 +124,7 @@ func TestReductionsCopyNoRows(t *testing.T) {
 	for _, scale := range []bool{false, true} {
 		m := &PCA{K: 1, Scale: scale}
 		var err error
-		if a := allocated(func() { err = m.Fit(context.Background(), tr, nil) }); err != nil || a > data/2 {
+		if a := allocated(func() { err = engine.Fit(context.Background(), m, tr, nil) }); err != nil || a > data/2 {
 			t.Errorf("PCA scale=%v: Fit allocated %.2f times the data (err %v)", scale, a/data, err)
 		}
 		if a := allocated(func() { _, err = m.Transform(X) }); err != nil || a > data/4+data/2 {
@@ -133,7 +133,7 @@ func TestReductionsCopyNoRows(t *testing.T) {
 	}
 	m := &RandomProjection{K: 1}
 	var err error
-	if a := allocated(func() { err = m.Fit(context.Background(), tr, nil) }); err != nil || a > data/10 {
+	if a := allocated(func() { err = engine.Fit(context.Background(), m, tr, nil) }); err != nil || a > data/10 {
 		t.Errorf("random projection: Fit allocated %.2f times the data (err %v)", a/data, err)
 	}
 }
@@ -161,7 +161,7 @@ func TestPCADefaultKeeps95PercentOfVariance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Fit(context.Background(), train(t, "wine"), nil); err != nil {
+		if err := engine.Fit(context.Background(), m, train(t, "wine"), nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := len(m.(*PCA).Components().Ratio); got != tc.want {

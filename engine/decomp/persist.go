@@ -30,7 +30,7 @@ func (m *PCA) name() string {
 
 // MarshalState implements engine.Persistent.
 func (m *PCA) MarshalState() ([]byte, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	return engine.EncodeState(m.name(), pcaState{Features: m.comps.Features, Mean: m.mean, Scale: m.scale,
@@ -70,7 +70,7 @@ func (m *PCA) UnmarshalState(data []byte) error {
 	for i := range k {
 		comps.Names = append(comps.Names, m.componentName(i))
 	}
-	m.mean, m.scale, m.comps, m.recon, m.fitted = s.Mean, s.Scale, comps, s.Recon, true
+	m.mean, m.scale, m.comps, m.recon, m.Fitted = s.Mean, s.Scale, comps, s.Recon, true
 	return nil
 }
 
@@ -91,7 +91,7 @@ type projectionState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *RandomProjection) MarshalState() ([]byte, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	return engine.EncodeState("randproj", projectionState{engine.StateRows(m.P), m.worst, m.warnings})
@@ -122,6 +122,6 @@ func (m *RandomProjection) UnmarshalState(data []byte) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
-	m.P, m.worst, m.warnings, m.fitted = P, s.Distortion, s.Warnings, true
+	m.P, m.worst, m.warnings, m.Fitted = P, s.Distortion, s.Warnings, true
 	return nil
 }

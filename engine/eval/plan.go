@@ -75,7 +75,7 @@ func Plan(d *datasets.Dataset, opt Options) ([]Fold, string, error) {
 	default:
 		split := opt.Split
 		if split == 0 {
-			split = 0.2
+			split = DefaultOptions().Split
 		}
 		train, test, err := datasets.Holdout(n, d.Y, classes, split, opt.Seed)
 		if err != nil {

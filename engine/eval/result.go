@@ -18,9 +18,11 @@ import (
 )
 
 // Options chooses how a model is evaluated. The zero value is a stratified
-// 80/20 hold-out with seed 0; DefaultOptions gives the documented defaults.
+// hold-out of the declared default fraction with seed 0; DefaultOptions
+// gives the declared defaults. The settings a person chooses are declared
+// once, in settings.go (Settings, OptionsFrom, ValuesOf).
 type Options struct {
-	Split float64 // hold-out: fraction of rows held out for testing (0 < Split < 1)
+	Split float64 // hold-out: fraction of rows held out for testing (0 < Split < 1; 0 the declared default)
 	Folds int     // k-fold cross-validation when >= 2 (overrides Split)
 	LOO   bool    // leave-one-out (overrides Folds and Split)
 	Seed  uint64  // seeds the split and the model
@@ -73,9 +75,6 @@ type Options struct {
 
 // SnapshotEvery is the least time between two calls of Options.Snapshot.
 const SnapshotEvery = 250 * time.Millisecond
-
-// DefaultOptions is a stratified 80/20 hold-out with seed 1.
-func DefaultOptions() Options { return Options{Split: 0.2, Seed: 1} }
 
 // Point is one step of a fit's history. ValLoss and ValError are NaN on steps
 // where validation was not computed (long fits are sampled, see Run).

@@ -334,7 +334,7 @@ func (rn *runner) fitOne(tr engine.Train, rec *recorder, timed bool) (engine.Mod
 	}
 	rec.model = model
 	t0 := time.Now()
-	err = safely(rn.spec.Name, "Fit", func() error { return model.Fit(rn.ctx, tr, rec) })
+	err = safely(rn.spec.Name, "Fit", func() error { return engine.Fit(rn.ctx, model, tr, rec) })
 	fit := max(time.Since(t0)-rec.scoreTime, 0)
 	stopped := false
 	if err == nil {

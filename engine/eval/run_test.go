@@ -560,7 +560,7 @@ func TestOneStepHistoryIsValidated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []Options{{Split: 0.2, Seed: 1}, {Folds: 3, Seed: 1}} {
+	for _, opt := range []Options{DefaultOptions(), {Folds: 3, Seed: 1}} {
 		res, err := Run(context.Background(), blobs(90, 3, 1), spec, v, opt, nil)
 		if err != nil {
 			t.Fatal(err)

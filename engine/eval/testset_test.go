@@ -18,7 +18,7 @@ func TestSuppliedTestSet(t *testing.T) {
 	d, test := blobs(120, 3, 1), blobs(60, 3, 2)
 	test.Source = "blobs-test.csv"
 	s := spec(t, "evalfake")
-	res, err := Run(context.Background(), d, s, nil, Options{Seed: 1, Split: 0.2, Test: test}, nil)
+	res, err := Run(context.Background(), d, s, nil, Options{Seed: 1, Split: DefaultOptions().Split, Test: test}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestSuppliedTestSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := s.New(s.Defaults())
-	if err := m.Fit(context.Background(), engine.Train{X: X, Y: d.Y, Classes: d.Classes, Features: prep.Features(), Columns: prep.Columns(), Seed: 1}, engine.NopRecorder{}); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: d.Y, Classes: d.Classes, Features: prep.Features(), Columns: prep.Columns(), Seed: 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	Xte, err := prep.Apply(test.X)

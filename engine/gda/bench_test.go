@@ -25,7 +25,7 @@ func benchFit(b *testing.B, m engine.Predictor) {
 	train, _ := benchData(b)
 	b.ResetTimer()
 	for b.Loop() {
-		if err := m.Fit(context.Background(), train, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, train, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -33,7 +33,7 @@ func benchFit(b *testing.B, m engine.Predictor) {
 
 func benchPredict(b *testing.B, m engine.Predictor) {
 	train, test := benchData(b)
-	if err := m.Fit(context.Background(), train, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, train, nil); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()

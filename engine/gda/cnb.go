@@ -49,7 +49,7 @@ type CategoricalNB struct {
 	vars     *mat.Dense    // k x d: smoothed σ², numeric features
 	rows     []float64     // training rows per class
 	dec      decider
-	fitted   bool
+	engine.FitState
 }
 
 func init() {
@@ -86,14 +86,7 @@ func (m *CategoricalNB) reset() {
 // the numeric ones, per class, skipping missing values.
 func (m *CategoricalNB) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	m.reset()
-	ctx = orBackground(ctx)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	priors, alpha, vs := m.Priors, m.Alpha, m.VarSmoothing
-	if t.X == nil || t.X.IsEmpty() {
-		return errors.New("no training data: X is empty")
-	}
 	n, d := t.X.Dims()
 	if len(t.Y) != n {
 		return fmt.Errorf("Y has %d values for %d rows of X", len(t.Y), n)
@@ -254,18 +247,11 @@ func (m *CategoricalNB) Fit(ctx context.Context, t engine.Train, rec engine.Reco
 	}
 	inv, logNorm := cnbGaussians(nominal, vars)
 	logPrior := cnbLogPriors(classRows, priors)
-	// Publish the fit before its one step, so that the recorder can predict;
-	// a step that fails (or panics) leaves the model unfitted.
-	ok := false
-	defer func() {
-		if !ok {
-			m.reset()
-		}
-	}()
+	// Publish the fit before its one step, so that the recorder can predict.
 	m.classes, m.features, m.k, m.d = classes, features, k, d
 	m.nominal, m.levels, m.logProb, m.mean, m.inv, m.logNorm, m.logPrior, m.dec = nominal, levels, logProb, mean, inv, logNorm, logPrior, dec
 	m.vars, m.rows = vars, classRows
-	m.fitted = true
+	m.Fitted = true
 	// The training loss: the mean negative log-likelihood of (x_i, y_i).
 	J, err := m.joint(t.X)
 	if err != nil {
@@ -275,11 +261,7 @@ func (m *CategoricalNB) Fit(ctx context.Context, t engine.Train, rec engine.Reco
 	for i, c := range y {
 		nll -= J.At(i, c) / float64(n)
 	}
-	if err := step(ctx, rec, nll, nil); err != nil {
-		return err
-	}
-	ok = true
-	return nil
+	return step(ctx, rec, nll, nil)
 }
 
 // cnbGaussians is 1/(2σ²) and -½ ln(2πσ²) of the numeric features' smoothed
@@ -329,7 +311,7 @@ func cnbLogPriors(classRows []float64, priors string) []float64 {
 // joint returns the joint log densities ln π_k Π_j P(x_j | k), the missing
 // features left out.
 func (m *CategoricalNB) joint(X mat.Matrix) (*mat.Dense, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	if X == nil {
@@ -393,7 +375,7 @@ func (m *CategoricalNB) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 // LevelProbs returns P(x_j = l | k) of a nominal feature j (classes x
 // levels); nil for a numeric feature or before Fit.
 func (m *CategoricalNB) LevelProbs(j int) *mat.Dense {
-	if !m.fitted || j < 0 || j >= m.d || !m.nominal[j] {
+	if !m.Fitted || j < 0 || j >= m.d || !m.nominal[j] {
 		return nil
 	}
 	P := mat.NewDense(m.k, m.levels[j], nil)

@@ -68,7 +68,7 @@ func TestCNBMatchesScikitLearn(t *testing.T) {
 	}
 	for _, c := range ref.Cases {
 		m := &CategoricalNB{Alpha: c.Alpha, VarSmoothing: DefaultVarSmoothing}
-		if err := m.Fit(context.Background(), tr, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 			t.Fatal(err)
 		}
 		P, err := m.PredictProba(tr.X)
@@ -96,10 +96,10 @@ func TestCNBMatchesScikitLearn(t *testing.T) {
 func TestCNBNumericIsGaussianNB(t *testing.T) {
 	tr := loadCSV(t, "wine")
 	a, b := &CategoricalNB{Alpha: 1, VarSmoothing: DefaultVarSmoothing}, &GaussianNB{VarSmoothing: DefaultVarSmoothing}
-	if err := a.Fit(context.Background(), tr, nil); err != nil {
+	if err := engine.Fit(context.Background(), a, tr, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Fit(context.Background(), tr, nil); err != nil {
+	if err := engine.Fit(context.Background(), b, tr, nil); err != nil {
 		t.Fatal(err)
 	}
 	pa, _ := a.PredictProba(tr.X)
@@ -115,7 +115,7 @@ func TestCNBNumericIsGaussianNB(t *testing.T) {
 func TestCNBMissing(t *testing.T) {
 	tr, _ := nominalTrain(t, false)
 	m := &CategoricalNB{Alpha: 1, VarSmoothing: DefaultVarSmoothing}
-	if err := m.Fit(context.Background(), tr, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 		t.Fatal(err)
 	}
 	_, d := tr.X.Dims()

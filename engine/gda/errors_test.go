@@ -70,7 +70,7 @@ func blobs(seed uint64, k, rows, d int) engine.Train {
 func fitErr(t *testing.T, name string, params map[string]string, tr engine.Train) error {
 	t.Helper()
 	m := newModel(t, name, params)
-	return m.Fit(context.Background(), tr, nil)
+	return engine.Fit(context.Background(), m, tr, nil)
 }
 
 func wantErr(t *testing.T, err error, parts ...string) {
@@ -105,8 +105,8 @@ func TestDataErrors(t *testing.T) {
 			bad.Y[3] = 7
 			wantErr(t, fitErr(t, name, nil, bad), "row 4: class code 7 is not one of 0..2")
 			bad.Y = tr.Y[:5]
-			wantErr(t, fitErr(t, name, nil, bad), "Y has 5 values for 90 rows")
-			wantErr(t, fitErr(t, name, nil, engine.Train{}), "X is empty")
+			wantErr(t, fitErr(t, name, nil, bad), "5 targets for 90 rows")
+			wantErr(t, fitErr(t, name, nil, engine.Train{}), "no training data")
 
 			neg := tr
 			neg.Weights = make([]float64, 90)
@@ -128,7 +128,7 @@ func TestDataErrors(t *testing.T) {
 			if _, err := m.DecisionFunction(tr.X); !errors.Is(err, engine.ErrNotFitted) {
 				t.Errorf("DecisionFunction before Fit: %v, want ErrNotFitted", err)
 			}
-			if err := m.Fit(context.Background(), tr, nil); err != nil {
+			if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 				t.Fatal(err)
 			}
 			_, err := m.Predict(mat.NewDense(2, 3, nil))
@@ -137,7 +137,7 @@ func TestDataErrors(t *testing.T) {
 			wantErr(t, err, `row 1, feature "f1": value is missing`)
 
 			// A failed fit leaves the model unfitted, not holding the old fit.
-			if err := m.Fit(context.Background(), one, nil); err == nil {
+			if err := engine.Fit(context.Background(), m, one, nil); err == nil {
 				t.Fatal("fit on one class succeeded")
 			}
 			if _, err := m.Predict(tr.X); !errors.Is(err, engine.ErrNotFitted) {
@@ -264,13 +264,13 @@ func sameAsWithout(t *testing.T, tr engine.Train, drop, want int) {
 	}
 	var a, b LDA
 	var rec stepRecorder
-	if err := a.Fit(context.Background(), tr, &rec); err != nil {
+	if err := engine.Fit(context.Background(), &a, tr, &rec); err != nil {
 		t.Fatal(err)
 	}
 	if got := rec.steps[0].Detail.(LDAFit).Rank; got != want {
 		t.Errorf("rank %v, want %d", got, want)
 	}
-	if err := b.Fit(context.Background(), less, nil); err != nil {
+	if err := engine.Fit(context.Background(), &b, less, nil); err != nil {
 		t.Fatal(err)
 	}
 	pa, _ := a.PredictProba(tr.X)
@@ -297,10 +297,10 @@ func TestScaleInvariance(t *testing.T) {
 	}
 	for _, name := range []string{"lda", "qda"} {
 		a, b := newModel(t, name, nil), newModel(t, name, nil)
-		if err := a.Fit(context.Background(), tr, nil); err != nil {
+		if err := engine.Fit(context.Background(), a, tr, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.Fit(context.Background(), scaled, nil); err != nil {
+		if err := engine.Fit(context.Background(), b, scaled, nil); err != nil {
 			t.Fatal(err)
 		}
 		pa, _ := a.PredictProba(tr.X)
@@ -322,7 +322,7 @@ func TestNearlySingularWarns(t *testing.T) {
 		near.X.Set(i, 3, near.X.At(i, 0)-2*near.X.At(i, 2)+1e-6*float64(i%7))
 	}
 	m := newModel(t, "qda", nil)
-	if err := m.Fit(context.Background(), near, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, near, nil); err != nil {
 		t.Fatal(err)
 	}
 	w := m.(*QDA).Warnings()
@@ -330,11 +330,11 @@ func TestNearlySingularWarns(t *testing.T) {
 		t.Errorf("warnings %q", w)
 	}
 	m = newModel(t, "qda", map[string]string{"reg": "0.01"})
-	if err := m.Fit(context.Background(), near, nil); err != nil || len(m.(*QDA).Warnings()) != 0 {
+	if err := engine.Fit(context.Background(), m, near, nil); err != nil || len(m.(*QDA).Warnings()) != 0 {
 		t.Errorf("with reg: %v, warnings %q", err, m.(*QDA).Warnings())
 	}
 	m = newModel(t, "qda", nil)
-	if err := m.Fit(context.Background(), tr, nil); err != nil || len(m.(*QDA).Warnings()) != 0 {
+	if err := engine.Fit(context.Background(), m, tr, nil); err != nil || len(m.(*QDA).Warnings()) != 0 {
 		t.Errorf("well-conditioned: %v, warnings %q", err, m.(*QDA).Warnings())
 	}
 }
@@ -352,10 +352,10 @@ func TestRegIsRelative(t *testing.T) {
 		scaled.X.Scale(unit, scaled.X)
 		for _, name := range []string{"lda", "qda"} {
 			a, b := newModel(t, name, map[string]string{"reg": "0.05"}), newModel(t, name, map[string]string{"reg": "0.05"})
-			if err := a.Fit(context.Background(), tr, nil); err != nil {
+			if err := engine.Fit(context.Background(), a, tr, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.Fit(context.Background(), scaled, nil); err != nil {
+			if err := engine.Fit(context.Background(), b, scaled, nil); err != nil {
 				t.Fatal(err)
 			}
 			pa, _ := a.PredictProba(tr.X)
@@ -375,7 +375,7 @@ func TestAbsentClass(t *testing.T) {
 	for _, name := range modelNames {
 		for _, priors := range []string{"empirical", "uniform"} {
 			m := newModel(t, name, map[string]string{"priors": priors})
-			if err := m.Fit(context.Background(), two, nil); err != nil {
+			if err := engine.Fit(context.Background(), m, two, nil); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			P, err := m.PredictProba(tr.X)
@@ -399,7 +399,7 @@ func TestAbsentClass(t *testing.T) {
 		}
 	}
 	var m LDA
-	if err := m.Fit(context.Background(), two, nil); err != nil {
+	if err := engine.Fit(context.Background(), &m, two, nil); err != nil {
 		t.Fatal(err)
 	}
 	if c := m.Coefficients(); len(c.Outputs) != 2 || c.Outputs[0] != "a" || c.Outputs[1] != "c" {
@@ -433,10 +433,10 @@ func TestWeights(t *testing.T) {
 		for _, params := range []map[string]string{nil, {"priors": "uniform"}} {
 			a, b := newModel(t, name, params), newModel(t, name, params)
 			var ra, rb stepRecorder
-			if err := a.Fit(context.Background(), weighted, &ra); err != nil {
+			if err := engine.Fit(context.Background(), a, weighted, &ra); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.Fit(context.Background(), repeated, &rb); err != nil {
+			if err := engine.Fit(context.Background(), b, repeated, &rb); err != nil {
 				t.Fatal(err)
 			}
 			pa, _ := a.PredictProba(tr.X)
@@ -461,11 +461,11 @@ func TestCancel(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		m := newModel(t, name, nil)
-		if err := m.Fit(ctx, tr, engine.ContextRecorder{Ctx: ctx}); !errors.Is(err, context.Canceled) {
+		if err := engine.Fit(ctx, m, tr, engine.ContextRecorder{Ctx: ctx}); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: Fit with a cancelled context: %v", name, err)
 		}
 		stop := errors.New("stop")
-		if err := m.Fit(context.Background(), tr, failRecorder{stop}); !errors.Is(err, stop) {
+		if err := engine.Fit(context.Background(), m, tr, failRecorder{stop}); !errors.Is(err, stop) {
 			t.Errorf("%s: Fit returned %v, want the recorder's error", name, err)
 		}
 		if _, err := m.Predict(tr.X); !errors.Is(err, engine.ErrNotFitted) {
@@ -508,7 +508,7 @@ func TestPredictInsideStep(t *testing.T) {
 	for _, name := range modelNames {
 		m := newModel(t, name, nil)
 		rec := &insideRec{m: m, X: tr.X}
-		if err := m.Fit(context.Background(), tr, rec); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, rec); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, err := range rec.errs {
@@ -526,7 +526,7 @@ func TestPredictInsideStep(t *testing.T) {
 		// A failing step leaves the model unfitted although it predicted.
 		stop := errors.New("stop")
 		rec = &insideRec{m: m, X: tr.X, err: stop}
-		if err := m.Fit(context.Background(), tr, rec); !errors.Is(err, stop) {
+		if err := engine.Fit(context.Background(), m, tr, rec); !errors.Is(err, stop) {
 			t.Errorf("%s: Fit returned %v, want the recorder's error", name, err)
 		}
 		if rec.errs[0] != nil {
@@ -558,7 +558,7 @@ func TestCancelledInsideStep(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		m := newModel(t, name, nil)
 		rec := &insideRec{m: m, X: tr.X, cancel: cancel}
-		if err := m.Fit(ctx, tr, rec); !errors.Is(err, context.Canceled) {
+		if err := engine.Fit(ctx, m, tr, rec); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: Fit returned %v, want context.Canceled", name, err)
 		}
 		cancel()
@@ -577,11 +577,11 @@ func TestDeterministic(t *testing.T) {
 	a, b := blobs(8, 4, 25, 3), blobs(9, 2, 25, 3)
 	for _, name := range modelNames {
 		m1, m2 := newModel(t, name, nil), newModel(t, name, nil)
-		if err := m1.Fit(context.Background(), b, nil); err != nil {
+		if err := engine.Fit(context.Background(), m1, b, nil); err != nil {
 			t.Fatal(err)
 		}
 		for _, m := range []probModel{m1, m2} {
-			if err := m.Fit(context.Background(), a, nil); err != nil {
+			if err := engine.Fit(context.Background(), m, a, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -625,7 +625,7 @@ func TestDigits(t *testing.T) {
 	tr := loadCSV(t, "digits")
 	wantErr(t, fitErr(t, "qda", nil, tr), `class "0": covariance is singular (feature "px0_0" is constant within the class); set reg > 0`)
 	m := newModel(t, "qda", map[string]string{"reg": "0.5"})
-	if err := m.Fit(context.Background(), tr, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 		t.Fatalf("QDA with reg on digits: %v", err)
 	}
 }

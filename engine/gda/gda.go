@@ -41,6 +41,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
@@ -85,19 +86,10 @@ type classStats struct {
 // newClassStats validates the training data and computes class weights,
 // priors and means (and per-class, per-feature MLE variances if wantVar), in
 // one pass over the data. priors is "empirical" or "uniform".
-func newClassStats(ctx context.Context, t engine.Train, priors string, wantVar bool) (*classStats, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if t.X == nil || t.X.IsEmpty() {
-		return nil, errors.New("no training data: X is empty")
-	}
+func newClassStats(t engine.Train, priors string, wantVar bool) (*classStats, error) {
 	n, d := t.X.Dims()
 	if len(t.Y) != n {
 		return nil, fmt.Errorf("Y has %d values for %d rows of X", len(t.Y), n)
-	}
-	if t.Weights != nil && len(t.Weights) != n {
-		return nil, fmt.Errorf("Weights has %d values for %d rows of X", len(t.Weights), n)
 	}
 	features := t.Features
 	if len(features) != d {
@@ -473,16 +465,18 @@ func shrink(cov *mat.SymDense, alpha, target float64) {
 	}
 }
 
-// fitted is the state every fitted model shares.
+// fitted is the state LDA, QDA and Gaussian naive Bayes share, embedded:
+// its FitState is theirs.
 type fitted struct {
+	engine.FitState
 	stats    *classStats
 	decision decider
 }
 
 // newFitted computes the class statistics (see newClassStats) and validates
 // the decision rule against the classes found.
-func newFitted(ctx context.Context, t engine.Train, priors string, wantVar bool, decision, loss string) (fitted, error) {
-	s, err := newClassStats(ctx, t, priors, wantVar)
+func newFitted(t engine.Train, priors string, wantVar bool, decision, loss string) (fitted, error) {
+	s, err := newClassStats(t, priors, wantVar)
 	if err != nil {
 		return fitted{}, err
 	}
@@ -495,7 +489,7 @@ func newFitted(ctx context.Context, t engine.Train, priors string, wantVar bool,
 
 // input validates X for prediction and returns it as a *mat.Dense.
 func (f *fitted) input(X mat.Matrix) (*mat.Dense, error) {
-	if f == nil || f.stats == nil {
+	if f == nil || !f.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	if X == nil {
@@ -572,7 +566,7 @@ func (f *fitted) predict(J *mat.Dense, err error) ([]float64, error) {
 		n, _ := J.Dims()
 		out := make([]float64, n)
 		for i := range out {
-			out[i] = float64(argmax(J.RawRowView(i)))
+			out[i] = float64(floats.MaxIdx(J.RawRowView(i)))
 		}
 		return out, nil
 	}
@@ -601,16 +595,6 @@ func posteriors(J *mat.Dense, err error) (*mat.Dense, error) {
 	return J, nil
 }
 
-func argmax(row []float64) int {
-	best := 0
-	for c, v := range row {
-		if v > row[best] {
-			best = c
-		}
-	}
-	return best
-}
-
 func expInPlace(J *mat.Dense) {
 	n, _ := J.Dims()
 	for i := 0; i < n; i++ {
@@ -621,26 +605,22 @@ func expInPlace(J *mat.Dense) {
 	}
 }
 
-// orBackground guards against a nil context from careless callers.
-func orBackground(ctx context.Context) context.Context {
-	if ctx == nil {
-		return context.Background()
-	}
-	return ctx
+// step publishes a fit whose state the caller has made the model's (f
+// among it) and reports it as the fit's single step, so that the recorder
+// can predict from it (engine/model.go).
+func (f *fitted) step(ctx context.Context, rec engine.Recorder, nll float64, detail engine.Detail) error {
+	f.Fitted = true
+	return step(ctx, rec, nll, detail)
 }
 
-// step reports the single step of a closed-form fit. The caller publishes
-// its fitted state first, so that the recorder can predict (engine/model.go),
-// and clears it again if step fails.
+// step reports the single step of a closed-form fit, whose state the
+// caller has published first.
 func step(ctx context.Context, rec engine.Recorder, nll float64, detail engine.Detail) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if math.IsNaN(nll) || math.IsInf(nll, 0) {
 		return fmt.Errorf("%w: the training log-likelihood is %v", engine.ErrDiverged, -nll)
-	}
-	if rec == nil {
-		return nil
 	}
 	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: nll, Detail: detail}); err != nil {
 		return err

@@ -179,7 +179,7 @@ func TestReference(t *testing.T) {
 			}
 			m := newModel(t, c.Model, c.Params)
 			var rec stepRecorder
-			if err := m.Fit(context.Background(), tr, &rec); err != nil {
+			if err := engine.Fit(context.Background(), m, tr, &rec); err != nil {
 				t.Fatal(err)
 			}
 			if len(rec.steps) != 1 || rec.steps[0].Step != 1 || rec.steps[0].Total != 1 {
@@ -227,7 +227,7 @@ func TestReference(t *testing.T) {
 				train := subset(tr, func(i int) bool { return i%10 != f })
 				test := subset(tr, func(i int) bool { return i%10 == f })
 				mf := newModel(t, c.Model, c.Params)
-				if err := mf.Fit(context.Background(), train, nil); err != nil {
+				if err := engine.Fit(context.Background(), mf, train, nil); err != nil {
 					t.Fatal(err)
 				}
 				pred, err := mf.Predict(test.X)
@@ -291,7 +291,7 @@ func TestRiskReference(t *testing.T) {
 		{map[string]string{"decision": "risk"}, ref.MapPred, ref.MapMeanLoss}, // 0-1 loss = MAP
 	} {
 		m := newModel(t, ref.Model, tc.params)
-		if err := m.Fit(context.Background(), tr, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 			t.Fatal(err)
 		}
 		pred, err := m.Predict(tr.X)

@@ -28,7 +28,7 @@ type GaussianNB struct {
 	Decision     string  // "map" or "risk"
 	Loss         string  // loss matrix for Decision "risk" (see ParseLoss); "" is the 0-1 loss
 
-	f      fitted
+	fitted
 	vars   *mat.Dense // k x d smoothed variances (zero rows for an absent class)
 	inv    *mat.Dense // k x d: 1/(2σ²)
 	consts []float64  // ln π_k - ½ Σ_j ln(2π σ²_kj)
@@ -63,9 +63,8 @@ func init() {
 // Fit estimates each class's prior and per-feature means and variances.
 func (m *GaussianNB) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	*m = GaussianNB{Priors: m.Priors, VarSmoothing: m.VarSmoothing, Decision: m.Decision, Loss: m.Loss}
-	ctx = orBackground(ctx)
 	vs := m.VarSmoothing
-	f, err := newFitted(ctx, t, m.Priors, true, m.Decision, m.Loss)
+	f, err := newFitted(t, m.Priors, true, m.Decision, m.Loss)
 	if err != nil {
 		return err
 	}
@@ -121,21 +120,9 @@ func (m *GaussianNB) Fit(ctx context.Context, t engine.Train, rec engine.Recorde
 		}
 		nll += s.counts[c] / s.total * 0.5 * (logDets[c] + tr)
 	}
-	// Publish the fit before its one step, so that the recorder can predict;
-	// a step that fails (or panics) leaves the model unfitted.
-	ok := false
-	defer func() {
-		if !ok {
-			*m = GaussianNB{Priors: m.Priors, VarSmoothing: m.VarSmoothing, Decision: m.Decision, Loss: m.Loss}
-		}
-	}()
-	m.f = f
+	m.fitted = f
 	m.vars, m.inv, m.consts, m.eps = vars, inv, consts, eps
-	if err := step(ctx, rec, nll, nil); err != nil {
-		return err
-	}
-	ok = true
-	return nil
+	return m.step(ctx, rec, nll, nil)
 }
 
 // gaussianTerms is, for the (smoothed) variances of every class with rows,
@@ -162,12 +149,12 @@ func gaussianTerms(s *classStats, vars *mat.Dense) (inv *mat.Dense, consts, logD
 
 // joint returns the joint log densities ln π_k Π_j N(x_j; μ_kj, σ²_kj).
 func (m *GaussianNB) joint(X mat.Matrix) (*mat.Dense, error) {
-	D, err := m.f.input(X)
+	D, err := m.fitted.input(X)
 	if err != nil {
 		return nil, err
 	}
 	n, _ := D.Dims()
-	s := m.f.stats
+	s := m.fitted.stats
 	J := mat.NewDense(n, s.k, nil)
 	for i := 0; i < n; i++ {
 		x := D.RawRowView(i)
@@ -191,7 +178,7 @@ func (m *GaussianNB) joint(X mat.Matrix) (*mat.Dense, error) {
 
 // Predict returns class codes: the MAP class or the minimum-risk class.
 func (m *GaussianNB) Predict(X mat.Matrix) ([]float64, error) {
-	return m.f.predict(m.joint(X))
+	return m.fitted.predict(m.joint(X))
 }
 
 // DecisionFunction returns the log posteriors ln P(k|x) (n x classes).
@@ -209,7 +196,7 @@ func (m *GaussianNB) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 func (m *GaussianNB) LogDensity(X mat.Matrix) (*mat.Dense, error) { return m.joint(X) }
 
 // Means returns the class means (classes x features); nil before Fit.
-func (m *GaussianNB) Means() *mat.Dense { return m.f.stats.meansCopy() }
+func (m *GaussianNB) Means() *mat.Dense { return m.fitted.stats.meansCopy() }
 
 // Variances returns the smoothed per-class variances (classes x features);
 // nil before Fit.
@@ -225,7 +212,7 @@ func (m *GaussianNB) Variances() *mat.Dense {
 func (m *GaussianNB) Epsilon() float64 { return m.eps }
 
 // PriorProbs returns the class priors used (0 for a class without rows); nil before Fit.
-func (m *GaussianNB) PriorProbs() []float64 { return m.f.stats.priorsCopy() }
+func (m *GaussianNB) PriorProbs() []float64 { return m.fitted.stats.priorsCopy() }
 
 // Classes returns the class names, in code order; nil before Fit.
-func (m *GaussianNB) Classes() []string { return m.f.stats.classesCopy() }
+func (m *GaussianNB) Classes() []string { return m.fitted.stats.classesCopy() }

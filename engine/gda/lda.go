@@ -37,7 +37,7 @@ type LDA struct {
 	Decision  string  // "map" or "risk"
 	Loss      string  // loss matrix for Decision "risk" (see ParseLoss); "" is the 0-1 loss
 
-	f         fitted
+	fitted
 	cov       *mat.SymDense
 	coef      *mat.Dense // k x d, row k = Σ⁻¹μ_k (zero for an absent class)
 	intercept []float64  // -½μ_kᵀΣ⁻¹μ_k + ln π_k (-Inf for an absent class)
@@ -75,9 +75,8 @@ func init() {
 // Fit estimates the class means, the priors and the pooled covariance.
 func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	*m = LDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
-	ctx = orBackground(ctx)
 	estimator := m.Estimator
-	f, err := newFitted(ctx, t, m.Priors, false, m.Decision, m.Loss)
+	f, err := newFitted(t, m.Priors, false, m.Decision, m.Loss)
 	if err != nil {
 		return err
 	}
@@ -102,21 +101,9 @@ func (m *LDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		return err
 	}
 	nll := s.priorEntropy() + 0.5*(float64(d)*ln2Pi+g.logDet) + 0.5*g.traceProd(S)/s.total
-	// Publish the fit before its one step, so that the recorder can predict;
-	// a step that fails (or panics) leaves the model unfitted.
-	ok := false
-	defer func() {
-		if !ok {
-			*m = LDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
-		}
-	}()
-	m.f = f
+	m.fitted = f
 	m.cov, m.coef, m.intercept = cov, coef, intercept
-	if err := step(ctx, rec, nll, LDAFit{Rank: g.rank}); err != nil {
-		return err
-	}
-	ok = true
-	return nil
+	return m.step(ctx, rec, nll, LDAFit{Rank: g.rank})
 }
 
 // discriminants factors the shared covariance and returns its factor and
@@ -158,12 +145,12 @@ func (m *LDA) discriminants(s *classStats, cov *mat.SymDense) (g gauss, coef *ma
 // joint returns the class scores μ_kᵀΣ⁻¹x - ½μ_kᵀΣ⁻¹μ_k + ln π_k: the joint
 // log density ln π_k p(x|k) up to a term that is the same for every class.
 func (m *LDA) joint(X mat.Matrix) (*mat.Dense, error) {
-	D, err := m.f.input(X)
+	D, err := m.fitted.input(X)
 	if err != nil {
 		return nil, err
 	}
 	n, _ := D.Dims()
-	J := mat.NewDense(n, m.f.stats.k, nil)
+	J := mat.NewDense(n, m.fitted.stats.k, nil)
 	J.Mul(D, m.coef.T())
 	for i := 0; i < n; i++ {
 		row := J.RawRowView(i)
@@ -176,7 +163,7 @@ func (m *LDA) joint(X mat.Matrix) (*mat.Dense, error) {
 
 // Predict returns class codes: the MAP class or the minimum-risk class.
 func (m *LDA) Predict(X mat.Matrix) ([]float64, error) {
-	return m.f.predict(m.joint(X))
+	return m.fitted.predict(m.joint(X))
 }
 
 // DecisionFunction returns the log posteriors ln P(k|x) (n x classes).
@@ -193,7 +180,7 @@ func (m *LDA) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 // training: w_k = Σ⁻¹μ_k and b_k = -½μ_kᵀΣ⁻¹μ_k + ln π_k, so that
 // P(k|x) = softmax_k(w_kᵀx + b_k).
 func (m *LDA) Coefficients() engine.Coefficients {
-	s := m.f.stats
+	s := m.fitted.stats
 	if s == nil {
 		return engine.Coefficients{}
 	}
@@ -213,20 +200,20 @@ func (m *LDA) Coefficients() engine.Coefficients {
 }
 
 // Means returns the class means (classes x features); nil before Fit.
-func (m *LDA) Means() *mat.Dense { return m.f.stats.meansCopy() }
+func (m *LDA) Means() *mat.Dense { return m.fitted.stats.meansCopy() }
 
 // Covariance returns the shared covariance (after Reg); nil before Fit.
 func (m *LDA) Covariance() *mat.SymDense {
 	if m.cov == nil {
 		return nil
 	}
-	c := mat.NewSymDense(m.f.stats.d, nil)
+	c := mat.NewSymDense(m.fitted.stats.d, nil)
 	c.CopySym(m.cov)
 	return c
 }
 
 // PriorProbs returns the class priors used (0 for a class without rows); nil before Fit.
-func (m *LDA) PriorProbs() []float64 { return m.f.stats.priorsCopy() }
+func (m *LDA) PriorProbs() []float64 { return m.fitted.stats.priorsCopy() }
 
 // Classes returns the class names, in code order; nil before Fit.
-func (m *LDA) Classes() []string { return m.f.stats.classesCopy() }
+func (m *LDA) Classes() []string { return m.fitted.stats.classesCopy() }

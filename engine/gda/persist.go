@@ -72,7 +72,7 @@ func fittedFrom(c *engine.StateCheck, s *classStats, decision, loss string) fitt
 	if err != nil {
 		c.Failf("%v", err)
 	}
-	return fitted{stats: s, decision: dec}
+	return fitted{FitState: engine.FitState{Fitted: true}, stats: s, decision: dec}
 }
 
 // symRows is a symmetric matrix as rows.
@@ -116,10 +116,10 @@ type ldaState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *LDA) MarshalState() ([]byte, error) {
-	if m.f.stats == nil {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
-	return engine.EncodeState("lda", ldaState{m.f.stats.state(), symRows(m.cov)})
+	return engine.EncodeState("lda", ldaState{m.fitted.stats.state(), symRows(m.cov)})
 }
 
 // UnmarshalState implements engine.Persistent.
@@ -142,7 +142,7 @@ func (m *LDA) UnmarshalState(data []byte) error {
 	if err != nil {
 		return fmt.Errorf("lda state: %v", err)
 	}
-	m.f, m.cov, m.coef, m.intercept = f, cov, coef, intercept
+	m.fitted, m.cov, m.coef, m.intercept = f, cov, coef, intercept
 	return nil
 }
 
@@ -155,14 +155,14 @@ type qdaState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *QDA) MarshalState() ([]byte, error) {
-	if m.f.stats == nil {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	covs := make([][][]float64, len(m.covs))
 	for c, cov := range m.covs {
 		covs[c] = symRows(cov)
 	}
-	return engine.EncodeState("qda", qdaState{m.f.stats.state(), covs})
+	return engine.EncodeState("qda", qdaState{m.fitted.stats.state(), covs})
 }
 
 // UnmarshalState implements engine.Persistent.
@@ -192,7 +192,7 @@ func (m *QDA) UnmarshalState(data []byte) error {
 		return c.Err()
 	}
 	loaded := QDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss,
-		f: f, covs: covs, slot: make([]int, k), consts: make([]float64, k),
+		fitted: f, covs: covs, slot: make([]int, k), consts: make([]float64, k),
 		w: mat.NewDense(d, s.nPresent*d, nil), off: mat.NewDense(s.nPresent, d, nil)}
 	p := 0
 	for cl := range k {
@@ -220,10 +220,10 @@ type gnbState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *GaussianNB) MarshalState() ([]byte, error) {
-	if m.f.stats == nil {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
-	return engine.EncodeState("gnb", gnbState{m.f.stats.state(), engine.StateRows(m.vars), m.eps})
+	return engine.EncodeState("gnb", gnbState{m.fitted.stats.state(), engine.StateRows(m.vars), m.eps})
 }
 
 // UnmarshalState implements engine.Persistent.
@@ -249,7 +249,7 @@ func (m *GaussianNB) UnmarshalState(data []byte) error {
 		return c.Err()
 	}
 	inv, consts, _ := gaussianTerms(s, vars)
-	m.f, m.vars, m.inv, m.consts, m.eps = f, vars, inv, consts, st.Epsilon
+	m.fitted, m.vars, m.inv, m.consts, m.eps = f, vars, inv, consts, st.Epsilon
 	return nil
 }
 
@@ -278,7 +278,7 @@ type cnbState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *CategoricalNB) MarshalState() ([]byte, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	logProb := make([][][]float64, m.d)
@@ -350,6 +350,6 @@ func (m *CategoricalNB) UnmarshalState(data []byte) error {
 	m.classes, m.features, m.k, m.d = st.Classes, st.Features, k, d
 	m.nominal, m.levels, m.logProb, m.mean, m.inv, m.logNorm = st.Nominal, st.Levels, logProb, mean, inv, logNorm
 	m.logPrior, m.dec, m.vars, m.rows = cnbLogPriors(st.Rows, m.Priors), dec, vars, st.Rows
-	m.fitted = true
+	m.Fitted = true
 	return nil
 }

@@ -37,7 +37,7 @@ type QDA struct {
 	Decision  string  // "map" or "risk"
 	Loss      string  // loss matrix for Decision "risk" (see ParseLoss); "" is the 0-1 loss
 
-	f        fitted
+	fitted
 	covs     []*mat.SymDense // per class; nil for a class without rows
 	warnings []string
 	slot     []int      // column block of each class in w; -1 if absent
@@ -78,9 +78,8 @@ func init() {
 // Fit estimates each class's mean, prior and covariance.
 func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	*m = QDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
-	ctx = orBackground(ctx)
 	estimator := m.Estimator
-	f, err := newFitted(ctx, t, m.Priors, false, m.Decision, m.Loss)
+	f, err := newFitted(t, m.Priors, false, m.Decision, m.Loss)
 	if err != nil {
 		return err
 	}
@@ -154,23 +153,9 @@ func (m *QDA) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 		covs[c], slot[c] = cov, p
 		p++
 	}
-	// Publish the fit before its one step, so that the recorder can predict;
-	// a step that fails (or panics) leaves the model unfitted.
-	ok := false
-	defer func() {
-		if !ok {
-			*m = QDA{Priors: m.Priors, Estimator: m.Estimator, Reg: m.Reg, Decision: m.Decision, Loss: m.Loss}
-		}
-	}()
-	warnings := m.warnings
-	m.f = f
+	m.fitted = f
 	m.covs, m.slot, m.w, m.off, m.consts = covs, slot, W, off, consts
-	if err := step(ctx, rec, nll, nil); err != nil {
-		return err
-	}
-	m.warnings = warnings
-	ok = true
-	return nil
+	return m.step(ctx, rec, nll, nil)
 }
 
 // place factors class c's covariance, writes its W_k into column block p
@@ -216,12 +201,12 @@ const predictBlock = 1024
 
 // joint returns the joint log densities ln π_k N(x; μ_k, Σ_k).
 func (m *QDA) joint(X mat.Matrix) (*mat.Dense, error) {
-	D, err := m.f.input(X)
+	D, err := m.fitted.input(X)
 	if err != nil {
 		return nil, err
 	}
 	n, d := D.Dims()
-	k := m.f.stats.k
+	k := m.fitted.stats.k
 	J := mat.NewDense(n, k, nil)
 	_, wc := m.w.Dims()
 	Zbuf := mat.NewDense(min(predictBlock, n), wc, nil)
@@ -254,7 +239,7 @@ func (m *QDA) joint(X mat.Matrix) (*mat.Dense, error) {
 
 // Predict returns class codes: the MAP class or the minimum-risk class.
 func (m *QDA) Predict(X mat.Matrix) ([]float64, error) {
-	return m.f.predict(m.joint(X))
+	return m.fitted.predict(m.joint(X))
 }
 
 // DecisionFunction returns the log posteriors ln P(k|x) (n x classes).
@@ -272,7 +257,7 @@ func (m *QDA) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 func (m *QDA) LogDensity(X mat.Matrix) (*mat.Dense, error) { return m.joint(X) }
 
 // Means returns the class means (classes x features); nil before Fit.
-func (m *QDA) Means() *mat.Dense { return m.f.stats.meansCopy() }
+func (m *QDA) Means() *mat.Dense { return m.fitted.stats.meansCopy() }
 
 // Covariances returns each class's covariance (after Reg), nil for a class
 // without training rows; nil before Fit.
@@ -283,7 +268,7 @@ func (m *QDA) Covariances() []*mat.SymDense {
 	out := make([]*mat.SymDense, len(m.covs))
 	for c, cov := range m.covs {
 		if cov != nil {
-			out[c] = mat.NewSymDense(m.f.stats.d, nil)
+			out[c] = mat.NewSymDense(m.fitted.stats.d, nil)
 			out[c].CopySym(cov)
 		}
 	}
@@ -291,7 +276,7 @@ func (m *QDA) Covariances() []*mat.SymDense {
 }
 
 // PriorProbs returns the class priors used (0 for a class without rows); nil before Fit.
-func (m *QDA) PriorProbs() []float64 { return m.f.stats.priorsCopy() }
+func (m *QDA) PriorProbs() []float64 { return m.fitted.stats.priorsCopy() }
 
 // Classes returns the class names, in code order; nil before Fit.
-func (m *QDA) Classes() []string { return m.f.stats.classesCopy() }
+func (m *QDA) Classes() []string { return m.fitted.stats.classesCopy() }

@@ -27,7 +27,7 @@ func BenchmarkLiveMargin(b *testing.B) {
 		b.Fatal(err)
 	}
 	tr := engine.Train{X: mat.DenseCopyOf(d.X), Y: d.Y, Classes: d.Classes, Features: []string{"x0", "x1"}}
-	if err := m.Fit(context.Background(), tr, engine.ContextRecorder{Ctx: context.Background()}); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 		b.Fatal(err)
 	}
 	for _, c := range []struct {

@@ -31,7 +31,7 @@ func TestRegionsOfAMarginModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := engine.Train{X: mat.DenseCopyOf(d.X), Y: d.Y, Classes: d.Classes, Features: []string{"x0", "x1"}, Seed: 1}
-	if err := m.Fit(context.Background(), tr, engine.ContextRecorder{Ctx: context.Background()}); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 		t.Fatal(err)
 	}
 	f, err := m.(engine.Marginer).Margin(rm.gridPoints())

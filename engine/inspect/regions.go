@@ -250,7 +250,7 @@ func Regions(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engi
 		// The known classes only score a clustering: never shown to it.
 		tr.Y, tr.Classes, tr.KnownClasses = nil, nil, len(d.Classes)
 	}
-	if err := model.Fit(ctx, tr, engine.ContextRecorder{Ctx: ctx}); err != nil {
+	if err := engine.Fit(ctx, model, tr, nil); err != nil {
 		return nil, fmt.Errorf("model %s on the 2-D map: %w", spec.Name, err)
 	}
 	pm, ok := model.(engine.Predictor)

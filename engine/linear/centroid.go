@@ -33,8 +33,8 @@ type Centroid struct {
 	mu       *mat.Dense // one row per present class
 	// Linear scores s_c(x) = μ_c·x − ‖μ_c‖²/2 = −‖x−μ_c‖²/2 + ‖x‖²/2: the
 	// nearest mean has the largest score.
-	half   []float64 // ‖μ_c‖²/2
-	fitted bool
+	half []float64 // ‖μ_c‖²/2
+	engine.FitState
 }
 
 const centName = "centroid method"
@@ -54,10 +54,6 @@ func init() {
 
 // Fit implements engine.Model.
 func (m *Centroid) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	ok := false
-	defer unfitUnless(&ok, &m.fitted)
-	rec = orNop(rec)
 	present, err := presentClasses(d, centName)
 	if err != nil {
 		return err
@@ -89,7 +85,7 @@ func (m *Centroid) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	half := centroidHalves(mu)
 	m.nFeat, m.features, m.classes, m.present = p, d.Features, d.Classes, present
 	m.mu, m.half = mu, half
-	m.fitted = true
+	m.Fitted = true
 
 	// Training error rate for the one step.
 	pred, err := m.Predict(d.X)
@@ -114,13 +110,12 @@ func (m *Centroid) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	ok = true
 	return nil
 }
 
 // linearScores returns s_c(x) = μ_c·x − ‖μ_c‖²/2 (n × present classes).
 func (m *Centroid) linearScores(X mat.Matrix) (*mat.Dense, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	D, err := predictInput(X, m.nFeat, m.features, centName)
@@ -152,7 +147,7 @@ func (m *Centroid) Predict(X mat.Matrix) ([]float64, error) {
 	n, _ := S.Dims()
 	out := make([]float64, n)
 	for i := range out {
-		out[i] = float64(m.present[argmaxRow(S.RawRowView(i))])
+		out[i] = float64(m.present[floats.MaxIdx(S.RawRowView(i))])
 	}
 	return out, nil
 }
@@ -197,7 +192,7 @@ func (m *Centroid) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
 // one row per class, weights μ_c and intercept −‖μ_c‖²/2 (the linear part of
 // −‖x−μ_c‖²/2; the dropped −‖x‖²/2 is the same for every class).
 func (m *Centroid) Coefficients() engine.Coefficients {
-	if !m.fitted {
+	if !m.Fitted {
 		return engine.Coefficients{}
 	}
 	if len(m.present) == 2 {

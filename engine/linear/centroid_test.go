@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
@@ -22,7 +23,7 @@ func TestCentroidNotesExample(t *testing.T) {
 	}
 	var m Centroid
 	rec := &linRec{}
-	if err := m.Fit(context.Background(), d, rec); err != nil {
+	if err := engine.Fit(context.Background(), &m, d, rec); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.steps) != 1 || rec.steps[0].TrainLoss != 0 {
@@ -64,7 +65,7 @@ func TestCentroidSklearn(t *testing.T) {
 			r := ref[tc.name]
 			d := linLoad(t, tc.file, false)
 			var m Centroid
-			if err := m.Fit(context.Background(), d, nil); err != nil {
+			if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 				t.Fatal(err)
 			}
 			if len(r.Centroids) == 2 {
@@ -94,7 +95,7 @@ func TestCentroidSklearn(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, v := range pred {
-				if got := argmaxRow(F.RawRowView(i)); float64(got) != v {
+				if got := floats.MaxIdx(F.RawRowView(i)); float64(got) != v {
 					t.Fatalf("probe %d: decision argmax %d, prediction %v", i, got, v)
 				}
 			}
@@ -117,10 +118,10 @@ func TestCentroidWeights(t *testing.T) {
 	dw := d
 	dw.Weights = w
 	var a, b Centroid
-	if err := a.Fit(context.Background(), dw, nil); err != nil {
+	if err := engine.Fit(context.Background(), &a, dw, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Fit(context.Background(), linSubset(d, idx), nil); err != nil {
+	if err := engine.Fit(context.Background(), &b, linSubset(d, idx), nil); err != nil {
 		t.Fatal(err)
 	}
 	linClose(t, "weighted means", a.Coefficients().Weights.RawMatrix().Data, b.Coefficients().Weights.RawMatrix().Data, 1e-13)
@@ -135,7 +136,7 @@ func TestCentroidAbsentClass(t *testing.T) {
 		Classes: []string{"a", "b", "c"},
 	}
 	var m Centroid
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	F, err := m.DecisionFunction(mat.NewDense(1, 1, []float64{5.4}))

@@ -89,19 +89,9 @@ func init() {
 // where it was computed, the duality gap divided by n (on the objective's
 // scale).
 func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	ok := false
-	defer unfitUnless(&ok, &m.fitted)
-	rec = orNop(rec)
 	alpha, maxIter, tol := m.Alpha, m.MaxIter, m.Tol
-	if err := engine.CheckTrain(d, "lasso", false); err != nil {
-		return err
-	}
-	d, lift, err := liftTrain(d, m.Lift, true, "lasso")
+	d, lift, err := lsqTrain(ctx, d, "lasso", m.Lift, true)
 	if err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
 		return err
 	}
 	X, y := d.X, d.Y
@@ -181,7 +171,7 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 			return fmt.Errorf("lasso: the objective became %v at sweep %d (%w); check the scale of the data", obj, sweep, engine.ErrDiverged)
 		}
 		m.icept = lsqIntercept(mu, ybar, coef)
-		m.fitted = true
+		m.Fitted = true
 		if err := rec.Step(engine.Step{Step: sweep, Total: maxIter, TrainLoss: obj, Detail: detail}); err != nil {
 			return err
 		}
@@ -201,8 +191,7 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 			maxIter, gap/float64(n), gapTol/float64(n))}
 	}
 	m.coef, m.icept = coef, lsqIntercept(mu, ybar, coef)
-	m.fitted = true
-	ok = true
+	m.Fitted = true
 	return nil
 }
 

@@ -37,7 +37,7 @@ func TestLassoPath(t *testing.T) {
 	} {
 		m := &Lasso{Alpha: tc.alpha, Tol: 1e-12, MaxIter: 1_000_000}
 		rec := &lsqSteps{}
-		if err := m.Fit(context.Background(), d, rec); err != nil {
+		if err := engine.Fit(context.Background(), m, d, rec); err != nil {
 			t.Fatal(err)
 		}
 		coef, b := lsqCoefOf(t, m)
@@ -108,7 +108,7 @@ func TestLassoDefaults(t *testing.T) {
 	d := lsqDiabetes(t)
 	d.X = lsqStandardise(d.X, d.X)
 	m := &Lasso{Alpha: 1, MaxIter: 1000, Tol: 1e-4}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	if m.Sweeps() != 21 {
@@ -124,7 +124,7 @@ func TestLassoWeighted(t *testing.T) {
 	d.X = lsqStandardise(d.X, d.X)
 	d.Weights = lsqWeights(d.Rows())
 	m := &Lasso{Alpha: 0.5, Tol: 1e-12, MaxIter: 1_000_000}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	coef, b := lsqCoefOf(t, m)
@@ -155,7 +155,7 @@ func TestLassoOrthogonal(t *testing.T) {
 	y := []float64{3, -1, 2, 0.5, 4, 1, -2, 0}
 	const alpha = 0.4
 	m := &Lasso{Alpha: alpha, Tol: 1e-14, MaxIter: 1000}
-	if err := m.Fit(context.Background(), engine.Train{X: X, Y: y}, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: y}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := make([]float64, 3)
@@ -188,12 +188,12 @@ func TestLassoStops(t *testing.T) {
 	stop := errors.New("stop")
 	rec := &lsqSteps{stop: 3, err: stop}
 	m := &Lasso{Alpha: 0.01, Tol: 1e-14, MaxIter: 1000}
-	if err := m.Fit(context.Background(), d, rec); !errors.Is(err, stop) || len(rec.steps) != 3 {
+	if err := engine.Fit(context.Background(), m, d, rec); !errors.Is(err, stop) || len(rec.steps) != 3 {
 		t.Errorf("error %v after %d steps, want stop after 3", err, len(rec.steps))
 	}
 	// Running out of sweeps keeps the fit, with a warning.
 	m = &Lasso{Alpha: 0.01, MaxIter: 2, Tol: 1e-4}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	if m.Converged() || len(m.Warnings()) != 1 || !strings.Contains(m.Warnings()[0], "did not converge in 2 sweeps") {
@@ -213,7 +213,7 @@ func TestLassoBadInput(t *testing.T) {
 		X.Set(i, 3, 7)
 	}
 	m := &Lasso{Alpha: 0.1, MaxIter: 1000, Tol: 1e-4}
-	if err := m.Fit(context.Background(), engine.Train{X: X, Y: d.Y}, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: d.Y}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if c, _ := lsqCoefOf(t, m); c[3] != 0 {
@@ -233,7 +233,7 @@ func TestLassoBadInput(t *testing.T) {
 func BenchmarkLasso20kx50(b *testing.B) {
 	d := lsqBenchData(20_000, 50, 10, 6)
 	for b.Loop() {
-		if err := (&Lasso{Alpha: 0.1, MaxIter: 1000, Tol: 1e-4}).Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), (&Lasso{Alpha: 0.1, MaxIter: 1000, Tol: 1e-4}), d, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -248,7 +248,7 @@ func TestLassoResidualDrift(t *testing.T) {
 	}
 	m := &Lasso{Alpha: 0.01, Tol: 1e-14, MaxIter: 5000}
 	rec := &lsqSteps{}
-	if err := m.Fit(context.Background(), d, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, d, rec); err != nil {
 		t.Fatal(err)
 	}
 	pred, _ := m.Predict(d.X)
@@ -280,7 +280,7 @@ func TestLassoLayoutsAgree(t *testing.T) {
 		for k, ratio := range []int{1, 1 << 30} {
 			lassoGramRatio = ratio
 			fits[k] = Lasso{Alpha: 0.05, Tol: 1e-10, MaxIter: 1000}
-			if err := fits[k].Fit(context.Background(), d, nil); err != nil {
+			if err := engine.Fit(context.Background(), &fits[k], d, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

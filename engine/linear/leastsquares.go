@@ -45,12 +45,41 @@ type LeastSquares struct {
 // Ridge, Lasso, Stepwise): the prediction x·coef + icept, x lifted first
 // when the model has a lift.
 type lsqModel struct {
-	fitted   bool
+	engine.FitState
 	names    []string // one per coefficient
 	coef     []float64
 	icept    float64
 	warnings []string
 	lift     *lifted // nil: none
+}
+
+// lsqTrain is how the least-squares models' fits begin: the rows checked
+// (engine.CheckTrain, errors naming model; their values are checked as
+// the solve reads them), lifted to the monomials of degree 1..degree
+// (liftTrain, standardised with scale), and the context looked at before
+// the solve.
+func lsqTrain(ctx context.Context, d engine.Train, model string, degree int, scale bool) (engine.Train, *lifted, error) {
+	if err := engine.CheckTrain(d, model, false); err != nil {
+		return d, nil, err
+	}
+	d, lift, err := liftTrain(d, degree, scale, model)
+	if err != nil {
+		return d, nil, err
+	}
+	return d, lift, ctx.Err()
+}
+
+// publish makes a closed-form fit (names, coef, icept, warnings, lift) the
+// model's and reports it as the fit's one step s: published first, so that
+// the recorder can predict from it.
+func (m *lsqModel) publish(ctx context.Context, rec engine.Recorder, fit lsqModel, s engine.Step) error {
+	m.names, m.coef, m.icept, m.warnings, m.lift = fit.names, fit.coef, fit.icept, fit.warnings, fit.lift
+	m.Fitted = true
+	if err := rec.Step(s); err != nil {
+		return err
+	}
+	// A recorder may cancel without returning the error itself.
+	return ctx.Err()
 }
 
 // lsqMaxCond is the largest estimated condition number of the equilibrated
@@ -103,17 +132,7 @@ func init() {
 // (weighted) training mean squared error, with a LeastSquaresFit: whether
 // the SVD was used and the numerical rank found.
 func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	ok := false
-	defer unfitUnless(&ok, &m.fitted)
-	rec = orNop(rec)
 	solver, deg := m.Solver, m.Degree
-	if err := engine.CheckTrain(d, "linear", false); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if deg > 1 {
 		n, p := d.X.Dims()
 		if terms := polyTerms(p, deg); terms > lsqMaxTerms {
@@ -126,7 +145,7 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 	// Least squares is invariant to the columns' scales (the normal
 	// equations are equilibrated): the monomials are fitted as they are, so
 	// that the coefficients are the polynomial's.
-	d, lift, err := liftTrain(d, deg, false, "linear")
+	d, lift, err := lsqTrain(ctx, d, "linear", deg, false)
 	if err != nil {
 		return err
 	}
@@ -138,20 +157,9 @@ func (m *LeastSquares) Fit(ctx context.Context, d engine.Train, rec engine.Recor
 	if err != nil {
 		return fmt.Errorf("linear: %w", err)
 	}
-	// Publish the fit before its one step, so that the recorder can predict.
-	m.lift, m.names = lift, names
-	m.coef, m.icept, m.solver, m.rank, m.warnings = f.coef, f.icept, f.solver, f.rank, f.warnings
-	m.fitted = true
-	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: f.mse,
-		Detail: LeastSquaresFit{Pinv: f.solver == "pinv", Rank: f.rank}}); err != nil {
-		return err
-	}
-	// A recorder may cancel without returning the error itself.
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	ok = true
-	return nil
+	m.solver, m.rank = f.solver, f.rank
+	return m.publish(ctx, rec, lsqModel{names: names, coef: f.coef, icept: f.icept, warnings: f.warnings, lift: lift},
+		engine.Step{Step: 1, Total: 1, TrainLoss: f.mse, Detail: LeastSquaresFit{Pinv: f.solver == "pinv", Rank: f.rank}})
 }
 
 // Predict implements engine.Model.
@@ -562,7 +570,7 @@ func lsqRSS(X *mat.Dense, y, w []float64, c []float64, b float64) float64 {
 // predict is X·coef + icept for a model fitted on len(coef) features; model
 // names it in errors.
 func (m *lsqModel) predict(model string, X mat.Matrix) ([]float64, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	D, err := m.lift.input(X, len(m.coef), m.names, model)
@@ -579,7 +587,7 @@ func (m *lsqModel) predict(model string, X mat.Matrix) ([]float64, error) {
 
 // coefficients packs the coefficients for engine.Coefficienter.
 func (m *lsqModel) coefficients() engine.Coefficients {
-	if !m.fitted {
+	if !m.Fitted {
 		return engine.Coefficients{}
 	}
 	return engine.Coefficients{

@@ -140,7 +140,7 @@ func lsqCV(t *testing.T, d engine.Train, k int, std bool, newModel func() engine
 			train.X, test.X = lsqStandardise(train.X, train.X), lsqStandardise(train.X, test.X)
 		}
 		m := newModel()
-		if err := m.Fit(context.Background(), train, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, train, nil); err != nil {
 			t.Fatalf("fold %d: %v", f+1, err)
 		}
 		pred, err := m.Predict(test.X)
@@ -233,7 +233,7 @@ func TestLeastSquaresDiabetes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &lsqSteps{}
-			if err := tc.m.Fit(context.Background(), tc.d, rec); err != nil {
+			if err := engine.Fit(context.Background(), tc.m, tc.d, rec); err != nil {
 				t.Fatal(err)
 			}
 			coef, icept := lsqCoefOf(t, tc.m)
@@ -267,7 +267,7 @@ func TestLeastSquaresDiabetes(t *testing.T) {
 	}
 	// R² on the training rows: LinearRegression().fit(X, y).score(X, y).
 	m := &LeastSquares{Solver: "normal", Degree: 1}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	pred, _ := m.Predict(d.X)
@@ -281,7 +281,7 @@ func TestLeastSquaresPolynomial(t *testing.T) {
 	// PolynomialFeatures(2, include_bias=False) + LinearRegression() on the
 	// raw diabetes features.
 	m := &LeastSquares{Degree: 2, Solver: "normal"}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	c := m.Coefficients()
@@ -304,7 +304,7 @@ func TestLeastSquaresPolynomial(t *testing.T) {
 	// PolynomialFeatures(3) on the first 4 standardised features.
 	std := engine.Train{X: mat.DenseCopyOf(lsqStandardise(d.X, d.X).Slice(0, d.Rows(), 0, 4)), Y: d.Y}
 	m3 := &LeastSquares{Degree: 3, Solver: "normal"}
-	if err := m3.Fit(context.Background(), std, nil); err != nil {
+	if err := engine.Fit(context.Background(), m3, std, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(m3.Coefficients().Features); n != 34 {
@@ -323,7 +323,7 @@ func TestLeastSquaresNotes(t *testing.T) {
 	// fits the three points exactly with 50x₁ − 50x₂ and bias 0.
 	toy := engine.Train{X: mat.NewDense(3, 2, []float64{0, 0, 1, 1, 0.51, 0.49}), Y: []float64{0, 0, 1}}
 	m := &LeastSquares{Solver: "normal", Degree: 1}
-	if err := m.Fit(context.Background(), toy, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, toy, nil); err != nil {
 		t.Fatal(err)
 	}
 	coef, icept := lsqCoefOf(t, m)
@@ -335,7 +335,7 @@ func TestLeastSquaresNotes(t *testing.T) {
 	D := engine.Train{X: mat.NewDense(4, 3, []float64{2, 0, 0, 0, 0, 0, 0, 0, 1.0 / 3, 0, 0, 0}), Y: []float64{1, 2, 3, 4}}
 	rec := &lsqSteps{}
 	m = &LeastSquares{NoIntercept: true, Solver: "normal", Degree: 1}
-	if err := m.Fit(context.Background(), D, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, D, rec); err != nil {
 		t.Fatal(err)
 	}
 	coef, _ = lsqCoefOf(t, m)
@@ -360,7 +360,7 @@ func TestLeastSquaresCollinear(t *testing.T) {
 		X.Set(i, 2, d.X.At(i, 2))
 	}
 	m := &LeastSquares{Solver: "normal", Degree: 1}
-	if err := m.Fit(context.Background(), engine.Train{X: X, Y: d.Y}, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: d.Y}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if m.SolverUsed() != "pinv" || len(m.Warnings()) == 0 {
@@ -368,7 +368,7 @@ func TestLeastSquaresCollinear(t *testing.T) {
 	}
 	coef, _ := lsqCoefOf(t, m)
 	ref := &LeastSquares{Solver: "normal", Degree: 1}
-	if err := ref.Fit(context.Background(), engine.Train{X: mat.DenseCopyOf(X.Slice(0, n, 0, 2)), Y: d.Y}, nil); err != nil {
+	if err := engine.Fit(context.Background(), ref, engine.Train{X: mat.DenseCopyOf(X.Slice(0, n, 0, 2)), Y: d.Y}, nil); err != nil {
 		t.Fatal(err)
 	}
 	rc, _ := lsqCoefOf(t, ref)
@@ -413,7 +413,7 @@ func lsqBadInputs(t *testing.T, newModel func() engine.Predictor) {
 		{"negative weight", engine.Train{X: d.X, Y: d.Y, Weights: negW}, "row 8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := newModel().Fit(context.Background(), tc.d, nil)
+			err := engine.Fit(context.Background(), newModel(), tc.d, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
@@ -426,7 +426,7 @@ func lsqBadInputs(t *testing.T, newModel func() engine.Predictor) {
 	if c := m.(engine.Coefficienter).Coefficients(); c.Weights != nil {
 		t.Errorf("Coefficients before Fit: %+v, want none", c)
 	}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Predict(mat.NewDense(2, 3, nil)); err == nil || !strings.Contains(err.Error(), "3 features") {
@@ -444,12 +444,12 @@ func lsqBadInputs(t *testing.T, newModel func() engine.Predictor) {
 	// A cancelled context, and a recorder error, end the fit with that error.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := newModel().Fit(ctx, d, engine.ContextRecorder{Ctx: ctx}); !errors.Is(err, context.Canceled) {
+	if err := engine.Fit(ctx, newModel(), d, engine.ContextRecorder{Ctx: ctx}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 	stop := errors.New("stop")
 	m = newModel()
-	if err := m.Fit(context.Background(), d, &lsqSteps{stop: 1, err: stop}); !errors.Is(err, stop) {
+	if err := engine.Fit(context.Background(), m, d, &lsqSteps{stop: 1, err: stop}); !errors.Is(err, stop) {
 		t.Errorf("recorder error: %v, want it returned", err)
 	}
 	if _, err := m.Predict(d.X); !errors.Is(err, engine.ErrNotFitted) {
@@ -460,7 +460,7 @@ func lsqBadInputs(t *testing.T, newModel func() engine.Predictor) {
 func TestLeastSquaresBadInput(t *testing.T) {
 	lsqBadInputs(t, func() engine.Predictor { return &LeastSquares{Solver: "normal", Degree: 1} })
 	wide := engine.Train{X: mat.NewDense(10, 1000, nil), Y: make([]float64, 10)}
-	if err := (&LeastSquares{Degree: 3, Solver: "normal"}).Fit(context.Background(), wide, nil); err == nil || !strings.Contains(err.Error(), "terms") {
+	if err := engine.Fit(context.Background(), (&LeastSquares{Degree: 3, Solver: "normal"}), wide, nil); err == nil || !strings.Contains(err.Error(), "terms") {
 		t.Errorf("degree 3 on 1000 features: %v, want an error about the number of terms", err)
 	}
 }
@@ -508,7 +508,7 @@ func lsqBenchData(n, p, informative int, seed uint64) engine.Train {
 func BenchmarkLinear100kx50(b *testing.B) {
 	d := lsqBenchData(100_000, 50, 30, 5)
 	for b.Loop() {
-		if err := (&LeastSquares{Solver: "normal", Degree: 1}).Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), (&LeastSquares{Solver: "normal", Degree: 1}), d, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -51,7 +51,7 @@ func TestRidgeLiftMatchesScikitLearn(t *testing.T) {
 	d := lsqDiabetes(t)
 	d.X = lsqStandardise(d.X, d.X)
 	m := &Ridge{Alpha: 10, Lift: 2}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	ridgeLift2Coef := []float64{2.067650837618487, -5.792559496815935, 22.128888879994943, 15.737684965711537, -3.1319189098788778, -4.5190153906858495, -9.872828304403683, 6.188641776889219, 25.95569180959469, 3.4559887390835176, 3.6441208918015198, 7.600119891665243, -0.8308386004614153, 1.3050167979303984, -2.224154964972055, -5.676750170468328, 6.712031478694811, 5.42957846473601, 4.059849523796258, 2.2604811603902624, -5.7925594968160015, 3.586312542918183, 3.7822580190329296, 5.229184814575591, -5.6452040413725575, 2.034308371915158, -2.3796830150410835, -1.8656555457982147, 1.850851358007185, 2.5179151770620165, 7.547796330154697, -6.180413527175484, 3.5483119533053147, 2.2101080074532615, -0.9088585115054286, 1.2218538806961865, 1.3488991120349156, -0.8462331259922449, 1.3063160772318116, 2.697777342569837, 0.6716138800406235, -2.4206602692730876, 0.762840415626608, -6.062544881418908, 0.9095206273524392, 6.004292400874873, 2.333577500046752, -10.946907499013898, -12.082545125129485, -3.769854245804467, -1.446723854314127, -5.295232971981617, -2.253752498331552, 15.333182648023032, 1.6444819721880868, -1.9072770420828846, -0.9713032623743831, 1.8618598674777858, 6.669872857334328, 5.602891953477985, -6.325958809082763, 8.138079612215556, 5.644470343981941, 2.1437155499492437, 5.179944976758914}
@@ -77,7 +77,7 @@ func TestRidgeLiftMatchesScikitLearn(t *testing.T) {
 func TestLiftRecoversCubic(t *testing.T) {
 	d := persisttest.Builtin(t, "cubic", datasets.Regression)
 	ls := &LeastSquares{Degree: 3, Solver: "normal"}
-	if err := ls.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), ls, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	c := ls.Coefficients()
@@ -98,7 +98,7 @@ func TestLiftRecoversCubic(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range []engine.Predictor{&Ridge{Alpha: 1e-8, Lift: 3}, &Lasso{Alpha: 1e-8, Lift: 3, MaxIter: 100000, Tol: 1e-12}} {
-		if err := m.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 			t.Fatal(err)
 		}
 		pred, err := m.Predict(grid)
@@ -121,7 +121,7 @@ func TestLiftRefusals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = m.Fit(context.Background(), wide, nil)
+		err = engine.Fit(context.Background(), m, wide, nil)
 		// C(64+6, 6) − 1 monomials.
 		if !errors.Is(err, engine.ErrLimit) || !strings.Contains(err.Error(), "lift=6 on 64 features makes 131115984 columns") {
 			t.Errorf("%s, lift=6 on 64 features: %v, want a refusal naming lift and the width", name, err)

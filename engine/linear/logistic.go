@@ -149,10 +149,7 @@ func (m *Logistic) settings() logitSettings {
 
 // Fit implements engine.Model.
 func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted, m.used, m.warnings = false, "", nil
-	ok := false
-	defer unfitUnless(&ok, &m.fitted)
-	rec = orNop(rec)
+	m.used, m.warnings = "", nil
 	set := m.settings()
 	present, err := presentClasses(d, logitName)
 	if err != nil {
@@ -245,7 +242,7 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 			copy(W.RawRowView(o), th[:p])
 			b[o] = th[p]
 		}
-		m.fitted = true
+		m.Fitted = true
 	}
 	m.nFeat, m.features, m.classes, m.present, m.kind, m.lift = p, d.Features, d.Classes, present, kind, lift
 	m.w, m.b = W, b
@@ -339,7 +336,6 @@ func (m *Logistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 		m.warnings = append(m.warnings, fmt.Sprintf("logistic regression (%s) stopped after max_iter=%d iterations before converging (gradient %s, tol %s): raise max_iter, or standardise the features",
 			set.solver, set.maxIter, numfmt.Sig(gmax/(set.C*data.wsum), 2), numfmt.Sig(set.tol, 2)))
 	}
-	ok = true
 	return nil
 }
 
@@ -385,7 +381,7 @@ func (m *Logistic) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 				sum += logitSigmoid(z[j])
 			}
 			if sum == 0 { // every logit below -745: the largest wins
-				row[m.present[argmaxRow(z)]] = 1
+				row[m.present[floats.MaxIdx(z)]] = 1
 				continue
 			}
 			for j, c := range m.present {

@@ -65,7 +65,7 @@ func TestLogisticSklearn(t *testing.T) {
 			}
 			m := Logistic{C: r.C, Multi: tc.multi, Tol: 1e-10, Solver: "auto", MaxIter: 100, LR: 0.1}
 			rec := &linRec{}
-			if err := m.Fit(context.Background(), d, rec); err != nil {
+			if err := engine.Fit(context.Background(), &m, d, rec); err != nil {
 				t.Fatal(err)
 			}
 			c := m.Coefficients()
@@ -94,7 +94,7 @@ func TestLogisticSklearn(t *testing.T) {
 			// relative to C·n, so it is looser for large C.
 			m.Tol = 0
 			rec = &linRec{}
-			if err := m.Fit(context.Background(), d, rec); err != nil {
+			if err := engine.Fit(context.Background(), &m, d, rec); err != nil {
 				t.Fatal(err)
 			}
 			P, _ = m.PredictProba(d.X)
@@ -139,7 +139,7 @@ func TestLogisticNewtonHistory(t *testing.T) {
 
 	m := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
 	rec := &linRec{}
-	if err := m.Fit(context.Background(), d, rec); err != nil {
+	if err := engine.Fit(context.Background(), &m, d, rec); err != nil {
 		t.Fatal(err)
 	}
 	prev := math.Log(2) // J/n at w = 0
@@ -184,7 +184,7 @@ func TestLogisticGradientSolvers(t *testing.T) {
 			d := linLoad(t, tc.file, true)
 			m := tc.m
 			rec := &linRec{}
-			if err := m.Fit(context.Background(), d, rec); err != nil {
+			if err := engine.Fit(context.Background(), &m, d, rec); err != nil {
 				t.Fatal(err)
 			}
 			last := rec.steps[len(rec.steps)-1]
@@ -212,7 +212,7 @@ func TestLogisticDiverges(t *testing.T) {
 	for _, solver := range []string{"gd", "sgd"} {
 		m := Logistic{Solver: solver, LR: 1e6, MaxIter: 1000, C: 1, Multi: "multinomial", Tol: 1e-4}
 		rec := &linRec{}
-		err := m.Fit(context.Background(), d, rec)
+		err := engine.Fit(context.Background(), &m, d, rec)
 		if !errors.Is(err, engine.ErrDiverged) || !strings.Contains(err.Error(), "smaller learning rate") {
 			t.Fatalf("%s: Fit error %v, want ErrDiverged", solver, err)
 		}
@@ -233,7 +233,7 @@ func TestLogisticSeeded(t *testing.T) {
 	fit := func(seed uint64) []float64 {
 		d.Seed = seed
 		m := Logistic{Solver: "sgd", MaxIter: 3, C: 1, Multi: "multinomial", Tol: 1e-4, LR: 0.1}
-		if err := m.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 			t.Fatal(err)
 		}
 		return m.Coefficients().Weights.RawMatrix().Data
@@ -262,10 +262,10 @@ func TestLogisticWeightsAreCounts(t *testing.T) {
 		dw.Weights = w
 		for _, m := range []Logistic{{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}, {Multi: "ovr", Solver: "auto", C: 1, MaxIter: 100, Tol: 1e-4, LR: 0.1}, {Solver: "gd", LR: 0.5, MaxIter: 300, C: 1, Multi: "multinomial", Tol: 1e-4}} {
 			a, b := m, m
-			if err := a.Fit(context.Background(), dw, nil); err != nil {
+			if err := engine.Fit(context.Background(), &a, dw, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := b.Fit(context.Background(), linSubset(d, idx), nil); err != nil {
+			if err := engine.Fit(context.Background(), &b, linSubset(d, idx), nil); err != nil {
 				t.Fatal(err)
 			}
 			linClose(t, file+" "+m.Solver+" weighted vs repeated", a.Coefficients().Weights.RawMatrix().Data, b.Coefficients().Weights.RawMatrix().Data, 1e-8)
@@ -278,7 +278,7 @@ func TestLogisticWeightsAreCounts(t *testing.T) {
 func TestLogisticAbsentClass(t *testing.T) {
 	d := linLoad(t, "logistic_iris.csv", true)
 	a := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
-	if err := a.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), &a, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	d4 := d
@@ -291,7 +291,7 @@ func TestLogisticAbsentClass(t *testing.T) {
 		}
 	}
 	b := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
-	if err := b.Fit(context.Background(), d4, nil); err != nil {
+	if err := engine.Fit(context.Background(), &b, d4, nil); err != nil {
 		t.Fatal(err)
 	}
 	Pa, _ := a.PredictProba(d.X)
@@ -432,7 +432,7 @@ func TestLogisticLargeNewton(t *testing.T) {
 		}
 		m := Logistic{Tol: 1e-9, Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, LR: 0.1}
 		rec := &linRec{}
-		if err := m.Fit(context.Background(), dd, rec); err != nil {
+		if err := engine.Fit(context.Background(), &m, dd, rec); err != nil {
 			t.Fatal(err)
 		}
 		last := rec.steps[len(rec.steps)-1]
@@ -454,12 +454,12 @@ func TestLogisticBadInput(t *testing.T) {
 	// Newton refuses systems it cannot solve in reasonable time.
 	wide := engine.Train{X: mat.NewDense(4, 3000, nil), Y: []float64{0, 1, 0, 1}, Classes: []string{"a", "b"}}
 	m := Logistic{Solver: "newton", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
-	if err := m.Fit(context.Background(), wide, nil); err == nil || !strings.Contains(err.Error(), "use solver=gd or sgd") {
+	if err := engine.Fit(context.Background(), &m, wide, nil); err == nil || !strings.Contains(err.Error(), "use solver=gd or sgd") {
 		t.Errorf("3000 features: %v", err)
 	}
 	// The default chooses L-BFGS for such a system.
 	m = Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
-	if err := m.Fit(context.Background(), wide, nil); err != nil || m.SolverUsed() != "lbfgs" {
+	if err := engine.Fit(context.Background(), &m, wide, nil); err != nil || m.SolverUsed() != "lbfgs" {
 		t.Errorf("3000 features, solver=auto: %v, used %q", err, m.SolverUsed())
 	}
 }
@@ -472,7 +472,7 @@ func TestLogisticLBFGSMatchesNewton(t *testing.T) {
 	// Too few iterations: a warning that says so.
 	d := linBuiltinStd(t, "digits")
 	m := Logistic{Solver: "lbfgs", MaxIter: 3, C: 1, Multi: "multinomial", Tol: 1e-4, LR: 0.1}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	if w := m.Warnings(); len(w) != 1 || !strings.Contains(w[0], "raise max_iter") {
@@ -491,10 +491,10 @@ func lbfgsMatchesNewton(t *testing.T, builtins ...string) {
 	for _, name := range builtins {
 		d := linBuiltinStd(t, name)
 		a, b := Logistic{Solver: "newton", Tol: 1e-8, C: 1, Multi: "multinomial", MaxIter: 100, LR: 0.1}, Logistic{Solver: "lbfgs", Tol: 1e-8, MaxIter: 1000, C: 1, Multi: "multinomial", LR: 0.1}
-		if err := a.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), &a, d, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), &b, d, nil); err != nil {
 			t.Fatal(err)
 		}
 		ca, cb := a.Coefficients(), b.Coefficients()
@@ -502,7 +502,7 @@ func lbfgsMatchesNewton(t *testing.T, builtins ...string) {
 			t.Errorf("%s: lbfgs and newton coefficients differ", name)
 		}
 		auto := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
-		if err := auto.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), &auto, d, nil); err != nil {
 			t.Fatal(err)
 		}
 		want := "newton"
@@ -539,7 +539,7 @@ func BenchmarkLogisticNewton(b *testing.B) {
 	m := Logistic{Solver: "auto", C: 1, Multi: "multinomial", MaxIter: 100, Tol: 1e-4, LR: 0.1}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := m.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

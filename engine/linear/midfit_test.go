@@ -183,7 +183,7 @@ func TestPredictDuringFit(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &midfitRec{t: t, m: tc.m, d: tc.d, loss: tc.loss, tol: tc.tol}
-			if err := tc.m.Fit(context.Background(), tc.d, rec); err != nil {
+			if err := engine.Fit(context.Background(), tc.m, tc.d, rec); err != nil {
 				t.Fatal(err)
 			}
 			if rec.steps < tc.minSteps {
@@ -247,11 +247,11 @@ func TestFailedFitLeavesModelUnfitted(t *testing.T) {
 		{"centroid", &Centroid{}, breast},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := tc.m.Fit(context.Background(), tc.d, nil); err != nil {
+			if err := engine.Fit(context.Background(), tc.m, tc.d, nil); err != nil {
 				t.Fatal(err)
 			}
 			rec := &midfitStop{m: tc.m, x: tc.d.X}
-			if err := tc.m.Fit(context.Background(), tc.d, rec); !errors.Is(err, errMidfitStop) {
+			if err := engine.Fit(context.Background(), tc.m, tc.d, rec); !errors.Is(err, errMidfitStop) {
 				t.Fatalf("Fit returned %v, want the recorder's error", err)
 			}
 			if !rec.predicted {
@@ -306,7 +306,7 @@ func TestCancelledInsideStep(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			rec := &cancelRec{cancel: cancel}
-			if err := tc.m.Fit(ctx, tc.d, rec); !errors.Is(err, context.Canceled) {
+			if err := engine.Fit(ctx, tc.m, tc.d, rec); !errors.Is(err, context.Canceled) {
 				t.Errorf("Fit returned %v, want context.Canceled", err)
 			}
 			if rec.steps != 1 {

@@ -111,10 +111,6 @@ func init() {
 
 // Fit implements engine.Model.
 func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	ok := false
-	defer unfitUnless(&ok, &m.fitted)
-	rec = orNop(rec)
 	mode, lr, epochs := m.Mode, m.LR, m.Epochs
 	present, err := presentClasses(d, percName)
 	if err != nil {
@@ -322,7 +318,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 				converged[c] = true
 			}
 		}
-		m.fitted = true
+		m.Fitted = true
 		if err := rec.Step(engine.Step{
 			Step:      epoch,
 			Total:     epochs,
@@ -341,8 +337,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 			return fmt.Errorf("perceptron: %w: the weights overflowed at epoch %d; try a smaller learning rate (lr=%g)", engine.ErrDiverged, epoch, lr)
 		}
 	}
-	m.fitted = true
-	ok = true
+	m.Fitted = true
 	return nil
 }
 

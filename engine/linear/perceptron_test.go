@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
@@ -43,7 +44,7 @@ func TestPerceptronNotesExample(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s lr=%g", tc.m.Mode, tc.m.LR), func(t *testing.T) {
 			rec := &linRec{}
-			if err := tc.m.Fit(context.Background(), d, rec); err != nil {
+			if err := engine.Fit(context.Background(), &tc.m, d, rec); err != nil {
 				t.Fatal(err)
 			}
 			c := tc.m.Coefficients()
@@ -92,7 +93,7 @@ func TestPerceptronSklearn(t *testing.T) {
 						dd.Weights[i] = float64(1 + i%3)
 					}
 				}
-				if err := m.Fit(context.Background(), dd, nil); err != nil {
+				if err := engine.Fit(context.Background(), &m, dd, nil); err != nil {
 					t.Fatal(err)
 				}
 				c := m.Coefficients()
@@ -132,7 +133,7 @@ func TestPerceptronShuffledAccuracy(t *testing.T) {
 		for seed := uint64(0); seed < 100; seed++ {
 			d.Seed = seed
 			m := Perceptron{Mode: "stochastic", LR: 1, Epochs: 100}
-			if err := m.Fit(context.Background(), d, nil); err != nil {
+			if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 				t.Fatal(err)
 			}
 			sum += linAccuracy(t, &m, d)
@@ -181,7 +182,7 @@ func TestPerceptronSeparable(t *testing.T) {
 	for _, mode := range []string{"stochastic", "batch"} {
 		m := Perceptron{Mode: mode, Epochs: 10000, LR: 1}
 		rec := &linRec{}
-		if err := m.Fit(context.Background(), d, rec); err != nil {
+		if err := engine.Fit(context.Background(), &m, d, rec); err != nil {
 			t.Fatal(err)
 		}
 		last := rec.steps[len(rec.steps)-1]
@@ -201,7 +202,7 @@ func TestPerceptronSeeded(t *testing.T) {
 	fit := func(seed uint64) []float64 {
 		d.Seed = seed
 		m := Perceptron{Epochs: 5, Mode: "stochastic", LR: 1}
-		if err := m.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 			t.Fatal(err)
 		}
 		return m.Coefficients().Weights.RawMatrix().Data
@@ -224,7 +225,7 @@ func TestPerceptronGatheredBlocksSameFit(t *testing.T) {
 	d.Y[0], d.Y[1] = 1-d.Y[0], 1-d.Y[1] // not separable: every epoch runs
 	fit := func() []float64 {
 		m := Perceptron{Epochs: 4, Mode: "stochastic", LR: 1}
-		if err := m.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 			t.Fatal(err)
 		}
 		return append(m.Coefficients().Weights.RawMatrix().Data, m.Coefficients().Intercept...)
@@ -240,7 +241,7 @@ func TestPerceptronGatheredBlocksSameFit(t *testing.T) {
 func TestPerceptronMulticlassScores(t *testing.T) {
 	d := linLoad(t, "logistic_iris.csv", true)
 	m := Perceptron{Mode: "stochastic", LR: 1, Epochs: 100}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	c := m.Coefficients()
@@ -253,7 +254,7 @@ func TestPerceptronMulticlassScores(t *testing.T) {
 	}
 	pred, _ := m.Predict(d.X)
 	for i, v := range pred {
-		if float64(argmaxRow(F.RawRowView(i))) != v {
+		if float64(floats.MaxIdx(F.RawRowView(i))) != v {
 			t.Fatalf("row %d: scores %v, prediction %v", i, F.RawRowView(i), v)
 		}
 	}
@@ -284,7 +285,7 @@ func BenchmarkPerceptron(b *testing.B) {
 	m := Perceptron{Epochs: 20, Mode: "stochastic", LR: 1}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := m.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -50,7 +50,7 @@ func (s *lsqState) check(c *engine.StateCheck, intercept bool) {
 
 func (m *lsqModel) load(s lsqState) {
 	m.names, m.coef, m.icept, m.warnings = s.Features, s.Coef, s.Intercept, s.Warnings
-	m.lift, m.fitted = nil, true
+	m.lift, m.Fitted = nil, true
 }
 
 // encodeFitted is engine.EncodeState, or ErrNotFitted before a fit.
@@ -73,7 +73,7 @@ type lsModelState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *LeastSquares) MarshalState() ([]byte, error) {
-	return encodeFitted(m.fitted, "linear", lsModelState{lsqState: m.state(), Inputs: m.inputs(), Solver: m.solver, Rank: m.rank})
+	return encodeFitted(m.Fitted, "linear", lsModelState{lsqState: m.state(), Inputs: m.inputs(), Solver: m.solver, Rank: m.rank})
 }
 
 // UnmarshalState implements engine.Persistent.
@@ -110,7 +110,7 @@ type ridgeState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *Ridge) MarshalState() ([]byte, error) {
-	return encodeFitted(m.fitted, "ridge", ridgeState{lsqState: m.state(), liftState: m.lift.state()})
+	return encodeFitted(m.Fitted, "ridge", ridgeState{lsqState: m.state(), liftState: m.lift.state()})
 }
 
 // UnmarshalState implements engine.Persistent.
@@ -141,7 +141,7 @@ type lassoState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *Lasso) MarshalState() ([]byte, error) {
-	return encodeFitted(m.fitted, "lasso",
+	return encodeFitted(m.Fitted, "lasso",
 		lassoState{lsqState: m.state(), liftState: m.lift.state(), Sweeps: m.sweeps, DualGap: m.gap, Converged: m.converged})
 }
 
@@ -174,7 +174,7 @@ type stepwiseState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *Stepwise) MarshalState() ([]byte, error) {
-	return encodeFitted(m.fitted, "stepwise", stepwiseState{lsqState: m.state(), Selected: m.selected})
+	return encodeFitted(m.Fitted, "stepwise", stepwiseState{lsqState: m.state(), Selected: m.selected})
 }
 
 // UnmarshalState implements engine.Persistent.
@@ -255,7 +255,7 @@ func (s *classifierState) load(c *engine.StateCheck, lift int) linearClassifier 
 	c.Names("features", s.Features, p)
 	l := s.liftState.load(c, lift, s.Features, true)
 	return linearClassifier{nFeat: p, features: s.Features, classes: s.Classes, present: s.Present,
-		w: W, b: s.Bias, fitted: true, lift: l}
+		w: W, b: s.Bias, FitState: engine.FitState{Fitted: true}, lift: l}
 }
 
 // logisticState is Logistic's state and the solver that ran.
@@ -267,7 +267,7 @@ type logisticState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *Logistic) MarshalState() ([]byte, error) {
-	return encodeFitted(m.fitted, "logistic",
+	return encodeFitted(m.Fitted, "logistic",
 		logisticState{classifierState: m.linearClassifier.state(), Solver: m.used, Warnings: m.warnings})
 }
 
@@ -298,7 +298,7 @@ func (m *Logistic) UnmarshalState(data []byte) error {
 
 // MarshalState implements engine.Persistent.
 func (m *Perceptron) MarshalState() ([]byte, error) {
-	return encodeFitted(m.fitted, "perceptron", m.linearClassifier.state())
+	return encodeFitted(m.Fitted, "perceptron", m.linearClassifier.state())
 }
 
 // UnmarshalState implements engine.Persistent.
@@ -333,7 +333,7 @@ type centroidState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *Centroid) MarshalState() ([]byte, error) {
-	return encodeFitted(m.fitted, "centroid", centroidState{Features: m.features, Classes: m.classes,
+	return encodeFitted(m.Fitted, "centroid", centroidState{Features: m.features, Classes: m.classes,
 		Present: m.present, Means: engine.StateRows(m.mu)})
 }
 
@@ -356,7 +356,7 @@ func (m *Centroid) UnmarshalState(data []byte) error {
 	}
 	m.nFeat, m.features, m.classes, m.present, m.mu = p, s.Features, s.Classes, s.Present, mu
 	m.half = centroidHalves(mu)
-	m.fitted = true
+	m.Fitted = true
 	return nil
 }
 

@@ -74,7 +74,7 @@ func FuzzLogisticState(f *testing.F) {
 func TestPersistRefusesNonFiniteState(t *testing.T) {
 	diabetes := persisttest.Builtin(t, "diabetes", datasets.Regression)
 	m := &Ridge{Alpha: 1}
-	if err := m.Fit(t.Context(), diabetes, nil); err != nil {
+	if err := engine.Fit(t.Context(), m, diabetes, nil); err != nil {
 		t.Fatal(err)
 	}
 	m.coef[2] = math.NaN()

@@ -65,19 +65,9 @@ func init() {
 // (weighted) training mean squared error, with a RidgeFit holding the
 // penalised objective Σ ωᵢrᵢ² + α‖w‖².
 func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	ok := false
-	defer unfitUnless(&ok, &m.fitted)
-	rec = orNop(rec)
 	alpha := m.Alpha
-	if err := engine.CheckTrain(d, "ridge", false); err != nil {
-		return err
-	}
-	d, lift, err := liftTrain(d, m.Lift, true, "ridge")
+	d, lift, err := lsqTrain(ctx, d, "ridge", m.Lift, true)
 	if err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
 		return err
 	}
 	X, y, w := d.X, d.Y, d.Weights
@@ -119,20 +109,9 @@ func (m *Ridge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 		rss = lsqRSS(X, y, w, coef, icept)
 	}
 	obj := rss + alpha*floats.Dot(coef, coef)
-	// Publish the fit before its one step, so that the recorder can predict.
-	m.names = append([]string(nil), lsqFeatureNames(d)...)
-	m.coef, m.icept, m.warnings, m.lift = coef, icept, warn, lift
-	m.fitted = true
-	if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: rss / sumw,
-		Detail: RidgeFit{Objective: obj}}); err != nil {
-		return err
-	}
-	// A recorder may cancel without returning the error itself.
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	ok = true
-	return nil
+	names := append([]string(nil), lsqFeatureNames(d)...)
+	return m.publish(ctx, rec, lsqModel{names: names, coef: coef, icept: icept, warnings: warn, lift: lift},
+		engine.Step{Step: 1, Total: 1, TrainLoss: rss / sumw, Detail: RidgeFit{Objective: obj}})
 }
 
 // lsqRidgeDual solves ridge in the dual (Shewchuk lecture 16): a = (AAᵀ + αI)⁻¹b and w = Aᵀa,

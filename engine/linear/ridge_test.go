@@ -56,7 +56,7 @@ func TestRidgeDiabetes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &lsqSteps{}
-			if err := tc.m.Fit(context.Background(), tc.d, rec); err != nil {
+			if err := engine.Fit(context.Background(), tc.m, tc.d, rec); err != nil {
 				t.Fatal(err)
 			}
 			coef, icept := lsqCoefOf(t, tc.m)
@@ -119,7 +119,7 @@ func TestRidgeSVDFallback(t *testing.T) {
 	const alpha = 1e-9
 	v := xy / (xx + alpha/2)
 	m := &Ridge{Alpha: alpha}
-	if err := m.Fit(context.Background(), engine.Train{X: X, Y: d.Y}, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: d.Y}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(m.Warnings()) == 0 {
@@ -153,7 +153,7 @@ func TestRidgeBadInput(t *testing.T) {
 func BenchmarkRidge100kx50(b *testing.B) {
 	d := lsqBenchData(100_000, 50, 30, 5)
 	for b.Loop() {
-		if err := (&Ridge{Alpha: 1}).Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), (&Ridge{Alpha: 1}), d, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -193,15 +193,9 @@ func (f *stepwiseFold) add(k, q int, inS []bool) {
 // held-out mean squared error. When no
 // feature is worth adding, one step reports the intercept-only model.
 func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	ok := false
-	defer unfitUnless(&ok, &m.fitted)
-	rec = orNop(rec)
 	crit, folds, holdout := m.Criterion, m.Folds, m.Holdout
-	if err := engine.CheckTrain(d, "stepwise", false); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
+	d, _, err := lsqTrain(ctx, d, "stepwise", 0, false)
+	if err != nil {
 		return err
 	}
 	X, y, w := d.X, d.Y, d.Weights
@@ -276,7 +270,7 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 			cur[j] = all.a[j*q+p]
 		}
 		m.coef, m.icept, m.selected = cur, lsqIntercept(mu, ybar, cur), sel
-		m.fitted = true
+		m.Fitted = true
 	}
 
 	limit := p
@@ -352,8 +346,7 @@ func (m *Stepwise) Fit(ctx context.Context, d engine.Train, rec engine.Recorder)
 	}
 	m.coef, m.icept = coef, lsqIntercept(mu, ybar, coef)
 	m.selected, m.warnings = sel, warn
-	m.fitted = true
-	ok = true
+	m.Fitted = true
 	return nil
 }
 

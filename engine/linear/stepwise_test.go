@@ -22,7 +22,7 @@ func TestStepwiseRSSOrder(t *testing.T) {
 	d := lsqDiabetes(t)
 	m := &Stepwise{Criterion: "rss", Folds: 5, Holdout: 0.2}
 	rec := &lsqSteps{}
-	if err := m.Fit(context.Background(), d, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, d, rec); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := m.Selected(), []int{2, 8, 3, 4, 1, 5, 7, 9, 6, 0}; !slices.Equal(got, want) {
@@ -44,7 +44,7 @@ func TestStepwiseRSSOrder(t *testing.T) {
 
 	// max_features 4: LinearRegression().fit(X[:, [2, 8, 3, 4]], y).
 	m = &Stepwise{Criterion: "rss", MaxFeatures: 4, Folds: 5, Holdout: 0.2}
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	coef, b = lsqCoefOf(t, m)
@@ -79,7 +79,7 @@ func TestStepwiseHeldOutBruteForce(t *testing.T) {
 				d.Seed = 42
 				m := &Stepwise{Criterion: crit, Folds: 5, Holdout: 0.2}
 				rec := &lsqSteps{}
-				if err := m.Fit(context.Background(), d, rec); err != nil {
+				if err := engine.Fit(context.Background(), m, d, rec); err != nil {
 					t.Fatal(err)
 				}
 				wantSel, wantVal := stepwiseBrute(t, d, crit)
@@ -93,7 +93,7 @@ func TestStepwiseHeldOutBruteForce(t *testing.T) {
 				}
 				// The same seed selects the same features.
 				again := &Stepwise{Criterion: crit, Folds: 5, Holdout: 0.2}
-				if err := again.Fit(context.Background(), d, nil); err != nil || !slices.Equal(again.Selected(), m.Selected()) {
+				if err := engine.Fit(context.Background(), again, d, nil); err != nil || !slices.Equal(again.Selected(), m.Selected()) {
 					t.Errorf("refit selected %v (%v), want %v", again.Selected(), err, m.Selected())
 				}
 			})
@@ -156,7 +156,7 @@ func stepwiseBrute(t *testing.T, d engine.Train, crit string) (sel []int, val []
 				}
 			} else {
 				m := &LeastSquares{Solver: "normal", Degree: 1}
-				if err := m.Fit(context.Background(), fit, nil); err != nil {
+				if err := engine.Fit(context.Background(), m, fit, nil); err != nil {
 					t.Fatal(err)
 				}
 				pred, _ = m.Predict(hold.X)
@@ -213,7 +213,7 @@ func TestStepwiseKnownSupport(t *testing.T) {
 	d := stepwiseSynthetic(400, 10, 5)
 	for _, crit := range []string{"cv", "validation", "rss"} {
 		m := &Stepwise{Criterion: crit, MaxFeatures: 3, Folds: 5, Holdout: 0.2}
-		if err := m.Fit(context.Background(), d, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := m.Selected(); !slices.Equal(got, []int{2, 5, 7}) {
@@ -237,7 +237,7 @@ func TestStepwiseNothingToAdd(t *testing.T) {
 	}
 	m := &Stepwise{Criterion: "cv", Folds: 5, Holdout: 0.2}
 	rec := &lsqSteps{}
-	if err := m.Fit(context.Background(), d, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, d, rec); err != nil {
 		t.Fatal(err)
 	}
 	coef, b := lsqCoefOf(t, m)
@@ -273,7 +273,7 @@ func TestStepwiseSweep(t *testing.T) {
 		}
 	}
 	m := &LeastSquares{Solver: "normal", Degree: 1}
-	if err := m.Fit(context.Background(), engine.Train{X: sub, Y: d.Y}, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, engine.Train{X: sub, Y: d.Y}, nil); err != nil {
 		t.Fatal(err)
 	}
 	coef, b := lsqCoefOf(t, m)
@@ -310,13 +310,13 @@ func TestStepwiseBadInput(t *testing.T) {
 	lsqBadInputs(t, func() engine.Predictor { return &Stepwise{Criterion: "cv", Folds: 5, Holdout: 0.2} })
 	d := lsqDiabetes(t)
 	tiny := lsqRows(d, []int{0, 1})
-	if err := (&Stepwise{Criterion: "validation", Folds: 5, Holdout: 0.2}).Fit(context.Background(), tiny, nil); err == nil {
+	if err := engine.Fit(context.Background(), (&Stepwise{Criterion: "validation", Folds: 5, Holdout: 0.2}), tiny, nil); err == nil {
 		t.Error("2 rows accepted for a validation hold-out")
 	}
-	if err := (&Stepwise{Criterion: "cv", Folds: 5, Holdout: 0.2}).Fit(context.Background(), lsqRows(d, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}), nil); err == nil {
+	if err := engine.Fit(context.Background(), (&Stepwise{Criterion: "cv", Folds: 5, Holdout: 0.2}), lsqRows(d, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}), nil); err == nil {
 		t.Error("9 rows accepted for 5-fold cross-validation")
 	}
-	if err := (&Stepwise{Criterion: "rss", Folds: 5, Holdout: 0.2}).Fit(context.Background(), tiny, nil); err != nil {
+	if err := engine.Fit(context.Background(), (&Stepwise{Criterion: "rss", Folds: 5, Holdout: 0.2}), tiny, nil); err != nil {
 		t.Errorf("rss on 2 rows: %v", err)
 	}
 	_, _, sm, err := engine.New("stepwise", map[string]string{"criterion": "rss", "max_features": "3", "holdout": "0.3", "folds": "4"})

@@ -17,24 +17,6 @@ import (
 // checkFinite is engine.CheckFinite.
 func checkFinite(X *mat.Dense, features []string) error { return engine.CheckFinite(X, features) }
 
-// orNop returns rec, or a Recorder that accepts every step when rec is nil.
-func orNop(rec engine.Recorder) engine.Recorder {
-	if rec == nil {
-		return engine.NopRecorder{}
-	}
-	return rec
-}
-
-// unfitUnless is deferred by the Fits that mark their model fitted before
-// they finish (so that a Recorder can predict from inside Step): unless the
-// fit succeeded (*ok), as after an error or a panic, the model is left
-// unfitted.
-func unfitUnless(ok, fitted *bool) {
-	if !*ok {
-		*fitted = false
-	}
-}
-
 // presentClasses validates a classifier's training data (engine.CheckTrain) and
 // returns its classes present (engine.PresentClasses).
 func presentClasses(d engine.Train, model string) ([]int, error) {
@@ -64,17 +46,6 @@ func predictInput(X mat.Matrix, p int, features []string, model string) (*mat.De
 	return D, nil
 }
 
-// argmaxRow returns the index of the largest value of row (the first on ties).
-func argmaxRow(row []float64) int {
-	best := 0
-	for j, v := range row {
-		if v > row[best] {
-			best = j
-		}
-	}
-	return best
-}
-
 // finiteSlice reports whether every value is finite.
 func finiteSlice(v []float64) bool {
 	for _, x := range v {
@@ -95,14 +66,14 @@ type linearClassifier struct {
 	present  []int      // class codes seen in training, increasing
 	w        *mat.Dense // one row per output
 	b        []float64
-	fitted   bool
-	lift     *lifted // nil: none; nFeat and features are then the lifted columns
+	engine.FitState
+	lift *lifted // nil: none; nFeat and features are then the lifted columns
 }
 
 // scores returns X Wᵀ + b (n × outputs), or nil when X has no rows; model
 // names the model in errors.
 func (m *linearClassifier) scores(model string, X mat.Matrix) (*mat.Dense, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	D, err := m.lift.input(X, m.nFeat, m.features, model)
@@ -143,7 +114,7 @@ func (m *linearClassifier) predict(model string, X mat.Matrix) ([]float64, error
 			}
 			continue
 		}
-		out[i] = float64(m.present[argmaxRow(row)])
+		out[i] = float64(m.present[floats.MaxIdx(row)])
 	}
 	return out, nil
 }
@@ -161,7 +132,7 @@ func (m *linearClassifier) decisionFunction(model string, X mat.Matrix) (*mat.De
 }
 
 func (m *linearClassifier) coefficients() engine.Coefficients {
-	if !m.fitted {
+	if !m.Fitted {
 		return engine.Coefficients{}
 	}
 	return linearCoefficients(m.features, m.classes, m.present, m.w, m.b)

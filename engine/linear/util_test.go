@@ -211,7 +211,7 @@ func linBadInputs(t *testing.T, newModel func() engine.Predictor) {
 	for _, c := range cases {
 		d := good()
 		c.edit(&d)
-		err := newModel().Fit(ctx, d, nil)
+		err := engine.Fit(ctx, newModel(), d, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Fit error %v, want it to contain %q", c.name, err, c.want)
 		}
@@ -219,7 +219,7 @@ func linBadInputs(t *testing.T, newModel func() engine.Predictor) {
 	// A cancelled context stops the fit before any work.
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := newModel().Fit(cctx, good(), nil); !errors.Is(err, context.Canceled) {
+	if err := engine.Fit(cctx, newModel(), good(), nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v, want context.Canceled", err)
 	}
 	// A recorder error ends the fit at once with that error, and the model
@@ -227,7 +227,7 @@ func linBadInputs(t *testing.T, newModel func() engine.Predictor) {
 	stop := errors.New("stop")
 	rec := &linRec{stopAt: 1, err: stop}
 	m = newModel()
-	if err := m.Fit(ctx, good(), rec); !errors.Is(err, stop) {
+	if err := engine.Fit(ctx, m, good(), rec); !errors.Is(err, stop) {
 		t.Errorf("recorder error: Fit returned %v", err)
 	}
 	if len(rec.steps) != 1 {
@@ -238,7 +238,7 @@ func linBadInputs(t *testing.T, newModel func() engine.Predictor) {
 	}
 	// Predict validates its input.
 	m = newModel()
-	if err := m.Fit(ctx, good(), nil); err != nil {
+	if err := engine.Fit(ctx, m, good(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Predict(mat.NewDense(1, 3, nil)); err == nil || !strings.Contains(err.Error(), "3 features; the model was fitted on 2") {

@@ -71,7 +71,7 @@ func checkCancel(t *testing.T, s *engine.Spec) {
 			tr := train(t, task, 0)
 			var err error
 			guard(t, s.Name, "Fit with a cancelled context", func() {
-				err = m.Fit(ctx, tr, rec)
+				err = engine.Fit(ctx, m, tr, rec)
 			})
 			cancel()
 			when := fmt.Sprintf("cancelled at step %d", at)
@@ -127,13 +127,13 @@ func checkStoppedEarly(t *testing.T, s *engine.Spec) {
 		// How many steps does a whole fit report? Stop at the second, or
 		// at the only one.
 		count := &stopRecorder{m: p, X: X, ctx: context.Background(), cancel: func() {}}
-		if err := p.Fit(context.Background(), tr, count); err != nil {
+		if err := engine.Fit(context.Background(), p, tr, count); err != nil {
 			t.Fatalf("model %s (%s): Fit: %v", s.Name, task, err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		rec := &stopRecorder{m: p, X: X, ctx: ctx, cancel: cancel, stopAt: min(2, count.steps)}
 		var err error
-		guard(t, s.Name, "Fit stopped early", func() { err = p.Fit(ctx, tr, rec) })
+		guard(t, s.Name, "Fit stopped early", func() { err = engine.Fit(ctx, p, tr, rec) })
 		cancel()
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("model %s (%s): Fit cancelled at step %d returned %v", s.Name, task, rec.stopAt, err)
@@ -199,7 +199,7 @@ func checkPredictInStep(t *testing.T, s *engine.Spec) {
 		rec := &predictRecorder{m: p, X: tr.X.Slice(0, 5, 0, tr.Cols()), probs: task == datasets.Classification}
 		var err error
 		guard(t, s.Name, "Predict inside Step", func() {
-			err = m.Fit(context.Background(), tr, rec)
+			err = engine.Fit(context.Background(), m, tr, rec)
 		})
 		switch {
 		case err != nil:
@@ -221,7 +221,7 @@ func checkConcurrent(t *testing.T, s *engine.Spec) {
 	fit := func() (engine.Model, error) {
 		m := newModel(t, s)
 		var err error
-		guard(t, s.Name, "Fit", func() { err = m.Fit(context.Background(), tr, engine.NopRecorder{}) })
+		guard(t, s.Name, "Fit", func() { err = engine.Fit(context.Background(), m, tr, engine.NopRecorder{}) })
 		return m, err
 	}
 	alone, errAlone := fit()

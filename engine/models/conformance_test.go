@@ -8,6 +8,7 @@ package models_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"runtime/debug"
@@ -81,6 +82,7 @@ func TestConformance(t *testing.T) {
 			t.Run("deterministic", func(t *testing.T) { checkDeterministic(t, s) })
 			t.Run("leaves_data", func(t *testing.T) { checkLeavesData(t, s) })
 			t.Run("not_fitted", func(t *testing.T) { checkNotFitted(t, s) })
+			t.Run("failed_unfits", func(t *testing.T) { checkFailedUnfits(t, s) })
 			t.Run("nan_input", func(t *testing.T) { checkNaN(t, s) })
 			t.Run("degenerate", func(t *testing.T) { checkDegenerate(t, s) })
 			t.Run("cancel", func(t *testing.T) { checkCancel(t, s) })
@@ -424,6 +426,100 @@ func checkNotFitted(t *testing.T, s *engine.Spec) {
 	})
 }
 
+// failRecorder fails the fit at step at, with its own error or a panic.
+type failRecorder struct {
+	at, steps int
+	panic     bool
+}
+
+var errRecorder = errors.New("the recorder's own error")
+
+func (r *failRecorder) Step(engine.Step) error {
+	if r.steps++; r.steps == r.at {
+		if r.panic {
+			panic(errRecorder)
+		}
+		return errRecorder
+	}
+	return nil
+}
+
+// unfitted reports the first of Predict, Transform, PredictProba,
+// DecisionFunction and MarshalState that does not refuse with
+// engine.ErrNotFitted, as a model neither fitted nor loaded does.
+func unfitted(m engine.Model, X mat.Matrix) error {
+	var err error
+	check := func(what string, e error) {
+		if err == nil && !errors.Is(e, engine.ErrNotFitted) {
+			err = fmt.Errorf("%s gives %v, want ErrNotFitted", what, e)
+		}
+	}
+	if p, ok := m.(engine.Predictor); ok {
+		_, e := p.Predict(X)
+		check("Predict", e)
+	}
+	if p, ok := m.(engine.Transformer); ok {
+		_, e := p.Transform(X)
+		check("Transform", e)
+	}
+	if p, ok := m.(engine.Prober); ok {
+		_, e := p.PredictProba(X)
+		check("PredictProba", e)
+	}
+	if p, ok := m.(engine.Scorer); ok {
+		_, e := p.DecisionFunction(X)
+		check("DecisionFunction", e)
+	}
+	if p, ok := m.(engine.Persistent); ok {
+		_, e := p.MarshalState()
+		check("MarshalState", e)
+	}
+	return err
+}
+
+// checkFailedUnfits: a fit through engine.Fit that fails leaves the model
+// unfitted, though an earlier fit succeeded and this one published a state
+// before its recorder failed it (with an error, or a panic), or was
+// refused its rows.
+func checkFailedUnfits(t *testing.T, s *engine.Spec) {
+	for _, task := range s.Tasks {
+		tr := train(t, task, 0)
+		X := tr.X.Slice(0, 5, 0, tr.Cols())
+		m := newModel(t, s)
+		for _, c := range []struct {
+			name string
+			fail func() error
+		}{
+			{"its recorder failed it at the first step", func() error {
+				return engine.Fit(context.Background(), m, tr, &failRecorder{at: 1})
+			}},
+			{"its recorder panicked at the first step", func() (err error) {
+				defer func() {
+					if p := recover(); p != nil {
+						err = fmt.Errorf("panic: %v", p)
+					}
+				}()
+				return engine.Fit(context.Background(), m, tr, &failRecorder{at: 1, panic: true})
+			}},
+			{"its rows were refused", func() error {
+				return engine.Fit(context.Background(), m, engine.Train{Classes: tr.Classes, Seed: tr.Seed}, nil)
+			}},
+		} {
+			guard(t, s.Name, "Fit", func() {
+				if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
+					t.Fatalf("model %s (%s): Fit: %v", s.Name, task, err)
+				}
+				if err := c.fail(); err == nil {
+					t.Fatalf("model %s (%s): the fit did not fail though %s", s.Name, task, c.name)
+				}
+				if err := unfitted(m, X); err != nil {
+					t.Errorf("model %s (%s): a fit failed (%s), yet %v", s.Name, task, c.name, err)
+				}
+			})
+		}
+	}
+}
+
 // checkNaN: NaN in X passed straight to Fit is an error, not a panic and not
 // a fit, unless the model takes missing values (Spec.Input.Missing): then it
 // fits, and its predictions are sane for rows with missing values too.
@@ -433,7 +529,7 @@ func checkNaN(t *testing.T, s *engine.Spec) {
 		tr.X.Set(7, 2, math.NaN())
 		m := newModel(t, s)
 		guard(t, s.Name, "Fit with NaN", func() {
-			err := m.Fit(context.Background(), tr, engine.NopRecorder{})
+			err := engine.Fit(context.Background(), m, tr, engine.NopRecorder{})
 			switch {
 			case !s.Input.Missing && err == nil:
 				t.Errorf("model %s (%s): Fit accepted NaN in X (its spec does not take missing values)", s.Name, task)
@@ -499,7 +595,7 @@ func checkDegenerate(t *testing.T, s *engine.Spec) {
 		for _, c := range cases {
 			m := newModel(t, s)
 			guard(t, s.Name, c.name, func() {
-				err := m.Fit(context.Background(), c.tr, engine.NopRecorder{})
+				err := engine.Fit(context.Background(), m, c.tr, engine.NopRecorder{})
 				if err != nil {
 					t.Logf("model %s (%s), %s: %v", s.Name, task, c.name, err)
 					return

@@ -128,7 +128,7 @@ func TestLimitsOfMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return m.Fit(context.Background(), tr, nil)
+		return engine.Fit(context.Background(), m, tr, nil)
 	}
 	wide := mat.NewDense(20, 400, nil)
 	y := make([]float64, 20)

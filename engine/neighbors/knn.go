@@ -75,7 +75,7 @@ type KNN struct {
 	loo     []float64
 	fits    int             // Fit calls: a scorer's answers are of one fit
 	stop    <-chan struct{} // the fit's cancellation, while it searches
-	fitted  bool
+	engine.FitState
 
 	// During the k sweep, the neighbour lists of the last matrix queried
 	// (the recorder validates on the same rows at every k).
@@ -150,14 +150,8 @@ func metricOf(name string, p float64) metric {
 // Fit stores the training rows and builds the search structure.
 func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
 	m.fits++
-	m.fitted, m.tree, m.l2, m.x, m.loo, m.sweep, m.cacheX, m.cache = false, nil, nil, nil, nil, false, nil, nil
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	m.tree, m.l2, m.x, m.loo, m.sweep, m.cacheX, m.cache = nil, nil, nil, nil, false, nil, nil
 	met := metricOf(m.Metric, m.P)
-	if t.X == nil {
-		return fmt.Errorf("k nearest neighbours: no training rows")
-	}
 	n, p := t.X.Dims()
 	if n == 0 || len(t.Y) != n {
 		return fmt.Errorf("k nearest neighbours: %d rows and %d targets", n, len(t.Y))
@@ -190,19 +184,17 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	m.kUse, m.fitted = k, true
+	m.kUse, m.Fitted = k, true
 	m.stop = ctx.Done()
 	defer func() { m.stop = nil }()
 	if m.KMax == 0 {
 		rows := sampleRows(n, looSample, t.Seed)
 		loo := m.looErrors(rows, k)
 		if err := ctx.Err(); err != nil {
-			m.fitted = false
 			return err
 		}
 		if err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: loo[k-1],
 			Detail: KChoice{K: k, LOORows: len(rows)}}); err != nil {
-			m.fitted = false
 			return err
 		}
 		return ctx.Err()
@@ -215,7 +207,6 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 	}
 	m.loo = m.looErrors(rows, kmax)
 	if err := ctx.Err(); err != nil {
-		m.fitted = false
 		return err
 	}
 	m.sweep = true
@@ -228,7 +219,6 @@ func (m *KNN) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) erro
 			err = ctx.Err()
 		}
 		if err != nil {
-			m.fitted = false
 			return err
 		}
 	}
@@ -364,7 +354,7 @@ func (m *KNN) predictFrom(nb []neighbor, votes []float64) float64 {
 // neighbours finds the kUse (or, in the sweep, kmax) nearest training rows
 // of every row of X.
 func (m *KNN) neighbours(X mat.Matrix) ([][]neighbor, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, c := X.Dims()
@@ -416,7 +406,7 @@ func (m *KNN) predictions(nbs [][]neighbor) []float64 {
 // search of the rows' neighbours, where Predict and PredictProba would
 // search twice.
 func (m *KNN) Stages(X mat.Matrix) (engine.StageScorer, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	return &knnScorer{m: m, X: X}, nil
@@ -460,7 +450,7 @@ type Choice struct {
 // CapChoice offers a fit's k, and how it was chosen.
 var CapChoice = engine.DefineCapability("neighbours", "neighbours", func(m engine.Model) (*Choice, bool) {
 	k, ok := m.(*KNN)
-	if !ok || !k.fitted {
+	if !ok || !k.Fitted {
 		return nil, false
 	}
 	return k.Choice(), true
@@ -484,7 +474,7 @@ func (m *KNN) Choice() *Choice {
 // PredictProba implements engine.Prober: the class shares among the k
 // neighbours (the notes' histogram: 0, 1/3, 2/3, 1 for k = 3).
 func (m *KNN) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	if m.fitted && m.k == 0 {
+	if m.Fitted && m.k == 0 {
 		return nil, fmt.Errorf("k nearest neighbours: a regression has no class probabilities")
 	}
 	nbs, err := m.neighbours(X)

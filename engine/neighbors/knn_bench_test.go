@@ -44,7 +44,7 @@ func BenchmarkPredict(b *testing.B) {
 			for _, algo := range []string{KDTree, Brute} {
 				b.Run(fmt.Sprintf("n=%d/d=%d/%s", n, d, algo), func(b *testing.B) {
 					m := &KNN{K: 5, Algorithm: algo, Metric: "l2", P: 3, LeafSize: 30}
-					if err := m.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
+					if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
 						b.Fatal(err)
 					}
 					for b.Loop() {

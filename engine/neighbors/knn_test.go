@@ -125,7 +125,7 @@ func TestQuizOfTheNotes(t *testing.T) {
 	for _, algo := range []string{Brute, KDTree} {
 		for k, want := range map[int]float64{1: 1, 2: 1, 3: 1, 4: 1, 5: 1} {
 			m := &KNN{K: k, Metric: "l1", Algorithm: algo, LeafSize: 1, P: 3}
-			if err := m.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
+			if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
 				t.Fatal(err)
 			}
 			got, err := m.Predict(q)
@@ -148,7 +148,7 @@ func TestChooseKByLeaveOneOut(t *testing.T) {
 	tr := engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}
 	rec := &steps{}
 	m := &KNN{KMax: 25, K: 5, Metric: "l2", P: 3, Algorithm: Auto, LeafSize: 30}
-	if err := m.Fit(context.Background(), tr, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, rec); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.s) != 25 {
@@ -174,7 +174,7 @@ func TestChooseKByLeaveOneOut(t *testing.T) {
 			}
 			sub := d.Subset(rows)
 			one := &KNN{K: k, Algorithm: Brute, Metric: "l2", P: 3, LeafSize: 30}
-			if err := one.Fit(context.Background(), engine.Train{X: sub.X, Y: sub.Y, Classes: d.Classes}, nil); err != nil {
+			if err := engine.Fit(context.Background(), one, engine.Train{X: sub.X, Y: sub.Y, Classes: d.Classes}, nil); err != nil {
 				t.Fatal(err)
 			}
 			p, _ := one.Predict(d.X.Slice(i, i+1, 0, 4))
@@ -287,7 +287,7 @@ func blockedSearchTrials(t *testing.T, from, to int) {
 		if k == 0 || trial < from {
 			continue
 		}
-		if err := m.Fit(context.Background(), engine.Train{X: mat.NewDense(n, p, X), Y: make([]float64, n)}, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, engine.Train{X: mat.NewDense(n, p, X), Y: make([]float64, n)}, nil); err != nil {
 			t.Fatal(err)
 		}
 		got := m.searchAll(Q, p, nq, skip, k)
@@ -341,7 +341,7 @@ func TestSearchSameOnAnyCores(t *testing.T) {
 	Q, _ := gaussianRows(500, 12, 4)
 	for _, algo := range []string{Brute, KDTree} {
 		m := &KNN{K: 5, Algorithm: algo, Metric: "l2", P: 3, LeafSize: 30}
-		if err := m.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, engine.Train{X: X, Y: y, Classes: []string{"0", "1"}}, nil); err != nil {
 			t.Fatal(err)
 		}
 		raw := Q.RawMatrix()
@@ -372,7 +372,7 @@ func TestAutoChoosesSearchByDimension(t *testing.T) {
 	} {
 		d := dataset(t, c.data)
 		m := &KNN{Metric: c.metric, K: 5, P: 3, Algorithm: Auto, LeafSize: 30}
-		if err := m.Fit(context.Background(), engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, engine.Train{X: d.X, Y: d.Y, Classes: d.Classes}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := m.Choice().Search; got != c.want {
@@ -409,7 +409,7 @@ func TestStageScorerMatchesPredictions(t *testing.T) {
 			steps++
 			return nil
 		})
-		if err := m.Fit(context.Background(), tr, rec); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, rec); err != nil {
 			t.Fatal(err)
 		}
 		if steps == 0 {

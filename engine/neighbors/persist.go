@@ -27,7 +27,7 @@ type knnState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *KNN) MarshalState() ([]byte, error) {
-	if !m.fitted || m.sweep {
+	if !m.Fitted || m.sweep {
 		return nil, engine.ErrNotFitted
 	}
 	rows := make([][]float64, m.n)
@@ -84,7 +84,7 @@ func (m *KNN) UnmarshalState(data []byte) error {
 		m.classes = nil
 	}
 	m.index(X.RawMatrix().Data)
-	m.kUse, m.loo, m.fitted = s.K, s.LOO, true
+	m.kUse, m.loo, m.Fitted = s.K, s.LOO, true
 	m.sweep, m.cacheX, m.cache = false, nil, nil
 	return nil
 }

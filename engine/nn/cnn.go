@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -115,7 +116,8 @@ type CNN struct {
 	patience              int
 	valFraction           float64
 
-	net         *convNet  // nil until fitted
+	engine.FitState
+	net         *convNet  // nil until a first epoch is published
 	best        []float64 // the weights Predict uses
 	mean, scale float64   // pixel scaling: (x − mean)/scale
 	rows        pace      // the rows an epoch trains on and holds back
@@ -169,12 +171,6 @@ func (m *CNN) imageShape(cols int) (int, int, error) {
 // fit cancelled at a step keeps what that step showed.
 func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.net, m.best = nil, nil
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	n, cols := d.X.Dims()
 	if len(d.Classes) < 2 {
 		return fmt.Errorf("cnn: %d class declared; a classifier needs at least two", len(d.Classes))
@@ -207,6 +203,7 @@ func (m *CNN) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 	m.rows = pace{train: len(t.train), held: len(t.val)}
 	return t.run(ctx, rec, func(best []float64) {
 		m.net, m.best, m.mean, m.scale = net, best, mean, scale
+		m.Fitted = true
 	})
 }
 
@@ -278,7 +275,7 @@ func (t *trainer) run(ctx context.Context, rec engine.Recorder, publish func(bes
 		t.ticks.begin(epoch)
 		loss, err := t.epoch(ctx, lr)
 		if err != nil {
-			return err
+			return m.StoppedEarly(err) // the weights published stay
 		}
 		watch := loss
 		if len(t.val) > 0 {
@@ -297,7 +294,7 @@ func (t *trainer) run(ctx context.Context, rec engine.Recorder, publish func(bes
 			total = epoch
 		}
 		if err := rec.Step(engine.Step{Step: epoch, Total: total, TrainLoss: loss, Detail: t.detail(lr)}); err != nil {
-			return err
+			return m.StoppedEarly(err)
 		}
 		if !isFinite(loss) {
 			return fmt.Errorf("cnn: the training loss became %s at epoch %d (%w); lower the learning rate lr (now %s)", numfmt.Sig(loss, 2), epoch, engine.ErrDiverged, numfmt.Param(m.lr))
@@ -433,7 +430,7 @@ type cnnScratch struct {
 // proba is PredictProba with scratch s, made (or remade for another
 // network) when it does not fit.
 func (m *CNN) proba(X mat.Matrix, s *cnnScratch) (*mat.Dense, error) {
-	if m.net == nil {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, cols := X.Dims()
@@ -517,13 +514,7 @@ func mostProbableInto(out []float64, P *mat.Dense) []float64 {
 		out = make([]float64, n)
 	}
 	for i := range n {
-		row, k := P.RawRowView(i), 0
-		for c, v := range row {
-			if v > row[k] {
-				k = c
-			}
-		}
-		out[i] = float64(k)
+		out[i] = float64(floats.MaxIdx(P.RawRowView(i)))
 	}
 	return out
 }

@@ -18,7 +18,7 @@ type cnnState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *CNN) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted("cnn", m.net != nil, func() any {
+	return engine.MarshalFitted("cnn", m.Fitted, func() any {
 		return cnnState{Height: m.net.h, Width: m.net.w, Classes: m.net.classes(), Mean: m.mean, Scale: m.scale, Weights: m.best}
 	})
 }
@@ -51,5 +51,6 @@ func (m *CNN) UnmarshalState(data []byte) error {
 	}
 	net.src = net.im2colIndex()
 	m.net, m.best, m.mean, m.scale = net, s.Weights, s.Mean, s.Scale
+	m.Fitted = true
 	return nil
 }

@@ -108,7 +108,7 @@ func fitCNN(t *testing.T, settings map[string]string, d engine.Train, rec engine
 	if r, ok := rec.(*stepRecorder); ok && r.X != nil {
 		r.m = m
 	}
-	return m, m.Fit(context.Background(), d, rec)
+	return m, engine.Fit(context.Background(), m, d, rec)
 }
 
 // iris' four columns make a 2 × 2 image; wine's 13 are no square, and the

@@ -81,7 +81,7 @@ func fitTicking(t *testing.T, name string, settings map[string]string, d engine.
 	tickEvery = 0
 	m := engine.MustBuild(name, settings)
 	rec.model, rec.X = m.(engine.Predictor), d.X
-	return m, m.Fit(context.Background(), d, rec)
+	return m, engine.Fit(context.Background(), m, d, rec)
 }
 
 // A long epoch tells the recorder how far it has got between its steps,
@@ -167,7 +167,7 @@ func TestNetworksShareTheirTraining(t *testing.T) {
 	four.X, four.Y = four.X.Slice(0, 4, 0, 4).(*mat.Dense), four.Y[:4]
 	for _, name := range []string{mlpName, "cnn"} {
 		m := engine.MustBuild(name, map[string]string{"patience": "2", "epochs": "2"})
-		if err := m.Fit(context.Background(), four, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, four, nil); err != nil {
 			t.Fatal(err)
 		}
 		var rows pace
@@ -201,7 +201,7 @@ func TestZeroWeightRowsDoNotCount(t *testing.T) {
 		var proba [2]*mat.Dense
 		for k, data := range []engine.Train{d, relabelled} {
 			m := engine.MustBuild(name, map[string]string{"epochs": "20", "patience": "0"})
-			if err := m.Fit(context.Background(), data, nil); err != nil {
+			if err := engine.Fit(context.Background(), m, data, nil); err != nil {
 				t.Fatal(err)
 			}
 			proba[k], _ = m.(engine.Prober).PredictProba(d.X)
@@ -211,7 +211,7 @@ func TestZeroWeightRowsDoNotCount(t *testing.T) {
 		}
 	}
 	d.Weights[3] = math.NaN()
-	if err := engine.MustBuild(mlpName, nil).Fit(context.Background(), d, nil); err == nil || !strings.Contains(err.Error(), "mlp: row 4: sample weight NaN must be a finite number >= 0") {
+	if err := engine.Fit(context.Background(), engine.MustBuild(mlpName, nil), d, nil); err == nil || !strings.Contains(err.Error(), "mlp: row 4: sample weight NaN must be a finite number >= 0") {
 		t.Errorf("a NaN weight: %v", err)
 	}
 }
@@ -221,7 +221,7 @@ func TestZeroWeightRowsDoNotCount(t *testing.T) {
 func TestMLPScoringAllocatesNothing(t *testing.T) {
 	d := persisttest.Builtin(t, "digits", datasets.Classification)
 	m := engine.MustBuild(mlpName, map[string]string{"epochs": "1"})
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := m.(engine.Staged).Stages(d.X)

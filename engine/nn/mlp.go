@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -40,8 +41,8 @@ type MLP struct {
 	Init               string // auto, he or xavier
 	Loss               string // auto or sigmoid
 
-	net          *mlpNet
-	fitted       bool
+	net *mlpNet
+	engine.FitState
 	classes      int     // output classes; 0 for regression
 	shift, scale float64 // regression targets: y = shift + scale·output
 	epochs       int     // epochs run
@@ -120,14 +121,8 @@ func (m *MLP) outKind(classification bool) int {
 
 // Fit implements engine.Model.
 func (m *MLP) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted, m.net = false, nil
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	m.net = nil
 	n, p := d.X.Dims()
-	if n == 0 || p == 0 {
-		return engine.Limitf("mlp: no training rows or no features")
-	}
 	if err := engine.CheckFinite(d.X, d.Features); err != nil {
 		return fmt.Errorf("mlp: %w", err)
 	}
@@ -217,7 +212,7 @@ func (m *MLP) Predict(X mat.Matrix) ([]float64, error) {
 // PredictProba implements engine.Prober: the softmax outputs (sigmoid
 // outputs normalised to sum to one).
 func (m *MLP) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	if m.fitted && m.classes == 0 {
+	if m.Fitted && m.classes == 0 {
 		return nil, fmt.Errorf("mlp: a regression has no class probabilities")
 	}
 	O, err := m.outputs(X)
@@ -271,13 +266,7 @@ func (m *MLP) decideInto(pred []float64, O *mat.Dense) []float64 {
 			pred[i] = m.shift + m.scale*row[0]
 			continue
 		}
-		best := 0
-		for c, v := range row {
-			if v > row[best] {
-				best = c
-			}
-		}
-		pred[i] = float64(best)
+		pred[i] = float64(floats.MaxIdx(row))
 	}
 	return pred
 }
@@ -319,7 +308,7 @@ func (m *MLP) outputs(X mat.Matrix) (*mat.Dense, error) { return m.outputsInto(X
 // outputsInto is outputs with scratch s, (re)made when it does not fit;
 // the result is s.O.
 func (m *MLP) outputsInto(X mat.Matrix, s *mlpScratch) (*mat.Dense, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, p := X.Dims()

@@ -128,9 +128,11 @@ func (f *mlpFit) valLoss() float64 {
 }
 
 // run trains epoch after epoch, reporting each. Whatever ends it (the last
-// epoch, patience, a cancel, a divergence), the model is left predictable:
-// with the best epoch's weights under early stopping, else with those of
-// the last epoch reported whose loss was finite.
+// epoch, patience, a cancel, a divergence), the network is left with the
+// best epoch's weights under early stopping, else with those of the last
+// epoch reported whose loss was finite: what the step reporting a
+// divergence shows, and what a fit stopped by its context keeps
+// (StoppedEarly; engine.Fit unfits one that failed otherwise).
 func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
 	m, net := f.m, f.net
 	he := m.Init == "he" || m.Init == "auto" && (net.act.kind == actReLU || net.act.kind == actLeaky)
@@ -151,7 +153,7 @@ func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
 		loss, err := f.epoch(ctx, lr)
 		if err != nil {
 			keep()
-			return err
+			return m.StoppedEarly(err)
 		}
 		diverged := math.IsNaN(loss) || math.IsInf(loss, 0) || loss > mlpExplode
 		if diverged {
@@ -168,12 +170,12 @@ func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
 				bad++
 			}
 		}
-		m.fitted = true
+		m.Fitted = true
 		if err := rec.Step(engine.Step{Step: e, Total: m.Epochs, TrainLoss: loss, Detail: f.norms(lr)}); err != nil {
 			if !diverged {
 				keep()
 			}
-			return err
+			return m.StoppedEarly(err)
 		}
 		if diverged {
 			return fmt.Errorf("mlp: %w: the training loss is %s at epoch %d; lower the learning rate (lr=%s) or use optimizer=adam",
@@ -181,7 +183,7 @@ func (f *mlpFit) run(ctx context.Context, rec engine.Recorder) error {
 		}
 		if err := ctx.Err(); err != nil {
 			keep()
-			return err
+			return m.StoppedEarly(err)
 		}
 		if f.best != nil && bad >= m.Patience {
 			break

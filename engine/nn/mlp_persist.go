@@ -30,7 +30,7 @@ var mlpOutputs = [...]string{outSoftmax: "softmax", outLinear: "identity", outSi
 
 // MarshalState implements engine.Persistent.
 func (m *MLP) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted(mlpName, m.fitted, func() any {
+	return engine.MarshalFitted(mlpName, m.Fitted, func() any {
 		net := m.net
 		s := mlpState{Inputs: net.sizes[0], Hidden: net.sizes[1 : len(net.sizes)-1], Classes: m.classes,
 			Activation: net.act.Name(), Output: mlpOutputs[net.out], Shift: m.shift, Scale: m.scale,
@@ -98,6 +98,6 @@ func (m *MLP) UnmarshalState(data []byte) error {
 		copy(net.w[net.boff[l]:], s.Biases[l-1])
 	}
 	m.net, m.classes, m.shift, m.scale, m.epochs, m.best = net, s.Classes, s.Shift, s.Scale, s.Epochs, s.Best
-	m.fitted = true
+	m.Fitted = true
 	return nil
 }

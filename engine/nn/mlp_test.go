@@ -182,7 +182,7 @@ func fitMLP(t *testing.T, d engine.Train, params map[string]string) (*MLP, error
 		t.Fatal(err)
 	}
 	m, _ := spec.New(v)
-	err = m.Fit(context.Background(), d, engine.NopRecorder{})
+	err = engine.Fit(context.Background(), m, d, engine.NopRecorder{})
 	return m.(*MLP), err
 }
 
@@ -229,22 +229,24 @@ func TestMLPEarlyStoppingKeepsTheBestEpoch(t *testing.T) {
 }
 
 // A learning rate far too large stops the fit at the first epoch whose
-// loss explodes, with an error naming lr, and the model keeps the last
-// good weights: it still predicts finite values.
-func TestMLPDivergenceKeepsTheLastGoodWeights(t *testing.T) {
+// loss explodes, with an error naming lr. The step that reports it shows
+// the last good weights (it predicts finite values); the fit failed, so
+// the model is then unfitted (engine.Fit).
+func TestMLPDivergenceShowsTheLastGoodWeights(t *testing.T) {
 	d := persisttest.Builtin(t, "diabetes", datasets.Regression)
-	m, err := fitMLP(t, d, map[string]string{"optimizer": "sgd", "lr": "10", "batch": "1"})
-	if !errors.Is(err, engine.ErrDiverged) {
-		t.Fatalf("Fit returned %v, want a divergence", err)
+	m := engine.MustBuild(mlpName, map[string]string{"optimizer": "sgd", "lr": "10", "batch": "1"})
+	rec := &tickRecorder{model: m.(engine.Predictor), X: d.X}
+	err := engine.Fit(context.Background(), m, d, rec)
+	if !errors.Is(err, engine.ErrDiverged) || len(rec.preds) == 0 {
+		t.Fatalf("Fit returned %v after %d steps, want a divergence reported", err, len(rec.preds))
 	}
-	pred, perr := m.Predict(d.X)
-	if perr != nil {
-		t.Fatal(perr)
-	}
-	for _, v := range pred {
+	for _, v := range rec.preds[len(rec.preds)-1] {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			t.Fatalf("after the divergence (%v) it predicts %v", err, v)
+			t.Fatalf("the step reporting the divergence (%v) predicts %v", err, v)
 		}
+	}
+	if _, err := m.(engine.Predictor).Predict(d.X); !errors.Is(err, engine.ErrNotFitted) {
+		t.Errorf("after the divergence Predict says %v, want ErrNotFitted", err)
 	}
 }
 

@@ -73,7 +73,7 @@ func TestMLPGradNormSmallBatches(t *testing.T) {
 	moons := persisttest.Builtin(t, "moons", datasets.Classification)
 	rec := &stepRecorder{}
 	m := engine.MustBuild(mlpName, map[string]string{"batch": "4", "epochs": "60", "patience": "0"})
-	if err := m.Fit(context.Background(), moons, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, moons, rec); err != nil {
 		t.Fatal(err)
 	}
 	prev := map[string]float64{}

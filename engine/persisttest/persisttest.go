@@ -67,7 +67,7 @@ func Check(t *testing.T, cases []Case) {
 func State(t testing.TB, c Case) []byte {
 	t.Helper()
 	m := c.build(t)
-	if err := m.(engine.Model).Fit(t.Context(), c.Train, nil); err != nil {
+	if err := engine.Fit(t.Context(), m.(engine.Model), c.Train, nil); err != nil {
 		t.Fatalf("%s: Fit: %v", c.Name, err)
 	}
 	state, err := m.MarshalState()
@@ -94,7 +94,7 @@ func Persisted(t testing.TB, c Case) (fitted, loaded engine.Model, state []byte)
 	if _, err := f.MarshalState(); !errors.Is(err, engine.ErrNotFitted) {
 		t.Fatalf("%s: MarshalState before Fit: %v, want ErrNotFitted", c.Name, err)
 	}
-	if err := f.(engine.Model).Fit(t.Context(), c.Train, nil); err != nil {
+	if err := engine.Fit(t.Context(), f.(engine.Model), c.Train, nil); err != nil {
 		t.Fatalf("%s: Fit: %v", c.Name, err)
 	}
 	state, err := f.MarshalState()

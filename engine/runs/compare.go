@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
 )
 
@@ -291,7 +292,7 @@ func scheme(r *Record) string {
 	}
 	split := o.Split
 	if split == 0 {
-		split = 0.2 // eval.Plan's default
+		split = eval.DefaultOptions().Split // as eval.Plan reads it
 	}
 	return "hold-out " + strconv.FormatFloat(math.Round(split*1000)/10, 'f', -1, 64) + "%"
 }

@@ -120,7 +120,7 @@ func TestIncomparable(t *testing.T) {
 			"different evaluation: 10-fold CV vs 5-fold CV"},
 		{"other seeds", run("iris", "", cv10), run("iris", "", eval.Options{Folds: 10, Seed: 2}),
 			"different evaluation: seed 1 vs seed 2 draw other folds"},
-		{"the default hold-out", run("iris", "", eval.Options{Seed: 1}), run("iris", "", eval.Options{Split: 0.2, Seed: 1}), ""},
+		{"the default hold-out", run("iris", "", eval.Options{Seed: 1}), run("iris", "", eval.Options{Split: eval.DefaultOptions().Split, Seed: 1}), ""},
 		{"the same rows and folds", run("iris", "", cv10), run("iris", "species", cv10), ""},
 		{"leave-one-out draws nothing", run("iris", "", eval.Options{LOO: true, Seed: 1}), run("iris", "", eval.Options{LOO: true, Seed: 7}), ""},
 		{"preprocessing is compared", run("iris", "", cv10), run("iris", "", eval.Options{Folds: 10, Seed: 1, Reduce: 2}), ""},

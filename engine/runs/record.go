@@ -17,7 +17,6 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
-	"github.com/tealab/tealab/numfmt"
 )
 
 // Status says how a run stands.
@@ -272,7 +271,8 @@ func (r *Record) Partial() string {
 func (r *Record) Done() bool { return r.Status != Running }
 
 // Command is the `tealab train` command line that repeats the run, with
-// the parameters set away from their defaults.
+// the parameters and the evaluation settings (eval.Args) set away from
+// their defaults.
 func (r *Record) Command() string {
 	args := []string{"--data", r.Data.Source}
 	if r.Data.Target != "" {
@@ -290,33 +290,22 @@ func (r *Record) Command() string {
 	if r.Data.RowNames != "" {
 		args = append(args, "--row-names", r.Data.RowNames)
 	}
-	if r.Data.Test != "" {
-		args = append(args, "--test", r.Data.Test)
-	}
 	args = append(args, "--model", r.Model)
 	for _, kv := range r.ChangedParams() {
 		args = append(args, "--param", kv)
 	}
-	o := r.Options
-	switch {
-	case r.Data.Test != "": // --test replaces the split
-	case o.LOO:
-		args = append(args, "--loo")
-	case o.Folds >= 2:
-		args = append(args, "--cv", fmt.Sprint(o.Folds))
-	case o.Split != 0 && o.Split != 0.2:
-		args = append(args, "--split", numfmt.Param(o.Split))
+	return ShellCommand("tealab train", append(args, eval.Args(r.Evaluation())...))
+}
+
+// Evaluation is the run's evaluation settings (eval.ValuesOf its
+// Options), its supplied test set as it was named (Data.Test): a run read
+// back from a file has that name without the test set's rows.
+func (r *Record) Evaluation() engine.Values {
+	v := eval.ValuesOf(r.Options)
+	if r.Data.Test != "" {
+		v[eval.SettingScheme], v[eval.SettingTest] = eval.SchemeTestSet, r.Data.Test
 	}
-	if o.Seed != 1 {
-		args = append(args, "--seed", fmt.Sprint(o.Seed))
-	}
-	if o.Reduce > 0 {
-		args = append(args, "--reduce", fmt.Sprint(o.Reduce))
-	}
-	if o.Standardize != nil {
-		args = append(args, "--standardize", eval.StandardizeName(o.Standardize))
-	}
-	return ShellCommand("tealab train", args)
+	return v
 }
 
 // ChangedParams lists the parameters set away from their defaults, as

@@ -45,7 +45,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(7, data, d, spec, v, eval.Options{Folds: 3, Seed: 4, Split: 0.2, Reduce: 2, Standardize: &off})
+	r := New(7, data, d, spec, v, eval.Options{Folds: 3, Seed: 4, Split: eval.DefaultOptions().Split, Reduce: 2, Standardize: &off})
 	if err := r.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := back.Run(context.Background(), nil); err != nil || !sameMetrics(back.Result.Metrics, r.Result.Metrics) {
 		t.Errorf("rerun: %v, metrics %v", err, back.Result.Metrics)
 	}
-	want := "tealab train --data iris --drop sepal_width_cm --model logistic --param C=0.5 --param max_iter=50 --cv 3 --seed 4 --reduce 2 --standardize no"
+	want := "tealab train --data iris --drop sepal_width_cm --model logistic --param C=0.5 --param max_iter=50 --cv 3 --seed 4 --standardize no --reduce 2"
 	if got := r.Command(); got != want {
 		t.Errorf("command\n%s\nwant\n%s", got, want)
 	}
@@ -145,9 +145,9 @@ func TestPartialLabel(t *testing.T) {
 		{eval.Options{Folds: 10}, &eval.Result{Task: "classification", Folds: four, Metrics: scored}, "interrupted after 4 of 10 folds"},
 		{eval.Options{Folds: 10}, &eval.Result{Task: "classification", Metrics: map[string]float64{}}, "interrupted before any of the 10 folds finished: no scores"},
 		{eval.Options{LOO: true}, &eval.Result{Task: "classification", Rows: 150, Actual: make([]float64, 37), Metrics: scored}, "interrupted after 37 of 150 folds"},
-		{eval.Options{Split: 0.2}, &eval.Result{Task: "classification", Metrics: map[string]float64{}}, "interrupted before the fit finished: no scores"},
+		{eval.DefaultOptions(), &eval.Result{Task: "classification", Metrics: map[string]float64{}}, "interrupted before the fit finished: no scores"},
 		{eval.Options{Folds: 10}, nil, "interrupted before any of the 10 folds finished: no scores"},
-		{eval.Options{Split: 0.2}, &eval.Result{Task: "classification", Metrics: scored, StoppedEarly: "37 of 300 trees"},
+		{eval.DefaultOptions(), &eval.Result{Task: "classification", Metrics: scored, StoppedEarly: "37 of 300 trees"},
 			"interrupted during the fit: stopped early after 37 of 300 trees, scored as the model it had"},
 		{eval.Options{Folds: 10}, &eval.Result{Task: "classification", Folds: four[:1], Metrics: scored, StoppedEarly: "37 of 300 trees"},
 			"interrupted in fold 1 of 10: stopped early after 37 of 300 trees, scored as the model it had"},

@@ -8,10 +8,12 @@ package svm
 // so that they never meet the SMO solver's.
 
 import (
+	"context"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -168,6 +170,44 @@ func kmClasses(d engine.Train, model string) ([]int, error) {
 	return engine.PresentClasses(d, model)
 }
 
+// kmBegin is how the fits of the kernel machines (KLogistic, KPerceptron,
+// KRidge) begin: the rows checked (errors naming model), a classifier's
+// classes present (kmClasses; nil for a regressor), the context looked
+// at, what the fit's Gram matrices take refused if the machine cannot
+// hold it (need of the rows; nil: nothing large), and the kernel of these
+// rows.
+func kmBegin(ctx context.Context, d engine.Train, model string, classify bool, kernelOf engine.Values, need func(n int) engine.Need) (Kernel, []int, error) {
+	var present []int
+	var err error
+	if classify {
+		present, err = kmClasses(d, model)
+	} else {
+		err = engine.CheckTrain(d, model, true)
+	}
+	if err != nil {
+		return Kernel{}, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Kernel{}, nil, err
+	}
+	if need != nil {
+		if err := engine.CheckNeed(model, need(d.Rows())); err != nil {
+			return Kernel{}, nil, err
+		}
+	}
+	return KernelOf(kernelOf, d.X), present, nil
+}
+
+// kmStep reports a step of a kernel machine whose state the fit has
+// published: the recorder's error, or the context's when the recorder
+// cancelled without returning it.
+func kmStep(ctx context.Context, rec engine.Recorder, s engine.Step) error {
+	if err := rec.Step(s); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
 // kmTargets are the ±1 labels of each machine of a classifier, one row per
 // machine: with two classes one machine (the second present class against
 // the first, as scikit-learn), else one per class against the rest.
@@ -197,7 +237,7 @@ type kmClassifier struct {
 	present  []int
 	exp      kmExpansion
 	warnings []string
-	fitted   bool
+	engine.FitState
 }
 
 // Warnings implements engine.Warner.
@@ -205,7 +245,7 @@ func (m *kmClassifier) Warnings() []string { return m.warnings }
 
 // scores is f(X) per machine after checking X; nil for no rows.
 func (m *kmClassifier) scores(model string, X mat.Matrix) (*mat.Dense, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	D, err := kmInput(X, m.exp.rows, m.features, model)
@@ -254,13 +294,7 @@ func (m *kmClassifier) predict(model string, X mat.Matrix) ([]float64, error) {
 			}
 			continue
 		}
-		best := 0
-		for c, v := range row {
-			if v > row[best] {
-				best = c
-			}
-		}
-		out[i] = float64(m.present[best])
+		out[i] = float64(m.present[floats.MaxIdx(row)])
 	}
 	return out, nil
 }
@@ -379,5 +413,5 @@ func (m *kmClassifier) load(c *engine.StateCheck, s kmClassState, v engine.Value
 	if !c.OK() {
 		return
 	}
-	m.features, m.classes, m.present, m.exp, m.warnings, m.fitted = s.Features, s.Classes, s.Present, e, s.Warnings, true
+	m.features, m.classes, m.present, m.exp, m.warnings, m.Fitted = s.Features, s.Classes, s.Present, e, s.Warnings, true
 }

@@ -64,7 +64,7 @@ func BenchmarkKernelMethods(b *testing.B) {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				if err := m.Fit(context.Background(), c.tr, nil); err != nil {
+				if err := engine.Fit(context.Background(), m, c.tr, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -85,7 +85,7 @@ func TestKernelMatrixRefusedWhenTooLarge(t *testing.T) {
 		if need.Bytes != 8*200_000*200_000 || need.What != "a 200000 x 200000 kernel matrix" {
 			t.Errorf("%s: estimate %v", name, need)
 		}
-		err = m.Fit(t.Context(), engine.Train{X: X, Y: y, Classes: []string{"a", "b"}}, nil)
+		err = engine.Fit(t.Context(), m, engine.Train{X: X, Y: y, Classes: []string{"a", "b"}}, nil)
 		if want := name + ": a 200000 x 200000 kernel matrix needs 320 GB, more than the 2 GB $TEALAB_MEMORY allows"; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s on 200,000 rows: %v\nwant %q", name, err, want)
 		}

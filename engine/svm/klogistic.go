@@ -78,22 +78,11 @@ func init() {
 
 // Fit implements engine.Model.
 func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	present, err := kmClasses(d, klName)
+	k, present, err := kmBegin(ctx, d, klName, true, m.kernelOf, kmGramNeed)
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
 	n, _ := d.X.Dims()
-	if err := engine.CheckNeed(klName, kmGramNeed(n)); err != nil {
-		return err
-	}
-	k := KernelOf(m.kernelOf, d.X)
 	K := kmGram(k, d.X, ctx.Done())
 	if K == nil {
 		return ctx.Err()
@@ -118,7 +107,7 @@ func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 	shrink, step := 1-m.LR*m.Lambda, m.LR/wsum
 	m.warnings = nil
 	best, bestEpoch := math.Inf(1), 0
-	defer func() { m.warnings = klUnsettled(best, bestEpoch, m.LR, F, d, present, m.fitted) }()
+	defer func() { m.warnings = klUnsettled(best, bestEpoch, m.LR, F, d, present, m.Fitted) }()
 	for epoch := 1; epoch <= m.Epochs; epoch++ {
 		for c := range machines {
 			a, f := At.RawRowView(c), Ft.RawRowView(c)
@@ -144,13 +133,8 @@ func (m *KLogistic) Fit(ctx context.Context, d engine.Train, rec engine.Recorder
 		if loss < best {
 			best, bestEpoch = loss, epoch
 		}
-		m.fitted = true
-		if err := rec.Step(engine.Step{Step: epoch, Total: m.Epochs, TrainLoss: loss}); err != nil {
-			m.fitted = false
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			m.fitted = false
+		m.Fitted = true
+		if err := kmStep(ctx, rec, engine.Step{Step: epoch, Total: m.Epochs, TrainLoss: loss}); err != nil {
 			return err
 		}
 	}
@@ -245,7 +229,7 @@ func (m *KLogistic) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
 
 // Coef is a, one row per training row and one column per model.
 func (m *KLogistic) Coef() *mat.Dense {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil
 	}
 	return mat.DenseCopyOf(m.exp.coef)
@@ -254,7 +238,7 @@ func (m *KLogistic) Coef() *mat.Dense {
 // MarshalState implements engine.Persistent: every training row, a and
 // the lifted biases.
 func (m *KLogistic) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted(klName, m.fitted, func() any { return m.state() })
+	return engine.MarshalFitted(klName, m.Fitted, func() any { return m.state() })
 }
 
 // UnmarshalState implements engine.Persistent.

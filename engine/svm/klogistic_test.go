@@ -55,7 +55,7 @@ func TestKLogisticFirstUpdates(t *testing.T) {
 			t.Fatal(err)
 		}
 		var rec kmLossRecorder
-		if err := m.Fit(context.Background(), tr, &rec); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, &rec); err != nil {
 			t.Fatal(err)
 		}
 		kl := m.(*KLogistic)
@@ -108,7 +108,7 @@ func TestKLogisticFitsXORAndGuardsDivergence(t *testing.T) {
 		}
 	}
 	_, _, bad, _ := engine.New("klogistic", map[string]string{"lr": "1000", "lambda": "10"})
-	err = bad.Fit(context.Background(), tr, nil)
+	err = engine.Fit(context.Background(), bad, tr, nil)
 	if !errors.Is(err, engine.ErrDiverged) || !strings.Contains(err.Error(), "lr=1000") {
 		t.Errorf("lr=1000 lambda=10: %v, want a divergence naming lr", err)
 	}

@@ -108,19 +108,11 @@ func (r *kpRows) row(i int) []float64 {
 
 // Fit implements engine.Model.
 func (m *KPerceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	present, err := kmClasses(d, kpName)
+	k, present, err := kmBegin(ctx, d, kpName, true, m.kernelOf, nil)
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
 	n, _ := d.X.Dims()
-	k := KernelOf(m.kernelOf, d.X)
 	labels := kmTargets(d, present)
 	machines := len(labels)
 	alpha := make([][]float64, machines)
@@ -151,7 +143,6 @@ func (m *KPerceptron) Fit(ctx context.Context, d engine.Train, rec engine.Record
 		clear(mistakes)
 		for v, i := range order {
 			if v%1024 == 1023 && engine.Stopped(done) {
-				m.fitted = false
 				return ctx.Err()
 			}
 			var krow []float64
@@ -178,14 +169,9 @@ func (m *KPerceptron) Fit(ctx context.Context, d engine.Train, rec engine.Record
 			converged[c] = converged[c] || e == 0
 		}
 		m.keep(d, present, k, alpha, labels, lift)
-		if err := rec.Step(engine.Step{Step: epoch, Total: m.Epochs,
+		if err := kmStep(ctx, rec, engine.Step{Step: epoch, Total: m.Epochs,
 			TrainLoss: float64(total) / float64(len(order)*machines),
 			Detail:    engine.Figures{{Name: "mistakes", Value: float64(total)}, {Name: "support vectors", Value: float64(len(m.index))}}}); err != nil {
-			m.fitted = false
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			m.fitted = false
 			return err
 		}
 		if total == 0 {
@@ -223,7 +209,7 @@ func (m *KPerceptron) keep(d engine.Train, present []int, k Kernel, alpha, label
 	rows := mat.NewDense(s, p, xs)
 	m.features, m.classes, m.present = d.Features, d.Classes, present
 	m.exp = kmExpansion{kernel: k, rows: rows, coef: mat.NewDense(s, machines, coef), bias: bias, norms: kmNorms(rows)}
-	m.fitted = true
+	m.Fitted = true
 }
 
 // Predict implements engine.Predictor: class codes.
@@ -238,7 +224,7 @@ func (m *KPerceptron) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
 // Alpha is α_i, the mistakes of each kept row (its weight's worth), per
 // perceptron: one row per kept row, in the order of SupportVectors.
 func (m *KPerceptron) Alpha() [][]float64 {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil
 	}
 	s, machines := m.exp.coef.Dims()
@@ -256,7 +242,7 @@ func (m *KPerceptron) Alpha() [][]float64 {
 // their coefficients α_i y_i, one per perceptron (one-vs-rest: one per
 // class; two classes: one).
 func (m *KPerceptron) SupportVectors() *engine.SupportVectors {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil
 	}
 	s, _ := m.exp.coef.Dims()
@@ -283,7 +269,7 @@ type kpState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *KPerceptron) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted(kpName, m.fitted, func() any {
+	return engine.MarshalFitted(kpName, m.Fitted, func() any {
 		return kpState{kmClassState: m.state(), Index: m.index, Label: m.label}
 	})
 }

@@ -40,7 +40,7 @@ func TestKPerceptronAlphaCountsMistakes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rec kmLossRecorder
-	if err := m.Fit(context.Background(), tr, &rec); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, &rec); err != nil {
 		t.Fatal(err)
 	}
 	kp := m.(*KPerceptron)

@@ -36,7 +36,7 @@ type KRidge struct {
 	features []string
 	exp      kmExpansion // one output; bias is ȳ
 	warnings []string
-	fitted   bool
+	engine.FitState
 }
 
 const krName = "kridge"
@@ -81,18 +81,11 @@ func krNeed(n int, kind string) engine.Need {
 
 // Fit implements engine.Model: one step, the solve.
 func (m *KRidge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
-	m.fitted = false
-	if err := engine.CheckTrain(d, krName, true); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
+	k, _, err := kmBegin(ctx, d, krName, false, m.kernelOf, func(n int) engine.Need { return krNeed(n, m.kernelOf.String("kernel")) })
+	if err != nil {
 		return err
 	}
 	n, _ := d.X.Dims()
-	if err := engine.CheckNeed(krName, krNeed(n, m.kernelOf.String("kernel"))); err != nil {
-		return err
-	}
-	k := KernelOf(m.kernelOf, d.X)
 	root := make([]float64, n) // √w_i
 	mean, wsum := 0.0, 0.0
 	for i := range n {
@@ -123,24 +116,14 @@ func (m *KRidge) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) e
 	}
 	m.features = d.Features
 	m.exp = kmExpansion{kernel: k, rows: mat.DenseCopyOf(d.X), coef: mat.NewDense(n, 1, b), bias: []float64{mean}, norms: kmNorms(d.X)}
-	m.fitted = true
+	m.Fitted = true
 	fit := m.exp.decision(d.X)
 	mse := 0.0
 	for i := range n {
 		r := fit.At(i, 0) - d.Y[i]
 		mse += kmWeight(d, i) * r * r
 	}
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
-	err := rec.Step(engine.Step{Step: 1, Total: 1, TrainLoss: mse / wsum})
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		m.fitted = false
-	}
-	return err
+	return kmStep(ctx, rec, engine.Step{Step: 1, Total: 1, TrainLoss: mse / wsum})
 }
 
 // krSystem is W½ K W½ + λI, the matrix kernel ridge solves with; the
@@ -201,7 +184,7 @@ func krLU(ctx context.Context, k Kernel, X *mat.Dense, root []float64, lambda fl
 
 // Predict implements engine.Predictor.
 func (m *KRidge) Predict(X mat.Matrix) ([]float64, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	D, err := kmInput(X, m.exp.rows, m.features, krName)
@@ -214,7 +197,7 @@ func (m *KRidge) Predict(X mat.Matrix) ([]float64, error) {
 // Coef is a, one coefficient per training row, and the intercept ȳ (0
 // without center_y).
 func (m *KRidge) Coef() (a []float64, intercept float64) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, 0
 	}
 	return append([]float64(nil), m.exp.coef.RawMatrix().Data...), m.exp.bias[0]
@@ -232,7 +215,7 @@ type krState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *KRidge) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted(krName, m.fitted, func() any {
+	return engine.MarshalFitted(krName, m.Fitted, func() any {
 		return krState{kmState: kmStateOf(m.features, m.exp), Warnings: m.warnings}
 	})
 }
@@ -249,6 +232,6 @@ func (m *KRidge) UnmarshalState(data []byte) error {
 	if err := c.Err(); err != nil {
 		return err
 	}
-	m.features, m.exp, m.warnings, m.fitted = s.Features, e, s.Warnings, true
+	m.features, m.exp, m.warnings, m.Fitted = s.Features, e, s.Warnings, true
 	return nil
 }

@@ -22,7 +22,7 @@ func kmFit(t *testing.T, model string, settings map[string]string, tr engine.Tra
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Fit(context.Background(), tr, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 		t.Fatalf("%s %v: %v", model, settings, err)
 	}
 	return m

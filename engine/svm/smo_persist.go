@@ -102,7 +102,7 @@ func (s *smoSVState) rows() *smoRows {
 
 // MarshalState implements engine.Persistent.
 func (m *SVC) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted(svcName, m.fit != nil, func() any {
+	return engine.MarshalFitted(svcName, m.Fitted, func() any {
 		f := m.fit
 		s := svcState{smoSVState: newSMOSVState(f.features, f.kernel, f.sv, f.svRow, f.iters, m.warnings),
 			Classes: f.classes, Names: f.names, Present: f.present, SVClass: f.svClass}
@@ -144,7 +144,7 @@ func (m *SVC) UnmarshalState(data []byte) error {
 	for _, p := range s.Pairs {
 		fit.pairs = append(fit.pairs, svcPair(p))
 	}
-	m.fit, m.warnings = fit, s.Warnings
+	m.fit, m.warnings, m.Fitted = fit, s.Warnings, true
 	return nil
 }
 
@@ -168,7 +168,7 @@ func (s *svcState) checkPair(c *engine.StateCheck, p svcPairState) {
 
 // MarshalState implements engine.Persistent.
 func (m *SVR) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted(svrName, m.fit != nil, func() any {
+	return engine.MarshalFitted(svrName, m.Fitted, func() any {
 		f := m.fit
 		return svrState{smoSVState: newSMOSVState(f.features, f.kernel, f.sv, f.svRow, f.iters, m.warnings),
 			Coef: f.coef, AtBound: f.atBound, Rho: f.rho}
@@ -192,6 +192,6 @@ func (m *SVR) UnmarshalState(data []byte) error {
 	}
 	m.fit = &svrFit{features: s.Features, kernel: Kernel(s.Kernel), sv: s.rows(), svRow: s.Rows, coef: s.Coef,
 		atBound: s.AtBound, rho: s.Rho, iters: s.Iters}
-	m.warnings = s.Warnings
+	m.warnings, m.Fitted = s.Warnings, true
 	return nil
 }

@@ -34,6 +34,7 @@ type SVC struct {
 	Tol         float64
 	MaxIter     int // ≤ 0: no limit of ours
 
+	engine.FitState
 	fit      *svcFit
 	warnings []string
 }
@@ -165,16 +166,8 @@ type svcPairSolution struct {
 }
 
 // Fit implements engine.Model.
-func (m *SVC) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) (err error) {
+func (m *SVC) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fit, m.warnings = nil, nil
-	defer func() {
-		if err != nil {
-			m.fit = nil
-		}
-	}()
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
 	present, err := svcCheck(d)
 	if err != nil {
 		return err
@@ -199,7 +192,7 @@ func (m *SVC) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) (err
 			f.done = append(f.done, sol)
 		}
 	}
-	m.fit = f.assemble(f.done)
+	m.fit, m.Fitted = f.assemble(f.done), true
 	return nil
 }
 
@@ -409,7 +402,7 @@ func svcPairFromDual(a, b int, rows []int, y, alpha, upper []float64, rho float6
 // publish makes the model predict with the pairs solved so far and the
 // one being solved, as a Recorder may ask from inside Step.
 func (f *svcFitter) publish(current svcPairSolution) {
-	f.m.fit = f.assemble(append(f.done[:len(f.done):len(f.done)], current))
+	f.m.fit, f.m.Fitted = f.assemble(append(f.done[:len(f.done):len(f.done)], current)), true
 }
 
 // assemble pools the pairs' support vectors, ordered by class and row as

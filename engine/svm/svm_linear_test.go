@@ -25,7 +25,7 @@ func TestSVMLinearSolversThroughTheModel(t *testing.T) {
 			}
 			return nil
 		})
-		if err := m.Fit(context.Background(), d, rec); err != nil {
+		if err := engine.Fit(context.Background(), m, d, rec); err != nil {
 			t.Fatalf("%s: %v", solver, err)
 		}
 		if steps == 0 {

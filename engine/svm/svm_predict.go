@@ -34,7 +34,7 @@ func (fit *svcFit) pairValue(p *svcPair, x, kv []float64) float64 {
 // the row, after checking the model is fitted and X is as wide as its rows.
 func (m *SVC) eachRow(X mat.Matrix, do func(i int, dec []float64)) error {
 	fit := m.fit
-	if fit == nil {
+	if !m.Fitted {
 		return engine.ErrNotFitted
 	}
 	n, d := X.Dims()
@@ -99,7 +99,7 @@ func (m *SVC) Predict(X mat.Matrix) ([]float64, error) {
 // squashed into (−⅓, ⅓). Classes absent from training score −MaxFloat64.
 func (m *SVC) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
 	n, _ := X.Dims()
-	if m.fit == nil {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	S := mat.NewDense(n, m.fit.classes, nil)
@@ -136,7 +136,7 @@ func (m *SVC) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
 // Margin implements engine.Marginer for two classes: f(x), positive for
 // the second class.
 func (m *SVC) Margin(X mat.Matrix) ([]float64, error) {
-	if m.fit != nil && (m.fit.classes != 2 || len(m.fit.pairs) != 1) {
+	if m.Fitted && (m.fit.classes != 2 || len(m.fit.pairs) != 1) {
 		return nil, fmt.Errorf("%s: a margin is one decision value, of two classes; these data have %d", svcName, m.fit.classes)
 	}
 	n, _ := X.Dims()
@@ -150,7 +150,7 @@ func (m *SVC) Margin(X mat.Matrix) ([]float64, error) {
 // 5, 2004, as LIBSVM's multiclass_probability).
 func (m svcProba) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	n, _ := X.Dims()
-	if m.fit == nil {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	k := len(m.fit.present)

@@ -17,7 +17,7 @@ import (
 func fitSMO(t *testing.T, name string, settings map[string]string, d engine.Train) engine.Model {
 	t.Helper()
 	m := engine.MustBuild(name, settings)
-	if err := m.Fit(context.Background(), d, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, d, nil); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -286,7 +286,7 @@ func TestSMOCache(t *testing.T) {
 func TestSMOCacheTooSmall(t *testing.T) {
 	d := svcReferenceSet(t, "breast_cancer")
 	m := engine.MustBuild(svcName, map[string]string{"cache_mb": "0.005"})
-	err := m.Fit(context.Background(), d, nil)
+	err := engine.Fit(context.Background(), m, d, nil)
 	if err == nil || !strings.Contains(err.Error(), "cache_mb") {
 		t.Fatalf("Fit with cache_mb=0.005 on 569 rows: %v, want an error naming cache_mb", err)
 	}
@@ -311,7 +311,7 @@ func TestSMOProgress(t *testing.T) {
 	var steps []engine.Step
 	m := engine.MustBuild(svcName, map[string]string{"tol": "1e-4"})
 	rec := smoRecorder(func(s engine.Step) error { steps = append(steps, s); return nil })
-	if err := m.Fit(context.Background(), d, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, d, rec); err != nil {
 		t.Fatal(err)
 	}
 	if len(steps) == 0 {
@@ -398,7 +398,7 @@ func TestSMOShrinkingChangesNothing(t *testing.T) {
 func TestHardMarginOnOverlappingClasses(t *testing.T) {
 	d := smoStandardised(smoReadSet(t, "circles", []string{"0", "1"}))
 	m := engine.MustBuild(svcName, map[string]string{"kernel": Linear, "solver": "smo", "margin": "hard"})
-	err := m.Fit(context.Background(), d, nil)
+	err := engine.Fit(context.Background(), m, d, nil)
 	if !errors.Is(err, engine.ErrLimit) || !strings.Contains(err.Error(), "margin=soft") {
 		t.Fatalf("hard margin on circles with a linear kernel: %v, want a limit naming margin=soft", err)
 	}
@@ -440,7 +440,7 @@ func TestSMOProgressUnderShrinking(t *testing.T) {
 			var steps []Progress
 			m := engine.MustBuild(c.name, map[string]string{"C": "100", "shrinking": shrinking})
 			rec := smoRecorder(func(s engine.Step) error { steps = append(steps, s.Detail.(Progress)); return nil })
-			if err := m.Fit(context.Background(), c.d, rec); err != nil {
+			if err := engine.Fit(context.Background(), m, c.d, rec); err != nil {
 				t.Fatal(err)
 			}
 			if len(steps) < 5 {

@@ -28,6 +28,7 @@ type SVR struct {
 	Tol       float64
 	MaxIter   int
 
+	engine.FitState
 	fit      *svrFit
 	warnings []string
 }
@@ -77,9 +78,6 @@ func init() {
 // Fit implements engine.Model.
 func (m *SVR) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) error {
 	m.fit, m.warnings = nil, nil
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
 	if err := engine.CheckTrain(d, svrName, true); err != nil {
 		return err
 	}
@@ -107,19 +105,18 @@ func (m *SVR) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) erro
 	data := newSMORows(d.X, rows, kern)
 	steps := 0
 	o := smoOptions{Tol: m.Tol, Shrinking: m.Shrinking, MaxIter: m.MaxIter, Step: func(s *smoSolver) error {
-		m.fit = svrFromDual(d, kern, rows, s.alphas(), c, s.rho())
+		m.fit, m.Fitted = svrFromDual(d, kern, rows, s.alphas(), c, s.rho()), true
 		steps++
 		return rec.Step(engine.Step{Step: steps, TrainLoss: s.objective(), Detail: s.progress()})
 	}}
 	res, err := solveSMO(ctx, smoProblem{Q: newSVRQ(data, smoBudget(m.CacheMB)), P: p, Y: y, Upper: c}, o)
 	if err != nil {
-		m.fit = nil
 		return err
 	}
 	if !res.Converged {
 		m.warnings = append(m.warnings, fmt.Sprintf("%s: SMO stopped at max_iter=%d iterations before the KKT conditions held within tol; raise max_iter or tol", svrName, res.Iters))
 	}
-	m.fit = svrFromDual(d, kern, rows, res.Alpha, c, res.Rho)
+	m.fit, m.Fitted = svrFromDual(d, kern, rows, res.Alpha, c, res.Rho), true
 	m.fit.iters = res.Iters
 	return nil
 }
@@ -142,7 +139,7 @@ func svrFromDual(d engine.Train, kern Kernel, rows []int, alpha, upper []float64
 // Predict implements engine.Predictor.
 func (m *SVR) Predict(X mat.Matrix) ([]float64, error) {
 	fit := m.fit
-	if fit == nil {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, d := X.Dims()

@@ -36,7 +36,7 @@ type AdaBoost struct {
 	trees    []*grown
 	beta     []float64
 	features []string
-	fitted   bool
+	engine.FitState
 }
 
 func init() {
@@ -73,10 +73,7 @@ func init() {
 
 // Fit runs the boosting rounds, reporting each.
 func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	a.fitted, a.trees, a.beta, a.d = false, nil, nil, nil
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	a.trees, a.beta, a.d = nil, nil, nil
 	k := classesOf(t)
 	if k < 2 {
 		return fmt.Errorf("AdaBoost classifies: it needs at least two classes")
@@ -116,7 +113,7 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 	for round := 1; round <= T; round++ {
 		tr, err := g.grow(w, nil)
 		if err != nil {
-			return ctx.Err() // the rounds so far stay: a model stopped early
+			return a.StoppedEarly(ctx.Err()) // the rounds so far stay
 		}
 		werr, wsum := 0.0, 0.0
 		for i := range d.n {
@@ -140,7 +137,7 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 		}
 		a.trees = append(a.trees, tr)
 		a.beta = append(a.beta, beta)
-		a.fitted = true
+		a.Fitted = true
 		votes += beta
 		up, down := math.Exp(beta), math.Exp(-beta)
 		sum = 0
@@ -163,10 +160,7 @@ func (a *AdaBoost) Fit(ctx context.Context, t engine.Train, rec engine.Recorder)
 			err = ctx.Err()
 		}
 		if err != nil {
-			if ctx.Err() == nil {
-				a.fitted, a.trees, a.beta = false, nil, nil
-			}
-			return err
+			return a.StoppedEarly(err) // cancelled, the rounds so far stay
 		}
 		if perfect {
 			break
@@ -192,7 +186,7 @@ func exponentialLoss(M, w []float64, y []int, k int, votes float64) (loss, errRa
 
 // DecisionFunction implements engine.Scorer: the votes M_c(x).
 func (a *AdaBoost) DecisionFunction(X mat.Matrix) (*mat.Dense, error) {
-	if !a.fitted {
+	if !a.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, c := X.Dims()
@@ -242,7 +236,7 @@ type boostStages struct {
 
 func (st *boostStages) Scores() ([]float64, *mat.Dense, error) {
 	a := st.a
-	if !a.fitted {
+	if !a.Fitted {
 		return nil, nil, engine.ErrNotFitted
 	}
 	a.addVotes(st.votes, st.X, st.done)
@@ -295,7 +289,7 @@ func softmax2(S *mat.Dense) {
 // FeatureImportances implements engine.Importancer: each weak tree's
 // normalised impurity decrease, weighted by its vote.
 func (a *AdaBoost) FeatureImportances() *engine.Importances {
-	if !a.fitted {
+	if !a.Fitted {
 		return nil
 	}
 	v := make([]float64, a.d.p)

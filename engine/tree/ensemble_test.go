@@ -48,7 +48,7 @@ func TestSplitGainOfTheNotes(t *testing.T) {
 	tr := engine.Train{X: X, Y: y, Classes: []string{"a", "b"}}
 	for crit, want := range map[string]float64{Gini: 1.0 / 3, Entropy: 0.6100} {
 		m := &DecisionTree{Criterion: crit, MaxDepth: 1, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
-		if err := m.Fit(context.Background(), tr, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 			t.Fatal(err)
 		}
 		root := m.t.nodes[0]
@@ -92,7 +92,7 @@ func TestAdaBoostFirstRound(t *testing.T) {
 	y := []float64{0, 0, 0, 0, 0, 1, 1, 1, 1, 0}
 	rec := &stepRec{}
 	a := &AdaBoost{Rounds: 3, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}
-	if err := a.Fit(context.Background(), engine.Train{X: X, Y: y, Classes: []string{"a", "b"}}, rec); err != nil {
+	if err := engine.Fit(context.Background(), a, engine.Train{X: X, Y: y, Classes: []string{"a", "b"}}, rec); err != nil {
 		t.Fatal(err)
 	}
 	s := rec.steps[0].Detail.(BoostRound)
@@ -129,7 +129,7 @@ func TestAdaBoostXOR(t *testing.T) {
 	errOf := func(depth int) float64 {
 		a := &AdaBoost{Rounds: 50, MaxDepth: depth, Criterion: Gini, MinLeaf: 1}
 		rec := &stepRec{}
-		if err := a.Fit(context.Background(), tr, rec); err != nil {
+		if err := engine.Fit(context.Background(), a, tr, rec); err != nil {
 			return 0.5 // no better than chance from the first round
 		}
 		return rec.steps[len(rec.steps)-1].Detail.(BoostRound).TrainError
@@ -150,7 +150,7 @@ func TestAdaBoostLossFalls(t *testing.T) {
 	for _, name := range []string{"breast_cancer", "iris", "digits"} {
 		tr := builtin(t, name)
 		rec := &stepRec{}
-		if err := (&AdaBoost{Rounds: 200, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}).Fit(context.Background(), tr, rec); err != nil {
+		if err := engine.Fit(context.Background(), (&AdaBoost{Rounds: 200, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}), tr, rec); err != nil {
 			t.Fatal(err)
 		}
 		if first := rec.steps[0].TrainLoss; !(first < 1) {
@@ -169,7 +169,7 @@ func TestForestJobsDoNotChangeIt(t *testing.T) {
 	tr := builtin(t, "wine")
 	fit := func(jobs int) []float64 {
 		f := &Forest{Trees: 30, Jobs: jobs, Criterion: Gini, MinLeaf: 1, MinSplit: 2, Purity: 1}
-		if err := f.Fit(context.Background(), tr, nil); err != nil {
+		if err := engine.Fit(context.Background(), f, tr, nil); err != nil {
 			t.Fatal(err)
 		}
 		P, err := f.PredictProba(tr.X)
@@ -229,7 +229,7 @@ func TestReducedErrorPruning(t *testing.T) {
 	tr := builtin(t, "breast_cancer")
 	rec := &stepRec{}
 	m := &DecisionTree{Prune: PruneReducedError, Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
-	if err := m.Fit(context.Background(), tr, rec); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, rec); err != nil {
 		t.Fatal(err)
 	}
 	var curve []Pruning
@@ -268,7 +268,7 @@ func TestAdaBoostStagedErrorLikeScikitLearn(t *testing.T) {
 	for _, name := range []string{"iris", "wine", "digits"} {
 		want := ref.StagedError[name]
 		rec := &stepRec{}
-		if err := (&AdaBoost{Rounds: ref.Rounds, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}).Fit(context.Background(), builtin(t, name), rec); err != nil {
+		if err := engine.Fit(context.Background(), (&AdaBoost{Rounds: ref.Rounds, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}), builtin(t, name), rec); err != nil {
 			t.Fatal(err)
 		}
 		if len(rec.steps) != len(want) {
@@ -292,7 +292,7 @@ func TestAdaBoostLossIsSAMMEs(t *testing.T) {
 	tr := builtin(t, "iris")
 	rec := &stepRec{}
 	a := &AdaBoost{Rounds: 20, MaxDepth: 1, Criterion: Gini, MinLeaf: 1}
-	if err := a.Fit(context.Background(), tr, rec); err != nil {
+	if err := engine.Fit(context.Background(), a, tr, rec); err != nil {
 		t.Fatal(err)
 	}
 	n, _ := tr.X.Dims()

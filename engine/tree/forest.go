@@ -42,7 +42,7 @@ type Forest struct {
 	nodes    int         // of all the trees
 	m        int         // features tried per split in the fit
 	features []string
-	fitted   bool
+	engine.FitState
 }
 
 func init() {
@@ -112,10 +112,7 @@ func (f *Forest) name() string {
 
 // Fit grows the trees, reporting each with the out-of-bag error so far.
 func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	f.fitted, f.trees, f.imps, f.nodes, f.d = false, nil, nil, 0, nil
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	f.trees, f.imps, f.nodes, f.d = nil, nil, 0, nil
 	k := classesOf(t)
 	cfg := growthConfig(f.Criterion, f.MaxDepth, f.MinSplit, f.MinLeaf, f.Purity, f.MinDecrease, k)
 	T := f.Trees
@@ -208,11 +205,11 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 			if p := crash.Load(); p != nil {
 				panic(*p) // in Fit's goroutine, where the caller's recover reaches it
 			}
-			return ctx.Err() // the trees so far stay: a forest stopped early
+			return f.StoppedEarly(ctx.Err()) // the trees so far stay
 		}
 		f.trees, f.imps = append(f.trees, b.t), append(f.imps, b.imp)
 		f.nodes += len(b.t.nodes)
-		f.fitted = true
+		f.Fitted = true
 		for _, r := range b.oob {
 			addValues(oobSum[int(r)*kk:int(r+1)*kk], b.t.leaf(d.row(int(r))))
 			oobN[r]++
@@ -224,10 +221,7 @@ func (f *Forest) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 			err = ctx.Err() // cancelled during the step
 		}
 		if err != nil {
-			if ctx.Err() == nil {
-				f.fitted, f.trees, f.imps = false, nil, nil
-			}
-			return err
+			return f.StoppedEarly(err) // cancelled, the trees so far stay
 		}
 	}
 	return nil
@@ -268,7 +262,7 @@ func oobError(d *data, sum []float64, n []int32) (float64, int) {
 
 // scores is the forest's mean class shares (k columns) or mean value.
 func (f *Forest) scores(X mat.Matrix) (*mat.Dense, error) {
-	if !f.fitted {
+	if !f.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	n, c := X.Dims()
@@ -333,7 +327,7 @@ type forestStages struct {
 
 func (st *forestStages) Scores() ([]float64, *mat.Dense, error) {
 	f := st.f
-	if !f.fitted {
+	if !f.Fitted {
 		return nil, nil, engine.ErrNotFitted
 	}
 	f.addTrees(st.sum, st.X, f.trees[st.done:])
@@ -376,7 +370,7 @@ func argmaxRows(S *mat.Dense, k int) []float64 {
 // PredictProba implements engine.Prober: the trees' mean class shares
 // (each row rescaled to sum to 1 exactly, rounding aside).
 func (f *Forest) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	if f.fitted && f.d.k == 0 {
+	if f.Fitted && f.d.k == 0 {
 		return nil, errors.New(f.name() + ": a regression forest has no class probabilities")
 	}
 	S, err := f.scores(X)
@@ -401,7 +395,7 @@ func normaliseRows(S *mat.Dense) {
 // FeatureImportances implements engine.Importancer: the trees' mean
 // decrease in impurity, each tree's normalised first (scikit-learn's rule).
 func (f *Forest) FeatureImportances() *engine.Importances {
-	if !f.fitted {
+	if !f.Fitted {
 		return nil
 	}
 	v := make([]float64, f.d.p)

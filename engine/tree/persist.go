@@ -346,7 +346,7 @@ type treeState struct {
 
 // MarshalState implements engine.Persistent.
 func (m *DecisionTree) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted("decision tree", m.fitted, func() any {
+	return engine.MarshalFitted("decision tree", m.Fitted, func() any {
 		return treeState{Data: dataStateOf(m.d), Tree: grownStateOf(m.t)}
 	})
 }
@@ -362,7 +362,7 @@ func (m *DecisionTree) UnmarshalState(b []byte) error {
 	if err != nil {
 		return stateError("decision tree", err)
 	}
-	m.d, m.t, m.features, m.fitted = d, t, d.names, true
+	m.d, m.t, m.features, m.Fitted = d, t, d.names, true
 	m.pruning, m.splits, m.collapsed = false, nil, nil
 	return nil
 }
@@ -383,7 +383,7 @@ type forestState struct {
 
 // MarshalState implements engine.Persistent.
 func (f *Forest) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted(f.name(), f.fitted, func() any {
+	return engine.MarshalFitted(f.name(), f.Fitted, func() any {
 		s := forestState{Data: dataStateOf(f.d), Trees: make([]packedState, len(f.trees)), Importances: f.imps}
 		for i, t := range f.trees {
 			s.Trees[i] = packedStateOf(t)
@@ -413,7 +413,7 @@ func (f *Forest) UnmarshalState(b []byte) error {
 		}
 		nodes += len(trees[i].nodes)
 	}
-	f.d, f.trees, f.imps, f.nodes, f.features, f.fitted = d, trees, s.Importances, nodes, d.names, true
+	f.d, f.trees, f.imps, f.nodes, f.features, f.Fitted = d, trees, s.Importances, nodes, d.names, true
 	return nil
 }
 
@@ -440,7 +440,7 @@ type boostState struct {
 
 // MarshalState implements engine.Persistent.
 func (a *AdaBoost) MarshalState() ([]byte, error) {
-	return engine.MarshalFitted("AdaBoost", a.fitted, func() any {
+	return engine.MarshalFitted("AdaBoost", a.Fitted, func() any {
 		s := boostState{Data: dataStateOf(a.d), Trees: make([]grownState, len(a.trees)), Votes: a.beta}
 		for i, t := range a.trees {
 			s.Trees[i] = grownStateOf(t)
@@ -468,7 +468,7 @@ func (a *AdaBoost) UnmarshalState(b []byte) error {
 			return stateError("AdaBoost", fmt.Errorf("tree %d: %w", i, err))
 		}
 	}
-	a.d, a.trees, a.beta, a.features, a.fitted = d, trees, s.Votes, d.names, true
+	a.d, a.trees, a.beta, a.features, a.Fitted = d, trees, s.Votes, d.names, true
 	return nil
 }
 

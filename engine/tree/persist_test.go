@@ -223,7 +223,7 @@ func BenchmarkForestState(b *testing.B) {
 	source := cmp.Or(os.Getenv("TEALAB_STATE_DATA"), "moons:n=20000,noise=0.3")
 	tr := builtin(b, source)
 	f := engine.MustBuild("forest", map[string]string{"trees": "100", "jobs": "2"})
-	if err := f.Fit(context.Background(), tr, nil); err != nil {
+	if err := engine.Fit(context.Background(), f, tr, nil); err != nil {
 		b.Fatal(err)
 	}
 	p := f.(engine.Persistent)

@@ -75,7 +75,7 @@ func fitTree(t *testing.T, settings map[string]string, tr engine.Train) *Decisio
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Fit(context.Background(), tr, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 		t.Fatal(err)
 	}
 	return m.(*DecisionTree)
@@ -141,7 +141,7 @@ func TestErrorBasedPruningMonotoneInConfidence(t *testing.T) {
 func TestErrorBasedPruningStopped(t *testing.T) {
 	tr, _ := noisy(600, 1)
 	all := &stepRec{}
-	if err := (&DecisionTree{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}).Fit(context.Background(), tr, all); err != nil {
+	if err := engine.Fit(context.Background(), (&DecisionTree{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}), tr, all); err != nil {
 		t.Fatal(err)
 	}
 	first := -1
@@ -156,7 +156,7 @@ func TestErrorBasedPruningStopped(t *testing.T) {
 	at := first + 3 // two splits removed
 	rec := newCancelAt(at)
 	m := &DecisionTree{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
-	if err := m.Fit(rec.ctx, tr, rec); !errors.Is(err, context.Canceled) {
+	if err := engine.Fit(rec.ctx, m, tr, rec); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Fit returned %v, want context.Canceled", err)
 	}
 	if _, err := m.Predict(tr.X); err != nil {

@@ -50,7 +50,7 @@ type treeStages struct {
 
 func (st *treeStages) Scores() ([]float64, *mat.Dense, error) {
 	m := st.m
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, nil, engine.ErrNotFitted
 	}
 	t := m.t

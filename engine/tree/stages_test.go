@@ -47,10 +47,10 @@ func TestEnsemblesStoppedEarlyKeepTheirTrees(t *testing.T) {
 		{"adaboost", &AdaBoost{Rounds: 40, MaxDepth: 2, Criterion: Gini, MinLeaf: 1}, &AdaBoost{Rounds: 7, MaxDepth: 2, Criterion: Gini, MinLeaf: 1}},
 	} {
 		rec := newCancelAt(7)
-		if err := c.stopped.Fit(rec.ctx, tr, rec); !errors.Is(err, context.Canceled) {
+		if err := engine.Fit(rec.ctx, c.stopped, tr, rec); !errors.Is(err, context.Canceled) {
 			t.Fatalf("%s: Fit returned %v, want context.Canceled", c.name, err)
 		}
-		if err := c.full.Fit(context.Background(), tr, nil); err != nil {
+		if err := engine.Fit(context.Background(), c.full, tr, nil); err != nil {
 			t.Fatal(err)
 		}
 		got, err := c.stopped.Predict(tr.X)
@@ -108,7 +108,7 @@ func TestStagesMatchPredictions(t *testing.T) {
 				checks++
 				return nil
 			})
-			if err := m.Fit(context.Background(), tr, rec); err != nil {
+			if err := engine.Fit(context.Background(), m, tr, rec); err != nil {
 				t.Fatal(err)
 			}
 			if checks < 4 {
@@ -152,11 +152,11 @@ func TestTreeStoppedKeepsWholeLevels(t *testing.T) {
 	tr := builtin(t, "breast_cancer")
 	rec := newCancelAt(3)
 	m := &DecisionTree{Prune: PruneNone, Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
-	if err := m.Fit(rec.ctx, tr, rec); !errors.Is(err, context.Canceled) {
+	if err := engine.Fit(rec.ctx, m, tr, rec); !errors.Is(err, context.Canceled) {
 		t.Fatal(err)
 	}
 	full := &DecisionTree{MaxDepth: 3, Prune: PruneNone, Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
-	if err := full.Fit(context.Background(), tr, nil); err != nil {
+	if err := engine.Fit(context.Background(), full, tr, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := m.Predict(tr.X)

@@ -68,7 +68,7 @@ type DecisionTree struct {
 	d        *data
 	t        *grown
 	features []string
-	fitted   bool
+	engine.FitState
 	// While pruning turns nodes back into leaves, splits records each
 	// node's feature as grown and collapsed the nodes turned, in order:
 	// what Stages follows.
@@ -190,10 +190,7 @@ func classesOf(t engine.Train) int {
 
 // Fit grows the tree level by level, then prunes it if asked.
 func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) error {
-	m.fitted, m.t, m.d = false, nil, nil
-	if rec == nil {
-		rec = engine.NopRecorder{}
-	}
+	m.t, m.d = nil, nil
 	k := classesOf(t)
 	cfg := m.config(k)
 	prune := m.pruneMethod(k)
@@ -232,7 +229,7 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 	g.stop, g.owns = ctx.Done(), true
 	step := 0
 	onLevel := func(depth int, gt *grown) error {
-		m.t, m.fitted = gt, true
+		m.t, m.Fitted = gt, true
 		step++
 		leaves := 0
 		for _, nd := range gt.nodes {
@@ -247,7 +244,7 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 		return ctx.Err()
 	}
 	gt, err := g.grow(w, onLevel)
-	m.t, m.fitted = gt, gt != nil
+	m.t, m.Fitted = gt, gt != nil
 	if err == nil && prune != PruneNone {
 		m.pruning, m.collapsed = true, nil
 		m.splits = make([]int32, len(gt.nodes))
@@ -269,13 +266,12 @@ func (m *DecisionTree) Fit(ctx context.Context, t engine.Train, rec engine.Recor
 	switch {
 	case err == nil:
 		return nil
-	case ctx.Err() != nil && m.fitted:
+	case ctx.Err() != nil && m.Fitted:
 		// Stopped early: the tree keeps the depths grown (and the
 		// prunings done), a usable tree.
 		m.t = compact(m.t)
-		return ctx.Err()
+		return m.StoppedEarly(ctx.Err())
 	}
-	m.fitted, m.t = false, nil
 	return err
 }
 
@@ -320,7 +316,7 @@ func (m *DecisionTree) trainError() float64 {
 
 // Predict implements engine.Predictor.
 func (m *DecisionTree) Predict(X mat.Matrix) ([]float64, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	return predictTree(m.t, X, m.d.p)
@@ -342,7 +338,7 @@ func predictTree(t *grown, X mat.Matrix, p int) ([]float64, error) {
 
 // PredictProba implements engine.Prober: the class shares of the leaf.
 func (m *DecisionTree) PredictProba(X mat.Matrix) (*mat.Dense, error) {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil, engine.ErrNotFitted
 	}
 	if m.d.k == 0 {
@@ -375,7 +371,7 @@ func addLeafShares(row []float64, t *grown, l int, scale float64) {
 
 // Tree implements engine.Treer.
 func (m *DecisionTree) Tree() *engine.Tree {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil
 	}
 	return m.d.export(m.t, m.criterionName())
@@ -391,7 +387,7 @@ func (m *DecisionTree) criterionName() string {
 // FeatureImportances implements engine.Importancer: each feature's share of
 // the weighted impurity decrease of all splits.
 func (m *DecisionTree) FeatureImportances() *engine.Importances {
-	if !m.fitted {
+	if !m.Fitted {
 		return nil
 	}
 	v := importances(m.t, m.d.p)

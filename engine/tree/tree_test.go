@@ -130,7 +130,7 @@ func TestTreesMatchScikitLearn(t *testing.T) {
 				perm = append(perm, slices.Index(tr.Classes, name))
 			}
 		}
-		if err := m.Fit(context.Background(), tr, nil); err != nil {
+		if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 			t.Fatal(err)
 		}
 		got := preorder(m.Tree(), perm)
@@ -160,7 +160,7 @@ func TestTreesMatchScikitLearn(t *testing.T) {
 func TestExportedPathsMatchPredictions(t *testing.T) {
 	tr := csvTrain(t, "../../datasets/testdata/labor.arff")
 	m := &DecisionTree{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, Purity: 1, Prune: PruneErrorBased, Confidence: 0.25, MinObjects: 2, PruneFraction: 0.25}
-	if err := m.Fit(context.Background(), tr, nil); err != nil {
+	if err := engine.Fit(context.Background(), m, tr, nil); err != nil {
 		t.Fatal(err)
 	}
 	et := m.Tree()

@@ -80,7 +80,7 @@ func TestWidthHelpers(t *testing.T) {
 	if got := fitLine("\x1b[1mabcdef\x1b[0m", 3); ansi.Strip(got) != "abc" {
 		t.Errorf("fitLine keeps %q", ansi.Strip(got))
 	}
-	if fmtFixed(-0.0001, 2) != "0.00" || fmtG(-0.0, 3) != "0" || fmtValue(3) != "3" || fmtValue(0.12345) != "0.123" {
+	if fmtFixed(-0.0001, 2) != "0.00" || fmtG(math.Copysign(0, -1), 3) != "0" || fmtValue(3) != "3" || fmtValue(0.12345) != "0.123" {
 		t.Error("number formatting")
 	}
 	if ClassMarker(-1) != "•" || ClassMarker(0) != "●" || ClassMarker(len(classMarkers)) != "●" {

@@ -115,7 +115,8 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		}
 	}
 	lo, hi = padRange(lo, hi)
-	yfmt, lw := yAxis(lo, hi, ph-1, logY)
+	// The labels' width now, their text once the columns are known.
+	_, lw := yAxis(lo, hi, ph-1, logY)
 	left := lw + 3 // " label ┤"
 	pw := iw - left
 	if pw < 2 || ph < 1 {
@@ -137,7 +138,7 @@ func (m LineChart) body(iw, ih int) (lines []string, title string) {
 		}
 	}
 	lo, hi = padRange(lo, hi)
-	yfmt, _ = yAxis(lo, hi, ph-1, logY)
+	yfmt, _ := yAxis(lo, hi, ph-1, logY)
 	yfmt = fixWidth(yfmt, lw)
 
 	opts := []asciigraph.Option{

@@ -1,0 +1,374 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tealab/tealab/engine"
+)
+
+// Evaluation settings: how a run is scored, declared once. Each is an
+// engine.Param (kind, default, inclusive range or choices, one help line,
+// and When it has an effect), so that the lab's form, every command's
+// flags, recipes and run commands read the same default and range and say
+// a mistake alike. Options is what the settings make (OptionsFrom);
+// ValuesOf and Args go back the other way, to show or repeat a run.
+
+// The evaluation settings by name, as the lab's form labels them and
+// errors name them.
+const (
+	SettingScheme      = "evaluation"
+	SettingSplit       = "test fraction"
+	SettingFolds       = "folds"
+	SettingTest        = "test file"
+	SettingSeed        = "seed"
+	SettingStandardize = "standardize"
+	SettingReduce      = "reduce first"
+)
+
+// The schemes, the choices of SettingScheme.
+const (
+	SchemeHoldOut = "hold-out"
+	SchemeKFold   = "k-fold CV"
+	SchemeLOO     = "leave-one-out"
+	SchemeTestSet = "test set" // a supplied test set (Options.Test)
+)
+
+// Setting is one evaluation setting as declared: its Param (Name, Kind,
+// Default, Min/Max or Choices, Help, When) and how a command line spells
+// it.
+type Setting struct {
+	engine.Param
+	// Flag is the setting's flag on a command line, without dashes
+	// ("split"). The scheme has none: a command line chooses it by the
+	// flag of the setting that applies only under one scheme (--split,
+	// --cv, --test) or by the switch of a scheme that has no setting
+	// (Scheme.Flag: --loo).
+	Flag string
+	// Valid says what is valid when Param.Range cannot say it (a seed is
+	// any uint64, beyond what an Int can hold); "" for Param.Range.
+	Valid string
+	// canon spells a value the way Param.ParseValue takes it, for a
+	// setting that also takes other spellings (standardize: true, on).
+	canon func(string) string
+}
+
+// Accepts says what values are valid: Valid, else Param.Range ("float in
+// [0.001, 0.999]").
+func (s Setting) Accepts() string {
+	if s.Valid != "" {
+		return s.Valid
+	}
+	return s.Range()
+}
+
+// OfScheme says whether the setting is about how the rows are split: the
+// scheme itself, or a setting that applies under one scheme only. A
+// clustering or a reduction, fitted and scored on every row, takes none
+// of these.
+func (s Setting) OfScheme() bool {
+	return s.Name == SettingScheme || (s.When != nil && s.When.Param == SettingScheme)
+}
+
+// SettingError is a value a setting does not take.
+type SettingError struct {
+	Name   string // the setting ("test fraction")
+	Flag   string // its flag on a command line ("split"); "" none
+	Reason string // what is wrong and what is valid: `"1.5" is out of range (float in [0.001, 0.999])`
+}
+
+func (e *SettingError) Error() string { return e.Name + ": " + e.Reason }
+
+// Read reads and checks one value of the setting as typed (a flag, a
+// field of the form, a recipe), into the type its Kind says: float64,
+// int or string. The error is a *SettingError whose Reason is worded as
+// the model parameters' are (engine.Param.ParseValue).
+func (s Setting) Read(text string) (any, error) {
+	if s.canon != nil {
+		text = s.canon(text)
+	}
+	x, err := s.ParseValue(text)
+	if err != nil {
+		return nil, &SettingError{Name: s.Name, Flag: s.Flag, Reason: strings.TrimPrefix(err.Error(), "parameter "+s.Name+": ")}
+	}
+	return x, nil
+}
+
+// Scheme is one way of scoring a model on rows it did not learn from.
+type Scheme struct {
+	Name string // as SettingScheme spells it
+	// Flag chooses it on a command line: the flag of its one setting
+	// (--split F, --cv K, --test SOURCE), or a switch of its own when it
+	// has none (--loo).
+	Flag string
+	Help string // one line, for a switch
+}
+
+var schemes = []Scheme{
+	{SchemeHoldOut, "split", "a stratified hold-out"},
+	{SchemeKFold, "cv", "stratified k-fold cross-validation"},
+	{SchemeLOO, "loo", "leave-one-out cross-validation: a fold per row"},
+	{SchemeTestSet, "test", "score on a supplied test set"},
+}
+
+// Schemes lists the schemes in the order SettingScheme offers them.
+func Schemes() []Scheme { return slices.Clone(schemes) }
+
+func when(scheme string) *engine.Applies {
+	return &engine.Applies{Param: SettingScheme, In: []string{scheme}}
+}
+
+// settings is the declaration: the one place an evaluation setting's
+// default and range are written, in the order the lab's form shows them.
+var settings = []Setting{
+	{Param: engine.Param{Name: SettingScheme, Kind: engine.Choice, Default: SchemeHoldOut,
+		Choices: []string{SchemeHoldOut, SchemeKFold, SchemeLOO, SchemeTestSet},
+		Help:    "how the model is scored on rows it did not learn from: a split of the data, or a supplied test set"}},
+	{Param: engine.Param{Name: SettingSplit, Kind: engine.Float, Default: 0.2, Min: 0.001, Max: 0.999,
+		Help: "hold-out: share of rows kept aside for testing (stratified)", When: when(SchemeHoldOut)},
+		Flag: "split"},
+	{Param: engine.Param{Name: SettingFolds, Kind: engine.Int, Default: 5, Min: 2, Max: math.NaN(),
+		Help: "k-fold CV: number of folds (stratified)", When: when(SchemeKFold)},
+		Flag: "cv"},
+	{Param: engine.Param{Name: SettingTest, Kind: engine.Text, Default: "",
+		Help: "the supplied test set, whose rows score the model fitted on all the data; its columns are matched to the data's by name",
+		When: when(SchemeTestSet)},
+		Flag: "test", Valid: "source: a file, built-in or generator, read as the data are"},
+	{Param: engine.Param{Name: SettingSeed, Kind: engine.Text, Default: "1", Check: checkSeed,
+		Help: "seeds the split (or the folds), the model and a sweep's random draws: the same seed gives the same run"},
+		Flag: "seed", Valid: SeedRange},
+	{Param: engine.Param{Name: SettingStandardize, Kind: engine.Choice, Default: StandardizeAuto,
+		Choices: []string{StandardizeAuto, StandardizeYes, StandardizeNo},
+		Help:    "scale numeric features to mean 0 and sd 1 (fitted on each training part), as distances and penalties need; auto does what the model expects"},
+		Flag: "standardize", canon: canonStandardize},
+	{Param: engine.Param{Name: SettingReduce, Kind: engine.Int, Default: 0, Min: 0, Max: math.NaN(),
+		Help: "project the features onto their first k principal components (fitted on each training part) before the model sees them; 0 keeps them"},
+		Flag: "reduce"},
+}
+
+// Settings lists the evaluation settings as declared, in the order the
+// lab's form shows them. The copies are the caller's.
+func Settings() []Setting {
+	out := make([]Setting, len(settings))
+	for i, s := range settings {
+		out[i] = s.clone()
+	}
+	return out
+}
+
+func (s Setting) clone() Setting {
+	s.Choices = slices.Clone(s.Choices)
+	if s.When != nil {
+		w := *s.When
+		w.In = slices.Clone(w.In)
+		s.When = &w
+	}
+	return s
+}
+
+// SettingsFor is Settings for a model and data: the folds at most the
+// rows, the components to reduce to at most the features (0: not known,
+// the declared range), and standardize's help saying what auto does for
+// spec (nil: any model).
+func SettingsFor(spec *engine.Spec, rows, features int) []Setting {
+	out := Settings()
+	for i := range out {
+		s := &out[i]
+		switch s.Name {
+		case SettingFolds:
+			if rows > 0 {
+				s.Max = float64(max(rows, 2))
+			}
+		case SettingReduce:
+			if features > 0 {
+				s.Max = float64(features)
+			}
+		case SettingStandardize:
+			if spec != nil {
+				habit := StandardizeNo
+				if spec.Standardize {
+					habit = StandardizeYes
+				}
+				s.Help = strings.TrimSuffix(s.Help, "the model expects") + spec.Name + " expects: " + habit
+			}
+		}
+	}
+	return out
+}
+
+// LookupSetting finds a declared setting by name.
+func LookupSetting(name string) (Setting, bool) {
+	for _, s := range settings {
+		if s.Name == name {
+			return s.clone(), true
+		}
+	}
+	return Setting{}, false
+}
+
+// Defaults are every setting at its declared default.
+func Defaults() engine.Values {
+	v := make(engine.Values, len(settings))
+	for _, s := range settings {
+		v[s.Name] = s.Default
+	}
+	return v
+}
+
+// DefaultOptions are the declared defaults as Options: a stratified 80/20
+// hold-out with seed 1, the model's own habit of standardizing, no
+// reduction.
+func DefaultOptions() Options {
+	o, err := OptionsFrom(Defaults())
+	if err != nil {
+		panic("eval: the declared defaults do not hold: " + err.Error()) // caught by the first test run
+	}
+	return o
+}
+
+// OptionsFrom makes Options of settings (from Defaults, a form, flags):
+// each is checked against its declaration, and one missing is at its
+// default; names not declared here (an experiment's repeats) are left to
+// whoever declared them. Under the test-set scheme the test file must be
+// named, but opening it is the caller's (runs.Data.OpenTest into
+// Options.Test: TestSource says which). The values of settings that do
+// not apply are kept (a hold-out's fraction under k-fold CV), as a model
+// parameter's are.
+func OptionsFrom(v engine.Values) (Options, error) {
+	w := Defaults()
+	for _, s := range settings {
+		x, ok := v[s.Name]
+		if !ok {
+			continue
+		}
+		y, err := s.Read(engine.Format(x))
+		if err != nil {
+			return Options{}, err
+		}
+		w[s.Name] = y
+	}
+	seed, err := ParseSeed(w.String(SettingSeed))
+	if err != nil { // Read checked it
+		return Options{}, err
+	}
+	o := Options{Split: w.Float(SettingSplit), Seed: seed, Reduce: w.Int(SettingReduce)}
+	switch w.String(SettingScheme) {
+	case SchemeKFold:
+		o.Folds = w.Int(SettingFolds)
+	case SchemeLOO:
+		o.LOO = true
+	case SchemeTestSet:
+		if strings.TrimSpace(w.String(SettingTest)) == "" {
+			s, _ := LookupSetting(SettingTest)
+			return Options{}, &SettingError{Name: s.Name, Flag: s.Flag, Reason: fmt.Sprintf("%q names no test set (%s)", w.String(SettingTest), s.Accepts())}
+		}
+	}
+	o.Standardize, err = ParseStandardize(w.String(SettingStandardize))
+	return o, err
+}
+
+// TestSource is the supplied test set the settings name: the test file
+// under the test-set scheme, else "".
+func TestSource(v engine.Values) string {
+	if engine.Format(v[SettingScheme]) != SchemeTestSet {
+		return ""
+	}
+	return strings.TrimSpace(engine.Format(v[SettingTest]))
+}
+
+// ValuesOf gives the settings of o, to show or save: its scheme (the test
+// set when Options.Test is set, its Source as the test file), and each
+// setting's value; a Split of 0 is the default fraction, as Plan reads it,
+// and folds below 2 (not k-fold CV) the default count.
+func ValuesOf(o Options) engine.Values {
+	v := Defaults()
+	switch {
+	case o.Test != nil:
+		v[SettingScheme] = SchemeTestSet
+		v[SettingTest] = o.Test.Source
+	case o.LOO:
+		v[SettingScheme] = SchemeLOO
+	case o.Folds >= 2:
+		v[SettingScheme] = SchemeKFold
+	}
+	if o.Split != 0 {
+		v[SettingSplit] = o.Split
+	}
+	if o.Folds >= 2 {
+		v[SettingFolds] = o.Folds
+	}
+	v[SettingSeed] = strconv.FormatUint(o.Seed, 10)
+	v[SettingStandardize] = StandardizeName(o.Standardize)
+	v[SettingReduce] = o.Reduce
+	return v
+}
+
+// Args are the flags that ask a command line (tealab train) for the
+// evaluation v: the flag choosing its scheme (--cv 10, --loo), then every
+// other setting that applies and is away from its default (--seed 7), in
+// declared order. Values missing from v are at their defaults.
+func Args(v engine.Values) []string {
+	def := Defaults()
+	all := Defaults()
+	for k, x := range v {
+		all[k] = x
+	}
+	scheme := engine.Format(all[SettingScheme])
+	var args []string
+	for _, sc := range schemes {
+		if sc.Name == scheme && sc.Switch() {
+			args = append(args, "--"+sc.Flag)
+		}
+	}
+	for _, s := range settings {
+		if s.Flag == "" {
+			continue
+		}
+		if ok, _ := s.AppliesTo(all); !ok {
+			continue
+		}
+		text := engine.Format(all[s.Name])
+		chooses := s.OfScheme() && scheme != engine.Format(def[SettingScheme])
+		if text == engine.Format(def[s.Name]) && !chooses {
+			continue
+		}
+		args = append(args, "--"+s.Flag, text)
+	}
+	return args
+}
+
+// Switch says whether a command line chooses the scheme by a switch of
+// its own (--loo), no setting having its flag.
+func (sc Scheme) Switch() bool {
+	return !slices.ContainsFunc(settings, func(s Setting) bool { return s.Flag == sc.Flag })
+}
+
+// SeedRange is what a seed may be: any uint64.
+const SeedRange = "int in [0, 2^64-1]"
+
+// ParseSeed reads a seed: a whole number in [0, 2^64-1], which an Int
+// parameter (read through a float64) cannot hold.
+func ParseSeed(text string) (uint64, error) {
+	v, err := strconv.ParseUint(strings.TrimSpace(text), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a whole number (%s)", text, SeedRange)
+	}
+	return v, nil
+}
+
+func checkSeed(text string) error {
+	_, err := ParseSeed(text)
+	return err
+}
+
+// canonStandardize spells the other names ParseStandardize takes (true,
+// off...) as the setting's choices.
+func canonStandardize(text string) string {
+	if b, err := ParseStandardize(text); err == nil {
+		return StandardizeName(b)
+	}
+	return text
+}

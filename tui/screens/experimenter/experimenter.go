@@ -1,0 +1,429 @@
+package experimenter
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/experiment"
+	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/tui/kit"
+	"github.com/tealab/tealab/tui/widgets"
+)
+
+// The Experimenter screen: several models marked on a list, run on
+// identical folds of repeated k-fold CV of the session's data, and the
+// results as tealab compare prints them (mean ± std, v/* against the first
+// marked model), with their validation curves overlaid. The ranking over
+// several datasets is the command line's (tealab compare).
+
+type keys struct {
+	up, down, mark, folds, repeats, run, cancel, export key.Binding
+}
+
+func DefaultKeys() keys {
+	return keys{
+		up:      kit.Bind("↑/k", "up", "up", "k"),
+		down:    kit.Bind("↓/j", "down", "down", "j"),
+		mark:    kit.Bind("space", "mark", "space"),
+		folds:   kit.Bind("f", "folds", "f"),
+		repeats: kit.Bind("r", "repeats", "r"),
+		run:     kit.Bind("enter", "run", "enter"), // short, so that f and r keep their place in an 80-cell footer
+		cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
+		export:  kit.Bind("e", "export .md and .csv", "e"),
+	}
+}
+
+var (
+	expFoldChoices   = []int{3, 5, 10}
+	expRepeatChoices = []int{1, 2, 5, 10}
+)
+
+// Msg carries an experiment's progress or, with outcome set, its end.
+type Msg struct {
+	id       int
+	progress experiment.Progress
+	outcome  *experiment.Outcome
+	err      error
+}
+
+type Screen struct {
+	c       *kit.Common
+	ctx     context.Context // the lab's: quitting stops the experiment
+	keys    keys
+	ds      *datasets.Dataset
+	Specs   []*engine.Spec
+	marked  []bool
+	order   []int // marked models in the order they were marked (the first is the baseline)
+	Cursor  int
+	Folds   int
+	Repeats int
+
+	id       int // of the experiment in flight or shown
+	ch       chan Msg
+	cancel   context.CancelFunc
+	progress string
+	Outcome  *experiment.Outcome
+	note     string // what the last key did (an export, an error)
+	curves   widgets.LineChart
+	w, h     int
+}
+
+func New(c *kit.Common, ctx context.Context) *Screen {
+	return &Screen{c: c, ctx: ctx, keys: DefaultKeys(), Folds: experiment.DefaultFolds, Repeats: experiment.DefaultRepeats}
+}
+
+// SetData lists the models that learn d's target, keeping the marks of
+// those still listed.
+func (s *Screen) SetData(d *datasets.Dataset) {
+	if d == s.ds && s.Specs != nil {
+		return
+	}
+	s.Stop()
+	s.ds, s.Specs, s.marked, s.order, s.Cursor, s.Outcome, s.note = d, nil, nil, nil, 0, nil, ""
+	if d == nil || !d.Task.Supervised() {
+		return
+	}
+	for _, sp := range engine.Specs() {
+		if sp.Supports(d.Task) && kit.ModelFits(d, sp) == nil {
+			s.Specs = append(s.Specs, sp)
+		}
+	}
+	s.marked = make([]bool, len(s.Specs))
+}
+
+func (s *Screen) Running() bool { return s.cancel != nil }
+
+// Stop cancels the experiment in flight; its finished cells still arrive.
+func (s *Screen) Stop() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+func (s *Screen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *Screen) Typing() bool     { return false }
+
+// Back leaves the results for the list.
+func (s *Screen) Back() bool {
+	if s.Outcome != nil && !s.Running() {
+		s.Outcome, s.note = nil, ""
+		return true
+	}
+	return false
+}
+
+func (s *Screen) ShortHelp() []key.Binding {
+	switch {
+	case s.Running():
+		return []key.Binding{s.keys.cancel}
+	case s.Outcome != nil:
+		return []key.Binding{s.keys.export}
+	case len(s.Specs) == 0:
+		return nil
+	}
+	return []key.Binding{s.keys.mark, s.keys.run, s.keys.folds, s.keys.repeats}
+}
+
+func (s *Screen) FullHelp() [][]key.Binding {
+	if s.Running() || s.Outcome != nil || len(s.Specs) == 0 {
+		return kit.HelpOf(s.ShortHelp())
+	}
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.up, s.keys.down})
+}
+
+func (s *Screen) HeaderInfo() string {
+	return fmt.Sprintf("%d × %d-fold CV", s.Repeats, s.Folds)
+}
+
+func (s *Screen) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case Msg:
+		return s.receive(msg)
+	case tea.KeyPressMsg:
+		return s.Key(msg)
+	}
+	return nil
+}
+
+func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case s.Running():
+		if key.Matches(km, s.keys.cancel) {
+			s.Stop()
+			s.progress = "cancelling…"
+		}
+	case s.Outcome != nil:
+		if key.Matches(km, s.keys.export) {
+			s.note = s.export()
+		}
+	case len(s.Specs) == 0:
+	case key.Matches(km, s.keys.up):
+		s.Cursor = max(s.Cursor-1, 0)
+	case key.Matches(km, s.keys.down):
+		s.Cursor = min(s.Cursor+1, len(s.Specs)-1)
+	case key.Matches(km, s.keys.mark):
+		s.toggle(s.Cursor)
+	case key.Matches(km, s.keys.folds):
+		s.Folds = next(expFoldChoices, s.Folds)
+	case key.Matches(km, s.keys.repeats):
+		s.Repeats = next(expRepeatChoices, s.Repeats)
+	case key.Matches(km, s.keys.run):
+		return s.start()
+	}
+	return nil
+}
+
+// next is the choice after cur, round again after the last.
+func next(choices []int, cur int) int {
+	for i, c := range choices {
+		if c == cur {
+			return choices[(i+1)%len(choices)]
+		}
+	}
+	return choices[0]
+}
+
+func (s *Screen) toggle(i int) {
+	s.marked[i] = !s.marked[i]
+	if s.marked[i] {
+		s.order = append(s.order, i)
+		return
+	}
+	for j, m := range s.order {
+		if m == i {
+			s.order = append(s.order[:j], s.order[j+1:]...)
+			break
+		}
+	}
+}
+
+// start runs the marked models in the background.
+func (s *Screen) start() tea.Cmd {
+	if len(s.order) < 2 {
+		s.note = "mark two models or more with space first"
+		return nil
+	}
+	plan := experiment.Plan{Datasets: []*datasets.Dataset{s.ds}, Folds: s.Folds, Repeats: s.Repeats, Seed: 1, Jobs: runtime.NumCPU()}
+	for _, i := range s.order {
+		sp := s.Specs[i]
+		plan.Models = append(plan.Models, experiment.Model{Label: sp.Name, Spec: sp, Values: sp.Defaults()})
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.id++
+	id, ch := s.id, make(chan Msg, 1)
+	s.ch, s.cancel, s.note, s.Outcome = ch, cancel, "", nil
+	s.progress = "starting…"
+	c := s.c
+	go func() {
+		release, err := c.HoldSlot(ctx)
+		if err != nil {
+			ch <- Msg{id: id, err: err}
+			close(ch)
+			return
+		}
+		defer release()
+		o, err := experiment.Run(ctx, plan, func(p experiment.Progress) {
+			select { // the screen shows the latest; it may skip some
+			case ch <- Msg{id: id, progress: p}:
+			default:
+			}
+		})
+		if o == nil && err == nil {
+			err = context.Canceled
+		}
+		ch <- Msg{id: id, outcome: o, err: err}
+		close(ch)
+	}()
+	return s.wait()
+}
+
+func (s *Screen) wait() tea.Cmd {
+	ch := s.ch
+	return func() tea.Msg {
+		if m, ok := <-ch; ok {
+			return m
+		}
+		return nil
+	}
+}
+
+func (s *Screen) receive(m Msg) tea.Cmd {
+	if m.id != s.id {
+		return nil
+	}
+	if m.outcome == nil && m.err == nil {
+		p := m.progress
+		if p.Done == 0 {
+			s.progress = numfmt.Count(p.Total, "model run") + " to run · c cancels"
+			return s.wait()
+		}
+		s.progress = fmt.Sprintf("%d of %s · %s, repeat %d · %s elapsed · c cancels", p.Done, numfmt.Count(p.Total, "model run"),
+			p.Model, p.Repeat, numfmt.Seconds(p.Elapsed.Seconds()))
+		return s.wait()
+	}
+	s.cancel()
+	s.cancel, s.progress = nil, ""
+	if m.err != nil {
+		s.note = "the experiment failed: " + m.err.Error()
+		return nil
+	}
+	s.Outcome = m.outcome
+	s.setCurves()
+	return nil
+}
+
+// CurvePoints is how many points each model's curve is drawn at: one
+// per percent of its training.
+const CurvePoints = 100
+
+// setCurves overlays each model's validation error over the first fold of
+// the first repeat. The models' steps are of different units (a Newton
+// iteration, a tree's level, an epoch, one fit), so each curve is drawn
+// against the share of its own training done, and the legend names how
+// many steps of which unit that was.
+func (s *Screen) setCurves() {
+	o := s.Outcome
+	s.curves = widgets.NewLineChart("validation error, fold 1 of repeat 1", "% of each model's steps", s.c.Styles)
+	var names []string
+	var ys [][]float64
+	for m, model := range o.Plan.Models {
+		h := o.Cell(0, m, 0).History
+		names = append(names, model.Label+" ("+numfmt.Count(len(h), model.Spec.Unit)+")")
+		ys = append(ys, OverTraining(h))
+	}
+	s.curves.SetSeries(names, ys)
+}
+
+// OverTraining spreads a history's validation errors over curvePoints
+// points, step i of n holding from i/n to (i+1)/n of the training: point j
+// is the step under way at (j+1)% of it. Nil for no history.
+func OverTraining(h []eval.Point) []float64 {
+	if len(h) == 0 {
+		return nil
+	}
+	y := make([]float64, CurvePoints)
+	for j := range y {
+		y[j] = h[min(j*len(h)/CurvePoints, len(h)-1)].ValError
+	}
+	return y
+}
+
+// export writes the results as Markdown and every fold's scores as CSV in
+// the working directory.
+func (s *Screen) export() string {
+	o := s.Outcome
+	var md, csv strings.Builder
+	if err := o.WriteMarkdown(&md, o.Columns(nil)); err != nil {
+		return "export: " + err.Error()
+	}
+	if err := o.WriteCSV(&csv); err != nil {
+		return "export: " + err.Error()
+	}
+	return s.c.WriteReports("experiment-"+s.ds.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
+}
+
+func (s *Screen) View() string {
+	st := s.c.Styles
+	w := s.w
+	if s.ds == nil {
+		return st.Muted.Render(" Choose data first: the Experimenter compares models on the session's data.")
+	}
+	out := []string{st.Title.Render(" Experimenter: " + s.ds.Name)}
+	if len(s.Specs) == 0 {
+		return strings.Join(append(out, st.Muted.Render(fmt.Sprintf("  An experiment compares models that predict a target; %s data have none.", s.ds.Task))), "\n")
+	}
+	if s.Outcome != nil {
+		return kit.Fit(strings.Join(append(out, s.results()...), "\n"), w, s.h)
+	}
+	for _, l := range strings.Split(kit.Wrap(fmt.Sprintf("mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them)", s.Repeats, s.Folds), w-2), "\n") {
+		out = append(out, st.Muted.Render(" "+l))
+	}
+	status := s.progress
+	if status == "" {
+		status = s.note
+	}
+	out = append(out, " "+st.Accent.Render(kit.Clip(status, w-2)), "")
+	listH := max(s.h-len(out), 3)
+	first := min(max(s.Cursor-listH+1, 0), max(len(s.Specs)-listH, 0))
+	for i := first; i < len(s.Specs) && i < first+listH; i++ {
+		sp := s.Specs[i]
+		box := "[ ]"
+		if s.marked[i] {
+			box = "[x]"
+			if len(s.order) > 0 && s.order[0] == i {
+				box = "[b]"
+			}
+		}
+		line := kit.Clip(fmt.Sprintf(" %s %-14s %s", box, sp.Name, sp.Title), w)
+		if i == s.Cursor {
+			line = st.SelectedRow.Render(kit.FitWidth(line, w))
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// results are the table, with its marks in colour too, and the curves.
+func (s *Screen) results() []string {
+	st := s.c.Styles
+	o := s.Outcome
+	cols := o.Columns(nil)
+	t := o.Table(cols)
+	var b strings.Builder
+	_ = t.WriteText(&b)
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	var out []string
+	if s.note != "" { // what an export did, first, where a tall table cannot push it out
+		for _, l := range strings.Split(kit.Wrap(s.note, s.w-2), "\n") {
+			out = append(out, " "+st.Accent.Render(l))
+		}
+	}
+	for _, l := range strings.Split(kit.Wrap(o.Title(), s.w-2), "\n") { // the legend of v and *, whole
+		out = append(out, st.Muted.Render(" "+l))
+	}
+	out = append(out, "")
+	for i, line := range lines {
+		styled := " " + line
+		if i >= 2 && i-2 < len(t.Marks) {
+			styled = " " + ColourMarks(line, t.Rows[i-2], t.Marks[i-2], st.Good, st.Bad)
+		}
+		out = append(out, kit.Clip(styled, s.w))
+	}
+	for _, f := range o.Failures() {
+		out = append(out, " "+st.Error.Render(kit.Clip(f, s.w-2)))
+	}
+	out = append(out, "")
+	s.curves.SetSize(s.w, max(s.h-len(out)-1, 6))
+	return append(out, s.curves.View())
+}
+
+// ColourMarks paints the cells of a row marked better or worse, finding
+// each cell after the one before (two cells may read the same).
+func ColourMarks(line string, row []string, marks []experiment.Mark, good, bad interface{ Render(...string) string }) string {
+	pos := len(row[0])
+	for j, m := range marks {
+		cell := row[j+1]
+		i := strings.Index(line[pos:], cell)
+		if i < 0 {
+			continue
+		}
+		at, painted := pos+i, cell
+		switch m {
+		case experiment.Better:
+			painted = good.Render(cell)
+		case experiment.Worse:
+			painted = bad.Render(cell)
+		}
+		line = line[:at] + painted + line[at+len(cell):]
+		pos = at + len(painted)
+	}
+	return line
+}

@@ -33,7 +33,7 @@ func TestHugeFiniteValues(t *testing.T) {
 	if status != 0 || strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
 		t.Errorf("describe: status %d\n%s%s", status, out, errOut)
 	}
-	if out, errOut, status = run(t, "train", "--data", path, "--model", "logistic"); status != 0 {
+	if _, errOut, status = run(t, "train", "--data", path, "--model", "logistic"); status != 0 {
 		t.Errorf("logistic: status %d: %s", status, errOut)
 	}
 	_, errOut, status = run(t, "train", "--data", path, "--model", "gnb")

@@ -16,6 +16,7 @@ import (
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/report"
 )
 
 // num formats a metric in the report's tables: four decimals, "n/a" when
@@ -332,7 +333,7 @@ func writeHistory(out io.Writer, r *runs.Record) {
 	lossName := r.Spec.LossName(r.Task())
 	fmt.Fprintf(out, "\nhistory%s: %s; final %s %s, validation loss %s, validation error %s\n",
 		which, numfmt.Count(len(h), unit), lossName, num(last.TrainLoss), num(last.ValLoss), num(last.ValError))
-	if chart := runs.LossChart(r, 60, 8); chart != "" {
+	if chart := report.LossChart(r, 60, 8); chart != "" {
 		fmt.Fprintln(out, chart)
 	}
 }

@@ -5,10 +5,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/engine/runs"
-	"github.com/tealab/tealab/engine/svm"
 	"github.com/tealab/tealab/numfmt"
 )
 
@@ -16,7 +16,7 @@ import (
 // and at the bound C, and the heaviest few by |α|.
 
 func init() {
-	addSection(section{name: "support vectors", order: 41, write: writeSupportVectors, needs: hasLearned(svm.CapSupportVectors.Name)})
+	addSection(section{name: "support vectors", order: 41, write: writeSupportVectors, needs: hasLearned(engine.CapSupportVectors.Name)})
 }
 
 // topVectors is how many support vectors the text report lists; --json has
@@ -24,7 +24,7 @@ func init() {
 const topVectors = 5
 
 func writeSupportVectors(out io.Writer, r *runs.Record) {
-	sv, ok := eval.LearnedAs[*svm.SupportVectors](r.Result, svm.CapSupportVectors.Name)
+	sv, ok := eval.LearnedAs[*engine.SupportVectors](r.Result, engine.CapSupportVectors.Name)
 	if !ok || sv == nil {
 		return
 	}

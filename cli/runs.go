@@ -10,6 +10,7 @@ import (
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/report"
 )
 
 // runRuns lists the run history, or acts on one run of it: prints its
@@ -64,9 +65,9 @@ func runRuns(args []string, out io.Writer) error {
 			return err
 		}
 		if *format == "csv" {
-			return runs.WriteCSV(out, e.Run)
+			return report.RunCSV(out, e.Run)
 		}
-		return runs.WriteMarkdown(out, e)
+		return report.RunMarkdown(out, e)
 	case *star != "" || *unstar != "" || *rename != "" || *del != "":
 		return editRun(h, entries, find, *star, *unstar, *rename, *del, out)
 	}

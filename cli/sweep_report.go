@@ -12,6 +12,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/engine/tune"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/report"
 )
 
 // A sweep's report: a head line, the table of points (the best marked),
@@ -23,7 +24,7 @@ func writeTune(out io.Writer, res *tune.Result, again string) error {
 	fmt.Fprintln(out, tune.Head(res))
 	fmt.Fprintln(out)
 	writeAligned(out, tune.PointTable(res))
-	if chart := tune.Chart(res); chart != "" {
+	if chart := report.SweepChart(res); chart != "" {
 		fmt.Fprintln(out)
 		fmt.Fprintln(out, chart)
 	}
@@ -158,9 +159,9 @@ func exportTune(path string, res *tune.Result, again string) error {
 	var b bytes.Buffer
 	var err error
 	if exportFormat(path) == "csv" {
-		err = tune.WriteCSV(&b, res)
+		err = report.SweepCSV(&b, res)
 	} else {
-		err = tune.WriteMarkdown(&b, res, again)
+		err = report.SweepMarkdown(&b, res, again)
 	}
 	if err != nil {
 		return err

@@ -11,8 +11,9 @@
 //     method: Fit supplies the context and the recorder, checks the rows'
 //     shape, and leaves a model whose fit failed unfitted (FitState, which
 //     every model embeds), so that a family's Fit holds its mathematics.
-//   - Hyperparameters come from Values; Fit validates the data (not the
-//     parameters) and replaces any earlier fit. Predict before Fit returns
+//   - Hyperparameters come from Values, validated when they were parsed
+//     (Spec.Parse); Fit validates the data, never re-validates or re-defaults
+//     a parameter, and replaces any earlier fit. Predict before Fit returns
 //     ErrNotFitted.
 //   - Fit reports every step (epoch, iteration, sweep, round, merge) to its
 //     Recorder and returns at once the error Step returns: that is how

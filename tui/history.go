@@ -11,6 +11,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/report"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/screens/runlist"
 )
@@ -297,9 +298,9 @@ func exportRun(r *kit.RunRecord, kind, dir string) tea.Cmd {
 	var err error
 	switch kind {
 	case "md":
-		err = runs.WriteMarkdown(&b, e)
+		err = report.RunMarkdown(&b, e)
 	case "csv":
-		err = runs.WriteCSV(&b, r.Record)
+		err = report.RunCSV(&b, r.Record)
 	default:
 		var j []byte
 		j, err = runs.RecipeJSON(r.Record)

@@ -15,12 +15,12 @@ import (
 // the root model never panics, and no rendered line is wider than the
 // window nor the frame taller (the property the bad-input probe
 // checked by hand with 200 resizes and 480 keys a second).
-func TestRandomKeysAndSizes(t *testing.T) {
+func TestRandomKeysAndSizesLong(t *testing.T) {
 	keys := []string{"up", "down", "left", "right", "enter", "enter", "enter", "esc", "tab", "shift+tab",
 		"space", "backspace", "ctrl+r", "?", "t", "R", "[", "]", "+", "-", "x", "y", "p", "m", "c", "d",
 		"r", "1", "0", "n", "q", "/", "e", "s"}
 	runs, perRun := 4, 250 // one run for each data; a long sweep (package sweep) makes 12
-	if longtest.Long() {
+	if longtest.Long(t) {
 		runs = 12
 	}
 	for seed := range uint64(runs) {

@@ -53,8 +53,8 @@ func (s *slowSVM) Predict(X mat.Matrix) ([]float64, error) {
 
 func (s *slowSVM) Margin(X mat.Matrix) ([]float64, error) { return s.Model.(engine.Marginer).Margin(X) }
 
-func (s *slowSVM) SupportVectors() *svm.SupportVectors {
-	return s.Model.(svm.SupportVectorer).SupportVectors()
+func (s *slowSVM) SupportVectors() *engine.SupportVectors {
+	return s.Model.(engine.SupportVectorer).SupportVectors()
 }
 
 // pausing is a recorder that waits before each step.

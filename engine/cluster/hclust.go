@@ -390,8 +390,7 @@ func cut(l *engine.Linkage, merges int, h float64) []int {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(x int) int
-	find = func(x int) int {
+	find := func(x int) int {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
-	"github.com/tealab/tealab/engine/svm"
 )
 
 // A support vector's training row names the data's row it was, so that
@@ -31,7 +30,7 @@ func TestSupportVectorsNameTheirDataRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sv, ok := eval.LearnedAs[*svm.SupportVectors](res, svm.CapSupportVectors.Name)
+		sv, ok := eval.LearnedAs[*engine.SupportVectors](res, engine.CapSupportVectors.Name)
 		if !ok || len(sv.Rows) == 0 {
 			t.Fatalf("%+v: no support vectors", opt)
 		}

@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/engine"
-	"github.com/tealab/tealab/engine/svm"
 	"github.com/tealab/tealab/internal/fakemodels/fakesvm"
 )
 
@@ -50,7 +49,7 @@ func TestRegionsOfAMarginModel(t *testing.T) {
 			}
 		}
 	}
-	sv := m.(svm.SupportVectorer).SupportVectors()
+	sv := m.(engine.SupportVectorer).SupportVectors()
 	if len(sv.Rows) == 0 || !slices.Equal(rm.Support, sv.Rows) {
 		t.Errorf("support points %v, want the model's %v", rm.Support, sv.Rows)
 	}
@@ -72,7 +71,7 @@ func TestRegionsOfAMarginModel(t *testing.T) {
 // Support vectors counted by class, in the classes' order, and at the
 // bound; the heaviest first by their largest |y·α|.
 func TestSupportCountsAndWeights(t *testing.T) {
-	sv := &svm.SupportVectors{Rows: []int{4, 7, 9, 12}, Class: []string{"b", "a", "b", "c"},
+	sv := &engine.SupportVectors{Rows: []int{4, 7, 9, 12}, Class: []string{"b", "a", "b", "c"},
 		Coef: [][]float64{{0.5, -2}, {1, 0}, {-3, 0.1}, {0.2, 0.2}}, AtBound: []bool{false, true, true, false}}
 	per, at := SupportCounts(sv, []string{"a", "b"})
 	if want := []ClassCount{{"a", 1}, {"b", 2}, {"c", 1}}; !slices.Equal(per, want) || at != 2 {
@@ -81,7 +80,7 @@ func TestSupportCountsAndWeights(t *testing.T) {
 	if got := ByWeight(sv); !slices.Equal(got, []int{2, 0, 1, 3}) {
 		t.Errorf("by weight %v, want [2 0 1 3]", got)
 	}
-	if per, _ := SupportCounts(&svm.SupportVectors{Rows: []int{1}}, nil); per != nil {
+	if per, _ := SupportCounts(&engine.SupportVectors{Rows: []int{1}}, nil); per != nil {
 		t.Errorf("a regression's vectors counted by class: %v", per)
 	}
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
-	"github.com/tealab/tealab/engine/svm"
 )
 
 // Plane is a dataset seen in two dimensions: its own two numeric features, or
@@ -190,7 +189,7 @@ type RegionMap struct {
 	// nil for other models.
 	Margin [][]float64
 	// Support are the points that are the plane model's support vectors
-	// (svm.SupportVectorer); nil when it keeps none.
+	// (engine.SupportVectorer); nil when it keeps none.
 	Support    []int
 	XMin, XMax float64   // the x range the grid covers
 	YMin, YMax float64   // the y range the grid covers
@@ -358,7 +357,7 @@ func (rm *RegionMap) gridPoints() *mat.Dense {
 // supportPoints are the rows of the n a model was fitted on that it keeps
 // as support vectors, or nil.
 func supportPoints(model engine.Model, n int) []int {
-	s, ok := model.(svm.SupportVectorer)
+	s, ok := model.(engine.SupportVectorer)
 	if !ok {
 		return nil
 	}

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
-	"github.com/tealab/tealab/engine/svm"
 )
 
 // ClassCount is how many support vectors a class has.
@@ -18,7 +18,7 @@ type ClassCount struct {
 // SupportCounts are a kernel machine's support vectors counted by class,
 // in the order of classes (then any class not among them; none for
 // regression), and how many are at the bound C (margin errors).
-func SupportCounts(sv *svm.SupportVectors, classes []string) (perClass []ClassCount, atBound int) {
+func SupportCounts(sv *engine.SupportVectors, classes []string) (perClass []ClassCount, atBound int) {
 	at := map[string]int{}
 	for _, c := range classes {
 		at[c] = len(perClass)
@@ -46,7 +46,7 @@ func SupportCounts(sv *svm.SupportVectors, classes []string) (perClass []ClassCo
 
 // SupportWeight is the largest |y·α| of vector i: how much it pulls on the
 // decision function (in any of its one-against-one pairs).
-func SupportWeight(sv *svm.SupportVectors, i int) float64 {
+func SupportWeight(sv *engine.SupportVectors, i int) float64 {
 	w := 0.0
 	if i < len(sv.Coef) {
 		for _, c := range sv.Coef[i] {
@@ -58,7 +58,7 @@ func SupportWeight(sv *svm.SupportVectors, i int) float64 {
 
 // ByWeight are the indices of the support vectors, the heaviest
 // (SupportWeight) first; ties keep the vectors' order.
-func ByWeight(sv *svm.SupportVectors) []int {
+func ByWeight(sv *engine.SupportVectors) []int {
 	order := make([]int, len(sv.Rows))
 	for i := range order {
 		order[i] = i

@@ -468,10 +468,27 @@ func TestLogisticBadInput(t *testing.T) {
 // real data, binary and multinomial (and the auto choice picks each where
 // the doc comment says).
 func TestLogisticLBFGSMatchesNewton(t *testing.T) {
-	for _, name := range []string{"breast_cancer", "wine", "digits"} {
-		if name == "digits" && !sweep.Long() {
-			continue // 10 classes x 65 unknowns: a long sweep (package sweep)
-		}
+	lbfgsMatchesNewton(t, "breast_cancer", "wine")
+	// Too few iterations: a warning that says so.
+	d := linBuiltinStd(t, "digits")
+	m := Logistic{Solver: "lbfgs", MaxIter: 3, C: 1, Multi: "multinomial", Tol: 1e-4, LR: 0.1}
+	if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
+		t.Fatal(err)
+	}
+	if w := m.Warnings(); len(w) != 1 || !strings.Contains(w[0], "raise max_iter") {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// The same on digits, 10 classes x 65 unknowns.
+func TestLogisticLBFGSMatchesNewtonOnDigitsLong(t *testing.T) {
+	sweep.Skip(t, "Newton and L-BFGS on digits")
+	lbfgsMatchesNewton(t, "digits")
+}
+
+func lbfgsMatchesNewton(t *testing.T, builtins ...string) {
+	t.Helper()
+	for _, name := range builtins {
 		d := linBuiltinStd(t, name)
 		a, b := Logistic{Solver: "newton", Tol: 1e-8, C: 1, Multi: "multinomial", MaxIter: 100, LR: 0.1}, Logistic{Solver: "lbfgs", Tol: 1e-8, MaxIter: 1000, C: 1, Multi: "multinomial", LR: 0.1}
 		if err := engine.Fit(context.Background(), &a, d, nil); err != nil {
@@ -495,15 +512,6 @@ func TestLogisticLBFGSMatchesNewton(t *testing.T) {
 		if auto.SolverUsed() != want || len(auto.Warnings()) != 0 {
 			t.Errorf("%s: auto used %s (warnings %q), want %s", name, auto.SolverUsed(), auto.Warnings(), want)
 		}
-	}
-	// Too few iterations: a warning that says so.
-	d := linBuiltinStd(t, "digits")
-	m := Logistic{Solver: "lbfgs", MaxIter: 3, C: 1, Multi: "multinomial", Tol: 1e-4, LR: 0.1}
-	if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
-		t.Fatal(err)
-	}
-	if w := m.Warnings(); len(w) != 1 || !strings.Contains(w[0], "raise max_iter") {
-		t.Errorf("warnings %q", w)
 	}
 }
 

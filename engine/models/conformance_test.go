@@ -61,6 +61,15 @@ func guard(t *testing.T, model, what string, f func()) {
 	f()
 }
 
+// The built-ins too slow for every run (digits), for every model: the
+// "builtins" check of TestConformance.
+func TestConformanceSlowSetsLong(t *testing.T) {
+	sweep.Skip(t, "every model on digits")
+	for _, s := range engine.Specs() {
+		t.Run(s.Name, func(t *testing.T) { checkBuiltins(t, s, true) })
+	}
+}
+
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	specs := engine.Specs()
@@ -72,7 +81,7 @@ func TestConformance(t *testing.T) {
 			t.Parallel() // a model's checks share nothing with another's
 			t.Run("spec", func(t *testing.T) { checkSpec(t, s) })
 			t.Run("bad_params", func(t *testing.T) { checkBadParams(t, s) })
-			t.Run("builtins", func(t *testing.T) { checkBuiltins(t, s) })
+			t.Run("builtins", func(t *testing.T) { checkBuiltins(t, s, false) })
 			t.Run("deterministic", func(t *testing.T) { checkDeterministic(t, s) })
 			t.Run("leaves_data", func(t *testing.T) { checkLeavesData(t, s) })
 			t.Run("not_fitted", func(t *testing.T) { checkNotFitted(t, s) })
@@ -167,7 +176,7 @@ func checkSpec(t *testing.T, s *engine.Spec) {
 // task sets: the built-ins a model of each task is fitted on.
 type taskSet struct {
 	name, target string
-	slow         bool // a long sweep (package sweep): left out by default
+	slow         bool // a long sweep (package sweep): TestConformanceSlowSetsLong
 }
 
 var taskSets = map[engine.Task][]taskSet{
@@ -246,11 +255,12 @@ func runEval(t *testing.T, s *engine.Spec, task engine.Task, ts taskSet, seed ui
 }
 
 // checkBuiltins: on every built-in of its tasks the model beats the baseline
-// on held-out rows (accuracy; R2; adjusted Rand index).
-func checkBuiltins(t *testing.T, s *engine.Spec) {
+// on held-out rows (accuracy; R2; adjusted Rand index); the slow ones or the
+// others.
+func checkBuiltins(t *testing.T, s *engine.Spec, slow bool) {
 	for _, task := range s.Tasks {
 		for _, ts := range taskSets[task] {
-			if ts.slow && !sweep.Long() {
+			if ts.slow != slow {
 				continue
 			}
 			res, err := runEval(t, s, task, ts, 1)

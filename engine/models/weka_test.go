@@ -17,7 +17,7 @@ import (
 // vote, breast-cancer, credit-g) the trees, forest, boosting and k-NN reach
 // accuracy comparable to Weka's J48, RandomForest, AdaBoostM1 and IBk under
 // 10-fold CV: no more than 5 points below (testdata/weka/README.md).
-func TestComparableToWeka(t *testing.T) {
+func TestComparableToWekaLong(t *testing.T) {
 	sweep.Skip(t, "10-fold CV of four models on four data sets")
 	b, err := os.ReadFile("testdata/weka/weka_ref.tsv")
 	if err != nil {

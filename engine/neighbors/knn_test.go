@@ -244,14 +244,20 @@ func TestCVAccuracyLikeScikitLearn(t *testing.T) {
 // equal distances and duplicate rows, on data far from the origin (large
 // norms, small differences), at tiny and huge scales, with an outlier, with
 // queries far outside the data, near float64's limits, and leaving a row out as leave-one-out does.
-func TestBlockedSearchEqualsExact(t *testing.T) {
+func TestBlockedSearchEqualsExact(t *testing.T) { blockedSearchTrials(t, 0, 40) }
+
+// The same on 120 trials more.
+func TestBlockedSearchEqualsExactLong(t *testing.T) {
+	sweep.Skip(t, "the blocked search on 120 trials more")
+	blockedSearchTrials(t, 40, 160)
+}
+
+// blockedSearchTrials draws trials 0 to to-1 of one random stream and
+// checks those from from on.
+func blockedSearchTrials(t *testing.T, from, to int) {
 	r := rand.New(rand.NewPCG(11, 12))
 	shapes := []string{"integers", "duplicates", "offset", "tiny", "huge", "outlier", "limits", "gaussian"}
-	trials := 40 // a long sweep (package sweep) tries 160
-	if sweep.Long() {
-		trials = 160
-	}
-	for trial := range trials {
+	for trial := range to {
 		shape := shapes[trial%len(shapes)]
 		n, p := 1+r.IntN(700), 1+r.IntN(40)
 		if trial%40 == 0 {
@@ -259,9 +265,6 @@ func TestBlockedSearchEqualsExact(t *testing.T) {
 		}
 		X := blockTestRows(r, shape, n, p)
 		m := &KNN{K: 1 + r.IntN(min(n, 12)), Metric: metrics[trial%len(metrics)].name, P: 3, Algorithm: Brute, LeafSize: 30}
-		if err := engine.Fit(context.Background(), m, engine.Train{X: mat.NewDense(n, p, X), Y: make([]float64, n)}, nil); err != nil {
-			t.Fatal(err)
-		}
 		nq := 1 + r.IntN(40)
 		Q := make([]float64, nq*p)
 		skip := make([]int32, nq)
@@ -281,8 +284,11 @@ func TestBlockedSearchEqualsExact(t *testing.T) {
 			}
 		}
 		k := min(m.K, n-1)
-		if k == 0 {
+		if k == 0 || trial < from {
 			continue
+		}
+		if err := engine.Fit(context.Background(), m, engine.Train{X: mat.NewDense(n, p, X), Y: make([]float64, n)}, nil); err != nil {
+			t.Fatal(err)
 		}
 		got := m.searchAll(Q, p, nq, skip, k)
 		var b best

@@ -284,10 +284,8 @@ func TestPersist(t *testing.T) {
 
 // On digits the defaults hold out 25% of the rows and classify at least
 // 96% of them (measured: 0.98).
-func TestDigitsAccuracy(t *testing.T) {
-	if !sweep.Long() {
-		t.Skip("a long sweep: TEALAB_LONG=1")
-	}
+func TestDigitsAccuracyLong(t *testing.T) {
+	sweep.Skip(t, "a convolutional network on digits")
 	d := persisttest.Builtin(t, "digits", datasets.Classification)
 	n := d.Rows()
 	perm := rand.New(rand.NewPCG(1, 2)).Perm(n)

@@ -154,7 +154,7 @@ func TestMLPLearns(t *testing.T) {
 
 // The same over seeds 1-5, and XOR learnt by four tanh units from each
 // (two stick in a local minimum from seed 3).
-func TestMLPLearnsEverySeed(t *testing.T) {
+func TestMLPLearnsEverySeedLong(t *testing.T) {
 	sweep.Skip(t, "mlp on four data sets, five seeds")
 	for seed := uint64(1); seed <= 5; seed++ {
 		for _, c := range []struct {

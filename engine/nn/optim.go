@@ -67,7 +67,7 @@ func NewOptimizer(kind string, n int) (*Optimizer, error) {
 // Adam's bias correction makes its first step lr·sign(g) for every weight
 // with a gradient well above ε.
 func (o *Optimizer) Step(w, g []float64, lr float64) {
-	w, g = w[:len(g)], g[:len(g)]
+	w = w[:len(g)]
 	switch o.kind {
 	case SGD:
 		for i, gi := range g {

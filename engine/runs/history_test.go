@@ -235,33 +235,3 @@ func TestRecipeReplays(t *testing.T) {
 		t.Errorf("replay on changed data: %v, warning %q", err, changed)
 	}
 }
-
-// The Markdown report has the metrics beside the baseline, the folds, the
-// confusion matrix and the loss chart; the CSV has one line per fold and
-// metric.
-func TestExport(t *testing.T) {
-	r := finished(t, "iris", "logistic")
-	e := NewEntry(r)
-	var md bytes.Buffer
-	if err := WriteMarkdown(&md, e); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"# iris · logistic", "| metric | value | ± std | baseline |", "| accuracy | ",
-		"## Per fold", "## Confusion matrix", "| setosa |", "## Training history", "┤", "tealab train --data iris --model logistic --cv 3 --seed 2"} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("Markdown lacks %q:\n%s", want, md.String())
-		}
-	}
-	var c bytes.Buffer
-	if err := WriteCSV(&c, r); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(c.String()), "\n")
-	perFold := len(r.Result.Folds[0])
-	if lines[0] != "fold,metric,value" || len(lines) != 1+3*perFold+len(r.Result.Metrics) {
-		t.Errorf("CSV has %d lines (want %d):\n%s", len(lines), 1+3*perFold+len(r.Result.Metrics), c.String())
-	}
-	if !strings.HasPrefix(lines[1], "1,accuracy,0.") {
-		t.Errorf("first CSV row %q", lines[1])
-	}
-}

@@ -344,7 +344,7 @@ type kmState struct {
 
 func kmStateOf(features []string, e kmExpansion) kmState {
 	k := e.kernel
-	return kmState{Kernel: kmKernelState{Kind: k.Kind, Degree: k.Degree, Gamma: k.Gamma, Coef0: k.Coef0},
+	return kmState{Kernel: kmKernelState(k),
 		Features: features, Rows: engine.StateRows(e.rows), Coef: engine.StateRows(e.coef), Bias: e.bias}
 }
 
@@ -374,7 +374,7 @@ func (s *kmState) expansion(c *engine.StateCheck, v engine.Values, outputs int) 
 	if !c.OK() {
 		return kmExpansion{}
 	}
-	return kmExpansion{kernel: Kernel{Kind: k.Kind, Degree: k.Degree, Gamma: k.Gamma, Coef0: k.Coef0},
+	return kmExpansion{kernel: Kernel(k),
 		rows: rows, coef: coef, bias: s.Bias, norms: kmNorms(rows)}
 }
 

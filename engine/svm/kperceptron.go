@@ -238,15 +238,15 @@ func (m *KPerceptron) Alpha() [][]float64 {
 	return out
 }
 
-// SupportVectors implements SupportVectorer: the rows with α > 0, with
+// SupportVectors implements engine.SupportVectorer: the rows with α > 0, with
 // their coefficients α_i y_i, one per perceptron (one-vs-rest: one per
 // class; two classes: one).
-func (m *KPerceptron) SupportVectors() *SupportVectors {
+func (m *KPerceptron) SupportVectors() *engine.SupportVectors {
 	if !m.Fitted {
 		return nil
 	}
 	s, _ := m.exp.coef.Dims()
-	sv := &SupportVectors{Features: m.features, Rows: m.index, Class: make([]string, s),
+	sv := &engine.SupportVectors{Features: m.features, Rows: m.index, Class: make([]string, s),
 		X: make([][]float64, s), Coef: make([][]float64, s), AtBound: make([]bool, s), Kernel: m.exp.kernel.String()}
 	for i := range s {
 		sv.Class[i] = fmt.Sprint(m.label[i])

@@ -72,17 +72,16 @@ const (
 )
 
 type smoSolver struct {
-	q                      smoMatrix
-	l, active              int
-	y, p, alpha, upper     []float64
-	grad, gradBar, qd      []float64
-	upOff, lowOff          []float64 // 0 for the members of I_up and I_low, −∞ for the others
-	status                 []int8
-	place                  []int // original index of the variable at each place
-	tol                    float64
-	shrinking, unshrunk    bool
-	iters                  int
-	scratchAlpha, scratchG []float64
+	q                   smoMatrix
+	l, active           int
+	y, p, alpha, upper  []float64
+	grad, gradBar, qd   []float64
+	upOff, lowOff       []float64 // 0 for the members of I_up and I_low, −∞ for the others
+	status              []int8
+	place               []int // original index of the variable at each place
+	tol                 float64
+	shrinking, unshrunk bool
+	iters               int
 	// obj is the objective ½αᵀQα + pᵀα, kept up to date by each update
 	// from the two variables it moves, whose gradients are exact even
 	// while others are shrunk (the gradients of those are stale).

@@ -181,10 +181,10 @@ func (m svcProba) PredictProba(X mat.Matrix) (*mat.Dense, error) {
 	return P, nil
 }
 
-// SupportVectors implements SupportVectorer, with LIBSVM's sv_coef
+// SupportVectors implements engine.SupportVectorer, with LIBSVM's sv_coef
 // layout: a vector of class c has, for the pair of c and class o, its
 // coefficient at o's place among the other classes.
-func (m *SVC) SupportVectors() *SupportVectors {
+func (m *SVC) SupportVectors() *engine.SupportVectors {
 	fit := m.fit
 	if fit == nil {
 		return nil
@@ -194,7 +194,7 @@ func (m *SVC) SupportVectors() *SupportVectors {
 	for j, c := range fit.present {
 		at[c] = j
 	}
-	sv := &SupportVectors{Features: fit.features, Rows: fit.svRow, Kernel: fit.kernel.String()}
+	sv := &engine.SupportVectors{Features: fit.features, Rows: fit.svRow, Kernel: fit.kernel.String()}
 	sv.Class = make([]string, len(fit.svRow))
 	sv.X = make([][]float64, len(fit.svRow))
 	sv.Coef = make([][]float64, len(fit.svRow))

@@ -157,13 +157,13 @@ func (m *SVR) Predict(X mat.Matrix) ([]float64, error) {
 	return out, nil
 }
 
-// SupportVectors implements SupportVectorer: Coef is α_i − α*_i.
-func (m *SVR) SupportVectors() *SupportVectors {
+// SupportVectors implements engine.SupportVectorer: Coef is α_i − α*_i.
+func (m *SVR) SupportVectors() *engine.SupportVectors {
 	fit := m.fit
 	if fit == nil {
 		return nil
 	}
-	sv := &SupportVectors{Features: fit.features, Rows: fit.svRow, Kernel: fit.kernel.String(), AtBound: fit.atBound}
+	sv := &engine.SupportVectors{Features: fit.features, Rows: fit.svRow, Kernel: fit.kernel.String(), AtBound: fit.atBound}
 	for s, c := range fit.coef {
 		sv.X = append(sv.X, append([]float64(nil), fit.sv.row(s)...))
 		sv.Coef = append(sv.Coef, []float64{c})

@@ -1,21 +1,17 @@
 package tune
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
-	"strings"
-
-	"github.com/guptarohit/asciigraph"
 
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/numfmt"
 )
 
-// A search's report, shared by the CLI (as text) and the lab (as files):
-// a head line, the table of points (the best marked), a text chart of the
-// validation curve (one parameter) or a heat table (two), and the best
-// setting with the command that trains it in full.
+// A search's report as text, shared by the CLI and the lab's files (package
+// report): a head line, the table of points (the best marked), a heat table
+// (two parameters), and the best setting with the command that trains it in
+// full. The chart of the validation curve (one parameter), the Markdown and
+// the CSV are package report's.
 
 // Head names the search, the data, the evaluation and the metric, and how
 // many points finished.
@@ -80,44 +76,6 @@ func spread(res *Result, mean, std float64) string {
 	return res.Metric.Format(mean) + " ± " + res.Metric.Format(std)
 }
 
-// Chart draws training and validation means against the one swept
-// parameter, in the order of its values; "" for two parameters or fewer
-// than two scored points.
-func Chart(res *Result) string {
-	if len(res.Axes) != 1 {
-		return ""
-	}
-	pts := scored(res)
-	if len(pts) < 2 {
-		return ""
-	}
-	train, val := make([]float64, len(pts)), make([]float64, len(pts))
-	for i, p := range pts {
-		train[i], val[i] = p.TrainMean, p.ValMean
-	}
-	name := res.Axes[0].Param.Name
-	scale := ""
-	if res.Axes[0].Log() {
-		scale = ", log-spaced"
-	}
-	caption := fmt.Sprintf("%s against %s, %s..%s%s: · training, ─ validation", res.Metric.Label, name,
-		engine.Format(pts[0].Values[0]), engine.Format(pts[len(pts)-1].Values[0]), scale)
-	return asciigraph.PlotMany([][]float64{train, val}, asciigraph.Height(10), asciigraph.Width(min(max(len(pts)*2, 30), 70)),
-		asciigraph.Precision(3), asciigraph.Caption(caption),
-		asciigraph.SeriesChars(asciigraph.CreateCharSet("·"), asciigraph.DefaultCharSet))
-}
-
-// scored are the points with scores, in their order along the axis.
-func scored(res *Result) []Point {
-	var out []Point
-	for _, p := range res.Points {
-		if p.OK() {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // HeatTable lays a two-parameter grid's validation means out as a table,
 // each cell shaded from the worst to the best score; nil otherwise.
 func HeatTable(res *Result) [][]string {
@@ -169,56 +127,4 @@ func BestLine(res *Result, again string) string {
 			res.Metric.Format(last.TrainMean), res.Metric.Format(last.ValMean), res.Metric.Format(gap), again)
 	}
 	return fmt.Sprintf("best: %s (validation %s %s); to train it: %s", res.Label(best), res.Metric.Label, spread(res, best.ValMean, best.ValStd), again)
-}
-
-// WriteMarkdown is the report as Markdown: tables as tables, the chart
-// in a code block.
-func WriteMarkdown(out io.Writer, res *Result, again string) error {
-	fmt.Fprintf(out, "# %s\n\n", Head(res))
-	writePipes(out, PointTable(res))
-	if chart := Chart(res); chart != "" {
-		fmt.Fprintf(out, "\n```\n%s\n```\n", chart)
-	}
-	if heat := HeatTable(res); heat != nil {
-		fmt.Fprintf(out, "\nValidation %s, %s down, %s across (* best):\n\n", res.Metric.Label, res.Axes[0].Param.Name, res.Axes[1].Param.Name)
-		writePipes(out, heat)
-	}
-	_, err := fmt.Fprintf(out, "\n%s\n", strings.Replace(BestLine(res, again), "to train it: "+again, "to train it: `"+again+"`", 1))
-	return err
-}
-
-func writePipes(out io.Writer, rows [][]string) {
-	for i, r := range rows {
-		cells := make([]string, len(r))
-		for j, c := range r {
-			cells[j] = strings.ReplaceAll(c, "|", `\|`)
-		}
-		fmt.Fprintf(out, "| %s |\n", strings.Join(cells, " | "))
-		if i == 0 {
-			fmt.Fprintf(out, "|%s\n", strings.Repeat(" --- |", len(r)))
-		}
-	}
-}
-
-// WriteCSV writes one line per point and fold: the values, the fold,
-// the training and the validation score.
-func WriteCSV(out io.Writer, res *Result) error {
-	w := csv.NewWriter(out)
-	var head []string
-	for _, a := range res.Axes {
-		head = append(head, a.Param.Name)
-	}
-	_ = w.Write(append(head, "train_rows", "fold", "train_"+res.Metric.Name, "val_"+res.Metric.Name))
-	for _, p := range res.Points {
-		var vals []string
-		for _, v := range p.Values {
-			vals = append(vals, engine.Format(v))
-		}
-		for f := range p.Val {
-			_ = w.Write(append(vals[:len(vals):len(vals)], fmt.Sprint(p.Rows), fmt.Sprint(f+1),
-				numfmt.Param(p.Train[f]), numfmt.Param(p.Val[f])))
-		}
-	}
-	w.Flush()
-	return w.Error()
 }

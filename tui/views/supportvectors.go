@@ -8,17 +8,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/inspect"
-	"github.com/tealab/tealab/engine/svm"
 	"github.com/tealab/tealab/numfmt"
 	"github.com/tealab/tealab/tui/kit"
 )
 
 func init() {
-	Register(Spec{Name: "Support vectors", Order: 41, Needs: HasLearned(svm.CapSupportVectors.Name),
+	Register(Spec{Name: "Support vectors", Order: 41, Needs: HasLearned(engine.CapSupportVectors.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
-			sv, _ := eval.LearnedAs[*svm.SupportVectors](r.Result, svm.CapSupportVectors.Name)
+			sv, _ := eval.LearnedAs[*engine.SupportVectors](r.Result, engine.CapSupportVectors.Name)
 			v := &supportView{c: env.C, r: r, sv: sv,
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j"),
 				pgUp: kit.Bind("pgup", "page up", "pgup"), pgDown: kit.Bind("pgdn", "page down", "pgdown"),
@@ -35,7 +35,7 @@ func init() {
 type supportView struct {
 	c        *kit.Common
 	r        *kit.RunRecord
-	sv       *svm.SupportVectors
+	sv       *engine.SupportVectors
 	order    []int // the vectors in the table's order
 	byWeight bool
 	off      int  // first row of the table shown

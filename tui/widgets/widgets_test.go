@@ -263,12 +263,12 @@ func checkBlock(t *testing.T, name, out string, w, h int) {
 	}
 }
 
-// TestSizes renders every widget and hostile input at sizes from 10x3 to
+// TestSizesLong renders every widget and hostile input at sizes from 10x3 to
 // 200x60 (and degenerate ones) in colour and ASCII profiles: no panic, and
 // every view exactly fills its size.
-func TestSizes(t *testing.T) {
+func TestSizesLong(t *testing.T) {
 	widths, heights := []int{10, 13, 20, 33, 57, 80, 120, 200}, []int{3, 5, 7, 12, 24, 60}
-	if sweep.Long() { // every size between: a long sweep (package sweep)
+	if sweep.Long(t) { // every size between: a long sweep (package sweep)
 		widths = []int{10, 11, 13, 17, 20, 24, 31, 33, 40, 57, 80, 101, 120, 160, 200}
 		heights = []int{3, 4, 5, 6, 7, 9, 12, 16, 24, 40, 60}
 	}

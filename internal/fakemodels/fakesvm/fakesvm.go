@@ -127,8 +127,8 @@ func (m *linearSVM) Predict(X mat.Matrix) ([]float64, error) {
 	return f, err
 }
 
-func (m *linearSVM) SupportVectors() *svm.SupportVectors {
-	sv := &svm.SupportVectors{Features: m.features, Kernel: svm.Kernel{Kind: svm.Linear}.String()}
+func (m *linearSVM) SupportVectors() *engine.SupportVectors {
+	sv := &engine.SupportVectors{Features: m.features, Kernel: svm.Kernel{Kind: svm.Linear}.String()}
 	for i, a := range m.alpha {
 		if a <= 0 {
 			continue

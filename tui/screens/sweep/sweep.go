@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/engine/tune"
 	"github.com/tealab/tealab/numfmt"
+	"github.com/tealab/tealab/report"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
@@ -353,10 +354,10 @@ func (s *Screen) askView() string {
 // the working directory, next to any earlier export rather than over it.
 func (s *Screen) export() string {
 	var md, csv strings.Builder
-	if err := tune.WriteMarkdown(&md, s.Live, s.command()); err != nil {
+	if err := report.SweepMarkdown(&md, s.Live, s.command()); err != nil {
 		return "export: " + err.Error()
 	}
-	if err := tune.WriteCSV(&csv, s.Live); err != nil {
+	if err := report.SweepCSV(&csv, s.Live); err != nil {
 		return "export: " + err.Error()
 	}
 	return s.c.WriteReports("tealab-sweep-"+s.ds.Name+"-"+s.spec.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})

@@ -1,4 +1,9 @@
-package runs
+// Package report writes a run or a sweep for people: Markdown, CSV and text
+// charts. The engine computes (engine/runs keeps a run as data, engine/tune a
+// search's points); this package draws them, below the front ends that share
+// it: the CLI prints its charts and writes its files (tealab runs, run,
+// sweep), the lab writes the same files from its runs and sweep screens.
+package report
 
 import (
 	"encoding/csv"
@@ -14,6 +19,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
+	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/numfmt"
 )
 
@@ -21,11 +27,11 @@ import (
 // figure on the same scale where known (a classifier's error beside an
 // error rate, else the validation loss), as a text chart with a legend
 // under it: the training loss in dots and the validation figure as a line,
-// as tune.Chart draws training and validation scores; "" when there are
+// as SweepChart draws training and validation scores; "" when there are
 // fewer than two finite steps. Both lie on one step axis (validation is
 // computed at fewer steps). The text report and the Markdown export draw
 // the same chart.
-func LossChart(r *Record, width, height int) string {
+func LossChart(r *runs.Record, width, height int) string {
 	h := r.Result.History
 	if len(h) < 2 || r.Spec == nil || width < 2 {
 		return ""
@@ -91,10 +97,10 @@ func alongSteps(h []eval.Point, get func(eval.Point) float64, width int) []float
 	return out
 }
 
-// WriteMarkdown writes the run as a Markdown report: what was run, its
+// RunMarkdown writes the run as a Markdown report: what was run, its
 // metrics beside the baseline, the per-fold scores, the confusion matrix
 // and the loss history as a text chart.
-func WriteMarkdown(w io.Writer, e *Entry) error {
+func RunMarkdown(w io.Writer, e *runs.Entry) error {
 	r := e.Run
 	mw := &mdWriter{w: w}
 	mw.printf("# %s\n\n", mdEscape(e.Title()))
@@ -152,10 +158,10 @@ func WriteMarkdown(w io.Writer, e *Entry) error {
 	return mw.err
 }
 
-// WriteCSV writes the run's scores one per line, as fold,metric,value:
+// RunCSV writes the run's scores one per line, as fold,metric,value:
 // each fold's under its number, and the run's own (the mean of the folds,
 // or the one hold-out's) under "all".
-func WriteCSV(w io.Writer, r *Record) error {
+func RunCSV(w io.Writer, r *runs.Record) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write([]string{"fold", "metric", "value"})
 	if res := r.Result; res != nil {
@@ -174,7 +180,7 @@ func WriteCSV(w io.Writer, r *Record) error {
 }
 
 // paramText is the run's parameters as --param would set them.
-func paramText(r *Record) string {
+func paramText(r *runs.Record) string {
 	var parts []string
 	if r.Spec != nil {
 		for _, p := range r.Spec.Params {

@@ -23,7 +23,7 @@ import (
 
 type fortuneTeller interface{ Fortune() []string }
 
-var capFortune = engine.DefineCapability("clitest_fortune", "fortune", func(m engine.Model) ([]string, bool) {
+var capFortune = engine.DefineCapability("clitest_fortune", "fortune", 450, func(m engine.Model) ([]string, bool) {
 	if f, ok := m.(fortuneTeller); ok {
 		return f.Fortune(), true
 	}
@@ -52,7 +52,7 @@ func init() {
 		Tasks: []engine.Task{datasets.Classification},
 		New:   func(engine.Values) (engine.Model, error) { return &fortuneModel{}, nil },
 	})
-	addSection(section{name: "fortunes", order: 45, needs: hasLearned(capFortune.Name),
+	addSection(section{name: "fortunes", order: capFortune.Order, needs: hasLearned(capFortune.Name),
 		write: func(out io.Writer, r *runs.Record) {
 			f, _ := eval.LearnedAs[[]string](r.Result, capFortune.Name)
 			fmt.Fprintf(out, "\nfortunes: %s\n", strings.Join(f, "; "))

@@ -63,20 +63,20 @@ func writeReport(out io.Writer, r *runs.Record) error {
 
 func init() {
 	addSection(section{name: "header", order: 0, write: writeHeader})
-	addSection(section{name: "partial", order: 2, write: func(out io.Writer, r *runs.Record) {
+	addSection(section{name: "partial", order: 20, write: func(out io.Writer, r *runs.Record) {
 		fmt.Fprintf(out, "\npartial result: %s\n", r.Partial())
 	}, needs: func(r *runs.Record) bool { return r.Status == runs.Cancelled }})
-	addSection(section{name: "warnings", order: 5, write: writeWarnings,
+	addSection(section{name: "warnings", order: 50, write: writeWarnings,
 		needs: func(r *runs.Record) bool { return len(r.Result.Warnings) > 0 }})
-	addSection(section{name: "metrics", order: 10, write: writeMetrics,
+	addSection(section{name: "metrics", order: 100, write: writeMetrics,
 		needs: func(r *runs.Record) bool { return len(r.Result.Metrics) > 0 || r.Status != runs.Cancelled }})
-	addSection(section{name: "folds", order: 20, write: writeFolds,
+	addSection(section{name: "folds", order: 200, write: writeFolds,
 		needs: func(r *runs.Record) bool { return len(r.Result.Folds) > 0 && len(r.Result.Folds) <= 20 }})
-	addSection(section{name: "confusion", order: 30, write: writeConfusion,
+	addSection(section{name: "confusion", order: 300, write: writeConfusion,
 		needs: func(r *runs.Record) bool { return r.Result.Confusion != nil }})
-	addSection(section{name: "history", order: 90, write: writeHistory,
+	addSection(section{name: "history", order: 900, write: writeHistory,
 		needs: func(r *runs.Record) bool { return len(r.Result.History) > 0 }})
-	addSection(section{name: "time", order: 100, write: writeTime})
+	addSection(section{name: "time", order: 1000, write: writeTime})
 }
 
 // writeTime says how long the evaluation took and on what.
@@ -242,7 +242,7 @@ func writeLargestConfusions(out io.Writer, r *runs.Record) {
 }
 
 func init() {
-	addSection(section{name: "coefficients", order: 40, write: writeCoefficients, needs: hasLearned("coefficients")})
+	addSection(section{name: "coefficients", order: engine.CapCoefficients.Order, write: writeCoefficients, needs: hasLearned(engine.CapCoefficients.Name)})
 }
 
 func writeCoefficients(out io.Writer, r *runs.Record) {

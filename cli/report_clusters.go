@@ -17,8 +17,8 @@ import (
 // hierarchical clustering, the components of a reduction.
 
 func init() {
-	addSection(section{name: "dendrogram", order: 47, write: writeDendrogram, needs: hasLearned(engine.CapLinkage.Name)})
-	addSection(section{name: "components", order: 48, write: writeComponents, needs: hasLearned(engine.CapComponents.Name)})
+	addSection(section{name: "dendrogram", order: engine.CapLinkage.Order, write: writeDendrogram, needs: hasLearned(engine.CapLinkage.Name)})
+	addSection(section{name: "components", order: engine.CapComponents.Order, write: writeComponents, needs: hasLearned(engine.CapComponents.Name)})
 }
 
 // dendrogramLeaves is the most leaves the text dendrogram draws: beyond, the

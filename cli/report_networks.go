@@ -15,7 +15,7 @@ import (
 // with their sizes and how many weights each learned.
 
 func init() {
-	addSection(section{name: "network", order: 49, write: writeNetwork, needs: hasLearned(nn.CapNetwork.Name)})
+	addSection(section{name: "network", order: nn.CapNetwork.Order, write: writeNetwork, needs: hasLearned(nn.CapNetwork.Name)})
 }
 
 func writeNetwork(out io.Writer, r *runs.Record) {

@@ -16,7 +16,7 @@ import (
 // and at the bound C, and the heaviest few by |α|.
 
 func init() {
-	addSection(section{name: "support vectors", order: 41, write: writeSupportVectors, needs: hasLearned(engine.CapSupportVectors.Name)})
+	addSection(section{name: "support vectors", order: engine.CapSupportVectors.Order, write: writeSupportVectors, needs: hasLearned(engine.CapSupportVectors.Name)})
 }
 
 // topVectors is how many support vectors the text report lists; --json has

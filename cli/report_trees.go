@@ -17,9 +17,9 @@ import (
 // leaf), feature importances, and the k a k-NN fit used.
 
 func init() {
-	addSection(section{name: "rules", order: 42, write: writeRules, needs: hasLearned(engine.CapRules.Name)})
-	addSection(section{name: "importances", order: 44, write: writeImportances, needs: hasLearned(engine.CapImportances.Name)})
-	addSection(section{name: "neighbours", order: 46, write: writeNeighbours, needs: hasLearned(neighbors.CapChoice.Name)})
+	addSection(section{name: "rules", order: engine.CapRules.Order, write: writeRules, needs: hasLearned(engine.CapRules.Name)})
+	addSection(section{name: "importances", order: engine.CapImportances.Order, write: writeImportances, needs: hasLearned(engine.CapImportances.Name)})
+	addSection(section{name: "neighbours", order: neighbors.CapChoice.Order, write: writeNeighbours, needs: hasLearned(neighbors.CapChoice.Name)})
 }
 
 // maxRules is the most rules the text report prints; --json has them all.

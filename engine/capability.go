@@ -20,6 +20,12 @@ import (
 type Capability struct {
 	Name  string // key in a result and in --json, e.g. "tree"
 	Title string // for people, e.g. "decision tree"
+	// Order is where what shows the capability stands among what a result
+	// shows, smaller first: the lab's result views and the report's
+	// sections read it, so that both list a run's capabilities alike (a
+	// result's own parts, the confusion matrix or the history, have their
+	// places in each front end).
+	Order int
 	typ   reflect.Type
 	get   func(Model) (any, bool)
 }
@@ -38,10 +44,11 @@ var reservedNames = []string{
 	"recipe", "shown_model", "status", "error",
 }
 
-// DefineCapability adds a capability: get reads it off a fitted model and
-// says whether the model has it. It panics on a duplicate or reserved name,
-// a programmer error caught by the first test run.
-func DefineCapability[T any](name, title string, get func(Model) (T, bool)) *Capability {
+// DefineCapability adds a capability shown at order (Capability.Order): get
+// reads it off a fitted model and says whether the model has it. It panics
+// on a duplicate or reserved name, a programmer error caught by the first
+// test run.
+func DefineCapability[T any](name, title string, order int, get func(Model) (T, bool)) *Capability {
 	capMu.Lock()
 	defer capMu.Unlock()
 	if name == "" || slices.Contains(reservedNames, name) {
@@ -52,7 +59,7 @@ func DefineCapability[T any](name, title string, get func(Model) (T, bool)) *Cap
 			panic("engine: capability defined twice: " + name)
 		}
 	}
-	c := &Capability{Name: name, Title: title, typ: reflect.TypeFor[T](),
+	c := &Capability{Name: name, Title: title, Order: order, typ: reflect.TypeFor[T](),
 		get: func(m Model) (any, bool) { return get(m) }}
 	caps = append(caps, c)
 	return c

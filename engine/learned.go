@@ -79,7 +79,7 @@ type SupportVectors struct {
 
 // The capabilities every family may offer, in the order --json writes them.
 var (
-	CapCoefficients = DefineCapability("coefficients", "coefficients", func(m Model) (*Coefficients, bool) {
+	CapCoefficients = DefineCapability("coefficients", "coefficients", 420, func(m Model) (*Coefficients, bool) {
 		c, ok := m.(Coefficienter)
 		if !ok {
 			return nil, false
@@ -87,7 +87,7 @@ var (
 		co := c.Coefficients()
 		return &co, co.Weights != nil
 	})
-	CapImportances = DefineCapability("importances", "feature importances", func(m Model) (*Importances, bool) {
+	CapImportances = DefineCapability("importances", "feature importances", 400, func(m Model) (*Importances, bool) {
 		c, ok := m.(Importancer)
 		if !ok {
 			return nil, false
@@ -95,7 +95,7 @@ var (
 		v := c.FeatureImportances()
 		return v, v != nil
 	})
-	CapTree = DefineCapability("tree", "decision tree", func(m Model) (*Tree, bool) {
+	CapTree = DefineCapability("tree", "decision tree", 360, func(m Model) (*Tree, bool) {
 		c, ok := m.(Treer)
 		if !ok {
 			return nil, false
@@ -103,7 +103,7 @@ var (
 		t := c.Tree()
 		return t, t != nil && len(t.Nodes) > 0
 	})
-	CapRules = DefineCapability("rules", "rules", func(m Model) (Rules, bool) {
+	CapRules = DefineCapability("rules", "rules", 390, func(m Model) (Rules, bool) {
 		if r, ok := m.(Ruler); ok {
 			rs := r.Rules()
 			return rs, rs.Len() > 0
@@ -115,7 +115,7 @@ var (
 		}
 		return Rules{}, false
 	})
-	CapLinkage = DefineCapability("linkage", "merge tree", func(m Model) (*Linkage, bool) {
+	CapLinkage = DefineCapability("linkage", "merge tree", 350, func(m Model) (*Linkage, bool) {
 		c, ok := m.(Linkager)
 		if !ok {
 			return nil, false
@@ -123,7 +123,7 @@ var (
 		l := c.Linkage()
 		return l, l != nil && len(l.Merges) > 0
 	})
-	CapComponents = DefineCapability("components", "components", func(m Model) (*Components, bool) {
+	CapComponents = DefineCapability("components", "components", 340, func(m Model) (*Components, bool) {
 		c, ok := m.(Componenter)
 		if !ok {
 			return nil, false
@@ -131,7 +131,7 @@ var (
 		v := c.Components()
 		return v, v != nil && v.Vectors != nil
 	})
-	CapLabels = DefineCapability("labels", "cluster of each row", func(m Model) ([]int, bool) {
+	CapLabels = DefineCapability("labels", "cluster of each row", 330, func(m Model) ([]int, bool) {
 		c, ok := m.(Labeler)
 		if !ok {
 			return nil, false
@@ -142,7 +142,7 @@ var (
 	// CapSupportVectors shows a kernel machine's support vectors (engine/svm
 	// and any other kernel machine); the decision regions (engine/inspect)
 	// ring them.
-	CapSupportVectors = DefineCapability("support_vectors", "support vectors", func(m Model) (*SupportVectors, bool) {
+	CapSupportVectors = DefineCapability("support_vectors", "support vectors", 430, func(m Model) (*SupportVectors, bool) {
 		s, ok := m.(SupportVectorer)
 		if !ok {
 			return nil, false

@@ -22,7 +22,7 @@ import (
 
 type horoscoper interface{ Horoscope() string }
 
-var capHoroscope = engine.DefineCapability("tuitest_horoscope", "horoscope", func(m engine.Model) (string, bool) {
+var capHoroscope = engine.DefineCapability("tuitest_horoscope", "horoscope", 450, func(m engine.Model) (string, bool) {
 	if h, ok := m.(horoscoper); ok {
 		return h.Horoscope(), true
 	}
@@ -40,7 +40,7 @@ func init() {
 		Tasks: []engine.Task{datasets.Classification}, Unit: "step",
 		New: func(engine.Values) (engine.Model, error) { return &starModel{slowModel{steps: 1}}, nil },
 	})
-	views.Register(views.Spec{Name: "Stars", Order: 45, Needs: views.HasLearned(capHoroscope.Name),
+	views.Register(views.Spec{Name: "Stars", Order: capHoroscope.Order, Needs: views.HasLearned(capHoroscope.Name),
 		Make: func(env views.Env, r *kit.RunRecord) views.View {
 			text, _ := eval.LearnedAs[string](r.Result, capHoroscope.Name)
 			return &starsView{text: text}

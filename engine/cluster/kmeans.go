@@ -611,7 +611,7 @@ func (l *lloyd) resetLabels() {
 
 // CapCentres offers a k-means fit's centres, one row per cluster, on the
 // features as the model saw them.
-var CapCentres = engine.DefineCapability("centres", "cluster centres", func(m engine.Model) ([][]float64, bool) {
+var CapCentres = engine.DefineCapability("centres", "cluster centres", 370, func(m engine.Model) ([][]float64, bool) {
 	k, ok := m.(*KMeans)
 	if !ok || !k.Fitted {
 		return nil, false

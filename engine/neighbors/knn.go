@@ -452,7 +452,7 @@ type Choice struct {
 }
 
 // CapChoice offers a fit's k, and how it was chosen.
-var CapChoice = engine.DefineCapability("neighbours", "neighbours", func(m engine.Model) (*Choice, bool) {
+var CapChoice = engine.DefineCapability("neighbours", "neighbours", 410, func(m engine.Model) (*Choice, bool) {
 	k, ok := m.(*KNN)
 	if !ok || !k.Fitted {
 		return nil, false

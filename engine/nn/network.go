@@ -29,7 +29,7 @@ type Describer interface {
 }
 
 // CapNetwork is a fitted network's layers (and filters).
-var CapNetwork = engine.DefineCapability("network", "network", func(m engine.Model) (Network, bool) {
+var CapNetwork = engine.DefineCapability("network", "network", 380, func(m engine.Model) (Network, bool) {
 	if d, ok := m.(Describer); ok {
 		return d.Network(), true
 	}

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Biplot", Order: 35, // after Components, which it draws from
+	Register(Spec{Name: "Biplot", Order: engine.CapComponents.Order + 1, // after Components, which it draws from
 		Needs: func(r *kit.RunRecord) bool {
 			if !HasLearned(engine.CapComponents.Name)(r) || r.Result.Embedding == nil {
 				return false

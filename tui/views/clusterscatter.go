@@ -10,13 +10,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/inspect"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/widgets"
 )
 
 func init() {
-	Register(Spec{Name: "Scatter", Order: 34,
+	Register(Spec{Name: "Scatter", Order: engine.CapLabels.Order + 1,
 		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Clustering && len(r.Result.Predicted) > 0 &&
 				len(kit.NumericFeatures(r.Dataset)) >= 2

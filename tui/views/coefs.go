@@ -21,7 +21,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Coefficients", Order: 40, Needs: HasLearned(engine.CapCoefficients.Name),
+	Register(Spec{Name: "Coefficients", Order: engine.CapCoefficients.Order, Needs: HasLearned(engine.CapCoefficients.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			c, _ := eval.LearnedAs[*engine.Coefficients](r.Result, engine.CapCoefficients.Name)
 			v := &coefsView{c: env.C, r: r, co: c, scale: weightScale(c), output: kit.Bind("o", "next output", "o"),

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Confusion", Order: 10,
+	Register(Spec{Name: "Confusion", Order: 100,
 		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Result.Confusion != nil && len(r.Result.Confusion.Labels) > 0
 		},

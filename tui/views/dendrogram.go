@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Dendrogram", Order: 35, Needs: HasLearned(engine.CapLinkage.Name),
+	Register(Spec{Name: "Dendrogram", Order: engine.CapLinkage.Order, Needs: HasLearned(engine.CapLinkage.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			l, _ := eval.LearnedAs[*engine.Linkage](r.Result, engine.CapLinkage.Name)
 			v := &dendrogramView{c: env.C, r: r, l: l,

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Elbow", Order: 36, Needs: HasLearned(cluster.CapCentres.Name),
+	Register(Spec{Name: "Elbow", Order: cluster.CapCentres.Order, Needs: HasLearned(cluster.CapCentres.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			return &elbowView{c: env.C, ctx: env.Ctx, r: r, chart: elbowChart(env.C)}
 		}})

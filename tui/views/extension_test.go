@@ -28,7 +28,7 @@ import (
 
 type moonTeller interface{ Moon() string }
 
-var capMoon = engine.DefineCapability("viewstest_moon", "phase of the moon", func(m engine.Model) (string, bool) {
+var capMoon = engine.DefineCapability("viewstest_moon", "phase of the moon", 460, func(m engine.Model) (string, bool) {
 	if t, ok := m.(moonTeller); ok {
 		return t.Moon(), true
 	}
@@ -67,7 +67,7 @@ func init() {
 		Tasks: []engine.Task{datasets.Classification}, Unit: "step",
 		New: func(engine.Values) (engine.Model, error) { return &moonModel{}, nil },
 	})
-	views.Register(views.Spec{Name: "Moon", Order: 46, Needs: views.HasLearned(capMoon.Name),
+	views.Register(views.Spec{Name: "Moon", Order: capMoon.Order, Needs: views.HasLearned(capMoon.Name),
 		Make: func(env views.Env, r *kit.RunRecord) views.View {
 			phase, _ := eval.LearnedAs[string](r.Result, capMoon.Name)
 			return &moonView{phase: phase}

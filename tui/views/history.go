@@ -14,7 +14,7 @@ import (
 const TabHistory = "History"
 
 func init() {
-	Register(Spec{Name: TabHistory, Order: 30,
+	Register(Spec{Name: TabHistory, Order: 300,
 		Needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.History) > 0 },
 		Make:  newHistoryView})
 }

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Map", Order: 60,
+	Register(Spec{Name: "Map", Order: 600,
 		Needs: func(r *kit.RunRecord) bool {
 			t := r.Task()
 			if r.Result == nil || t == datasets.Regression || t == datasets.Reduction || r.Cancelled() || r.Err != nil ||

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Mistakes", Order: 48,
+	Register(Spec{Name: "Mistakes", Order: 480,
 		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Classification && kit.ImageSide(r.Dataset) > 0 &&
 				len(Misclassified(r)) > 0

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Neighbours", Order: 39, Needs: HasLearned(neighbors.CapChoice.Name),
+	Register(Spec{Name: "Neighbours", Order: neighbors.CapChoice.Order, Needs: HasLearned(neighbors.CapChoice.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			c, _ := eval.LearnedAs[*neighbors.Choice](r.Result, neighbors.CapChoice.Name)
 			v := &NeighboursView{c: env.C, r: r, Ch: c, chart: widgets.NewLineChart("error against k", "k", env.C.Styles)}

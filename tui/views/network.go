@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Network", Order: 36, Needs: HasLearned(nn.CapNetwork.Name),
+	Register(Spec{Name: "Network", Order: nn.CapNetwork.Order, Needs: HasLearned(nn.CapNetwork.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			net, _ := eval.LearnedAs[nn.Network](r.Result, nn.CapNetwork.Name)
 			return &networkView{c: env.C, net: net}

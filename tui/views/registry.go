@@ -52,8 +52,9 @@ type Env struct {
 	Ctx context.Context // done when the lab quits
 }
 
-// Spec registers a view: its tab name, its place among the tabs, what it
-// needs of a run, and how it is made.
+// Spec registers a view: its tab name, its place among the tabs (a
+// capability's view takes engine.Capability.Order, which the report's
+// section of it takes too), what it needs of a run, and how it is made.
 type Spec struct {
 	Name  string
 	Order int

@@ -18,7 +18,7 @@ func init() {
 		return res != nil && r.Task() == datasets.Regression && len(res.Actual) > 0 && len(res.Actual) == len(res.Predicted)
 	}
 	// One feature: the data and the fitted function over them.
-	Register(Spec{Name: "Fit", Order: 49,
+	Register(Spec{Name: "Fit", Order: 490,
 		Needs: func(r *kit.RunRecord) bool {
 			return regression(r) && len(r.Dataset.Features) == 1 && r.Dataset.Features[0].Kind == datasets.Numeric &&
 				r.Result.Fitted != nil
@@ -36,7 +36,7 @@ func init() {
 			}
 			return &scatterView{m: sc, title: title, st: env.C.Styles}
 		}})
-	Register(Spec{Name: "Predicted vs actual", Order: 50, Needs: regression,
+	Register(Spec{Name: "Predicted vs actual", Order: 500, Needs: regression,
 		Make: func(env Env, r *kit.RunRecord) View {
 			sc := widgets.NewScatter(env.C.Styles)
 			sc.SetPoints(r.Result.Actual, r.Result.Predicted, nil)
@@ -44,7 +44,7 @@ func init() {
 			sc.SetGuides(true, false)
 			return &scatterView{m: sc}
 		}})
-	Register(Spec{Name: "Residuals", Order: 51, Needs: regression,
+	Register(Spec{Name: "Residuals", Order: 510, Needs: regression,
 		Make: func(env Env, r *kit.RunRecord) View {
 			res := r.Result
 			resid := make([]float64, len(res.Actual))

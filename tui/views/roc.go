@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "ROC", Order: 20,
+	Register(Spec{Name: "ROC", Order: 200,
 		Needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.ROC) > 0 },
 		Make: func(env Env, r *kit.RunRecord) View {
 			note := r.PooledNote()

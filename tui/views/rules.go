@@ -16,14 +16,14 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Rules", Order: 37, Needs: HasLearned(engine.CapRules.Name),
+	Register(Spec{Name: "Rules", Order: engine.CapRules.Order, Needs: HasLearned(engine.CapRules.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			rules, _ := eval.LearnedAs[engine.Rules](r.Result, engine.CapRules.Name)
 			return &rulesView{c: env.C, r: r, rules: rules,
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j"),
 				sortKey: kit.Bind("s", "order: tree / support", "s")}
 		}})
-	Register(Spec{Name: "Importance", Order: 38, Needs: HasLearned(engine.CapImportances.Name),
+	Register(Spec{Name: "Importance", Order: engine.CapImportances.Order, Needs: HasLearned(engine.CapImportances.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			imp, _ := eval.LearnedAs[*engine.Importances](r.Result, engine.CapImportances.Name)
 			v := &importanceView{c: env.C, imp: imp, bars: widgets.NewBars(imp.Features, imp.Values, env.C.Styles)}

@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Support vectors", Order: 41, Needs: HasLearned(engine.CapSupportVectors.Name),
+	Register(Spec{Name: "Support vectors", Order: engine.CapSupportVectors.Order, Needs: HasLearned(engine.CapSupportVectors.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			sv, _ := eval.LearnedAs[*engine.SupportVectors](r.Result, engine.CapSupportVectors.Name)
 			v := &supportView{c: env.C, r: r, sv: sv,

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Tree", Order: 36, Needs: HasLearned(engine.CapTree.Name),
+	Register(Spec{Name: "Tree", Order: engine.CapTree.Order, Needs: HasLearned(engine.CapTree.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			t, _ := eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name)
 			return newTreeView(env.C, r, t)

@@ -21,7 +21,7 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Try", Order: 58, // before the map, which is last
+	Register(Spec{Name: "Try", Order: 580, // before the map, which is last
 		Needs: canTry,
 		Make:  func(env Env, r *kit.RunRecord) View { return newTryView(env.C, r) }})
 }

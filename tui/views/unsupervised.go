@@ -15,13 +15,13 @@ import (
 )
 
 func init() {
-	Register(Spec{Name: "Components", Order: 34, Needs: HasLearned(engine.CapComponents.Name),
+	Register(Spec{Name: "Components", Order: engine.CapComponents.Order, Needs: HasLearned(engine.CapComponents.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			c, _ := eval.LearnedAs[*engine.Components](r.Result, engine.CapComponents.Name)
 			return &componentsView{c: env.C, comps: c,
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j")}
 		}})
-	Register(Spec{Name: "Clusters", Order: 33,
+	Register(Spec{Name: "Clusters", Order: engine.CapLabels.Order,
 		Needs: func(r *kit.RunRecord) bool {
 			return r.Result != nil && r.Task() == datasets.Clustering && len(r.Result.Predicted) > 0
 		},

@@ -107,7 +107,7 @@ func (s *Screen) View() string {
 	}
 	var about []string
 	if sideW == 0 && cur != nil {
-		about = s.about(cur, values, w-2)
+		about = s.about(cur, values, w-2, false) // the status line below says its error
 	}
 	// Scroll so the focused row is visible.
 	avail := max(s.h-len(out)-3-len(about), 3)
@@ -149,15 +149,15 @@ func (s *Screen) View() string {
 	if sideW == 0 || cur == nil {
 		return form
 	}
-	lines := s.about(cur, values, sideW-4)
+	lines := s.about(cur, values, sideW-4, true)
 	side := kit.Panel(st, cur.P.Name, strings.Join(lines, "\n"), sideW, min(s.h, len(lines)+2), false)
 	return lipgloss.JoinHorizontal(lipgloss.Top, kit.Fit(form, formW, s.h), side)
 }
 
 // about is everything there is to know about field f, wrapped to w cells:
 // its help in full, kind and range, default, its choices, how + and -
-// step it, and whether it applies.
-func (s *Screen) about(f *Field, values engine.Values, w int) []string {
+// step it, whether it applies, and, when withErr, its error in full.
+func (s *Screen) about(f *Field, values engine.Values, w int, withErr bool) []string {
 	st := s.c.Styles
 	var lines []string
 	add := func(sty lipgloss.Style, text string) {
@@ -192,7 +192,7 @@ func (s *Screen) about(f *Field, values engine.Values, w int) []string {
 			add(st.Warn, "Not used now: "+why+". Its value is kept.")
 		}
 	}
-	if f.Err != nil {
+	if withErr && f.Err != nil {
 		add(st.Error, f.Err.Error())
 	}
 	return lines

@@ -109,7 +109,7 @@ func (h *Hclust) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) e
 	}
 	h.Fitted = true
 	// The merges as progress: the tree is built when the steps are
-	// reported (the notes' agglomeration, one merge at a time).
+	// reported (Shewchuk's agglomeration, one merge at a time).
 	for i, m := range merges {
 		if err := rec.Step(engine.Step{Step: i + 1, Total: len(merges), TrainLoss: m.Height,
 			Detail: Merge{Size: m.Size}}); err != nil {

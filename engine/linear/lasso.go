@@ -48,6 +48,10 @@ type Lasso struct {
 	// Lift fits on the monomials of degree 1..Lift (see lifted); <= 1: none.
 	Lift int
 
+	// gramRatio, when set, replaces lassoGramRatio: a test forces either
+	// layout with it.
+	gramRatio int
+
 	lsqModel
 	sweeps    int
 	gap       float64
@@ -99,7 +103,11 @@ func (m *Lasso) Fit(ctx context.Context, d engine.Train, rec engine.Recorder) er
 	var cd lassoCD
 	var mu []float64
 	var ybar float64
-	if n >= lassoGramRatio*p {
+	ratio := lassoGramRatio
+	if m.gramRatio > 0 {
+		ratio = m.gramRatio
+	}
+	if n >= ratio*p {
 		// Many more rows than features: work with the Gram matrix, p x p,
 		// built in one pass by the Gram kernel; every sweep is then O(p²)
 		// instead of O(np).
@@ -323,8 +331,8 @@ func lassoDualGap(cd lassoCD, rr, l1, alphaN float64, w []float64) float64 {
 }
 
 // lassoGramRatio is how many times more rows than features make the Gram
-// layout the faster one (a variable so that tests can force either).
-var lassoGramRatio = 2
+// layout the faster one.
+const lassoGramRatio = 2
 
 // lassoBlock is the number of rows transposed together into the
 // column-major copy.

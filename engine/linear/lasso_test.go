@@ -278,13 +278,11 @@ func TestLassoLayoutsAgree(t *testing.T) {
 		d.Weights = weights
 		var fits [2]Lasso
 		for k, ratio := range []int{1, 1 << 30} {
-			lassoGramRatio = ratio
-			fits[k] = Lasso{Alpha: 0.05, Tol: 1e-10, MaxIter: 1000}
+			fits[k] = Lasso{Alpha: 0.05, Tol: 1e-10, MaxIter: 1000, gramRatio: ratio}
 			if err := engine.Fit(context.Background(), &fits[k], d, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
-		lassoGramRatio = 2
 		a, b := fits[0].Coefficients(), fits[1].Coefficients()
 		if !mat.EqualApprox(a.Weights, b.Weights, 1e-8) || math.Abs(a.Intercept[0]-b.Intercept[0]) > 1e-8 {
 			t.Errorf("weights %v: gram %v %v, residual %v %v", weights != nil, mat.Formatted(a.Weights), a.Intercept, mat.Formatted(b.Weights), b.Intercept)

@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -54,6 +55,7 @@ type Perceptron struct {
 	NoBias    bool    // true: boundary through the origin (no lifting)
 	NoShuffle bool    // true: stochastic mode visits points in row order
 	Lift      int     // fit on the monomials of degree 1..Lift (see lifted); <= 1: none
+	copyMax   int     // bytes of the shuffled copy; 0: percCopyMax (a test gathers blocks with -1)
 
 	linearClassifier // one row of w per perceptron
 }
@@ -67,7 +69,7 @@ const percBlock = 256
 
 // percCopyMax is the size (bytes) of the largest shuffled copy of the
 // training rows a stochastic fit makes; above it, blocks are gathered.
-var percCopyMax = 64 << 20 // a variable for the test that compares both paths
+const percCopyMax = 64 << 20
 
 func init() {
 	engine.Register(engine.Spec{
@@ -167,7 +169,7 @@ func (m *Perceptron) Fit(ctx context.Context, d engine.Train, rec engine.Recorde
 		if !m.NoShuffle {
 			rng = rand.New(rand.NewPCG(d.Seed, 0x9e3779b97f4a7c15))
 			shuffleInts(rng, order)
-			if len(order)*p*8 <= percCopyMax {
+			if copyMax := cmp.Or(m.copyMax, percCopyMax); len(order)*p*8 <= copyMax {
 				xs = make([]float64, len(order)*p)
 				for k, i := range order {
 					copy(xs[k*p:k*p+p], d.X.RawRowView(i))

@@ -224,17 +224,15 @@ func TestPerceptronSeeded(t *testing.T) {
 func TestPerceptronGatheredBlocksSameFit(t *testing.T) {
 	d := linSeparable(3000, 7, 4)
 	d.Y[0], d.Y[1] = 1-d.Y[0], 1-d.Y[1] // not separable: every epoch runs
-	fit := func() []float64 {
-		m := Perceptron{Epochs: 4, Mode: "stochastic", LR: 1}
+	fit := func(copyMax int) []float64 {
+		m := Perceptron{Epochs: 4, Mode: "stochastic", LR: 1, copyMax: copyMax}
 		if err := engine.Fit(context.Background(), &m, d, nil); err != nil {
 			t.Fatal(err)
 		}
 		return append(m.Coefficients().Weights.RawMatrix().Data, m.Coefficients().Intercept...)
 	}
-	copied := fit()
-	defer func(v int) { percCopyMax = v }(percCopyMax)
-	percCopyMax = 0
-	linClose(t, "gathered blocks", fit(), copied, 0)
+	copied := fit(0)
+	linClose(t, "gathered blocks", fit(-1), copied, 0)
 }
 
 // Three classes: one row of coefficients and one score column per class, and

@@ -38,6 +38,7 @@ type KPerceptron struct {
 	NoBias    bool
 	NoShuffle bool
 	kernelOf  engine.Values // the kernel's parameters, resolved on the rows by Fit
+	cacheMax  int           // bytes of kept kernel rows; 0: kpCacheMax (a test keeps none with -1)
 
 	kmClassifier
 	index []int // of each kept row among the training rows
@@ -47,7 +48,7 @@ type KPerceptron struct {
 const kpName = "kperceptron"
 
 // kpCacheMax is the most memory (bytes) kept kernel rows take.
-var kpCacheMax = 256 << 20 // a variable for the test that compares both paths
+const kpCacheMax = 256 << 20
 
 func init() {
 	engine.Register(engine.Spec{
@@ -121,7 +122,7 @@ func (m *KPerceptron) Fit(ctx context.Context, d engine.Train, rec engine.Record
 		alpha[c], score[c] = make([]float64, n), make([]float64, n)
 	}
 	rows := &kpRows{k: k, X: d.X, norms: kmNorms(d.X), kept: make([][]float64, n),
-		room: kpCacheMax / (8 * n), scratch: make([]float64, n)}
+		room: m.cache() / (8 * n), scratch: make([]float64, n)}
 	lift := 0.0
 	if !m.NoBias {
 		lift = 1
@@ -296,4 +297,15 @@ func (m *KPerceptron) UnmarshalState(data []byte) error {
 	}
 	m.kmClassifier, m.index, m.label = fresh, s.Index, s.Label
 	return nil
+}
+
+// cache is the most memory (bytes) the fit's kept kernel rows take.
+func (m *KPerceptron) cache() int {
+	switch {
+	case m.cacheMax < 0:
+		return 0
+	case m.cacheMax > 0:
+		return m.cacheMax
+	}
+	return kpCacheMax
 }

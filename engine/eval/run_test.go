@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -520,13 +521,11 @@ func TestClustering(t *testing.T) {
 		t.Errorf("history %+v", res.History)
 	}
 	// Many rows: the silhouette is computed on a seeded sample, and says so.
-	defer func(m int) { silhouetteMax = m }(silhouetteMax)
-	silhouetteMax = 300
 	big := blobs(silhouetteMax+100, 2, 2)
 	big.Y, big.Classes, big.Task = nil, nil, datasets.Clustering
 	a := run(t, big, "evalcluster", nil, Options{Seed: 3})
 	b := run(t, big, "evalcluster", nil, Options{Seed: 3})
-	if !strings.HasSuffix(a.Eval, "; silhouette on 300 sampled rows") || !(a.Metrics["silhouette"] > 0.3) || a.Metrics["silhouette"] != b.Metrics["silhouette"] {
+	if !strings.HasSuffix(a.Eval, fmt.Sprintf("; silhouette on %d sampled rows", silhouetteMax)) || !(a.Metrics["silhouette"] > 0.3) || a.Metrics["silhouette"] != b.Metrics["silhouette"] {
 		t.Errorf("sampled: %q %v %v", a.Eval, a.Metrics["silhouette"], b.Metrics["silhouette"])
 	}
 	// No labels: no ARI.

@@ -15,8 +15,8 @@ import (
 
 // silhouetteMax is the number of rows beyond which the silhouette, O(n²d), is
 // computed on a seeded sample of rows (about 0.1 s for 5000 rows of 10
-// features). A variable so that tests can lower it.
-var silhouetteMax = 5000
+// features).
+const silhouetteMax = 5000
 
 // neighbourMax is the number of rows beyond which a reduction's 1-NN
 // accuracy (O(n²d), in both spaces) is computed on a seeded sample.

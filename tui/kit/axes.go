@@ -22,6 +22,8 @@ type AxisPicker struct {
 
 type axisKeys struct{ x, y, auto key.Binding }
 
+// NewAxisPicker is the picker of d's plane, on the automatic plane until x
+// or y picks a feature.
 func NewAxisPicker(d *datasets.Dataset) AxisPicker {
 	a := AxisPicker{X: -1, Y: -1, keys: axisKeys{
 		x:    Bind("x", "x axis", "x"),

@@ -149,6 +149,7 @@ func (c *Common) CycleTheme() {
 	c.setTheme(all[(c.theme+1)%len(all)])
 }
 
+// ThemeName is the name of the theme drawn now.
 func (c *Common) ThemeName() string { return c.Styles.Theme.Name }
 
 // NewInput is a text field with a steady cursor: a blinking one would wake

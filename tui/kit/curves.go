@@ -66,6 +66,7 @@ type FoldCharts struct {
 	Charts []widgets.LineChart
 }
 
+// NewFoldCharts are the charts of r's training loss and validation curves.
 func NewFoldCharts(r *RunRecord, st *themes.Styles) FoldCharts {
 	return ChartsOf(quantitiesOf(r), r, st)
 }

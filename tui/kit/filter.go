@@ -24,6 +24,7 @@ type filterKeys struct {
 	open, keep, clear key.Binding
 }
 
+// NewListFilter is an empty filter, not being typed in.
 func NewListFilter() ListFilter {
 	f := NewInput()
 	f.Prompt = "/"
@@ -96,6 +97,7 @@ func (f *ListFilter) Update(msg tea.KeyPressMsg) (used, changed bool) {
 	return true, true
 }
 
+// Clear empties the filter and stops typing in it.
 func (f *ListFilter) Clear() {
 	f.Editing = false
 	f.Field.Blur()

@@ -16,6 +16,7 @@ type GlobalKeys struct {
 	Back  key.Binding
 }
 
+// DefaultGlobalKeys are the keys every screen shares.
 func DefaultGlobalKeys() GlobalKeys {
 	return GlobalKeys{
 		Quit:  key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -54,6 +55,8 @@ func (h HelpKeys) FullHelp() [][]key.Binding {
 	return append(h.Screen.FullHelp(), h.Global.FullHelp()...)
 }
 
+// Bind is a key binding of keys, shown in the help as help (the keys as
+// written) and desc.
 func Bind(help, desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }

@@ -155,6 +155,8 @@ func (r *RunRecord) NoModel() string {
 	return "a run of an earlier session keeps its scores and charts, not its fitted model: it cannot be tried (Try) or saved (S); r on the runs screen (R) runs it again"
 }
 
+// Cancelled says whether the run was stopped before it finished (cancelled
+// or abandoned).
 func (r *RunRecord) Cancelled() bool {
 	return r.Status == runs.Cancelled || r.Status == runs.Abandoned
 }
@@ -180,6 +182,7 @@ func (r *RunRecord) EvalShort() string {
 	return DescribeEval(r.Options, r.Task())
 }
 
+// DescribeEval says how o scores a model of task t, for people.
 func DescribeEval(o eval.Options, t datasets.Task) string {
 	switch {
 	case !t.Supervised():
@@ -413,6 +416,8 @@ func (r *RunRecord) WallCell() string {
 	return numfmt.Seconds(r.WallSeconds())
 }
 
+// UnitOf is what one step of sp's fit is ("epoch", "tree"; "step" when it
+// does not say).
 func UnitOf(sp *engine.Spec) string {
 	if sp.Unit == "" {
 		return "step"

@@ -38,6 +38,7 @@ type keys struct {
 	PageDown  key.Binding
 }
 
+// DefaultKeys are the data screen's key bindings.
 func DefaultKeys() keys {
 	return keys{
 		up:        kit.Bind("↑/k", "up", "up", "k"),
@@ -63,6 +64,7 @@ func DefaultKeys() keys {
 	}
 }
 
+// DataFocus is the part of the data screen that has the keys.
 type DataFocus int
 
 const (
@@ -132,6 +134,7 @@ type Screen struct {
 	w, h                  int
 }
 
+// New is the data screen, drawn with c.
 func New(c *kit.Common) *Screen {
 	s := &Screen{c: c, keys: DefaultKeys(), Entries: datasets.Catalog(), Knobs: map[string][]*knobField{},
 		listFilter: kit.NewListFilter(), colFilter: kit.NewListFilter()}
@@ -284,6 +287,7 @@ func (s *Screen) loadOrUse() key.Binding {
 	return s.keys.load
 }
 
+// HeaderInfo is what the header says on the right while the screen shows.
 func (s *Screen) HeaderInfo() string {
 	if s.Loading != "" {
 		return "loading " + kit.Clip(s.Loading, 30) + "…"
@@ -291,6 +295,8 @@ func (s *Screen) HeaderInfo() string {
 	return fmt.Sprintf("%d built-in sets and generators", len(s.Entries))
 }
 
+// SelectedEntry is the built-in set or generator under the cursor; nil for
+// none.
 func (s *Screen) SelectedEntry() *datasets.Entry {
 	if s.Cursor < len(s.Entries) {
 		return &s.Entries[s.Cursor]
@@ -387,6 +393,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// Key handles a key press on the data screen.
 func (s *Screen) Key(msg tea.KeyPressMsg) tea.Cmd {
 	switch s.Focus {
 	case FocusKnobs:

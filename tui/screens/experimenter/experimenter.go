@@ -28,6 +28,7 @@ type keys struct {
 	up, down, mark, folds, repeats, run, cancel, export key.Binding
 }
 
+// DefaultKeys are the Experimenter screen's key bindings.
 func DefaultKeys() keys {
 	return keys{
 		up:      kit.Bind("↑/k", "up", "up", "k"),
@@ -54,6 +55,8 @@ type Msg struct {
 	err      error
 }
 
+// Screen is the Experimenter: the models to compare, the experiment as it
+// runs, and its outcome.
 type Screen struct {
 	c       *kit.Common
 	ctx     context.Context // the lab's: quitting stops the experiment
@@ -76,6 +79,7 @@ type Screen struct {
 	w, h     int
 }
 
+// New is the Experimenter screen, drawn with c.
 func New(c *kit.Common, ctx context.Context) *Screen {
 	return &Screen{c: c, ctx: ctx, keys: DefaultKeys(), Folds: experiment.DefaultFolds, Repeats: experiment.DefaultRepeats}
 }
@@ -99,6 +103,7 @@ func (s *Screen) SetData(d *datasets.Dataset) {
 	s.marked = make([]bool, len(s.Specs))
 }
 
+// Running says whether an experiment is running.
 func (s *Screen) Running() bool { return s.cancel != nil }
 
 // Stop cancels the experiment in flight; its finished cells still arrive.
@@ -139,6 +144,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.up, s.keys.down})
 }
 
+// HeaderInfo is what the header says on the right while the screen shows.
 func (s *Screen) HeaderInfo() string {
 	return fmt.Sprintf("%d × %d-fold CV", s.Repeats, s.Folds)
 }
@@ -153,6 +159,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// Key handles a key press on the Experimenter.
 func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case s.Running():

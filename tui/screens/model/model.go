@@ -21,6 +21,7 @@ type keys struct {
 	experiment             key.Binding
 }
 
+// DefaultKeys are the model screen's key bindings.
 func DefaultKeys() keys {
 	return keys{
 		up:     kit.Bind("↑/k", "up", "up", "k"),
@@ -57,6 +58,7 @@ type Screen struct {
 	w, h   int
 }
 
+// New is the model screen, drawn with c.
 func New(c *kit.Common) *Screen {
 	s := &Screen{c: c, keys: DefaultKeys(), filter: kit.NewListFilter()}
 	s.SetData(nil, "")
@@ -169,6 +171,7 @@ func (s *Screen) ownTask() (own, anyData int) {
 	return own, anyData
 }
 
+// SetError shows err (a model the start-up asked for that cannot run).
 func (s *Screen) SetError(err error) { s.err = err }
 
 // Point puts the cursor on the named model, if listed.
@@ -220,6 +223,7 @@ func (s *Screen) navKeys() []key.Binding {
 	return []key.Binding{s.keys.up, s.keys.down, s.keys.pgUp, s.keys.pgDown}
 }
 
+// HeaderInfo is what the header says on the right while the screen shows.
 func (s *Screen) HeaderInfo() string {
 	own, _ := s.ownTask()
 	return numfmt.Count(own, "model") + " for " + s.Task.String()

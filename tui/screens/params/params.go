@@ -27,6 +27,7 @@ type keys struct {
 	learning    key.Binding
 }
 
+// DefaultKeys are the hyperparameter screen's key bindings.
 func DefaultKeys() keys {
 	return keys{
 		up:     kit.Bind("↑/shift+tab", "previous", "up", "shift+tab"),
@@ -95,6 +96,7 @@ func (f *Field) rangeText() string {
 	return f.P.Range()
 }
 
+// Text says whether the field is typed in (not a choice or a switch).
 func (f *Field) Text() bool { return f.P.Kind != engine.Choice && f.P.Kind != engine.Bool }
 
 // Raw is the field's value as --param would spell it.
@@ -181,6 +183,7 @@ func (s *Screen) dataName() string {
 	return s.ds.Name
 }
 
+// New is the hyperparameter screen, drawn with c.
 func New(c *kit.Common, opt eval.Options) *Screen {
 	return &Screen{c: c, keys: DefaultKeys(), evalOf: opt}
 }
@@ -273,6 +276,7 @@ func (s *Screen) Visible() []*Field {
 	return out
 }
 
+// Current is the field in focus; nil on a form without fields.
 func (s *Screen) Current() *Field {
 	v := s.Visible()
 	if len(v) == 0 {
@@ -369,6 +373,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.up})
 }
 
+// HeaderInfo is what the header says on the right while the screen shows.
 func (s *Screen) HeaderInfo() string {
 	if o, err := s.Options(); err == nil && s.ds != nil {
 		return fmt.Sprintf("%s · seed %d", kit.DescribeEval(o, s.task()), o.Seed)

@@ -25,6 +25,7 @@ type keys struct {
 	SaveModel        key.Binding
 }
 
+// DefaultKeys are the results screen's key bindings.
 func DefaultKeys() keys {
 	return keys{
 		Retry:    kit.Bind("e", "edit & retrain", "e"),
@@ -52,6 +53,7 @@ type Screen struct {
 	w, h         int
 }
 
+// New is the results screen, drawn with c.
 func New(c *kit.Common, ctx context.Context) *Screen {
 	return &Screen{c: c, ctx: ctx, keys: DefaultKeys(), Tabs: widgets.NewTabs(nil, c.Styles)}
 }
@@ -124,6 +126,7 @@ func (s *Screen) Resized() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// ShownRun is the run the screen shows (the help offers its keys).
 func (s *Screen) ShownRun() *kit.RunRecord { return s.Run }
 
 // Typing: the active view's fields have the keys.
@@ -187,6 +190,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.Tabs.KeyMap.Prev})
 }
 
+// HeaderInfo is what the header says on the right while the screen shows.
 func (s *Screen) HeaderInfo() string {
 	if s.Run == nil {
 		return ""

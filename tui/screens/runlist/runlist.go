@@ -27,6 +27,7 @@ type keys struct {
 	confirm, keep, cancel        key.Binding // the delete's question; the name's field
 }
 
+// DefaultKeys are the runs screen's key bindings.
 func DefaultKeys() keys {
 	return keys{
 		up:       kit.Bind("↑/k", "up", "up", "k"),
@@ -91,6 +92,7 @@ type Screen struct {
 	newest   int           // the newest run's number, which the cursor goes to when it comes
 }
 
+// New is the runs screen, drawn with c.
 func New(c *kit.Common) *Screen {
 	s := &Screen{c: c, keys: DefaultKeys(), filter: kit.NewListFilter(), name: kit.NewInput()}
 	s.name.Prompt = "name: "
@@ -168,6 +170,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{k.rename, k.delete, k.Markdown, k.CSV, k.recipe}, []key.Binding{k.up, k.down})
 }
 
+// HeaderInfo is what the header says on the right while the screen shows.
 func (s *Screen) HeaderInfo() string {
 	return numfmt.Count(len(s.Runs), "run")
 }
@@ -284,6 +287,7 @@ func (s *Screen) updateName(km tea.KeyPressMsg) tea.Cmd {
 	return func() tea.Msg { return ActionMsg{Run: id, Do: ActRename, Name: name} }
 }
 
+// Current is the run under the cursor; nil when none is listed.
 func (s *Screen) Current() *kit.RunRecord {
 	i := s.tbl.Cursor()
 	if i < 0 || i >= len(s.Order) {

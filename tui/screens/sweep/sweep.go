@@ -41,6 +41,7 @@ type keys struct {
 	start, cancel, prev, next, train, edit, export, confirm, stay key.Binding
 }
 
+// DefaultKeys are the sweep screen's key bindings.
 func DefaultKeys() keys {
 	return keys{
 		start:  kit.Bind("enter", "start", "enter"),
@@ -60,6 +61,8 @@ func DefaultKeys() keys {
 // a hold-out or leave-one-out: every point needs folds to spread over.
 const sweepFolds = 5
 
+// Screen is the sweep screen: the ranges typed, the points as they finish,
+// and the best.
 type Screen struct {
 	c        *kit.Common
 	keys     keys
@@ -85,6 +88,7 @@ type Screen struct {
 	w, h     int
 }
 
+// New is the sweep screen, drawn with c.
 func New(c *kit.Common, ctx context.Context) *Screen {
 	in := kit.NewInput()
 	in.CharLimit = 200
@@ -262,6 +266,7 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// Key handles a key press on the sweep screen.
 func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
 	if s.Mode == Editing {
 		if key.Matches(km, s.keys.start) {
@@ -398,6 +403,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.next})
 }
 
+// HeaderInfo is what the header says on the right while the screen shows.
 func (s *Screen) HeaderInfo() string {
 	if s.Live == nil {
 		return fmt.Sprintf("%d-fold CV · seed %d", s.opts.Folds, s.opts.Seed)

@@ -28,6 +28,7 @@ type keys struct {
 	stay    key.Binding
 }
 
+// DefaultKeys are the training screen's key bindings.
 func DefaultKeys() keys {
 	return keys{
 		cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
@@ -71,6 +72,7 @@ type Screen struct {
 	w, h     int
 }
 
+// New is the training screen, drawn with c.
 func New(c *kit.Common) *Screen {
 	return &Screen{c: c, keys: DefaultKeys()}
 }
@@ -175,6 +177,7 @@ func (s *Screen) SetSize(w, h int) {
 	s.Live.SetSize(w, ch, false)
 }
 
+// ShownRun is the run the screen shows (the help offers its keys).
 func (s *Screen) ShownRun() *kit.RunRecord { return s.Run }
 
 func (s *Screen) Typing() bool { return false }
@@ -230,6 +233,7 @@ func (s *Screen) FullHelp() [][]key.Binding {
 	return [][]key.Binding{s.ShortHelp()}
 }
 
+// HeaderInfo is what the header says on the right while the screen shows.
 func (s *Screen) HeaderInfo() string {
 	if s.Run == nil {
 		return ""

@@ -49,11 +49,12 @@ func newHistoryView(env Env, r *kit.RunRecord) View {
 	if f := r.HistFold; f > 0 && len(v.folds) == 1 {
 		v.cur = 0 // an abandoned run kept one fold's history: that one
 	}
-	v.Draw()
+	v.draw()
 	return v
 }
 
-func (v *historyView) Draw() {
+// draw shows the folds on the charts, the chosen fold emphasised.
+func (v *historyView) draw() {
 	n := len(v.folds)
 	v.charts.Draw(v.folds, v.cur)
 	switch {
@@ -72,11 +73,11 @@ func (v *historyView) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case key.Matches(km, v.keys.prev) && len(v.folds) > 1:
 		v.cur = (v.cur - 1 + len(v.folds)) % len(v.folds)
-		v.Draw()
+		v.draw()
 		return nil
 	case key.Matches(km, v.keys.next) && len(v.folds) > 1:
 		v.cur = (v.cur + 1) % len(v.folds)
-		v.Draw()
+		v.draw()
 		return nil
 	}
 	v.charts.Update(msg)

@@ -58,6 +58,7 @@ func TestModelListFilter(t *testing.T) {
 // typed into it. A paste is text, not keys: pasted into the open filter it
 // is typed, and its q does not quit.
 func TestKeysTypedAtOnce(t *testing.T) {
+	t.Parallel()
 	tm := startFlow(t, Options{Data: "iris"})
 	waitScreen(t, tm, "target species", "use this data") // the preview is open: enter goes on
 	tm.Type("\r")

@@ -56,6 +56,7 @@ func drain(t *testing.T, j *trainJob) (steps []eval.Progress, msgs int, done tra
 }
 
 func TestThrottleDeliversEveryStepInOrder(t *testing.T) {
+	t.Parallel()
 	j := startJob(context.Background(), 7, "fake", fakeRun(0, 300*time.Millisecond), progressEvery, nil)
 	steps, msgs, done := drain(t, j)
 	if done.err != nil || done.run != 7 {

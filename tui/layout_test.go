@@ -103,6 +103,7 @@ func TestROCUsesTheRoom(t *testing.T) {
 // do not fit are on further pages, tab shows them in turn, and the footer
 // says which page is shown.
 func TestLiveChartsHaveRoom(t *testing.T) {
+	t.Parallel()
 	slow := paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})
 	for _, c := range []struct {
 		w, h, pages int

@@ -153,6 +153,7 @@ func TestNetworkViewDrawsLayersAndFilters(t *testing.T) {
 // drawn on the fitting goroutine between steps (go test -race checks that
 // nothing else touches the model).
 func TestLiveRegionsFollowTheFit(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := runOn(t, "moons", fakeNetSpec(fakeNet{pause: 2 * time.Millisecond}), size[0], size[1])
 		r := hs.a.history[0]

@@ -517,6 +517,7 @@ func TestCancelKeepsPartialHistory(t *testing.T) {
 // TestCancelUnderCV: a run cancelled in a later fold keeps the scores of
 // the folds that finished and says so; cancelled in the first, it has none.
 func TestCancelUnderCV(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		fold int
 		want []string
@@ -595,6 +596,7 @@ func TestQuitStopsTraining(t *testing.T) {
 }
 
 func TestSizes(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	hs.a.runs.SetRuns(hs.a.history)
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}, {97, 31}} {

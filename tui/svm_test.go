@@ -125,6 +125,7 @@ func TestSupportVectorsView(t *testing.T) {
 // them and the support vectors so far; a solver without a dual shows the
 // primal alone; a run of another family has no such view.
 func TestLiveSVMObjectives(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := runOn(t, "circles", svmSpec(engine.Values{"epochs": 10000}, time.Millisecond), size[0], size[1])
 		hs.runUntil(func() bool { return trainSteps(hs) > 10 })

@@ -247,6 +247,7 @@ func TestSweepQuitAsksAndEscKeepsPoints(t *testing.T) {
 
 // A heat table taller than the screen is cut so that the status shows.
 func TestTallHeatTableKeepsTheStatus(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..60 metric=l1,l2")
 	hs.press("enter")
 	v := hs.View()

@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -27,22 +28,47 @@ func (k ROCKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Cycle} }
 // FullHelp implements help.KeyMap.
 func (k ROCKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
-type rocCurve struct {
-	name     string
-	fpr, tpr []float64
-	auc      float64
+// Curve is one curve of a unit-square plot: its name, its points, and the
+// number that sums it up (an area under it, an average precision).
+type Curve struct {
+	Name  string
+	X, Y  []float64
+	Value float64 // NaN: none to say
+	// Mark is the index in X and Y of a point drawn apart (an operating
+	// point); -1 for none.
+	Mark int
 }
 
-// ROC plots receiver operating characteristic curves (FPR across, TPR up)
-// with braille dots over the dotted chance diagonal, and a legend with each
-// curve's AUC. With several curves (one-vs-rest) each carries its class
-// marker on the plot and in the legend, and key c shows them one at a time.
-// Points with a non-finite coordinate are dropped and the rest clamped to
-// [0, 1].
+// Axes say what a unit-square plot shows.
+type Axes struct {
+	X, Y     string // the axes' names ("FPR", "TPR"; Y stands in a 3-cell gutter)
+	Value    string // what a curve's Value is ("AUC", "AP")
+	Diagonal bool   // the dotted y = x line: chance, or perfect calibration
+}
+
+// ROCAxes are a ROC curve's: FPR across, TPR up, the chance diagonal.
+var ROCAxes = Axes{X: "FPR", Y: "TPR", Value: "AUC", Diagonal: true}
+
+type rocCurve struct {
+	name     string
+	fpr, tpr []float64 // x and y
+	auc      float64   // Value
+	mark     int       // index into fpr and tpr; -1 none
+}
+
+// ROC plots curves in the unit square with braille dots, over the dotted
+// diagonal when its Axes ask for it, and a legend with each curve's value:
+// receiver operating characteristic curves (FPR across, TPR up, AUC), and
+// any other curve whose axes run from 0 to 1 (precision against recall,
+// observed against predicted frequency). With several curves (one-vs-rest)
+// each carries its class marker on the plot and in the legend, and key c
+// shows them one at a time. Points with a non-finite coordinate are
+// dropped and the rest clamped to [0, 1].
 type ROC struct {
 	KeyMap ROCKeyMap
 
 	st     *themes.Styles
+	axes   Axes
 	curves []rocCurve
 	sel    int // -1: all curves
 	w, h   int
@@ -50,20 +76,32 @@ type ROC struct {
 
 // NewROC builds the view from metrics' curves.
 func NewROC(curves []metrics.ROC, st *themes.Styles) ROC {
-	r := ROC{KeyMap: DefaultROCKeyMap(), st: defaultStyles(st), sel: -1}
+	cs := make([]Curve, len(curves))
+	for i, c := range curves {
+		cs[i] = Curve{Name: c.Class, X: c.FPR, Y: c.TPR, Value: c.AUC, Mark: -1}
+	}
+	return NewCurves(ROCAxes, cs, st)
+}
+
+// NewCurves builds a plot of curves in the unit square, drawn on axes.
+func NewCurves(axes Axes, curves []Curve, st *themes.Styles) ROC {
+	r := ROC{KeyMap: DefaultROCKeyMap(), st: defaultStyles(st), axes: axes, sel: -1}
 	r.SetCurves(curves)
 	return r
 }
 
 // SetCurves replaces the curves (and shows all of them).
-func (r *ROC) SetCurves(curves []metrics.ROC) {
+func (r *ROC) SetCurves(curves []Curve) {
 	r.curves = make([]rocCurve, len(curves))
 	for i, c := range curves {
-		rc := rocCurve{name: oneLine(c.Class), auc: c.AUC}
-		for j := 0; j < len(c.FPR) && j < len(c.TPR); j++ {
-			x, y := c.FPR[j], c.TPR[j]
+		rc := rocCurve{name: oneLine(c.Name), auc: c.Value, mark: -1}
+		for j := 0; j < len(c.X) && j < len(c.Y); j++ {
+			x, y := c.X[j], c.Y[j]
 			if !finite(x) || !finite(y) {
 				continue
+			}
+			if j == c.Mark {
+				rc.mark = len(rc.fpr)
 			}
 			rc.fpr = append(rc.fpr, math.Min(math.Max(x, 0), 1))
 			rc.tpr = append(rc.tpr, math.Min(math.Max(y, 0), 1))
@@ -98,11 +136,15 @@ func (r ROC) curveStyle(i int) lipgloss.Style {
 	return r.st.ClassStyle(i)
 }
 
-func fmtAUC(v float64) string {
-	if !finite(v) {
-		return "AUC n/a"
+// fmtCurveValue says a curve's value under its name ("AUC 0.998").
+func fmtCurveValue(name string, v float64) string {
+	if name == "" {
+		return ""
 	}
-	return "AUC " + fmtFixed(v, 3)
+	if !finite(v) {
+		return name + " n/a"
+	}
+	return name + " " + fmtFixed(v, 3)
 }
 
 // legendItems are "● name AUC 0.998" texts and their styles.
@@ -114,7 +156,7 @@ func (r ROC) legend(w, maxLines int) []string {
 		if len(r.curves) == 1 {
 			mk = "━"
 		}
-		text := strings.TrimSpace(c.name + " " + fmtAUC(c.auc))
+		text := strings.TrimSpace(c.name + " " + fmtCurveValue(r.axes.Value, c.auc))
 		textStyle := r.st.Text
 		if r.sel >= 0 && r.sel != i {
 			textStyle = r.st.Muted
@@ -159,7 +201,7 @@ func (r ROC) View() string {
 		// No room for a plot: the AUCs alone.
 		lines := make([]string, 0, len(r.curves))
 		for i, c := range r.curves {
-			lines = append(lines, r.curveStyle(i).Render(ClassMarker(i))+" "+strings.TrimSpace(c.name+" "+fmtAUC(c.auc)))
+			lines = append(lines, r.curveStyle(i).Render(ClassMarker(i))+" "+strings.TrimSpace(c.name+" "+fmtCurveValue(r.axes.Value, c.auc)))
 		}
 		return fitBlock(lines, r.w, r.h)
 	}
@@ -168,7 +210,9 @@ func (r ROC) View() string {
 	diag := newBraille(pw, ph)
 	sx := func(x float64) int { return int(math.Round(x * float64(2*pw-1))) }
 	sy := func(y float64) int { return int(math.Round((1 - y) * float64(4*ph-1))) }
-	diag.line(sx(0), sy(0), sx(1), sy(1), 3, nil)
+	if r.axes.Diagonal {
+		diag.line(sx(0), sy(0), sx(1), sy(1), 3, nil)
+	}
 	subtle := cv.addStyle(st.Subtle)
 	for y := 0; y < ph; y++ {
 		for x := 0; x < pw; x++ {
@@ -214,6 +258,14 @@ func (r ROC) View() string {
 			}
 		}
 	}
+	// A marked point stands apart from its curve.
+	for i, c := range r.curves {
+		if c.mark < 0 || r.sel >= 0 && r.sel != i {
+			continue
+		}
+		x, y := min(sx(c.fpr[c.mark])/2, pw-1), min(sy(c.tpr[c.mark])/4, ph-1)
+		cv.set(x, y, "◆", styleOf[i])
+	}
 	// Markers name the curves where several share the plot.
 	if len(r.curves) > 1 {
 		taken := map[[2]int]bool{}
@@ -245,7 +297,7 @@ func (r ROC) View() string {
 		case y == (ph-1)/2 && ph >= 5:
 			label = "0.5"
 		case y == (ph-1)/4 && ph >= 9:
-			label = "TPR"
+			label = fmt.Sprintf("%-3.3s", r.axes.Y)
 		}
 		axis := "┤"
 		if label == "   " {
@@ -269,7 +321,7 @@ func (r ROC) View() string {
 		put(gutter+pw/2-1, "0.5")
 	}
 	if pw >= 20 {
-		put(gutter+pw/4-1, "FPR")
+		put(gutter+pw/4-1, r.axes.X)
 	}
 	put(gutter+pw-1, "1")
 	lines = append(lines, muted.render(string(xl)))

@@ -175,7 +175,7 @@ func TestPredictErrors(t *testing.T) {
 		return path
 	}
 	truncated := write("truncated.json", string(good[:len(good)/2]))
-	future := write("future.json", strings.Replace(string(good), `"version": 1`, `"version": 2`, 1))
+	future := write("future.json", strings.Replace(string(good), `"version": 2`, `"version": 3`, 1))
 	notModel := write("run.json", `{"data": "iris", "model": "lda"}`)
 	short := write("short.csv", "sepal_length_cm,sepal_width_cm,petal_length_cm\n1,2,3\n")
 	reg := trainSaved(t, "--data", "diabetes", "--model", "fake-centroid")
@@ -185,7 +185,7 @@ func TestPredictErrors(t *testing.T) {
 		want   string
 	}{
 		{[]string{"--model-file", truncated, "--data", "iris"}, 1, truncated + ": not a model file: truncated"},
-		{[]string{"--model-file", future, "--data", "iris"}, 1, future + ": model file version 2 was written by a newer tealab"},
+		{[]string{"--model-file", future, "--data", "iris"}, 1, future + ": model file version 3 was written by a newer tealab"},
 		{[]string{"--model-file", notModel, "--data", "iris"}, 1, notModel + `: not a model file (it has no "format"`},
 		{[]string{"--model-file", filepath.Join(dir, "none.json"), "--data", "iris"}, 1, "no such file"},
 		{[]string{"--model-file", file, "--data", short}, 1, `no column "petal_width_cm", which the training data have`},

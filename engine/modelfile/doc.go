@@ -2,10 +2,11 @@
 // rows: `tealab train --save-model`, the lab's save key and `tealab
 // predict`.
 //
-// A model file is one JSON object (format version 1):
+// A model file is one JSON object (format version 2; version 1, without
+// "baseline", still loads):
 //
 //	format         "tealab-model": what the file is
-//	version        1: the layout of this object; a newer one is refused
+//	version        2: the layout of this object; a newer one is refused
 //	tealab         the version of tealab that wrote it
 //	model          the spec name ("lda", "kmeans"...)
 //	params         every parameter as --param takes it, "name": "text";
@@ -23,12 +24,21 @@
 //	               standardisation, projection)
 //	state          the model's fitted state (engine.Persistent)
 //	metrics        the run's held-out metrics, as the report gave them
+//	baseline       what scored predictions are measured against, from the
+//	               rows the model was fitted on: "prior", each class's
+//	               share, or "mean", the mean target (supervised models;
+//	               absent when those rows cannot be told)
 //	trained_on     the data: source, dataset name, rows, the evaluation,
 //	               which rows the saved model was fitted on, and the
 //	               SHA-256 of the source file when it was one
 //	created        when the file was written (UTC)
 //	checksum       SHA-256 of the object without this field, compact: a
 //	               file changed after tealab wrote it is refused
+//
+// Applied to a table (Model.Predict), a nominal level the model never saw
+// and a missing value are taken as the model takes them in training and
+// said in the row's warnings; Model.Score scores the predictions against
+// the table's target column as `tealab train` scores held-out rows.
 //
 // Loading never runs anything the file names: the model is built with its
 // spec's New from parsed parameters and given its state as data, and every

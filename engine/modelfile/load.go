@@ -146,6 +146,11 @@ func (f *File) build() (*Model, error) {
 	if err := f.checkColumns(task); err != nil {
 		return nil, fmt.Errorf("model file: %w", err)
 	}
+	if f.Baseline != nil {
+		if err := f.Baseline.check(task, len(f.Classes)); err != nil {
+			return nil, fmt.Errorf("model file: %w", err)
+		}
+	}
 	prep := &datasets.Prep{}
 	if err := json.Unmarshal(f.Preprocessing, prep); err != nil {
 		return nil, fmt.Errorf("model file: %w", err)

@@ -21,8 +21,10 @@ import (
 // Format is the value of a model file's "format" field.
 const Format = "tealab-model"
 
-// Version is the layout of model files this tealab writes and reads.
-const Version = 1
+// Version is the layout of model files this tealab writes, and the
+// newest it reads. Version 2 added "baseline"; a version 1 file loads
+// (its scored predictions have no baseline).
+const Version = 2
 
 // File is a model file's content, field by field (the package comment
 // says what each holds).
@@ -39,6 +41,7 @@ type File struct {
 	Preprocessing json.RawMessage    `json:"preprocessing"`
 	State         json.RawMessage    `json:"state"`
 	Metrics       map[string]float64 `json:"metrics,omitempty"`
+	Baseline      *Baseline          `json:"baseline,omitempty"`
 	TrainedOn     TrainedOn          `json:"trained_on"`
 	Created       time.Time          `json:"created"`
 	Checksum      string             `json:"checksum,omitempty"`
@@ -162,6 +165,9 @@ func Encode(res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	}
 	if res.Task == datasets.Classification.String() {
 		f.Classes = d.Classes
+	}
+	if f.Target != "" {
+		f.Baseline = baselineOf(res, d)
 	}
 	if f.Checksum, err = checksum(f); err != nil {
 		return nil, err

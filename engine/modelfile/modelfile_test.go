@@ -197,16 +197,39 @@ func TestNominalColumns(t *testing.T) {
 					t.Errorf("row %d: %s, want %s", i+1, got.Labels[i], d.Classes[int(want[i])])
 				}
 			}
-			_, err = m.Predict(readCSV(t, "odd.csv", "size,colour,legs\n1,purple,4\n"), false)
-			if err == nil || !strings.Contains(err.Error(), `column "colour" has level "purple" (row 1), which the training data do not have (levels: red, blue, green)`) {
-				t.Errorf("unseen level: %v", err)
+			// A level never seen is taken as a level a training part never
+			// saw (no one-hot column set; a code past the levels), a missing
+			// value as in training; each row says so.
+			odd, err := m.Predict(readCSV(t, "odd.csv", "size,colour,legs\n1,purple,4\n1,,4\n3,blue,\n1,green,4\n"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := odd.Warnings; len(w) != 4 || w[0] != `unseen level "purple" in colour` || w[1] != "missing colour" || w[2] != "missing legs" || w[3] != "" {
+				t.Errorf("warnings %q", w)
+			}
+			if odd.Unseen != 1 || odd.Missing != 2 || odd.Warned != 3 {
+				t.Errorf("counts: %d unseen, %d missing, %d rows; want 1, 2, 3", odd.Unseen, odd.Missing, odd.Warned)
+			}
+			X := mat.NewDense(4, 3, []float64{1, 3, 4, 1, math.NaN(), 4, 3, 1, math.NaN(), 1, 2, 4}) // size, colour (a code past red, blue, green: 3), legs
+			Z, err = res.Prep.Apply(X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ = res.Fitted.(engine.Predictor).Predict(Z)
+			for i := range want {
+				if odd.Labels[i] != d.Classes[int(want[i])] {
+					t.Errorf("row %d: %s, the run's model says %s", i+1, odd.Labels[i], d.Classes[int(want[i])])
+				}
+			}
+			if clean, _ := m.Predict(fresh, false); clean.Warnings != nil && clean.Warnings[0] != "" {
+				t.Errorf("a row with every value known warns: %q", clean.Warnings)
 			}
 			_, err = m.Predict(readCSV(t, "short.csv", "size,legs\n1,4\n"), false)
 			if err == nil || !strings.Contains(err.Error(), `no column "colour", which the training data have`) {
 				t.Errorf("missing column: %v", err)
 			}
-			_, err = m.Predict(readCSV(t, "text.csv", "size,colour,legs\nbig,red,4\n"), false)
-			if err == nil || !strings.Contains(err.Error(), `column "size" is nominal here (big) but numeric in the training data`) {
+			_, err = m.Predict(readCSV(t, "text.csv", "size,colour,legs\n2,red,4\nbig,red,4\n"), false)
+			if err == nil || !strings.Contains(err.Error(), `row 2, column "size": "big" is not a number, and the model learnt numbers there`) {
 				t.Errorf("text for a number: %v", err)
 			}
 		})
@@ -328,9 +351,9 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 		{"not JSON", "model,params\n", "not valid JSON", false},
 		{"another JSON", `{"data": "iris", "model": "lda"}`, `not a model file (it has no "format": "tealab-model"`, false},
 		{"a JSON array", `[1, 2]`, "not a model file: a JSON array, not an object", false},
-		{"future version", edit(`"version": 1`, `"version": 2`), "version 2 was written by a newer tealab; this one reads version 1", false},
-		{"version zero", edit(`"version": 1`, `"version": 0`), "version 0 is not one tealab wrote", false},
-		{"version text", edit(`"version": 1`, `"version": "1"`), `no valid "version"`, false},
+		{"future version", edit(`"version": 2`, `"version": 3`), "version 3 was written by a newer tealab; this one reads version 2", false},
+		{"version zero", edit(`"version": 2`, `"version": 0`), "version 0 is not one tealab wrote", false},
+		{"version text", edit(`"version": 2`, `"version": "2"`), `no valid "version"`, false},
 		{"edited by hand", edit(`"kind": "numeric"`, `"kind": "nominal"`), "changed after tealab wrote it", false},
 		{"no checksum", edit(`"checksum"`, `"checksun"`), `unknown field "checksun"`, false},
 		{"unknown model", edit(`"model": "fake-centroid"`, `"model": "nosuch"`), `unknown model "nosuch"`, true},
@@ -341,6 +364,8 @@ func TestLoadRefusesBadFiles(t *testing.T) {
 		{"no state", edit(`"state": {`, `"state": null, "s": {`), "model fake-centroid has no state", true},
 		{"one class", edit(`"classes": [`, `"classes": ["only"], "c": [`), "at least 2 classes, the file lists 1", true},
 		{"prep edited", edit(`"inputs": 3`, `"inputs": 2`), "preprocessing", true},
+		{"baseline short", edit(`"prior": [`, `"prior": [1], "p": [`), "baseline: 1 class shares for 3 classes", true},
+		{"baseline not shares", edit(`"prior": [`, `"prior": [0.5, -0.5, 1], "p": [`), "baseline: class share -0.5 is not between 0 and 1", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data := []byte(c.file)
@@ -403,4 +428,128 @@ func fitQuiet(f *testing.F) (*eval.Result, *datasets.Dataset, *engine.Spec, engi
 		f.Fatal(err)
 	}
 	return res, d, spec, v
+}
+
+// The baseline a file keeps is learnt from the rows the saved model was
+// fitted on: a hold-out's training part, even when the run moved the rows
+// in place (Consume); every row after cross-validation; the mean target
+// for a regressor.
+func TestBaselineOfTheFittedRows(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opt  eval.Options
+	}{
+		{"hold-out", eval.Options{Split: 0.3, Seed: 4}},
+		{"hold-out in place", eval.Options{Split: 0.3, Seed: 4, Consume: true}},
+		{"cv", eval.Options{Folds: 3, Seed: 4}},
+		{"cv, fold 1 shown", eval.Options{Folds: 3, Seed: 4, NoRefit: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tab := open(t, "wine")
+			d0, _ := tab.Dataset("", datasets.Auto)
+			y := slices.Clone(d0.Y) // the targets before the run moves them
+			res, d, spec, v := fit(t, tab, "", "fake-centroid", nil, c.opt)
+			m, _ := saveLoad(t, res, d, spec, v)
+			rows := res.FittedRows
+			if rows == nil {
+				rows = make([]int, len(y))
+				for i := range rows {
+					rows[i] = i
+				}
+			}
+			want := make([]float64, len(d.Classes))
+			for _, i := range rows {
+				want[int(y[i])]++
+			}
+			for k := range want {
+				want[k] /= float64(len(rows))
+			}
+			if m.File.Baseline == nil || !slices.Equal(m.File.Baseline.Prior, want) {
+				t.Errorf("baseline %+v, want the shares %v of the %d rows the model was fitted on", m.File.Baseline, want, len(rows))
+			}
+		})
+	}
+	res, d, spec, v := fit(t, open(t, "diabetes"), "", "fake-centroid", nil, eval.Options{Folds: 3, Seed: 1})
+	m, _ := saveLoad(t, res, d, spec, v)
+	var sum float64
+	for _, y := range d.Y {
+		sum += y
+	}
+	if b := m.File.Baseline; b == nil || b.Mean == nil || *b.Mean != sum/float64(len(d.Y)) || b.Prior != nil {
+		t.Errorf("regression baseline %+v, want the mean %v", b, sum/float64(len(d.Y)))
+	}
+}
+
+// Score gives the metrics eval gives a supplied test set, and the
+// baseline's; a version 1 file, which keeps no baseline, still loads and
+// scores without one.
+func TestScoreAsATestSet(t *testing.T) {
+	tab := open(t, "iris")
+	d, _ := tab.Dataset("", datasets.Auto)
+	var train, test []int
+	for i := range d.Rows() {
+		if i%4 == 0 {
+			test = append(test, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	spec, _ := engine.Lookup("fake-centroid")
+	v := spec.Defaults()
+	dtr, dte := d.Subset(train), d.Subset(test)
+	res, err := eval.Run(context.Background(), dtr, spec, v, eval.Options{Test: dte, Seed: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, data := saveLoad(t, res, dtr, spec, v)
+	testTab := &datasets.Table{Name: "test", Columns: append(slices.Clone(d.Features), *d.Target), Data: mat.NewDense(len(test), len(d.Features)+1, nil)}
+	for r, i := range test {
+		row := testTab.Data.RawRowView(r)
+		copy(row, d.X.RawRowView(i))
+		row[len(row)-1] = d.Y[i]
+	}
+	testTab.Columns[len(d.Features)].Levels = d.Classes
+	p, err := m.Predict(testTab, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Score(testTab, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rows != len(test) || len(s.Metrics) != len(res.Metrics) || len(s.Baseline) != len(res.Baseline) {
+		t.Fatalf("scored %d rows, metrics %v, baseline %v; want %d rows, %v and %v", s.Rows, s.Metrics, s.Baseline, len(test), res.Metrics, res.Baseline)
+	}
+	for k, want := range res.Metrics {
+		if got := s.Metrics[k]; got != want {
+			t.Errorf("%s: %v, eval gives %v", k, got, want)
+		}
+		if got := s.Baseline[k]; got != res.Baseline[k] {
+			t.Errorf("baseline %s: %v, eval gives %v", k, got, res.Baseline[k])
+		}
+	}
+	if !slices.EqualFunc(s.Confusion.Matrix, res.Confusion.Matrix, slices.Equal) {
+		t.Errorf("confusion %v, eval's %v", s.Confusion.Matrix, res.Confusion.Matrix)
+	}
+
+	var f File
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	f.Version, f.Baseline = 1, nil
+	old, _ := json.Marshal(&f)
+	m1, err := Load(bytes.NewReader(resum(t, old)))
+	if err != nil {
+		t.Fatalf("a version 1 file: %v", err)
+	}
+	if s, err := m1.Score(testTab, p); err != nil || s.Baseline != nil || s.Metrics["accuracy"] != res.Metrics["accuracy"] {
+		t.Errorf("a version 1 file scores %+v, %v; want the metrics and no baseline", s, err)
+	}
+	if _, err := m.Score(tab, p); err == nil {
+		t.Error("Score took predictions of another table")
+	}
+	noTarget := &datasets.Table{Name: "x", Columns: d.Features, Data: d.X}
+	if _, err := m.Score(noTarget, p); !errors.Is(err, ErrNoTarget) {
+		t.Errorf("no target column: %v", err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -31,6 +32,16 @@ type Prediction struct {
 	// Names and Components: reduction, each row's coordinates.
 	Names      []string
 	Components *mat.Dense
+	// Warnings says, row by row, what predicting the row had to assume
+	// ("unseen level \"x\" in colour", "missing size"; "" for none); nil
+	// when no row had to.
+	Warnings []string
+	// Missing and Unseen count the values missing and the levels the
+	// model never saw; Warned the rows with either.
+	Missing, Unseen, Warned int
+
+	prepared *mat.Dense // the rows as the model took them (Score)
+	codes    []float64  // classification: the predicted class codes
 }
 
 // Rows is the number of rows predicted.
@@ -48,19 +59,23 @@ func (p *Prediction) Rows() int {
 }
 
 // Predict applies the model to the rows of t. Columns are matched by name,
-// in any order; columns the model does not use are ignored. A missing
-// column, a column of the wrong kind or a nominal level the model never saw
-// is an error naming it. proba asks a classifier for its probabilities too.
+// in any order; columns the model does not use are ignored. A nominal
+// level the model never saw, or a missing value, is taken as the model
+// takes it in training (inputs says how) and said in the row's Warnings;
+// a missing column, a column of the wrong kind, or a value no model can
+// use is an error naming it (and the row). proba asks a classifier for
+// its probabilities too.
 func (m *Model) Predict(t *datasets.Table, proba bool) (*Prediction, error) {
-	X, err := m.inputs(t)
+	X, warn, c, err := m.inputs(t)
 	if err != nil {
 		return nil, err
 	}
-	Z, err := m.Prep.Apply(X)
+	Z, err := m.Prep.ApplyOwned(X)
 	if err != nil {
 		return nil, err
 	}
-	out := &Prediction{Task: m.File.Task, RowNames: t.RowNames}
+	out := &Prediction{Task: m.File.Task, RowNames: t.RowNames, Warnings: warn,
+		Missing: c.missing, Unseen: c.unseen, Warned: c.rows, prepared: Z}
 	if m.File.Task == datasets.Reduction.String() {
 		if proba {
 			return nil, fmt.Errorf("model %s is a reduction: it %w", m.Spec.Name, ErrNoProba)
@@ -88,6 +103,7 @@ func (m *Model) Predict(t *datasets.Table, proba bool) (*Prediction, error) {
 	if out.Labels, err = m.labels(pred); err != nil {
 		return nil, err
 	}
+	out.codes = pred
 	if err := m.finiteScores(Z, proba); err != nil {
 		return nil, err
 	}
@@ -201,41 +217,142 @@ func (m *Model) project(Z *mat.Dense, out *Prediction) error {
 	return nil
 }
 
-// inputs gathers the model's features from t by name (datasets.Align),
+// inputs gathers the model's features from t by name, in any order,
 // recoding nominal levels to the codes the model learned; a feature the
-// preprocessing does not use is read as missing, whatever t holds.
-func (m *Model) inputs(t *datasets.Table) (*mat.Dense, error) {
+// preprocessing does not use is read as missing, whatever t holds. A value
+// the model can take is never an error: a level it never saw becomes a
+// code past its levels, which it treats as a level unseen in a training
+// part (one-hot encoded as all zeros, sent by a tree with the levels no
+// split names, ignored by naive Bayes), and a missing value stays missing
+// (imputed with the training value, or routed by a model that takes
+// missing values); each is said in its row's warnings. A column t lacks
+// or holds as another kind, and a value no model can use (text where the
+// model learned numbers, an infinite number), are errors naming them.
+func (m *Model) inputs(t *datasets.Table) (*mat.Dense, []string, counts, error) {
+	var c counts
+	n := t.Rows()
+	if n == 0 {
+		return nil, nil, c, fmt.Errorf("%s: no data rows", where(t))
+	}
 	feats := m.File.Features
-	var used []datasets.Column
-	var at []int
-	for j, f := range feats {
-		if !f.Unused {
-			used = append(used, f.column())
-			at = append(at, j)
-		}
-	}
-	a, err := (&datasets.Dataset{Features: used}).Align(t)
-	if err != nil {
-		return nil, err
-	}
-	n := a.Rows()
 	X := mat.NewDense(n, len(feats), nil)
 	for i := range n {
 		row := X.RawRowView(i)
 		for j := range row {
 			row[j] = math.NaN()
 		}
-		for k, j := range at {
-			row[j] = a.X.At(i, k)
+	}
+	var warn []string
+	note := func(i int, msg string) {
+		if warn == nil {
+			warn = make([]string, n)
+		}
+		if warn[i] != "" {
+			warn[i] += "; "
+		}
+		warn[i] += msg
+	}
+	for j, f := range feats {
+		if f.Unused {
+			continue
+		}
+		k := t.ColumnIndex(f.Name)
+		if k < 0 {
+			return nil, nil, c, fmt.Errorf("%s: no column %q, which the training data have (columns: %s)", where(t), f.Name, columnNames(t.Columns))
+		}
+		got := t.Columns[k]
+		var code map[string]float64
+		if f.Kind == "nominal" {
+			code = make(map[string]float64, len(f.Levels))
+			for l, name := range f.Levels {
+				code[name] = float64(l)
+			}
+		}
+		for i := range n {
+			v := t.Data.At(i, k)
+			switch {
+			case math.IsNaN(v):
+				c.missing++
+				note(i, fmt.Sprintf("missing %s", quoted(f.Name)))
+				continue
+			case f.Kind == "nominal":
+				name := valueName(got, v)
+				l, ok := code[name]
+				if !ok {
+					c.unseen++
+					note(i, fmt.Sprintf("unseen level %q in %s", name, quoted(f.Name)))
+					l = float64(len(f.Levels))
+				}
+				v = l
+			case got.Kind == datasets.Nominal:
+				// Numbers in training, text here: the level may still be a
+				// number (a column of "3" and "n/a" read as words).
+				name := valueName(got, v)
+				x, err := strconv.ParseFloat(strings.TrimSpace(name), 64)
+				if err != nil {
+					return nil, nil, c, fmt.Errorf("%s: row %d, column %q: %q is not a number, and the model learnt numbers there; fix the value, or mark it missing with ?, NA or an empty field",
+						where(t), i+1, f.Name, name)
+				}
+				v = x
+			}
+			if math.IsNaN(v) { // "NaN" as a level: missing
+				c.missing++
+				note(i, fmt.Sprintf("missing %s", quoted(f.Name)))
+				continue
+			}
+			if math.IsInf(v, 0) {
+				return nil, nil, c, fmt.Errorf("%s: row %d, column %q: %v is not a finite number, which no model can use; replace it, or mark it missing (NaN)", where(t), i+1, f.Name, v)
+			}
+			X.Set(i, j, v)
 		}
 	}
-	return X, nil
+	for _, w := range warn {
+		if w != "" {
+			c.rows++
+		}
+	}
+	return X, warn, c, nil
 }
 
-// column is the feature as the training data described it.
-func (f Feature) column() datasets.Column {
-	if f.Kind == "nominal" {
-		return datasets.Column{Name: f.Name, Kind: datasets.Nominal, Levels: f.Levels}
+// counts are what predicting had to assume: the values missing and the
+// levels unseen, and the rows with either.
+type counts struct{ missing, unseen, rows int }
+
+// valueName is the text of value v of column c: its level, or the number.
+func valueName(c datasets.Column, v float64) string {
+	if c.Kind == datasets.Nominal && v >= 0 && int(v) < len(c.Levels) && float64(int(v)) == v {
+		return c.Levels[int(v)]
 	}
-	return datasets.Column{Name: f.Name}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// quoted is a column's name as a message gives it: bare when it is
+// plain, quoted when it is empty or holds a space, a comma, a quote or
+// what Go would escape (as datasets' messages do).
+func quoted(name string) string {
+	if name == "" || strings.ContainsAny(name, " ,\"'") || strconv.Quote(name) != `"`+name+`"` {
+		return strconv.Quote(name)
+	}
+	return name
+}
+
+// where names the table in an error: its file, else its name.
+func where(t *datasets.Table) string {
+	if t.Source != "" {
+		return t.Source
+	}
+	return t.Name
+}
+
+// columnNames lists a table's columns, the first dozen.
+func columnNames(cols []datasets.Column) string {
+	names := make([]string, 0, min(len(cols), 13))
+	for i, c := range cols {
+		if i == 12 && len(cols) > 14 {
+			names = append(names, fmt.Sprintf("... %d more", len(cols)-12))
+			break
+		}
+		names = append(names, quoted(c.Name))
+	}
+	return strings.Join(names, ", ")
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/experiment"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/engine/runs"
@@ -38,10 +40,11 @@ type compareFlags struct {
 	jobs             int
 	baseline, export string
 	asJSON, quiet    bool
+	sources          []string // the data's sources, their settings cut off (plan)
 }
 
 func (c *compareFlags) register(fs *flag.FlagSet) {
-	fs.Var(&c.data, "data", "dataset (repeatable): built-in name, generator[:knobs] or file; its last column is the target")
+	fs.Var(&c.data, "data", "dataset (repeatable): built-in name, generator[:knobs] or file, then optionally :target=COL,drop=COL,COL,task=T,format=F,row-names=no (after the last colon); the target is the last column unless target= names one")
 	fs.Var(&c.models, "model", "model (repeatable), with parameters as name:param=value,param=value, e.g. knn:k=5")
 	c.eval.register(fs, compareEval)
 	fs.StringVar(&c.baseline, "baseline", "", "model the others are tested against (default: the first)")
@@ -85,11 +88,19 @@ func (c *compareFlags) plan() (experiment.Plan, error) {
 		return p, err
 	}
 	p.Baseline = base
-	for _, src := range c.data {
-		d := dataFlags{source: src, rowNames: "auto"}
-		ds, err := d.load("compare")
+	for _, spec := range c.data {
+		d, err := parseDataSpec(spec)
 		if err != nil {
 			return p, err
+		}
+		c.sources = append(c.sources, d.source)
+		ds, err := d.load("compare")
+		if err != nil {
+			var u usageError
+			if errors.As(err, &u) {
+				return p, err
+			}
+			return p, fmt.Errorf("compare: --data %s: %w", spec, err)
 		}
 		if err := ds.Trainable(); err != nil {
 			return p, err
@@ -97,9 +108,23 @@ func (c *compareFlags) plan() (experiment.Plan, error) {
 		p.Datasets = append(p.Datasets, ds)
 	}
 	if err := p.Check(); err != nil {
-		return p, usageError{err.Error()}
+		return p, usageError{err.Error() + c.targetHint(p)}
 	}
 	return p, c.checkMetrics(p)
+}
+
+// targetHint says, for a plan refused, which file's target was taken as
+// its last column, and how to name another: "" when every file's was
+// named.
+func (c *compareFlags) targetHint(p experiment.Plan) string {
+	for i, spec := range c.data {
+		d, err := parseDataSpec(spec)
+		if err != nil || d.target != "" || datasets.IsName(d.source) || i >= len(p.Datasets) || p.Datasets[i].Target == nil {
+			continue
+		}
+		return fmt.Sprintf("; %s's target is its last column, %s (another: --data %s:target=COLUMN)", p.Datasets[i].Name, p.Datasets[i].Target.Name, spec)
+	}
+	return ""
 }
 
 // baselineIndex finds --baseline among the models, by label or, when only
@@ -159,7 +184,7 @@ func runCompare(args []string, out, stderr io.Writer) error {
 		return err
 	}
 	if cf.export != "" {
-		if err := runs.CheckTarget(cf.export, cf.data...); err != nil {
+		if err := runs.CheckTarget(cf.export, cf.sources...); err != nil {
 			return usagef("compare: --export %v", err)
 		}
 	}
@@ -265,4 +290,97 @@ func describeCells(p experiment.Progress) string {
 		s += " · about " + numfmt.Seconds(left) + " left"
 	}
 	return s
+}
+
+// dataKeys are the settings a --data of compare may end with, named as
+// the flags of tealab train that choose the same (--target, --drop,
+// --task, --format, --row-names).
+var dataKeys = []string{"target", "drop", "task", "format", "row-names"}
+
+// parseDataSpec reads a --data of compare: a source as tealab train's
+// --data takes it, then, after its last colon, settings that choose the
+// file's target and columns as train's flags do:
+//
+//	wine.csv:target=class,drop=id,name
+//	C:\data\x.csv:target=Class
+//
+// What follows the last colon is read as settings only when it is a
+// key=value list (a piece without = continues drop's list); otherwise
+// the whole text is the source, so a Windows drive letter (C:\x.csv), a
+// path with a colon in it and a generator's knobs (moons:n=500) are read
+// as before. A key=value list with a key that is not a setting is an error
+// naming it, unless the whole text is a generator with knobs or an
+// existing file; a file named both ways (x.csv:target=y exists, and so
+// does x.csv) is refused as ambiguous.
+func parseDataSpec(spec string) (dataFlags, error) {
+	spec = strings.TrimSpace(spec)
+	whole := dataFlags{source: spec, rowNames: "auto"}
+	i := strings.LastIndexByte(spec, ':')
+	if i <= 0 {
+		return whole, nil
+	}
+	src, tail := strings.TrimSpace(spec[:i]), spec[i+1:]
+	first, _, _ := strings.Cut(tail, ",")
+	if k, _, ok := strings.Cut(first, "="); !ok || !isKey(strings.TrimSpace(k)) {
+		return whole, nil // C:\x.csv, data:v2.csv
+	}
+	settings := map[string]string{}
+	var wrong, last string // wrong: the first piece that is not a setting
+	for _, f := range strings.Split(tail, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(f, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok && last == "drop" {
+			settings["drop"] += "," + f
+			continue
+		}
+		if _, dup := settings[k]; ok && dup {
+			return dataFlags{}, usagef("compare: --data %s: %s is given twice", spec, k)
+		}
+		if wrong == "" && (!ok || !slices.Contains(dataKeys, k)) {
+			wrong = f
+		}
+		settings[k], last = v, k
+	}
+	_, wholeErr := os.Stat(spec)
+	_, srcErr := os.Stat(src)
+	switch {
+	case wrong != "" && (wholeErr == nil || datasets.IsName(spec)):
+		return whole, nil // moons:n=500; a file named a:b=c
+	case wrong != "":
+		return dataFlags{}, usagef("compare: --data %s: %q is not a setting of the data (after the last colon: %s, as key=value)", spec, wrong, strings.Join(dataKeys, ", "))
+	case wholeErr == nil && srcErr == nil:
+		return dataFlags{}, usagef("compare: --data %s names a file, and so does %s with settings: rename one", spec, src)
+	case wholeErr == nil:
+		return whole, nil
+	}
+	d := dataFlags{source: src, target: settings["target"], task: settings["task"], format: settings["format"], rowNames: "auto"}
+	if rn, ok := settings["row-names"]; ok {
+		if _, err := runs.ParseRowNames(rn); err != nil {
+			return dataFlags{}, usagef("compare: --data %s: row-names=%v", spec, err)
+		}
+		d.rowNames = rn
+	}
+	if _, ok := settings["task"]; ok {
+		if _, err := datasets.ParseTask(d.task); err != nil {
+			return dataFlags{}, usagef("compare: --data %s: task=%v", spec, err)
+		}
+	}
+	if _, ok := settings["format"]; ok && !slices.Contains(datasets.Formats, d.format) {
+		return dataFlags{}, usagef("compare: --data %s: format=%q: use one of %s", spec, d.format, strings.Join(datasets.Formats, ", "))
+	}
+	if t, ok := settings["target"]; ok && t == "" {
+		return dataFlags{}, usagef("compare: --data %s: target= names no column", spec)
+	}
+	_ = d.drop.Set(settings["drop"])
+	return d, nil
+}
+
+// isKey says whether s can be a setting's name: letters, digits, - and _.
+func isKey(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+	}) < 0
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -116,5 +117,110 @@ func TestCompareProgressOnTerminal(t *testing.T) {
 	_, errOut, status := runOnTerminal(t, "compare", "--data", "iris", "--model", "lda", "--model", "knn", "--cv", "3", "--repeat", "2")
 	if status != 0 || !strings.Contains(errOut, "4 model runs to run") || !strings.HasSuffix(errOut, "\r") {
 		t.Errorf("status %d, stderr %q", status, errOut)
+	}
+}
+
+// irisClassFirst writes iris with its class as the first column and an id
+// column after it, as iris.csv in a directory of its own.
+func irisClassFirst(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(irisID) // id,...,species
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(line, ",")
+		out.WriteString(strings.Join(append([]string{f[len(f)-1]}, f[:len(f)-1]...), ",") + "\n")
+	}
+	path := filepath.Join(t.TempDir(), "iris.csv")
+	if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A file whose class is its first column, beside an id, is compared once
+// its target is named and the id dropped: the same scores as the built-in.
+func TestCompareDataSettings(t *testing.T) {
+	t.Parallel()
+	file := irisClassFirst(t)
+	args := []string{"--model", "lda", "--model", "knn", "--cv", "3", "--repeat", "2"}
+	want, errOut, status := run(t, append([]string{"compare", "--data", "iris"}, args...)...)
+	if status != 0 {
+		t.Fatalf("iris: status %d, %s", status, errOut)
+	}
+	for _, spec := range []string{file + ":target=species,drop=id", file + ": drop = id , target = species"} {
+		got, errOut, status := run(t, append([]string{"compare", "--data", spec}, args...)...)
+		if status != 0 || got != want {
+			t.Errorf("%s: status %d, %s\n%s\nwant\n%s", spec, status, errOut, got, want)
+		}
+	}
+	// Its last column, petal_width, is no class: the refusal says so.
+	_, errOut, status = run(t, append([]string{"compare", "--data", file}, args...)...)
+	if status != 2 || !strings.Contains(errOut, "lda does not do regression") || !strings.Contains(errOut, "its last column, petal_width (another: --data "+file+":target=COLUMN)") {
+		t.Errorf("status %d, %s", status, errOut)
+	}
+}
+
+func TestCompareDataSettingsRefused(t *testing.T) {
+	t.Parallel()
+	file := irisClassFirst(t)
+	for _, c := range []struct {
+		spec   string
+		status int
+		want   string
+	}{
+		{file + ":targt=species", 2, `--data ` + file + `:targt=species: "targt=species" is not a setting of the data (after the last colon: target, drop, task, format, row-names, as key=value)`},
+		{file + ":target=Species,drop=id", 1, `--data ` + file + `:target=Species,drop=id: iris: no target column "Species" (columns: species, sepal_length, sepal_width, petal_length, petal_width)`},
+		{file + ":target=species,drop=idx", 1, `cannot drop column "idx": there is none (columns: species, id, sepal_length`},
+		{file + ":target=species,target=id", 2, "target is given twice"},
+		{file + ":target=", 2, "target= names no column"},
+		{file + ":target=species,row-names=maybe", 2, `row-names="maybe": use auto`},
+		{file + ":target=species,format=xls", 2, `format="xls": use one of csv`},
+		{file + ":target=species,task=guess", 2, `task=`},
+		{"moons:n=5000000000", 1, "moons"},
+	} {
+		_, errOut, status := run(t, "compare", "--data", c.spec, "--model", "lda", "--model", "knn", "--cv", "3", "--repeat", "1")
+		if status != c.status || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: status %d, stderr %q; want %d and %q", c.spec, status, errOut, c.status, c.want)
+		}
+	}
+}
+
+// What follows the last colon is settings only when it is a key=value
+// list: drive letters, colons in paths and generators' knobs are sources.
+func TestParseDataSpec(t *testing.T) {
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "a:target=b.csv") // a file named like settings
+	if err := os.WriteFile(odd, []byte("x,y\n1,a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		spec, source, target string
+		drop                 []string
+		rowNames             string
+	}{
+		{"iris", "iris", "", nil, "auto"},
+		{`C:\data\x.csv`, `C:\data\x.csv`, "", nil, "auto"},
+		{`C:\data\x.csv:target=Class`, `C:\data\x.csv`, "Class", nil, "auto"},
+		{"runs:2024/x.csv", "runs:2024/x.csv", "", nil, "auto"},
+		{"moons:n=500,noise=0.3", "moons:n=500,noise=0.3", "", nil, "auto"},
+		{"moons:n=500:drop=x1", "moons:n=500", "", []string{"x1"}, "auto"},
+		{"x.csv:drop=id,name,target=c,row-names=no", "x.csv", "c", []string{"id", "name"}, "no"},
+		{odd, odd, "", nil, "auto"},
+	} {
+		d, err := parseDataSpec(c.spec)
+		if err != nil || d.source != c.source || d.target != c.target || !slices.Equal(d.drop, c.drop) || d.rowNames != c.rowNames {
+			t.Errorf("%s: %+v, %v; want source %q, target %q, drop %q, row names %s", c.spec, d, err, c.source, c.target, c.drop, c.rowNames)
+		}
+	}
+	// x.csv with settings, and a file named x.csv:target=y beside it.
+	both := filepath.Join(dir, "a")
+	if err := os.WriteFile(both, []byte("x,y\n1,a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseDataSpec(odd); err == nil || !strings.Contains(err.Error(), "names a file, and so does "+both+" with settings") {
+		t.Errorf("ambiguous: %v", err)
 	}
 }

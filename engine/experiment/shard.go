@@ -60,8 +60,11 @@ type Unit struct {
 // dataset, model, repeat and fold, and its k-th unit (from 0) is shard
 // k mod N + 1's, so that each shard gets its share of every model and
 // dataset, slow and fast alike. The slicing depends on the plan's sizes
-// alone: every machine cuts the same.
+// alone: every machine cuts the same. A shard out of range has none.
 func (p Plan) Units(s Shard) []Unit {
+	if s.N < 1 || s.I < 1 || s.I > s.N {
+		return nil
+	}
 	var out []Unit
 	k := 0
 	for d := range p.Datasets {
@@ -165,8 +168,10 @@ func (p Plan) Fingerprint() Fingerprint {
 		fp.Models = append(fp.Models, m.Label)
 	}
 	for _, d := range p.Datasets {
-		dp := DataPrint{Name: d.Name, Hash: d.Source, Task: d.Task.String(), Rows: d.Rows(),
-			Features: d.FeatureNames(), Classes: d.Classes}
+		dp := DataPrint{Name: d.Name, Hash: d.Source, Task: d.Task.String(), Features: d.FeatureNames(), Classes: d.Classes}
+		if d.X != nil { // a merged plan's datasets have no rows
+			dp.Rows = d.Rows()
+		}
 		if d.SHA256 != "" {
 			dp.Hash = "sha256:" + d.SHA256
 		}
@@ -277,9 +282,7 @@ func WritePart(w io.Writer, part *Part) error {
 // ReadPart reads a part that WritePart wrote, refusing anything else.
 func ReadPart(r io.Reader) (*Part, error) {
 	var part Part
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&part); err != nil {
+	if err := json.NewDecoder(r).Decode(&part); err != nil {
 		return nil, fmt.Errorf("not a part of a sharded experiment: %v", err)
 	}
 	switch {

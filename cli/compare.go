@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/experiment"
 	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/engine/runs"
@@ -38,10 +41,13 @@ type compareFlags struct {
 	jobs             int
 	baseline, export string
 	asJSON, quiet    bool
+	shard, partOut   string // --shard I/N, --out FILE
+	merge            bool
+	sources          []string // the data's sources, their settings cut off (plan)
 }
 
 func (c *compareFlags) register(fs *flag.FlagSet) {
-	fs.Var(&c.data, "data", "dataset (repeatable): built-in name, generator[:knobs] or file; its last column is the target")
+	fs.Var(&c.data, "data", "dataset (repeatable): built-in name, generator[:knobs] or file, then optionally :target=COL,drop=COL,COL,task=T,format=F,row-names=no (after the last colon); the target is the last column unless target= names one")
 	fs.Var(&c.models, "model", "model (repeatable), with parameters as name:param=value,param=value, e.g. knn:k=5")
 	c.eval.register(fs, compareEval)
 	fs.StringVar(&c.baseline, "baseline", "", "model the others are tested against (default: the first)")
@@ -50,6 +56,9 @@ func (c *compareFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.asJSON, "json", false, "print the results as JSON")
 	fs.StringVar(&c.export, "export", "", "also write the comparison to FILE.md (tables and text charts) or FILE.csv (every fold's scores)")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
+	fs.StringVar(&c.shard, "shard", "", "run only the I-th of N slices of the (dataset, model, repeat, fold) grid, e.g. 2/8, and write its scores to --out")
+	fs.StringVar(&c.partOut, "out", "", "with --shard: the part file to write (JSON), merged with the other parts by --merge")
+	fs.BoolVar(&c.merge, "merge", false, "print the comparison of the part files given as arguments (every shard of one experiment, e.g. part-*.json), as one process would have")
 }
 
 // plan checks the flags and loads the data and models.
@@ -85,11 +94,19 @@ func (c *compareFlags) plan() (experiment.Plan, error) {
 		return p, err
 	}
 	p.Baseline = base
-	for _, src := range c.data {
-		d := dataFlags{source: src, rowNames: "auto"}
-		ds, err := d.load("compare")
+	for _, spec := range c.data {
+		d, err := parseDataSpec(spec)
 		if err != nil {
 			return p, err
+		}
+		c.sources = append(c.sources, d.source)
+		ds, err := d.load("compare")
+		if err != nil {
+			var u usageError
+			if errors.As(err, &u) {
+				return p, err
+			}
+			return p, fmt.Errorf("compare: --data %s: %w", spec, err)
 		}
 		if err := ds.Trainable(); err != nil {
 			return p, err
@@ -97,9 +114,23 @@ func (c *compareFlags) plan() (experiment.Plan, error) {
 		p.Datasets = append(p.Datasets, ds)
 	}
 	if err := p.Check(); err != nil {
-		return p, usageError{err.Error()}
+		return p, usageError{err.Error() + c.targetHint(p)}
 	}
 	return p, c.checkMetrics(p)
+}
+
+// targetHint says, for a plan refused, which file's target was taken as
+// its last column, and how to name another: "" when every file's was
+// named.
+func (c *compareFlags) targetHint(p experiment.Plan) string {
+	for i, spec := range c.data {
+		d, err := parseDataSpec(spec)
+		if err != nil || d.target != "" || datasets.IsName(d.source) || i >= len(p.Datasets) || p.Datasets[i].Target == nil {
+			continue
+		}
+		return fmt.Sprintf("; %s's target is its last column, %s (another: --data %s:target=COLUMN)", p.Datasets[i].Name, p.Datasets[i].Target.Name, spec)
+	}
+	return ""
 }
 
 // baselineIndex finds --baseline among the models, by label or, when only
@@ -151,26 +182,56 @@ func runCompare(args []string, out, stderr io.Writer) error {
 	fs := newFlags("compare")
 	var cf compareFlags
 	cf.register(fs)
-	if err := parseFlags(fs, args, out); err != nil {
+	files, err := parseFlagsAndFiles(fs, args, out)
+	if err != nil {
 		return err
+	}
+	if cf.merge {
+		return runMerge(fs, &cf, files, out)
+	}
+	if len(files) > 0 {
+		return usagef("compare: unexpected argument %q (part files go with --merge; see 'tealab help compare')", files[0])
+	}
+	var shard experiment.Shard
+	if cf.shard != "" || cf.partOut != "" {
+		if shard, err = cf.checkShard(fs); err != nil {
+			return err
+		}
 	}
 	plan, err := cf.plan()
 	if err != nil {
 		return err
 	}
-	if cf.export != "" {
-		if err := runs.CheckTarget(cf.export, cf.data...); err != nil {
-			return usagef("compare: --export %v", err)
+	target, flag := cf.export, "--export"
+	if cf.shard != "" {
+		target, flag = cf.partOut, "--out"
+	}
+	if target != "" {
+		if err := runs.CheckTarget(target, cf.sources...); err != nil {
+			return usagef("compare: %s %v", flag, err)
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var progress func(experiment.Progress)
 	pl := newProgressLine(stderr)
-	if !cf.quiet && isTerminal(stderr) {
-		progress = func(p experiment.Progress) { pl.say(describeCells(p)) }
+	progress := func(noun string) func(experiment.Progress) {
+		if cf.quiet || !isTerminal(stderr) {
+			return nil
+		}
+		return func(p experiment.Progress) { pl.say(describeCells(p, noun)) }
 	}
-	o, err := experiment.Run(ctx, plan, progress)
+	if cf.shard != "" {
+		part, err := experiment.RunShard(ctx, plan, shard, progress("fold"))
+		pl.done()
+		if ctx.Err() != nil {
+			return interruptedf("compare: shard %s interrupted; nothing written to %s", shard, cf.partOut)
+		}
+		if err != nil {
+			return err
+		}
+		return writePart(out, part, cf.partOut)
+	}
+	o, err := experiment.Run(ctx, plan, progress("model run"))
 	pl.done()
 	if err != nil {
 		return err
@@ -178,7 +239,13 @@ func runCompare(args []string, out, stderr io.Writer) error {
 	if o.Cancelled && finishedCells(o) == 0 {
 		return interruptedf("compare: interrupted before any model run finished")
 	}
-	if err := writeComparison(out, o, &cf); err != nil {
+	return reportComparison(ctx, out, o, &cf)
+}
+
+// reportComparison writes the comparison and says how the experiment
+// ended: interrupted, some runs failed, or nil.
+func reportComparison(ctx context.Context, out io.Writer, o *experiment.Outcome, cf *compareFlags) error {
+	if err := writeComparison(out, o, cf); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
@@ -188,6 +255,151 @@ func runCompare(args []string, out, stderr io.Writer) error {
 		return fmt.Errorf("compare: %s failed (listed above)", numfmt.Count(len(f), "model run"))
 	}
 	return nil
+}
+
+// checkShard checks --shard and --out, which go together and leave the
+// report to --merge.
+func (c *compareFlags) checkShard(fs *flag.FlagSet) (experiment.Shard, error) {
+	switch {
+	case c.shard == "":
+		return experiment.Shard{}, usagef("compare: --out writes a shard's part: give --shard I/N too")
+	case c.partOut == "":
+		return experiment.Shard{}, usagef("compare: --shard %s: give --out FILE, the part to write", c.shard)
+	}
+	s, err := experiment.ParseShard(c.shard)
+	if err != nil {
+		return s, usagef("compare: --shard %v", err)
+	}
+	for _, name := range []string{"json", "export", "metric"} {
+		if isSet(fs, name) {
+			return s, usagef("compare: --shard writes its part to --out; give --%s to --merge, which prints the comparison", name)
+		}
+	}
+	return s, nil
+}
+
+// isSet says whether the flag was given.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// writePart writes a shard's part to path (whole or not at all,
+// runs.WriteFile) and says so on out.
+func writePart(out io.Writer, part *experiment.Part, path string) error {
+	var b bytes.Buffer
+	if err := experiment.WritePart(&b, part); err != nil {
+		return err
+	}
+	if err := runs.WriteFile(path, b.Bytes()); err != nil {
+		return fmt.Errorf("compare: --out %w", err)
+	}
+	failed := 0
+	for _, u := range part.Units {
+		if u.Err != "" {
+			failed++
+		}
+	}
+	msg := fmt.Sprintf("shard %s: %s in %s, written to %s", part.Shard, numfmt.Count(len(part.Units), "fold"), numfmt.Seconds(part.Secs), path)
+	if failed > 0 {
+		msg += fmt.Sprintf("; %d failed (--merge lists them)", failed)
+	}
+	_, err := fmt.Fprintln(out, msg+"; merge every shard's part with tealab compare --merge")
+	return err
+}
+
+// mergeFlags are the flags --merge takes: how to show the comparison. The
+// experiment itself is the parts'.
+var mergeFlags = []string{"merge", "metric", "json", "export", "quiet"}
+
+// runMerge prints the comparison of the parts' shards, as one process
+// running the whole experiment would have printed it.
+func runMerge(fs *flag.FlagSet, cf *compareFlags, files []string, out io.Writer) error {
+	var wrong string
+	fs.Visit(func(f *flag.Flag) {
+		if wrong == "" && !slices.Contains(mergeFlags, f.Name) {
+			wrong = f.Name
+		}
+	})
+	if wrong != "" {
+		return usagef("compare: --merge takes the experiment from its parts; leave out --%s (it takes --metric, --json, --export)", wrong)
+	}
+	files, err := expandParts(files)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usagef("compare: --merge needs the part files that --shard wrote, e.g. tealab compare --merge part-*.json")
+	}
+	if ext := strings.ToLower(filepath.Ext(cf.export)); cf.export != "" && ext != ".md" && ext != ".csv" {
+		return usagef("compare: --export %s: name a .md (Markdown) or .csv (per-fold scores) file", cf.export)
+	}
+	if cf.export != "" {
+		reads := make([]runs.Read, len(files))
+		for i, f := range files {
+			reads[i] = runs.Read{Path: f, What: "a part this merge reads"}
+		}
+		if err := runs.CheckReads(cf.export, reads...); err != nil {
+			return usagef("compare: --export %v", err)
+		}
+	}
+	parts := make([]*experiment.Part, len(files))
+	for i, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("compare: --merge %w", err)
+		}
+		parts[i], err = experiment.ReadPart(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("compare: --merge %s: %w", name, err)
+		}
+	}
+	o, err := experiment.Merge(parts, files)
+	if err != nil {
+		return fmt.Errorf("compare: --merge: %w", err)
+	}
+	if err := cf.checkMetrics(o.Plan); err != nil {
+		return err
+	}
+	return reportComparison(context.Background(), out, o, cf)
+}
+
+// expandParts expands the names with glob characters that name no file
+// (a shell that does not, as Windows' cmd) and refuses a pattern that
+// matches none.
+func expandParts(names []string) ([]string, error) {
+	var out []string
+	for _, name := range names {
+		if _, err := os.Stat(name); err == nil || !strings.ContainsAny(name, "*?[") {
+			out = append(out, name)
+			continue
+		}
+		matches, err := filepath.Glob(name)
+		if err != nil || len(matches) == 0 {
+			return nil, usagef("compare: --merge %s: no such file, and no file matches it", name)
+		}
+		out = append(out, matches...)
+	}
+	return out, nil
+}
+
+// parseFlagsAndFiles parses the flags as parseFlags does, and keeps the
+// arguments among them that are not flags (the part files of --merge, as
+// a shell expands part-*.json), wherever they stand.
+func parseFlagsAndFiles(fs *flag.FlagSet, args []string, out io.Writer) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, parseFlags(fs, args, out) // says it as every command does; -h prints the help
+		}
+		if fs.NArg() == 0 {
+			return files, nil
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
 
 // writeComparison prints the results (text or JSON) and writes --export.
@@ -253,16 +465,110 @@ func finishedCells(o *experiment.Outcome) int {
 	return n
 }
 
-// describeCells is the progress line of an experiment.
-func describeCells(p experiment.Progress) string {
+// describeCells is the progress line of an experiment, counting its
+// cells ("model run") or a shard's folds ("fold").
+func describeCells(p experiment.Progress, noun string) string {
 	if p.Done == 0 {
-		return fmt.Sprintf("%s to run; the first is under way", numfmt.Count(p.Total, "model run"))
+		return fmt.Sprintf("%s to run; the first is under way", numfmt.Count(p.Total, noun))
 	}
-	s := fmt.Sprintf("%d of %s · %s on %s, repeat %d · %s elapsed", p.Done, numfmt.Count(p.Total, "model run"),
+	s := fmt.Sprintf("%d of %s · %s on %s, repeat %d · %s elapsed", p.Done, numfmt.Count(p.Total, noun),
 		p.Model, p.Dataset, p.Repeat, numfmt.Seconds(p.Elapsed.Seconds()))
 	if p.Done < p.Total {
 		left := p.Elapsed.Seconds() * float64(p.Total-p.Done) / float64(p.Done)
 		s += " · about " + numfmt.Seconds(left) + " left"
 	}
 	return s
+}
+
+// dataKeys are the settings a --data of compare may end with, named as
+// the flags of tealab train that choose the same (--target, --drop,
+// --task, --format, --row-names).
+var dataKeys = []string{"target", "drop", "task", "format", "row-names"}
+
+// parseDataSpec reads a --data of compare: a source as tealab train's
+// --data takes it, then, after its last colon, settings that choose the
+// file's target and columns as train's flags do:
+//
+//	wine.csv:target=class,drop=id,name
+//	C:\data\x.csv:target=Class
+//
+// What follows the last colon is read as settings only when it is a
+// key=value list (a piece without = continues drop's list); otherwise
+// the whole text is the source, so a Windows drive letter (C:\x.csv), a
+// path with a colon in it and a generator's knobs (moons:n=500) are read
+// as before. A key=value list with a key that is not a setting is an error
+// naming it, unless the whole text is a generator with knobs or an
+// existing file; a file named both ways (x.csv:target=y exists, and so
+// does x.csv) is refused as ambiguous.
+func parseDataSpec(spec string) (dataFlags, error) {
+	spec = strings.TrimSpace(spec)
+	whole := dataFlags{source: spec, rowNames: "auto"}
+	i := strings.LastIndexByte(spec, ':')
+	if i <= 0 {
+		return whole, nil
+	}
+	src, tail := strings.TrimSpace(spec[:i]), spec[i+1:]
+	first, _, _ := strings.Cut(tail, ",")
+	if k, _, ok := strings.Cut(first, "="); !ok || !isKey(strings.TrimSpace(k)) {
+		return whole, nil // C:\x.csv, data:v2.csv
+	}
+	settings := map[string]string{}
+	var wrong, last string // wrong: the first piece that is not a setting
+	for _, f := range strings.Split(tail, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(f, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok && last == "drop" {
+			settings["drop"] += "," + f
+			continue
+		}
+		if _, dup := settings[k]; ok && dup {
+			return dataFlags{}, usagef("compare: --data %s: %s is given twice", spec, k)
+		}
+		if wrong == "" && (!ok || !slices.Contains(dataKeys, k)) {
+			wrong = f
+		}
+		settings[k], last = v, k
+	}
+	_, wholeErr := os.Stat(spec)
+	_, srcErr := os.Stat(src)
+	switch {
+	case wrong != "" && (wholeErr == nil || datasets.IsName(spec)):
+		return whole, nil // moons:n=500; a file named a:b=c
+	case wrong != "":
+		return dataFlags{}, usagef("compare: --data %s: %q is not a setting of the data (after the last colon: %s, as key=value)", spec, wrong, strings.Join(dataKeys, ", "))
+	case wholeErr == nil && srcErr == nil:
+		return dataFlags{}, usagef("compare: --data %s names a file, and so does %s with settings: rename one", spec, src)
+	case wholeErr == nil:
+		return whole, nil
+	}
+	d := dataFlags{source: src, target: settings["target"], task: settings["task"], format: settings["format"], rowNames: "auto"}
+	if rn, ok := settings["row-names"]; ok {
+		if _, err := runs.ParseRowNames(rn); err != nil {
+			return dataFlags{}, usagef("compare: --data %s: row-names=%v", spec, err)
+		}
+		d.rowNames = rn
+	}
+	if _, ok := settings["task"]; ok {
+		if _, err := datasets.ParseTask(d.task); err != nil {
+			return dataFlags{}, usagef("compare: --data %s: task=%v", spec, err)
+		}
+	}
+	if _, ok := settings["format"]; ok && !slices.Contains(datasets.Formats, d.format) {
+		return dataFlags{}, usagef("compare: --data %s: format=%q: use one of %s", spec, d.format, strings.Join(datasets.Formats, ", "))
+	}
+	if t, ok := settings["target"]; ok && t == "" {
+		return dataFlags{}, usagef("compare: --data %s: target= names no column", spec)
+	}
+	_ = d.drop.Set(settings["drop"])
+	return d, nil
+}
+
+// isKey says whether s can be a setting's name: letters, digits, - and _.
+func isKey(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+	}) < 0
 }

@@ -141,6 +141,11 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if task, _ := spec.RunsOn(d.Task); task.Supervised() {
+		if _, err := eval.PositiveClass(d, opt.Positive); err != nil {
+			return tf.eval.problem(err)
+		}
+	}
 	data := tf.data.choice()
 	if opt.Test, data.Test, err = tf.openTest("train", data, d, spec); err != nil {
 		return err

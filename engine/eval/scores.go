@@ -85,13 +85,26 @@ func (rn *runner) metricsOf(actual, pred []float64, scores *mat.Dense, proba boo
 		"macro_precision": macro.Precision, "macro_recall": macro.Recall,
 		"kappa": metrics.CohenKappa(c), "mcc": metrics.MCC(c),
 	}
+	if rn.pos >= 0 { // two classes: the positive class's row of the report
+		p := metrics.Report(c)[rn.pos]
+		m["precision"], m["recall"], m["f1"] = p.Precision, p.Recall, p.F1
+	}
 	if scores != nil {
 		if proba {
 			m["log_loss"] = metrics.LogLoss(actual, scores)
+			m["brier"] = metrics.Brier(actual, scores, rn.pos)
 		}
-		m["auc"] = metrics.MacroAUC(metrics.ROCs(actual, scores, rn.d.Classes))
+		m["auc"] = metrics.MacroAUC(metrics.ROCs(actual, scores, rn.d.Classes, rn.pos))
+		m["average_precision"] = metrics.AveragePrecision(metrics.PRs(actual, scores, rn.d.Classes, rn.pos))
 	}
 	return m
+}
+
+// chanceAP is the average precision of a score that ranks nothing (every
+// row alike): each class's share of the rows, averaged as the metric is.
+func (rn *runner) chanceAP(actual []float64) float64 {
+	same := mat.NewDense(max(len(actual), 1), len(rn.d.Classes), nil)
+	return metrics.AveragePrecision(metrics.PRs(actual, same.Slice(0, len(actual), 0, len(rn.d.Classes)).(*mat.Dense), rn.d.Classes, rn.pos))
 }
 
 // baseMetrics scores the baseline with the keys the model's metrics have.

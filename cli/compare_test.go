@@ -86,8 +86,10 @@ func TestCompareJSONAndExport(t *testing.T) {
 	}
 	b, _ = os.ReadFile(csv)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	// 3 datasets x 3 models x 2 repeats x 3 folds x 10 classification metrics
-	if lines[0] != "dataset,model,repeat,fold,metric,value" || len(lines) != 1+3*3*2*3*10 {
+	// 3 datasets x 3 models x 2 repeats x 3 folds x 12 classification
+	// metrics of probabilities (iris, wine), 15 with the positive class's
+	// precision, recall and F1 (moons, two classes)
+	if lines[0] != "dataset,model,repeat,fold,metric,value" || len(lines) != 1+3*2*3*(12+12+15) {
 		t.Errorf("CSV: %d lines, first %q", len(lines), lines[0])
 	}
 }

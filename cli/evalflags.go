@@ -38,7 +38,9 @@ func evalSettings() []eval.Setting {
 // why here; TestEvalFlagsFollowTheDeclaration holds every command to it.
 var (
 	// trainEval: tealab train and the lab's start-up flags, one run
-	// evaluated as eval.Run does it.
+	// evaluated as eval.Run does it. Every command but compare takes
+	// --positive (the positive class of two classes): train and the lab,
+	// sweep and learning-curve, whose points are scored by eval.Run too.
 	trainEval = evalUse{omit: map[string]string{
 		experiment.SettingRepeats: "a run is evaluated once; tealab compare repeats a cross-validation",
 	}}
@@ -63,6 +65,7 @@ var (
 			eval.SettingTest:        "always repeated k-fold CV, the same folds for every model",
 			eval.SettingStandardize: "each model prepares its features as it expects",
 			eval.SettingReduce:      "each model is fitted on the features as they are",
+			eval.SettingPositive:    "each data set is scored with its own rarer class positive; tealab train --positive chooses it for one",
 		}}
 )
 

@@ -96,6 +96,9 @@ func (t *tuneFlags) setup(cmd string) (*datasets.Dataset, *engine.Spec, tune.Opt
 	if err := d.Trainable(); err != nil {
 		return nil, nil, opt, err
 	}
+	if _, err := eval.PositiveClass(d, evalOpt.Positive); err != nil {
+		return nil, nil, opt, t.eval.problem(err)
+	}
 	t.opt = evalOpt
 	opt = tune.Options{Eval: evalOpt, Metric: t.metric, Jobs: t.jobs}
 	return d, spec, opt, nil

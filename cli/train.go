@@ -141,6 +141,11 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if task, _ := spec.RunsOn(d.Task); task.Supervised() {
+		if _, err := eval.PositiveClass(d, opt.Positive); err != nil {
+			return tf.eval.problem(err)
+		}
+	}
 	data := tf.data.choice()
 	if opt.Test, data.Test, err = tf.openTest("train", data, d, spec); err != nil {
 		return err
@@ -157,6 +162,7 @@ type outputFlags struct {
 	cmd                      string // the command, for messages
 	asJSON, quiet, noHistory bool
 	save, saveModel          string
+	predictions              string // --predictions: a CSV of every held-out row's prediction
 }
 
 func (o *outputFlags) register(fs *flag.FlagSet) {
@@ -164,6 +170,7 @@ func (o *outputFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.asJSON, "json", false, "print the result as JSON")
 	fs.StringVar(&o.save, "save", "", "write the result and its recipe as JSON to FILE")
 	fs.StringVar(&o.saveModel, "save-model", "", "write the shown model as a model file to FILE, for tealab predict")
+	fs.StringVar(&o.predictions, "predictions", "", "write every held-out row's prediction to FILE as CSV: row, fold, actual, predicted, p(class)..., correct (regression: error)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
 	fs.BoolVar(&o.noHistory, "no-history", false, "leave the run out of the run history (also TEALAB_HISTORY=off)")
 }
@@ -184,6 +191,9 @@ func (o *outputFlags) run(rec *runs.Record, out, stderr io.Writer) error {
 		if err := checkSaveModel(o.cmd, o.saveModel, o.save, rec); err != nil {
 			return err
 		}
+	}
+	if err := o.checkPredictions(rec); err != nil {
+		return err
 	}
 	var err error
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -232,17 +242,20 @@ func (o *outputFlags) run(rec *runs.Record, out, stderr io.Writer) error {
 			return err
 		}
 	}
+	if err := o.writePredictions(rec); err != nil {
+		return err
+	}
 	if ctx.Err() != nil {
 		return interruptedf("train: %s", interruptNote(rec))
 	}
 	return nil
 }
 
-// checkRecipe refuses, before the fit, a --save or --save-model that names
+// checkRecipe refuses, before the fit, a --save, --save-model or --predictions that names
 // the recipe being replayed, under any spelling or link: the write would
 // replace the recipe with the run.
 func (o *outputFlags) checkRecipe(recipe string) error {
-	for _, f := range []struct{ flag, path string }{{"--save", o.save}, {"--save-model", o.saveModel}} {
+	for _, f := range []struct{ flag, path string }{{"--save", o.save}, {"--save-model", o.saveModel}, {"--predictions", o.predictions}} {
 		if f.path == "" {
 			continue
 		}

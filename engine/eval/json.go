@@ -112,7 +112,12 @@ type resultHead struct {
 	Baseline      map[string]jfloat     `json:"baseline"`
 	Confusion     *metrics.Confusion    `json:"confusion,omitempty"`
 	Classes       []metrics.ClassReport `json:"per_class,omitempty"`
+	Positive      string                `json:"positive,omitempty"`
 	ROC           []metrics.ROC         `json:"roc,omitempty"`
+	PR            []metrics.PR          `json:"pr_curve,omitempty"`
+	Calibration   []metrics.Calibration `json:"calibration,omitempty"`
+	Lift          []metrics.Lift        `json:"lift,omitempty"`
+	FoldCurves    []metrics.Curves      `json:"fold_curves,omitempty"`
 	History       []Point               `json:"history"`
 	FoldHistories [][]Point             `json:"fold_histories,omitempty"`
 }
@@ -155,7 +160,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	head, err := json.Marshal(resultHead{
 		r.Task, r.Dataset, r.Model, params, r.Eval, r.Seed, r.Rows, r.Features,
 		jmap(r.Metrics), jmap(r.Std), folds, jmap(r.Baseline),
-		r.Confusion, r.Classes, r.ROC, history, r.FoldHistories,
+		r.Confusion, r.Classes, r.Positive, r.ROC, r.PR, r.Calibration, r.Lift, r.FoldCurves, history, r.FoldHistories,
 	})
 	if err != nil {
 		return nil, err
@@ -236,7 +241,8 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	*r = Result{
 		Task: h.Task, Dataset: h.Dataset, Model: h.Model, Eval: h.Eval, Seed: h.Seed, Rows: h.Rows, Features: h.Features,
 		Metrics: unjmap(h.Metrics), Std: unjmap(h.Std), Baseline: unjmap(h.Baseline),
-		Confusion: h.Confusion, Classes: h.Classes, ROC: h.ROC, History: h.History, FoldHistories: h.FoldHistories,
+		Confusion: h.Confusion, Classes: h.Classes, Positive: h.Positive, ROC: h.ROC, PR: h.PR, Calibration: h.Calibration, Lift: h.Lift,
+		FoldCurves: h.FoldCurves, History: h.History, FoldHistories: h.FoldHistories,
 		Warnings: unsaid(tail.Warnings), WarningFolds: tail.WarningFolds, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
 		FitSecs: float64(tail.FitSecs), ScoreSecs: float64(tail.ScoreSecs), WallSecs: float64(tail.WallSecs),
 		scoredRows: tail.ScoredRows,

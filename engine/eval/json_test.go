@@ -28,7 +28,7 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"task", "model", "params", "evaluation", "metrics", "std", "folds", "baseline", "confusion", "per_class", "roc", "history", "fit_seconds", "seed", "rows", "features", "dataset"} {
+	for _, key := range []string{"task", "model", "params", "evaluation", "metrics", "std", "folds", "baseline", "confusion", "per_class", "roc", "pr_curve", "calibration", "lift", "fold_curves", "history", "fit_seconds", "seed", "rows", "features", "dataset"} {
 		if _, ok := out[key]; !ok {
 			t.Errorf("no %q in %s", key, b[:200])
 		}
@@ -56,7 +56,8 @@ func TestJSON(t *testing.T) {
 func TestJSONFields(t *testing.T) {
 	r := Result{
 		Std: map[string]float64{"a": 1}, Folds: []map[string]float64{{"a": 1}}, FoldHistories: [][]Point{{}},
-		Confusion: &metrics.Confusion{}, Classes: []metrics.ClassReport{{}}, ROC: []metrics.ROC{{}}, Cancelled: true, StoppedEarly: "3 of 5 epochs",
+		Confusion: &metrics.Confusion{}, Classes: []metrics.ClassReport{{}}, ROC: []metrics.ROC{{}},
+		Positive: "yes", PR: []metrics.PR{{}}, Calibration: []metrics.Calibration{{}}, Lift: []metrics.Lift{{}}, FoldCurves: []metrics.Curves{{}}, Cancelled: true, StoppedEarly: "3 of 5 epochs",
 		FittedOn: "all rows", Warnings: []advice.Warning{{Text: "w"}}, WarningFolds: []int{2}, Learned: map[string]any{"coefficients": &engine.Coefficients{Weights: mat.NewDense(1, 1, []float64{2})}},
 	}
 	b, err := json.Marshal(r)

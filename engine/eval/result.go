@@ -30,6 +30,11 @@ type Options struct {
 	// Reduce principal components, fitted inside each training part, before
 	// the model sees them ("reduce first").
 	Reduce int
+	// Positive names the positive class of a two-class target: the class
+	// the binary metrics (precision, recall, f1, brier) and the curves are
+	// about. "" is the rarer class of the data, the second on a tie
+	// (PositiveClass).
+	Positive string
 	// Plan, when set, gives the folds to use instead of drawing them (a
 	// comparison or sweep reusing another run's folds); PlanDesc describes it.
 	Plan     []Fold `json:"-"`
@@ -126,13 +131,40 @@ type Result struct {
 
 	Confusion *metrics.Confusion    // pooled over folds
 	Classes   []metrics.ClassReport // per class, from the pooled confusion
-	ROC       []metrics.ROC         // one curve (binary) or one per class (one-vs-rest)
-	Actual    []float64             // held-out targets (or known classes), pooled over folds
-	Predicted []float64             // predictions (or cluster labels) for Actual
+	// Positive is the positive class of a two-class target
+	// (Options.Positive, or the rarer class): the class of the binary
+	// metrics (precision, recall, f1, brier) and of the one binary curve
+	// below. "" for other tasks and for more classes.
+	Positive string
+	// The curves of the held-out scores, pooled over folds as Confusion
+	// is: one for the positive class with two classes, one per class
+	// against the rest with more. Calibration needs probabilities (nil
+	// for a model with decision scores only).
+	ROC         []metrics.ROC
+	PR          []metrics.PR
+	Calibration []metrics.Calibration
+	Lift        []metrics.Lift
+	// FoldCurves are each fold's curves, in fold order, under k-fold CV
+	// (nil for a single fold and for leave-one-out, whose folds are one
+	// row each), for a chart to draw each fold faintly behind the pooled.
+	FoldCurves []metrics.Curves
+
+	Actual    []float64 // held-out targets (or known classes), pooled over folds
+	Predicted []float64 // predictions (or cluster labels) for Actual
 	// TestRows are the rows of the data whose targets Actual holds, in
 	// order: a supplied test set's rows follow the data's (Rows and up).
-	// Nil for a result read from JSON.
-	TestRows []int `json:"-"`
+	// TestFolds are the fold (1-based) that scored each of them; TestNames
+	// their names when the data have row names (else nil). Scores are the
+	// model's scores for them (a row each, a column per class, or one
+	// column of decision values for two classes: class 1's minus class
+	// 0's), probabilities when Proba; nil when it has none. None of these
+	// is kept in a run file (a row each: too big); nil for a result read
+	// from JSON.
+	TestRows  []int      `json:"-"`
+	TestFolds []int      `json:"-"`
+	TestNames []string   `json:"-"`
+	Scores    *mat.Dense `json:"-"`
+	Proba     bool       `json:"-"`
 
 	History       []Point   // the first fold's fit, step by step
 	FoldHistories [][]Point // every fold's (History is FoldHistories[0]); nil with one fold

@@ -86,6 +86,13 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if err := d.Trainable(); err != nil && task.Supervised() { // a clustering or reduction learns no target
 		return nil, err
 	}
+	pos := -1
+	if task.Supervised() {
+		var err error
+		if pos, err = PositiveClass(d, opt.Positive); err != nil {
+			return nil, err
+		}
+	}
 	warnings := adviseWarnings(d, spec)
 	if opt.Test != nil {
 		if !task.Supervised() {
@@ -100,11 +107,14 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if opt.Standardize != nil {
 		std = *opt.Standardize
 	}
-	rn := &runner{ctx: ctx, d: d, spec: spec, v: v, opt: opt, task: task, std: std, progress: progress, start: time.Now()}
+	rn := &runner{ctx: ctx, d: d, spec: spec, v: v, opt: opt, task: task, std: std, progress: progress, start: time.Now(), pos: pos}
 	rn.res = &Result{
 		Task: task.String(), Dataset: d.Name, Model: spec.Name, Params: v, Seed: opt.Seed,
 		Rows: n, Features: len(d.Features),
 		Metrics: map[string]float64{}, Baseline: map[string]float64{}, History: []Point{},
+	}
+	if pos >= 0 {
+		rn.res.Positive = d.Classes[pos]
 	}
 	if err := CheckMemory(d, spec, v, opt); err != nil {
 		return nil, err
@@ -208,6 +218,9 @@ type runner struct {
 	// are gathered in foldWarn and added once each when the folds end.
 	inFit    int
 	foldWarn *foldWarnings
+	// pos is the positive class of a two-class target (PositiveClass);
+	// -1 otherwise.
+	pos int
 }
 
 // finalFit is runner.inFit during the refit on all rows.
@@ -471,6 +484,7 @@ func (rn *runner) scores(model engine.Model, X *mat.Dense) (*mat.Dense, bool, er
 type fitted struct {
 	actual, pred []float64
 	rows         []int      // the data's rows actual holds
+	folds        []int      // the fold (1-based) of each row
 	scores       *mat.Dense // probabilities, or decision scores; nil if neither
 	proba        bool       // scores are probabilities
 	basePred     []float64
@@ -492,7 +506,21 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 	// summarise scores the folds that finished (all of them, unless the run
 	// was cancelled part-way).
 	summarise := func(done int) {
-		res.Actual, res.Predicted, res.TestRows = all.actual, all.pred, all.rows
+		res.Actual, res.Predicted, res.TestFolds = all.actual, all.pred, all.folds
+		res.Scores, res.Proba = all.scores, all.proba && all.scores != nil
+		res.TestRows, res.TestNames = all.rows, nil
+		if d.RowNames != nil {
+			res.TestNames = make([]string, len(all.rows))
+			for i, r := range all.rows {
+				res.TestNames[i] = d.RowNames[r]
+			}
+		}
+		if rn.moved != nil { // the data's rows before splitInPlace reordered them
+			res.TestRows = make([]int, len(all.rows))
+			for i, r := range all.rows {
+				res.TestRows[i] = rn.moved[r]
+			}
+		}
 		if done == 0 {
 			return
 		}
@@ -516,6 +544,9 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 				if _, ok := res.Baseline["auc"]; ok {
 					res.Baseline["auc"] = 0.5
 				}
+				if _, ok := res.Baseline["average_precision"]; ok {
+					res.Baseline["average_precision"] = rn.chanceAP(all.actual)
+				}
 			}
 		}
 		if classify {
@@ -523,7 +554,8 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 			res.Confusion = &c
 			res.Classes = metrics.Report(c)
 			if all.scores != nil {
-				res.ROC = metrics.ROCs(all.actual, all.scores, d.Classes)
+				c := metrics.CurvesOf(all.actual, all.scores, all.proba, d.Classes, rn.pos)
+				res.ROC, res.PR, res.Calibration, res.Lift = c.ROC, c.PR, c.Calibration, c.Lift
 			}
 		}
 		switch {
@@ -558,10 +590,16 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 			m := rn.metricsOf(one.actual, one.pred, one.scores, one.proba)
 			foldMetrics = append(foldMetrics, m)
 			foldBase = append(foldBase, rn.baseMetrics(one, m))
+			if classify && one.scores != nil {
+				res.FoldCurves = append(res.FoldCurves, metrics.CurvesOf(one.actual, one.scores, one.proba, d.Classes, rn.pos))
+			}
 		}
 		all.actual = append(all.actual, one.actual...)
 		all.pred = append(all.pred, one.pred...)
 		all.rows = append(all.rows, one.rows...)
+		for range one.actual {
+			all.folds = append(all.folds, f+1)
+		}
 		all.basePred = append(all.basePred, one.basePred...)
 		all.scores = stack(all.scores, one.scores)
 		all.baseProba = stack(all.baseProba, one.baseProba)

@@ -69,14 +69,23 @@ func (rn *runner) baseline(one *fitted, train []int) {
 
 // metricsOf scores predictions on held-out rows.
 func (rn *runner) metricsOf(actual, pred []float64, scores *mat.Dense, proba bool) map[string]float64 {
-	if rn.task != datasets.Classification {
+	return Metrics(rn.task, rn.d.Classes, rn.pos, actual, pred, scores, proba)
+}
+
+// Metrics scores predictions of a model of task on held-out rows, as a run
+// does: under the metric table's names, for the classes (pos the positive
+// class of two, -1 for none) given the model's scores, when it has any
+// (proba: probabilities). A scored prediction (modelfile.Score) reads the
+// same as a run.
+func Metrics(task datasets.Task, classes []string, pos int, actual, pred []float64, scores *mat.Dense, proba bool) map[string]float64 {
+	if task != datasets.Classification {
 		mse := metrics.MSE(actual, pred)
 		return map[string]float64{
 			"r2": metrics.R2(actual, pred), "rmse": math.Sqrt(mse),
 			"mae": metrics.MAE(actual, pred), "mse": mse,
 		}
 	}
-	c := metrics.ConfusionMatrix(actual, pred, rn.d.Classes)
+	c := metrics.ConfusionMatrix(actual, pred, classes)
 	macro, weighted := metrics.Averages(c)
 	acc := metrics.Accuracy(actual, pred)
 	m := map[string]float64{
@@ -85,13 +94,26 @@ func (rn *runner) metricsOf(actual, pred []float64, scores *mat.Dense, proba boo
 		"macro_precision": macro.Precision, "macro_recall": macro.Recall,
 		"kappa": metrics.CohenKappa(c), "mcc": metrics.MCC(c),
 	}
+	if pos >= 0 { // two classes: the positive class's row of the report
+		p := metrics.Report(c)[pos]
+		m["precision"], m["recall"], m["f1"] = p.Precision, p.Recall, p.F1
+	}
 	if scores != nil {
 		if proba {
 			m["log_loss"] = metrics.LogLoss(actual, scores)
+			m["brier"] = metrics.Brier(actual, scores, pos)
 		}
-		m["auc"] = metrics.MacroAUC(metrics.ROCs(actual, scores, rn.d.Classes))
+		m["auc"] = metrics.MacroAUC(metrics.ROCs(actual, scores, classes, pos))
+		m["average_precision"] = metrics.AveragePrecision(metrics.PRs(actual, scores, classes, pos))
 	}
 	return m
+}
+
+// chanceAP is the average precision of a score that ranks nothing (every
+// row alike): each class's share of the rows, averaged as the metric is.
+func (rn *runner) chanceAP(actual []float64) float64 {
+	same := mat.NewDense(max(len(actual), 1), len(rn.d.Classes), nil)
+	return metrics.AveragePrecision(metrics.PRs(actual, same.Slice(0, len(actual), 0, len(rn.d.Classes)).(*mat.Dense), rn.d.Classes, rn.pos))
 }
 
 // baseMetrics scores the baseline with the keys the model's metrics have.

@@ -27,6 +27,7 @@ const (
 	SettingSeed        = "seed"
 	SettingStandardize = "standardize"
 	SettingReduce      = "reduce first"
+	SettingPositive    = "positive class"
 )
 
 // The schemes, the choices of SettingScheme.
@@ -147,6 +148,9 @@ var settings = []Setting{
 	{Param: engine.Param{Name: SettingReduce, Kind: engine.Int, Default: 0, Min: 0, Max: math.NaN(),
 		Help: "project the features onto their first k principal components (fitted on each training part) before the model sees them; 0 keeps them"},
 		Flag: "reduce"},
+	{Param: engine.Param{Name: SettingPositive, Kind: engine.Text, Default: "",
+		Help: "two classes: the class that precision, recall, F1 and the curves (ROC, precision-recall, calibration, lift) are about; empty: the rarer class of the data (a tie: the second)"},
+		Flag: "positive", Valid: "class of the target, two classes only"},
 }
 
 // Settings lists the evaluation settings as declared, in the order the
@@ -254,7 +258,7 @@ func OptionsFrom(v engine.Values) (Options, error) {
 	if err != nil { // Read checked it
 		return Options{}, err
 	}
-	o := Options{Split: w.Float(SettingSplit), Seed: seed, Reduce: w.Int(SettingReduce)}
+	o := Options{Split: w.Float(SettingSplit), Seed: seed, Reduce: w.Int(SettingReduce), Positive: strings.TrimSpace(w.String(SettingPositive))}
 	switch w.String(SettingScheme) {
 	case SchemeKFold:
 		o.Folds = w.Int(SettingFolds)
@@ -303,6 +307,7 @@ func ValuesOf(o Options) engine.Values {
 	v[SettingSeed] = strconv.FormatUint(o.Seed, 10)
 	v[SettingStandardize] = StandardizeName(o.Standardize)
 	v[SettingReduce] = o.Reduce
+	v[SettingPositive] = o.Positive
 	return v
 }
 

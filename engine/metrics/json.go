@@ -68,3 +68,71 @@ func (r *ClassReport) UnmarshalJSON(b []byte) error {
 	*r = ClassReport{Class: v.Class, Precision: float64(v.Precision), Recall: float64(v.Recall), F1: float64(v.F1), Support: v.Support}
 	return nil
 }
+
+type prJSON struct {
+	Class      string      `json:"class"`
+	Recall     []JSONFloat `json:"recall"`
+	Precision  []JSONFloat `json:"precision"`
+	AP         JSONFloat   `json:"average_precision"`
+	Prevalence JSONFloat   `json:"prevalence"`
+}
+
+// MarshalJSON writes NaN as null.
+func (c PR) MarshalJSON() ([]byte, error) {
+	return json.Marshal(prJSON{c.Class, jfloats(c.Recall), jfloats(c.Precision), JSONFloat(c.AP), JSONFloat(c.Prevalence)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (null as NaN).
+func (c *PR) UnmarshalJSON(b []byte) error {
+	var v prJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*c = PR{Class: v.Class, Recall: numfmt.Unfloats(v.Recall), Precision: numfmt.Unfloats(v.Precision), AP: float64(v.AP), Prevalence: float64(v.Prevalence)}
+	return nil
+}
+
+type binJSON struct {
+	Lo            JSONFloat `json:"lo"`
+	Hi            JSONFloat `json:"hi"`
+	Count         int       `json:"count"`
+	MeanPredicted JSONFloat `json:"mean_predicted"`
+	Observed      JSONFloat `json:"observed"`
+}
+
+// MarshalJSON writes NaN as null.
+func (b Bin) MarshalJSON() ([]byte, error) {
+	return json.Marshal(binJSON{JSONFloat(b.Lo), JSONFloat(b.Hi), b.Count, JSONFloat(b.MeanPredicted), JSONFloat(b.Observed)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (null as NaN).
+func (b *Bin) UnmarshalJSON(raw []byte) error {
+	var v binJSON
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return err
+	}
+	*b = Bin{float64(v.Lo), float64(v.Hi), v.Count, float64(v.MeanPredicted), float64(v.Observed)}
+	return nil
+}
+
+type liftJSON struct {
+	Class   string      `json:"class"`
+	Depth   []JSONFloat `json:"depth"`
+	Gain    []JSONFloat `json:"gain"`
+	Deciles []JSONFloat `json:"decile_gain"`
+}
+
+// MarshalJSON writes NaN as null.
+func (l Lift) MarshalJSON() ([]byte, error) {
+	return json.Marshal(liftJSON{l.Class, jfloats(l.Depth), jfloats(l.Gain), jfloats(l.Deciles)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (null as NaN).
+func (l *Lift) UnmarshalJSON(b []byte) error {
+	var v liftJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*l = Lift{Class: v.Class, Depth: numfmt.Unfloats(v.Depth), Gain: numfmt.Unfloats(v.Gain), Deciles: numfmt.Unfloats(v.Deciles)}
+	return nil
+}

@@ -252,7 +252,7 @@ func TestROCs(t *testing.T) {
 	y := []float64{0, 1, 2, 2, 1, 0, 1, 2, 0, 1}
 	P := mat.NewDense(10, 3, []float64{0.6, 0.3, 0.1, 0.2, 0.5, 0.3, 0.1, 0.3, 0.6, 0.3, 0.3, 0.4, 0.4, 0.4, 0.2,
 		0.5, 0.2, 0.3, 0.3, 0.6, 0.1, 0.2, 0.2, 0.6, 0.3, 0.4, 0.3, 0.1, 0.8, 0.1})
-	rocs := ROCs(y, P, []string{"a", "b", "c"})
+	rocs := ROCs(y, P, []string{"a", "b", "c"}, 1)
 	if len(rocs) != 3 {
 		t.Fatalf("%d curves, want 3", len(rocs))
 	}
@@ -271,13 +271,13 @@ func TestROCs(t *testing.T) {
 	two := mat.NewDense(4, 2, []float64{0.9, 0.1, 0.6, 0.4, 0.65, 0.35, 0.2, 0.8})
 	one := mat.NewDense(4, 1, []float64{0.1, 0.4, 0.35, 0.8})
 	for _, s := range []*mat.Dense{two, one} {
-		r := ROCs(yb, s, []string{"neg", "pos"})
+		r := ROCs(yb, s, []string{"neg", "pos"}, 1)
 		if len(r) != 1 || r[0].Class != "pos" || !near(r[0].AUC, 0.75) {
 			t.Errorf("binary ROCs = %+v, want one curve of pos with AUC 0.75", r)
 		}
 	}
 	// A class absent from the rows has no curve area; the macro mean skips it.
-	r := ROCs([]float64{0, 1, 0, 1}, mat.NewDense(4, 3, []float64{.8, .1, .1, .2, .7, .1, .6, .3, .1, .3, .6, .1}), []string{"a", "b", "c"})
+	r := ROCs([]float64{0, 1, 0, 1}, mat.NewDense(4, 3, []float64{.8, .1, .1, .2, .7, .1, .6, .3, .1, .3, .6, .1}), []string{"a", "b", "c"}, 1)
 	if !math.IsNaN(r[2].AUC) || !near(MacroAUC(r), 1) {
 		t.Errorf("absent class: AUCs %v %v %v macro %v", r[0].AUC, r[1].AUC, r[2].AUC, MacroAUC(r))
 	}

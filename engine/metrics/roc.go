@@ -102,34 +102,18 @@ func AUC(x, y []float64) float64 {
 
 // ROCs gives the ROC curves of a classifier from its scores (probabilities or
 // decision values, higher meaning more likely; one column per class, or a
-// single column of positive-class scores for two classes). With two classes
-// there is one curve, class 1 against class 0, from column 1 (or the single
-// column). With more, one curve per class against the rest, from its column.
+// single column of class 1's score minus class 0's for two classes). With two
+// classes there is one curve, the positive class (a code) against the other,
+// from its column (or the single column, negated for class 0). With more, one
+// curve per class against the rest, from its column, and positive is unused.
 // A class absent from actual has an all-NaN TPR and AUC NaN.
-func ROCs(actual []float64, scores *mat.Dense, labels []string) []ROC {
-	n, cols := scores.Dims()
+func ROCs(actual []float64, scores *mat.Dense, labels []string, positive int) []ROC {
+	n, _ := scores.Dims()
 	sameLen("ROCs", len(actual), n)
-	k := len(labels)
-	one := func(class, col int) ROC {
-		pos := make([]bool, n)
-		s := make([]float64, n)
-		for i, a := range actual {
-			pos[i] = int(a) == class
-			s[i] = scores.At(i, col)
-		}
-		fpr, tpr, th := Curve(pos, s)
-		return ROC{Class: labels[class], FPR: fpr, TPR: tpr, Thresholds: th, AUC: AUC(fpr, tpr)}
-	}
-	if k == 2 {
-		col := 1
-		if cols == 1 {
-			col = 0
-		}
-		return []ROC{one(1, col)}
-	}
-	out := make([]ROC, 0, k)
-	for c := 0; c < k && c < cols; c++ {
-		out = append(out, one(c, c))
+	var out []ROC
+	for _, p := range problems(actual, scores, len(labels), positive) {
+		fpr, tpr, th := Curve(p.pos, p.s)
+		out = append(out, ROC{Class: labels[p.class], FPR: fpr, TPR: tpr, Thresholds: th, AUC: AUC(fpr, tpr)})
 	}
 	return out
 }

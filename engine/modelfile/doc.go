@@ -19,6 +19,8 @@
 //	               for a column the preprocessing dropped (constant in
 //	               training): the data to predict may leave it out
 //	classes        class names, index = class code (classification)
+//	positive       the positive class of two, as the run had it (scored
+//	               predictions follow it: precision, recall, AUC)
 //	preprocessing  the fitted preprocessing (datasets.Prep's state: imputed
 //	               values, one-hot levels, kept columns, polynomial degree,
 //	               standardisation, projection)

@@ -1,6 +1,8 @@
 package modelfile
 
 import (
+	"slices"
+
 	"gonum.org/v1/gonum/mat"
 
 	"crypto/sha256"
@@ -38,6 +40,7 @@ type File struct {
 	Target        string             `json:"target,omitempty"`
 	Features      []Feature          `json:"features"`
 	Classes       []string           `json:"classes,omitempty"`
+	Positive      string             `json:"positive,omitempty"`
 	Preprocessing json.RawMessage    `json:"preprocessing"`
 	State         json.RawMessage    `json:"state"`
 	Metrics       map[string]float64 `json:"metrics,omitempty"`
@@ -168,6 +171,7 @@ func Encode(res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	}
 	if f.Target != "" {
 		f.Baseline = baselineOf(res, d)
+		f.Positive = res.Positive
 	}
 	if f.Checksum, err = checksum(f); err != nil {
 		return nil, err
@@ -213,4 +217,10 @@ func checksum(f *File) (string, error) {
 	}
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:]), nil
+}
+
+// positive is the code of the positive class of two (the run's, kept in
+// the file), or -1: more classes, or a file that names none.
+func (f *File) positive() int {
+	return slices.Index(f.Classes, f.Positive)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/metrics"
 )
 
@@ -60,7 +61,11 @@ func (m *Model) Score(t *datasets.Table, p *Prediction) (*Scores, error) {
 		return nil, fmt.Errorf("%s: target column %q has no values to score against", where(t), f.Target)
 	}
 	s := &Scores{Target: f.Target, Rows: len(keep), Dropped: t.Rows() - len(keep)}
-	classify := f.Task == datasets.Classification.String()
+	task, err := datasets.ParseTask(f.Task)
+	if err != nil {
+		return nil, err
+	}
+	classify := task == datasets.Classification
 	var pred []float64
 	if classify {
 		pred = gather(p.codes, keep)
@@ -74,7 +79,7 @@ func (m *Model) Score(t *datasets.Table, p *Prediction) (*Scores, error) {
 			return nil, err
 		}
 	}
-	s.Metrics = metricsOf(classify, f.Classes, actual, pred, scores, proba)
+	s.Metrics = eval.Metrics(task, f.Classes, f.positive(), actual, pred, scores, proba)
 	if classify {
 		c := metrics.ConfusionMatrix(actual, pred, f.Classes)
 		s.Confusion, s.Classes = &c, metrics.Report(c)
@@ -82,7 +87,7 @@ func (m *Model) Score(t *datasets.Table, p *Prediction) (*Scores, error) {
 	if base := f.Baseline; base != nil {
 		basePred, baseProba := base.predict(len(keep), classify)
 		if basePred != nil {
-			b := metricsOf(classify, f.Classes, actual, basePred, baseProba, true)
+			b := eval.Metrics(task, f.Classes, f.positive(), actual, basePred, baseProba, true)
 			for key := range b {
 				if _, ok := s.Metrics[key]; !ok {
 					delete(b, key)
@@ -170,36 +175,6 @@ func (m *Model) scores(p *Prediction, keep []int) (*mat.Dense, bool, error) {
 		S = diff
 	}
 	return S, proba, m.finite("score", S)
-}
-
-// metricsOf scores predictions as eval scores held-out rows (its
-// metricsOf): the same metrics under the same names, so that the report
-// and --json of a scored prediction read as a run's. Keep the two alike: a
-// test compares `tealab predict --score` with `tealab train --test`.
-func metricsOf(classify bool, classes []string, actual, pred []float64, scores *mat.Dense, proba bool) map[string]float64 {
-	if !classify {
-		mse := metrics.MSE(actual, pred)
-		return map[string]float64{
-			"r2": metrics.R2(actual, pred), "rmse": math.Sqrt(mse),
-			"mae": metrics.MAE(actual, pred), "mse": mse,
-		}
-	}
-	c := metrics.ConfusionMatrix(actual, pred, classes)
-	macro, weighted := metrics.Averages(c)
-	acc := metrics.Accuracy(actual, pred)
-	m := map[string]float64{
-		"accuracy": acc, "error": 1 - acc,
-		"macro_f1": macro.F1, "weighted_f1": weighted.F1,
-		"macro_precision": macro.Precision, "macro_recall": macro.Recall,
-		"kappa": metrics.CohenKappa(c), "mcc": metrics.MCC(c),
-	}
-	if scores != nil {
-		if proba {
-			m["log_loss"] = metrics.LogLoss(actual, scores)
-		}
-		m["auc"] = metrics.MacroAUC(metrics.ROCs(actual, scores, classes))
-	}
-	return m
 }
 
 // gather is xs at the indices idx.

@@ -130,6 +130,9 @@ func TestHistoryThinsCurves(t *testing.T) {
 		roc.TPR = append(roc.TPR, math.Sqrt(float64(i)/(n-1)))
 	}
 	r.Result.History, r.Result.FoldHistories, r.Result.ROC = hist, [][]eval.Point{hist, hist}, []metrics.ROC{roc}
+	pr := metrics.PR{Class: "x", Recall: roc.FPR, Precision: roc.TPR, AP: 0.6}
+	lift := metrics.Lift{Class: "x", Depth: roc.FPR, Gain: roc.TPR}
+	r.Result.PR, r.Result.FoldCurves = []metrics.PR{pr}, []metrics.Curves{{ROC: []metrics.ROC{roc}, PR: []metrics.PR{pr}, Lift: []metrics.Lift{lift}}}
 	e := NewEntry(r)
 	line, err := e.Line()
 	if err != nil {
@@ -148,11 +151,21 @@ func TestHistoryThinsCurves(t *testing.T) {
 	if c := got.ROC[0]; len(c.FPR) > MaxCurve || len(c.TPR) != len(c.FPR) || c.FPR[0] != 0 || c.FPR[len(c.FPR)-1] != 1 || c.AUC != 0.7 {
 		t.Errorf("ROC thinned to %d points", len(c.FPR))
 	}
-	if len(r.Result.History) != n || len(r.Result.ROC[0].FPR) != n {
+	for _, c := range append(got.PR, got.FoldCurves[0].PR...) {
+		if len(c.Recall) > MaxCurve || len(c.Precision) != len(c.Recall) || c.Recall[len(c.Recall)-1] != 1 || c.AP != 0.6 {
+			t.Errorf("precision-recall curve thinned to %d points", len(c.Recall))
+		}
+	}
+	if f := got.FoldCurves[0]; len(f.ROC[0].FPR) > MaxCurve || len(f.Lift[0].Depth) > MaxCurve || len(f.Lift[0].Gain) != len(f.Lift[0].Depth) {
+		t.Errorf("a fold's curves thinned to %d and %d points", len(f.ROC[0].FPR), len(f.Lift[0].Depth))
+	}
+	if len(r.Result.History) != n || len(r.Result.ROC[0].FPR) != n || len(r.Result.FoldCurves[0].PR[0].Recall) != n {
 		t.Error("thinning the line changed the run")
 	}
-	if len(line) > 400<<10 { // 3 x 5000 points and 5000 ROC points: 1.3 MB unthinned
-
+	// 3 x 5000 points and 5000 ROC points: 1.3 MB unthinned; with a
+	// precision-recall curve, and a fold's ROC, precision-recall and gains,
+	// 2.2 MB
+	if len(line) > 600<<10 {
 		t.Errorf("the line holds %d bytes", len(line))
 	}
 	if !bytes.HasSuffix(line, []byte("\n")) {

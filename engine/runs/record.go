@@ -353,7 +353,10 @@ type recipe struct {
 	Reduce int               `json:"reduce,omitempty"` // principal components the features were reduced to first
 	// Standardize is yes or no when a person overrode the model's habit.
 	Standardize string `json:"standardize,omitempty"`
-	Command     string `json:"command"`
+	// Positive is the positive class a person chose (--positive); "" the
+	// rarer class, as an older file without it reads.
+	Positive string `json:"positive,omitempty"`
+	Command  string `json:"command"`
 }
 
 // MarshalJSON writes the result (eval.Result's JSON: task, metrics,
@@ -389,7 +392,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 // recipe is what reproduces the run.
 func (r *Record) recipe() recipe {
 	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
-		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Command: r.Command()}
+		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Positive: r.Options.Positive, Command: r.Command()}
 	if r.Options.Standardize != nil {
 		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
 	}
@@ -419,7 +422,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	}
 	rc := tail.Recipe
 	*r = Record{Data: rc.Data, Model: rc.Model, Status: tail.Status,
-		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed, Reduce: rc.Reduce}}
+		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed, Reduce: rc.Reduce, Positive: rc.Positive}}
 	std, err := eval.ParseStandardize(rc.Standardize)
 	if err != nil {
 		return fmt.Errorf("recipe: standardize: %w", err)

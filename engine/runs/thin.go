@@ -26,9 +26,11 @@ func (e *Entry) thinned() *Entry {
 	for i, h := range res.FoldHistories {
 		res.FoldHistories[i] = thinPoints(h)
 	}
-	res.ROC = slices.Clone(res.ROC)
-	for i := range res.ROC {
-		res.ROC[i] = thinROC(res.ROC[i])
+	res.ROC, res.PR, res.Lift = thinCurves(res.ROC, res.PR, res.Lift)
+	res.FoldCurves = slices.Clone(res.FoldCurves)
+	for i, c := range res.FoldCurves {
+		c.ROC, c.PR, c.Lift = thinCurves(c.ROC, c.PR, c.Lift)
+		res.FoldCurves[i] = c
 	}
 	run := *e.Run
 	run.Result = &res
@@ -42,10 +44,67 @@ func longCurves(r *eval.Result) bool {
 	for _, h := range r.FoldHistories {
 		long = long || len(h) > MaxCurve
 	}
-	for _, c := range r.ROC {
-		long = long || len(c.FPR) > MaxCurve
+	long = long || longOnes(metrics.Curves{ROC: r.ROC, PR: r.PR, Lift: r.Lift})
+	for _, c := range r.FoldCurves {
+		long = long || longOnes(c)
 	}
 	return long
+}
+
+// longOnes says whether a curve of c has more than MaxCurve points.
+func longOnes(c metrics.Curves) bool {
+	for _, x := range c.ROC {
+		if len(x.FPR) > MaxCurve {
+			return true
+		}
+	}
+	for _, x := range c.PR {
+		if len(x.Recall) > MaxCurve {
+			return true
+		}
+	}
+	for _, x := range c.Lift {
+		if len(x.Depth) > MaxCurve {
+			return true
+		}
+	}
+	return false
+}
+
+// thinCurves thins ROC, precision-recall and gains curves (copies; the
+// scores they carry are the full curves').
+func thinCurves(roc []metrics.ROC, pr []metrics.PR, lift []metrics.Lift) ([]metrics.ROC, []metrics.PR, []metrics.Lift) {
+	roc, pr, lift = slices.Clone(roc), slices.Clone(pr), slices.Clone(lift)
+	for i := range roc {
+		roc[i] = thinROC(roc[i])
+	}
+	for i, c := range pr {
+		if len(c.Recall) > MaxCurve && len(c.Precision) == len(c.Recall) {
+			keep := evenly(len(c.Recall), MaxCurve)
+			c.Recall, c.Precision, c.Thresholds = pickAt(keep, c.Recall), pickAt(keep, c.Precision), pickAt(keep, c.Thresholds)
+			pr[i] = c
+		}
+	}
+	for i, c := range lift {
+		if len(c.Depth) > MaxCurve && len(c.Gain) == len(c.Depth) {
+			keep := evenly(len(c.Depth), MaxCurve)
+			c.Depth, c.Gain = pickAt(keep, c.Depth), pickAt(keep, c.Gain)
+			lift[i] = c
+		}
+	}
+	return roc, pr, lift
+}
+
+// pickAt is xs at the indices keep; nil when xs is shorter.
+func pickAt(keep []int, xs []float64) []float64 {
+	if len(keep) > 0 && keep[len(keep)-1] >= len(xs) {
+		return nil
+	}
+	out := make([]float64, len(keep))
+	for i, k := range keep {
+		out[i] = xs[k]
+	}
+	return out
 }
 
 // thinPoints keeps at most MaxCurve points of a history, evenly spaced by

@@ -72,7 +72,7 @@ func decode(data []byte) (*File, error) {
 		Version json.RawMessage `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("not a model file: %s", jsonProblem(err))
+		return nil, fmt.Errorf("not a model file: %s", jsonProblem(err, len(data)))
 	}
 	if head.Format == nil || *head.Format != Format {
 		return nil, fmt.Errorf("not a model file (it has no \"format\": %q)", Format)
@@ -91,7 +91,7 @@ func decode(data []byte) (*File, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("model file: %s", jsonProblem(err))
+		return nil, fmt.Errorf("model file: %s", jsonProblem(err, len(data)))
 	}
 	if dec.More() {
 		return nil, errors.New("model file: more after the JSON object")
@@ -109,12 +109,15 @@ func decode(data []byte) (*File, error) {
 	return &f, nil
 }
 
-// jsonProblem words a JSON decoding error for a person.
-func jsonProblem(err error) string {
+// jsonProblem words a JSON decoding error of a file of size bytes for a
+// person. A syntax error at the very end is the file's end (encoding/json
+// says a number cut after its decimal point as a space after it).
+func jsonProblem(err error, size int) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "unexpected end of JSON input":
+	case errors.Is(err, io.ErrUnexpectedEOF) || err.Error() == "unexpected end of JSON input",
+		errors.As(err, &syn) && syn.Offset >= int64(size):
 		return "truncated (the JSON ends too early)"
 	case errors.As(err, &syn):
 		return fmt.Sprintf("not valid JSON at byte %d (%v)", syn.Offset, err)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 )
 
@@ -173,15 +174,32 @@ func (s Setting) clone() Setting {
 	return s
 }
 
-// SettingsFor is Settings for a model and data: the folds at most the
-// rows, the components to reduce to at most the features (0: not known,
-// the declared range), and standardize's help saying what auto does for
-// spec (nil: any model).
-func SettingsFor(spec *engine.Spec, rows, features int) []Setting {
+// SettingsFor is Settings for a model and data, as a form offers them:
+// the folds at most the rows, the components to reduce to at most the
+// features (d nil: the declared ranges), standardize's help saying what
+// auto does for spec (nil: any model), and the positive class a choice of
+// the data's two classes, the rarer first chosen, or left out when the
+// model does not classify two classes.
+func SettingsFor(spec *engine.Spec, d *datasets.Dataset) []Setting {
+	rows, features := 0, 0
+	if d != nil {
+		rows, features = d.Rows(), len(d.Features)
+	}
 	out := Settings()
-	for i := range out {
+	for i := 0; i < len(out); i++ {
 		s := &out[i]
 		switch s.Name {
+		case SettingPositive:
+			pos, err := -1, error(nil)
+			if d != nil && (spec == nil || spec.Supports(datasets.Classification)) {
+				pos, err = PositiveClass(d, "")
+			}
+			if pos < 0 || err != nil {
+				out = slices.Delete(out, i, i+1)
+				i--
+				continue
+			}
+			s.Kind, s.Choices, s.Default = engine.Choice, slices.Clone(d.Classes), d.Classes[pos]
 		case SettingFolds:
 			if rows > 0 {
 				s.Max = float64(max(rows, 2))

@@ -154,7 +154,15 @@ func TestSettingsRoundTrip(t *testing.T) {
 // features, and says what auto standardizing does for the model.
 func TestSettingsFor(t *testing.T) {
 	spec := &engine.Spec{Name: "knn", Standardize: true}
-	for _, s := range SettingsFor(spec, 150, 4) {
+	tab, err := datasets.Open("iris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range SettingsFor(spec, d) {
 		switch s.Name {
 		case SettingFolds:
 			if s.Max != 150 {
@@ -173,5 +181,41 @@ func TestSettingsFor(t *testing.T) {
 	// The declaration is not changed by it.
 	if s, _ := LookupSetting(SettingFolds); s.Max == 150 {
 		t.Error("SettingsFor changed the declaration")
+	}
+}
+
+// A form offers the positive class as a choice of the data's two classes,
+// the rarer chosen; data of more classes, or a model that does not
+// classify, get no such field.
+func TestSettingsForOfferThePositiveClass(t *testing.T) {
+	open := func(name string) *datasets.Dataset {
+		tab, err := datasets.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := tab.Dataset("", datasets.Auto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	find := func(ss []Setting) *Setting {
+		for i := range ss {
+			if ss[i].Name == SettingPositive {
+				return &ss[i]
+			}
+		}
+		return nil
+	}
+	cancer := open("breast_cancer")
+	p := find(SettingsFor(&engine.Spec{Name: "logistic", Tasks: []engine.Task{datasets.Classification}}, cancer))
+	if p == nil || p.Kind != engine.Choice || !slices.Equal(p.Choices, cancer.Classes) || p.Default != "malignant" {
+		t.Errorf("breast_cancer's positive class: %+v", p)
+	}
+	if p := find(SettingsFor(&engine.Spec{Name: "kmeans", Tasks: []engine.Task{datasets.Clustering}}, cancer)); p != nil {
+		t.Errorf("a clustering is offered a positive class: %+v", p)
+	}
+	if p := find(SettingsFor(nil, open("iris"))); p != nil {
+		t.Errorf("three classes are offered a positive class: %+v", p)
 	}
 }

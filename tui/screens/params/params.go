@@ -2,6 +2,7 @@ package params
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -206,19 +207,18 @@ func (s *Screen) SetModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Valu
 	for _, p := range spec.Params {
 		s.Fields = append(s.Fields, newField(p, true, v[p.Name]))
 	}
-	rows, features := 0, 0
-	if ds != nil {
-		rows, features = ds.Rows(), len(ds.Features)
-	}
 	vals := eval.ValuesOf(s.evalOf)
 	vals[eval.SettingTest] = s.Test.Source
 	if s.startTest {
 		vals[eval.SettingScheme] = eval.SchemeTestSet
 		s.startTest = false
 	}
-	for _, st := range eval.SettingsFor(spec, rows, features) {
+	for _, st := range eval.SettingsFor(spec, ds) {
 		if st.Name == eval.SettingTest {
 			st.Check = s.CheckTest
+		}
+		if st.Kind == engine.Choice && !slices.Contains(st.Choices, engine.Format(vals[st.Name])) {
+			vals[st.Name] = st.Default // a choice the data offer: the positive class unnamed
 		}
 		f := settingField(st, vals[st.Name])
 		if st.Name == eval.SettingTest {

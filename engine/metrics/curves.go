@@ -395,3 +395,32 @@ func CurvesOf(actual []float64, scores *mat.Dense, proba bool, labels []string, 
 	}
 	return c
 }
+
+// Operating is the positive class's confusion at one threshold: the rows
+// whose score is at least Threshold are called positive.
+type Operating struct {
+	Threshold      float64
+	TP, FP, FN, TN int
+}
+
+// OperatingPoints are the positive class's confusion at each point of its
+// precision-recall curve (PRCurve's points, in its order: point 0 calls
+// nothing positive), for two classes scored as ROCs takes them; nil for
+// more classes.
+func OperatingPoints(actual []float64, scores *mat.Dense, k, positive int) []Operating {
+	if k != 2 {
+		return nil
+	}
+	p := problems(actual, scores, k, positive)[0]
+	tps, fps, th := counts(p.pos, p.s)
+	var totP, totN int
+	if m := len(tps); m > 0 {
+		totP, totN = int(tps[m-1]), int(fps[m-1])
+	}
+	out := []Operating{{Threshold: math.Inf(1), FN: totP, TN: totN}}
+	for i := range tps {
+		tp, fp := int(tps[i]), int(fps[i])
+		out = append(out, Operating{Threshold: th[i], TP: tp, FP: fp, FN: totP - tp, TN: totN - fp})
+	}
+	return out
+}

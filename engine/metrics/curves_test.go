@@ -177,3 +177,39 @@ func TestGainsAndMulticlassBrier(t *testing.T) {
 		t.Errorf("calibration %+v", c.Bins)
 	}
 }
+
+// The operating points are the precision-recall curve's, counted: at each
+// point its precision and recall are TP/(TP+FP) and TP/(TP+FN).
+func TestOperatingPointsCountThePRCurve(t *testing.T) {
+	actual := []float64{1, 0, 1, 1, 0, 0, 1, 0}
+	scores := mat.NewDense(8, 2, nil)
+	for i, s := range []float64{0.9, 0.8, 0.7, 0.6, 0.55, 0.3, 0.2, 0.1} {
+		scores.Set(i, 0, 1-s)
+		scores.Set(i, 1, s)
+	}
+	pr := PRs(actual, scores, []string{"no", "yes"}, 1)[0]
+	ops := OperatingPoints(actual, scores, 2, 1)
+	if len(ops) != len(pr.Recall) {
+		t.Fatalf("%d operating points for %d curve points", len(ops), len(pr.Recall))
+	}
+	for i, o := range ops {
+		if o.TP+o.FN != 4 || o.FP+o.TN != 4 {
+			t.Errorf("point %d: %+v does not count 4 positives and 4 negatives", i, o)
+		}
+		if i == 0 {
+			continue
+		}
+		if r := float64(o.TP) / 4; r != pr.Recall[i] {
+			t.Errorf("point %d: recall %v, the curve's %v", i, r, pr.Recall[i])
+		}
+		if p := float64(o.TP) / float64(o.TP+o.FP); p != pr.Precision[i] {
+			t.Errorf("point %d: precision %v, the curve's %v", i, p, pr.Precision[i])
+		}
+	}
+	if o := ops[3]; o.Threshold != 0.7 || o.TP != 2 || o.FP != 1 {
+		t.Errorf("at 0.7: %+v, want 2 true and 1 false positives", o)
+	}
+	if OperatingPoints(actual, scores, 3, 1) != nil {
+		t.Error("operating points for three classes")
+	}
+}

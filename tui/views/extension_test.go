@@ -82,13 +82,16 @@ func (v *moonView) SetSize(int, int)       {}
 func (v *moonView) Keys() []key.Binding    { return nil }
 
 // trained is a run of model on iris, finished.
-func trained(t *testing.T, model string) *kit.RunRecord {
+func trained(t *testing.T, model string) *kit.RunRecord { return trainedOn(t, "iris", model) }
+
+// trainedOn is a run of model on data, finished.
+func trainedOn(t *testing.T, data, model string) *kit.RunRecord {
 	t.Helper()
 	spec, err := engine.Lookup(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := datasets.Open("iris")
+	tab, err := datasets.Open(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +104,7 @@ func trained(t *testing.T, model string) *kit.RunRecord {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &kit.RunRecord{Record: runs.New(1, runs.Data{Source: "iris"}, ds, spec, spec.Defaults(), opt)}
+	r := &kit.RunRecord{Record: runs.New(1, runs.Data{Source: data}, ds, spec, spec.Defaults(), opt)}
 	r.Finish(res, nil)
 	return r
 }

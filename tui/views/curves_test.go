@@ -1,7 +1,9 @@
 package views_test
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,3 +78,36 @@ func TestCalibrationAndGainsViews(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// The predictions tab lists every held-out row; m keeps the mistakes,
+// as many as the confusion matrix's off-diagonal counts, and s puts the
+// surest first.
+func TestPredictionsViewMistakes(t *testing.T) {
+	r := trainedOn(t, "breast_cancer", "logistic")
+	v := made(t, r, "Predictions", 100, 400)
+	c := r.Result.Confusion
+	wrong := c.Matrix[0][1] + c.Matrix[1][0]
+	all := v.View()
+	if !strings.Contains(all, itoa(len(r.Result.Actual))+" rows held out, "+itoa(wrong)+" wrong") {
+		t.Errorf("the head does not count the rows and mistakes (%d wrong):\n%s", wrong, all)
+	}
+	v.Update(termtest.Press("m"))
+	v.Update(termtest.Press("s"))
+	mistakes := v.View()
+	if got := strings.Count(mistakes, "✗"); got != wrong {
+		t.Errorf("m shows %d mistakes, the confusion matrix %d:\n%s", got, wrong, mistakes)
+	}
+	var confs []float64
+	for _, line := range strings.Split(mistakes, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[len(f)-1] == "✗" {
+			x, err := strconv.ParseFloat(f[len(f)-2], 64)
+			if err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			confs = append(confs, x)
+		}
+	}
+	if !slices.IsSortedFunc(confs, func(a, b float64) int { return cmp.Compare(b, a) }) {
+		t.Errorf("s does not put the surest first: %v", confs)
+	}
+}

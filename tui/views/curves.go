@@ -31,33 +31,61 @@ func init() {
 	Register(Spec{Name: "Calibration", Order: 220,
 		Needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.Calibration) > 0 },
 		Make: func(env Env, r *kit.RunRecord) View {
-			var cs []widgets.Curve
-			for _, c := range r.Result.Calibration {
-				cv := widgets.Curve{Name: c.Class, Value: math.NaN(), Mark: -1}
-				for _, b := range c.Bins {
-					cv.X, cv.Y = append(cv.X, b.MeanPredicted), append(cv.Y, b.Observed)
-				}
-				cs = append(cs, cv)
-			}
 			note := "observed share of the class against the mean predicted probability, in bins of about equal counts; on the diagonal: calibrated"
-			return &curvesView{m: widgets.NewCurves(widgets.Axes{X: "predicted", Y: "obs", Diagonal: true}, cs, env.C.Styles),
-				st: env.C.Styles, note: note, side: calibrationTable(r.Result.Calibration)}
+			m := widgets.NewCurves(widgets.Axes{X: "predicted", Y: "obs", Diagonal: true}, calibrationCurves(r.Result.Calibration), env.C.Styles)
+			m.SetFaint(foldCurves(r, func(c metrics.Curves) []widgets.Curve { return calibrationCurves(c.Calibration) }))
+			return &curvesView{m: m, st: env.C.Styles, note: note, side: calibrationTable(r.Result.Calibration)}
 		}})
 	Register(Spec{Name: "Gains", Order: 230,
 		Needs: func(r *kit.RunRecord) bool { return r.Result != nil && len(r.Result.Lift) > 0 },
 		Make: func(env Env, r *kit.RunRecord) View {
-			var cs []widgets.Curve
-			for _, l := range r.Result.Lift {
-				top := math.NaN()
-				if len(l.Deciles) > 0 {
-					top = metrics.LiftAt(l.Deciles[0], 0.1)
-				}
-				cs = append(cs, widgets.Curve{Name: l.Class, X: l.Depth, Y: l.Gain, Value: top, Mark: -1})
-			}
 			note := "share of the class found in the top-scored rows; the diagonal is a random order; lift@10%: how many times chance in the top tenth"
-			return &curvesView{m: widgets.NewCurves(widgets.Axes{X: "rows", Y: "hit", Value: "lift@10%", Diagonal: true}, cs, env.C.Styles),
-				st: env.C.Styles, note: note, side: gainsTable(r.Result.Lift)}
+			m := widgets.NewCurves(widgets.Axes{X: "rows", Y: "hit", Value: "lift@10%", Diagonal: true}, gainCurves(r.Result.Lift), env.C.Styles)
+			m.SetFaint(foldCurves(r, func(c metrics.Curves) []widgets.Curve { return gainCurves(c.Lift) }))
+			return &curvesView{m: m, st: env.C.Styles, note: note, side: gainsTable(r.Result.Lift)}
 		}})
+}
+
+// foldCurves are each fold's curves of one kind (pick makes them), drawn
+// faintly behind the pooled ones; none for a single split.
+func foldCurves(r *kit.RunRecord, pick func(metrics.Curves) []widgets.Curve) []widgets.Curve {
+	var out []widgets.Curve
+	for _, f := range r.Result.FoldCurves {
+		out = append(out, pick(f)...)
+	}
+	return out
+}
+
+func calibrationCurves(cs []metrics.Calibration) []widgets.Curve {
+	var out []widgets.Curve
+	for _, c := range cs {
+		cv := widgets.Curve{Name: c.Class, Value: math.NaN(), Mark: -1}
+		for _, b := range c.Bins {
+			cv.X, cv.Y = append(cv.X, b.MeanPredicted), append(cv.Y, b.Observed)
+		}
+		out = append(out, cv)
+	}
+	return out
+}
+
+func gainCurves(ls []metrics.Lift) []widgets.Curve {
+	var out []widgets.Curve
+	for _, l := range ls {
+		top := math.NaN()
+		if len(l.Deciles) > 0 {
+			top = metrics.LiftAt(l.Deciles[0], 0.1)
+		}
+		out = append(out, widgets.Curve{Name: l.Class, X: l.Depth, Y: l.Gain, Value: top, Mark: -1})
+	}
+	return out
+}
+
+func prCurves(ps []metrics.PR) []widgets.Curve {
+	var out []widgets.Curve
+	for _, c := range ps {
+		out = append(out, widgets.Curve{Name: c.Class, X: c.Recall, Y: c.Precision, Value: c.AP, Mark: -1})
+	}
+	return out
 }
 
 // curvesView is a plot of curves in the unit square, with a table beside
@@ -170,6 +198,7 @@ func newPRView(st *themes.Styles, r *kit.RunRecord) *prView {
 		v.note = "curves " + note
 	}
 	v.m = widgets.NewCurves(widgets.Axes{X: "recall", Y: "pre", Value: "AP"}, v.curves(), st)
+	v.m.SetFaint(foldCurves(r, func(c metrics.Curves) []widgets.Curve { return prCurves(c.PR) }))
 	v.keys.lower.SetEnabled(v.ops != nil)
 	v.keys.higher.SetEnabled(v.ops != nil)
 	return v
@@ -192,13 +221,11 @@ func defaultPoint(ops []metrics.Operating, proba bool) int {
 }
 
 func (v *prView) curves() []widgets.Curve {
-	var cs []widgets.Curve
-	for _, c := range v.r.Result.PR {
-		cv := widgets.Curve{Name: c.Class, X: c.Recall, Y: c.Precision, Value: c.AP, Mark: -1}
-		if v.ops != nil && c.Class == v.r.Result.Positive {
-			cv.Mark = v.at
+	cs := prCurves(v.r.Result.PR)
+	for i := range cs {
+		if v.ops != nil && cs[i].Name == v.r.Result.Positive {
+			cs[i].Mark = v.at
 		}
-		cs = append(cs, cv)
 	}
 	return cs
 }

@@ -27,7 +27,15 @@ func init() {
 					note += "; the Summary's AUC is the fold mean"
 				}
 			}
-			return &rocView{m: widgets.NewROC(r.Result.ROC, env.C.Styles), note: note, st: env.C.Styles, r: r}
+			m := widgets.NewROC(r.Result.ROC, env.C.Styles)
+			m.SetFaint(foldCurves(r, func(c metrics.Curves) []widgets.Curve {
+				var out []widgets.Curve
+				for _, roc := range c.ROC {
+					out = append(out, widgets.Curve{Name: roc.Class, X: roc.FPR, Y: roc.TPR, Mark: -1})
+				}
+				return out
+			}))
+			return &rocView{m: m, note: note, st: env.C.Styles, r: r}
 		}})
 }
 

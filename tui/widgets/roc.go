@@ -70,7 +70,8 @@ type ROC struct {
 	st     *themes.Styles
 	axes   Axes
 	curves []rocCurve
-	sel    int // -1: all curves
+	faint  []rocCurve // drawn faintly behind (each fold's)
+	sel    int        // -1: all curves
 	w, h   int
 }
 
@@ -92,7 +93,18 @@ func NewCurves(axes Axes, curves []Curve, st *themes.Styles) ROC {
 
 // SetCurves replaces the curves (and shows all of them).
 func (r *ROC) SetCurves(curves []Curve) {
-	r.curves = make([]rocCurve, len(curves))
+	r.curves = clampCurves(curves)
+	r.sel = -1
+	r.KeyMap.Cycle.SetEnabled(len(r.curves) > 1)
+}
+
+// SetFaint sets curves drawn faintly behind the others (each fold's behind
+// the pooled one), those of the curve shown alone or, with one curve, all.
+func (r *ROC) SetFaint(curves []Curve) { r.faint = clampCurves(curves) }
+
+// clampCurves keeps the finite points of curves, clamped to the square.
+func clampCurves(curves []Curve) []rocCurve {
+	out := make([]rocCurve, len(curves))
 	for i, c := range curves {
 		rc := rocCurve{name: oneLine(c.Name), auc: c.Value, mark: -1}
 		for j := 0; j < len(c.X) && j < len(c.Y); j++ {
@@ -106,10 +118,9 @@ func (r *ROC) SetCurves(curves []Curve) {
 			rc.fpr = append(rc.fpr, math.Min(math.Max(x, 0), 1))
 			rc.tpr = append(rc.tpr, math.Min(math.Max(y, 0), 1))
 		}
-		r.curves[i] = rc
+		out[i] = rc
 	}
-	r.sel = -1
-	r.KeyMap.Cycle.SetEnabled(len(r.curves) > 1)
+	return out
 }
 
 // Selected is the curve shown alone, or -1 when all are shown.
@@ -212,6 +223,14 @@ func (r ROC) View() string {
 	sy := func(y float64) int { return int(math.Round((1 - y) * float64(4*ph-1))) }
 	if r.axes.Diagonal {
 		diag.line(sx(0), sy(0), sx(1), sy(1), 3, nil)
+	}
+	for _, c := range r.faint {
+		if len(r.curves) > 1 && (r.sel < 0 || r.curves[r.sel].name != c.name) {
+			continue // several classes: a class's folds only when it is shown alone
+		}
+		for j := 1; j < len(c.fpr); j++ {
+			diag.line(sx(c.fpr[j-1]), sy(c.tpr[j-1]), sx(c.fpr[j]), sy(c.tpr[j]), 1, nil)
+		}
 	}
 	subtle := cv.addStyle(st.Subtle)
 	for y := 0; y < ph; y++ {

@@ -40,6 +40,7 @@ type compareFlags struct {
 	eval             evalFlags
 	jobs             int
 	baseline, export string
+	predictions      string // --predictions: every model run's held-out rows, as CSV
 	asJSON, quiet    bool
 	shard, partOut   string // --shard I/N, --out FILE
 	merge            bool
@@ -55,6 +56,7 @@ func (c *compareFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.jobs, "jobs", runtime.NumCPU(), "model runs at once; the results do not depend on it")
 	fs.BoolVar(&c.asJSON, "json", false, "print the results as JSON")
 	fs.StringVar(&c.export, "export", "", "also write the comparison to FILE.md (tables and text charts) or FILE.csv (every fold's scores)")
+	fs.StringVar(&c.predictions, "predictions", "", "also write every model run's held-out rows to FILE as CSV: dataset, model, repeat, row, fold, actual, predicted, p(class)..., correct (regression: error)")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress on stderr (it is drawn only when stderr is a terminal)")
 	fs.StringVar(&c.shard, "shard", "", "run only the I-th of N slices of the (dataset, model, repeat, fold) grid, e.g. 2/8, and write its scores to --out")
 	fs.StringVar(&c.partOut, "out", "", "with --shard: the part file to write (JSON), merged with the other parts by --merge")
@@ -211,6 +213,19 @@ func runCompare(args []string, out, stderr io.Writer) error {
 			return usagef("compare: %s %v", flag, err)
 		}
 	}
+	if cf.predictions != "" {
+		reads := make([]runs.Read, 0, len(cf.sources)+1)
+		for _, s := range cf.sources {
+			reads = append(reads, runs.Read{Path: s})
+		}
+		if cf.export != "" {
+			reads = append(reads, runs.Read{Path: cf.export, What: "also the --export file"})
+		}
+		if err := runs.CheckReads(cf.predictions, reads...); err != nil {
+			return usagef("compare: --predictions %v", err)
+		}
+		plan.KeepRows = true
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	pl := newProgressLine(stderr)
@@ -239,7 +254,29 @@ func runCompare(args []string, out, stderr io.Writer) error {
 	if o.Cancelled && finishedCells(o) == 0 {
 		return interruptedf("compare: interrupted before any model run finished")
 	}
-	return reportComparison(ctx, out, o, &cf)
+	err = reportComparison(ctx, out, o, &cf)
+	if perr := writeComparePredictions(o, &cf); perr != nil && err == nil {
+		err = perr
+	}
+	return err
+}
+
+// writeComparePredictions writes --predictions after the report, as
+// train writes it.
+func writeComparePredictions(o *experiment.Outcome, cf *compareFlags) error {
+	if cf.predictions == "" {
+		return nil
+	}
+	data, err := comparePredictionsCSV(o)
+	if err == nil {
+		if err = runs.CheckTarget(cf.predictions, cf.sources...); err == nil {
+			err = runs.WriteFile(cf.predictions, data)
+		}
+	}
+	if err != nil {
+		return errors.New("compare: --predictions: " + err.Error() + " (the report above is the comparison's)")
+	}
+	return nil
 }
 
 // reportComparison writes the comparison and says how the experiment
@@ -270,7 +307,7 @@ func (c *compareFlags) checkShard(fs *flag.FlagSet) (experiment.Shard, error) {
 	if err != nil {
 		return s, usagef("compare: --shard %v", err)
 	}
-	for _, name := range []string{"json", "export", "metric"} {
+	for _, name := range []string{"json", "export", "metric", "predictions"} {
 		if isSet(fs, name) {
 			return s, usagef("compare: --shard writes its part to --out; give --%s to --merge, which prints the comparison", name)
 		}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/experiment"
 	"github.com/tealab/tealab/engine/runs"
 )
 
@@ -51,16 +53,25 @@ func (o *outputFlags) checkPredictions(rec *runs.Record) error {
 
 // predictionsCSV is the file --predictions writes.
 func predictionsCSV(rec *runs.Record) ([]byte, error) {
-	res := rec.Result
-	if res == nil || len(res.TestRows) != len(res.Actual) || len(res.TestFolds) != len(res.Actual) || len(res.Predicted) != len(res.Actual) {
-		return nil, errors.New("the run kept no predictions to write")
-	}
-	classify := rec.Task() == datasets.Classification
 	var classes []string
 	if rec.Dataset != nil {
 		classes = rec.Dataset.Classes
 	}
-	head := []string{"row", "fold", "actual", "predicted"}
+	testSet := rec.Options.Test != nil || rec.Data.Test != ""
+	head, rows, err := predictionTable(rec.Result, classes, rec.Task() == datasets.Classification, testSet)
+	if err != nil {
+		return nil, err
+	}
+	return csvOf(append([][]string{head}, rows...))
+}
+
+// predictionTable is res's held-out rows as --predictions writes them:
+// the header, then a record a row.
+func predictionTable(res *eval.Result, classes []string, classify, testSet bool) (head []string, rows [][]string, err error) {
+	if res == nil || len(res.TestRows) != len(res.Actual) || len(res.TestFolds) != len(res.Actual) || len(res.Predicted) != len(res.Actual) {
+		return nil, nil, errors.New("the run kept no predictions to write")
+	}
+	head = []string{"row", "fold", "actual", "predicted"}
 	scoreCols := 0
 	if classify && res.Scores != nil {
 		_, scoreCols = res.Scores.Dims()
@@ -82,10 +93,6 @@ func predictionsCSV(rec *runs.Record) ([]byte, error) {
 		head = append(head, "error")
 	}
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write(head)
-	testSet := rec.Options.Test != nil || rec.Data.Test != ""
 	for i, a := range res.Actual {
 		row := strconv.Itoa(res.TestRows[i] + 1)
 		switch {
@@ -97,18 +104,74 @@ func predictionsCSV(rec *runs.Record) ([]byte, error) {
 		rec := []string{row, strconv.Itoa(res.TestFolds[i])}
 		p := res.Predicted[i]
 		if !classify {
-			rec = append(rec, num(a), num(p), num(p-a))
-			w.Write(rec)
+			rows = append(rows, append(rec, num(a), num(p), num(p-a)))
 			continue
 		}
 		rec = append(rec, classes[int(a)], classes[int(p)])
 		for c := range scoreCols {
 			rec = append(rec, num(res.Scores.At(i, c)))
 		}
-		w.Write(append(rec, strconv.FormatBool(a == p)))
+		rows = append(rows, append(rec, strconv.FormatBool(a == p)))
 	}
-	w.Flush()
-	return b.Bytes(), w.Error()
+	return head, rows, nil
+}
+
+// csvOf is records as CSV.
+func csvOf(records [][]string) ([]byte, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.WriteAll(records); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// comparePredictionsCSV is compare's --predictions: every cell's held-out
+// rows, as train writes them, after the dataset, the model and the repeat
+// (1-based). Data sets of other classes share the file: a score column
+// is blank in the rows of a data set that has no such class.
+func comparePredictionsCSV(o *experiment.Outcome) ([]byte, error) {
+	head := []string{"dataset", "model", "repeat"}
+	col := map[string]int{}
+	type cellRows struct {
+		lead []string
+		head []string
+		rows [][]string
+	}
+	var cells []cellRows
+	for i := range o.Cells {
+		c := &o.Cells[i]
+		if c.Rows == nil {
+			continue
+		}
+		d := o.Plan.Datasets[c.Dataset]
+		h, rows, err := predictionTable(c.Rows, d.Classes, d.Task == datasets.Classification, false)
+		if err != nil {
+			continue // a run that failed before any fold: no rows
+		}
+		for _, name := range h {
+			if _, ok := col[name]; !ok {
+				col[name] = len(head)
+				head = append(head, name)
+			}
+		}
+		cells = append(cells, cellRows{[]string{d.Name, o.Plan.Models[c.Model].Label, strconv.Itoa(c.Repeat + 1)}, h, rows})
+	}
+	if len(cells) == 0 {
+		return nil, errors.New("no model run kept predictions to write")
+	}
+	records := [][]string{head}
+	for _, c := range cells {
+		for _, r := range c.rows {
+			rec := make([]string, len(head))
+			copy(rec, c.lead)
+			for k, v := range r {
+				rec[col[c.head[k]]] = v
+			}
+			records = append(records, rec)
+		}
+	}
+	return csvOf(records)
 }
 
 // writePredictions writes --predictions after the report.

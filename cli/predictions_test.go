@@ -126,3 +126,48 @@ func TestPredictionsNameRowsAndErrors(t *testing.T) {
 		t.Errorf("--predictions over --save: status %d, %s", status, errOut)
 	}
 }
+
+// compare --predictions writes every model run's held-out rows: each row
+// of each data set once per model and repeat, after the data set, the
+// model and the repeat; a data set of other classes leaves the others'
+// score columns blank. --shard and --merge keep no rows and refuse it.
+func TestComparePredictions(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pred.csv")
+	_, errOut, status := run(t, "compare", "--data", "iris", "--data", "breast_cancer", "--model", "gnb", "--model", "lda",
+		"--cv", "3", "--repeat", "2", "--quiet", "--predictions", path)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	rows := readCSV(t, path)
+	head := rows[0]
+	for _, want := range []string{"dataset", "model", "repeat", "row", "fold", "actual", "predicted", "p(setosa)", "p(malignant)", "correct"} {
+		if !slices.Contains(head, want) {
+			t.Errorf("header %q lacks %q", head, want)
+		}
+	}
+	count := map[string]int{}
+	setosa := slices.Index(head, "p(setosa)")
+	for _, r := range rows[1:] {
+		count[r[0]+" "+r[1]+" "+r[2]]++
+		if r[0] == "breast_cancer" && r[setosa] != "" {
+			t.Fatalf("a breast_cancer row has p(setosa): %q", r)
+		}
+	}
+	for _, d := range []struct {
+		name string
+		rows int
+	}{{"iris", 150}, {"breast_cancer", 569}} {
+		for _, m := range []string{"gnb", "lda"} {
+			for _, rep := range []string{"1", "2"} {
+				if got := count[d.name+" "+m+" "+rep]; got != d.rows {
+					t.Errorf("%s %s repeat %s: %d rows, want %d", d.name, m, rep, got, d.rows)
+				}
+			}
+		}
+	}
+	if _, errOut, status := run(t, "compare", "--data", "iris", "--model", "gnb", "--model", "lda", "--shard", "1/2",
+		"--out", filepath.Join(dir, "part.json"), "--predictions", path); status != 2 || !strings.Contains(errOut, "--predictions") {
+		t.Errorf("--shard with --predictions: status %d, %q", status, errOut)
+	}
+}

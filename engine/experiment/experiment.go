@@ -39,6 +39,9 @@ type Plan struct {
 	Seed     uint64
 	Baseline int // index into Models of the model the others are tested against
 	Jobs     int // cells run at once (at least 1); results do not depend on it
+	// KeepRows keeps each cell's held-out rows (Cell.Rows): what each
+	// fold's model predicted for each row it held out.
+	KeepRows bool
 }
 
 // Cell is one model on one dataset in one repeat: Folds fits.
@@ -46,7 +49,11 @@ type Cell struct {
 	Dataset, Model, Repeat int
 	Folds                  []map[string]float64 // per-fold metrics; fewer than Plan.Folds if cut short
 	History                []eval.Point         // the first fold's validation history
-	Err                    error
+	// Rows is the cell's evaluation when the plan keeps its rows: its
+	// held-out rows pooled over the folds (eval.Result's Actual,
+	// Predicted, TestRows, TestFolds, TestNames, Scores); nil otherwise.
+	Rows *eval.Result
+	Err  error
 }
 
 // Progress says how far an experiment has got: once at the start (Done 0),
@@ -204,6 +211,9 @@ func (o *Outcome) run(ctx context.Context, c *Cell, folds []eval.Fold) {
 		c.Folds, c.History = res.Folds, res.History
 		if len(res.Folds) == 0 && len(folds) == 1 {
 			c.Folds = []map[string]float64{res.Metrics}
+		}
+		if p.KeepRows {
+			c.Rows = res
 		}
 	}
 	if err == nil && res != nil && res.Cancelled {

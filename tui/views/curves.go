@@ -170,29 +170,29 @@ func gainsTable(ls []metrics.Lift) []string {
 // positive class there, so that the precision and recall a threshold buys
 // read off at once.
 type prView struct {
-	m     widgets.ROC
-	st    *themes.Styles
-	r     *kit.RunRecord
-	note  string
-	ops   []metrics.Operating // nil: no operating point
-	at    int                 // index into ops (and the curve's points)
-	keys  prKeys
-	sideW int
-	w, h  int
+	m        widgets.ROC
+	st       *themes.Styles
+	r        *kit.RunRecord
+	note     string
+	prs      []metrics.PR        // the curves shown: the run's, or the other class's
+	positive string              // the class they are about, of two; "" for more
+	ops      []metrics.Operating // nil: no operating point
+	at       int                 // index into ops (and the curve's points)
+	keys     prKeys
+	sideW    int
+	w, h     int
 }
 
-type prKeys struct{ lower, higher key.Binding }
+type prKeys struct{ lower, higher, flip key.Binding }
 
 func newPRView(st *themes.Styles, r *kit.RunRecord) *prView {
 	res := r.Result
-	v := &prView{st: st, r: r, at: -1, keys: prKeys{
+	v := &prView{st: st, r: r, at: -1, prs: res.PR, positive: res.Positive, keys: prKeys{
 		lower:  kit.Bind("<", "lower threshold", "<", ","),
 		higher: kit.Bind(">", "higher threshold", ">", "."),
+		flip:   kit.Bind("p", "other positive class", "p"),
 	}}
-	if pos := slices.Index(res.Confusion.Labels, res.Positive); pos >= 0 && res.Scores != nil && len(res.Actual) > 0 {
-		v.ops = metrics.OperatingPoints(res.Actual, res.Scores, 2, pos)
-		v.at = defaultPoint(v.ops, res.Proba)
-	}
+	v.setPositive(res.Positive)
 	v.note = "precision against recall of each class, every threshold; chance is the class's share of the rows"
 	if note := r.PooledNote(); note != "" {
 		v.note = "curves " + note
@@ -201,7 +201,27 @@ func newPRView(st *themes.Styles, r *kit.RunRecord) *prView {
 	v.m.SetFaint(foldCurves(r, func(c metrics.Curves) []widgets.Curve { return prCurves(c.PR) }))
 	v.keys.lower.SetEnabled(v.ops != nil)
 	v.keys.higher.SetEnabled(v.ops != nil)
+	v.keys.flip.SetEnabled(v.ops != nil)
 	return v
+}
+
+// setPositive makes the curve and the operating point about class name,
+// one of two, from the run's scores (the run's own curve when it is the
+// run's positive class); at the model's own decision.
+func (v *prView) setPositive(name string) {
+	res := v.r.Result
+	pos := slices.Index(res.Confusion.Labels, name)
+	if pos < 0 || res.Scores == nil || len(res.Actual) == 0 || len(res.Confusion.Labels) != 2 {
+		return
+	}
+	v.positive = name
+	v.ops = metrics.OperatingPoints(res.Actual, res.Scores, 2, pos)
+	v.at = defaultPoint(v.ops, res.Proba)
+	if name != res.Positive {
+		v.prs = metrics.PRs(res.Actual, res.Scores, res.Confusion.Labels, pos)
+	} else {
+		v.prs = res.PR
+	}
 }
 
 // defaultPoint is the point of the model's own decision: a probability of
@@ -221,9 +241,9 @@ func defaultPoint(ops []metrics.Operating, proba bool) int {
 }
 
 func (v *prView) curves() []widgets.Curve {
-	cs := prCurves(v.r.Result.PR)
+	cs := prCurves(v.prs)
 	for i := range cs {
-		if v.ops != nil && cs[i].Name == v.r.Result.Positive {
+		if v.ops != nil && cs[i].Name == v.positive {
 			cs[i].Mark = v.at
 		}
 	}
@@ -240,6 +260,13 @@ func (v *prView) Update(msg tea.Msg) tea.Cmd {
 		v.at = min(v.at+1, len(v.ops)-1) // later points have lower thresholds
 	case v.ops != nil && key.Matches(km, v.keys.higher):
 		v.at = max(v.at-1, 0)
+	case v.ops != nil && key.Matches(km, v.keys.flip):
+		labels := v.r.Result.Confusion.Labels
+		v.setPositive(labels[1-slices.Index(labels, v.positive)])
+		v.m.SetFaint(nil) // the folds' curves are the run's positive class's
+		if v.positive == v.r.Result.Positive {
+			v.m.SetFaint(foldCurves(v.r, func(c metrics.Curves) []widgets.Curve { return prCurves(c.PR) }))
+		}
 	default:
 		var cmd tea.Cmd
 		v.m, cmd = v.m.Update(msg)
@@ -256,19 +283,20 @@ func (v *prView) operating() []string {
 	}
 	o := v.ops[v.at]
 	res := v.r.Result
+	posName := v.positive
 	neg := res.Confusion.Labels[0]
-	if neg == res.Positive {
+	if neg == posName {
 		neg = res.Confusion.Labels[1]
 	}
-	cut := "none called " + res.Positive
+	cut := "none called " + posName
 	if !math.IsInf(o.Threshold, 1) {
-		cut = res.Positive + " at a score ≥ " + numfmt.Fixed(o.Threshold, 3)
+		cut = posName + " at a score ≥ " + numfmt.Fixed(o.Threshold, 3)
 	}
 	own := ""
 	if v.at == defaultPoint(v.ops, res.Proba) {
 		own = "the model's own decision"
 	}
-	w := max(len([]rune(res.Positive)), len([]rune(neg)), 9)
+	w := max(len([]rune(posName)), len([]rune(neg)), 9)
 	row := func(name string, a, b int) string {
 		return fmt.Sprintf("%-*s %*d %*d", w, kit.Clip(name, w), w, a, w, b)
 	}
@@ -277,8 +305,8 @@ func (v *prView) operating() []string {
 		"threshold (< >)",
 		kit.Clip(cut, 3*w+2),
 		own,
-		fmt.Sprintf("%-*s %*s %*s", w, "actual", w, kit.Clip(res.Positive, w), w, kit.Clip(neg, w)),
-		row(res.Positive, o.TP, o.FN),
+		fmt.Sprintf("%-*s %*s %*s", w, "actual", w, kit.Clip(posName, w), w, kit.Clip(neg, w)),
+		row(posName, o.TP, o.FN),
 		row(neg, o.FP, o.TN),
 		"",
 		"precision " + numfmt.Fixed(precision, 3) + "  recall " + numfmt.Fixed(recall, 3),
@@ -316,5 +344,5 @@ func (v *prView) SetSize(w, h int) {
 }
 
 func (v *prView) Keys() []key.Binding {
-	return append([]key.Binding{v.keys.lower, v.keys.higher}, v.m.KeyMap.ShortHelp()...)
+	return append([]key.Binding{v.keys.lower, v.keys.higher, v.keys.flip}, v.m.KeyMap.ShortHelp()...)
 }

@@ -111,3 +111,21 @@ func TestPredictionsViewMistakes(t *testing.T) {
 		t.Errorf("s does not put the surest first: %v", confs)
 	}
 }
+
+// p makes the other class the positive one: its curve, and at the model's
+// own decision its row of the run's confusion matrix.
+func TestPRFlipsThePositiveClass(t *testing.T) {
+	r := trainedOn(t, "breast_cancer", "logistic")
+	v := made(t, r, "PR", 120, 30)
+	v.Update(termtest.Press("p"))
+	got := strings.Join(strings.Fields(v.View()), " ")
+	c := r.Result.Confusion
+	for _, want := range []string{"benign AP", "benign at a score", "benign " + itoa(c.Matrix[1][1]) + " " + itoa(c.Matrix[1][0]), "the model's own decision"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after p the view lacks %q:\n%s", want, v.View())
+		}
+	}
+	if strings.Contains(got, "malignant AP") {
+		t.Errorf("after p the view still draws malignant's curve:\n%s", v.View())
+	}
+}

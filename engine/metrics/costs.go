@@ -20,6 +20,9 @@ import (
 type Costs struct {
 	Classes []string    `json:"classes"`
 	Cost    [][]float64 `json:"cost"` // [actual][predicted]
+	// Source is the file the matrix was read from, as a person named it
+	// (set by whoever opened it); "" unknown.
+	Source string `json:"source,omitempty"`
 }
 
 // ReadCosts reads a cost matrix as CSV: a header `actual,<class>,...`
@@ -231,12 +234,13 @@ func PositiveScores(scores *mat.Dense, positive int) []float64 {
 
 // MinCostThreshold is the threshold on the positive class's scores s of
 // rows of classes actual that minimises their mean cost (positive iff s ≥
-// t), among the thresholds that split them differently: each distinct
-// score, and one above them all (nothing positive), which is own + 1 or
-// just above the highest score. Of thresholds of equal cost, the one
-// nearest own (the model's own threshold: 0.5 for probabilities, 0 for
-// decision values) is taken, and the threshold is then moved to own when
-// own splits the rows as it does. Without rows it is own.
+// t). Each gap between two adjacent distinct scores splits the rows
+// alike: its middle stands for it (the lowest score for the gap below
+// it, and for the gap above the highest, own if it is there, else just
+// above that score). Of gaps of equal cost, the one nearest own (the
+// model's own threshold: 0.5 for probabilities, 0 for decision values) is
+// taken, and own itself when it lies in the gap taken. Without rows it is
+// own.
 func (c *Costs) MinCostThreshold(actual, s []float64, positive int, own float64) float64 {
 	n := len(s)
 	if n == 0 {
@@ -271,8 +275,13 @@ func (c *Costs) MinCostThreshold(actual, s []float64, positive int, own float64)
 		if r < n {
 			lo = s[idx[r]]
 		}
-		// Every threshold in (lo, t] splits the rows as t does.
+		// Every threshold in (lo, t] splits the rows as t does: the
+		// middle of the gap, which new rows are least likely to fall on
+		// the wrong side of.
 		cand := t
+		if !math.IsInf(lo, -1) {
+			cand = lo + (t-lo)/2
+		}
 		if own <= t && own > lo {
 			cand = own
 		}

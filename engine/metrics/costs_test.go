@@ -75,13 +75,20 @@ func TestCostsDecisions(t *testing.T) {
 		t.Errorf("MinCostThreshold = %v, want 0.1", got)
 	}
 	// Equal costs: any threshold in (0.3, 0.4] is best; 0.5 is not in it,
-	// so the nearest, 0.4.
+	// so the middle of the gap, 0.35.
 	eq := &Costs{Classes: c.Classes, Cost: [][]float64{{0, 1}, {1, 0}}}
-	if got := eq.MinCostThreshold(y, s, 1, 0.5); got != 0.4 {
-		t.Errorf("MinCostThreshold with equal costs = %v, want 0.4", got)
+	if got := eq.MinCostThreshold(y, s, 1, 0.5); math.Abs(got-0.35) > 1e-15 {
+		t.Errorf("MinCostThreshold with equal costs = %v, want 0.35", got)
 	}
-	if got := eq.MinCostThreshold(y, s, 1, 0.35); got != 0.35 {
-		t.Errorf("MinCostThreshold with own 0.35 = %v, want 0.35 (it splits alike)", got)
+	if got := eq.MinCostThreshold(y, s, 1, 0.38); got != 0.38 {
+		t.Errorf("MinCostThreshold with own 0.38 = %v, want 0.38 (it splits alike)", got)
+	}
+	// Two gaps of equal cost: the one nearer own.
+	tie := &Costs{Classes: c.Classes, Cost: [][]float64{{0, 1}, {1, 0}}}
+	// (0.7, 0.9] and (0.1, 0.5] both cost one mistake; own 0.6 is nearer
+	// the first's middle.
+	if got := tie.MinCostThreshold([]float64{1, 0, 1, 0}, []float64{0.9, 0.7, 0.5, 0.1}, 1, 0.6); math.Abs(got-0.8) > 1e-15 {
+		t.Errorf("MinCostThreshold between equal gaps = %v, want 0.8, the nearer 0.6", got)
 	}
 	if got := eq.MinCostThreshold([]float64{0, 0}, []float64{0.7, 0.8}, 1, 0.5); !(got > 0.8 && got < 0.81) {
 		t.Errorf("nothing positive: %v, want just above 0.8", got)

@@ -49,6 +49,8 @@ var table = []Info{
 	{Name: "brier", Label: "Brier", Short: "Brier", Tasks: clf, Help: "mean squared error of the probabilities: of the positive class for two classes, summed over the one-hot classes above"},
 	{Name: "auc", Head: true, Label: "AUC", Short: "AUC", Higher: true, Tasks: clf, Help: "area under the ROC curve (macro one-vs-rest above two classes)"},
 	{Name: "average_precision", Label: "average precision", Short: "AP", Higher: true, Tasks: clf, Help: "area under the precision-recall curve, step-wise (macro one-vs-rest above two classes)"},
+	{Name: "cost", Label: "cost", Short: "cost", Tasks: clf, Help: "with a cost matrix: mean cost per held-out row at the decision of least cost (the threshold, or the Bayes decision)"},
+	{Name: "cost_default", Label: "cost at default", Short: "cost0", Tasks: clf, Help: "with a cost matrix: mean cost per held-out row at the model's own decision"},
 
 	{Name: "r2", Head: true, Label: "R²", Short: "R²", Higher: true, Tasks: reg, Help: "share of the target's variance explained"},
 	{Name: "rmse", Head: true, Label: "RMSE", Short: "RMSE", Tasks: reg, Help: "root mean squared error, in the target's units"},

@@ -51,6 +51,7 @@ var (
 		eval.SettingSplit:         "always k-fold CV, every point on the same folds",
 		eval.SettingTest:          "always k-fold CV, every point on the same folds",
 		eval.SettingReduce:        "the points are fitted on the features as they are; tealab train --reduce reduces them first",
+		eval.SettingCosts:         "the points are scored by their own decisions; tealab train --costs scores one model's decisions under a cost matrix",
 		experiment.SettingRepeats: "one k-fold CV for every point",
 	}}
 	// compareEval: tealab compare runs the Experimenter, whose repeated
@@ -66,6 +67,7 @@ var (
 			eval.SettingStandardize: "each model prepares its features as it expects",
 			eval.SettingReduce:      "each model is fitted on the features as they are",
 			eval.SettingPositive:    "each data set is scored with its own rarer class positive; tealab train --positive chooses it for one",
+			eval.SettingCosts:       "the models are compared by their own decisions; tealab train --costs scores one under a cost matrix",
 		}}
 )
 

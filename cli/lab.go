@@ -54,6 +54,9 @@ func runLab(args []string, out, stderr io.Writer) error {
 	if tf.test != "" && tf.data.source == "" {
 		return usagef("--test needs --data: the test set's columns are matched to the data's")
 	}
+	if tf.costs != "" && (tf.data.source == "" || tf.model == "") {
+		return usagef("--costs needs --data and --model: the cost matrix is read for the data's classes, for a classifier")
+	}
 	var params engine.Values // parsed here, once; the lab takes them typed
 	if tf.model != "" {
 		// Check the model and its parameters before the screen takes over.
@@ -77,6 +80,9 @@ func runLab(args []string, out, stderr io.Writer) error {
 				return err
 			}
 			if _, _, err := tf.openTest("tealab", tf.data.choice(), d, spec); err != nil {
+				return err
+			}
+			if opt.Costs, err = tf.openCosts("tealab", d, spec); err != nil {
 				return err
 			}
 		}

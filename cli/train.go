@@ -14,6 +14,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/engine/runs"
 )
 
@@ -26,6 +27,9 @@ type trainFlags struct {
 	// test is the supplied test set the flags name (--test), once
 	// options has read them; "" none.
 	test string
+	// costs is the cost matrix file the flags name (--costs), once options
+	// has read them; "" none.
+	costs string
 }
 
 func (t *trainFlags) register(fs *flag.FlagSet) {
@@ -41,7 +45,7 @@ func (t *trainFlags) register(fs *flag.FlagSet) {
 // to be opened once the data are).
 func (t *trainFlags) options() (eval.Options, error) {
 	opt, v, err := t.eval.options()
-	t.test = eval.TestSource(v)
+	t.test, t.costs = eval.TestSource(v), eval.CostsSource(v)
 	return opt, err
 }
 
@@ -79,6 +83,28 @@ func (t *trainFlags) openTest(cmd string, data runs.Data, d *datasets.Dataset, s
 	data.Test = t.test
 	test, err := data.OpenTest(d)
 	return test, t.test, err
+}
+
+// openCosts reads the cost matrix (--costs) for d's classes, in their
+// order; nil when none is given. Only a classifier is scored with one.
+func (t *trainFlags) openCosts(cmd string, d *datasets.Dataset, spec *engine.Spec) (*metrics.Costs, error) {
+	if t.costs == "" {
+		return nil, nil
+	}
+	if task, _ := spec.RunsOn(d.Task); task != datasets.Classification {
+		return nil, usagef("%s: --costs scores a classifier's decisions; %s does %s: leave --costs out", cmd, spec.Name, task)
+	}
+	f, err := os.Open(t.costs)
+	if err != nil {
+		return nil, fmt.Errorf("costs: %w", err)
+	}
+	defer f.Close()
+	c, err := metrics.ReadCosts(f, d.Classes)
+	if err != nil {
+		return nil, fmt.Errorf("costs %s: %v", datasets.Printable(t.costs), err)
+	}
+	c.Source = t.costs
+	return c, nil
 }
 
 // modelsFor says which models run on data of task: those that learn it,
@@ -148,6 +174,9 @@ func runTrain(args []string, out, stderr io.Writer) error {
 	}
 	data := tf.data.choice()
 	if opt.Test, data.Test, err = tf.openTest("train", data, d, spec); err != nil {
+		return err
+	}
+	if opt.Costs, err = tf.openCosts("train", d, spec); err != nil {
 		return err
 	}
 	if data.Hash, err = runs.HashData(data, d); err != nil {

@@ -113,6 +113,8 @@ type resultHead struct {
 	Confusion     *metrics.Confusion    `json:"confusion,omitempty"`
 	Classes       []metrics.ClassReport `json:"per_class,omitempty"`
 	Positive      string                `json:"positive,omitempty"`
+	Threshold     *float64              `json:"threshold,omitempty"`
+	Costs         *metrics.Costs        `json:"costs,omitempty"`
 	ROC           []metrics.ROC         `json:"roc,omitempty"`
 	PR            []metrics.PR          `json:"pr_curve,omitempty"`
 	Calibration   []metrics.Calibration `json:"calibration,omitempty"`
@@ -160,7 +162,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	head, err := json.Marshal(resultHead{
 		r.Task, r.Dataset, r.Model, params, r.Eval, r.Seed, r.Rows, r.Features,
 		jmap(r.Metrics), jmap(r.Std), folds, jmap(r.Baseline),
-		r.Confusion, r.Classes, r.Positive, r.ROC, r.PR, r.Calibration, r.Lift, r.FoldCurves, history, r.FoldHistories,
+		r.Confusion, r.Classes, r.Positive, r.Threshold, r.Costs, r.ROC, r.PR, r.Calibration, r.Lift, r.FoldCurves, history, r.FoldHistories,
 	})
 	if err != nil {
 		return nil, err
@@ -241,7 +243,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 	*r = Result{
 		Task: h.Task, Dataset: h.Dataset, Model: h.Model, Eval: h.Eval, Seed: h.Seed, Rows: h.Rows, Features: h.Features,
 		Metrics: unjmap(h.Metrics), Std: unjmap(h.Std), Baseline: unjmap(h.Baseline),
-		Confusion: h.Confusion, Classes: h.Classes, Positive: h.Positive, ROC: h.ROC, PR: h.PR, Calibration: h.Calibration, Lift: h.Lift,
+		Confusion: h.Confusion, Classes: h.Classes, Positive: h.Positive, Threshold: h.Threshold, Costs: h.Costs, ROC: h.ROC, PR: h.PR, Calibration: h.Calibration, Lift: h.Lift,
 		FoldCurves: h.FoldCurves, History: h.History, FoldHistories: h.FoldHistories,
 		Warnings: unsaid(tail.Warnings), WarningFolds: tail.WarningFolds, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
 		FitSecs: float64(tail.FitSecs), ScoreSecs: float64(tail.ScoreSecs), WallSecs: float64(tail.WallSecs),

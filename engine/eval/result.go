@@ -35,6 +35,13 @@ type Options struct {
 	// about. "" is the rarer class of the data, the second on a tie
 	// (PositiveClass).
 	Positive string
+	// Costs, when set, is a cost matrix of the data's classes, in their
+	// order (metrics.ReadCosts; the caller opens the file, as it does a
+	// test set): the run then chooses the decision of least cost without
+	// the held-out rows (Result.Threshold) and scores it as the metric
+	// cost, beside cost_default at the model's own decision. Only a
+	// classifier takes one.
+	Costs *metrics.Costs `json:"-"`
 	// Plan, when set, gives the folds to use instead of drawing them (a
 	// comparison or sweep reusing another run's folds); PlanDesc describes it.
 	Plan     []Fold `json:"-"`
@@ -136,6 +143,19 @@ type Result struct {
 	// metrics (precision, recall, f1, brier) and of the one binary curve
 	// below. "" for other tasks and for more classes.
 	Positive string
+	// Costs is the cost matrix the run was scored with (Options.Costs),
+	// nil without one. Threshold is then, for two classes scored by the
+	// model, the threshold on the positive class's score (probability, or
+	// decision value) of least cost: the one the shown model decides by
+	// (positive iff its score is at least Threshold) and a model file
+	// keeps; nil without costs, for more classes (the Bayes decision
+	// argmin_j Σ_i p_i·cost(i, j) needs none) and for a model without
+	// scores. The metric cost is the mean cost of that decision on the
+	// held-out rows, cost_default that of the model's own; the confusion
+	// matrix and every other metric stay those of the model's own
+	// decision.
+	Costs     *metrics.Costs
+	Threshold *float64
 	// The curves of the held-out scores, pooled over folds as Confusion
 	// is: one for the positive class with two classes, one per class
 	// against the rest with more. Calibration needs probabilities (nil

@@ -93,6 +93,9 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 			return nil, err
 		}
 	}
+	if err := checkCosts(opt.Costs, d, task, spec.Name); err != nil {
+		return nil, err
+	}
 	warnings := adviseWarnings(d, spec)
 	if opt.Test != nil {
 		if !task.Supervised() {
@@ -617,6 +620,7 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 		}
 	}
 	summarise(len(folds))
+	rn.addCosts(all, len(folds), foldMetrics, foldBase)
 	if len(folds) == 1 {
 		res.FoldHistories = nil
 		rn.show(firstModel, firstPrep, rn.holdoutRows(len(folds[0].Train)), folds[0].Train)

@@ -29,6 +29,7 @@ const (
 	SettingStandardize = "standardize"
 	SettingReduce      = "reduce first"
 	SettingPositive    = "positive class"
+	SettingCosts       = "costs"
 )
 
 // The schemes, the choices of SettingScheme.
@@ -152,6 +153,9 @@ var settings = []Setting{
 	{Param: engine.Param{Name: SettingPositive, Kind: engine.Text, Default: "",
 		Help: "two classes: the class that precision, recall, F1 and the curves (ROC, precision-recall, calibration, lift) are about; empty: the rarer class of the data (a tie: the second)"},
 		Flag: "positive", Valid: "class of the target, two classes only"},
+	{Param: engine.Param{Name: SettingCosts, Kind: engine.Text, Default: "",
+		Help: "classification: a CSV cost matrix (header actual,<class>...; a row per actual class: the cost of predicting each class), scored as cost, and the decision of least cost chosen without the held-out rows"},
+		Flag: "costs", Valid: "file: a CSV cost matrix of the target's classes, classification only"},
 }
 
 // Settings lists the evaluation settings as declared, in the order the
@@ -301,6 +305,13 @@ func TestSource(v engine.Values) string {
 	return strings.TrimSpace(engine.Format(v[SettingTest]))
 }
 
+// CostsSource is the cost matrix file the settings name, else "": opening
+// it is the caller's (metrics.ReadCosts into Options.Costs), as a test
+// set's is.
+func CostsSource(v engine.Values) string {
+	return strings.TrimSpace(engine.Format(v[SettingCosts]))
+}
+
 // ValuesOf gives the settings of o, to show or save: its scheme (the test
 // set when Options.Test is set, its Source as the test file), and each
 // setting's value; a Split of 0 is the default fraction, as Plan reads it,
@@ -326,6 +337,9 @@ func ValuesOf(o Options) engine.Values {
 	v[SettingStandardize] = StandardizeName(o.Standardize)
 	v[SettingReduce] = o.Reduce
 	v[SettingPositive] = o.Positive
+	if o.Costs != nil {
+		v[SettingCosts] = o.Costs.Source
+	}
 	return v
 }
 

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// costsFile writes a cost matrix of breast_cancer's classes: a false
+// positive (a benign row called malignant) costs 1, a false negative 10.
+func costsFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "costs.csv")
+	if err := os.WriteFile(path, []byte("actual,benign,malignant\nbenign,0,1\nmalignant,10,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Issue 33's done-when: logistic regression on breast_cancer with a false
+// negative ten times as costly as a false positive (malignant positive,
+// the default) decides below 0.5 and costs less than at its own decision,
+// on the held-out rows of a hold-out and of 5-fold CV.
+func TestTrainCosts(t *testing.T) {
+	t.Parallel()
+	costs := costsFile(t)
+	for _, scheme := range [][]string{nil, {"--cv", "5"}} {
+		args := append([]string{"train", "--data", "breast_cancer", "--model", "logistic", "--costs", costs, "--json", "--no-history"}, scheme...)
+		out, errOut, status := run(t, args...)
+		if status != 0 {
+			t.Fatalf("%v: status %d: %s", scheme, status, errOut)
+		}
+		var r struct {
+			Positive  string             `json:"positive"`
+			Threshold *float64           `json:"threshold"`
+			Metrics   map[string]float64 `json:"metrics"`
+			Folds     []map[string]float64
+			Baseline  map[string]float64
+			Costs     struct{ Classes []string }
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		cost, def := r.Metrics["cost"], r.Metrics["cost_default"]
+		t.Logf("%v: threshold %v, cost %v, cost_default %v, baseline %v", scheme, *r.Threshold, cost, def, r.Baseline["cost"])
+		if r.Positive != "malignant" || r.Threshold == nil || *r.Threshold >= 0.5 || !(cost < def) || len(r.Costs.Classes) != 2 {
+			t.Errorf("%v: positive %q, threshold %v, cost %v, cost_default %v", scheme, r.Positive, r.Threshold, cost, def)
+		}
+		if _, ok := r.Baseline["cost"]; !ok {
+			t.Errorf("%v: no baseline cost: %v", scheme, r.Baseline)
+		}
+		if scheme != nil && (len(r.Folds) != 5 || r.Folds[0]["cost"] == 0 && r.Folds[0]["cost_default"] == 0) {
+			t.Errorf("folds %v", r.Folds)
+		}
+	}
+	text, _, _ := run(t, "train", "--data", "breast_cancer", "--model", "logistic", "--costs", costs, "--no-history")
+	for _, want := range []string{"Costs", "threshold", "cost at default", "malignant"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report has no %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestTrainCostsErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bad := write("bad.csv", "actual,benign,malignant\nbenign,0,-1\nmalignant,10,0\n")
+	ugly := write("ugly.csv", "actual,benign,ugly\nbenign,0,1\nmalignant,10,0\n")
+	for _, c := range []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"--data", "breast_cancer", "--model", "logistic", "--costs", bad}, 1, `costs ` + bad + `: row "benign", column "malignant": the cost -1 is negative`},
+		{[]string{"--data", "breast_cancer", "--model", "logistic", "--costs", ugly}, 1, `column "ugly" is not a class of the data (valid: malignant, benign)`},
+		{[]string{"--data", "breast_cancer", "--model", "logistic", "--costs", filepath.Join(dir, "none.csv")}, 1, "costs: open"},
+		{[]string{"--data", "diabetes", "--model", "ridge", "--costs", bad}, 2, "--costs scores a classifier's decisions; ridge does regression: leave --costs out"},
+		{[]string{"--data", "iris", "--model", "kmeans", "--costs", bad}, 2, "kmeans does clustering"},
+	} {
+		_, errOut, status := run(t, append([]string{"train", "--no-history"}, c.args...)...)
+		if status != c.status || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: status %d, %q; want %d and %q", c.args, status, errOut, c.status, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -91,4 +92,84 @@ func TestTrainCostsErrors(t *testing.T) {
 			t.Errorf("%v: status %d, %q; want %d and %q", c.args, status, errOut, c.status, c.want)
 		}
 	}
+}
+
+// A model file keeps the threshold of least cost, and tealab predict
+// decides by it: malignant iff its probability is at least the threshold,
+// and --score scores those decisions.
+func TestPredictKeepsTheThreshold(t *testing.T) {
+	t.Parallel()
+	for _, scheme := range [][]string{nil, {"--cv", "5"}} {
+		file := trainSaved(t, append([]string{"--data", "breast_cancer", "--model", "logistic", "--costs", costsFile(t), "--no-history"}, scheme...)...)
+		saved, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mf struct {
+			Version   int      `json:"version"`
+			Threshold *float64 `json:"threshold"`
+			Positive  string   `json:"positive"`
+		}
+		if err := json.Unmarshal(saved, &mf); err != nil {
+			t.Fatal(err)
+		}
+		if mf.Version != 2 || mf.Threshold == nil || *mf.Threshold >= 0.5 || mf.Positive != "malignant" {
+			t.Fatalf("%v: model file version %d, threshold %v, positive %q", scheme, mf.Version, mf.Threshold, mf.Positive)
+		}
+		out, errOut, status := run(t, "predict", "--model-file", file, "--data", "breast_cancer", "--json", "--proba")
+		if status != 0 {
+			t.Fatalf("predict: status %d: %s", status, errOut)
+		}
+		var p struct {
+			Predictions   []string
+			Classes       []string
+			Probabilities [][]float64
+		}
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatal(err)
+		}
+		m := slices.Index(p.Classes, "malignant")
+		below := 0 // rows called malignant below 0.5: the threshold at work
+		for i, pr := range p.Probabilities {
+			want := "benign"
+			if pr[m] >= *mf.Threshold {
+				want = "malignant"
+			}
+			if p.Predictions[i] != want {
+				t.Fatalf("%v: row %d: p(malignant) %v, threshold %v: predicted %s", scheme, i+1, pr[m], *mf.Threshold, p.Predictions[i])
+			}
+			if pr[m] < 0.5 && want == "malignant" {
+				below++
+			}
+		}
+		if below == 0 {
+			t.Errorf("%v: no row between the threshold %v and 0.5: the test shows nothing", scheme, *mf.Threshold)
+		}
+		// --score scores the thresholded decisions.
+		scored, errOut, status := run(t, "predict", "--model-file", file, "--data", "breast_cancer", "--json", "--score")
+		var s struct {
+			Metrics   map[string]float64
+			Confusion struct{ Matrix [][]int }
+		}
+		if status != 0 || json.Unmarshal([]byte(scored), &s) != nil {
+			t.Fatalf("predict --score: status %d %s %.300s", status, errOut, scored)
+		}
+		calls := 0
+		for _, row := range s.Confusion.Matrix {
+			calls += row[m]
+		}
+		if calls != count(p.Predictions, "malignant") {
+			t.Errorf("%v: --score's confusion calls %d rows malignant, predict %d", scheme, calls, count(p.Predictions, "malignant"))
+		}
+	}
+}
+
+func count(xs []string, x string) int {
+	n := 0
+	for _, y := range xs {
+		if y == x {
+			n++
+		}
+	}
+	return n
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/tealab/tealab/datasets"
@@ -149,6 +150,9 @@ func (f *File) build() (*Model, error) {
 	if err := f.checkColumns(task); err != nil {
 		return nil, fmt.Errorf("model file: %w", err)
 	}
+	if err := f.checkThreshold(task); err != nil {
+		return nil, fmt.Errorf("model file: %w", err)
+	}
 	if f.Baseline != nil {
 		if err := f.Baseline.check(task, len(f.Classes)); err != nil {
 			return nil, fmt.Errorf("model file: %w", err)
@@ -173,6 +177,13 @@ func (f *File) build() (*Model, error) {
 	}
 	if err := m.(engine.Persistent).UnmarshalState(f.State); err != nil {
 		return nil, fmt.Errorf("model file: model %s: state: %w", spec.Name, err)
+	}
+	if f.Threshold != nil {
+		_, prober := m.(engine.Prober)
+		_, scorer := m.(engine.Scorer)
+		if !prober && !scorer {
+			return nil, fmt.Errorf("model file: model %s gives no scores for its threshold to decide on", spec.Name)
+		}
 	}
 	mf := &Model{File: f, Spec: spec, Values: v, Fitted: m, Prep: prep}
 	if err := mf.checkPrepInputs(); err != nil {
@@ -236,4 +247,23 @@ func firstDuplicate(xs []string) string {
 		}
 	}
 	return ""
+}
+
+// checkThreshold checks the threshold a file keeps: a finite number, for
+// a classifier of two classes that names its positive class and gives
+// scores (checked once the model is built).
+func (f *File) checkThreshold(task datasets.Task) error {
+	if f.Threshold == nil {
+		return nil
+	}
+	t := *f.Threshold
+	switch {
+	case math.IsNaN(t) || math.IsInf(t, 0):
+		return fmt.Errorf("threshold %v is not a finite number", t)
+	case task != datasets.Classification || len(f.Classes) != 2:
+		return errors.New("a threshold is kept for a classifier of two classes only")
+	case f.positive() < 0:
+		return fmt.Errorf("a threshold is on the positive class's score, and positive %q is not one of the classes", f.Positive)
+	}
+	return nil
 }

@@ -25,7 +25,9 @@ const Format = "tealab-model"
 
 // Version is the layout of model files this tealab writes, and the
 // newest it reads. Version 2 added "baseline"; a version 1 file loads
-// (its scored predictions have no baseline).
+// (its scored predictions have no baseline). "positive" and "threshold"
+// came later, optional, within version 2: a file without them loads as
+// before.
 const Version = 2
 
 // File is a model file's content, field by field (the package comment
@@ -41,6 +43,7 @@ type File struct {
 	Features      []Feature          `json:"features"`
 	Classes       []string           `json:"classes,omitempty"`
 	Positive      string             `json:"positive,omitempty"`
+	Threshold     *float64           `json:"threshold,omitempty"`
 	Preprocessing json.RawMessage    `json:"preprocessing"`
 	State         json.RawMessage    `json:"state"`
 	Metrics       map[string]float64 `json:"metrics,omitempty"`
@@ -172,6 +175,10 @@ func Encode(res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if f.Target != "" {
 		f.Baseline = baselineOf(res, d)
 		f.Positive = res.Positive
+		if res.Threshold != nil && len(f.Classes) == 2 && f.Positive != "" {
+			t := *res.Threshold
+			f.Threshold = &t
+		}
 	}
 	if f.Checksum, err = checksum(f); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/metrics"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -99,6 +100,18 @@ func (m *Model) Predict(t *datasets.Table, proba bool) (*Prediction, error) {
 		}
 		out.Values = pred
 		return out, nil
+	}
+	if t := m.File.Threshold; t != nil { // two classes: positive iff its score is at least the threshold
+		all := make([]int, len(pred))
+		for i := range all {
+			all[i] = i
+		}
+		S, _, err := m.scores(out, all)
+		if err != nil {
+			return nil, err
+		}
+		pos := m.File.positive()
+		pred = metrics.Threshold(metrics.PositiveScores(S, pos), *t, pos)
 	}
 	if out.Labels, err = m.labels(pred); err != nil {
 		return nil, err

@@ -56,6 +56,18 @@ func TestTrainCosts(t *testing.T) {
 			t.Errorf("folds %v", r.Folds)
 		}
 	}
+	// A saved run keeps the matrix: replayed, it scores the same cost; and
+	// --save never writes over the cost matrix's file.
+	save := filepath.Join(t.TempDir(), "run.json")
+	first, errOut, status := run(t, "train", "--data", "breast_cancer", "--model", "logistic", "--costs", costs, "--json", "--no-history", "--save", save)
+	again, errAgain, statusAgain := run(t, "run", save, "--json", "--no-history")
+	if status != 0 || statusAgain != 0 || !strings.Contains(first, `"cost": 0.06140350877192982`) || !strings.Contains(again, `"cost": 0.06140350877192982`) ||
+		!strings.Contains(again, "--costs "+costs) {
+		t.Errorf("replay: status %d %s, %d %s\n%.300s", status, errOut, statusAgain, errAgain, again)
+	}
+	if _, errOut, status := run(t, "train", "--data", "breast_cancer", "--model", "logistic", "--costs", costs, "--no-history", "--save", costs); status == 0 {
+		t.Errorf("--save over the cost matrix: %s", errOut)
+	}
 	text, _, _ := run(t, "train", "--data", "breast_cancer", "--model", "logistic", "--costs", costs, "--no-history")
 	for _, want := range []string{"Costs", "threshold", "cost at default", "malignant"} {
 		if !strings.Contains(text, want) {

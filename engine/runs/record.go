@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
 )
 
 // Status says how a run stands.
@@ -163,7 +164,7 @@ func targetOf(d *datasets.Dataset) string {
 
 // Inputs are the files the record's data are read from, for CheckTarget:
 // the source when it is a file (a built-in or a generator is none), or
-// datasets.Stdin; and the supplied test set's file.
+// datasets.Stdin; the supplied test set's file and the cost matrix's.
 func (r *Record) Inputs() []string {
 	var in []string
 	src := strings.TrimSpace(r.Data.Source)
@@ -172,6 +173,9 @@ func (r *Record) Inputs() []string {
 	}
 	if r.Options.Test != nil && strings.TrimSpace(r.Options.Test.Source) == strings.TrimSpace(r.Data.Test) {
 		in = append(in, strings.TrimSpace(r.Data.Test))
+	}
+	if c := r.Options.Costs; c != nil && strings.TrimSpace(c.Source) != "" {
+		in = append(in, strings.TrimSpace(c.Source))
 	}
 	return in
 }
@@ -356,7 +360,10 @@ type recipe struct {
 	// Positive is the positive class a person chose (--positive); "" the
 	// rarer class, as an older file without it reads.
 	Positive string `json:"positive,omitempty"`
-	Command  string `json:"command"`
+	// Costs is the cost matrix the run was scored with (--costs), kept
+	// whole (and its file's name), so that a replay needs no file.
+	Costs   *metrics.Costs `json:"costs,omitempty"`
+	Command string         `json:"command"`
 }
 
 // MarshalJSON writes the result (eval.Result's JSON: task, metrics,
@@ -392,7 +399,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 // recipe is what reproduces the run.
 func (r *Record) recipe() recipe {
 	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
-		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Positive: r.Options.Positive, Command: r.Command()}
+		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Positive: r.Options.Positive, Costs: r.Options.Costs, Command: r.Command()}
 	if r.Options.Standardize != nil {
 		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
 	}
@@ -422,7 +429,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	}
 	rc := tail.Recipe
 	*r = Record{Data: rc.Data, Model: rc.Model, Status: tail.Status,
-		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed, Reduce: rc.Reduce, Positive: rc.Positive}}
+		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed, Reduce: rc.Reduce, Positive: rc.Positive, Costs: rc.Costs}}
 	std, err := eval.ParseStandardize(rc.Standardize)
 	if err != nil {
 		return fmt.Errorf("recipe: standardize: %w", err)

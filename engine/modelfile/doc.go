@@ -21,6 +21,9 @@
 //	classes        class names, index = class code (classification)
 //	positive       the positive class of two, as the run had it (scored
 //	               predictions follow it: precision, recall, AUC)
+//	threshold      optional: the threshold of least cost on the positive
+//	               class's score (a run with a cost matrix); Predict then
+//	               calls a row positive iff its score is at least it
 //	preprocessing  the fitted preprocessing (datasets.Prep's state: imputed
 //	               values, one-hot levels, kept columns, polynomial degree,
 //	               standardisation, projection)

@@ -16,7 +16,7 @@ import (
 // recorded (its history locked a while by another process here) gets
 // their exit status, however short the grace.
 func TestQuitIsNeverCutWhileTheLabSaves(t *testing.T) {
-	ts := startServer(t, func(c *Config) { c.closeGrace = time.Millisecond })
+	ts := startServer(t, func(c *Config) { c.closeGrace = 50 * time.Millisecond }) // well short of the 200 ms the history stays locked
 	c := ts.open(t, ts.alice, xterm)
 	c.waitFor("Built-in sets")
 	lock, err := os.OpenFile(filepath.Join(userDir(ts, ts.alice), "history.lock"), os.O_RDWR|os.O_CREATE, 0o644)

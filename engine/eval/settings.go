@@ -183,7 +183,8 @@ func (s Setting) clone() Setting {
 // features (d nil: the declared ranges), standardize's help saying what
 // auto does for spec (nil: any model), and the positive class a choice of
 // the data's two classes, the rarer first chosen, or left out when the
-// model does not classify two classes.
+// model does not classify two classes; the costs left out when it does not
+// classify.
 func SettingsFor(spec *engine.Spec, d *datasets.Dataset) []Setting {
 	rows, features := 0, 0
 	if d != nil {
@@ -193,6 +194,12 @@ func SettingsFor(spec *engine.Spec, d *datasets.Dataset) []Setting {
 	for i := 0; i < len(out); i++ {
 		s := &out[i]
 		switch s.Name {
+		case SettingCosts:
+			if d != nil && (d.Task != datasets.Classification || spec != nil && !spec.Supports(datasets.Classification)) {
+				out = slices.Delete(out, i, i+1) // costs are of classes
+				i--
+				continue
+			}
 		case SettingPositive:
 			pos, err := -1, error(nil)
 			if d != nil && (spec == nil || spec.Supports(datasets.Classification)) {

@@ -301,7 +301,15 @@ func (v *prView) operating() []string {
 		return fmt.Sprintf("%-*s %*d %*d", w, kit.Clip(name, w), w, a, w, b)
 	}
 	precision, recall := ratio(o.TP, o.TP+o.FP), ratio(o.TP, o.TP+o.FN)
-	return []string{
+	var cost []string
+	if c := res.Costs; c != nil {
+		line := "cost " + numfmt.Fixed(c.AtOperating(o, slices.Index(c.Classes, posName)), 3) + " a row"
+		if res.Threshold != nil && posName == res.Positive {
+			line += " (the run's " + numfmt.Fixed(res.Metrics["cost"], 3) + " at " + numfmt.Fixed(*res.Threshold, 3) + ")"
+		}
+		cost = []string{line}
+	}
+	return append([]string{
 		"threshold (< >)",
 		kit.Clip(cut, 3*w+2),
 		own,
@@ -310,7 +318,7 @@ func (v *prView) operating() []string {
 		row(neg, o.FP, o.TN),
 		"",
 		"precision " + numfmt.Fixed(precision, 3) + "  recall " + numfmt.Fixed(recall, 3),
-	}
+	}, cost...)
 }
 
 func ratio(a, b int) float64 {

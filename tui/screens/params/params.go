@@ -1,7 +1,9 @@
 package params
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/engine/runs"
 	"github.com/tealab/tealab/tui/kit"
 )
@@ -142,7 +145,8 @@ type Screen struct {
 	offset int
 	Err    error // from start-up --param, or a failed submit
 	evalOf eval.Options
-	Test   testSet // the supplied test set the form has loaded
+	Test   testSet   // the supplied test set the form has loaded
+	costs  costsFile // the cost matrix the form has read
 	// startTest chooses the supplied test set (test.source) when the
 	// form is first built: the lab was opened with --test.
 	startTest bool
@@ -214,14 +218,17 @@ func (s *Screen) SetModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Valu
 		s.startTest = false
 	}
 	for _, st := range eval.SettingsFor(spec, ds) {
-		if st.Name == eval.SettingTest {
+		switch st.Name {
+		case eval.SettingTest:
 			st.Check = s.CheckTest
+		case eval.SettingCosts:
+			st.Check = s.checkCosts
 		}
 		if st.Kind == engine.Choice && !slices.Contains(st.Choices, engine.Format(vals[st.Name])) {
 			vals[st.Name] = st.Default // a choice the data offer: the positive class unnamed
 		}
 		f := settingField(st, vals[st.Name])
-		if st.Name == eval.SettingTest {
+		if st.Name == eval.SettingTest || st.Name == eval.SettingCosts {
 			f.Input.CharLimit = 4096
 		}
 		s.Fields = append(s.Fields, f)
@@ -512,6 +519,9 @@ func (s *Screen) Options() (eval.Options, error) {
 	if eval.TestSource(v) != "" {
 		o.Test = s.Test.set
 	}
+	if eval.CostsSource(v) != "" {
+		o.Costs = s.costs.m
+	}
 	return o, nil
 }
 
@@ -573,4 +583,53 @@ func (s *Screen) ScoreOn(source string) { s.Test.Source, s.startTest = source, s
 // again): source as typed, matched to ds as set.
 func (s *Screen) KeepTest(source string, ds, set *datasets.Dataset) {
 	s.Test = testSet{Source: source, ds: ds, set: set}
+}
+
+// costsFile is a cost matrix as the form read it: the source typed, the
+// data it was matched to, and what came of it.
+type costsFile struct {
+	source string
+	ds     *datasets.Dataset
+	m      *metrics.Costs
+	err    error
+}
+
+// checkCosts reads the cost matrix typed, once per source and data, and
+// matches its classes to the data's: the field's check, so that a class
+// missing or a bad cost shows as it is typed ("" is none).
+func (s *Screen) checkCosts(text string) error {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		s.costs = costsFile{}
+		return nil
+	}
+	if s.costs.source != text || s.costs.ds != s.ds || (s.costs.m == nil && s.costs.err == nil) {
+		c := costsFile{source: text, ds: s.ds}
+		c.m, c.err = s.readCosts(text)
+		s.costs = c
+	}
+	return s.costs.err
+}
+
+// readCosts reads the cost matrix in file name (confined as data are) for
+// the data's classes.
+func (s *Screen) readCosts(name string) (*metrics.Costs, error) {
+	if s.ds == nil {
+		return nil, errors.New("choose the data first")
+	}
+	path, err := s.c.DataSource(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.c.Shown(path), errors.Unwrap(err))
+	}
+	defer f.Close()
+	m, err := metrics.ReadCosts(f, s.ds.Classes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	m.Source = name
+	return m, nil
 }

@@ -3,7 +3,11 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
 )
 
 // A cost matrix typed in the form is read as it is typed (a class it lacks
@@ -59,4 +63,27 @@ func TestNoCostsForRegression(t *testing.T) {
 			t.Fatalf("a regression's form offers costs")
 		}
 	}
+}
+
+// The lab on a terminal: a run scored by a cost matrix, its precision-recall
+// tab, and the positive class's confusion and cost following the threshold
+// as < moves it, typed as a keyboard types.
+func TestFlowThresholdMovesTheMatrix(t *testing.T) {
+	o := eval.DefaultOptions()
+	c, err := metrics.ReadCosts(strings.NewReader("actual,benign,malignant\nbenign,0,1\nmalignant,10,0\n"), []string{"malignant", "benign"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Source, o.Costs = "costs.csv", c
+	tm := startFlow(t, Options{Data: "breast_cancer", Model: "logistic", Train: true, Eval: &o})
+	waitScreen(t, tm, "Summary", "cost at default")
+	tm.Type("\t\t\t")
+	waitScreen(t, tm, "threshold (< >)", "the model's own decision", "malignant        41         1", "cost 0.096 a row")
+	tm.Type("<<<")
+	waitScreen(t, tm, "malignant at a score ≥ 0.175", "benign            4        68")
+	if strings.Contains(tm.term.Text(), "cost 0.096 a row") {
+		t.Errorf("the cost did not follow the threshold:\n%s", tm.term.Text())
+	}
+	sendKeys(tm, "q")
+	finalApp(t, tm)
 }

@@ -181,6 +181,16 @@ func (v *summaryView) View() string {
 	kvWrapped("parameters", desc)
 	kv("evaluation", r.EvalDesc())
 	kv("seed", fmt.Sprint(r.Options.Seed))
+	if res != nil && res.Positive != "" {
+		how := "the rarer"
+		if r.Options.Positive != "" {
+			how = "as asked"
+		}
+		kv("positive", res.Positive+" ("+how+"; precision, recall, F1, the curves)")
+	}
+	if res != nil && res.Threshold != nil {
+		kv("threshold", numfmt.Fixed(*res.Threshold, 3)+" (least cost, "+res.Costs.Source+")")
+	}
 	if res != nil {
 		kv("wall time", numfmt.Seconds(r.WallSeconds())) // the one time the runs table and the comparison give
 		if total, parts := res.Timing(); total > 0 {     // its parts, when the result kept them

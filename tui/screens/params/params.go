@@ -213,6 +213,9 @@ func (s *Screen) SetModel(ds *datasets.Dataset, spec *engine.Spec, v engine.Valu
 	}
 	vals := eval.ValuesOf(s.evalOf)
 	vals[eval.SettingTest] = s.Test.Source
+	if c := s.evalOf.Costs; c != nil && s.costs.m != c && ds != nil && slices.Equal(c.Classes, ds.Classes) {
+		s.costs = costsFile{source: c.Source, ds: ds, m: c} // read already (the command line's --costs)
+	}
 	if s.startTest {
 		vals[eval.SettingScheme] = eval.SchemeTestSet
 		s.startTest = false

@@ -590,12 +590,14 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 			firstModel, firstPrep = model, prep
 		}
 		if cv {
-			m := rn.metricsOf(one.actual, one.pred, one.scores, one.proba)
+			var curves *metrics.Curves
+			if classify && one.scores != nil {
+				c := metrics.CurvesOf(one.actual, one.scores, one.proba, d.Classes, rn.pos)
+				res.FoldCurves, curves = append(res.FoldCurves, c), &c
+			}
+			m := metricsWith(rn.task, d.Classes, rn.pos, one.actual, one.pred, one.scores, one.proba, curves)
 			foldMetrics = append(foldMetrics, m)
 			foldBase = append(foldBase, rn.baseMetrics(one, m))
-			if classify && one.scores != nil {
-				res.FoldCurves = append(res.FoldCurves, metrics.CurvesOf(one.actual, one.scores, one.proba, d.Classes, rn.pos))
-			}
 		}
 		all.actual = append(all.actual, one.actual...)
 		all.pred = append(all.pred, one.pred...)

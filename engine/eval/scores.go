@@ -69,7 +69,7 @@ func (rn *runner) baseline(one *fitted, train []int) {
 
 // metricsOf scores predictions on held-out rows.
 func (rn *runner) metricsOf(actual, pred []float64, scores *mat.Dense, proba bool) map[string]float64 {
-	return Metrics(rn.task, rn.d.Classes, rn.pos, actual, pred, scores, proba)
+	return metricsWith(rn.task, rn.d.Classes, rn.pos, actual, pred, scores, proba, nil)
 }
 
 // Metrics scores predictions of a model of task on held-out rows, as a run
@@ -78,6 +78,13 @@ func (rn *runner) metricsOf(actual, pred []float64, scores *mat.Dense, proba boo
 // (proba: probabilities). A scored prediction (modelfile.Score) reads the
 // same as a run.
 func Metrics(task datasets.Task, classes []string, pos int, actual, pred []float64, scores *mat.Dense, proba bool) map[string]float64 {
+	return metricsWith(task, classes, pos, actual, pred, scores, proba, nil)
+}
+
+// metricsWith is Metrics reading the AUC and the average precision off
+// curves already drawn of the same scores (nil: draws them), so that a
+// fold's scores are ranked once.
+func metricsWith(task datasets.Task, classes []string, pos int, actual, pred []float64, scores *mat.Dense, proba bool, curves *metrics.Curves) map[string]float64 {
 	if task != datasets.Classification {
 		mse := metrics.MSE(actual, pred)
 		return map[string]float64{
@@ -103,8 +110,11 @@ func Metrics(task datasets.Task, classes []string, pos int, actual, pred []float
 			m["log_loss"] = metrics.LogLoss(actual, scores)
 			m["brier"] = metrics.Brier(actual, scores, pos)
 		}
-		m["auc"] = metrics.MacroAUC(metrics.ROCs(actual, scores, classes, pos))
-		m["average_precision"] = metrics.AveragePrecision(metrics.PRs(actual, scores, classes, pos))
+		if curves == nil {
+			curves = &metrics.Curves{ROC: metrics.ROCs(actual, scores, classes, pos), PR: metrics.PRs(actual, scores, classes, pos)}
+		}
+		m["auc"] = metrics.MacroAUC(curves.ROC)
+		m["average_precision"] = metrics.AveragePrecision(curves.PR)
 	}
 	return m
 }

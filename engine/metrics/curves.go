@@ -312,7 +312,6 @@ func LiftAt(gain, depth float64) float64 { return ratio(gain, depth) }
 // Gains is the cumulative gains curve of one class (pos marks its rows)
 // ranked by scores.
 func Gains(pos []bool, scores []float64) Lift {
-	n := float64(len(scores))
 	fpr, tpr, _ := Curve(pos, scores)
 	var totP float64
 	for _, p := range pos {
@@ -320,6 +319,12 @@ func Gains(pos []bool, scores []float64) Lift {
 			totP++
 		}
 	}
+	return gainsOf(fpr, tpr, totP, float64(len(scores)))
+}
+
+// gainsOf is the gains curve read off a ROC curve (fpr, tpr) of totP
+// positives among n rows: the same ranking, so no second sort.
+func gainsOf(fpr, tpr []float64, totP, n float64) Lift {
 	totN := n - totP
 	l := Lift{Depth: make([]float64, len(fpr)), Gain: make([]float64, len(fpr))}
 	for i := range fpr {
@@ -382,14 +387,31 @@ type Curves struct {
 	Lift        []Lift        `json:"lift,omitempty"`
 }
 
+// liftsOf are the gains curves of rocs, the ROC curves of actual by ROCs.
+func liftsOf(actual []float64, rocs []ROC, labels []string) []Lift {
+	out := make([]Lift, len(rocs))
+	for i, r := range rocs {
+		class := slices.Index(labels, r.Class)
+		var totP float64
+		for _, a := range actual {
+			if int(a) == class {
+				totP++
+			}
+		}
+		out[i] = gainsOf(r.FPR, r.TPR, totP, float64(len(actual)))
+		out[i].Class = r.Class
+	}
+	return out
+}
+
 // CurvesOf computes Curves of scores (probabilities when proba) for the
 // actual classes, the binary ones for class positive.
 func CurvesOf(actual []float64, scores *mat.Dense, proba bool, labels []string, positive int) Curves {
 	c := Curves{
-		ROC:  ROCs(actual, scores, labels, positive),
-		PR:   PRs(actual, scores, labels, positive),
-		Lift: Lifts(actual, scores, labels, positive),
+		ROC: ROCs(actual, scores, labels, positive),
+		PR:  PRs(actual, scores, labels, positive),
 	}
+	c.Lift = liftsOf(actual, c.ROC, labels)
 	if proba {
 		c.Calibration = Calibrations(actual, scores, labels, positive)
 	}

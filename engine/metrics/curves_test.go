@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"reflect"
 	"strconv"
 	"testing"
 
@@ -211,5 +212,30 @@ func TestOperatingPointsCountThePRCurve(t *testing.T) {
 	}
 	if OperatingPoints(actual, scores, 3, 1) != nil {
 		t.Error("operating points for three classes")
+	}
+}
+
+// CurvesOf reads the gains off the ROC curves it draws: the same as Lifts,
+// which sorts the scores again.
+func TestCurvesOfGainsAreLifts(t *testing.T) {
+	actual := []float64{0, 2, 1, 1, 0, 2, 2, 1, 0, 0}
+	scores := mat.NewDense(10, 3, nil)
+	for i := range 10 {
+		for c := range 3 {
+			scores.Set(i, c, float64((i*7+c*3)%10)/10)
+		}
+	}
+	labels := []string{"a", "b", "c"}
+	for _, k := range []struct {
+		labels []string
+		actual []float64
+		cols   int
+	}{{labels, actual, 3}, {labels[:2], []float64{0, 1, 1, 0, 1, 0, 0, 1, 1, 0}, 2}} {
+		s := scores.Slice(0, 10, 0, k.cols).(*mat.Dense)
+		got := CurvesOf(k.actual, s, true, k.labels, 1).Lift
+		want := Lifts(k.actual, s, k.labels, 1)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d classes: CurvesOf's gains %+v, Lifts' %+v", len(k.labels), got, want)
+		}
 	}
 }

@@ -366,15 +366,7 @@ func interpolate(xs, ys []float64, x float64) float64 {
 // positive class, with two classes; one per class against the rest with
 // more.
 func Lifts(actual []float64, scores *mat.Dense, labels []string, positive int) []Lift {
-	n, _ := scores.Dims()
-	sameLen("Lifts", len(actual), n)
-	var out []Lift
-	for _, p := range problems(actual, scores, len(labels), positive) {
-		l := Gains(p.pos, p.s)
-		l.Class = labels[p.class]
-		out = append(out, l)
-	}
-	return out
+	return liftsOf(actual, ROCs(actual, scores, labels, positive), labels)
 }
 
 // Curves are every curve of one set of scored rows (a fold's, or all of
@@ -411,7 +403,7 @@ func CurvesOf(actual []float64, scores *mat.Dense, proba bool, labels []string, 
 		ROC: ROCs(actual, scores, labels, positive),
 		PR:  PRs(actual, scores, labels, positive),
 	}
-	c.Lift = liftsOf(actual, c.ROC, labels)
+	c.Lift = liftsOf(actual, c.ROC, labels) // as Lifts, on the ROC curves drawn already
 	if proba {
 		c.Calibration = Calibrations(actual, scores, labels, positive)
 	}

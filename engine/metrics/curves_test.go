@@ -215,9 +215,9 @@ func TestOperatingPointsCountThePRCurve(t *testing.T) {
 	}
 }
 
-// CurvesOf reads the gains off the ROC curves it draws: the same as Lifts,
-// which sorts the scores again.
-func TestCurvesOfGainsAreLifts(t *testing.T) {
+// The gains read off the ROC curves (CurvesOf, Lifts) are those Gains
+// finds sorting each class's scores itself.
+func TestGainsOffTheROCAreGains(t *testing.T) {
 	actual := []float64{0, 2, 1, 1, 0, 2, 2, 1, 0, 0}
 	scores := mat.NewDense(10, 3, nil)
 	for i := range 10 {
@@ -226,16 +226,19 @@ func TestCurvesOfGainsAreLifts(t *testing.T) {
 		}
 	}
 	labels := []string{"a", "b", "c"}
-	for _, k := range []struct {
-		labels []string
-		actual []float64
-		cols   int
-	}{{labels, actual, 3}, {labels[:2], []float64{0, 1, 1, 0, 1, 0, 0, 1, 1, 0}, 2}} {
-		s := scores.Slice(0, 10, 0, k.cols).(*mat.Dense)
-		got := CurvesOf(k.actual, s, true, k.labels, 1).Lift
-		want := Lifts(k.actual, s, k.labels, 1)
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%d classes: CurvesOf's gains %+v, Lifts' %+v", len(k.labels), got, want)
+	got := CurvesOf(actual, scores, true, labels, 1).Lift
+	if len(got) != 3 {
+		t.Fatalf("%d gains curves for 3 classes", len(got))
+	}
+	for c, l := range got {
+		pos, s := make([]bool, 10), make([]float64, 10)
+		for i, a := range actual {
+			pos[i], s[i] = int(a) == c, scores.At(i, c)
+		}
+		want := Gains(pos, s)
+		want.Class = labels[c]
+		if !reflect.DeepEqual(l, want) {
+			t.Errorf("class %s: off the ROC %+v, Gains %+v", labels[c], l, want)
 		}
 	}
 }

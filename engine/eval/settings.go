@@ -211,6 +211,7 @@ func SettingsFor(spec *engine.Spec, d *datasets.Dataset) []Setting {
 				continue
 			}
 			s.Kind, s.Choices, s.Default = engine.Choice, slices.Clone(d.Classes), d.Classes[pos]
+			s.Valid = "" // the choices say it
 		case SettingFolds:
 			if rows > 0 {
 				s.Max = float64(max(rows, 2))

@@ -182,9 +182,9 @@ func (v *summaryView) View() string {
 	kv("evaluation", r.EvalDesc())
 	kv("seed", fmt.Sprint(r.Options.Seed))
 	if res != nil && res.Positive != "" {
-		how := "the rarer"
-		if r.Options.Positive != "" {
-			how = "as asked"
+		how := "as asked"
+		if p, err := eval.PositiveClass(d, ""); err == nil && p >= 0 && d.Classes[p] == res.Positive {
+			how = "the rarer"
 		}
 		kv("positive", res.Positive+" ("+how+"; precision, recall, F1, the curves)")
 	}

@@ -61,9 +61,11 @@ func (rn *runner) addCosts(all fitted, folds int, foldMetrics, foldBase []map[st
 	// decide gives the decisions of least cost for the rows in, chosen on
 	// the rows fit (nil: with no rows of their own to choose on).
 	var decide func(in, fit []int) ([]float64, *float64)
+	chooses := false // whether decide reads the rows it is given to choose on
 	switch {
 	case len(rn.d.Classes) == 2 && all.scores != nil && rn.pos >= 0:
 		s := metrics.PositiveScores(all.scores, rn.pos)
+		chooses = !all.proba // probabilities take the Bayes threshold, chosen on no rows
 		own := 0.0
 		if all.proba {
 			own = 0.5
@@ -88,7 +90,13 @@ func (rn *runner) addCosts(all fitted, folds int, foldMetrics, foldBase []map[st
 	for i, f := range all.folds {
 		byFold[f-1] = append(byFold[f-1], i)
 	}
+	// others are the held-out rows of every fold but f: the rows fold f
+	// chooses its threshold on (none when the decision needs none: under
+	// leave-one-out, n copies of n rows).
 	others := func(f int) []int {
+		if !chooses {
+			return nil
+		}
 		var out []int
 		for g, rows := range byFold {
 			if g != f {

@@ -193,20 +193,25 @@ func drawFolds(p Plan) ([][][]eval.Fold, error) {
 	return out, nil
 }
 
-// run evaluates one cell on its folds (no final refit: only scores count).
-func (o *Outcome) run(ctx context.Context, c *Cell, folds []eval.Fold) {
-	p := o.Plan
-	m := p.Models[c.Model]
-	opt := eval.Options{Folds: p.Folds, Seed: p.Seed + uint64(c.Repeat), Plan: folds,
-		PlanDesc: fmt.Sprintf("%d-fold CV", p.Folds), NoRefit: true}
-	d := p.Datasets[c.Dataset]
-	release, err := o.memory.ReserveWait(ctx, m.Spec.Name+" on "+d.Name, eval.MemoryNeed(d, m.Spec, m.Values, opt))
+// evaluate runs model m on dataset d over folds of repeat (desc says
+// which), in the memory the experiment's runs share, with no final refit:
+// only scores count. reserved is false when the memory was not had, so
+// nothing was fitted.
+func evaluate(ctx context.Context, p Plan, memory *engine.Accountant, m Model, d *datasets.Dataset, repeat int, folds []eval.Fold, desc string) (res *eval.Result, reserved bool, err error) {
+	opt := eval.Options{Folds: p.Folds, Seed: p.Seed + uint64(repeat), Plan: folds, PlanDesc: desc, NoRefit: true}
+	release, err := memory.ReserveWait(ctx, m.Spec.Name+" on "+d.Name, eval.MemoryNeed(d, m.Spec, m.Values, opt))
 	if err != nil {
-		c.Err = err
-		return
+		return nil, false, err
 	}
 	defer release()
-	res, err := eval.Run(ctx, d, m.Spec, m.Values, opt, nil)
+	res, err = eval.Run(ctx, d, m.Spec, m.Values, opt, nil)
+	return res, true, err
+}
+
+// run evaluates one cell on its folds.
+func (o *Outcome) run(ctx context.Context, c *Cell, folds []eval.Fold) {
+	p := o.Plan
+	res, _, err := evaluate(ctx, p, &o.memory, p.Models[c.Model], p.Datasets[c.Dataset], c.Repeat, folds, fmt.Sprintf("%d-fold CV", p.Folds))
 	if res != nil {
 		c.Folds, c.History = res.Folds, res.History
 		if len(res.Folds) == 0 && len(folds) == 1 {

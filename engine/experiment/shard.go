@@ -246,17 +246,11 @@ func RunShard(ctx context.Context, p Plan, s Shard, progress func(Progress)) (*P
 // the same rows, seed and options, the fold alone in the plan.
 func runUnit(ctx context.Context, p Plan, memory *engine.Accountant, u Unit, folds []eval.Fold) UnitResult {
 	out := UnitResult{Unit: u}
-	m, d := p.Models[u.Model], p.Datasets[u.Dataset]
-	opt := eval.Options{Folds: p.Folds, Seed: p.Seed + uint64(u.Repeat), Plan: folds[u.Fold : u.Fold+1],
-		PlanDesc: fmt.Sprintf("fold %d of %d-fold CV", u.Fold+1, p.Folds), NoRefit: true}
-	release, err := memory.ReserveWait(ctx, m.Spec.Name+" on "+d.Name, eval.MemoryNeed(d, m.Spec, m.Values, opt))
-	if err != nil {
-		out.Err, out.BeforeFit = err.Error(), true
-		return out
-	}
-	defer release()
-	res, err := eval.Run(ctx, d, m.Spec, m.Values, opt, nil)
+	res, reserved, err := evaluate(ctx, p, memory, p.Models[u.Model], p.Datasets[u.Dataset], u.Repeat, folds[u.Fold:u.Fold+1],
+		fmt.Sprintf("fold %d of %d-fold CV", u.Fold+1, p.Folds))
 	switch {
+	case !reserved:
+		out.Err, out.BeforeFit = err.Error(), true
 	case err != nil:
 		// eval.Run gives a nil result for what it refuses before a fit.
 		out.Err, out.BeforeFit = err.Error(), res == nil

@@ -517,95 +517,19 @@ func describeCells(p experiment.Progress, noun string) string {
 	return s
 }
 
-// dataKeys are the settings a --data of compare may end with, named as
-// the flags of tealab train that choose the same (--target, --drop,
-// --task, --format, --row-names).
-var dataKeys = []string{"target", "drop", "task", "format", "row-names"}
-
-// parseDataSpec reads a --data of compare: a source as tealab train's
-// --data takes it, then, after its last colon, settings that choose the
-// file's target and columns as train's flags do:
-//
-//	wine.csv:target=class,drop=id,name
-//	C:\data\x.csv:target=Class
-//
-// What follows the last colon is read as settings only when it is a
-// key=value list (a piece without = continues drop's list); otherwise
-// the whole text is the source, so a Windows drive letter (C:\x.csv), a
-// path with a colon in it and a generator's knobs (moons:n=500) are read
-// as before. A key=value list with a key that is not a setting is an error
-// naming it, unless the whole text is a generator with knobs or an
-// existing file; a file named both ways (x.csv:target=y exists, and so
-// does x.csv) is refused as ambiguous.
+// parseDataSpec reads a --data of compare (runs.ParseData) as
+// tealab train's flags would hold it.
 func parseDataSpec(spec string) (dataFlags, error) {
-	spec = strings.TrimSpace(spec)
-	whole := dataFlags{source: spec, rowNames: "auto"}
-	i := strings.LastIndexByte(spec, ':')
-	if i <= 0 {
-		return whole, nil
+	d, err := runs.ParseData(spec, func(path string) bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
+	if err != nil {
+		return dataFlags{}, usagef("compare: --data %s: %v", strings.TrimSpace(spec), err)
 	}
-	src, tail := strings.TrimSpace(spec[:i]), spec[i+1:]
-	first, _, _ := strings.Cut(tail, ",")
-	if k, _, ok := strings.Cut(first, "="); !ok || !isKey(strings.TrimSpace(k)) {
-		return whole, nil // C:\x.csv, data:v2.csv
+	rowNames := d.RowNames
+	if rowNames == "" {
+		rowNames = "auto"
 	}
-	settings := map[string]string{}
-	var wrong, last string // wrong: the first piece that is not a setting
-	for _, f := range strings.Split(tail, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(f, "=")
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		if !ok && last == "drop" {
-			settings["drop"] += "," + f
-			continue
-		}
-		if _, dup := settings[k]; ok && dup {
-			return dataFlags{}, usagef("compare: --data %s: %s is given twice", spec, k)
-		}
-		if wrong == "" && (!ok || !slices.Contains(dataKeys, k)) {
-			wrong = f
-		}
-		settings[k], last = v, k
-	}
-	_, wholeErr := os.Stat(spec)
-	_, srcErr := os.Stat(src)
-	switch {
-	case wrong != "" && (wholeErr == nil || datasets.IsName(spec)):
-		return whole, nil // moons:n=500; a file named a:b=c
-	case wrong != "":
-		return dataFlags{}, usagef("compare: --data %s: %q is not a setting of the data (after the last colon: %s, as key=value)", spec, wrong, strings.Join(dataKeys, ", "))
-	case wholeErr == nil && srcErr == nil:
-		return dataFlags{}, usagef("compare: --data %s names a file, and so does %s with settings: rename one", spec, src)
-	case wholeErr == nil:
-		return whole, nil
-	}
-	d := dataFlags{source: src, target: settings["target"], task: settings["task"], format: settings["format"], rowNames: "auto"}
-	if rn, ok := settings["row-names"]; ok {
-		if _, err := runs.ParseRowNames(rn); err != nil {
-			return dataFlags{}, usagef("compare: --data %s: row-names=%v", spec, err)
-		}
-		d.rowNames = rn
-	}
-	if _, ok := settings["task"]; ok {
-		if _, err := datasets.ParseTask(d.task); err != nil {
-			return dataFlags{}, usagef("compare: --data %s: task=%v", spec, err)
-		}
-	}
-	if _, ok := settings["format"]; ok && !slices.Contains(datasets.Formats, d.format) {
-		return dataFlags{}, usagef("compare: --data %s: format=%q: use one of %s", spec, d.format, strings.Join(datasets.Formats, ", "))
-	}
-	if t, ok := settings["target"]; ok && t == "" {
-		return dataFlags{}, usagef("compare: --data %s: target= names no column", spec)
-	}
-	_ = d.drop.Set(settings["drop"])
-	return d, nil
-}
-
-// isKey says whether s can be a setting's name: letters, digits, - and _.
-func isKey(s string) bool {
-	return s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
-	}) < 0
+	return dataFlags{source: d.Source, target: d.Target, task: d.Task, format: d.Format, drop: d.Drop, rowNames: rowNames}, nil
 }

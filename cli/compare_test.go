@@ -191,43 +191,6 @@ func TestCompareDataSettingsRefused(t *testing.T) {
 	}
 }
 
-// What follows the last colon is settings only when it is a key=value
-// list: drive letters, colons in paths and generators' knobs are sources.
-func TestParseDataSpec(t *testing.T) {
-	dir := t.TempDir()
-	odd := filepath.Join(dir, "a:target=b.csv") // a file named like settings
-	if err := os.WriteFile(odd, []byte("x,y\n1,a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		spec, source, target string
-		drop                 []string
-		rowNames             string
-	}{
-		{"iris", "iris", "", nil, "auto"},
-		{`C:\data\x.csv`, `C:\data\x.csv`, "", nil, "auto"},
-		{`C:\data\x.csv:target=Class`, `C:\data\x.csv`, "Class", nil, "auto"},
-		{"runs:2024/x.csv", "runs:2024/x.csv", "", nil, "auto"},
-		{"moons:n=500,noise=0.3", "moons:n=500,noise=0.3", "", nil, "auto"},
-		{"moons:n=500:drop=x1", "moons:n=500", "", []string{"x1"}, "auto"},
-		{"x.csv:drop=id,name,target=c,row-names=no", "x.csv", "c", []string{"id", "name"}, "no"},
-		{odd, odd, "", nil, "auto"},
-	} {
-		d, err := parseDataSpec(c.spec)
-		if err != nil || d.source != c.source || d.target != c.target || !slices.Equal(d.drop, c.drop) || d.rowNames != c.rowNames {
-			t.Errorf("%s: %+v, %v; want source %q, target %q, drop %q, row names %s", c.spec, d, err, c.source, c.target, c.drop, c.rowNames)
-		}
-	}
-	// x.csv with settings, and a file named x.csv:target=y beside it.
-	both := filepath.Join(dir, "a")
-	if err := os.WriteFile(both, []byte("x,y\n1,a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := parseDataSpec(odd); err == nil || !strings.Contains(err.Error(), "names a file, and so does "+both+" with settings") {
-		t.Errorf("ambiguous: %v", err)
-	}
-}
-
 // shardArgs compares two models on the class-first iris and a generator,
 // 2 × 3-fold CV.
 func shardArgs(file string) []string {

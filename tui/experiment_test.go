@@ -1,13 +1,16 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/experiment"
 	"github.com/tealab/tealab/tui/screens/experimenter"
 )
@@ -16,14 +19,9 @@ import (
 func markModels(t testing.TB, hs *harness, names ...string) {
 	t.Helper()
 	for _, name := range names {
-		i := 0
-		for i < len(hs.a.exp.Specs) && hs.a.exp.Specs[i].Name != name {
-			i++
-		}
-		if i == len(hs.a.exp.Specs) {
+		if !hs.a.exp.Point(name) {
 			t.Fatalf("%s is not on the Experimenter's list", name)
 		}
-		hs.a.exp.Cursor = i
 		hs.press("space")
 	}
 }
@@ -162,5 +160,116 @@ func TestExperimenterListsCNNForImages(t *testing.T) {
 	}
 	if !listed || hs.a.model.TooBig["cnn"] != "" {
 		t.Errorf("cnn on digits: listed %v, marked %q", listed, hs.a.model.TooBig["cnn"])
+	}
+}
+
+// classFirstCSV writes a copy of the built-in wine with its class first
+// and an id column: a file tealab reads only once its target is named and
+// its id dropped.
+func classFirstCSV(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("class,id,alcohol,flavanoids\n")
+	for i := range 60 {
+		class := []string{"a", "b", "c"}[i%3]
+		fmt.Fprintf(&b, "%s,%d,%g,%g\n", class, 1000+i, 11+float64(i%3)+0.01*float64(i*7%13), 0.5+float64(i%3)*1.2+0.02*float64(i*5%11))
+	}
+	path := filepath.Join(t.TempDir(), "first.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The Experimenter runs on several datasets: the session's, a built-in
+// and a file whose class is its first column (named as compare's --data
+// names it), and ranks the models over them; a dataset it cannot use is
+// refused in one line, and x takes an added one out.
+func TestExperimenterSeveralDatasets(t *testing.T) {
+	file := classFirstCSV(t)
+	hs := newHarness(t, Options{Data: "iris"}, 120, 40)
+	defer closeHarness(hs)
+	hs.press("enter", "X")
+	e := hs.a.exp
+	add := func(spec string) {
+		t.Helper()
+		hs.press("a")
+		if !e.Typing() {
+			t.Fatal("a did not open the field")
+		}
+		hs.typeText(spec)
+		hs.press("enter")
+		hs.settle()
+	}
+	add(file) // its target would be the last column, numeric: regression
+	mustContain(t, hs.View(), "added first: 60 × 3 · regression · target flavanoids")
+	if len(e.Specs) == 0 || slices.ContainsFunc(e.Specs, func(sp *engine.Spec) bool { return sp.Name == "lda" }) {
+		t.Fatalf("with a regression added, the list holds classifiers or nothing: %d models", len(e.Specs))
+	}
+	hs.press("down", "x") // the added dataset is row 1
+	mustContain(t, hs.View(), "removed first")
+	add(file + ":target=class,drop=id")
+	add("wine")
+	add("iris") // the session's already
+	v := hs.View()
+	mustContain(t, v, "a dataset named iris is in the experiment already", "data  first ", "60 × 2 · classification · target class", "data  wine ")
+	add(file + ":target=nope")
+	mustContain(t, hs.View(), "nope")
+	add(file + ":colour=red")
+	mustContain(t, hs.View(), `"colour=red" is not a setting of the data`)
+	hs.press("esc")
+	hs.press("up", "up", "up", "up", "x")
+	mustContain(t, hs.View(), "the session's data stay in the experiment")
+	hs.press("a", "esc")
+	if e.Typing() || hs.a.cur != screenExperiment {
+		t.Fatal("esc did not close the field alone")
+	}
+
+	markModels(t, hs, "lda", "knn", "tree")
+	hs.press("f", "r", "enter")
+	hs.runUntil(func() bool { return e.Outcome != nil })
+	o := e.Outcome
+	if len(o.Plan.Datasets) != 3 || o.Plan.Datasets[1].Name != "first" || o.Plan.Datasets[1].Target.Name != "class" {
+		t.Fatalf("datasets %v", o.Plan.Datasets)
+	}
+	for _, c := range o.Cells {
+		if c.Err != nil {
+			t.Fatalf("cell %+v: %v", c, c.Err)
+		}
+	}
+	v = hs.View()
+	checkFrame(t, v, 120, 40)
+	mustContain(t, v, "Experimenter: iris and 2 more", "3 models on iris, first, wine", "Ranking by accuracy over 3 datasets")
+	hs.press("e")
+	mustContain(t, hs.View(), "wrote experiment-iris-and-2-more.md")
+}
+
+// A confined lab's Experimenter reads data in its data directory, by the
+// names the lab shows, and nothing outside it.
+func TestExperimenterConfined(t *testing.T) {
+	c, base := confined(t)
+	b, err := os.ReadFile(classFirstCSV(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "data", "first.csv"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, Options{Data: "iris", Files: c.Files}, 120, 40)
+	defer closeHarness(hs)
+	hs.press("enter", "X")
+	for _, spec := range []string{"first.csv:target=class,drop=id", "../home/x.csv:target=class"} {
+		hs.press("a")
+		hs.typeText(spec)
+		hs.press("enter")
+		hs.settle()
+	}
+	v := hs.View()
+	mustContain(t, v, "data  first ", "outside the data directory")
+	if strings.Contains(v, base) {
+		t.Errorf("the view names the server's directories:\n%s", v)
+	}
+	if d := hs.a.exp.Datasets(); len(d) != 2 || d[1].Source != "first.csv" {
+		t.Errorf("datasets %v", d)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -19,13 +20,13 @@ import (
 )
 
 // The Experimenter screen: several models marked on a list, run on
-// identical folds of repeated k-fold CV of the session's data, and the
-// results as tealab compare prints them (mean ± std, v/* against the first
-// marked model), with their validation curves overlaid. The ranking over
-// several datasets is the command line's (tealab compare).
+// identical folds of repeated k-fold CV of the session's data and of any
+// datasets added here (data.go), and the results as tealab compare prints
+// them (mean ± std, v/* against the first marked model), with their
+// validation curves overlaid on one dataset and the ranking over several.
 
 type keys struct {
-	up, down, mark, folds, repeats, run, cancel, export key.Binding
+	up, down, mark, folds, repeats, run, cancel, export, add, remove key.Binding
 }
 
 // DefaultKeys are the Experimenter screen's key bindings.
@@ -39,6 +40,8 @@ func DefaultKeys() keys {
 		run:     kit.Bind("enter", "run", "enter"), // short, so that f and r keep their place in an 80-cell footer
 		cancel:  kit.Bind("c", "cancel (keeps what finished)", "c"),
 		export:  kit.Bind("e", "export .md and .csv", "e"),
+		add:     kit.Bind("a", "add data", "a"),
+		remove:  kit.Bind("x", "remove data", "x", "delete"),
 	}
 }
 
@@ -61,11 +64,15 @@ type Screen struct {
 	c       *kit.Common
 	ctx     context.Context // the lab's: quitting stops the experiment
 	keys    keys
-	ds      *datasets.Dataset
+	ds      *datasets.Dataset // the session's
+	added   []added           // datasets added here
+	adding  bool              // the field naming one is open
+	field   kit.TextField
+	loading string // the dataset being loaded, as typed
 	Specs   []*engine.Spec
 	marked  []bool
 	order   []int // marked models in the order they were marked (the first is the baseline)
-	Cursor  int
+	Cursor  int   // a row of the list: the datasets', then the models'
 	Folds   int
 	Repeats int
 
@@ -84,23 +91,15 @@ func New(c *kit.Common, ctx context.Context) *Screen {
 	return &Screen{c: c, ctx: ctx, keys: DefaultKeys(), Folds: experiment.DefaultFolds, Repeats: experiment.DefaultRepeats}
 }
 
-// SetData lists the models that learn d's target, keeping the marks of
-// those still listed.
+// SetData makes d the session's dataset, listing the models that learn
+// every dataset's target and keeping the marks of those still listed.
 func (s *Screen) SetData(d *datasets.Dataset) {
 	if d == s.ds && s.Specs != nil {
 		return
 	}
 	s.Stop()
-	s.ds, s.Specs, s.marked, s.order, s.Cursor, s.Outcome, s.note = d, nil, nil, nil, 0, nil, ""
-	if d == nil || !d.Task.Supervised() {
-		return
-	}
-	for _, sp := range engine.Specs() {
-		if sp.Supports(d.Task) && kit.ModelFits(d, sp) == nil {
-			s.Specs = append(s.Specs, sp)
-		}
-	}
-	s.marked = make([]bool, len(s.Specs))
+	s.ds, s.Outcome, s.note = d, nil, ""
+	s.relist()
 }
 
 // Running says whether an experiment is running.
@@ -114,10 +113,17 @@ func (s *Screen) Stop() {
 }
 
 func (s *Screen) SetSize(w, h int) { s.w, s.h = w, h }
-func (s *Screen) Typing() bool     { return false }
 
-// Back leaves the results for the list.
+// Typing says whether a dataset is being named: letter keys are the
+// field's then.
+func (s *Screen) Typing() bool { return s.adding }
+
+// Back closes the field, or leaves the results for the list.
 func (s *Screen) Back() bool {
+	if s.adding {
+		s.adding = false
+		return true
+	}
 	if s.Outcome != nil && !s.Running() {
 		s.Outcome, s.note = nil, ""
 		return true
@@ -127,21 +133,25 @@ func (s *Screen) Back() bool {
 
 func (s *Screen) ShortHelp() []key.Binding {
 	switch {
+	case s.adding:
+		return []key.Binding{kit.Bind("enter", "add", "enter")}
 	case s.Running():
 		return []key.Binding{s.keys.cancel}
 	case s.Outcome != nil:
 		return []key.Binding{s.keys.export}
-	case len(s.Specs) == 0:
+	case s.ds == nil:
 		return nil
+	case len(s.Specs) == 0:
+		return []key.Binding{s.keys.add, s.keys.remove}
 	}
-	return []key.Binding{s.keys.mark, s.keys.run, s.keys.folds, s.keys.repeats}
+	return []key.Binding{s.keys.mark, s.keys.run, s.keys.folds, s.keys.repeats, s.keys.add}
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
-	if s.Running() || s.Outcome != nil || len(s.Specs) == 0 {
+	if s.adding || s.Running() || s.Outcome != nil || len(s.Specs) == 0 {
 		return kit.HelpOf(s.ShortHelp())
 	}
-	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.up, s.keys.down})
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.remove, s.keys.up, s.keys.down})
 }
 
 // HeaderInfo is what the header says on the right while the screen shows.
@@ -153,6 +163,9 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case Msg:
 		return s.receive(msg)
+	case dataMsg:
+		s.loaded(msg)
+		return nil
 	case tea.KeyPressMsg:
 		return s.Key(msg)
 	}
@@ -162,6 +175,8 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 // Key handles a key press on the Experimenter.
 func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
 	switch {
+	case s.adding:
+		return s.typed(km)
 	case s.Running():
 		if key.Matches(km, s.keys.cancel) {
 			s.Stop()
@@ -171,13 +186,22 @@ func (s *Screen) Key(km tea.KeyPressMsg) tea.Cmd {
 		if key.Matches(km, s.keys.export) {
 			s.note = s.export()
 		}
-	case len(s.Specs) == 0:
+	case s.ds == nil:
+	case key.Matches(km, s.keys.add):
+		return s.openField()
 	case key.Matches(km, s.keys.up):
 		s.Cursor = max(s.Cursor-1, 0)
 	case key.Matches(km, s.keys.down):
-		s.Cursor = min(s.Cursor+1, len(s.Specs)-1)
+		s.Cursor = min(s.Cursor+1, s.dataRows()+len(s.Specs)-1)
+	case key.Matches(km, s.keys.remove):
+		s.remove(s.Cursor)
+	case len(s.Specs) == 0:
 	case key.Matches(km, s.keys.mark):
-		s.toggle(s.Cursor)
+		if m := s.Cursor - s.dataRows(); m >= 0 {
+			s.toggle(m)
+		} else {
+			s.note = "space marks a model; the datasets listed all take part (x removes one added here)"
+		}
 	case key.Matches(km, s.keys.folds):
 		s.Folds = next(expFoldChoices, s.Folds)
 	case key.Matches(km, s.keys.repeats):
@@ -218,7 +242,7 @@ func (s *Screen) start() tea.Cmd {
 		s.note = "mark two models or more with space first"
 		return nil
 	}
-	plan := experiment.Plan{Datasets: []*datasets.Dataset{s.ds}, Folds: s.Folds, Repeats: s.Repeats, Seed: 1, Jobs: runtime.NumCPU()}
+	plan := experiment.Plan{Datasets: s.Datasets(), Folds: s.Folds, Repeats: s.Repeats, Seed: 1, Jobs: runtime.NumCPU()}
 	for _, i := range s.order {
 		sp := s.Specs[i]
 		plan.Models = append(plan.Models, experiment.Model{Label: sp.Name, Spec: sp, Values: sp.Defaults()})
@@ -334,34 +358,46 @@ func (s *Screen) export() string {
 	if err := o.WriteCSV(&csv); err != nil {
 		return "export: " + err.Error()
 	}
-	return s.c.WriteReports("experiment-"+s.ds.Name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
+	name := o.Plan.Datasets[0].Name
+	if n := len(o.Plan.Datasets); n > 1 {
+		name += fmt.Sprintf("-and-%d-more", n-1)
+	}
+	return s.c.WriteReports("experiment-"+name, kit.Report{Ext: "md", Text: md.String()}, kit.Report{Ext: "csv", Text: csv.String()})
 }
 
 func (s *Screen) View() string {
 	st := s.c.Styles
 	w := s.w
 	if s.ds == nil {
-		return st.Muted.Render(" Choose data first: the Experimenter compares models on the session's data.")
+		return st.Muted.Render(" Choose data first: the Experimenter compares models on the session's data, and on any you add here.")
 	}
-	out := []string{st.Title.Render(" Experimenter: " + s.ds.Name)}
-	if len(s.Specs) == 0 {
-		return strings.Join(append(out, st.Muted.Render(fmt.Sprintf("  An experiment compares models that predict a target; %s data have none.", s.ds.Task))), "\n")
-	}
+	out := []string{st.Title.Render(" Experimenter: " + s.title())}
 	if s.Outcome != nil {
 		return kit.Fit(strings.Join(append(out, s.results()...), "\n"), w, s.h)
 	}
-	for _, l := range strings.Split(kit.Wrap(fmt.Sprintf("mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them)", s.Repeats, s.Folds), w-2), "\n") {
+	say := fmt.Sprintf("mark models with space (the first marked is the baseline), then enter: %d × %d-fold CV on identical folds (f, r change them); a adds a dataset", s.Repeats, s.Folds)
+	if len(s.Datasets()) == 0 {
+		say = fmt.Sprintf("An experiment compares models that predict a target; %s data have none. a adds a dataset that has one.", s.ds.Task)
+	}
+	for _, l := range strings.Split(kit.Wrap(say, w-2), "\n") {
 		out = append(out, st.Muted.Render(" "+l))
 	}
 	status := s.progress
 	if status == "" {
 		status = s.note
 	}
-	out = append(out, " "+st.Accent.Render(kit.Clip(status, w-2)), "")
-	listH := max(s.h-len(out), 3)
-	first := min(max(s.Cursor-listH+1, 0), max(len(s.Specs)-listH, 0))
-	for i := first; i < len(s.Specs) && i < first+listH; i++ {
-		sp := s.Specs[i]
+	if s.adding {
+		below := st.Muted.Render(kit.Clip(" after the last colon: target=COLUMN, drop=COL,COL, task=, format=, row-names=no", w))
+		if s.note != "" { // why what was typed was refused: the field stays open to mend it
+			below = " " + st.Error.Render(kit.Clip(s.note, w-2))
+		}
+		out = append(out, " "+s.field.View(st, w-3-lipgloss.Width(s.field.Prompt)), below)
+	} else {
+		out = append(out, " "+st.Accent.Render(kit.Clip(status, w-2)))
+	}
+	out = append(out, "")
+	rows := s.dataLines(w)
+	for i, sp := range s.Specs {
 		box := "[ ]"
 		if s.marked[i] {
 			box = "[x]"
@@ -370,12 +406,38 @@ func (s *Screen) View() string {
 			}
 		}
 		line := kit.Clip(fmt.Sprintf(" %s %-14s %s", box, sp.Name, sp.Title), w)
-		if i == s.Cursor {
+		if s.dataRows()+i == s.Cursor {
 			line = st.SelectedRow.Render(kit.FitWidth(line, w))
 		}
-		out = append(out, line)
+		rows = append(rows, line)
 	}
+	listH := max(s.h-len(out), 3)
+	first := min(max(s.Cursor-listH+1, 0), max(len(rows)-listH, 0))
+	out = append(out, rows[first:min(first+listH, len(rows))]...)
 	return strings.Join(out, "\n")
+}
+
+// title names the datasets: "iris", or "iris and 2 more".
+func (s *Screen) title() string {
+	data := s.Datasets()
+	switch len(data) {
+	case 0:
+		return s.ds.Name
+	case 1:
+		return data[0].Name
+	}
+	return fmt.Sprintf("%s and %d more", data[0].Name, len(data)-1)
+}
+
+// Point puts the cursor on the named model; false when it is not listed.
+func (s *Screen) Point(model string) bool {
+	for i, sp := range s.Specs {
+		if sp.Name == model {
+			s.Cursor = s.dataRows() + i
+			return true
+		}
+	}
+	return false
 }
 
 // results are the table, with its marks in colour too, and the curves.
@@ -408,6 +470,21 @@ func (s *Screen) results() []string {
 		out = append(out, " "+st.Error.Render(kit.Clip(f, s.w-2)))
 	}
 	out = append(out, "")
+	if len(o.Plan.Datasets) > 1 {
+		var rk strings.Builder
+		if err := o.WriteRanking(&rk, experiment.RankMetric(cols), min(s.w-2, 96)); err != nil {
+			return append(out, " "+st.Error.Render(err.Error()))
+		}
+		verdict, diagram, _ := strings.Cut(strings.TrimRight(rk.String(), "\n"), "\n\n")
+		for _, l := range strings.Split(kit.Wrap(verdict, s.w-2), "\n") { // the test's verdict, whole
+			out = append(out, " "+l)
+		}
+		out = append(out, "")
+		for _, l := range strings.Split(diagram, "\n") {
+			out = append(out, kit.Clip(" "+l, s.w))
+		}
+		return out
+	}
 	s.curves.SetSize(s.w, max(s.h-len(out)-1, 6))
 	return append(out, s.curves.View())
 }

@@ -185,3 +185,48 @@ func count(xs []string, x string) int {
 	}
 	return n
 }
+
+// Under a cost matrix, predict decides as the run did (the threshold of
+// least cost, Bayes's decision of three classes, or an SVM's own
+// threshold) and says so; --score's cost, cost_default and the scores'
+// metrics equal train --test's. Its accuracy and confusion matrix are of
+// the decisions it made, where train's are of the model's own.
+func TestPredictScoreUnderCosts(t *testing.T) {
+	t.Parallel()
+	wineCosts := filepath.Join(t.TempDir(), "wine-costs.csv")
+	if err := os.WriteFile(wineCosts, []byte("actual,class_0,class_1,class_2\nclass_0,0,1,1\nclass_1,8,0,1\nclass_2,1,8,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ data, model, costs, says string }{
+		{"breast_cancer", "logistic", costsFile(t), "malignant when p(malignant) ≥ 0.09091, the threshold the run chose under the cost matrix of"},
+		{"breast_cancer", "svm", costsFile(t), "malignant when its decision value ≥ 0, the threshold the run chose"},
+		{"wine", "lda", wineCosts, "the class of least expected cost under the cost matrix of"},
+	} {
+		train, test := splitFiles(t, c.data)
+		file := filepath.Join(t.TempDir(), c.model+".tealab.json")
+		trainJSON, errOut, status := run(t, "train", "--data", train, "--test", test, "--model", c.model, "--costs", c.costs, "--no-history", "--quiet", "--save-model", file, "--json")
+		if status != 0 {
+			t.Fatalf("%s on %s: train: status %d: %s", c.model, c.data, status, errOut)
+		}
+		predJSON, errOut, status := run(t, "predict", "--model-file", file, "--data", test, "--score", "--json")
+		if status != 0 || !strings.Contains(errOut, "deciding "+c.says) {
+			t.Fatalf("%s on %s: predict: status %d: %q", c.model, c.data, status, errOut)
+		}
+		type scored struct {
+			Metrics  map[string]float64 `json:"metrics"`
+			Baseline map[string]float64 `json:"baseline"`
+		}
+		var tr, pr scored
+		if json.Unmarshal([]byte(trainJSON), &tr) != nil || json.Unmarshal([]byte(predJSON), &pr) != nil {
+			t.Fatalf("%s on %s: %.200s %.200s", c.model, c.data, trainJSON, predJSON)
+		}
+		for _, k := range []string{"cost", "cost_default", "auc", "average_precision", "brier", "log_loss"} {
+			if pr.Metrics[k] != tr.Metrics[k] || pr.Baseline[k] != tr.Baseline[k] {
+				t.Errorf("%s on %s: %s %v (baseline %v), train --test's %v (%v)", c.model, c.data, k, pr.Metrics[k], pr.Baseline[k], tr.Metrics[k], tr.Baseline[k])
+			}
+		}
+		if _, ok := pr.Metrics["cost"]; !ok {
+			t.Errorf("%s on %s: no cost scored: %v", c.model, c.data, pr.Metrics)
+		}
+	}
+}

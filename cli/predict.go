@@ -108,6 +108,9 @@ func runPredict(args []string, out, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if d := m.Decision(); d != "" {
+		fmt.Fprintln(stderr, "tealab: deciding "+d)
+	}
 	if p.Warned > 0 {
 		fmt.Fprintln(stderr, "tealab: "+warnedRows(p))
 	}
@@ -370,6 +373,9 @@ type predictionJSON struct {
 	Classes       []string         `json:"classes,omitempty"`
 	Probabilities [][]numfmt.Float `json:"probabilities,omitempty"` // one row a row, one column a class
 	Warnings      []string         `json:"warnings,omitempty"`      // one a row, "" for none; absent when no row has one
+	Positive      string           `json:"positive,omitempty"`      // two classes: the positive class
+	Threshold     *float64         `json:"threshold,omitempty"`     // the decision's threshold on its score, when the run chose one under costs
+	Decision      string           `json:"decision,omitempty"`      // how classes were decided beyond the model's own rule
 
 	ScoredRows int                     `json:"scored_rows,omitempty"`
 	Metrics    map[string]numfmt.Float `json:"metrics,omitempty"`
@@ -388,7 +394,8 @@ type keptJSON struct {
 func writePredictionJSON(out io.Writer, pr predicted, s *modelfile.Scores) error {
 	m, p, t := pr.m, pr.p, pr.t
 	j := predictionJSON{ModelFile: m.Spec.Name, Task: p.Task, Target: m.File.Target, Rows: p.Rows(),
-		RowNames: p.RowNames, Classes: p.Classes, Warnings: p.Warnings}
+		RowNames: p.RowNames, Classes: p.Classes, Warnings: p.Warnings,
+		Positive: m.File.Positive, Threshold: m.File.Threshold, Decision: m.Decision()}
 	for _, k := range pr.keep {
 		c := t.Columns[k]
 		values := make([]any, p.Rows())

@@ -21,9 +21,13 @@
 //	classes        class names, index = class code (classification)
 //	positive       the positive class of two, as the run had it (scored
 //	               predictions follow it: precision, recall, AUC)
-//	threshold      optional: the threshold of least cost on the positive
-//	               class's score (a run with a cost matrix); Predict then
+//	threshold      optional: the threshold the run chose on the positive
+//	               class's score under its cost matrix; Predict then
 //	               calls a row positive iff its score is at least it
+//	costs          optional: the run's cost matrix (metrics.Costs); Score
+//	               adds cost and cost_default, and with more classes
+//	               and probabilities Predict decides the class of least
+//	               expected cost
 //	preprocessing  the fitted preprocessing (datasets.Prep's state: imputed
 //	               values, one-hot levels, kept columns, polynomial degree,
 //	               standardisation, projection)

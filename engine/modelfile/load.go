@@ -153,6 +153,9 @@ func (f *File) build() (*Model, error) {
 	if err := f.checkThreshold(task); err != nil {
 		return nil, fmt.Errorf("model file: %w", err)
 	}
+	if err := f.checkCosts(task); err != nil {
+		return nil, fmt.Errorf("model file: %w", err)
+	}
 	if f.Baseline != nil {
 		if err := f.Baseline.check(task, len(f.Classes)); err != nil {
 			return nil, fmt.Errorf("model file: %w", err)
@@ -266,4 +269,16 @@ func (f *File) checkThreshold(task datasets.Task) error {
 		return fmt.Errorf("a threshold is on the positive class's score, and positive %q is not one of the classes", f.Positive)
 	}
 	return nil
+}
+
+// checkCosts checks the cost matrix a file keeps: a classifier's, for its
+// classes in their order.
+func (f *File) checkCosts(task datasets.Task) error {
+	switch {
+	case f.Costs == nil:
+		return nil
+	case task != datasets.Classification:
+		return fmt.Errorf("a cost matrix is kept for a classifier only; this model does %s", task)
+	}
+	return f.Costs.Check(f.Classes)
 }

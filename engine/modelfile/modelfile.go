@@ -17,6 +17,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
 	"github.com/tealab/tealab/engine/runs"
 )
 
@@ -25,9 +26,9 @@ const Format = "tealab-model"
 
 // Version is the layout of model files this tealab writes, and the
 // newest it reads. Version 2 added "baseline"; a version 1 file loads
-// (its scored predictions have no baseline). "positive" and "threshold"
-// came later, optional, within version 2: a file without them loads as
-// before.
+// (its scored predictions have no baseline). "positive", "threshold" and
+// "costs" came later, optional, within version 2: a file without them
+// loads as before.
 const Version = 2
 
 // File is a model file's content, field by field (the package comment
@@ -44,6 +45,7 @@ type File struct {
 	Classes       []string           `json:"classes,omitempty"`
 	Positive      string             `json:"positive,omitempty"`
 	Threshold     *float64           `json:"threshold,omitempty"`
+	Costs         *metrics.Costs     `json:"costs,omitempty"`
 	Preprocessing json.RawMessage    `json:"preprocessing"`
 	State         json.RawMessage    `json:"state"`
 	Metrics       map[string]float64 `json:"metrics,omitempty"`
@@ -179,6 +181,7 @@ func Encode(res *eval.Result, d *datasets.Dataset, spec *engine.Spec, v engine.V
 			t := *res.Threshold
 			f.Threshold = &t
 		}
+		f.Costs = res.Costs
 	}
 	if f.Checksum, err = checksum(f); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
+	"github.com/tealab/tealab/engine/metrics"
 	_ "github.com/tealab/tealab/internal/fakemodels" // fake-centroid, fake-cluster...
 	"gonum.org/v1/gonum/mat"
 )
@@ -551,5 +553,54 @@ func TestScoreAsATestSet(t *testing.T) {
 	noTarget := &datasets.Table{Name: "x", Columns: d.Features, Data: d.X}
 	if _, err := m.Score(noTarget, p); !errors.Is(err, ErrNoTarget) {
 		t.Errorf("no target column: %v", err)
+	}
+}
+
+// A kept threshold is refused in one line unless it is a finite number on
+// the positive class of a two-class classifier that gives scores.
+func TestLoadRefusesBadThresholds(t *testing.T) {
+	d, err := open(t, "breast_cancer").Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	costs, err := metrics.ReadCosts(strings.NewReader("actual,malignant,benign\nmalignant,0,10\nbenign,1,0\n"), d.Classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := engine.Lookup("fake-centroid")
+	v := spec.Defaults()
+	res, err := eval.Run(context.Background(), d, spec, v, eval.Options{Folds: 3, Seed: 1, Costs: costs}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, data := saveLoad(t, res, d, spec, v)
+	good := string(data)
+	if !strings.Contains(good, `"threshold":`) {
+		t.Fatalf("no threshold kept:\n%s", good)
+	}
+	edit := func(re, new string) string { return regexp.MustCompile(re).ReplaceAllString(good, new) }
+	three := string(goodFile(t))
+	for _, c := range []struct {
+		name, file, want string
+		resum            bool
+	}{
+		{"positive not a class", edit(`"positive": "malignant"`, `"positive": "grey"`), `positive "grey" is not one of the classes`, true},
+		{"no positive", edit(`"positive": "malignant",?`, ``), `positive "" is not one of the classes`, true},
+		{"text", edit(`"threshold": [^,}]+`, `"threshold": "low"`), `"threshold"`, false},
+		{"three classes", strings.Replace(three, `"classes": [`, `"threshold": 0.3, "classes": [`, 1), "two classes only", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.file == good || c.file == three {
+				t.Fatal("the edit changed nothing")
+			}
+			data := []byte(c.file)
+			if c.resum {
+				data = resum(t, data)
+			}
+			_, err := Load(bytes.NewReader(data))
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %v, want one line saying %q", err, c.want)
+			}
+		})
 	}
 }

@@ -43,6 +43,7 @@ type Prediction struct {
 
 	prepared *mat.Dense // the rows as the model took them (Score)
 	codes    []float64  // classification: the predicted class codes
+	own      []float64  // classification: the model's own decisions, before the costs' (Score's cost_default)
 }
 
 // Rows is the number of rows predicted.
@@ -101,17 +102,9 @@ func (m *Model) Predict(t *datasets.Table, proba bool) (*Prediction, error) {
 		out.Values = pred
 		return out, nil
 	}
-	if t := m.File.Threshold; t != nil { // two classes: positive iff its score is at least the threshold
-		all := make([]int, len(pred))
-		for i := range all {
-			all[i] = i
-		}
-		S, _, err := m.scores(out, all)
-		if err != nil {
-			return nil, err
-		}
-		pos := m.File.positive()
-		pred = metrics.Threshold(metrics.PositiveScores(S, pos), *t, pos)
+	out.own = pred
+	if pred, err = m.decide(out, pred); err != nil {
+		return nil, err
 	}
 	if out.Labels, err = m.labels(pred); err != nil {
 		return nil, err
@@ -368,4 +361,51 @@ func columnNames(cols []datasets.Column) string {
 		names = append(names, quoted(c.Name))
 	}
 	return strings.Join(names, ", ")
+}
+
+// decide makes the decisions the run that saved the model made under its
+// cost matrix (eval's costs.go): two classes, the positive class when its
+// score is at least the kept threshold; more classes with probabilities,
+// Bayes's decision of least expected cost; else the model's own, own.
+func (m *Model) decide(p *Prediction, own []float64) ([]float64, error) {
+	f := m.File
+	if f.Threshold == nil && (f.Costs == nil || len(f.Classes) < 3) {
+		return own, nil
+	}
+	all := make([]int, len(own))
+	for i := range all {
+		all[i] = i
+	}
+	S, proba, err := m.scores(p, all)
+	switch {
+	case err != nil:
+		return nil, err
+	case S != nil && f.Threshold != nil:
+		pos := f.positive()
+		return metrics.Threshold(metrics.PositiveScores(S, pos), *f.Threshold, pos), nil
+	case S != nil && proba:
+		return f.Costs.BayesDecision(S), nil
+	}
+	return own, nil // decision values of more classes: the model's own, as in the run
+}
+
+// Decision says how Predict decides a class beyond the model's own rule,
+// for a person: "" when it does not.
+func (m *Model) Decision() string {
+	f := m.File
+	costs := "its cost matrix"
+	if f.Costs != nil && f.Costs.Source != "" {
+		costs = "the cost matrix of " + f.Costs.Source
+	}
+	score := "p(" + f.Positive + ")"
+	if _, ok := m.Fitted.(engine.Prober); !ok {
+		score = "its decision value"
+	}
+	switch {
+	case f.Threshold != nil:
+		return fmt.Sprintf("%s when %s ≥ %s, the threshold the run chose under %s", f.Positive, score, strconv.FormatFloat(*f.Threshold, 'g', 4, 64), costs)
+	case f.Costs != nil && len(f.Classes) > 2:
+		return "the class of least expected cost under " + costs
+	}
+	return ""
 }

@@ -96,6 +96,16 @@ func (m *Model) Score(t *datasets.Table, p *Prediction) (*Scores, error) {
 			s.Baseline = b
 		}
 	}
+	if c := f.Costs; c != nil && classify { // as eval scores a supplied test set
+		s.Metrics["cost"] = c.Mean(actual, pred)
+		s.Metrics["cost_default"] = c.Mean(actual, gather(p.own, keep))
+		if s.Baseline != nil {
+			if basePred, _ := f.Baseline.predict(len(keep), true); basePred != nil {
+				base := c.Mean(actual, basePred)
+				s.Baseline["cost"], s.Baseline["cost_default"] = base, base
+			}
+		}
+	}
 	return s, nil
 }
 

@@ -57,8 +57,7 @@ func predictionsCSV(rec *runs.Record) ([]byte, error) {
 	if rec.Dataset != nil {
 		classes = rec.Dataset.Classes
 	}
-	testSet := rec.Options.Test != nil || rec.Data.Test != ""
-	head, rows, err := predictionTable(rec.Result, classes, rec.Task() == datasets.Classification, testSet)
+	head, rows, err := predictionTable(rec.Result, classes, rec.Task() == datasets.Classification)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +66,7 @@ func predictionsCSV(rec *runs.Record) ([]byte, error) {
 
 // predictionTable is res's held-out rows as --predictions writes them:
 // the header, then a record a row.
-func predictionTable(res *eval.Result, classes []string, classify, testSet bool) (head []string, rows [][]string, err error) {
+func predictionTable(res *eval.Result, classes []string, classify bool) (head []string, rows [][]string, err error) {
 	if res == nil || len(res.TestRows) != len(res.Actual) || len(res.TestFolds) != len(res.Actual) || len(res.Predicted) != len(res.Actual) {
 		return nil, nil, errors.New("the run kept no predictions to write")
 	}
@@ -95,11 +94,8 @@ func predictionTable(res *eval.Result, classes []string, classify, testSet bool)
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for i, a := range res.Actual {
 		row := strconv.Itoa(res.TestRows[i] + 1)
-		switch {
-		case res.TestNames != nil:
+		if res.TestNames != nil { // names, or numbers in the file when rows were left out or a test set was read
 			row = res.TestNames[i]
-		case testSet:
-			row = strconv.Itoa(res.TestRows[i] - res.Rows + 1)
 		}
 		rec := []string{row, strconv.Itoa(res.TestFolds[i])}
 		p := res.Predicted[i]
@@ -145,7 +141,7 @@ func comparePredictionsCSV(o *experiment.Outcome) ([]byte, error) {
 			continue
 		}
 		d := o.Plan.Datasets[c.Dataset]
-		h, rows, err := predictionTable(c.Rows, d.Classes, d.Task == datasets.Classification, false)
+		h, rows, err := predictionTable(c.Rows, d.Classes, d.Task == datasets.Classification)
 		if err != nil {
 			continue // a run that failed before any fold: no rows
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -169,5 +170,54 @@ func TestComparePredictions(t *testing.T) {
 	if _, errOut, status := run(t, "compare", "--data", "iris", "--model", "gnb", "--model", "lda", "--shard", "1/2",
 		"--out", filepath.Join(dir, "part.json"), "--predictions", path); status != 2 || !strings.Contains(errOut, "--predictions") {
 		t.Errorf("--shard with --predictions: status %d, %q", status, errOut)
+	}
+}
+
+// A row's number is its place in the file it was read from: rows without
+// a target left out do not move the others, and a supplied test set's
+// rows are numbered in the test set.
+func TestPredictionsNumberRowsInTheirFile(t *testing.T) {
+	dir := t.TempDir()
+	var train, test strings.Builder
+	train.WriteString("x,y\n")
+	test.WriteString("x,y\n")
+	for i := range 40 {
+		y := []string{"a", "b"}[i%2]
+		if i%10 == 3 {
+			y = "" // no target: left out
+		}
+		fmt.Fprintf(&train, "%d,%s\n", 100*(i%2)+i, y)
+		if i < 10 {
+			fmt.Fprintf(&test, "%d,%s\n", 100*(i%2)+i, y)
+		}
+	}
+	trainFile, testFile := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
+	os.WriteFile(trainFile, []byte(train.String()), 0o644)
+	os.WriteFile(testFile, []byte(test.String()), 0o644)
+	actual := func(file string, row string) string { // the class on line row+1 of file
+		n, _ := strconv.Atoi(row)
+		return readCSV(t, file)[n][1]
+	}
+	for _, c := range []struct {
+		args []string
+		file string
+		rows int
+	}{
+		{[]string{"--cv", "4"}, trainFile, 36},
+		{[]string{"--test", testFile}, testFile, 9},
+	} {
+		path := filepath.Join(t.TempDir(), "pred.csv")
+		if _, errOut, status := run(t, append([]string{"train", "--data", trainFile, "--model", "knn", "--no-history", "--predictions", path}, c.args...)...); status != 0 {
+			t.Fatalf("%v: status %d: %s", c.args, status, errOut)
+		}
+		rows := readCSV(t, path)[1:]
+		if len(rows) != c.rows {
+			t.Fatalf("%v: %d rows, want %d", c.args, len(rows), c.rows)
+		}
+		for _, r := range rows {
+			if got := actual(c.file, r[0]); got != r[2] {
+				t.Fatalf("%v: row %s of %s is %q, the predictions say %q", c.args, r[0], filepath.Base(c.file), got, r[2])
+			}
+		}
 	}
 }

@@ -55,6 +55,9 @@ func (d *Dataset) Align(t *Table) (*Dataset, error) {
 		}
 	}
 	out.RowNames = gatherNames(t.RowNames, keep)
+	if out.Dropped > 0 {
+		out.RowNumbers = keep
+	}
 	return out, nil
 }
 
@@ -133,7 +136,8 @@ func alignColumn(t *Table, want Column, what string) ([]float64, error) {
 
 // Append returns d's rows followed by more's (more aligned to d: Align) as
 // a new dataset sharing no values with either. Row names are kept when
-// both have them.
+// both have them; each row keeps its number in its own table
+// (RowNumbers).
 func (d *Dataset) Append(more *Dataset) *Dataset {
 	n, m := d.Rows(), more.Rows()
 	out := *d
@@ -147,6 +151,13 @@ func (d *Dataset) Append(more *Dataset) *Dataset {
 	out.RowNames = nil
 	if d.RowNames != nil && more.RowNames != nil {
 		out.RowNames = append(append(make([]string, 0, n+m), d.RowNames...), more.RowNames...)
+	}
+	out.RowNumbers = make([]int, 0, n+m)
+	for i := range n {
+		out.RowNumbers = append(out.RowNumbers, d.RowNumber(i)-1)
+	}
+	for i := range m {
+		out.RowNumbers = append(out.RowNumbers, more.RowNumber(i)-1)
 	}
 	return &out
 }

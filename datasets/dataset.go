@@ -156,6 +156,11 @@ type Dataset struct {
 	Task     Task
 	Dropped  int      // rows dropped because their target was missing
 	RowNames []string // the rows' names (Table.RowNames); nil when there are none
+	// RowNumbers are the rows' 0-based places in the table they were read
+	// from, when rows without a target were dropped (Table.Dataset,
+	// Align): what a person finds them by in the file. Nil when each
+	// row's place is its index here.
+	RowNumbers []int
 }
 
 // Release drops the feature values, keeping X's shape (Rows, the columns)
@@ -293,6 +298,7 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 	d := &Dataset{Name: t.Name, Source: t.Source, SHA256: t.SHA256, Features: feats, X: X, Y: y, Dropped: missing, RowNames: t.RowNames}
 	if keep != nil {
 		d.RowNames = gatherNames(t.RowNames, keep)
+		d.RowNumbers = keep
 	}
 	tcCopy := tc
 	tcCopy.Missing = 0
@@ -460,6 +466,7 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	out := *d
 	out.X = GatherRows(d.X, idx)
 	out.RowNames = gatherNames(d.RowNames, idx)
+	out.RowNumbers = gatherInts(d.RowNumbers, idx)
 	if d.Y != nil {
 		out.Y = make([]float64, len(idx))
 		for r, i := range idx {

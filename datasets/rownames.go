@@ -113,4 +113,25 @@ func (d *Dataset) Permute(order []int) {
 	if d.RowNames != nil {
 		d.RowNames = gatherNames(d.RowNames, order)
 	}
+	d.RowNumbers = gatherInts(d.RowNumbers, order)
+}
+
+// gatherInts is xs[idx[0]], xs[idx[1]]...; nil for nil xs.
+func gatherInts(xs []int, idx []int) []int {
+	if xs == nil {
+		return nil
+	}
+	out := make([]int, len(idx))
+	for r, i := range idx {
+		out[r] = xs[i]
+	}
+	return out
+}
+
+// RowNumber is row i's 1-based number in the table it was read from.
+func (d *Dataset) RowNumber(i int) int {
+	if d.RowNumbers != nil {
+		return d.RowNumbers[i] + 1
+	}
+	return i + 1
 }

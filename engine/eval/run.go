@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -512,10 +513,14 @@ func (rn *runner) supervised(folds []Fold) (*Result, error) {
 		res.Actual, res.Predicted, res.TestFolds = all.actual, all.pred, all.folds
 		res.Scores, res.Proba = all.scores, all.proba && all.scores != nil
 		res.TestRows, res.TestNames = all.rows, nil
-		if d.RowNames != nil {
+		if d.RowNames != nil || d.RowNumbers != nil { // else a row's number is its place, TestRows
 			res.TestNames = make([]string, len(all.rows))
 			for i, r := range all.rows {
-				res.TestNames[i] = d.RowNames[r]
+				if d.RowNames != nil {
+					res.TestNames[i] = d.RowNames[r]
+				} else {
+					res.TestNames[i] = strconv.Itoa(d.RowNumber(r))
+				}
 			}
 		}
 		if rn.moved != nil { // the data's rows before splitInPlace reordered them

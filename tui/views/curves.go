@@ -146,7 +146,7 @@ func calibrationTable(cs []metrics.Calibration) []string {
 	}
 	lines := []string{fmt.Sprintf("%-13s %5s %9s %8s", "predicted", "rows", "mean", "observed")}
 	for _, b := range cs[0].Bins {
-		lines = append(lines, fmt.Sprintf("%-13s %5d %9s %8s", numfmt.Fixed(b.Lo, 2)+"–"+numfmt.Fixed(b.Hi, 2), b.Count,
+		lines = append(lines, fmt.Sprintf("%-13s %5d %9s %8s", numfmt.Fixed(b.Lo, 3)+"–"+numfmt.Fixed(b.Hi, 3), b.Count,
 			numfmt.Fixed(b.MeanPredicted, 3), numfmt.Fixed(b.Observed, 3)))
 	}
 	return lines

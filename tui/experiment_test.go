@@ -218,7 +218,9 @@ func TestExperimenterSeveralDatasets(t *testing.T) {
 	add(file + ":colour=red")
 	mustContain(t, hs.View(), `"colour=red" is not a setting of the data`)
 	hs.press("esc")
-	hs.press("up", "up", "up", "up", "x")
+	hs.press("down", "down", "down", "x")
+	mustContain(t, hs.View(), "x removes a dataset added here: move up to its row first")
+	hs.press("up", "up", "up", "up", "up", "x")
 	mustContain(t, hs.View(), "the session's data stay in the experiment")
 	hs.press("a", "esc")
 	if e.Typing() || hs.a.cur != screenExperiment {

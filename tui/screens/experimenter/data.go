@@ -149,8 +149,12 @@ func (s *Screen) loaded(m dataMsg) {
 // remove takes the added dataset on row i of the list out.
 func (s *Screen) remove(row int) {
 	i := row - 1
-	if i < 0 || i >= len(s.added) {
+	switch {
+	case i < 0:
 		s.note = "the session's data stay in the experiment: x removes a dataset added here"
+		return
+	case i >= len(s.added):
+		s.note = "x removes a dataset added here: move up to its row first"
 		return
 	}
 	s.note = "removed " + s.added[i].ds.Name

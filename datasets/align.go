@@ -54,7 +54,7 @@ func (d *Dataset) Align(t *Table) (*Dataset, error) {
 			out.Y[r] = y[i]
 		}
 	}
-	out.RowNames = gatherNames(t.RowNames, keep)
+	out.RowNames = gather(t.RowNames, keep)
 	if out.Dropped > 0 {
 		out.RowNumbers = keep
 	}

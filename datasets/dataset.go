@@ -297,7 +297,7 @@ func (t *Table) Dataset(target string, task Task) (*Dataset, error) {
 	}
 	d := &Dataset{Name: t.Name, Source: t.Source, SHA256: t.SHA256, Features: feats, X: X, Y: y, Dropped: missing, RowNames: t.RowNames}
 	if keep != nil {
-		d.RowNames = gatherNames(t.RowNames, keep)
+		d.RowNames = gather(t.RowNames, keep)
 		d.RowNumbers = keep
 	}
 	tcCopy := tc
@@ -465,8 +465,8 @@ func quoteIfNeeded(name string) string {
 func (d *Dataset) Subset(idx []int) *Dataset {
 	out := *d
 	out.X = GatherRows(d.X, idx)
-	out.RowNames = gatherNames(d.RowNames, idx)
-	out.RowNumbers = gatherInts(d.RowNumbers, idx)
+	out.RowNames = gather(d.RowNames, idx)
+	out.RowNumbers = gather(d.RowNumbers, idx)
 	if d.Y != nil {
 		out.Y = make([]float64, len(idx))
 		for r, i := range idx {

@@ -94,14 +94,15 @@ func (t *Table) namesRowNames(name string) bool {
 	return t.RowNames != nil && name == RowNamesColumn && t.ColumnIndex(name) < 0
 }
 
-// gatherNames is names[idx[0]], names[idx[1]]...; nil for nil names.
-func gatherNames(names []string, idx []int) []string {
-	if names == nil {
+// gather is xs[idx[0]], xs[idx[1]]...; nil for nil xs (row names or
+// numbers a dataset does not have).
+func gather[T any](xs []T, idx []int) []T {
+	if xs == nil {
 		return nil
 	}
-	out := make([]string, len(idx))
+	out := make([]T, len(idx))
 	for r, i := range idx {
-		out[r] = names[i]
+		out[r] = xs[i]
 	}
 	return out
 }
@@ -110,22 +111,8 @@ func gatherNames(names []string, idx []int) []string {
 // what row order[r] was (see PermuteRows), its row names with them.
 func (d *Dataset) Permute(order []int) {
 	PermuteRows(d.X, d.Y, order)
-	if d.RowNames != nil {
-		d.RowNames = gatherNames(d.RowNames, order)
-	}
-	d.RowNumbers = gatherInts(d.RowNumbers, order)
-}
-
-// gatherInts is xs[idx[0]], xs[idx[1]]...; nil for nil xs.
-func gatherInts(xs []int, idx []int) []int {
-	if xs == nil {
-		return nil
-	}
-	out := make([]int, len(idx))
-	for r, i := range idx {
-		out[r] = xs[i]
-	}
-	return out
+	d.RowNames = gather(d.RowNames, order)
+	d.RowNumbers = gather(d.RowNumbers, order)
 }
 
 // RowNumber is row i's 1-based number in the table it was read from.

@@ -33,6 +33,9 @@ func writeRules(out io.Writer, r *runs.Record) {
 	what := ""
 	if t, ok := eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name); ok && t != nil {
 		what = fmt.Sprintf(" (a tree of depth %d with %s)", t.Depth(), numfmt.Count(t.Leaves(), "leaf"))
+		if t.Label != "" { // the first of several: the lab pages through the others
+			what = fmt.Sprintf(" (%s: a tree of depth %d with %s)", t.Label, t.Depth(), numfmt.Count(t.Leaves(), "leaf"))
+		}
 	}
 	fmt.Fprintf(out, "\nrules, one per leaf%s, model fitted on %s:\n", what, r.Result.FittedOn)
 	for i := range rules.Len() {

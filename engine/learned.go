@@ -34,6 +34,16 @@ type Treer interface {
 	Tree() *Tree
 }
 
+// Forester is a model of several trees (boosting's rounds, an ensemble's
+// members): its Tree is the first, which results keep, and TreeAt gives
+// any of them (from 0; nil out of range), for a front end to page through
+// while it holds the model.
+type Forester interface {
+	Treer
+	TreeCount() int
+	TreeAt(i int) *Tree
+}
+
 // Ruler is a model that can show IF-THEN rules. Models with a tree need not
 // implement it: the rules capability reads one rule per leaf off the tree.
 type Ruler interface {

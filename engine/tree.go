@@ -17,6 +17,9 @@ type Tree struct {
 	Classes   []string   // class names; nil for a regression tree
 	Criterion string     // impurity measure, e.g. "gini", "entropy", "mse"
 	Nodes     []TreeNode // Nodes[0] is the root
+	// Label says which tree of a Forester this is, and what it weighs
+	// ("round 3 of 50, vote 0.83"); "" for a model of one tree.
+	Label string `json:"label,omitempty"`
 }
 
 // TreeNode is one node. A leaf has no children.

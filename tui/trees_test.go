@@ -280,3 +280,22 @@ func TestStandardizeField(t *testing.T) {
 	hs = newHarness(t, Options{Data: "wine", Model: "kmeans", Eval: standardized(on), Train: true}, 120, 40)
 	mustContain(t, hs.View(), "ARI 0.897")
 }
+
+// Boosting's Tree and Rules tabs show any round's tree: > and < page
+// through them, each named with its round and vote.
+func TestBoostedTreesPage(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Model: "adaboost", Params: paramsOf("adaboost", map[string]string{"rounds": "5", "max_depth": "2"}), Train: true}, 120, 40)
+	defer closeHarness(hs)
+	hs.resultTab("Tree")
+	mustContain(t, hs.View(), "round 1 of 5, vote β")
+	hs.press(">", ">")
+	mustContain(t, hs.View(), "round 3 of 5, vote β")
+	hs.press("<")
+	mustContain(t, hs.View(), "round 2 of 5, vote β")
+	hs.press("<", "<", "<")
+	mustContain(t, hs.View(), "round 1 of 5, vote β")
+	hs.resultTab("Rules")
+	mustContain(t, hs.View(), "round 1 of 5, vote β", "one per leaf")
+	hs.press(">")
+	mustContain(t, hs.View(), "round 2 of 5, vote β")
+}

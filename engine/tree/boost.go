@@ -11,6 +11,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/numfmt"
 )
 
 // AdaBoost is AdaBoost as Shewchuk, Concise Machine Learning, lecture 24,
@@ -284,6 +285,28 @@ func softmax2(S *mat.Dense) {
 			row[c] /= s
 		}
 	}
+}
+
+// Tree implements engine.Treer: the first round's tree.
+func (a *AdaBoost) Tree() *engine.Tree { return a.TreeAt(0) }
+
+// TreeCount implements engine.Forester: one tree a round.
+func (a *AdaBoost) TreeCount() int {
+	if !a.Fitted {
+		return 0
+	}
+	return len(a.trees)
+}
+
+// TreeAt implements engine.Forester: round i's weak tree, fitted to the
+// rows as that round weighed them, and its vote.
+func (a *AdaBoost) TreeAt(i int) *engine.Tree {
+	if i < 0 || i >= a.TreeCount() {
+		return nil
+	}
+	t := a.d.export(a.trees[i], a.Criterion)
+	t.Label = fmt.Sprintf("round %d of %d, vote β %s", i+1, len(a.trees), numfmt.Sig(a.beta[i], 3))
+	return t
 }
 
 // FeatureImportances implements engine.Importancer: each weak tree's

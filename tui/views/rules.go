@@ -19,9 +19,13 @@ func init() {
 	Register(Spec{Name: "Rules", Order: engine.CapRules.Order, Needs: HasLearned(engine.CapRules.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
 			rules, _ := eval.LearnedAs[engine.Rules](r.Result, engine.CapRules.Name)
-			return &rulesView{c: env.C, r: r, rules: rules,
+			v := &rulesView{c: env.C, r: r, rules: rules, forest: forestOf(r),
 				up: kit.Bind("↑", "scroll", "up", "k"), down: kit.Bind("↓", "scroll", "down", "j"),
 				sortKey: kit.Bind("s", "order: tree / support", "s")}
+			if t, ok := eval.LearnedAs[*engine.Tree](r.Result, engine.CapTree.Name); ok && t != nil {
+				v.label = t.Label
+			}
+			return v
 		}})
 	Register(Spec{Name: "Importance", Order: engine.CapImportances.Order, Needs: HasLearned(engine.CapImportances.Name),
 		Make: func(env Env, r *kit.RunRecord) View {
@@ -39,6 +43,9 @@ type rulesView struct {
 	c                 *kit.Common
 	r                 *kit.RunRecord
 	rules             engine.Rules
+	forest            engine.Forester // the model's trees, < and > page through their rules; nil for one
+	at                int             // which of them the rules are of
+	label             string          // that tree's Label
 	bySupport         bool
 	idx               []int // order(), nil until asked
 	off               int   // first rule shown
@@ -68,6 +75,10 @@ func (v *rulesView) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if at, t, ok := pageTree(v.forest, v.at, km); ok {
+		v.at, v.rules, v.label, v.off, v.idx = at, t.Rules(), t.Label, 0, nil
+		return nil
+	}
 	switch {
 	case key.Matches(km, v.up):
 		v.off = max(v.off-1, 0)
@@ -82,7 +93,12 @@ func (v *rulesView) Update(msg tea.Msg) tea.Cmd {
 
 func (v *rulesView) SetSize(w, h int) { v.w, v.h = w, h }
 
-func (v *rulesView) Keys() []key.Binding { return []key.Binding{v.up, v.down, v.sortKey} }
+func (v *rulesView) Keys() []key.Binding {
+	if v.forest != nil {
+		return []key.Binding{v.up, v.down, v.sortKey, treePages.prev, treePages.next}
+	}
+	return []key.Binding{v.up, v.down, v.sortKey}
+}
 
 func (v *rulesView) View() string {
 	st := v.c.Styles
@@ -91,6 +107,9 @@ func (v *rulesView) View() string {
 		order = "most rows first"
 	}
 	head := fmt.Sprintf(" %s, one per leaf, %s", numfmt.Count(v.rules.Len(), "rule"), order)
+	if v.label != "" {
+		head = " " + v.label + " ·" + head
+	}
 	if res := v.r.Result; res != nil && res.FittedOn != "" {
 		head += " · fitted on " + res.FittedOn
 	}

@@ -24,6 +24,44 @@ func init() {
 		}})
 }
 
+// forestOf is the run's model when it has several trees to page through
+// (a boosted model, while the lab holds it); nil otherwise.
+func forestOf(r *kit.RunRecord) engine.Forester {
+	if r.Result == nil {
+		return nil
+	}
+	if f, ok := r.Result.Fitted.(engine.Forester); ok && f.TreeCount() > 1 {
+		return f
+	}
+	return nil
+}
+
+// treePages are the keys that page through a Forester's trees.
+var treePages = struct{ prev, next key.Binding }{
+	prev: kit.Bind("<", "previous tree", "<"), next: kit.Bind(">", "next tree", ">"),
+}
+
+// pageTree is the tree after (or before) tree at of f, when the key pages
+// through trees: its index and the tree; ok false for another key or the
+// end of the trees.
+func pageTree(f engine.Forester, at int, km tea.KeyPressMsg) (int, *engine.Tree, bool) {
+	if f == nil {
+		return at, nil, false
+	}
+	to := at
+	switch {
+	case key.Matches(km, treePages.prev):
+		to = max(at-1, 0)
+	case key.Matches(km, treePages.next):
+		to = min(at+1, f.TreeCount()-1)
+	}
+	if to == at {
+		return at, nil, false
+	}
+	t := f.TreeAt(to)
+	return to, t, t != nil && len(t.Nodes) > 0
+}
+
 // TreeView draws a decision tree as an outline a person walks with the
 // keys: each node shows the test that leads to it, its training rows, its
 // impurity, its class distribution as a small bar and what it predicts.
@@ -33,10 +71,12 @@ type TreeView struct {
 	c        *kit.Common
 	r        *kit.RunRecord
 	T        *engine.Tree
-	open     []bool // expanded nodes
-	Cur      int    // the node under the cursor
-	off      int    // first visible line
-	row      int    // the data row sent down the tree; -1 for none
+	forest   engine.Forester // the model's trees, < and > page through them; nil for one
+	at       int             // which of them T is
+	open     []bool          // expanded nodes
+	Cur      int             // the node under the cursor
+	off      int             // first visible line
+	row      int             // the data row sent down the tree; -1 for none
 	path     map[int]bool
 	keys     treeKeys
 	w, h     int
@@ -48,14 +88,21 @@ type treeKeys struct {
 }
 
 func newTreeView(c *kit.Common, r *kit.RunRecord, t *engine.Tree) *TreeView {
-	v := &TreeView{c: c, r: r, T: t, open: make([]bool, len(t.Nodes)), row: -1, depthCol: 2,
+	v := &TreeView{c: c, r: r, forest: forestOf(r), row: -1, depthCol: 2,
 		keys: treeKeys{
 			up: kit.Bind("↑", "up", "up", "k"), down: kit.Bind("↓", "down", "down", "j"),
 			fold: kit.Bind("enter", "fold/unfold", "enter", "space"), parent: kit.Bind("u", "up a level", "u"),
 			all: kit.Bind("a", "unfold all / fold", "a"), row: kit.Bind("p", "send a row down", "p"),
 			PrevRow: kit.Bind("[", "previous row", "["), NextRow: kit.Bind("]", "next row", "]"),
 		}}
-	// Open the first levels: enough to read, not a wall of nodes.
+	v.show(t)
+	return v
+}
+
+// show makes t the tree shown, its first levels open (enough to read, not
+// a wall of nodes), the cursor on its root and the row sent down it again.
+func (v *TreeView) show(t *engine.Tree) {
+	v.T, v.open, v.Cur, v.off = t, make([]bool, len(t.Nodes)), 0, 0
 	var openTo func(i, d int)
 	openTo = func(i, d int) {
 		if d < 3 {
@@ -66,7 +113,9 @@ func newTreeView(c *kit.Common, r *kit.RunRecord, t *engine.Tree) *TreeView {
 		}
 	}
 	openTo(0, 0)
-	return v
+	if v.row >= 0 {
+		v.setRow(v.row)
+	}
 }
 
 // line is one visible node: its index, depth and tree guides.
@@ -113,6 +162,11 @@ func (v *TreeView) lines() []treeLine {
 func (v *TreeView) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		return nil
+	}
+	if at, t, ok := pageTree(v.forest, v.at, km); ok {
+		v.at = at
+		v.show(t)
 		return nil
 	}
 	lines := v.lines()
@@ -230,6 +284,9 @@ func (v *TreeView) Keys() []key.Binding {
 	if v.row >= 0 {
 		ks = append(ks, v.keys.PrevRow, v.keys.NextRow)
 	}
+	if v.forest != nil {
+		ks = append(ks, treePages.prev, treePages.next)
+	}
 	return ks
 }
 
@@ -237,6 +294,9 @@ func (v *TreeView) View() string {
 	st := v.c.Styles
 	t := v.T
 	head := fmt.Sprintf(" %s tree · depth %d · %s · %s", t.Criterion, t.Depth(), numfmt.Count(t.Leaves(), "leaf"), numfmt.Count(len(t.Nodes), "node"))
+	if t.Label != "" {
+		head = " " + t.Label + " ·" + head
+	}
 	if res := v.r.Result; res != nil && res.FittedOn != "" {
 		head += " · fitted on " + res.FittedOn
 	}

@@ -330,3 +330,5 @@ func (a *AdaBoost) FeatureImportances() *engine.Importances {
 	}
 	return &engine.Importances{Features: a.features, Values: v, Method: "impurity decrease of the weak trees, weighted by their votes"}
 }
+
+var _ engine.Forester = (*AdaBoost)(nil)

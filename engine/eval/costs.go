@@ -5,6 +5,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/metrics"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Decisions under a cost matrix (Options.Costs). With two classes scored
@@ -147,5 +148,18 @@ func (rn *runner) addCosts(all fitted, folds int, foldMetrics, foldBase []map[st
 		res.Metrics["cost_default"] = c.Mean(all.actual, all.pred)
 		base := c.Mean(all.actual, all.basePred)
 		res.Baseline["cost"], res.Baseline["cost_default"] = base, base
+		if rn.opt.LOO && res.Std != nil { // the rows' spread, as looSpread gives accuracy's
+			res.Std["cost"] = rowCostSpread(c, all.actual, pred)
+			res.Std["cost_default"] = rowCostSpread(c, all.actual, all.pred)
+		}
 	}
+}
+
+// rowCostSpread is the sample standard deviation of the rows' costs.
+func rowCostSpread(c *metrics.Costs, actual, pred []float64) float64 {
+	x := make([]float64, len(actual))
+	for i, a := range actual {
+		x[i] = c.Cost[int(a)][int(pred[i])]
+	}
+	return stat.StdDev(x, nil)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/metrics"
 	_ "github.com/tealab/tealab/engine/models"
+	"gonum.org/v1/gonum/stat"
 )
 
 func costsRun(t *testing.T, data, model string, opt Options) (*Result, error) {
@@ -81,6 +82,17 @@ func TestCosts(t *testing.T) {
 	}
 	if _, ok := res.Baseline["cost"]; !ok {
 		t.Errorf("iris: no baseline cost: %v", res.Baseline)
+	}
+	// Leave-one-out: the rows' spread of cost, as of accuracy.
+	if res, err = costsRun(t, "iris", "logistic", Options{LOO: true, Costs: iris}); err != nil {
+		t.Fatal(err)
+	}
+	rowCost := make([]float64, len(res.Actual))
+	for i, a := range res.Actual {
+		rowCost[i] = iris.Cost[int(a)][int(res.Predicted[i])]
+	}
+	if got, want := res.Std["cost_default"], stat.StdDev(rowCost, nil); got != want || !(res.Std["cost"] >= 0) {
+		t.Errorf("leave-one-out: cost_default ± %v, want the rows' %v; cost ± %v", got, want, res.Std["cost"])
 	}
 	// Refusals: a regression, a matrix of other classes.
 	if _, err := costsRun(t, "diabetes", "ridge", Options{Costs: fn10}); err == nil || !strings.Contains(err.Error(), "ridge does regression") {

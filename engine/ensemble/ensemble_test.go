@@ -40,7 +40,7 @@ func init() {
 		New:    func(v engine.Values) (engine.Model, error) { return &sentinel{tag: v.Int("tag")}, nil }})
 	engine.Register(engine.Spec{Name: "test-panic", Title: "panics when fitted (test)", Family: "test",
 		Tasks: []engine.Task{datasets.Classification}, Unit: "pass",
-		New:   func(engine.Values) (engine.Model, error) { return &panicker{}, nil }})
+		New: func(engine.Values) (engine.Model, error) { return &panicker{}, nil }})
 }
 
 func (s *sentinel) Fit(_ context.Context, t engine.Train, rec engine.Recorder) error {
@@ -98,7 +98,7 @@ func (s *sentinel) Predict(X mat.Matrix) ([]float64, error) {
 type panicker struct{ engine.FitState }
 
 func (*panicker) Fit(context.Context, engine.Train, engine.Recorder) error { panic("boom") }
-func (*panicker) Predict(mat.Matrix) ([]float64, error)                   { return nil, engine.ErrNotFitted }
+func (*panicker) Predict(mat.Matrix) ([]float64, error)                    { return nil, engine.ErrNotFitted }
 
 // sentinelData is rows whose first feature is their number and second a
 // noisy class signal.

@@ -25,7 +25,9 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-const family = "ensembles"
+// family sorts after the other families, so that a menu opens on a single
+// model rather than on an ensemble of them.
+const family = "voting and stacking"
 
 // The members an empty models parameter stands for: a linear model, a
 // local one and a tree, which err differently (the usual reason to
@@ -46,10 +48,11 @@ func defaultMembers(task engine.Task) string {
 // membersParam is the models parameter of both ensembles.
 func membersParam() engine.Param {
 	return engine.Param{Name: "models", Kind: engine.Text, Default: "",
-		Help: "members joined by +, each name[p=v;p=v] (empty: logistic+knn+tree, ridge+knn+tree for regression)",
+		Help: "members joined by +, each name[p=v;p=v] (empty: logistic+knn+tree; ridge, knn and tree for regression)",
 		Detail: "Each member is a registered classifier or regressor, optionally with its own parameters in brackets separated by semicolons: " +
 			"logistic+knn[k=15;metric=l1]+tree[max_depth=4]. A member may appear twice with other parameters; an ensemble cannot be a member. " +
-			"Members receive the ensemble's rows: nominal columns one-hot encoded, missing values imputed, features standardised unless asked otherwise.",
+			"Members receive the ensemble's rows: nominal columns one-hot encoded, missing values imputed, features standardised unless asked otherwise. " +
+			"The same text works in tealab compare, whose commas separate the ensemble's own parameters: voting:models=logistic+knn[k=5;metric=l1],voting=soft.",
 		Check: checkList}
 }
 

@@ -217,14 +217,6 @@ func subset(t engine.Train, idx []int) engine.Train {
 	return s
 }
 
-// rowsOf is the rows X holds, as a *mat.Dense the members can read.
-func rowsOf(X mat.Matrix) *mat.Dense {
-	if d, ok := X.(*mat.Dense); ok {
-		return d
-	}
-	return mat.DenseCopyOf(X)
-}
-
 // checkCols refuses rows of another width than the fit's.
 func checkCols(model string, X mat.Matrix, p int) error {
 	if _, c := X.Dims(); c != p {

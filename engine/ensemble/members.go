@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -84,6 +85,9 @@ func parseList(text string) ([]member, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil, fmt.Errorf("no members: name at least one model, e.g. logistic+knn+tree")
+	}
+	if i := strings.IndexFunc(text, unicode.IsControl); i >= 0 {
+		return nil, fmt.Errorf("%q holds a control character (%U)", text, []rune(text[i:])[0])
 	}
 	parts := splitTop(text, '+')
 	if len(parts) > maxMembers {

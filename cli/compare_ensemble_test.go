@@ -45,3 +45,14 @@ func TestEnsembleMemberMistakes(t *testing.T) {
 		}
 	}
 }
+
+// The report lists an ensemble's members with their own errors.
+func TestEnsembleReportListsMembers(t *testing.T) {
+	out, errOut, status := run(t, "train", "--data", "iris", "--model", "stacking", "--param", "models=gnb+knn[k=3]+perceptron")
+	if status != 0 || errOut != "" {
+		t.Fatalf("status %d, stderr %q", status, errOut)
+	}
+	if !regexp.MustCompile(`(?m)^members \(stacking into logistic, model fitted on .*\):\n  member +feeds +out-of-fold error\n  gnb +probabilities +0\.\d{4}\n  knn\[k=3\] +probabilities +0\.\d{4}\n  perceptron +scores +0\.\d{4}\n`).MatchString(out) {
+		t.Errorf("no members section:\n%s", out)
+	}
+}

@@ -21,12 +21,16 @@ import (
 // third row (0, 3, 6...) tested, the rest trained on, in file order,
 // features as read (no standardising).
 func split(t *testing.T, name string) (engine.Train, *mat.Dense, []string) {
+	return splitAs(t, name, datasets.Classification)
+}
+
+func splitAs(t *testing.T, name string, task datasets.Task) (engine.Train, *mat.Dense, []string) {
 	t.Helper()
 	tab, err := datasets.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := tab.Dataset("", datasets.Classification)
+	d, err := tab.Dataset("", task)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +49,9 @@ func split(t *testing.T, name string) (engine.Train, *mat.Dense, []string) {
 // TestScikitLearnReferences: voting and stacking of members whose tealab
 // and scikit-learn fits agree (Gaussian naive Bayes, LDA, 5-NN) give
 // scikit-learn 1.2.1's VotingClassifier (hard, soft, weighted) and
-// StackingClassifier (cv=5 unshuffled, passthrough) answers: the same
-// class for every test row, probabilities within 1e-12 (voting) and 1e-8
+// StackingClassifier (cv=5 unshuffled, passthrough) answers, and
+// VotingRegressor's and StackingRegressor's: the same class for every
+// test row, regression values within 1e-9 (relative), probabilities within 1e-12 (voting) and 1e-8
 // (stacking, whose logistic meta-models are solved to 1e-10 on either
 // side), testdata/sklearn_ref.py.
 func TestScikitLearnReferences(t *testing.T) {
@@ -59,6 +64,7 @@ func TestScikitLearnReferences(t *testing.T) {
 		Classes   []string
 		Predicted []string
 		Proba     [][]float64
+		Values    []float64 // a regression's predictions
 	}
 	if err := json.Unmarshal(raw, &refs); err != nil {
 		t.Fatal(err)
@@ -79,6 +85,10 @@ func TestScikitLearnReferences(t *testing.T) {
 		"stacking_iris":             {"stacking", map[string]string{"models": stacked, "final": final, "shuffle": "false"}},
 		"stacking_breast_cancer":    {"stacking", map[string]string{"models": stacked, "final": final, "shuffle": "false"}},
 		"stacking_passthrough_iris": {"stacking", map[string]string{"models": stacked, "final": final, "shuffle": "false", "passthrough": "true"}},
+		// Regression: least squares, ridge and 5-NN (diabetes' distances
+		// do not tie), into ridge for stacking.
+		"voting_regression_diabetes":   {"voting", map[string]string{"models": "linear+ridge+knn", "weights": "1,2,1"}},
+		"stacking_regression_diabetes": {"stacking", map[string]string{"models": "linear+ridge+knn", "final": "ridge", "shuffle": "false"}},
 	}
 	if len(cases) != len(refs) {
 		t.Fatalf("%d cases for %d references", len(cases), len(refs))
@@ -89,7 +99,11 @@ func TestScikitLearnReferences(t *testing.T) {
 			if !ok {
 				t.Fatalf("no reference %s", name)
 			}
-			tr, X, classes := split(t, ref.Data)
+			task := datasets.Classification
+			if ref.Values != nil {
+				task = datasets.Regression
+			}
+			tr, X, classes := splitAs(t, ref.Data, task)
 			m := engine.MustBuild(c.model, c.settings)
 			if err := engine.Fit(t.Context(), m, tr, nil); err != nil {
 				t.Fatal(err)
@@ -97,6 +111,17 @@ func TestScikitLearnReferences(t *testing.T) {
 			pred, err := m.(engine.Predictor).Predict(X)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if task == datasets.Regression {
+				worst := 0.0
+				for i, want := range ref.Values {
+					worst = math.Max(worst, math.Abs(pred[i]-want)/math.Max(1, math.Abs(want)))
+				}
+				if len(pred) != len(ref.Values) || worst > 1e-9 {
+					t.Errorf("%d predictions, scikit-learn %d; they differ by up to %.3g (relative)", len(pred), len(ref.Values), worst)
+				}
+				t.Logf("%d test rows; predictions within %.2g (relative)", len(pred), worst)
+				return
 			}
 			if len(pred) != len(ref.Predicted) {
 				t.Fatalf("%d predictions, scikit-learn %d", len(pred), len(ref.Predicted))

@@ -11,8 +11,11 @@ exactly: GaussianNB (var_smoothing 1e-9), LinearDiscriminantAnalysis
 estimator=unbiased), KNeighborsClassifier(k=5, uniform weights,
 Euclidean) for voting and QuadraticDiscriminantAnalysis (each class's
 scatter divided by n_k - 1: estimator=unbiased) for stacking.
-Stacking uses cv=5, scikit-learn's StratifiedKFold without shuffling,
-which tealab's stacking reproduces with shuffle=false, and a
+Regression: LinearRegression, Ridge(alpha=1) and KNeighborsRegressor(5)
+on diabetes (tealab's linear, ridge and knn), averaged by VotingRegressor
+and stacked into Ridge(alpha=1) by StackingRegressor.
+Stacking uses cv=5, scikit-learn's StratifiedKFold (KFold for regression)
+without shuffling, which tealab's stacking reproduces with shuffle=false, and a
 LogisticRegression(C=1) meta-model solved to its optimum on both sides:
 newton-cg here (lbfgs stops on its relative decrease 1e-5 away in the
 probabilities, warning or not; newton-cg may warn that it did not converge
@@ -25,10 +28,10 @@ import json
 
 import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
-from sklearn.ensemble import StackingClassifier, VotingClassifier
-from sklearn.linear_model import LogisticRegression
+from sklearn.ensemble import StackingClassifier, StackingRegressor, VotingClassifier, VotingRegressor
+from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.naive_bayes import GaussianNB
-from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
 
 def members():
@@ -43,12 +46,30 @@ def stacked():
             ("qda", QuadraticDiscriminantAnalysis())]
 
 
-def case(name, data, model):
+def regressors():
+    # Least squares, ridge (alpha 1, intercept unpenalised on both sides)
+    # and 5-NN regression on diabetes, whose distances do not tie.
+    return [("linear", LinearRegression()), ("ridge", Ridge(alpha=1.0)),
+            ("knn", KNeighborsRegressor(n_neighbors=5))]
+
+
+def read(data):
     with open("../../../datasets/builtin/%s.csv" % data) as f:
         rows = list(csv.reader(f))[1:]
     X = np.array([[float(v) for v in r[:-1]] for r in rows])
     y = np.array([r[-1] for r in rows])
-    test = np.arange(len(y)) % 3 == 0
+    return X, y, np.arange(len(y)) % 3 == 0
+
+
+def regression(name, data, model):
+    X, y, test = read(data)
+    y = y.astype(float)
+    model.fit(X[~test], y[~test])
+    return name, {"data": data, "values": model.predict(X[test]).tolist()}
+
+
+def case(name, data, model):
+    X, y, test = read(data)
     model.fit(X[~test], y[~test])
     out = {"data": data, "classes": [str(c) for c in model.classes_],
            "predicted": [str(c) for c in model.predict(X[test])]}
@@ -69,6 +90,10 @@ cases = dict([
     # own lbfgs and newton-cg disagree by 1e-3.
     case("stacking_passthrough_iris", "iris",
          StackingClassifier(stacked(), final_estimator=final, cv=5, passthrough=True)),
+    # KFold(5) without shuffling for the regressor's inner folds.
+    regression("voting_regression_diabetes", "diabetes", VotingRegressor(regressors(), weights=[1, 2, 1])),
+    regression("stacking_regression_diabetes", "diabetes",
+               StackingRegressor(regressors(), final_estimator=Ridge(alpha=1.0), cv=5)),
 ])
 with open("sklearn_ref.json", "w") as f:
     json.dump(cases, f, indent=1)

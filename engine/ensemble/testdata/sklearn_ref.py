@@ -95,6 +95,5 @@ cases = dict([
     regression("stacking_regression_diabetes", "diabetes",
                StackingRegressor(regressors(), final_estimator=Ridge(alpha=1.0), cv=5)),
 ])
-with open("sklearn_ref.json", "w") as f:
-    json.dump(cases, f, indent=1)
-    f.write("\n")
+with open("sklearn_ref.json", "w") as f:  # a case a line
+    f.write("{\n" + ",\n".join("%s: %s" % (json.dumps(k), json.dumps(v)) for k, v in cases.items()) + "\n}\n")

@@ -81,9 +81,11 @@ func init() {
 		Summary: "any classifiers (or regressors) whose out-of-fold predictions a meta-model learns to combine",
 		Notes: "Wolpert 1992, Stacked generalization; Shewchuk, Concise Machine Learning, lecture 15 (ensemble learning); " +
 			"scikit-learn 1.2 user guide, section 1.11.7 (StackingClassifier, StackingRegressor)",
-		Tasks:       []engine.Task{datasets.Classification, datasets.Regression},
-		Unit:        "member",
-		Loss:        "out-of-fold error",
+		Tasks: []engine.Task{datasets.Classification, datasets.Regression},
+		Unit:  "member",
+		// The meta-model's training error: on the members' out-of-fold
+		// answers, so it does not reward a member that memorises.
+		Loss:        "stack's training error (on out-of-fold answers)",
 		ErrorLoss:   true,
 		Standardize: true,
 		Params: []engine.Param{

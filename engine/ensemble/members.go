@@ -112,6 +112,9 @@ func parseMember(text string) (member, error) {
 	}
 	m := member{Text: text, Name: text, Settings: map[string]string{}}
 	open := strings.IndexByte(text, '[')
+	if name := text[:max(open, 0)]; open < 0 && strings.Contains(text, ",") && !strings.Contains(text, "=") || strings.Contains(name, ",") {
+		return member{}, fmt.Errorf("%q: members are joined by +, not by commas (e.g. logistic+knn+tree)", text)
+	}
 	if open < 0 {
 		if strings.ContainsAny(text, "];=") {
 			return member{}, fmt.Errorf("%q: a member's parameters go in brackets, e.g. knn[k=5;metric=l1]", text)

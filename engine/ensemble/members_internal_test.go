@@ -51,15 +51,17 @@ func TestParseList(t *testing.T) {
 		}
 	}
 	for text, want := range map[string]string{
-		"":             "no members: name at least one model, e.g. logistic+knn+tree",
-		"knn+":         "member 2: empty (two + in a row, or one at an end?)",
-		"knn[k=1;k=2]": "member 1: knn: parameter k given twice",
-		"[k=1]":        `member 1: "[k=1]": no model name before [`,
-		"knn[k=[1]]":   `member 1: "knn[k=[1]]": brackets inside a member's brackets`,
-		"knn]":         `member 1: "knn]": a member's parameters go in brackets, e.g. knn[k=5;metric=l1]`,
-		"knn[=1]":      `member 1: knn: "=1" is not param=value (e.g. knn[k=5;metric=l1])`,
-		"knn[k=1]\x00": `"knn[k=1]\x00" holds a control character (U+0000)`,
-		"kn\rn":        `"kn\rn" holds a control character (U+000D)`,
+		"":              "no members: name at least one model, e.g. logistic+knn+tree",
+		"knn+":          "member 2: empty (two + in a row, or one at an end?)",
+		"knn[k=1;k=2]":  "member 1: knn: parameter k given twice",
+		"[k=1]":         `member 1: "[k=1]": no model name before [`,
+		"knn[k=[1]]":    `member 1: "knn[k=[1]]": brackets inside a member's brackets`,
+		"knn]":          `member 1: "knn]": a member's parameters go in brackets, e.g. knn[k=5;metric=l1]`,
+		"knn[=1]":       `member 1: knn: "=1" is not param=value (e.g. knn[k=5;metric=l1])`,
+		"knn[k=1]\x00":  `"knn[k=1]\x00" holds a control character (U+0000)`,
+		"knn,tree":      `member 1: "knn,tree": members are joined by +, not by commas (e.g. logistic+knn+tree)`,
+		"knn,tree[k=1]": `member 1: "knn,tree[k=1]": members are joined by +, not by commas (e.g. logistic+knn+tree)`,
+		"kn\rn":         `"kn\rn" holds a control character (U+000D)`,
 	} {
 		if _, err := parseList(text); err == nil || err.Error() != want {
 			t.Errorf("%q: %v, want %q", text, err, want)

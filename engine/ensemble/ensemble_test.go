@@ -379,3 +379,57 @@ func TestMemoryIsTheMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestVotingKinds: hard voting offers its vote shares as scores, not as
+// probabilities (a share of 0 is no probability for a log-loss); soft
+// voting's mean probabilities are probabilities. Ties of votes go to the
+// lowest class, as numpy's argmax breaks them.
+func TestVotingKinds(t *testing.T) {
+	tr, X, _ := split(t, "iris")
+	hard := engine.MustBuild("voting", map[string]string{"models": "gnb+knn"})
+	soft := engine.MustBuild("voting", map[string]string{"models": "gnb+knn", "voting": "soft"})
+	if _, ok := hard.(engine.Prober); ok {
+		t.Error("hard voting claims probabilities")
+	}
+	if _, ok := soft.(engine.Prober); !ok {
+		t.Error("soft voting gives no probabilities")
+	}
+	for _, m := range []engine.Model{hard, soft} {
+		if err := engine.Fit(t.Context(), m, tr, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	S, err := hard.(engine.Scorer).DecisionFunction(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, _ := hard.(engine.Predictor).Predict(X)
+	for i := range pred {
+		row := S.RawRowView(i)
+		first := slices.Index(row, slices.Max(row))
+		if pred[i] != float64(first) {
+			t.Errorf("row %d: shares %v, predicted %v", i, row, pred[i])
+		}
+		for _, x := range row {
+			if x != 0 && x != 0.5 && x != 1 {
+				t.Errorf("row %d: %v is not a share of two votes", i, row)
+			}
+		}
+	}
+}
+
+// TestMembersWarnings: a member's warnings reach the ensemble's, naming
+// the member.
+func TestMembersWarnings(t *testing.T) {
+	tr, _, _ := split(t, "wine")
+	for _, model := range []string{"voting", "stacking"} {
+		m := engine.MustBuild(model, map[string]string{"models": "logistic[solver=gd;max_iter=1]+knn"})
+		if err := engine.Fit(t.Context(), m, tr, nil); err != nil {
+			t.Fatal(err)
+		}
+		w := m.(engine.Warner).Warnings()
+		if len(w) == 0 || !strings.HasPrefix(w[0], "member logistic[solver=gd;max_iter=1]: ") {
+			t.Errorf("%s: warnings %q", model, w)
+		}
+	}
+}

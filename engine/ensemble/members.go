@@ -68,7 +68,7 @@ func splitTop(s string, sep byte) []string {
 		case '[':
 			depth++
 		case ']':
-			depth--
+			depth = max(depth-1, 0) // a stray ] is the member's mistake, said by parseMember
 		case sep:
 			if depth == 0 {
 				parts = append(parts, s[start:i])

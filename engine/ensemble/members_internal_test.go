@@ -59,6 +59,7 @@ func TestParseList(t *testing.T) {
 		"knn]":          `member 1: "knn]": a member's parameters go in brackets, e.g. knn[k=5;metric=l1]`,
 		"knn[=1]":       `member 1: knn: "=1" is not param=value (e.g. knn[k=5;metric=l1])`,
 		"knn[k=1]\x00":  `"knn[k=1]\x00" holds a control character (U+0000)`,
+		"knn]+tree":     `member 1: "knn]": a member's parameters go in brackets, e.g. knn[k=5;metric=l1]`,
 		"knn,tree":      `member 1: "knn,tree": members are joined by +, not by commas (e.g. logistic+knn+tree)`,
 		"knn,tree[k=1]": `member 1: "knn,tree[k=1]": members are joined by +, not by commas (e.g. logistic+knn+tree)`,
 		"kn\rn":         `"kn\rn" holds a control character (U+000D)`,

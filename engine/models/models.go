@@ -8,6 +8,7 @@ import (
 	// Families register their models in init.
 	_ "github.com/tealab/tealab/engine/cluster"
 	_ "github.com/tealab/tealab/engine/decomp"
+	_ "github.com/tealab/tealab/engine/ensemble"
 	_ "github.com/tealab/tealab/engine/gda"
 	_ "github.com/tealab/tealab/engine/linear"
 	_ "github.com/tealab/tealab/engine/neighbors"

@@ -1,0 +1,105 @@
+package rank
+
+import (
+	"bufio"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tealab/tealab/datasets"
+)
+
+// wekaMethods maps tealab's methods to the Weka evaluators whose merits
+// testdata/weka holds (made by testdata/gen.sh).
+var wekaMethods = map[string]string{
+	"info_gain":  "InfoGainAttributeEval",
+	"gain_ratio": "GainRatioAttributeEval",
+	"chi2":       "ChiSquaredAttributeEval",
+	"relieff":    "ReliefFAttributeEval",
+}
+
+func builtin(t testing.TB, name string) *datasets.Dataset {
+	t.Helper()
+	tab, err := datasets.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tab.Dataset("", datasets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// wekaMerits reads testdata/weka/<evaluator>_<data>.merits: one merit
+// per attribute, in the data's order.
+func wekaMerits(t *testing.T, ev, data string) []float64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "weka", ev+"_"+data+".merits"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []float64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || line == "" {
+			continue
+		}
+		fields := strings.Fields(line)
+		v, err := strconv.ParseFloat(fields[len(fields)-1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// wekaOrder is the order of the merits, highest first, ties by index (as
+// Weka's Ranker lists distinct merits).
+func wekaOrder(m []float64) []int {
+	r := Ranking{Scores: m, Notes: make([]string, len(m))}
+	r.Ranks = ranks(m, r.Notes)
+	return r.Order()
+}
+
+// Information gain, gain ratio, chi-squared and ReliefF give Weka 3.6's
+// merits (to 1e-6 relative) and so its ranking: the top 10 of
+// breast_cancer, every feature of iris and wine.
+func TestWekaReferences(t *testing.T) {
+	for _, data := range []string{"iris", "wine", "breast_cancer"} {
+		d := builtin(t, data)
+		for _, method := range []string{"info_gain", "gain_ratio", "chi2", "relieff"} {
+			want := wekaMerits(t, wekaMethods[method], data)
+			if len(want) != len(d.Features) {
+				t.Fatalf("%s %s: %d Weka merits for %d features", data, method, len(want), len(d.Features))
+			}
+			rs, err := Rank(context.Background(), d, []string{method}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := rs[0]
+			for j, w := range want {
+				if math.Abs(got.Scores[j]-w) > 1e-6*max(1, math.Abs(w)) {
+					t.Errorf("%s %s %s: %.10g, Weka %.10g", data, method, got.Features[j], got.Scores[j], w)
+				}
+			}
+			top := len(want)
+			if data == "breast_cancer" {
+				top = 10
+			}
+			wo, go_ := wekaOrder(want)[:top], got.Order()[:top]
+			for k := range wo {
+				if wo[k] != go_[k] {
+					t.Errorf("%s %s: rank %d is %s, Weka's %s", data, method, k+1, got.Features[go_[k]], got.Features[wo[k]])
+				}
+			}
+		}
+	}
+}

@@ -112,8 +112,7 @@ func continuousMI(x, y []float64, classes int, rng *rand.Rand) float64 {
 		}
 		k := min(MINeighbours, cnt-1)
 		r := math.Nextafter(kthDistance(same, v, k), 0)
-		lo := sort.SearchFloat64s(all, v-r)
-		hi := sort.Search(len(all), func(a int) bool { return all[a] > v+r })
+		lo, hi := within(all, v, r)
 		psiK += mathext.Digamma(float64(k))
 		psiN += mathext.Digamma(float64(cnt))
 		psiM += mathext.Digamma(float64(hi - lo))
@@ -153,4 +152,24 @@ func kthDistance(s []float64, v float64, k int) float64 {
 		}
 	}
 	return d
+}
+
+// within finds the sorted values all[lo:hi] at most r from v, each
+// distance taken as |a − v| (v ± r would round at v's scale, not r's).
+func within(all []float64, v, r float64) (lo, hi int) {
+	lo = sort.SearchFloat64s(all, v-r)
+	for lo < len(all) && v-all[lo] > r {
+		lo++
+	}
+	for lo > 0 && v-all[lo-1] <= r {
+		lo--
+	}
+	hi = sort.SearchFloat64s(all, v+r)
+	for hi < len(all) && all[hi]-v <= r {
+		hi++
+	}
+	for hi > lo && all[hi-1]-v > r {
+		hi--
+	}
+	return lo, hi
 }

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/tealab/tealab/datasets"
+	"github.com/tealab/tealab/engine/eval"
 )
 
 func main() {
@@ -27,6 +29,32 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	if err := split(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+// split writes the rows of breast_cancer's default hold-out (eval.Plan,
+// seed 0) as JSON, for scikit-learn to fit and permute on the same rows.
+func split(dir string) error {
+	t, err := datasets.Open("breast_cancer")
+	if err != nil {
+		return err
+	}
+	d, err := t.Dataset("", datasets.Auto)
+	if err != nil {
+		return err
+	}
+	folds, _, err := eval.Plan(d, eval.Options{})
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(folds[0])
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "breast_cancer_split.json"), append(b, '\n'), 0o644)
 }
 
 func num(v float64) string {

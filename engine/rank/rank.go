@@ -280,7 +280,20 @@ func rankOne(ctx context.Context, d *datasets.Dataset, m Method, opt Options, de
 	case "relieff":
 		r.Scores, err = reliefF(ctx, d, tick)
 	case "permutation":
-		r.Scores, r.Std, r.Eval, r.Metric, err = permutation(ctx, d, opt, tick)
+		// A dead column tells the model nothing and some models refuse
+		// it: the model is fitted without it.
+		live, keep := liveColumns(d, dead)
+		var scores, std []float64
+		r.Std = make([]float64, p)
+		if len(keep) == 0 {
+			break
+		}
+		scores, std, r.Eval, r.Metric, err = permutation(ctx, live, opt, tick)
+		if err == nil {
+			for k, j := range keep {
+				r.Scores[j], r.Std[j] = scores[k], std[k]
+			}
+		}
 	}
 	if err != nil {
 		return r, err
@@ -361,4 +374,29 @@ func deadColumns(d *datasets.Dataset) []string {
 // column is feature j's values, one per row.
 func column(d *datasets.Dataset, j int) []float64 {
 	return mat.Col(nil, j, d.X)
+}
+
+// liveColumns is d without the columns dead notes, and the indices of
+// those it keeps; d itself when none is dead.
+func liveColumns(d *datasets.Dataset, dead []string) (*datasets.Dataset, []int) {
+	var keep []int
+	for j, note := range dead {
+		if note == "" {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == len(dead) {
+		return d, keep
+	}
+	out := *d
+	n := d.Rows()
+	out.X = mat.NewDense(n, len(keep), nil)
+	out.Features = nil
+	for k, j := range keep {
+		out.Features = append(out.Features, d.Features[j])
+		for i := range n {
+			out.X.Set(i, k, d.X.At(i, j))
+		}
+	}
+	return &out, keep
 }

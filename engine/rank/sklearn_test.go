@@ -30,7 +30,7 @@ type sklearnRef struct {
 	IrisMIStd         map[string]float64 `json:"iris_mi_std"`
 	WineMIStd         map[string]float64 `json:"wine_mi_std"`
 	BreastCancerMIStd map[string]float64 `json:"breast_cancer_mi_std"`
-	Permutation    struct {
+	Permutation       struct {
 		Split     eval.Fold
 		Accuracy  float64
 		Mean, Std map[string]float64

@@ -22,8 +22,12 @@ var wekaMethods = map[string]string{
 	"relieff":    "ReliefFAttributeEval",
 }
 
+// builtin opens a built-in set, or testdata/iris_missing.arff.
 func builtin(t testing.TB, name string) *datasets.Dataset {
 	t.Helper()
+	if name == "iris_missing" {
+		name = "testdata/iris_missing.arff"
+	}
 	tab, err := datasets.Open(name)
 	if err != nil {
 		t.Fatal(err)
@@ -71,9 +75,11 @@ func wekaOrder(m []float64) []int {
 
 // Information gain, gain ratio, chi-squared and ReliefF give Weka 3.6's
 // merits (to 1e-6 relative) and so its ranking: the top 10 of
-// breast_cancer, every feature of iris and wine.
+// breast_cancer, every feature of iris and wine, and of iris_missing,
+// whose missing values and nominal columns Weka handles its own way (a
+// constant column: 0, last, with a note).
 func TestWekaReferences(t *testing.T) {
-	for _, data := range []string{"iris", "wine", "breast_cancer"} {
+	for _, data := range []string{"iris", "wine", "breast_cancer", "iris_missing"} {
 		d := builtin(t, data)
 		for _, method := range []string{"info_gain", "gain_ratio", "chi2", "relieff"} {
 			want := wekaMerits(t, wekaMethods[method], data)
@@ -90,6 +96,9 @@ func TestWekaReferences(t *testing.T) {
 					t.Errorf("%s %s %s: %.10g, Weka %.10g", data, method, got.Features[j], got.Scores[j], w)
 				}
 			}
+			if data == "iris_missing" && (got.Ranks[5] != 6 || got.Notes[5] == "") {
+				t.Errorf("%s %s: the constant column ranks %d, note %q", data, method, got.Ranks[5], got.Notes[5])
+			}
 			top := len(want)
 			if data == "breast_cancer" {
 				top = 10
@@ -100,6 +109,28 @@ func TestWekaReferences(t *testing.T) {
 					t.Errorf("%s %s: rank %d is %s, Weka's %s", data, method, k+1, got.Features[go_[k]], got.Features[wo[k]])
 				}
 			}
+		}
+	}
+}
+
+// ReliefF on a numeric target is Weka's RReliefF: diabetes's weights
+// within 1e-6 relative, and so its whole ranking.
+func TestWekaRReliefF(t *testing.T) {
+	d := builtin(t, "diabetes")
+	want := wekaMerits(t, "ReliefFAttributeEval", "diabetes")
+	rs, err := Rank(context.Background(), d, []string{"relieff"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rs[0]
+	for j, w := range want {
+		if math.Abs(got.Scores[j]-w) > 1e-6*max(1e-3, math.Abs(w)) {
+			t.Errorf("%s: %.10g, Weka %.10g", got.Features[j], got.Scores[j], w)
+		}
+	}
+	for k, j := range wekaOrder(want) {
+		if got.Ranks[j] != k+1 {
+			t.Errorf("%s ranks %d, Weka %d", got.Features[j], got.Ranks[j], k+1)
 		}
 	}
 }

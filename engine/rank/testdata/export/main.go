@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine/eval"
 )
@@ -23,11 +25,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: export DIR")
 		os.Exit(2)
 	}
-	for _, name := range []string{"breast_cancer", "iris", "wine"} {
+	for _, name := range []string{"breast_cancer", "iris", "wine", "diabetes"} {
 		if err := export(name, os.Args[1]); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+	}
+	if err := exportMissing(os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
 	if err := split(os.Args[1]); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -73,6 +79,57 @@ func export(name, dir string) error {
 	if err != nil {
 		return err
 	}
+	return write(d, name, dir)
+}
+
+// IrisMissing is iris with missing values and nominal columns, for the
+// evaluators' handling of both: every 7th cell (counting (i+j) mod 7) of
+// the numbers blanked, a nominal "petal" (short, mid, long by petal
+// length, blank every 11th row) and a constant nominal "same".
+func IrisMissing() (*datasets.Dataset, error) {
+	t, err := datasets.Open("iris")
+	if err != nil {
+		return nil, err
+	}
+	d, err := t.Dataset("", datasets.Auto)
+	if err != nil {
+		return nil, err
+	}
+	n, p := d.X.Dims()
+	X := mat.NewDense(n, p+2, nil)
+	for i := range n {
+		for j := range p {
+			v := d.X.At(i, j)
+			if (i+j)%7 == 0 {
+				v = math.NaN()
+			}
+			X.Set(i, j, v)
+		}
+		pl := d.Y[i] // a nominal copy of the class, blurred: short, mid, long
+		if i%5 == 0 {
+			pl = float64((int(pl) + 1) % 3)
+		}
+		if i%11 == 0 {
+			pl = math.NaN()
+		}
+		X.Set(i, p, pl)
+	}
+	d.X = X
+	d.Features = append(d.Features,
+		datasets.Column{Name: "petal", Kind: datasets.Nominal, Levels: []string{"short", "mid", "long"}},
+		datasets.Column{Name: "same", Kind: datasets.Nominal, Levels: []string{"one"}})
+	return d, nil
+}
+
+func exportMissing(dir string) error {
+	d, err := IrisMissing()
+	if err != nil {
+		return err
+	}
+	return write(d, "iris_missing", dir)
+}
+
+func write(d *datasets.Dataset, name, dir string) error {
 	var arff, csv strings.Builder
 	fmt.Fprintf(&arff, "@relation %s\n\n", name)
 	for _, c := range d.Features {
@@ -83,7 +140,12 @@ func export(name, dir string) error {
 		}
 		csv.WriteString(c.Name + ",")
 	}
-	fmt.Fprintf(&arff, "@attribute class {%s}\n\n@data\n", strings.Join(d.Classes, ","))
+	regression := d.Task == datasets.Regression
+	if regression {
+		fmt.Fprintf(&arff, "@attribute target numeric\n\n@data\n")
+	} else {
+		fmt.Fprintf(&arff, "@attribute class {%s}\n\n@data\n", strings.Join(d.Classes, ","))
+	}
 	csv.WriteString("class\n")
 	n, p := d.X.Dims()
 	for i := range n {
@@ -95,6 +157,11 @@ func export(name, dir string) error {
 			} else {
 				row = append(row, num(v))
 			}
+		}
+		if regression {
+			arff.WriteString(strings.Join(row, ",") + "," + num(d.Y[i]) + "\n")
+			csv.WriteString(strings.Join(row, ",") + "," + num(d.Y[i]) + "\n")
+			continue
 		}
 		arff.WriteString(strings.Join(row, ",") + "," + d.Classes[int(d.Y[i])] + "\n")
 		csv.WriteString(strings.Join(row, ",") + "," + strconv.Itoa(int(d.Y[i])) + "\n")

@@ -153,6 +153,11 @@ func permutation(ctx context.Context, d *datasets.Dataset, opt Options, tick fun
 		for _, x := range drops {
 			ss += (x - m) * (x - m)
 		}
+		// Drops are differences of scores such as k/n: what is left of
+		// them below 1e-12 is rounding, not importance.
+		if math.Abs(m) < 1e-12 {
+			m = 0
+		}
 		mean[j], std[j] = m, math.Sqrt(ss/float64(repeats))
 		if tick != nil {
 			if err := tick(len(parts)+j+1, len(parts)+p); err != nil {

@@ -63,7 +63,7 @@ var methods = []Method{
 	{Name: "relieff", Title: "ReliefF", Short: "ReliefF", Unit: "weight", Slow: true,
 		Tasks:   []datasets.Task{datasets.Classification, datasets.Regression},
 		Numeric: "every row against its 10 nearest hits and misses; a numeric difference scaled by the feature's range, a nominal one 0 or 1; a regression target weighed as RReliefF",
-		Source:  "Weka's ReliefFAttributeEval (defaults: 10 neighbours, all rows, no distance weighting)"},
+		Source:  "Weka's ReliefFAttributeEval with its defaults: 10 neighbours, every row sampled, no distance weighting"},
 	{Name: "permutation", Title: "permutation importance", Short: "Perm", Unit: "drop", Slow: true, Model: true,
 		Tasks:   []datasets.Task{datasets.Classification, datasets.Regression},
 		Numeric: "features taken as the model takes them (its preprocessing fitted on each training part); each shuffled on the held-out rows, the drop of the primary metric averaged over repeats",

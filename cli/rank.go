@@ -102,6 +102,8 @@ func runRank(args []string, out, stderr io.Writer) error {
 		}
 	} else if ro.Model != nil {
 		return usagef("rank: --model is for permutation importance; add permutation to --method")
+	} else if flag := ef.given(); flag != "" {
+		return usagef("rank: %s says how permutation importance holds rows out; add permutation to --method (with --model)", flag)
 	}
 	if err := rank.Check(d, names, ro); err != nil {
 		return usagef("rank: %v", err)

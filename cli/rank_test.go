@@ -62,6 +62,7 @@ func TestRankRefusals(t *testing.T) {
 		{[]string{"--data", "iris", "--method", "gini"}, `unknown ranking method "gini"`},
 		{[]string{"--data", "iris", "--model", "lda", "--method", "chi2"}, "add permutation to --method"},
 		{[]string{"--data", "iris", "--repeats", "0"}, "--repeats 0"},
+		{[]string{"--data", "iris", "--method", "relieff", "--loo"}, "--loo says how permutation importance holds rows out"},
 	} {
 		_, errOut, status := run(t, append([]string{"rank"}, c.args...)...)
 		if status != exitUsage || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {

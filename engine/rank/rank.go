@@ -46,7 +46,7 @@ type Method struct {
 var methods = []Method{
 	{Name: "info_gain", Title: "information gain", Short: "InfoGain", Unit: "bits",
 		Tasks:   []datasets.Task{datasets.Classification},
-		Numeric: "numeric features cut into intervals by Fayyad & Irani's MDL method, supervised by the class (as Weka's Discretize); a missing value's row shared out over the values in proportion to their counts",
+		Numeric: "nominal features by their levels; numeric features cut into intervals by Fayyad & Irani's MDL method, supervised by the class (as Weka's Discretize); a missing value's row shared out over the values in proportion to their counts",
 		Source:  "Weka's InfoGainAttributeEval"},
 	{Name: "gain_ratio", Title: "gain ratio", Short: "GainRatio", Unit: "ratio",
 		Tasks:   []datasets.Task{datasets.Classification},

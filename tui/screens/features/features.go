@@ -63,7 +63,8 @@ type Screen struct {
 	err     error
 	stopped bool // the last job was cancelled
 
-	First int  // the first method shown
+	Focus int  // the method described, and the table's order
+	first int  // the first method whose bars show
 	Table bool // the table of ranks instead of bars
 	off   int  // rows scrolled
 	w, h  int
@@ -89,7 +90,7 @@ func (s *Screen) Open(ds *datasets.Dataset, spec *engine.Spec, v engine.Values, 
 			}
 		}
 	}
-	s.First, s.off, s.Table = 0, 0, false
+	s.Focus, s.first, s.off, s.Table = 0, 0, 0, false
 	return s.start()
 }
 
@@ -223,9 +224,11 @@ func (s *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 			s.job.cancel()
 		}
 	case key.Matches(msg, s.keys.next):
-		s.First = min(s.First+1, max(len(s.Results)-1, 0))
+		s.Focus = max(min(s.Focus+1, len(s.Results)-1), 0)
+		s.follow()
 	case key.Matches(msg, s.keys.prev):
-		s.First = max(s.First-1, 0)
+		s.Focus = max(s.Focus-1, 0)
+		s.follow()
 	case key.Matches(msg, s.keys.view):
 		s.Table = !s.Table
 	case key.Matches(msg, s.keys.up):
@@ -248,7 +251,10 @@ func (s *Screen) key(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (s *Screen) SetSize(w, h int) { s.w, s.h = w, h }
+func (s *Screen) SetSize(w, h int) {
+	s.w, s.h = w, h
+	s.follow()
+}
 
 func (s *Screen) Typing() bool { return false }
 
@@ -331,16 +337,33 @@ func (s *Screen) status() string {
 	return st.Muted.Render(kit.Clip(fmt.Sprintf(" %s ranked · sorted, highest first%s", numfmt.Count(len(s.Results), "method"), next), s.w))
 }
 
-// shown are the methods shown side by side from First.
-func (s *Screen) shown() []rank.Ranking {
-	n := max(min(s.w/paneWidth, len(s.Results)-s.First), 1)
-	first := min(s.First, len(s.Results)-1)
-	return s.Results[first:min(first+n, len(s.Results))]
+// panes is how many methods' bars fit side by side.
+func (s *Screen) panes() int { return max(min(s.w/paneWidth, len(s.Results)), 1) }
+
+// shown are the methods whose bars show side by side, the focused among
+// them (its index in the slice).
+func (s *Screen) shown() ([]rank.Ranking, int) {
+	first := max(min(s.first, s.focused(), len(s.Results)-s.panes()), 0)
+	return s.Results[first:min(first+s.panes(), len(s.Results))], s.focused() - first
 }
+
+// follow moves the bars shown so that the focused method's are among
+// them, the last page full.
+func (s *Screen) follow() {
+	focus, n := s.focused(), s.panes()
+	s.first = min(s.first, focus)
+	if focus >= s.first+n {
+		s.first = focus - n + 1
+	}
+	s.first = max(min(s.first, len(s.Results)-n), 0)
+}
+
+// focused is the index of the method described.
+func (s *Screen) focused() int { return max(min(s.Focus, len(s.Results)-1), 0) }
 
 // bars draws the methods shown, each its features' scores highest first.
 func (s *Screen) bars(h int) string {
-	rs := s.shown()
+	rs, focus := s.shown()
 	gap := 2
 	pw := (s.w - gap*(len(rs)-1)) / len(rs)
 	panes := make([][]string, len(rs))
@@ -359,7 +382,11 @@ func (s *Screen) bars(h int) string {
 		if r.Std != nil {
 			title += " by " + s.permBy
 		}
-		panes[p] = append([]string{s.c.Styles.Accent.Render(kit.Clip(title, pw))}, strings.Split(b.View(), "\n")...)
+		head := s.c.Styles.Muted.Render(kit.Clip("  "+title, pw))
+		if p == focus {
+			head = s.c.Styles.Accent.Render(kit.Clip("▸ "+title, pw))
+		}
+		panes[p] = append([]string{head}, strings.Split(b.View(), "\n")...)
 	}
 	out := make([]string, h)
 	for i := range out {
@@ -381,7 +408,7 @@ func (s *Screen) bars(h int) string {
 // ± sd where the width allows.
 func (s *Screen) table(h int) string {
 	st := s.c.Styles
-	by := min(s.First, len(s.Results)-1)
+	by := s.focused()
 	first := s.Results[by]
 	names := 7
 	for _, f := range first.Features {
@@ -441,7 +468,7 @@ func (s *Screen) about() []string {
 	if len(s.Results) == 0 {
 		return nil
 	}
-	r := s.Results[min(s.First, len(s.Results)-1)]
+	r := s.Results[s.focused()]
 	m, _ := rank.Lookup(r.Method)
 	text := fmt.Sprintf("%s, as %s: %s", m.Title, m.Source, r.Numeric)
 	if r.Eval != "" {

@@ -134,3 +134,61 @@ func TestWekaRReliefF(t *testing.T) {
 		}
 	}
 }
+
+// wekaRanked reads the attribute indices (0-based) of Weka's own Ranker
+// printout, testdata/weka/<evaluator>_<data>.ranked, in its order.
+func wekaRanked(t *testing.T, ev, data string) []int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "weka", ev+"_"+data+".ranked"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		if _, err := strconv.ParseFloat(f[0], 64); err != nil {
+			continue
+		}
+		i, err := strconv.Atoi(f[1])
+		if err != nil {
+			continue
+		}
+		out = append(out, i-1)
+	}
+	return out
+}
+
+// The order of Weka's own printed ranking (its Ranker, as a person runs
+// it): the top 10 of breast_cancer, every feature of the others, except
+// among features whose merits tie (Weka lists those in its own order).
+func TestWekaRankerOrder(t *testing.T) {
+	for _, data := range []string{"iris", "wine", "breast_cancer", "iris_missing", "diabetes"} {
+		d := builtin(t, data)
+		for _, method := range []string{"info_gain", "gain_ratio", "chi2", "relieff"} {
+			if data == "diabetes" && method != "relieff" {
+				continue
+			}
+			ranked := wekaRanked(t, wekaMethods[method], data)
+			if len(ranked) != len(d.Features) {
+				t.Fatalf("%s %s: %d ranked, %d features", data, method, len(ranked), len(d.Features))
+			}
+			rs, err := Rank(context.Background(), d, []string{method}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rs[0]
+			top := len(ranked)
+			if data == "breast_cancer" {
+				top = 10
+			}
+			for k, j := range ranked[:top] {
+				if got := r.Order()[k]; got != j && r.Scores[got] != r.Scores[j] {
+					t.Errorf("%s %s: rank %d is %s, Weka's %s", data, method, k+1, r.Features[got], r.Features[j])
+				}
+			}
+		}
+	}
+}

@@ -95,7 +95,7 @@ func cutsOf(xs []float64, ys []int, classes, first, last int) []float64 {
 		if xs[i] < xs[i+1] {
 			h := condEntropy(counts)
 			if h < bestH {
-				bestH, best, bestCut = h, i, (xs[i]+xs[i+1])/2
+				bestH, best, bestCut = h, i, midpoint(xs[i], xs[i+1])
 				copy(bestCounts[0], counts[0])
 				copy(bestCounts[1], counts[1])
 			}
@@ -141,4 +141,13 @@ func bin(v float64, cuts []float64) int {
 		}
 	}
 	return len(cuts)
+}
+
+// midpoint is (a+b)/2 as Weka takes it, halved first where the sum would
+// overflow.
+func midpoint(a, b float64) float64 {
+	if m := (a + b) / 2; !math.IsInf(m, 0) {
+		return m
+	}
+	return a/2 + b/2
 }

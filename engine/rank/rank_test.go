@@ -141,3 +141,30 @@ func TestPermutationCV(t *testing.T) {
 		t.Errorf("top feature %s", top)
 	}
 }
+
+// Values near the largest float64 rank without NaN or a panic.
+func TestHugeValues(t *testing.T) {
+	n := 40
+	d := &datasets.Dataset{Name: "huge", X: mat.NewDense(n, 2, nil), Y: make([]float64, n),
+		Classes: []string{"a", "b"}, Task: datasets.Classification,
+		Features: []datasets.Column{{Name: "big"}, {Name: "small"}}}
+	for i := range n {
+		d.Y[i] = float64(i % 2)
+		d.X.Set(i, 0, (2*d.Y[i]-1)*1.7e308)
+		d.X.Set(i, 1, float64(i)*1e-300)
+	}
+	rs, err := Rank(context.Background(), d, []string{"info_gain", "gain_ratio", "chi2", "mutual_info", "relieff"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		for j, s := range r.Scores {
+			if math.IsNaN(s) || math.IsInf(s, 0) {
+				t.Errorf("%s %s: %v", r.Method, r.Features[j], s)
+			}
+		}
+		if r.Order()[0] != 0 {
+			t.Errorf("%s: %s first, %v", r.Method, r.Features[r.Order()[0]], r.Scores)
+		}
+	}
+}

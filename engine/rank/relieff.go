@@ -45,7 +45,11 @@ func (r *relief) norm(j int, v float64) float64 {
 	if math.IsNaN(r.min[j]) || r.max[j] == r.min[j] {
 		return 0
 	}
-	return (v - r.min[j]) / (r.max[j] - r.min[j])
+	if span := r.max[j] - r.min[j]; !math.IsInf(span, 0) {
+		return (v - r.min[j]) / span
+	}
+	// A range past the largest float64: halved first.
+	return (v/2 - r.min[j]/2) / (r.max[j]/2 - r.min[j]/2)
 }
 
 // diff is how far rows a and b are apart in column j, in [0, 1]: 0 or 1

@@ -173,7 +173,7 @@ func Check(d *datasets.Dataset, names []string, opt Options) error {
 		}
 		if m.Model {
 			if opt.Model == nil {
-				return fmt.Errorf("%s needs a model to permute the features of (--model)", m.Name)
+				return fmt.Errorf("%s needs a model, fitted on the training rows, whose held-out score the shuffles lower", m.Name)
 			}
 			if !opt.Model.Supports(d.Task) {
 				return fmt.Errorf("%s: model %s does not do %s", m.Name, opt.Model.Name, d.Task)
@@ -222,7 +222,7 @@ func alternatives(t datasets.Task) string {
 		}
 	}
 	if len(ok) == 0 {
-		return "choose a target (--target)"
+		return "choose a target"
 	}
 	return "use " + strings.Join(ok, " or ")
 }

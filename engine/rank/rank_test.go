@@ -32,7 +32,7 @@ func TestRefusals(t *testing.T) {
 		{diabetes, []string{"info_gain"}, Options{}, []string{"info_gain", "regression"}},
 		{diabetes, []string{"mutual_info"}, Options{}, []string{"mutual_info", "regression"}},
 		{one, []string{"relieff"}, Options{}, []string{"relieff", "2 rows", "has 1"}},
-		{iris, []string{"permutation"}, Options{}, []string{"permutation", "--model"}},
+		{iris, []string{"permutation"}, Options{}, []string{"permutation", "needs a model"}},
 		{diabetes, []string{"permutation"}, Options{Model: svm}, []string{"svm", "regression"}},
 		{iris, []string{"gini"}, Options{}, []string{"gini", "info_gain"}},
 		{iris, []string{"chi2", "chi2"}, Options{}, []string{"chi2", "twice"}},

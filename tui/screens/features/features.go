@@ -270,7 +270,11 @@ func (s *Screen) ShortHelp() []key.Binding {
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
-	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.prev, s.keys.up, s.keys.down})
+	up, down := s.keys.up, s.keys.down
+	scrolls := s.ds != nil && len(s.Results) > 0 && len(s.ds.Features) > s.rows()
+	up.SetEnabled(scrolls)
+	down.SetEnabled(scrolls)
+	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.prev, up, down})
 }
 
 // HeaderInfo names the model permutation importance uses.

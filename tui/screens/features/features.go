@@ -301,6 +301,10 @@ func (s *Screen) View() string {
 		lines = append(lines, kit.Fit("", s.w, body))
 	case s.Table:
 		lines = append(lines, kit.Fit(s.table(body), s.w, body))
+	case 2*len(s.ds.Features)+3 <= body:
+		// Room for both: the bars, and the ranks of every method under them.
+		bh := len(s.ds.Features) + 1
+		lines = append(lines, kit.Fit(s.bars(bh), s.w, bh), "", kit.Fit(s.table(body-bh-1), s.w, body-bh-1))
 	default:
 		lines = append(lines, kit.Fit(s.bars(body), s.w, body))
 	}

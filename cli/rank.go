@@ -92,10 +92,11 @@ func runRank(args []string, out, stderr io.Writer) error {
 			return usagef("rank: no method ranks features against %s (%s); choose a target with --target", d.Task, d.Name)
 		}
 	}
-	if slices.Contains(names, "permutation") && ro.Model == nil {
-		return usagef("rank: permutation needs --model NAME, the model whose held-out score the shuffles lower ('tealab models' lists them)")
+	needs := rank.NeedModel(names)
+	if needs != "" && ro.Model == nil {
+		return usagef("rank: %s needs --model NAME, the model whose held-out score the shuffles lower ('tealab models' lists them)", needs)
 	}
-	if slices.Contains(names, "permutation") {
+	if needs != "" {
 		if test := eval.TestSource(v); test != "" {
 			rd := data.choice()
 			rd.Test = test

@@ -37,8 +37,10 @@ type Method struct {
 	Source string
 	// Model says it needs a model (Options.Model): permutation.
 	Model bool
-	// Slow methods are cancelled through the context and tick Progress.
-	Slow bool
+	// Slow methods are cancelled through the context and tick Progress,
+	// counting Steps ("rows").
+	Slow  bool
+	Steps string
 	// Unit is what a score measures: "bits", "nats", "χ²", "weight"...
 	Unit string
 }
@@ -60,11 +62,11 @@ var methods = []Method{
 		Tasks:   []datasets.Task{datasets.Classification},
 		Numeric: "nominal features: the exact discrete mutual information; numeric: the k-nearest-neighbour estimate (k=3, unit variance, a little seeded noise against ties); rows missing the feature left out",
 		Source:  "scikit-learn's mutual_info_classif"},
-	{Name: "relieff", Title: "ReliefF", Short: "ReliefF", Unit: "weight", Slow: true,
+	{Name: "relieff", Title: "ReliefF", Short: "ReliefF", Unit: "weight", Slow: true, Steps: "rows",
 		Tasks:   []datasets.Task{datasets.Classification, datasets.Regression},
 		Numeric: "every row against its 10 nearest hits and misses; a numeric difference scaled by the feature's range, a nominal one 0 or 1; a regression target weighed as RReliefF",
 		Source:  "Weka's ReliefFAttributeEval with its defaults: 10 neighbours, every row sampled, no distance weighting"},
-	{Name: "permutation", Title: "permutation importance", Short: "Perm", Unit: "drop", Slow: true, Model: true,
+	{Name: "permutation", Title: "permutation importance", Short: "Perm", Unit: "drop", Slow: true, Model: true, Steps: "fits and features",
 		Tasks:   []datasets.Task{datasets.Classification, datasets.Regression},
 		Numeric: "features taken as the model takes them (its preprocessing fitted on each training part); each shuffled on the held-out rows, the drop of the primary metric averaged over repeats",
 		Source:  "scikit-learn's permutation_importance"},
@@ -72,6 +74,16 @@ var methods = []Method{
 
 // Methods lists every method, in the order a report shows them.
 func Methods() []Method { return slices.Clone(methods) }
+
+// NeedModel says which of the methods named needs a model; "" none.
+func NeedModel(names []string) string {
+	for _, n := range names {
+		if m, err := Lookup(n); err == nil && m.Model {
+			return n
+		}
+	}
+	return ""
+}
 
 // Names are the methods' names.
 func Names() []string {

@@ -328,18 +328,15 @@ func (s *Screen) status() string {
 	case s.job != nil:
 		what := fmt.Sprintf(" ranking: %d of %d methods done", len(s.Results), len(s.methods))
 		if s.prog.Total > 0 {
-			unit := "rows"
-			if s.prog.Method == "permutation" {
-				unit = "folds and features"
-			}
-			what += fmt.Sprintf(" · %s %d of %d %s", s.prog.Method, s.prog.Done, s.prog.Total, unit)
+			m, _ := rank.Lookup(s.prog.Method)
+			what += fmt.Sprintf(" · %s %d of %d %s", s.prog.Method, s.prog.Done, s.prog.Total, m.Steps)
 		}
 		return st.Accent.Render(kit.Clip(what+" · c cancels", s.w))
 	case s.stopped:
 		return st.Warn.Render(kit.Clip(fmt.Sprintf(" cancelled: %d of %d methods ranked · enter ranks again", len(s.Results), len(s.methods)), s.w))
 	}
 	next := ""
-	if sp := s.spec(); sp != nil && sp.Name != s.permBy || sp == nil && slices.Contains(s.methods, "permutation") {
+	if sp := s.spec(); sp != nil && sp.Name != s.permBy || sp == nil && rank.NeedModel(s.methods) != "" {
 		next = " · enter ranks again with the model chosen"
 	}
 	return st.Muted.Render(kit.Clip(fmt.Sprintf(" %s ranked · sorted, highest first%s", numfmt.Count(len(s.Results), "method"), next), s.w))

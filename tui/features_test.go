@@ -100,3 +100,16 @@ func TestFeaturesCancel(t *testing.T) {
 		t.Errorf("cancelling left the screen")
 	}
 }
+
+// Data without a target: no method ranks, and the screen says why and
+// what to do, in one line.
+func TestFeaturesWithoutATarget(t *testing.T) {
+	hs := newHarness(t, Options{Data: "iris", Target: "-"}, 80, 24)
+	hs.press("F")
+	v := hs.View()
+	checkFrame(t, v, 80, 24)
+	mustContain(t, v, "no method ranks features against clustering")
+	if hs.a.feats.Running() {
+		t.Error("a ranking runs without a target")
+	}
+}

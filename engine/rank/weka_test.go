@@ -103,10 +103,10 @@ func TestWekaReferences(t *testing.T) {
 			if data == "breast_cancer" {
 				top = 10
 			}
-			wo, go_ := wekaOrder(want)[:top], got.Order()[:top]
+			wo, gotTop := wekaOrder(want)[:top], got.Order()[:top]
 			for k := range wo {
-				if wo[k] != go_[k] {
-					t.Errorf("%s %s: rank %d is %s, Weka's %s", data, method, k+1, got.Features[go_[k]], got.Features[wo[k]])
+				if wo[k] != gotTop[k] {
+					t.Errorf("%s %s: rank %d is %s, Weka's %s", data, method, k+1, got.Features[gotTop[k]], got.Features[wo[k]])
 				}
 			}
 		}

@@ -266,3 +266,13 @@ func and(items []string) string {
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
+
+// given names the first evaluation flag given ("--cv"); "" none.
+func (e *evalFlags) given() string {
+	for _, f := range e.flags {
+		if f.set {
+			return "--" + f.s.Flag
+		}
+	}
+	return ""
+}

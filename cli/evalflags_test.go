@@ -20,6 +20,7 @@ var evalCommands = []struct {
 	{"train", trainEval, []string{"--data", "iris", "--model", "lda"}},
 	{"sweep", tuneEval, []string{"--data", "iris", "--model", "knn", "--param", "k=1..3"}},
 	{"learning-curve", tuneEval, []string{"--data", "iris", "--model", "knn"}},
+	{"rank", rankEval, []string{"--data", "iris", "--method", "permutation", "--model", "lda"}},
 	{"compare", compareEval, []string{"--data", "iris", "--model", "lda", "--model", "knn"}},
 }
 

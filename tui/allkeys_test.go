@@ -224,6 +224,8 @@ func allPlaces(t *testing.T) []place {
 			hs.press("enter")
 			return hs
 		}, here: func(a *app) bool { return a.cur == screenSweep && a.sweep.Mode == sweep.Done }},
+		place{name: "features", open: then(start(Options{Data: "iris", Model: "lda"}), "esc", "esc", "F"),
+			here: func(a *app) bool { return a.cur == screenFeatures }},
 	)
 	twoRuns := then(start(Options{Data: "iris", Model: "gnb", Train: true}), "esc", "enter", "R")
 	ps = append(ps,

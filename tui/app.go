@@ -35,6 +35,7 @@ import (
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/screens/data"
 	"github.com/tealab/tealab/tui/screens/experimenter"
+	"github.com/tealab/tealab/tui/screens/features"
 	"github.com/tealab/tealab/tui/screens/model"
 	"github.com/tealab/tealab/tui/screens/params"
 	"github.com/tealab/tealab/tui/screens/results"
@@ -127,10 +128,11 @@ const (
 	screenRuns
 	screenExperiment
 	screenSweep
+	screenFeatures
 	numScreens
 )
 
-var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs", "experimenter", "sweep"}
+var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs", "experimenter", "sweep", "features"}
 
 // screen is one page of the lab. Screens are pointers mutated only in Update.
 type screen interface {
@@ -168,6 +170,7 @@ type app struct {
 	runs    *runlist.Screen
 	exp     *experimenter.Screen
 	sweep   *sweep.Screen
+	feats   *features.Screen
 
 	// The session: what has been chosen so far.
 	ds     *datasets.Dataset
@@ -218,7 +221,8 @@ func newApp(opt Options) (*app, error) {
 	a.runs = runlist.New(c)
 	a.exp = experimenter.New(c, ctx)
 	a.sweep = sweep.New(c, ctx)
-	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep}
+	a.feats = features.New(c, ctx)
+	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep, a.feats}
 	a.store = c.Store()
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
@@ -322,6 +326,12 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, a.data.Update(msg)
 	case kit.QuitMsg:
 		return a, a.quit()
+	case kit.OpenFeaturesMsg:
+		cmd := a.openFeatures(msg.Ds)
+		a.goTo(screenFeatures)
+		return a, cmd
+	case features.ProgressMsg, features.RankedMsg, features.DoneMsg: // the ranking's, whichever screen shows
+		return a, a.feats.Update(msg)
 	case kit.OpenExperimentMsg:
 		a.exp.SetData(a.ds)
 		a.goTo(screenExperiment)
@@ -435,8 +445,28 @@ func (a *app) back() tea.Cmd {
 	case screenSweep:
 		a.sweep.Stop()
 		a.goTo(screenParams)
+	case screenFeatures:
+		a.feats.Stop()
+		a.goTo(screenData)
 	}
 	return nil
+}
+
+// openFeatures ranks ds's features; permutation importance by the
+// session's model (its form's values), when one is chosen and does the
+// task, evaluated as the form says (a supplied test set or a cost matrix
+// belong to the session's data, not to the preview's: a hold-out then).
+func (a *app) openFeatures(ds *datasets.Dataset) tea.Cmd {
+	opts, err := a.params.Options()
+	if err != nil || opts.Test != nil {
+		opts = eval.DefaultOptions()
+	}
+	opts.Costs = nil
+	var v engine.Values
+	if a.spec != nil && a.params.Spec == a.spec {
+		v = a.params.ModelValues()
+	}
+	return a.feats.Open(ds, a.spec, v, opts)
 }
 
 func (a *app) goTo(s screenID) {
@@ -701,6 +731,9 @@ func (a *app) header() string {
 	// The training and results screens name their own run's data and model.
 	if r, ok := a.screens[a.cur].(interface{ ShownRun() *kit.RunRecord }); ok && r.ShownRun() != nil {
 		dsName, model = r.ShownRun().Dataset.Name, r.ShownRun().Spec.Title
+	}
+	if a.cur == screenFeatures {
+		dsName, model = a.feats.DataName(), ""
 	}
 	for _, c := range []string{dsName, model} {
 		if c != "" {

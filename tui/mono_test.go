@@ -190,6 +190,15 @@ func TestMonoGoldens(t *testing.T) {
 			t.Errorf("the reversed line %q is not the cursor's node %q", ansi.Strip(cur[0]), want)
 		}
 	})
+	t.Run("features", func(t *testing.T) {
+		hs := newHarness(t, Options{Data: "wine", Model: "lda"}, w, h)
+		hs.press("esc", "esc", "F")
+		v := check(t, hs)
+		// The focused method is marked by a glyph, not by colour alone.
+		if !strings.Contains(ansi.Strip(v), "▸ information gain (bits)") {
+			t.Errorf("the focused method is not marked ▸:\n%s", ansi.Strip(v))
+		}
+	})
 	for _, mode := range []string{"table", "bars"} {
 		t.Run("coefficients "+mode, func(t *testing.T) {
 			hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, w, h)

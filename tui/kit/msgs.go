@@ -74,6 +74,10 @@ type SweepTrainMsg struct {
 	Opts   eval.Options
 }
 
+// OpenFeaturesMsg: the data screen asks for the Features screen on the
+// dataset it previews (its target as chosen there).
+type OpenFeaturesMsg struct{ Ds *datasets.Dataset }
+
 // OpenExperimentMsg asks for the Experimenter on the session's data.
 type OpenExperimentMsg struct{}
 

@@ -47,6 +47,7 @@ type Bars struct {
 	sorted      bool
 	classColors bool
 	signed      bool
+	labelMax    int // the labels' widest, 0: a third of the width
 	off         int
 	w, h        int
 }
@@ -75,6 +76,10 @@ func (b *Bars) SetClassColors(on bool) { b.classColors = on }
 // SetSigned writes a + before values above zero (coefficients), so that
 // the sign reads without colour.
 func (b *Bars) SetSigned(on bool) { b.signed = on }
+
+// SetLabelWidth lets labels take up to n cells (0: a third of the
+// width), for narrow charts of long names side by side.
+func (b *Bars) SetLabelWidth(n int) { b.labelMax = n }
 
 // SetSorted orders bars by magnitude, largest first (true), or as given.
 func (b *Bars) SetSorted(on bool) {
@@ -190,7 +195,11 @@ func (b Bars) View() string {
 		lw = max(lw, lipgloss.Width(b.labels[i]))
 	}
 	vw = min(vw, 10)
-	lw = min(lw, max(b.w/3, 4))
+	if b.labelMax > 0 {
+		lw = min(lw, b.labelMax, max(b.w-vw-4, 4))
+	} else {
+		lw = min(lw, max(b.w/3, 4))
+	}
 	bw := b.w - lw - vw - 2
 	if bw < 2 {
 		bw = 0

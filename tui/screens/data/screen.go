@@ -36,6 +36,7 @@ type keys struct {
 	OpenTyped key.Binding
 	PageUp    key.Binding
 	PageDown  key.Binding
+	Features  key.Binding
 }
 
 // DefaultKeys are the data screen's key bindings.
@@ -61,6 +62,7 @@ func DefaultKeys() keys {
 		OpenTyped: kit.Bind("enter", "open", "enter"),
 		PageUp:    kit.Bind("[", "earlier rows", "["),
 		PageDown:  kit.Bind("]", "later rows", "]"),
+		Features:  kit.Bind("F", "rank features", "F"),
 	}
 }
 
@@ -222,6 +224,9 @@ func (s *Screen) ShortHelp() []key.Binding {
 		return []key.Binding{open}
 	case FocusPreview:
 		ks := []key.Binding{s.keys.use, s.Tabs.KeyMap.Next}
+		if s.Ds != nil {
+			ks = append(ks, s.keys.Features)
+		}
 		switch s.Tabs.ActiveName() {
 		case PreviewColumns:
 			ks = append(ks, s.keys.setTarget, s.keys.NoTarget, s.keys.DropCol)
@@ -476,6 +481,12 @@ func (s *Screen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, s.keys.use):
 		if s.Ds != nil {
 			return s.use()
+		}
+		return nil
+	case key.Matches(msg, s.keys.Features):
+		if s.Ds != nil {
+			m := kit.OpenFeaturesMsg{Ds: s.Ds}
+			return func() tea.Msg { return m }
 		}
 		return nil
 	case key.Matches(msg, s.Tabs.KeyMap.Next, s.Tabs.KeyMap.Prev):

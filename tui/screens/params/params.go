@@ -484,6 +484,10 @@ func (s *Screen) stepKey(km tea.KeyPressMsg, f *Field) int {
 
 // modelValues are the model's hyperparameters as the form has them now
 // (invalid fields at their defaults), to tell which parameters apply.
+// ModelValues are the model's parameters as the form holds them (a field
+// in error at its default): what another screen runs the model with.
+func (s *Screen) ModelValues() engine.Values { return s.modelValues() }
+
 func (s *Screen) modelValues() engine.Values {
 	v := engine.Values{}
 	for _, f := range s.Fields {

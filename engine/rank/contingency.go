@@ -26,9 +26,9 @@ func table(d *datasets.Dataset, j int) [][]float64 {
 			return int(v)
 		}
 	} else {
-		cuts := mdlCuts(x, d.Y, k)
+		cuts := datasets.MDLCuts(x, d.Y, k)
 		values = len(cuts) + 1
-		code = func(v float64) int { return bin(v, cuts) }
+		code = func(v float64) int { return datasets.BinOf(v, cuts) }
 	}
 	if values == 0 {
 		values = 1
@@ -82,7 +82,7 @@ func infoGain(m [][]float64) float64 {
 			cols[c] += v
 		}
 	}
-	return entropy(cols) - condEntropy(m)
+	return datasets.Entropy(cols) - datasets.CondEntropy(m)
 }
 
 // gainRatio is the information gain over the entropy of the values (the
@@ -94,7 +94,7 @@ func gainRatio(m [][]float64) float64 {
 			rows[i] += v
 		}
 	}
-	split := entropy(rows)
+	split := datasets.Entropy(rows)
 	if split <= 1e-6 { // Weka's Utils.eq
 		return 0
 	}

@@ -1,12 +1,15 @@
-package rank
+// Fayyad & Irani's MDL discretisation, shared by the supervised
+// discretiser of the preprocessing (Prep) and engine/rank's evaluators.
+
+package datasets
 
 import (
 	"math"
 	"slices"
 )
 
-// entropy is the entropy in bits of the counts c.
-func entropy(c []float64) float64 {
+// Entropy is the entropy in bits of the counts c.
+func Entropy(c []float64) float64 {
 	var sum, h float64
 	for _, v := range c {
 		if v > 0 {
@@ -20,9 +23,9 @@ func entropy(c []float64) float64 {
 	return (h + sum*math.Log(sum)) / (sum * math.Ln2)
 }
 
-// condEntropy is the entropy in bits of the columns (classes) given the
+// CondEntropy is the entropy in bits of the columns (classes) given the
 // rows (values) of the table m, weighted by the rows' totals.
-func condEntropy(m [][]float64) float64 {
+func CondEntropy(m [][]float64) float64 {
 	var total, h float64
 	for _, row := range m {
 		var sum float64
@@ -43,12 +46,12 @@ func condEntropy(m [][]float64) float64 {
 	return h / (total * math.Ln2)
 }
 
-// mdlCuts returns the cut points of Fayyad & Irani's MDL discretisation
+// MDLCuts returns the cut points of Fayyad & Irani's MDL discretisation
 // of the values x (missing ones left out) supervised by the classes y, as
 // Weka's supervised Discretize finds them (better encoding: the cost of a
 // cut counts the distinct boundaries, not the rows). A value v falls in
 // bin b, the first with v <= cuts[b] (the last bin past every cut).
-func mdlCuts(x, y []float64, classes int) []float64 {
+func MDLCuts(x, y []float64, classes int) []float64 {
 	idx := make([]int, 0, len(x))
 	for i, v := range x {
 		if !math.IsNaN(v) {
@@ -83,7 +86,7 @@ func cutsOf(xs []float64, ys []int, classes, first, last int) []float64 {
 		counts[1][ys[i]]++
 	}
 	prior := slices.Clone(counts[1])
-	priorH := entropy(prior)
+	priorH := Entropy(prior)
 	bestH := priorH
 	best := -1
 	var bestCut float64
@@ -93,7 +96,7 @@ func cutsOf(xs []float64, ys []int, classes, first, last int) []float64 {
 		counts[0][ys[i]]++
 		counts[1][ys[i]]--
 		if xs[i] < xs[i+1] {
-			h := condEntropy(counts)
+			h := CondEntropy(counts)
 			if h < bestH {
 				bestH, best, bestCut = h, i, midpoint(xs[i], xs[i+1])
 				copy(bestCounts[0], counts[0])
@@ -123,15 +126,15 @@ func mdlAccepts(prior []float64, split [][]float64, n float64, boundaries int) b
 		}
 		return k
 	}
-	priorH := entropy(prior)
-	gain := priorH - condEntropy(split)
+	priorH := Entropy(prior)
+	gain := priorH - CondEntropy(split)
 	k, k1, k2 := present(prior), present(split[0]), present(split[1])
-	delta := math.Log2(math.Pow(3, k)-2) - (k*priorH - k1*entropy(split[0]) - k2*entropy(split[1]))
+	delta := math.Log2(math.Pow(3, k)-2) - (k*priorH - k1*Entropy(split[0]) - k2*Entropy(split[1]))
 	return gain > (math.Log2(float64(boundaries))+delta)/n
 }
 
-// bin is the bin of v among cuts; -1 for a missing value.
-func bin(v float64, cuts []float64) int {
+// BinOf is the bin of v among cuts; -1 for a missing value.
+func BinOf(v float64, cuts []float64) int {
 	if math.IsNaN(v) {
 		return -1
 	}

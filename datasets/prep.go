@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -23,9 +24,31 @@ const maxPolyDegree = 10
 // missing values with the mean, one-hot encodes nominal columns, drops
 // constant columns, and neither expands nor standardises.
 type PrepOptions struct {
-	Standardize bool   // scale each numeric feature to mean 0, population std 1 (applied last)
-	Impute      string // numeric missing values: "mean" (default) or "median"
-	Degree      int    // polynomial expansion degree; 0 or 1 means none
+	Standardize bool    // scale each numeric feature to mean 0, population std 1 (applied last)
+	Impute      string  // numeric missing values: ImputeMean (default), ImputeMedian, ImputeMostFrequent or ImputeConstant
+	ImputeValue float64 // the fill of ImputeConstant
+	// Impute even when KeepMissing says to keep missing values: a person
+	// chose how to fill them.
+	ForceImpute bool
+	// Indicator adds a 0/1 column "missing_<col>" for each column with a
+	// missing value in the training rows, 1 where the value was missing
+	// (scikit-learn's MissingIndicator, features="missing-only").
+	Indicator bool
+	// Scale, when set, chooses the scaling instead of Standardize:
+	// ScaleStandard, ScaleMinMax, ScaleRobust, or "none".
+	Scale string
+	// Discretize, when set (BinWidth, BinFrequency, BinMDL), cuts every
+	// numeric column into bins (Bins of them for width and frequency),
+	// a nominal column then encoded as the others are. MDL needs Y, the
+	// class code of each training row, and Classes.
+	Discretize string
+	Bins       int
+	Y          []float64
+	Classes    int
+	// Ordinal encodes each nominal column as its level code, a number
+	// (scikit-learn's OrdinalEncoder), instead of one-hot or kept nominal.
+	Ordinal bool
+	Degree  int // polynomial expansion degree; 0 or 1 means none
 	// KeepNominal leaves nominal columns as level codes instead of one-hot
 	// encoding them (for models that split on or count levels).
 	KeepNominal bool
@@ -42,14 +65,17 @@ type PrepOptions struct {
 	Reduce int
 }
 
-// Prep is a fitted preprocessing pipeline: impute, one-hot encode, drop
-// constant columns, expand polynomially, standardise, in that order. Every
+// Prep is a fitted preprocessing pipeline: indicate missing values, impute,
+// discretise, one-hot (or ordinal) encode, drop constant columns, expand
+// polynomially, scale, project onto principal components, in that order. Every
 // statistic comes from the rows given to FitPrep (the training rows), so
 // applying it to test rows leaks nothing.
 type Prep struct {
 	in       int
-	imputer  *Imputer // nil when missing values are kept
-	onehot   *OneHot  // nil when nominal columns are kept as codes
+	indicate []int        // the input columns given a missing-value indicator
+	imputer  *Imputer     // nil when missing values are kept
+	bins     *Discretizer // nil without discretisation
+	onehot   *OneHot      // nil when nominal columns are kept as codes
 	dropper  ConstantDropper
 	poly     *Polynomial   // nil without expansion
 	std      *Standardizer // nil without standardisation
@@ -132,10 +158,25 @@ func DenseOf(m mat.Matrix) *mat.Dense {
 // which the stages may overwrite.
 func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Prep, *mat.Dense, error) {
 	if opt.Impute == "" {
-		opt.Impute = "mean"
+		opt.Impute = ImputeMean
 	}
-	if opt.Impute != "mean" && opt.Impute != "median" {
-		return nil, nil, fmt.Errorf("preprocessing: impute strategy %q is not one of mean, median", opt.Impute)
+	if !slices.Contains(ImputeStrategies, opt.Impute) {
+		return nil, nil, fmt.Errorf("preprocessing: impute strategy %q is not one of %s", opt.Impute, strings.Join(ImputeStrategies, ", "))
+	}
+	if opt.ForceImpute {
+		opt.KeepMissing = false
+	}
+	if opt.Scale == "" && opt.Standardize {
+		opt.Scale = ScaleStandard
+	}
+	if opt.Scale == ScaleNone {
+		opt.Scale = ""
+	}
+	if opt.Scale != "" && opt.Scale != ScaleStandard && opt.Scale != ScaleMinMax && opt.Scale != ScaleRobust {
+		return nil, nil, fmt.Errorf("preprocessing: scaling %q is not one of %s, %s, %s, %s", opt.Scale, ScaleStandard, ScaleMinMax, ScaleRobust, ScaleNone)
+	}
+	if opt.Ordinal {
+		opt.KeepNominal = false
 	}
 	if opt.Degree < 0 || opt.Degree > maxPolyDegree {
 		return nil, nil, fmt.Errorf("preprocessing: polynomial degree %d is out of range [0, %d]", opt.Degree, maxPolyDegree)
@@ -155,12 +196,18 @@ func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Pr
 	// Z is X until a stage makes a new matrix; X is copied only where a
 	// stage works in place and nothing copied it yet.
 	Z := X
+	var flags *mat.Dense // the missing-value indicators, read before imputing
+	if opt.Indicator {
+		if p.indicate = missingCols(X); len(p.indicate) > 0 {
+			flags = indicate(X, p.indicate)
+		}
+	}
 	if opt.KeepMissing {
 		if err := checkFinite(X, cols); err != nil {
 			return nil, nil, err
 		}
 	} else {
-		p.imputer = &Imputer{Strategy: opt.Impute}
+		p.imputer = &Imputer{Strategy: opt.Impute, Value: opt.ImputeValue}
 		if err := p.imputer.Fit(X, cols); err != nil { // checks finiteness too
 			return nil, nil, err
 		}
@@ -172,9 +219,36 @@ func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Pr
 		}
 	}
 	outCols := cols
-	if !opt.KeepNominal {
+	if flags != nil {
+		Z = beside(Z, flags)
+		outCols = slices.Clone(cols)
+		for _, j := range p.indicate {
+			outCols = append(outCols, Column{Name: IndicatorName(cols[j].Name)})
+		}
+	}
+	if opt.Discretize != "" {
+		p.bins = &Discretizer{Method: opt.Discretize, Bins: opt.Bins, Y: opt.Y, Classes: opt.Classes}
+		if err := p.bins.Fit(Z, outCols); err != nil {
+			return nil, nil, fmt.Errorf("preprocessing: %w", err)
+		}
+		p.bins.Y = nil // the training rows' classes are not the stage's to keep
+		if p.bins.any() {
+			if Z == X && acc != owned {
+				Z = mat.DenseCopyOf(X)
+			}
+			p.bins.applyInPlace(Z)
+		}
+		outCols = p.bins.columns(outCols)
+	}
+	if opt.Ordinal {
+		outCols = slices.Clone(outCols)
+		for j := range outCols {
+			outCols[j] = Column{Name: outCols[j].Name}
+		}
+	}
+	if !opt.KeepNominal && !opt.Ordinal {
 		p.onehot = &OneHot{}
-		if err := p.onehot.Fit(Z, cols); err != nil {
+		if err := p.onehot.Fit(Z, outCols); err != nil {
 			return nil, nil, err
 		}
 		Z = p.onehot.transform(Z)
@@ -212,17 +286,23 @@ func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Pr
 			p.columns = append(p.columns, Column{Name: name})
 		}
 	}
-	if opt.Standardize {
+	if opt.Scale != "" {
 		if Z == X && acc != owned {
 			Z = mat.DenseCopyOf(X)
 		}
-		p.std = &Standardizer{}
+		p.std = &Standardizer{Method: opt.Scale}
 		if err := p.std.Fit(Z); err != nil {
 			return nil, nil, err
 		}
-		var indicator []bool // one-hot 0/1 columns, by output column
-		if p.onehot != nil && p.poly == nil {
-			ind := p.onehot.indicators()
+		var indicator []bool // one-hot and missing-value 0/1 columns, by output column
+		if p.poly == nil {
+			ind := make([]bool, p0+len(p.indicate))
+			if p.onehot != nil {
+				ind = p.onehot.indicators()
+			}
+			for k := range p.indicate { // the indicators, after the inputs (one-hot passes them through last)
+				ind[len(ind)-1-k] = true
+			}
 			for _, j := range p.dropper.keep {
 				indicator = append(indicator, ind[j])
 			}
@@ -325,8 +405,18 @@ func (p *Prep) ApplyOwned(X *mat.Dense) (*mat.Dense, error) {
 // transform runs the fitted stages on Z, overwriting it where a stage works
 // in place.
 func (p *Prep) transform(Z *mat.Dense) *mat.Dense {
+	var flags *mat.Dense
+	if len(p.indicate) > 0 {
+		flags = indicate(Z, p.indicate)
+	}
 	if p.imputer != nil {
 		p.imputer.fillInPlace(Z)
+	}
+	if flags != nil {
+		Z = beside(Z, flags)
+	}
+	if p.bins != nil {
+		p.bins.applyInPlace(Z)
 	}
 	if p.onehot != nil {
 		Z = p.onehot.transform(Z)
@@ -378,12 +468,18 @@ func (p *Prep) Used() []bool {
 		kept[j] = true
 	}
 	used := make([]bool, p.in)
-	for j := range used {
-		first, end := j, j+1 // the columns input j becomes
+	// Column c of the encoder's input is input c, or after the inputs the
+	// indicator of input p.indicate[c-p.in].
+	for c := range p.in + len(p.indicate) {
+		j := c
+		if c >= p.in {
+			j = p.indicate[c-p.in]
+		}
+		first, end := c, c+1 // the columns c becomes
 		if p.onehot != nil {
-			first, end = p.onehot.enc[j].out, p.onehot.width
-			if j+1 < len(p.onehot.enc) {
-				end = p.onehot.enc[j+1].out
+			first, end = p.onehot.enc[c].out, p.onehot.width
+			if c+1 < len(p.onehot.enc) {
+				end = p.onehot.enc[c+1].out
 			}
 		}
 		for k := first; k < end && !used[j]; k++ {

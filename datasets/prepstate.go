@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -17,6 +18,12 @@ type prepState struct {
 	Inputs int `json:"inputs"` // columns Apply takes
 	// Impute: the value each input column's missing entries receive.
 	Impute *imputeState `json:"impute,omitempty"`
+	// Indicators: the input columns given a 0/1 missing-value column,
+	// appended after the inputs in this order (read before imputing).
+	Indicators []int `json:"indicators,omitempty"`
+	// Discretize: the inner bin edges of each column (after the
+	// indicators); null for a column left as it is.
+	Discretize *binState `json:"discretize,omitempty"`
 	// OneHot: per input column, the level codes seen in training (each
 	// becomes a 0/1 column, in this order); null for a numeric column.
 	OneHot [][]int `json:"one_hot,omitempty"`
@@ -40,9 +47,15 @@ type imputeState struct {
 	Fill     []float64 `json:"fill"`
 }
 
+type binState struct {
+	Method string      `json:"method"`
+	Cuts   [][]float64 `json:"cuts"`
+}
+
 type scaleState struct {
-	Mean  []float64 `json:"mean"`
-	Scale []float64 `json:"scale"`
+	Method string    `json:"method,omitempty"` // "" standard, as files before it
+	Mean   []float64 `json:"mean"`
+	Scale  []float64 `json:"scale"`
 }
 
 type projectState struct {
@@ -66,8 +79,12 @@ func (p *Prep) MarshalJSON() ([]byte, error) {
 	if p.imputer != nil {
 		s.Impute = &imputeState{Strategy: p.imputer.Strategy, Fill: p.imputer.fill}
 		if s.Impute.Strategy == "" {
-			s.Impute.Strategy = "mean"
+			s.Impute.Strategy = ImputeMean
 		}
+	}
+	s.Indicators = p.indicate
+	if p.bins != nil {
+		s.Discretize = &binState{Method: p.bins.Method, Cuts: p.bins.cuts}
 	}
 	if p.onehot != nil {
 		s.OneHot = make([][]int, len(p.onehot.enc))
@@ -82,6 +99,9 @@ func (p *Prep) MarshalJSON() ([]byte, error) {
 	}
 	if p.std != nil {
 		s.Standardize = &scaleState{Mean: p.std.mean, Scale: p.std.scale}
+		if p.std.Method != ScaleStandard {
+			s.Standardize.Method = p.std.Method
+		}
 	}
 	if p.pca != nil {
 		k, _ := p.pca.V.Dims()
@@ -141,13 +161,27 @@ func (s *prepState) prep() (*Prep, error) {
 	p := &Prep{in: s.Inputs}
 	width := s.Inputs
 	if s.Impute != nil {
-		if s.Impute.Strategy != "mean" && s.Impute.Strategy != "median" {
-			return nil, fmt.Errorf("impute strategy %q is not one of mean, median", s.Impute.Strategy)
+		if !slices.Contains(ImputeStrategies, s.Impute.Strategy) {
+			return nil, fmt.Errorf("impute strategy %q is not one of %s", s.Impute.Strategy, strings.Join(ImputeStrategies, ", "))
 		}
 		if err := finiteVector("impute fill", s.Impute.Fill, width); err != nil {
 			return nil, err
 		}
 		p.imputer = &Imputer{Strategy: s.Impute.Strategy, in: width, fill: s.Impute.Fill, fitted: true}
+	}
+	for k, j := range s.Indicators {
+		if j < 0 || j >= width || (k > 0 && j <= s.Indicators[k-1]) {
+			return nil, fmt.Errorf("indicators: column indices must be increasing, from 0 to %d", width-1)
+		}
+	}
+	p.indicate = s.Indicators
+	width += len(s.Indicators)
+	if s.Discretize != nil {
+		b, err := binsFrom(s.Discretize, width)
+		if err != nil {
+			return nil, err
+		}
+		p.bins = b
 	}
 	if s.OneHot != nil {
 		o, err := oneHotFrom(s.OneHot, width)
@@ -187,7 +221,14 @@ func (s *prepState) prep() (*Prep, error) {
 		if slices.ContainsFunc(s.Standardize.Scale, func(v float64) bool { return v <= 0 }) {
 			return nil, errors.New("standardize scale: every scale must be above 0")
 		}
-		p.std = &Standardizer{mean: s.Standardize.Mean, scale: s.Standardize.Scale, fitted: true}
+		method := s.Standardize.Method
+		if method == "" {
+			method = ScaleStandard
+		}
+		if method != ScaleStandard && method != ScaleMinMax && method != ScaleRobust {
+			return nil, fmt.Errorf("standardize method %q is not one of %s, %s, %s", method, ScaleStandard, ScaleMinMax, ScaleRobust)
+		}
+		p.std = &Standardizer{Method: method, mean: s.Standardize.Mean, scale: s.Standardize.Scale, fitted: true}
 	}
 	if s.Project != nil {
 		pr, err := projectionFrom(s.Project, width)
@@ -256,6 +297,27 @@ func oneHotFrom(codes [][]int, in int) (*OneHot, error) {
 	}
 	o.fitted = true
 	return o, nil
+}
+
+// binsFrom restores a fitted Discretizer over in columns.
+func binsFrom(s *binState, in int) (*Discretizer, error) {
+	if !slices.Contains(BinMethods, s.Method) {
+		return nil, fmt.Errorf("discretize method %q is not one of %s", s.Method, strings.Join(BinMethods, ", "))
+	}
+	if len(s.Cuts) != in {
+		return nil, fmt.Errorf("discretize: %d columns described for %d", len(s.Cuts), in)
+	}
+	for j, cuts := range s.Cuts {
+		for k, c := range cuts {
+			if math.IsNaN(c) || math.IsInf(c, 0) || (k > 0 && c <= cuts[k-1]) {
+				return nil, fmt.Errorf("discretize: column %d: the edges must be finite and increasing", j+1)
+			}
+		}
+		if len(cuts) >= maxLevelCode {
+			return nil, fmt.Errorf("discretize: column %d: %d edges, at most %d", j+1, len(cuts), maxLevelCode-1)
+		}
+	}
+	return &Discretizer{Method: s.Method, in: in, cuts: s.Cuts, fitted: true}, nil
 }
 
 // keepFrom restores a fitted ConstantDropper over in columns.

@@ -19,6 +19,11 @@ func TestPrepStateRoundTrip(t *testing.T) {
 	for _, opt := range []PrepOptions{
 		{}, {Standardize: true}, {Impute: "median"}, {KeepNominal: true, KeepMissing: true},
 		{Standardize: true, KeepNominal: true}, {Degree: 2, Standardize: true}, {Reduce: 2, Standardize: true},
+		{Impute: ImputeConstant, ImputeValue: -3, Indicator: true, Scale: ScaleMinMax},
+		{Impute: ImputeMostFrequent, Indicator: true, Scale: ScaleRobust, Ordinal: true},
+		{Discretize: BinWidth, Bins: 3, Indicator: true}, {Discretize: BinFrequency, Bins: 2, KeepNominal: true, KeepMissing: true},
+		{Discretize: BinMDL, Y: []float64{0, 0, 1, 1, 0}, Classes: 2, Ordinal: true, Scale: ScaleStandard},
+		{Indicator: true, KeepMissing: true, KeepNominal: true}, {Indicator: true, Degree: 2},
 	} {
 		p, _, err := fitApply(X, cols, opt)
 		if err != nil {
@@ -109,6 +114,37 @@ func TestPrepStateRejectsEdits(t *testing.T) {
 	}
 }
 
+// The stages a person chooses are refused alike when their state is
+// edited.
+func TestPrepStateRejectsPipelineEdits(t *testing.T) {
+	cols := []Column{{Name: "a"}, {Name: "b", Kind: Nominal, Levels: []string{"x", "y"}}, {Name: "c"}}
+	X := mkDense([][]float64{{1, 0, 5}, {miss, 1, 6}, {3, 1, 4}, {4, 0, 7}, {5, 0, 8}})
+	p, _, err := fitApply(X, cols, PrepOptions{Indicator: true, Discretize: BinWidth, Bins: 2, Scale: ScaleRobust})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _ := json.Marshal(p)
+	for _, c := range []struct{ old, new, want string }{
+		{`"indicators":[0]`, `"indicators":[3]`, "indicators: column indices"},
+		{`"indicators":[0]`, `"indicators":[0,0]`, "indicators: column indices"},
+		{`"method":"equal_width"`, `"method":"kmeans"`, `discretize method "kmeans"`},
+		{`"cuts":[[`, `"cuts":[[1e999,`, "preprocessing"},
+		{`"cuts":[[`, `"cuts":[[9,`, "edges must be finite and increasing"},
+		{`"cuts":[`, `"cuts":[null,`, "discretize: 5 columns described for 4"},
+		{`"method":"robust"`, `"method":"max_abs"`, `standardize method "max_abs"`},
+	} {
+		edited := strings.Replace(string(good), c.old, c.new, 1)
+		if edited == string(good) {
+			t.Fatalf("%q is not in %s", c.old, good)
+		}
+		var q Prep
+		err := json.Unmarshal([]byte(edited), &q)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s -> %s: error %v, want one line saying %q", c.old, c.new, err, c.want)
+		}
+	}
+}
+
 // An input column is unused when the constant filter dropped all it
 // became; every stage after the filter uses all it keeps.
 func TestPrepUsed(t *testing.T) {
@@ -116,7 +152,7 @@ func TestPrepUsed(t *testing.T) {
 		{Name: "shape", Kind: Nominal, Levels: []string{"round", "square"}}}
 	X := mkDense([][]float64{{1, 7, 0, 0}, {2, 7, 1, 0}, {3, 7, 1, 0}, {miss, 7, 0, 0}})
 	want := []bool{true, false, true, false}
-	for _, opt := range []PrepOptions{{}, {KeepNominal: true, KeepMissing: true}, {Standardize: true, Reduce: 1}} {
+	for _, opt := range []PrepOptions{{}, {KeepNominal: true, KeepMissing: true}, {Standardize: true, Reduce: 1}, {Indicator: true}, {Indicator: true, Ordinal: true, Discretize: BinWidth, Bins: 2}} {
 		p, _, err := fitApply(X, cols, opt)
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,11 +12,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Imputer replaces missing values (NaN): numeric columns by the training mean
-// or median (scikit-learn's SimpleImputer), nominal columns by the most
-// frequent training level (ties to the first level).
+// Imputer replaces missing values (NaN): numeric columns by the training
+// mean, median, most frequent value (the smallest of a tie) or a constant
+// (scikit-learn's SimpleImputer), nominal columns by the most frequent
+// training level (ties to the first level) whatever the strategy.
 type Imputer struct {
-	Strategy string // "mean" (default) or "median", for numeric columns
+	Strategy string  // ImputeMean (default), ImputeMedian, ImputeMostFrequent or ImputeConstant, for numeric columns
+	Value    float64 // the fill of ImputeConstant
 
 	in      int
 	cols    []Column
@@ -32,8 +35,11 @@ func (im *Imputer) Fit(X *mat.Dense, cols []Column) error {
 	if strategy == "" {
 		strategy = "mean"
 	}
-	if strategy != "mean" && strategy != "median" {
-		return fmt.Errorf("imputer: strategy %q is not one of mean, median", im.Strategy)
+	if !slices.Contains(ImputeStrategies, strategy) {
+		return fmt.Errorf("imputer: strategy %q is not one of %s", im.Strategy, strings.Join(ImputeStrategies, ", "))
+	}
+	if strategy == ImputeConstant && (math.IsNaN(im.Value) || math.IsInf(im.Value, 0)) {
+		return fmt.Errorf("imputer: the constant fill %v is not a finite number", im.Value)
 	}
 	cols, err := checkFit("imputer", X, cols)
 	if err != nil {
@@ -47,7 +53,7 @@ func (im *Imputer) Fit(X *mat.Dense, cols []Column) error {
 	vals := make([][]float64, p)
 	keep := make([]bool, p)
 	for j, c := range cols {
-		keep[j] = c.Kind == Nominal || strategy == "median"
+		keep[j] = c.Kind == Nominal || strategy == ImputeMedian || strategy == ImputeMostFrequent
 	}
 	missing := false
 	for i := 0; i < n; i++ {
@@ -70,13 +76,15 @@ func (im *Imputer) Fit(X *mat.Dense, cols []Column) error {
 	fill := make([]float64, p)
 	for j := 0; j < p; j++ {
 		count := n - nan[j]
-		if count == 0 {
+		if count == 0 && (strategy != ImputeConstant || cols[j].Kind == Nominal) {
 			return fmt.Errorf("column %q has no values in the training rows: drop it or fill it in", cols[j].Name)
 		}
 		switch {
-		case cols[j].Kind == Nominal:
+		case cols[j].Kind == Nominal, strategy == ImputeMostFrequent:
 			fill[j] = mostFrequent(vals[j])
-		case strategy == "median":
+		case strategy == ImputeConstant:
+			fill[j] = im.Value
+		case strategy == ImputeMedian:
 			v := vals[j]
 			sort.Float64s(v)
 			m := len(v)
@@ -92,6 +100,18 @@ func (im *Imputer) Fit(X *mat.Dense, cols []Column) error {
 	im.in, im.cols, im.fill, im.missing, im.fitted = p, cols, fill, missing, true
 	return nil
 }
+
+// The imputation strategies of numeric columns, as scikit-learn's
+// SimpleImputer names them.
+const (
+	ImputeMean         = "mean"
+	ImputeMedian       = "median"
+	ImputeMostFrequent = "most_frequent"
+	ImputeConstant     = "constant"
+)
+
+// ImputeStrategies lists the strategies an Imputer takes.
+var ImputeStrategies = []string{ImputeMean, ImputeMedian, ImputeMostFrequent, ImputeConstant}
 
 // mostFrequent returns the most common value, the smallest among ties.
 func mostFrequent(vals []float64) float64 {
@@ -533,6 +553,12 @@ func (p *Polynomial) transform(X *mat.Dense) *mat.Dense {
 // StandardScaler); a constant column is only centred. NaN values are ignored
 // by Fit and stay NaN.
 type Standardizer struct {
+	// Method is ScaleStandard ("" too), ScaleMinMax (scikit-learn's
+	// MinMaxScaler: from the minimum, divided by the range) or ScaleRobust
+	// (its RobustScaler: from the median, divided by the interquartile
+	// range, linear percentiles as numpy's). A column without spread is
+	// only moved, as scikit-learn leaves its scale at 1.
+	Method      string
 	mean, scale []float64
 	// unscaled lists the columns whose values differ but by less than
 	// rounding can tell from a constant: they are only centred.
@@ -548,6 +574,13 @@ func (s *Standardizer) Fit(X *mat.Dense) error {
 	s.fitted = false
 	if X == nil || X.IsEmpty() {
 		return errors.New("standardizer: no training rows")
+	}
+	switch s.Method {
+	case "", ScaleStandard:
+	case ScaleMinMax, ScaleRobust:
+		return s.fitOrder(X)
+	default:
+		return fmt.Errorf("scaler: method %q is not one of %s, %s, %s", s.Method, ScaleStandard, ScaleMinMax, ScaleRobust)
 	}
 	n, p := X.Dims()
 	lo, hi := make([]float64, p), make([]float64, p)
@@ -610,6 +643,62 @@ func (s *Standardizer) Fit(X *mat.Dense) error {
 	}
 	s.mean, s.scale, s.fitted = mean, scale, true
 	return nil
+}
+
+// The scalers' methods.
+const (
+	ScaleStandard = "standard"
+	ScaleMinMax   = "minmax"
+	ScaleRobust   = "robust"
+	ScaleNone     = "none" // PrepOptions.Scale: no scaling, whatever Standardize says
+)
+
+// fitOrder fits the min-max and robust scalers, both of order statistics
+// of each column's values (NaN left out).
+func (s *Standardizer) fitOrder(X *mat.Dense) error {
+	n, p := X.Dims()
+	s.mean, s.scale, s.unscaled = make([]float64, p), make([]float64, p), s.unscaled[:0]
+	col := make([]float64, 0, n)
+	for j := 0; j < p; j++ {
+		col = col[:0]
+		for i := 0; i < n; i++ {
+			if v := X.At(i, j); !math.IsNaN(v) {
+				col = append(col, v)
+			}
+		}
+		s.mean[j], s.scale[j] = 0, 1
+		if len(col) == 0 {
+			continue
+		}
+		sort.Float64s(col)
+		var lo, spread float64
+		if s.Method == ScaleMinMax {
+			lo, spread = col[0], col[len(col)-1]-col[0]
+		} else {
+			lo, spread = Percentile(col, 50), Percentile(col, 75)-Percentile(col, 25)
+		}
+		s.mean[j] = lo
+		if spread > 0 && !math.IsInf(spread, 0) {
+			s.scale[j] = spread
+		}
+	}
+	s.fitted = true
+	return nil
+}
+
+// Percentile is numpy's percentile (linear interpolation) of the sorted
+// values xs, q in [0, 100].
+func Percentile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	h := q / 100 * float64(len(xs)-1)
+	lo := int(math.Floor(h))
+	if lo >= len(xs)-1 {
+		return xs[len(xs)-1]
+	}
+	f := h - float64(lo)
+	return xs[lo] + f*(xs[lo+1]-xs[lo])
 }
 
 // hugeValue is the magnitude from which differences of a column's values

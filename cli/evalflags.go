@@ -64,7 +64,14 @@ var (
 			eval.SettingScheme:      "always repeated k-fold CV, the same folds for every model",
 			eval.SettingSplit:       "always repeated k-fold CV, the same folds for every model",
 			eval.SettingTest:        "always repeated k-fold CV, the same folds for every model",
+			eval.SettingImpute:      "each model prepares its features as it expects",
+			eval.SettingFill:        "each model prepares its features as it expects",
+			eval.SettingIndicator:   "each model prepares its features as it expects",
 			eval.SettingStandardize: "each model prepares its features as it expects",
+			eval.SettingDiscretize:  "each model prepares its features as it expects",
+			eval.SettingBins:        "each model prepares its features as it expects",
+			eval.SettingEncoding:    "each model prepares its features as it expects",
+			eval.SettingLift:        "each model prepares its features as it expects",
 			eval.SettingReduce:      "each model is fitted on the features as they are",
 			eval.SettingPositive:    "each data set is scored with its own rarer class positive; tealab train --positive chooses it for one",
 			eval.SettingCosts:       "the models are compared by their own decisions; tealab train --costs scores one under a cost matrix",
@@ -90,6 +97,25 @@ type settingFlag struct {
 	swtch  bool   // a switch: chooses its scheme, takes no value
 	text   string
 	set    bool
+	typed  string // the flag given, when an alias of the setting's (--standardize)
+}
+
+// aliasFlag is another name of a setting's flag (Setting.Aliases).
+type aliasFlag struct {
+	f    *settingFlag
+	name string
+}
+
+func (a aliasFlag) String() string {
+	if a.f == nil {
+		return ""
+	}
+	return a.f.String()
+}
+
+func (a aliasFlag) Set(text string) error {
+	a.f.typed = a.name
+	return a.f.Set(text)
 }
 
 func (f *settingFlag) String() string {
@@ -142,6 +168,9 @@ func (e *evalFlags) register(fs *flag.FlagSet, use evalUse) {
 			f.text = engine.Format(s.Default) // flag.Var takes it as the default it prints
 		}
 		fs.Var(f, s.Flag, flagUsage(s))
+		for _, alias := range s.Aliases {
+			fs.Var(aliasFlag{f, alias}, alias, "the same as --"+s.Flag)
+		}
 		f.text = ""
 		e.flags = append(e.flags, f)
 	}
@@ -218,6 +247,9 @@ func (e *evalFlags) values() (engine.Values, error) {
 			continue
 		}
 		x, err := f.s.Read(f.text)
+		if se := (*eval.SettingError)(nil); errors.As(err, &se) && f.typed != "" {
+			se.Flag = f.typed // say it by the flag given
+		}
 		if err != nil {
 			return nil, e.problem(err)
 		}

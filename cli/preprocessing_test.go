@@ -63,18 +63,18 @@ func TestStandardizeFlag(t *testing.T) {
 	}
 	yes, no, auto := train("yes"), train("no"), train("auto")
 	if yes.Metrics["ari"] < 0.85 || !strings.Contains(yes.Evaluation, "numeric features standardised") ||
-		yes.Recipe.Standardize != "yes" || !strings.Contains(yes.Recipe.Command, "--standardize yes") {
+		yes.Recipe.Standardize != "yes" || !strings.Contains(yes.Recipe.Command, "--scale standardize") {
 		t.Errorf("yes: ARI %v, evaluation %q, recipe %+v", yes.Metrics["ari"], yes.Evaluation, yes.Recipe)
 	}
 	if no.Metrics["ari"] > 0.5 || !strings.Contains(no.Evaluation, "not standardised") || no.Recipe.Standardize != "no" {
 		t.Errorf("no: ARI %v, evaluation %q, recipe %+v", no.Metrics["ari"], no.Evaluation, no.Recipe)
 	}
 	if auto.Metrics["ari"] != no.Metrics["ari"] || strings.Contains(auto.Evaluation, "standardised") ||
-		auto.Recipe.Standardize != "" || strings.Contains(auto.Recipe.Command, "--standardize") {
+		auto.Recipe.Standardize != "" || strings.Contains(auto.Recipe.Command, "--scale") {
 		t.Errorf("auto (k-means does not standardise): ARI %v, evaluation %q, recipe %+v", auto.Metrics["ari"], auto.Evaluation, auto.Recipe)
 	}
 	_, errOut, status := run(t, "train", "--data", "iris", "--model", "lda", "--standardize", "maybe")
-	if status != 2 || !strings.Contains(errOut, `--standardize "maybe" is not one of auto, yes, no`) {
+	if status != 2 || !strings.Contains(errOut, `--standardize "maybe" is not one of auto, standardize, min-max, robust, none`) {
 		t.Errorf("--standardize maybe: status %d: %s", status, errOut)
 	}
 }

@@ -65,8 +65,8 @@ type PrepOptions struct {
 	Reduce int
 }
 
-// Prep is a fitted preprocessing pipeline: indicate missing values, impute,
-// discretise, one-hot (or ordinal) encode, drop constant columns, expand
+// Prep is a fitted preprocessing pipeline: note missing values, impute,
+// discretise, append the missing-value indicators, one-hot (or ordinal) encode, drop constant columns, expand
 // polynomially, scale, project onto principal components, in that order. Every
 // statistic comes from the rows given to FitPrep (the training rows), so
 // applying it to test rows leaks nothing.
@@ -219,13 +219,6 @@ func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Pr
 		}
 	}
 	outCols := cols
-	if flags != nil {
-		Z = beside(Z, flags)
-		outCols = slices.Clone(cols)
-		for _, j := range p.indicate {
-			outCols = append(outCols, Column{Name: IndicatorName(cols[j].Name)})
-		}
-	}
 	if opt.Discretize != "" {
 		p.bins = &Discretizer{Method: opt.Discretize, Bins: opt.Bins, Y: opt.Y, Classes: opt.Classes}
 		if err := p.bins.Fit(Z, outCols); err != nil {
@@ -239,6 +232,13 @@ func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Pr
 			p.bins.applyInPlace(Z)
 		}
 		outCols = p.bins.columns(outCols)
+	}
+	if flags != nil {
+		Z = beside(Z, flags)
+		outCols = slices.Clone(outCols)
+		for _, j := range p.indicate {
+			outCols = append(outCols, Column{Name: IndicatorName(cols[j].Name)})
+		}
 	}
 	if opt.Ordinal {
 		outCols = slices.Clone(outCols)
@@ -412,11 +412,11 @@ func (p *Prep) transform(Z *mat.Dense) *mat.Dense {
 	if p.imputer != nil {
 		p.imputer.fillInPlace(Z)
 	}
-	if flags != nil {
-		Z = beside(Z, flags)
-	}
 	if p.bins != nil {
 		p.bins.applyInPlace(Z)
+	}
+	if flags != nil {
+		Z = beside(Z, flags)
 	}
 	if p.onehot != nil {
 		Z = p.onehot.transform(Z)

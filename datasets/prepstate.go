@@ -19,10 +19,11 @@ type prepState struct {
 	// Impute: the value each input column's missing entries receive.
 	Impute *imputeState `json:"impute,omitempty"`
 	// Indicators: the input columns given a 0/1 missing-value column,
-	// appended after the inputs in this order (read before imputing).
+	// appended after the inputs in this order (read before imputing,
+	// appended after discretising).
 	Indicators []int `json:"indicators,omitempty"`
-	// Discretize: the inner bin edges of each column (after the
-	// indicators); null for a column left as it is.
+	// Discretize: the inner bin edges of each input column; null for a
+	// column left as it is.
 	Discretize *binState `json:"discretize,omitempty"`
 	// OneHot: per input column, the level codes seen in training (each
 	// becomes a 0/1 column, in this order); null for a numeric column.
@@ -169,13 +170,6 @@ func (s *prepState) prep() (*Prep, error) {
 		}
 		p.imputer = &Imputer{Strategy: s.Impute.Strategy, in: width, fill: s.Impute.Fill, fitted: true}
 	}
-	for k, j := range s.Indicators {
-		if j < 0 || j >= width || (k > 0 && j <= s.Indicators[k-1]) {
-			return nil, fmt.Errorf("indicators: column indices must be increasing, from 0 to %d", width-1)
-		}
-	}
-	p.indicate = s.Indicators
-	width += len(s.Indicators)
 	if s.Discretize != nil {
 		b, err := binsFrom(s.Discretize, width)
 		if err != nil {
@@ -183,6 +177,13 @@ func (s *prepState) prep() (*Prep, error) {
 		}
 		p.bins = b
 	}
+	for k, j := range s.Indicators {
+		if j < 0 || j >= width || (k > 0 && j <= s.Indicators[k-1]) {
+			return nil, fmt.Errorf("indicators: column indices must be increasing, from 0 to %d", width-1)
+		}
+	}
+	p.indicate = s.Indicators
+	width += len(s.Indicators)
 	if s.OneHot != nil {
 		o, err := oneHotFrom(s.OneHot, width)
 		if err != nil {

@@ -130,7 +130,7 @@ func TestPrepStateRejectsPipelineEdits(t *testing.T) {
 		{`"method":"equal_width"`, `"method":"kmeans"`, `discretize method "kmeans"`},
 		{`"cuts":[[`, `"cuts":[[1e999,`, "preprocessing"},
 		{`"cuts":[[`, `"cuts":[[9,`, "edges must be finite and increasing"},
-		{`"cuts":[`, `"cuts":[null,`, "discretize: 5 columns described for 4"},
+		{`"cuts":[`, `"cuts":[null,`, "discretize: 4 columns described for 3"},
 		{`"method":"robust"`, `"method":"max_abs"`, `standardize method "max_abs"`},
 	} {
 		edited := strings.Replace(string(good), c.old, c.new, 1)

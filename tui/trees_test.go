@@ -267,12 +267,12 @@ func TestClusterScatterAxes(t *testing.T) {
 	mustContain(t, hs.View(), "first two principal directions")
 }
 
-// The form's standardize field overrides the model's habit (its help says
+// The form's scaling field overrides the model's habit (its help says
 // what auto means for this model); the run says so.
 func TestStandardizeField(t *testing.T) {
 	hs := newHarness(t, Options{Data: "wine", Model: "kmeans"}, 120, 40)
-	hs.focusParam("standardize")
-	mustContain(t, hs.View(), "▸ standardize", "auto does what kmeans expects: no")
+	hs.focusParam("scaling")
+	mustContain(t, hs.View(), "▸ scaling", "does what kmeans expects: no")
 	hs.press("right", "enter")
 	hs.runUntil(func() bool { return strings.Contains(hs.View(), "ARI") })
 	mustContain(t, hs.View(), "ARI 0.897", "numeric features standardis")

@@ -52,8 +52,14 @@ type Options struct {
 	// replaces the hold-out; cross-validation and leave-one-out exclude it.
 	// Only a classifier or a regressor is scored so.
 	Test *datasets.Dataset `json:"-"`
-	// Standardize overrides the spec's default when not nil.
+	// Standardize overrides the spec's default when not nil (and
+	// Pipeline.Scale does not choose another scaling).
 	Standardize *bool `json:"-"`
+	// Pipeline is the preprocessing a person chose beyond the model's
+	// habits: imputation, indicators, scaling, discretisation, encoding,
+	// lift (Reduce is its principal components), each fitted on each
+	// training part only.
+	Pipeline Pipeline `json:"-"`
 	// Labels are known classes of the rows of a clustering (one per row):
 	// when set, the clustering is scored against them. Nil means the
 	// dataset's own classes, if it has them.

@@ -177,7 +177,8 @@ func (rn *runner) addFoldWarnings() {
 }
 
 // prepNote says how the features were prepared when a person chose it:
-// standardised or not against the model's habit, reduced first.
+// standardised or not against the model's habit, the pipeline's choices,
+// reduced first.
 func prepNote(opt Options) string {
 	note := ""
 	if opt.Standardize != nil {
@@ -187,6 +188,7 @@ func prepNote(opt Options) string {
 			note += ", features not standardised"
 		}
 	}
+	note += pipelineNote(opt)
 	if opt.Reduce > 0 {
 		note += fmt.Sprintf(", features reduced to %s first", numfmt.Count(opt.Reduce, "principal component"))
 	}
@@ -287,18 +289,19 @@ func (rn *runner) fail(err error) (*Result, error) {
 // training set the model learns from.
 func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	d := rn.d
-	opt := datasets.PrepOptions{Standardize: rn.std, KeepNominal: rn.spec.Input.Nominal, KeepMissing: rn.spec.Input.Missing,
-		KeepConstant: rn.spec.Input.Constant,
-		Reduce:       rn.opt.Reduce}
-	if opt.Reduce > 0 {
-		// Principal components are numeric and complete: nominal columns
-		// are encoded and missing values imputed first, whatever the model
-		// would take raw.
-		opt.KeepNominal, opt.KeepMissing = false, false
+	var y []float64
+	if rn.task.Supervised() {
+		y = make([]float64, len(idx))
+		for r, i := range idx {
+			y[r] = d.Y[i]
+		}
+	}
+	opt, err := rn.prepOptions(y)
+	if err != nil {
+		return nil, engine.Train{}, err
 	}
 	var prep *datasets.Prep
 	var X *mat.Dense
-	var err error
 	if rn.inPlace { // idx are consecutive rows the runner owns
 		prep, X, err = datasets.FitApplyPrepOwned(rowsView(d.X, idx), d.Features, opt)
 	} else {
@@ -324,11 +327,7 @@ func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	}
 	tr := engine.Train{X: X, Features: prep.Features(), Columns: cols, Seed: rn.opt.Seed}
 	if rn.task.Supervised() {
-		tr.Classes = d.Classes
-		tr.Y = make([]float64, len(idx))
-		for r, i := range idx {
-			tr.Y[r] = d.Y[i]
-		}
+		tr.Classes, tr.Y = d.Classes, y
 	} else if d.Classes != nil && rn.truth() != nil {
 		tr.KnownClasses = len(d.Classes)
 	}

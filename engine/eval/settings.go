@@ -26,7 +26,14 @@ const (
 	SettingFolds       = "folds"
 	SettingTest        = "test file"
 	SettingSeed        = "seed"
-	SettingStandardize = "standardize"
+	SettingImpute      = "imputation"
+	SettingFill        = "fill value"
+	SettingIndicator   = "missing indicators"
+	SettingStandardize = "scaling" // --scale; --standardize is its alias
+	SettingDiscretize  = "discretize"
+	SettingBins        = "bins"
+	SettingEncoding    = "nominal encoding"
+	SettingLift        = "lift"
 	SettingReduce      = "reduce first"
 	SettingPositive    = "positive class"
 	SettingCosts       = "costs"
@@ -54,8 +61,11 @@ type Setting struct {
 	// Valid says what is valid when Param.Range cannot say it (a seed is
 	// any uint64, beyond what an Int can hold); "" for Param.Range.
 	Valid string
+	// Aliases are other flags a command line takes for the setting
+	// (--standardize for --scale), each read by the setting.
+	Aliases []string
 	// canon spells a value the way Param.ParseValue takes it, for a
-	// setting that also takes other spellings (standardize: true, on).
+	// setting that also takes other spellings (scaling: yes, true, on).
 	canon func(string) string
 }
 
@@ -143,12 +153,36 @@ var settings = []Setting{
 	{Param: engine.Param{Name: SettingSeed, Kind: engine.Text, Default: "1", Check: checkSeed,
 		Help: "seeds the split (or the folds), the model and a sweep's random draws: the same seed gives the same run"},
 		Flag: "seed", Valid: SeedRange},
+	{Param: engine.Param{Name: SettingImpute, Kind: engine.Choice, Default: ImputeAuto,
+		Choices: []string{ImputeAuto, ImputeMean, ImputeMedian, ImputeMostFrequent, ImputeConstant},
+		Help:    "pipeline: how missing numeric values are filled (fitted on each training part; nominal ones take the most frequent level): auto is the mean, or kept missing for a model that takes them"},
+		Flag: "impute"},
+	{Param: engine.Param{Name: SettingFill, Kind: engine.Float, Default: 0.0, Min: math.NaN(), Max: math.NaN(),
+		Help: "pipeline: the value missing numeric values are filled with", When: &engine.Applies{Param: SettingImpute, In: []string{ImputeConstant}}},
+		Flag: "impute-value"},
+	{Param: engine.Param{Name: SettingIndicator, Kind: engine.Choice, Default: No, Choices: []string{No, Yes},
+		Help: "pipeline: yes adds a 0/1 column missing_<col>, 1 where the value was missing, for each column with a missing value in the training part"},
+		Flag: "missing-indicator"},
 	{Param: engine.Param{Name: SettingStandardize, Kind: engine.Choice, Default: StandardizeAuto,
-		Choices: []string{StandardizeAuto, StandardizeYes, StandardizeNo},
-		Help:    "scale numeric features to mean 0 and sd 1 (fitted on each training part), as distances and penalties need; auto does what the model expects"},
-		Flag: "standardize", canon: canonStandardize},
+		Choices: []string{StandardizeAuto, ScaleStandardize, ScaleMinMax, ScaleRobust, ScaleNone},
+		Help:    "pipeline: scale numeric features (fitted on each training part): standardize to mean 0 and sd 1, min-max to [0, 1], robust by the median and interquartile range; auto does what the model expects"},
+		Flag: "scale", Aliases: []string{"standardize"}, canon: canonScaling},
+	{Param: engine.Param{Name: SettingDiscretize, Kind: engine.Choice, Default: DiscretizeNone,
+		Choices: []string{DiscretizeNone, DiscretizeWidth, DiscretizeFrequency, DiscretizeMDL},
+		Help:    "pipeline: cut each numeric feature into bins (fitted on each training part), a nominal feature then encoded: equal-width or equal-frequency bins as scikit-learn's KBinsDiscretizer, mdl as Weka's supervised Discretize (classes only)"},
+		Flag: "discretize"},
+	{Param: engine.Param{Name: SettingBins, Kind: engine.Int, Default: 10, Min: 2, Max: 1000,
+		Help: "pipeline: bins each numeric feature is cut into",
+		When: &engine.Applies{Param: SettingDiscretize, In: []string{DiscretizeWidth, DiscretizeFrequency}}},
+		Flag: "bins"},
+	{Param: engine.Param{Name: SettingEncoding, Kind: engine.Choice, Default: EncodeAuto, Choices: []string{EncodeAuto, EncodeOneHot, EncodeOrdinal},
+		Help: "pipeline: nominal features as 0/1 columns, one a level (one-hot), or as their level codes (ordinal); auto does what the model expects"},
+		Flag: "encode"},
+	{Param: engine.Param{Name: SettingLift, Kind: engine.Int, Default: 1, Min: 1, Max: 10,
+		Help: "pipeline: polynomial lift for any model: every product of up to k prepared features (2: squares and pairwise interactions), before scaling; 1 none"},
+		Flag: "lift"},
 	{Param: engine.Param{Name: SettingReduce, Kind: engine.Int, Default: 0, Min: 0, Max: math.NaN(),
-		Help: "project the features onto their first k principal components (fitted on each training part) before the model sees them; 0 keeps them"},
+		Help: "pipeline: project the features onto their first k principal components (fitted on each training part), the last step; 0 keeps them"},
 		Flag: "reduce"},
 	{Param: engine.Param{Name: SettingPositive, Kind: engine.Text, Default: "",
 		Help: "two classes: the class that precision, recall, F1 and the curves (ROC, precision-recall, calibration, lift) are about; empty: the rarer class of the data (a tie: the second)"},
@@ -215,6 +249,10 @@ func SettingsFor(spec *engine.Spec, d *datasets.Dataset) []Setting {
 		case SettingFolds:
 			if rows > 0 {
 				s.Max = float64(max(rows, 2))
+			}
+		case SettingDiscretize:
+			if d != nil && d.Task != datasets.Classification || spec != nil && !spec.Supports(datasets.Classification) {
+				s.Choices = slices.DeleteFunc(s.Choices, func(c string) bool { return c == DiscretizeMDL }) // mdl cuts by the classes
 			}
 		case SettingReduce:
 			if features > 0 {
@@ -300,7 +338,31 @@ func OptionsFrom(v engine.Values) (Options, error) {
 			return Options{}, &SettingError{Name: s.Name, Flag: s.Flag, Reason: fmt.Sprintf("%q names no test set (%s)", w.String(SettingTest), s.Accepts())}
 		}
 	}
-	o.Standardize, err = ParseStandardize(w.String(SettingStandardize))
+	switch scale := w.String(SettingStandardize); scale {
+	case ScaleMinMax, ScaleRobust:
+		o.Pipeline.Scale = scale
+	default:
+		o.Standardize, err = ParseStandardize(scale)
+	}
+	o.Pipeline.Impute = w.String(SettingImpute)
+	if o.Pipeline.Impute == ImputeAuto {
+		o.Pipeline.Impute = ""
+	}
+	if o.Pipeline.Impute == ImputeConstant {
+		o.Pipeline.Fill = w.Float(SettingFill)
+	}
+	o.Pipeline.Indicator = w.String(SettingIndicator) == Yes
+	if o.Pipeline.Discretize = w.String(SettingDiscretize); o.Pipeline.Discretize == DiscretizeNone {
+		o.Pipeline.Discretize = ""
+	} else if o.Pipeline.Discretize != DiscretizeMDL {
+		o.Pipeline.Bins = w.Int(SettingBins)
+	}
+	if o.Pipeline.Encode = w.String(SettingEncoding); o.Pipeline.Encode == EncodeAuto {
+		o.Pipeline.Encode = ""
+	}
+	if o.Pipeline.Lift = w.Int(SettingLift); o.Pipeline.Lift == 1 {
+		o.Pipeline.Lift = 0
+	}
 	return o, err
 }
 
@@ -342,8 +404,30 @@ func ValuesOf(o Options) engine.Values {
 		v[SettingFolds] = o.Folds
 	}
 	v[SettingSeed] = strconv.FormatUint(o.Seed, 10)
-	v[SettingStandardize] = StandardizeName(o.Standardize)
+	v[SettingStandardize] = o.Scaling()
 	v[SettingReduce] = o.Reduce
+	pl := o.Pipeline
+	if pl.Impute != "" {
+		v[SettingImpute] = pl.Impute
+	}
+	if pl.Impute == ImputeConstant {
+		v[SettingFill] = pl.Fill
+	}
+	if pl.Indicator {
+		v[SettingIndicator] = Yes
+	}
+	if pl.Discretize != "" {
+		v[SettingDiscretize] = pl.Discretize
+	}
+	if pl.Bins != 0 {
+		v[SettingBins] = pl.Bins
+	}
+	if pl.Encode != "" {
+		v[SettingEncoding] = pl.Encode
+	}
+	if pl.Lift > 1 {
+		v[SettingLift] = pl.Lift
+	}
 	v[SettingPositive] = o.Positive
 	if o.Costs != nil {
 		v[SettingCosts] = o.Costs.Source
@@ -409,11 +493,21 @@ func checkSeed(text string) error {
 	return err
 }
 
-// canonStandardize spells the other names ParseStandardize takes (true,
-// off...) as the setting's choices.
-func canonStandardize(text string) string {
-	if b, err := ParseStandardize(text); err == nil {
-		return StandardizeName(b)
+// canonScaling spells the other names ParseStandardize takes (yes,
+// true, off...) as the scaling's choices: yes is standardize, no none.
+func canonScaling(text string) string {
+	t := strings.ToLower(strings.TrimSpace(text))
+	if t == ScaleStandardize || t == ScaleNone {
+		return t
+	}
+	if b, err := ParseStandardize(t); err == nil {
+		switch {
+		case b == nil:
+			return StandardizeAuto
+		case *b:
+			return ScaleStandardize
+		}
+		return ScaleNone
 	}
 	return text
 }

@@ -28,8 +28,14 @@ func TestSettingsDeclaration(t *testing.T) {
 		if x, err := s.Read(engine.Format(s.Default)); err != nil || engine.Format(x) != engine.Format(s.Default) {
 			t.Errorf("%s: default %v reads as %v, %v", s.Name, s.Default, x, err)
 		}
-		if s.When != nil {
-			if s.When.Param != SettingScheme || len(s.When.In) != 1 || !slices.Contains(scheme.Choices, s.When.In[0]) {
+		if s.When != nil && s.When.Param != SettingScheme {
+			// A pipeline step's detail applies under choices of its step.
+			step, ok := LookupSetting(s.When.Param)
+			if !ok || step.Kind != engine.Choice || len(s.When.In) == 0 || slices.ContainsFunc(s.When.In, func(c string) bool { return !slices.Contains(step.Choices, c) }) {
+				t.Errorf("%s: applies when %s, not choices of a declared setting", s.Name, s.When)
+			}
+		} else if s.When != nil {
+			if len(s.When.In) != 1 || !slices.Contains(scheme.Choices, s.When.In[0]) {
 				t.Errorf("%s: applies when %s, not one scheme", s.Name, s.When)
 			}
 			if s.Flag == "" {
@@ -77,7 +83,7 @@ func TestSettingErrors(t *testing.T) {
 		{SettingFolds, "2.5", `folds: "2.5" is not a whole number (int in [2, +inf])`},
 		{SettingReduce, "-1", `reduce first: "-1" is out of range (int in [0, +inf])`},
 		{SettingSeed, "-1", `seed: "-1" is not a whole number (int in [0, 2^64-1])`},
-		{SettingStandardize, "maybe", `standardize: "maybe" is not one of auto, yes, no`},
+		{SettingStandardize, "maybe", `scaling: "maybe" is not one of auto, standardize, min-max, robust, none`},
 		{SettingScheme, "bootstrap", `evaluation: "bootstrap" is not one of hold-out, k-fold CV, leave-one-out, test set`},
 	} {
 		s, ok := LookupSetting(c.name)
@@ -95,7 +101,7 @@ func TestSettingErrors(t *testing.T) {
 		t.Errorf("the largest seed: %v, %v", x, err)
 	}
 	s, _ = LookupSetting(SettingStandardize)
-	if x, err := s.Read(" On "); err != nil || x != StandardizeYes {
+	if x, err := s.Read(" On "); err != nil || x != ScaleStandardize {
 		t.Errorf("standardize on: %v, %v", x, err)
 	}
 	// A value typed by code is checked too.
@@ -119,7 +125,14 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}{
 		{engine.Values{}, def, ""},
 		{engine.Values{SettingScheme: SchemeKFold, SettingFolds: 3, SettingSeed: "4", SettingStandardize: "no", SettingReduce: 2},
-			Options{Split: def.Split, Folds: 3, Seed: 4, Reduce: 2, Standardize: &off}, "--cv 3 --seed 4 --standardize no --reduce 2"},
+			Options{Split: def.Split, Folds: 3, Seed: 4, Reduce: 2, Standardize: &off}, "--cv 3 --seed 4 --scale none --reduce 2"},
+		{engine.Values{SettingImpute: ImputeConstant, SettingFill: -1.5, SettingIndicator: Yes, SettingStandardize: ScaleRobust,
+			SettingDiscretize: DiscretizeFrequency, SettingBins: 4, SettingEncoding: EncodeOrdinal, SettingLift: 2},
+			Options{Split: def.Split, Seed: 1, Pipeline: Pipeline{Impute: ImputeConstant, Fill: -1.5, Indicator: true, Scale: ScaleRobust,
+				Discretize: DiscretizeFrequency, Bins: 4, Encode: EncodeOrdinal, Lift: 2}},
+			"--impute constant --impute-value -1.5 --missing-indicator yes --scale robust --discretize equal-frequency --bins 4 --encode ordinal --lift 2"},
+		{engine.Values{SettingDiscretize: DiscretizeMDL, SettingBins: 4, SettingImpute: ImputeMedian, SettingFill: 3},
+			Options{Split: def.Split, Seed: 1, Pipeline: Pipeline{Impute: ImputeMedian, Discretize: DiscretizeMDL}}, "--impute median --discretize mdl"},
 		{engine.Values{SettingScheme: SchemeKFold}, Options{Split: def.Split, Folds: 5, Seed: 1}, "--cv 5"},
 		{engine.Values{SettingScheme: SchemeLOO, SettingFolds: 7}, Options{Split: def.Split, LOO: true, Seed: 1}, "--loo"},
 		{engine.Values{SettingSplit: 0.3, SettingSeed: "0"}, Options{Split: 0.3}, "--split 0.3 --seed 0"},

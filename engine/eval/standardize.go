@@ -19,9 +19,9 @@ func ParseStandardize(s string) (*bool, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case StandardizeAuto, "":
 		return nil, nil
-	case StandardizeYes, "true", "on":
+	case StandardizeYes, "true", "on", ScaleStandardize:
 		return &on, nil
-	case StandardizeNo, "false", "off":
+	case StandardizeNo, "false", "off", ScaleNone:
 		return &off, nil
 	}
 	return nil, fmt.Errorf("%q is not one of %s, %s, %s", s, StandardizeAuto, StandardizeYes, StandardizeNo)

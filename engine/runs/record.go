@@ -357,6 +357,10 @@ type recipe struct {
 	Reduce int               `json:"reduce,omitempty"` // principal components the features were reduced to first
 	// Standardize is yes or no when a person overrode the model's habit.
 	Standardize string `json:"standardize,omitempty"`
+	// The pipeline a person chose (impute, impute_value,
+	// missing_indicator, scale: min-max or robust, discretize, bins,
+	// encode, lift); absent from older files, which chose none of it.
+	eval.Pipeline
 	// Positive is the positive class a person chose (--positive); "" the
 	// rarer class, as an older file without it reads.
 	Positive string `json:"positive,omitempty"`
@@ -399,7 +403,8 @@ func (r Record) MarshalJSON() ([]byte, error) {
 // recipe is what reproduces the run.
 func (r *Record) recipe() recipe {
 	rc := recipe{Data: r.Data, Model: r.Model, Params: Settings(r.Params), Split: r.Options.Split, Folds: r.Options.Folds,
-		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Positive: r.Options.Positive, Costs: r.Options.Costs, Command: r.Command()}
+		LOO: r.Options.LOO, Seed: r.Options.Seed, Reduce: r.Options.Reduce, Positive: r.Options.Positive, Costs: r.Options.Costs, Command: r.Command(),
+		Pipeline: r.Options.Pipeline}
 	if r.Options.Standardize != nil {
 		rc.Standardize = eval.StandardizeName(r.Options.Standardize)
 	}
@@ -429,7 +434,8 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	}
 	rc := tail.Recipe
 	*r = Record{Data: rc.Data, Model: rc.Model, Status: tail.Status,
-		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed, Reduce: rc.Reduce, Positive: rc.Positive, Costs: rc.Costs}}
+		Options: eval.Options{Split: rc.Split, Folds: rc.Folds, LOO: rc.LOO, Seed: rc.Seed, Reduce: rc.Reduce, Positive: rc.Positive, Costs: rc.Costs,
+			Pipeline: rc.Pipeline}}
 	std, err := eval.ParseStandardize(rc.Standardize)
 	if err != nil {
 		return fmt.Errorf("recipe: standardize: %w", err)

@@ -84,7 +84,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := back.Run(context.Background(), nil); err != nil || !sameMetrics(back.Result.Metrics, r.Result.Metrics) {
 		t.Errorf("rerun: %v, metrics %v", err, back.Result.Metrics)
 	}
-	want := "tealab train --data iris --drop sepal_width_cm --model logistic --param C=0.5 --param max_iter=50 --cv 3 --seed 4 --standardize no --reduce 2"
+	want := "tealab train --data iris --drop sepal_width_cm --model logistic --param C=0.5 --param max_iter=50 --cv 3 --seed 4 --scale none --reduce 2"
 	if got := r.Command(); got != want {
 		t.Errorf("command\n%s\nwant\n%s", got, want)
 	}
@@ -170,5 +170,47 @@ func TestPartialLabel(t *testing.T) {
 		Result: &eval.Result{Task: "classification", Folds: four, Metrics: scored}}
 	if got := done.Partial(); got != "" {
 		t.Errorf("a finished run is labelled %q", got)
+	}
+}
+
+// A run's pipeline is in its recipe and its command, and replays to the
+// same scores.
+func TestRecipeKeepsThePipeline(t *testing.T) {
+	data := Data{Source: "iris"}
+	d, err := data.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := engine.Lookup("knn")
+	pl := eval.Pipeline{Impute: eval.ImputeConstant, Fill: -2, Indicator: true, Scale: eval.ScaleRobust,
+		Discretize: eval.DiscretizeMDL, Encode: eval.EncodeOrdinal, Lift: 2}
+	r := New(1, data, d, spec, spec.Defaults(), eval.Options{Folds: 3, Seed: 2, Split: eval.DefaultOptions().Split, Pipeline: pl})
+	if err := r.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Record
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Options.Pipeline != pl {
+		t.Errorf("pipeline read back %+v, want %+v", back.Options.Pipeline, pl)
+	}
+	want := "--cv 3 --seed 2 --impute constant --impute-value -2 --missing-indicator yes --scale robust --discretize mdl --encode ordinal --lift 2"
+	if got := r.Command(); !strings.HasSuffix(got, want) {
+		t.Errorf("command %s, want it to end %s", got, want)
+	}
+	again, _, err := back.Again(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := again.Run(context.Background(), nil); err != nil || !sameMetrics(again.Result.Metrics, r.Result.Metrics) {
+		t.Errorf("replay: %v, metrics %v, want %v", err, again.Result.Metrics, r.Result.Metrics)
+	}
+	if !strings.Contains(r.Result.Eval, "cut by MDL") || !strings.Contains(r.Result.Eval, "robustly scaled") {
+		t.Errorf("evaluation %q does not say the pipeline", r.Result.Eval)
 	}
 }

@@ -33,6 +33,9 @@ type Spec struct {
 	// Standardize says whether the evaluation standardises features for this
 	// model by default (scale-sensitive learners such as gradient descent).
 	Standardize bool
+	// Weighted says that Fit honours Train.Weights, the rows' weights (an
+	// evaluation's balanced class weights reach only such a model).
+	Weighted bool
 	// Input says how nominal columns and missing values reach the model;
 	// the zero value one-hot encodes and imputes.
 	Input  Input

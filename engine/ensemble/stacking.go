@@ -75,10 +75,11 @@ func defaultFinal(task engine.Task) string {
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "stacking",
-		Title:   "stacked generalisation",
-		Family:  family,
-		Summary: "any classifiers (or regressors) whose out-of-fold predictions a meta-model learns to combine",
+		Weighted: true,
+		Name:     "stacking",
+		Title:    "stacked generalisation",
+		Family:   family,
+		Summary:  "any classifiers (or regressors) whose out-of-fold predictions a meta-model learns to combine",
 		Notes: "Wolpert 1992, Stacked generalization; Shewchuk, Concise Machine Learning, lecture 15 (ensemble learning); " +
 			"scikit-learn 1.2 user guide, section 1.11.7 (StackingClassifier, StackingRegressor)",
 		Tasks: []engine.Task{datasets.Classification, datasets.Regression},

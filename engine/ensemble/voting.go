@@ -46,10 +46,11 @@ type softVoting struct{ *Voting }
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "voting",
-		Title:   "voting ensemble",
-		Family:  family,
-		Summary: "any classifiers (or regressors) fitted on the same rows: the majority vote, the mean probability, or the mean value",
+		Weighted: true,
+		Name:     "voting",
+		Title:    "voting ensemble",
+		Family:   family,
+		Summary:  "any classifiers (or regressors) fitted on the same rows: the majority vote, the mean probability, or the mean value",
 		Notes: "Shewchuk, Concise Machine Learning, lecture 15 (ensemble learning: averaging learners that err differently); " +
 			"scikit-learn 1.2 user guide, section 1.11.6 (VotingClassifier, VotingRegressor)",
 		Tasks:       []engine.Task{datasets.Classification, datasets.Regression},

@@ -126,6 +126,7 @@ type resultHead struct {
 
 // resultTail is the JSON of a result after what the model learned.
 type resultTail struct {
+	Parts        []Part   `json:"training_parts,omitempty"`
 	Warnings     []string `json:"warnings"`
 	WarningFolds []int    `json:"warning_folds,omitempty"` // per warning: the folds that raised it
 	FittedOn     string   `json:"shown_model,omitempty"`
@@ -171,7 +172,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	for _, w := range r.Warnings {
 		warnings = append(warnings, w.String())
 	}
-	tail, err := json.Marshal(resultTail{warnings, r.WarningFolds, r.FittedOn, r.Cancelled, r.StoppedEarly, r.ScoredRows(),
+	tail, err := json.Marshal(resultTail{r.Parts, warnings, r.WarningFolds, r.FittedOn, r.Cancelled, r.StoppedEarly, r.ScoredRows(),
 		jfloat(r.FitSecs), jfloat(r.ScoreSecs), jfloat(r.WallSecs)})
 	if err != nil {
 		return nil, err
@@ -245,7 +246,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		Metrics: unjmap(h.Metrics), Std: unjmap(h.Std), Baseline: unjmap(h.Baseline),
 		Confusion: h.Confusion, Classes: h.Classes, Positive: h.Positive, Threshold: h.Threshold, Costs: h.Costs, ROC: h.ROC, PR: h.PR, Calibration: h.Calibration, Lift: h.Lift,
 		FoldCurves: h.FoldCurves, History: h.History, FoldHistories: h.FoldHistories,
-		Warnings: unsaid(tail.Warnings), WarningFolds: tail.WarningFolds, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
+		Parts: tail.Parts, Warnings: unsaid(tail.Warnings), WarningFolds: tail.WarningFolds, FittedOn: tail.FittedOn, Cancelled: tail.Cancelled, StoppedEarly: tail.StoppedEarly,
 		FitSecs: float64(tail.FitSecs), ScoreSecs: float64(tail.ScoreSecs), WallSecs: float64(tail.WallSecs),
 		scoredRows: tail.ScoredRows,
 	}

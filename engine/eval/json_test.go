@@ -58,7 +58,7 @@ func TestJSONFields(t *testing.T) {
 		Std: map[string]float64{"a": 1}, Folds: []map[string]float64{{"a": 1}}, FoldHistories: [][]Point{{}},
 		Confusion: &metrics.Confusion{}, Classes: []metrics.ClassReport{{}}, ROC: []metrics.ROC{{}},
 		Positive: "yes", Threshold: new(0.25), Costs: &metrics.Costs{Classes: []string{"no", "yes"}, Cost: [][]float64{{0, 1}, {10, 0}}}, PR: []metrics.PR{{}}, Calibration: []metrics.Calibration{{}}, Lift: []metrics.Lift{{}}, FoldCurves: []metrics.Curves{{}}, Cancelled: true, StoppedEarly: "3 of 5 epochs",
-		FittedOn: "all rows", Warnings: []advice.Warning{{Text: "w"}}, WarningFolds: []int{2}, Learned: map[string]any{"coefficients": &engine.Coefficients{Weights: mat.NewDense(1, 1, []float64{2})}},
+		Parts: []Part{{Fold: 1, Rows: []int{3, 3}}}, FittedOn: "all rows", Warnings: []advice.Warning{{Text: "w"}}, WarningFolds: []int{2}, Learned: map[string]any{"coefficients": &engine.Coefficients{Weights: mat.NewDense(1, 1, []float64{2})}},
 	}
 	b, err := json.Marshal(r)
 	if err != nil {

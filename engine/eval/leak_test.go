@@ -34,13 +34,18 @@ var sentinelCases = []Pipeline{
 	{Indicator: true}, {Scale: ScaleMinMax}, {Scale: ScaleRobust}, {Encode: EncodeOrdinal},
 	{Discretize: DiscretizeWidth, Bins: 5}, {Discretize: DiscretizeFrequency, Bins: 5}, {Discretize: DiscretizeMDL},
 	{Lift: 2, Indicator: true},
+	{Resample: ResampleSMOTE, Impute: ImputeMean}, {Resample: ResampleOver}, {Resample: ResampleUnder}, {ClassWeight: ClassWeightBalanced},
 }
 
 // fittedSteps is what the run's shown fit learned: its preprocessing as a
 // model file keeps it, and what it reports of its training part.
 func fittedSteps(t *testing.T, res *Result) string {
 	t.Helper()
-	b, err := json.Marshal(res.Prep)
+	b, err := json.Marshal(struct {
+		Prep    *datasets.Prep
+		Parts   []Part
+		Learned map[string]any
+	}{res.Prep, res.Parts, res.Learned})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,11 @@ type Pipeline struct {
 	Bins       int     `json:"bins,omitempty"`              // width and frequency: bins a feature is cut into
 	Encode     string  `json:"encode,omitempty"`            // "" auto; EncodeOneHot or EncodeOrdinal
 	Lift       int     `json:"lift,omitempty"`              // polynomial degree; 0 or 1 none
+	// Resample (ResampleOver, ResampleUnder, ResampleSMOTE) and
+	// ClassWeight (ClassWeightBalanced) change the training parts of a
+	// classification, never the held-out rows; "" none.
+	Resample    string `json:"resample,omitempty"`
+	ClassWeight string `json:"class_weight,omitempty"`
 }
 
 // Scaling names the scaling o asks for: auto, standardize, min-max,
@@ -148,6 +153,17 @@ func pipelineNote(o Options) string {
 		note += ", numeric features min-max scaled"
 	case ScaleRobust:
 		note += ", numeric features robustly scaled"
+	}
+	switch pl.Resample {
+	case ResampleOver:
+		note += ", training parts randomly over-sampled"
+	case ResampleUnder:
+		note += ", training parts randomly under-sampled"
+	case ResampleSMOTE:
+		note += fmt.Sprintf(", training parts over-sampled by SMOTE (k=%d)", SMOTENeighbors)
+	}
+	if pl.ClassWeight == ClassWeightBalanced {
+		note += ", balanced class weights"
 	}
 	return note
 }

@@ -142,6 +142,11 @@ type Result struct {
 	TrainFolds []map[string]float64
 	Baseline   map[string]float64 // majority class / mean predictor, same evaluation (a reduction: the unreduced features)
 
+	// Parts say what each training part looked like after resampling,
+	// class weights or a selection, when the run asked for one (the
+	// final fit on all rows last, fold 0).
+	Parts []Part
+
 	Confusion *metrics.Confusion    // pooled over folds
 	Classes   []metrics.ClassReport // per class, from the pooled confusion
 	// Positive is the positive class of a two-class target

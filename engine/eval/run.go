@@ -97,6 +97,9 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if err := checkCosts(opt.Costs, d, task, spec.Name); err != nil {
 		return nil, err
 	}
+	if pl := opt.Pipeline; (pl.Resample != "" || pl.ClassWeight != "") && task != datasets.Classification {
+		return nil, engine.Limitf("resample and class weights rebalance classes; %s does %s here: leave them out", spec.Name, task)
+	}
 	warnings := adviseWarnings(d, spec)
 	if opt.Test != nil {
 		if !task.Supervised() {
@@ -330,6 +333,20 @@ func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 		tr.Classes, tr.Y = d.Classes, y
 	} else if d.Classes != nil && rn.truth() != nil {
 		tr.KnownClasses = len(d.Classes)
+	}
+	if tr, err = rn.rebalance(tr); err != nil {
+		return nil, engine.Train{}, err
+	}
+	if rn.spec.Input.Missing && tr.X != X { // resampled: count its rows' missing values again
+		tr.Columns = prep.Columns()
+		n, _ := tr.X.Dims()
+		for i := range n {
+			for j, v := range tr.X.RawRowView(i) {
+				if math.IsNaN(v) {
+					tr.Columns[j].Missing++
+				}
+			}
+		}
 	}
 	return prep, tr, nil
 }

@@ -35,6 +35,8 @@ const (
 	SettingEncoding    = "nominal encoding"
 	SettingLift        = "lift"
 	SettingReduce      = "reduce first"
+	SettingResample    = "resample"
+	SettingClassWeight = "class weight"
 	SettingPositive    = "positive class"
 	SettingCosts       = "costs"
 )
@@ -184,6 +186,12 @@ var settings = []Setting{
 	{Param: engine.Param{Name: SettingReduce, Kind: engine.Int, Default: 0, Min: 0, Max: math.NaN(),
 		Help: "pipeline: project the features onto their first k principal components (fitted on each training part), the last step; 0 keeps them"},
 		Flag: "reduce"},
+	{Param: engine.Param{Name: SettingResample, Kind: engine.Choice, Default: ResampleNone, Choices: []string{ResampleNone, ResampleOver, ResampleUnder, ResampleSMOTE},
+		Help: "classification: rebalance each training part, never the held-out rows (seeded): over draws rows of the smaller classes again, under drops rows of the larger, smote adds rows between a row and one of its 5 nearest of its class, each up to the largest class"},
+		Flag: "resample"},
+	{Param: engine.Param{Name: SettingClassWeight, Kind: engine.Choice, Default: ClassWeightNone, Choices: []string{ClassWeightNone, ClassWeightBalanced},
+		Help: "classification: balanced weighs each training row n/(classes·rows of its class), as scikit-learn's class_weight, for the models that take row weights (the run warns when the model ignores them)"},
+		Flag: "class-weight"},
 	{Param: engine.Param{Name: SettingPositive, Kind: engine.Text, Default: "",
 		Help: "two classes: the class that precision, recall, F1 and the curves (ROC, precision-recall, calibration, lift) are about; empty: the rarer class of the data (a tie: the second)"},
 		Flag: "positive", Valid: "class of the target, two classes only"},
@@ -249,6 +257,12 @@ func SettingsFor(spec *engine.Spec, d *datasets.Dataset) []Setting {
 		case SettingFolds:
 			if rows > 0 {
 				s.Max = float64(max(rows, 2))
+			}
+		case SettingResample, SettingClassWeight:
+			if d != nil && d.Task != datasets.Classification || spec != nil && !spec.Supports(datasets.Classification) {
+				out = slices.Delete(out, i, i+1) // classes to rebalance
+				i--
+				continue
 			}
 		case SettingDiscretize:
 			if d != nil && d.Task != datasets.Classification || spec != nil && !spec.Supports(datasets.Classification) {
@@ -363,6 +377,12 @@ func OptionsFrom(v engine.Values) (Options, error) {
 	if o.Pipeline.Lift = w.Int(SettingLift); o.Pipeline.Lift == 1 {
 		o.Pipeline.Lift = 0
 	}
+	if o.Pipeline.Resample = w.String(SettingResample); o.Pipeline.Resample == ResampleNone {
+		o.Pipeline.Resample = ""
+	}
+	if o.Pipeline.ClassWeight = w.String(SettingClassWeight); o.Pipeline.ClassWeight == ClassWeightNone {
+		o.Pipeline.ClassWeight = ""
+	}
 	return o, err
 }
 
@@ -427,6 +447,12 @@ func ValuesOf(o Options) engine.Values {
 	}
 	if pl.Lift > 1 {
 		v[SettingLift] = pl.Lift
+	}
+	if pl.Resample != "" {
+		v[SettingResample] = pl.Resample
+	}
+	if pl.ClassWeight != "" {
+		v[SettingClassWeight] = pl.ClassWeight
 	}
 	v[SettingPositive] = o.Positive
 	if o.Costs != nil {

@@ -37,14 +37,15 @@ type GaussianNB struct {
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "gnb",
-		Title:   "Gaussian naive Bayes",
-		Family:  family,
-		Summary: "independent 1-D Gaussians per class and feature: fast, ignores correlations",
-		Notes:   "Verma, COMS 4771 notes, Basics and MLE (naïve Bayes); Shewchuk, Concise Machine Learning, lecture 6 (decision theory)",
-		Tasks:   []engine.Task{datasets.Classification},
-		Unit:    "fit",
-		Advise:  nominalAdvice,
+		Weighted: true,
+		Name:     "gnb",
+		Title:    "Gaussian naive Bayes",
+		Family:   family,
+		Summary:  "independent 1-D Gaussians per class and feature: fast, ignores correlations",
+		Notes:    "Verma, COMS 4771 notes, Basics and MLE (naïve Bayes); Shewchuk, Concise Machine Learning, lecture 6 (decision theory)",
+		Tasks:    []engine.Task{datasets.Classification},
+		Unit:     "fit",
+		Advise:   nominalAdvice,
 		Params: []engine.Param{
 			priorsParam(),
 			{Name: "var_smoothing", Kind: engine.Float, Default: DefaultVarSmoothing, Min: 1e-15, Max: 1, Log: true,

@@ -45,13 +45,14 @@ type LDA struct {
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "lda",
-		Title:   "linear discriminant analysis",
-		Family:  family,
-		Summary: "Gaussian classes sharing one covariance: linear boundaries, posterior probabilities",
-		Notes:   "Shewchuk, Concise Machine Learning, lectures 6 (decision theory), 7 and 9 (LDA); Verma, COMS 4771 notes, Basics and MLE",
-		Tasks:   []engine.Task{datasets.Classification},
-		Unit:    "fit",
+		Weighted: true,
+		Name:     "lda",
+		Title:    "linear discriminant analysis",
+		Family:   family,
+		Summary:  "Gaussian classes sharing one covariance: linear boundaries, posterior probabilities",
+		Notes:    "Shewchuk, Concise Machine Learning, lectures 6 (decision theory), 7 and 9 (LDA); Verma, COMS 4771 notes, Basics and MLE",
+		Tasks:    []engine.Task{datasets.Classification},
+		Unit:     "fit",
 		Params: []engine.Param{
 			priorsParam(),
 			estimatorParam("n (the MLE)", "n - k"),

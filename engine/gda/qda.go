@@ -48,13 +48,14 @@ type QDA struct {
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "qda",
-		Title:   "quadratic discriminant analysis",
-		Family:  family,
-		Summary: "one Gaussian per class with its own covariance: quadric boundaries, posterior probabilities",
-		Notes:   "Shewchuk, Concise Machine Learning, lectures 6 (decision theory), 7 and 9 (QDA); Verma, COMS 4771 notes, Basics and MLE",
-		Tasks:   []engine.Task{datasets.Classification},
-		Unit:    "fit",
+		Weighted: true,
+		Name:     "qda",
+		Title:    "quadratic discriminant analysis",
+		Family:   family,
+		Summary:  "one Gaussian per class with its own covariance: quadric boundaries, posterior probabilities",
+		Notes:    "Shewchuk, Concise Machine Learning, lectures 6 (decision theory), 7 and 9 (QDA); Verma, COMS 4771 notes, Basics and MLE",
+		Tasks:    []engine.Task{datasets.Classification},
+		Unit:     "fit",
 		Params: []engine.Param{
 			priorsParam(),
 			estimatorParam("n_k (the MLE)", "n_k - 1"),

@@ -41,14 +41,15 @@ const centName = "centroid method"
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "centroid",
-		Title:   "centroid method (nearest mean)",
-		Family:  "linear models",
-		Summary: "assign each point to the class whose mean is nearest",
-		Notes:   "Shewchuk, Concise Machine Learning, lecture 2 (the centroid method)",
-		Tasks:   []engine.Task{datasets.Classification},
-		Unit:    "fit",
-		New:     func(engine.Values) (engine.Model, error) { return &Centroid{}, nil },
+		Weighted: true,
+		Name:     "centroid",
+		Title:    "centroid method (nearest mean)",
+		Family:   "linear models",
+		Summary:  "assign each point to the class whose mean is nearest",
+		Notes:    "Shewchuk, Concise Machine Learning, lecture 2 (the centroid method)",
+		Tasks:    []engine.Task{datasets.Classification},
+		Unit:     "fit",
+		New:      func(engine.Values) (engine.Model, error) { return &Centroid{}, nil },
 	})
 }
 

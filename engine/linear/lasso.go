@@ -60,6 +60,7 @@ type Lasso struct {
 
 func init() {
 	engine.Register(engine.Spec{
+		Weighted:    true,
 		Name:        "lasso",
 		Title:       "lasso",
 		Family:      "linear models",

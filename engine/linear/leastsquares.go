@@ -98,13 +98,14 @@ const (
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "linear",
-		Title:   "least squares",
-		Family:  "linear models",
-		Summary: "linear (optionally polynomial, weighted) regression by the normal equations or the pseudo-inverse",
-		Notes:   "Shewchuk, Concise Machine Learning, lectures 10-11 (least squares, polynomial and weighted), 22 (pseudoinverse)",
-		Tasks:   []engine.Task{datasets.Regression},
-		Unit:    "fit",
+		Weighted: true,
+		Name:     "linear",
+		Title:    "least squares",
+		Family:   "linear models",
+		Summary:  "linear (optionally polynomial, weighted) regression by the normal equations or the pseudo-inverse",
+		Notes:    "Shewchuk, Concise Machine Learning, lectures 10-11 (least squares, polynomial and weighted), 22 (pseudoinverse)",
+		Tasks:    []engine.Task{datasets.Regression},
+		Unit:     "fit",
 		Params: []engine.Param{
 			{Name: "solver", Kind: engine.Choice, Default: "normal", Choices: []string{"normal", "pinv"},
 				Help: "normal: Cholesky of XᵀX (falls back to pinv when singular); pinv: SVD, minimum-norm"},

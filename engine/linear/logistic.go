@@ -97,6 +97,7 @@ const logitHessMin = 8192
 
 func init() {
 	engine.Register(engine.Spec{
+		Weighted:    true,
 		Name:        "logistic",
 		Title:       "logistic regression",
 		Family:      "linear models",

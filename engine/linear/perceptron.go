@@ -73,13 +73,14 @@ const percCopyMax = 64 << 20
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "perceptron",
-		Title:   "perceptron",
-		Family:  "linear models",
-		Summary: "Rosenblatt's mistake-driven linear classifier (one-vs-rest for more than two classes)",
-		Notes:   "Shewchuk, Concise Machine Learning, lectures 2-3; Verma, COMS 4771 notes, Perceptron and Kernelization; Rosenblatt 1958",
-		Tasks:   []engine.Task{datasets.Classification},
-		Unit:    "epoch",
+		Weighted: true,
+		Name:     "perceptron",
+		Title:    "perceptron",
+		Family:   "linear models",
+		Summary:  "Rosenblatt's mistake-driven linear classifier (one-vs-rest for more than two classes)",
+		Notes:    "Shewchuk, Concise Machine Learning, lectures 2-3; Verma, COMS 4771 notes, Perceptron and Kernelization; Rosenblatt 1958",
+		Tasks:    []engine.Task{datasets.Classification},
+		Unit:     "epoch",
 		// Gradient descent: step sizes mean the same thing on every feature.
 		Standardize: true,
 		Params: []engine.Param{

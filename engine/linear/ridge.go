@@ -39,6 +39,7 @@ type Ridge struct {
 
 func init() {
 	engine.Register(engine.Spec{
+		Weighted:    true,
 		Name:        "ridge",
 		Title:       "ridge regression",
 		Family:      "linear models",

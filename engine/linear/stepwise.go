@@ -63,6 +63,7 @@ const stepwiseStream = 0x57e9
 
 func init() {
 	engine.Register(engine.Spec{
+		Weighted:    true,
 		Name:        "stepwise",
 		Title:       "forward stepwise selection",
 		Family:      "linear models",

@@ -3,6 +3,7 @@ package modelfile
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,13 +11,13 @@ import (
 )
 
 // pipelineCSV is 90 rows of two numeric features with gaps, a nominal one
-// and three classes.
+// and three classes, one as large as the other two together.
 func pipelineCSV() string {
 	r := rand.New(rand.NewPCG(3, 5))
 	var b strings.Builder
 	b.WriteString("a,b,colour,class\n")
 	for i := range 90 {
-		k := i % 3
+		k := max(i%5-2, 0) // 54, 18 and 18 rows
 		a := fmt.Sprintf("%.3f", float64(k)*2+r.NormFloat64())
 		bb := fmt.Sprintf("%.3f", float64(k)*100+20*r.NormFloat64())
 		if r.IntN(8) == 0 {
@@ -40,11 +41,16 @@ func TestPipelineReplays(t *testing.T) {
 		{Discretize: eval.DiscretizeFrequency, Bins: 4, Impute: eval.ImputeMostFrequent},
 		{Discretize: eval.DiscretizeMDL, Encode: eval.EncodeOrdinal, Lift: 2},
 		{Discretize: eval.DiscretizeWidth, Bins: 3, Lift: 2, Indicator: true},
+		{Resample: eval.ResampleSMOTE, Impute: eval.ImputeMean, Indicator: true, Lift: 2, Scale: eval.ScaleMinMax},
+		{Resample: eval.ResampleUnder, ClassWeight: eval.ClassWeightBalanced, Discretize: eval.DiscretizeMDL},
 	} {
 		t.Run(fmt.Sprintf("%+v", pl), func(t *testing.T) {
 			tab := readCSV(t, "gaps.csv", pipelineCSV())
 			res, d, spec, v := fit(t, tab, "", "fake-centroid", nil, eval.Options{Split: 0.3, Seed: 2, Pipeline: pl})
 			m, _ := saveLoad(t, res, d, spec, v)
+			if pl.Resample != "" && (len(res.Parts) != 1 || slices.Equal(res.Parts[0].Rows, res.Parts[0].Before)) {
+				t.Fatalf("parts %+v: nothing resampled", res.Parts)
+			}
 			if feats := strings.Join(m.Prep.Features(), " "); pl.Indicator != strings.Contains(feats, "missing_a") ||
 				pl.Discretize != "" && pl.Encode != eval.EncodeOrdinal && !strings.Contains(feats, "a=") {
 				t.Fatalf("the file's features %s do not follow the pipeline", feats)

@@ -18,14 +18,15 @@ import (
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "cnn",
-		Title:   "convolutional network",
-		Family:  "neural networks",
-		Summary: "shared masks slid over an image, ReLU, max pooling and a dense softmax head, trained by backpropagation with early stopping",
-		Notes:   "Shewchuk, Concise Machine Learning, lecture 19 (convolutional neural networks); Goodfellow, Bengio & Courville, Deep Learning, ch. 9",
-		Tasks:   []engine.Task{datasets.Classification},
-		Unit:    "epoch",
-		Loss:    "cross-entropy",
+		Weighted: true,
+		Name:     "cnn",
+		Title:    "convolutional network",
+		Family:   "neural networks",
+		Summary:  "shared masks slid over an image, ReLU, max pooling and a dense softmax head, trained by backpropagation with early stopping",
+		Notes:    "Shewchuk, Concise Machine Learning, lecture 19 (convolutional neural networks); Goodfellow, Bengio & Courville, Deep Learning, ch. 9",
+		Tasks:    []engine.Task{datasets.Classification},
+		Unit:     "epoch",
+		Loss:     "cross-entropy",
 		// The model scales the pixels itself, by one mean and one standard
 		// deviation over every pixel: a mask then means the same at every
 		// position, where per-column z-scores would blow up the border

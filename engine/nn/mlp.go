@@ -54,13 +54,14 @@ const mlpName = "mlp"
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    mlpName,
-		Title:   "multilayer perceptron",
-		Family:  "neural networks",
-		Summary: "a feed-forward network of dense layers trained by backpropagation on mini-batches (SGD, momentum, RMSprop, Adam)",
-		Notes:   "Shewchuk, Concise Machine Learning, lectures 16-18 (neural networks, backpropagation, training tricks)",
-		Tasks:   []engine.Task{datasets.Classification, datasets.Regression},
-		Unit:    "epoch",
+		Weighted: true,
+		Name:     mlpName,
+		Title:    "multilayer perceptron",
+		Family:   "neural networks",
+		Summary:  "a feed-forward network of dense layers trained by backpropagation on mini-batches (SGD, momentum, RMSprop, Adam)",
+		Notes:    "Shewchuk, Concise Machine Learning, lectures 16-18 (neural networks, backpropagation, training tricks)",
+		Tasks:    []engine.Task{datasets.Classification, datasets.Regression},
+		Unit:     "epoch",
 		// Gradient descent wants features on one scale.
 		Standardize: true,
 		Params: append(append([]engine.Param{

@@ -46,14 +46,15 @@ const klName = "klogistic"
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    klName,
-		Title:   "kernel logistic regression",
-		Family:  "kernel methods",
-		Summary: "batch gradient steps a ← a + ε(y − s(Ka)): logistic regression with a kernel (one-vs-rest for more classes)",
-		Notes:   "Shewchuk, Concise Machine Learning, lecture 16; Recht, Malik & Tu, CS 189, section 10",
-		Tasks:   []engine.Task{datasets.Classification},
-		Unit:    "epoch",
-		Loss:    "log-loss",
+		Weighted: true,
+		Name:     klName,
+		Title:    "kernel logistic regression",
+		Family:   "kernel methods",
+		Summary:  "batch gradient steps a ← a + ε(y − s(Ka)): logistic regression with a kernel (one-vs-rest for more classes)",
+		Notes:    "Shewchuk, Concise Machine Learning, lecture 16; Recht, Malik & Tu, CS 189, section 10",
+		Tasks:    []engine.Task{datasets.Classification},
+		Unit:     "epoch",
+		Loss:     "log-loss",
 		// Kernel values of unscaled features are dominated by the widest.
 		Standardize: true,
 		// RBF by default: its values lie in (0, 1], so the step is stable

@@ -52,14 +52,15 @@ const kpCacheMax = 256 << 20
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    kpName,
-		Title:   "kernel perceptron",
-		Family:  "kernel methods",
-		Summary: "the perceptron with a kernel: α counts each row's mistakes (one-vs-rest for more than two classes)",
-		Notes:   "Shewchuk, Concise Machine Learning, lecture 16; Verma, COMS 4771 notes, Perceptron and Kernelization",
-		Tasks:   []engine.Task{datasets.Classification},
-		Unit:    "epoch",
-		Loss:    "share misclassified",
+		Weighted: true,
+		Name:     kpName,
+		Title:    "kernel perceptron",
+		Family:   "kernel methods",
+		Summary:  "the perceptron with a kernel: α counts each row's mistakes (one-vs-rest for more than two classes)",
+		Notes:    "Shewchuk, Concise Machine Learning, lecture 16; Verma, COMS 4771 notes, Perceptron and Kernelization",
+		Tasks:    []engine.Task{datasets.Classification},
+		Unit:     "epoch",
+		Loss:     "share misclassified",
 		// Kernel values of unscaled features are dominated by the widest.
 		Standardize: true,
 		// RBF by default: its kernel matrix is positive definite on distinct

@@ -43,14 +43,15 @@ const krName = "kridge"
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    krName,
-		Title:   "kernel ridge regression",
-		Family:  "kernel methods",
-		Summary: "solves (K + λI) a = y and predicts Σ a_i k(x_i, x): ridge regression with a kernel",
-		Notes:   "Shewchuk, Concise Machine Learning, lecture 16; Recht, Malik & Tu, CS 189, section 10",
-		Tasks:   []engine.Task{datasets.Regression},
-		Unit:    "solve",
-		Loss:    "training MSE",
+		Weighted: true,
+		Name:     krName,
+		Title:    "kernel ridge regression",
+		Family:   "kernel methods",
+		Summary:  "solves (K + λI) a = y and predicts Σ a_i k(x_i, x): ridge regression with a kernel",
+		Notes:    "Shewchuk, Concise Machine Learning, lecture 16; Recht, Malik & Tu, CS 189, section 10",
+		Tasks:    []engine.Task{datasets.Regression},
+		Unit:     "solve",
+		Loss:     "training MSE",
 		// Kernel values of unscaled features are dominated by the widest.
 		Standardize: true,
 		// RBF by default, unlike scikit-learn's KernelRidge (linear): a

@@ -62,6 +62,7 @@ func init() {
 	)
 	params = append(params, smoParams(1e-3, true)...)
 	engine.Register(engine.Spec{
+		Weighted:    true,
 		Name:        svcName,
 		Title:       "support vector machine",
 		Family:      "support vector machines",

@@ -55,6 +55,7 @@ func init() {
 			Help: "half-width of the tube within which errors cost nothing"},
 	)
 	engine.Register(engine.Spec{
+		Weighted:    true,
 		Name:        svrName,
 		Title:       "support vector regression",
 		Family:      "support vector machines",

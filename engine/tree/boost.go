@@ -42,15 +42,16 @@ type AdaBoost struct {
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "adaboost",
-		Title:   "AdaBoost",
-		Family:  family,
-		Summary: "boosted short trees: each round reweights the rows the ensemble gets wrong",
-		Notes:   "Shewchuk, Concise Machine Learning, lecture 24 (boosting, AdaBoost with stumps); Freund & Schapire 1997; Zhu, Zou, Rosset & Hastie 2009 (SAMME)",
-		Tasks:   []engine.Task{datasets.Classification},
-		Unit:    "round",
-		Loss:    "exp. loss (SAMME)", // its multi-class exponential loss on the training rows
-		Input:   engine.Input{Nominal: true, Missing: true},
+		Weighted: true,
+		Name:     "adaboost",
+		Title:    "AdaBoost",
+		Family:   family,
+		Summary:  "boosted short trees: each round reweights the rows the ensemble gets wrong",
+		Notes:    "Shewchuk, Concise Machine Learning, lecture 24 (boosting, AdaBoost with stumps); Freund & Schapire 1997; Zhu, Zou, Rosset & Hastie 2009 (SAMME)",
+		Tasks:    []engine.Task{datasets.Classification},
+		Unit:     "round",
+		Loss:     "exp. loss (SAMME)", // its multi-class exponential loss on the training rows
+		Input:    engine.Input{Nominal: true, Missing: true},
 		Params: []engine.Param{
 			{Name: "rounds", Kind: engine.Int, Default: 50, Min: 1, Max: 100000,
 				Help: "boosting rounds T: one weak tree each"},

@@ -71,6 +71,7 @@ func init() {
 		}
 	}
 	engine.Register(engine.Spec{
+		Weighted:  true,
 		Name:      "bagging",
 		Title:     "bagged trees",
 		Family:    family,
@@ -86,6 +87,7 @@ func init() {
 		New:       newForest(true),
 	})
 	engine.Register(engine.Spec{
+		Weighted:  true,
 		Name:      "forest",
 		Title:     "random forest",
 		Family:    family,

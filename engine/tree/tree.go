@@ -79,6 +79,7 @@ type DecisionTree struct {
 
 func init() {
 	engine.Register(engine.Spec{
+		Weighted:  true,
 		Name:      "tree",
 		Title:     "decision tree",
 		Family:    family,

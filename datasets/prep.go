@@ -48,7 +48,11 @@ type PrepOptions struct {
 	// Ordinal encodes each nominal column as its level code, a number
 	// (scikit-learn's OrdinalEncoder), instead of one-hot or kept nominal.
 	Ordinal bool
-	Degree  int // polynomial expansion degree; 0 or 1 means none
+	// Select, when not nil, keeps only these input columns (increasing
+	// indices), chosen by a selection on the training rows: the first
+	// stage, every other fitted on what it keeps.
+	Select []int
+	Degree int // polynomial expansion degree; 0 or 1 means none
 	// KeepNominal leaves nominal columns as level codes instead of one-hot
 	// encoding them (for models that split on or count levels).
 	KeepNominal bool
@@ -72,7 +76,8 @@ type PrepOptions struct {
 // applying it to test rows leaks nothing.
 type Prep struct {
 	in       int
-	indicate []int        // the input columns given a missing-value indicator
+	sel      []int        // the input columns kept by a selection; nil: all
+	indicate []int        // the columns (after the selection) given a missing-value indicator
 	imputer  *Imputer     // nil when missing values are kept
 	bins     *Discretizer // nil without discretisation
 	onehot   *OneHot      // nil when nominal columns are kept as codes
@@ -130,6 +135,27 @@ const (
 	owned  access = iota // a fresh copy: the stages may overwrite it
 	shared               // the caller's: copy it before a stage writes, or return it as it is
 )
+
+// gatherCols copies the columns idx of X into a new matrix.
+func gatherCols(X *mat.Dense, idx []int) *mat.Dense {
+	n, _ := X.Dims()
+	Z := mat.NewDense(n, len(idx), nil)
+	for i := range n {
+		src, dst := X.RawRowView(i), Z.RawRowView(i)
+		for k, j := range idx {
+			dst[k] = src[j]
+		}
+	}
+	return Z
+}
+
+// Selected lists the input columns a selection kept (nil: every one).
+func (p *Prep) Selected() []int {
+	if p == nil {
+		return nil
+	}
+	return slices.Clone(p.sel)
+}
 
 // GatherRows copies the rows idx of X into a new matrix (an empty one for
 // no rows, which the callers then refuse).
@@ -191,8 +217,26 @@ func fitApplyPrep(X *mat.Dense, acc access, cols []Column, opt PrepOptions) (*Pr
 	if err != nil {
 		return nil, nil, err
 	}
+	_, in := X.Dims()
+	p := &Prep{in: in}
+	if opt.Select != nil {
+		for k, j := range opt.Select {
+			if j < 0 || j >= in || (k > 0 && j <= opt.Select[k-1]) {
+				return nil, nil, fmt.Errorf("preprocessing: the selected columns must be increasing, from 0 to %d", in-1)
+			}
+		}
+		if len(opt.Select) == 0 {
+			return nil, nil, errors.New("preprocessing: the selection kept no column")
+		}
+		p.sel = slices.Clone(opt.Select)
+		X, acc = gatherCols(X, p.sel), owned
+		kept := make([]Column, len(p.sel))
+		for k, j := range p.sel {
+			kept[k] = cols[j]
+		}
+		cols = kept
+	}
 	_, p0 := X.Dims()
-	p := &Prep{in: p0}
 	// Z is X until a stage makes a new matrix; X is copied only where a
 	// stage works in place and nothing copied it yet.
 	Z := X
@@ -405,6 +449,9 @@ func (p *Prep) ApplyOwned(X *mat.Dense) (*mat.Dense, error) {
 // transform runs the fitted stages on Z, overwriting it where a stage works
 // in place.
 func (p *Prep) transform(Z *mat.Dense) *mat.Dense {
+	if p.sel != nil {
+		Z = gatherCols(Z, p.sel)
+	}
 	var flags *mat.Dense
 	if len(p.indicate) > 0 {
 		flags = indicate(Z, p.indicate)
@@ -468,12 +515,20 @@ func (p *Prep) Used() []bool {
 		kept[j] = true
 	}
 	used := make([]bool, p.in)
-	// Column c of the encoder's input is input c, or after the inputs the
-	// indicator of input p.indicate[c-p.in].
-	for c := range p.in + len(p.indicate) {
+	width := p.in // the columns after the selection
+	if p.sel != nil {
+		width = len(p.sel)
+	}
+	// Column c of the encoder's input is column c after the selection, or
+	// after them the indicator of column p.indicate[c-width]; input j is
+	// the selection's.
+	for c := range width + len(p.indicate) {
 		j := c
-		if c >= p.in {
-			j = p.indicate[c-p.in]
+		if c >= width {
+			j = p.indicate[c-width]
+		}
+		if p.sel != nil {
+			j = p.sel[j]
 		}
 		first, end := c, c+1 // the columns c becomes
 		if p.onehot != nil {

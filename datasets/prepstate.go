@@ -16,6 +16,9 @@ import (
 // absent.
 type prepState struct {
 	Inputs int `json:"inputs"` // columns Apply takes
+	// Select: the input columns a selection kept, increasing; absent:
+	// every one. The stages after it see these alone.
+	Select []int `json:"select,omitempty"`
 	// Impute: the value each input column's missing entries receive.
 	Impute *imputeState `json:"impute,omitempty"`
 	// Indicators: the input columns given a 0/1 missing-value column,
@@ -76,7 +79,7 @@ func (p *Prep) MarshalJSON() ([]byte, error) {
 	if p == nil || !p.fitted {
 		return nil, fmt.Errorf("preprocessing: %w", ErrNotFitted)
 	}
-	s := prepState{Inputs: p.in, Keep: p.dropper.keep}
+	s := prepState{Inputs: p.in, Select: p.sel, Keep: p.dropper.keep}
 	if p.imputer != nil {
 		s.Impute = &imputeState{Strategy: p.imputer.Strategy, Fill: p.imputer.fill}
 		if s.Impute.Strategy == "" {
@@ -161,6 +164,17 @@ func (s *prepState) prep() (*Prep, error) {
 	}
 	p := &Prep{in: s.Inputs}
 	width := s.Inputs
+	if s.Select != nil {
+		if len(s.Select) == 0 {
+			return nil, errors.New("select: no column kept")
+		}
+		for k, j := range s.Select {
+			if j < 0 || j >= width || (k > 0 && j <= s.Select[k-1]) {
+				return nil, fmt.Errorf("select: column indices must be increasing, from 0 to %d", width-1)
+			}
+		}
+		p.sel, width = s.Select, len(s.Select)
+	}
 	if s.Impute != nil {
 		if !slices.Contains(ImputeStrategies, s.Impute.Strategy) {
 			return nil, fmt.Errorf("impute strategy %q is not one of %s", s.Impute.Strategy, strings.Join(ImputeStrategies, ", "))

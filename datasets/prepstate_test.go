@@ -24,6 +24,7 @@ func TestPrepStateRoundTrip(t *testing.T) {
 		{Discretize: BinWidth, Bins: 3, Indicator: true}, {Discretize: BinFrequency, Bins: 2, KeepNominal: true, KeepMissing: true},
 		{Discretize: BinMDL, Y: []float64{0, 0, 1, 1, 0}, Classes: 2, Ordinal: true, Scale: ScaleStandard},
 		{Indicator: true, KeepMissing: true, KeepNominal: true}, {Indicator: true, Degree: 2},
+		{Select: []int{1, 2}, Indicator: true, Standardize: true}, {Select: []int{0}, Impute: ImputeMedian, Indicator: true},
 	} {
 		p, _, err := fitApply(X, cols, opt)
 		if err != nil {
@@ -132,6 +133,8 @@ func TestPrepStateRejectsPipelineEdits(t *testing.T) {
 		{`"cuts":[[`, `"cuts":[[9,`, "edges must be finite and increasing"},
 		{`"cuts":[`, `"cuts":[null,`, "discretize: 4 columns described for 3"},
 		{`"method":"robust"`, `"method":"max_abs"`, `standardize method "max_abs"`},
+		{`"inputs":3,`, `"inputs":3,"select":[2,1],`, "select: column indices"},
+		{`"inputs":3,`, `"inputs":3,"select":[],`, "preprocessing"},
 	} {
 		edited := strings.Replace(string(good), c.old, c.new, 1)
 		if edited == string(good) {
@@ -152,7 +155,7 @@ func TestPrepUsed(t *testing.T) {
 		{Name: "shape", Kind: Nominal, Levels: []string{"round", "square"}}}
 	X := mkDense([][]float64{{1, 7, 0, 0}, {2, 7, 1, 0}, {3, 7, 1, 0}, {miss, 7, 0, 0}})
 	want := []bool{true, false, true, false}
-	for _, opt := range []PrepOptions{{}, {KeepNominal: true, KeepMissing: true}, {Standardize: true, Reduce: 1}, {Indicator: true}, {Indicator: true, Ordinal: true, Discretize: BinWidth, Bins: 2}} {
+	for _, opt := range []PrepOptions{{}, {KeepNominal: true, KeepMissing: true}, {Standardize: true, Reduce: 1}, {Indicator: true}, {Indicator: true, Ordinal: true, Discretize: BinWidth, Bins: 2}, {Select: []int{0, 1, 2}}} {
 		p, _, err := fitApply(X, cols, opt)
 		if err != nil {
 			t.Fatal(err)

@@ -74,6 +74,7 @@ var (
 			eval.SettingLift:        "each model prepares its features as it expects",
 			eval.SettingResample:    "each model learns from the training parts as they are",
 			eval.SettingClassWeight: "each model learns from the training parts as they are",
+			eval.SettingSelect:      "each model learns from every feature",
 			eval.SettingReduce:      "each model is fitted on the features as they are",
 			eval.SettingPositive:    "each data set is scored with its own rarer class positive; tealab train --positive chooses it for one",
 			eval.SettingCosts:       "the models are compared by their own decisions; tealab train --costs scores one under a cost matrix",

@@ -241,15 +241,15 @@ func balancedWeights(y []float64, k int) (byClass, rows []float64) {
 }
 
 // rebalance applies the run's resampling and class weights to a training
-// part (fold f, 1-based; finalFit for the refit), recording what the part
-// looked like after them.
-func (rn *runner) rebalance(tr engine.Train) (engine.Train, error) {
+// part (fold rn.inFit, 1-based; finalFit for the refit), recording what
+// the part looked like after them in part.
+func (rn *runner) rebalance(tr engine.Train, part *Part) (engine.Train, error) {
 	pl := rn.opt.Pipeline
 	if rn.task != datasets.Classification || (pl.Resample == "" && pl.ClassWeight == "") {
 		return tr, nil
 	}
 	k := len(rn.d.Classes)
-	part := Part{Fold: max(rn.inFit, 0), Before: classRows(tr.Y, k)}
+	part.Before = classRows(tr.Y, k)
 	if pl.Resample != "" {
 		var err error
 		seed := rn.opt.Seed + uint64(max(rn.inFit, 0))*0x9e3779b97f4a7c15
@@ -267,6 +267,5 @@ func (rn *runner) rebalance(tr engine.Train) (engine.Train, error) {
 			rn.warn(fmt.Sprintf("class weights: %s ignores row weights, so balanced class weights change nothing; resample the training parts instead", rn.spec.Name))
 		}
 	}
-	rn.res.Parts = append(rn.res.Parts, part)
 	return tr, nil
 }

@@ -35,6 +35,7 @@ var sentinelCases = []Pipeline{
 	{Discretize: DiscretizeWidth, Bins: 5}, {Discretize: DiscretizeFrequency, Bins: 5}, {Discretize: DiscretizeMDL},
 	{Lift: 2, Indicator: true},
 	{Resample: ResampleSMOTE, Impute: ImputeMean}, {Resample: ResampleOver}, {Resample: ResampleUnder}, {ClassWeight: ClassWeightBalanced},
+	{Select: "forward:1"}, {Select: "backward:1", Scale: ScaleRobust}, {Select: "forward", Resample: ResampleSMOTE, Impute: ImputeMedian},
 }
 
 // fittedSteps is what the run's shown fit learned: its preprocessing as a

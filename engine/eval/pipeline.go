@@ -52,6 +52,10 @@ type Pipeline struct {
 	// classification, never the held-out rows; "" none.
 	Resample    string `json:"resample,omitempty"`
 	ClassWeight string `json:"class_weight,omitempty"`
+	// Select chooses the features inside each training part (a filter
+	// "info_gain:10", a wrapper "forward", "backward:3": ParseSelection);
+	// "" all.
+	Select string `json:"select,omitempty"`
 }
 
 // Scaling names the scaling o asks for: auto, standardize, min-max,
@@ -164,6 +168,14 @@ func pipelineNote(o Options) string {
 	}
 	if pl.ClassWeight == ClassWeightBalanced {
 		note += ", balanced class weights"
+	}
+	if sel, err := ParseSelection(pl.Select); err == nil && sel.Method != "" {
+		switch {
+		case sel.Method == SelectForward || sel.Method == SelectBackward:
+			note += fmt.Sprintf(", features chosen by %s selection in each training part (inner %d-fold CV)", sel.Method, InnerFolds)
+		default:
+			note += fmt.Sprintf(", the top %d features by %s in each training part", sel.K, sel.Method)
+		}
 	}
 	return note
 }

@@ -303,6 +303,16 @@ func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	if err != nil {
 		return nil, engine.Train{}, err
 	}
+	pl := rn.opt.Pipeline
+	part := Part{Fold: max(rn.inFit, 0)}
+	if pl.Select != "" && rn.task.Supervised() {
+		if opt.Select, err = rn.selectFeatures(idx); err != nil {
+			return nil, engine.Train{}, err
+		}
+		for _, j := range opt.Select {
+			part.Features = append(part.Features, d.Features[j].Name)
+		}
+	}
 	var prep *datasets.Prep
 	var X *mat.Dense
 	if rn.inPlace { // idx are consecutive rows the runner owns
@@ -334,8 +344,11 @@ func (rn *runner) prepare(idx []int) (*datasets.Prep, engine.Train, error) {
 	} else if d.Classes != nil && rn.truth() != nil {
 		tr.KnownClasses = len(d.Classes)
 	}
-	if tr, err = rn.rebalance(tr); err != nil {
+	if tr, err = rn.rebalance(tr, &part); err != nil {
 		return nil, engine.Train{}, err
+	}
+	if part.Features != nil || part.Rows != nil {
+		rn.res.Parts = append(rn.res.Parts, part)
 	}
 	if rn.spec.Input.Missing && tr.X != X { // resampled: count its rows' missing values again
 		tr.Columns = prep.Columns()

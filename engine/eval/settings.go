@@ -37,6 +37,7 @@ const (
 	SettingReduce      = "reduce first"
 	SettingResample    = "resample"
 	SettingClassWeight = "class weight"
+	SettingSelect      = "select features"
 	SettingPositive    = "positive class"
 	SettingCosts       = "costs"
 )
@@ -192,6 +193,9 @@ var settings = []Setting{
 	{Param: engine.Param{Name: SettingClassWeight, Kind: engine.Choice, Default: ClassWeightNone, Choices: []string{ClassWeightNone, ClassWeightBalanced},
 		Help: "classification: balanced weighs each training row n/(classes·rows of its class), as scikit-learn's class_weight, for the models that take row weights (the run warns when the model ignores them)"},
 		Flag: "class-weight"},
+	{Param: engine.Param{Name: SettingSelect, Kind: engine.Text, Default: "", Check: checkSelection,
+		Help: "choose the features inside each training part, never on the held-out rows: the top k of a ranking (info_gain:10, chi2:5, relieff:8...), or forward or backward selection scored by an inner 3-fold CV of the model on the training part (forward, backward:3: stop at k, else when no step helps); empty: all"},
+		Flag: "select", Valid: "a ranking and how many features to keep (info_gain:10), or forward[:k] or backward[:k]"},
 	{Param: engine.Param{Name: SettingPositive, Kind: engine.Text, Default: "",
 		Help: "two classes: the class that precision, recall, F1 and the curves (ROC, precision-recall, calibration, lift) are about; empty: the rarer class of the data (a tie: the second)"},
 		Flag: "positive", Valid: "class of the target, two classes only"},
@@ -383,6 +387,7 @@ func OptionsFrom(v engine.Values) (Options, error) {
 	if o.Pipeline.ClassWeight = w.String(SettingClassWeight); o.Pipeline.ClassWeight == ClassWeightNone {
 		o.Pipeline.ClassWeight = ""
 	}
+	o.Pipeline.Select = strings.TrimSpace(w.String(SettingSelect))
 	return o, err
 }
 
@@ -454,6 +459,7 @@ func ValuesOf(o Options) engine.Values {
 	if pl.ClassWeight != "" {
 		v[SettingClassWeight] = pl.ClassWeight
 	}
+	v[SettingSelect] = pl.Select
 	v[SettingPositive] = o.Positive
 	if o.Costs != nil {
 		v[SettingCosts] = o.Costs.Source

@@ -43,11 +43,16 @@ func TestPipelineReplays(t *testing.T) {
 		{Discretize: eval.DiscretizeWidth, Bins: 3, Lift: 2, Indicator: true},
 		{Resample: eval.ResampleSMOTE, Impute: eval.ImputeMean, Indicator: true, Lift: 2, Scale: eval.ScaleMinMax},
 		{Resample: eval.ResampleUnder, ClassWeight: eval.ClassWeightBalanced, Discretize: eval.DiscretizeMDL},
+		{Select: "forward:2", Indicator: true, Scale: eval.ScaleRobust},
+		{Select: "backward:1", Resample: eval.ResampleSMOTE, Impute: eval.ImputeMedian, Scale: eval.ScaleMinMax},
 	} {
 		t.Run(fmt.Sprintf("%+v", pl), func(t *testing.T) {
 			tab := readCSV(t, "gaps.csv", pipelineCSV())
 			res, d, spec, v := fit(t, tab, "", "fake-centroid", nil, eval.Options{Split: 0.3, Seed: 2, Pipeline: pl})
 			m, _ := saveLoad(t, res, d, spec, v)
+			if pl.Select != "" && (len(res.Parts) != 1 || len(res.Parts[0].Features) != len(m.Prep.Selected()) || !slices.Contains(m.Prep.Used(), false)) {
+				t.Fatalf("parts %+v, the file selects %v (used %v)", res.Parts, m.Prep.Selected(), m.Prep.Used())
+			}
 			if pl.Resample != "" && (len(res.Parts) != 1 || slices.Equal(res.Parts[0].Rows, res.Parts[0].Before)) {
 				t.Fatalf("parts %+v: nothing resampled", res.Parts)
 			}

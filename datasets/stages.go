@@ -481,6 +481,15 @@ func (p *Polynomial) build(names []string) error {
 
 // polyCount is the number of monomials of degree 1..deg in d variables,
 // C(d+deg, deg) - 1, saturating past maxPolyFeatures.
+// PolyColumns is the number of columns a polynomial expansion of degree
+// deg makes of d columns; past the cap an expansion refuses, one more.
+func PolyColumns(d, deg int) int {
+	if deg < 2 {
+		return d
+	}
+	return min(polyCount(d, deg), maxPolyFeatures+1)
+}
+
 func polyCount(d, deg int) int {
 	c := 1
 	for k := 1; k <= deg; k++ {

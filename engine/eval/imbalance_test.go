@@ -152,3 +152,20 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// The memory a fit needs counts the pipeline's columns (lift, indicators)
+// and the rows over-sampling adds.
+func TestMemoryCountsThePipeline(t *testing.T) {
+	d := imbalanced()
+	s := spec(t, "logistic")
+	base := Shape(d, s, Options{})
+	if got := Shape(d, s, Options{Pipeline: Pipeline{Lift: 2}}); got.Cols != 5 || base.Cols != 2 {
+		t.Errorf("lift 2 of 2 columns: %d columns (without %d), want 5", got.Cols, base.Cols)
+	}
+	if got := Shape(d, s, Options{Pipeline: Pipeline{Resample: ResampleSMOTE}}); got.Rows != 540 {
+		t.Errorf("smote: %d rows, want 540", got.Rows)
+	}
+	if a, b := MemoryNeed(d, s, nil, Options{}), MemoryNeed(d, s, nil, Options{Pipeline: Pipeline{Lift: 3}}); b.Bytes <= a.Bytes {
+		t.Errorf("lift 3 needs %v bytes, none %v", b.Bytes, a.Bytes)
+	}
+}

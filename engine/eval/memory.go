@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
@@ -11,7 +12,12 @@ import (
 // final refit after cross-validation has them all), and the features as
 // the model receives them, one-hot columns counted.
 func Shape(d *datasets.Dataset, spec *engine.Spec, opt Options) engine.Shape {
-	s := engine.Shape{Rows: d.Rows(), Cols: preparedWidth(d, spec)}
+	s := engine.Shape{Rows: d.Rows(), Cols: preparedWidth(d, spec, opt)}
+	if opt.Pipeline.Resample == ResampleOver || opt.Pipeline.Resample == ResampleSMOTE {
+		if counts := d.ClassCounts(); len(counts) > 0 && d.Task == datasets.Classification {
+			s.Rows = len(counts) * slices.Max(counts) // every class as large as the largest
+		}
+	}
 	if opt.Reduce > 0 {
 		s.Cols = min(s.Cols, opt.Reduce)
 	}
@@ -24,18 +30,22 @@ func Shape(d *datasets.Dataset, spec *engine.Spec, opt Options) engine.Shape {
 }
 
 // preparedWidth is the number of columns preparation makes of d's
-// features for spec: a column per level of a nominal feature it one-hot
-// encodes.
-func preparedWidth(d *datasets.Dataset, spec *engine.Spec) int {
+// features for spec under opt: a column per level of a nominal feature it
+// one-hot encodes, an indicator per feature with missing values, the
+// products of a polynomial lift.
+func preparedWidth(d *datasets.Dataset, spec *engine.Spec, opt Options) int {
 	w := 0
 	for _, c := range d.Features {
-		if c.Kind == datasets.Nominal && !spec.Input.Nominal {
+		if opt.Pipeline.Indicator && c.Missing > 0 {
+			w++
+		}
+		if c.Kind == datasets.Nominal && !spec.Input.Nominal && opt.Pipeline.Encode != EncodeOrdinal {
 			w += max(len(c.Levels), 1)
 			continue
 		}
 		w++
 	}
-	return w
+	return datasets.PolyColumns(w, opt.Pipeline.Lift)
 }
 
 // MemoryNeed estimates what fitting spec with v on d under opt allocates
@@ -47,11 +57,15 @@ func MemoryNeed(d *datasets.Dataset, spec *engine.Spec, v engine.Values, opt Opt
 		v = spec.Defaults()
 	}
 	s := Shape(d, spec, opt)
-	width := preparedWidth(d, spec)
+	width := preparedWidth(d, spec, opt)
 	need := engine.Matrix(s.Rows, width, "matrix of prepared rows")
 	if width > len(d.Features) {
 		need.What = fmt.Sprintf("a %d x %d matrix of prepared rows (nominal columns one-hot encoded)", s.Rows, width)
 		need.Advice = "drop the columns with many levels, or use a model that takes nominal columns as they are (tree, forest, cnb)"
+	}
+	if opt.Pipeline.Lift >= 2 && width > len(d.Features) {
+		need.What = fmt.Sprintf("a %d x %d matrix of prepared rows (every product of up to %d features)", s.Rows, width, opt.Pipeline.Lift)
+		need.Advice = "lower the lift, or select fewer features first"
 	}
 	if opt.Reduce > 0 {
 		need = need.Plus(engine.Matrices(2, width, width, "covariance to reduce the features first"))

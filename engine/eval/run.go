@@ -100,6 +100,9 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if pl := opt.Pipeline; (pl.Resample != "" || pl.ClassWeight != "") && task != datasets.Classification {
 		return nil, engine.Limitf("resample and class weights rebalance classes; %s does %s here: leave them out", spec.Name, task)
 	}
+	if opt.Pipeline.Select != "" && !task.Supervised() {
+		return nil, engine.Limitf("select features: a selection is scored against a target, and %s does %s, learning none: leave it out", spec.Name, task)
+	}
 	warnings := adviseWarnings(d, spec)
 	if opt.Test != nil {
 		if !task.Supervised() {

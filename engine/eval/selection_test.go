@@ -67,3 +67,21 @@ func TestWrapperSelection(t *testing.T) {
 		t.Error("forward:0 accepted")
 	}
 }
+
+// A clustering takes no selection and no rebalancing, and its form does
+// not offer them.
+func TestUnsupervisedRefusesSelection(t *testing.T) {
+	d := signalAndNoise()
+	km := spec(t, "kmeans")
+	for _, pl := range []Pipeline{{Select: "forward"}, {Resample: ResampleOver}} {
+		_, err := Run(t.Context(), d, km, nil, Options{Pipeline: pl}, nil)
+		if err == nil || !strings.Contains(err.Error(), "kmeans does clustering") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: %v", pl, err)
+		}
+	}
+	for _, s := range SettingsFor(km, d) {
+		if s.Name == SettingSelect || s.Name == SettingResample || s.Name == SettingClassWeight {
+			t.Errorf("the form of kmeans offers %s", s.Name)
+		}
+	}
+}

@@ -268,6 +268,12 @@ func SettingsFor(spec *engine.Spec, d *datasets.Dataset) []Setting {
 				i--
 				continue
 			}
+		case SettingSelect:
+			if spec != nil && !spec.Supports(datasets.Classification) && !spec.Supports(datasets.Regression) {
+				out = slices.Delete(out, i, i+1) // nothing to score a selection against
+				i--
+				continue
+			}
 		case SettingDiscretize:
 			if d != nil && d.Task != datasets.Classification || spec != nil && !spec.Supports(datasets.Classification) {
 				s.Choices = slices.DeleteFunc(s.Choices, func(c string) bool { return c == DiscretizeMDL }) // mdl cuts by the classes

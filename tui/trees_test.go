@@ -299,3 +299,21 @@ func TestBoostedTreesPage(t *testing.T) {
 	hs.press(">")
 	mustContain(t, hs.View(), "round 2 of 5, vote β")
 }
+
+// The form offers the pipeline's steps as the command line does: a
+// resampling chosen there is what the run does, and the run says so.
+func TestPipelineFields(t *testing.T) {
+	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic"}, 120, 40)
+	hs.focusParam("resample")
+	mustContain(t, hs.View(), "▸ resample", "rebalance each")
+	hs.press("right", "right", "right") // none → over → under → smote
+	hs.focusParam("scaling")
+	hs.press("right", "right", "right") // auto → standardize → min-max → robust
+	hs.press("enter")
+	hs.runUntil(func() bool { return strings.Contains(hs.View(), "accuracy") })
+	mustContain(t, hs.View(), "numeric features robustl")
+	res := hs.a.history[len(hs.a.history)-1].Result
+	if !strings.Contains(res.Eval, "over-sampled by SMOTE") || len(res.Parts) != 1 || res.Parts[0].Rows[0] != res.Parts[0].Rows[1] {
+		t.Errorf("the run: %q, parts %+v", res.Eval, res.Parts)
+	}
+}

@@ -275,7 +275,7 @@ func TestStandardizeField(t *testing.T) {
 	mustContain(t, hs.View(), "▸ scaling", "does what kmeans expects: no")
 	hs.press("right", "enter")
 	hs.runUntil(func() bool { return strings.Contains(hs.View(), "ARI") })
-	mustContain(t, hs.View(), "ARI 0.897", "numeric features standardis")
+	mustContain(t, hs.View(), "ARI 0.897", "numeric features", "standardised")
 	on := true
 	hs = newHarness(t, Options{Data: "wine", Model: "kmeans", Eval: standardized(on), Train: true}, 120, 40)
 	mustContain(t, hs.View(), "ARI 0.897")
@@ -311,7 +311,7 @@ func TestPipelineFields(t *testing.T) {
 	hs.press("right", "right", "right") // auto → standardize → min-max → robust
 	hs.press("enter")
 	hs.runUntil(func() bool { return strings.Contains(hs.View(), "accuracy") })
-	mustContain(t, hs.View(), "numeric features robustl")
+	mustContain(t, hs.View(), "robustly scaled", "by SMOTE (k=5)", "trained on   rows per class 285/285 (was 170/285)")
 	res := hs.a.history[len(hs.a.history)-1].Result
 	if !strings.Contains(res.Eval, "over-sampled by SMOTE") || len(res.Parts) != 1 || res.Parts[0].Rows[0] != res.Parts[0].Rows[1] {
 		t.Errorf("the run: %q, parts %+v", res.Eval, res.Parts)

@@ -179,7 +179,7 @@ func (v *summaryView) View() string {
 		desc = "none"
 	}
 	kvWrapped("parameters", desc)
-	kv("evaluation", r.EvalDesc())
+	kvWrapped("evaluation", r.EvalDesc())
 	kv("seed", fmt.Sprint(r.Options.Seed))
 	if res != nil && res.Positive != "" {
 		how := "as asked"
@@ -197,6 +197,9 @@ func (v *summaryView) View() string {
 			for _, p := range parts {
 				kv("  "+p.What, numfmt.Seconds(p.Secs))
 			}
+		}
+		if len(res.Parts) > 0 { // the shown model's part: the hold-out's, or the refit's on all rows
+			kvWrapped("trained on", partLine(res.Parts[len(res.Parts)-1]))
 		}
 		if f := res.PreparedFeatures(); f != nil && len(f) != len(d.Features) {
 			kv("model saw", numfmt.Count(len(f), "feature")+" after preprocessing")
@@ -363,4 +366,36 @@ func looFigures(r *kit.RunRecord) string {
 	q := func(p float64) float64 { return errs[min(int(p*float64(n)), n-1)] }
 	return fmt.Sprintf("absolute error: median %s · 90%% below %s · largest %s",
 		numfmt.Score(q(0.5)), numfmt.Score(q(0.9)), numfmt.Score(errs[n-1]))
+}
+
+// partLine says what a training part looked like after resampling, class
+// weights or a selection: its rows per class, their weights, the features
+// it kept.
+func partLine(p eval.Part) string {
+	ints := func(xs []int) string {
+		s := make([]string, len(xs))
+		for i, x := range xs {
+			s[i] = fmt.Sprint(x)
+		}
+		return strings.Join(s, "/")
+	}
+	var out []string
+	if p.Rows != nil {
+		line := "rows per class " + ints(p.Rows)
+		if p.Before != nil {
+			line += " (was " + ints(p.Before) + ")"
+		}
+		out = append(out, line)
+	}
+	if p.Weights != nil {
+		w := make([]string, len(p.Weights))
+		for i, x := range p.Weights {
+			w[i] = numfmt.Sig(x, 3)
+		}
+		out = append(out, "class weights "+strings.Join(w, "/"))
+	}
+	if p.Features != nil {
+		out = append(out, "features "+strings.Join(p.Features, ", "))
+	}
+	return strings.Join(out, "; ")
 }

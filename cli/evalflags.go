@@ -172,7 +172,7 @@ func (e *evalFlags) register(fs *flag.FlagSet, use evalUse) {
 		}
 		fs.Var(f, s.Flag, flagUsage(s))
 		for _, alias := range s.Aliases {
-			fs.Var(aliasFlag{f, alias}, alias, "the same as --"+s.Flag)
+			fs.Var(aliasFlag{f, alias}, alias, "the same as --"+s.Flag+"; `value`s as the choices or their older names (yes, no)")
 		}
 		f.text = ""
 		e.flags = append(e.flags, f)

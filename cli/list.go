@@ -120,18 +120,20 @@ func runModels(args []string, out io.Writer) error {
 	}
 	if *asJSON {
 		type modelJSON struct {
-			Name    string      `json:"name"`
-			Title   string      `json:"title"`
-			Family  string      `json:"family"`
-			Tasks   []string    `json:"tasks"`
-			Summary string      `json:"summary"`
-			Notes   string      `json:"notes"`
-			Params  []paramJSON `json:"params"`
+			Name    string   `json:"name"`
+			Title   string   `json:"title"`
+			Family  string   `json:"family"`
+			Tasks   []string `json:"tasks"`
+			Summary string   `json:"summary"`
+			Notes   string   `json:"notes"`
+			// RowWeights: the fit honours row weights (--class-weight balanced).
+			RowWeights bool        `json:"row_weights"`
+			Params     []paramJSON `json:"params"`
 		}
 		list := make([]modelJSON, 0, len(specs))
 		for _, s := range specs {
 			m := modelJSON{Name: s.Name, Title: s.Title, Family: s.Family, Tasks: taskNames(s.Tasks),
-				Summary: s.Summary, Notes: s.Notes, Params: []paramJSON{}}
+				Summary: s.Summary, Notes: s.Notes, RowWeights: s.Weighted, Params: []paramJSON{}}
 			for _, p := range s.Params {
 				pj := paramJSON{Name: p.Name, Kind: p.Kind.String(), Default: p.Default, Log: p.Log, Choices: p.Choices,
 					Help: p.Help, Detail: p.Detail}

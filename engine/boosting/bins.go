@@ -80,7 +80,7 @@ func numericCuts(vals []float64, maxBins int) []float64 {
 	if len(vals) == 0 {
 		return nil
 	}
-	slices.Sort(vals)
+	sortFloats(vals)
 	distinct := 1
 	for i := 1; i < len(vals); i++ {
 		if vals[i] != vals[i-1] {
@@ -206,4 +206,54 @@ func searchCut(cuts []float64, v float64) int {
 		}
 	}
 	return lo
+}
+
+// sortFloats sorts finite values by a radix sort of their bits (11 bits a
+// pass, six passes): several times faster than a comparison sort on the
+// tens of thousands of values a feature's cuts are read from.
+func sortFloats(v []float64) {
+	if len(v) < 2048 {
+		slices.Sort(v)
+		return
+	}
+	keys := make([]uint64, len(v))
+	for i, x := range v {
+		b := math.Float64bits(x)
+		if b>>63 != 0 {
+			b = ^b // negative: every bit flipped, so that more negative sorts first
+		} else {
+			b |= 1 << 63
+		}
+		keys[i] = b
+	}
+	tmp := make([]uint64, len(v))
+	var count [2048]int
+	for shift := uint(0); shift < 64; shift += 11 {
+		clear(count[:])
+		for _, k := range keys {
+			count[(k>>shift)&2047]++
+		}
+		if count[(keys[0]>>shift)&2047] == len(keys) {
+			continue // every key has this digit: nothing moves
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for _, k := range keys {
+			d := (k >> shift) & 2047
+			tmp[count[d]] = k
+			count[d]++
+		}
+		keys, tmp = tmp, keys
+	}
+	for i, b := range keys {
+		if b>>63 != 0 {
+			b &^= 1 << 63
+		} else {
+			b = ^b
+		}
+		v[i] = math.Float64frombits(b)
+	}
 }

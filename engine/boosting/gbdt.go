@@ -236,23 +236,21 @@ func (m *GBDT) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) err
 	for i := range n {
 		copy(F[i*f.K:(i+1)*f.K], f.base)
 	}
-	P := make([]float64, n*f.K) // probabilities at the round's start (softmax)
 	isPresent := make([]bool, max(f.k, 1))
 	for _, c := range present {
 		isPresent[c] = true
 	}
 	st := &roundState{m: m, f: f, y: y, w: w, F: F, fit: fit, val: val}
+	if f.k > 0 {
+		st.P = make([]float64, n*f.K) // the probabilities at the scores F
+		st.loss(fit, 0)
+	}
 	sampled := make([]int32, 0, len(fit))
 	bestLoss, bestRound := math.Inf(1), 0
 	for round := 1; round <= m.Rounds; round++ {
 		rows := fit
 		if m.Subsample < 1 {
 			rows = subsample(rng, fit, m.Subsample, sampled)
-		}
-		if f.loss == lossSoftmax {
-			for _, i := range fit {
-				softmaxInto(P[int(i)*f.K:int(i+1)*f.K], F[int(i)*f.K:int(i+1)*f.K])
-			}
 		}
 		delta := 0.0
 		if f.loss == LossHuber {
@@ -267,7 +265,7 @@ func (m *GBDT) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) err
 				made = append(made, tr)
 				continue
 			}
-			st.gradients(g.gh, P, c, delta)
+			st.gradients(g.gh, c, delta)
 			g.rows = append(g.rows[:0], rows...)
 			g.feats = colsample(rng, usable, m.Colsample, g.feats)
 			gr := g.grow()
@@ -445,6 +443,7 @@ func baseScores(f *fitted, y, w []float64, rows []int32, present []int) []float6
 // scores of the rows, the rows the trees fit and those held out.
 type roundState struct {
 	m        *GBDT
+	P        []float64 // classification: each row's probabilities at F, as loss last left them
 	f        *fitted
 	y, w, F  []float64
 	fit, val []int32
@@ -454,15 +453,15 @@ type roundState struct {
 }
 
 // gradients writes each fitting row's gradient and hessian of the loss for
-// output c (P: the softmax probabilities at the round's start).
-func (s *roundState) gradients(gh []gpair, P []float64, c int, delta float64) {
-	K := s.f.K
+// output c, from the probabilities P of the round's start (classification).
+func (s *roundState) gradients(gh []gpair, c int, delta float64) {
+	K, P := s.f.K, s.P
 	for _, i := range s.fit {
 		w, y, f := s.w[i], s.y[i], s.F[int(i)*K+c]
 		var gg, hh float64
 		switch s.f.loss {
 		case lossLogistic:
-			q := sigmoid(f)
+			q := P[i]
 			gg, hh = q-y, max(q*(1-q), 1e-16)
 		case lossSoftmax:
 			q := P[int(i)*K+c]
@@ -566,27 +565,28 @@ func (s *roundState) addTree(gr *grown, rows []int32, all bool, codes []uint8, n
 }
 
 // loss is the weighted mean loss of rows at the current scores: the
-// log-loss, the squared error, the absolute error or Huber's loss.
+// log-loss, the squared error, the absolute error or Huber's loss. For a
+// classifier it leaves the rows' probabilities in P, which the next
+// round's gradients read.
 func (s *roundState) loss(rows []int32, delta float64) float64 {
 	K := s.f.K
 	total, ws := 0.0, 0.0
-	var p []float64
-	if s.f.loss == lossSoftmax {
-		p = make([]float64, K)
-	}
+	var logs logSum
 	for _, i := range rows {
 		w, y := s.w[i], s.y[i]
 		var l float64
 		switch s.f.loss {
 		case lossLogistic:
-			f := s.F[i]
-			if y == 1 {
-				f = -f
+			q := sigmoid(s.F[i])
+			s.P[i] = q
+			if y != 1 {
+				q = 1 - q
 			}
-			l = softplus(f) // −log σ(±f)
+			logs.add(q, w)
 		case lossSoftmax:
+			p := s.P[int(i)*K : int(i+1)*K]
 			softmaxInto(p, s.F[int(i)*K:int(i+1)*K])
-			l = -math.Log(max(p[int(y)], 1e-300))
+			logs.add(p[int(y)], w)
 		case LossSquared:
 			d := s.F[i] - y
 			l = d * d
@@ -601,13 +601,38 @@ func (s *roundState) loss(rows []int32, delta float64) float64 {
 	if ws == 0 {
 		return math.NaN()
 	}
-	return total / ws
+	return (total - logs.total()) / ws
 }
 
-// softplus is log(1+e^x), without overflow.
-func softplus(x float64) float64 {
-	if x > 30 {
-		return x
+// logSum sums w·log q over rows for the log-loss with few logarithms: the
+// probabilities of rows of weight 1 are multiplied together and the log of
+// their product taken every 16 rows. Each q is taken as at least 1e-18 (a
+// row's loss at most 41.4), so that 16 of them never underflow.
+type logSum struct {
+	prod float64
+	k    int
+	sum  float64
+}
+
+func (a *logSum) add(q, w float64) {
+	q = max(q, 1e-18)
+	if w != 1 {
+		a.sum += w * math.Log(q)
+		return
 	}
-	return math.Log1p(math.Exp(x))
+	if a.k == 0 {
+		a.prod = 1
+	}
+	a.prod *= q
+	if a.k++; a.k == 16 {
+		a.sum += math.Log(a.prod)
+		a.k = 0
+	}
+}
+
+func (a *logSum) total() float64 {
+	if a.k > 0 {
+		return a.sum + math.Log(a.prod)
+	}
+	return a.sum
 }

@@ -391,3 +391,22 @@ func TestPersist(t *testing.T) {
 			Edits: append(edits, persisttest.Set("level_bins.0.0", 0.0), persisttest.Set("trees.1.cats.0", []any{300.0}))},
 	})
 }
+
+// The radix sort of the cuts sorts as a comparison sort does, negative
+// values, zeros and large magnitudes included.
+func TestSortFloats(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	v := make([]float64, 5000)
+	for i := range v {
+		v[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(40)-20))
+		if i%97 == 0 {
+			v[i] = 0
+		}
+	}
+	want := slices.Clone(v)
+	slices.Sort(want)
+	sortFloats(v)
+	if !slices.Equal(v, want) {
+		t.Error("radix sort differs")
+	}
+}

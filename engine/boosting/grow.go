@@ -132,6 +132,7 @@ type grower struct {
 	cfg     growConfig
 
 	gh      []gpair // the current tree's gradients, per row of codes
+	ordered []gpair // a node's gradients in the order of its rows
 	rows    []int32 // the current tree's rows, partitioned node by node
 	scratch []int32
 	feats   []int // the features this tree may split on, increasing
@@ -194,22 +195,34 @@ func (g *grower) forFeatures(rows int, f func(j int)) {
 	})
 }
 
-// build sums the gradients of rows into h, feature by feature.
+// build sums the gradients of rows into h, feature by feature. The rows'
+// gradients are first gathered in the rows' order (LightGBM's ordered
+// gradients), so that each feature's pass reads them in sequence and only
+// its bin codes by row index.
 func (g *grower) build(h []gpair, rows []int32) {
+	if cap(g.ordered) < len(rows) {
+		g.ordered = make([]gpair, len(g.rows))
+	}
+	ordered := g.ordered[:len(rows)]
+	for k, r := range rows {
+		ordered[k] = g.gh[r]
+	}
 	g.forFeatures(len(rows), func(j int) {
 		seg := h[g.off[j] : g.off[j]+g.nbins[j]]
 		clear(seg)
-		histFeature(seg, g.codes[j*g.n:(j+1)*g.n], rows, g.gh)
+		histFeature(seg, g.codes[j*g.n:(j+1)*g.n], rows, ordered)
 	})
 }
 
-// histFeature adds each row's gradient pair to the bin it falls in.
+// histFeature adds each row's gradient pair (gh, in the order of rows) to
+// the bin it falls in.
 func histFeature(seg []gpair, col []uint8, rows []int32, gh []gpair) {
+	gh = gh[:len(rows)]
 	i := 0
 	for ; i+4 <= len(rows); i += 4 { // four rows at a time: fewer loop overheads, more loads in flight
 		r0, r1, r2, r3 := rows[i], rows[i+1], rows[i+2], rows[i+3]
 		b0, b1, b2, b3 := col[r0], col[r1], col[r2], col[r3]
-		p0, p1, p2, p3 := gh[r0], gh[r1], gh[r2], gh[r3]
+		p0, p1, p2, p3 := gh[i], gh[i+1], gh[i+2], gh[i+3]
 		s := &seg[b0]
 		s.g += p0.g
 		s.h += p0.h
@@ -224,10 +237,9 @@ func histFeature(seg []gpair, col []uint8, rows []int32, gh []gpair) {
 		s.h += p3.h
 	}
 	for ; i < len(rows); i++ {
-		r := rows[i]
-		s := &seg[col[r]]
-		s.g += gh[r].g
-		s.h += gh[r].h
+		s := &seg[col[rows[i]]]
+		s.g += gh[i].g
+		s.h += gh[i].h
 	}
 }
 
@@ -299,6 +311,9 @@ func (g *grower) numericSplit(seg []gpair, sum gpair, parent float64) split {
 	best.missing = miss.h > 0 || miss.g != 0
 	var l gpair
 	for b := 1; b < len(seg)-1; b++ {
+		if seg[b].h == 0 && seg[b].g == 0 {
+			continue // an empty bin: the same split as the bin before
+		}
 		l.g += seg[b].g
 		l.h += seg[b].h
 		if g.try(&best, l, sum, parent) {

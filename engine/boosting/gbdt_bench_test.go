@@ -1,0 +1,18 @@
+package boosting
+
+import (
+	"runtime"
+	"testing"
+)
+
+// BenchmarkFit40k fits the bench case's shape (40,000 rows of 20 features,
+// 100 rounds of depth 6) on one thread: the loop to profile
+// (go test -run - -bench Fit40k -cpuprofile cpu.out ./engine/boosting/).
+func BenchmarkFit40k(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	tr := synth(40000, 20, 2, 0, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		fit(b, build(b, nil), tr)
+	}
+}

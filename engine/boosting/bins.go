@@ -166,31 +166,59 @@ func (b *binner) bin(j int, v float64) uint8 {
 }
 
 // codes bins the rows of X, column-major: codes[j*n+i] is row i's bin of
-// feature j.
+// feature j. X is read row by row (a column at a time would fetch a cache
+// line for every value of a tall matrix), each numeric value placed by a
+// search of fixed steps among its feature's cut keys.
 func (b *binner) codes(t engine.Train) []uint8 {
 	n, p := t.X.Dims()
 	out := make([]uint8, n*p)
 	raw := t.X.RawMatrix()
+	keys := make([][256]uint64, p)
 	for j := range p {
-		col := out[j*n : (j+1)*n]
-		if b.nominal[j] {
-			for i := range n {
-				col[i] = b.bin(j, raw.Data[i*raw.Stride+j])
-			}
-			continue
+		for k := range keys[j] {
+			keys[j][k] = orderKey(math.Inf(1))
 		}
-		cuts := b.cuts[j]
-		for i := range n {
-			v := raw.Data[i*raw.Stride+j]
+		for k, c := range b.cuts[j] {
+			keys[j][k] = orderKey(c)
+		}
+	}
+	for i := range n {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+p]
+		for j, v := range row {
+			var c uint8
 			switch {
-			case math.IsNaN(v):
-				col[i] = 0
-			default:
-				col[i] = uint8(searchCut(cuts, v) + 1)
+			case b.nominal[j]:
+				c = b.bin(j, v)
+			case v == v:
+				c = uint8(countBelow(&keys[j], orderKey(v)) + 1)
 			}
+			out[j*n+i] = c
 		}
 	}
 	return out
+}
+
+// orderKey maps a float64 (not NaN) to a uint64 of the same order; −0
+// and 0, equal as numbers, get one key.
+func orderKey(x float64) uint64 {
+	b := math.Float64bits(x + 0) // −0 + 0 is 0
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// countBelow is the number of the padded cut keys below key v, by a binary
+// search of eight fixed steps on integers, whose comparisons compile to
+// conditional moves: binning a large matrix mispredicts no branch.
+func countBelow(c *[256]uint64, v uint64) int {
+	i := 0
+	for step := 128; step > 0; step >>= 1 {
+		if c[(i+step-1)&255] < v {
+			i += step
+		}
+	}
+	return i
 }
 
 // searchCut is the number of cuts below v (sort.SearchFloat64s without
@@ -218,13 +246,7 @@ func sortFloats(v []float64) {
 	}
 	keys := make([]uint64, len(v))
 	for i, x := range v {
-		b := math.Float64bits(x)
-		if b>>63 != 0 {
-			b = ^b // negative: every bit flipped, so that more negative sorts first
-		} else {
-			b |= 1 << 63
-		}
-		keys[i] = b
+		keys[i] = orderKey(x)
 	}
 	tmp := make([]uint64, len(v))
 	var count [2048]int

@@ -16,3 +16,14 @@ func BenchmarkFit40k(b *testing.B) {
 		fit(b, build(b, nil), tr)
 	}
 }
+
+// BenchmarkFit800k is the gbdt_1m case's training part (800,000 rows of 28
+// features), 20 rounds, on one thread: where the time goes at scale.
+func BenchmarkFit800k(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	tr := synth(800000, 28, 2, 0, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		fit(b, build(b, map[string]string{"rounds": "20"}), tr)
+	}
+}

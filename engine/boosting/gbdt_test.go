@@ -410,3 +410,33 @@ func TestSortFloats(t *testing.T) {
 		t.Error("radix sort differs")
 	}
 }
+
+// The fixed-step search bins as the plain binary search does.
+func TestCountBelow(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, m := range []int{0, 1, 2, 7, 128, 254} {
+		cuts := make([]float64, m)
+		for k := range cuts {
+			cuts[k] = float64(k) + r.Float64()*0.5
+		}
+		var keys [256]uint64
+		for k := range keys {
+			keys[k] = orderKey(math.Inf(1))
+		}
+		for k, c := range cuts {
+			keys[k] = orderKey(c)
+		}
+		for _, v := range []float64{-1, 0, 0.3, 1, 5.25, 127.9, 253.4, 300, math.Inf(1), math.Inf(-1), cuts0(cuts)} {
+			if got, want := countBelow(&keys, orderKey(v)), searchCut(cuts, v); got != want {
+				t.Errorf("%d cuts, %v: %d below, want %d", m, v, got, want)
+			}
+		}
+	}
+}
+
+func cuts0(c []float64) float64 {
+	if len(c) == 0 {
+		return 0
+	}
+	return c[len(c)/2]
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the data sets of cases.tsv as CSV files, the same bytes on every machine.
 
-usage: make_data.py DIR [SET...]   (default: every set; about 400 MB in all, 290 MB of it clf_1m_28)
+usage: make_data.py DIR [SET...]   (default: every set; about 400 MB in all, 250 MB of it clf_1m_28)
 
 Each set comes from one of scikit-learn's generators with a fixed seed, already in random
 order, so the first 80% of rows can train and the rest be scored. A file has a header row

@@ -204,6 +204,10 @@ func TestNominalManyLevels(t *testing.T) {
 	if c := root[root[0].Children[0]].Cond; c.Feature != 0 || (c.Op != "in" && c.Op != "not in") || len(c.Levels) == 0 {
 		t.Errorf("root split %q, want a set of levels of code", c)
 	}
+	spec, _ := engine.Lookup("gbdt")
+	if ws := spec.Advise(cols); len(ws) != 1 || !contains(ws[0].Text, `"code" has 300 levels`) {
+		t.Errorf("advice on a column of 300 levels: %v", ws)
+	}
 	// A code the fit never saw is taken as missing, not a panic.
 	if _, err := m.Predict(mat.NewDense(1, 2, []float64{L + 5, 0})); err != nil {
 		t.Error(err)

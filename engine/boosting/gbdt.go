@@ -108,7 +108,7 @@ func init() {
 			{Name: "max_leaves", Kind: engine.Int, Default: 0, Min: 0, Max: 1e6,
 				Help: "0: grow level by level (XGBoost); above 0: best leaf first up to this many leaves (LightGBM)"},
 			{Name: "max_bins", Kind: engine.Int, Default: 255, Min: 2, Max: 255,
-				Help: "bins a feature's values are cut into, from quantiles of the training rows (plus one for missing)",
+				Help:   "bins a feature's values are cut into, from quantiles of the training rows (plus one for missing)",
 				Detail: "A numeric feature of few distinct values gets a bin for each (cut midway between neighbours); one of more is cut at its quantiles, read from at most 200,000 rows. A nominal feature's max_bins−1 most frequent levels get a bin each and the rest share one; a split sends a set of levels left, found as LightGBM finds it by ordering the levels by their leaf weight −G/(H+λ) and taking the best prefix."},
 			{Name: "lambda", Kind: engine.Float, Default: 1.0, Min: 0, Max: 1e6,
 				Help: "L2 penalty on leaf weights: a leaf outputs −G/(H+λ)"},

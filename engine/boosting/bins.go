@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -209,14 +210,13 @@ func orderKey(x float64) uint64 {
 }
 
 // countBelow is the number of the padded cut keys below key v, by a binary
-// search of eight fixed steps on integers, whose comparisons compile to
-// conditional moves: binning a large matrix mispredicts no branch.
+// search of eight fixed steps on integers, each comparison the borrow of a
+// subtraction: binning a large matrix mispredicts no branch.
 func countBelow(c *[256]uint64, v uint64) int {
 	i := 0
-	for step := 128; step > 0; step >>= 1 {
-		if c[(i+step-1)&255] < v {
-			i += step
-		}
+	for s := 7; s >= 0; s-- {
+		_, below := bits.Sub64(c[(i+1<<s-1)&255], v, 0)
+		i += int(below) << s
 	}
 	return i
 }

@@ -436,19 +436,25 @@ func (g *grower) nominalSplit(seg []gpair, sum gpair, parent float64) split {
 
 // partition moves the rows of c that the split sends left to the front of
 // its range, keeping each side in row order; it returns how many went left.
+// Each row is written to both sides and the side it belongs to advances,
+// from a table of the bins that go left: no branch to mispredict.
 func (g *grower) partition(c *leafCand, t *tree) int {
+	var left [256]uint8
+	for b := range g.nbins[t.feature[c.node]] {
+		if t.goesLeft(c.node, uint8(b)) {
+			left[b] = 1
+		}
+	}
 	rows := g.rows[c.lo:c.hi]
 	col := g.codes[int(t.feature[c.node])*g.n : (int(t.feature[c.node])+1)*g.n]
 	nl, nr := 0, 0
-	scratch := g.scratch[:len(rows)]
+	scratch := g.scratch[:len(rows)+1]
 	for _, r := range rows {
-		if t.goesLeft(c.node, col[r]) {
-			rows[nl] = r
-			nl++
-		} else {
-			scratch[nr] = r
-			nr++
-		}
+		l := int(left[col[r]])
+		rows[nl] = r // nl ≤ the index being read: safe in place
+		scratch[nr] = r
+		nl += l
+		nr += 1 - l
 	}
 	copy(rows[nl:], scratch[:nr])
 	return nl
@@ -465,8 +471,8 @@ type grown struct {
 // It returns nil when stopped (g.stop closed) mid-tree.
 func (g *grower) grow() *grown {
 	t := &tree{}
-	if cap(g.scratch) < len(g.rows) {
-		g.scratch = make([]int32, len(g.rows))
+	if cap(g.scratch) < len(g.rows)+1 {
+		g.scratch = make([]int32, len(g.rows)+1)
 	}
 	var sum gpair
 	for _, r := range g.rows {

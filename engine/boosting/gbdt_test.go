@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -443,4 +444,48 @@ func cuts0(c []float64) float64 {
 		return 0
 	}
 	return c[len(c)/2]
+}
+
+// The tree the Tree tab shows sends every row where the model sends it:
+// its conditions on values (thresholds, sets of levels, missing values)
+// read as the model's walk on bins.
+func TestShownTreeAgreesWithModel(t *testing.T) {
+	tr := synth(600, 4, 2, 0.1, 11)
+	levels := []string{"a", "b", "c", "d", "e", "f"}
+	tr.Columns = []datasets.Column{{Name: "n", Kind: datasets.Nominal, Levels: levels}, {Name: "x1"}, {Name: "x2"}, {Name: "x3"}}
+	tr.Features = []string{"n", "x1", "x2", "x3"}
+	for i := range tr.Rows() {
+		if v := tr.X.At(i, 0); !math.IsNaN(v) {
+			l := int(math.Abs(v)*4) % 5 // level f never occurs
+			tr.X.Set(i, 0, float64(l))
+			if l == 2 {
+				tr.Y[i] = 1 - tr.Y[i]
+			}
+		}
+	}
+	X := mat.DenseCopyOf(tr.X)
+	X.Set(0, 0, 5) // the level never seen in training
+	var sets, missing bool
+	for show := 1; show <= 10; show++ {
+		m := build(t, map[string]string{"rounds": "10", "max_depth": "4", "show_tree": strconv.Itoa(show)})
+		fit(t, m, tr)
+		shown := m.Tree()
+		codes := m.m.binRows(X)
+		model := m.m.trees[show-1]
+		level := func(_, code int) string { return levels[code] }
+		for _, nd := range shown.Nodes {
+			sets = sets || nd.Cond.Op == "in" || nd.Cond.Op == "not in"
+			missing = missing || nd.Cond.Missing
+		}
+		for i := range X.RawMatrix().Rows {
+			path := shown.Path(X.RawRowView(i), level)
+			got := shown.Nodes[path[len(path)-1]].Value
+			if want := model.value[model.leafRow(codes[i*4:(i+1)*4])]; got != want {
+				t.Fatalf("tree %d, row %d: the shown tree gives %v, the model %v", show, i, got, want)
+			}
+		}
+	}
+	if !sets || !missing {
+		t.Errorf("no split on a set of levels (%v) or taking missing values (%v): the test tests less than it says", sets, missing)
+	}
 }

@@ -10,22 +10,46 @@ import (
 	"github.com/tealab/tealab/engine"
 )
 
-// leafRaw is the leaf a row x of raw features reaches.
-func (f *fitted) leafRaw(t *tree, x []float64) int32 {
+// binRows bins the rows of X as the training rows were, row-major (a row's
+// bins side by side): bin(v) ≤ b exactly when v is at most the cut a split
+// on bin b reads, so that walking the trees on bins is walking them on
+// values, for less.
+func (f *fitted) binRows(X mat.Matrix) []uint8 {
+	n, p := X.Dims()
+	out := make([]uint8, n*p)
+	keys := make([][256]uint64, p)
+	for j := range p {
+		if f.bins.nominal[j] {
+			continue
+		}
+		for k := range keys[j] {
+			keys[j][k] = orderKey(math.Inf(1))
+		}
+		for k, c := range f.bins.cuts[j] {
+			keys[j][k] = orderKey(c)
+		}
+	}
+	x := make([]float64, p)
+	for i := range n {
+		mat.Row(x, i, X)
+		row := out[i*p : (i+1)*p]
+		for j, v := range x {
+			switch {
+			case f.bins.nominal[j]:
+				row[j] = f.bins.bin(j, v)
+			case v == v:
+				row[j] = uint8(countBelow(&keys[j], orderKey(v)) + 1)
+			}
+		}
+	}
+	return out
+}
+
+// leafRow is the leaf a row of bins reaches.
+func (t *tree) leafRow(row []uint8) int32 {
 	k := int32(0)
 	for t.feature[k] >= 0 {
-		j := int(t.feature[k])
-		v := x[j]
-		var left bool
-		switch {
-		case math.IsNaN(v):
-			left = t.defLeft[k]
-		case t.cats[k] >= 0:
-			left = t.goesLeft(k, f.bins.bin(j, v))
-		default:
-			left = v <= t.thresh[k]
-		}
-		if left {
+		if t.goesLeft(k, row[t.feature[k]]) {
 			k = t.left[k]
 		} else {
 			k = t.right[k]
@@ -35,16 +59,18 @@ func (f *fitted) leafRaw(t *tree, x []float64) int32 {
 }
 
 // addTrees adds to the raw scores S (n x K) what trees from index from on
-// give each row of X.
-func (f *fitted) addTrees(S *mat.Dense, X mat.Matrix, from int) {
-	n, _ := X.Dims()
-	x := make([]float64, f.p)
-	for i := range n {
-		mat.Row(x, i, X)
-		row := S.RawRowView(i)
-		for k := from; k < len(f.trees); k++ {
-			t := f.trees[k]
-			row[k%f.K] += t.value[f.leafRaw(t, x)]
+// give each row of the binned rows codes (binRows), tree by tree: each
+// score still sums its trees in their order.
+func (f *fitted) addTrees(S *mat.Dense, codes []uint8, from int) {
+	n, _ := S.Dims()
+	if len(codes) == 0 {
+		return
+	}
+	n = min(n, len(codes)/f.p)
+	for k := from; k < len(f.trees); k++ {
+		t, c := f.trees[k], k%f.K
+		for i := range n {
+			S.RawRowView(i)[c] += t.value[t.leafRow(codes[i*f.p:(i+1)*f.p])]
 		}
 	}
 }
@@ -66,7 +92,7 @@ func (m *GBDT) raw(X mat.Matrix) (*mat.Dense, *fitted, error) {
 	for i := range n {
 		copy(S.RawRowView(i), f.base)
 	}
-	f.addTrees(S, X, 0)
+	f.addTrees(S, f.binRows(X), 0)
 	return S, f, nil
 }
 
@@ -177,7 +203,7 @@ func (m *GBDT) Stages(X mat.Matrix) (engine.StageScorer, error) {
 	for i := range n {
 		copy(S.RawRowView(i), f.base)
 	}
-	return &stages{m: m, X: X, S: S, n: n}, nil
+	return &stages{m: m, X: X, S: S, n: n, codes: f.binRows(X), binned: f}, nil
 }
 
 // stages scores fixed rows as the rounds go.
@@ -188,6 +214,9 @@ type stages struct {
 	n    int
 	f    *fitted // the fit S belongs to
 	done int     // trees in S
+	// codes are X's bins under the fit binned (binRows).
+	codes  []uint8
+	binned *fitted
 }
 
 func (st *stages) Scores() ([]float64, *mat.Dense, error) {
@@ -204,7 +233,10 @@ func (st *stages) Scores() ([]float64, *mat.Dense, error) {
 	if st.n == 0 {
 		return nil, nil, nil
 	}
-	f.addTrees(st.S, st.X, st.done)
+	if st.binned.bins != f.bins {
+		st.codes, st.binned = f.binRows(st.X), f
+	}
+	f.addTrees(st.S, st.codes, st.done)
 	st.done = len(f.trees)
 	pred := f.predictions(st.S)
 	if f.k == 0 {

@@ -27,3 +27,13 @@ func BenchmarkFit800k(b *testing.B) {
 		fit(b, build(b, map[string]string{"rounds": "20"}), tr)
 	}
 }
+
+// BenchmarkFit40kJobs2 is BenchmarkFit40k with jobs=2 on two threads.
+func BenchmarkFit40kJobs2(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	tr := synth(40000, 20, 2, 0, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		fit(b, build(b, map[string]string{"jobs": "2"}), tr)
+	}
+}

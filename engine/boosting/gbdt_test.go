@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -222,18 +223,7 @@ func TestNominalManyLevels(t *testing.T) {
 	}
 }
 
-func contains(s, sub string) bool {
-	return len(s) >= len(sub) && slices.ContainsFunc([]int{0}, func(int) bool { return indexOf(s, sub) >= 0 })
-}
-
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
-}
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
 // A constant column never splits; a class of one row, or a class absent
 // from the rows, fits and is predicted with a sane probability.

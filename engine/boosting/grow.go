@@ -139,7 +139,6 @@ type grower struct {
 	pool    [][]gpair
 	perFeat []split
 	stop    <-chan struct{}
-	stopped bool
 }
 
 func newGrower(b *binner, codes []uint8, n int, cfg growConfig) *grower {
@@ -489,7 +488,6 @@ func (g *grower) grow() *grown {
 			for _, c := range front {
 				g.release(c.hist)
 			}
-			g.stopped = true
 			return nil
 		}
 		k := 0 // depth-wise: the oldest leaf; best first: the leaf of largest gain

@@ -479,3 +479,38 @@ func TestShownTreeAgreesWithModel(t *testing.T) {
 		t.Errorf("no split on a set of levels (%v) or taking missing values (%v): the test tests less than it says", sets, missing)
 	}
 }
+
+// A row of weight 2 counts as the row twice: the same trees, up to the
+// order in which sums are taken (which can tip a near-tie between two
+// splits, hence a tolerance well below what ignoring the weights moves).
+func TestWeightsCountAsCopies(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	n := 300
+	X, X2 := mat.NewDense(n, 2, nil), mat.NewDense(2*n, 2, nil)
+	y, y2, w := make([]float64, n), make([]float64, 0, 2*n), make([]float64, n)
+	k := 0
+	for i := range n {
+		a, b := float64(r.IntN(20)), float64(r.IntN(30))
+		X.Set(i, 0, a)
+		X.Set(i, 1, b)
+		y[i] = b2f(a+b/2+r.NormFloat64()*3 > 17)
+		w[i] = float64(1 + i%2)
+		for range int(w[i]) {
+			X2.Set(k, 0, a)
+			X2.Set(k, 1, b)
+			y2 = append(y2, y[i])
+			k++
+		}
+	}
+	X2 = X2.Slice(0, k, 0, 2).(*mat.Dense)
+	m1, m2 := build(t, map[string]string{"rounds": "20"}), build(t, map[string]string{"rounds": "20"})
+	fit(t, m1, engine.Train{X: X, Y: y, Weights: w, Classes: []string{"a", "b"}})
+	fit(t, m2, engine.Train{X: X2, Y: y2, Classes: []string{"a", "b"}})
+	P1, _ := m1.PredictProba(X)
+	P2, _ := m2.PredictProba(X)
+	for i := range n {
+		if d := math.Abs(P1.At(i, 1) - P2.At(i, 1)); d > 1e-3 {
+			t.Fatalf("row %d: weighted %v, copied %v", i, P1.At(i, 1), P2.At(i, 1))
+		}
+	}
+}

@@ -514,3 +514,43 @@ func TestWeightsCountAsCopies(t *testing.T) {
 		}
 	}
 }
+
+// A nominal column of 50,000 levels (most seen once or never): the most
+// frequent levels get bins, the rest share one, and the fit, its
+// predictions, its tree and its state all come out.
+func TestFiftyThousandLevels(t *testing.T) {
+	const L = 50000
+	n := 4000
+	r := rand.New(rand.NewPCG(8, 8))
+	levels := make([]string, L)
+	for l := range levels {
+		levels[l] = "id" + strconv.Itoa(l)
+	}
+	X := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	for i := range n {
+		l := r.IntN(L)
+		if i%2 == 0 {
+			l = r.IntN(40) // a few frequent levels carry the class
+		}
+		X.Set(i, 0, float64(l))
+		X.Set(i, 1, r.NormFloat64())
+		y[i] = b2f(l < 40 && l%2 == 0)
+	}
+	tr := engine.Train{X: X, Y: y, Classes: []string{"no", "yes"}, Features: []string{"id", "x"},
+		Columns: []datasets.Column{{Name: "id", Kind: datasets.Nominal, Levels: levels}, {Name: "x"}}}
+	m := build(t, map[string]string{"rounds": "10"})
+	fit(t, m, tr)
+	if acc := accuracy(t, m, tr); acc < 0.95 {
+		t.Errorf("accuracy %v", acc)
+	}
+	if nb := m.m.bins.nbins[0]; nb != 256 {
+		t.Errorf("%d bins for 50,000 levels, want 256", nb)
+	}
+	if m.Tree() == nil {
+		t.Error("no tree")
+	}
+	if _, err := m.MarshalState(); err != nil {
+		t.Error(err)
+	}
+}

@@ -366,20 +366,44 @@ func (g *grower) numericSplit(seg []gpair, sum gpair, parent float64) split {
 	best := split{}
 	miss := seg[0]
 	best.missing = miss.h > 0 || miss.g != 0
-	var l gpair
+	lam, mc := g.cfg.lambda, max(g.cfg.minChild, 1e-12)
+	// The scan compares G_L²/(H_L+λ) + G_R²/(H_R+λ) alone; the gain, half
+	// of it less the parent's score, is taken for the best at the end.
+	top, at, left := parent, 0, false
+	var l, bl gpair
 	for b := 1; b < len(seg)-1; b++ {
-		if seg[b].h == 0 && seg[b].g == 0 {
+		e := seg[b]
+		if e.h == 0 && e.g == 0 {
 			continue // an empty bin: the same split as the bin before
 		}
-		l.g += seg[b].g
-		l.h += seg[b].h
-		if g.try(&best, l, sum, parent) {
-			best.bin, best.defLeft = uint8(b), false
+		l.g += e.g
+		l.h += e.h
+		if l.h < mc {
+			continue
 		}
-		if best.missing && g.try(&best, gpair{l.g + miss.g, l.h + miss.h}, sum, parent) {
-			best.bin, best.defLeft = uint8(b), true
+		rh := sum.h - l.h
+		if rh < mc {
+			break // the right side only loses hessian from here on
+		}
+		rg := sum.g - l.g
+		if s := l.g*l.g/(l.h+lam) + rg*rg/(rh+lam); s > top {
+			top, at, left, bl = s, b, false, l
+		}
+		if best.missing {
+			lg, lh := l.g+miss.g, l.h+miss.h
+			if rh -= miss.h; rh >= mc {
+				rg -= miss.g
+				if s := lg*lg/(lh+lam) + rg*rg/(rh+lam); s > top {
+					top, at, left, bl = s, b, true, gpair{lg, lh}
+				}
+			}
 		}
 	}
+	if at == 0 {
+		return best
+	}
+	best.bin, best.defLeft, best.gain = uint8(at), left, 0.5*(top-parent)
+	best.l, best.r = bl, gpair{sum.g - bl.g, sum.h - bl.h}
 	if !best.missing {
 		best.defLeft = best.l.h >= best.r.h // unseen missing values follow the heavier side
 	}

@@ -54,6 +54,7 @@ func newBinner(t engine.Train, rows []int32, maxBins int, seed uint64) (*binner,
 	}
 	b.quantRows = len(sample)
 	vals := make([]float64, 0, len(sample))
+	var sorter radix
 	for j := range p {
 		if j < len(t.Columns) && t.Columns[j].Kind == datasets.Nominal {
 			if err := b.nominalBins(t, j, rows, maxBins); err != nil {
@@ -67,7 +68,7 @@ func newBinner(t engine.Train, rows []int32, maxBins int, seed uint64) (*binner,
 				vals = append(vals, v)
 			}
 		}
-		b.cuts[j] = numericCuts(vals, maxBins)
+		b.cuts[j] = numericCuts(vals, maxBins, &sorter)
 		b.nbins[j] = len(b.cuts[j]) + 2
 	}
 	return b, nil
@@ -77,11 +78,11 @@ func newBinner(t engine.Train, rows []int32, maxBins int, seed uint64) (*binner,
 // distinct values when there are few enough of them, else at the
 // quantiles of the values (midway between the two values a quantile falls
 // between), duplicates dropped.
-func numericCuts(vals []float64, maxBins int) []float64 {
+func numericCuts(vals []float64, maxBins int, sorter *radix) []float64 {
 	if len(vals) == 0 {
 		return nil
 	}
-	sortFloats(vals)
+	sorter.sort(vals)
 	distinct := 1
 	for i := 1; i < len(vals); i++ {
 		if vals[i] != vals[i-1] {
@@ -236,19 +237,24 @@ func searchCut(cuts []float64, v float64) int {
 	return lo
 }
 
-// sortFloats sorts finite values by a radix sort of their bits (11 bits a
-// pass, six passes): several times faster than a comparison sort on the
-// tens of thousands of values a feature's cuts are read from.
-func sortFloats(v []float64) {
+// radix sorts finite values by their bits (11 bits a pass, six passes):
+// several times faster than a comparison sort on the tens of thousands of
+// values a feature's cuts are read from. Its buffers serve feature after
+// feature.
+type radix struct{ keys, tmp []uint64 }
+
+func (rs *radix) sort(v []float64) {
 	if len(v) < 2048 {
 		slices.Sort(v)
 		return
 	}
-	keys := make([]uint64, len(v))
+	if cap(rs.keys) < len(v) {
+		rs.keys, rs.tmp = make([]uint64, len(v)), make([]uint64, len(v))
+	}
+	keys, tmp := rs.keys[:len(v)], rs.tmp[:len(v)]
 	for i, x := range v {
 		keys[i] = orderKey(x)
 	}
-	tmp := make([]uint64, len(v))
 	var count [2048]int
 	for shift := uint(0); shift < 64; shift += 11 {
 		clear(count[:])

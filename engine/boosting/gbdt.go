@@ -257,12 +257,13 @@ func (m *GBDT) Fit(ctx context.Context, t engine.Train, rec engine.Recorder) err
 		st.P = make([]float64, n*f.K) // the probabilities at the scores F
 		st.loss(fit, 0)
 	}
-	sampled := make([]int32, 0, len(fit))
+	var sampled []int32 // the round's rows when subsample < 1
 	bestLoss, bestRound := math.Inf(1), 0
 	for round := 1; round <= m.Rounds; round++ {
 		rows := fit
 		if m.Subsample < 1 {
 			rows = subsample(rng, fit, m.Subsample, sampled)
+			sampled = rows
 		}
 		delta := 0.0
 		if f.loss == LossHuber {

@@ -389,7 +389,7 @@ func TestPersist(t *testing.T) {
 
 // The radix sort of the cuts sorts as a comparison sort does, negative
 // values, zeros and large magnitudes included.
-func TestSortFloats(t *testing.T) {
+func TestRadixSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	v := make([]float64, 5000)
 	for i := range v {
@@ -400,7 +400,8 @@ func TestSortFloats(t *testing.T) {
 	}
 	want := slices.Clone(v)
 	slices.Sort(want)
-	sortFloats(v)
+	var rs radix
+	rs.sort(v)
 	if !slices.Equal(v, want) {
 		t.Error("radix sort differs")
 	}

@@ -167,16 +167,17 @@ func init() {
 }
 
 // memory estimates a fit: the binned matrix (a byte a value), the scores,
-// gradients and row lists, and the histograms the growing leaves hold.
+// gradients and row lists, and the histograms the growing leaves hold (a
+// level's pending leaves when growing depth first, every leaf best first).
 func memory(s engine.Shape, v engine.Values) engine.Need {
 	n, p := float64(s.Rows), float64(s.Cols)
 	K := 1.0
 	if s.Classes > 2 {
 		K = float64(s.Classes)
 	}
-	leaves := 32.0
-	if d := v.Int("max_depth"); d > 0 && d < 16 {
-		leaves = math.Pow(2, float64(d-1))
+	leaves := 64.0
+	if d := v.Int("max_depth"); d > 0 {
+		leaves = float64(d)
 	}
 	if l := v.Int("max_leaves"); l > 0 {
 		leaves = float64(l)

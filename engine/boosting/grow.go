@@ -514,8 +514,12 @@ func (g *grower) grow() *grown {
 			}
 			return nil
 		}
-		k := 0 // depth-wise: the oldest leaf; best first: the leaf of largest gain
+		// Depth-wise growth splits every leaf that can split, in any order:
+		// taking the newest (depth first) holds a histogram a level, not a
+		// level's worth. Best first takes the leaf of largest gain.
+		k := len(front) - 1
 		if g.cfg.maxLeaves > 0 {
+			k = 0
 			for i, c := range front {
 				if c.best.gain > front[k].best.gain {
 					k = i
@@ -539,7 +543,7 @@ func (g *grower) grow() *grown {
 		front = slices.Delete(front, k, k+1)
 		l, r := g.splitNode(t, &c)
 		leaves++
-		front = append(front, l, r)
+		front = append(front, r, l) // the left child first
 	}
 	return &grown{t: t, leaves: done}
 }

@@ -59,7 +59,6 @@ type GBDT struct {
 	EarlyStopping      int // rounds without improvement; 0: off
 	ValidationFraction float64
 	Importance         string // gain or split
-	ShowTree           int    // the tree the tree capability shows, 1-based
 	Jobs               int
 
 	m *fitted
@@ -134,9 +133,6 @@ func init() {
 				Help: "share of the training rows held out to decide early stopping"},
 			{Name: "importance", Kind: engine.Choice, Default: ImportanceGain, Choices: []string{ImportanceGain, ImpSplit},
 				Help: "feature importances by the total gain of a feature's splits, or by their count"},
-			{Name: "show_tree", Kind: engine.Int, Default: 1, Min: 1, Max: 1e7,
-				Help:   "which tree the Tree and Rules tabs show, in the order grown (the last if fewer)",
-				Detail: "With k > 2 classes each round grows one tree a class: round r's tree of class c (from 1) is tree (r−1)·k + c. A tree's leaves are what it adds to the raw score (log-odds, a class's score, or the target), learning rate included."},
 			{Name: "jobs", Kind: engine.Int, Default: 1, Min: 1, Max: 256,
 				Help: "cores that build histograms at once; the model is the same whatever the number"},
 		},
@@ -161,7 +157,7 @@ func init() {
 				MinChildWeight: v.Float("min_child_weight"), Subsample: v.Float("subsample"), Colsample: v.Float("colsample"),
 				Loss: v.String("loss"), HuberQuantile: v.Float("huber_quantile"), ClassWeight: v.String("class_weight"),
 				EarlyStopping: v.Int("early_stopping"), ValidationFraction: v.Float("validation_fraction"),
-				Importance: v.String("importance"), ShowTree: v.Int("show_tree"), Jobs: v.Int("jobs")}, nil
+				Importance: v.String("importance"), Jobs: v.Int("jobs")}, nil
 		},
 	})
 }
@@ -650,3 +646,5 @@ func (a *logSum) total() float64 {
 	}
 	return a.sum
 }
+
+var _ engine.Forester = (*GBDT)(nil)

@@ -380,7 +380,7 @@ func TestPersist(t *testing.T) {
 	}
 	persisttest.Check(t, []persisttest.Case{
 		{Name: "gbdt", Settings: map[string]string{"rounds": "10"}, Train: iris, X: iris.X, Edits: edits},
-		{Name: "gbdt", Settings: map[string]string{"rounds": "10", "show_tree": "4"}, Train: cancer, X: cancer.X, Edits: edits},
+		{Name: "gbdt", Settings: map[string]string{"rounds": "10"}, Train: cancer, X: cancer.X, Edits: edits},
 		{Name: "gbdt", Settings: map[string]string{"rounds": "10", "loss": "huber"}, Train: diabetes, X: diabetes.X, Edits: edits},
 		{Name: "gbdt", Settings: map[string]string{"rounds": "10"}, Train: mixed, X: mixed.X,
 			Edits: append(edits, persisttest.Set("level_bins.0.0", 0.0), persisttest.Set("trees.1.cats.0", []any{300.0}))},
@@ -458,9 +458,9 @@ func TestShownTreeAgreesWithModel(t *testing.T) {
 	X.Set(0, 0, 5) // the level never seen in training
 	var sets, missing bool
 	for show := 1; show <= 10; show++ {
-		m := build(t, map[string]string{"rounds": "10", "max_depth": "4", "show_tree": strconv.Itoa(show)})
+		m := build(t, map[string]string{"rounds": "10", "max_depth": "4"})
 		fit(t, m, tr)
-		shown := m.Tree()
+		shown := m.TreeAt(show - 1)
 		codes := m.m.binRows(X)
 		model := m.m.trees[show-1]
 		level := func(_, code int) string { return levels[code] }

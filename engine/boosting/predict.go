@@ -282,15 +282,32 @@ func (m *GBDT) FeatureImportances() *engine.Importances {
 	return &engine.Importances{Features: f.features, Values: v, Method: method}
 }
 
-// Tree implements engine.Treer: tree show_tree (the last when there are
-// fewer), as a regression tree of what its leaves add to the raw score.
-func (m *GBDT) Tree() *engine.Tree {
-	f := m.m
-	if !m.Fitted || f == nil || len(f.trees) == 0 {
+// Tree implements engine.Treer: the first tree grown.
+func (m *GBDT) Tree() *engine.Tree { return m.TreeAt(0) }
+
+// TreeCount implements engine.Forester: the trees grown, one a round (one
+// a class a round with more than two classes).
+func (m *GBDT) TreeCount() int {
+	if !m.Fitted || m.m == nil {
+		return 0
+	}
+	return len(m.m.trees)
+}
+
+// TreeAt implements engine.Forester: tree i in the order grown, as a
+// regression tree of what its leaves add to the raw score (log-odds, a
+// class's score, or the target), learning rate included.
+func (m *GBDT) TreeAt(i int) *engine.Tree {
+	if i < 0 || i >= m.TreeCount() {
 		return nil
 	}
-	t := f.trees[min(m.ShowTree, len(f.trees))-1]
+	f := m.m
+	t := f.trees[i]
 	out := &engine.Tree{Criterion: "second-order gain", Nodes: make([]engine.TreeNode, t.nodes())}
+	out.Label = fmt.Sprintf("round %d of %d", i/f.K+1, len(f.trees)/f.K)
+	if f.K > 1 {
+		out.Label += fmt.Sprintf(", the score of class %d of %d", i%f.K+1, f.K)
+	}
 	for k := range t.nodes() {
 		nd := &out.Nodes[k]
 		nd.Samples, nd.Value = int(t.count[k]), t.value[k]

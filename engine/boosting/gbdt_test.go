@@ -38,7 +38,7 @@ func fit(t testing.TB, m *GBDT, tr engine.Train) {
 func TestOneSplitByHand(t *testing.T) {
 	X := mat.NewDense(5, 1, []float64{0, 0, 1, 1, 1})
 	y := []float64{1, 2, 10, 11, 13}
-	m := build(t, map[string]string{"rounds": "1", "learning_rate": "0.5", "max_depth": "1", "min_child_weight": "0"})
+	m := build(t, map[string]string{"rounds": "1", "learning_rate": "0.5", "max_depth": "1", "min_child_weight": "0", "min_samples_leaf": "1"})
 	fit(t, m, engine.Train{X: X, Y: y})
 	if got := m.m.base[0]; math.Abs(got-7.4) > 1e-12 {
 		t.Fatalf("base %v, want 7.4", got)
@@ -67,7 +67,7 @@ func TestOneSplitByHand(t *testing.T) {
 func TestLogisticRoundByHand(t *testing.T) {
 	X := mat.NewDense(8, 1, []float64{0, 0, 0, 0, 1, 1, 1, 1})
 	y := []float64{0, 0, 0, 1, 1, 1, 1, 0}
-	m := build(t, map[string]string{"rounds": "1", "max_depth": "1", "min_child_weight": "0"})
+	m := build(t, map[string]string{"rounds": "1", "max_depth": "1", "min_child_weight": "0", "min_samples_leaf": "1"})
 	fit(t, m, engine.Train{X: X, Y: y, Classes: []string{"a", "b"}})
 	tr := m.m.trees[0]
 	if m.m.base[0] != 0 || tr.value[tr.left[0]] != -0.05 || tr.value[tr.right[0]] != 0.05 {
@@ -504,7 +504,10 @@ func TestWeightsCountAsCopies(t *testing.T) {
 		}
 	}
 	X2 = X2.Slice(0, k, 0, 2).(*mat.Dense)
-	m1, m2 := build(t, map[string]string{"rounds": "20"}), build(t, map[string]string{"rounds": "20"})
+	// min_samples_leaf counts rows, not weight (as scikit-learn's does):
+	// the copies are more rows, so it is set to 1 for both.
+	settings := map[string]string{"rounds": "20", "min_samples_leaf": "1"}
+	m1, m2 := build(t, settings), build(t, settings)
 	fit(t, m1, engine.Train{X: X, Y: y, Weights: w, Classes: []string{"a", "b"}})
 	fit(t, m2, engine.Train{X: X2, Y: y2, Classes: []string{"a", "b"}})
 	P1, _ := m1.PredictProba(X)

@@ -91,6 +91,7 @@ func (t *tree) leafBinned(codes []uint8, n, i int) int32 {
 // growConfig is what shapes a tree.
 type growConfig struct {
 	lambda, minChild float64
+	minLeaf          int // fewest rows a child may hold, estimated from its hessian
 	maxDepth         int // 0: no limit
 	maxLeaves        int // 0: depth-wise; > 0: best first, up to this many leaves
 	shrink           float64
@@ -131,6 +132,7 @@ type grower struct {
 	nominal []bool
 	cfg     growConfig
 
+	minH    float64 // the least hessian a child of the node being split may hold (findSplit)
 	gh      []gpair // the current tree's gradients, per row of codes
 	ordered []gpair // a node's gradients in the order of its rows
 	rows    []int32 // the current tree's rows, partitioned node by node
@@ -322,7 +324,16 @@ func (g *grower) weight(s gpair) float64 {
 // each feature's best, then the best of those (the lowest feature among
 // equals), so that the search does not depend on how features are shared
 // among goroutines.
+//
+// A child's rows are not counted: as LightGBM does, they are estimated from
+// its hessian at the node's rows per unit of hessian (exact for the squared
+// loss, whose hessian is 1 a row), so that min_samples_leaf is one more
+// least hessian, the node's, beside min_child_weight.
 func (g *grower) findSplit(h []gpair, sum gpair, rows int) split {
+	if rows < 2*g.cfg.minLeaf || !(sum.h > 0) {
+		return split{feature: -1}
+	}
+	g.minH = max(g.cfg.minChild, float64(g.cfg.minLeaf)*sum.h/float64(rows), 1e-12)
 	parent := g.score(sum)
 	g.forFeatures(rows, func(j int) {
 		seg := h[g.off[j] : g.off[j]+g.nbins[j]]
@@ -349,7 +360,7 @@ func (g *grower) findSplit(h []gpair, sum gpair, rows int) split {
 // enough hessian, and keeps it in best when it gains more.
 func (g *grower) try(best *split, l, sum gpair, parent float64) bool {
 	r := gpair{sum.g - l.g, sum.h - l.h}
-	if l.h < g.cfg.minChild || r.h < g.cfg.minChild || l.h <= 1e-12 || r.h <= 1e-12 {
+	if l.h < g.minH || r.h < g.minH {
 		return false
 	}
 	gain := 0.5 * (g.score(l) + g.score(r) - parent)
@@ -366,7 +377,7 @@ func (g *grower) numericSplit(seg []gpair, sum gpair, parent float64) split {
 	best := split{}
 	miss := seg[0]
 	best.missing = miss.h > 0 || miss.g != 0
-	lam, mc := g.cfg.lambda, max(g.cfg.minChild, 1e-12)
+	lam, mc := g.cfg.lambda, g.minH
 	// The scan compares G_L²/(H_L+λ) + G_R²/(H_R+λ) alone; the gain, half
 	// of it less the parent's score, is taken for the best at the end.
 	top, at, left := parent, 0, false

@@ -303,14 +303,16 @@ func (m *GBDT) TreeAt(i int) *engine.Tree {
 	}
 	f := m.m
 	t := f.trees[i]
-	out := &engine.Tree{Criterion: "second-order gain", Nodes: make([]engine.TreeNode, t.nodes())}
+	// A node's "impurity" is the second-order gain of its split (0 at a
+	// leaf): what the tree views print beside a node's rows.
+	out := &engine.Tree{Criterion: "gain", Nodes: make([]engine.TreeNode, t.nodes())}
 	out.Label = fmt.Sprintf("round %d of %d", i/f.K+1, len(f.trees)/f.K)
 	if f.K > 1 {
 		out.Label += fmt.Sprintf(", the score of class %d of %d", i%f.K+1, f.K)
 	}
 	for k := range t.nodes() {
 		nd := &out.Nodes[k]
-		nd.Samples, nd.Value = int(t.count[k]), t.value[k]
+		nd.Samples, nd.Value, nd.Impurity = int(t.count[k]), t.value[k], t.gain[k]
 		if t.feature[k] < 0 {
 			continue
 		}

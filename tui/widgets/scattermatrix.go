@@ -289,20 +289,35 @@ var histGlyphs = []rune("█▓▒░▚▞▙▟")
 // upEighths are the partial blocks that top a column in colour.
 var upEighths = []rune(" ▁▂▃▄▅▆▇█")
 
-// drawHistogram is column j in cw equal bins, each bar stacked by class
-// from the bottom; in colour the bar's top is drawn to an eighth of a
-// character, without colour each class's share in its own shade.
+// drawHistogram is column j in equal bins, each bar stacked by class from
+// the bottom; in colour the bar's top is drawn to an eighth of a
+// character, without colour each class's share in its own shade. Bins
+// are as many as Sturges' rule gives the rows (a bin a character would
+// be noise on a wide cell), each a whole number of characters wide.
 func (m *ScatterMatrix) drawHistogram(j, cw, ch int) *matrixCell {
 	c := newMatrixCell(cw, ch)
 	k := max(m.ncls, 1)
-	counts := make([]float64, cw*k)
+	rows := 0
+	for _, v := range m.cols[j] {
+		if finite(v) {
+			rows++
+		}
+	}
+	if rows == 0 {
+		return c
+	}
+	sturges := int(math.Ceil(math.Log2(float64(rows)))) + 1
+	per := (cw + sturges - 1) / sturges // characters a bin
+	nb := cw / per
+	left := (cw - nb*per) / 2
+	counts := make([]float64, nb*k)
 	for r, v := range m.cols[j] {
-		if b, ok := m.bin(j, v, cw); ok && (m.class == nil || r >= len(m.class) || m.class[r] >= 0) {
+		if b, ok := m.bin(j, v, nb); ok && (m.class == nil || r >= len(m.class) || m.class[r] >= 0) {
 			counts[b*k+m.classOf(r)]++
 		}
 	}
 	peak := 0.0
-	for b := range cw {
+	for b := range nb {
 		t := 0.0
 		for _, v := range counts[b*k : (b+1)*k] {
 			t += v
@@ -313,7 +328,7 @@ func (m *ScatterMatrix) drawHistogram(j, cw, ch int) *matrixCell {
 		return c
 	}
 	colourless := m.st.Colorless
-	for b := range cw {
+	for b := range nb {
 		bar := counts[b*k : (b+1)*k]
 		total := 0.0
 		for _, v := range bar {
@@ -341,16 +356,17 @@ func (m *ScatterMatrix) drawHistogram(j, cw, ch int) *matrixCell {
 					break
 				}
 			}
-			p := (ch-1-y)*cw + b
 			g := upEighths[top]
 			if colourless && m.ncls > 1 {
 				g = histGlyphs[cls%len(histGlyphs)]
 			}
-			c.glyphs[p] = g
+			code := int16(cls)
 			if m.ncls == 0 {
-				c.class[p] = 1
-			} else {
-				c.class[p] = int16(cls)
+				code = 1
+			}
+			for x := left + b*per; x < left+(b+1)*per; x++ {
+				p := (ch-1-y)*cw + x
+				c.glyphs[p], c.class[p] = g, code
 			}
 		}
 	}

@@ -179,3 +179,27 @@ func TestScatterMatrixSaysWhatIsLeftOut(t *testing.T) {
 	hs := onMatrix(t, Options{Data: writeFile(t, "big.csv", b.String())}, 120, 40)
 	mustContain(t, hs.View(), "2000 of 2500 rows drawn", "1 nominal feature left out")
 }
+
+// The theme changes under the matrix (t): the histograms kept from the
+// colour theme were drawn in eighths, not a shade per class, in mono.
+func TestScatterMatrixFollowsTheTheme(t *testing.T) {
+	withLook(t, "dark", colorprofile.TrueColor)
+	hs := onMatrix(t, Options{Data: "wine"}, 120, 40)
+	// alcohol's row: its histogram, first.
+	row := func() string { return strings.Join(linesWith(ansi.Strip(hs.View()), " alcohol "), "\n") }
+	if strings.ContainsAny(row(), "▓▒") {
+		t.Fatalf("the colour theme drew shades: %s", row())
+	}
+	for range 8 {
+		if hs.a.c.Styles.Colorless {
+			break
+		}
+		hs.press("t")
+	}
+	if !hs.a.c.Styles.Colorless {
+		t.Fatal("no theme without colour")
+	}
+	if !strings.ContainsAny(row(), "▓▒") {
+		t.Errorf("the mono theme's histogram has no shade per class: %s", row())
+	}
+}

@@ -62,9 +62,10 @@ type ScatterMatrix struct {
 	row, col   int // the cursor
 	r0, c0     int // the first row and column shown
 	w, h       int
-	cells      map[[2]int]*matrixCell // drawn at cellW × cellH
+	cells      map[[2]int]*matrixCell // drawn at cellW × cellH, with or without colour
 	cellW      int
 	cellH      int
+	cellMono   bool
 }
 
 // matrixCell is a drawn cell: a glyph and a colour class (-1: blank; for
@@ -200,8 +201,10 @@ func (m *ScatterMatrix) geometry() matrixGeom {
 
 // cell is cell (i, j) drawn at cw × ch, from the cache when it was.
 func (m *ScatterMatrix) cell(i, j, cw, ch int) *matrixCell {
-	if m.cells == nil || m.cellW != cw || m.cellH != ch {
-		m.cells, m.cellW, m.cellH = map[[2]int]*matrixCell{}, cw, ch
+	// The theme can change under the matrix (t): without colour the
+	// histograms are drawn in other glyphs.
+	if mono := m.st.Colorless; m.cells == nil || m.cellW != cw || m.cellH != ch || m.cellMono != mono {
+		m.cells, m.cellW, m.cellH, m.cellMono = map[[2]int]*matrixCell{}, cw, ch, mono
 	}
 	if c, ok := m.cells[[2]int{i, j}]; ok {
 		return c

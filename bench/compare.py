@@ -9,6 +9,8 @@ each case on both sides in turn: `BIN bench --data-dir DIR --case CASE --json` a
 in this process (sklearn_ref.py). It prints a Markdown table, one row a case as it finishes
 (both median fit times, their ratio, below 1 when tealab is faster, and both scores), and the
 geometric mean of the ratios. A case tealab has no model for yet shows scikit-learn's side alone.
+A case XGBoost answers too (xgboost_ref.py, when python3-xgboost is installed) gets a second row,
+"CASE vs XGBoost", with XGBoost in scikit-learn's columns; those rows stay out of the mean.
 Needs scikit-learn for /usr/bin/python3; exits 1 when a case failed on either side.
 """
 import argparse
@@ -120,11 +122,21 @@ def main(argv):
     sys.exit(1 if failed else 0)
 
 
+def xgboost_makers():
+    """XGBoost's estimators by case (xgboost_ref.py); none when XGBoost is not installed."""
+    try:
+        import xgboost_ref
+        return xgboost_ref.estimators()
+    except ImportError:
+        return {}
+
+
 def compare(binary, data, cases, sklearn_ref):
     """Prints the table; returns whether a case failed."""
     print("| case | tealab fit | scikit-learn fit | ratio | score tealab | score scikit-learn |")
     print("|---|---|---|---|---|---|", flush=True)
     makers, ratios, alone, failed = sklearn_ref.estimators(), [], [], False
+    xgb = xgboost_makers()
     for case in cases:
         name = case["case"]
         ours, ok = side(f"case {name}: tealab", lambda: tealab_side(binary, data, name))
@@ -135,6 +147,10 @@ def compare(binary, data, cases, sklearn_ref):
             ratios.append(ratio(ours, theirs))
         elif ok and theirs is not None:
             alone.append(name)
+        if name in xgb:
+            rival, ok_xgb = side(f"case {name}: XGBoost", lambda: sklearn_ref.run(case, data, xgb))
+            failed = failed or not ok_xgb
+            print(row(f"{name} vs XGBoost", ours, rival), flush=True)
     print()
     print(summary(ratios, alone))
     return failed

@@ -54,6 +54,10 @@ def estimators():
         "hclust": lambda: average_linkage,
         "spectral": lambda: lambda X: cluster.SpectralClustering(n_clusters=4, affinity="rbf",
                                                                  random_state=0).fit(X).labels_,
+        "gbdt": lambda: ensemble.HistGradientBoostingClassifier(max_iter=100, max_depth=6, learning_rate=0.1,
+                                                                early_stopping=False, random_state=0),
+        "gbdt_1m": lambda: ensemble.HistGradientBoostingClassifier(max_iter=100, max_depth=6, learning_rate=0.1,
+                                                                   early_stopping=False, random_state=0),
         "pca": lambda: decomposition.PCA(n_components=10, svd_solver="full"),
     }
 

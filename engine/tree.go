@@ -167,6 +167,7 @@ type treeNodeJSON struct {
 }
 
 type treeJSON struct {
+	Label     string        `json:"label,omitempty"`
 	Classes   []string      `json:"classes,omitempty"`
 	Criterion string        `json:"criterion"`
 	Depth     int           `json:"depth"`
@@ -194,7 +195,7 @@ func (t Tree) MarshalJSON() ([]byte, error) {
 		}
 		return j
 	}
-	tj := treeJSON{Classes: t.Classes, Criterion: t.Criterion, Depth: t.Depth(), Leaves: t.Leaves()}
+	tj := treeJSON{Label: t.Label, Classes: t.Classes, Criterion: t.Criterion, Depth: t.Depth(), Leaves: t.Leaves()}
 	if len(t.Nodes) > 0 {
 		tj.Root = node(0)
 	}
@@ -207,7 +208,7 @@ func (t *Tree) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &tj); err != nil {
 		return err
 	}
-	*t = Tree{Classes: tj.Classes, Criterion: tj.Criterion}
+	*t = Tree{Classes: tj.Classes, Criterion: tj.Criterion, Label: tj.Label}
 	if tj.Root == nil {
 		return nil
 	}

@@ -165,7 +165,7 @@ func allPlaces(t *testing.T) []place {
 		place{name: "path field", open: then(start(Options{}), "p"), here: onData(data.FocusPath),
 			field: func(a *app) *kit.TextField { return &a.data.Path }},
 	)
-	for _, tab := range []string{data.PreviewColumns, data.PreviewPlot, data.PreviewHist, data.PreviewRows, data.PreviewBalance} {
+	for _, tab := range []string{data.PreviewColumns, data.PreviewPlot, data.PreviewMatrix, data.PreviewHist, data.PreviewRows, data.PreviewBalance} {
 		ps = append(ps, place{name: "data preview " + tab,
 			open: func(t testing.TB) *harness {
 				hs := newHarness(t, Options{Data: "iris"}, 120, 40)
@@ -181,6 +181,16 @@ func allPlaces(t *testing.T) []place {
 			},
 			here: func(a *app) bool { return onData(data.FocusPreview)(a) && a.data.Tabs.ActiveName() == tab }})
 	}
+	ps = append(ps, place{name: "data preview Matrix, choosing features",
+		open: func(t testing.TB) *harness {
+			hs := newHarness(t, Options{Data: "iris"}, 120, 40)
+			hs.previewTab(data.PreviewMatrix)
+			hs.press("c")
+			return hs
+		},
+		here: func(a *app) bool {
+			return onData(data.FocusPreview)(a) && a.data.Tabs.ActiveName() == data.PreviewMatrix && a.data.MatrixChoosing()
+		}})
 	ps = append(ps, knobPlaces(t)...)
 	ps = append(ps, place{name: "model list", open: then(start(Options{Data: "iris"}), "enter"),
 		here: func(a *app) bool { return a.cur == screenModel }})

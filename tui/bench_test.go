@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -202,4 +203,46 @@ func BenchmarkFileBrowserKey(b *testing.B) {
 		i++
 		_ = fb.View(c, 100, 36)
 	}
+}
+
+// BenchmarkMatrix is the scatter-plot matrix of 100,000 rows × 30
+// features: a choice of the features (the sample taken again, every cell
+// in view drawn anew) and a move of the cursor (the cells kept), each
+// with its frame. Both are what a key costs on the UI goroutine.
+func BenchmarkMatrix(b *testing.B) {
+	var sb strings.Builder
+	for j := range 30 {
+		fmt.Fprintf(&sb, "f%d,", j)
+	}
+	sb.WriteString("y\n")
+	for i := range 100000 {
+		for j := range 30 {
+			fmt.Fprintf(&sb, "%d,", (i*(j+7)*7919)%1000)
+		}
+		fmt.Fprintf(&sb, "c%d\n", i%3)
+	}
+	p := filepath.Join(b.TempDir(), "big.csv")
+	if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	hs := newHarness(b, Options{Data: p}, 120, 40)
+	hs.previewTab(data.PreviewMatrix)
+	if v := hs.View(); !strings.Contains(v, "2000 of 100000 rows drawn") {
+		b.Fatalf("not the matrix of the sample:\n%s", v)
+	}
+	b.Run("choice", func(b *testing.B) {
+		for b.Loop() {
+			hs.press("c", "enter")
+			_ = hs.View()
+		}
+	})
+	b.Run("move", func(b *testing.B) {
+		keys := []string{"l", "j", "h", "k"}
+		i := 0
+		for b.Loop() {
+			hs.press(keys[i%4])
+			_ = hs.View()
+			i++
+		}
+	})
 }

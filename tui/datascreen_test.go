@@ -157,7 +157,9 @@ func TestPreviewEscapesControlCharacters(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs := newHarness(t, Options{Data: path}, 120, 40)
-	for _, key := range []string{"", "right", "right"} {
+	// Plot, Matrix (whose arrows move its cursor: tab leaves it),
+	// Histograms, Rows.
+	for _, key := range []string{"", "right", "tab", "right"} {
 		if key != "" {
 			hs.press(key)
 		}

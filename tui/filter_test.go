@@ -166,7 +166,8 @@ func TestModelFilterExactNameWins(t *testing.T) {
 }
 
 // The filter's ranking: the name or the whole title, then a whole word of
-// the title (the decision tree's "tree" over "trees and ensembles").
+// the title (the decision tree's "tree" over "trees and ensembles"), then
+// the query within the name (adaboost's "boost" over the family "boosting").
 func TestFilterExactness(t *testing.T) {
 	f := kit.NewListFilter()
 	f.Field.SetValue("Tree")
@@ -174,8 +175,8 @@ func TestFilterExactness(t *testing.T) {
 		name, title string
 		want        int
 	}{
-		{"tree", "decision tree", 2}, {"cart", "Decision tree", 1}, {"x", "tree", 2},
-		{"adaboost", "AdaBoost", 0}, {"trees", "bagged trees", 0}, {"t", "tree-based (k-d)", 1},
+		{"tree", "decision tree", 3}, {"cart", "Decision tree", 2}, {"x", "tree", 3},
+		{"adaboost", "AdaBoost", 0}, {"trees", "bagged trees", 1}, {"t", "tree-based (k-d)", 2},
 	} {
 		if got := f.Exactness(c.name, c.title); got != c.want {
 			t.Errorf("/Tree on %q %q: exactness %d, want %d", c.name, c.title, got, c.want)

@@ -6,6 +6,7 @@ package models
 
 import (
 	// Families register their models in init.
+	_ "github.com/tealab/tealab/engine/boosting"
 	_ "github.com/tealab/tealab/engine/cluster"
 	_ "github.com/tealab/tealab/engine/decomp"
 	_ "github.com/tealab/tealab/engine/ensemble"

@@ -48,23 +48,27 @@ func (f *ListFilter) Match(text string) bool {
 }
 
 // Exactness ranks how exactly an item answers the query, for the cursor:
-// 2 when its name or whole title is the query, 1 when a whole word of its
-// title is, 0 otherwise (any case; 0 without a query). A list puts its
-// cursor on its best item, so that /tree lands on the decision tree, not
-// on AdaBoost, the first of "trees and ensembles", and /logistic on
-// logistic, not klogistic.
+// 3 when its name or whole title is the query, 2 when a whole word of its
+// title is, 1 when its name holds the query, 0 otherwise (any case; 0
+// without a query). A list puts its cursor on its best item, so that /tree
+// lands on the decision tree, not on AdaBoost, the first of "trees and
+// ensembles", /logistic on logistic, not klogistic, and /boost on
+// adaboost, not on the first model of the family "boosting".
 func (f *ListFilter) Exactness(name, title string) int {
 	q := f.query()
 	switch {
 	case q == "":
 		return 0
 	case strings.EqualFold(name, q) || strings.EqualFold(title, q):
-		return 2
+		return 3
 	}
 	for _, w := range strings.FieldsFunc(title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if strings.EqualFold(w, q) {
-			return 1
+			return 2
 		}
+	}
+	if strings.Contains(strings.ToLower(name), strings.ToLower(q)) {
+		return 1
 	}
 	return 0
 }

@@ -54,3 +54,25 @@ func BenchmarkScatterView(b *testing.B) {
 		_ = s.View()
 	}
 }
+
+// A scatter matrix of 2,000 rows (the data screen's sample) over 30
+// columns: the first frame draws the cells in view, the next only moves
+// the cursor over the cells kept.
+func BenchmarkScatterMatrix(b *testing.B) {
+	names, cols, class := matrixData(30, 2000)
+	m := NewScatterMatrix(asciiStyles())
+	m.SetSize(79, 33)
+	b.Run("first frame", func(b *testing.B) {
+		for range b.N {
+			m.SetData(names, cols, class, []string{"a", "b"})
+			_ = m.View()
+		}
+	})
+	b.Run("cursor move", func(b *testing.B) {
+		m.SetData(names, cols, class, []string{"a", "b"})
+		for i := range b.N {
+			m.SetCursor(i%3, i%4)
+			_ = m.View()
+		}
+	})
+}

@@ -17,6 +17,7 @@ from sklearn.neighbors import NearestCentroid
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as LDA, QuadraticDiscriminantAnalysis as QDA
 from sklearn.naive_bayes import GaussianNB
 from sklearn.svm import SVC, SVR
+from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 warnings.filterwarnings("ignore")
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -39,12 +40,18 @@ classifiers = {
     "qda": lambda: QDA(),
     "gnb": lambda: GaussianNB(),
     "svm": lambda: std(SVC()),
+    # gbdt's defaults are XGBoost's: depth 6 without a cap on leaves, leaves
+    # of any size (min_child_weight 1 counts hessian, not rows), L2 penalty 1.
+    "gbdt": lambda: HistGradientBoostingClassifier(max_iter=100, max_depth=6, learning_rate=0.1, max_leaf_nodes=None,
+                                                   min_samples_leaf=1, l2_regularization=1.0, early_stopping=False),
 }
 regressors = {
     "linear": lambda: LinearRegression(),
     "ridge": lambda: std(Ridge(alpha=1.0)),
     "lasso": lambda: std(Lasso(alpha=1.0)),
     "svr": lambda: std(SVR()),
+    "gbdt": lambda: HistGradientBoostingRegressor(max_iter=100, max_depth=6, learning_rate=0.1, max_leaf_nodes=None,
+                                                  min_samples_leaf=1, l2_regularization=1.0, early_stopping=False),
 }
 out = {}
 for ds in ["iris", "wine", "breast_cancer", "digits"]:

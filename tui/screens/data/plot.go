@@ -3,6 +3,7 @@ package data
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,6 +58,12 @@ func newDataPlot(c *kit.Common) *dataPlot {
 func (p *dataPlot) set(d *datasets.Dataset) {
 	p.d = d
 	p.axes = kit.NewAxisPicker(d)
+	p.refresh()
+}
+
+// setAxes draws feature y against feature x (the Matrix tab's enter).
+func (p *dataPlot) setAxes(x, y int) {
+	p.axes.X, p.axes.Y = x, y
 	p.refresh()
 }
 
@@ -286,6 +293,14 @@ func (h *dataHistograms) binsOf(j, maxBins int) (kit.Binning, [][]float64) {
 }
 
 func (h *dataHistograms) SetSize(w, hh int) { h.w, h.h = w, hh }
+
+// show moves the cursor to feature j (the Matrix tab's enter on the
+// diagonal).
+func (h *dataHistograms) show(j int) {
+	if k := slices.Index(h.cols, j); k >= 0 {
+		h.cur = k
+	}
+}
 
 func (h *dataHistograms) Keys() []key.Binding { return []key.Binding{h.keys.up, h.keys.down} }
 

@@ -37,6 +37,8 @@ type keys struct {
 	PageUp    key.Binding
 	PageDown  key.Binding
 	Features  key.Binding
+	// nextTab and prevTab change the tab where the arrows move a cursor.
+	nextTab, prevTab key.Binding
 }
 
 // DefaultKeys are the data screen's key bindings.
@@ -63,6 +65,8 @@ func DefaultKeys() keys {
 		PageUp:    kit.Bind("[", "earlier rows", "["),
 		PageDown:  kit.Bind("]", "later rows", "]"),
 		Features:  kit.Bind("F", "rank features", "F"),
+		nextTab:   kit.Bind("tab", "next tab", "tab"),
+		prevTab:   kit.Bind("shift+tab", "previous tab", "shift+tab"),
 	}
 }
 
@@ -81,6 +85,7 @@ const (
 const (
 	PreviewColumns = "Columns"
 	PreviewPlot    = "Plot"
+	PreviewMatrix  = "Matrix"
 	PreviewHist    = "Histograms"
 	PreviewRows    = "Rows"
 	PreviewBalance = "Balance"
@@ -127,6 +132,7 @@ type Screen struct {
 	balance   widgets.Bars
 	balanceOK bool
 	plot      *dataPlot
+	matrix    *dataMatrix
 	Hists     *dataHistograms
 	rowOff    int // first row of the rows table's page
 	// listFilter narrows the list, colFilter the columns (colIdx: the
@@ -153,8 +159,9 @@ func New(c *kit.Common) *Screen {
 	s.Path.Prompt = "path: "
 	s.Path.Placeholder = "data.csv, data.tsv, data.arff (.gz too)"
 	s.Path.CharLimit = 4096
-	s.Tabs = widgets.NewTabs([]string{PreviewColumns, PreviewPlot, PreviewHist, PreviewRows, PreviewBalance}, c.Styles)
+	s.Tabs = widgets.NewTabs([]string{PreviewColumns, PreviewPlot, PreviewMatrix, PreviewHist, PreviewRows, PreviewBalance}, c.Styles)
 	s.plot = newDataPlot(c)
+	s.matrix = newDataMatrix(c)
 	s.Hists = newDataHistograms(c)
 	s.Cols = table.New()
 	s.rows = table.New()
@@ -192,6 +199,9 @@ func (s *Screen) Back() bool {
 	if s.clearFilter() {
 		return true
 	}
+	if s.Focus == FocusPreview && s.Tabs.ActiveName() == PreviewMatrix && s.matrix.Back() {
+		return true
+	}
 	switch s.Focus {
 	case FocusKnobs, FocusPicker, FocusPath, FocusPreview:
 		s.Focus = FocusList
@@ -223,6 +233,9 @@ func (s *Screen) ShortHelp() []key.Binding {
 		open.SetEnabled(strings.TrimSpace(s.Path.Value()) != "")
 		return []key.Binding{open}
 	case FocusPreview:
+		if s.Tabs.ActiveName() == PreviewMatrix {
+			return s.matrixHelp()
+		}
 		ks := []key.Binding{s.keys.use, s.Tabs.KeyMap.Next}
 		if s.Ds != nil {
 			ks = append(ks, s.keys.Features)
@@ -274,6 +287,9 @@ func (s *Screen) navKeys() []key.Binding {
 	case FocusPicker:
 		return []key.Binding{s.Picker.keys.up, s.Picker.keys.down}
 	case FocusPreview:
+		if s.Tabs.ActiveName() == PreviewMatrix {
+			return append([]key.Binding{s.keys.prevTab}, s.matrix.navKeys()...)
+		}
 		ks := []key.Binding{s.Tabs.KeyMap.Prev}
 		if n := s.Tabs.ActiveName(); n == PreviewColumns || n == PreviewRows {
 			ks = append(ks, s.keys.up, s.keys.down)
@@ -477,6 +493,9 @@ func (s *Screen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 	if s.filterKey(msg) {
 		return nil
 	}
+	if s.Tabs.ActiveName() == PreviewMatrix {
+		return s.keyMatrix(msg)
+	}
 	switch {
 	case key.Matches(msg, s.keys.use):
 		if s.Ds != nil {
@@ -600,6 +619,7 @@ func (s *Screen) SetTarget(target string, task datasets.Task) {
 	}
 	s.Ds, s.DsErr = s.Table.Dataset(target, task)
 	s.plot.set(s.Ds)
+	s.matrix.set(s.Ds)
 	s.Hists.set(s.Ds)
 	s.refreshColumns()
 	s.refreshRows()
@@ -614,4 +634,52 @@ func (s *Screen) targetIndex() int {
 		return len(s.Table.Columns) - 1
 	}
 	return s.Table.ColumnIndex(s.Target)
+}
+
+// matrixHelp is the footer of the Matrix tab: its arrows move the cursor,
+// so tab alone changes the tab, and enter opens the cell's scatter rather
+// than going on with the data.
+func (s *Screen) matrixHelp() []key.Binding {
+	ks := s.matrix.Keys()
+	if s.matrix.choosing {
+		return ks
+	}
+	ks = append(ks, s.keys.nextTab)
+	if s.Ds != nil {
+		ks = append(ks, s.keys.Features)
+	}
+	return ks
+}
+
+// keyMatrix handles a key on the Matrix tab: the chooser's keys while it
+// is open, the cursor's, enter (the cell's full scatter, or the
+// histogram of a feature on the diagonal), tab and F.
+func (s *Screen) keyMatrix(msg tea.KeyPressMsg) tea.Cmd {
+	if s.matrix.Update(msg) {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, s.matrix.keys.open):
+		across, up, ok := s.matrix.Pair()
+		if !ok {
+			return nil
+		}
+		if across == up {
+			s.Hists.show(across)
+			s.Tabs.SetActive(slices.Index(s.Tabs.Names(), PreviewHist))
+			return nil
+		}
+		s.plot.setAxes(across, up)
+		s.Tabs.SetActive(slices.Index(s.Tabs.Names(), PreviewPlot))
+	case key.Matches(msg, s.keys.nextTab, s.keys.prevTab):
+		var cmd tea.Cmd
+		s.Tabs, cmd = s.Tabs.Update(msg)
+		return cmd
+	case key.Matches(msg, s.keys.Features):
+		if s.Ds != nil {
+			m := kit.OpenFeaturesMsg{Ds: s.Ds}
+			return func() tea.Msg { return m }
+		}
+	}
+	return nil
 }

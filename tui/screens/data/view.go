@@ -209,6 +209,9 @@ func (s *Screen) previewView(w, h int) string {
 		b = append(b, s.Cols.View())
 	case PreviewPlot:
 		b = append(b, s.plot.View())
+	case PreviewMatrix:
+		s.matrix.SetSize(iw, max(h-2-len(b), 1)) // every line left
+		b = append(b, s.matrix.View())
 	case PreviewHist:
 		b = append(b, s.Hists.View())
 	case PreviewRows:

@@ -88,10 +88,11 @@ const (
 
 func init() {
 	engine.Register(engine.Spec{
-		Name:    "gbdt",
-		Title:   "gradient-boosted trees",
-		Family:  family,
-		Summary: "trees fitted one round at a time to the gradient of a loss: the tabular specialists' model",
+		Weighted: true,
+		Name:     "gbdt",
+		Title:    "gradient-boosted trees",
+		Family:   family,
+		Summary:  "trees fitted one round at a time to the gradient of a loss: the tabular specialists' model",
 		Notes: "Friedman 2001, Greedy function approximation: a gradient boosting machine; Chen & Guestrin 2016, XGBoost; " +
 			"Ke et al. 2017, LightGBM; Shewchuk, Concise Machine Learning, lecture 24 (boosting as stagewise fitting of a loss)",
 		Tasks: []engine.Task{datasets.Classification, datasets.Regression},

@@ -2,6 +2,8 @@ package eval
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/tealab/tealab/datasets"
@@ -56,6 +58,39 @@ type Pipeline struct {
 	// "info_gain:10", a wrapper "forward", "backward:3": ParseSelection);
 	// "" all.
 	Select string `json:"select,omitempty"`
+}
+
+// Check refuses, in one line naming it, a choice the settings do not
+// offer (a recipe edited by hand: recipes are not checked when read).
+func (pl Pipeline) Check() error {
+	for _, c := range []struct {
+		name, value string
+		choices     []string
+	}{
+		{SettingImpute, pl.Impute, []string{ImputeMean, ImputeMedian, ImputeMostFrequent, ImputeConstant}},
+		{SettingStandardize, pl.Scale, []string{ScaleMinMax, ScaleRobust}},
+		{SettingDiscretize, pl.Discretize, []string{DiscretizeWidth, DiscretizeFrequency, DiscretizeMDL}},
+		{SettingEncoding, pl.Encode, []string{EncodeOneHot, EncodeOrdinal}},
+		{SettingResample, pl.Resample, []string{ResampleOver, ResampleUnder, ResampleSMOTE}},
+		{SettingClassWeight, pl.ClassWeight, []string{ClassWeightBalanced}},
+	} {
+		if c.value != "" && !slices.Contains(c.choices, c.value) {
+			return fmt.Errorf("%s: %q is not one of %s", c.name, c.value, strings.Join(c.choices, ", "))
+		}
+	}
+	if math.IsNaN(pl.Fill) || math.IsInf(pl.Fill, 0) {
+		return fmt.Errorf("%s: %v is not a finite number", SettingFill, pl.Fill)
+	}
+	if pl.Bins != 0 && (pl.Bins < 2 || pl.Bins > 1000) {
+		return fmt.Errorf("%s: %d is out of range [2, 1000]", SettingBins, pl.Bins)
+	}
+	if pl.Lift < 0 || pl.Lift > 10 {
+		return fmt.Errorf("%s: %d is out of range [1, 10]", SettingLift, pl.Lift)
+	}
+	if _, err := ParseSelection(pl.Select); err != nil {
+		return fmt.Errorf("%s: %w", SettingSelect, err)
+	}
+	return nil
 }
 
 // Scaling names the scaling o asks for: auto, standardize, min-max,

@@ -97,6 +97,9 @@ func Run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, v engine.V
 	if err := checkCosts(opt.Costs, d, task, spec.Name); err != nil {
 		return nil, err
 	}
+	if err := opt.Pipeline.Check(); err != nil {
+		return nil, err
+	}
 	if pl := opt.Pipeline; (pl.Resample != "" || pl.ClassWeight != "") && task != datasets.Classification {
 		return nil, engine.Limitf("resample and class weights rebalance classes; %s does %s here: leave them out", spec.Name, task)
 	}

@@ -85,3 +85,24 @@ func TestUnsupervisedRefusesSelection(t *testing.T) {
 		}
 	}
 }
+
+// A pipeline edited by hand into a choice the settings do not offer is
+// refused in one line naming the setting.
+func TestPipelineCheck(t *testing.T) {
+	d := signalAndNoise()
+	for _, c := range []struct {
+		pl   Pipeline
+		want string
+	}{
+		{Pipeline{Scale: "max-abs"}, `scaling: "max-abs" is not one of min-max, robust`},
+		{Pipeline{Encode: "binary"}, `nominal encoding: "binary"`},
+		{Pipeline{Resample: "adasyn"}, `resample: "adasyn"`},
+		{Pipeline{Bins: 1, Discretize: DiscretizeWidth}, "bins: 1 is out of range"},
+		{Pipeline{Select: "gini:2"}, `select features: "gini:2" names no selection`},
+	} {
+		_, err := Run(t.Context(), d, spec(t, "logistic"), nil, Options{Pipeline: c.pl}, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%+v: %v, want %q", c.pl, err, c.want)
+		}
+	}
+}

@@ -95,7 +95,7 @@ type pointJSON struct {
 }
 
 func tuneJSON(res *tune.Result, again string) sweepJSON {
-	j := sweepJSON{Model: res.Model, Dataset: res.Dataset, Eval: res.Eval, Metric: res.Metric.Name, Higher: res.Metric.Higher,
+	j := sweepJSON{Model: res.Model, Dataset: res.Dataset, Eval: res.Eval + res.Prep, Metric: res.Metric.Name, Higher: res.Metric.Higher,
 		Random: res.Random, Cancelled: res.Cancelled, Command: again, Fixed: fixedSettings(res)}
 	for _, a := range res.Axes {
 		j.Axes = append(j.Axes, axisJSON{Name: a.Param.Name, Range: a.Text, Log: a.Log(), Values: a.Values})

@@ -185,6 +185,12 @@ func (rn *runner) addFoldWarnings() {
 	res.WarningFolds = append(res.WarningFolds, counts...)
 }
 
+// PrepNote is what a run's evaluation says of how the features were
+// prepared when a person chose it (", numeric features standardised, the
+// top 5 features by chi2 in each training part"): for a sweep's header,
+// whose points each say it too.
+func PrepNote(opt Options) string { return prepNote(opt) }
+
 // prepNote says how the features were prepared when a person chose it:
 // standardised or not against the model's habit, the pipeline's choices,
 // reduced first.

@@ -28,7 +28,7 @@ func Head(res *Result) string {
 		dir = "lower is better"
 	}
 	head := fmt.Sprintf("%s of %s on %s · %s · %s (%s) · %d of %d points",
-		what, res.Model, res.Dataset, res.Eval, res.Metric.Label, dir, res.Finished(), len(res.Points))
+		what, res.Model, res.Dataset, res.Eval+res.Prep, res.Metric.Label, dir, res.Finished(), len(res.Points))
 	if res.Cancelled {
 		head += " (interrupted)"
 	}

@@ -55,13 +55,17 @@ type Result struct {
 	Model, Dataset string
 	Task           datasets.Task
 	Eval           string // e.g. "stratified 5-fold CV"
-	Metric         metrics.Info
-	Axes           []Axis
-	Base           engine.Values // the settings of parameters not swept
-	Random         bool
-	Points         []Point // in grid (or draw) order; those not reached have Done false
-	Best           int     // index of the best point; -1 before one is scored
-	Cancelled      bool
+	// Prep says how the features were prepared when a person chose it
+	// (eval.PrepNote: ", numeric features robustly scaled..."); "" the
+	// models' habits.
+	Prep      string
+	Metric    metrics.Info
+	Axes      []Axis
+	Base      engine.Values // the settings of parameters not swept
+	Random    bool
+	Points    []Point // in grid (or draw) order; those not reached have Done false
+	Best      int     // index of the best point; -1 before one is scored
+	Cancelled bool
 }
 
 // Finished counts the points evaluated.
@@ -189,7 +193,7 @@ func start(d *datasets.Dataset, spec *engine.Spec, base engine.Values, opt Optio
 	if err != nil {
 		return nil, nil, err
 	}
-	res := &Result{Model: spec.Name, Dataset: d.Name, Task: task, Eval: desc, Metric: info, Base: base, Best: -1}
+	res := &Result{Model: spec.Name, Dataset: d.Name, Task: task, Eval: desc, Prep: eval.PrepNote(opt.Eval), Metric: info, Base: base, Best: -1}
 	return res, folds, nil
 }
 

@@ -235,7 +235,7 @@ func (s *Screen) finish(msg DoneMsg) {
 	s.arrived(msg.tail)
 	s.Job, s.Mode, s.took, s.asking = nil, Done, time.Since(s.started), false
 	if msg.res != nil {
-		s.Live.Eval, s.Live.Cancelled = msg.res.Eval, msg.res.Cancelled
+		s.Live.Eval, s.Live.Cancelled = msg.res.Eval+msg.res.Prep, msg.res.Cancelled
 	}
 	if msg.err != nil && (msg.res == nil || !msg.res.Cancelled) {
 		s.err = msg.err

@@ -33,7 +33,7 @@ const (
 	SettingDiscretize  = "discretize"
 	SettingBins        = "bins"
 	SettingEncoding    = "nominal encoding"
-	SettingLift        = "lift"
+	SettingLift        = "polynomial lift"
 	SettingReduce      = "reduce first"
 	SettingResample    = "resample"
 	SettingClassWeight = "class weight"

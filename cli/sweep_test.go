@@ -153,3 +153,23 @@ func TestSweepProgressOnATerminal(t *testing.T) {
 		t.Errorf("status %d, stderr %q", status, errOut)
 	}
 }
+
+// A text parameter's names and numbers sweep together, labelled by their
+// values; a value the parameter refuses is named by its own check.
+func TestSweepOfATextParameter(t *testing.T) {
+	t.Parallel()
+	out, errOut, status := run(t, "sweep", "--data", "iris", "--model", "svm", "--param", "gamma=scale,auto,0.01..10:4", "--cv", "3")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{"gamma  training", "\nscale  ", "\nauto   ", "\n0.01   ", "validation accuracy by gamma (bar: worst to best)",
+		"accuracy against gamma's numbers, 0.01..10, log-spaced"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	_, errOut, status = run(t, "sweep", "--data", "iris", "--model", "svm", "--param", "gamma=scale,0..1:3")
+	if want := `sweep: --param parameter gamma: gamma "0": want scale, auto or a number above 0 in range "scale,0..1:3"`; status != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("status %d, %q; want 2 and %q", status, errOut, want)
+	}
+}

@@ -411,16 +411,39 @@ func draw(axes []Axis, n int, seed uint64) [][]any {
 }
 
 func (a Axis) drawOne(r *rand.Rand) any {
-	if a.list || a.lo == a.hi {
-		return a.Values[r.IntN(len(a.Values))]
+	if len(a.spans) == 1 && !a.list && a.lo < a.hi { // one range: drawn over it
+		return a.within(r, a.spans[0], a.Values[0])
 	}
+	// Listed values and ranges together: a grid value at random, and
+	// within its range when it belongs to one, so that each part is drawn
+	// as often as it has grid values.
+	i := r.IntN(len(a.Values))
+	for _, sp := range a.spans {
+		if i >= sp.first && i < sp.first+sp.n && sp.lo < sp.hi {
+			return a.within(r, sp, a.Values[i])
+		}
+	}
+	return a.Values[i]
+}
+
+// within draws a value of range sp: uniformly, or log-uniformly on a log
+// scale; rounded for an int, a text's number as text (else, should the
+// parameter refuse it, fallback).
+func (a Axis) within(r *rand.Rand, sp span, fallback any) any {
 	u := r.Float64()
-	x := a.lo + u*(a.hi-a.lo)
+	x := sp.lo + u*(sp.hi-sp.lo)
 	if a.log {
-		x = math.Exp(math.Log(a.lo) + u*(math.Log(a.hi)-math.Log(a.lo)))
+		x = math.Exp(math.Log(sp.lo) + u*(math.Log(sp.hi)-math.Log(sp.lo)))
 	}
-	if a.Param.Kind == engine.Int {
-		return int(math.Min(math.Max(math.Round(x), a.lo), a.hi))
+	switch a.Param.Kind {
+	case engine.Int:
+		return int(math.Min(math.Max(math.Round(x), sp.lo), sp.hi))
+	case engine.Text:
+		v, err := a.Param.ParseValue(engine.Format(engine.Tidy(x)))
+		if err != nil {
+			return fallback
+		}
+		return v
 	}
 	return engine.Tidy(x)
 }

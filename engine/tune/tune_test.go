@@ -44,6 +44,11 @@ func TestRangesReadThroughTheSpec(t *testing.T) {
 		{"knn", "eps=0..1:5", "[0 0.25 0.5 0.75 1]"},
 		{"knn", "eps=log:0.01..1:3", "[0.01 0.1 1]"},
 		{"tree", "max_depth=1..4", "[1 2 3 4]"},
+		{"knn", "k=1,2,5..20:4", "[1 2 5 10 15 20]"},                         // listed and spaced together
+		{"svm", "gamma=scale,auto,0.01..10:4", "[scale auto 0.01 0.1 1 10]"}, // a text's names and numbers, log-spaced
+		{"svm", "gamma=0.5,scale", "[0.5 scale]"},
+		{"svm", "kernel=linear,rbf", "[linear rbf]"},
+		{"tree", "criterion=gini,entropy", "[gini entropy]"},
 	} {
 		a := axis(t, c.model, c.setting)
 		if got := fmt.Sprint(a.Values); got != c.want {
@@ -64,6 +69,11 @@ func TestRangeErrorsNameTheParameter(t *testing.T) {
 		{"knn", "eps=log:0..1", "parameter eps: a log-spaced range needs bounds above 0"},
 		{"knn", "kk=1..3", "model knn has no parameter \"kk\""},
 		{"knn", "k", "sweep wants name=range"},
+		{"svm", "gamma=scale,0..1:3", "parameter gamma: gamma \"0\": want scale, auto or a number above 0 in range \"scale,0..1:3\""},
+		{"svm", "gamma=scale,fast", "parameter gamma: gamma \"fast\": want scale, auto or a number above 0"},
+		{"svm", "gamma=scale..auto", "parameter gamma: \"scale\" in range \"scale..auto\" is not a number"},
+		{"svm", "kernel=linear,rbf,cubic", "parameter kernel: \"cubic\" is not one of"},
+		{"tree", "criterion=gini..entropy", "parameter criterion: \"gini..entropy\" is not one of"},
 	} {
 		_, err := tune.ParseAxis(lookup(t, c.model), c.setting)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -246,5 +256,35 @@ func TestDefaultRangeFromTheSpec(t *testing.T) {
 				t.Errorf("%s %s: the range offered does not parse: %v", s.Name, p.Name, err)
 			}
 		}
+	}
+}
+
+// A random search draws a text's numbers from its range, checked by the
+// parameter, beside its names, in order along the axis.
+func TestRandomSearchDrawsNamesAndNumbers(t *testing.T) {
+	a := axis(t, "svm", "gamma=scale,auto,0.01..10:7")
+	draws := tune.Settings([]tune.Axis{a}, tune.Options{Random: 40, Eval: eval.Options{Seed: 3}})
+	names, numbers := 0, 0
+	last := math.Inf(-1)
+	for _, d := range draws {
+		g := d[0].(string)
+		pos := a.Position(g)
+		if x, ok := a.Number(g); ok {
+			numbers++
+			if x < 0.01 || x > 10 {
+				t.Errorf("gamma %s drawn outside 0.01..10", g)
+			}
+		} else if g == "scale" || g == "auto" {
+			names++
+		} else {
+			t.Errorf("gamma %q drawn", g)
+		}
+		if math.IsNaN(pos) || pos < last {
+			t.Errorf("gamma %s at %v after %v: not in order along the axis", g, pos, last)
+		}
+		last = pos
+	}
+	if names == 0 || numbers < 10 {
+		t.Errorf("%d names and %d numbers drawn of %d", names, numbers, len(draws))
 	}
 }

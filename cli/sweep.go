@@ -130,7 +130,7 @@ func (t *tuneFlags) split(cmd string, spec *engine.Spec) (engine.Values, []tune.
 func runSweep(args []string, out, stderr io.Writer) error {
 	fs := newFlags("sweep")
 	var tf tuneFlags
-	tf.register(fs, "name=range to sweep (k=1..50, C=1e-3..1e3:7, k=log:1..100:10, metric=l1,l2) or name=value to fix (repeatable; one or two ranges)")
+	tf.register(fs, "name=range to sweep (k=1..50, C=1e-3..1e3:7, k=log:1..100:10, metric=l1,l2) or name=value to fix (repeatable; a range of a text that takes a number mixes names and ranges: gamma=scale,auto,0.01..10:7; three ranges or more are best drawn with --random)")
 	random := fs.Int("random", 0, "draw N settings from the ranges instead of the whole grid")
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
@@ -149,8 +149,9 @@ func runSweep(args []string, out, stderr io.Writer) error {
 	switch {
 	case len(axes) == 0:
 		return usagef("sweep: no --param gives a range to sweep (e.g. --param 'k=1..50'; valid: %s)", strings.Join(spec.ParamNames(), ", "))
-	case len(axes) > 2:
-		return usagef("sweep: %d parameters given ranges; sweep one or two", len(axes))
+	}
+	if err := tune.CheckAxes(axes, *random); err != nil {
+		return usagef("sweep: %v (--random N)", err)
 	}
 	opt.Random = *random
 	return tf.finish("sweep", out, stderr, d, func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {

@@ -131,7 +131,7 @@ func TestSweepMistakes(t *testing.T) {
 	}{
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=5"}, "sweep: no --param gives a range to sweep (e.g. --param 'k=1..50'; valid: choose_k, k,"},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=0..5"}, "sweep: --param parameter k: \"0\" is out of range (int in [1, 1e6]) in range \"0..5\""},
-		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--param", "metric=l1,l2", "--param", "leaf_size=1..3"}, "sweep: 3 parameters given ranges; sweep one or two"},
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..100", "--param", "metric=l1,l2", "--param", "leaf_size=1..100"}, "sweep: the grid of k, metric, leaf_size has more than 10000 points; draw settings from it at random instead (--random N)"},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--metric", "r2"}, "sweep: metric \"r2\" is not a classification metric (valid: accuracy,"},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--export", "x.txt"}, "sweep: --export \"x.txt\": name a .md or .csv file"},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--random", "-1"}, "sweep: --random -1 is out of range"},
@@ -171,5 +171,25 @@ func TestSweepOfATextParameter(t *testing.T) {
 	_, errOut, status = run(t, "sweep", "--data", "iris", "--model", "svm", "--param", "gamma=scale,0..1:3")
 	if want := `sweep: --param parameter gamma: gamma "0": want scale, auto or a number above 0 in range "scale,0..1:3"`; status != 2 || !strings.Contains(errOut, want) {
 		t.Errorf("status %d, %q; want 2 and %q", status, errOut, want)
+	}
+}
+
+// A random search over four parameters lists every point, and draws a
+// strip per parameter.
+func TestRandomSearchOfFourParameters(t *testing.T) {
+	t.Parallel()
+	out, errOut, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..30", "--param", "metric=l1,l2,linf",
+		"--param", "p=1..10", "--param", "algorithm=kdtree,brute", "--random", "7", "--cv", "3")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	if !strings.Contains(out, "random search of knn on iris · stratified 3-fold CV · accuracy (higher is better) · 7 of 7 points") ||
+		!strings.Contains(out, "k   metric  p") || strings.Count(out, " ± ") != 2*7+1 {
+		t.Errorf("table of 7 points with three columns:\n%s", out)
+	}
+	for _, want := range []string{"validation accuracy of each point along each parameter (shade: worst ░ to best █)", "\nk                      2 ▕", "\nmetric                l1 ▕", "\nalgorithm  "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
 	}
 }

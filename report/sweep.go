@@ -115,6 +115,11 @@ func Strips(res *tune.Result) string {
 		nw = max(nw, len(a.Param.Name))
 	}
 	lines := []string{fmt.Sprintf("validation %s of each point along each parameter (shade: worst ░ to best █)", res.Metric.Label)}
+	fw := 0
+	for k, a := range res.Axes {
+		first, _ := axisEnds(a, res, k)
+		fw = max(fw, len([]rune(first)))
+	}
 	for k, a := range res.Axes {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		at := func(v any) float64 {
@@ -155,10 +160,8 @@ func Strips(res *tune.Result) string {
 			b.WriteString(numfmt.Shade(st))
 		}
 		first, last := axisEnds(a, res, k)
-		lines = append(lines, fmt.Sprintf("%-*s  %s ▕%s▏ %s", nw, a.Param.Name, first, b.String(), last))
-	}
-	if best, ok := res.BestPoint(); ok {
-		lines = append(lines, "best: "+res.Label(best))
+		pad := strings.Repeat(" ", fw-len([]rune(first)))
+		lines = append(lines, fmt.Sprintf("%-*s  %s%s ▕%s▏ %s", nw, a.Param.Name, pad, first, b.String(), last))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -254,3 +254,26 @@ func TestTallHeatTableKeepsTheStatus(t *testing.T) {
 	mustContain(t, v, "done: 120 points")
 	checkFrame(t, v, 120, 40)
 }
+
+// Three ranges drawn at random: the screen lists every point with its
+// three values beside the numbered chart.
+func TestSweepOfThreeParametersShowsTheTable(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..30 metric=l1,l2,linf algorithm=kdtree,brute random=5")
+	hs.press("enter")
+	live := hs.a.sweep.Live
+	if len(live.Axes) != 3 || len(live.Points) != 5 || live.Finished() != 5 {
+		t.Fatalf("%d axes, %d points, %d finished:\n%s", len(live.Axes), len(live.Points), live.Finished(), hs.View())
+	}
+	v := hs.View()
+	mustContain(t, v, "random search: accuracy of the drawn settings, in order of k, metri", "done: 5 points")
+	for _, p := range live.Points {
+		mustContain(t, v, strings.Join([]string{engine.Format(p.Values[0]), engine.Format(p.Values[1])}, " "))
+	}
+}
+
+// A text parameter's names and numbers are a range the field takes.
+func TestSweepOfATextParameterInTheLab(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "svm"}, "C", "gamma=scale,auto,0.1..1:2")
+	hs.press("enter")
+	mustContain(t, hs.View(), "done: 4 points", "scale", "auto")
+}

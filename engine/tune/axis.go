@@ -1,6 +1,6 @@
 // Package tune searches a model's hyperparameters: a grid or random search
-// over one or two parameters, every setting cross-validated on the same
-// folds, with the training score beside the validation score (a validation
+// over one parameter or more (numbers, choices, a text's names and
+// numbers), every setting cross-validated on the same folds, with the training score beside the validation score (a validation
 // curve); and a learning curve, the same scores against the size of the
 // training part. Ranges are read against the registry's specs, so their
 // bounds and log scales come from the parameters themselves.

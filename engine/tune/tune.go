@@ -139,18 +139,15 @@ type job struct {
 
 // Search evaluates spec over the grid of axes (the product of their
 // values, the first axis outermost), or over opt.Random settings drawn from
-// their ranges, with the other parameters at base (nil: the defaults).
+// their ranges (any number of axes; CheckAxes), with the other parameters at base (nil: the defaults).
 // Every point is cross-validated on the same folds. progress, which may be
 // nil, is called once per finished point, one call at a time.
 //
 // Cancelling ctx keeps the points that finished: Search returns the partial
 // Result, Cancelled set, with ctx.Err().
 func Search(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, base engine.Values, axes []Axis, opt Options, progress func(i int, p Point)) (*Result, error) {
-	if len(axes) == 0 || len(axes) > 2 {
-		return nil, fmt.Errorf("sweep one or two parameters, not %d", len(axes))
-	}
-	if len(axes) == 2 && axes[0].Param.Name == axes[1].Param.Name {
-		return nil, fmt.Errorf("parameter %s is swept twice; sweep two different parameters", axes[0].Param.Name)
+	if err := CheckAxes(axes, opt.Random); err != nil {
+		return nil, err
 	}
 	res, folds, err := start(d, spec, base, opt)
 	if err != nil {
@@ -167,6 +164,39 @@ func Search(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, base en
 		jobs[i] = job{values: vals, params: params, plan: folds}
 	}
 	return res, run(ctx, d, spec, res, jobs, opt, progress)
+}
+
+// MaxGrid bounds the points of a grid (the product of its axes' values): a
+// larger search is a random one (Options.Random).
+const MaxGrid = 10000
+
+// CheckAxes refuses a search of no parameter, of one parameter twice, or a
+// grid (random 0) of more than MaxGrid points.
+func CheckAxes(axes []Axis, random int) error {
+	if len(axes) == 0 {
+		return errors.New("sweep at least one parameter")
+	}
+	seen := map[string]bool{}
+	points := 1
+	for _, a := range axes {
+		if seen[a.Param.Name] {
+			return fmt.Errorf("parameter %s is swept twice; sweep each parameter once", a.Param.Name)
+		}
+		seen[a.Param.Name] = true
+		points = min(points*max(len(a.Values), 1), MaxGrid+1)
+	}
+	if random == 0 && points > MaxGrid {
+		return fmt.Errorf("the grid of %s has more than %d points; draw settings from it at random instead", strings.Join(names(axes), ", "), MaxGrid)
+	}
+	return nil
+}
+
+func names(axes []Axis) []string {
+	out := make([]string, len(axes))
+	for i, a := range axes {
+		out[i] = a.Param.Name
+	}
+	return out
 }
 
 // start checks what a search needs and draws the folds every point shares.

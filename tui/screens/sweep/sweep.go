@@ -22,11 +22,13 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-// The sweep screen cross-validates a grid of one or two hyperparameters
+// The sweep screen cross-validates a grid of hyperparameters (or random
+// draws of them)
 // (or, as a learning curve, growing shares of the training rows) in the
 // background and draws the validation curve as the points arrive: the
 // training and validation means with their ±1 sd bands as faint lines, or
-// a heat table for two parameters. enter trains the selected point in
+// a heat table for a grid of two parameters (more: the points numbered
+// along the chart, the table beside it). enter trains the selected point in
 // full.
 
 type mode int
@@ -122,7 +124,7 @@ func (s *Screen) edit() {
 	s.Input.Focus()
 }
 
-// axes reads the range field: one or two name=range settings and,
+// axes reads the range field: one name=range setting or more and,
 // optionally, random=N, the number of settings to draw instead of the grid
 // (0 when absent).
 func (s *Screen) axes() ([]tune.Axis, int, error) {
@@ -139,8 +141,8 @@ func (s *Screen) axes() ([]tune.Axis, int, error) {
 			return nil, 0, fmt.Errorf("%s=%s: give how many settings to draw, a whole number of at least 1 (e.g. %s=8)", randomKey, n, randomKey)
 		}
 	}
-	if len(parts) == 0 || len(parts) > 2 {
-		return nil, 0, fmt.Errorf("give one or two ranges, e.g. k=1..30 or k=1..30 metric=l1,l2, and random=N to draw N of them")
+	if len(parts) == 0 {
+		return nil, 0, fmt.Errorf("give a range or more, e.g. k=1..30 or k=1..30 metric=l1,l2, and random=N to draw N of them")
 	}
 	var axes []tune.Axis
 	for _, part := range parts {
@@ -149,6 +151,9 @@ func (s *Screen) axes() ([]tune.Axis, int, error) {
 			return nil, 0, err
 		}
 		axes = append(axes, a)
+	}
+	if err := tune.CheckAxes(axes, random); err != nil {
+		return nil, 0, fmt.Errorf("%v (%s=N)", err, randomKey)
 	}
 	return axes, random, nil
 }
@@ -533,7 +538,8 @@ func (s *Screen) View() string {
 	if s.Mode == Editing {
 		lines = append(lines,
 			st.Muted.Render(kit.Clip(" Ranges: name=lo..hi (every whole number), lo..hi:N (N points, log-spaced for a log parameter or with log:), or a,b,c.", s.w)),
-			st.Muted.Render(kit.Clip(fmt.Sprintf(" A second range, after a space, makes a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
+			st.Muted.Render(kit.Clip(" Names and numbers mix where a parameter takes both: gamma=scale,auto,0.01..10:7; choices: kernel=linear,rbf.", s.w)),
+			st.Muted.Render(kit.Clip(fmt.Sprintf(" More ranges, after spaces, make a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
 			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=N to draw N settings from the ranges (seed %d) instead of the whole grid.", randomKey, s.opts.Seed), s.w)),
 			"", " "+s.Input.View(st, 0))
 		if s.err != nil {

@@ -132,6 +132,7 @@ func runSweep(args []string, out, stderr io.Writer) error {
 	var tf tuneFlags
 	tf.register(fs, "name=range to sweep (k=1..50, C=1e-3..1e3:7, k=log:1..100:10, metric=l1,l2) or name=value to fix (repeatable; a range of a text that takes a number mixes names and ranges: gamma=scale,auto,0.01..10:7; three ranges or more are best drawn with --random)")
 	random := fs.Int("random", 0, "draw N settings from the ranges instead of the whole grid")
+	pick := fs.String("pick", tune.PickBest, "the rule that picks the point: best (the best mean validation score, as GridSearchCV) or 1se (the simplest point within one standard error of the best, simpler as each parameter's spec says)")
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
 	}
@@ -153,7 +154,10 @@ func runSweep(args []string, out, stderr io.Writer) error {
 	if err := tune.CheckAxes(axes, *random); err != nil {
 		return usagef("sweep: %v (--random N)", err)
 	}
-	opt.Random = *random
+	if err := tune.CheckPick(axes, *pick); err != nil {
+		return usagef("sweep: --pick %v", err)
+	}
+	opt.Random, opt.Pick = *random, *pick
 	return tf.finish("sweep", out, stderr, d, func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {
 		return tune.Search(ctx, d, spec, base, axes, opt, progress)
 	})

@@ -69,6 +69,9 @@ type sweepJSON struct {
 	Points    []pointJSON       `json:"points"`
 	Best      map[string]any    `json:"best,omitempty"`
 	BestIndex *int              `json:"best_index,omitempty"`
+	Pick      string            `json:"pick,omitempty"`
+	TopIndex  *int              `json:"top_index,omitempty"`
+	PickWhy   string            `json:"pick_reason,omitempty"`
 	Command   string            `json:"command,omitempty"`
 	Cancelled bool              `json:"cancelled,omitempty"`
 	Fixed     map[string]string `json:"fixed"`
@@ -111,6 +114,7 @@ func tuneJSON(res *tune.Result, again string) sweepJSON {
 	}
 	if best, ok := res.BestPoint(); ok {
 		j.Best, j.BestIndex = pointValues(res, best), &res.Best
+		j.Pick, j.TopIndex, j.PickWhy = res.Pick, &res.Top, res.Why
 	}
 	return j
 }

@@ -135,6 +135,8 @@ func TestSweepMistakes(t *testing.T) {
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--metric", "r2"}, "sweep: metric \"r2\" is not a classification metric (valid: accuracy,"},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--export", "x.txt"}, "sweep: --export \"x.txt\": name a .md or .csv file"},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--random", "-1"}, "sweep: --random -1 is out of range"},
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--pick", "2se"}, `sweep: --pick "2se" is not a rule (valid: best, 1se)`},
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "metric=l1,l2", "--pick", "1se"}, "sweep: --pick 1se picks the simplest point, but the model's spec says of none of metric in which direction it is simpler; pick best"},
 		{[]string{"sweep", "--data", "iris", "--model", "kmeans", "--param", "k=1..3"}, "sweep: model kmeans does not learn the classification target of iris"},
 		{[]string{"learning-curve", "--data", "iris", "--model", "knn", "--param", "k=1..3"}, "learning-curve: --param k gives a range; give one value (tealab sweep sweeps it)"},
 		{[]string{"learning-curve", "--data", "iris", "--model", "knn", "--sizes", "0,1"}, "learning-curve: --sizes \"0,1\": \"0\" is not a fraction"},
@@ -191,5 +193,35 @@ func TestRandomSearchOfFourParameters(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// --pick 1se picks the simplest point within one standard error of the
+// best, says why, and --json carries the rule.
+func TestSweepOneStandardErrorRule(t *testing.T) {
+	t.Parallel()
+	out, errOut, status := run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..40", "--pick", "1se")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{"10  0.978 ± 0.005  0.960 ± 0.028  ← best score", "28  0.952 ± 0.004  0.953 ± 0.030  ← picked (1se)",
+		"picked: k=28 (validation accuracy 0.953 ± 0.030) by the one-standard-error rule: the best mean is k=10's 0.960 ± 0.028 over 5 folds, standard error 0.012; of the points scoring at least 0.948, k=28 is the simplest (higher k is simpler); to train it: tealab train --data iris --model knn --param k=28 --cv 5"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = run(t, "sweep", "--data", "iris", "--model", "knn", "--param", "k=1..40", "--pick", "1se", "--json")
+	var j struct {
+		Best      map[string]any
+		BestIndex int    `json:"best_index"`
+		TopIndex  int    `json:"top_index"`
+		Pick      string `json:"pick"`
+		Why       string `json:"pick_reason"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Pick != "1se" || j.Best["k"] != 28.0 || j.BestIndex != 27 || j.TopIndex != 9 || !strings.HasPrefix(j.Why, "one-standard-error rule: ") {
+		t.Errorf("json: %+v", j)
 	}
 }

@@ -51,6 +51,9 @@ type Param struct {
 	// alpha); "" where it is not clear. The one-standard-error rule of a
 	// sweep reads it.
 	Simpler string
+	// ZeroIsNoLimit says that 0 means no limit (a tree's max_depth): for
+	// Simpler, the least simple of values.
+	ZeroIsNoLimit bool
 	// Help is one line: what the parameter is, as a form or a table of
 	// parameters shows it beside the value.
 	Help string

@@ -277,3 +277,19 @@ func TestSweepOfATextParameterInTheLab(t *testing.T) {
 	hs.press("enter")
 	mustContain(t, hs.View(), "done: 4 points", "scale", "auto")
 }
+
+// pick=1se in the range field picks the simplest point within one
+// standard error of the best, as --pick 1se does.
+func TestSweepOneStandardErrorFromTheRangeField(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..40 pick=1se")
+	hs.press("enter")
+	live := hs.a.sweep.Live
+	if best, ok := live.BestPoint(); !ok || best.Params.Int("k") != 28 || live.Top != 9 {
+		t.Fatalf("picked %v (top %d), want k=28 as the CLI", best.Values, live.Top)
+	}
+	mustContain(t, hs.View(), "picked by 1se k=28 0.953 ± 0.030")
+	hs.a.sweep.Input.SetValue("metric=l1,l2 pick=1se")
+	hs.press("e")
+	hs.press("enter")
+	mustContain(t, hs.View(), "pick=1se picks the simplest point, but the model's spec says of none of metric")
+}

@@ -62,8 +62,16 @@ func PointTable(res *Result) [][]string {
 			row = append(row, "-", "-", "failed: "+p.Err.Error())
 		default:
 			mark := ""
-			if i == res.Best && !lc {
+			switch {
+			case lc:
+			case i == res.Best && res.Pick == PickOneSE && i != res.Top:
+				mark = "← picked (1se)"
+			case i == res.Best && res.Pick == PickOneSE:
+				mark = "← best, picked (1se)"
+			case i == res.Best:
 				mark = "← best"
+			case i == res.Top:
+				mark = "← best score"
 			}
 			row = append(row, spread(res, p.TrainMean, p.TrainStd), spread(res, p.ValMean, p.ValStd), mark)
 		}
@@ -125,6 +133,9 @@ func BestLine(res *Result, again string) string {
 		gap := last.TrainMean - last.ValMean
 		return fmt.Sprintf("at the full training part: training %s, validation %s (gap %s); to train it: %s",
 			res.Metric.Format(last.TrainMean), res.Metric.Format(last.ValMean), res.Metric.Format(gap), again)
+	}
+	if res.Pick == PickOneSE {
+		return fmt.Sprintf("picked: %s (validation %s %s) by the %s; to train it: %s", res.Label(best), res.Metric.Label, spread(res, best.ValMean, best.ValStd), res.Why, again)
 	}
 	return fmt.Sprintf("best: %s (validation %s %s); to train it: %s", res.Label(best), res.Metric.Label, spread(res, best.ValMean, best.ValStd), again)
 }

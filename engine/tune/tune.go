@@ -32,7 +32,20 @@ type Options struct {
 	// Jobs is how many points are evaluated at once (at least 1). The
 	// result does not depend on it.
 	Jobs int
+	// Pick is the rule that picks the point (Picks): PickBest ("" too),
+	// the best mean validation score, or PickOneSE, the simplest point
+	// within one standard error of it.
+	Pick string
 }
+
+// The rules that pick a search's point (Options.Pick).
+const (
+	PickBest  = "best"
+	PickOneSE = "1se"
+)
+
+// Picks lists the rules, as a flag's help names them.
+var Picks = []string{PickBest, PickOneSE}
 
 // Point is one setting and its scores.
 type Point struct {
@@ -60,8 +73,17 @@ type Result struct {
 	Base           engine.Values // the settings of parameters not swept
 	Random         bool
 	Points         []Point // in grid (or draw) order; those not reached have Done false
-	Best           int     // index of the best point; -1 before one is scored
-	Cancelled      bool
+	// Best is the index of the point picked (by Pick's rule: the best
+	// score, or the simplest within one standard error of it); -1 before
+	// one is scored.
+	Best int
+	// Pick is the rule that picked Best (PickBest or PickOneSE); Top the
+	// point of the best mean score, Best too under PickBest; Why says how
+	// the rule picked Best ("" under PickBest).
+	Pick      string
+	Top       int
+	Why       string
+	Cancelled bool
 }
 
 // Finished counts the points evaluated.
@@ -118,16 +140,110 @@ func (r *Result) better(a, b float64) bool {
 	return a < b-tieTolerance
 }
 
-// UpdateBest finds the best scored point: the best mean validation score,
-// the first in grid order among equals (as scikit-learn's GridSearchCV).
-// A front end that fills Points as they arrive calls it after each.
+// UpdateBest picks the point by the result's rule: the best mean
+// validation score, the first in grid order among equals (as
+// scikit-learn's GridSearchCV); or, under PickOneSE, the simplest point
+// scoring within one standard error of that best (oneSE). A front end that
+// fills Points as they arrive calls it after each.
 func (r *Result) UpdateBest() {
-	r.Best = -1
+	r.Best, r.Top, r.Why = -1, -1, ""
 	for i, p := range r.Points {
 		if p.OK() && (r.Best < 0 || r.better(p.ValMean, r.Points[r.Best].ValMean)) {
 			r.Best = i
 		}
 	}
+	r.Top = r.Best
+	if r.Pick == PickOneSE && r.Best >= 0 {
+		r.oneSE()
+	}
+}
+
+// CheckPick refuses a rule it does not know, and the one-standard-error
+// rule over parameters none of which has a simpler direction declared in
+// its spec (engine.Param.Simpler).
+func CheckPick(axes []Axis, pick string) error {
+	switch pick {
+	case "", PickBest:
+		return nil
+	case PickOneSE:
+		for _, a := range axes {
+			if a.Param.Simpler != "" {
+				return nil
+			}
+		}
+		return fmt.Errorf("1se picks the simplest point, but the model's spec says of none of %s in which direction it is simpler; pick best", strings.Join(names(axes), ", "))
+	}
+	return fmt.Errorf("%q is not a rule (valid: %s)", pick, strings.Join(Picks, ", "))
+}
+
+// oneSE applies the one-standard-error rule (Breiman et al. 1984, CART
+// §3.4.3; Hastie, Tibshirani & Friedman, The Elements of Statistical
+// Learning, §7.10): the standard error of the best mean is its folds'
+// standard deviation over √folds; of the points whose mean lies within
+// it, the simplest along the swept parameters whose simpler direction the
+// spec declares, the first such parameter first (simpler), then the better
+// score, then the first in grid order.
+func (r *Result) oneSE() {
+	top := r.Points[r.Top]
+	se := top.ValStd / math.Sqrt(float64(max(len(top.Val), 1)))
+	bound := top.ValMean - se
+	if !r.Metric.Higher {
+		bound = top.ValMean + se
+	}
+	for i, p := range r.Points {
+		if !p.OK() || r.better(bound, p.ValMean) {
+			continue
+		}
+		if c := r.simpler(p, r.Points[r.Best]); c < 0 || c == 0 && r.better(p.ValMean, r.Points[r.Best].ValMean) {
+			r.Best = i
+		}
+	}
+	var dirs []string
+	for _, a := range r.Axes {
+		switch a.Param.Simpler {
+		case engine.SimplerLower:
+			dirs = append(dirs, "lower "+a.Param.Name)
+		case engine.SimplerHigher:
+			dirs = append(dirs, "higher "+a.Param.Name)
+		}
+	}
+	f := r.Metric.Format
+	r.Why = fmt.Sprintf("one-standard-error rule: the best mean is %s's %s ± %s over %d folds, standard error %s; of the points scoring %s %s, %s is the simplest (%s is simpler)",
+		r.Label(top), f(top.ValMean), f(top.ValStd), len(top.Val), f(se), map[bool]string{true: "at least", false: "at most"}[r.Metric.Higher], f(bound),
+		r.Label(r.Points[r.Best]), strings.Join(dirs, ", then "))
+}
+
+// simpler compares points p and q along the axes whose simpler direction
+// is declared: -1 when p is the simpler, 1 when q is, 0 when alike.
+func (r *Result) simpler(p, q Point) int {
+	for k, a := range r.Axes {
+		if a.Param.Simpler == "" {
+			continue
+		}
+		x, okx := a.Number(p.Values[k])
+		y, oky := a.Number(q.Values[k])
+		if !okx || !oky {
+			continue
+		}
+		if a.Param.ZeroIsNoLimit {
+			x, y = noLimit(x), noLimit(y)
+		}
+		if a.Param.Simpler == engine.SimplerHigher {
+			x, y = -x, -y
+		}
+		if c := cmp.Compare(x, y); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// noLimit is x, or +Inf for 0 when 0 means no limit.
+func noLimit(x float64) float64 {
+	if x == 0 {
+		return math.Inf(1)
+	}
+	return x
 }
 
 // job is one point to evaluate: its setting and the folds it is scored on.
@@ -149,11 +265,17 @@ func Search(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, base en
 	if err := CheckAxes(axes, opt.Random); err != nil {
 		return nil, err
 	}
+	if err := CheckPick(axes, opt.Pick); err != nil {
+		return nil, err
+	}
 	res, folds, err := start(d, spec, base, opt)
 	if err != nil {
 		return nil, err
 	}
 	res.Axes, res.Random = axes, opt.Random > 0
+	if opt.Pick == PickOneSE {
+		res.Pick = PickOneSE
+	}
 	settings := Settings(axes, opt)
 	jobs := make([]job, len(settings))
 	for i, vals := range settings {
@@ -219,7 +341,7 @@ func start(d *datasets.Dataset, spec *engine.Spec, base engine.Values, opt Optio
 	if err != nil {
 		return nil, nil, err
 	}
-	res := &Result{Model: spec.Name, Dataset: d.Name, Task: task, Eval: desc, Metric: info, Base: base, Best: -1}
+	res := &Result{Model: spec.Name, Dataset: d.Name, Task: task, Eval: desc, Metric: info, Base: base, Best: -1, Top: -1, Pick: PickBest}
 	return res, folds, nil
 }
 

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/tune"
@@ -286,5 +289,58 @@ func TestRandomSearchDrawsNamesAndNumbers(t *testing.T) {
 	}
 	if names == 0 || numbers < 10 {
 		t.Errorf("%d names and %d numbers drawn of %d", names, numbers, len(draws))
+	}
+}
+
+// scoredResult is a search's result with the given validation scores per
+// point (one slice of fold scores each) along one axis, as a front end
+// fills it; the rule picks among them.
+func scoredResult(t *testing.T, a tune.Axis, pick string, folds [][]float64) *tune.Result {
+	t.Helper()
+	info, err := tune.MetricFor(datasets.Classification, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &tune.Result{Axes: []tune.Axis{a}, Metric: info, Pick: pick}
+	for i, f := range folds {
+		p := tune.Point{Values: []any{a.Values[i]}, Val: f, Train: f, Done: true}
+		p.ValMean, p.ValStd = stat.MeanStdDev(f, nil)
+		r.Points = append(r.Points, p)
+	}
+	r.UpdateBest()
+	return r
+}
+
+// The one-standard-error rule picks the simplest point within one
+// standard error (sd/√folds) of the best mean, simpler as the spec says:
+// a higher k, a lower max_depth where 0 is no limit at all.
+func TestOneStandardErrorRule(t *testing.T) {
+	folds := [][]float64{{0.90, 0.94, 0.92, 0.96}, {0.95, 0.97, 0.93, 0.99}, {0.92, 0.94, 0.96, 0.90}, {0.88, 0.90, 0.86, 0.84}}
+	// means 0.93, 0.96 (sd 0.0258, se 0.0129: bound 0.9471), 0.93, 0.87
+	k := axis(t, "knn", "k=1,5,9,13")
+	if r := scoredResult(t, k, tune.PickBest, folds); r.Best != 1 || r.Top != 1 || r.Why != "" {
+		t.Errorf("best: %d (top %d, %q), want 1", r.Best, r.Top, r.Why)
+	}
+	near := [][]float64{folds[0], folds[1], {0.95, 0.95, 0.94, 0.96}, folds[3]} // k=9 at 0.95 is within
+	r := scoredResult(t, k, tune.PickOneSE, near)
+	if r.Best != 2 || r.Top != 1 {
+		t.Errorf("1se over k: picked %d (top %d), want k=9", r.Best, r.Top)
+	}
+	want := "one-standard-error rule: the best mean is k=5's 0.960 ± 0.026 over 4 folds, standard error 0.013; of the points scoring at least 0.947, k=9 is the simplest (higher k is simpler)"
+	if r.Why != want {
+		t.Errorf("why %q\nwant %q", r.Why, want)
+	}
+	// max_depth: lower is simpler, but 0 is no limit, the least simple.
+	d := axis(t, "tree", "max_depth=0,2,4,6")
+	r = scoredResult(t, d, tune.PickOneSE, [][]float64{folds[1], folds[3], {0.95, 0.95, 0.94, 0.96}, folds[1]})
+	if r.Best != 2 || r.Top != 0 {
+		t.Errorf("1se over max_depth: picked %d (top %d), want max_depth=4", r.Best, r.Top)
+	}
+	if err := tune.CheckPick([]tune.Axis{axis(t, "knn", "metric=l1,l2")}, tune.PickOneSE); err == nil ||
+		err.Error() != "1se picks the simplest point, but the model's spec says of none of metric in which direction it is simpler; pick best" {
+		t.Errorf("1se over metric: %v", err)
+	}
+	if err := tune.CheckPick([]tune.Axis{k}, "2se"); err == nil || err.Error() != `"2se" is not a rule (valid: best, 1se)` {
+		t.Errorf("2se: %v", err)
 	}
 }

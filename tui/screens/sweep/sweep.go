@@ -82,6 +82,7 @@ type Screen struct {
 	note     string       // what the last key did (an export)
 	asking   bool         // whether to quit while the sweep runs is being asked
 	Sel      int
+	pick     string // the rule that picks the point, from the range field
 	Job      *sweepJob
 	jobs     int
 	started  time.Time
@@ -130,7 +131,14 @@ func (s *Screen) edit() {
 func (s *Screen) axes() ([]tune.Axis, int, error) {
 	var parts []string
 	random := 0
+	s.pick = tune.PickBest
 	for _, part := range strings.Fields(s.Input.Value()) {
+		if rule, ok := strings.CutPrefix(part, pickKey+"="); ok {
+			if _, clash := s.spec.Param(pickKey); !clash {
+				s.pick = rule
+				continue
+			}
+		}
 		n, ok := strings.CutPrefix(part, randomKey+"=")
 		if _, clash := s.spec.Param(randomKey); !ok || clash {
 			parts = append(parts, part)
@@ -155,11 +163,18 @@ func (s *Screen) axes() ([]tune.Axis, int, error) {
 	if err := tune.CheckAxes(axes, random); err != nil {
 		return nil, 0, fmt.Errorf("%v (%s=N)", err, randomKey)
 	}
+	if err := tune.CheckPick(axes, s.pick); err != nil {
+		return nil, 0, fmt.Errorf("%s=%v", pickKey, err)
+	}
 	return axes, random, nil
 }
 
-// randomKey, written key=N in the range field, asks for a random search.
-const randomKey = "random"
+// randomKey, written key=N in the range field, asks for a random search;
+// pickKey, written pick=1se, the rule that picks the point (tune.Picks).
+const (
+	randomKey = "random"
+	pickKey   = "pick"
+)
 
 // start launches the search (or the learning curve) in the background.
 func (s *Screen) start() tea.Cmd {
@@ -167,6 +182,7 @@ func (s *Screen) start() tea.Cmd {
 	var settings [][]any
 	opt := tune.Options{Eval: s.opts, Jobs: 2}
 	if s.Learning {
+		s.pick = tune.PickBest
 		axes = []tune.Axis{{Param: engine.Param{Name: "train_size", Kind: engine.Float}, Values: anys(tune.DefaultSizes)}}
 		for _, v := range tune.DefaultSizes {
 			settings = append(settings, []any{v})
@@ -185,7 +201,8 @@ func (s *Screen) start() tea.Cmd {
 		return nil
 	}
 	s.Live = &tune.Result{Model: s.spec.Name, Dataset: s.ds.Name, Task: s.ds.Task, Metric: info, Axes: axes, Base: s.base, Best: -1,
-		Eval: fmt.Sprintf("%d-fold CV", s.opts.Folds), Random: opt.Random > 0}
+		Eval: fmt.Sprintf("%d-fold CV", s.opts.Folds), Random: opt.Random > 0, Pick: s.pick}
+	opt.Pick = s.pick
 	for _, v := range settings {
 		s.Live.Points = append(s.Live.Points, tune.Point{Values: v})
 	}
@@ -541,6 +558,7 @@ func (s *Screen) View() string {
 			st.Muted.Render(kit.Clip(" Names and numbers mix where a parameter takes both: gamma=scale,auto,0.01..10:7; choices: kernel=linear,rbf.", s.w)),
 			st.Muted.Render(kit.Clip(fmt.Sprintf(" More ranges, after spaces, make a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
 			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=N to draw N settings from the ranges (seed %d) instead of the whole grid.", randomKey, s.opts.Seed), s.w)),
+			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=1se to pick the simplest point within one standard error of the best.", pickKey), s.w)),
 			"", " "+s.Input.View(st, 0))
 		if s.err != nil {
 			lines = append(lines, "", st.Error.Render(kit.Clip(" "+s.err.Error(), s.w)))
@@ -599,7 +617,11 @@ func (s *Screen) Status() string {
 		parts = append(parts, fmt.Sprintf("done: %d points in %s", len(r.Points), numfmt.Seconds(s.took.Seconds())))
 	}
 	if best, ok := r.BestPoint(); ok && !s.Learning {
-		parts = append(parts, "best "+r.Label(best)+" "+r.Metric.Format(best.ValMean)+" ± "+r.Metric.Format(best.ValStd))
+		what := "best "
+		if r.Pick == tune.PickOneSE {
+			what = "picked by 1se "
+		}
+		parts = append(parts, what+r.Label(best)+" "+r.Metric.Format(best.ValMean)+" ± "+r.Metric.Format(best.ValStd))
 	}
 	line := " " + strings.Join(parts, " · ")
 	if s.err != nil {

@@ -135,6 +135,7 @@ func TestSweepMistakes(t *testing.T) {
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--metric", "r2"}, "sweep: metric \"r2\" is not a classification metric (valid: accuracy,"},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--export", "x.txt"}, "sweep: --export \"x.txt\": name a .md or .csv file"},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--random", "-1"}, "sweep: --random -1 is out of range"},
+		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--nested", "1"}, "sweep: --nested 1 is out of range (outer folds, at least 2; 0 for none)"},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "k=1..3", "--pick", "2se"}, `sweep: --pick "2se" is not a rule (valid: best, 1se)`},
 		{[]string{"sweep", "--data", "iris", "--model", "knn", "--param", "metric=l1,l2", "--pick", "1se"}, "sweep: --pick 1se picks the simplest point, but the model's spec says of none of metric in which direction it is simpler; pick best"},
 		{[]string{"sweep", "--data", "iris", "--model", "kmeans", "--param", "k=1..3"}, "sweep: model kmeans does not learn the classification target of iris"},
@@ -223,5 +224,44 @@ func TestSweepOneStandardErrorRule(t *testing.T) {
 	}
 	if j.Pick != "1se" || j.Best["k"] != 28.0 || j.BestIndex != 27 || j.TopIndex != 9 || !strings.HasPrefix(j.Why, "one-standard-error rule: ") {
 		t.Errorf("json: %+v", j)
+	}
+}
+
+// --nested K scores the whole search by nested cross-validation: the
+// outer score beside the search's best, and each outer fold's pick, in the
+// report and in --json.
+func TestSweepNested(t *testing.T) {
+	t.Parallel()
+	args := []string{"sweep", "--data", "iris", "--model", "svm", "--param", "C=0.1..10:3", "--param", "gamma=scale,0.1", "--cv", "3", "--nested", "4"}
+	out, errOut, status := run(t, args...)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{
+		"nested cross-validation: stratified 4-fold CV outside; inside each outer training part alone, the whole search (stratified 3-fold CV, the best picked)",
+		"outer fold  train  test  picked", "\n1           112    38    C=",
+		"nested score: accuracy ", " over 4 outer folds (the tuning procedure scored on rows it never saw); the search's own score of its pick, C=",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = run(t, append(args, "--json")...)
+	var j struct {
+		Nested struct {
+			Eval      string
+			Mean, Std float64
+			Folds     []struct {
+				Pick  map[string]any
+				Outer float64 `json:"outer_score"`
+				Inner float64 `json:"inner_mean"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if n := j.Nested; n.Eval != "stratified 4-fold CV" || len(n.Folds) != 4 || n.Mean <= 0.8 || n.Folds[0].Pick["gamma"] == nil || n.Folds[3].Outer <= 0 {
+		t.Errorf("json nested: %+v", n)
 	}
 }

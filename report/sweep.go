@@ -209,6 +209,11 @@ func SweepMarkdown(out io.Writer, res *tune.Result, again string) error {
 		writePipes(out, heat)
 	}
 	_, err := fmt.Fprintf(out, "\n%s\n", strings.Replace(tune.BestLine(res, again), "to train it: "+again, "to train it: `"+again+"`", 1))
+	if head := tune.NestedHead(res); head != "" {
+		fmt.Fprintf(out, "\n## %s\n\n", head)
+		writePipes(out, tune.NestedTable(res))
+		_, err = fmt.Fprintf(out, "\n%s\n", tune.NestedLine(res))
+	}
 	return err
 }
 

@@ -84,6 +84,9 @@ type Result struct {
 	Top       int
 	Why       string
 	Cancelled bool
+	// Nested is the nested cross-validation of the same search, when one
+	// was asked for (Nested): the outer score beside this search's best.
+	Nested *NestedResult
 }
 
 // Finished counts the points evaluated.
@@ -276,6 +279,12 @@ func Search(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, base en
 	if opt.Pick == PickOneSE {
 		res.Pick = PickOneSE
 	}
+	return res, run(ctx, d, spec, res, searchJobs(res, axes, folds, opt), opt, &engine.Accountant{}, engine.Need{}, progress)
+}
+
+// searchJobs are the points of a search: its settings over the base, each
+// scored on folds.
+func searchJobs(res *Result, axes []Axis, folds []eval.Fold, opt Options) []job {
 	settings := Settings(axes, opt)
 	jobs := make([]job, len(settings))
 	for i, vals := range settings {
@@ -285,7 +294,7 @@ func Search(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, base en
 		}
 		jobs[i] = job{values: vals, params: params, plan: folds}
 	}
-	return res, run(ctx, d, spec, res, jobs, opt, progress)
+	return jobs
 }
 
 // MaxGrid bounds the points of a grid (the product of its axes' values): a
@@ -360,8 +369,11 @@ func MetricFor(task datasets.Task, name string) (metrics.Info, error) {
 	return metrics.Info{}, fmt.Errorf("metric %q is not a %s metric (valid: %s)", name, task, strings.Join(names, ", "))
 }
 
-// run evaluates the jobs on opt.Jobs workers into res.Points.
-func run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Result, jobs []job, opt Options, progress func(int, Point)) error {
+// run evaluates the jobs on opt.Jobs workers into res.Points, each point's
+// memory reserved in acc while it runs; held is what the caller holds in
+// acc meanwhile (a nested search's copy of the outer training part), which
+// a point must fit beside.
+func run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Result, jobs []job, opt Options, acc *engine.Accountant, held engine.Need, progress func(int, Point)) error {
 	res.Points = make([]Point, len(jobs))
 	for i, j := range jobs {
 		res.Points[i] = Point{Values: j.values, Params: j.params, Rows: maxTrain(j.plan)}
@@ -369,7 +381,6 @@ func run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Resul
 	// The points evaluated at once share the memory: each reserves its
 	// estimate (eval.MemoryNeed) before it is fitted, waiting while the
 	// points in progress hold what it needs.
-	var memory engine.Accountant
 	next := make(chan int)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -378,7 +389,7 @@ func run(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Resul
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				p, ok := evaluate(ctx, d, spec, res, jobs[i], opt.Eval, &memory)
+				p, ok := evaluate(ctx, d, spec, res, jobs[i], opt.Eval, acc, held)
 				if !ok { // cancelled part-way: not a point
 					continue
 				}
@@ -418,7 +429,7 @@ feed:
 
 // evaluate cross-validates one job, its memory reserved in acc while it
 // runs. ok is false when ctx stopped it.
-func evaluate(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Result, j job, base eval.Options, acc *engine.Accountant) (Point, bool) {
+func evaluate(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *Result, j job, base eval.Options, acc *engine.Accountant, held engine.Need) (Point, bool) {
 	p := Point{Values: j.values, Params: j.params, Rows: maxTrain(j.plan), Done: true}
 	if ctx.Err() != nil {
 		return p, false
@@ -426,7 +437,14 @@ func evaluate(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, res *
 	opt := base
 	opt.Plan, opt.PlanDesc, opt.NoRefit, opt.TrainScores, opt.Consume = j.plan, res.Eval, true, true, false
 	label := strings.Join(describe(res.Axes, j.values), " ")
-	release, err := acc.ReserveWait(ctx, spec.Name+" on "+d.Name, eval.MemoryNeed(d, spec, j.params, opt))
+	need := eval.MemoryNeed(d, spec, j.params, opt)
+	if held.Bytes > 0 { // never fits beside what is held: refused, not waited for
+		if err := engine.CheckNeed(spec.Name+" on "+d.Name, need.Plus(held)); err != nil {
+			p.Err = fmt.Errorf("%s: %w", label, err)
+			return p, true
+		}
+	}
+	release, err := acc.ReserveWait(ctx, spec.Name+" on "+d.Name, need)
 	if ctx.Err() != nil {
 		return p, false
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -292,4 +293,20 @@ func TestSweepOneStandardErrorFromTheRangeField(t *testing.T) {
 	hs.press("e")
 	hs.press("enter")
 	mustContain(t, hs.View(), "pick=1se picks the simplest point, but the model's spec says of none of metric")
+}
+
+// nested=K in the range field also scores the whole search by nested
+// cross-validation, and the status line says the nested score.
+func TestSweepNestedFromTheRangeField(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..9:5 nested=3")
+	hs.press("enter")
+	n := hs.a.sweep.Live.Nested
+	if n == nil || n.Scored() != 3 {
+		t.Fatalf("nested %v:\n%s", n, hs.View())
+	}
+	mustContain(t, hs.View(), fmt.Sprintf("nested score %s ± %s over 3 outer folds", hs.a.sweep.Live.Metric.Format(n.Mean), hs.a.sweep.Live.Metric.Format(n.Std)))
+	hs.a.sweep.Input.SetValue("k=1..9:5 nested=1")
+	hs.press("e")
+	hs.press("enter")
+	mustContain(t, hs.View(), "nested=1: give how many outer folds, a whole number of at least 2 (e.g. nested=5)")
 }

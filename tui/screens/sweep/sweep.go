@@ -83,6 +83,7 @@ type Screen struct {
 	asking   bool         // whether to quit while the sweep runs is being asked
 	Sel      int
 	pick     string // the rule that picks the point, from the range field
+	nested   int    // outer folds of a nested cross-validation, from the range field (0: none)
 	Job      *sweepJob
 	jobs     int
 	started  time.Time
@@ -131,8 +132,17 @@ func (s *Screen) edit() {
 func (s *Screen) axes() ([]tune.Axis, int, error) {
 	var parts []string
 	random := 0
-	s.pick = tune.PickBest
+	s.pick, s.nested = tune.PickBest, 0
 	for _, part := range strings.Fields(s.Input.Value()) {
+		if k, ok := strings.CutPrefix(part, nestedKey+"="); ok {
+			if _, clash := s.spec.Param(nestedKey); !clash {
+				var err error
+				if s.nested, err = strconv.Atoi(k); err != nil || s.nested < 2 {
+					return nil, 0, fmt.Errorf("%s=%s: give how many outer folds, a whole number of at least 2 (e.g. %s=5)", nestedKey, k, nestedKey)
+				}
+				continue
+			}
+		}
 		if rule, ok := strings.CutPrefix(part, pickKey+"="); ok {
 			if _, clash := s.spec.Param(pickKey); !clash {
 				s.pick = rule
@@ -171,9 +181,12 @@ func (s *Screen) axes() ([]tune.Axis, int, error) {
 
 // randomKey, written key=N in the range field, asks for a random search;
 // pickKey, written pick=1se, the rule that picks the point (tune.Picks).
+// nestedKey, written nested=K, also scores the search by nested
+// cross-validation over K outer folds (tune.Nested).
 const (
 	randomKey = "random"
 	pickKey   = "pick"
+	nestedKey = "nested"
 )
 
 // start launches the search (or the learning curve) in the background.
@@ -182,7 +195,7 @@ func (s *Screen) start() tea.Cmd {
 	var settings [][]any
 	opt := tune.Options{Eval: s.opts, Jobs: 2}
 	if s.Learning {
-		s.pick = tune.PickBest
+		s.pick, s.nested = tune.PickBest, 0
 		axes = []tune.Axis{{Param: engine.Param{Name: "train_size", Kind: engine.Float}, Values: anys(tune.DefaultSizes)}}
 		for _, v := range tune.DefaultSizes {
 			settings = append(settings, []any{v})
@@ -208,7 +221,7 @@ func (s *Screen) start() tea.Cmd {
 	}
 	s.err, s.note, s.Sel, s.Mode, s.started = nil, "", 0, Running, time.Now()
 	s.Input.Blur()
-	ds, spec, base := s.ds, s.spec, s.base
+	ds, spec, base, nested := s.ds, s.spec, s.base, s.nested
 	c := s.c
 	fn := func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {
 		release, err := c.HoldSlot(ctx)
@@ -219,7 +232,21 @@ func (s *Screen) start() tea.Cmd {
 		if s.Learning {
 			return tune.LearningCurve(ctx, ds, spec, base, nil, opt, progress)
 		}
-		return tune.Search(ctx, ds, spec, base, axes, opt, progress)
+		res, err := tune.Search(ctx, ds, spec, base, axes, opt, progress)
+		if err != nil || nested == 0 {
+			return res, err
+		}
+		// The outer folds' points are not this sweep's: none is shown
+		// until the nested score arrives with the end.
+		n, err := tune.Nested(ctx, ds, spec, base, axes, opt, nested, nil)
+		if n != nil {
+			res.Nested = n
+			res.Cancelled = res.Cancelled || n.Cancelled
+		}
+		if err != nil && n != nil && !n.Cancelled && n.Scored() > 0 {
+			err = nil // the folds that failed say why in the export
+		}
+		return res, err
 	}
 	s.jobs++
 	s.Job = startSweep(s.ctx, s.jobs, fn, s.c.Logf)
@@ -257,7 +284,7 @@ func (s *Screen) finish(msg DoneMsg) {
 	s.arrived(msg.tail)
 	s.Job, s.Mode, s.took, s.asking = nil, Done, time.Since(s.started), false
 	if msg.res != nil {
-		s.Live.Eval, s.Live.Cancelled = msg.res.Eval, msg.res.Cancelled
+		s.Live.Eval, s.Live.Cancelled, s.Live.Nested = msg.res.Eval, msg.res.Cancelled, msg.res.Nested
 	}
 	if msg.err != nil && (msg.res == nil || !msg.res.Cancelled) {
 		s.err = msg.err
@@ -558,7 +585,7 @@ func (s *Screen) View() string {
 			st.Muted.Render(kit.Clip(" Names and numbers mix where a parameter takes both: gamma=scale,auto,0.01..10:7; choices: kernel=linear,rbf.", s.w)),
 			st.Muted.Render(kit.Clip(fmt.Sprintf(" More ranges, after spaces, make a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
 			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=N to draw N settings from the ranges (seed %d) instead of the whole grid.", randomKey, s.opts.Seed), s.w)),
-			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=1se to pick the simplest point within one standard error of the best.", pickKey), s.w)),
+			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=1se to pick the simplest point within one standard error of the best, %s=K to score the whole search by nested CV.", pickKey, nestedKey), s.w)),
 			"", " "+s.Input.View(st, 0))
 		if s.err != nil {
 			lines = append(lines, "", st.Error.Render(kit.Clip(" "+s.err.Error(), s.w)))
@@ -611,6 +638,9 @@ func (s *Screen) Status() string {
 	switch {
 	case s.Mode == Running:
 		parts = append(parts, fmt.Sprintf("running: %d of %d points · %s", r.Finished(), len(r.Points), numfmt.Seconds(time.Since(s.started).Seconds())))
+		if s.nested > 0 && r.Finished() == len(r.Points) {
+			parts = append(parts, fmt.Sprintf("nested cross-validation over %d outer folds…", s.nested))
+		}
 	case r.Cancelled:
 		parts = append(parts, fmt.Sprintf("cancelled: %d of %d points kept", r.Finished(), len(r.Points)))
 	default:
@@ -622,6 +652,9 @@ func (s *Screen) Status() string {
 			what = "picked by 1se "
 		}
 		parts = append(parts, what+r.Label(best)+" "+r.Metric.Format(best.ValMean)+" ± "+r.Metric.Format(best.ValStd))
+	}
+	if n := r.Nested; n != nil && n.Scored() > 0 {
+		parts = append(parts, fmt.Sprintf("nested score %s ± %s over %d outer folds", r.Metric.Format(n.Mean), r.Metric.Format(n.Std), n.Scored()))
 	}
 	line := " " + strings.Join(parts, " · ")
 	if s.err != nil {

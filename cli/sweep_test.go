@@ -229,18 +229,18 @@ func TestSweepOneStandardErrorRule(t *testing.T) {
 
 // --nested K scores the whole search by nested cross-validation: the
 // outer score beside the search's best, and each outer fold's pick, in the
-// report and in --json.
+// report and in --json: issue 35's command, on iris.
 func TestSweepNested(t *testing.T) {
 	t.Parallel()
-	args := []string{"sweep", "--data", "iris", "--model", "svm", "--param", "C=0.1..10:3", "--param", "gamma=scale,0.1", "--cv", "3", "--nested", "4"}
+	args := []string{"sweep", "--data", "iris", "--model", "svm", "--param", "C=0.1..100:4", "--param", "gamma=scale,0.01..1:3", "--nested", "5"}
 	out, errOut, status := run(t, args...)
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, errOut)
 	}
 	for _, want := range []string{
-		"nested cross-validation: stratified 4-fold CV outside; inside each outer training part alone, the whole search (stratified 3-fold CV, the best picked)",
-		"outer fold  train  test  picked", "\n1           112    38    C=",
-		"nested score: accuracy ", " over 4 outer folds (the tuning procedure scored on rows it never saw); the search's own score of its pick, C=",
+		"nested cross-validation: stratified 5-fold CV outside; inside each outer training part alone, the whole search (stratified 5-fold CV, the best picked)",
+		"outer fold  train  test  picked            inner accuracy  outer accuracy", "\n1           120    30    C=10 gamma=0.1    0.975 ± 0.037   0.933",
+		"\nnested score: accuracy 0.973 ± 0.028 over 5 outer folds (the tuning procedure scored on rows it never saw); the search's own score of its pick, C=10 gamma=0.01 at 0.980 ± 0.030, is optimistic",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
@@ -261,7 +261,7 @@ func TestSweepNested(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatal(err)
 	}
-	if n := j.Nested; n.Eval != "stratified 4-fold CV" || len(n.Folds) != 4 || n.Mean <= 0.8 || n.Folds[0].Pick["gamma"] == nil || n.Folds[3].Outer <= 0 {
+	if n := j.Nested; n.Eval != "stratified 5-fold CV" || len(n.Folds) != 5 || n.Mean <= 0.8 || n.Folds[0].Pick["gamma"] != "0.1" || n.Folds[3].Outer != 1 {
 		t.Errorf("json nested: %+v", n)
 	}
 }

@@ -75,6 +75,13 @@ type paramJSON struct {
 	Choices []string `json:"choices,omitempty"`
 	Help    string   `json:"help"`
 	Detail  string   `json:"detail,omitempty"` // the rest of the help, when one line is not enough
+	// Number: a text parameter that also takes a number (gamma), which a
+	// sweep ranges over beside its names.
+	Number bool `json:"number,omitempty"`
+	// Simpler: in which direction the model is simpler ("lower" or
+	// "higher"), which sweep --pick 1se reads; no_limit_at_zero: 0 means no limit.
+	Simpler       string `json:"simpler,omitempty"`
+	ZeroIsNoLimit bool   `json:"no_limit_at_zero,omitempty"`
 	// When: the parameter has an effect only when another has one of
 	// these values, e.g. {"solver": ["gd", "sgd"]}.
 	When map[string][]string `json:"when,omitempty"`
@@ -136,7 +143,7 @@ func runModels(args []string, out io.Writer) error {
 				Summary: s.Summary, Notes: s.Notes, RowWeights: s.Weighted, Params: []paramJSON{}}
 			for _, p := range s.Params {
 				pj := paramJSON{Name: p.Name, Kind: p.Kind.String(), Default: p.Default, Log: p.Log, Choices: p.Choices,
-					Help: p.Help, Detail: p.Detail}
+					Help: p.Help, Detail: p.Detail, Number: p.Number, Simpler: p.Simpler, ZeroIsNoLimit: p.ZeroIsNoLimit}
 				if p.Kind == engine.Int || p.Kind == engine.Float || p.Kind == engine.Ints {
 					pj.Min, pj.Max = bound(p.Min), bound(p.Max)
 				}

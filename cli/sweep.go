@@ -130,13 +130,18 @@ func (t *tuneFlags) split(cmd string, spec *engine.Spec) (engine.Values, []tune.
 func runSweep(args []string, out, stderr io.Writer) error {
 	fs := newFlags("sweep")
 	var tf tuneFlags
-	tf.register(fs, "name=range to sweep (k=1..50, C=1e-3..1e3:7, k=log:1..100:10, metric=l1,l2) or name=value to fix (repeatable; one or two ranges)")
+	tf.register(fs, "name=range to sweep (k=1..50, C=1e-3..1e3:7, k=log:1..100:10, metric=l1,l2) or name=value to fix (repeatable; a range of a text that takes a number mixes names and ranges: gamma=scale,auto,0.01..10:7; three ranges or more are best drawn with --random)")
 	random := fs.Int("random", 0, "draw N settings from the ranges instead of the whole grid")
+	nested := fs.Int("nested", 0, "also score the whole search by nested cross-validation: K outer folds, each running the search on its training part alone and scoring the pick on its held-out part (0: none)")
+	pick := fs.String("pick", tune.PickBest, "the rule that picks the point: best (the best mean validation score, as GridSearchCV) or 1se (the simplest point within one standard error of the best, simpler as each parameter's spec says)")
 	if err := parseFlags(fs, args, out); err != nil {
 		return err
 	}
 	if *random < 0 {
 		return usagef("sweep: --random %d is out of range (a number of draws, 0 for the grid)", *random)
+	}
+	if *nested == 1 || *nested < 0 {
+		return usagef("sweep: --nested %d is out of range (outer folds, at least 2; 0 for none)", *nested)
 	}
 	d, spec, opt, err := tf.setup("sweep")
 	if err != nil {
@@ -149,12 +154,35 @@ func runSweep(args []string, out, stderr io.Writer) error {
 	switch {
 	case len(axes) == 0:
 		return usagef("sweep: no --param gives a range to sweep (e.g. --param 'k=1..50'; valid: %s)", strings.Join(spec.ParamNames(), ", "))
-	case len(axes) > 2:
-		return usagef("sweep: %d parameters given ranges; sweep one or two", len(axes))
 	}
-	opt.Random = *random
+	if err := tune.CheckAxes(axes, *random); err != nil {
+		return usagef("sweep: %v (--random N)", err)
+	}
+	if err := tune.CheckPick(axes, *pick); err != nil {
+		return usagef("sweep: --pick %v", err)
+	}
+	opt.Random, opt.Pick = *random, *pick
+	if *nested > 0 && tf.opt.Test != nil {
+		return usagef("sweep: --nested scores the outer folds' held-out rows; it takes no --test set")
+	}
 	return tf.finish("sweep", out, stderr, d, func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {
-		return tune.Search(ctx, d, spec, base, axes, opt, progress)
+		res, err := tune.Search(ctx, d, spec, base, axes, opt, progress)
+		if err != nil || *nested == 0 {
+			return res, err
+		}
+		var hear func(int, int, tune.Point)
+		if progress != nil {
+			hear = func(_, i int, p tune.Point) { progress(i, p) }
+		}
+		n, err := tune.Nested(ctx, d, spec, base, axes, opt, *nested, hear)
+		if n != nil {
+			res.Nested = n
+			res.Cancelled = res.Cancelled || n.Cancelled
+		}
+		if err != nil && n != nil && !n.Cancelled && n.Scored() > 0 {
+			err = nil // the folds that failed say why in the table
+		}
+		return res, err
 	})
 }
 

@@ -34,6 +34,12 @@ func writeTune(out io.Writer, res *tune.Result, again string) error {
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, tune.BestLine(res, again))
+	if head := tune.NestedHead(res); head != "" {
+		fmt.Fprintln(out)
+		fmt.Fprintln(out, head)
+		writeAligned(out, tune.NestedTable(res))
+		fmt.Fprintln(out, tune.NestedLine(res))
+	}
 	return nil
 }
 
@@ -69,9 +75,56 @@ type sweepJSON struct {
 	Points    []pointJSON       `json:"points"`
 	Best      map[string]any    `json:"best,omitempty"`
 	BestIndex *int              `json:"best_index,omitempty"`
+	Pick      string            `json:"pick,omitempty"`
+	TopIndex  *int              `json:"top_index,omitempty"`
+	PickWhy   string            `json:"pick_reason,omitempty"`
 	Command   string            `json:"command,omitempty"`
 	Cancelled bool              `json:"cancelled,omitempty"`
 	Fixed     map[string]string `json:"fixed"`
+	Nested    *nestedJSON       `json:"nested,omitempty"`
+}
+
+// nestedJSON is a nested cross-validation: the outer score and each outer
+// fold's pick.
+type nestedJSON struct {
+	Eval      string           `json:"eval"`
+	Mean      numfmt.Float     `json:"mean"`
+	Std       numfmt.Float     `json:"std"`
+	Scored    int              `json:"scored"`
+	Folds     []nestedFoldJSON `json:"folds"`
+	Cancelled bool             `json:"cancelled,omitempty"`
+}
+
+type nestedFoldJSON struct {
+	Train     int            `json:"train_rows"`
+	Test      int            `json:"test_rows"`
+	Done      bool           `json:"done"`
+	Error     string         `json:"error,omitempty"`
+	Pick      map[string]any `json:"pick,omitempty"`
+	InnerEval string         `json:"inner_eval,omitempty"`
+	InnerMean numfmt.Float   `json:"inner_mean"`
+	InnerStd  numfmt.Float   `json:"inner_std"`
+	Outer     numfmt.Float   `json:"outer_score"`
+}
+
+func nestedOf(res *tune.Result) *nestedJSON {
+	n := res.Nested
+	if n == nil {
+		return nil
+	}
+	j := &nestedJSON{Eval: n.Eval, Mean: nan(n.Mean, n.Scored() > 0), Std: nan(n.Std, n.Scored() > 0), Scored: n.Scored(), Cancelled: n.Cancelled,
+		Folds: []nestedFoldJSON{}}
+	for _, f := range n.Folds {
+		fj := nestedFoldJSON{Train: f.Train, Test: f.Test, Done: f.Done, Outer: nan(f.Score, f.OK()), InnerMean: nan(0, false), InnerStd: nan(0, false)}
+		if f.Err != nil {
+			fj.Error = f.Err.Error()
+		}
+		if p, ok := f.Pick(); ok {
+			fj.Pick, fj.InnerEval, fj.InnerMean, fj.InnerStd = pointValues(f.Search, p), f.Search.Eval, numfmt.Float(p.ValMean), numfmt.Float(p.ValStd)
+		}
+		j.Folds = append(j.Folds, fj)
+	}
+	return j
 }
 
 type axisJSON struct {
@@ -96,7 +149,7 @@ type pointJSON struct {
 
 func tuneJSON(res *tune.Result, again string) sweepJSON {
 	j := sweepJSON{Model: res.Model, Dataset: res.Dataset, Eval: res.Eval + res.Prep, Metric: res.Metric.Name, Higher: res.Metric.Higher,
-		Random: res.Random, Cancelled: res.Cancelled, Command: again, Fixed: fixedSettings(res)}
+		Random: res.Random, Cancelled: res.Cancelled, Command: again, Fixed: fixedSettings(res), Nested: nestedOf(res)}
 	for _, a := range res.Axes {
 		j.Axes = append(j.Axes, axisJSON{Name: a.Param.Name, Range: a.Text, Log: a.Log(), Values: a.Values})
 	}
@@ -111,6 +164,7 @@ func tuneJSON(res *tune.Result, again string) sweepJSON {
 	}
 	if best, ok := res.BestPoint(); ok {
 		j.Best, j.BestIndex = pointValues(res, best), &res.Best
+		j.Pick, j.TopIndex, j.PickWhy = res.Pick, &res.Top, res.Why
 	}
 	return j
 }

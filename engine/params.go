@@ -37,8 +37,23 @@ type Param struct {
 	Default any      // int, float64, bool, string or []int, matching Kind
 	Min     float64  // Int, Float and each of Ints
 	Max     float64  // Int, Float and each of Ints
-	Log     bool     // best explored on a log scale (learning rates, penalties)
+	Log     bool     // best explored on a log scale (learning rates, penalties; a Number's numbers)
 	Choices []string // Choice
+	// Number, for a Text parameter, says that a value may be a number
+	// besides its named values (gamma: scale, auto or a number above 0),
+	// which Check accepts: a sweep then reads ranges lo..hi of it beside
+	// the names ("scale,auto,0.01..10:7"), spaced on a log scale when Log
+	// is set. Such a parameter's values hold no comma.
+	Number bool
+	// Simpler says in which direction of an Int or a Float the model is
+	// simpler (smoother, more regularised): SimplerLower (a tree's
+	// max_depth, an SVM's C) or SimplerHigher (k of k-NN, a penalty
+	// alpha); "" where it is not clear. The one-standard-error rule of a
+	// sweep reads it.
+	Simpler string
+	// ZeroIsNoLimit says that 0 means no limit (a tree's max_depth): for
+	// Simpler, the least simple of values.
+	ZeroIsNoLimit bool
 	// Help is one line: what the parameter is, as a form or a table of
 	// parameters shows it beside the value.
 	Help string
@@ -54,6 +69,12 @@ type Param struct {
 	// otherwise and says why. Its value is kept either way.
 	When *Applies
 }
+
+// The directions of Param.Simpler.
+const (
+	SimplerLower  = "lower"
+	SimplerHigher = "higher"
+)
 
 // Applies is when a parameter has an effect: parameter Param has one of
 // the values In (a Choice or a Bool, spelled as Format spells it), or, with

@@ -235,3 +235,22 @@ func TestIntsParameter(t *testing.T) {
 		}
 	}
 }
+
+// A simpler direction goes with a number and says lower or higher; Number
+// goes with a text: a spec that says otherwise is refused when registered.
+func TestSimplerAndNumberAreChecked(t *testing.T) {
+	for _, p := range []Param{
+		{Name: "c", Kind: Choice, Choices: []string{"a"}, Default: "a", Simpler: SimplerLower},
+		{Name: "k", Kind: Int, Default: 1, Min: 1, Max: 9, Simpler: "smaller"},
+		{Name: "x", Kind: Float, Default: 1.0, Min: 0, Max: 9, Number: true},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("parameter %s (Simpler %q, Number %v) was registered", p.Name, p.Simpler, p.Number)
+				}
+			}()
+			Register(Spec{Name: "test-simpler-bad", New: func(Values) (Model, error) { return constModel{}, nil }, Tasks: []Task{0}, Params: []Param{p}})
+		}()
+	}
+}

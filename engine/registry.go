@@ -118,6 +118,12 @@ func Register(s Spec) {
 		if _, err := p.ParseValue(Format(p.Default)); err != nil {
 			panic(fmt.Sprintf("engine: model %s: bad default: %v", s.Name, err))
 		}
+		if p.Simpler != "" && (p.Simpler != SimplerLower && p.Simpler != SimplerHigher || p.Kind != Int && p.Kind != Float) {
+			panic(fmt.Sprintf("engine: model %s: parameter %s: Simpler %q wants an int or a float and %q or %q", s.Name, p.Name, p.Simpler, SimplerLower, SimplerHigher))
+		}
+		if p.Number && p.Kind != Text {
+			panic(fmt.Sprintf("engine: model %s: parameter %s: Number is for a text parameter", s.Name, p.Name))
+		}
 		if p.When != nil && !s.canMeet(p.When) {
 			panic(fmt.Sprintf("engine: model %s: parameter %s applies only when %s, which that parameter cannot both meet and fail",
 				s.Name, p.Name, p.When))

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -253,4 +254,59 @@ func TestTallHeatTableKeepsTheStatus(t *testing.T) {
 	v := hs.View()
 	mustContain(t, v, "done: 120 points")
 	checkFrame(t, v, 120, 40)
+}
+
+// Three ranges drawn at random: the screen lists every point with its
+// three values beside the numbered chart.
+func TestSweepOfThreeParametersShowsTheTable(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..30 metric=l1,l2,linf algorithm=kdtree,brute random=5")
+	hs.press("enter")
+	live := hs.a.sweep.Live
+	if len(live.Axes) != 3 || len(live.Points) != 5 || live.Finished() != 5 {
+		t.Fatalf("%d axes, %d points, %d finished:\n%s", len(live.Axes), len(live.Points), live.Finished(), hs.View())
+	}
+	v := hs.View()
+	mustContain(t, v, "random search: accuracy of the drawn settings, in order of k, metri", "done: 5 points")
+	for _, p := range live.Points {
+		mustContain(t, v, strings.Join([]string{engine.Format(p.Values[0]), engine.Format(p.Values[1])}, " "))
+	}
+}
+
+// A text parameter's names and numbers are a range the field takes.
+func TestSweepOfATextParameterInTheLab(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "svm"}, "C", "gamma=scale,auto,0.1..1:2")
+	hs.press("enter")
+	mustContain(t, hs.View(), "done: 4 points", "scale", "auto")
+}
+
+// pick=1se in the range field picks the simplest point within one
+// standard error of the best, as --pick 1se does.
+func TestSweepOneStandardErrorFromTheRangeField(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..40 pick=1se")
+	hs.press("enter")
+	live := hs.a.sweep.Live
+	if best, ok := live.BestPoint(); !ok || best.Params.Int("k") != 28 || live.Top != 9 {
+		t.Fatalf("picked %v (top %d), want k=28 as the CLI", best.Values, live.Top)
+	}
+	mustContain(t, hs.View(), "picked by 1se k=28 0.953 ± 0.030")
+	hs.a.sweep.Input.SetValue("metric=l1,l2 pick=1se")
+	hs.press("e")
+	hs.press("enter")
+	mustContain(t, hs.View(), "pick=1se picks the simplest point, but the model's spec says of none of metric")
+}
+
+// nested=K in the range field also scores the whole search by nested
+// cross-validation, and the status line says the nested score.
+func TestSweepNestedFromTheRangeField(t *testing.T) {
+	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..9:5 nested=3")
+	hs.press("enter")
+	n := hs.a.sweep.Live.Nested
+	if n == nil || n.Scored() != 3 {
+		t.Fatalf("nested %v:\n%s", n, hs.View())
+	}
+	mustContain(t, hs.View(), fmt.Sprintf("nested score %s ± %s over 3 outer folds", hs.a.sweep.Live.Metric.Format(n.Mean), hs.a.sweep.Live.Metric.Format(n.Std)))
+	hs.a.sweep.Input.SetValue("k=1..9:5 nested=1")
+	hs.press("e")
+	hs.press("enter")
+	mustContain(t, hs.View(), "nested=1: give how many outer folds, a whole number of at least 2 (e.g. nested=5)")
 }

@@ -56,7 +56,7 @@ func init() {
 		Params: []engine.Param{
 			priorsParam(),
 			estimatorParam("n (the MLE)", "n - k"),
-			{Name: "reg", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1,
+			{Name: "reg", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1, Simpler: engine.SimplerHigher,
 				Help: "shrink the covariance toward (trace/d)·I: (1-reg)Σ + reg·(tr Σ/d)·I"},
 			decisionParam(),
 			lossParam(),

@@ -59,7 +59,7 @@ func init() {
 		Params: []engine.Param{
 			priorsParam(),
 			estimatorParam("n_k (the MLE)", "n_k - 1"),
-			{Name: "reg", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1,
+			{Name: "reg", Kind: engine.Float, Default: 0.0, Min: 0, Max: 1, Simpler: engine.SimplerHigher,
 				Help: "shrink each class covariance toward (trace/d)·I, whatever the units: (1-reg)Σ_k + reg·(tr Σ_k/d)·I"},
 			decisionParam(),
 			lossParam(),

@@ -70,7 +70,7 @@ func init() {
 		Unit:        "sweep",
 		Standardize: true,
 		Params: []engine.Param{
-			{Name: "alpha", Kind: engine.Float, Default: 1.0, Min: 1e-8, Max: 1e8, Log: true,
+			{Name: "alpha", Kind: engine.Float, Default: 1.0, Min: 1e-8, Max: 1e8, Log: true, Simpler: engine.SimplerHigher,
 				Help: "penalty α on ‖w‖₁ (objective (1/2n)‖y−Xw−b‖² + α‖w‖₁); larger: more zero weights"},
 			{Name: "max_iter", Kind: engine.Int, Default: 1000, Min: 1, Max: 1e6,
 				Help: "largest number of coordinate-descent sweeps"},

@@ -110,7 +110,7 @@ func init() {
 			{Name: "solver", Kind: engine.Choice, Default: "auto", Choices: []string{"auto", "newton", "lbfgs", "gd", "sgd"},
 				Help:   "auto: by size; newton: IRLS; lbfgs: quasi-Newton; gd: batch gradient descent; sgd: stochastic gradient descent",
 				Detail: "auto takes newton while its linear system has at most 200 unknowns (features+1, times the classes for multinomial), lbfgs above. newton is Newton's method (iteratively reweighted least squares), lbfgs limited-memory BFGS; sgd takes one row at a time."},
-			{Name: "C", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true,
+			{Name: "C", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true, Simpler: engine.SimplerLower,
 				Help: "inverse penalty strength: minimise ½‖w‖² + C·Σ log-loss (larger C, less shrinkage)"},
 			{Name: "multi", Kind: engine.Choice, Default: "multinomial", Choices: []string{"multinomial", "ovr"},
 				Help: "more than two classes: softmax over all classes, or one-vs-rest binary models"},

@@ -49,7 +49,7 @@ func init() {
 		Unit:        "fit",
 		Standardize: true,
 		Params: []engine.Param{
-			{Name: "alpha", Kind: engine.Float, Default: 1.0, Min: 1e-8, Max: 1e8, Log: true,
+			{Name: "alpha", Kind: engine.Float, Default: 1.0, Min: 1e-8, Max: 1e8, Log: true, Simpler: engine.SimplerHigher,
 				Help: "penalty λ on ‖w‖² (larger: smaller weights, more bias, less variance)"},
 			{Name: "intercept", Kind: engine.Bool, Default: true, Help: "fit an unpenalised intercept (centre the data)"},
 			liftParam,

@@ -104,7 +104,7 @@ func init() {
 			{Name: "choose_k", Kind: engine.Choice, Default: "fixed", Choices: []string{"fixed", "loo"},
 				Help:   "fixed: use k; loo: the k up to k_max of least leave-one-out error",
 				Detail: "loo tries every k from 1 to k_max in one pass and keeps the one of least leave-one-out error on the training rows (Hocking's model-selection picture)."},
-			{Name: "k", Kind: engine.Int, Default: 5, Min: 1, Max: 1e6, Help: "neighbours that vote (or are averaged)",
+			{Name: "k", Kind: engine.Int, Default: 5, Min: 1, Max: 1e6, Simpler: engine.SimplerHigher, Help: "neighbours that vote (or are averaged)",
 				When: &engine.Applies{Param: "choose_k", In: []string{"fixed"}}},
 			{Name: "k_max", Kind: engine.Int, Default: 30, Min: 1, Max: 1000,
 				When: &engine.Applies{Param: "choose_k", In: []string{"loo"}}, Help: "largest k tried"},

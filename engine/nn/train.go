@@ -23,7 +23,7 @@ func trainingParams(lr float64, epochs, patience int) []engine.Param {
 			Help: "rows a mini-batch: 1 is stochastic gradient descent, the number of rows or more is full batch"},
 		{Name: "epochs", Kind: engine.Int, Default: epochs, Min: 1, Max: 100000,
 			Help: "passes over the training rows"},
-		{Name: "l2", Kind: engine.Float, Default: 0.0001, Min: 0, Max: 100,
+		{Name: "l2", Kind: engine.Float, Default: 0.0001, Min: 0, Max: 100, Simpler: engine.SimplerHigher,
 			Help: "L2 weight decay: adds l2/(2·batch)·‖W‖² to each mini-batch's loss, biases left out (scikit-learn's alpha)"},
 		{Name: "patience", Kind: engine.Int, Default: patience, Min: 0, Max: 100000,
 			Help:   "epochs without improvement on held-back rows before stopping (0: train every epoch)",

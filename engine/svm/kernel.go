@@ -102,7 +102,7 @@ func KernelParams(kinds ...string) []engine.Param {
 		{Name: "degree", Kind: engine.Int, Default: 3, Min: 1, Max: 10,
 			Help: "degree of the polynomial kernel",
 			When: &engine.Applies{Param: "kernel", In: []string{Poly}}},
-		{Name: "gamma", Kind: engine.Text, Default: "scale", Check: checkGamma,
+		{Name: "gamma", Kind: engine.Text, Default: "scale", Check: checkGamma, Number: true, Log: true,
 			Help: "γ: scale = 1/(features × variance of X), auto = 1/features, or a number > 0",
 			When: &engine.Applies{Param: "kernel", In: []string{Poly, RBF, Sigmoid}}},
 		{Name: "coef0", Kind: engine.Float, Default: 0.0, Min: -100, Max: 100,

@@ -66,7 +66,7 @@ func init() {
 				Help: "step size ε on the mean log-loss (Shewchuk's ε times the rows)"},
 			engine.Param{Name: "epochs", Kind: engine.Int, Default: 300, Min: 1, Max: 100000,
 				Help: "gradient steps, each one product K·a"},
-			engine.Param{Name: "lambda", Kind: engine.Float, Default: 1e-4, Min: 0, Max: 1e3,
+			engine.Param{Name: "lambda", Kind: engine.Float, Default: 1e-4, Min: 0, Max: 1e3, Simpler: engine.SimplerHigher,
 				Help: "L2 penalty λ/2 ‖w‖² on the mean log-loss: keeps a bounded on separable data"},
 			engine.Param{Name: "bias", Kind: engine.Bool, Default: true,
 				Help: "learn an offset by lifting (k(a,b) + 1)"}),

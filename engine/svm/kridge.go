@@ -58,7 +58,7 @@ func init() {
 		// linear kernel is plain ridge regression, and a kernel method is
 		// chosen to fit what a line cannot.
 		Params: append(KernelParams(RBF, Poly, Sigmoid, Linear),
-			engine.Param{Name: "lambda", Kind: engine.Float, Default: 1.0, Min: 1e-10, Max: 1e10, Log: true,
+			engine.Param{Name: "lambda", Kind: engine.Float, Default: 1.0, Min: 1e-10, Max: 1e10, Log: true, Simpler: engine.SimplerHigher,
 				Help: "λ added to K's diagonal: larger is smoother (scikit-learn's KernelRidge calls it alpha)"},
 			engine.Param{Name: "center_y", Kind: engine.Bool, Default: true,
 				Help: "fit y − mean(y) and add the mean back (an intercept); false: scikit-learn's KernelRidge, which has none"}),

@@ -48,7 +48,7 @@ const svcName = "svm"
 
 func init() {
 	params := append(KernelParams(RBF, Linear, Poly, Sigmoid),
-		engine.Param{Name: "C", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true,
+		engine.Param{Name: "C", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true, Simpler: engine.SimplerLower,
 			Help: "upper bound of each α: the price of a margin error (larger C, narrower margin)"},
 		engine.Param{Name: "margin", Kind: engine.Choice, Default: "soft", Choices: []string{"soft", "hard"},
 			Help: "soft: 0 ≤ α ≤ C; hard: no upper bound (the data must be separable in the kernel's space)"},

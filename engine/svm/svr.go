@@ -49,7 +49,7 @@ type svrFit struct {
 
 func init() {
 	params := append(KernelParams(RBF, Linear, Poly, Sigmoid),
-		engine.Param{Name: "C", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true,
+		engine.Param{Name: "C", Kind: engine.Float, Default: 1.0, Min: 1e-6, Max: 1e6, Log: true, Simpler: engine.SimplerLower,
 			Help: "upper bound of each α: the price of an error beyond ε"},
 		engine.Param{Name: "epsilon", Kind: engine.Float, Default: 0.1, Min: 0, Max: 1e6,
 			Help: "half-width of the tube within which errors cost nothing"},

@@ -55,10 +55,10 @@ func init() {
 		Params: []engine.Param{
 			{Name: "rounds", Kind: engine.Int, Default: 50, Min: 1, Max: 100000,
 				Help: "boosting rounds T: one weak tree each"},
-			{Name: "max_depth", Kind: engine.Int, Default: 1, Min: 1, Max: 30,
+			{Name: "max_depth", Kind: engine.Int, Default: 1, Min: 1, Max: 30, Simpler: engine.SimplerLower,
 				Help: "depth of each weak tree: 1 for stumps (they cannot do XOR; depth 2 boosts much better)"},
 			growthParams()[0], // criterion
-			{Name: "min_samples_leaf", Kind: engine.Int, Default: 1, Min: 1, Max: 1e9,
+			{Name: "min_samples_leaf", Kind: engine.Int, Default: 1, Min: 1, Max: 1e9, Simpler: engine.SimplerHigher,
 				Help: "fewest training rows in each leaf of a weak tree"},
 		},
 		Bench: []engine.BenchCase{{Name: "adaboost", Data: "clf_20k_20", Task: datasets.Classification,

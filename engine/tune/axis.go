@@ -1,6 +1,6 @@
 // Package tune searches a model's hyperparameters: a grid or random search
-// over one or two parameters, every setting cross-validated on the same
-// folds, with the training score beside the validation score (a validation
+// over one parameter or more (numbers, choices, a text's names and
+// numbers), every setting cross-validated on the same folds, with the training score beside the validation score (a validation
 // curve); and a learning curve, the same scores against the size of the
 // training part. Ranges are read against the registry's specs, so their
 // bounds and log scales come from the parameters themselves.
@@ -19,20 +19,47 @@ import (
 // came from, which a random search draws from instead.
 type Axis struct {
 	Param  engine.Param
-	Text   string // the range as written, e.g. "1..50" or "uniform,distance"
+	Text   string // the range as written, e.g. "1..50", "uniform,distance" or "scale,auto,0.01..10:7"
 	Values []any  // typed as engine.Values holds them, in grid order
 
-	lo, hi float64 // a numeric range's bounds (list: unused)
-	log    bool    // the range is spaced (and drawn) on a log scale
-	list   bool    // the values were listed, not a range
+	lo, hi float64 // the first range's bounds (a list alone: unused)
+	log    bool    // the ranges are spaced (and drawn) on a log scale
+	list   bool    // some values were listed, not spaced over a range
+	spans  []span  // the ranges lo..hi among the values, in order
+}
+
+// span is a range lo..hi of an axis: its values are Values[first:first+n].
+type span struct {
+	first, n int
+	lo, hi   float64
 }
 
 // Numeric says whether the axis's values are numbers (an x axis), not
-// choices, booleans or lists (categories).
+// choices, booleans, lists or a text parameter's values (categories, each
+// labelled by its value; a text's numbers are Number).
 func (a Axis) Numeric() bool { return a.Param.Kind == engine.Int || a.Param.Kind == engine.Float }
 
-// Log says whether the axis is spaced on a log scale.
+// Log says whether the axis's ranges are spaced on a log scale.
 func (a Axis) Log() bool { return a.log }
+
+// Number is value v as a number: an int or float value, or a number that
+// a text parameter which takes one (engine.Param.Number) was given; false
+// for a name (scale), a choice or a boolean.
+func (a Axis) Number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		if !a.Param.Number {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
 
 // defaultPoints is how many values a float range without ":N" takes.
 const defaultPoints = 10
@@ -62,87 +89,134 @@ func ParseAxis(spec *engine.Spec, setting string) (Axis, error) {
 //     with "log:", else evenly (a float range without ":N" takes 10);
 //   - "a,b,c": those values (a list parameter's or a text's values are
 //     separated by "|": "64,32|128");
+//   - names and ranges together, for a text parameter that also takes a
+//     number (engine.Param.Number): "scale,auto,0.01..10:7"; and lists and
+//     ranges of numbers together: "1,2,5..50:10";
 //   - one value: a sweep of one point.
 //
-// Every value is checked against the spec; an error names the parameter.
+// Every value is checked against the spec (a text's by its own Check); an
+// error names the parameter and the value it refuses.
 func ParseRange(p engine.Param, text string) (Axis, error) {
 	a := Axis{Param: p, Text: strings.TrimSpace(text)}
 	body := a.Text
 	if rest, ok := strings.CutPrefix(body, "log:"); ok {
 		a.log, body = true, rest
 	}
-	lo, hi, isRange := strings.Cut(body, "..")
-	if !isRange || !a.Numeric() {
-		if a.log {
-			return Axis{}, fmt.Errorf("parameter %s: log: goes with a range lo..hi, got %q", p.Name, text)
-		}
-		return a.listed(body)
-	}
-	hi, count, counted := strings.Cut(hi, ":")
-	first, err := p.ParseValue(lo)
-	if err != nil {
-		return Axis{}, fmt.Errorf("%v in range %q", err, text)
-	}
-	last, err := p.ParseValue(hi)
-	if err != nil {
-		return Axis{}, fmt.Errorf("%v in range %q", err, text)
-	}
-	a.lo, a.hi = toFloat(first), toFloat(last)
+	forced := a.log
 	a.log = a.log || p.Log
-	if a.lo > a.hi {
-		return Axis{}, fmt.Errorf("parameter %s: range %q runs backwards; write the smaller bound first", p.Name, text)
-	}
-	if a.log && a.lo <= 0 {
-		return Axis{}, fmt.Errorf("parameter %s: a log-spaced range needs bounds above 0, got %q; start it at a small positive value", p.Name, text)
-	}
-	n := 0
-	if counted {
-		if n, err = strconv.Atoi(strings.TrimSpace(count)); err != nil || n < 1 || n > maxPoints {
-			return Axis{}, fmt.Errorf("parameter %s: %q in range %q is not a number of points from 1 to %d", p.Name, count, text, maxPoints)
-		}
-	}
-	a.Values, err = a.spaced(n)
-	return a, err
-}
-
-// listed reads comma-separated values (or "|"-separated, for kinds whose
-// values hold commas).
-func (a Axis) listed(body string) (Axis, error) {
 	sep := ","
-	if a.Param.Kind == engine.Ints || a.Param.Kind == engine.Text {
+	if (p.Kind == engine.Ints || p.Kind == engine.Text) && !p.Number {
 		sep = "|"
 	}
-	a.list = true
+	ranged := a.Numeric() || p.Number
 	seen := map[string]bool{}
-	for _, part := range strings.Split(body, sep) {
-		v, err := a.Param.ParseValue(part)
-		if err != nil {
-			return Axis{}, err
-		}
+	add := func(v any) {
 		if key := engine.Format(v); !seen[key] {
 			seen[key] = true
 			a.Values = append(a.Values, v)
 		}
 	}
+	for _, part := range strings.Split(body, sep) {
+		lo, hi, isRange := strings.Cut(part, "..")
+		if !isRange || !ranged {
+			v, err := p.ParseValue(part)
+			if err != nil {
+				return Axis{}, err
+			}
+			a.list = true
+			add(v)
+			continue
+		}
+		sp, vals, err := a.spanOf(lo, hi, text)
+		if err != nil {
+			return Axis{}, err
+		}
+		if len(a.spans) == 0 {
+			a.lo, a.hi = sp.lo, sp.hi
+		}
+		sp.first = len(a.Values)
+		for _, v := range vals {
+			add(v)
+		}
+		sp.n = len(a.Values) - sp.first
+		a.spans = append(a.spans, sp)
+		if len(a.Values) > maxPoints {
+			break
+		}
+	}
+	if forced && len(a.spans) == 0 {
+		return Axis{}, fmt.Errorf("parameter %s: log: goes with a range lo..hi, got %q", p.Name, text)
+	}
+	if len(a.spans) == 0 {
+		a.log = false
+	}
 	if len(a.Values) > maxPoints {
-		return Axis{}, fmt.Errorf("parameter %s: %d values; sweep at most %d", a.Param.Name, len(a.Values), maxPoints)
+		return Axis{}, fmt.Errorf("parameter %s: %d values; sweep at most %d", p.Name, len(a.Values), maxPoints)
 	}
 	return a, nil
 }
 
-// spaced lays n points over [lo, hi] (n 0: every whole number of an int
-// range, defaultPoints of a float one). Whole numbers that round alike
+// spanOf reads one range lo..hi[:N] of the axis (text is the whole range,
+// for errors) and lays out its values.
+func (a Axis) spanOf(lo, hi, text string) (span, []any, error) {
+	p := a.Param
+	hi, count, counted := strings.Cut(hi, ":")
+	var sp span
+	for i, bound := range []string{lo, hi} {
+		v, err := p.ParseValue(bound)
+		if err != nil {
+			return sp, nil, fmt.Errorf("%v in range %q", err, text)
+		}
+		x, ok := a.Number(v)
+		if !ok {
+			return sp, nil, fmt.Errorf("parameter %s: %q in range %q is not a number; a range lo..hi runs between numbers", p.Name, strings.TrimSpace(bound), text)
+		}
+		if i == 0 {
+			sp.lo = x
+		} else {
+			sp.hi = x
+		}
+	}
+	if sp.lo > sp.hi {
+		return sp, nil, fmt.Errorf("parameter %s: range %q runs backwards; write the smaller bound first", p.Name, text)
+	}
+	if a.log && sp.lo <= 0 {
+		return sp, nil, fmt.Errorf("parameter %s: a log-spaced range needs bounds above 0, got %q; start it at a small positive value", p.Name, text)
+	}
+	n := 0
+	if counted {
+		var err error
+		if n, err = strconv.Atoi(strings.TrimSpace(count)); err != nil || n < 1 || n > maxPoints {
+			return sp, nil, fmt.Errorf("parameter %s: %q in range %q is not a number of points from 1 to %d", p.Name, count, text, maxPoints)
+		}
+	}
+	vals, err := a.spaced(sp, n)
+	if err != nil {
+		return sp, nil, err
+	}
+	if p.Kind == engine.Text { // a text's numbers, each checked by the parameter itself
+		for i, v := range vals {
+			s := engine.Format(v)
+			if _, err := p.ParseValue(s); err != nil {
+				return sp, nil, fmt.Errorf("%v in range %q", err, text)
+			}
+			vals[i] = s
+		}
+	}
+	return sp, vals, nil
+}
+
+// spaced lays n points over [sp.lo, sp.hi] (n 0: every whole number of an
+// int range, defaultPoints of a float one). Whole numbers that round alike
 // are kept once.
-func (a Axis) spaced(n int) ([]any, error) {
+func (a Axis) spaced(sp span, n int) ([]any, error) {
 	isInt := a.Param.Kind == engine.Int
 	if n == 0 && isInt {
-		if a.hi-a.lo+1 > maxPoints {
-			return nil, fmt.Errorf("parameter %s: range %q has %.0f values; sweep at most %d, e.g. %s:20", a.Param.Name, a.Text, a.hi-a.lo+1, maxPoints, a.Text)
+		if sp.hi-sp.lo+1 > maxPoints {
+			return nil, fmt.Errorf("parameter %s: range %q has %.0f values; sweep at most %d, e.g. %s:20", a.Param.Name, a.Text, sp.hi-sp.lo+1, maxPoints, a.Text)
 		}
-		n = int(a.hi-a.lo) + 1
-		if a.log { // every whole number: the spacing is the numbers'
-			a.log = false
-		}
+		n = int(sp.hi-sp.lo) + 1
+		a.log = false // every whole number: the spacing is the numbers'
 	}
 	if n == 0 {
 		n = defaultPoints
@@ -150,7 +224,7 @@ func (a Axis) spaced(n int) ([]any, error) {
 	var out []any
 	seen := map[float64]bool{}
 	for i := range n {
-		x := a.at(i, n)
+		x := a.at(sp, i, n)
 		if isInt {
 			x = math.Round(x)
 			if seen[x] {
@@ -165,19 +239,19 @@ func (a Axis) spaced(n int) ([]any, error) {
 	return out, nil
 }
 
-// at is point i of n spread over [lo, hi], on the axis's scale.
-func (a Axis) at(i, n int) float64 {
+// at is point i of n spread over [sp.lo, sp.hi], on the axis's scale.
+func (a Axis) at(sp span, i, n int) float64 {
 	if n == 1 {
-		return a.lo
+		return sp.lo
 	}
 	if i == n-1 {
-		return a.hi // exactly, not exp(log(hi)) off by an ulp
+		return sp.hi // exactly, not exp(log(hi)) off by an ulp
 	}
 	t := float64(i) / float64(n-1)
 	if a.log {
-		return engine.Tidy(math.Exp(math.Log(a.lo) + t*(math.Log(a.hi)-math.Log(a.lo))))
+		return engine.Tidy(math.Exp(math.Log(sp.lo) + t*(math.Log(sp.hi)-math.Log(sp.lo))))
 	}
-	return engine.Tidy(a.lo + t*(a.hi-a.lo))
+	return engine.Tidy(sp.lo + t*(sp.hi-sp.lo))
 }
 
 func toFloat(v any) float64 {
@@ -190,8 +264,9 @@ func toFloat(v any) float64 {
 	return math.NaN()
 }
 
-// Position is where value i of the axis sits on a chart's x axis: the
-// number itself on a numeric axis, else its place in the list.
+// Position is where value v sits on a chart's x axis: the number itself on
+// a numeric axis, else its place in the list (a number drawn from a range
+// of a text's numbers, between the places of its neighbours).
 func (a Axis) Position(v any) float64 {
 	if a.Numeric() {
 		return toFloat(v)
@@ -200,6 +275,18 @@ func (a Axis) Position(v any) float64 {
 	for i, w := range a.Values {
 		if engine.Format(w) == key {
 			return float64(i)
+		}
+	}
+	if x, ok := a.Number(v); ok {
+		for _, sp := range a.spans {
+			if x < sp.lo || x > sp.hi || sp.n < 2 {
+				continue
+			}
+			t := (x - sp.lo) / (sp.hi - sp.lo)
+			if a.log {
+				t = math.Log(x/sp.lo) / math.Log(sp.hi/sp.lo)
+			}
+			return float64(sp.first) + t*float64(sp.n-1)
 		}
 	}
 	return math.NaN()

@@ -66,7 +66,7 @@ func LearningCurve(ctx context.Context, d *datasets.Dataset, spec *engine.Spec, 
 		}
 		jobs[i] = job{values: []any{s}, params: res.Base, plan: plan}
 	}
-	return res, run(ctx, d, spec, res, jobs, opt, progress)
+	return res, run(ctx, d, spec, res, jobs, opt, &engine.Accountant{}, engine.Need{}, progress)
 }
 
 // balancedOrder shuffles rows (seeded) and orders them so that every prefix

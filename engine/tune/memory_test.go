@@ -38,3 +38,23 @@ func TestSweepAccountsForThePointsRunningAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A nested cross-validation's points share the memory as a search's do:
+// under a limit that holds two fits, at most two of its four workers fit
+// at once, each beside the copy of its outer training part.
+func TestNestedAccountsForThePointsRunningAtOnce(t *testing.T) {
+	d := open(t, "iris")
+	spec := lookup(t, fakehog.Name)
+	t.Setenv(engine.MemoryEnv, "1GB")
+	fakehog.Reset()
+	res, err := tune.Nested(context.Background(), d, spec, nil, []tune.Axis{axis(t, fakehog.Name, "p=1..4")}, tune.Options{Eval: eval.Options{Split: 0.2, Seed: 1}, Jobs: 4}, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scored() != 2 {
+		t.Errorf("%d outer folds scored of 2", res.Scored())
+	}
+	if most := fakehog.Most(); most > 2 {
+		t.Errorf("under 1GB, %d fits of 400 MB ran at once; want at most 2", most)
+	}
+}

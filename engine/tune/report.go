@@ -62,8 +62,16 @@ func PointTable(res *Result) [][]string {
 			row = append(row, "-", "-", "failed: "+p.Err.Error())
 		default:
 			mark := ""
-			if i == res.Best && !lc {
+			switch {
+			case lc:
+			case i == res.Best && res.Pick == PickOneSE && i != res.Top:
+				mark = "← picked (1se)"
+			case i == res.Best && res.Pick == PickOneSE:
+				mark = "← best, picked (1se)"
+			case i == res.Best:
 				mark = "← best"
+			case i == res.Top:
+				mark = "← best score"
 			}
 			row = append(row, spread(res, p.TrainMean, p.TrainStd), spread(res, p.ValMean, p.ValStd), mark)
 		}
@@ -126,5 +134,78 @@ func BestLine(res *Result, again string) string {
 		return fmt.Sprintf("at the full training part: training %s, validation %s (gap %s); to train it: %s",
 			res.Metric.Format(last.TrainMean), res.Metric.Format(last.ValMean), res.Metric.Format(gap), again)
 	}
+	if res.Pick == PickOneSE {
+		return fmt.Sprintf("picked: %s (validation %s %s) by the %s; to train it: %s", res.Label(best), res.Metric.Label, spread(res, best.ValMean, best.ValStd), res.Why, again)
+	}
 	return fmt.Sprintf("best: %s (validation %s %s); to train it: %s", res.Label(best), res.Metric.Label, spread(res, best.ValMean, best.ValStd), again)
+}
+
+// NestedHead says what a nested cross-validation did; "" without one.
+func NestedHead(res *Result) string {
+	n := res.Nested
+	if n == nil {
+		return ""
+	}
+	inner := res.Eval
+	for _, f := range n.Folds {
+		if f.Search != nil {
+			inner = f.Search.Eval
+			break
+		}
+	}
+	head := fmt.Sprintf("nested cross-validation: %s outside; inside each outer training part alone, the whole search (%s, %s)", n.Eval, inner, pickName(res))
+	if n.Cancelled {
+		head += " (interrupted)"
+	}
+	return head
+}
+
+func pickName(res *Result) string {
+	if res.Pick == PickOneSE {
+		return "picked by the one-standard-error rule"
+	}
+	return "the best picked"
+}
+
+// NestedTable is a row per outer fold: its rows, the setting its search
+// picked with the search's score of it (inner, optimistic), and the
+// pick's score on the outer held-out rows; nil without a nested
+// cross-validation.
+func NestedTable(res *Result) [][]string {
+	n := res.Nested
+	if n == nil {
+		return nil
+	}
+	rows := [][]string{{"outer fold", "train", "test", "picked", "inner " + res.Metric.Label, "outer " + res.Metric.Label}}
+	for f, fold := range n.Folds {
+		row := []string{fmt.Sprint(f + 1), fmt.Sprint(fold.Train), fmt.Sprint(fold.Test)}
+		pick, ok := fold.Pick()
+		switch {
+		case !fold.Done:
+			row = append(row, "-", "-", "not reached")
+		case fold.Err != nil:
+			row = append(row, "-", "-", "failed: "+fold.Err.Error())
+		case ok:
+			row = append(row, fold.Search.Label(pick), spread(res, pick.ValMean, pick.ValStd), res.Metric.Format(fold.Score))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// NestedLine is the nested score beside the search's own best, or "".
+func NestedLine(res *Result) string {
+	n := res.Nested
+	if n == nil {
+		return ""
+	}
+	if n.Scored() == 0 {
+		return "nested score: no outer fold was scored"
+	}
+	line := fmt.Sprintf("nested score: %s %s over %d outer folds (the tuning procedure scored on rows it never saw)",
+		res.Metric.Label, spread(res, n.Mean, n.Std), n.Scored())
+	if best, ok := res.BestPoint(); ok {
+		line += fmt.Sprintf("; the search's own score of its pick, %s at %s, is optimistic (picked on the folds that score it)", res.Label(best), spread(res, best.ValMean, best.ValStd))
+	}
+	return line
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
 	"github.com/tealab/tealab/engine/eval"
 	"github.com/tealab/tealab/engine/tune"
@@ -44,6 +47,11 @@ func TestRangesReadThroughTheSpec(t *testing.T) {
 		{"knn", "eps=0..1:5", "[0 0.25 0.5 0.75 1]"},
 		{"knn", "eps=log:0.01..1:3", "[0.01 0.1 1]"},
 		{"tree", "max_depth=1..4", "[1 2 3 4]"},
+		{"knn", "k=1,2,5..20:4", "[1 2 5 10 15 20]"},                         // listed and spaced together
+		{"svm", "gamma=scale,auto,0.01..10:4", "[scale auto 0.01 0.1 1 10]"}, // a text's names and numbers, log-spaced
+		{"svm", "gamma=0.5,scale", "[0.5 scale]"},
+		{"svm", "kernel=linear,rbf", "[linear rbf]"},
+		{"tree", "criterion=gini,entropy", "[gini entropy]"},
 	} {
 		a := axis(t, c.model, c.setting)
 		if got := fmt.Sprint(a.Values); got != c.want {
@@ -64,6 +72,11 @@ func TestRangeErrorsNameTheParameter(t *testing.T) {
 		{"knn", "eps=log:0..1", "parameter eps: a log-spaced range needs bounds above 0"},
 		{"knn", "kk=1..3", "model knn has no parameter \"kk\""},
 		{"knn", "k", "sweep wants name=range"},
+		{"svm", "gamma=scale,0..1:3", "parameter gamma: gamma \"0\": want scale, auto or a number above 0 in range \"scale,0..1:3\""},
+		{"svm", "gamma=scale,fast", "parameter gamma: gamma \"fast\": want scale, auto or a number above 0"},
+		{"svm", "gamma=scale..auto", "parameter gamma: \"scale\" in range \"scale..auto\" is not a number"},
+		{"svm", "kernel=linear,rbf,cubic", "parameter kernel: \"cubic\" is not one of"},
+		{"tree", "criterion=gini..entropy", "parameter criterion: \"gini..entropy\" is not one of"},
 	} {
 		_, err := tune.ParseAxis(lookup(t, c.model), c.setting)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -246,5 +259,88 @@ func TestDefaultRangeFromTheSpec(t *testing.T) {
 				t.Errorf("%s %s: the range offered does not parse: %v", s.Name, p.Name, err)
 			}
 		}
+	}
+}
+
+// A random search draws a text's numbers from its range, checked by the
+// parameter, beside its names, in order along the axis.
+func TestRandomSearchDrawsNamesAndNumbers(t *testing.T) {
+	a := axis(t, "svm", "gamma=scale,auto,0.01..10:7")
+	draws := tune.Settings([]tune.Axis{a}, tune.Options{Random: 40, Eval: eval.Options{Seed: 3}})
+	names, numbers := 0, 0
+	last := math.Inf(-1)
+	for _, d := range draws {
+		g := d[0].(string)
+		pos := a.Position(g)
+		if x, ok := a.Number(g); ok {
+			numbers++
+			if x < 0.01 || x > 10 {
+				t.Errorf("gamma %s drawn outside 0.01..10", g)
+			}
+		} else if g == "scale" || g == "auto" {
+			names++
+		} else {
+			t.Errorf("gamma %q drawn", g)
+		}
+		if math.IsNaN(pos) || pos < last {
+			t.Errorf("gamma %s at %v after %v: not in order along the axis", g, pos, last)
+		}
+		last = pos
+	}
+	if names == 0 || numbers < 10 {
+		t.Errorf("%d names and %d numbers drawn of %d", names, numbers, len(draws))
+	}
+}
+
+// scoredResult is a search's result with the given validation scores per
+// point (one slice of fold scores each) along one axis, as a front end
+// fills it; the rule picks among them.
+func scoredResult(t *testing.T, a tune.Axis, pick string, folds [][]float64) *tune.Result {
+	t.Helper()
+	info, err := tune.MetricFor(datasets.Classification, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &tune.Result{Axes: []tune.Axis{a}, Metric: info, Pick: pick}
+	for i, f := range folds {
+		p := tune.Point{Values: []any{a.Values[i]}, Val: f, Train: f, Done: true}
+		p.ValMean, p.ValStd = stat.MeanStdDev(f, nil)
+		r.Points = append(r.Points, p)
+	}
+	r.UpdateBest()
+	return r
+}
+
+// The one-standard-error rule picks the simplest point within one
+// standard error (sd/√folds) of the best mean, simpler as the spec says:
+// a higher k, a lower max_depth where 0 is no limit at all.
+func TestOneStandardErrorRule(t *testing.T) {
+	folds := [][]float64{{0.90, 0.94, 0.92, 0.96}, {0.95, 0.97, 0.93, 0.99}, {0.92, 0.94, 0.96, 0.90}, {0.88, 0.90, 0.86, 0.84}}
+	// means 0.93, 0.96 (sd 0.0258, se 0.0129: bound 0.9471), 0.93, 0.87
+	k := axis(t, "knn", "k=1,5,9,13")
+	if r := scoredResult(t, k, tune.PickBest, folds); r.Best != 1 || r.Top != 1 || r.Why != "" {
+		t.Errorf("best: %d (top %d, %q), want 1", r.Best, r.Top, r.Why)
+	}
+	near := [][]float64{folds[0], folds[1], {0.95, 0.95, 0.94, 0.96}, folds[3]} // k=9 at 0.95 is within
+	r := scoredResult(t, k, tune.PickOneSE, near)
+	if r.Best != 2 || r.Top != 1 {
+		t.Errorf("1se over k: picked %d (top %d), want k=9", r.Best, r.Top)
+	}
+	want := "one-standard-error rule: the best mean is k=5's 0.960 ± 0.026 over 4 folds, standard error 0.013; of the points scoring at least 0.947, k=9 is the simplest (higher k is simpler)"
+	if r.Why != want {
+		t.Errorf("why %q\nwant %q", r.Why, want)
+	}
+	// max_depth: lower is simpler, but 0 is no limit, the least simple.
+	d := axis(t, "tree", "max_depth=0,2,4,6")
+	r = scoredResult(t, d, tune.PickOneSE, [][]float64{folds[1], folds[3], {0.95, 0.95, 0.94, 0.96}, folds[1]})
+	if r.Best != 2 || r.Top != 0 {
+		t.Errorf("1se over max_depth: picked %d (top %d), want max_depth=4", r.Best, r.Top)
+	}
+	if err := tune.CheckPick([]tune.Axis{axis(t, "knn", "metric=l1,l2")}, tune.PickOneSE); err == nil ||
+		err.Error() != "1se picks the simplest point, but the model's spec says of none of metric in which direction it is simpler; pick best" {
+		t.Errorf("1se over metric: %v", err)
+	}
+	if err := tune.CheckPick([]tune.Axis{k}, "2se"); err == nil || err.Error() != `"2se" is not a rule (valid: best, 1se)` {
+		t.Errorf("2se: %v", err)
 	}
 }

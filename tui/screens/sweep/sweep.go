@@ -22,11 +22,13 @@ import (
 	"github.com/tealab/tealab/tui/widgets"
 )
 
-// The sweep screen cross-validates a grid of one or two hyperparameters
+// The sweep screen cross-validates a grid of hyperparameters (or random
+// draws of them)
 // (or, as a learning curve, growing shares of the training rows) in the
 // background and draws the validation curve as the points arrive: the
 // training and validation means with their ±1 sd bands as faint lines, or
-// a heat table for two parameters. enter trains the selected point in
+// a heat table for a grid of two parameters (more: the points numbered
+// along the chart, the table beside it). enter trains the selected point in
 // full.
 
 type mode int
@@ -80,6 +82,8 @@ type Screen struct {
 	note     string       // what the last key did (an export)
 	asking   bool         // whether to quit while the sweep runs is being asked
 	Sel      int
+	pick     string // the rule that picks the point, from the range field
+	nested   int    // outer folds of a nested cross-validation, from the range field (0: none)
 	Job      *sweepJob
 	jobs     int
 	started  time.Time
@@ -122,13 +126,29 @@ func (s *Screen) edit() {
 	s.Input.Focus()
 }
 
-// axes reads the range field: one or two name=range settings and,
+// axes reads the range field: one name=range setting or more and,
 // optionally, random=N, the number of settings to draw instead of the grid
 // (0 when absent).
 func (s *Screen) axes() ([]tune.Axis, int, error) {
 	var parts []string
 	random := 0
+	s.pick, s.nested = tune.PickBest, 0
 	for _, part := range strings.Fields(s.Input.Value()) {
+		if k, ok := strings.CutPrefix(part, nestedKey+"="); ok {
+			if _, clash := s.spec.Param(nestedKey); !clash {
+				var err error
+				if s.nested, err = strconv.Atoi(k); err != nil || s.nested < 2 {
+					return nil, 0, fmt.Errorf("%s=%s: give how many outer folds, a whole number of at least 2 (e.g. %s=5)", nestedKey, k, nestedKey)
+				}
+				continue
+			}
+		}
+		if rule, ok := strings.CutPrefix(part, pickKey+"="); ok {
+			if _, clash := s.spec.Param(pickKey); !clash {
+				s.pick = rule
+				continue
+			}
+		}
 		n, ok := strings.CutPrefix(part, randomKey+"=")
 		if _, clash := s.spec.Param(randomKey); !ok || clash {
 			parts = append(parts, part)
@@ -139,8 +159,8 @@ func (s *Screen) axes() ([]tune.Axis, int, error) {
 			return nil, 0, fmt.Errorf("%s=%s: give how many settings to draw, a whole number of at least 1 (e.g. %s=8)", randomKey, n, randomKey)
 		}
 	}
-	if len(parts) == 0 || len(parts) > 2 {
-		return nil, 0, fmt.Errorf("give one or two ranges, e.g. k=1..30 or k=1..30 metric=l1,l2, and random=N to draw N of them")
+	if len(parts) == 0 {
+		return nil, 0, fmt.Errorf("give a range or more, e.g. k=1..30 or k=1..30 metric=l1,l2, and random=N to draw N of them")
 	}
 	var axes []tune.Axis
 	for _, part := range parts {
@@ -150,11 +170,24 @@ func (s *Screen) axes() ([]tune.Axis, int, error) {
 		}
 		axes = append(axes, a)
 	}
+	if err := tune.CheckAxes(axes, random); err != nil {
+		return nil, 0, fmt.Errorf("%v (%s=N)", err, randomKey)
+	}
+	if err := tune.CheckPick(axes, s.pick); err != nil {
+		return nil, 0, fmt.Errorf("%s=%v", pickKey, err)
+	}
 	return axes, random, nil
 }
 
-// randomKey, written key=N in the range field, asks for a random search.
-const randomKey = "random"
+// randomKey, written key=N in the range field, asks for a random search;
+// pickKey, written pick=1se, the rule that picks the point (tune.Picks).
+// nestedKey, written nested=K, also scores the search by nested
+// cross-validation over K outer folds (tune.Nested).
+const (
+	randomKey = "random"
+	pickKey   = "pick"
+	nestedKey = "nested"
+)
 
 // start launches the search (or the learning curve) in the background.
 func (s *Screen) start() tea.Cmd {
@@ -162,6 +195,7 @@ func (s *Screen) start() tea.Cmd {
 	var settings [][]any
 	opt := tune.Options{Eval: s.opts, Jobs: 2}
 	if s.Learning {
+		s.pick, s.nested = tune.PickBest, 0
 		axes = []tune.Axis{{Param: engine.Param{Name: "train_size", Kind: engine.Float}, Values: anys(tune.DefaultSizes)}}
 		for _, v := range tune.DefaultSizes {
 			settings = append(settings, []any{v})
@@ -180,13 +214,14 @@ func (s *Screen) start() tea.Cmd {
 		return nil
 	}
 	s.Live = &tune.Result{Model: s.spec.Name, Dataset: s.ds.Name, Task: s.ds.Task, Metric: info, Axes: axes, Base: s.base, Best: -1,
-		Eval: fmt.Sprintf("%d-fold CV", s.opts.Folds), Random: opt.Random > 0}
+		Eval: fmt.Sprintf("%d-fold CV", s.opts.Folds), Random: opt.Random > 0, Pick: s.pick}
+	opt.Pick = s.pick
 	for _, v := range settings {
 		s.Live.Points = append(s.Live.Points, tune.Point{Values: v})
 	}
 	s.err, s.note, s.Sel, s.Mode, s.started = nil, "", 0, Running, time.Now()
 	s.Input.Blur()
-	ds, spec, base := s.ds, s.spec, s.base
+	ds, spec, base, nested := s.ds, s.spec, s.base, s.nested
 	c := s.c
 	fn := func(ctx context.Context, progress func(int, tune.Point)) (*tune.Result, error) {
 		release, err := c.HoldSlot(ctx)
@@ -197,7 +232,21 @@ func (s *Screen) start() tea.Cmd {
 		if s.Learning {
 			return tune.LearningCurve(ctx, ds, spec, base, nil, opt, progress)
 		}
-		return tune.Search(ctx, ds, spec, base, axes, opt, progress)
+		res, err := tune.Search(ctx, ds, spec, base, axes, opt, progress)
+		if err != nil || nested == 0 {
+			return res, err
+		}
+		// The outer folds' points are not this sweep's: none is shown
+		// until the nested score arrives with the end.
+		n, err := tune.Nested(ctx, ds, spec, base, axes, opt, nested, nil)
+		if n != nil {
+			res.Nested = n
+			res.Cancelled = res.Cancelled || n.Cancelled
+		}
+		if err != nil && n != nil && !n.Cancelled && n.Scored() > 0 {
+			err = nil // the folds that failed say why in the export
+		}
+		return res, err
 	}
 	s.jobs++
 	s.Job = startSweep(s.ctx, s.jobs, fn, s.c.Logf)
@@ -235,7 +284,7 @@ func (s *Screen) finish(msg DoneMsg) {
 	s.arrived(msg.tail)
 	s.Job, s.Mode, s.took, s.asking = nil, Done, time.Since(s.started), false
 	if msg.res != nil {
-		s.Live.Eval, s.Live.Cancelled = msg.res.Eval+msg.res.Prep, msg.res.Cancelled
+		s.Live.Eval, s.Live.Cancelled, s.Live.Nested = msg.res.Eval+msg.res.Prep, msg.res.Cancelled, msg.res.Nested
 	}
 	if msg.err != nil && (msg.res == nil || !msg.res.Cancelled) {
 		s.err = msg.err
@@ -533,8 +582,10 @@ func (s *Screen) View() string {
 	if s.Mode == Editing {
 		lines = append(lines,
 			st.Muted.Render(kit.Clip(" Ranges: name=lo..hi (every whole number), lo..hi:N (N points, log-spaced for a log parameter or with log:), or a,b,c.", s.w)),
-			st.Muted.Render(kit.Clip(fmt.Sprintf(" A second range, after a space, makes a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
+			st.Muted.Render(kit.Clip(" Names and numbers mix where a parameter takes both: gamma=scale,auto,0.01..10:7; choices: kernel=linear,rbf.", s.w)),
+			st.Muted.Render(kit.Clip(fmt.Sprintf(" More ranges, after spaces, make a grid. Every point is scored by %d-fold CV on the same folds.", s.opts.Folds), s.w)),
 			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=N to draw N settings from the ranges (seed %d) instead of the whole grid.", randomKey, s.opts.Seed), s.w)),
+			st.Muted.Render(kit.Clip(fmt.Sprintf(" Add %s=1se to pick the simplest point within one standard error of the best, %s=K to score the whole search by nested CV.", pickKey, nestedKey), s.w)),
 			"", " "+s.Input.View(st, 0))
 		if s.err != nil {
 			lines = append(lines, "", st.Error.Render(kit.Clip(" "+s.err.Error(), s.w)))
@@ -587,13 +638,23 @@ func (s *Screen) Status() string {
 	switch {
 	case s.Mode == Running:
 		parts = append(parts, fmt.Sprintf("running: %d of %d points · %s", r.Finished(), len(r.Points), numfmt.Seconds(time.Since(s.started).Seconds())))
+		if s.nested > 0 && r.Finished() == len(r.Points) {
+			parts = append(parts, fmt.Sprintf("nested cross-validation over %d outer folds…", s.nested))
+		}
 	case r.Cancelled:
 		parts = append(parts, fmt.Sprintf("cancelled: %d of %d points kept", r.Finished(), len(r.Points)))
 	default:
 		parts = append(parts, fmt.Sprintf("done: %d points in %s", len(r.Points), numfmt.Seconds(s.took.Seconds())))
 	}
 	if best, ok := r.BestPoint(); ok && !s.Learning {
-		parts = append(parts, "best "+r.Label(best)+" "+r.Metric.Format(best.ValMean)+" ± "+r.Metric.Format(best.ValStd))
+		what := "best "
+		if r.Pick == tune.PickOneSE {
+			what = "picked by 1se "
+		}
+		parts = append(parts, what+r.Label(best)+" "+r.Metric.Format(best.ValMean)+" ± "+r.Metric.Format(best.ValStd))
+	}
+	if n := r.Nested; n != nil && n.Scored() > 0 {
+		parts = append(parts, fmt.Sprintf("nested score %s ± %s over %d outer folds", r.Metric.Format(n.Mean), r.Metric.Format(n.Std), n.Scored()))
 	}
 	line := " " + strings.Join(parts, " · ")
 	if s.err != nil {

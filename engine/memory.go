@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tealab/tealab/advice"
 	"github.com/tealab/tealab/numfmt"
@@ -69,7 +70,7 @@ const MemoryEnv = "TEALAB_MEMORY"
 // Memory is the memory a fit may use, in bytes, and who says so, as a
 // phrase to follow the size ("this machine has available"): $TEALAB_MEMORY,
 // or the machine's available memory (the kernel's MemAvailable, within a
-// control group's limit), read afresh. 0 when unknown: nothing is refused
+// control group's limit), read at most every memoryFresh. 0 when unknown: nothing is refused
 // then.
 func Memory() (bytes float64, from string) {
 	if s := os.Getenv(MemoryEnv); s != "" {
@@ -77,14 +78,38 @@ func Memory() (bytes float64, from string) {
 			return b, "$" + MemoryEnv + " allows"
 		}
 	}
+	return machineMemory()
+}
+
+// machine is the last reading of the machine's memory, kept for
+// memoryFresh: a model list checks every model against it at once, and
+// reading /proc each time cost more than the checks.
+var machine struct {
+	sync.Mutex
+	at    time.Time
+	bytes float64
+	from  string
+}
+
+const memoryFresh = 500 * time.Millisecond
+
+// machineMemory is what the machine (or this process's cgroup) allows.
+func machineMemory() (float64, string) {
+	machine.Lock()
+	defer machine.Unlock()
+	if !machine.at.IsZero() && time.Since(machine.at) < memoryFresh {
+		return machine.bytes, machine.from
+	}
+	bytes, from := 0.0, ""
 	avail := meminfo("MemAvailable")
-	if limit := cgroupLimit(); limit > 0 && (avail == 0 || limit < avail) {
-		return limit, "this process's memory limit allows"
+	switch limit := cgroupLimit(); {
+	case limit > 0 && (avail == 0 || limit < avail):
+		bytes, from = limit, "this process's memory limit allows"
+	case avail > 0:
+		bytes, from = avail, "this machine has available"
 	}
-	if avail > 0 {
-		return avail, "this machine has available"
-	}
-	return 0, ""
+	machine.at, machine.bytes, machine.from = time.Now(), bytes, from
+	return bytes, from
 }
 
 // meminfo reads a field of /proc/meminfo in bytes; 0 if there is none.

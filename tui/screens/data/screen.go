@@ -135,6 +135,11 @@ type Screen struct {
 	matrix    *dataMatrix
 	Hists     *dataHistograms
 	rowOff    int // first row of the rows table's page
+	// rowsStale says the rows table is to be remade before it is shown
+	// (rowsTable): a thousand rows cost more than every other tab, and
+	// most sessions never look at them; rowsCursor is its cursor meanwhile.
+	rowsStale  bool
+	rowsCursor int
 	// listFilter narrows the list, colFilter the columns (colIdx: the
 	// column of each row of cols).
 	listFilter, colFilter kit.ListFilter
@@ -174,6 +179,7 @@ func (s *Screen) SetSize(w, h int) {
 	pw, ph := s.previewSize()
 	s.Tabs.SetSize(pw-4, 1)
 	th := max(ph-7, 3)
+	s.refreshRows() // before the table's size: it would redraw its old rows
 	s.Cols.SetWidth(pw - 4)
 	s.Cols.SetHeight(th)
 	s.rows.SetWidth(pw - 4)
@@ -183,7 +189,6 @@ func (s *Screen) SetSize(w, h int) {
 	s.Hists.SetSize(pw-4, th+1)
 	s.Path.SetWidth(max(pw-14, 10))
 	s.refreshColumns()
-	s.refreshRows()
 }
 
 func (s *Screen) listWidth() int { return min(max(s.w*3/10, 30), 44) }
@@ -577,7 +582,7 @@ func (s *Screen) keyPreview(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		var cmd tea.Cmd
-		s.rows, cmd = s.rows.Update(msg)
+		*s.rowsTable(), cmd = s.rowsTable().Update(msg)
 		return cmd
 	case PreviewBalance:
 		var cmd tea.Cmd

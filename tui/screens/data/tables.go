@@ -144,7 +144,27 @@ func mat64Col(dst []float64, j int, t *datasets.Table) {
 
 // refreshRows fills the rows table from column colOff on, as many columns as
 // fit the preview.
+// refreshRows marks the rows table to be remade when it is next shown.
 func (s *Screen) refreshRows() {
+	if !s.rowsStale {
+		s.rowsCursor = s.rows.Cursor()
+		s.rows.SetRows(nil) // nothing for a resize to redraw meanwhile
+		s.rowsStale = true
+	}
+}
+
+// rowsTable is the rows table, remade first if it is stale.
+func (s *Screen) rowsTable() *table.Model {
+	if s.rowsStale {
+		s.rowsStale = false
+		s.makeRows()
+	}
+	return &s.rows
+}
+
+// makeRows fills the rows table with the page of rows and the columns
+// that fit.
+func (s *Screen) makeRows() {
 	t := s.Table
 	if t == nil {
 		return
@@ -186,7 +206,7 @@ func (s *Screen) refreshRows() {
 		}
 		rows[i] = r
 	}
-	cur := s.rows.Cursor()
+	cur := s.rowsCursor
 	// Each setter redraws the table's visible rows: styles and focus go in
 	// while it is empty, so that only the last two draw rows.
 	s.rows.SetRows(nil)

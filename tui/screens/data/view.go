@@ -220,13 +220,14 @@ func (s *Screen) previewView(w, h int) string {
 			first := min(s.rowOff, t.Rows()-1)
 			note = fmt.Sprintf("rows %d-%d of %d ([ ] pages) · ", first+1, min(first+maxPreviewRows, t.Rows()), t.Rows())
 		}
-		shown := len(s.rows.Columns())
+		rows := s.rowsTable()
+		shown := len(rows.Columns())
 		if t.RowNames != nil {
 			shown--
 			note += "row names, then "
 		}
 		note += fmt.Sprintf("columns %d-%d of %d", s.colOff+1, s.colOff+shown, len(t.Columns))
-		b = append(b, s.rows.View(), st.Muted.Render(note))
+		b = append(b, rows.View(), st.Muted.Render(note))
 	case PreviewBalance:
 		if s.balanceOK {
 			what := "class balance"

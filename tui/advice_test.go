@@ -13,6 +13,7 @@ import (
 // the test fraction on the parameters screen; an identifier column says
 // where to drop it.
 func TestWarningsSayTheLabsWords(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", Eval: holdOut(0.97), Train: true}, 160, 40)
 	mustContain(t, hs.View(), "⚠ the training part has 4 rows")
 	hs.press("w")

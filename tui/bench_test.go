@@ -89,6 +89,7 @@ func BenchmarkTrainingUpdate(b *testing.B) {
 }
 
 func TestTrainingViewFrame(t *testing.T) {
+	t.Parallel()
 	a := trainingApp(t, 200, 60, 1000)
 	v := view(a)
 	checkFrame(t, v, 200, 60)
@@ -96,6 +97,7 @@ func TestTrainingViewFrame(t *testing.T) {
 }
 
 func TestReduceSeries(t *testing.T) {
+	t.Parallel()
 	short := []float64{3, 1, 2}
 	if got, dx := kit.ReduceSeries(short, 8); len(got) != 3 || dx != 1 {
 		t.Fatalf("a short series changed: %v, dx %v", got, dx)

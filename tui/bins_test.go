@@ -53,6 +53,7 @@ func checkBins(t *testing.T, what string, col []float64, b kit.Binning, noGaps b
 // between the values (a comb). They get a bin per value, or bins a whole
 // number of values wide; other columns get numpy's "auto" bins.
 func TestChooseBins(t *testing.T) {
+	t.Parallel()
 	count := make([]float64, 150) // a 0..10 count column
 	for i := range count {
 		count[i] = float64(i * 7 % 11)
@@ -133,6 +134,7 @@ func barBlock(t *testing.T, v, header string) []string {
 // The histogram of diabetes' sex (1 or 2) draws two bars side by side,
 // labelled 1 and 2, with no empty bins between them.
 func TestIntegerHistogramHasNoComb(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "diabetes"}, 120, 40)
 	hs.previewTab(data.PreviewHist)
 	hs.press("down")
@@ -166,6 +168,7 @@ func TestIntegerHistogramHasNoComb(t *testing.T) {
 // Nominal columns were left out of the histograms. They show a
 // bar per level with its rows, most frequent first, the rest counted.
 func TestNominalHistogram(t *testing.T) {
+	t.Parallel()
 	var sb strings.Builder
 	sb.WriteString("@relation shop\n@attribute colour {red,green,blue,grey,black,white,pink,teal,gold,navy,plum,rust}\n@attribute price numeric\n@attribute sold {yes,no}\n@data\n")
 	levels := []string{"red", "green", "blue", "grey", "black", "white", "pink", "teal", "gold", "navy", "plum", "rust"}
@@ -204,6 +207,7 @@ func TestNominalHistogram(t *testing.T) {
 // The data's principal plane of mixed columns left the nominal
 // ones out without a word. The title says so.
 func TestPrincipalPlaneSaysNominalLeftOut(t *testing.T) {
+	t.Parallel()
 	text := "@relation mixed\n@attribute a numeric\n@attribute b numeric\n@attribute c numeric\n@attribute colour {red,blue}\n@attribute y {yes,no}\n@data\n"
 	for i := range 30 {
 		text += fmt.Sprintf("%d,%d,%d,%s,%s\n", i, i*i%7, i%5, []string{"red", "blue"}[i%2], []string{"yes", "no"}[i%3/2])

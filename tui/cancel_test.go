@@ -12,6 +12,7 @@ import (
 // The cancel command read s.run on the command's goroutine: a run started
 // in the meantime got the cancel.
 func TestCancelCommandKeepsItsRun(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
@@ -38,6 +39,7 @@ func TestCancelCommandKeepsItsRun(t *testing.T) {
 // A run left with esc showed "context canceled" and nothing else when
 // opened from the runs table.
 func TestAbandonedRunKeepsPartialHistory(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))

@@ -66,6 +66,7 @@ func curveRows(p []string) int {
 // at the bottom. Each quantity has a pane of its own, titled with it, and
 // the error's curve fills its pane's height.
 func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		a := trainingApp(t, size[0], size[1], 0)
 		steps := make([]eval.Progress, 60)
@@ -105,6 +106,7 @@ func TestLiveChartGivesEachQuantityItsAxis(t *testing.T) {
 // A PCA has a biplot: the rows as points in PC1 and PC2, and an
 // arrow per feature, labelled with its name.
 func TestBiplot(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "wine", Model: "pca", Params: paramsOf("pca", map[string]string{"scale": "true"}), Train: true}, 120, 40)
 	hs.resultTab("Biplot")
 	v := hs.View()
@@ -122,6 +124,7 @@ func TestBiplot(t *testing.T) {
 // validation error but never a log-loss: its pane says so rather than
 // waiting for data that will not come.
 func TestLogLossPaneSaysWhyItIsEmpty(t *testing.T) {
+	t.Parallel()
 	a := trainingApp(t, 120, 40, 0)
 	steps := make([]eval.Progress, 5)
 	for i := range steps {

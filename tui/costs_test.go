@@ -14,6 +14,7 @@ import (
 // refused beside the field), and the run is scored by it: the summary has
 // the cost at the chosen threshold and at the model's own decision.
 func TestCostsInTheForm(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "costs.csv")
 	bad := filepath.Join(dir, "bad.csv")
@@ -57,6 +58,7 @@ func TestCostsInTheForm(t *testing.T) {
 
 // A regression is offered no cost matrix.
 func TestNoCostsForRegression(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "diabetes", Model: "ridge"}, 120, 40)
 	for _, f := range hs.a.params.Visible() {
 		if f.P.Name == "costs" {
@@ -69,6 +71,7 @@ func TestNoCostsForRegression(t *testing.T) {
 // tab, and the positive class's confusion and cost following the threshold
 // as < moves it, typed as a keyboard types.
 func TestFlowThresholdMovesTheMatrix(t *testing.T) {
+	t.Parallel()
 	o := eval.DefaultOptions()
 	c, err := metrics.ReadCosts(strings.NewReader("actual,benign,malignant\nbenign,0,1\nmalignant,10,0\n"), []string{"malignant", "benign"})
 	if err != nil {

@@ -141,6 +141,7 @@ func TestCrashLineWhenNothingSaved(t *testing.T) {
 // there would be bubbletea's to catch (a stack over the screen). So the lab
 // makes none.
 func TestNoSequence(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ func writeFile(t *testing.T, name, text string) string {
 // A regression target spanning more than the largest float64, or with
 // ±Inf, made (hi-lo)/k infinite and int(NaN) an index: a panic on load.
 func TestHistogramNonFinite(t *testing.T) {
+	t.Parallel()
 	inf := math.Inf(1)
 	for _, tc := range []struct {
 		name       string
@@ -70,6 +71,7 @@ func TestHistogramNonFinite(t *testing.T) {
 }
 
 func TestDataFileWithHugeTarget(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, "h.csv", "a,y\n1,-1.7e308\n2,1.7e308\n3,0.5\n4,0.25\n")
 	hs := newHarness(t, Options{Data: p}, 100, 30)
 	if hs.a.data.Ds == nil || hs.a.data.Ds.Task != datasets.Regression {
@@ -87,6 +89,7 @@ func TestDataFileWithHugeTarget(t *testing.T) {
 // was handed to that screen and lost: "loading…" forever, --train never
 // started.
 func TestLoadResultReachesDataScreenFromAnyScreen(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	hs := &harness{t: t, a: a}
 	load := a.Init()
@@ -116,6 +119,7 @@ func TestLoadResultReachesDataScreenFromAnyScreen(t *testing.T) {
 // any model is chosen; wider data get histograms per column by class, and
 // a scatter in the principal plane or of any two chosen columns.
 func TestDataShownBeforeTraining(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "moons"}, 120, 40)
 	if hs.a.cur != screenData || hs.a.data.Tabs.ActiveName() != data.PreviewPlot {
 		t.Fatalf("--data moons: screen %v, tab %q; want the data's plot", hs.a.cur, hs.a.data.Tabs.ActiveName())
@@ -138,6 +142,7 @@ func TestDataShownBeforeTraining(t *testing.T) {
 
 // Rows of large data page past the first thousand.
 func TestRowsPage(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "digits"}, 120, 40)
 	hs.previewTab(data.PreviewRows)
 	mustContain(t, hs.View(), "rows 1-1000 of 1797")
@@ -151,6 +156,7 @@ func TestRowsPage(t *testing.T) {
 // escaped (it was dropped: "x\ny" read "xy"), and every line stays inside
 // the window.
 func TestPreviewEscapesControlCharacters(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "esc.csv")
 	text := "a,\"c\x1b[2J\",label\n1,\"x\ny\",p\n2,z,q\n3,z,p\n4,x,q\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {

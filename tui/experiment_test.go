@@ -41,6 +41,7 @@ func experimentOnIris(t testing.TB) *harness {
 }
 
 func TestExperimenterRunsTwoModels(t *testing.T) {
+	t.Parallel()
 	hs := experimentOnIris(t)
 	defer closeHarness(hs)
 	o := hs.a.exp.Outcome
@@ -80,6 +81,7 @@ func TestExperimenterRunsTwoModels(t *testing.T) {
 }
 
 func TestExperimenterNeedsTwoModels(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris"}, 120, 40)
 	defer closeHarness(hs)
 	hs.press("enter", "X")
@@ -96,6 +98,7 @@ func (b bracket) Render(s ...string) string { return b.l + strings.Join(s, "") +
 
 // Two cells that read the same are each painted once, in their own colour.
 func TestColourMarksSameCells(t *testing.T) {
+	t.Parallel()
 	row := []string{"knn", "0.940 ± 0.057 v", "0.940 ± 0.057 v", "0.995 ± 0.012 *"}
 	line := "knn  0.940 ± 0.057 v  0.940 ± 0.057 v  0.995 ± 0.012 *"
 	got := experimenter.ColourMarks(line, row, []experiment.Mark{experiment.Better, experiment.Better, experiment.Worse}, bracket{"<", ">"}, bracket{"[", "]"})
@@ -111,6 +114,7 @@ func TestColourMarksSameCells(t *testing.T) {
 // fell off an 80x24 screen under a tall table; its curves overlaid
 // different units on one "step" axis.
 func TestExperimenterAt80x24(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
 	defer closeHarness(hs)
 	hs.press("enter", "X")
@@ -151,6 +155,7 @@ func TestExperimenterAt80x24(t *testing.T) {
 
 // On images (digits' 8x8 pixels) the Experimenter lists cnn.
 func TestExperimenterListsCNNForImages(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "digits"}, 120, 40)
 	defer closeHarness(hs)
 	hs.press("enter", "X")
@@ -186,6 +191,7 @@ func classFirstCSV(t *testing.T) string {
 // names it), and ranks the models over them; a dataset it cannot use is
 // refused in one line, and x takes an added one out.
 func TestExperimenterSeveralDatasets(t *testing.T) {
+	t.Parallel()
 	file := classFirstCSV(t)
 	hs := newHarness(t, Options{Data: "iris"}, 120, 40)
 	defer closeHarness(hs)
@@ -249,6 +255,7 @@ func TestExperimenterSeveralDatasets(t *testing.T) {
 // A confined lab's Experimenter reads data in its data directory, by the
 // names the lab shows, and nothing outside it.
 func TestExperimenterConfined(t *testing.T) {
+	t.Parallel()
 	c, base := confined(t)
 	b, err := os.ReadFile(classFirstCSV(t))
 	if err != nil {

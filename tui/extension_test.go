@@ -55,6 +55,7 @@ func (v *starsView) SetSize(int, int)       {}
 func (v *starsView) Keys() []key.Binding    { return nil }
 
 func TestNewCapabilityGetsItsView(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_stars", Train: true}, 120, 40)
 	names := hs.a.results.Tabs.Names()
 	if !strings.Contains(strings.Join(names, "|"), "Stars") {

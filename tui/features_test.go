@@ -13,6 +13,7 @@ import (
 // features in the background, as sorted bars side by side or a table of
 // ranks, and says how it took the numeric features; esc goes back.
 func TestFeaturesFromTheDataScreen(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		w, h := size[0], size[1]
 		hs := newHarness(t, Options{Data: "iris"}, w, h)
@@ -48,6 +49,7 @@ func TestFeaturesFromTheDataScreen(t *testing.T) {
 // picks another model of the registry that does the task; enter ranks
 // again with it.
 func TestFeaturesPermutationImportance(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "lda"}, 120, 40)
 	hs.press("esc", "esc")
 	if hs.a.cur != screenData {
@@ -72,6 +74,7 @@ func TestFeaturesPermutationImportance(t *testing.T) {
 
 // A regression target: ReliefF alone (RReliefF) among the filters.
 func TestFeaturesOfARegression(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "diabetes"}, 120, 40)
 	hs.press("F")
 	mustContain(t, hs.View(), "1 method ranked", "ReliefF (weight)", "RReliefF")
@@ -79,6 +82,7 @@ func TestFeaturesOfARegression(t *testing.T) {
 
 // c stops a ranking in flight and keeps the methods that finished.
 func TestFeaturesCancel(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "digits"}, 120, 40)
 	_, cmd := hs.a.Update(keyMsg("F"))
 	_, cmd = hs.a.Update(cmd())
@@ -104,6 +108,7 @@ func TestFeaturesCancel(t *testing.T) {
 // Data without a target: no method ranks, and the screen says why and
 // what to do, in one line.
 func TestFeaturesWithoutATarget(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Target: "-"}, 80, 24)
 	hs.press("F")
 	v := hs.View()

@@ -25,6 +25,7 @@ func mustNotShow(t *testing.T, v string, bad ...string) {
 // field, typing narrows (any case), letters are text, enter keeps the
 // filter, esc clears it; the count says how many of all are shown.
 func TestModelListFilter(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris"}, 80, 24)
 	hs.press("enter")
 	all := len(hs.a.model.All)
@@ -80,6 +81,7 @@ func TestKeysTypedAtOnce(t *testing.T) {
 // classification, not the clustering and reduction models listed below
 // them (it said 20 with 8 of them clustering or reducing).
 func TestModelCountIsOfItsHeading(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris"}, 120, 40)
 	hs.press("enter")
 	own := 0
@@ -99,6 +101,7 @@ func TestModelCountIsOfItsHeading(t *testing.T) {
 // The data list and the preview's columns filter too; a key on a
 // filtered column acts on that column.
 func TestDataFilters(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{}, 80, 24)
 	hs.press("/")
 	hs.typeText("moo")
@@ -127,6 +130,7 @@ func TestDataFilters(t *testing.T) {
 // the cursor starts) in full at 80x24: its data (a generator's knobs the
 // table cuts), model, parameters, evaluation and seed.
 func TestRunsFilterAndDetail(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "moons:n=123,noise=0.25", Model: "gnb", Train: true}, 80, 24)
 	hs.press("esc", "enter", "R")
 	if hs.a.cur != screenRuns || len(hs.a.runs.Runs) != 2 {
@@ -147,6 +151,7 @@ func TestRunsFilterAndDetail(t *testing.T) {
 // ensembles"); /logistic opens logistic, not klogistic; with no exact
 // match the first match is chosen, as before.
 func TestModelFilterExactNameWins(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ data, query, want string }{
 		{"iris", "tree", "tree"}, {"iris", "logistic", "logistic"}, {"iris", "TREE", "tree"},
 		{"iris", "perceptron", "perceptron"}, {"diabetes", "ridge", "ridge"}, {"iris", "boost", "adaboost"},
@@ -169,6 +174,7 @@ func TestModelFilterExactNameWins(t *testing.T) {
 // the title (the decision tree's "tree" over "trees and ensembles"), then
 // the query within the name (adaboost's "boost" over the family "boosting").
 func TestFilterExactness(t *testing.T) {
+	t.Parallel()
 	f := kit.NewListFilter()
 	f.Field.SetValue("Tree")
 	for _, c := range []struct {
@@ -195,6 +201,7 @@ func TestFilterExactness(t *testing.T) {
 // nominal columns it starts on the first that takes them as they are. A
 // model chosen before is kept.
 func TestModelCursorStartsOnAFit(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		data    string
 		nominal bool

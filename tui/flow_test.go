@@ -179,6 +179,7 @@ func finalApp(t *testing.T, tm *testProgram) *app {
 
 // The main path: pick iris, pick logistic, train, see the confusion matrix, quit.
 func TestFlowMainPath(t *testing.T) {
+	t.Parallel()
 	tm := startFlow(t, Options{})
 	waitScreen(t, tm, "Built-in sets", "iris")
 	sendKeys(tm, "enter") // load iris and preview it
@@ -206,6 +207,7 @@ func TestFlowMainPath(t *testing.T) {
 
 // tealab --data iris --model logistic --train: straight to the results.
 func TestFlowStartupTrain(t *testing.T) {
+	t.Parallel()
 	tm := startFlow(t, Options{Data: "iris", Model: "logistic", Train: true})
 	waitScreen(t, tm, "Summary", "accuracy", "baseline")
 	sendKeys(tm, "q")
@@ -217,6 +219,7 @@ func TestFlowStartupTrain(t *testing.T) {
 
 // Cancel mid-training: the partial history is kept and shown.
 func TestFlowCancel(t *testing.T) {
+	t.Parallel()
 	tm := startFlow(t, Options{Data: "iris", Model: "tuitest_slow", Train: true,
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})})
 	waitScreen(t, tm, "/1000000 epochs", "ETA")
@@ -235,6 +238,7 @@ func TestFlowCancel(t *testing.T) {
 
 // Quitting while training stops the run cleanly.
 func TestFlowQuitWhileTraining(t *testing.T) {
+	t.Parallel()
 	tm := startFlow(t, Options{Data: "iris", Model: "tuitest_slow", Train: true,
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})})
 	waitScreen(t, tm, "/1000000 epochs")

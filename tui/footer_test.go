@@ -14,6 +14,7 @@ func lastLine(v string) string {
 // The footer is cut at 80 and 120 columns; it must keep
 // "? help · q quit" at its end on every screen.
 func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{80, 120} {
 		hs := newHarness(t, Options{}, w, 30)
 		check := func(where string) {
@@ -43,6 +44,7 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 // While a text field has focus, letters are typed into it, so
 // the footer must not offer q, R, t or ?.
 func TestFooterWhileTyping(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 30)
 	hs.focusParam("C")
 	if !hs.a.params.Typing() {
@@ -61,6 +63,7 @@ func TestFooterWhileTyping(t *testing.T) {
 
 // The footer names the theme in use, and t changes it.
 func TestFooterNamesTheme(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{}, 160, 30)
 	if f := lastLine(hs.View()); !strings.Contains(f, "theme: dark") {
 		t.Errorf("footer %q does not name the theme", f)
@@ -74,6 +77,7 @@ func TestFooterNamesTheme(t *testing.T) {
 // The full help (?) lost its last column at 80 columns: every key shows,
 // the columns wrap to further rows.
 func TestFullHelpFitsAt80(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 80, 24)
 	hs.press("?")
 	v := hs.View()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,9 +56,25 @@ func newTestApp(t testing.TB, opt Options, w, h int) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.c.ExportDir = t.TempDir()
+	a.c.ExportDir = exportDir(t)
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return a
+}
+
+// exportDirs are the tests' export directories, one a test however many
+// apps it opens (a test opens hundreds: making a directory for each cost
+// more than drawing them).
+var exportDirs sync.Map // testing.TB → string
+
+// exportDir is t's export directory.
+func exportDir(t testing.TB) string {
+	if dir, ok := exportDirs.Load(t); ok {
+		return dir.(string)
+	}
+	dir := t.TempDir()
+	exportDirs.Store(t, dir)
+	t.Cleanup(func() { exportDirs.Delete(t) })
+	return dir
 }
 
 // harness plays the program's part without a terminal: it delivers

@@ -82,6 +82,7 @@ func TestThrottleDeliversEveryStepInOrder(t *testing.T) {
 // interval however many steps come, the rest coalesced, nothing lost,
 // and nothing sent while the UI has not taken the previous message.
 func TestThrottleRule(t *testing.T) {
+	t.Parallel()
 	clock := time.Unix(1000, 0)
 	out := make(chan kit.ProgressMsg, 1)
 	th := &throttle{run: 3, every: 40 * time.Millisecond, out: out, now: func() time.Time { return clock }}
@@ -146,6 +147,7 @@ func TestThrottleRule(t *testing.T) {
 }
 
 func TestJobCancelKeepsPartialResult(t *testing.T) {
+	t.Parallel()
 	j := startJob(context.Background(), 1, "fake", fakeRun(0, time.Hour), progressEvery, nil)
 	cmd := waitFor(j)
 	if _, ok := cmd().(kit.ProgressMsg); !ok {
@@ -170,6 +172,7 @@ func TestJobCancelKeepsPartialResult(t *testing.T) {
 }
 
 func TestJobPanicBecomesErrorNamingModel(t *testing.T) {
+	t.Parallel()
 	boom := func(ctx context.Context, progress func(eval.Progress)) (*eval.Result, error) {
 		var m map[string]int
 		//lint:ignore SA5000 a real runtime panic is the point
@@ -186,6 +189,7 @@ func TestJobPanicBecomesErrorNamingModel(t *testing.T) {
 // An abandoned job (the UI stopped listening: a newer run, or esc) must not
 // leak its goroutine: the worker never blocks on a send.
 func TestAbandonedJobsDoNotLeak(t *testing.T) {
+	t.Parallel()
 	before := runtime.NumGoroutine()
 	for i := range 20 {
 		j := startJob(context.Background(), i, "fake", fakeRun(0, time.Hour), time.Microsecond, nil)

@@ -13,6 +13,7 @@ import (
 // Below the smallest usable size, one centred line says the
 // size needed, never cut.
 func TestTooSmallIsOneWholeLine(t *testing.T) {
+	t.Parallel()
 	for _, sz := range [][2]int{{30, 8}, {60, 15}, {12, 3}, {79, 24}} {
 		a := newTestApp(t, Options{}, sz[0], sz[1])
 		v := view(a)
@@ -30,6 +31,7 @@ func TestTooSmallIsOneWholeLine(t *testing.T) {
 // The model list's columns were misaligned (padding counted
 // bytes, and a title cut with … is three bytes for one cell).
 func TestModelColumnsAligned(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{80, 120, 200} {
 		hs := newHarness(t, Options{Data: "iris"}, w, 40)
 		hs.press("enter")
@@ -63,6 +65,7 @@ func TestModelColumnsAligned(t *testing.T) {
 // figures, the live figures beside the charts); at 80x24 the summary
 // scrolls instead of losing its last lines.
 func TestSpaceAtEverySize(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic", Params: paramsOf("logistic", map[string]string{"solver": "gd", "max_iter": "50"}), Eval: cv(5), Train: true}, 200, 60)
 	v := hs.View()
 	mustContain(t, v, "accuracy per fold", "validation log-loss · fold 1, others faint", "validation error rate · fold 1, others faint")
@@ -90,6 +93,7 @@ func TestSpaceAtEverySize(t *testing.T) {
 // At 200x60 the ROC plot keeps a square aspect and lists the areas beside
 // it.
 func TestROCUsesTheRoom(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 200, 60)
 	hs.resultTab("ROC")
 	v := hs.View()

@@ -108,6 +108,7 @@ func runOn(t *testing.T, data string, spec *engine.Spec, w, h int) *harness {
 }
 
 func TestFamilyGetsItsLiveView(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {200, 60}} {
 		hs := sowingRun(t, &sowerSpec, size[0], size[1])
 		v := hs.View()

@@ -13,6 +13,7 @@ import (
 // point to the charts: halfway through epoch 3 of 10 the bar is a quarter
 // full, and the history still has two epochs.
 func TestTickMovesTheBarNotTheCharts(t *testing.T) {
+	t.Parallel()
 	a := trainingScreenFor(t, "mlp", 120, 40)
 	steps := stepsWith(nil, nil)
 	for i := range steps {

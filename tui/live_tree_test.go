@@ -25,6 +25,7 @@ func stepsWith(details ...engine.Detail) []eval.Progress {
 // training screen draws its leaves in a pane of their own, rising then
 // falling, and lists the step's figures in the family's order.
 func TestTreeSizeLiveView(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {200, 60}} {
 		a := trainingScreenFor(t, "tree", size[0], size[1])
 		var details []engine.Detail
@@ -52,6 +53,7 @@ func TestTreeSizeLiveView(t *testing.T) {
 // each in a pane of its own. A run whose steps carry neither (logistic
 // regression) has no pane of the tree family.
 func TestBoostingLiveView(t *testing.T) {
+	t.Parallel()
 	a := trainingScreenFor(t, "adaboost", 120, 40)
 	a.train.Progress(kit.ProgressMsg{Run: 1, Steps: stepsWith(
 		tree.BoostRound{TrainError: 0.3, WeightedError: 0.3, Vote: 0.42},

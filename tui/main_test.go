@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"flag"
 	"os"
 	"testing"
 )
@@ -16,7 +17,21 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_DATA_HOME", dir)
 	os.Setenv("TEALAB_HISTORY", "off")
+	waitMoreThanCompute()
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// waitMoreThanCompute lets eight tests run at once unless -parallel says
+// otherwise: a test of the lab waits on its worker (a fit, a throttle, a
+// timer) more than it draws, and two at a time (the default on two cores)
+// left the cores idle.
+func waitMoreThanCompute() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", "8")
+	}
 }

@@ -75,6 +75,7 @@ func TestScatterMatrixGoldens(t *testing.T) {
 // the cell's pair in the full scatter, or a feature's histogram on the
 // diagonal; c chooses the features.
 func TestScatterMatrixKeys(t *testing.T) {
+	t.Parallel()
 	hs := onMatrix(t, Options{Data: "wine"}, 120, 40)
 	mustContain(t, hs.View(), "alcohol · histogram by class", "enter full scatter", "c choose features", "tab next tab")
 	hs.press("right", "right", "down")
@@ -139,6 +140,7 @@ func TestScatterMatrixKeys(t *testing.T) {
 // On a terminal too small for a cell nothing panics and every frame has
 // the terminal's size.
 func TestScatterMatrixTinyTerminal(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{1, 1}, {20, 6}, {40, 10}, {60, 12}, {70, 16}, {200, 60}} {
 		hs := onMatrix(t, Options{Data: "wine"}, size[0], size[1])
 		for _, k := range []string{"right", "down", "enter"} {
@@ -151,6 +153,7 @@ func TestScatterMatrixTinyTerminal(t *testing.T) {
 
 // With one numeric feature there is no pair: the tab says why.
 func TestScatterMatrixOneNumericFeature(t *testing.T) {
+	t.Parallel()
 	hs := onMatrix(t, Options{Data: "cubic"}, 120, 40)
 	mustContain(t, hs.View(), "A scatter-plot matrix needs two numeric features:", "these data have one numeri", "(x0)")
 	p := writeFile(t, "n.csv", "colour,size,y\nred,1,a\nblue,2,b\nred,3,a\nblue,4,b\n")
@@ -163,6 +166,7 @@ func TestScatterMatrixOneNumericFeature(t *testing.T) {
 // Regression: the cells are coloured by the target's range, named in the
 // legend.
 func TestScatterMatrixRegression(t *testing.T) {
+	t.Parallel()
 	hs := onMatrix(t, Options{Data: "diabetes"}, 120, 40)
 	hs.press("down")
 	mustContain(t, hs.View(), "sex against age by progression", "●", "○", "◆", "25–")
@@ -171,6 +175,7 @@ func TestScatterMatrixRegression(t *testing.T) {
 // Nominal features are left out, and large data are drawn from an even
 // sample, and both are said.
 func TestScatterMatrixSaysWhatIsLeftOut(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("a,b,kind,y\n")
 	for i := range 2500 {

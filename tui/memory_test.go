@@ -33,6 +33,7 @@ func TestModelListSaysWhatMemoryCannotHold(t *testing.T) {
 // A forest cancelled part-way keeps its trees: the lab scores that model on
 // the held-out rows and says it stopped early, instead of "no final scores".
 func TestCancelledForestIsScored(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "moons:n=2000", Model: "forest", Params: paramsOf("forest", map[string]string{"trees": "10000"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
 	if !hs.runUntil(func() bool { return trainSteps(hs) >= 5 }) {

@@ -13,6 +13,7 @@ import (
 // Gaussian naive Bayes gets some of the 8x8 digits wrong: the Mistakes
 // view draws them, labelled true→predicted, a page at a time.
 func TestMistakesDrawsMisclassifiedDigits(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := newHarness(t, Options{Data: "digits", Model: "gnb", Train: true}, size[0], size[1])
 		r := hs.a.history[0]

@@ -260,6 +260,7 @@ func mustSigns(t *testing.T, v string) {
 // A tie is said in words, and runs on other data or other folds
 // get no winner, only the reason.
 func TestCompareVerdictsInWords(t *testing.T) {
+	t.Parallel()
 	c, err := kit.NewCommon("mono", colorprofile.NoTTY, false) // no emphasis at all: the words must do
 	if err != nil {
 		t.Fatal(err)
@@ -305,6 +306,7 @@ func TestCompareVerdictsInWords(t *testing.T) {
 // A generator's knob in error is marked ✗, not only coloured, once the
 // focus has left it (its message shows only while it has the focus).
 func TestKnobErrorMarked(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{}, 120, 40)
 	for hs.a.data.SelectedEntry().Name != "moons" {
 		hs.press("down")

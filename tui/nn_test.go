@@ -100,6 +100,7 @@ func fakeNetSpec(m fakeNet) *engine.Spec {
 }
 
 func TestLiveNetworkNorms(t *testing.T) {
+	t.Parallel()
 	hs := sowingRun(t, fakeNetSpec(fakeNet{pause: time.Millisecond}), 120, 40)
 	hs.runUntil(func() bool { return trainSteps(hs) > 20 })
 	v := hs.View()
@@ -123,6 +124,7 @@ func TestLiveNetworkNorms(t *testing.T) {
 // The wide screen's live figures name each figure whole: a layer's least
 // and greatest batch gradient norm were both cut to "dense 1 |grad| m…".
 func TestLiveFiguresNameEachFigureWhole(t *testing.T) {
+	t.Parallel()
 	hs := sowingRun(t, fakeNetSpec(fakeNet{pause: time.Millisecond}), 200, 60)
 	hs.runUntil(func() bool { return trainSteps(hs) > 5 })
 	v := hs.View()
@@ -134,6 +136,7 @@ func TestLiveFiguresNameEachFigureWhole(t *testing.T) {
 }
 
 func TestNetworkViewDrawsLayersAndFilters(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := sowingRun(t, fakeNetSpec(fakeNet{epochs: 3, conv: true}), size[0], size[1])
 		hs.runUntil(func() bool { return hs.a.cur == screenResults })

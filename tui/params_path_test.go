@@ -43,6 +43,7 @@ func init() {
 }
 
 func TestNewParameterInTheForm(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_thermometer"}, 120, 40)
 	hs.focusParam("temperature")
 	mustContain(t, hs.View(), "temperature", "0.7", "how warm the predictions run", "float in [0, 2] · default 0.7")
@@ -79,6 +80,7 @@ func TestNewParameterInTheForm(t *testing.T) {
 // A list parameter is a text field of comma-separated values, each checked
 // against the spec's range.
 func TestListParameterInTheForm(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_thermometer"}, 120, 40)
 	hs.focusParam("layers")
 	mustContain(t, hs.View(), "layers", "[8,4 ", "ints in [1, 64]", "default 8,4")

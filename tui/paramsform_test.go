@@ -14,6 +14,7 @@ import (
 // are dimmed and say why; the focused parameter's help is whole in a side
 // panel.
 func TestFormStepsDimsAndExplains(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 40)
 	hs.focusParam("C")
 	hs.press("+")
@@ -58,6 +59,7 @@ func mustSpec(t *testing.T, name string) *engine.Spec {
 
 // A generator's seed knob read 0…9.007199254740992e15.
 func TestKnobRangesReadable(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{}, 120, 40)
 	for hs.a.data.SelectedEntry() == nil || hs.a.data.SelectedEntry().Name != "moons" {
 		hs.press("down")
@@ -71,6 +73,7 @@ func TestKnobRangesReadable(t *testing.T) {
 
 // Seeds are uint64 end to end: MaxUint64 went through int as -1.
 func TestSeedMaxUint64(t *testing.T) {
+	t.Parallel()
 	o := eval.DefaultOptions()
 	o.Seed = math.MaxUint64
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Eval: &o,
@@ -104,6 +107,7 @@ func TestSeedMaxUint64(t *testing.T) {
 // A network's validation_fraction is dimmed while patience is 0 (no early
 // stopping, no rows held back) and says why; it was never dimmed.
 func TestValidationFractionDimmedWithoutPatience(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "mlp", Params: paramsOf("mlp", map[string]string{"patience": "0"})}, 120, 40)
 	mustContain(t, hs.View(), "(only when patience > 0)")
 	hs.focusParam("validation_fraction")

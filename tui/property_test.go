@@ -16,6 +16,7 @@ import (
 // window nor the frame taller (the property the bad-input probe
 // checked by hand with 200 resizes and 480 keys a second).
 func TestRandomKeysAndSizesLong(t *testing.T) {
+	t.Parallel()
 	keys := []string{"up", "down", "left", "right", "enter", "enter", "enter", "esc", "tab", "shift+tab",
 		"space", "backspace", "ctrl+r", "?", "t", "R", "[", "]", "+", "-", "x", "y", "p", "m", "c", "d",
 		"r", "1", "0", "n", "q", "/", "e", "s"}

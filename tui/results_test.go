@@ -16,6 +16,7 @@ import (
 // Regression with one feature shows the fitted curve over the
 // points (cubic with a degree-3 least squares).
 func TestFittedCurve(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "cubic", Model: "linear", Params: paramsOf("linear", map[string]string{"degree": "3"}), Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v", hs.a.cur)
@@ -31,6 +32,7 @@ func TestFittedCurve(t *testing.T) {
 // Leave-one-out showed a baseline AUC of 0, no spread and no
 // per-fold figures, and no warning before 1,797 fits on digits.
 func TestLeaveOneOutSummary(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", Eval: loo(), Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v", hs.a.cur)
@@ -50,6 +52,7 @@ func TestLeaveOneOutSummary(t *testing.T) {
 // Pooled (all folds together) and per-fold-mean figures appeared
 // side by side unlabelled.
 func TestPooledAndMeanLabelled(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(5), Train: true}, 120, 40)
 	v := hs.View()
 	mustContain(t, v, "mean of 5 folds", "scores mean ± sd of 5 folds (the baseline's too)")
@@ -64,6 +67,7 @@ func TestPooledAndMeanLabelled(t *testing.T) {
 
 // Plurals ("1 features", "1 folds").
 func TestPlurals(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "cubic", Model: "linear", Train: true}, 120, 40)
 	v := hs.View()
 	mustContain(t, v, "(100 rows, 1 feature)")
@@ -77,6 +81,7 @@ func TestPlurals(t *testing.T) {
 // The map flooded with × on large data, and on digits the
 // legend lost its symbols.
 func TestMapOnDigits(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "digits", Model: "lda", Train: true}, 120, 40)
 	hs.resultTab("Map")
 	if !hs.runUntil(func() bool { return strings.Contains(hs.View(), "PC1") }) {
@@ -95,6 +100,7 @@ func TestMapOnDigits(t *testing.T) {
 // Coefficients of every class at once as a class x feature heat
 // table; for image data (digits) each class's weights as a picture.
 func TestCoefficientViews(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	hs.resultTab("Coefficients")
 	mustContain(t, hs.View(), "4 features × 3 classes", "setosa", "versicolor", "virginica", "petal_width_cm", "(intercept)")
@@ -118,6 +124,7 @@ func TestCoefficientViews(t *testing.T) {
 
 // A regressor's validation chart drew MSE and RMSE on one axis.
 func TestRegressionValidationIsRMSE(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "diabetes", Model: "lasso", Params: paramsOf("lasso", map[string]string{"alpha": "0.01"}), Train: true}, 120, 40)
 	hs.resultTab(views.TabHistory)
 	v := hs.View()
@@ -130,6 +137,7 @@ func TestRegressionValidationIsRMSE(t *testing.T) {
 // Leave-one-out has a fold per row: the chart draws at most maxGhosts of
 // the others.
 func TestGhostsBounded(t *testing.T) {
+	t.Parallel()
 	folds := make([][]eval.Point, 500)
 	for f := range folds {
 		folds[f] = []eval.Point{{Step: 1, TrainLoss: 1}, {Step: 2, TrainLoss: 0.5}}

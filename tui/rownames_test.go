@@ -13,6 +13,7 @@ const mtcarsR = "../datasets/testdata/mtcars_r.csv"
 // The rows table shows the row names first, ruled off from the columns,
 // which do not count them.
 func TestRowsViewShowsRowNames(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: mtcarsR}, 120, 40)
 	if hs.a.data.Table == nil || len(hs.a.data.Table.RowNames) != 12 {
 		t.Fatalf("the file's 12 row names did not load: %+v", hs.a.data.Table)
@@ -32,6 +33,7 @@ func TestRowsViewShowsRowNames(t *testing.T) {
 
 // A dendrogram's leaves are the rows' names.
 func TestDendrogramLeavesNamedByRowNames(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: mtcarsR, Target: "-", Model: "hclust", Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
 	v := hs.View()

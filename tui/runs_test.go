@@ -18,6 +18,7 @@ import (
 
 // "better" only beyond the folds' noise.
 func TestRunsVerdictsAllowForNoise(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(5), Train: true}, 140, 40)
 	hs.press("R")
 	mustContain(t, hs.View(), "better")
@@ -32,6 +33,7 @@ func TestRunsVerdictsAllowForNoise(t *testing.T) {
 
 // The comparison of two runs says which differences are within noise.
 func TestCompareSaysWithinNoise(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Eval: cv(10), Train: true}, 120, 40)
 	hs.press("e")
 	hs.a.params.SetModel(hs.a.ds, mustSpec(t, "gnb"), nil, nil)
@@ -47,6 +49,7 @@ func TestCompareSaysWithinNoise(t *testing.T) {
 // Runs on moons and moons:n=50, or on one file with two targets, are not
 // "a fair comparison".
 func TestRunsCompareProvenance(t *testing.T) {
+	t.Parallel()
 	c := plainCommon(t)
 	spec, err := engine.Lookup("gnb")
 	if err != nil {
@@ -97,6 +100,7 @@ func TestRunsCompareProvenance(t *testing.T) {
 // baseline, where the runs screen and a comparison mean "beyond noise":
 // a score within the folds' noise of its baseline is ≈, with a legend.
 func TestSummaryMarksBeyondNoise(t *testing.T) {
+	t.Parallel()
 	c, d := plainCommon(t), openDataset(t, "iris")
 	acc := []float64{0.30, 0.42, 0.33, 0.31, 0.44} // mean 0.36 over a baseline of 0.333: noise
 	var folds []map[string]float64
@@ -128,6 +132,7 @@ func TestSummaryMarksBeyondNoise(t *testing.T) {
 // offered "esc clear filter"; a run's time read otherwise than on its
 // summary; an empty screen offered to compare.
 func TestRunsTableShowsWhatMatters(t *testing.T) {
+	t.Parallel()
 	empty := newHarness(t, Options{}, 80, 24)
 	empty.press("R")
 	if v := empty.View(); strings.Contains(v, "compare") || strings.Contains(v, "pick") {
@@ -163,6 +168,7 @@ func TestRunsTableShowsWhatMatters(t *testing.T) {
 
 // A score whose folds agree exactly showed a bare "±" in the runs table.
 func TestRunsTableZeroSpread(t *testing.T) {
+	t.Parallel()
 	c, d := plainCommon(t), openDataset(t, "iris")
 	res := &eval.Result{Task: "classification", Rows: 150, Metrics: map[string]float64{"accuracy": 1}, Std: map[string]float64{"accuracy": 0}}
 	s := runlist.New(c)
@@ -175,6 +181,7 @@ func TestRunsTableZeroSpread(t *testing.T) {
 // partial result) showed the run's time in the runs table and 0 s on its
 // summary: both give the one time runRecord.wall says.
 func TestSummaryTimeIsTheRunsTables(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "gnb", Eval: cv(5), Train: true}, 120, 40)
 	hs.runUntil(func() bool { return len(hs.a.history) == 1 && hs.a.history[0].Done() })
 	r := hs.a.history[0]

@@ -74,6 +74,7 @@ func mustContain(t *testing.T, v string, wants ...string) {
 }
 
 func TestStartNothingParsed(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{}, 100, 30)
 	if hs.a.data.Table != nil || hs.a.ds != nil {
 		t.Fatal("a dataset was loaded before one was chosen")
@@ -82,6 +83,7 @@ func TestStartNothingParsed(t *testing.T) {
 }
 
 func TestDataPreviewAndTarget(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{}, 120, 40)
 	hs.pickData("iris")
 	mustContain(t, hs.View(), "150 rows × 5 columns · 3 classes", "target species", "3 classes",
@@ -114,6 +116,7 @@ func TestDataPreviewAndTarget(t *testing.T) {
 // numeric range whole (short kinds and headers make room), and a resize
 // lays the columns out again.
 func TestDataPreviewNarrow(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{}, 80, 24)
 	hs.pickData("iris")
 	v := hs.View()
@@ -126,6 +129,7 @@ func TestDataPreviewNarrow(t *testing.T) {
 }
 
 func TestGeneratorKnobs(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{}, 120, 40)
 	for hs.a.data.SelectedEntry().Name != "moons" {
 		hs.press("down")
@@ -155,6 +159,7 @@ func TestGeneratorKnobs(t *testing.T) {
 }
 
 func TestOpenFileByPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "tiny.csv")
 	if err := os.WriteFile(good, []byte("a,b,label\n1,2,x\n2,1,y\n3,3,x\n4,0,y\n"), 0o644); err != nil {
@@ -178,6 +183,7 @@ func TestOpenFileByPath(t *testing.T) {
 }
 
 func TestFileBrowser(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"b.csv", "a.arff", "notes.md", ".hidden.csv"} {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte("x\n1\n"), 0o644); err != nil {
@@ -213,6 +219,7 @@ func TestFileBrowser(t *testing.T) {
 }
 
 func TestModelsFilteredByTask(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		data      string
 		want, not []string
@@ -238,6 +245,7 @@ func TestModelsFilteredByTask(t *testing.T) {
 }
 
 func TestParamsFormValidates(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 40)
 	if hs.a.cur != screenParams {
 		t.Fatalf("screen %v, want parameters", hs.a.cur)
@@ -285,6 +293,7 @@ func TestParamsFormValidates(t *testing.T) {
 }
 
 func TestParamsBoolToggles(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "diabetes", Model: "linear"}, 120, 40)
 	hs.focusParam("intercept")
 	before := hs.a.params.Current().Raw()
@@ -295,6 +304,7 @@ func TestParamsBoolToggles(t *testing.T) {
 }
 
 func TestStartupErrors(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "nope"}, 120, 40)
 	if hs.a.cur != screenModel {
 		t.Fatalf("unknown model: screen %v", hs.a.cur)
@@ -306,6 +316,7 @@ func TestStartupErrors(t *testing.T) {
 }
 
 func TestStartupTrainShowsResults(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v, want results", hs.a.cur)
@@ -316,6 +327,7 @@ func TestStartupTrainShowsResults(t *testing.T) {
 }
 
 func TestResultViewsByCapability(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		data, model string
 		want, not   []string
@@ -340,6 +352,7 @@ func TestResultViewsByCapability(t *testing.T) {
 }
 
 func TestMapTab(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	hs.resultTab("Map")
 	mustContain(t, hs.View(), "first two principal directions (96% of variance)", "refit on this 2-D projection", "PC1")
@@ -353,6 +366,7 @@ func TestMapTab(t *testing.T) {
 // (off the UI goroutine, once the size settles); a map computed for the
 // old size is dropped, and the new grid is exactly the plot area.
 func TestMapFollowsResize(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	rs := mapViewOf(t, hs.a.results)
 	if rs.State != "ready" || rs.Key != rs.SizeKey() {
@@ -397,6 +411,7 @@ func TestMapFollowsResize(t *testing.T) {
 }
 
 func TestClusteringPath(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Target: "-", Model: "tuitest_split", Train: true}, 120, 40)
 	if hs.a.cur != screenResults {
 		t.Fatalf("screen %v, want results:\n%s", hs.a.cur, hs.View())
@@ -405,6 +420,7 @@ func TestClusteringPath(t *testing.T) {
 }
 
 func TestTrainErrorState(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_crash", Train: true}, 120, 40)
 	if hs.a.cur != screenTrain {
 		t.Fatalf("screen %v, want the training screen with the error", hs.a.cur)
@@ -417,6 +433,7 @@ func TestTrainErrorState(t *testing.T) {
 }
 
 func TestStaleMessagesDropped(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic"}, 120, 40)
 	hs.a.nextRun = 5
 	hs.press("enter") // run 5 trains and finishes
@@ -437,6 +454,7 @@ func TestStaleMessagesDropped(t *testing.T) {
 // (another run starts while it trains), run B starts, and A's own last messages (read from its job)
 // arrive while B trains. They must not touch B's curve, screen or record.
 func TestAbandonedRunMessagesDropped(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "1000000", "sleep_us": "100"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
@@ -496,6 +514,7 @@ func TestAbandonedRunMessagesDropped(t *testing.T) {
 }
 
 func TestCancelKeepsPartialHistory(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "100000", "sleep_us": "200"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
@@ -542,6 +561,7 @@ func TestCancelUnderCV(t *testing.T) {
 // esc during training asked nothing and abandoned the
 // run. It asks; n keeps training; y stops and shows what finished.
 func TestEscAsksBeforeLeavingTraining(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "100000", "sleep_us": "200"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
@@ -572,6 +592,7 @@ func TestEscAsksBeforeLeavingTraining(t *testing.T) {
 }
 
 func TestQuitStopsTraining(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow",
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "100000", "sleep_us": "200"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))
@@ -618,6 +639,7 @@ func TestSizes(t *testing.T) {
 }
 
 func TestGlobalKeys(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{}, 100, 30)
 	hs.press("t")
 	if hs.a.c.ThemeName() != "light" {
@@ -642,6 +664,7 @@ func TestGlobalKeys(t *testing.T) {
 }
 
 func TestRunsSortPickCompare(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Train: true}, 120, 40)
 	hs.press("esc", "esc")
 	hs.pickModel("gnb")
@@ -668,6 +691,7 @@ func TestRunsSortPickCompare(t *testing.T) {
 }
 
 func TestRetrainFromResults(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Params: paramsOf("logistic", map[string]string{"C": "0.5"}), Train: true}, 120, 40)
 	hs.press("e")
 	if hs.a.cur != screenParams {
@@ -699,6 +723,7 @@ func mapViewOf(t *testing.T, rs *results.Screen) *views.MapView {
 // scores" above a body pooled over the folds that had. The header takes its
 // count from the result, as the body does.
 func TestCancelLOOHeaderAgreesWithBody(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tuitest_slow", Eval: loo(),
 		Params: paramsOf("tuitest_slow", map[string]string{"steps": "5", "sleep_us": "1000"})}, 120, 40)
 	hs.queue = append(hs.queue, keyMsg("enter"))

@@ -41,6 +41,7 @@ func confined(t *testing.T) (*kit.Common, string) {
 // A confined lab reads data in its data directory and writes in its home
 // only; built-in and generator names are not files.
 func TestConfinedPaths(t *testing.T) {
+	t.Parallel()
 	c, base := confined(t)
 	for _, name := range []string{"iris", "moons:n=50", "blobs(n=30)"} {
 		if got, err := c.DataSource(name); err != nil || got != name {
@@ -69,6 +70,7 @@ func TestConfinedPaths(t *testing.T) {
 // A confined file browser starts in the data directory and never goes
 // above it.
 func TestConfinedFileBrowserStaysInside(t *testing.T) {
+	t.Parallel()
 	c, base := confined(t)
 	b := data.NewFileBrowser(c.Files)
 	if b.Dir != filepath.Join(base, "data") {
@@ -106,6 +108,7 @@ func TestWritePathRefusesTheLabsOwnFiles(t *testing.T) {
 // places on the server out of messages; ~ is not the server's home there,
 // and its own history cannot be saved over.
 func TestConfinedLabShowsNoServerPath(t *testing.T) {
+	t.Parallel()
 	c, base := confined(t)
 	home, data := c.Files.Home.Dir(), c.Files.Data.Dir()
 	if got := c.Shown(filepath.Join(data, "sub", "a.csv")); got != filepath.Join("sub", "a.csv") {
@@ -133,6 +136,7 @@ func TestConfinedLabShowsNoServerPath(t *testing.T) {
 // Why the run history could not be read or written is told without the
 // server's path of it (a served lab's history refused by its size cap).
 func TestHistoryErrorsShowNoServerPath(t *testing.T) {
+	t.Parallel()
 	c, base := confined(t)
 	a := newTestApp(t, Options{Files: c.Files}, 100, 30)
 	err := errors.New(filepath.Join(c.Files.Home.Dir(), "history.jsonl") + " is larger than 64 MB")
@@ -149,6 +153,7 @@ func TestHistoryErrorsShowNoServerPath(t *testing.T) {
 // A confined lab opens the person's own files (their uploads) too, named
 // ~/, from the file browser's ~ or typed, and still nothing outside.
 func TestConfinedLabOpensTheUsersOwnFiles(t *testing.T) {
+	t.Parallel()
 	c, base := confined(t)
 	if err := os.WriteFile(filepath.Join(base, "home", "up.csv"), []byte("x\n1\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -37,6 +37,7 @@ const backgroundQuery = "\x1b]11;?"
 const firstFrameWait = 3 * time.Second
 
 func TestStartUpChild(t *testing.T) {
+	t.Parallel()
 	theme, ok := os.LookupEnv(startUpChild)
 	if !ok {
 		return
@@ -52,6 +53,7 @@ func TestStartUpChild(t *testing.T) {
 }
 
 func TestStartUpOnAnyTerminal(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, theme string
 		answer      string // what the terminal answers to the query; "" nothing
@@ -83,6 +85,7 @@ func TestStartUpOnAnyTerminal(t *testing.T) {
 // gone. A terminal that shows attributes gets them, and no colour; a dumb
 // one gets no SGR at all.
 func TestNoColorKeepsEmphasis(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		term     string
 		emphasis []string

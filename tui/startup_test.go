@@ -11,6 +11,7 @@ import (
 // --model without --data is applied once the
 // data are chosen.
 func TestStartupModelWithoutData(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Model: "lda"}, 120, 30)
 	if hs.a.cur != screenData {
 		t.Fatalf("screen %v, want data", hs.a.cur)
@@ -23,6 +24,7 @@ func TestStartupModelWithoutData(t *testing.T) {
 }
 
 func TestStartupTaskAndLOO(t *testing.T) {
+	t.Parallel()
 	// y is whole numbers with few values: inferred classification.
 	p := writeFile(t, "small.csv", "a,y\n1,1\n2,2\n3,1\n4,2\n5,3\n6,3\n")
 	hs := newHarness(t, Options{Data: p, Model: "tuitest_slow"}, 120, 40)

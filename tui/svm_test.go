@@ -83,6 +83,7 @@ func svmResults(t *testing.T, data, tab string, w, h int) *harness {
 // and the support vectors, and says what they are; the band covers the
 // rings, every point inside it: the picture of why a line fails there.
 func TestMapShowsMarginAndSupportVectors(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := svmResults(t, "circles", "Map", size[0], size[1])
 		if !hs.runUntil(func() bool { return strings.Contains(hs.View(), "refit on all") }) {
@@ -99,6 +100,7 @@ func TestMapShowsMarginAndSupportVectors(t *testing.T) {
 }
 
 func TestSupportVectorsView(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		hs := svmResults(t, "circles", "Support vectors", size[0], size[1])
 		v := hs.View()
@@ -163,6 +165,7 @@ func TestLiveSVMObjectives(t *testing.T) {
 // shrunk variables, dcd on a budget): the figures under the charts give
 // the latest primal and gap evaluated, with their step, never NaN.
 func TestLiveSVMFiguresBetweenPrimals(t *testing.T) {
+	t.Parallel()
 	c := plainCommon(t)
 	nan := math.NaN()
 	h := []eval.Point{

@@ -36,6 +36,7 @@ func sweepOf(t *testing.T, opt Options, param, text string) *harness {
 // The range is offered from the spec, the curve is drawn as the points
 // arrive, c cancels keeping the points that finished.
 func TestSweepDrawsLiveAndCancels(t *testing.T) {
+	t.Parallel()
 	opt := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"sleep_us": "1000"})}
 	hs := sweepOf(t, opt, "steps", "")
 	if got := hs.a.sweep.Input.Value(); got != "steps=1..300:10" {
@@ -69,6 +70,7 @@ func TestSweepDrawsLiveAndCancels(t *testing.T) {
 
 // enter on the best point trains it in full with the sweep's folds.
 func TestSweepBestIsOneKeyFromARun(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "")
 	if got := hs.a.sweep.Input.Value(); got != "k=1..30" {
 		t.Errorf("range offered %q, want k=1..30", got)
@@ -92,6 +94,7 @@ func TestSweepBestIsOneKeyFromARun(t *testing.T) {
 
 // Two parameters make a heat table; the arrows walk its cells.
 func TestSweepOfTwoParametersIsAHeatTable(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "wine", Model: "knn"}, "k", "k=1..9:5 metric=l1,l2,linf")
 	hs.press("enter")
 	mustContain(t, hs.View(), "validation accuracy: k down, metric across", "[█0.989*]", "best k=9 metric=l1 0.989")
@@ -100,6 +103,7 @@ func TestSweepOfTwoParametersIsAHeatTable(t *testing.T) {
 }
 
 func TestSweepRangeErrorsStayOnTheForm(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=0..3")
 	hs.press("enter")
 	mustContain(t, hs.View(), `parameter k: "0" is out of range (int in [1, 1e6]) in range "0..3"`)
@@ -110,6 +114,7 @@ func TestSweepRangeErrorsStayOnTheForm(t *testing.T) {
 
 // ctrl+l draws the learning curve of the form's settings.
 func TestLearningCurveFromTheForm(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "knn"}, 120, 40)
 	hs.press("ctrl+l")
 	if hs.a.cur != screenSweep || !hs.a.sweep.Learning {
@@ -127,6 +132,7 @@ func TestLearningCurveFromTheForm(t *testing.T) {
 
 // A sweep's points of an old sweep are dropped once another starts.
 func TestStaleSweepMessagesAreDropped(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..3")
 	hs.press("enter")
 	before := hs.View()
@@ -140,6 +146,7 @@ func TestStaleSweepMessagesAreDropped(t *testing.T) {
 
 // The form offers the sweep only on a parameter it can range over.
 func TestSweepKeyOnlyOnSweepableFields(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "knn"}, 120, 40)
 	hs.focusParam("seed")
 	if strings.Contains(hs.View(), "ctrl+s") {
@@ -154,6 +161,7 @@ func TestSweepKeyOnlyOnSweepableFields(t *testing.T) {
 // x writes the sweep's report as Markdown and CSV, never over an earlier
 // export: a second x numbers the names.
 func TestSweepExportsNextToEarlierOnes(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..3")
 	dir := hs.a.c.ExportDir
 	hs.press("enter", "x")
@@ -178,6 +186,7 @@ func TestSweepExportsNextToEarlierOnes(t *testing.T) {
 // random=N in the range field draws the CLI's --random N settings (the same
 // seed), laid out along the axis.
 func TestSweepRandomSearchFromTheRangeField(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..50 random=0")
 	mustContain(t, hs.View(), "Add random=N to draw N settings from the ranges (seed 1) instead of the whole grid.")
 	hs.press("enter")
@@ -216,6 +225,7 @@ func TestSweepRandomSearchFromTheRangeField(t *testing.T) {
 // q during a sweep asks first; esc cancels it keeping the points that
 // finished, and stays to show them.
 func TestSweepQuitAsksAndEscKeepsPoints(t *testing.T) {
+	t.Parallel()
 	opt := Options{Data: "iris", Model: "tuitest_slow", Params: paramsOf("tuitest_slow", map[string]string{"sleep_us": "1000"})}
 	hs := sweepOf(t, opt, "steps", "steps=1,2,100000")
 	_, cmd := hs.a.Update(keyMsg("enter"))
@@ -259,6 +269,7 @@ func TestTallHeatTableKeepsTheStatus(t *testing.T) {
 // Three ranges drawn at random: the screen lists every point with its
 // three values beside the numbered chart.
 func TestSweepOfThreeParametersShowsTheTable(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..30 metric=l1,l2,linf algorithm=kdtree,brute random=5")
 	hs.press("enter")
 	live := hs.a.sweep.Live
@@ -274,6 +285,7 @@ func TestSweepOfThreeParametersShowsTheTable(t *testing.T) {
 
 // A text parameter's names and numbers are a range the field takes.
 func TestSweepOfATextParameterInTheLab(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "svm"}, "C", "gamma=scale,auto,0.1..1:2")
 	hs.press("enter")
 	mustContain(t, hs.View(), "done: 4 points", "scale", "auto")
@@ -282,6 +294,7 @@ func TestSweepOfATextParameterInTheLab(t *testing.T) {
 // pick=1se in the range field picks the simplest point within one
 // standard error of the best, as --pick 1se does.
 func TestSweepOneStandardErrorFromTheRangeField(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..40 pick=1se")
 	hs.press("enter")
 	live := hs.a.sweep.Live
@@ -298,6 +311,7 @@ func TestSweepOneStandardErrorFromTheRangeField(t *testing.T) {
 // nested=K in the range field also scores the whole search by nested
 // cross-validation, and the status line says the nested score.
 func TestSweepNestedFromTheRangeField(t *testing.T) {
+	t.Parallel()
 	hs := sweepOf(t, Options{Data: "iris", Model: "knn"}, "k", "k=1..9:5 nested=3")
 	hs.press("enter")
 	n := hs.a.sweep.Live.Nested

@@ -26,6 +26,7 @@ virginica,1.8,j,6.3,5.6,2.9
 // beside the field as it is typed; the right file trains and the summary
 // says the scores are on its rows.
 func TestSuppliedTestSetInTheForm(t *testing.T) {
+	t.Parallel()
 	good := writeFile(t, "good.csv", irisTest)
 	bad := writeFile(t, "bad.csv", strings.ReplaceAll(irisTest, "sepal_width_cm", "width"))
 	hs := newHarness(t, Options{Data: "iris", Model: "lda"}, 120, 40)
@@ -59,6 +60,7 @@ func TestSuppliedTestSetInTheForm(t *testing.T) {
 
 // tealab --data iris --test FILE opens the form with the test set chosen.
 func TestStartupWithTestSet(t *testing.T) {
+	t.Parallel()
 	good := writeFile(t, "good.csv", irisTest)
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", Test: good}, 120, 40)
 	o, err := hs.a.params.Options()
@@ -71,6 +73,7 @@ func TestStartupWithTestSet(t *testing.T) {
 // e on the results of a run scored on a test set goes back to the form
 // with that test set, even when another was typed since.
 func TestRetrainKeepsTheTestSet(t *testing.T) {
+	t.Parallel()
 	good := writeFile(t, "good.csv", irisTest)
 	other := writeFile(t, "other.csv", irisTest)
 	hs := newHarness(t, Options{Data: "iris", Model: "lda", Test: good, Train: true}, 120, 40)

@@ -12,6 +12,7 @@ import (
 // first) to the end of that word; bubbles v1.0.0 panicked with the cursor
 // on the last character.
 func TestDeleteWordForward(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		pos  int

@@ -14,6 +14,7 @@ import (
 // and unfolds with enter, and a data row sent down it (p, then [ ]) says
 // which leaf it reaches, its path opened.
 func TestTreeViews(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tree", Params: paramsOf("tree", map[string]string{"max_depth": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Tree")
 	v := hs.View()
@@ -45,6 +46,7 @@ func TestTreeViews(t *testing.T) {
 // At 80x24 the tree view stays inside the window and scrolls with the
 // cursor.
 func TestTreeViewSmall(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "digits", Model: "tree", Train: true}, 80, 24)
 	hs.resultTab("Tree")
 	hs.press("a") // unfold everything: far more lines than the window
@@ -62,6 +64,7 @@ func TestTreeViewSmall(t *testing.T) {
 // the exponential loss name the charts, and the live figures show what
 // each step reports besides.
 func TestEnsembleLossNames(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "wine", Model: "forest", Params: paramsOf("forest", map[string]string{"trees": "20"}), Train: true}, 120, 40)
 	hs.resultTab("History")
 	mustContain(t, hs.View(), "out-of-bag error")
@@ -75,6 +78,7 @@ func TestEnsembleLossNames(t *testing.T) {
 
 // k-NN shows the k it used; choosing k draws the error against k.
 func TestNeighboursView(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"choose_k": "loo", "k_max": "15"}), Train: true}, 120, 40)
 	hs.resultTab("Neighbours")
 	mustContain(t, hs.View(), "l2 distance · k-d tree search", "chosen: the least leave-one-out error", "leave-one-out (training rows)", "validation (held-out rows)")
@@ -87,6 +91,7 @@ func TestNeighboursView(t *testing.T) {
 // The chosen k is marked on the error-against-k curve: a vertical line in
 // its column, labelled, at 80x24 and 120x40.
 func TestNeighboursMarksChosenK(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		hs := newHarness(t, Options{Data: "iris", Model: "knn", Params: paramsOf("knn", map[string]string{"choose_k": "loo", "k_max": "15"}), Train: true}, size[0], size[1])
 		hs.resultTab("Neighbours")
@@ -106,6 +111,7 @@ func TestNeighboursMarksChosenK(t *testing.T) {
 // The dendrogram's cut moves with the arrow keys and the clusters and
 // their agreement with the classes follow it.
 func TestDendrogramCutMoves(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "hclust", Params: paramsOf("hclust", map[string]string{"k": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
 	v := hs.View()
@@ -122,6 +128,7 @@ func TestDendrogramCutMoves(t *testing.T) {
 // A reduction shows its scree and loadings; a clustering its clusters
 // against the known classes.
 func TestUnsupervisedViews(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Task: "reduction", Model: "pca", Train: true}, 120, 40)
 	hs.resultTab("Components")
 	mustContain(t, hs.View(), "scree", "PC1", "0.925", "loadings", "petal_length_cm")
@@ -135,6 +142,7 @@ func TestUnsupervisedViews(t *testing.T) {
 // A clustering's map colours the rows by cluster and calls nothing
 // misclassified: a cluster's number is no class.
 func TestClusterMapNamesClusters(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
 	hs.resultTab("Map")
 	hs.runUntil(func() bool { return strings.Contains(hs.View(), "cluster 1") })
@@ -148,6 +156,7 @@ func TestClusterMapNamesClusters(t *testing.T) {
 // k-means runs get an elbow plot of the objective against k, computed off
 // the UI goroutine.
 func TestElbowView(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
 	hs.resultTab("Elbow")
 	hs.runUntil(func() bool { return strings.Contains(hs.View(), "the run's k = 3") })
@@ -159,6 +168,7 @@ func TestElbowView(t *testing.T) {
 // linear axis, so that the fall from k = 1 to the knee fills the plot, and
 // the knee is marked at k = 4.
 func TestElbowShowsTheKnee(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "blobs:centers=4,seed=3", Task: "clustering", Model: "kmeans", Params: paramsOf("kmeans", map[string]string{"k": "4"}), Train: true}, 80, 24)
 	hs.resultTab("Elbow")
 	hs.runUntil(func() bool { return strings.Contains(hs.View(), "the run's k = 4") })
@@ -206,6 +216,7 @@ func TestElbowShowsTheKnee(t *testing.T) {
 // A clustering's scatter: rows by cluster with the centres marked, beside
 // the known classes; one at a time (c) on a narrow screen.
 func TestClusterScatter(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 130, 40)
 	hs.resultTab("Scatter")
 	mustContain(t, hs.View(), "first two principal directions", "clusters found, centres marked", "known classes (not learned from)", "▲ centre", "setosa")
@@ -222,6 +233,7 @@ func TestClusterScatter(t *testing.T) {
 // recolours and rescoring is a linear pass (BenchmarkDendrogramCut times
 // it).
 func TestDendrogramLargeTree(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "blobs:n=3000,seed=4", Task: "clustering", Model: "hclust", Params: paramsOf("hclust", map[string]string{"k": "3"}), Train: true}, 120, 40)
 	hs.resultTab("Dendrogram")
 	mustContain(t, hs.View(), "top of 3000 rows", "rows)")
@@ -237,6 +249,7 @@ func TestDendrogramLargeTree(t *testing.T) {
 // on every row, scored against the classes: nothing asks to choose the task
 // first.
 func TestUnsupervisedModelOnLabelledData(t *testing.T) {
+	t.Parallel()
 	for _, model := range []string{"kmeans", "pca"} {
 		hs := newHarness(t, Options{Data: "iris", Model: model}, 120, 40)
 		v := hs.View()
@@ -256,6 +269,7 @@ func TestUnsupervisedModelOnLabelledData(t *testing.T) {
 // The clusters' scatter shows the principal plane or any two features
 // chosen with x and y, as the Map does; p goes back.
 func TestClusterScatterAxes(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Task: "clustering", Model: "kmeans", Train: true}, 120, 40)
 	hs.resultTab("Scatter")
 	mustContain(t, hs.View(), "first two principal directions", "x x axis", "y y axis")
@@ -270,6 +284,7 @@ func TestClusterScatterAxes(t *testing.T) {
 // The form's scaling field overrides the model's habit (its help says
 // what auto means for this model); the run says so.
 func TestStandardizeField(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "wine", Model: "kmeans"}, 120, 40)
 	hs.focusParam("scaling")
 	mustContain(t, hs.View(), "▸ scaling", "does what kmeans expects: no")
@@ -284,6 +299,7 @@ func TestStandardizeField(t *testing.T) {
 // Boosting's Tree and Rules tabs show any round's tree: > and < page
 // through them, each named with its round and vote.
 func TestBoostedTreesPage(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "adaboost", Params: paramsOf("adaboost", map[string]string{"rounds": "5", "max_depth": "2"}), Train: true}, 120, 40)
 	defer closeHarness(hs)
 	hs.resultTab("Tree")
@@ -303,6 +319,7 @@ func TestBoostedTreesPage(t *testing.T) {
 // The form offers the pipeline's steps as the command line does: a
 // resampling chosen there is what the run does, and the run says so.
 func TestPipelineFields(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "breast_cancer", Model: "logistic"}, 120, 40)
 	hs.focusParam("resample")
 	mustContain(t, hs.View(), "▸ resample", "rebalance each")

@@ -25,6 +25,7 @@ func (hs *harness) setValue(text string) {
 // A tree: the row typed goes down the tree, its prediction and path follow
 // each key; letters are typed into the field, not taken as the screen's keys.
 func TestTryARowOfATree(t *testing.T) {
+	t.Parallel()
 	hs := newHarness(t, Options{Data: "iris", Model: "tree", Train: true}, 120, 40)
 	hs.resultTab("Try")
 	v := hs.View()
@@ -55,6 +56,7 @@ func TestTryARowOfATree(t *testing.T) {
 // A nominal feature is chosen with ←/→; the model sees the level as its
 // training rows coded it.
 func TestTryARowNominal(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("size,colour,kind\n")
 	for i := range 60 {
@@ -82,6 +84,7 @@ func TestTryARowNominal(t *testing.T) {
 // run's preprocessing: logistic regression standardises, and the typed
 // rows of a supplied test set get the predictions the run scored.
 func TestTryARowIsPrepared(t *testing.T) {
+	t.Parallel()
 	good := writeFile(t, "good.csv", irisTest)
 	hs := newHarness(t, Options{Data: "iris", Model: "logistic", Test: good, Train: true}, 120, 40)
 	res := hs.a.history[0].Result
@@ -113,6 +116,7 @@ func TestTryARowIsPrepared(t *testing.T) {
 // with each feature missing in turn; weather's outlook missing says it
 // took the heavier branch.
 func TestTryATreePathWithMissingValues(t *testing.T) {
+	t.Parallel()
 	for _, opts := range []Options{
 		{Data: "../datasets/testdata/weather.nominal.arff", Model: "tree", Params: paramsOf("tree", map[string]string{"prune": "none"}), Train: true},
 		{Data: "iris", Model: "tree", Train: true},

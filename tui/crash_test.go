@@ -65,10 +65,17 @@ func TestPanicEndsTheLabInOneLine(t *testing.T) {
 			t.Setenv("XDG_STATE_HOME", state)
 			hs := newHarness(t, Options{Data: "iris", Model: "gnb", Train: true}, 120, 40)
 			a := hs.a
+			// The harness ran the start-up (the data opened, the model
+			// trained): the program's Init must not run it again, or the
+			// lab may leave the screen the bomb is on before it goes off.
+			a.startup = nil
 			a.screens[a.cur] = &bomb{screen: a.screens[a.cur], where: tc.where}
 			var out syncBuffer
 			g := &guarded{a: a}
-			p := g.program(tea.WithInput(nil), tea.WithOutput(&out), tea.WithoutSignalHandler())
+			// A size, as a terminal has one: without it the program's
+			// first size (none) could reach the lab before the bomb went
+			// off, and a lab of no size draws nothing, the bomb included.
+			p := g.program(tea.WithInput(nil), tea.WithOutput(&out), tea.WithoutSignalHandler(), tea.WithWindowSize(120, 40))
 			go p.Send(boomMsg{})
 			ended := make(chan error)
 			go func() {

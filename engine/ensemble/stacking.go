@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -369,13 +370,7 @@ func (s *Stacking) decideFeed(F *mat.Dense, f feed) []float64 {
 				out[i] = 1
 			}
 		default:
-			best := 0
-			for j, x := range row {
-				if x > row[best] {
-					best = j
-				}
-			}
-			out[i] = float64(best)
+			out[i] = float64(floats.MaxIdx(row)) // the first largest
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tealab/tealab/datasets"
@@ -255,13 +256,7 @@ func (v *Voting) decide(S *mat.Dense) []float64 {
 			out[i] = row[0]
 			continue
 		}
-		best := 0
-		for j, x := range row {
-			if x > row[best] {
-				best = j
-			}
-		}
-		out[i] = float64(best)
+		out[i] = float64(floats.MaxIdx(row)) // the first largest
 	}
 	return out
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/lecture"
 )
 
 // The run history is one JSON line per run in history.jsonl under the
@@ -41,15 +42,22 @@ type Entry struct {
 	Version string    `json:"tealab"`
 	Star    bool      `json:"star,omitempty"`
 	Name    string    `json:"name,omitempty"`
-	Run     *Record   `json:"run"`
+	Run     *Record   `json:"run,omitempty"`
+	// Lab is a run of one of the lectures' experiments (engine/lecture),
+	// in place of Run: a history holds both, and a build from before
+	// experiments skips these lines, which have no run.
+	Lab *lecture.Record `json:"lab,omitempty"`
 
 	held string // the id the line holds, when reading gave the run another (nthID)
 }
 
-// Title is the entry's name, or its data and model.
+// Title is the entry's name, or its data and model (an experiment's name).
 func (e *Entry) Title() string {
-	if e.Name != "" {
+	switch {
+	case e.Name != "":
 		return e.Name
+	case e.Lab != nil:
+		return "lab · " + e.Lab.Experiment
 	}
 	return e.Run.Data.Source + " · " + e.Run.Model
 }
@@ -113,6 +121,12 @@ func OwnFile(name string) bool {
 func NewEntry(r *Record) *Entry {
 	return &Entry{ID: newID(), Time: r.Started.UTC().Truncate(time.Millisecond), Seconds: r.Wall.Seconds(),
 		Version: Version, Run: r}
+}
+
+// NewLabEntry makes the history's entry for a run of an experiment.
+func NewLabEntry(r *lecture.Record) *Entry {
+	return &Entry{ID: newID(), Time: r.Started.UTC().Truncate(time.Millisecond), Seconds: r.Wall.Seconds(),
+		Version: Version, Lab: r}
 }
 
 // newID is 128 random bits in hex: two processes appending at once never
@@ -293,13 +307,18 @@ func parseEntry(line []byte, ids map[string]int) *Entry {
 		return nil
 	}
 	var e Entry
-	if err := json.Unmarshal(line, &e); err != nil || e.ID == "" || e.Run == nil {
+	if err := json.Unmarshal(line, &e); err != nil || e.ID == "" || (e.Run == nil) == (e.Lab == nil) {
 		return nil
 	}
 	if id := nthID(ids, e.ID); id != e.ID {
 		e.ID, e.held = id, e.ID
 	}
-	e.Run.Started, e.Run.Wall = e.Time, time.Duration(e.Seconds*float64(time.Second))
+	wall := time.Duration(e.Seconds * float64(time.Second))
+	if e.Lab != nil {
+		e.Lab.Started, e.Lab.Wall = e.Time, wall
+		return &e
+	}
+	e.Run.Started, e.Run.Wall = e.Time, wall
 	return e.thinned() // a line from before curves were thinned holds no more in memory than a new one
 }
 
@@ -479,6 +498,13 @@ func (e *Entry) SearchText() string {
 	star := ""
 	if e.Star {
 		star = "* starred"
+	}
+	if e.Lab != nil {
+		var args []string
+		for _, a := range e.Lab.Args {
+			args = append(args, a[0]+"="+a[1])
+		}
+		return strings.Join([]string{e.ID, e.Name, star, "lab", e.Lab.Experiment, strings.Join(args, " "), string(e.Lab.Status)}, " ")
 	}
 	var params []string
 	for k, v := range Settings(e.Run.Params) {

@@ -53,6 +53,10 @@ func runRuns(args []string, out io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if e.Lab != nil { // an experiment's recipe is the command that repeats it
+			_, err := fmt.Fprintln(out, report.LectureCommand(e.Lab))
+			return err
+		}
 		b, err := runs.RecipeJSON(e.Run)
 		if err != nil {
 			return err
@@ -63,6 +67,12 @@ func runRuns(args []string, out io.Writer) error {
 		e, err := find(*export)
 		if err != nil {
 			return err
+		}
+		if e.Lab != nil {
+			if *format == "csv" {
+				return usagef("runs: --export %s is an experiment (tealab lab %s): it exports as md only", *export, e.Lab.Experiment)
+			}
+			return report.LectureMarkdown(out, e.Lab, e.Name)
 		}
 		if *format == "csv" {
 			return report.RunCSV(out, e.Run)
@@ -128,11 +138,20 @@ func writeRuns(out io.Writer, entries []*runs.Entry, short map[string]string, pa
 	}
 	rows := [][]string{{"id", "★", "date", "data", "model", "parameters", "evaluation", "score", "name"}}
 	for _, e := range entries {
-		r := e.Run
 		mark := ""
 		if e.Star {
 			mark = "★"
 		}
+		if l := e.Lab; l != nil {
+			var args []string
+			for _, a := range l.Args {
+				args = append(args, a[0]+"="+a[1])
+			}
+			rows = append(rows, []string{short[e.ID], mark, e.Time.Local().Format("2006-01-02 15:04"), "", "lab " + l.Experiment,
+				trunc(strings.Join(args, " "), 30), "experiment", string(l.Status), e.Name})
+			continue
+		}
+		r := e.Run
 		ev := ""
 		if r.Result != nil {
 			ev = r.Result.Eval

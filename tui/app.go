@@ -36,6 +36,7 @@ import (
 	"github.com/tealab/tealab/tui/screens/data"
 	"github.com/tealab/tealab/tui/screens/experimenter"
 	"github.com/tealab/tealab/tui/screens/features"
+	"github.com/tealab/tealab/tui/screens/lectures"
 	"github.com/tealab/tealab/tui/screens/model"
 	"github.com/tealab/tealab/tui/screens/params"
 	"github.com/tealab/tealab/tui/screens/results"
@@ -129,10 +130,11 @@ const (
 	screenExperiment
 	screenSweep
 	screenFeatures
+	screenLectures
 	numScreens
 )
 
-var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs", "experimenter", "sweep", "features"}
+var screenNames = [numScreens]string{"data", "model", "parameters", "training", "results", "runs", "experimenter", "sweep", "features", "lectures' experiments"}
 
 // screen is one page of the lab. Screens are pointers mutated only in Update.
 type screen interface {
@@ -171,6 +173,8 @@ type app struct {
 	exp     *experimenter.Screen
 	sweep   *sweep.Screen
 	feats   *features.Screen
+	lect    *lectures.Screen
+	lectOf  screenID // where the experiments were opened from: esc goes back there
 
 	// The session: what has been chosen so far.
 	ds     *datasets.Dataset
@@ -222,7 +226,8 @@ func newApp(opt Options) (*app, error) {
 	a.exp = experimenter.New(c, ctx)
 	a.sweep = sweep.New(c, ctx)
 	a.feats = features.New(c, ctx)
-	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep, a.feats}
+	a.lect = lectures.New(c, ctx)
+	a.screens = [numScreens]screen{a.data, a.model, a.params, a.train, a.results, a.runs, a.exp, a.sweep, a.feats, a.lect}
 	a.store = c.Store()
 	if opt.Data != "" || opt.Model != "" {
 		o := opt // with a model but no data: applied once the data are chosen
@@ -332,6 +337,14 @@ func (a *app) Update(msg tea.Msg) (*app, tea.Cmd) {
 		return a, cmd
 	case features.ProgressMsg, features.RankedMsg, features.DoneMsg: // the ranking's, whichever screen shows
 		return a, a.feats.Update(msg)
+	case kit.OpenLecturesMsg:
+		if a.cur != screenLectures {
+			a.lectOf = a.cur
+		}
+		a.goTo(screenLectures)
+		return a, nil
+	case lectures.FrameMsg, lectures.DoneMsg, lectures.SavedMsg, lectures.TickMsg: // the experiment's, whichever screen shows
+		return a, a.lect.Update(msg)
 	case kit.OpenExperimentMsg:
 		a.exp.SetData(a.ds)
 		a.goTo(screenExperiment)
@@ -448,6 +461,8 @@ func (a *app) back() tea.Cmd {
 	case screenFeatures:
 		a.feats.Stop()
 		a.goTo(screenData)
+	case screenLectures:
+		a.goTo(a.lectOf) // an experiment computing goes on, and is recorded when it ends
 	}
 	return nil
 }
@@ -734,6 +749,9 @@ func (a *app) header() string {
 	}
 	if a.cur == screenFeatures {
 		dsName, model = a.feats.DataName(), ""
+	}
+	if a.cur == screenLectures { // the experiments bring their own data
+		dsName, model = "", ""
 	}
 	for _, c := range []string{dsName, model} {
 		if c != "" {

@@ -66,8 +66,13 @@ func (a *app) historyLoaded(msg historyLoadedMsg) {
 		notes = append(notes, a.c.Hide(msg.err.Error()))
 	}
 	var past []*kit.RunRecord
+	var labs []*runs.Entry
 	unknown := 0
 	for _, e := range msg.entries {
+		if e.Lab != nil { // an experiment's: the experiments' screen lists them
+			labs = append(labs, e)
+			continue
+		}
 		if e.Run.Spec == nil {
 			unknown++
 			continue
@@ -95,6 +100,7 @@ func (a *app) historyLoaded(msg historyLoadedMsg) {
 	a.history = append(past, a.history...)
 	a.runs.SetRuns(a.history)
 	a.runs.SetNote(strings.Join(notes, "; "))
+	a.lect.SetPast(labs)
 }
 
 // recordRun appends a finished run to the history. The line is made here,

@@ -81,6 +81,10 @@ type OpenFeaturesMsg struct{ Ds *datasets.Dataset }
 // OpenExperimentMsg asks for the Experimenter on the session's data.
 type OpenExperimentMsg struct{}
 
+// OpenLecturesMsg: a first screen asks for the lecture notes'
+// experiments.
+type OpenLecturesMsg struct{}
+
 // RunsNoteMsg: what became of an action on the runs screen (an export, an
 // edit of the history), said on that screen.
 type RunsNoteMsg struct{ Note string }

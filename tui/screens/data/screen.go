@@ -37,6 +37,8 @@ type keys struct {
 	PageUp    key.Binding
 	PageDown  key.Binding
 	Features  key.Binding
+	// Lectures opens the lecture notes' experiments, which need no data.
+	Lectures key.Binding
 	// nextTab and prevTab change the tab where the arrows move a cursor.
 	nextTab, prevTab key.Binding
 }
@@ -65,6 +67,7 @@ func DefaultKeys() keys {
 		PageUp:    kit.Bind("[", "earlier rows", "["),
 		PageDown:  kit.Bind("]", "later rows", "]"),
 		Features:  kit.Bind("F", "rank features", "F"),
+		Lectures:  kit.Bind("L", "lecture experiments", "L"),
 		nextTab:   kit.Bind("tab", "next tab", "tab"),
 		prevTab:   kit.Bind("shift+tab", "previous tab", "shift+tab"),
 	}
@@ -272,7 +275,7 @@ func (s *Screen) ShortHelp() []key.Binding {
 	if s.Table != nil {
 		ks = append(ks, s.keys.preview)
 	}
-	return ks
+	return append(ks, s.keys.Lectures)
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
@@ -450,6 +453,8 @@ func (s *Screen) Key(msg tea.KeyPressMsg) tea.Cmd {
 		s.moveCursor(-1)
 	case key.Matches(msg, s.keys.down):
 		s.moveCursor(1)
+	case key.Matches(msg, s.keys.Lectures):
+		return func() tea.Msg { return kit.OpenLecturesMsg{} }
 	case key.Matches(msg, s.keys.load):
 		if s.SelectedEntry() == nil {
 			return s.startPicker()

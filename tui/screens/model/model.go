@@ -19,6 +19,7 @@ type keys struct {
 	up, down, pgUp, pgDown key.Binding
 	choose                 key.Binding
 	experiment             key.Binding
+	lectures               key.Binding
 }
 
 // DefaultKeys are the model screen's key bindings.
@@ -31,6 +32,8 @@ func DefaultKeys() keys {
 		choose: kit.Bind("enter", "choose", "enter"),
 		// several models on identical folds (the Experimenter screen)
 		experiment: kit.Bind("X", "experimenter", "X"),
+		// the lecture notes' experiments
+		lectures: kit.Bind("L", "lecture experiments", "L"),
 	}
 }
 
@@ -208,7 +211,7 @@ func (s *Screen) ShortHelp() []key.Binding {
 	if s.filter.Editing {
 		return s.filter.Help()
 	}
-	return append([]key.Binding{s.keys.choose, s.keys.experiment}, s.filter.Help()...)
+	return append([]key.Binding{s.keys.choose, s.keys.experiment, s.keys.lectures}, s.filter.Help()...)
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
@@ -255,6 +258,8 @@ func (s *Screen) Update(msg tea.Msg) tea.Cmd {
 		s.Cursor = min(s.Cursor+page, len(s.Specs)-1)
 	case key.Matches(km, s.keys.experiment):
 		return func() tea.Msg { return kit.OpenExperimentMsg{} }
+	case key.Matches(km, s.keys.lectures):
+		return func() tea.Msg { return kit.OpenLecturesMsg{} }
 	case key.Matches(km, s.keys.choose):
 		sp := s.Specs[s.Cursor]
 		s.err = nil

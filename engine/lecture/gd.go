@@ -305,14 +305,14 @@ func (s *gdSurface) walk(ctx context.Context, method string, lr float64, start [
 		case "rmsprop":
 			for i := range 2 {
 				r[i] = k.rho*r[i] + (1-k.rho)*g[i]*g[i]
-				next[i] = w[i] - lr*g[i]/(math.Sqrt(r[i])+k.eps)
+				next[i] = w[i] - lr*gdRatio(g[i], math.Sqrt(r[i])+k.eps)
 			}
 		case "adam":
 			c1, c2 := 1-math.Pow(k.beta1, float64(t)), 1-math.Pow(k.beta2, float64(t))
 			for i := range 2 {
 				m[i] = k.beta1*m[i] + (1-k.beta1)*g[i]
 				r[i] = k.beta2*r[i] + (1-k.beta2)*g[i]*g[i]
-				next[i] = w[i] - lr*(m[i]/c1)/(math.Sqrt(r[i]/c2)+k.eps)
+				next[i] = w[i] - lr*gdRatio(m[i]/c1, math.Sqrt(r[i]/c2)+k.eps)
 			}
 		case "newton":
 			var d [2]float64
@@ -330,6 +330,15 @@ func (s *gdSurface) walk(ctx context.Context, method string, lr float64, start [
 	}
 	tr.Rising = tr.Cost[len(tr.Cost)-1] > tr.Cost[0]
 	return tr, nil
+}
+
+// gdRatio is a/b, and 0 for 0/0: with eps = 0 a coordinate whose
+// gradient has been 0 throughout (a start on the minimum) stays put.
+func gdRatio(a, b float64) float64 {
+	if b == 0 && a == 0 {
+		return 0
+	}
+	return a / b
 }
 
 func runGD(ctx context.Context, in In, show func(Frame)) (any, error) {

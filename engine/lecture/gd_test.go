@@ -129,6 +129,17 @@ func TestGDAdamFirstStepIsTheLearningRate(t *testing.T) {
 	}
 }
 
+// With eps = 0, RMSprop and Adam started on the minimum (gradient 0)
+// stay there rather than divide 0 by 0.
+func TestGDAdaptiveMethodsRestOnTheMinimum(t *testing.T) {
+	r := runGDWith(t, map[string]string{"methods": "rmsprop,adam", "lr": "0.1", "eps": "0", "start": "0,0"})
+	for _, tr := range r.Trajectories {
+		if tr.Diverged || len(tr.Points) != 21 || tr.Points[20] != [2]float64{} {
+			t.Errorf("%s from the minimum: diverged %v, last point %v", tr.Method, tr.Diverged, tr.Points[len(tr.Points)-1])
+		}
+	}
+}
+
 // Momentum (heavy ball) and RMSprop's first two steps, by hand, on
 // 2w1² + w2² from (−4, 3) with ε = 0.1: ∇f = (4w1, 2w2).
 func TestGDMomentumAndRMSpropByHand(t *testing.T) {

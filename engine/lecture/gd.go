@@ -174,16 +174,16 @@ func (r *GDResult) surface() *gdSurface {
 // Cost is the surface's cost at (w1, w2): what the contours are drawn of.
 func (r *GDResult) Cost(w1, w2 float64) float64 { return r.surface().cost([2]float64{w1, w2}) }
 
-// softplus is log(1 + e^z) without overflow.
-func softplus(z float64) float64 {
+// gdSoftplus is log(1 + e^z) without overflow.
+func gdSoftplus(z float64) float64 {
 	if z > 0 {
 		return z + math.Log1p(math.Exp(-z))
 	}
 	return math.Log1p(math.Exp(z))
 }
 
-// sigmoid is 1/(1 + e^−z) without overflow.
-func sigmoid(z float64) float64 {
+// gdSigmoid is 1/(1 + e^−z) without overflow.
+func gdSigmoid(z float64) float64 {
 	if z >= 0 {
 		return 1 / (1 + math.Exp(-z))
 	}
@@ -196,7 +196,7 @@ func (s *gdSurface) cost(w [2]float64) float64 {
 	case "logistic":
 		sum := 0.0
 		for i, x := range s.data.X {
-			sum += softplus(-s.data.Y[i] * (w[0]*x[0] + w[1]*x[1]))
+			sum += gdSoftplus(-s.data.Y[i] * (w[0]*x[0] + w[1]*x[1]))
 		}
 		return sum / float64(len(s.data.X))
 	case "leastsquares":
@@ -216,7 +216,7 @@ func (s *gdSurface) grad(w [2]float64) [2]float64 {
 	case "logistic":
 		for i, x := range s.data.X {
 			y := s.data.Y[i]
-			c := -y * sigmoid(-y*(w[0]*x[0]+w[1]*x[1]))
+			c := -y * gdSigmoid(-y*(w[0]*x[0]+w[1]*x[1]))
 			g[0] += c * x[0]
 			g[1] += c * x[1]
 		}
@@ -238,7 +238,7 @@ func (s *gdSurface) hess(w [2]float64) [2][2]float64 {
 	switch s.kind {
 	case "logistic":
 		for _, x := range s.data.X {
-			p := sigmoid(w[0]*x[0] + w[1]*x[1])
+			p := gdSigmoid(w[0]*x[0] + w[1]*x[1])
 			c := p * (1 - p)
 			h[0][0] += c * x[0] * x[0]
 			h[0][1] += c * x[0] * x[1]
@@ -261,9 +261,9 @@ func (s *gdSurface) hess(w [2]float64) [2][2]float64 {
 	return h
 }
 
-// newtonStep is H⁻¹g; ok is false when H is not positive definite (to
+// gdNewtonStep is H⁻¹g; ok is false when H is not positive definite (to
 // working precision), where Newton's step means nothing.
-func newtonStep(h [2][2]float64, g [2]float64) ([2]float64, bool) {
+func gdNewtonStep(h [2][2]float64, g [2]float64) ([2]float64, bool) {
 	det := h[0][0]*h[1][1] - h[0][1]*h[1][0]
 	if !(h[0][0] > 0) || !(det > 1e-14*h[0][0]*h[1][1]) {
 		return [2]float64{}, false
@@ -316,7 +316,7 @@ func (s *gdSurface) walk(ctx context.Context, method string, lr float64, start [
 			}
 		case "newton":
 			var d [2]float64
-			d, ok = newtonStep(s.hess(w), g)
+			d, ok = gdNewtonStep(s.hess(w), g)
 			next = [2]float64{w[0] - d[0], w[1] - d[1]}
 		}
 		c := s.cost(next)
@@ -449,7 +449,7 @@ func gdCoef(a float64) string {
 func (s *gdSurface) minimum() ([2]float64, error) {
 	switch s.kind {
 	case "leastsquares":
-		d, ok := newtonStep(s.hess([2]float64{}), s.grad([2]float64{}))
+		d, ok := gdNewtonStep(s.hess([2]float64{}), s.grad([2]float64{}))
 		if !ok {
 			return [2]float64{}, engine.Limitf("the data's x are all equal: no single least-squares line; change seed")
 		}
@@ -457,7 +457,7 @@ func (s *gdSurface) minimum() ([2]float64, error) {
 	case "logistic":
 		var w [2]float64
 		for range 100 {
-			d, ok := newtonStep(s.hess(w), s.grad(w))
+			d, ok := gdNewtonStep(s.hess(w), s.grad(w))
 			if !ok {
 				break
 			}

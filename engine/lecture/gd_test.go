@@ -30,7 +30,7 @@ func runGDWith(t *testing.T, settings map[string]string) *GDResult {
 	return rec.Result.(*GDResult)
 }
 
-func closeTo(got, want, tol float64) bool {
+func gdClose(got, want, tol float64) bool {
 	return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
 }
 
@@ -54,15 +54,15 @@ func TestGDBowlsFollowTheClosedForm(t *testing.T) {
 			for step, p := range tr.Points {
 				for i := range 2 {
 					want := math.Pow(1-2*lr*c.a[i], float64(step)) * r.Start[i]
-					if !closeTo(p[i], want, 1e-12) {
+					if !gdClose(p[i], want, 1e-12) {
 						t.Errorf("%s ε=%v step %d: w%d = %.17g, want %.17g", c.surface, lr, step, i+1, p[i], want)
 					}
 				}
-				if want := c.a[0]*p[0]*p[0] + c.a[1]*p[1]*p[1]; !closeTo(tr.Cost[step], want, 1e-14) {
+				if want := c.a[0]*p[0]*p[0] + c.a[1]*p[1]*p[1]; !gdClose(tr.Cost[step], want, 1e-14) {
 					t.Errorf("%s ε=%v step %d: cost %g, not the point's %g", c.surface, lr, step, tr.Cost[step], want)
 				}
 			}
-			if f := tr.Factors; f == nil || !closeTo(f[0], 1-2*lr*c.a[0], 1e-15) || !closeTo(f[1], 1-2*lr*c.a[1], 1e-15) {
+			if f := tr.Factors; f == nil || !gdClose(f[0], 1-2*lr*c.a[0], 1e-15) || !gdClose(f[1], 1-2*lr*c.a[1], 1e-15) {
 				t.Errorf("%s ε=%v: factors %v", c.surface, lr, tr.Factors)
 			}
 		}
@@ -72,7 +72,7 @@ func TestGDBowlsFollowTheClosedForm(t *testing.T) {
 	ill := runGDWith(t, map[string]string{"surface": "ill"})
 	div, slow := ill.Trajectories[0], ill.Trajectories[1]
 	for s := 1; s < len(div.Points); s++ {
-		if ratio := div.Points[s][0] / div.Points[s-1][0]; !closeTo(ratio, -1.1, 1e-12) {
+		if ratio := div.Points[s][0] / div.Points[s-1][0]; !gdClose(ratio, -1.1, 1e-12) {
 			t.Fatalf("ill ε=0.105 step %d: w1 ratio %g, want −1.1", s, ratio)
 		}
 	}
@@ -82,11 +82,11 @@ func TestGDBowlsFollowTheClosedForm(t *testing.T) {
 	if slow.Rising || slow.StepsToTol != nil {
 		t.Errorf("ill ε=0.055: rising %v, steps to 1e-6 %q (w2 ×0.89 a step leaves cost 3²·0.89⁴⁰ ≈ 0.085 after 20)", slow.Rising, slow.StepsText())
 	}
-	if f := slow.Factors; !closeTo(f[0], -0.1, 1e-12) || !closeTo(f[1], 0.89, 1e-12) {
+	if f := slow.Factors; !gdClose(f[0], -0.1, 1e-12) || !gdClose(f[1], 0.89, 1e-12) {
 		t.Errorf("ill ε=0.055: factors %v, want −0.1, 0.89", f)
 	}
 	good := runGDWith(t, map[string]string{})
-	if f := good.Trajectories[0].Factors; !closeTo(f[0], 0.58, 1e-12) || !closeTo(f[1], 0.79, 1e-12) {
+	if f := good.Trajectories[0].Factors; !gdClose(f[0], 0.58, 1e-12) || !gdClose(f[1], 0.79, 1e-12) {
 		t.Errorf("quadratic ε=0.105: factors %v, want 0.58, 0.79", f)
 	}
 }
@@ -121,7 +121,7 @@ func TestGDAdamFirstStepIsTheLearningRate(t *testing.T) {
 				if eps == "0" {
 					tol = 1e-14
 				}
-				if !closeTo(d, tr.LR, tol) {
+				if !gdClose(d, tr.LR, tol) {
 					t.Errorf("eps=%s ε=%v: |Δw%d| = %.17g, want ε", eps, tr.LR, i+1, d)
 				}
 			}
@@ -150,7 +150,7 @@ func TestGDMomentumAndRMSpropByHand(t *testing.T) {
 	// w2 = (−2.4, 2.4) − 0.1·(−24, 10.2) = (0, 1.38).
 	want := [][2]float64{{-4, 3}, {-2.4, 2.4}, {0, 1.38}}
 	for s, p := range want {
-		if !closeTo(mom.Points[s][0], p[0], 1e-13) || !closeTo(mom.Points[s][1], p[1], 1e-13) {
+		if !gdClose(mom.Points[s][0], p[0], 1e-13) || !gdClose(mom.Points[s][1], p[1], 1e-13) {
 			t.Errorf("momentum step %d: %v, want %v", s, mom.Points[s], p)
 		}
 	}
@@ -162,11 +162,11 @@ func TestGDMomentumAndRMSpropByHand(t *testing.T) {
 	r2 := [2]float64{0.9*25.6 + 0.1*g1[0]*g1[0], 0.9*3.6 + 0.1*g1[1]*g1[1]}
 	w2 := [2]float64{w1[0] - 0.1*g1[0]/(math.Sqrt(r2[0])+1e-8), w1[1] - 0.1*g1[1]/(math.Sqrt(r2[1])+1e-8)}
 	for s, p := range [][2]float64{w1, w2} {
-		if !closeTo(rms.Points[s+1][0], p[0], 1e-8) || !closeTo(rms.Points[s+1][1], p[1], 1e-8) {
+		if !gdClose(rms.Points[s+1][0], p[0], 1e-8) || !gdClose(rms.Points[s+1][1], p[1], 1e-8) {
 			t.Errorf("rmsprop step %d: %v, want %v", s+1, rms.Points[s+1], p)
 		}
 	}
-	if !closeTo(rms.Points[1][0], -3.683772234, 1e-9) {
+	if !gdClose(rms.Points[1][0], -3.683772234, 1e-9) {
 		t.Errorf("rmsprop step 1: w1 = %.10f, want −3.683772234", rms.Points[1][0])
 	}
 }
@@ -181,7 +181,7 @@ func TestGDNewton(t *testing.T) {
 			t.Fatalf("%s: newton lr %v, %d points", s, tr.LR, len(tr.Points))
 		}
 		p := tr.Points[1]
-		if !closeTo(p[0], r.Minimum[0], 1e-12) || !closeTo(p[1], r.Minimum[1], 1e-12) {
+		if !gdClose(p[0], r.Minimum[0], 1e-12) || !gdClose(p[1], r.Minimum[1], 1e-12) {
 			t.Errorf("%s: newton's first step %v, minimum %v", s, p, r.Minimum)
 		}
 		if tr.StepsToTol == nil || *tr.StepsToTol != 1 {
@@ -190,7 +190,7 @@ func TestGDNewton(t *testing.T) {
 	}
 	r := runGDWith(t, map[string]string{"surface": "logistic", "methods": "newton", "steps": "10", "start": "0,0"})
 	last := r.Trajectories[0].Points[10]
-	if !closeTo(last[0], r.Minimum[0], 1e-10) || !closeTo(last[1], r.Minimum[1], 1e-10) {
+	if !gdClose(last[0], r.Minimum[0], 1e-10) || !gdClose(last[1], r.Minimum[1], 1e-10) {
 		t.Errorf("logistic: newton's 10th iterate %v, minimum %v", last, r.Minimum)
 	}
 	// From (−4, 3), far on the flat side of the loss, the curvature is
@@ -220,12 +220,12 @@ func TestGDGradientsMatchFiniteDifferences(t *testing.T) {
 				up[i] += h
 				dn[i] -= h
 				fd := (s.cost(up) - s.cost(dn)) / (2 * h)
-				if !closeTo(g[i], fd, 1e-7) {
+				if !gdClose(g[i], fd, 1e-7) {
 					t.Errorf("%s at %v: ∂f/∂w%d = %.10g, finite difference %.10g", kind, w, i+1, g[i], fd)
 				}
 				gu, gd := s.grad(up), s.grad(dn)
 				for j := range 2 {
-					if fd := (gu[j] - gd[j]) / (2 * h); !closeTo(H[i][j], fd, 1e-6) {
+					if fd := (gu[j] - gd[j]) / (2 * h); !gdClose(H[i][j], fd, 1e-6) {
 						t.Errorf("%s at %v: H[%d][%d] = %.10g, finite difference %.10g", kind, w, i, j, H[i][j], fd)
 					}
 				}
@@ -291,11 +291,11 @@ func TestGDMinimaMatchScikitLearn(t *testing.T) {
 	}{{"logistic", ref.Logistic.Coef, ref.Logistic.Loss, 1e-10}, {"leastsquares", ref.LeastSquares.Coef, ref.LeastSquares.Loss, 1e-10}} {
 		r := runGDWith(t, map[string]string{"surface": c.surface, "seed": "1", "steps": "1"})
 		for i := range 2 {
-			if !closeTo(r.Minimum[i], c.coef[i], c.tol) {
+			if !gdClose(r.Minimum[i], c.coef[i], c.tol) {
 				t.Errorf("%s: minimum w%d = %.10g, reference %.10g", c.surface, i+1, r.Minimum[i], c.coef[i])
 			}
 		}
-		if !closeTo(r.MinCost, c.loss, 1e-10) {
+		if !gdClose(r.MinCost, c.loss, 1e-10) {
 			t.Errorf("%s: min cost %.12g, reference %.12g", c.surface, r.MinCost, c.loss)
 		}
 	}

@@ -177,7 +177,7 @@ func writeLecture(out io.Writer, e *lecture.Experiment, rec *lecture.Record) err
 	if err := report.WriteLectureTables(out, report.LectureTables(e.Name, rec.Result)); err != nil {
 		return err
 	}
-	pic := report.DrawLecture(e.Name, rec.Result, report.ExportSize)
+	pic := report.DrawLecture(e.Name, rec.Result, report.FinalView(e.Name, rec.Result, report.ExportSize))
 	for _, l := range pic.Lines {
 		if _, err := fmt.Fprintln(out, strings.TrimRight(l, " ")); err != nil {
 			return err

@@ -148,18 +148,16 @@ func (c *Canvas) Lines(xLabel string) []string {
 			label = tick(c.Y1)
 		case c.H - 1:
 			label = tick(c.Y0)
-		case (c.H - 1) / 2:
-			if c.H >= 7 {
-				_, y := c.At(0, r)
-				label = tick(y)
-			}
+		case c.midRow():
+			label = tick(c.midY())
 		}
 		out = append(out, padLeft(label, lw)+" ┤"+string(c.cells[r]))
 	}
 	out = append(out, strings.Repeat(" ", lw)+" └"+strings.Repeat("─", c.W))
 	lo, hi := tick(c.X0), tick(c.X1)
-	mx, _ := c.At((c.W-1)/2, 0)
+	mx := nice(c.X0, c.X1, c.LogX)
 	mid := tick(mx)
+	midCol, _, _ := c.Cell(mx, c.Y0)
 	axis := []rune(strings.Repeat(" ", c.W+2))
 	place := func(s string, at int) {
 		rs := []rune(s)
@@ -168,7 +166,7 @@ func (c *Canvas) Lines(xLabel string) []string {
 	}
 	place(lo, 2)
 	if c.W >= 3*(len(mid)+len(lo)) {
-		place(mid, 2+(c.W-1)/2-len(mid)/2)
+		place(mid, 2+midCol-len(mid)/2)
 	}
 	place(hi, c.W+2-len(hi))
 	out = append(out, strings.Repeat(" ", lw)+string(axis))
@@ -186,11 +184,47 @@ func (c *Canvas) labelWidth() int {
 	for _, v := range []float64{c.Y0, c.Y1} {
 		w = max(w, len(tick(v)))
 	}
-	if c.H >= 7 {
-		_, y := c.At(0, (c.H-1)/2)
-		w = max(w, len(tick(y)))
+	if c.midRow() >= 0 {
+		w = max(w, len(tick(c.midY())))
 	}
 	return w
+}
+
+// midY is the value the y axis labels between its ends: a round number
+// near the middle (nice); midRow is its row, -1 when the axis is too short
+// for a third label.
+func (c *Canvas) midY() float64 { return nice(c.Y0, c.Y1, c.LogY) }
+
+func (c *Canvas) midRow() int {
+	if c.H < 7 {
+		return -1
+	}
+	_, row, ok := c.Cell(c.X0, c.midY())
+	if !ok || row <= 1 || row >= c.H-2 {
+		return -1
+	}
+	return row
+}
+
+// nice is a round number near the middle of [lo, hi]: the middle rounded
+// to the range's order of magnitude (a power of ten on a log axis), or the
+// middle itself when rounding leaves the range.
+func nice(lo, hi float64, log bool) float64 {
+	if log && lo > 0 && hi > lo {
+		m := math.Pow(10, math.Round((math.Log10(lo)+math.Log10(hi))/2))
+		if m > lo && m < hi {
+			return m
+		}
+		return math.Sqrt(lo * hi)
+	}
+	mid := (lo + hi) / 2
+	step := math.Pow(10, math.Floor(math.Log10(hi-lo)))
+	for _, s := range []float64{step, step / 2, step / 10} {
+		if m := math.Round(mid/s) * s; m > lo+(hi-lo)/4 && m < hi-(hi-lo)/4 {
+			return m + 0 // no -0
+		}
+	}
+	return mid
 }
 
 // CanvasSize is the plot area that fits a drawing of w × h cells whose y

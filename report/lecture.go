@@ -123,6 +123,15 @@ func shellQuote(s string) string {
 // ExportSize is the size pictures are drawn at in exports and reports.
 var ExportSize = LectureView{Width: 100, Height: 30}
 
+// FinalView is v on the last frame of result of experiment name: the
+// whole picture, as a report shows it.
+func FinalView(name string, result any, v LectureView) LectureView {
+	if n := LectureFrames(name, result); n > 0 {
+		v.Frame = n - 1
+	}
+	return v
+}
+
 // WriteLectureTables writes tables as aligned text.
 func WriteLectureTables(w io.Writer, tables []Table) error {
 	mw := &mdWriter{w: w}
@@ -183,7 +192,7 @@ func LectureMarkdown(w io.Writer, rec *lecture.Record, title string) error {
 		}
 	}
 	if rec.Result != nil {
-		pic := DrawLecture(rec.Experiment, rec.Result, ExportSize)
+		pic := DrawLecture(rec.Experiment, rec.Result, FinalView(rec.Experiment, rec.Result, ExportSize))
 		mw.printf("\n```\n%s\n```\n", strings.Join(trimRight(pic.Lines), "\n"))
 	}
 	return mw.err

@@ -185,7 +185,7 @@ func (s *Screen) pictureView() string {
 			body = append(body, " "+s.ink(l, pic.Inks))
 		}
 	}
-	head := kit.Spread(st.Title.Render(" "+s.exp.Title), st.Muted.Render(s.exp.Source+" "), s.w)
+	head := st.Muted.Render(kit.Clip(" "+s.exp.Source, s.w))
 	return head + "\n" + kit.Fit(strings.Join(body, "\n"), s.w, ph) + "\n" + s.status()
 }
 
@@ -252,7 +252,7 @@ func (s *Screen) status() string {
 		}
 		parts = append(parts, fmt.Sprintf("frame %d of %d (%s)", s.frame+1, n, state))
 	}
-	parts = append(parts, "seed and knobs: "+argsText(s.rec.Args))
+	parts = append(parts, "knobs: "+argsText(s.rec.Args))
 	return st.Muted.Render(kit.Clip(" "+strings.Join(parts, " · "), s.w))
 }
 

@@ -84,7 +84,7 @@ func TestBVDrawing(t *testing.T) {
 func TestBVDrawingOtherShapes(t *testing.T) {
 	cases := []map[string]string{
 		{"model": "knn", "k": "1..20"},
-		{"model": "ridge", "lambda": "1e-9..1e3:200"},
+		{"model": "ridge", "lambda": "1e-9..1e3:200", "hypotheses": "5"},
 		{"model": "tree", "depth": "1..30", "show": "last"},
 		{"model": "poly", "design": "uniform", "show": "last"},
 	}
@@ -126,7 +126,7 @@ func TestBVTables(t *testing.T) {
 	if row[0] != "3" || row[7] != "least test error" || !strings.HasPrefix(row[5], "0.1175 ± ") || row[1] != "0.00522" {
 		t.Errorf("degree 3's row %q; result %+v", row, r.Rows[3])
 	}
-	many := LectureTables("bias-variance", bvResultFor(t, map[string]string{"model": "ridge", "lambda": "1e-9..1e3:200"}))
+	many := LectureTables("bias-variance", bvResultFor(t, map[string]string{"model": "ridge", "lambda": "1e-9..1e3:200", "hypotheses": "5"}))
 	if n := len(many[0].Rows); n > 27 || n < 20 {
 		t.Errorf("200 λ: %d rows, want about 25", n)
 	}

@@ -445,7 +445,7 @@ func bvPolyFit(x, y, z []float64, d int) ([]float64, error) {
 	out, row := make([]float64, len(z)), make([]float64, d+1)
 	for j, zj := range z {
 		bvLegendre(zj, row)
-		out[j] = floatsDot(row, w)
+		out[j] = bvDot(row, w)
 	}
 	return out, nil
 }
@@ -480,7 +480,7 @@ func bvRidgeFit(x, y, z []float64, d int, lambda float64) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := ymean - floatsDot(means, w)
+	b := ymean - bvDot(means, w)
 	out := make([]float64, len(z))
 	for j, zj := range z {
 		p, s := 1.0, b
@@ -493,7 +493,7 @@ func bvRidgeFit(x, y, z []float64, d int, lambda float64) ([]float64, error) {
 	return out, nil
 }
 
-func floatsDot(a, b []float64) float64 {
+func bvDot(a, b []float64) float64 {
 	var s float64
 	for i := range a {
 		s += a[i] * b[i]

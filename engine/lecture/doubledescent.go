@@ -165,7 +165,7 @@ func runDoubleDescent(ctx context.Context, in In, show func(Frame)) (any, error)
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		row, err := ddFit(data, p, lambda)
+		row, err := ddFit(ctx, data, p, lambda)
 		if err != nil {
 			return res, err
 		}
@@ -180,10 +180,13 @@ func runDoubleDescent(ctx context.Context, in In, show func(Frame)) (any, error)
 // ddFit fits p features in every trial. The features are scaled by 1/√p:
 // fitting the unscaled columns with penalty λp gives the same predictions,
 // with weights 1/√p of the scaled ones.
-func ddFit(data []ddTrial, p int, lambda float64) (DDRow, error) {
+func ddFit(ctx context.Context, data []ddTrial, p int, lambda float64) (DDRow, error) {
 	row := DDRow{Features: p}
 	tests := make([]float64, len(data))
 	for i, t := range data {
+		if err := ctx.Err(); err != nil {
+			return row, err
+		}
 		n, _ := t.train.Dims()
 		a := t.train.Slice(0, n, 0, p).(*mat.Dense)
 		w, err := bvSolve(a, t.y, lambda*float64(p))
@@ -193,7 +196,7 @@ func ddFit(data []ddTrial, p int, lambda float64) (DDRow, error) {
 		row.TrainError += ddMSE(a, w, t.y) / float64(len(data))
 		m, _ := t.test.Dims()
 		tests[i] = ddMSE(t.test.Slice(0, m, 0, p).(*mat.Dense), w, t.yTest)
-		row.WeightNorm += math.Sqrt(float64(p)) * math.Sqrt(floatsDot(w, w)) / float64(len(data))
+		row.WeightNorm += math.Sqrt(float64(p)) * math.Sqrt(bvDot(w, w)) / float64(len(data))
 	}
 	row.TestError, row.TestErrorSE = bvMeanSE(tests)
 	sorted := slices.Sorted(slices.Values(tests))

@@ -90,7 +90,7 @@ func init() {
 				Detail: "each minimises the mean loss (half squared error, or log-loss) + λ·‖w‖₁ (L1) or λ·½‖w‖² (L2) on standardised features with an unpenalised intercept: scikit-learn's Lasso(alpha=λ), Ridge(alpha=nλ), LogisticRegression(C=1/(nλ))"},
 			{Name: "lambdas", Kind: engine.Int, Default: 100, Min: 2, Max: 1000, Help: "how many λs on the log grid (as lasso_path's n_alphas)"},
 			{Name: "ratio", Kind: engine.Float, Default: 1e-3, Min: 1e-8, Max: 0.5, Log: true, Help: "the grid's span, λ_min/λ_max (as lasso_path's eps)",
-				Detail: "L1 models: λ runs from λ_max = max|Zᵀ(y−ȳ)|/n, the smallest λ at which every weight is zero, down to ratio·λ_max. L2 weights are never exactly zero, so there λ runs from h/ratio down to h·ratio around h, the largest eigenvalue of the loss's Hessian at w = 0 (ZᵀZ/n for ridge, ȳ(1−ȳ)ZᵀZ/n for logistic)"},
+				Detail: "L1 models: λ runs from λ_max = max|Zᵀ(y−ȳ)|/n, the smallest λ at which every weight is zero, down to ratio·λ_max. L2 weights are never exactly zero and shrink gradually, so there λ runs from 100·h, where every weight is within 1% of zero, down twice as many decades, to 100·h·ratio², h being the largest eigenvalue of the loss's Hessian at w = 0 (ZᵀZ/n for ridge, ȳ(1−ȳ)ZᵀZ/n for logistic)"},
 			{Name: "folds", Kind: engine.Int, Default: 5, Min: 2, Max: 20, Help: "folds of the cross-validated error (stratified for logistic)"},
 			SeedKnob(),
 		},
@@ -147,7 +147,7 @@ func runPath(ctx context.Context, in In, show func(Frame)) (any, error) {
 		return res, err
 	}
 	if prob.l1 {
-		res.EntryOrder, res.EntryLambda = entryOrder(res)
+		res.EntryOrder, res.EntryLambda = entryOrder(res, prob, full)
 	}
 	// The cross-validated error, fold by fold, on the same grid.
 	var classes int
@@ -390,7 +390,8 @@ func pathGrid(prob *pathProblem, s *stdData, L int, ratio float64) []float64 {
 		if prob.logistic {
 			h *= s.yMean * (1 - s.yMean)
 		}
-		hi, lo = h/ratio, h*ratio
+		hi = 100 * h // every weight within 1% of zero
+		lo = hi * ratio * ratio
 	}
 	if !(hi > 0) { // no feature moves with the target: a token grid
 		hi, lo = 1, ratio
@@ -530,7 +531,6 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 	m := p + 1 // coordinate 0 is the intercept
 	v := make([]float64, m)
 	v[0] = math.Log(s.yMean / (1 - s.yMean))
-	eta := make([]float64, n)
 	prob := make([]float64, n)
 	wt := make([]float64, n)
 	grad := make([]float64, m)
@@ -538,11 +538,14 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 	for j := range hess {
 		hess[j] = make([]float64, m)
 	}
-	col := func(j, i int) float64 {
-		if j == 0 {
-			return 1
+	// The rows with a leading 1 for the intercept, row major, so that the
+	// Hessian's n·m²/2 products run down contiguous memory.
+	aug := make([]float64, n*m)
+	for i := range n {
+		aug[i*m] = 1
+		for j := 1; j < m; j++ {
+			aug[i*m+j] = s.z[j-1][i]
 		}
-		return s.z[j-1][i]
 	}
 	penalty := func(u []float64) float64 {
 		t := 0.0
@@ -558,10 +561,7 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 	loss := func(u []float64) float64 {
 		t := 0.0
 		for i := range n {
-			e := u[0]
-			for j := 1; j < m; j++ {
-				e += u[j] * s.z[j-1][i]
-			}
+			e := dot(aug[i*m:(i+1)*m], u)
 			t += softplus(e) - s.yBinom[i]*e
 		}
 		return t / float64(n)
@@ -573,32 +573,35 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 			return err
 		}
 		for outer := 0; outer < 200; outer++ {
+			clear(grad)
 			for i := range n {
-				e := v[0]
-				for j := 1; j < m; j++ {
-					e += v[j] * s.z[j-1][i]
-				}
-				eta[i] = e
-				prob[i] = sigmoid(e)
+				row := aug[i*m : (i+1)*m]
+				prob[i] = sigmoid(dot(row, v))
 				wt[i] = prob[i] * (1 - prob[i])
-			}
-			for j := range m {
-				t := 0.0
-				for i := range n {
-					t += col(j, i) * (prob[i] - s.yBinom[i])
+				d := (prob[i] - s.yBinom[i]) / float64(n)
+				for j, a := range row {
+					grad[j] += a * d
 				}
-				grad[j] = t / float64(n)
 			}
 			if optimality(grad, v, lam, l1) < 1e-11 {
 				break
 			}
 			for j := range m {
-				for k := j; k < m; k++ {
-					t := 0.0
-					for i := range n {
-						t += col(j, i) * col(k, i) * wt[i]
+				clear(hess[j])
+			}
+			for i := range n {
+				row := aug[i*m : (i+1)*m]
+				wi := wt[i] / float64(n)
+				for j, a := range row {
+					f, h := wi*a, hess[j][j:]
+					for k, b := range row[j:] {
+						h[k] += f * b
 					}
-					hess[j][k], hess[k][j] = t/float64(n), t/float64(n)
+				}
+			}
+			for j := range m {
+				for k := j + 1; k < m; k++ {
+					hess[k][j] = hess[j][k]
 				}
 			}
 			// The step: u minimises gᵀ(u−v) + ½(u−v)ᵀH(u−v) + λP(u).
@@ -623,9 +626,16 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 								r[k] += hess[k][j] * d
 							}
 							u[j] = nu
-							moved = math.Max(moved, math.Abs(d))
+							if d < 0 {
+								d = -d
+							}
+							if d > moved {
+								moved = d
+							}
 						}
-						top = math.Max(top, math.Abs(u[j]))
+						if a := math.Abs(u[j]); a > top {
+							top = a
+						}
 					}
 					if moved <= 1e-15*math.Max(top, 1) {
 						break
@@ -827,17 +837,29 @@ func (r *PathResult) summarise(rates [][]float64) {
 }
 
 // entryOrder lists the features in the order their weights first leave
-// zero going down the path; ties (the same λ) by the larger weight.
-func entryOrder(r *PathResult) ([]string, []float64) {
+// zero going down the path. Features that leave zero between the same two
+// λs of the grid are ordered by how close each was to entering at the
+// larger λ: the size of its loss gradient there (a zero weight enters when
+// that reaches λ). So the first is the feature whose gradient at w = 0 is
+// largest: on standardised features, the one most correlated with y.
+func entryOrder(r *PathResult, prob *pathProblem, s *stdData) ([]string, []float64) {
 	type entry struct {
 		j, at int
-		size  float64
+		pull  float64
 	}
 	var es []entry
+	grads := map[int][]float64{}
 	for j := range r.Features {
 		for i, w := range r.Coefs {
 			if w[j] != 0 {
-				es = append(es, entry{j, i, math.Abs(w[j])})
+				e := entry{j: j, at: i}
+				if i > 0 {
+					if grads[i-1] == nil {
+						grads[i-1] = lossGradient(prob, s, r.Coefs[i-1], r.Intercepts[i-1])
+					}
+					e.pull = math.Abs(grads[i-1][j])
+				}
+				es = append(es, e)
 				break
 			}
 		}
@@ -846,7 +868,7 @@ func entryOrder(r *PathResult) ([]string, []float64) {
 		if es[a].at != es[b].at {
 			return es[a].at < es[b].at
 		}
-		return es[a].size > es[b].size
+		return es[a].pull > es[b].pull
 	})
 	names := make([]string, len(es))
 	at := make([]float64, len(es))
@@ -854,4 +876,25 @@ func entryOrder(r *PathResult) ([]string, []float64) {
 		names[k], at[k] = r.Features[e.j], r.Lambdas[e.at]
 	}
 	return names, at
+}
+
+// lossGradient is the gradient of the mean loss in w at (w, b): −Zᵀ(y − ŷ)/n.
+func lossGradient(prob *pathProblem, s *stdData, w []float64, b float64) []float64 {
+	resid := make([]float64, s.n)
+	for i := range resid {
+		eta := b
+		for j, z := range s.z {
+			eta += w[j] * z[i]
+		}
+		if prob.logistic {
+			resid[i] = s.yBinom[i] - sigmoid(eta)
+		} else {
+			resid[i] = s.y[i] + s.yMean - eta // s.y is centred; b is ȳ
+		}
+	}
+	g := make([]float64, len(s.z))
+	for j, z := range s.z {
+		g[j] = -dot(z, resid) / float64(s.n)
+	}
+	return g
 }

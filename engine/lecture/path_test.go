@@ -156,6 +156,17 @@ func TestPathLassoFirstEntryIsMostCorrelated(t *testing.T) {
 	if len(r.EntryOrder) != len(r.Features) || r.EntryLambda[0] != r.Lambdas[1] {
 		t.Errorf("entry order %v at %v: want all 10, bmi at the second λ %g", r.EntryOrder, r.EntryLambda, r.Lambdas[1])
 	}
+	// On a fine grid bmi is alone at the second λ (0.07% below λ_max).
+	fine, err := runPathWith(t, "diabetes", map[string]string{"lambdas": "1000", "ratio": "0.5", "folds": "2"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, w := range fine.Coefs[1] {
+		if (w != 0) != (fine.Features[j] == "bmi") {
+			t.Errorf("at λ %g: weights %v, want bmi's alone", fine.Lambdas[1], fine.Coefs[1])
+			break
+		}
+	}
 	for k := 1; k < len(r.EntryLambda); k++ {
 		if r.EntryLambda[k] > r.EntryLambda[k-1] {
 			t.Errorf("entry λs not descending: %v", r.EntryLambda)
@@ -418,7 +429,54 @@ func TestPathRidgeShrinks(t *testing.T) {
 			t.Errorf("‖w‖ fell from %g to %g as λ fell", norm(r.Coefs[i-1]), norm(r.Coefs[i]))
 		}
 	}
-	if r.Nonzero[0] != 10 || norm(r.Coefs[0]) > 0.1 || len(r.EntryOrder) != 0 {
-		t.Errorf("at λ_max: %d nonzero, ‖w‖ %g; entry order %v", r.Nonzero[0], norm(r.Coefs[0]), r.EntryOrder)
+	// λ_max = 100·h, h the top eigenvalue of ZᵀZ/n, shrinks every
+	// eigen-direction of least squares by e/(e+λ) ≤ 1/101.
+	d := pathData(t, "diabetes")
+	prob, _, _ := preparePath(d, "diabetes", "ridge", 2)
+	s := standardise(prob, nil)
+	var ols []float64
+	if err := fitPath(context.Background(), prob, s, []float64{0}, func(_ int, w []float64, _ float64) { ols = w }); err != nil {
+		t.Fatal(err)
+	}
+	if r.Nonzero[0] != 10 || norm(r.Coefs[0]) > norm(ols)/101 || norm(r.Coefs[0]) < norm(ols)/1e4 || len(r.EntryOrder) != 0 {
+		t.Errorf("at λ_max: %d nonzero, ‖w‖ %g (least squares %g); entry order %v", r.Nonzero[0], norm(r.Coefs[0]), norm(ols), r.EntryOrder)
+	}
+	if h := topEigen(s.gram()); math.Abs(r.Lambdas[0]-100*h) > 1e-9*h || math.Abs(r.Lambdas[19]-100*h*1e-6) > 1e-15*h {
+		t.Errorf("grid %g..%g, want 100h..100h·ratio² with h = %g", r.Lambdas[0], r.Lambdas[19], h)
+	}
+}
+
+// Every fit of an L1 path meets the optimality condition 0 ∈ ∂C(w) (with
+// the sign the catalogue's errata correct in Hocking's eq. 49): the loss
+// gradient g_j = −λ sign(w_j) where w_j ≠ 0, |g_j| ≤ λ where w_j = 0.
+func TestPathL1Optimality(t *testing.T) {
+	for _, tc := range []struct{ data, model string }{{"diabetes", "lasso"}, {"breast_cancer", "logistic-l1"}} {
+		d := pathData(t, tc.data)
+		prob, _, err := preparePath(d, tc.data, tc.model, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := standardise(prob, nil)
+		lams := pathGrid(prob, s, 15, 1e-3)
+		worst := 0.0
+		err = fitPath(context.Background(), prob, s, lams, func(i int, w []float64, b float64) {
+			g := lossGradient(prob, s, w, b)
+			for j := range w {
+				switch {
+				case w[j] > 0:
+					worst = math.Max(worst, math.Abs(g[j]+lams[i])/lams[i])
+				case w[j] < 0:
+					worst = math.Max(worst, math.Abs(g[j]-lams[i])/lams[i])
+				default:
+					worst = math.Max(worst, (math.Abs(g[j])-lams[i])/lams[i])
+				}
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if worst > 1e-8 {
+			t.Errorf("%s: optimality violated by %g of λ", tc.model, worst)
+		}
 	}
 }

@@ -24,40 +24,37 @@ func init() {
 // is a tangle, so the first to enter (or the largest) are drawn.
 const pathMaxGlyphs = 10
 
-// pathSeries picks the features to draw, in legend order: an L1 path's in
-// the order they leave zero, an L2 path's by their largest weight. All of
-// them when there are at most 26, else the first pathMaxGlyphs.
+// pathSeries picks the features to draw, in legend order, an order that
+// stays put as the path grows: an L1 path's in the order they leave zero
+// (the rest after them), an L2 path's by their weight at λ_max, which is
+// proportional to their correlation with the target (Zᵀ(y−ȳ)/(nλ) for
+// ridge). All of them when there are at most 26, else the first
+// pathMaxGlyphs.
 func pathSeries(r *lecture.PathResult) (idx []int, all bool) {
 	p := len(r.Features)
-	peak := make([]float64, p)
-	for _, w := range r.Coefs {
-		for j := range min(p, len(w)) {
-			peak[j] = math.Max(peak[j], math.Abs(w[j]))
-		}
-	}
 	pos := map[string]int{}
 	for k, name := range r.EntryOrder {
 		if _, ok := pos[name]; !ok {
 			pos[name] = k
 		}
 	}
-	rank := func(j int) int {
-		if k, ok := pos[r.Features[j]]; ok && r.L1() {
-			return k
+	key := func(j int) float64 {
+		if r.L1() {
+			if k, ok := pos[r.Features[j]]; ok {
+				return float64(k)
+			}
+			return float64(p + j)
 		}
-		return len(r.EntryOrder)
+		if len(r.Coefs) > 0 && j < len(r.Coefs[0]) {
+			return -math.Abs(r.Coefs[0][j])
+		}
+		return float64(j)
 	}
 	idx = make([]int, p)
 	for j := range idx {
 		idx[j] = j
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ra, rb := rank(idx[a]), rank(idx[b])
-		if ra != rb {
-			return ra < rb
-		}
-		return peak[idx[a]] > peak[idx[b]]
-	})
+	sort.SliceStable(idx, func(a, b int) bool { return key(idx[a]) < key(idx[b]) })
 	if p > 26 {
 		return idx[:pathMaxGlyphs], false
 	}
@@ -81,17 +78,14 @@ func pathDraw(result any, v LectureView) Picture {
 	}
 	inks['●'] = len(idx)
 
-	legend := pathLegend(r, idx, all)
-	marks := pathMarksLegend(r)
 	W, H := v.Width, v.Height
+	legend := pathWrap(pathLegend(r, idx, all), W)
+	marks := pathWrap(pathMarksLegend(r), W)
 	var out []string
 	switch {
-	case W >= 80 && H >= 12:
+	case W >= 72 && H >= 12:
 		// Side by side: weights left, CV error right; legends below.
-		foot := pathWrap(legend, W)
-		if marks != "" {
-			foot = append(foot, marks)
-		}
+		foot := append(legend, marks...)
 		if len(foot) > H-10 {
 			foot = foot[:max(0, H-10)]
 		}
@@ -102,10 +96,7 @@ func pathDraw(result any, v LectureView) Picture {
 		out = append(Beside(left, right, lw, 2), foot...)
 	case H >= 22:
 		// Stacked: weights above, CV error below.
-		foot := pathWrap(legend, W)
-		if marks != "" {
-			foot = append(foot, marks)
-		}
+		foot := append(legend, marks...)
 		if len(foot) > H-18 {
 			foot = foot[:max(0, H-18)]
 		}
@@ -116,7 +107,7 @@ func pathDraw(result any, v LectureView) Picture {
 		out = append(out, foot...)
 	default:
 		// Small: the weights alone, and as much legend as fits.
-		foot := pathWrap(legend, W)
+		foot := append(legend, marks...)
 		keep := 0
 		if H >= 8 {
 			keep = min(len(foot), max(1, (H-7)/2))
@@ -141,7 +132,7 @@ func pathLegend(r *lecture.PathResult, idx []int, all bool) []string {
 		items = append(items, string(pathGlyph(k))+" "+r.Features[j])
 	}
 	if !all {
-		how := "largest"
+		how := "most correlated"
 		if r.L1() {
 			how = "first to enter"
 		}
@@ -150,13 +141,18 @@ func pathLegend(r *lecture.PathResult, idx []int, all bool) []string {
 	return items
 }
 
-func pathMarksLegend(r *lecture.PathResult) string {
-	if r.BestIndex == nil || r.Index1SE == nil {
-		return ""
+// pathMarksLegend names the marks and the CV glyphs.
+func pathMarksLegend(r *lecture.PathResult) []string {
+	var items []string
+	if r.BestIndex != nil && r.Index1SE != nil {
+		b, o := *r.BestIndex, *r.Index1SE
+		items = append(items, "| best λ "+numfmt.Sig(r.Lambdas[b], 3)+" (CV "+numfmt.Sig(r.CVError[b], 4)+")",
+			": 1-SE λ "+numfmt.Sig(r.Lambdas[o], 3)+" (CV "+numfmt.Sig(r.CVError[o], 4)+")")
 	}
-	b, o := *r.BestIndex, *r.Index1SE
-	return "| best λ " + numfmt.Sig(r.Lambdas[b], 3) + " (CV " + numfmt.Sig(r.CVError[b], 4) + ")   : 1-SE λ " +
-		numfmt.Sig(r.Lambdas[o], 3) + " (CV " + numfmt.Sig(r.CVError[o], 4) + ")   ● mean CV " + r.Metric + "  · ±1 SE   - zero"
+	if r.FoldsDone > 0 {
+		items = append(items, "● mean CV "+r.Metric, "· ±1 SE")
+	}
+	return append(items, "- zero")
 }
 
 // pathWrap packs items into lines of at most w cells, two spaces apart.

@@ -141,13 +141,14 @@ func runPath(ctx context.Context, in In, show func(Frame)) (any, error) {
 			}
 		}
 		res.Nonzero = append(res.Nonzero, nz)
+		if prob.l1 && (i == 0 || nz != res.Nonzero[i-1]) {
+			// Entries known so far: those of a longer path only add to them.
+			res.EntryOrder, res.EntryLambda = entryOrder(res, prob, full)
+		}
 		emit(i + 1)
 	})
 	if err != nil {
 		return res, err
-	}
-	if prob.l1 {
-		res.EntryOrder, res.EntryLambda = entryOrder(res, prob, full)
 	}
 	// The cross-validated error, fold by fold, on the same grid.
 	var classes int
@@ -211,7 +212,7 @@ func preparePath(d *datasets.Dataset, spec, model string, folds int) (*pathProbl
 	case logistic && len(d.Classes) != 2:
 		return nil, nil, engine.Limitf("model %s needs a target of two classes, and %s has %d: choose a data set (or a target=COL) with two", model, d.Name, len(d.Classes))
 	case !logistic && d.Task != datasets.Regression:
-		return nil, nil, engine.Limitf("model %s needs a numeric target, and %s's task is %s: choose --model logistic-l1 or logistic-l2 (two classes), or --data diabetes", model, d.Name, d.Task)
+		return nil, nil, engine.Limitf("model %s needs a numeric target, and %s's task is %s: choose --model logistic-l1 or logistic-l2 (two classes), read the target as numbers (--data SRC:task=regression), or --data diabetes", model, d.Name, d.Task)
 	}
 	n, p := d.X.Dims()
 	if p == 0 {
@@ -583,7 +584,8 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 					grad[j] += a * d
 				}
 			}
-			if optimality(grad, v, lam, l1) < 1e-11 {
+			viol := optimality(grad, v, lam, l1)
+			if viol < 1e-11 {
 				break
 			}
 			for j := range m {
@@ -608,6 +610,9 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 			copy(u, v)
 			if l1 {
 				copy(r, grad) // r = g + H(u − v)
+				// Solved as exactly as the outer step needs: to a small
+				// share of the current violation, ever finer as it falls.
+				inner := 1e-3 * viol
 				for sweep := 0; sweep < 10000; sweep++ {
 					moved, top := 0.0, 0.0
 					for j := range m {
@@ -622,8 +627,8 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 							nu = soft(a*u[j]-r[j], lam) / a
 						}
 						if d := nu - u[j]; d != 0 {
-							for k := range m {
-								r[k] += hess[k][j] * d
+							for k, h := range hess[j] { // H is symmetric: row j is column j
+								r[k] += h * d
 							}
 							u[j] = nu
 							if d < 0 {
@@ -637,7 +642,7 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 							top = a
 						}
 					}
-					if moved <= 1e-15*math.Max(top, 1) {
+					if moved <= math.Max(1e-15, inner)*math.Max(top, 1) {
 						break
 					}
 				}

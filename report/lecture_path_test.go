@@ -152,3 +152,20 @@ func TestPathTables(t *testing.T) {
 		t.Error("tables of a foreign value")
 	}
 }
+
+// A result with nothing computed yet, or a flat one, draws without
+// panicking at any size.
+func TestPathDrawingEdges(t *testing.T) {
+	best := 0
+	flat := &lecture.PathResult{Model: "ridge", Features: []string{"x"}, Lambdas: []float64{1, 0.1}, Folds: 2, FoldsDone: 2,
+		Coefs: [][]float64{{0}, {0}}, Nonzero: []int{0, 0}, FoldErrors: [][]float64{{1, 1}, {1, 1}},
+		CVError: []float64{1, 1}, CVSE: []float64{0, 0}, BestIndex: &best, Index1SE: &best, Metric: "mse"}
+	for _, r := range []any{&lecture.PathResult{Lambdas: []float64{1, 0.1}, Features: []string{"x"}, Folds: 5}, flat, "junk", nil} {
+		for _, sz := range [][2]int{{20, 6}, {78, 16}, {118, 32}, {1, 1}} {
+			pathCheckSize(t, pathDraw(r, LectureView{Width: sz[0], Height: sz[1]}), sz[0], sz[1])
+		}
+	}
+	if len(pathTables(flat)) != 2 {
+		t.Error("a flat ridge result has its chosen-λ and weights tables")
+	}
+}

@@ -574,6 +574,9 @@ func logisticPath(ctx context.Context, s *stdData, lambdas []float64, l1 bool, g
 			return err
 		}
 		for outer := 0; outer < 200; outer++ {
+			if err := ctx.Err(); err != nil { // near separation one λ can take a while
+				return err
+			}
 			clear(grad)
 			for i := range n {
 				row := aug[i*m : (i+1)*m]

@@ -480,3 +480,45 @@ func TestPathL1Optimality(t *testing.T) {
 		}
 	}
 }
+
+// Degenerate data draw a path all the same, with nothing that JSON cannot
+// hold: a constant feature keeps a zero weight, a constant target gives a
+// flat path.
+func TestPathDegenerateData(t *testing.T) {
+	e, _ := Lookup("path")
+	n := 24
+	x := mat.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	cls := make([]float64, n)
+	for i := range n {
+		x.Set(i, 0, 5)
+		x.Set(i, 1, float64(i%7))
+		y[i] = 3
+		cls[i] = float64(i % 2)
+	}
+	cols := []datasets.Column{{Name: "flat"}, {Name: "x"}}
+	flatY := &datasets.Dataset{Name: "flat", X: x, Y: y, Features: cols, Task: datasets.Regression}
+	twoClass := &datasets.Dataset{Name: "two", X: x, Y: cls, Features: cols, Task: datasets.Classification, Classes: []string{"no", "yes"}}
+	for _, tc := range []struct {
+		d     *datasets.Dataset
+		model string
+	}{{flatY, "lasso"}, {flatY, "ridge"}, {twoClass, "logistic-l1"}, {twoClass, "logistic-l2"}} {
+		v, err := e.Parse(map[string]string{"model": tc.model, "lambdas": "5", "folds": "3", "data": tc.d.Name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.Run(context.Background(), In{Values: v, Data: tc.d}, nil)
+		if err != nil {
+			t.Fatalf("%s on %s: %v", tc.model, tc.d.Name, err)
+		}
+		r := res.(*PathResult)
+		if _, err := json.Marshal(r); err != nil {
+			t.Errorf("%s: %v", tc.model, err)
+		}
+		for _, w := range r.Coefs {
+			if w[0] != 0 {
+				t.Errorf("%s: the constant feature has weight %g", tc.model, w[0])
+			}
+		}
+	}
+}

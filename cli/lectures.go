@@ -88,7 +88,7 @@ func runLecture(args []string, out, stderr io.Writer) error {
 	}
 	rec := lecture.Start(ctx, e, in, show)
 	if rec.Status == lecture.Failed {
-		return fmt.Errorf("lab %s: %s", e.Name, rec.Error)
+		return fmt.Errorf("lab %s: %w", e.Name, rec.Err)
 	}
 	if *asJSON {
 		err = writeJSON(out, lectureJSON(e, rec))

@@ -25,6 +25,7 @@ type Record struct {
 	Status     Status        `json:"status"`
 	Error      string        `json:"error,omitempty"`
 	Result     any           `json:"result,omitempty"`
+	Err        error         `json:"-"` // why it failed, as Run said (an engine.ErrLimit stays one)
 	Started    time.Time     `json:"-"`
 	Wall       time.Duration `json:"-"`
 }
@@ -38,7 +39,8 @@ func Start(ctx context.Context, e *Experiment, in In, show func(Frame)) (rec *Re
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			rec.Status, rec.Error = Failed, fmt.Sprintf("the experiment crashed: %v (please report it)", r)
+			rec.Err = fmt.Errorf("the experiment crashed: %v (please report it)", r)
+			rec.Status, rec.Error = Failed, rec.Err.Error()
 		}
 		rec.Wall = time.Since(rec.Started)
 	}()
@@ -50,7 +52,7 @@ func Start(ctx context.Context, e *Experiment, in In, show func(Frame)) (rec *Re
 	case errors.Is(err, context.Canceled):
 		rec.Status = Cancelled
 	default:
-		rec.Status, rec.Error = Failed, err.Error()
+		rec.Status, rec.Error, rec.Err = Failed, err.Error(), err
 	}
 	return rec
 }

@@ -133,9 +133,9 @@ func (s *Screen) Stop() {
 // HeaderInfo names the experiment shown.
 func (s *Screen) HeaderInfo() string {
 	if s.mode != menu && s.exp != nil {
-		return s.exp.Title
+		return "tealab lab " + s.exp.Name
 	}
-	return "the lecture notes' experiments"
+	return "from the lecture notes"
 }
 
 // items is the menu: every experiment, then the recorded runs.

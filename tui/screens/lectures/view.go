@@ -185,7 +185,7 @@ func (s *Screen) pictureView() string {
 			body = append(body, " "+s.ink(l, pic.Inks))
 		}
 	}
-	head := st.Muted.Render(kit.Clip(" "+s.exp.Source, s.w))
+	head := kit.Clip(st.Title.Render(" "+s.exp.Title)+st.Muted.Render(" · "+s.exp.Source), s.w)
 	return head + "\n" + kit.Fit(strings.Join(body, "\n"), s.w, ph) + "\n" + s.status()
 }
 

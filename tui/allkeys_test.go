@@ -16,6 +16,7 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
+	"github.com/tealab/tealab/engine/lecture"
 	"github.com/tealab/tealab/internal/termtest"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/screens/data"
@@ -236,6 +237,28 @@ func allPlaces(t *testing.T) []place {
 		}, here: func(a *app) bool { return a.cur == screenSweep && a.sweep.Mode == sweep.Done }},
 		place{name: "features", open: then(start(Options{Data: "iris", Model: "lda"}), "esc", "esc", "F"),
 			here: func(a *app) bool { return a.cur == screenFeatures }},
+		place{name: "lectures menu", open: then(start(Options{}), "L"),
+			here: func(a *app) bool { return a.cur == screenLectures && a.lect.Shown() == nil && a.lect.Knob() == "" }},
+		place{name: "lectures knobs, a text field", open: then(start(Options{}), "L", "enter", "down"),
+			here:  func(a *app) bool { return a.cur == screenLectures && a.lect.Field() != nil },
+			field: func(a *app) *kit.TextField { return a.lect.Field() }},
+		place{name: "lectures picture", open: then(start(Options{}), "L", "enter", "enter"),
+			here: func(a *app) bool { return a.cur == screenLectures && a.lect.Shown() != nil && !a.lect.Running() }},
+		place{name: "lectures computing", open: func(t testing.TB) *harness {
+			hs := newHarness(t, Options{}, 120, 40)
+			hs.press("L")
+			for range slices.Index(lecture.Names(), "double-descent") {
+				hs.press("down")
+			}
+			hs.press("enter")
+			for hs.a.lect.Knob() != "trials" {
+				hs.press("down")
+			}
+			hs.a.lect.Field().SetValue("1000")
+			hs.queue = append(hs.queue, namedKey("enter"))
+			hs.runUntil(func() bool { return hs.a.lect.Running() })
+			return hs
+		}, here: func(a *app) bool { return a.cur == screenLectures && a.lect.Running() }},
 	)
 	twoRuns := then(start(Options{Data: "iris", Model: "gnb", Train: true}), "esc", "enter", "R")
 	ps = append(ps,

@@ -67,7 +67,7 @@ func DefaultKeys() keys {
 		PageUp:    kit.Bind("[", "earlier rows", "["),
 		PageDown:  kit.Bind("]", "later rows", "]"),
 		Features:  kit.Bind("F", "rank features", "F"),
-		Lectures:  kit.Bind("L", "lecture experiments", "L"),
+		Lectures:  kit.Bind("L", "lectures", "L"),
 		nextTab:   kit.Bind("tab", "next tab", "tab"),
 		prevTab:   kit.Bind("shift+tab", "previous tab", "shift+tab"),
 	}

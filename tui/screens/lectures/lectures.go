@@ -117,6 +117,17 @@ func (s *Screen) Knob() string {
 	return s.form.current().p.Name
 }
 
+// Field is the text field under the form's cursor (nil: none).
+func (s *Screen) Field() *kit.TextField {
+	if s.mode != knobs || s.form == nil {
+		return nil
+	}
+	if c := s.form.current(); c != nil && c.choices() == nil {
+		return &c.in
+	}
+	return nil
+}
+
 // Shown is the run of an experiment shown (nil: none yet).
 func (s *Screen) Shown() *lecture.Record { return s.rec }
 
@@ -144,7 +155,7 @@ func (s *Screen) items() int { return len(lecture.All()) + len(s.past) }
 func (s *Screen) ShortHelp() []key.Binding {
 	switch s.mode {
 	case knobs:
-		return []key.Binding{s.keys.run, kit.Bind("↑/↓", "knob", "up", "down"), kit.Bind("←/→", "choose", "left", "right"), s.keys.back}
+		return []key.Binding{s.keys.run, kit.Bind("↑/↓", "knob", "up", "down"), kit.Bind("←/→", "choose", "left", "right")}
 	case picture:
 		ks := []key.Binding{}
 		if s.job != nil {
@@ -158,8 +169,17 @@ func (s *Screen) ShortHelp() []key.Binding {
 	return []key.Binding{s.keys.open, kit.Bind("↑/↓", "choose", "up", "down")}
 }
 
+// FullHelp adds the keys that move about where the screen is: the menu's
+// cursor, a picture's frames.
 func (s *Screen) FullHelp() [][]key.Binding {
-	return kit.HelpOf(s.ShortHelp(), []key.Binding{s.keys.up, s.keys.down, s.keys.next, s.keys.prev, s.keys.first, s.keys.last, s.keys.back})
+	var more []key.Binding
+	switch {
+	case s.mode == menu:
+		more = []key.Binding{s.keys.up, s.keys.down}
+	case s.mode == picture && s.frames() > 1:
+		more = []key.Binding{s.keys.next, s.keys.prev, s.keys.first, s.keys.last}
+	}
+	return kit.HelpOf(s.ShortHelp(), more)
 }
 
 // frames is how many frames the picture shown moves through.

@@ -33,7 +33,7 @@ func DefaultKeys() keys {
 		// several models on identical folds (the Experimenter screen)
 		experiment: kit.Bind("X", "experimenter", "X"),
 		// the lecture notes' experiments
-		lectures: kit.Bind("L", "lecture experiments", "L"),
+		lectures: kit.Bind("L", "lectures", "L"),
 	}
 }
 
@@ -211,11 +211,17 @@ func (s *Screen) ShortHelp() []key.Binding {
 	if s.filter.Editing {
 		return s.filter.Help()
 	}
-	return append([]key.Binding{s.keys.choose, s.keys.experiment, s.keys.lectures}, s.filter.Help()...)
+	return append([]key.Binding{s.keys.choose, s.keys.experiment}, s.filter.Help()...)
 }
 
+// FullHelp adds the lectures' experiments to the footer's keys: the
+// data screen's footer offers them, this one has no room at 80 columns.
 func (s *Screen) FullHelp() [][]key.Binding {
-	return kit.HelpOf(s.ShortHelp(), s.navKeys())
+	more := s.navKeys()
+	if !s.filter.Editing {
+		more = append(more, s.keys.lectures)
+	}
+	return kit.HelpOf(s.ShortHelp(), more)
 }
 
 // navKeys move the cursor; typing in the filter, they are the field's.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/tealab/tealab/datasets"
 	"github.com/tealab/tealab/engine"
-	"github.com/tealab/tealab/engine/lecture"
 	"github.com/tealab/tealab/internal/termtest"
 	"github.com/tealab/tealab/tui/kit"
 	"github.com/tealab/tealab/tui/screens/data"
@@ -244,21 +243,6 @@ func allPlaces(t *testing.T) []place {
 			field: func(a *app) *kit.TextField { return a.lect.Field() }},
 		place{name: "lectures picture", open: then(start(Options{}), "L", "enter", "enter"),
 			here: func(a *app) bool { return a.cur == screenLectures && a.lect.Shown() != nil && !a.lect.Running() }},
-		place{name: "lectures computing", open: func(t testing.TB) *harness {
-			hs := newHarness(t, Options{}, 120, 40)
-			hs.press("L")
-			for range slices.Index(lecture.Names(), "double-descent") {
-				hs.press("down")
-			}
-			hs.press("enter")
-			for hs.a.lect.Knob() != "trials" {
-				hs.press("down")
-			}
-			hs.a.lect.Field().SetValue("1000")
-			hs.queue = append(hs.queue, namedKey("enter"))
-			hs.runUntil(func() bool { return hs.a.lect.Running() })
-			return hs
-		}, here: func(a *app) bool { return a.cur == screenLectures && a.lect.Running() }},
 	)
 	twoRuns := then(start(Options{Data: "iris", Model: "gnb", Train: true}), "esc", "enter", "R")
 	ps = append(ps,

@@ -148,3 +148,28 @@ func TestLectureRecordedAndExported(t *testing.T) {
 		t.Errorf("recorded knobs %v, ran with %v", got, want)
 	}
 }
+
+// TestLectureCancelKeepsWhatWasComputed: c stops an experiment in flight;
+// its partial picture stays, said to be cancelled.
+func TestLectureCancelKeepsWhatWasComputed(t *testing.T) {
+	t.Parallel()
+	hs := newHarness(t, Options{}, 120, 40)
+	openLecture(t, hs, "double-descent")
+	for range 20 {
+		if hs.a.lect.Knob() == "trials" {
+			break
+		}
+		hs.press("down")
+	}
+	hs.a.lect.Field().SetValue("300")
+	hs.queue = append(hs.queue, keyMsg("enter"))
+	hs.runUntil(func() bool { return hs.a.lect.Running() })
+	hs.press("c")
+	rec := hs.a.lect.Shown()
+	if hs.a.lect.Running() || rec == nil || rec.Status != lecture.Cancelled {
+		t.Fatalf("c did not cancel: %+v", rec)
+	}
+	if v := hs.View(); !strings.Contains(v, "cancelled: what was computed so far") {
+		t.Errorf("the status does not say it was cancelled:\n%s", v)
+	}
+}

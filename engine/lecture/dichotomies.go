@@ -56,10 +56,10 @@ func init() {
 		Source:  "Shewchuk, Concise Machine Learning, lecture 23 (dichotomies, shatter function, Cover's theorem, VC dimension)",
 		Knobs: []engine.Param{
 			dichoPoints,
-			{Name: "layout", Kind: engine.Choice, Default: "general", Choices: []string{"general", "convex", "collinear"},
+			{Name: "layout", Kind: engine.Choice, Default: "convex", Choices: []string{"general", "convex", "collinear"},
 				Help:   "where the points lie: general position (seeded), on a circle, or on a line",
 				Detail: "general: whole-number points in [0, 1000]² drawn from the seed, each redrawn until it lies at least 20 from the line through any two others; convex: evenly round a circle; collinear: evenly along a sloped line"},
-			SeedKnob(),
+			seedWhen(&engine.Applies{Param: "layout", In: []string{"general"}}),
 		},
 		Run:    runDichotomies,
 		Decode: DecodeAs[DichotomiesResult],

@@ -182,3 +182,11 @@ func DecodeAs[T any](b []byte) (any, error) {
 func SeedKnob() engine.Param {
 	return engine.Param{Name: "seed", Kind: engine.Int, Default: 1, Min: 0, Max: 1 << 53, Help: "random seed: the same seed draws the same picture"}
 }
+
+// seedWhen is SeedKnob for an experiment that draws at random only under
+// some of its choices.
+func seedWhen(a *engine.Applies) engine.Param {
+	p := SeedKnob()
+	p.When = a
+	return p
+}

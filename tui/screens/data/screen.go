@@ -275,11 +275,15 @@ func (s *Screen) ShortHelp() []key.Binding {
 	if s.Table != nil {
 		ks = append(ks, s.keys.preview)
 	}
-	return append(ks, s.keys.Lectures)
+	return ks
 }
 
 func (s *Screen) FullHelp() [][]key.Binding {
-	return kit.HelpOf(s.ShortHelp(), s.navKeys())
+	more := s.navKeys()
+	if s.Focus == FocusList && !s.listFilter.Editing {
+		more = append(more, s.keys.Lectures)
+	}
+	return kit.HelpOf(s.ShortHelp(), more)
 }
 
 // navKeys move about where the focus is: only the help lists them.

@@ -45,6 +45,9 @@ func (s *Screen) listView(w, h int) string {
 	}
 	lines = append(lines, "", st.Header.Render("Files"))
 	lines = append(lines, s.listItem(len(s.Entries), "open a file…", "o / p", "", w-3))
+	// The lectures' experiments need no data: named here, as the footer
+	// has no room for their key at 80 columns.
+	lines = append(lines, "", st.Header.Render("Lectures"), st.Muted.Render(kit.FitWidth("   experiments of the notes", w-8)+"L"))
 	focus := s.Focus == FocusList
 	return kit.Panel(st, "Data", strings.Join(scrollTo(lines, s.cursorLine(), h-2), "\n"), w, h, focus)
 }

@@ -36,9 +36,9 @@ type DichotomySet struct {
 	// apart of 3600 directions; null for the empty set and all points
 	// (any line off to the side) and where no direction tried separates.
 	Lines []*DichoLine `json:"lines"`
-	Count       int     `json:"count"`
-	Cover       int     `json:"cover"` // 2 Σ_{i=0}^{2} C(n−1, i)
-	All         int     `json:"all"`   // 2^n
+	Count int          `json:"count"`
+	Cover int          `json:"cover"` // 2 Σ_{i=0}^{2} C(n−1, i)
+	All   int          `json:"all"`   // 2^n
 	// Impossible are the labellings no halfplane makes, as Dichotomies;
 	// ImpossiblePairs counts them up to complement.
 	Impossible      [][]int `json:"impossible"`

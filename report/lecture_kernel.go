@@ -23,7 +23,7 @@ const (
 	knPlane = '·'
 	knLine  = '▪'
 	knAxis  = '.'
-	knTilt  = 0.45 // radians the 3-D view looks down
+	knTilt  = 0.45        // radians the 3-D view looks down
 	knStart = math.Pi / 6 // the turn of the last frame, where z1 and z2 both show
 )
 

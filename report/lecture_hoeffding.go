@@ -238,8 +238,9 @@ func hfTables(result any) []Table {
 		t.Rows = append(t.Rows, []string{string(hfBars[i%len(hfBars)]), numfmt.Value(float64(s.N)), numfmt.Sig(s.Mean, 4), numfmt.Sig(s.SD, 4),
 			numfmt.Sig(s.Tail, 4), numfmt.Sig(s.Bound, 4), numfmt.Sig(s.Uniform, 4)})
 	}
-	sc := Table{Columns: []string{"ε", "δ", "Π", "ln(2Π/δ)/(2ε²)", "sample size n"}, Rows: [][]string{{
+	sc := Table{Columns: []string{"ε", "δ", "Π", "ln(2Π/δ)/(2ε²)", "n: every |R̂ − R| ≤ ε", "(2/ε²)·ln(2Π/δ)", "n: least R̂ within ε of the best R"}, Rows: [][]string{{
 		numfmt.Sig(r.Epsilon, 4), numfmt.Sig(r.Delta, 4), numfmt.Sig(r.Dichotomies, 4), numfmt.Sig(r.SampleSizeExact, 6), numfmt.Value(float64(r.SampleSize)),
+		numfmt.Sig(r.ERMSampleSizeExact, 6), numfmt.Value(float64(r.ERMSampleSize)),
 	}}}
 	return []Table{t, sc}
 }

@@ -2,66 +2,119 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/tealab/tealab/engine/lecture"
 )
 
-func kernelRun(t *testing.T, settings map[string]string) any {
+func knRun(t *testing.T, settings map[string]string) *lecture.KernelResult {
 	t.Helper()
-	e, _ := lecture.Lookup("kernel")
+	e, err := lecture.Lookup("kernel")
+	if err != nil {
+		t.Fatal(err)
+	}
 	v, err := e.Parse(settings)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lecture.Start(context.Background(), e, lecture.In{Values: v}, nil).Result
+	rec := lecture.Start(context.Background(), e, lecture.In{Values: v}, nil)
+	if rec.Status != lecture.Done {
+		t.Fatalf("%s: %s", rec.Status, rec.Error)
+	}
+	return rec.Result.(*lecture.KernelResult)
 }
 
-func TestKernelDrawingFitsEverySize(t *testing.T) {
-	for _, s := range []map[string]string{nil, {"view": "projections"}, {"view": "projections", "map": "quadratic"}} {
-		res := kernelRun(t, s)
-		for _, size := range [][2]int{{118, 32}, {100, 30}, {78, 16}, {20, 6}, {5, 2}} {
-			for _, frame := range []int{0, 17, 35} {
-				pic := DrawLecture("kernel", res, LectureView{Width: size[0], Height: size[1], Frame: frame})
-				if len(pic.Lines) > size[1] {
-					t.Errorf("%v at %v: %d lines", s, size, len(pic.Lines))
+func TestKernelDrawing(t *testing.T) {
+	for _, view := range []string{"rotate", "projections"} {
+		r := knRun(t, map[string]string{"view": view})
+		frames := LectureFrames("kernel", r)
+		if want := map[string]int{"rotate": lecture.KernelFrames, "projections": 0}[view]; frames != want {
+			t.Errorf("%s: %d frames, want %d", view, frames, want)
+		}
+		for _, size := range [][2]int{{78, 16}, {118, 32}, {100, 30}, {60, 30}, {20, 6}, {10, 2}, {250, 80}} {
+			w, h := size[0], size[1]
+			for _, f := range []int{0, 17, max(frames-1, 0)} {
+				text := gdCheckSize(t, view, DrawLecture("kernel", r, LectureView{Width: w, Height: h, Frame: f}), w, h)
+				if w < 20 {
+					continue
 				}
-				for _, l := range pic.Lines {
-					if utf8.RuneCountInString(l) > size[0] {
-						t.Errorf("%v at %v: line of %d cells: %q", s, size, utf8.RuneCountInString(l), l)
+				for _, g := range []string{"●", "○", "·"} {
+					if !strings.Contains(text, g) {
+						t.Errorf("%s at %dx%d: no %q in\n%s", view, w, h, g, text)
 					}
 				}
-				text := strings.Join(pic.Lines, "\n")
-				if size[0] >= 78 && (!strings.ContainsRune(text, kernelInner) || !strings.ContainsRune(text, kernelOuter) || !strings.ContainsRune(text, kernelPlane)) {
-					t.Errorf("%v at %v: the classes or the plane are missing:\n%s", s, size, text)
+				if w >= 78 && h >= 16 {
+					for _, want := range []string{"100%", "70%", "50%"} {
+						if !strings.Contains(text, want) {
+							t.Errorf("%s at %dx%d: no %q in\n%s", view, w, h, want, text)
+						}
+					}
+				}
+				if w >= 100 && h >= 30 {
+					for _, want := range []string{"▪", "circle r = 1.52", "x1 across, x2 up"} {
+						if !strings.Contains(text, want) {
+							t.Errorf("%s at %dx%d: no %q in\n%s", view, w, h, want, text)
+						}
+					}
 				}
 			}
 		}
 	}
-}
-
-func TestKernelTablesAndFrames(t *testing.T) {
-	res := kernelRun(t, nil)
-	if n := LectureFrames("kernel", res); n != kernelTurns {
-		t.Errorf("the turning view has %d frames, want %d", n, kernelTurns)
+	// the turn: the last frame is the start's view, other frames differ
+	r := knRun(t, map[string]string{})
+	at := func(f int) string {
+		return strings.Join(DrawLecture("kernel", r, LectureView{Width: 100, Height: 30, Frame: f}).Lines, "\n")
 	}
-	if n := LectureFrames("kernel", kernelRun(t, map[string]string{"view": "projections"})); n != 0 {
-		t.Errorf("the projections have %d frames, want none", n)
+	if !strings.Contains(at(lecture.KernelFrames-1), "turned 30°") || !strings.Contains(at(2), "turned 60°") || at(2) == at(lecture.KernelFrames-1) {
+		t.Errorf("frames do not turn:\n%s", at(2))
 	}
-	var b strings.Builder
-	if err := WriteLectureTables(&b, LectureTables("kernel", res)); err != nil {
-		t.Fatal(err)
+	// the projections: the parabolic plane edge-on in z1–z3 is a row of
+	// dots (z3 nearly constant on it)
+	p := knRun(t, map[string]string{"view": "projections"})
+	text := strings.Join(DrawLecture("kernel", p, LectureView{Width: 118, Height: 32}).Lines, "\n")
+	if !strings.Contains(text, strings.Repeat("·", 30)) || !strings.Contains(text, "z1 across, z3 up") {
+		t.Errorf("projections:\n%s", text)
 	}
-	for _, want := range []string{"100%", "lifted space", "circle: radius"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("the tables lack %q:\n%s", want, b.String())
+	// partial results (no plane, no line yet), extremes and results read
+	// back from JSON draw within their size
+	partial := *r
+	partial.Fitted, partial.Searched = false, false
+	for _, res := range []*lecture.KernelResult{&partial,
+		knRun(t, map[string]string{"points": "3", "noise": "0", "inner": "2", "outer": "2"}),
+		knRun(t, map[string]string{"map": "quadratic", "noise": "5", "points": "50", "view": "projections"})} {
+		b, _ := json.Marshal(res)
+		back, err := lecture.DecodeAs[lecture.KernelResult](b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range [][2]int{{78, 16}, {118, 32}, {20, 6}} {
+			gdCheckSize(t, "kernel", DrawLecture("kernel", back, LectureView{Width: size[0], Height: size[1], Frame: 5}), size[0], size[1])
 		}
 	}
-	a := DrawLecture("kernel", res, LectureView{Width: 100, Height: 30, Frame: 0})
-	c := DrawLecture("kernel", res, LectureView{Width: 100, Height: 30, Frame: 9})
-	if strings.Join(a.Lines, "\n") == strings.Join(c.Lines, "\n") {
-		t.Error("turning a quarter changed nothing")
+	lines := DrawLecture("kernel", &partial, LectureView{Width: 100, Height: 30}).Lines
+	if body := strings.Join(lines[2:], "\n"); !strings.Contains(lines[1], "fitting") || strings.ContainsAny(body, "▪·") {
+		t.Errorf("partial: a plane or a line drawn before they are found:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+func TestKernelTables(t *testing.T) {
+	tables := LectureTables("kernel", knRun(t, map[string]string{}))
+	if len(tables) != 3 {
+		t.Fatalf("tables %v", tables)
+	}
+	acc := tables[0].Rows
+	if len(acc) != 3 || acc[0][2] != "70%" || acc[1][2] != "100%" || acc[2][2] != "50%" {
+		t.Errorf("accuracies %v", acc)
+	}
+	if eq := tables[1].Rows[0][1]; !strings.Contains(eq, "·z3") || !strings.HasSuffix(eq, " = 0") {
+		t.Errorf("plane %q", eq)
+	}
+	if row := tables[2].Rows[0]; row[0] != "circle" || row[2] != "1.522" {
+		t.Errorf("induced %v", row)
+	}
+	if got := knEquation(lecture.KernelPlane{W: [3]float64{-1, 0.5, 2}, B: -3}); got != "−1·z1 + 0.5·z2 + 2·z3 − 3 = 0" {
+		t.Errorf("equation %q", got)
 	}
 }

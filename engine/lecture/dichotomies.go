@@ -32,14 +32,26 @@ type DichotomySet struct {
 	// then lexicographically; Masks are the same as bitmasks (bit i: point i).
 	Dichotomies [][]int `json:"dichotomies"`
 	Masks       []int   `json:"masks"`
-	Count       int     `json:"count"`
-	Cover       int     `json:"cover"` // 2 Σ_{i=0}^{2} C(n−1, i)
-	All         int     `json:"all"`   // 2^n
+	// Lines are, dichotomy by dichotomy, a line that makes it, the widest
+	// apart of 3600 directions; null for the empty set and all points
+	// (any line off to the side) and where no direction tried separates.
+	Lines []*DichoLine `json:"lines"`
+	Count int          `json:"count"`
+	Cover int          `json:"cover"` // 2 Σ_{i=0}^{2} C(n−1, i)
+	All   int          `json:"all"`   // 2^n
 	// Impossible are the labellings no halfplane makes, as Dichotomies;
 	// ImpossiblePairs counts them up to complement.
 	Impossible      [][]int `json:"impossible"`
 	ImpossibleMasks []int   `json:"impossible_masks"`
 	ImpossiblePairs int     `json:"impossible_up_to_complement"`
+}
+
+// DichoLine is the line Normal·x = Offset: the dichotomy's points lie on
+// the side Normal·x > Offset, the rest below, each at least Margin from it.
+type DichoLine struct {
+	Normal [2]float64 `json:"normal"` // unit length
+	Offset float64    `json:"offset"`
+	Margin float64    `json:"margin"`
 }
 
 // dichoMargin is the least distance, in grid units of [0, 1000]², from a
@@ -200,6 +212,36 @@ func dichoIndices(m int) []int {
 	return out
 }
 
+// dichoWitness is a line that separates mask m from the rest of pts, the
+// one whose margin is largest over 3600 directions of its normal: what the
+// picture draws. Nil for an empty or full mask, or when no direction
+// tried separates (the enumeration, not this search, decides what is a
+// dichotomy).
+func dichoWitness(pts [][2]float64, m int) *DichoLine {
+	if m == 0 || m == 1<<len(pts)-1 {
+		return nil
+	}
+	var best *DichoLine
+	const dirs = 3600
+	for a := range dirs {
+		t := 2 * math.Pi * float64(a) / dirs
+		nx, ny := math.Cos(t), math.Sin(t)
+		lo, hi := math.Inf(1), math.Inf(-1) // least in, greatest out
+		for i, p := range pts {
+			x := nx*p[0] + ny*p[1]
+			if m>>i&1 == 1 {
+				lo = math.Min(lo, x)
+			} else {
+				hi = math.Max(hi, x)
+			}
+		}
+		if gap := (lo - hi) / 2; gap > 0 && (best == nil || gap > best.Margin) {
+			best = &DichoLine{Normal: [2]float64{nx, ny}, Offset: (lo + hi) / 2, Margin: gap}
+		}
+	}
+	return best
+}
+
 func dichoSet(pts [][2]int64) DichotomySet {
 	n := len(pts)
 	s := DichotomySet{N: n, Cover: DichoCover(n), All: 1 << n, Masks: DichoEnumerate(pts)}
@@ -210,6 +252,7 @@ func dichoSet(pts [][2]int64) DichotomySet {
 	for _, m := range s.Masks {
 		made[m] = true
 		s.Dichotomies = append(s.Dichotomies, dichoIndices(m))
+		s.Lines = append(s.Lines, dichoWitness(s.Points, m))
 	}
 	s.Count = len(s.Masks)
 	s.ImpossibleMasks = []int{}

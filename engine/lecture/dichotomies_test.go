@@ -129,3 +129,37 @@ func TestDichotomiesSeeded(t *testing.T) {
 		}
 	}
 }
+
+// Every dichotomy but the empty set and all points has a drawn line, and
+// that line does separate it, with the margin it claims.
+func TestDichotomiesWitnessLines(t *testing.T) {
+	for _, layout := range []string{"general", "convex", "collinear"} {
+		for seed := 1; seed <= 4; seed++ {
+			r := runDichoWith(t, map[string]string{"points": "1..8", "layout": layout, "seed": strconv.Itoa(seed)})
+			for _, s := range r.Sets {
+				if len(s.Lines) != s.Count {
+					t.Fatalf("%s n=%d: %d lines for %d dichotomies", layout, s.N, len(s.Lines), s.Count)
+				}
+				for d, l := range s.Lines {
+					m := s.Masks[d]
+					if m == 0 || m == s.All-1 {
+						if l != nil {
+							t.Errorf("%s n=%d: a line for the trivial %v", layout, s.N, s.Dichotomies[d])
+						}
+						continue
+					}
+					if l == nil {
+						t.Errorf("%s seed %d n=%d: no line found for %v", layout, seed, s.N, s.Dichotomies[d])
+						continue
+					}
+					for i, p := range s.Points {
+						x := l.Normal[0]*p[0] + l.Normal[1]*p[1] - l.Offset
+						if in := m>>i&1 == 1; in != (x > 0) || math.Abs(x) < l.Margin-1e-9 {
+							t.Errorf("%s n=%d %v: point %d at %g from its line (margin %g)", layout, s.N, s.Dichotomies[d], i, x, l.Margin)
+						}
+					}
+				}
+			}
+		}
+	}
+}

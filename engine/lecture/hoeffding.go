@@ -32,6 +32,12 @@ type HoeffdingResult struct {
 	// SampleSize is ⌈ln(2Π/δ)/(2ε²)⌉, SampleSizeExact the quotient itself.
 	SampleSize      int     `json:"sample_size"`
 	SampleSizeExact float64 `json:"sample_size_exact"`
+	// ERMSampleSize is ⌈(2/ε²)·ln(2Π/δ)⌉: enough that the hypothesis of
+	// least training error is within ε of the best of the Π in risk
+	// (every R̂ within ε/2 of its R) — Verma's finite-class (Occam)
+	// bound, with the 2 inside the logarithm its proof derives.
+	ERMSampleSize      int     `json:"erm_sample_size"`
+	ERMSampleSizeExact float64 `json:"erm_sample_size_exact"`
 }
 
 // HoeffdingSample is the training error's distribution at one n.
@@ -234,6 +240,7 @@ func runHoeffding(ctx context.Context, in In, show func(Frame)) (any, error) {
 	}
 	res := HoeffdingResult{Risk: v.Float("risk"), Epsilon: v.Float("epsilon"), Delta: v.Float("delta"), Dichotomies: v.Float("dichotomies"), TieTolerance: hoeffdingTie}
 	res.SampleSize, res.SampleSizeExact = HoeffdingSampleSize(res.Epsilon, res.Delta, res.Dichotomies)
+	res.ERMSampleSize, res.ERMSampleSizeExact = HoeffdingSampleSize(res.Epsilon/2, res.Delta, res.Dichotomies)
 	res.CurveMax = max(2*ns[len(ns)-1], 400)
 	curve := hoeffdingCurveNs(res.CurveMax, ns)
 	total := len(ns) + len(curve)

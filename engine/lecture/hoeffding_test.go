@@ -119,6 +119,11 @@ func TestHoeffdingSampleSize(t *testing.T) {
 	if r.SampleSize != 185 || math.Abs(r.SampleSizeExact-math.Log(40)/0.02) > 1e-9 {
 		t.Errorf("sample size %d (%g), want 185 (ln 40/0.02)", r.SampleSize, r.SampleSizeExact)
 	}
+	// Verma's Occam bound, corrected (the proof's 2 inside the log):
+	// (2/ε²)·ln(2/δ) = 200·ln 40 = 737.8 → 738, four times the above
+	if r.ERMSampleSize != 738 || math.Abs(r.ERMSampleSizeExact-200*math.Log(40)) > 1e-9 {
+		t.Errorf("ERM sample size %d (%g), want 738 (200 ln 40)", r.ERMSampleSize, r.ERMSampleSizeExact)
+	}
 	r = runHoeffdingWith(t, map[string]string{"dichotomies": "1000"})
 	if want := int(math.Ceil(math.Log(40000) / 0.02)); r.SampleSize != want {
 		t.Errorf("Π = 1000: sample size %d, want %d", r.SampleSize, want)

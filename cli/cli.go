@@ -126,12 +126,16 @@ func commandNames() []string {
 
 func runHelp(args []string, out io.Writer) error {
 	if len(args) > 0 {
-		if args[0] == "tealab" || args[0] == "lab" {
+		if args[0] == "tealab" {
 			return runLab([]string{"-h"}, out, io.Discard)
 		}
 		for _, c := range commands() {
 			if c.name == args[0] {
-				return c.run([]string{"-h"}, out, io.Discard)
+				help := []string{"-h"}
+				if c.name == "lab" && len(args) > 1 { // `help lab gd`: an experiment's knobs
+					help = []string{args[1], "-h"}
+				}
+				return c.run(help, out, io.Discard)
 			}
 		}
 		return usagef("no help for %q (valid: tealab, %s)", args[0], strings.Join(commandNames(), ", "))

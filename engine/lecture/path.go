@@ -85,7 +85,7 @@ func init() {
 		Summary: "the weights of a penalised linear model against λ, as the lasso zeroes them one by one, with the cross-validated error that chooses λ (its minimum and the one-standard-error rule)",
 		Source:  "Shewchuk, Concise Machine Learning, lecture 13 (ridge, lasso); James, Witten, Hastie & Tibshirani, ISL figures 6.4 and 6.6; Hocking, notes on L1 regularisation (proximal gradient, the subdifferential optimality condition)",
 		Knobs: []engine.Param{
-			{Name: "data", Kind: engine.Text, Default: "diabetes", Help: "the data set, as compare --data takes it (SOURCE[:target=COL,...]): numeric features; a numeric target for lasso and ridge, two classes for logistic"},
+			{Name: "data", Kind: engine.Text, Default: "diabetes", Help: "the data set, as compare's data takes it (SOURCE[:target=COL,...]): numeric features; a numeric target for lasso and ridge, two classes for logistic"},
 			{Name: "model", Kind: engine.Choice, Default: "lasso", Choices: pathModels, Help: "the penalised model: lasso (L1) or ridge (L2) regression, logistic regression with an L1 or L2 penalty",
 				Detail: "each minimises the mean loss (half squared error, or log-loss) + λ·‖w‖₁ (L1) or λ·½‖w‖² (L2) on standardised features with an unpenalised intercept: scikit-learn's Lasso(alpha=λ), Ridge(alpha=nλ), LogisticRegression(C=1/(nλ))"},
 			{Name: "lambdas", Kind: engine.Int, Default: 100, Min: 2, Max: 1000, Help: "how many λs on the log grid (as lasso_path's n_alphas)"},
@@ -157,7 +157,7 @@ func runPath(ctx context.Context, in In, show func(Frame)) (any, error) {
 	}
 	parts, err := datasets.KFold(prob.n, prob.y, classes, folds, uint64(v.Int("seed")))
 	if err != nil {
-		return res, engine.Limitf("%v: choose fewer --folds", err)
+		return res, engine.Limitf("%v: choose fewer folds", err)
 	}
 	var rates [][]float64
 	for f, test := range parts {
@@ -206,24 +206,24 @@ func preparePath(d *datasets.Dataset, spec, model string, folds int) (*pathProbl
 	switch {
 	case logistic && d.Task != datasets.Classification:
 		if spec == "diabetes" {
-			return nil, nil, engine.Limitf("model %s needs a target of two classes, and diabetes's is numeric: choose --data breast_cancer (or --model lasso or ridge)", model)
+			return nil, nil, engine.Limitf("model %s needs a target of two classes, and diabetes's is numeric: choose data breast_cancer (or model lasso or ridge)", model)
 		}
-		return nil, nil, engine.Limitf("model %s needs a target of two classes, and %s's is %s: choose --model lasso or ridge, or a data set with two classes", model, d.Name, d.Task)
+		return nil, nil, engine.Limitf("model %s needs a target of two classes, and %s's is %s: choose model lasso or ridge, or a data set with two classes", model, d.Name, d.Task)
 	case logistic && len(d.Classes) != 2:
 		return nil, nil, engine.Limitf("model %s needs a target of two classes, and %s has %d: choose a data set (or a target=COL) with two", model, d.Name, len(d.Classes))
 	case !logistic && d.Task != datasets.Regression:
-		return nil, nil, engine.Limitf("model %s needs a numeric target, and %s's task is %s: choose --model logistic-l1 or logistic-l2 (two classes), read the target as numbers (--data SRC:task=regression), or --data diabetes", model, d.Name, d.Task)
+		return nil, nil, engine.Limitf("model %s needs a numeric target, and %s's task is %s: choose model logistic-l1 or logistic-l2 (two classes), read the target as numbers (data SRC:task=regression), or data diabetes", model, d.Name, d.Task)
 	}
 	n, p := d.X.Dims()
 	if p == 0 {
 		return nil, nil, engine.Limitf("%s has no features", d.Name)
 	}
 	if p > maxPathFeatures {
-		return nil, nil, engine.Limitf("%s has %d features; the path takes at most %d: drop some (--data SRC:drop=COL,...)", d.Name, p, maxPathFeatures)
+		return nil, nil, engine.Limitf("%s has %d features; the path takes at most %d: drop some (data SRC:drop=COL,...)", d.Name, p, maxPathFeatures)
 	}
 	for _, c := range d.Features {
 		if c.Kind == datasets.Nominal {
-			return nil, nil, engine.Limitf("feature %q is nominal: the path takes numeric features only; drop it (--data SRC:drop=%s) or one-hot encode it in the file", c.Name, c.Name)
+			return nil, nil, engine.Limitf("feature %q is nominal: the path takes numeric features only; drop it (data SRC:drop=%s) or one-hot encode it in the file", c.Name, c.Name)
 		}
 	}
 	x := make([]float64, n*p)
@@ -231,7 +231,7 @@ func preparePath(d *datasets.Dataset, spec, model string, folds int) (*pathProbl
 		for j := range p {
 			a := d.X.At(i, j)
 			if math.IsNaN(a) {
-				return nil, nil, engine.Limitf("feature %q has missing values (row %d): the path needs complete rows; drop the column (--data SRC:drop=%s) or fill the gaps in the file", d.Features[j].Name, i+1, d.Features[j].Name)
+				return nil, nil, engine.Limitf("feature %q has missing values (row %d): the path needs complete rows; drop the column (data SRC:drop=%s) or fill the gaps in the file", d.Features[j].Name, i+1, d.Features[j].Name)
 			}
 			x[i*p+j] = a
 		}
@@ -242,13 +242,13 @@ func preparePath(d *datasets.Dataset, spec, model string, folds int) (*pathProbl
 		res.Metric = "log-loss"
 		for c, k := range d.ClassCounts() {
 			if k < folds {
-				return nil, nil, engine.Limitf("class %q has %d rows, fewer than the %d folds: choose --folds %d or fewer", d.Classes[c], k, folds, max(2, k))
+				return nil, nil, engine.Limitf("class %q has %d rows, fewer than the %d folds: choose folds %d or fewer", d.Classes[c], k, folds, max(2, k))
 			}
 		}
 	} else {
 		res.Metric = "mse"
 		if n < 2*folds {
-			return nil, nil, engine.Limitf("%d rows are too few for %d folds: choose --folds %d or fewer", n, folds, max(2, n/2))
+			return nil, nil, engine.Limitf("%d rows are too few for %d folds: choose folds %d or fewer", n, folds, max(2, n/2))
 		}
 	}
 	l1 := model == "lasso" || model == "logistic-l1"

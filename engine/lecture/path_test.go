@@ -402,10 +402,10 @@ func TestPathRefusals(t *testing.T) {
 		set  map[string]string
 		want string
 	}{
-		{diabetes, map[string]string{"model": "logistic-l1"}, "--data breast_cancer"},
-		{cancer, map[string]string{"model": "lasso", "data": "breast_cancer"}, "--model logistic-l1 or logistic-l2"},
+		{diabetes, map[string]string{"model": "logistic-l1"}, "data breast_cancer"},
+		{cancer, map[string]string{"model": "lasso", "data": "breast_cancer"}, "model logistic-l1 or logistic-l2"},
 		{pathData(t, "iris"), map[string]string{"model": "logistic-l2", "data": "iris"}, "has 3"},
-		{small, map[string]string{}, "--folds"},
+		{small, map[string]string{}, "folds 2 or fewer"},
 		{nominal, map[string]string{}, "drop=colour"},
 		{missing, map[string]string{}, "drop=h"},
 	} {

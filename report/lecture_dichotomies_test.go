@@ -1,7 +1,6 @@
 package report
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -10,20 +9,7 @@ import (
 )
 
 func dcRun(t *testing.T, settings map[string]string) *lecture.DichotomiesResult {
-	t.Helper()
-	e, err := lecture.Lookup("dichotomies")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := e.Parse(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := lecture.Start(context.Background(), e, lecture.In{Values: v}, nil)
-	if rec.Status != lecture.Done {
-		t.Fatalf("%s: %s", rec.Status, rec.Error)
-	}
-	return rec.Result.(*lecture.DichotomiesResult)
+	return lectureResult[lecture.DichotomiesResult](t, "dichotomies", settings)
 }
 
 func TestDichotomiesDrawing(t *testing.T) {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -11,20 +10,7 @@ import (
 )
 
 func gdRun(t *testing.T, settings map[string]string) *lecture.GDResult {
-	t.Helper()
-	e, err := lecture.Lookup("gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := e.Parse(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := lecture.Start(context.Background(), e, lecture.In{Values: v}, nil)
-	if rec.Status != lecture.Done {
-		t.Fatalf("%s: %s", rec.Status, rec.Error)
-	}
-	return rec.Result.(*lecture.GDResult)
+	return lectureResult[lecture.GDResult](t, "gd", settings)
 }
 
 func gdCheckSize(t *testing.T, name string, pic Picture, w, h int) string {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -10,20 +9,7 @@ import (
 )
 
 func knRun(t *testing.T, settings map[string]string) *lecture.KernelResult {
-	t.Helper()
-	e, err := lecture.Lookup("kernel")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := e.Parse(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := lecture.Start(context.Background(), e, lecture.In{Values: v}, nil)
-	if rec.Status != lecture.Done {
-		t.Fatalf("%s: %s", rec.Status, rec.Error)
-	}
-	return rec.Result.(*lecture.KernelResult)
+	return lectureResult[lecture.KernelResult](t, "kernel", settings)
 }
 
 func TestKernelDrawing(t *testing.T) {

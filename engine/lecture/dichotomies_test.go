@@ -1,7 +1,6 @@
 package lecture
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -10,20 +9,7 @@ import (
 )
 
 func runDichoWith(t *testing.T, settings map[string]string) *DichotomiesResult {
-	t.Helper()
-	e, err := Lookup("dichotomies")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := e.Parse(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := Start(context.Background(), e, In{Values: v}, nil)
-	if rec.Status != Done {
-		t.Fatalf("status %s: %s", rec.Status, rec.Error)
-	}
-	return rec.Result.(*DichotomiesResult)
+	return runTo[DichotomiesResult](t, "dichotomies", settings)
 }
 
 // The notes: Π(3) = 8 (3 points shattered), Π(4) = 14 of 16; the two

@@ -14,20 +14,7 @@ import (
 // runGDWith runs experiment gd through its registry, as `tealab lab gd`
 // does, with the settings given.
 func runGDWith(t *testing.T, settings map[string]string) *GDResult {
-	t.Helper()
-	e, err := Lookup("gd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := e.Parse(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := Start(context.Background(), e, In{Values: v}, nil)
-	if rec.Status != Done {
-		t.Fatalf("status %s: %s", rec.Status, rec.Error)
-	}
-	return rec.Result.(*GDResult)
+	return runTo[GDResult](t, "gd", settings)
 }
 
 func gdClose(got, want, tol float64) bool {

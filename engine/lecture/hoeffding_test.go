@@ -10,20 +10,7 @@ import (
 )
 
 func runHoeffdingWith(t *testing.T, settings map[string]string) *HoeffdingResult {
-	t.Helper()
-	e, err := Lookup("hoeffding")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := e.Parse(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := Start(context.Background(), e, In{Values: v}, nil)
-	if rec.Status != Done {
-		t.Fatalf("status %s: %s", rec.Status, rec.Error)
-	}
-	return rec.Result.(*HoeffdingResult)
+	return runTo[HoeffdingResult](t, "hoeffding", settings)
 }
 
 // The PMFs at n = 20 and 500, risk 0.25 (the notes' figures), against

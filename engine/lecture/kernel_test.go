@@ -10,20 +10,7 @@ import (
 )
 
 func runKernelWith(t *testing.T, settings map[string]string) *KernelResult {
-	t.Helper()
-	e, err := Lookup("kernel")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := e.Parse(settings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := Start(context.Background(), e, In{Values: v}, nil)
-	if rec.Status != Done {
-		t.Fatalf("status %s: %s", rec.Status, rec.Error)
-	}
-	return rec.Result.(*KernelResult)
+	return runTo[KernelResult](t, "kernel", settings)
 }
 
 // The SVM against scikit-learn's SVC(kernel="linear") on the same lifted

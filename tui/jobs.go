@@ -202,9 +202,5 @@ func (j *trainJob) Stop(d time.Duration) {
 	if j == nil {
 		return
 	}
-	j.cancel()
-	select {
-	case <-j.finished:
-	case <-time.After(d):
-	}
+	kit.Halt(j.cancel, j.finished, d)
 }

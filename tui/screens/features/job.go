@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -85,19 +84,7 @@ func startJob(parent context.Context, id int, methods []string, prepare func(con
 	return j
 }
 
-func (j *job) observe(p rank.Progress) {
-	for {
-		select {
-		case j.progress <- p:
-			return
-		default:
-			select {
-			case <-j.progress: // an older one nobody read
-			default:
-			}
-		}
-	}
-}
+func (j *job) observe(p rank.Progress) { kit.Offer(j.progress, p) }
 
 // wait is the job's next message: a ranking or the end first, else
 // progress.
@@ -130,9 +117,5 @@ func (j *job) Stop() {
 	if j == nil {
 		return
 	}
-	j.cancel()
-	select {
-	case <-j.finished:
-	case <-time.After(kit.QuitWait):
-	}
+	kit.Halt(j.cancel, j.finished, kit.QuitWait)
 }

@@ -62,19 +62,7 @@ func startJob(parent context.Context, id int, e *lecture.Experiment, v engine.Va
 	return j
 }
 
-func (j *job) observe(f lecture.Frame) {
-	for {
-		select {
-		case j.frames <- f:
-			return
-		default:
-			select {
-			case <-j.frames: // an older one nobody read
-			default:
-			}
-		}
-	}
-}
+func (j *job) observe(f lecture.Frame) { kit.Offer(j.frames, f) }
 
 // wait is the job's next message: the end first, else the latest frame.
 func wait(j *job) tea.Cmd {
@@ -98,9 +86,5 @@ func (j *job) stop() {
 	if j == nil {
 		return
 	}
-	j.cancel()
-	select {
-	case <-j.finished:
-	case <-time.After(kit.QuitWait):
-	}
+	kit.Halt(j.cancel, j.finished, kit.QuitWait)
 }

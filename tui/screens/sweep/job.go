@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -114,9 +113,5 @@ func (j *sweepJob) Stop() {
 	if j == nil {
 		return
 	}
-	j.cancel()
-	select {
-	case <-j.finished:
-	case <-time.After(kit.QuitWait):
-	}
+	kit.Halt(j.cancel, j.finished, kit.QuitWait)
 }

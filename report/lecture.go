@@ -250,3 +250,29 @@ func PadRight(s string, w int) string {
 	}
 	return s + strings.Repeat(" ", w-n)
 }
+
+// resultAs is an experiment's result as a *T: run, it is what the
+// experiment returned (a T or a *T); read back from a record, a *T; nil
+// when it is neither.
+func resultAs[T any](result any) *T {
+	switch r := result.(type) {
+	case *T:
+		return r
+	case T:
+		return &r
+	}
+	return nil
+}
+
+// plotRows is the canvas rows a picture of h lines leaves beside its
+// title (h ≥ 8), legend (h ≥ 9) and axis label (h ≥ 12), each said.
+func plotRows(h int) (rows int, titled, legend, labelled bool) {
+	titled, legend, labelled = h >= 8, h >= 9, h >= 12
+	rows = h - 2
+	for _, on := range []bool{titled, legend, labelled} {
+		if on {
+			rows--
+		}
+	}
+	return max(rows, 2), titled, legend, labelled
+}

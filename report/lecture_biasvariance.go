@@ -35,15 +35,7 @@ func init() {
 	RegisterLecture("bias-variance", LectureDrawing{Draw: bvDraw, Tables: bvTables})
 }
 
-func bvResult(result any) *lecture.BVResult {
-	switch r := result.(type) {
-	case lecture.BVResult:
-		return &r
-	case *lecture.BVResult:
-		return r
-	}
-	return nil
-}
+func bvResult(result any) *lecture.BVResult { return resultAs[lecture.BVResult](result) }
 
 // bvName is the axis as people write it.
 func bvName(r *lecture.BVResult) string {
@@ -66,14 +58,7 @@ func bvDraw(result any, v LectureView) Picture {
 	if r == nil || len(r.Rows) == 0 {
 		return Picture{Lines: []string{"(nothing to draw yet)"}}
 	}
-	titled, legend, labelled := v.Height >= 8, v.Height >= 9, v.Height >= 12
-	rows := v.Height - 2
-	for _, on := range []bool{titled, legend, labelled} {
-		if on {
-			rows--
-		}
-	}
-	rows = max(rows, 2)
+	rows, titled, legend, labelled := plotRows(v.Height)
 	var lines []string
 	if v.Width >= 60 && v.Height >= 10 && r.Curves != nil {
 		lw := v.Width * 2 / 5

@@ -34,13 +34,7 @@ func init() {
 }
 
 func dcResult(result any) *lecture.DichotomiesResult {
-	switch r := result.(type) {
-	case *lecture.DichotomiesResult:
-		return r
-	case lecture.DichotomiesResult:
-		return &r
-	}
-	return nil
+	return resultAs[lecture.DichotomiesResult](result)
 }
 
 // dcLayoutName says where the points lie, for the headers.

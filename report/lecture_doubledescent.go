@@ -26,29 +26,14 @@ func init() {
 	RegisterLecture("double-descent", LectureDrawing{Draw: ddDraw, Tables: ddTables})
 }
 
-func ddResult(result any) *lecture.DDResult {
-	switch r := result.(type) {
-	case lecture.DDResult:
-		return &r
-	case *lecture.DDResult:
-		return r
-	}
-	return nil
-}
+func ddResult(result any) *lecture.DDResult { return resultAs[lecture.DDResult](result) }
 
 func ddDraw(result any, v LectureView) Picture {
 	r := ddResult(result)
 	if r == nil || len(r.Rows) == 0 {
 		return Picture{Lines: []string{"(nothing to draw yet)"}}
 	}
-	titled, legend, labelled := v.Height >= 8, v.Height >= 9, v.Height >= 12
-	rows := v.Height - 2
-	for _, on := range []bool{titled, legend, labelled} {
-		if on {
-			rows--
-		}
-	}
-	rows = max(rows, 2)
+	rows, titled, legend, labelled := plotRows(v.Height)
 	// the y axis: every test error and every training error that is not
 	// float noise (0 once p ≥ n, drawn on the bottom row), and σ²
 	noise := r.Noise * r.Noise

@@ -29,15 +29,7 @@ const (
 	gdLevels = 5
 )
 
-func gdResult(result any) *lecture.GDResult {
-	switch r := result.(type) {
-	case *lecture.GDResult:
-		return r
-	case lecture.GDResult:
-		return &r
-	}
-	return nil
-}
+func gdResult(result any) *lecture.GDResult { return resultAs[lecture.GDResult](result) }
 
 func gdFrames(result any) int {
 	if r := gdResult(result); r != nil {

@@ -32,15 +32,7 @@ func init() {
 	RegisterLecture("hoeffding", LectureDrawing{Draw: hfDraw, Tables: hfTables})
 }
 
-func hfResult(result any) *lecture.HoeffdingResult {
-	switch r := result.(type) {
-	case *lecture.HoeffdingResult:
-		return r
-	case lecture.HoeffdingResult:
-		return &r
-	}
-	return nil
-}
+func hfResult(result any) *lecture.HoeffdingResult { return resultAs[lecture.HoeffdingResult](result) }
 
 func hfDraw(result any, v LectureView) Picture {
 	r := hfResult(result)

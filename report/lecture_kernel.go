@@ -33,15 +33,7 @@ func init() {
 	RegisterLecture("kernel", LectureDrawing{Draw: knDraw, Tables: knTables, Frames: knFrames})
 }
 
-func knResult(result any) *lecture.KernelResult {
-	switch r := result.(type) {
-	case *lecture.KernelResult:
-		return r
-	case lecture.KernelResult:
-		return &r
-	}
-	return nil
-}
+func knResult(result any) *lecture.KernelResult { return resultAs[lecture.KernelResult](result) }
 
 func knFrames(result any) int {
 	if r := knResult(result); r != nil && r.View == "rotate" && len(r.Z) > 0 {

@@ -36,9 +36,10 @@ func runLecture(args []string, out, stderr io.Writer) error {
 		return usageError{err.Error()}
 	}
 	fs := newFlags("lab")
-	knobs := map[string]*string{}
+	knobOf := map[string]string{} // flag → knob
 	for _, p := range e.Knobs {
-		knobs[p.Name] = fs.String(flagName(p.Name), "", knobUsage(p))
+		fs.String(flagName(p.Name), "", knobUsage(p))
+		knobOf[flagName(p.Name)] = p.Name
 	}
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	export := fs.String("export", "", "also write the experiment as Markdown (its knobs, numbers and picture) to FILE.md")
@@ -48,11 +49,9 @@ func runLecture(args []string, out, stderr io.Writer) error {
 		return err
 	}
 	settings := map[string]string{}
-	fs.Visit(func(f *flag.Flag) {
-		for name, val := range knobs {
-			if flagName(name) == f.Name {
-				settings[name] = *val
-			}
+	fs.Visit(func(f *flag.Flag) { // the knobs given; the others keep their defaults
+		if knob, ok := knobOf[f.Name]; ok {
+			settings[knob] = f.Value.String()
 		}
 	})
 	v, err := e.Parse(settings)
@@ -147,10 +146,6 @@ func openLectureData(e *lecture.Experiment, spec string) (*datasets.Dataset, err
 // lectureJSON is what --json prints: the experiment, its knobs, how it
 // ended and its result.
 func lectureJSON(e *lecture.Experiment, rec *lecture.Record) any {
-	knobs := map[string]string{}
-	for _, a := range rec.Args {
-		knobs[a[0]] = a[1]
-	}
 	return struct {
 		Experiment string            `json:"experiment"`
 		Title      string            `json:"title"`
@@ -159,17 +154,13 @@ func lectureJSON(e *lecture.Experiment, rec *lecture.Record) any {
 		Status     lecture.Status    `json:"status"`
 		Seconds    float64           `json:"seconds"`
 		Result     any               `json:"result"`
-	}{e.Name, e.Title, e.Source, knobs, rec.Status, rec.Wall.Seconds(), rec.Result}
+	}{e.Name, e.Title, e.Source, rec.Settings(), rec.Status, rec.Wall.Seconds(), rec.Result}
 }
 
 // writeLecture is the text report: what the experiment is, its key
 // numbers and its picture.
 func writeLecture(out io.Writer, e *lecture.Experiment, rec *lecture.Record) error {
-	var args []string
-	for _, a := range rec.Args {
-		args = append(args, a[0]+"="+a[1])
-	}
-	fmt.Fprintf(out, "%s\n%s\nsource: %s\nknobs: %s\n", e.Title, e.Summary, e.Source, strings.Join(args, " "))
+	fmt.Fprintf(out, "%s\n%s\nsource: %s\nknobs: %s\n", e.Title, e.Summary, e.Source, rec.ArgsText())
 	if rec.Status != lecture.Done {
 		fmt.Fprintf(out, "status: %s\n", rec.Status)
 	}

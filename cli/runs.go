@@ -143,12 +143,8 @@ func writeRuns(out io.Writer, entries []*runs.Entry, short map[string]string, pa
 			mark = "★"
 		}
 		if l := e.Lab; l != nil {
-			var args []string
-			for _, a := range l.Args {
-				args = append(args, a[0]+"="+a[1])
-			}
 			rows = append(rows, []string{short[e.ID], mark, e.Time.Local().Format("2006-01-02 15:04"), "", "lab " + l.Experiment,
-				trunc(strings.Join(args, " "), 30), "experiment", string(l.Status), e.Name})
+				trunc(l.ArgsText(), 30), "experiment", string(l.Status), e.Name})
 			continue
 		}
 		r := e.Run

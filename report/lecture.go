@@ -2,7 +2,6 @@ package report
 
 import (
 	"io"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -61,12 +60,6 @@ func RegisterLecture(name string, d LectureDrawing) {
 	drawings[name] = d
 }
 
-// LectureDrawingOf is the drawing of experiment name.
-func LectureDrawingOf(name string) (LectureDrawing, bool) {
-	d, ok := drawings[name]
-	return d, ok
-}
-
 // LectureFrames is how many frames result of experiment name moves
 // through (0: none).
 func LectureFrames(name string, result any) int {
@@ -81,11 +74,11 @@ func LectureFrames(name string, result any) int {
 // draw (an experiment it does not know) is one line saying so.
 func DrawLecture(name string, result any, v LectureView) Picture {
 	d, ok := drawings[name]
-	if !ok || result == nil {
-		return Picture{Lines: []string{"(nothing to draw yet)"}}
-	}
-	if _, raw := result.([]byte); raw {
+	switch {
+	case !ok:
 		return Picture{Lines: []string{"(an experiment this build of tealab does not know)"}}
+	case result == nil:
+		return Picture{Lines: []string{"(nothing to draw yet)"}}
 	}
 	return d.Draw(result, v)
 }
@@ -94,9 +87,6 @@ func DrawLecture(name string, result any, v LectureView) Picture {
 func LectureTables(name string, result any) []Table {
 	d, ok := drawings[name]
 	if !ok || result == nil {
-		return nil
-	}
-	if _, raw := result.([]byte); raw {
 		return nil
 	}
 	return d.Tables(result)
@@ -211,16 +201,6 @@ func trimRight(lines []string) []string {
 	for i, l := range lines {
 		out[i] = strings.TrimRight(l, " ")
 	}
-	return out
-}
-
-// LectureNames lists the experiments that have a drawing, sorted.
-func LectureNames() []string {
-	var out []string
-	for n := range drawings {
-		out = append(out, n)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -55,6 +56,15 @@ func Start(ctx context.Context, e *Experiment, in In, show func(Frame)) (rec *Re
 		rec.Status, rec.Error, rec.Err = Failed, err.Error(), err
 	}
 	return rec
+}
+
+// ArgsText is the record's knobs as one line, k=v apart.
+func (r *Record) ArgsText() string {
+	parts := make([]string, len(r.Args))
+	for i, a := range r.Args {
+		parts[i] = a[0] + "=" + a[1]
+	}
+	return strings.Join(parts, " ")
 }
 
 // Settings is the record's knobs as a map, as Parse takes them.

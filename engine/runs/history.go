@@ -500,11 +500,7 @@ func (e *Entry) SearchText() string {
 		star = "* starred"
 	}
 	if e.Lab != nil {
-		var args []string
-		for _, a := range e.Lab.Args {
-			args = append(args, a[0]+"="+a[1])
-		}
-		return strings.Join([]string{e.ID, e.Name, star, "lab", e.Lab.Experiment, strings.Join(args, " "), string(e.Lab.Status)}, " ")
+		return strings.Join([]string{e.ID, e.Name, star, "lab", e.Lab.Experiment, e.Lab.ArgsText(), string(e.Lab.Status)}, " ")
 	}
 	var params []string
 	for k, v := range Settings(e.Run.Params) {

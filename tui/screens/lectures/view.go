@@ -252,14 +252,6 @@ func (s *Screen) status() string {
 		}
 		parts = append(parts, fmt.Sprintf("frame %d of %d (%s)", s.frame+1, n, state))
 	}
-	parts = append(parts, "knobs: "+argsText(s.rec.Args))
+	parts = append(parts, "knobs: "+s.rec.ArgsText())
 	return st.Muted.Render(kit.Clip(" "+strings.Join(parts, " · "), s.w))
-}
-
-func argsText(args [][2]string) string {
-	var out []string
-	for _, a := range args {
-		out = append(out, a[0]+"="+a[1])
-	}
-	return strings.Join(out, " ")
 }

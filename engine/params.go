@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -409,9 +410,12 @@ func (p Param) Range() string {
 }
 
 // Defaults returns every parameter at its default.
-func (s *Spec) Defaults() Values {
-	v := make(Values, len(s.Params))
-	for _, p := range s.Params {
+func (s *Spec) Defaults() Values { return DefaultsOf(s.Params) }
+
+// DefaultsOf is every parameter of params at its default.
+func DefaultsOf(params []Param) Values {
+	v := make(Values, len(params))
+	for _, p := range params {
 		v[p.Name] = p.Default
 	}
 	return v
@@ -439,22 +443,31 @@ func (s *Spec) ParamNames() []string {
 // Parse starts from the defaults and applies name=value settings, rejecting
 // unknown names and invalid values with an error that lists what is valid.
 func (s *Spec) Parse(settings map[string]string) (Values, error) {
-	v := s.Defaults()
+	return ParseParams(s.Params, settings, func(name string) error {
+		valid := "it has no parameters"
+		if len(s.Params) > 0 {
+			valid = "valid: " + strings.Join(s.ParamNames(), ", ")
+		}
+		return fmt.Errorf("model %s has no parameter %q (%s)", s.Name, name, valid)
+	})
+}
+
+// ParseParams starts from params' defaults and applies name=value
+// settings in the names' order, each read by its Param; a name that is
+// none of params is unknown's error.
+func ParseParams(params []Param, settings map[string]string, unknown func(name string) error) (Values, error) {
+	v := DefaultsOf(params)
 	names := make([]string, 0, len(settings))
 	for k := range settings {
 		names = append(names, k)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		p, ok := s.Param(name)
-		if !ok {
-			valid := "it has no parameters"
-			if len(s.Params) > 0 {
-				valid = "valid: " + strings.Join(s.ParamNames(), ", ")
-			}
-			return nil, fmt.Errorf("model %s has no parameter %q (%s)", s.Name, name, valid)
+		i := slices.IndexFunc(params, func(p Param) bool { return p.Name == name })
+		if i < 0 {
+			return nil, unknown(name)
 		}
-		x, err := p.ParseValue(settings[name])
+		x, err := params[i].ParseValue(settings[name])
 		if err != nil {
 			return nil, err
 		}

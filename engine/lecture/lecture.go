@@ -117,39 +117,18 @@ func (e *Experiment) Knob(name string) (engine.Param, bool) {
 }
 
 // Defaults is every knob at its default.
-func (e *Experiment) Defaults() engine.Values {
-	v := make(engine.Values, len(e.Knobs))
-	for _, p := range e.Knobs {
-		v[p.Name] = p.Default
-	}
-	return v
-}
+func (e *Experiment) Defaults() engine.Values { return engine.DefaultsOf(e.Knobs) }
 
 // Parse starts from the defaults and applies name=value settings; an
 // unknown name or a bad value is an error that says what is valid.
 func (e *Experiment) Parse(settings map[string]string) (engine.Values, error) {
-	v := e.Defaults()
-	names := make([]string, 0, len(settings))
-	for k := range settings {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		p, ok := e.Knob(name)
-		if !ok {
-			var valid []string
-			for _, k := range e.Knobs {
-				valid = append(valid, k.Name)
-			}
-			return nil, fmt.Errorf("experiment %s has no knob %q (valid: %s)", e.Name, name, strings.Join(valid, ", "))
+	return engine.ParseParams(e.Knobs, settings, func(name string) error {
+		var valid []string
+		for _, k := range e.Knobs {
+			valid = append(valid, k.Name)
 		}
-		x, err := p.ParseValue(settings[name])
-		if err != nil {
-			return nil, err
-		}
-		v[name] = x
-	}
-	return v, nil
+		return fmt.Errorf("experiment %s has no knob %q (valid: %s)", e.Name, name, strings.Join(valid, ", "))
+	})
 }
 
 // Args gives v back as text, knob by knob in the experiment's order, the
